@@ -1,0 +1,163 @@
+"""The application facade: the one object the GUI and the CLI call.
+
+It owns the store, the blob store and the worker, and turns operator intents ("add
+these files", "run until they are done", "retry this job") into engine calls. It
+knows nothing of Qt or terminals; progress goes out through a listener callback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Iterable, Sequence
+from functools import cached_property
+from pathlib import Path
+
+from docbatch_gui.config import ProcessingMode, Settings
+from docbatch_gui.domain.errors import ConfigError
+from docbatch_gui.domain.models import Document, Job, Page
+from docbatch_gui.domain.states import FINAL_STATES, SUCCESS_STATES, JobState
+from docbatch_gui.engine.intake import IntakeResult, intake_paths
+from docbatch_gui.engine.lock import WorkerLock
+from docbatch_gui.engine.recovery import recover_interrupted
+from docbatch_gui.engine.worker import LOCAL_MODES, MAX_ATTEMPTS, JobListener, LocalWorker
+from docbatch_gui.pipeline.isolate import kill_all
+from docbatch_gui.pipeline.profile import Profile, load_profile
+from docbatch_gui.storage.blobs import LocalBlobStore
+from docbatch_gui.storage.sqlite import SQLiteStore
+from docbatch_gui.storage.store import Store
+
+log = logging.getLogger(__name__)
+
+WATCH_INTERVAL = 0.5
+
+
+class DocBatchApp:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.lock = WorkerLock(settings.data_dir)
+        self._recovered = False
+
+    # -- resources (opened on first use so that start-up stays fast) -------------------
+
+    @cached_property
+    def store(self) -> Store:
+        return SQLiteStore(self.settings.db_path)
+
+    @cached_property
+    def blobs(self) -> LocalBlobStore:
+        return LocalBlobStore(self.settings.blob_dir)
+
+    @cached_property
+    def profile(self) -> Profile:
+        return load_profile()
+
+    def close(self) -> None:
+        kill_all()
+        self.lock.release()
+        if "store" in self.__dict__:
+            self.store.close()
+
+    # -- intents ----------------------------------------------------------------------
+
+    def resolve_mode(self, requested: str | None) -> str:
+        mode = self.settings.effective_mode(requested)
+        if mode.value in LOCAL_MODES:
+            return mode.value
+        if requested:
+            raise ConfigError(
+                f"--mode {mode.value} needs Claude extraction, which this version does not "
+                "have yet. Use --mode offline."
+            )
+        log.warning(
+            "PROCESSING_MODE=%s is not available in this version; using offline", mode.value
+        )
+        return ProcessingMode.OFFLINE.value
+
+    def add(
+        self, paths: Iterable[Path | str], *, mode: str | None = None, force: bool = False
+    ) -> list[IntakeResult]:
+        return intake_paths(
+            self.store,
+            self.blobs,
+            paths,
+            mode=self.resolve_mode(mode),
+            force=force,
+            max_file_mb=self.settings.max_file_mb,
+        )
+
+    def jobs(self, ids: Iterable[int] | None = None) -> list[Job]:
+        return self.store.list_jobs(ids=ids)
+
+    def documents(self, job_id: int | None = None) -> list[Document]:
+        return self.store.list_documents(job_id)
+
+    def documents_for(self, job_ids: Iterable[int]) -> list[Document]:
+        """Documents of these jobs; a duplicate shows its original's documents."""
+        wanted: list[int] = []
+        for job in self.store.list_jobs(ids=job_ids):
+            target = job.duplicate_of if job.state is JobState.DUPLICATE else job.id
+            if target is not None and target not in wanted:
+                wanted.append(target)
+        return [d for job_id in wanted for d in self.store.list_documents(job_id)]
+
+    def pages(self, job_id: int) -> list[Page]:
+        return self.store.list_pages(job_id)
+
+    def retry(self, job_id: int) -> Job:
+        """Put a finished or failed job back in the queue for a new attempt."""
+        return self.store.transition(job_id, JobState.QUEUED, error=None)
+
+    def cancel(self, job_id: int) -> Job:
+        return self.store.transition(job_id, JobState.CANCELED, error="canceled by the operator")
+
+    # -- running ----------------------------------------------------------------------
+
+    def is_settled(self, job: Job, jobs_by_id: dict[int, Job]) -> bool:
+        """Final, and for a duplicate, its original is final too."""
+        if job.state is JobState.DUPLICATE and job.duplicate_of is not None:
+            original = jobs_by_id.get(job.duplicate_of) or self.store.get_job(job.duplicate_of)
+            return original.state in FINAL_STATES
+        return job.state in FINAL_STATES
+
+    def succeeded(self, job: Job) -> bool:
+        """The exit-code rule: done or needs_review; a duplicate counts as its original."""
+        if job.state is JobState.DUPLICATE and job.duplicate_of is not None:
+            return self.store.get_job(job.duplicate_of).state in SUCCESS_STATES
+        return job.state in SUCCESS_STATES
+
+    async def run(
+        self,
+        job_ids: Sequence[int] | None = None,
+        listener: JobListener | None = None,
+        *,
+        once: bool = True,
+        stop: asyncio.Event | None = None,
+    ) -> list[Job]:
+        """Process the queue until the given jobs (or all queued jobs) are settled.
+
+        If another process on this data directory holds the worker lock (the GUI, say),
+        this one only watches the store while that one works.
+        """
+        stop = stop or asyncio.Event()
+        while not stop.is_set():
+            if self.lock.acquire():
+                if not self._recovered:
+                    recover_interrupted(self.store, max_attempts=MAX_ATTEMPTS)
+                    self._recovered = True
+                worker = LocalWorker(self.store, self.blobs, self.settings, self.profile, listener)
+                await worker.run_until_idle(stop)
+            if job_ids is None:
+                if once:
+                    break
+            else:
+                jobs = {j.id: j for j in self.store.list_jobs(ids=job_ids)}
+                if listener:
+                    for job in jobs.values():
+                        listener(job)
+                if all(self.is_settled(j, jobs) for j in jobs.values()):
+                    break
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), WATCH_INTERVAL)
+        return self.store.list_jobs(ids=job_ids) if job_ids is not None else self.jobs()

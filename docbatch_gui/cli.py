@@ -1,0 +1,269 @@
+"""Headless commands. Their names, options and JSON keys are a contract for scripts.
+
+``docbatch [--data-dir DIR] process PATH... [--mode offline|sync|batch] [--wait] [--force]``
+``docbatch [--data-dir DIR] jobs [--json]``
+``docbatch [--data-dir DIR] documents [--job ID] [--json]``
+``docbatch doctor``
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import logging
+import logging.handlers
+import signal
+import sys
+from collections.abc import Sequence
+
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+
+from docbatch_gui import __version__
+from docbatch_gui.app import DocBatchApp
+from docbatch_gui.cli_output import document_json, print_documents, print_jobs
+from docbatch_gui.config import Settings, load_settings
+from docbatch_gui.doctor import Status, run_checks
+from docbatch_gui.domain.errors import ConfigError
+from docbatch_gui.domain.models import Job
+from docbatch_gui.domain.states import FINAL_STATES
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="docbatch",
+        description="DocBatch: turn scanned files into documents with extracted fields.",
+    )
+    parser.add_argument("--version", action="version", version=f"DocBatch {__version__}")
+    parser.add_argument(
+        "--data-dir", help="data directory (default: DOCBATCH_DATA_DIR or the user data dir)"
+    )
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    process = commands.add_parser("process", help="queue files and folders for processing")
+    process.add_argument("paths", nargs="+", metavar="PATH", help="files or folders (recursive)")
+    process.add_argument("--mode", choices=["offline", "sync", "batch"], help="extraction mode")
+    process.add_argument("--wait", action="store_true", help="process now and wait until final")
+    process.add_argument("--force", action="store_true", help="process known files again")
+    process.add_argument("--json", action="store_true", help="print the jobs as JSON")
+
+    jobs = commands.add_parser("jobs", help="list jobs")
+    jobs.add_argument("--json", action="store_true", help="print JSON")
+    jobs.add_argument("--state", action="append", help="only jobs in this state (repeatable)")
+
+    documents = commands.add_parser("documents", help="list documents found")
+    documents.add_argument("--job", type=int, metavar="ID", help="only this job's documents")
+    documents.add_argument("--json", action="store_true", help="print JSON")
+
+    doctor = commands.add_parser("doctor", help="check the configuration and backends")
+    doctor.add_argument("--json", action="store_true", help="print JSON")
+
+    worker = commands.add_parser("worker", help="process the queue in the foreground")
+    worker.add_argument("--once", action="store_true", help="process what is queued, then exit")
+
+    retry = commands.add_parser("retry", help="put jobs back in the queue")
+    retry.add_argument("ids", nargs="+", type=int, metavar="ID")
+    cancel = commands.add_parser("cancel", help="cancel queued or running jobs")
+    cancel.add_argument("ids", nargs="+", type=int, metavar="ID")
+    return parser
+
+
+def _setup_logging(settings: Settings, verbosity: int) -> None:
+    root = logging.getLogger()
+    root.setLevel(logging.DEBUG)
+    console = logging.StreamHandler(sys.stderr)
+    console.setLevel(
+        logging.WARNING if verbosity == 0 else logging.INFO if verbosity == 1 else logging.DEBUG
+    )
+    console.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    root.addHandler(console)
+    with contextlib.suppress(OSError):
+        log_dir = settings.data_dir / "logs"
+        log_dir.mkdir(parents=True, exist_ok=True)
+        file_handler = logging.handlers.RotatingFileHandler(
+            log_dir / "docbatch.log", maxBytes=5 * 2**20, backupCount=3, encoding="utf-8"
+        )
+        file_handler.setLevel(logging.INFO)
+        file_handler.setFormatter(
+            logging.Formatter("%(asctime)s %(process)d %(levelname)s %(name)s: %(message)s")
+        )
+        root.addHandler(file_handler)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        overrides = {"data_dir": args.data_dir} if args.data_dir else {}
+        settings = load_settings(**overrides)
+    except ConfigError as exc:
+        err.print(f"[red]{exc}[/red]")
+        return EXIT_USAGE
+    _setup_logging(settings, args.verbose)
+    if args.command == "doctor":
+        return cmd_doctor(settings, args)
+    app = DocBatchApp(settings)
+    try:
+        return COMMANDS[args.command](app, args)
+    except ConfigError as exc:
+        err.print(f"[red]{exc}[/red]")
+        return EXIT_USAGE
+    except KeyError as exc:
+        err.print(f"[red]{exc.args[0]}[/red]")
+        return EXIT_FAILED
+    finally:
+        app.close()
+
+
+# -- commands ---------------------------------------------------------------------------
+
+
+def cmd_process(app: DocBatchApp, args: argparse.Namespace) -> int:
+    results = app.add(args.paths, mode=args.mode, force=args.force)
+    if not results:
+        err.print("No files found in the given paths.")
+        return EXIT_FAILED
+    ids = [r.job.id for r in results]
+    if not args.wait:
+        jobs = app.jobs(ids)
+        print_jobs(out, jobs, args.json)
+        return EXIT_OK
+    jobs = _run_with_progress(app, ids, show=out.is_terminal and not args.json)
+    if args.json:
+        print_jobs(out, jobs, True)
+    else:
+        print_jobs(out, jobs, False)
+        print_documents(out, app, app.documents_for(ids))
+    return EXIT_OK if all(app.succeeded(j) for j in jobs) else EXIT_FAILED
+
+
+def _run_with_progress(app: DocBatchApp, ids: list[int], *, show: bool) -> list[Job]:
+    progress = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.percentage:>3.0f}%"),
+        TextColumn("{task.fields[state]}"),
+        TimeElapsedColumn(),
+        console=out,
+        disable=not show,
+        transient=False,
+    )
+    tasks: dict[int, TaskID] = {}
+
+    def on_job(job: Job) -> None:
+        if job.id not in tasks:
+            if job.id not in ids:
+                return
+            tasks[job.id] = progress.add_task(job.file_name[:40], total=1.0, state="")
+        done = 1.0 if job.state in FINAL_STATES else job.progress
+        progress.update(tasks[job.id], completed=done, state=job.state.value)
+
+    async def run() -> list[Job]:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        try:
+            return await app.run(ids, on_job, stop=stop)
+        finally:
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                loop.remove_signal_handler(sig)
+
+    with progress:
+        for job in app.jobs(ids):
+            on_job(job)
+        return asyncio.run(run())
+
+
+def cmd_jobs(app: DocBatchApp, args: argparse.Namespace) -> int:
+    jobs = app.jobs()
+    if args.state:
+        jobs = [j for j in jobs if j.state.value in set(args.state)]
+    print_jobs(out, jobs, args.json)
+    return EXIT_OK
+
+
+def cmd_documents(app: DocBatchApp, args: argparse.Namespace) -> int:
+    if args.job is not None:
+        app.store.get_job(args.job)  # KeyError → "no job N"
+    documents = app.documents(args.job)
+    if args.json:
+        names = {j.id: j.file_name for j in app.jobs()}
+        print(
+            json.dumps(
+                [document_json(d, names.get(d.job_id)) for d in documents],
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
+    else:
+        print_documents(out, app, documents)
+    return EXIT_OK
+
+
+def cmd_worker(app: DocBatchApp, args: argparse.Namespace) -> int:
+    async def run() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        while not stop.is_set():
+            await app.run(None, stop=stop)
+            if args.once:
+                return
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), app.settings.poll_interval)
+
+    asyncio.run(run())
+    return EXIT_OK
+
+
+def cmd_retry(app: DocBatchApp, args: argparse.Namespace) -> int:
+    for job_id in args.ids:
+        job = app.retry(job_id)
+        out.print(f"job {job.id} ({job.file_name}) queued again")
+    return EXIT_OK
+
+
+def cmd_cancel(app: DocBatchApp, args: argparse.Namespace) -> int:
+    for job_id in args.ids:
+        job = app.cancel(job_id)
+        out.print(f"job {job.id} ({job.file_name}) canceled")
+    return EXIT_OK
+
+
+def cmd_doctor(settings: Settings, args: argparse.Namespace) -> int:
+    checks = run_checks(settings)
+    if args.json:
+        print(json.dumps([c.as_dict() for c in checks], indent=2))
+    else:
+        marks = {
+            Status.OK: "[green]ok[/]",
+            Status.INFO: "[cyan]info[/]",
+            Status.WARN: "[yellow]warn[/]",
+            Status.FAIL: "[red]FAIL[/]",
+        }
+        for check in checks:
+            out.print(f"{marks[check.status]:>6}  {check.name}: {check.detail}")
+    return EXIT_FAILED if any(c.status is Status.FAIL for c in checks) else EXIT_OK
+
+
+COMMANDS = {
+    "process": cmd_process,
+    "jobs": cmd_jobs,
+    "documents": cmd_documents,
+    "worker": cmd_worker,
+    "retry": cmd_retry,
+    "cancel": cmd_cancel,
+}
+
+
+if __name__ == "__main__":
+    sys.exit(main())

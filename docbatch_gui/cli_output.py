@@ -1,0 +1,131 @@
+"""What the CLI prints: the JSON objects (a contract) and the human-readable views."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Console, Group
+from rich.table import Table
+from rich.text import Text
+
+from docbatch_gui.domain.models import Document, Job
+from docbatch_gui.domain.states import JobState
+
+if TYPE_CHECKING:
+    from docbatch_gui.app import DocBatchApp
+
+STATE_STYLE = {
+    JobState.DONE: "green",
+    JobState.NEEDS_REVIEW: "yellow",
+    JobState.FAILED: "red",
+    JobState.TIMED_OUT: "red",
+    JobState.CANCELED: "dim",
+    JobState.DUPLICATE: "cyan",
+}
+
+
+def job_json(job: Job) -> dict[str, Any]:
+    return {
+        "id": job.id,
+        "file": job.file_name,
+        "path": job.source_path,
+        "state": job.state.value,
+        "phase": job.phase.value if job.phase else None,
+        "error_kind": job.error_kind.value if job.error_kind else None,
+        "error": job.error,
+        "pages": job.pages,
+        "documents": job.documents,
+        "mode": job.mode,
+        "attempts": job.attempts,
+        "progress": job.progress,
+        "duplicate_of": job.duplicate_of,
+        "termination_confirmed": job.termination_confirmed,
+        "artifacts_deliverable": job.artifacts_deliverable,
+        "sha256": job.sha256,
+        "size": job.size,
+        "deadline": job.deadline.isoformat() if job.deadline else None,
+        "created_at": job.created_at.isoformat() if job.created_at else None,
+        "updated_at": job.updated_at.isoformat() if job.updated_at else None,
+    }
+
+
+def document_json(document: Document, file_name: str | None = None) -> dict[str, Any]:
+    return {**document.as_dict(), "file": file_name}
+
+
+def job_note(job: Job) -> str:
+    if job.state is JobState.DUPLICATE and job.duplicate_of is not None:
+        return f"same file as job {job.duplicate_of}; --force processes it again"
+    if job.error_kind and job.error:
+        label = {"retryable": "busy, will retry", "unsupported": "input not supported"}.get(
+            job.error_kind.value, job.error_kind.value
+        )
+        return f"{label}: {job.error}"
+    return job.error or ""
+
+
+def print_jobs(console: Console, jobs: list[Job], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps([job_json(j) for j in jobs], ensure_ascii=False, indent=2))
+        return
+    table = Table(title="Jobs", title_justify="left", expand=False)
+    table.add_column("id", justify="right")
+    table.add_column("file", overflow="fold", max_width=40)
+    table.add_column("state")
+    table.add_column("pages", justify="right")
+    table.add_column("docs", justify="right")
+    table.add_column("note", overflow="fold", ratio=1)
+    for job in jobs:
+        table.add_row(
+            str(job.id),
+            job.file_name,
+            Text(job.state.value, style=STATE_STYLE.get(job.state, "")),
+            str(job.pages or ""),
+            str(job.documents or ""),
+            job_note(job),
+        )
+    console.print(table)
+
+
+def _document_block(document: Document, file_name: str) -> Group:
+    pages = (
+        f"page {document.page_from}"
+        if document.page_from == document.page_to
+        else f"pages {document.page_from}-{document.page_to}"
+    )
+    status = (
+        Text("needs review: " + "; ".join(document.review_reasons), style="yellow")
+        if document.needs_review
+        else Text("ok", style="green")
+    )
+    header = Text.assemble(
+        (f"job {document.job_id} ", "bold"),
+        f"{file_name} · {pages} · ",
+        (document.doc_type, "bold magenta"),
+        " · ",
+        status,
+    )
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="dim")
+    grid.add_column(overflow="fold")
+    grid.add_column(justify="right")
+    for name, value in document.fields.items():
+        if value is not None:
+            grid.add_row(f"  {name}", value, f"{document.confidence.get(name, 0):.0%}")
+    filename_values = {k: v for k, v in document.filename_fields.items() if v}
+    if filename_values:
+        shown = ", ".join(f"{k}={v}" for k, v in filename_values.items())
+        grid.add_row("  from file name", shown, "")
+    return Group(header, grid)
+
+
+def print_documents(console: Console, app: DocBatchApp, documents: list[Document]) -> None:
+    if not documents:
+        console.print("No documents.")
+        return
+    names = {j.id: j.file_name for j in app.jobs({d.job_id for d in documents})}
+    console.print(Text(f"Documents ({len(documents)})", style="bold underline"))
+    for document in documents:
+        console.print(_document_block(document, names.get(document.job_id, "")))
+        console.print()

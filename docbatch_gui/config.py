@@ -1,0 +1,155 @@
+"""Settings, validated once at load (pydantic-settings).
+
+Environment variables keep the seed system's names and defaults, so a team's
+existing deployment scripts keep working. An invalid value stops the start with one
+message naming the variable, its value and what is allowed.
+"""
+
+from __future__ import annotations
+
+import os
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from docbatch_gui.domain.errors import ConfigError
+
+APP_NAME = "DocBatch"
+
+
+class ProcessingMode(StrEnum):
+    OFFLINE = "offline"
+    SYNC = "sync"
+    BATCH = "batch"
+
+
+def default_data_dir() -> Path:
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+class Settings(BaseSettings):
+    """Every setting of the application, with the environment variable it reads."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="",
+        case_sensitive=False,
+        extra="ignore",
+        validate_default=True,
+        populate_by_name=True,
+    )
+
+    # Where the embedded store and blobs live.
+    data_dir: Path = Field(default_factory=default_data_dir, alias="DOCBATCH_DATA_DIR")
+
+    # Processing (names and defaults from seed 000).
+    processing_mode: ProcessingMode = Field(ProcessingMode.SYNC, alias="PROCESSING_MODE")
+    ocr_workers: int = Field(1, ge=1, le=32, alias="OCR_WORKERS")
+    batch_size: int = Field(30, ge=1, le=10_000, alias="BATCH_SIZE")
+    poll_interval: float = Field(10, ge=0.1, le=3600, alias="POLL_INTERVAL")
+    result_workers: int = Field(4, ge=1, le=64, alias="RESULT_WORKERS")
+    max_concurrent_mb: int = Field(512, ge=1, le=1_000_000, alias="MAX_CONCURRENT_MB")
+    max_concurrency: int = Field(5, ge=1, le=20, alias="MAX_CONCURRENCY")
+    group_size: int = Field(8, ge=1, le=100, alias="GROUP_SIZE")
+
+    # Preparation in child processes (seed 004).
+    job_timeout: float = Field(900, ge=0.1, le=86_400, alias="JOB_TIMEOUT")
+    render_workers: int = Field(
+        default_factory=lambda: max(1, min(8, os.cpu_count() or 1)),
+        ge=1,
+        le=64,
+        alias="RENDER_WORKERS",
+    )
+    max_file_mb: int = Field(1024, ge=1, le=100_000, alias="MAX_FILE_MB")
+    max_pages: int = Field(10_000, ge=1, le=1_000_000, alias="MAX_PAGES")
+    jpeg_quality: int = Field(80, ge=30, le=95, alias="JPEG_QUALITY")
+
+    # Backends; empty means "embedded default".
+    anthropic_api_key: SecretStr | None = Field(None, alias="ANTHROPIC_API_KEY")
+    anthropic_base_url: str | None = Field(None, alias="ANTHROPIC_BASE_URL")
+    mongodb_uri: str | None = Field(None, alias="MONGODB_URI")
+    minio_endpoint: str | None = Field(None, alias="MINIO_ENDPOINT")
+    minio_access_key: str | None = Field(None, alias="MINIO_ACCESS_KEY")
+    minio_secret_key: SecretStr | None = Field(None, alias="MINIO_SECRET_KEY")
+    minio_bucket: str = Field("docbatch", alias="MINIO_BUCKET")
+    minio_secure: bool = Field(False, alias="MINIO_SECURE")
+    redis_url: str | None = Field(None, alias="REDIS_URL")
+    celery_broker_url: str | None = Field(None, alias="CELERY_BROKER_URL")
+    google_application_credentials: Path | None = Field(
+        None, alias="GOOGLE_APPLICATION_CREDENTIALS"
+    )
+
+    @field_validator(
+        "anthropic_api_key",
+        "anthropic_base_url",
+        "mongodb_uri",
+        "minio_endpoint",
+        "redis_url",
+        "celery_broker_url",
+        "google_application_credentials",
+        mode="before",
+    )
+    @classmethod
+    def _empty_is_unset(cls, value: Any) -> Any:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @property
+    def db_path(self) -> Path:
+        return self.data_dir / "docbatch.sqlite3"
+
+    @property
+    def blob_dir(self) -> Path:
+        return self.data_dir / "blobs"
+
+    @property
+    def work_dir(self) -> Path:
+        """Scratch space for child processes; never holds results."""
+        return self.data_dir / "work"
+
+    def effective_mode(self, requested: str | None = None) -> ProcessingMode:
+        """The mode a job will use: explicit request, else the setting, else offline
+        when no Anthropic key is configured (the embedded default needs no key)."""
+        if requested:
+            return ProcessingMode(requested)
+        if self.anthropic_api_key is None:
+            return ProcessingMode.OFFLINE
+        return self.processing_mode
+
+
+def _describe_allowed(field_name: str) -> str:
+    info = Settings.model_fields[field_name]
+    lower = upper = None
+    for item in info.metadata:
+        lower = getattr(item, "ge", lower)
+        upper = getattr(item, "le", upper)
+    annotation = info.annotation
+    if isinstance(annotation, type) and issubclass(annotation, StrEnum):
+        return "one of " + ", ".join(m.value for m in annotation)
+    kind = getattr(annotation, "__name__", str(annotation))
+    kind = {"int": "a whole number", "float": "a number", "bool": "true or false"}.get(kind, kind)
+    if lower is not None and upper is not None:
+        return f"{kind} from {lower} to {upper}"
+    return kind
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """Load and validate; on error raise one ConfigError naming the variable."""
+    try:
+        return Settings(**overrides)
+    except ValidationError as exc:
+        problems = []
+        for error in exc.errors():
+            name = str(error["loc"][0]) if error["loc"] else "?"
+            field_name = next(
+                (f for f, i in Settings.model_fields.items() if i.alias == name or f == name),
+                None,
+            )
+            variable = Settings.model_fields[field_name].alias if field_name else name
+            allowed = _describe_allowed(field_name) if field_name else error["msg"]
+            secret = variable and ("KEY" in variable or "SECRET" in variable)
+            shown = "***" if secret else repr(error.get("input"))
+            problems.append(f"{variable}={shown} is invalid: allowed is {allowed}")
+        raise ConfigError("Invalid setting: " + "; ".join(problems)) from None

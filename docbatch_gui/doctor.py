@@ -1,0 +1,176 @@
+"""``docbatch doctor``: check each configured backend and say what is wrong.
+
+Each check returns a status and one sentence an operator can act on. Nothing here
+prints secrets: a key is reported as set or not set, never shown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from enum import StrEnum
+from pathlib import Path
+
+from docbatch_gui.config import Settings
+
+
+class Status(StrEnum):
+    OK = "ok"
+    INFO = "info"
+    WARN = "warn"
+    FAIL = "fail"
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    status: Status
+    detail: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {k: str(v) for k, v in asdict(self).items()}
+
+
+def _data_dir(settings: Settings) -> Check:
+    path = settings.data_dir
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path):
+            pass
+    except OSError as exc:
+        return Check(
+            "data directory",
+            Status.FAIL,
+            f"{path} is not writable ({exc.strerror}); set DOCBATCH_DATA_DIR to a writable folder",
+        )
+    free = shutil.disk_usage(path).free / 2**30
+    status = Status.WARN if free < 1 else Status.OK
+    return Check("data directory", status, f"{path} ({free:.1f} GiB free)")
+
+
+def _store(settings: Settings) -> Check:
+    from docbatch_gui.storage.sqlite import SQLiteStore
+
+    try:
+        store = SQLiteStore(settings.db_path)
+    except Exception as exc:
+        return Check("store", Status.FAIL, f"cannot open {settings.db_path}: {exc}")
+    try:
+        jobs = len(store.list_jobs())
+        return Check(
+            "store",
+            Status.OK,
+            f"SQLite {settings.db_path}, schema v{store.schema_version}, {jobs} jobs",
+        )
+    finally:
+        store.close()
+
+
+def _renderer(settings: Settings) -> Check:
+    """Render one generated page in an isolated child, as a real job would."""
+    import pymupdf
+
+    from docbatch_gui.pipeline.prepare import run_prepare
+    from docbatch_gui.pipeline.render import PrepareTask
+
+    with tempfile.TemporaryDirectory(dir=settings.data_dir) as tmp:
+        pdf = Path(tmp) / "doctor.pdf"
+        document = pymupdf.open()
+        document.new_page().insert_text((72, 72), "DocBatch doctor")
+        document.save(pdf)
+        pages: list[object] = []
+
+        async def noop(_: object) -> None:
+            return None
+
+        async def keep(page: object) -> None:
+            pages.append(page)
+
+        task = PrepareTask(str(pdf), pdf.name, "pdf", str(Path(tmp) / "out"))
+        started = time.monotonic()
+        try:
+            asyncio.run(run_prepare(task, started + 60, on_count=noop, on_page=keep))
+        except Exception as exc:
+            return Check("renderer", Status.FAIL, f"the isolated renderer failed: {exc}")
+        elapsed = time.monotonic() - started
+    return Check(
+        "renderer",
+        Status.OK,
+        f"PyMuPDF {pymupdf.VersionBind} in a child process: {len(pages)} page "
+        f"in {elapsed:.2f}s; {settings.render_workers} workers, "
+        f"JOB_TIMEOUT={settings.job_timeout:g}s",
+    )
+
+
+def _anthropic(settings: Settings) -> Check:
+    if settings.anthropic_api_key is None:
+        return Check(
+            "Claude (Anthropic)",
+            Status.INFO,
+            "no ANTHROPIC_API_KEY: the offline extractor is used (no cost, text layer only)",
+        )
+    return Check(
+        "Claude (Anthropic)",
+        Status.WARN,
+        "ANTHROPIC_API_KEY is set, but this version has no Claude extraction yet; "
+        "the offline extractor is used",
+    )
+
+
+def _ocr(settings: Settings) -> Check:
+    tesseract = shutil.which("tesseract")
+    if tesseract:
+        return Check("OCR", Status.INFO, f"Tesseract found at {tesseract} (OCR arrives later)")
+    return Check(
+        "OCR",
+        Status.INFO,
+        "no OCR engine: scans without a text layer go to review with empty fields",
+    )
+
+
+def _team_backends(settings: Settings) -> list[Check]:
+    checks = []
+    for name, value in (
+        ("MongoDB", settings.mongodb_uri),
+        ("MinIO", settings.minio_endpoint),
+        ("Redis", settings.redis_url),
+        ("Celery", settings.celery_broker_url),
+    ):
+        if value:
+            checks.append(
+                Check(
+                    name,
+                    Status.WARN,
+                    f"{name} is configured but not supported by this version; "
+                    "the embedded store is used",
+                )
+            )
+    creds = settings.google_application_credentials
+    if creds and not creds.is_file():
+        checks.append(
+            Check(
+                "Google Cloud Vision",
+                Status.FAIL,
+                f"GOOGLE_APPLICATION_CREDENTIALS points to {creds}, which does not exist",
+            )
+        )
+    return checks
+
+
+CHECKS: list[Callable[[Settings], Check]] = [_data_dir, _store, _renderer, _anthropic, _ocr]
+
+
+def run_checks(settings: Settings) -> list[Check]:
+    results = []
+    for check in CHECKS:
+        try:
+            results.append(check(settings))
+        except Exception as exc:  # a broken check is itself a finding
+            results.append(Check(check.__name__.strip("_"), Status.FAIL, str(exc)))
+        if results[-1].name == "data directory" and results[-1].status is Status.FAIL:
+            break
+    return results + _team_backends(settings)

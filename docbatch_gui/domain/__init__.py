@@ -1,0 +1,44 @@
+"""Data classes, the job state machine and the error kinds. No I/O lives here."""
+
+from docbatch_gui.domain.errors import (
+    ConfigError,
+    CriticalError,
+    DocBatchError,
+    ErrorKind,
+    InvalidTransition,
+    JobTimeout,
+    RetryableError,
+    UnsupportedInput,
+)
+from docbatch_gui.domain.models import Document, Job, NewJob, Page
+from docbatch_gui.domain.states import (
+    ACTIVE_STATES,
+    FINAL_STATES,
+    SUCCESS_STATES,
+    JobState,
+    Phase,
+    can_transition,
+    check_transition,
+)
+
+__all__ = [
+    "ACTIVE_STATES",
+    "FINAL_STATES",
+    "SUCCESS_STATES",
+    "ConfigError",
+    "CriticalError",
+    "DocBatchError",
+    "Document",
+    "ErrorKind",
+    "InvalidTransition",
+    "Job",
+    "JobState",
+    "JobTimeout",
+    "NewJob",
+    "Page",
+    "Phase",
+    "RetryableError",
+    "UnsupportedInput",
+    "can_transition",
+    "check_transition",
+]

@@ -1,0 +1,110 @@
+"""Plain data classes shared by every layer.
+
+They are frozen and hold only JSON-friendly values so that they can cross process
+boundaries (child processes, Celery) and be stored as they are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from docbatch_gui.domain.errors import ErrorKind
+from docbatch_gui.domain.states import JobState, Phase
+
+
+@dataclass(frozen=True)
+class NewJob:
+    """What intake knows about a file before any processing."""
+
+    file_name: str
+    source_path: str
+    sha256: str
+    size: int
+    mode: str = "offline"
+    duplicate_of: int | None = None
+
+
+@dataclass(frozen=True)
+class Job:
+    id: int
+    file_name: str
+    source_path: str
+    sha256: str
+    size: int
+    mode: str
+    state: JobState
+    phase: Phase | None
+    attempts: int = 0
+    deadline: datetime | None = None  # absolute UTC; the worker keeps a monotonic one
+    error_kind: ErrorKind | None = None
+    error: str | None = None
+    termination_confirmed: bool | None = None
+    artifacts_deliverable: bool = False
+    duplicate_of: int | None = None
+    pages: int | None = None
+    documents: int = 0
+    progress: float = 0.0
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+
+    @property
+    def is_duplicate(self) -> bool:
+        return self.duplicate_of is not None
+
+
+@dataclass(frozen=True)
+class Page:
+    """One rendered page. Artifacts are blob hashes in the blob store.
+
+    ``deliverable`` stays False until the whole prepare step succeeded, so a
+    half-rendered file from a killed child is never shown as a result (seed 004).
+    """
+
+    job_id: int
+    page_no: int  # 1-based page of the source file
+    width: int
+    height: int
+    image_sha: str | None = None
+    thumb_sha: str | None = None
+    text: str = ""
+    deliverable: bool = False
+
+
+@dataclass(frozen=True)
+class Document:
+    """A document found inside a job's file, with its extracted fields.
+
+    ``fields`` and ``filename_fields`` map field names to normalised strings (ISO
+    dates, dot-decimal amounts) or None when unreadable: null over wrong.
+    """
+
+    job_id: int
+    doc_index: int
+    doc_type: str
+    page_from: int
+    page_to: int
+    fields: dict[str, str | None] = field(default_factory=dict)
+    confidence: dict[str, float] = field(default_factory=dict)
+    filename_fields: dict[str, str | None] = field(default_factory=dict)
+    handwritten_numbers: list[str] = field(default_factory=list)
+    needs_review: bool = False
+    review_reasons: list[str] = field(default_factory=list)
+    id: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "job_id": self.job_id,
+            "doc_index": self.doc_index,
+            "doc_type": self.doc_type,
+            "page_from": self.page_from,
+            "page_to": self.page_to,
+            "fields": dict(self.fields),
+            "confidence": dict(self.confidence),
+            "filename_fields": dict(self.filename_fields),
+            "handwritten_numbers": list(self.handwritten_numbers),
+            "needs_review": self.needs_review,
+            "review_reasons": list(self.review_reasons),
+        }

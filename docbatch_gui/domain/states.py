@@ -1,0 +1,101 @@
+"""The job state contract (DESIGN.md, seed 004).
+
+``queued → preparing → ocr → extracting (sync) | submitted → processing (batch)
+→ building → done | needs_review``; any active state may fail, time out or be
+canceled. A file seen before becomes ``duplicate``. A final state only leaves through
+``queued`` (an explicit retry or force
+reprocess, which starts a new attempt), so a worker that comes back after its
+deadline can never move a ``timed_out`` job to ``done``.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from docbatch_gui.domain.errors import InvalidTransition
+
+
+class JobState(StrEnum):
+    QUEUED = "queued"
+    PREPARING = "preparing"
+    OCR = "ocr"
+    EXTRACTING = "extracting"
+    SUBMITTED = "submitted"
+    PROCESSING = "processing"
+    BUILDING = "building"
+    DONE = "done"
+    NEEDS_REVIEW = "needs_review"
+    FAILED = "failed"
+    TIMED_OUT = "timed_out"
+    CANCELED = "canceled"
+    #: same content as an earlier job; not processed unless forced
+    DUPLICATE = "duplicate"
+
+
+class Phase(StrEnum):
+    """Where a job was when something happened; recorded with every failure."""
+
+    INTAKE = "intake"
+    PREPARE = "prepare"
+    OCR = "ocr"
+    EXTRACT = "extract"
+    SUBMIT = "submit"
+    POLL = "poll"
+    BUILD = "build"
+    REVIEW = "review"
+
+
+S = JobState
+
+SUCCESS_STATES: frozenset[JobState] = frozenset({S.DONE, S.NEEDS_REVIEW})
+FAILURE_STATES: frozenset[JobState] = frozenset({S.FAILED, S.TIMED_OUT, S.CANCELED})
+FINAL_STATES: frozenset[JobState] = SUCCESS_STATES | FAILURE_STATES | {S.DUPLICATE}
+ACTIVE_STATES: frozenset[JobState] = frozenset(JobState) - FINAL_STATES - {S.QUEUED}
+#: Active states owned by a local worker process. If that process died (crash, power
+#: loss), recovery puts the job back in the queue; batch states re-attach instead.
+RECOVERABLE_STATES: frozenset[JobState] = frozenset({S.PREPARING, S.OCR, S.EXTRACTING, S.BUILDING})
+
+_FORWARD: dict[JobState, frozenset[JobState]] = {
+    S.QUEUED: frozenset({S.PREPARING, S.DUPLICATE}),
+    S.PREPARING: frozenset({S.OCR, S.EXTRACTING, S.SUBMITTED, S.BUILDING}),
+    S.OCR: frozenset({S.EXTRACTING, S.SUBMITTED, S.BUILDING}),
+    S.EXTRACTING: frozenset({S.BUILDING}),
+    S.SUBMITTED: frozenset({S.PROCESSING}),
+    # An expired batch resubmits its unfinished requests.
+    S.PROCESSING: frozenset({S.BUILDING, S.SUBMITTED}),
+    S.BUILDING: frozenset({S.DONE, S.NEEDS_REVIEW}),
+    # A person confirms the documents.
+    S.NEEDS_REVIEW: frozenset({S.DONE}),
+}
+
+#: Which phase a job is in while it holds a state.
+PHASE_OF: dict[JobState, Phase] = {
+    S.QUEUED: Phase.INTAKE,
+    S.PREPARING: Phase.PREPARE,
+    S.OCR: Phase.OCR,
+    S.EXTRACTING: Phase.EXTRACT,
+    S.SUBMITTED: Phase.SUBMIT,
+    S.PROCESSING: Phase.POLL,
+    S.BUILDING: Phase.BUILD,
+    S.NEEDS_REVIEW: Phase.REVIEW,
+    S.DONE: Phase.BUILD,
+}
+
+
+def allowed_targets(state: JobState) -> frozenset[JobState]:
+    targets = set(_FORWARD.get(state, frozenset()))
+    if state in ACTIVE_STATES or state is S.QUEUED:
+        targets |= FAILURE_STATES
+    if state in FINAL_STATES or state in RECOVERABLE_STATES:
+        targets.add(S.QUEUED)  # retry, force reprocess or recovery: a new attempt
+    return frozenset(targets)
+
+
+def can_transition(current: JobState, target: JobState) -> bool:
+    return target in allowed_targets(current)
+
+
+def check_transition(current: JobState, target: JobState, job_id: int | None = None) -> None:
+    if not can_transition(current, target):
+        who = f"job {job_id}" if job_id is not None else "job"
+        raise InvalidTransition(f"{who} cannot move from {current} to {target}")

@@ -1,0 +1,1 @@
+"""The engine: intake, the worker loop, recovery. It decides what is persisted."""

@@ -1,0 +1,103 @@
+"""Intake: hash each file into the blob store and write its job row before anything else.
+
+Writing the job first is what makes "never lose a file" hold: from here on the bytes
+are in the blob store and the job is in the store, whatever crashes next.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from docbatch_gui.domain.errors import UnsupportedInput
+from docbatch_gui.domain.models import Job, NewJob
+from docbatch_gui.domain.states import JobState, Phase
+from docbatch_gui.pipeline.formats import check_file
+from docbatch_gui.sources.local import iter_files
+from docbatch_gui.storage.blobs import BlobStore, sha256_file
+from docbatch_gui.storage.store import Store
+
+EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+
+
+@dataclass(frozen=True)
+class IntakeResult:
+    job: Job
+    duplicate_of: Job | None = None
+
+    @property
+    def is_duplicate(self) -> bool:
+        return self.duplicate_of is not None
+
+
+def intake_paths(
+    store: Store,
+    blobs: BlobStore,
+    paths: Iterable[Path | str],
+    *,
+    mode: str,
+    force: bool = False,
+    max_file_mb: int = 1024,
+) -> list[IntakeResult]:
+    return [
+        intake_file(store, blobs, path, mode=mode, force=force, max_file_mb=max_file_mb)
+        for path in iter_files(paths)
+    ]
+
+
+def intake_file(
+    store: Store,
+    blobs: BlobStore,
+    path: Path,
+    *,
+    mode: str,
+    force: bool = False,
+    max_file_mb: int = 1024,
+) -> IntakeResult:
+    source_path = str(path.resolve()) if path.exists() else str(path)
+    if not path.is_file():
+        job = store.create_job(NewJob(path.name, source_path, EMPTY_SHA256, 0, mode))
+        problem = "does not exist" if not path.exists() else "is not a regular file"
+        job = store.transition(
+            job.id,
+            JobState.FAILED,
+            error_kind=UnsupportedInput.kind,
+            error=f"{path.name}: the path {problem} ({source_path}). "
+            "Check the path and add it again.",
+            phase=Phase.INTAKE,
+        )
+        return IntakeResult(job)
+    try:
+        check_file(path, max_bytes=max_file_mb * 2**20)
+        problem = None
+    except UnsupportedInput as exc:
+        problem = exc
+    # Keep the bytes even of a refused file (the operator may fix a setting and retry),
+    # but do not copy one that is refused for its sheer size.
+    if problem is not None and path.stat().st_size > max_file_mb * 2**20:
+        sha256, size = sha256_file(path)
+    else:
+        sha256, size = blobs.put_file(path)
+    original = None if force else store.find_original(sha256)
+    if original is not None and problem is None:
+        job = store.create_job(
+            NewJob(path.name, source_path, sha256, size, mode, duplicate_of=original.id)
+        )
+        job = store.transition(
+            job.id,
+            JobState.DUPLICATE,
+            error=f"{path.name}: same content as job {original.id} ({original.file_name}); "
+            "not processed again. Use --force (or Process again) to reprocess it.",
+        )
+        return IntakeResult(job, duplicate_of=original)
+    job = store.create_job(NewJob(path.name, source_path, sha256, size, mode))
+    if problem is not None:
+        job = store.transition(
+            job.id,
+            JobState.FAILED,
+            error_kind=problem.kind,
+            error=problem.message,
+            phase=Phase.INTAKE,
+        )
+    return IntakeResult(job)

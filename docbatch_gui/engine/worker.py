@@ -1,0 +1,235 @@
+"""The in-process worker of the embedded default.
+
+It takes queued jobs, prepares each in an isolated child with a deadline, extracts
+documents and writes every state change before the step that depends on it. Up to
+``RENDER_WORKERS`` jobs run at once; each child is one process, so two workers use
+two cores.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import shutil
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from docbatch_gui.config import ProcessingMode, Settings
+from docbatch_gui.domain.errors import DocBatchError, ErrorKind, InvalidTransition
+from docbatch_gui.domain.models import Document, Job, Page
+from docbatch_gui.domain.states import JobState
+from docbatch_gui.pipeline.formats import sniff
+from docbatch_gui.pipeline.offline import PageText, extract_documents
+from docbatch_gui.pipeline.prepare import PrepareTimeout, run_prepare
+from docbatch_gui.pipeline.profile import Profile
+from docbatch_gui.pipeline.render import PrepareTask, RenderedPage
+from docbatch_gui.storage.blobs import BlobStore
+from docbatch_gui.storage.store import Store
+
+log = logging.getLogger(__name__)
+
+MAX_ATTEMPTS = 3
+PAGE_FLUSH_COUNT = 16
+PAGE_FLUSH_SECONDS = 0.5
+#: the modes this worker can finish; others wait for their own workers
+LOCAL_MODES = frozenset({ProcessingMode.OFFLINE.value})
+
+JobListener = Callable[[Job], None]
+
+
+class LocalWorker:
+    def __init__(
+        self,
+        store: Store,
+        blobs: BlobStore,
+        settings: Settings,
+        profile: Profile,
+        listener: JobListener | None = None,
+    ) -> None:
+        self.store = store
+        self.blobs = blobs
+        self.settings = settings
+        self.profile = profile
+        self.listener = listener or (lambda job: None)
+
+    def _emit(self, job: Job) -> Job:
+        try:
+            self.listener(job)
+        except Exception:  # a display problem must never stop processing
+            log.exception("job listener failed")
+        return job
+
+    def _queued(self) -> list[Job]:
+        return [j for j in self.store.list_jobs(states=[JobState.QUEUED]) if j.mode in LOCAL_MODES]
+
+    async def run_until_idle(self, stop: asyncio.Event | None = None) -> None:
+        """Process queued jobs until none is left (or ``stop`` is set)."""
+        running: dict[int, asyncio.Task[Job | None]] = {}
+        try:
+            while not (stop and stop.is_set()):
+                for job in self._queued():
+                    if job.id not in running and len(running) < self.settings.render_workers:
+                        running[job.id] = asyncio.create_task(self.process(job.id))
+                if not running:
+                    return
+                done, _ = await asyncio.wait(running.values(), return_when=asyncio.FIRST_COMPLETED)
+                for job_id in [i for i, t in running.items() if t in done]:
+                    running.pop(job_id).result()
+        finally:
+            for task in running.values():
+                task.cancel()
+            if running:
+                await asyncio.gather(*running.values(), return_exceptions=True)
+
+    async def process(self, job_id: int) -> Job | None:
+        """Run one job to a final state; None if another worker claimed it first."""
+        timeout = self.settings.job_timeout
+        deadline = time.monotonic() + timeout
+        job = self.store.claim(
+            job_id,
+            JobState.PREPARING,
+            deadline=datetime.now(UTC) + timedelta(seconds=timeout),
+        )
+        if job is None:
+            return None
+        self._emit(job)
+        attempt = job.attempts
+        work_dir = self.settings.work_dir / f"job_{job.id}_attempt_{attempt}"
+        try:
+            return await self._run(job, attempt, deadline, work_dir)
+        except PrepareTimeout as exc:
+            self.store.set_pages_deliverable(job.id, False)
+            return self._finish(
+                job.id,
+                JobState.TIMED_OUT,
+                attempt,
+                error_kind=ErrorKind.TIMEOUT,
+                error=exc.message,
+                termination_confirmed=exc.termination_confirmed,
+            )
+        except InvalidTransition as exc:
+            # Someone else moved the job (canceled, retried, timed out): our result is
+            # stale and must not be delivered.
+            log.warning("job %s: %s", job.id, exc)
+            return self.store.get_job(job.id)
+        except DocBatchError as exc:
+            self.store.set_pages_deliverable(job.id, False)
+            failed = self._finish(
+                job.id, JobState.FAILED, attempt, error_kind=exc.kind, error=exc.message
+            )
+            if exc.kind is ErrorKind.RETRYABLE and attempt < MAX_ATTEMPTS and failed:
+                return self._emit(
+                    self.store.transition(job.id, JobState.QUEUED, expected=JobState.FAILED)
+                )
+            return failed
+        except asyncio.CancelledError:
+            # Shutdown: the child is already killed; leave the job for the next start.
+            with contextlib.suppress(DocBatchError, KeyError):
+                current = self.store.get_job(job.id)
+                if current.attempts == attempt and current.state is not JobState.QUEUED:
+                    self.store.set_pages_deliverable(job.id, False)
+                    self.store.transition(job.id, JobState.QUEUED, attempt=attempt)
+            raise
+        except Exception as exc:
+            log.exception("job %s failed unexpectedly", job.id)
+            return self._finish(
+                job.id,
+                JobState.FAILED,
+                attempt,
+                error_kind=ErrorKind.RETRYABLE,
+                error=f"{job.file_name}: internal error ({type(exc).__name__}: {exc}). "
+                "Retry it; if it fails again, report it with the log.",
+            )
+        finally:
+            shutil.rmtree(work_dir, ignore_errors=True)
+
+    def _finish(self, job_id: int, state: JobState, attempt: int, **fields: object) -> Job | None:
+        try:
+            return self._emit(self.store.transition(job_id, state, attempt=attempt, **fields))
+        except InvalidTransition as exc:
+            log.warning("job %s: %s", job_id, exc)
+            return None
+
+    async def _run(self, job: Job, attempt: int, deadline: float, work_dir: Path) -> Job:
+        self.store.delete_pages(job.id)  # leftovers of an interrupted attempt
+        source = self.blobs.local_path(job.sha256)
+        if source is None:
+            raise DocBatchError(f"{job.file_name}: the stored copy of the file is missing.")
+        with open(source, "rb") as handle:
+            kind = sniff(handle.read(2048)) or "pdf"
+        task = PrepareTask(
+            source=str(source),
+            file_name=job.file_name,
+            kind=kind,
+            out_dir=str(work_dir),
+            jpeg_quality=self.settings.jpeg_quality,
+            max_pages=self.settings.max_pages,
+        )
+        await self._prepare(job, attempt, task, deadline)
+        self.store.set_pages_deliverable(job.id, True)
+        job = self._emit(
+            self.store.transition(job.id, JobState.EXTRACTING, attempt=attempt, progress=0.9)
+        )
+        documents = await self._extract(job)
+        self.store.transition(job.id, JobState.BUILDING, attempt=attempt)
+        self.store.replace_documents(job.id, documents)
+        final = (
+            JobState.NEEDS_REVIEW
+            if any(d.needs_review for d in documents) or not documents
+            else JobState.DONE
+        )
+        return self._emit(self.store.transition(job.id, final, attempt=attempt, progress=1.0))
+
+    async def _prepare(self, job: Job, attempt: int, task: PrepareTask, deadline: float) -> None:
+        pending: list[Page] = []
+        state = {"total": 0, "done": 0, "flushed_at": time.monotonic()}
+
+        def flush() -> None:
+            if pending:
+                self.store.put_pages(pending)
+                pending.clear()
+            total = state["total"] or 1
+            self._emit(
+                self.store.update_job(
+                    job.id, attempt=attempt, progress=round(0.9 * state["done"] / total, 3)
+                )
+            )
+            state["flushed_at"] = time.monotonic()
+
+        async def on_count(count: int) -> None:
+            state["total"] = count
+            self._emit(self.store.update_job(job.id, attempt=attempt, pages=count))
+
+        async def on_page(page: RenderedPage) -> None:
+            image_sha, _ = self.blobs.put_file(Path(page.image_path), move=True)
+            thumb_sha, _ = self.blobs.put_file(Path(page.thumb_path), move=True)
+            pending.append(
+                Page(job.id, page.page_no, page.width, page.height, image_sha, thumb_sha, page.text)
+            )
+            state["done"] += 1
+            elapsed = time.monotonic() - state["flushed_at"]
+            if len(pending) >= PAGE_FLUSH_COUNT or elapsed > PAGE_FLUSH_SECONDS:
+                flush()
+
+        try:
+            await run_prepare(
+                task,
+                deadline,
+                on_count=on_count,
+                on_page=on_page,
+                timeout_hint=f"JOB_TIMEOUT={self.settings.job_timeout:g}s",
+            )
+        finally:
+            # Pages rendered before a failure are kept (marked undeliverable) as
+            # evidence of where it stopped.
+            with contextlib.suppress(InvalidTransition):
+                flush()
+
+    async def _extract(self, job: Job) -> list[Document]:
+        pages = [PageText(p.page_no, p.text) for p in self.store.list_pages(job.id)]
+        return await asyncio.to_thread(
+            extract_documents, job.id, job.file_name, pages, self.profile
+        )

@@ -1,0 +1,157 @@
+"""Total and VAT amounts: labelled segments of a line, not "the biggest number".
+
+A totals line often carries several labels and numbers ("Итого к оплате: 118 000,00
+руб., в т.ч. НДС 19 666,67"), so each line is cut into segments, one per label, and
+a number belongs to the label in front of it. Labels come from the profile: strong
+total labels ("итого к оплате"), weak ones ("итого", "сумма"), VAT labels, and
+exclusions ("без НДС", "subtotal") whose numbers are thrown away.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from docbatch_gui.domain.normalize import normalize_amount
+from docbatch_gui.pipeline.profile import Profile
+from docbatch_gui.pipeline.textutil import amount_tokens, fold, join_wrapped_number
+
+TOTAL1, TOTAL2, VAT, DISCARD, NEUTRAL, CUT = "total1", "total2", "vat", "discard", "neutral", "cut"
+_VALUE_KINDS = (TOTAL1, TOTAL2, VAT)
+# Confidence by (kind, how found): same line, several numbers in one segment,
+# value on the next line (table cell), bare integer.
+_CONF = {
+    TOTAL1: (0.9, 0.7, 0.75, 0.7),
+    TOTAL2: (0.8, 0.6, 0.65, 0.6),
+    VAT: (0.9, 0.6, 0.75, 0.7),
+}
+_CONFLICT = 0.55
+_ONLY_CURRENCY_RE = re.compile(r"^[\s.,:;()$€₽]*(?:[^\W\d_]{1,7}\.?)?[\s.,:;()$€₽]*$")
+
+
+@dataclass(frozen=True)
+class AmountResult:
+    total: str | None
+    total_confidence: float
+    total_lines: list[int]
+    vat: str | None
+    vat_confidence: float
+
+
+@dataclass(frozen=True)
+class _Cand:
+    kind: str
+    value: str
+    confidence: float
+    line: int
+
+
+def _lexicon(profile: Profile) -> list[tuple[re.Pattern[str], str]]:
+    lexicon: list[tuple[re.Pattern[str], str]] = []
+    for spec in profile.fields:
+        if spec.kind == "amount":
+            lexicon += [(p, TOTAL1) for p in spec.keyword_re]
+            lexicon += [(p, TOTAL2) for p in spec.weak_keyword_re]
+            lexicon += [(p, DISCARD) for p in spec.exclude_re]
+        elif spec.kind == "vat":
+            lexicon += [(p, VAT) for p in spec.keyword_re + spec.weak_keyword_re]
+            lexicon += [(p, NEUTRAL) for p in spec.exclude_re]
+        elif spec.kind == "tax_id":
+            lexicon += [(p, CUT) for p in spec.keyword_re]
+    return lexicon
+
+
+def _labels(folded: str, lexicon: list[tuple[re.Pattern[str], str]]) -> list[tuple[int, int, str]]:
+    """Non-overlapping labels, longest first at each position ("итого ндс" over "итого")."""
+    hits = [(m.start(), m.end(), kind) for p, kind in lexicon for m in p.finditer(folded)]
+    hits.sort(key=lambda h: (h[0], -(h[1] - h[0])))
+    chosen: list[tuple[int, int, str]] = []
+    for hit in hits:
+        if chosen and hit[0] < chosen[-1][1]:
+            continue
+        chosen.append(hit)
+    return chosen
+
+
+def _segment_value(segment: str, kind: str) -> tuple[str, int] | None:
+    """Pick the number of one label segment; index 0/1/3 says how sure it is."""
+    tokens = amount_tokens(segment)
+    strong = [t for t in tokens if t.strong and normalize_amount(t.text) is not None]
+    if strong:
+        values = [normalize_amount(t.text) or "" for t in strong]
+        if kind == VAT:
+            return values[0], 0 if len(set(values)) == 1 else 1
+        # Several numbers after a total label (columns "без НДС | НДС | с НДС"):
+        # the total including everything is the largest one.
+        best = max(values, key=Decimal)
+        return best, 0 if len(set(values)) == 1 else 1
+    for token in tokens:
+        prefix = segment[: token.start]
+        if not re.search(r"[^\W\d_]", prefix):
+            value = normalize_amount(token.text)
+            if value is not None:
+                return value, 3
+    return None
+
+
+def _next_line_value(line: str | None) -> str | None:
+    """A total printed in the next table cell: the line must hold just that amount."""
+    if line is None:
+        return None
+    tokens = amount_tokens(line)
+    if len(tokens) != 1 or not tokens[0].strong:
+        return None
+    rest = line[: tokens[0].start] + line[tokens[0].start + len(tokens[0].text) :]
+    if not _ONLY_CURRENCY_RE.match(rest):
+        return None
+    return normalize_amount(tokens[0].text)
+
+
+def _line_candidates(
+    lines: Sequence[str], i: int, lexicon: list[tuple[re.Pattern[str], str]]
+) -> list[_Cand]:
+    nxt = lines[i + 1] if i + 1 < len(lines) else None
+    text = join_wrapped_number(lines[i], nxt)
+    labels = _labels(fold(text), lexicon)
+    cands: list[_Cand] = []
+    for n, (_start, end, kind) in enumerate(labels):
+        if kind not in _VALUE_KINDS:
+            continue
+        later = [lab for lab in labels[n + 1 :] if lab[2] != NEUTRAL]
+        seg_end = later[0][0] if later else len(text)
+        found = _segment_value(text[end:seg_end], kind)
+        if found is not None:
+            value, how = found
+            cands.append(_Cand(kind, value, _CONF[kind][how], i))
+        elif not later and not re.search(r"\d", text[end:]):
+            value = _next_line_value(nxt)
+            if value is not None:
+                cands.append(_Cand(kind, value, _CONF[kind][2], i))
+    return cands
+
+
+def extract_amounts(lines: Sequence[str], profile: Profile) -> AmountResult:
+    lexicon = _lexicon(profile)
+    cands = [c for i in range(len(lines)) for c in _line_candidates(lines, i, lexicon)]
+    total, total_conf, total_lines = None, 0.0, []
+    tier = [c for c in cands if c.kind == TOTAL1] or [c for c in cands if c.kind == TOTAL2]
+    if tier:
+        values = {c.value for c in tier}
+        # Line items and subtotals carry labels too; the document total is the largest.
+        total = max(values, key=Decimal)
+        chosen = [c for c in tier if c.value == total]
+        total_conf = max(c.confidence for c in chosen)
+        if len(values) > 1:
+            total_conf = min(total_conf, _CONFLICT)
+        total_lines = [c.line for c in chosen]
+    vat, vat_conf = None, 0.0
+    vats = [c for c in cands if c.kind == VAT]
+    if vats:
+        vat, vat_conf = vats[0].value, vats[0].confidence
+        if len({c.value for c in vats}) > 1:
+            vat_conf = min(vat_conf, _CONFLICT)
+        if total is not None and Decimal(vat) > Decimal(total):
+            vat_conf = min(vat_conf, _CONFLICT)  # VAT above the total: a misread
+    return AmountResult(total, total_conf, total_lines, vat, vat_conf)

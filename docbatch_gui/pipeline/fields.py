@@ -1,0 +1,337 @@
+"""Field extraction from the text lines of one document (offline, rule based).
+
+Rules follow what back-office documents actually print: the number and date sit in
+the title line ("Счет на оплату № 123 от 12 марта 2024 г."), totals follow a label
+("Итого к оплате"), parties follow "Поставщик:"/"Bill To:". A value found next to
+its label gets high confidence; one found by pattern only, or contradicted by
+another candidate, gets a low one so the document goes to review. When nothing
+trustworthy is found the field stays None: null over wrong.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from docbatch_gui.domain.normalize import (
+    find_dates,
+    inn_is_valid,
+    normalize_number,
+    normalize_text,
+)
+from docbatch_gui.pipeline.amounts import extract_amounts
+from docbatch_gui.pipeline.profile import FieldProfile, Profile
+from docbatch_gui.pipeline.textutil import fold, label_at_start
+
+HIGH, LABEL_NEXT_LINE, PATTERN_ONLY, CONFLICT = 0.9, 0.75, 0.5, 0.5
+
+_NUMBER_TOKEN = r"([0-9A-Za-zА-Яа-яЁё][0-9A-Za-zА-Яа-яЁё\-/._]*)"
+_NUMBER_MARK_RE = re.compile(
+    r"(?:№|#|(?<!\w)(?:no|nr|n|number|номер)(?!\w))\.?\s*[:№#]?\s*" + _NUMBER_TOKEN,
+    re.IGNORECASE,
+)
+_FROM_RE = re.compile(r"(?<!\w)(?:от|from|dated|of)\s*$", re.IGNORECASE)
+_PARTY_SEP_RE = re.compile(r"\s*(?:\([^)]*\))?\s*(?P<colon>[:])?\s*")
+_PARTY_CUT_RE = re.compile(
+    r",?\s*(?:(?<!\w)(?:инн|кпп|огрн|огрнип|окпо|р/с|р\.с|к/с|бик|тел|телефон|адрес|e-?mail"
+    r"|tax id|vat|ein|tel|phone)(?!\w)|(?<!\d)\d{6}(?!\d)|,\s*г\.|,\s*ул\.)",
+    re.IGNORECASE,
+)
+_INN_VALUE_RE = re.compile(r"^(?:\s*/\s*кпп)?\s*[:№]?\s*(\d{10}|\d{12})(?!\d)", re.IGNORECASE)
+_TAX_VALUE_RE = re.compile(r"^[\s:#№.]*(?:\([^)]*\)\s*:?\s*)?([A-Z]{0,3}\d[\d\- ]{3,18}\d)(?!\d)")
+_PARTY_CONTEXT_LINES = 5
+
+
+@dataclass
+class FieldResult:
+    values: dict[str, str | None]
+    confidence: dict[str, float]
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Cand:
+    value: str
+    confidence: float
+    line: int
+
+
+def _pick(cands: Sequence[_Cand], key: object = None) -> tuple[str | None, float]:
+    """First candidate wins; disagreeing candidates lower its confidence."""
+    if not cands:
+        return None, 0.0
+    first = cands[0]
+    norm = key if callable(key) else (lambda v: v)
+    distinct = {norm(c.value) for c in cands}
+    if len(distinct) > 1:
+        return first.value, min(first.confidence, CONFLICT)
+    return first.value, max(c.confidence for c in cands)
+
+
+# ----------------------------------------------------------------- number, date
+
+
+def _number_token_ok(token: str) -> bool:
+    return any(ch.isdigit() for ch in token) and not find_dates(token) and len(token) <= 40
+
+
+def _clean_token(token: str) -> str:
+    return token.rstrip(".,;:/-_")
+
+
+def extract_number(
+    lines: Sequence[str], title: int | None, profile: Profile
+) -> tuple[str | None, float]:
+    spec = profile.field("number")
+    cands: list[_Cand] = []
+    if title is not None:
+        line = lines[title]
+        match = _NUMBER_MARK_RE.search(line)
+        if match and _number_token_ok(_clean_token(match.group(1))):
+            cands.append(_Cand(_clean_token(match.group(1)), HIGH, title))
+        else:
+            stop = min([s for s, _e, _i in find_dates(line)] or [len(line)])
+            for token in line[:stop].split()[1:]:
+                token = _clean_token(token)
+                if _number_token_ok(token) and not _FROM_RE.search(token):
+                    cands.append(_Cand(token, 0.7, title))
+                    break
+    if spec is not None:
+        region = range(min(len(lines), profile.strong_title_region_lines))
+        for i in region:
+            folded = fold(lines[i])
+            if i == title or any(p.search(folded) for p in spec.exclude_re):
+                continue
+            for pattern in spec.keyword_re:
+                label = label_at_start(pattern, folded)
+                if label is None:
+                    continue
+                rest = re.match(
+                    r"[\s.:#№]*(?:no\.?|number|№|#)?[\s.:]*" + _NUMBER_TOKEN,
+                    lines[i][label.end() :],
+                    re.IGNORECASE,
+                )
+                if rest and _number_token_ok(_clean_token(rest.group(1))):
+                    cands.append(_Cand(_clean_token(rest.group(1)), HIGH, i))
+                break
+    return _pick(cands, normalize_number)
+
+
+def extract_date(
+    lines: Sequence[str], title: int | None, profile: Profile
+) -> tuple[str | None, float]:
+    spec = profile.field("date")
+    cands: list[_Cand] = []
+    if title is not None:
+        line = lines[title]
+        dates = find_dates(line)
+        if dates:
+            start, _end, iso = dates[0]
+            conf = HIGH if _FROM_RE.search(line[:start].rstrip(" «\"'")) else 0.85
+            cands.append(_Cand(iso, conf, title))
+        else:
+            for i in range(title + 1, min(len(lines), title + 4)):
+                dates = find_dates(lines[i])
+                if dates and len(normalize_text(lines[i]).split()) <= 8:
+                    cands.append(_Cand(dates[0][2], 0.8, i))
+                    break
+    if spec is not None:
+        for i in range(min(len(lines), profile.strong_title_region_lines)):
+            folded = fold(lines[i])
+            for pattern in spec.keyword_re:
+                label = label_at_start(pattern, folded)
+                if label is None:
+                    continue
+                dates = find_dates(lines[i][label.end() :])
+                if dates:
+                    cands.append(_Cand(dates[0][2], HIGH, i))
+                break
+    if not cands:
+        for i in range(min(len(lines), profile.title_region_lines)):
+            dates = find_dates(lines[i])
+            if dates:
+                cands.append(_Cand(dates[0][2], PATTERN_ONLY, i))
+                break
+    return _pick(cands)
+
+
+# ------------------------------------------------------------------ currency
+
+
+def extract_currency(
+    lines: Sequence[str], amount_lines: Sequence[int], profile: Profile
+) -> tuple[str | None, float]:
+    def codes_in(text: str) -> list[str]:
+        folded = fold(text)
+        return [c.code for c in profile.currencies if any(p.search(folded) for p in c.marker_re)]
+
+    for i in amount_lines:
+        near = codes_in(lines[i])
+        if len(set(near)) == 1:
+            return near[0], HIGH
+    counts: dict[str, int] = {}
+    for line in lines:
+        for code in codes_in(line):
+            counts[code] = counts.get(code, 0) + 1
+    if not counts:
+        return None, 0.0
+    best = max(counts, key=lambda c: counts[c])
+    return best, (0.7 if len(counts) == 1 else PATTERN_ONLY)
+
+
+# --------------------------------------------------------------------- parties
+
+
+def _clean_party(text: str) -> str | None:
+    if "___" in text:
+        return None  # a signature line, not a name
+    cut = _PARTY_CUT_RE.search(text)
+    value = (text[: cut.start()] if cut else text).strip(" ,;:-–—")
+    letters = re.findall(r"[^\W\d_]{3,}", value)
+    if not letters or len(value) > 150 or len(value.split()) > 12:
+        return None
+    return value
+
+
+def _party_label(folded: str, spec: FieldProfile, weak: bool) -> re.Match[str] | None:
+    for pattern, phrase in zip(
+        spec.weak_keyword_re if weak else spec.keyword_re,
+        spec.weak_keywords if weak else spec.keywords,
+        strict=True,
+    ):
+        match = label_at_start(pattern, folded)
+        if match is None:
+            continue
+        sep = _PARTY_SEP_RE.match(folded, match.end())
+        rest = folded[sep.end() if sep else match.end() :].strip()
+        colon = bool(sep and sep.group("colon"))
+        # Short English labels ("From", "To") start ordinary sentences: demand a colon.
+        if colon or not rest or (len(phrase) > 4 and not phrase.isascii() and rest[:1] in "«\"'"):
+            return match
+    return None
+
+
+def _party_candidates(lines: Sequence[str], spec: FieldProfile, weak: bool) -> list[_Cand]:
+    cands = []
+    for i, line in enumerate(lines):
+        folded = fold(line)
+        label = _party_label(folded, spec, weak)
+        if label is None:
+            continue
+        sep = _PARTY_SEP_RE.match(line, label.end())
+        rest = line[sep.end() if sep else label.end() :].strip()
+        base = 0.7 if weak else HIGH
+        if rest:
+            value = _clean_party(rest)
+            if value:
+                cands.append(_Cand(value, base, i))
+        elif i + 1 < len(lines) and not _starts_with_any_label(lines[i + 1]):
+            value = _clean_party(lines[i + 1])
+            if value:
+                cands.append(_Cand(value, base - 0.15, i))
+    return cands
+
+
+_ANY_LABEL_HINT = re.compile(r"^(?:инн|кпп|сч|р/с|бик|дата|date|invoice|№)\b", re.IGNORECASE)
+
+
+def _starts_with_any_label(line: str) -> bool:
+    return bool(_ANY_LABEL_HINT.match(fold(line)))
+
+
+def extract_party(lines: Sequence[str], spec: FieldProfile) -> tuple[str | None, float, list[int]]:
+    """Return value, confidence and the lines that introduce this party (for tax ids)."""
+    strong = _party_candidates(lines, spec, weak=False)
+    weak = _party_candidates(lines, spec, weak=True)
+    value, conf = _pick(strong or weak, normalize_text)
+    return value, conf, sorted({c.line for c in strong + weak})
+
+
+# --------------------------------------------------------------------- tax ids
+
+
+def extract_tax_ids(
+    lines: Sequence[str], party_lines: dict[str, list[int]], spec: FieldProfile
+) -> tuple[dict[str, list[_Cand]], list[str]]:
+    """Tax ids by party; a line belongs to the nearest party label above it."""
+    label_owner: dict[int, str] = {}
+    for party, rows in party_lines.items():
+        for row in rows:
+            label_owner.setdefault(row, party)
+    found: dict[str, list[_Cand]] = {party: [] for party in party_lines}
+    bad: list[str] = []
+    for i, line in enumerate(lines):
+        folded = fold(line)
+        for pattern, phrase in zip(spec.keyword_re, spec.keywords, strict=True):
+            for match in pattern.finditer(folded):
+                owner, same_line = _owner(i, label_owner)
+                if owner is None:
+                    continue
+                if phrase == "инн":
+                    value_m = _INN_VALUE_RE.match(line[match.end() :])
+                    if value_m is None:
+                        continue
+                    inn = value_m.group(1)
+                    if not inn_is_valid(inn):
+                        bad.append(f"{owner}_tax_id: INN {inn} fails the checksum")
+                        continue
+                    conf = HIGH if same_line else 0.8
+                    found[owner].append(_Cand(inn, conf, i))
+                else:
+                    value_m = _TAX_VALUE_RE.match(line[match.end() :])
+                    if value_m is None:
+                        continue
+                    # No checksum to verify a foreign tax id: never as sure as an INN.
+                    conf = 0.8 if same_line else 0.7
+                    found[owner].append(_Cand(value_m.group(1).strip(), conf, i))
+    return found, bad
+
+
+def _owner(line: int, label_owner: dict[int, str]) -> tuple[str | None, bool]:
+    for back in range(_PARTY_CONTEXT_LINES):
+        owner = label_owner.get(line - back)
+        if owner is not None:
+            return owner, back == 0
+    return None, False
+
+
+# ------------------------------------------------------------------------ all
+
+
+def extract_fields(lines: Sequence[str], title: int | None, profile: Profile) -> FieldResult:
+    """Fill every profile field (None when not found) with a confidence per field."""
+    values: dict[str, str | None] = dict.fromkeys(profile.field_keys)
+    conf: dict[str, float] = dict.fromkeys(profile.field_keys, 0.0)
+    notes: list[str] = []
+    amount_lines: list[int] = []
+    party_lines: dict[str, list[int]] = {}
+    kinds = {f.kind for f in profile.fields}
+    amounts = extract_amounts(lines, profile) if {"amount", "vat"} & kinds else None
+    for spec in profile.fields:
+        if spec.kind == "number":
+            values[spec.key], conf[spec.key] = extract_number(lines, title, profile)
+        elif spec.kind == "date":
+            values[spec.key], conf[spec.key] = extract_date(lines, title, profile)
+        elif spec.kind == "amount" and amounts is not None:
+            values[spec.key], conf[spec.key] = amounts.total, amounts.total_confidence
+            amount_lines = amounts.total_lines
+        elif spec.kind == "vat" and amounts is not None:
+            values[spec.key], conf[spec.key] = amounts.vat, amounts.vat_confidence
+        elif spec.kind == "party":
+            values[spec.key], conf[spec.key], party_lines[spec.key] = extract_party(lines, spec)
+    for spec in profile.fields:
+        if spec.kind == "currency":
+            values[spec.key], conf[spec.key] = extract_currency(lines, amount_lines, profile)
+    tax_specs = [f for f in profile.fields if f.kind == "tax_id"]
+    if tax_specs:
+        found, bad = extract_tax_ids(lines, party_lines, tax_specs[0])
+        for spec in tax_specs:
+            cands = found.get(spec.party or "", [])
+            values[spec.key], conf[spec.key] = _pick(cands, normalize_number)
+            if values[spec.key] is None:
+                notes.extend(b for b in bad if b.startswith(f"{spec.party}_"))
+    for key, value in values.items():
+        if value is None:
+            conf[key] = 0.0
+    return FieldResult(values, {k: round(v, 2) for k, v in conf.items()}, notes)

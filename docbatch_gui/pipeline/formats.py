@@ -1,0 +1,89 @@
+"""What a file really is, from its first bytes, checked against its extension.
+
+An operator's folder holds renamed files, zero-byte copies and Office documents; each
+gets a message naming the file and what to do, before any child process is started.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from docbatch_gui.domain.errors import UnsupportedInput
+
+#: extension → the content kind it must hold
+SUPPORTED_EXTENSIONS: dict[str, str] = {
+    ".pdf": "pdf",
+    ".tif": "tiff",
+    ".tiff": "tiff",
+    ".jpg": "jpeg",
+    ".jpeg": "jpeg",
+    ".jpe": "jpeg",
+    ".png": "png",
+}
+
+_MAGIC: list[tuple[bytes, str]] = [
+    (b"%PDF-", "pdf"),
+    (b"II*\x00", "tiff"),
+    (b"MM\x00*", "tiff"),
+    (b"II+\x00", "tiff"),  # BigTIFF
+    (b"MM\x00+", "tiff"),
+    (b"\xff\xd8\xff", "jpeg"),
+    (b"\x89PNG\r\n\x1a\n", "png"),
+    (b"PK\x03\x04", "zip (an Office document or archive)"),
+    (b"\xd0\xcf\x11\xe0", "an old Office document"),
+    (b"GIF8", "gif"),
+    (b"RIFF", "webp or another RIFF file"),
+    (b"<", "html or xml"),
+]
+
+#: files an operator never means to process; skipped silently in folders
+IGNORED_NAMES = frozenset({"thumbs.db", "desktop.ini", ".ds_store"})
+
+WHAT_TO_DO = "Export or scan it to PDF, TIFF, JPEG or PNG and add it again."
+
+
+def sniff(head: bytes) -> str | None:
+    """The kind of content from its first bytes; PDF may start after junk bytes."""
+    for magic, kind in _MAGIC:
+        if head.startswith(magic):
+            return kind
+    if b"%PDF-" in head[:1024]:
+        return "pdf"
+    return None
+
+
+def check_file(path: Path, *, max_bytes: int) -> str:
+    """Return the content kind, or raise UnsupportedInput naming the file and a fix."""
+    name = path.name
+    extension = path.suffix.lower()
+    expected = SUPPORTED_EXTENSIONS.get(extension)
+    if expected is None:
+        shown = extension or "no extension"
+        raise UnsupportedInput(
+            f"{name}: file type '{shown}' is not supported. {WHAT_TO_DO}", file=str(path)
+        )
+    size = path.stat().st_size
+    if size == 0:
+        raise UnsupportedInput(
+            f"{name}: the file is empty (0 bytes). Copy it again from its source; "
+            "the copy or download probably did not finish.",
+            file=str(path),
+        )
+    if size > max_bytes:
+        raise UnsupportedInput(
+            f"{name}: the file is {size / 2**20:.0f} MB, over the limit of "
+            f"{max_bytes / 2**20:.0f} MB (MAX_FILE_MB). Split it into smaller files, "
+            "or raise MAX_FILE_MB.",
+            file=str(path),
+        )
+    with open(path, "rb") as handle:
+        head = handle.read(2048)
+    actual = sniff(head)
+    if actual != expected:
+        looks = f"it looks like {actual}" if actual else "its content is not recognised"
+        raise UnsupportedInput(
+            f"{name}: the extension says {expected.upper()} but {looks}. "
+            f"The file may be renamed or damaged. {WHAT_TO_DO}",
+            file=str(path),
+        )
+    return actual

@@ -1,0 +1,234 @@
+"""Render pages to the size Claude reads without resizing, plus thumbnails and text.
+
+This runs inside an isolated child process (see ``isolate.py``). It streams one
+result per page, so memory stays bounded on a 2,000-page file and the parent can
+save pages as they arrive.
+
+Size: the API downscales anything over ~1.15 megapixels or a 1568 px long edge, so
+rendering larger only costs time and bytes. Grayscale JPEG through Pillow is the
+fastest legible encoding (FINDINGS.md; ``bench/prepare.py`` measures it here).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from docbatch_gui.domain.errors import UnsupportedInput
+
+MAX_PIXELS = 1_150_000
+MAX_LONG_EDGE = 1568
+THUMB_LONG_EDGE = 200
+
+
+@dataclass(frozen=True)
+class PrepareTask:
+    """Everything a child needs; plain values so it crosses the process boundary."""
+
+    source: str  # a local path to the bytes (usually the blob)
+    file_name: str  # the operator's name, for messages
+    kind: str  # pdf | tiff | jpeg | png (from formats.check_file)
+    out_dir: str
+    jpeg_quality: int = 80
+    max_pages: int = 10_000
+    max_image_pixels: int = 200_000_000
+    first_page: int = 1  # 1-based, inclusive
+    last_page: int | None = None  # inclusive; None = to the end
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class RenderedPage:
+    page_no: int
+    width: int
+    height: int
+    image_path: str
+    thumb_path: str
+    text: str
+
+
+def target_size(width: float, height: float) -> tuple[int, int]:
+    """Largest size within both API limits, keeping the aspect ratio; never upscale
+    more than needed for a small source (a 200 px photo stays small)."""
+    if width <= 0 or height <= 0:
+        return 1, 1
+    scale = min(math.sqrt(MAX_PIXELS / (width * height)), MAX_LONG_EDGE / max(width, height))
+    return max(1, int(width * scale)), max(1, int(height * scale))
+
+
+def _encode(image: Any, page_no: int, out_dir: Path, quality: int) -> tuple[str, str]:
+    from PIL import Image
+
+    image_path = out_dir / f"page_{page_no:05d}.jpg"
+    thumb_path = out_dir / f"thumb_{page_no:05d}.jpg"
+    image.save(image_path, "JPEG", quality=quality)
+    scale = THUMB_LONG_EDGE / max(image.size)
+    thumb_size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
+    image.resize(thumb_size, Image.Resampling.BILINEAR, reducing_gap=2.0).save(
+        thumb_path, "JPEG", quality=70
+    )
+    return str(image_path), str(thumb_path)
+
+
+def _unsupported(task: PrepareTask, problem: str, fix: str) -> UnsupportedInput:
+    return UnsupportedInput(f"{task.file_name}: {problem}. {fix}", file=task.file_name)
+
+
+def _open_pdf(task: PrepareTask) -> Any:
+    import pymupdf
+
+    try:
+        document = pymupdf.open(task.source, filetype="pdf")
+    except Exception as exc:
+        raise _unsupported(
+            task,
+            f"the PDF is damaged and cannot be opened ({_short(exc)})",
+            "Get a fresh copy from its source, or re-save it with a PDF tool.",
+        ) from None
+    if document.needs_pass or document.is_encrypted:
+        document.close()
+        raise _unsupported(
+            task,
+            "the PDF is password-protected",
+            "Remove the password (open it and print or save it as a new PDF) and add it again.",
+        )
+    if document.page_count == 0:
+        document.close()
+        raise _unsupported(
+            task,
+            "the PDF has no pages (it may be truncated or damaged)",
+            "Get a fresh copy from its source.",
+        )
+    if document.page_count > task.max_pages:
+        count = document.page_count
+        document.close()
+        raise _unsupported(
+            task,
+            f"the PDF has {count} pages, over the limit of {task.max_pages} (MAX_PAGES)",
+            "Split it into smaller files, or raise MAX_PAGES.",
+        )
+    return document
+
+
+def _open_image(task: PrepareTask) -> Any:
+    from PIL import Image
+
+    Image.MAX_IMAGE_PIXELS = task.max_image_pixels
+    try:
+        with warnings.catch_warnings():
+            # Pillow only warns between 1x and 2x the limit; both are refused here.
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            image = Image.open(task.source)
+            image.size  # noqa: B018 - forces the header to be read
+            return image
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise _unsupported(
+            task,
+            f"the image is larger than {task.max_image_pixels:,} pixels "
+            "(a possible decompression bomb)",
+            "Scan or export it at a lower resolution (300 dpi is enough).",
+        ) from None
+    except Exception as exc:
+        raise _unsupported(
+            task,
+            f"the image is damaged and cannot be read ({_short(exc)})",
+            "Get a fresh copy from its source, or re-save it with an image tool.",
+        ) from None
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return text[:160]
+
+
+def render_pages(task: PrepareTask, on_count: Callable[[int], None]) -> Iterator[RenderedPage]:
+    """Yield each rendered page in order; raise UnsupportedInput on bad input."""
+    out_dir = Path(task.out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    if task.kind == "pdf":
+        yield from _render_pdf(task, out_dir, on_count)
+    else:
+        yield from _render_image(task, out_dir, on_count)
+
+
+def _page_range(task: PrepareTask, count: int) -> range:
+    last = count if task.last_page is None else min(task.last_page, count)
+    return range(max(1, task.first_page), last + 1)
+
+
+def _render_pdf(
+    task: PrepareTask, out_dir: Path, on_count: Callable[[int], None]
+) -> Iterator[RenderedPage]:
+    import pymupdf
+    from PIL import Image
+
+    document = _open_pdf(task)
+    try:
+        on_count(document.page_count)
+        for page_no in _page_range(task, document.page_count):
+            try:
+                page = document.load_page(page_no - 1)
+                rect = page.rect
+                width, height = target_size(rect.width, rect.height)
+                matrix = pymupdf.Matrix(width / rect.width, height / rect.height)
+                pixmap = page.get_pixmap(matrix=matrix, colorspace=pymupdf.csGRAY, alpha=False)
+                text = page.get_text("text")
+            except Exception as exc:
+                raise _unsupported(
+                    task,
+                    f"page {page_no} is damaged and cannot be rendered ({_short(exc)})",
+                    "Get a fresh copy from its source, or re-save it with a PDF tool.",
+                ) from None
+            image = Image.frombuffer(
+                "L", (pixmap.width, pixmap.height), pixmap.samples, "raw", "L", pixmap.stride, 1
+            )
+            image_path, thumb_path = _encode(image, page_no, out_dir, task.jpeg_quality)
+            yield RenderedPage(
+                page_no, pixmap.width, pixmap.height, image_path, thumb_path, text.strip()
+            )
+            del pixmap, image
+    finally:
+        document.close()
+
+
+def _render_image(
+    task: PrepareTask, out_dir: Path, on_count: Callable[[int], None]
+) -> Iterator[RenderedPage]:
+    from PIL import Image, ImageOps
+
+    with _open_image(task) as source:
+        frames = getattr(source, "n_frames", 1)
+        if frames > task.max_pages:
+            raise _unsupported(
+                task,
+                f"the image has {frames} pages, over the limit of {task.max_pages} (MAX_PAGES)",
+                "Split it into smaller files, or raise MAX_PAGES.",
+            )
+        on_count(frames)
+        for page_no in _page_range(task, frames):
+            try:
+                source.seek(page_no - 1)
+                if task.kind == "jpeg":
+                    source.draft("L", target_size(*source.size))  # DCT scaling: cheap
+                    frame = ImageOps.exif_transpose(source)
+                else:
+                    frame = source
+                gray = frame.convert("L")
+                if gray.width * gray.height > MAX_PIXELS or max(gray.size) > MAX_LONG_EDGE:
+                    gray = gray.resize(
+                        target_size(*gray.size), Image.Resampling.BILINEAR, reducing_gap=2.0
+                    )
+            except Exception as exc:
+                raise _unsupported(
+                    task,
+                    f"page {page_no} of the image is damaged ({_short(exc)})",
+                    "Get a fresh copy from its source, or re-save it with an image tool.",
+                ) from None
+            image_path, thumb_path = _encode(gray, page_no, out_dir, task.jpeg_quality)
+            yield RenderedPage(page_no, gray.width, gray.height, image_path, thumb_path, "")

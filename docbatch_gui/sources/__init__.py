@@ -1,0 +1,1 @@
+"""Where files come from: local files and folders (Yandex.Disk later)."""

@@ -1,0 +1,122 @@
+"""The store protocol every backend implements.
+
+State changes go through ``transition`` only. It checks the state contract against
+the state *in the store* inside one transaction, and optionally the attempt number
+as a fencing token, so a worker acting on a stale view (it came back after its
+deadline, or after the job was retried) is refused instead of overwriting.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+from docbatch_gui.domain.errors import InvalidTransition
+from docbatch_gui.domain.models import Document, Job, NewJob, Page
+from docbatch_gui.domain.states import JobState, check_transition
+
+#: Job columns that ``update_job`` and ``transition`` may set besides the state.
+JOB_FIELDS: frozenset[str] = frozenset(
+    {
+        "phase",
+        "attempts",
+        "deadline",
+        "error_kind",
+        "error",
+        "termination_confirmed",
+        "artifacts_deliverable",
+        "pages",
+        "documents",
+        "progress",
+        "mode",
+        "duplicate_of",
+    }
+)
+
+
+@runtime_checkable
+class Store(Protocol):
+    """Jobs, pages, documents, events and small settings."""
+
+    def close(self) -> None: ...
+
+    # jobs
+    def create_job(self, new: NewJob) -> Job: ...
+    def get_job(self, job_id: int) -> Job: ...
+    def list_jobs(
+        self, states: Iterable[JobState] | None = None, ids: Iterable[int] | None = None
+    ) -> list[Job]: ...
+    def find_original(self, sha256: str) -> Job | None:
+        """The first job for this content that is not a duplicate and did not fail.
+
+        A file that failed before is processed again when dropped again; one that
+        succeeded or is in progress makes the new copy a duplicate.
+        """
+        ...
+
+    def transition(
+        self,
+        job_id: int,
+        to: JobState,
+        *,
+        expected: JobState | Iterable[JobState] | None = None,
+        attempt: int | None = None,
+        **fields: Any,
+    ) -> Job:
+        """Move a job, atomically, if the contract allows it from its stored state.
+
+        ``expected`` narrows the states the caller believes the job is in;
+        ``attempt`` must equal the stored attempt count when given. Either mismatch
+        raises InvalidTransition and changes nothing.
+        """
+        ...
+
+    def claim(self, job_id: int, to: JobState, *, deadline: Any = None) -> Job | None:
+        """queued → ``to`` with attempts+1, or None if another worker got it first."""
+        ...
+
+    def update_job(self, job_id: int, *, attempt: int | None = None, **fields: Any) -> Job: ...
+    def job_events(self, job_id: int) -> list[dict[str, Any]]: ...
+    def delete_job(self, job_id: int) -> None: ...
+
+    # pages
+    def put_pages(self, pages: Sequence[Page]) -> None:
+        """Insert or replace pages (keyed by job and page number) in one transaction."""
+        ...
+
+    def list_pages(self, job_id: int) -> list[Page]: ...
+    def set_pages_deliverable(self, job_id: int, deliverable: bool) -> int: ...
+    def delete_pages(self, job_id: int) -> None: ...
+
+    # documents
+    def replace_documents(self, job_id: int, documents: Sequence[Document]) -> list[Document]: ...
+    def list_documents(self, job_id: int | None = None) -> list[Document]: ...
+
+    # small settings shared by the GUI, the CLI and workers (e.g. pause flags)
+    def get_setting(self, key: str, default: Any = None) -> Any: ...
+    def set_setting(self, key: str, value: Any) -> None: ...
+
+
+def check_expectations(
+    job: Job,
+    to: JobState,
+    expected: JobState | Iterable[JobState] | None,
+    attempt: int | None,
+) -> None:
+    """The checks every backend makes inside its transaction before a state change."""
+    check_attempt(job, attempt)
+    if expected is not None:
+        allowed = {JobState(expected)} if isinstance(expected, str) else set(expected)
+        if job.state not in allowed:
+            raise InvalidTransition(
+                f"job {job.id} is {job.state}, not {'/'.join(sorted(allowed))}: refused"
+            )
+    check_transition(job.state, to, job.id)
+
+
+def check_attempt(job: Job, attempt: int | None) -> None:
+    """The attempt number is a fencing token: a worker from an older attempt is refused."""
+    if attempt is not None and job.attempts != attempt:
+        raise InvalidTransition(
+            f"job {job.id} is at attempt {job.attempts}, not {attempt}: stale worker refused"
+        )

@@ -1,0 +1,68 @@
+# Shared set-up for scripts/run.sh and scripts/test.sh; source it, don't run it.
+# Creates or reuses .venv in the checkout and installs what is missing, apt packages
+# included, so both README commands work on a fresh Debian/Ubuntu machine.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VENV="$ROOT/.venv"
+cd "$ROOT"
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+        say "need root for: $*  (run as root or install sudo)"; return 1; fi
+}
+
+APT_UPDATED=0
+# ensure_apt PKG...: install the Debian packages that are not installed yet.
+ensure_apt() {
+    local missing=()
+    for pkg in "$@"; do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || missing+=("$pkg")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    if ! command -v apt-get >/dev/null; then
+        say "please install: ${missing[*]} (no apt-get on this machine)"; return 0
+    fi
+    say "installing system packages: ${missing[*]}"
+    if [ "$APT_UPDATED" -eq 0 ]; then as_root apt-get update -qq; APT_UPDATED=1; fi
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+find_python() {
+    for candidate in python3.13 python3.12 python3.11 python3; do
+        if command -v "$candidate" >/dev/null &&
+            "$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+            echo "$candidate"; return 0
+        fi
+    done
+    say "Python 3.11 or newer is required"; return 1
+}
+
+# ensure_venv EXTRAS: create .venv if needed and install the project with EXTRAS
+# (e.g. "" or "dev"); reinstalls only when pyproject.toml changed.
+ensure_venv() {
+    local extras="$1" python stamp
+    python="$(find_python)"
+    if [ ! -x "$VENV/bin/python" ]; then
+        if ! "$python" -c 'import ensurepip, venv' 2>/dev/null; then
+            local minor; minor="$("$python" -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')"
+            ensure_apt "python${minor}-venv" || ensure_apt python3-venv
+        fi
+        say "creating $VENV"
+        "$python" -m venv "$VENV"
+        "$VENV/bin/python" -m pip install -q --upgrade pip
+    fi
+    stamp="$VENV/.docbatch-installed"
+    local hash; hash="$(sha256sum pyproject.toml | cut -c1-16)"
+    # [dev] includes the base install, so it satisfies a plain run too.
+    if [ -f "$stamp" ] && { grep -qxF "$hash [$extras]" "$stamp" || grep -qxF "$hash [dev]" "$stamp"; }; then
+        return 0
+    fi
+    say "installing DocBatch${extras:+ with [$extras]} into .venv"
+    local spec="."
+    [ -n "$extras" ] && spec=".[$extras]"
+    "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e "$spec"
+    echo "$hash [$extras]" > "$stamp"
+}

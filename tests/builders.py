@@ -1,0 +1,87 @@
+"""Test inputs made on the fly: good files and every kind of bad one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pymupdf
+from PIL import Image
+
+
+def text_pdf(path: Path, pages: int = 1, text: str = "Invoice No. {n}\nTotal: 100.00 USD") -> Path:
+    document = pymupdf.open()
+    for n in range(1, pages + 1):
+        document.new_page().insert_text((72, 72), text.format(n=n), fontsize=12)
+    document.save(path)
+    return path
+
+
+def encrypted_pdf(path: Path) -> Path:
+    document = pymupdf.open()
+    document.new_page().insert_text((72, 72), "secret")
+    document.save(
+        path,
+        encryption=pymupdf.PDF_ENCRYPT_AES_256,
+        owner_pw="owner",
+        user_pw="user",
+    )
+    return path
+
+
+def zero_page_pdf(path: Path) -> Path:
+    """A well-formed PDF whose page tree is empty (MuPDF refuses to save one)."""
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [] /Count 0 >>",
+    ]
+    body = bytearray(b"%PDF-1.7\n")
+    offsets = []
+    for number, obj in enumerate(objects, start=1):
+        offsets.append(len(body))
+        body += b"%d 0 obj\n" % number + obj + b"\nendobj\n"
+    xref = len(body)
+    body += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    for offset in offsets:
+        body += b"%010d 00000 n \n" % offset
+    body += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1,
+        xref,
+    )
+    path.write_bytes(bytes(body))
+    return path
+
+
+def corrupt_pdf(path: Path) -> Path:
+    """A PDF header followed by garbage: nothing MuPDF's repair can recover."""
+    path.write_bytes(b"%PDF-1.7\n" + bytes(range(256)) * 40 + b"\n%%EOF")
+    return path
+
+
+def truncated_pdf(path: Path, source: Path) -> Path:
+    data = source.read_bytes()
+    path.write_bytes(data[: len(data) // 3])
+    return path
+
+
+def renamed_non_pdf(path: Path) -> Path:
+    path.write_text("This is a text file someone renamed to .pdf\n")
+    return path
+
+
+def bomb_png(path: Path, side: int = 15_000) -> Path:
+    """A tiny file that decodes to ``side``² pixels (225 Mpx by default)."""
+    Image.new("1", (side, side), 1).save(path, optimize=True)
+    return path
+
+
+def png(path: Path, size: tuple[int, int] = (800, 1100)) -> Path:
+    image = Image.new("L", size, 255)
+    image.paste(0, (100, 100, 700, 140))
+    image.save(path)
+    return path
+
+
+def multipage_tiff(path: Path, pages: int = 2) -> Path:
+    frames = [Image.new("L", (1240, 1754), 255) for _ in range(pages)]
+    frames[0].save(path, save_all=True, append_images=frames[1:], compression="tiff_lzw")
+    return path

@@ -1,0 +1,280 @@
+"""The store contract: every Store backend must pass this suite unchanged.
+
+A backend's test module subclasses ``StoreContract`` and provides a ``store`` fixture
+that yields an empty store. Nothing here knows which backend it runs on.
+"""
+
+from __future__ import annotations
+
+import threading
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from docbatch_gui.domain import (
+    Document,
+    ErrorKind,
+    InvalidTransition,
+    JobState,
+    NewJob,
+    Page,
+    Phase,
+)
+from docbatch_gui.storage.store import Store
+
+SHA_A = "a" * 64
+SHA_B = "b" * 64
+
+
+def new_job(sha: str = SHA_A, name: str = "invoice.pdf", **kw: object) -> NewJob:
+    return NewJob(name, f"/in/{name}", sha, 1234, **kw)  # type: ignore[arg-type]
+
+
+def run_to(store: Store, job_id: int, *states: JobState) -> None:
+    for state in states:
+        store.transition(job_id, state)
+
+
+class StoreContract:
+    # -- jobs ---------------------------------------------------------------------------
+
+    def test_create_job_starts_queued_with_intake_phase(self, store: Store) -> None:
+        job = store.create_job(new_job())
+        assert job.id > 0
+        assert job.state is JobState.QUEUED
+        assert job.phase is Phase.INTAKE
+        assert job.attempts == 0
+        assert job.file_name == "invoice.pdf"
+        assert job.sha256 == SHA_A
+        assert job.created_at is not None and job.created_at.tzinfo is not None
+        assert store.get_job(job.id) == job
+
+    def test_ids_are_unique_and_listed_in_order(self, store: Store) -> None:
+        ids = [store.create_job(new_job(name=f"f{i}.pdf")).id for i in range(5)]
+        assert len(set(ids)) == 5
+        assert [j.id for j in store.list_jobs()] == sorted(ids)
+
+    def test_get_missing_job_raises_key_error(self, store: Store) -> None:
+        with pytest.raises(KeyError):
+            store.get_job(999_999)
+
+    def test_list_jobs_filters_by_state_and_ids(self, store: Store) -> None:
+        a = store.create_job(new_job(name="a.pdf"))
+        b = store.create_job(new_job(name="b.pdf"))
+        store.claim(b.id, JobState.PREPARING)
+        assert [j.id for j in store.list_jobs(states=[JobState.QUEUED])] == [a.id]
+        assert [j.id for j in store.list_jobs(states=[JobState.PREPARING])] == [b.id]
+        assert [j.id for j in store.list_jobs(ids=[b.id])] == [b.id]
+        assert store.list_jobs(states=[JobState.DONE]) == []
+
+    def test_claim_moves_queued_job_once_and_counts_attempts(self, store: Store) -> None:
+        job = store.create_job(new_job())
+        deadline = datetime.now(UTC) + timedelta(minutes=15)
+        claimed = store.claim(job.id, JobState.PREPARING, deadline=deadline)
+        assert claimed is not None
+        assert claimed.state is JobState.PREPARING
+        assert claimed.phase is Phase.PREPARE
+        assert claimed.attempts == 1
+        assert claimed.deadline is not None
+        assert abs((claimed.deadline - deadline).total_seconds()) < 1
+        assert store.claim(job.id, JobState.PREPARING) is None
+
+    def test_concurrent_claims_have_one_winner(self, store: Store) -> None:
+        job = store.create_job(new_job())
+        results: list[object] = []
+        barrier = threading.Barrier(8)
+
+        def claim() -> None:
+            barrier.wait()
+            results.append(store.claim(job.id, JobState.PREPARING))
+
+        threads = [threading.Thread(target=claim) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sum(r is not None for r in results) == 1
+        assert store.get_job(job.id).attempts == 1
+
+    def test_full_happy_path_records_every_event(self, store: Store) -> None:
+        job = store.create_job(new_job())
+        store.claim(job.id, JobState.PREPARING)
+        run_to(store, job.id, JobState.EXTRACTING, JobState.BUILDING, JobState.DONE)
+        assert store.get_job(job.id).state is JobState.DONE
+        events = store.job_events(job.id)
+        assert [e["to_state"] for e in events] == [
+            "queued",
+            "preparing",
+            "extracting",
+            "building",
+            "done",
+        ]
+        assert events[-1]["from_state"] == "building"
+
+    def test_forbidden_transition_changes_nothing(self, store: Store) -> None:
+        job = store.create_job(new_job())
+        with pytest.raises(InvalidTransition):
+            store.transition(job.id, JobState.DONE)
+        assert store.get_job(job.id).state is JobState.QUEUED
+        assert len(store.job_events(job.id)) == 1
+
+    def test_timed_out_job_never_becomes_done(self, store: Store) -> None:
+        job = store.create_job(new_job())
+        claimed = store.claim(job.id, JobState.PREPARING)
+        assert claimed is not None
+        store.transition(
+            job.id,
+            JobState.TIMED_OUT,
+            error_kind=ErrorKind.TIMEOUT,
+            error="too slow",
+            termination_confirmed=True,
+        )
+        for target in (JobState.DONE, JobState.BUILDING, JobState.NEEDS_REVIEW):
+            with pytest.raises(InvalidTransition):
+                store.transition(job.id, target)
+        stored = store.get_job(job.id)
+        assert stored.state is JobState.TIMED_OUT
+        assert stored.phase is Phase.PREPARE  # the phase it was in
+        assert stored.error_kind is ErrorKind.TIMEOUT
+        assert stored.termination_confirmed is True
+
+    def test_stale_attempt_is_refused(self, store: Store) -> None:
+        job = store.create_job(new_job())
+        store.claim(job.id, JobState.PREPARING)  # attempt 1
+        store.transition(job.id, JobState.FAILED, error_kind=ErrorKind.RETRYABLE, error="busy")
+        store.transition(job.id, JobState.QUEUED)
+        store.claim(job.id, JobState.PREPARING)  # attempt 2
+        with pytest.raises(InvalidTransition):
+            store.transition(job.id, JobState.EXTRACTING, attempt=1)
+        with pytest.raises(InvalidTransition):
+            store.update_job(job.id, attempt=1, progress=0.5)
+        moved = store.transition(job.id, JobState.EXTRACTING, attempt=2)
+        assert moved.state is JobState.EXTRACTING
+
+    def test_expected_state_is_checked(self, store: Store) -> None:
+        job = store.create_job(new_job())
+        store.claim(job.id, JobState.PREPARING)
+        with pytest.raises(InvalidTransition):
+            store.transition(job.id, JobState.FAILED, expected=JobState.BUILDING)
+        store.transition(job.id, JobState.FAILED, expected=[JobState.PREPARING, JobState.OCR])
+
+    def test_requeue_clears_the_error(self, store: Store) -> None:
+        job = store.create_job(new_job())
+        store.claim(job.id, JobState.PREPARING)
+        store.transition(job.id, JobState.FAILED, error_kind=ErrorKind.UNSUPPORTED, error="bad")
+        again = store.transition(job.id, JobState.QUEUED)
+        assert again.error is None and again.error_kind is None
+        assert again.attempts == 1
+
+    def test_update_job_sets_fields_but_not_state(self, store: Store) -> None:
+        job = store.create_job(new_job())
+        updated = store.update_job(job.id, pages=12, progress=0.25)
+        assert (updated.pages, updated.progress) == (12, 0.25)
+        with pytest.raises(ValueError):
+            store.update_job(job.id, state=JobState.DONE)
+        with pytest.raises(ValueError):
+            store.update_job(job.id, no_such_field=1)
+
+    def test_find_original_skips_duplicates_and_failures(self, store: Store) -> None:
+        assert store.find_original(SHA_A) is None
+        failed = store.create_job(new_job())
+        store.transition(failed.id, JobState.FAILED, error_kind=ErrorKind.UNSUPPORTED)
+        assert store.find_original(SHA_A) is None
+        first = store.create_job(new_job())
+        dup = store.create_job(new_job(duplicate_of=first.id))
+        store.transition(dup.id, JobState.DUPLICATE)
+        assert store.find_original(SHA_A) == store.get_job(first.id)
+        assert store.get_job(dup.id).duplicate_of == first.id
+        assert store.find_original(SHA_B) is None
+
+    def test_delete_job_removes_its_pages_and_documents(self, store: Store) -> None:
+        job = store.create_job(new_job())
+        store.put_pages([Page(job.id, 1, 10, 20, "c" * 64, "d" * 64, "text")])
+        store.replace_documents(job.id, [Document(job.id, 0, "invoice", 1, 1)])
+        store.delete_job(job.id)
+        with pytest.raises(KeyError):
+            store.get_job(job.id)
+        assert store.list_pages(job.id) == []
+        assert store.list_documents(job.id) == []
+
+    # -- pages --------------------------------------------------------------------------
+
+    def test_pages_round_trip_in_order_and_replace(self, store: Store) -> None:
+        job = store.create_job(new_job())
+        pages = [Page(job.id, n, 900, 1275, "c" * 64, "d" * 64, f"p{n}") for n in (3, 1, 2)]
+        store.put_pages(pages)
+        assert [p.page_no for p in store.list_pages(job.id)] == [1, 2, 3]
+        store.put_pages([Page(job.id, 2, 1, 1, None, None, "again")])
+        assert store.list_pages(job.id)[1].text == "again"
+        assert len(store.list_pages(job.id)) == 3
+
+    def test_pages_become_deliverable_only_when_marked(self, store: Store) -> None:
+        job = store.create_job(new_job())
+        store.put_pages([Page(job.id, n, 1, 1) for n in (1, 2)])
+        assert not any(p.deliverable for p in store.list_pages(job.id))
+        assert store.set_pages_deliverable(job.id, True) == 2
+        assert all(p.deliverable for p in store.list_pages(job.id))
+        assert store.get_job(job.id).artifacts_deliverable is True
+        store.set_pages_deliverable(job.id, False)
+        assert store.get_job(job.id).artifacts_deliverable is False
+        store.delete_pages(job.id)
+        assert store.list_pages(job.id) == []
+
+    def test_page_text_keeps_unicode(self, store: Store) -> None:
+        job = store.create_job(new_job())
+        store.put_pages([Page(job.id, 1, 1, 1, text="Счёт № 5 — «Ромашка»")])
+        assert store.list_pages(job.id)[0].text == "Счёт № 5 — «Ромашка»"
+
+    # -- documents ----------------------------------------------------------------------
+
+    def test_documents_round_trip_and_count_on_job(self, store: Store) -> None:
+        job = store.create_job(new_job())
+        docs = [
+            Document(
+                job.id,
+                0,
+                "invoice",
+                1,
+                2,
+                fields={"number": "123", "amount": "118000.00", "date": None},
+                confidence={"number": 0.9, "amount": 0.8, "date": 0.0},
+                filename_fields={"number": "123"},
+                handwritten_numbers=["77"],
+                needs_review=True,
+                review_reasons=["date not found"],
+            ),
+            Document(job.id, 1, "act", 3, 3),
+        ]
+        stored = store.replace_documents(job.id, docs)
+        assert [d.doc_type for d in stored] == ["invoice", "act"]
+        assert all(d.id is not None for d in stored)
+        first = store.list_documents(job.id)[0]
+        assert first.fields == {"number": "123", "amount": "118000.00", "date": None}
+        assert first.confidence["number"] == 0.9
+        assert first.review_reasons == ["date not found"]
+        assert first.handwritten_numbers == ["77"]
+        assert store.get_job(job.id).documents == 2
+        store.replace_documents(job.id, docs[1:])
+        assert [d.doc_type for d in store.list_documents(job.id)] == ["act"]
+        assert store.get_job(job.id).documents == 1
+
+    def test_list_documents_across_jobs(self, store: Store) -> None:
+        a = store.create_job(new_job(name="a.pdf"))
+        b = store.create_job(new_job(SHA_B, name="b.pdf"))
+        store.replace_documents(b.id, [Document(b.id, 0, "act", 1, 1)])
+        store.replace_documents(a.id, [Document(a.id, 0, "invoice", 1, 1)])
+        assert [(d.job_id, d.doc_type) for d in store.list_documents()] == [
+            (a.id, "invoice"),
+            (b.id, "act"),
+        ]
+
+    # -- settings -----------------------------------------------------------------------
+
+    def test_settings_round_trip(self, store: Store) -> None:
+        assert store.get_setting("batch_worker_paused", False) is False
+        store.set_setting("batch_worker_paused", True)
+        assert store.get_setting("batch_worker_paused") is True
+        store.set_setting("batch_worker_paused", False)
+        assert store.get_setting("batch_worker_paused") is False
+        store.set_setting("columns", {"a": [1, 2]})
+        assert store.get_setting("columns") == {"a": [1, 2]}
