@@ -18,7 +18,7 @@ from docbatch_gui.config import ProcessingMode, Settings
 from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.domain.models import Document, Job, Page
 from docbatch_gui.domain.states import FINAL_STATES, SUCCESS_STATES, JobState
-from docbatch_gui.engine.intake import IntakeResult, intake_paths
+from docbatch_gui.engine.intake import IntakeReport, intake_paths
 from docbatch_gui.engine.lock import WorkerLock
 from docbatch_gui.engine.recovery import recover_interrupted
 from docbatch_gui.engine.worker import LOCAL_MODES, MAX_ATTEMPTS, JobListener, LocalWorker
@@ -77,7 +77,7 @@ class DocBatchApp:
 
     def add(
         self, paths: Iterable[Path | str], *, mode: str | None = None, force: bool = False
-    ) -> list[IntakeResult]:
+    ) -> IntakeReport:
         return intake_paths(
             self.store,
             self.blobs,

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+from rich.text import Text
 
 from docbatch_gui import __version__
 from docbatch_gui.app import DocBatchApp
@@ -33,7 +34,12 @@ from docbatch_gui.domain.states import FINAL_STATES
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def complain(message: str, style: str = "red") -> None:
+    """Print to stderr without markup: file names may hold brackets."""
+    err.print(Text(message, style=style))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -104,7 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         overrides = {"data_dir": args.data_dir} if args.data_dir else {}
         settings = load_settings(**overrides)
     except ConfigError as exc:
-        err.print(f"[red]{exc}[/red]")
+        complain(str(exc))
         return EXIT_USAGE
     _setup_logging(settings, args.verbose)
     if args.command == "doctor":
@@ -113,10 +119,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return COMMANDS[args.command](app, args)
     except ConfigError as exc:
-        err.print(f"[red]{exc}[/red]")
+        complain(str(exc))
         return EXIT_USAGE
     except KeyError as exc:
-        err.print(f"[red]{exc.args[0]}[/red]")
+        complain(str(exc.args[0]))
         return EXIT_FAILED
     finally:
         app.close()
@@ -126,11 +132,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def cmd_process(app: DocBatchApp, args: argparse.Namespace) -> int:
-    results = app.add(args.paths, mode=args.mode, force=args.force)
-    if not results:
-        err.print("No files found in the given paths.")
+    report = app.add(args.paths, mode=args.mode, force=args.force)
+    for path in report.skipped:
+        complain(f"skipped {path}: file type not supported", "yellow")
+    if not report.results:
+        complain("No supported files found in the given paths.")
         return EXIT_FAILED
-    ids = [r.job.id for r in results]
+    ids = [job.id for job in report.jobs]
     if not args.wait:
         jobs = app.jobs(ids)
         print_jobs(out, jobs, args.json)

@@ -79,11 +79,11 @@ def print_jobs(console: Console, jobs: list[Job], as_json: bool) -> None:
     for job in jobs:
         table.add_row(
             str(job.id),
-            job.file_name,
+            Text(job.file_name),
             Text(job.state.value, style=STATE_STYLE.get(job.state, "")),
             str(job.pages or ""),
             str(job.documents or ""),
-            job_note(job),
+            Text(job_note(job)),
         )
     console.print(table)
 
@@ -112,11 +112,11 @@ def _document_block(document: Document, file_name: str) -> Group:
     grid.add_column(justify="right")
     for name, value in document.fields.items():
         if value is not None:
-            grid.add_row(f"  {name}", value, f"{document.confidence.get(name, 0):.0%}")
+            grid.add_row(f"  {name}", Text(value), f"{document.confidence.get(name, 0):.0%}")
     filename_values = {k: v for k, v in document.filename_fields.items() if v}
     if filename_values:
         shown = ", ".join(f"{k}={v}" for k, v in filename_values.items())
-        grid.add_row("  from file name", shown, "")
+        grid.add_row("  from file name", Text(shown), "")
     return Group(header, grid)
 
 

@@ -59,55 +59,39 @@ def normalize_number(s: object) -> str:
 
 # --------------------------------------------------------------------------- dates
 
+# Stems, longest matched first: "мар" (март/марта/мар.) vs "ма" (май/мая).
 _RU_MONTHS = {
-    "январ": 1,
-    "янв": 1,
-    "феврал": 2,
-    "фев": 2,
-    "март": 3,
-    "мар": 3,
-    "апрел": 4,
-    "апр": 4,
-    "ма": 5,  # мая / май
+    **dict.fromkeys(("январ", "янв"), 1),
+    **dict.fromkeys(("феврал", "фев"), 2),
+    **dict.fromkeys(("март", "мар"), 3),
+    **dict.fromkeys(("апрел", "апр"), 4),
+    "ма": 5,
     "июн": 6,
     "июл": 7,
-    "август": 8,
-    "авг": 8,
-    "сентябр": 9,
-    "сен": 9,
-    "сент": 9,
-    "октябр": 10,
-    "окт": 10,
-    "ноябр": 11,
-    "ноя": 11,
-    "декабр": 12,
-    "дек": 12,
+    **dict.fromkeys(("август", "авг"), 8),
+    **dict.fromkeys(("сентябр", "сент", "сен"), 9),
+    **dict.fromkeys(("октябр", "окт"), 10),
+    **dict.fromkeys(("ноябр", "ноя"), 11),
+    **dict.fromkeys(("декабр", "дек"), 12),
 }
+_EN_MONTH_NAMES = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+]
 _EN_MONTHS = {
-    "january": 1,
-    "february": 2,
-    "march": 3,
-    "april": 4,
-    "may": 5,
-    "june": 6,
-    "july": 7,
-    "august": 8,
-    "september": 9,
-    "october": 10,
-    "november": 11,
-    "december": 12,
-    "jan": 1,
-    "feb": 2,
-    "mar": 3,
-    "apr": 4,
-    "jun": 6,
-    "jul": 7,
-    "aug": 8,
-    "sep": 9,
+    **{name: i for i, name in enumerate(_EN_MONTH_NAMES, start=1)},
+    **{name[:3]: i for i, name in enumerate(_EN_MONTH_NAMES, start=1)},
     "sept": 9,
-    "oct": 10,
-    "nov": 11,
-    "dec": 12,
 }
 _RU_MONTH_RE = (
     r"(?:января|январь|янв|февраля|февраль|фев|марта|март|мар|апреля|апрель|апр|мая|май"
@@ -255,9 +239,9 @@ def normalize_date(s: object) -> str | None:
 
 # ------------------------------------------------------------------------- amounts
 
+# Currency words and symbols that may surround an amount in a cell ("118 000 руб.").
 _CURRENCY_WORDS = frozenset(
-    {
-        "",
+    [
         "р",
         "руб",
         "рубль",
@@ -271,14 +255,14 @@ _CURRENCY_WORDS = frozenset(
         "$",
         "долл",
         "дол",
-        "долларов",
-        "доллара",
         "доллар",
+        "доллара",
+        "долларов",
         "eur",
         "€",
         "евро",
-    }
-)
+    ]
+) | {""}
 _KOPEKS_RE = re.compile(
     r"^(?P<rub>[\d ]+?)\s*(?:руб\w*|р)\.?\s*(?P<kop>\d{2})\s*коп\w*\.?$", re.IGNORECASE
 )

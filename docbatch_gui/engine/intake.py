@@ -7,13 +7,13 @@ are in the blob store and the job is in the store, whatever crashes next.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from docbatch_gui.domain.errors import UnsupportedInput
 from docbatch_gui.domain.models import Job, NewJob
 from docbatch_gui.domain.states import JobState, Phase
-from docbatch_gui.pipeline.formats import check_file
+from docbatch_gui.pipeline.formats import SUPPORTED_EXTENSIONS, check_file
 from docbatch_gui.sources.local import iter_files
 from docbatch_gui.storage.blobs import BlobStore, sha256_file
 from docbatch_gui.storage.store import Store
@@ -31,6 +31,17 @@ class IntakeResult:
         return self.duplicate_of is not None
 
 
+@dataclass
+class IntakeReport:
+    results: list[IntakeResult] = field(default_factory=list)
+    #: files found in folders whose type is not supported; named, never silently dropped
+    skipped: list[Path] = field(default_factory=list)
+
+    @property
+    def jobs(self) -> list[Job]:
+        return [r.job for r in self.results]
+
+
 def intake_paths(
     store: Store,
     blobs: BlobStore,
@@ -39,11 +50,20 @@ def intake_paths(
     mode: str,
     force: bool = False,
     max_file_mb: int = 1024,
-) -> list[IntakeResult]:
-    return [
-        intake_file(store, blobs, path, mode=mode, force=force, max_file_mb=max_file_mb)
-        for path in iter_files(paths)
-    ]
+) -> IntakeReport:
+    """Queue files. A file named explicitly always gets a job (a failed one if its
+    type is unsupported); inside folders, unsupported types are reported as skipped
+    so a folder of scans with a stray spreadsheet does not fill the queue with errors.
+    """
+    report = IntakeReport()
+    for path, explicit in iter_files(paths):
+        if not explicit and path.suffix.lower() not in SUPPORTED_EXTENSIONS:
+            report.skipped.append(path)
+            continue
+        report.results.append(
+            intake_file(store, blobs, path, mode=mode, force=force, max_file_mb=max_file_mb)
+        )
+    return report
 
 
 def intake_file(

@@ -38,7 +38,10 @@ _PARTY_CUT_RE = re.compile(
     r"|tax id|vat|ein|tel|phone)(?!\w)|(?<!\d)\d{6}(?!\d)|,\s*г\.|,\s*ул\.)",
     re.IGNORECASE,
 )
-_INN_VALUE_RE = re.compile(r"^(?:\s*/\s*кпп)?\s*[:№]?\s*(\d{10}|\d{12})(?!\d)", re.IGNORECASE)
+# "ИНН 7701234560", "ИНН/КПП 7701234560/770101001", "ИНН/КПП продавца: 7810987652/…"
+_INN_VALUE_RE = re.compile(
+    r"^(?:\s*/\s*кпп)?(?:\s+[а-яё]{4,12})?\s*[:№]?\s*(\d{10}|\d{12})(?!\d)", re.IGNORECASE
+)
 _TAX_VALUE_RE = re.compile(r"^[\s:#№.]*(?:\([^)]*\)\s*:?\s*)?([A-Z]{0,3}\d[\d\- ]{3,18}\d)(?!\d)")
 _PARTY_CONTEXT_LINES = 5
 
@@ -80,28 +83,42 @@ def _clean_token(token: str) -> str:
     return token.rstrip(".,;:/-_")
 
 
+def _marked_number(line: str) -> str | None:
+    match = _NUMBER_MARK_RE.search(line)
+    if match and _number_token_ok(_clean_token(match.group(1))):
+        return _clean_token(match.group(1))
+    return None
+
+
 def extract_number(
-    lines: Sequence[str], title: int | None, profile: Profile
+    lines: Sequence[str], titles: Sequence[int], profile: Profile
 ) -> tuple[str | None, float]:
     spec = profile.field("number")
     cands: list[_Cand] = []
-    if title is not None:
+    marked = next(((i, n) for i in titles if (n := _marked_number(lines[i]))), None)
+    if marked is not None:
+        cands.append(_Cand(marked[1], HIGH, marked[0]))
+    elif titles:
+        title = titles[0]
         line = lines[title]
-        match = _NUMBER_MARK_RE.search(line)
-        if match and _number_token_ok(_clean_token(match.group(1))):
-            cands.append(_Cand(_clean_token(match.group(1)), HIGH, title))
-        else:
-            stop = min([s for s, _e, _i in find_dates(line)] or [len(line)])
-            for token in line[:stop].split()[1:]:
-                token = _clean_token(token)
-                if _number_token_ok(token) and not _FROM_RE.search(token):
-                    cands.append(_Cand(token, 0.7, title))
-                    break
+        # No "№": only "Счет 123 от …" / "Invoice 42 dated …" shapes, where the token
+        # sits right before "от" or the date; "за 1 квартал 2024" must stay unread.
+        dates = find_dates(line)
+        stop = dates[0][0] if dates else len(line)
+        tokens = line[:stop].split()
+        for n, token in enumerate(tokens[1:], start=1):
+            after = tokens[n + 1] if n + 1 < len(tokens) else None
+            before_date = after is None and bool(dates)
+            if (before_date or (after and _FROM_RE.search(after))) and _number_token_ok(
+                _clean_token(token)
+            ):
+                cands.append(_Cand(_clean_token(token), 0.7, title))
+                break
     if spec is not None:
         region = range(min(len(lines), profile.strong_title_region_lines))
         for i in region:
             folded = fold(lines[i])
-            if i == title or any(p.search(folded) for p in spec.exclude_re):
+            if i in titles or any(p.search(folded) for p in spec.exclude_re):
                 continue
             for pattern in spec.keyword_re:
                 label = label_at_start(pattern, folded)
@@ -119,23 +136,23 @@ def extract_number(
 
 
 def extract_date(
-    lines: Sequence[str], title: int | None, profile: Profile
+    lines: Sequence[str], titles: Sequence[int], profile: Profile
 ) -> tuple[str | None, float]:
     spec = profile.field("date")
     cands: list[_Cand] = []
-    if title is not None:
+    dated = next(((i, d[0]) for i in titles if (d := find_dates(lines[i]))), None)
+    if dated is not None:
+        title, (start, _end, iso) = dated
         line = lines[title]
-        dates = find_dates(line)
-        if dates:
-            start, _end, iso = dates[0]
-            conf = HIGH if _FROM_RE.search(line[:start].rstrip(" «\"'")) else 0.85
-            cands.append(_Cand(iso, conf, title))
-        else:
-            for i in range(title + 1, min(len(lines), title + 4)):
-                dates = find_dates(lines[i])
-                if dates and len(normalize_text(lines[i]).split()) <= 8:
-                    cands.append(_Cand(dates[0][2], 0.8, i))
-                    break
+        conf = HIGH if _FROM_RE.search(line[:start].rstrip(" «\"'")) else 0.85
+        cands.append(_Cand(iso, conf, title))
+    elif titles:
+        title = titles[0]
+        for i in range(title + 1, min(len(lines), title + 4)):
+            dates = find_dates(lines[i])
+            if dates and len(normalize_text(lines[i]).split()) <= 8:
+                cands.append(_Cand(dates[0][2], 0.8, i))
+                break
     if spec is not None:
         for i in range(min(len(lines), profile.strong_title_region_lines)):
             folded = fold(lines[i])
@@ -188,8 +205,8 @@ def _clean_party(text: str) -> str | None:
         return None  # a signature line, not a name
     cut = _PARTY_CUT_RE.search(text)
     value = (text[: cut.start()] if cut else text).strip(" ,;:-–—")
-    letters = re.findall(r"[^\W\d_]{3,}", value)
-    if not letters or len(value) > 150 or len(value.split()) > 12:
+    letters = sum(ch.isalpha() for ch in value)
+    if letters < 3 or len(value) > 150 or len(value.split()) > 12:
         return None
     return value
 
@@ -212,13 +229,16 @@ def _party_label(folded: str, spec: FieldProfile, weak: bool) -> re.Match[str] |
     return None
 
 
-def _party_candidates(lines: Sequence[str], spec: FieldProfile, weak: bool) -> list[_Cand]:
-    cands = []
+def _party_candidates(
+    lines: Sequence[str], spec: FieldProfile, weak: bool
+) -> tuple[list[_Cand], list[int]]:
+    cands, label_lines = [], []
     for i, line in enumerate(lines):
         folded = fold(line)
         label = _party_label(folded, spec, weak)
         if label is None:
             continue
+        label_lines.append(i)
         sep = _PARTY_SEP_RE.match(line, label.end())
         rest = line[sep.end() if sep else label.end() :].strip()
         base = 0.7 if weak else HIGH
@@ -230,7 +250,7 @@ def _party_candidates(lines: Sequence[str], spec: FieldProfile, weak: bool) -> l
             value = _clean_party(lines[i + 1])
             if value:
                 cands.append(_Cand(value, base - 0.15, i))
-    return cands
+    return cands, label_lines
 
 
 _ANY_LABEL_HINT = re.compile(r"^(?:инн|кпп|сч|р/с|бик|дата|date|invoice|№)\b", re.IGNORECASE)
@@ -242,10 +262,11 @@ def _starts_with_any_label(line: str) -> bool:
 
 def extract_party(lines: Sequence[str], spec: FieldProfile) -> tuple[str | None, float, list[int]]:
     """Return value, confidence and the lines that introduce this party (for tax ids)."""
-    strong = _party_candidates(lines, spec, weak=False)
-    weak = _party_candidates(lines, spec, weak=True)
+    strong, strong_rows = _party_candidates(lines, spec, weak=False)
+    weak, weak_rows = _party_candidates(lines, spec, weak=True)
     value, conf = _pick(strong or weak, normalize_text)
-    return value, conf, sorted({c.line for c in strong + weak})
+    # Label lines count even when the name was unreadable: they still own the INN below.
+    return value, conf, sorted(set(strong_rows + weak_rows))
 
 
 # --------------------------------------------------------------------- tax ids
@@ -299,8 +320,11 @@ def _owner(line: int, label_owner: dict[int, str]) -> tuple[str | None, bool]:
 # ------------------------------------------------------------------------ all
 
 
-def extract_fields(lines: Sequence[str], title: int | None, profile: Profile) -> FieldResult:
-    """Fill every profile field (None when not found) with a confidence per field."""
+def extract_fields(lines: Sequence[str], titles: Sequence[int], profile: Profile) -> FieldResult:
+    """Fill every profile field (None when not found) with a confidence per field.
+
+    ``titles`` are the heading lines of the document, the title itself first.
+    """
     values: dict[str, str | None] = dict.fromkeys(profile.field_keys)
     conf: dict[str, float] = dict.fromkeys(profile.field_keys, 0.0)
     notes: list[str] = []
@@ -310,9 +334,9 @@ def extract_fields(lines: Sequence[str], title: int | None, profile: Profile) ->
     amounts = extract_amounts(lines, profile) if {"amount", "vat"} & kinds else None
     for spec in profile.fields:
         if spec.kind == "number":
-            values[spec.key], conf[spec.key] = extract_number(lines, title, profile)
+            values[spec.key], conf[spec.key] = extract_number(lines, titles, profile)
         elif spec.kind == "date":
-            values[spec.key], conf[spec.key] = extract_date(lines, title, profile)
+            values[spec.key], conf[spec.key] = extract_date(lines, titles, profile)
         elif spec.kind == "amount" and amounts is not None:
             values[spec.key], conf[spec.key] = amounts.total, amounts.total_confidence
             amount_lines = amounts.total_lines

@@ -65,8 +65,8 @@ def check_file(path: Path, *, max_bytes: int) -> str:
     size = path.stat().st_size
     if size == 0:
         raise UnsupportedInput(
-            f"{name}: the file is empty (0 bytes). Copy it again from its source; "
-            "the copy or download probably did not finish.",
+            f"{name}: the file is empty (0 bytes); the copy or download probably did "
+            "not finish. Copy it again from its source and add it again.",
             file=str(path),
         )
     if size > max_bytes:

@@ -10,7 +10,7 @@ required fields), so tuning happens in JSON, not here.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from docbatch_gui.domain.models import Document
@@ -46,8 +46,12 @@ class PageText:
 
 @dataclass(frozen=True)
 class _Title:
-    line: int
-    scores: dict[str, float]  # doc type → best title keyword weight on that line
+    lines: tuple[int, ...]  # heading lines on the page, the title first
+    scores: dict[str, float]  # doc type → best title keyword weight over those lines
+
+    @property
+    def line(self) -> int:
+        return self.lines[0]
 
 
 @dataclass(frozen=True)
@@ -75,13 +79,17 @@ def _title_scores(norm: str, profile: Profile) -> dict[str, float]:
 
 
 def _find_title(lines: list[str], profile: Profile) -> _Title | None:
-    """The first line that reads as a document title.
+    """The first line that reads as a document title, scored with every heading near it.
 
     Any line may start with "Договор" after a line wrap, so a title must start with a
     capital letter and be short (a heading) or carry a number or an "от <date>".
     Below the top region only a full "title № … от <date>" line counts, because
-    invoices print the bank details block above their title.
+    invoices print the bank details block above their title. Scores of all headings
+    count: a УПД prints both "Счет-фактура № …" and "Универсальный передаточный
+    документ", and the stronger keyword must win.
     """
+    headings: list[int] = []
+    merged: dict[str, float] = {}
     for i, line in enumerate(lines[: profile.strong_title_region_lines]):
         first_letter = next((ch for ch in line if ch.isalpha()), "")
         if not first_letter.isupper():
@@ -92,11 +100,14 @@ def _find_title(lines: list[str], profile: Profile) -> _Title | None:
             continue
         if i < profile.title_region_lines:
             heading = len(norm.split()) <= _SHORT_TITLE_WORDS and not line.endswith((",", ";"))
-            if heading or _NUMBER_HINT_RE.search(line) or _dated(line):
-                return _Title(i, scores)
-        elif _NUMBER_HINT_RE.search(line) and find_dates(line):
-            return _Title(i, scores)
-    return None
+            qualifies = heading or bool(_NUMBER_HINT_RE.search(line)) or _dated(line)
+        else:
+            qualifies = not headings and bool(_NUMBER_HINT_RE.search(line) and find_dates(line))
+        if qualifies:
+            headings.append(i)
+            for key, weight in scores.items():
+                merged[key] = max(weight, merged.get(key, 0.0))
+    return _Title(tuple(headings), merged) if headings else None
 
 
 def _dated(line: str) -> bool:
@@ -151,10 +162,9 @@ def split_pages(pages: Sequence[PageText], profile: Profile) -> list[list[_PageI
     return [g.pages for g in groups]
 
 
-def classify(text: str, title_line: str | None, profile: Profile) -> tuple[str, float]:
-    """Best doc type by keyword score, the title line weighted ``title_weight`` times."""
+def classify(text: str, title_scores: Mapping[str, float], profile: Profile) -> tuple[str, float]:
+    """Best doc type by keyword score, title keywords weighted ``title_weight`` times."""
     norm = normalize_text(text)
-    title_scores = _title_scores(normalize_text(title_line), profile) if title_line else {}
     best_key, best = UNKNOWN, 0.0
     for doc_type in profile.doc_types:
         if doc_type.key == UNKNOWN:
@@ -188,15 +198,19 @@ def _build(
     profile: Profile,
 ) -> Document:
     lines: list[str] = []
-    title_index: int | None = None
+    title: _Title | None = None
     for page in pages:
-        if title_index is None and page.title is not None and not lines:
-            title_index = page.title.line
+        if title is None and page.title is not None and not lines:
+            title = page.title
         lines.extend(page.lines)
     scans = [p.page_no for p in pages if not p.has_text]
-    title_line = lines[title_index] if title_index is not None else None
-    doc_type, _score = classify("\n".join(lines), title_line, profile) if lines else (UNKNOWN, 0)
-    result = extract_fields(lines, title_index, profile)
+    titles = list(title.lines) if title else []
+    doc_type, _score = (
+        classify("\n".join(lines), title.scores if title else {}, profile)
+        if lines
+        else (UNKNOWN, 0.0)
+    )
+    result = extract_fields(lines, titles, profile)
 
     reasons: list[str] = []
     if scans:

@@ -91,6 +91,16 @@ def _open_pdf(task: PrepareTask) -> Any:
             f"the PDF is damaged and cannot be opened ({_short(exc)})",
             "Get a fresh copy from its source, or re-save it with a PDF tool.",
         ) from None
+    if document.is_repaired and not _ends_with_eof(task.source):
+        # MuPDF can rebuild a cut-off file, but the pages past the cut come out blank
+        # or missing: better to say so than to deliver half a document.
+        document.close()
+        raise _unsupported(
+            task,
+            "the PDF is truncated (the end of the file is missing; the copy or download "
+            "did not finish)",
+            "Get a fresh copy from its source and add it again.",
+        )
     if document.needs_pass or document.is_encrypted:
         document.close()
         raise _unsupported(
@@ -114,6 +124,13 @@ def _open_pdf(task: PrepareTask) -> Any:
             "Split it into smaller files, or raise MAX_PAGES.",
         )
     return document
+
+
+def _ends_with_eof(path: str) -> bool:
+    with open(path, "rb") as handle:
+        handle.seek(0, 2)
+        handle.seek(max(0, handle.tell() - 1024))
+        return b"%%EOF" in handle.read()
 
 
 def _open_image(task: PrepareTask) -> Any:

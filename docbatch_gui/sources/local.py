@@ -13,8 +13,9 @@ def _ignored(path: Path) -> bool:
     return path.name.startswith((".", "~$")) or path.name.lower() in IGNORED_NAMES
 
 
-def iter_files(paths: Iterable[Path | str]) -> Iterator[Path]:
-    """Files as given, and every file below a folder (sorted, hidden ones skipped).
+def iter_files(paths: Iterable[Path | str]) -> Iterator[tuple[Path, bool]]:
+    """Files as given, and every file below a folder (sorted, hidden ones skipped),
+    each with whether the operator named it explicitly.
 
     A path that does not exist is yielded as it is, so intake can report it by name
     instead of it silently disappearing.
@@ -29,7 +30,7 @@ def iter_files(paths: Iterable[Path | str]) -> Iterator[Path]:
                     child = Path(root) / name
                     if not _ignored(child) and child.resolve() not in seen:
                         seen.add(child.resolve())
-                        yield child
+                        yield child, False
         elif path.resolve() not in seen:
             seen.add(path.resolve())
-            yield path
+            yield path, True

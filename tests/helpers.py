@@ -1,0 +1,48 @@
+"""Shared test helpers: running the real CLI, and finding leftover processes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def cli(
+    data_dir: Path, *args: str, env: dict[str, str] | None = None, timeout: float = 180
+) -> subprocess.CompletedProcess[str]:
+    """Run ``docbatch`` as a user would: a separate process, the real entry point."""
+    return subprocess.run(
+        [sys.executable, "-m", "docbatch_gui.cli", "--data-dir", str(data_dir), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=REPO,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def cli_json(data_dir: Path, *args: str, env: dict[str, str] | None = None) -> Any:
+    result = cli(data_dir, *args, "--json", env=env)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def child_processes() -> list[int]:
+    """Live prepare children anywhere on the machine (matched by their module name)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ")
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        if b"docbatch_gui.pipeline.child" in cmdline and stat[stat.rfind(")") + 2] not in "ZX":
+            found.append(int(entry.name))
+    return found

@@ -1,0 +1,92 @@
+"""Each kind of bad input fails alone, as `unsupported`, naming the file and a fix,
+while the good files in the same run succeed."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from pathlib import Path
+
+import pytest
+
+from docbatch_gui.app import DocBatchApp
+from docbatch_gui.domain import ErrorKind, JobState
+from tests import builders
+from tests.conftest import SAMPLES
+
+# file name → (builder, words the message must contain)
+BAD_INPUTS = {
+    "empty.pdf": (lambda p: p.write_bytes(b"") and p, "empty"),
+    "letter.pdf": (builders.renamed_non_pdf, "extension says PDF"),
+    "garbage.pdf": (builders.corrupt_pdf, "damaged"),
+    "locked.pdf": (builders.encrypted_pdf, "password"),
+    "nopages.pdf": (builders.zero_page_pdf, "no pages"),
+    "bomb.png": (builders.bomb_png, "pixels"),
+    "report.docx": (lambda p: p.write_bytes(b"PK\x03\x04 fake docx") and p, "not supported"),
+}
+
+
+@pytest.fixture
+def inbox(tmp_path: Path) -> Path:
+    folder = tmp_path / "inbox"
+    folder.mkdir()
+    for name, (build, _) in BAD_INPUTS.items():
+        path = folder / name
+        path.touch()
+        build(path)
+    shutil.copy(SAMPLES / "en_invoice_INV-2024-0042.pdf", folder / "good_invoice.pdf")
+    builders.multipage_tiff(folder / "good_scan.tif", pages=2)
+    return folder
+
+
+def test_every_bad_input_fails_alone_with_a_clear_reason(app: DocBatchApp, inbox: Path) -> None:
+    files = sorted(inbox.iterdir())  # named explicitly: even .docx gets a job
+    report = app.add(files)
+    jobs = asyncio.run(app.run([j.id for j in report.jobs]))
+    by_name = {j.file_name: j for j in jobs}
+    assert set(by_name) == {*BAD_INPUTS, "good_invoice.pdf", "good_scan.tif"}
+    for name, (_, words) in BAD_INPUTS.items():
+        job = by_name[name]
+        assert job.state is JobState.FAILED, (name, job.state, job.error)
+        assert job.error_kind is ErrorKind.UNSUPPORTED, name
+        assert job.error is not None and job.error.startswith(name), job.error
+        assert words.lower() in job.error.lower(), (name, job.error)
+        assert any(v in job.error for v in ("add it", "Get a fresh", "Split", "Scan", "Export")), (
+            job.error
+        )
+    assert by_name["good_invoice.pdf"].state is JobState.DONE
+    assert by_name["good_scan.tif"].state is JobState.NEEDS_REVIEW
+    assert by_name["good_scan.tif"].pages == 2
+
+
+def test_truncated_pdf_is_refused(app: DocBatchApp, tmp_path: Path) -> None:
+    source = builders.text_pdf(tmp_path / "full.pdf", pages=30)
+    truncated = builders.truncated_pdf(tmp_path / "truncated.pdf", source)
+    (job,) = asyncio.run(app.run([j.id for j in app.add([truncated]).jobs]))
+    assert job.state is JobState.FAILED
+    assert job.error_kind is ErrorKind.UNSUPPORTED
+    assert (job.error or "").startswith("truncated.pdf: the PDF is truncated")
+    assert job.artifacts_deliverable is False
+
+
+def test_folder_scan_skips_unsupported_types_by_name(app: DocBatchApp, inbox: Path) -> None:
+    report = app.add([inbox])
+    assert [p.name for p in report.skipped] == ["report.docx"]
+    assert "report.docx" not in {j.file_name for j in report.jobs}
+
+
+def test_missing_path_is_reported_not_lost(app: DocBatchApp, tmp_path: Path) -> None:
+    report = app.add([tmp_path / "nowhere.pdf"])
+    (job,) = report.jobs
+    assert job.state is JobState.FAILED
+    assert job.error_kind is ErrorKind.UNSUPPORTED
+    assert "does not exist" in (job.error or "")
+
+
+def test_oversized_file_is_refused_before_rendering(app: DocBatchApp, tmp_path: Path) -> None:
+    app.settings.max_file_mb = 1
+    big = tmp_path / "huge.pdf"
+    big.write_bytes(b"%PDF-1.7\n" + b"0" * (2 * 2**20))
+    (job,) = app.add([big]).jobs
+    assert job.state is JobState.FAILED
+    assert "MAX_FILE_MB" in (job.error or "")
