@@ -25,7 +25,7 @@ from docbatch_gui.pipeline.filename import parse_filename
 from docbatch_gui.pipeline.profile import UNKNOWN, Profile
 from docbatch_gui.pipeline.textutil import page_ranges, split_lines
 
-__all__ = ["PageText", "classify", "extract_documents", "parse_filename", "split_pages"]
+__all__ = ["PageText", "classify", "extract_documents", "parse_filename"]
 
 # A cue must be the whole line: "стр. 2" inside an address ("д. 1, стр. 2") is a building.
 _PAGE_CUE_RE = re.compile(
@@ -138,7 +138,7 @@ def _analyse(page: PageText, profile: Profile) -> _PageInfo:
     return _PageInfo(page.page_no, lines, True, _find_title(lines, profile), _page_cue(lines))
 
 
-def split_pages(pages: Sequence[PageText], profile: Profile) -> list[list[_PageInfo]]:
+def _split_pages(pages: Sequence[PageText], profile: Profile) -> list[list[_PageInfo]]:
     """Group pages into documents (page order is kept; a document never skips a page)."""
     groups: list[_Group] = []
     for page in sorted(pages, key=lambda p: p.page_no):
@@ -253,7 +253,7 @@ def extract_documents(
     hints = parse_filename(file_name, profile)
     if not pages:
         return []
-    groups = split_pages(pages, profile)
+    groups = _split_pages(pages, profile)
     return [
         _build(job_id, i, group, hints, len(groups) == 1, profile) for i, group in enumerate(groups)
     ]

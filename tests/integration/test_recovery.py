@@ -1,0 +1,131 @@
+"""Nothing is lost: a crash or a kill mid-job leaves the job recoverable, no process
+behind, and the next start finishes it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from docbatch_gui.app import DocBatchApp
+from docbatch_gui.config import Settings
+from docbatch_gui.domain import ErrorKind, JobState
+from docbatch_gui.engine.lock import WorkerLock
+from tests import builders
+from tests.helpers import REPO, child_processes, cli_json
+
+
+def test_interrupted_job_is_requeued_on_start(app: DocBatchApp, tmp_path: Path) -> None:
+    pdf = builders.text_pdf(tmp_path / "a.pdf", pages=3)
+    (job,) = app.add([pdf]).jobs
+    app.store.claim(job.id, JobState.PREPARING)  # a worker took it, then "crashed"
+    (job,) = asyncio.run(app.run([job.id]))
+    assert job.state in (JobState.DONE, JobState.NEEDS_REVIEW)
+    assert job.attempts == 2
+    states = [e["to_state"] for e in app.store.job_events(job.id)]
+    assert states[:4] == ["queued", "preparing", "queued", "preparing"]
+
+
+def test_job_interrupted_too_often_fails_instead_of_looping(
+    app: DocBatchApp, tmp_path: Path
+) -> None:
+    pdf = builders.text_pdf(tmp_path / "a.pdf")
+    (job,) = app.add([pdf]).jobs
+    for _ in range(3):
+        app.store.claim(job.id, JobState.PREPARING)
+        app.store.transition(job.id, JobState.QUEUED)
+    app.store.claim(job.id, JobState.PREPARING)
+    (job,) = asyncio.run(app.run([job.id]))
+    assert job.state is JobState.FAILED
+    assert job.error_kind is ErrorKind.UNSUPPORTED
+    assert "interrupted" in (job.error or "")
+
+
+def test_second_process_watches_while_the_lock_holder_works(
+    settings: Settings, tmp_path: Path
+) -> None:
+    """With the worker lock held elsewhere (the GUI), `process --wait` does not
+    process the job itself; it returns once the holder has finished it."""
+    holder = WorkerLock(settings.data_dir)
+    assert holder.acquire()
+    app = DocBatchApp(settings)
+    (job,) = app.add([builders.text_pdf(tmp_path / "a.pdf")]).jobs
+
+    async def scenario() -> JobState:
+        waiting = asyncio.create_task(app.run([job.id]))
+        await asyncio.sleep(1.0)
+        assert not waiting.done()
+        assert app.store.get_job(job.id).state is JobState.QUEUED
+        holder.release()  # the holder exits; the waiter takes over
+        (finished,) = await asyncio.wait_for(waiting, 60)
+        return finished.state
+
+    assert asyncio.run(scenario()) in (JobState.DONE, JobState.NEEDS_REVIEW)
+    app.close()
+
+
+def test_sigkill_mid_render_loses_nothing_and_leaves_no_process(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    big = builders.text_pdf(tmp_path / "big.pdf", pages=3000)
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "docbatch_gui.cli",
+            "--data-dir",
+            str(data),
+            "process",
+            str(big),
+            "--wait",
+        ],
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not child_processes():
+        time.sleep(0.05)
+    assert child_processes(), "the render child never started"
+    time.sleep(0.5)
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and child_processes():
+        time.sleep(0.05)
+    assert child_processes() == []  # the child died with its parent
+    (job,) = cli_json(data, "jobs")
+    assert job["state"] == "preparing"  # exactly where it was; not lost, not "done"
+    result = subprocess.run(
+        [sys.executable, "-m", "docbatch_gui.cli", "--data-dir", str(data), "worker", "--once"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    (job,) = cli_json(data, "jobs")
+    assert job["state"] in ("done", "needs_review")
+    assert job["pages"] == 3000 and job["attempts"] == 2
+    documents = json.loads(
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "docbatch_gui.cli",
+                "--data-dir",
+                str(data),
+                "documents",
+                "--json",
+            ],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    )
+    assert documents and documents[-1]["page_to"] == 3000
