@@ -104,11 +104,6 @@ class Settings(BaseSettings):
     def blob_dir(self) -> Path:
         return self.data_dir / "blobs"
 
-    @property
-    def work_dir(self) -> Path:
-        """Scratch space for child processes; never holds results."""
-        return self.data_dir / "work"
-
     def effective_mode(self, requested: str | None = None) -> ProcessingMode:
         """The mode a job will use: explicit request, else the setting, else offline
         when no Anthropic key is configured (the embedded default needs no key)."""

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from enum import StrEnum
 from pathlib import Path
+from typing import Any
 
 from docbatch_gui.config import Settings
 
@@ -74,7 +75,6 @@ def _renderer(settings: Settings) -> Check:
     """Render one generated page in an isolated child, as a real job would."""
     import pymupdf
 
-    from docbatch_gui.pipeline.prepare import run_prepare
     from docbatch_gui.pipeline.render import PrepareTask
 
     with tempfile.TemporaryDirectory(dir=settings.data_dir) as tmp:
@@ -90,10 +90,10 @@ def _renderer(settings: Settings) -> Check:
         async def keep(page: object) -> None:
             pages.append(page)
 
-        task = PrepareTask(str(pdf), pdf.name, "pdf", str(Path(tmp) / "out"))
+        task = PrepareTask(str(pdf), pdf.name, "pdf")
         started = time.monotonic()
         try:
-            asyncio.run(run_prepare(task, started + 60, on_count=noop, on_page=keep))
+            asyncio.run(_render_once(task, started + 60, noop, keep))
         except Exception as exc:
             return Check("renderer", Status.FAIL, f"the isolated renderer failed: {exc}")
         elapsed = time.monotonic() - started
@@ -104,6 +104,13 @@ def _renderer(settings: Settings) -> Check:
         f"in {elapsed:.2f}s; {settings.render_workers} workers, "
         f"JOB_TIMEOUT={settings.job_timeout:g}s",
     )
+
+
+async def _render_once(task: Any, deadline: float, on_count: Any, on_page: Any) -> None:
+    from docbatch_gui.pipeline.prepare import prepare_pool, run_prepare
+
+    async with prepare_pool(1) as pool:
+        await run_prepare(task, deadline, pool, on_count=on_count, on_page=on_page)
 
 
 def _anthropic(settings: Settings) -> Check:

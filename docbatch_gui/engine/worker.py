@@ -11,19 +11,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import shutil
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 from docbatch_gui.config import ProcessingMode, Settings
 from docbatch_gui.domain.errors import DocBatchError, ErrorKind, InvalidTransition
 from docbatch_gui.domain.models import Document, Job, Page
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.pipeline.formats import sniff
+from docbatch_gui.pipeline.isolate import ChildPool
 from docbatch_gui.pipeline.offline import PageText, extract_documents
-from docbatch_gui.pipeline.prepare import PrepareTimeout, run_prepare
+from docbatch_gui.pipeline.prepare import PrepareTimeout, prepare_pool, run_prepare
 from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.pipeline.render import PrepareTask, RenderedPage
 from docbatch_gui.storage.blobs import BlobStore
@@ -54,6 +53,7 @@ class LocalWorker:
         self.settings = settings
         self.profile = profile
         self.listener = listener or (lambda job: None)
+        self._pool: ChildPool | None = None
 
     def _emit(self, job: Job) -> Job:
         try:
@@ -67,6 +67,14 @@ class LocalWorker:
 
     async def run_until_idle(self, stop: asyncio.Event | None = None) -> None:
         """Process queued jobs until none is left (or ``stop`` is set)."""
+        queued = self._queued()
+        if not queued:
+            return
+        async with prepare_pool(self.settings.render_workers) as self._pool:
+            await self._pool.warm_up(len(queued))
+            await self._drain_queue(stop)
+
+    async def _drain_queue(self, stop: asyncio.Event | None) -> None:
         running: dict[int, asyncio.Task[Job | None]] = {}
         try:
             while not (stop and stop.is_set()):
@@ -97,9 +105,8 @@ class LocalWorker:
             return None
         self._emit(job)
         attempt = job.attempts
-        work_dir = self.settings.work_dir / f"job_{job.id}_attempt_{attempt}"
         try:
-            return await self._run(job, attempt, deadline, work_dir)
+            return await self._run(job, attempt, deadline)
         except PrepareTimeout as exc:
             self.store.set_pages_deliverable(job.id, False)
             return self._finish(
@@ -143,8 +150,6 @@ class LocalWorker:
                 error=f"{job.file_name}: internal error ({type(exc).__name__}: {exc}). "
                 "Retry it; if it fails again, report it with the log.",
             )
-        finally:
-            shutil.rmtree(work_dir, ignore_errors=True)
 
     def _finish(self, job_id: int, state: JobState, attempt: int, **fields: object) -> Job | None:
         try:
@@ -153,7 +158,7 @@ class LocalWorker:
             log.warning("job %s: %s", job_id, exc)
             return None
 
-    async def _run(self, job: Job, attempt: int, deadline: float, work_dir: Path) -> Job:
+    async def _run(self, job: Job, attempt: int, deadline: float) -> Job:
         self.store.delete_pages(job.id)  # leftovers of an interrupted attempt
         source = self.blobs.local_path(job.sha256)
         if source is None:
@@ -164,7 +169,6 @@ class LocalWorker:
             source=str(source),
             file_name=job.file_name,
             kind=kind,
-            out_dir=str(work_dir),
             jpeg_quality=self.settings.jpeg_quality,
             max_pages=self.settings.max_pages,
         )
@@ -204,8 +208,8 @@ class LocalWorker:
             self._emit(self.store.update_job(job.id, attempt=attempt, pages=count))
 
         async def on_page(page: RenderedPage) -> None:
-            image_sha, _ = self.blobs.put_file(Path(page.image_path), move=True)
-            thumb_sha, _ = self.blobs.put_file(Path(page.thumb_path), move=True)
+            image_sha = self.blobs.put_bytes(page.image)
+            thumb_sha = self.blobs.put_bytes(page.thumb) if page.thumb else None
             pending.append(
                 Page(job.id, page.page_no, page.width, page.height, image_sha, thumb_sha, page.text)
             )
@@ -214,10 +218,12 @@ class LocalWorker:
             if len(pending) >= PAGE_FLUSH_COUNT or elapsed > PAGE_FLUSH_SECONDS:
                 flush()
 
+        assert self._pool is not None, "process() runs inside run_until_idle()"
         try:
             await run_prepare(
                 task,
                 deadline,
+                self._pool,
                 on_count=on_count,
                 on_page=on_page,
                 timeout_hint=f"JOB_TIMEOUT={self.settings.job_timeout:g}s",

@@ -1,21 +1,28 @@
 """Entry point of an isolated prepare child: ``python -m docbatch_gui.pipeline.child``.
 
-It reads one ``PrepareTask`` as JSON on stdin and writes one JSON object per line on
-the protocol stream: ``count``, then ``page`` per page, then ``done`` or ``error``.
-Library chatter (MuPDF warnings) goes to stderr so it can never corrupt the stream.
+It reads one ``PrepareTask`` per line on stdin, and for each writes messages on the
+protocol stream: ``count``, then ``page`` per page, then ``done`` or ``error``. A
+message is a JSON line followed by ``payload_bytes`` raw bytes (the page's JPEGs). It
+exits at EOF. Library chatter (MuPDF warnings) goes to stderr so it can never
+corrupt the stream.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
+import fcntl
 import json
 import os
 import signal
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.pipeline.render import PrepareTask, render_pages
+
+PIPE_BYTES = 1024 * 1024
 
 
 def _die_with_parent() -> None:
@@ -28,21 +35,32 @@ def _die_with_parent() -> None:
             pass
 
 
-def main() -> int:
-    _die_with_parent()
-    protocol = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8", buffering=1)
-    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+Send = Callable[..., None]
 
-    def send(message: dict[str, Any]) -> None:
-        protocol.write(json.dumps(message, ensure_ascii=False) + "\n")
 
-    task = PrepareTask(**json.loads(sys.stdin.read()))
+def _widen_pipe(fd: int) -> None:
+    """Let a few pages queue in the pipe (64 KiB by default is less than one page), so
+    rendering never waits for the parent to store the previous page."""
+    with contextlib.suppress(OSError, AttributeError):
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
+
+
+def render_one(task: PrepareTask, send: Send) -> None:
     try:
         for page in render_pages(task, lambda count: send({"event": "count", "pages": count})):
-            send({"event": "page", **page.__dict__})
+            header = {
+                "event": "page",
+                "page_no": page.page_no,
+                "width": page.width,
+                "height": page.height,
+                "text": page.text,
+                "image_bytes": len(page.image),
+                "thumb_bytes": len(page.thumb),
+            }
+            send(header, page.image + page.thumb)
     except DocBatchError as exc:
         send({"event": "error", "kind": exc.kind.value, "message": exc.message})
-        return 0
+        return
     except MemoryError:
         send(
             {
@@ -52,7 +70,7 @@ def main() -> int:
                 "it will be retried when fewer files are in progress.",
             }
         )
-        return 0
+        return
     except Exception as exc:
         send(
             {
@@ -62,8 +80,38 @@ def main() -> int:
                 f"{str(exc)[:200]}). Re-save it as PDF and add it again.",
             }
         )
-        return 0
+        return
+    finally:
+        _release_caches()
     send({"event": "done"})
+
+
+def _release_caches() -> None:
+    """Give back MuPDF's object cache between tasks: a long-lived child stays small."""
+    with contextlib.suppress(Exception):
+        import pymupdf
+
+        pymupdf.TOOLS.store_shrink(100)
+
+
+def main() -> int:
+    _die_with_parent()
+    _widen_pipe(sys.stdout.fileno())
+    protocol = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    # Import the heavy libraries now, while the child waits for its first task.
+    import pymupdf  # noqa: F401
+    from PIL import Image  # noqa: F401
+
+    def send(message: dict[str, Any], payload: bytes = b"") -> None:
+        """One JSON line, then ``payload_bytes`` raw bytes (the page JPEGs)."""
+        message["payload_bytes"] = len(payload)
+        protocol.write(json.dumps(message, ensure_ascii=False).encode() + b"\n" + payload)
+        protocol.flush()
+
+    for line in sys.stdin:
+        if line.strip():
+            render_one(PrepareTask(**json.loads(line)), send)
     return 0
 
 

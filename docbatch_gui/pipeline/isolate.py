@@ -8,6 +8,13 @@ confirmed; the engine does the third.
 Each child starts its own session (``start_new_session``), so its process group
 holds it and everything it spawns. Children also ask the kernel to kill them when
 the parent dies, and ``kill_all`` runs at exit: no process is left behind.
+
+A child is long-lived: it takes one task at a time as a JSON line on stdin and
+answers with messages ending in a terminal event (``done`` or ``error``). A message
+is a JSON line with ``payload_bytes``, followed by that many raw bytes. Starting
+Python and importing PyMuPDF costs about half a second, more than rendering a
+100-page file, so children are reused between tasks and only a killed one is
+replaced.
 """
 
 from __future__ import annotations
@@ -22,7 +29,6 @@ import signal
 import sys
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +39,7 @@ STDERR_TAIL = 4096
 LINE_LIMIT = 64 * 1024 * 1024  # a page's text layer can be large
 EXIT_GRACE = 1.0  # seconds to drain lines after the child exited
 POLL = 0.25
-FINISH_GRACE = 10.0  # seconds a child may take to exit after its last message
+CLOSE_GRACE = 5.0  # seconds a child may take to exit after its stdin closes
 
 
 class DeadlineExceeded(Exception):
@@ -106,19 +112,22 @@ def live_groups() -> frozenset[int]:
     return frozenset(_LIVE_GROUPS)
 
 
-@dataclass
-class ChildRun:
-    """A running child speaking the JSON-lines protocol, with a monotonic deadline."""
+TERMINAL_EVENTS = frozenset({"done", "error"})
 
-    module: str
-    payload: dict[str, Any]
-    deadline: float  # time.monotonic() value
-    process: asyncio.subprocess.Process | None = None
-    stderr_tail: bytearray = field(default_factory=bytearray)
-    termination_confirmed: bool | None = None
-    _stderr_task: asyncio.Task[None] | None = None
 
-    async def start(self) -> None:
+class Child:
+    """One long-lived child process in its own process group."""
+
+    def __init__(self, module: str) -> None:
+        self.module = module
+        self.process: asyncio.subprocess.Process | None = None
+        self.tasks_run = 0
+        self.termination_confirmed: bool | None = None
+        self._stderr_tail = bytearray()
+        self._stderr_task: asyncio.Task[None] | None = None
+        self._busy = False
+
+    async def start(self) -> Child:
         self.process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
@@ -131,19 +140,60 @@ class ChildRun:
         )
         _LIVE_GROUPS.add(self.process.pid)
         self._stderr_task = asyncio.create_task(self._drain_stderr())
-        assert self.process.stdin is not None
-        self.process.stdin.write(json.dumps(self.payload).encode())
-        await self.process.stdin.drain()
-        self.process.stdin.close()
+        return self
+
+    @property
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
+
+    @property
+    def alive(self) -> bool:
+        return self.process is not None and self.process.returncode is None
+
+    @property
+    def reusable(self) -> bool:
+        """Alive and between tasks: safe to hand the next task."""
+        return self.alive and not self._busy
 
     async def _drain_stderr(self) -> None:
         assert self.process and self.process.stderr
         while chunk := await self.process.stderr.read(65536):
-            self.stderr_tail += chunk
-            del self.stderr_tail[:-STDERR_TAIL]
+            self._stderr_tail += chunk
+            del self._stderr_tail[:-STDERR_TAIL]
 
-    async def messages(self) -> AsyncIterator[dict[str, Any]]:
-        """Yield protocol messages until EOF; raise DeadlineExceeded past the deadline.
+    def stderr_text(self) -> str:
+        return self._stderr_tail.decode("utf-8", "replace").strip()
+
+    async def run(self, payload: dict[str, Any], deadline: float) -> AsyncIterator[dict[str, Any]]:
+        """Send one task; yield its messages up to and including the terminal one.
+
+        Past ``deadline`` (a ``time.monotonic()`` value) the child's whole group is
+        killed and DeadlineExceeded is raised. If the child ends mid-task, ChildCrashed.
+        If the caller stops iterating early, the child is mid-task and must be killed
+        (``Child.kill``) rather than reused; ``reusable`` says so.
+        """
+        assert self.process and self.process.stdin and self.process.stdout
+        self._busy = True
+        self._stderr_tail.clear()
+        self.tasks_run += 1
+        try:
+            self.process.stdin.write(json.dumps(payload).encode() + b"\n")
+            await self.process.stdin.drain()
+        except (BrokenPipeError, ConnectionResetError) as exc:
+            raise ChildCrashed(f"the child had already exited ({exc})") from None
+        async for message in self._messages(deadline):
+            terminal = message.get("event") in TERMINAL_EVENTS
+            if terminal:
+                self._busy = False
+            yield message
+            if terminal:
+                return
+        tail = self.stderr_text().splitlines()
+        raise ChildCrashed(tail[-1] if tail else f"exit code {self.process.returncode}")
+
+    async def _messages(self, deadline: float) -> AsyncIterator[dict[str, Any]]:
+        """Lines until EOF or the child's exit; DeadlineExceeded past the deadline.
 
         EOF alone is not enough: a grandchild that outlives the child keeps the pipe
         open. So the child's exit also ends the stream, after a short grace period for
@@ -157,73 +207,113 @@ class ChildRun:
         try:
             while True:
                 now = time.monotonic()
-                if now >= self.deadline:
+                if now >= deadline:
                     raise DeadlineExceeded(await self.kill())
                 if self.process.returncode is not None and exited_at is None:
                     exited_at = now
                 if exited_at is not None and now - exited_at > EXIT_GRACE:
                     return
                 read = read or asyncio.ensure_future(stdout.readline())
-                done, _ = await asyncio.wait({read}, timeout=min(self.deadline - now, POLL))
+                done, _ = await asyncio.wait({read}, timeout=min(deadline - now, POLL))
                 if not done:
                     continue
                 line, read = read.result(), None
                 if not line:
                     return
-                yield json.loads(line)
+                message = json.loads(line)
+                size = message.pop("payload_bytes", 0)
+                if size:
+                    try:
+                        message["payload"] = await asyncio.wait_for(
+                            stdout.readexactly(size), max(deadline - time.monotonic(), 0.001)
+                        )
+                    except TimeoutError:
+                        raise DeadlineExceeded(await self.kill()) from None
+                    except asyncio.IncompleteReadError:
+                        return
+                yield message
         finally:
             if read is not None:
                 read.cancel()
 
-    async def finish(self) -> int:
-        """Wait for a child that closed its stream; kill it if it lingers."""
-        assert self.process
-        end = time.monotonic() + FINISH_GRACE
-        while self.process.returncode is None and time.monotonic() < end:
-            await asyncio.sleep(0.02)
-        if self.process.returncode is None:
-            await self.kill()
-            return -signal.SIGKILL
-        await self._close()  # also kills anything the child left in its group
+    async def kill(self) -> bool:
+        """Kill the whole group and confirm; True when no member is left."""
+        if self.process is None:
+            return True
+        confirmed = await asyncio.to_thread(kill_group, self.process.pid)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.process.wait(), timeout=5)
-        return self.process.returncode
-
-    async def kill(self) -> bool:
-        assert self.process
-        pgid = self.process.pid
-        confirmed = await asyncio.to_thread(kill_group, pgid)
-        with contextlib.suppress(ProcessLookupError):
-            await asyncio.wait_for(self.process.wait(), timeout=5)
-        await self._close()
+        await self._stop_drain()
         self.termination_confirmed = confirmed
         return confirmed
 
-    async def _close(self) -> None:
-        if self.process is not None:
-            if not group_alive(self.process.pid):
-                _LIVE_GROUPS.discard(self.process.pid)
-            else:
-                # The direct child ended but something it spawned lives on: kill it.
-                await asyncio.to_thread(kill_group, self.process.pid)
+    async def close(self) -> None:
+        """Ask the child to exit (EOF on stdin); kill its group if it lingers."""
+        if self.process is None:
+            return
+        if self.process.stdin and not self.process.stdin.is_closing():
+            self.process.stdin.close()
+        end = time.monotonic() + CLOSE_GRACE
+        while self.process.returncode is None and time.monotonic() < end:
+            await asyncio.sleep(0.02)
+        await self.kill()  # also removes anything the child left in its group
+
+    async def _stop_drain(self) -> None:
         if self._stderr_task is not None:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(self._stderr_task, timeout=1)
 
-    def stderr_text(self) -> str:
-        return self.stderr_tail.decode("utf-8", "replace").strip()
 
+class ChildPool:
+    """Up to ``size`` warm children; a task leases one and gives it back if reusable.
 
-@contextlib.asynccontextmanager
-async def run_child(
-    module: str, payload: dict[str, Any], deadline: float
-) -> AsyncIterator[ChildRun]:
-    """Start a child; whatever happens in the body (error, cancel), the group dies."""
-    run = ChildRun(module, payload, deadline)
-    await run.start()
-    try:
-        yield run
-    finally:
-        assert run.process is not None
-        if run.process.returncode is None or group_alive(run.process.pid):
-            await run.kill()
+    A child is recycled after ``max_tasks`` tasks, which bounds whatever a library
+    leaks over a long day.
+    """
+
+    def __init__(self, module: str, size: int, *, max_tasks: int = 200) -> None:
+        self.module = module
+        self.size = size
+        self.max_tasks = max_tasks
+        self._idle: list[Child] = []
+        self._slots = asyncio.Semaphore(size)
+        self._all: set[Child] = set()
+
+    async def warm_up(self, count: int | None = None) -> None:
+        """Start children ahead of the first task, so imports overlap other work."""
+        missing = min(self.size, count or self.size) - len(self._idle)
+        children = await asyncio.gather(*(self._spawn() for _ in range(max(0, missing))))
+        self._idle.extend(children)
+
+    async def _spawn(self) -> Child:
+        child = await Child(self.module).start()
+        self._all.add(child)
+        return child
+
+    @contextlib.asynccontextmanager
+    async def lease(self) -> AsyncIterator[Child]:
+        async with self._slots:
+            child = None
+            while self._idle and child is None:
+                candidate = self._idle.pop()
+                child = candidate if candidate.reusable else None
+            child = child or await self._spawn()
+            try:
+                yield child
+            finally:
+                if child.reusable and child.tasks_run < self.max_tasks:
+                    self._idle.append(child)
+                else:
+                    self._all.discard(child)
+                    await (child.close() if child.reusable else child.kill())
+
+    async def close(self) -> None:
+        children, self._idle = list(self._all), []
+        self._all.clear()
+        await asyncio.gather(*(c.close() for c in children), return_exceptions=True)
+
+    async def __aenter__(self) -> ChildPool:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()

@@ -16,7 +16,7 @@ from docbatch_gui.domain.errors import (
     RetryableError,
     UnsupportedInput,
 )
-from docbatch_gui.pipeline.isolate import ChildCrashed, DeadlineExceeded, run_child
+from docbatch_gui.pipeline.isolate import ChildCrashed, ChildPool, DeadlineExceeded
 from docbatch_gui.pipeline.render import PrepareTask, RenderedPage
 
 CHILD_MODULE = "docbatch_gui.pipeline.child"
@@ -45,9 +45,15 @@ class PrepareResult:
     pages_done: int
 
 
+def prepare_pool(size: int) -> ChildPool:
+    """The pool of render children a worker keeps for the prepare step."""
+    return ChildPool(CHILD_MODULE, size)
+
+
 async def run_prepare(
     task: PrepareTask,
     deadline: float,
+    pool: ChildPool,
     *,
     on_count: Callable[[int], Awaitable[None]],
     on_page: Callable[[RenderedPage], Awaitable[None]],
@@ -55,22 +61,24 @@ async def run_prepare(
 ) -> PrepareResult:
     total: int | None = None
     done = 0
-    async with run_child(CHILD_MODULE, task.to_dict(), deadline) as child:
+    async with pool.lease() as child:
         try:
-            async for message in child.messages():
+            async for message in child.run(task.to_dict(), deadline):
                 event = message.pop("event")
                 if event == "count":
                     total = int(message["pages"])
                     await on_count(total)
                 elif event == "page":
-                    await on_page(RenderedPage(**message))
+                    payload = message.pop("payload", b"")
+                    split = message.pop("image_bytes")
+                    message.pop("thumb_bytes")
+                    await on_page(
+                        RenderedPage(**message, image=payload[:split], thumb=payload[split:])
+                    )
                     done += 1
                 elif event == "error":
                     error_class = _KINDS.get(message["kind"], UnsupportedInput)
                     raise error_class(message["message"], file=task.file_name)
-                elif event == "done":
-                    await child.finish()
-                    return PrepareResult(total or done, done)
         except DeadlineExceeded as exc:
             where = f"page {done + 1} of {total}" if total else "opening the file"
             raise PrepareTimeout(
@@ -81,10 +89,10 @@ async def run_prepare(
                 pages_total=total,
                 confirmed=exc.termination_confirmed,
             ) from None
-        code = await child.finish()
-        detail = child.stderr_text().splitlines()[-1:] or [f"exit code {code}"]
-        raise UnsupportedInput(
-            f"{task.file_name}: the renderer stopped unexpectedly ({detail[0][:200]}). "
-            "The file may be damaged: re-save it as PDF and add it again.",
-            file=task.file_name,
-        ) from ChildCrashed(code)
+        except ChildCrashed as exc:
+            raise UnsupportedInput(
+                f"{task.file_name}: the renderer stopped unexpectedly ({str(exc)[:200]}). "
+                "The file may be damaged: re-save it as PDF and add it again.",
+                file=task.file_name,
+            ) from None
+    return PrepareResult(total or done, done)

@@ -11,11 +11,11 @@ fastest legible encoding (FINDINGS.md; ``bench/prepare.py`` measures it here).
 
 from __future__ import annotations
 
+import io
 import math
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import Any
 
 from docbatch_gui.domain.errors import UnsupportedInput
@@ -32,7 +32,6 @@ class PrepareTask:
     source: str  # a local path to the bytes (usually the blob)
     file_name: str  # the operator's name, for messages
     kind: str  # pdf | tiff | jpeg | png (from formats.check_file)
-    out_dir: str
     jpeg_quality: int = 80
     max_pages: int = 10_000
     max_image_pixels: int = 200_000_000
@@ -45,11 +44,14 @@ class PrepareTask:
 
 @dataclass(frozen=True)
 class RenderedPage:
+    """One page's artifacts. The JPEG bytes travel to the parent over the child's pipe
+    (no temporary files: nothing to clean up after a kill)."""
+
     page_no: int
     width: int
     height: int
-    image_path: str
-    thumb_path: str
+    image: bytes
+    thumb: bytes  # empty except on a file's first page; see make_thumbnail
     text: str
 
 
@@ -59,21 +61,37 @@ def target_size(width: float, height: float) -> tuple[int, int]:
     if width <= 0 or height <= 0:
         return 1, 1
     scale = min(math.sqrt(MAX_PIXELS / (width * height)), MAX_LONG_EDGE / max(width, height))
-    return max(1, int(width * scale)), max(1, int(height * scale))
+    return max(1, round(width * scale)), max(1, round(height * scale))
 
 
-def _encode(image: Any, page_no: int, out_dir: Path, quality: int) -> tuple[str, str]:
+def _encode(image: Any, quality: int, *, with_thumb: bool) -> tuple[bytes, bytes]:
+    """The page JPEG, and for a file's first page its thumbnail (the queue shows it).
+
+    Other pages get theirs on demand (``make_thumbnail``): a 2,000-page file then
+    does not pay for 1,999 thumbnails nobody may look at.
+    """
+    page = io.BytesIO()
+    image.save(page, "JPEG", quality=quality)
+    return page.getvalue(), _thumb_jpeg(image) if with_thumb else b""
+
+
+def _thumb_jpeg(image: Any) -> bytes:
+    """An integer box reduction: several times cheaper than a resampling resize and
+    just as clean at this size."""
+    factor = max(1, round(max(image.size) / THUMB_LONG_EDGE))
+    thumb = io.BytesIO()
+    image.reduce(factor).save(thumb, "JPEG", quality=70)
+    return thumb.getvalue()
+
+
+def make_thumbnail(page_jpeg: bytes) -> bytes:
+    """A page's thumbnail from its stored JPEG; decodes at reduced scale (DCT scaling)."""
     from PIL import Image
 
-    image_path = out_dir / f"page_{page_no:05d}.jpg"
-    thumb_path = out_dir / f"thumb_{page_no:05d}.jpg"
-    image.save(image_path, "JPEG", quality=quality)
-    scale = THUMB_LONG_EDGE / max(image.size)
-    thumb_size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
-    image.resize(thumb_size, Image.Resampling.BILINEAR, reducing_gap=2.0).save(
-        thumb_path, "JPEG", quality=70
-    )
-    return str(image_path), str(thumb_path)
+    with Image.open(io.BytesIO(page_jpeg)) as image:
+        scale = THUMB_LONG_EDGE / max(image.size)
+        image.draft("L", (int(image.width * scale), int(image.height * scale)))
+        return _thumb_jpeg(image.convert("L"))
 
 
 def _unsupported(task: PrepareTask, problem: str, fix: str) -> UnsupportedInput:
@@ -166,12 +184,10 @@ def _short(exc: BaseException) -> str:
 
 def render_pages(task: PrepareTask, on_count: Callable[[int], None]) -> Iterator[RenderedPage]:
     """Yield each rendered page in order; raise UnsupportedInput on bad input."""
-    out_dir = Path(task.out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
     if task.kind == "pdf":
-        yield from _render_pdf(task, out_dir, on_count)
+        yield from _render_pdf(task, on_count)
     else:
-        yield from _render_image(task, out_dir, on_count)
+        yield from _render_image(task, on_count)
 
 
 def _page_range(task: PrepareTask, count: int) -> range:
@@ -179,9 +195,7 @@ def _page_range(task: PrepareTask, count: int) -> range:
     return range(max(1, task.first_page), last + 1)
 
 
-def _render_pdf(
-    task: PrepareTask, out_dir: Path, on_count: Callable[[int], None]
-) -> Iterator[RenderedPage]:
+def _render_pdf(task: PrepareTask, on_count: Callable[[int], None]) -> Iterator[RenderedPage]:
     import pymupdf
     from PIL import Image
 
@@ -205,18 +219,14 @@ def _render_pdf(
             image = Image.frombuffer(
                 "L", (pixmap.width, pixmap.height), pixmap.samples, "raw", "L", pixmap.stride, 1
             )
-            image_path, thumb_path = _encode(image, page_no, out_dir, task.jpeg_quality)
-            yield RenderedPage(
-                page_no, pixmap.width, pixmap.height, image_path, thumb_path, text.strip()
-            )
+            jpeg, thumb = _encode(image, task.jpeg_quality, with_thumb=page_no == 1)
+            yield RenderedPage(page_no, pixmap.width, pixmap.height, jpeg, thumb, text.strip())
             del pixmap, image
     finally:
         document.close()
 
 
-def _render_image(
-    task: PrepareTask, out_dir: Path, on_count: Callable[[int], None]
-) -> Iterator[RenderedPage]:
+def _render_image(task: PrepareTask, on_count: Callable[[int], None]) -> Iterator[RenderedPage]:
     from PIL import Image, ImageOps
 
     with _open_image(task) as source:
@@ -247,5 +257,5 @@ def _render_image(
                     f"page {page_no} of the image is damaged ({_short(exc)})",
                     "Get a fresh copy from its source, or re-save it with an image tool.",
                 ) from None
-            image_path, thumb_path = _encode(gray, page_no, out_dir, task.jpeg_quality)
-            yield RenderedPage(page_no, gray.width, gray.height, image_path, thumb_path, "")
+            jpeg, thumb = _encode(gray, task.jpeg_quality, with_thumb=page_no == 1)
+            yield RenderedPage(page_no, gray.width, gray.height, jpeg, thumb, "")

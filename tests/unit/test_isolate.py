@@ -1,4 +1,5 @@
-"""Isolation: a stuck child and everything it spawned die at the deadline."""
+"""Isolation: a stuck child and everything it spawned die at the deadline; healthy
+children are reused; nothing is left behind."""
 
 from __future__ import annotations
 
@@ -10,14 +11,16 @@ from pathlib import Path
 import pytest
 
 from docbatch_gui.pipeline.isolate import (
+    ChildCrashed,
+    ChildPool,
     DeadlineExceeded,
     group_alive,
     kill_all,
     live_groups,
-    run_child,
 )
 
 REPO = Path(__file__).resolve().parents[2]
+FAKE = "tests.fakes.stuck_child"
 
 
 def alive(pid: int) -> bool:
@@ -33,67 +36,95 @@ def _repo_cwd(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(REPO)
 
 
-async def _run_stuck(deadline_s: float, **payload: object) -> tuple[int, int, bool]:
-    async with run_child(
-        "tests.fakes.stuck_child", dict(payload), time.monotonic() + deadline_s
-    ) as child:
-        assert child.process is not None
-        pgid = child.process.pid
-        grandchild = 0
-        try:
-            async for message in child.messages():
-                grandchild = message["grandchild"]
-        except DeadlineExceeded as exc:
-            return pgid, grandchild, exc.termination_confirmed
-    return pgid, grandchild, False
+async def collect(
+    pool: ChildPool, task: dict[str, object], seconds: float
+) -> list[dict[str, object]]:
+    async with pool.lease() as child:
+        return [m async for m in child.run(task, time.monotonic() + seconds)]
 
 
 def test_deadline_kills_child_and_grandchild_and_confirms() -> None:
+    async def main() -> tuple[int, int, bool]:
+        async with ChildPool(FAKE, 1) as pool, pool.lease() as child:
+            grandchild = 0
+            try:
+                async for message in child.run({"do": "hang"}, time.monotonic() + 1.0):
+                    grandchild = int(message["grandchild"])  # type: ignore[call-overload]
+            except DeadlineExceeded as exc:
+                return child.pid, grandchild, exc.termination_confirmed
+        raise AssertionError("no deadline")
+
     started = time.monotonic()
-    pgid, grandchild, confirmed = asyncio.run(_run_stuck(1.0))
+    pgid, grandchild, confirmed = asyncio.run(main())
     assert confirmed is True
-    assert grandchild > 0
-    assert not alive(grandchild)
+    assert grandchild > 0 and not alive(grandchild)
     assert not group_alive(pgid)
     assert pgid not in live_groups()
     assert time.monotonic() - started < 30  # it did not wait for the 600 s sleep
 
 
-def test_child_in_its_own_process_group() -> None:
-    async def main() -> None:
-        async with run_child("tests.fakes.stuck_child", {}, time.monotonic() + 30) as child:
-            assert child.process is not None
-            assert os.getpgid(child.process.pid) == child.process.pid != os.getpgid(0)
+def test_healthy_child_is_reused_and_runs_in_its_own_group() -> None:
+    async def main() -> list[int]:
+        async with ChildPool(FAKE, 1) as pool:
+            pids = []
+            for _ in range(3):
+                (done,) = await collect(pool, {"do": "echo"}, 30)
+                pids.append(int(done["pid"]))  # type: ignore[call-overload]
+            async with pool.lease() as child:
+                assert os.getpgid(child.pid) == child.pid != os.getpgid(0)
+            return pids
 
-    asyncio.run(main())
+    pids = asyncio.run(main())
+    assert len(set(pids)) == 1
+    assert not alive(pids[0])  # closing the pool ended it
+
+
+def test_a_killed_child_is_replaced_for_the_next_task() -> None:
+    async def main() -> tuple[int, int]:
+        async with ChildPool(FAKE, 1) as pool:
+            (first,) = await collect(pool, {"do": "echo"}, 30)
+            with pytest.raises(DeadlineExceeded):
+                await collect(pool, {"do": "hang"}, 0.5)
+            (second,) = await collect(pool, {"do": "echo"}, 30)
+            return int(first["pid"]), int(second["pid"])  # type: ignore[call-overload]
+
+    first, second = asyncio.run(main())
+    assert first != second
 
 
 def test_grandchild_left_by_an_exited_child_is_killed_too() -> None:
     async def main() -> tuple[int, int]:
-        async with run_child(
-            "tests.fakes.stuck_child", {"exit_early": True}, time.monotonic() + 30
-        ) as child:
+        async with ChildPool(FAKE, 1) as pool, pool.lease() as child:
             grandchild = 0
-            async for message in child.messages():
-                grandchild = message["grandchild"]
-            await child.finish()
-            assert child.process is not None
-            return child.process.pid, grandchild
+            with pytest.raises(ChildCrashed):
+                async for message in child.run({"do": "exit"}, time.monotonic() + 30):
+                    grandchild = int(message["grandchild"])  # type: ignore[call-overload]
+            return child.pid, grandchild
 
     pgid, grandchild = asyncio.run(main())
     assert not alive(grandchild)
     assert not group_alive(pgid)
 
 
+def test_crash_reports_the_last_stderr_line() -> None:
+    async def main() -> str:
+        async with ChildPool(FAKE, 1) as pool:
+            with pytest.raises(ChildCrashed) as info:
+                await collect(pool, {"do": "crash"}, 30)
+            return str(info.value)
+
+    assert "segmentation fault" in asyncio.run(main())
+
+
 def test_cancelling_the_caller_kills_the_child() -> None:
     async def main() -> int:
         pgids: list[int] = []
+        pool = ChildPool(FAKE, 1)
 
         async def body() -> None:
-            async with run_child("tests.fakes.stuck_child", {}, time.monotonic() + 60) as child:
-                assert child.process is not None
-                pgids.append(child.process.pid)
-                async for _ in child.messages():
+            async with pool.lease() as child:
+                pgids.append(child.pid)
+                async for _ in child.run({"do": "hang"}, time.monotonic() + 60):
                     pass
 
         task = asyncio.create_task(body())
@@ -103,16 +134,19 @@ def test_cancelling_the_caller_kills_the_child() -> None:
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
+        await pool.close()
         return pgids[0]
 
-    pgid = asyncio.run(main())
-    assert not group_alive(pgid)
+    assert not group_alive(asyncio.run(main()))
 
 
 def test_kill_all_leaves_nothing_behind() -> None:
-    async def main() -> None:
-        await asyncio.sleep(0)
+    async def main() -> int:
+        pool = ChildPool(FAKE, 2)
+        await pool.warm_up()
+        pids = [c.pid for c in pool._idle]
         kill_all()
+        return pids[0]
 
-    asyncio.run(main())
+    assert not group_alive(asyncio.run(main()))
     assert live_groups() == frozenset()

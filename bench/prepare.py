@@ -1,0 +1,181 @@
+"""Benchmark of the prepare step (render, encode, thumbnail, text) on 200 pages.
+
+It compares the real pipeline (isolated child, streaming, blob ingest) with the limit:
+a bare loop of PyMuPDF raster + Pillow grayscale JPEG at the same size, in-process.
+It also times the encoding alternatives that were considered.
+
+Run: ``.venv/bin/python bench/prepare.py [--pages 200]``. The last line is JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import io
+import json
+import shutil
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import pymupdf
+from PIL import Image
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from docbatch_gui.pipeline.prepare import prepare_pool, run_prepare  # noqa: E402
+from docbatch_gui.pipeline.render import PrepareTask, RenderedPage, target_size  # noqa: E402
+from docbatch_gui.storage.blobs import LocalBlobStore  # noqa: E402
+
+SAMPLE = ROOT / "resources" / "samples" / "ru_three_documents.pdf"
+
+
+def make_pdf(path: Path, pages: int) -> Path:
+    """A realistic text PDF: the Russian sample's dense pages (tables, Cyrillic), repeated."""
+    source = pymupdf.open(SAMPLE)
+    document = pymupdf.open()
+    while document.page_count < pages:
+        document.insert_pdf(source, to_page=min(source.page_count, pages - document.page_count) - 1)
+    document.save(path, garbage=0)
+    return path
+
+
+def _raster(page: pymupdf.Page, colorspace: pymupdf.Colorspace) -> pymupdf.Pixmap:
+    width, height = target_size(page.rect.width, page.rect.height)
+    matrix = pymupdf.Matrix(width / page.rect.width, height / page.rect.height)
+    return page.get_pixmap(matrix=matrix, colorspace=colorspace, alpha=False)
+
+
+def bare_loop(path: str) -> tuple[int, float, int]:
+    """The limit: raster + Pillow grayscale JPEG, nothing else. Returns pages, s, bytes."""
+    document = pymupdf.open(path)
+    size = 0
+    started = time.perf_counter()
+    for page in document:
+        pixmap = _raster(page, pymupdf.csGRAY)
+        image = Image.frombuffer(
+            "L", (pixmap.width, pixmap.height), pixmap.samples, "raw", "L", pixmap.stride, 1
+        )
+        buffer = io.BytesIO()
+        image.save(buffer, "JPEG", quality=80)
+        size += buffer.tell()
+    return document.page_count, time.perf_counter() - started, size
+
+
+def encoders(path: str, pages: int = 20) -> dict[str, tuple[float, int]]:
+    """ms per page and bytes per page for each encoding considered."""
+    document = pymupdf.open(path)
+    results: dict[str, tuple[float, int]] = {}
+
+    def pil(pixmap: pymupdf.Pixmap, mode: str) -> bytes:
+        image = Image.frombuffer(
+            mode, (pixmap.width, pixmap.height), pixmap.samples, "raw", mode, pixmap.stride, 1
+        )
+        buffer = io.BytesIO()
+        image.save(buffer, "JPEG", quality=80 if mode == "L" else 85)
+        return buffer.getvalue()
+
+    cases = {
+        "raster only (gray)": lambda p: (_raster(p, pymupdf.csGRAY), b"")[1],
+        "MuPDF PNG (gray)": lambda p: _raster(p, pymupdf.csGRAY).tobytes("png"),
+        "MuPDF JPEG (gray)": lambda p: _raster(p, pymupdf.csGRAY).tobytes("jpeg", jpg_quality=80),
+        "Pillow JPEG q85 (RGB)": lambda p: pil(_raster(p, pymupdf.csRGB), "RGB"),
+        "Pillow JPEG q80 (gray) *": lambda p: pil(_raster(p, pymupdf.csGRAY), "L"),
+    }
+    for name, encode in cases.items():
+        started = time.perf_counter()
+        size = sum(len(encode(document[i % document.page_count])) for i in range(pages))
+        results[name] = ((time.perf_counter() - started) * 1000 / pages, size // pages)
+    return results
+
+
+async def pipeline(paths: list[Path], data: Path) -> tuple[int, float, int]:
+    """The real prepare step for each file at once, on warm children as a running
+    worker has them: isolated child, streamed pages, blob ingest."""
+    blobs = LocalBlobStore(data / "blobs")
+    pool = prepare_pool(len(paths))
+    await pool.warm_up()
+    counts = [0]
+    sizes = [0]
+
+    async def one(index: int, path: Path) -> None:
+        async def on_count(_: int) -> None:
+            return None
+
+        async def on_page(page: RenderedPage) -> None:
+            blobs.put_bytes(page.image)
+            if page.thumb:
+                blobs.put_bytes(page.thumb)
+            size = len(page.image)
+            counts[0] += 1
+            sizes[0] += size
+
+        task = PrepareTask(str(path), path.name, "pdf")
+        await run_prepare(task, time.monotonic() + 600, pool, on_count=on_count, on_page=on_page)
+
+    await asyncio.sleep(1.0)  # let the children finish importing, as they do in a worker
+    started = time.perf_counter()
+    await asyncio.gather(*(one(i, p) for i, p in enumerate(paths)))
+    elapsed = time.perf_counter() - started
+    await pool.close()
+    return counts[0], elapsed, sizes[0]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--pages", type=int, default=200)
+    args = parser.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="docbatch-bench-"))
+    try:
+        pdf = make_pdf(tmp / "bench.pdf", args.pages)
+        copy = tmp / "bench_copy.pdf"
+        shutil.copy(pdf, copy)
+        bare_loop(str(pdf))  # warm the page cache and fonts
+
+        print(f"Encoding alternatives (A4 page at {target_size(595, 842)} px; * = used):")
+        for name, (ms, size) in encoders(str(pdf)).items():
+            print(f"  {name:<26} {ms:7.1f} ms/page {size / 1024:8.1f} KiB/page")
+
+        pages, seconds, _ = bare_loop(str(pdf))
+        limit_1 = pages / seconds
+        with ProcessPoolExecutor(2) as pool:
+            started = time.perf_counter()
+            results = list(pool.map(bare_loop, [str(pdf), str(copy)]))
+            limit_2 = sum(r[0] for r in results) / (time.perf_counter() - started)
+
+        pages_1, seconds_1, bytes_1 = asyncio.run(pipeline([pdf], tmp / "d1"))
+        pages_2, seconds_2, _ = asyncio.run(pipeline([pdf, copy], tmp / "d2"))
+        rate_1, rate_2 = pages_1 / seconds_1, pages_2 / seconds_2
+        print(f"\n{args.pages}-page text PDF, 2 cores:")
+        print(f"  limit (raster + Pillow JPEG), 1 worker  {limit_1:7.1f} pages/s")
+        print(f"  limit (raster + Pillow JPEG), 2 workers {limit_2:7.1f} pages/s")
+        print(
+            f"  prepare step, 1 worker                 {rate_1:7.1f} pages/s  ratio {rate_1 / limit_1:.2f}"
+        )
+        print(
+            f"  prepare step, 2 workers                {rate_2:7.1f} pages/s  ratio {rate_2 / limit_2:.2f} per worker"
+        )
+        print(f"  scaling 2 workers / 1                  {rate_2 / rate_1:7.2f}x")
+        print(f"  page image size                        {bytes_1 / pages_1 / 1024:7.1f} KiB")
+        print(
+            json.dumps(
+                {
+                    "pages_per_s_1": round(rate_1, 1),
+                    "limit_pages_per_s_1": round(limit_1, 1),
+                    "ratio_1": round(rate_1 / limit_1, 3),
+                    "pages_per_s_2": round(rate_2, 1),
+                    "limit_pages_per_s_2": round(limit_2, 1),
+                    "scaling_2_over_1": round(rate_2 / rate_1, 3),
+                    "bytes_per_page": round(bytes_1 / pages_1),
+                }
+            )
+        )
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
