@@ -149,17 +149,20 @@ def main() -> None:
         pages_1, seconds_1, bytes_1 = asyncio.run(pipeline([pdf], tmp / "d1"))
         pages_2, seconds_2, _ = asyncio.run(pipeline([pdf, copy], tmp / "d2"))
         rate_1, rate_2 = pages_1 / seconds_1, pages_2 / seconds_2
-        print(f"\n{args.pages}-page text PDF, 2 cores:")
-        print(f"  limit (raster + Pillow JPEG), 1 worker  {limit_1:7.1f} pages/s")
-        print(f"  limit (raster + Pillow JPEG), 2 workers {limit_2:7.1f} pages/s")
-        print(
-            f"  prepare step, 1 worker                 {rate_1:7.1f} pages/s  ratio {rate_1 / limit_1:.2f}"
-        )
-        print(
-            f"  prepare step, 2 workers                {rate_2:7.1f} pages/s  ratio {rate_2 / limit_2:.2f} per worker"
-        )
-        print(f"  scaling 2 workers / 1                  {rate_2 / rate_1:7.2f}x")
-        print(f"  page image size                        {bytes_1 / pages_1 / 1024:7.1f} KiB")
+        rows = [
+            ("limit (raster + Pillow JPEG), 1 worker", f"{limit_1:7.1f} pages/s"),
+            ("limit (raster + Pillow JPEG), 2 workers", f"{limit_2:7.1f} pages/s"),
+            ("prepare step, 1 worker", f"{rate_1:7.1f} pages/s  ratio {rate_1 / limit_1:.2f}"),
+            (
+                "prepare step, 2 workers",
+                f"{rate_2:7.1f} pages/s  ratio {rate_2 / limit_2:.2f} per worker",
+            ),
+            ("scaling 2 workers / 1", f"{rate_2 / rate_1:7.2f}x"),
+            ("page image size", f"{bytes_1 / pages_1 / 1024:7.1f} KiB"),
+        ]
+        print(f"\n{args.pages}-page text PDF:")
+        for label, value in rows:
+            print(f"  {label:<40} {value}")
         print(
             json.dumps(
                 {
