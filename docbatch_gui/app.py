@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from docbatch_gui.engine.recovery import recover_interrupted
 from docbatch_gui.engine.worker import LOCAL_MODES, MAX_ATTEMPTS, JobListener, LocalWorker
 from docbatch_gui.pipeline.isolate import kill_all
 from docbatch_gui.pipeline.profile import Profile, load_profile
+from docbatch_gui.pipeline.render import make_thumbnail
 from docbatch_gui.storage.blobs import LocalBlobStore
 from docbatch_gui.storage.sqlite import SQLiteStore
 from docbatch_gui.storage.store import Store
@@ -104,6 +106,21 @@ class DocBatchApp:
 
     def pages(self, job_id: int) -> list[Page]:
         return self.store.list_pages(job_id)
+
+    def thumbnail(self, job_id: int, page_no: int) -> bytes:
+        """A page's thumbnail, made on first request and kept in the blob store.
+
+        The prepare step makes only the first page's (the queue shows it); the others
+        are made here when a person looks at them.
+        """
+        page = next((p for p in self.store.list_pages(job_id) if p.page_no == page_no), None)
+        if page is None or page.image_sha is None:
+            raise KeyError(f"job {job_id} has no rendered page {page_no}")
+        if page.thumb_sha and self.blobs.exists(page.thumb_sha):
+            return self.blobs.read(page.thumb_sha)
+        thumb = make_thumbnail(self.blobs.read(page.image_sha))
+        self.store.put_pages([replace(page, thumb_sha=self.blobs.put_bytes(thumb))])
+        return thumb
 
     def retry(self, job_id: int) -> Job:
         """Put a finished or failed job back in the queue for a new attempt."""
