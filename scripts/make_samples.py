@@ -2,7 +2,7 @@
 
 The samples are the fixtures of the offline extractor tests and the files a new
 operator tries first, so they are generated from code: the expected values in the
-tests and in README.md stay traceable to one place, and the output is identical on
+tests and in resources/SAMPLES.md stay traceable to one place, and the output is identical on
 every run (no timestamps, seeded noise).
 
 Run: ``python scripts/make_samples.py [output_dir]``.
