@@ -220,7 +220,7 @@ class LocalWorker:
 
         assert self._pool is not None, "process() runs inside run_until_idle()"
         try:
-            await run_prepare(
+            result = await run_prepare(
                 task,
                 deadline,
                 self._pool,
@@ -233,6 +233,13 @@ class LocalWorker:
             # evidence of where it stopped.
             with contextlib.suppress(InvalidTransition):
                 flush()
+        log.info(
+            "job %s (%s): %d pages prepared, render child peak %.0f MB",
+            job.id,
+            job.file_name,
+            result.pages_done,
+            result.child_peak_rss_mb or 0,
+        )
 
     async def _extract(self, job: Job) -> list[Document]:
         pages = [PageText(p.page_no, p.text) for p in self.store.list_pages(job.id)]

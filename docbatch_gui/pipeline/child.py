@@ -14,6 +14,7 @@ import ctypes
 import fcntl
 import json
 import os
+import resource
 import signal
 import sys
 from collections.abc import Callable
@@ -83,7 +84,12 @@ def render_one(task: PrepareTask, send: Send) -> None:
         return
     finally:
         _release_caches()
-    send({"event": "done"})
+    send({"event": "done", "peak_rss_mb": _peak_rss_mb()})
+
+
+def _peak_rss_mb() -> float:
+    """This child's peak memory so far, reported so that bounded memory is measurable."""
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
 
 
 def _release_caches() -> None:

@@ -43,6 +43,7 @@ class PrepareTimeout(JobTimeout):
 class PrepareResult:
     pages_total: int
     pages_done: int
+    child_peak_rss_mb: float | None = None
 
 
 def prepare_pool(size: int) -> ChildPool:
@@ -61,6 +62,7 @@ async def run_prepare(
 ) -> PrepareResult:
     total: int | None = None
     done = 0
+    peak: float | None = None
     async with pool.lease() as child:
         try:
             async for message in child.run(task.to_dict(), deadline):
@@ -76,6 +78,8 @@ async def run_prepare(
                         RenderedPage(**message, image=payload[:split], thumb=payload[split:])
                     )
                     done += 1
+                elif event == "done":
+                    peak = message.get("peak_rss_mb")
                 elif event == "error":
                     error_class = _KINDS.get(message["kind"], UnsupportedInput)
                     raise error_class(message["message"], file=task.file_name)
@@ -95,4 +99,4 @@ async def run_prepare(
                 "The file may be damaged: re-save it as PDF and add it again.",
                 file=task.file_name,
             ) from None
-    return PrepareResult(total or done, done)
+    return PrepareResult(total or done, done, peak)

@@ -23,6 +23,7 @@ from docbatch_gui.domain.errors import UnsupportedInput
 MAX_PIXELS = 1_150_000
 MAX_LONG_EDGE = 1568
 THUMB_LONG_EDGE = 200
+STORE_SHRINK_EVERY = 64
 
 
 @dataclass(frozen=True)
@@ -221,7 +222,11 @@ def _render_pdf(task: PrepareTask, on_count: Callable[[int], None]) -> Iterator[
             )
             jpeg, thumb = _encode(image, task.jpeg_quality, with_thumb=page_no == 1)
             yield RenderedPage(page_no, pixmap.width, pixmap.height, jpeg, thumb, text.strip())
-            del pixmap, image
+            del pixmap, image, page
+            if page_no % STORE_SHRINK_EVERY == 0:
+                # MuPDF caches parsed objects up to 256 MB; empty the cache now and
+                # then so a 3,000-page file stays as small as a 100-page one.
+                pymupdf.TOOLS.store_shrink(100)
     finally:
         document.close()
 
