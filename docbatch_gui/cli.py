@@ -32,6 +32,7 @@ from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import FINAL_STATES
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+MAX_DOCUMENTS_SHOWN = 30  # more than a screenful is better read with `documents`
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -148,7 +149,14 @@ def cmd_process(app: DocBatchApp, args: argparse.Namespace) -> int:
         print_jobs(out, jobs, True)
     else:
         print_jobs(out, jobs, False)
-        print_documents(out, app, app.documents_for(ids))
+        documents = app.documents_for(ids)
+        if len(documents) <= MAX_DOCUMENTS_SHOWN:
+            print_documents(out, app, documents)
+        else:
+            out.print(
+                f"{len(documents)} documents found; list them with "
+                "`docbatch documents --job ID` (add --json for scripts)."
+            )
     return EXIT_OK if all(app.succeeded(j) for j in jobs) else EXIT_FAILED
 
 

@@ -13,7 +13,9 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime, timedelta
+from multiprocessing import get_context
 
 from docbatch_gui.config import ProcessingMode, Settings
 from docbatch_gui.domain.errors import DocBatchError, ErrorKind, InvalidTransition
@@ -54,6 +56,7 @@ class LocalWorker:
         self.profile = profile
         self.listener = listener or (lambda job: None)
         self._pool: ChildPool | None = None
+        self._cpu: ProcessPoolExecutor | None = None
 
     def _emit(self, job: Job) -> Job:
         try:
@@ -70,9 +73,14 @@ class LocalWorker:
         queued = self._queued()
         if not queued:
             return
-        async with prepare_pool(self.settings.render_workers) as self._pool:
-            await self._pool.warm_up(len(queued))
-            await self._drain_queue(stop)
+        workers = self.settings.render_workers
+        # CPU work gets explicit executors: render children for pages, a small
+        # process pool for extraction (a thread would hold the GIL and stall the
+        # event loop, and with it every other job's progress and the GUI).
+        with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as self._cpu:
+            async with prepare_pool(workers) as self._pool:
+                await self._pool.warm_up(len(queued))
+                await self._drain_queue(stop)
 
     async def _drain_queue(self, stop: asyncio.Event | None) -> None:
         running: dict[int, asyncio.Task[Job | None]] = {}
@@ -243,6 +251,7 @@ class LocalWorker:
 
     async def _extract(self, job: Job) -> list[Document]:
         pages = [PageText(p.page_no, p.text) for p in self.store.list_pages(job.id)]
-        return await asyncio.to_thread(
-            extract_documents, job.id, job.file_name, pages, self.profile
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self._cpu, extract_documents, job.id, job.file_name, pages, self.profile
         )

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -105,6 +105,11 @@ class Profile:
 
     def doc_type(self, key: str) -> DocTypeProfile | None:
         return next((t for t in self.doc_types if t.key == key), None)
+
+    def __reduce__(self) -> tuple[Any, tuple[Path]]:
+        """Cross process boundaries as the file it came from (compiled patterns and
+        read-only mappings do not pickle); the receiving process reloads it."""
+        return load_profile, (self.source,)
 
 
 # -------------------------------------------------------------------- JSON schema

@@ -107,7 +107,7 @@ def _open_pdf(task: PrepareTask) -> Any:
     except Exception as exc:
         raise _unsupported(
             task,
-            f"the PDF is damaged and cannot be opened ({_short(exc)})",
+            f"the PDF is damaged and cannot be opened ({_short(exc, task)})",
             "Get a fresh copy from its source, or re-save it with a PDF tool.",
         ) from None
     if document.is_repaired and not _ends_with_eof(task.source):
@@ -173,13 +173,15 @@ def _open_image(task: PrepareTask) -> Any:
     except Exception as exc:
         raise _unsupported(
             task,
-            f"the image is damaged and cannot be read ({_short(exc)})",
+            f"the image is damaged and cannot be read ({_short(exc, task)})",
             "Get a fresh copy from its source, or re-save it with an image tool.",
         ) from None
 
 
-def _short(exc: BaseException) -> str:
+def _short(exc: BaseException, task: PrepareTask) -> str:
+    """The library's reason, in the operator's terms: their file name, not our blob path."""
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    text = text.replace(f"'{task.source}'", task.file_name).replace(task.source, task.file_name)
     return text[:160]
 
 
@@ -214,7 +216,7 @@ def _render_pdf(task: PrepareTask, on_count: Callable[[int], None]) -> Iterator[
             except Exception as exc:
                 raise _unsupported(
                     task,
-                    f"page {page_no} is damaged and cannot be rendered ({_short(exc)})",
+                    f"page {page_no} is damaged and cannot be rendered ({_short(exc, task)})",
                     "Get a fresh copy from its source, or re-save it with a PDF tool.",
                 ) from None
             image = Image.frombuffer(
@@ -259,7 +261,7 @@ def _render_image(task: PrepareTask, on_count: Callable[[int], None]) -> Iterato
             except Exception as exc:
                 raise _unsupported(
                     task,
-                    f"page {page_no} of the image is damaged ({_short(exc)})",
+                    f"page {page_no} of the image is damaged ({_short(exc, task)})",
                     "Get a fresh copy from its source, or re-save it with an image tool.",
                 ) from None
             jpeg, thumb = _encode(gray, task.jpeg_quality, with_thumb=page_no == 1)
