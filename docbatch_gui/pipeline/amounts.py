@@ -63,8 +63,17 @@ def _lexicon(profile: Profile) -> list[tuple[re.Pattern[str], str]]:
     return lexicon
 
 
-def _labels(folded: str, lexicon: list[tuple[re.Pattern[str], str]]) -> list[tuple[int, int, str]]:
+def _any_label(lexicon: list[tuple[re.Pattern[str], str]]) -> re.Pattern[str]:
+    """One alternation of every label: most lines have none, and one search says so."""
+    return re.compile("|".join(f"(?:{p.pattern})" for p, _ in lexicon))
+
+
+def _labels(
+    folded: str, lexicon: list[tuple[re.Pattern[str], str]], any_label: re.Pattern[str]
+) -> list[tuple[int, int, str]]:
     """Non-overlapping labels, longest first at each position ("итого ндс" over "итого")."""
+    if any_label.search(folded) is None:
+        return []
     hits = [(m.start(), m.end(), kind) for p, kind in lexicon for m in p.finditer(folded)]
     hits.sort(key=lambda h: (h[0], -(h[1] - h[0])))
     chosen: list[tuple[int, int, str]] = []
@@ -110,11 +119,14 @@ def _next_line_value(line: str | None) -> str | None:
 
 
 def _line_candidates(
-    lines: Sequence[str], i: int, lexicon: list[tuple[re.Pattern[str], str]]
+    lines: Sequence[str],
+    i: int,
+    lexicon: list[tuple[re.Pattern[str], str]],
+    any_label: re.Pattern[str],
 ) -> list[_Cand]:
     nxt = lines[i + 1] if i + 1 < len(lines) else None
     text = join_wrapped_number(lines[i], nxt)
-    labels = _labels(fold(text), lexicon)
+    labels = _labels(fold(text), lexicon, any_label)
     cands: list[_Cand] = []
     for n, (_start, end, kind) in enumerate(labels):
         if kind not in _VALUE_KINDS:
@@ -134,7 +146,8 @@ def _line_candidates(
 
 def extract_amounts(lines: Sequence[str], profile: Profile) -> AmountResult:
     lexicon = _lexicon(profile)
-    cands = [c for i in range(len(lines)) for c in _line_candidates(lines, i, lexicon)]
+    any_label = _any_label(lexicon)
+    cands = [c for i in range(len(lines)) for c in _line_candidates(lines, i, lexicon, any_label)]
     total, total_conf, total_lines = None, 0.0, []
     tier = [c for c in cands if c.kind == TOTAL1] or [c for c in cands if c.kind == TOTAL2]
     if tier:
