@@ -16,7 +16,7 @@ import logging
 import logging.handlers
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
@@ -144,7 +144,7 @@ def cmd_process(app: DocBatchApp, args: argparse.Namespace) -> int:
         jobs = app.jobs(ids)
         print_jobs(out, jobs, args.json)
         return EXIT_OK
-    jobs = _run_with_progress(app, ids, show=out.is_terminal and not args.json)
+    jobs, interrupted = _run_with_progress(app, ids, show=out.is_terminal and not args.json)
     if args.json:
         print_jobs(out, jobs, True)
     else:
@@ -157,10 +157,17 @@ def cmd_process(app: DocBatchApp, args: argparse.Namespace) -> int:
                 f"{len(documents)} documents found; list them with "
                 "`docbatch documents --job ID` (add --json for scripts)."
             )
+    if interrupted:
+        left = sum(1 for j in jobs if j.state.value == "queued")
+        complain(
+            f"Interrupted: {left} job(s) left in the queue; `docbatch worker --once` or the "
+            "next `process --wait` continues them.",
+            "yellow",
+        )
     return EXIT_OK if all(app.succeeded(j) for j in jobs) else EXIT_FAILED
 
 
-def _run_with_progress(app: DocBatchApp, ids: list[int], *, show: bool) -> list[Job]:
+def _run_with_progress(app: DocBatchApp, ids: list[int], *, show: bool) -> tuple[list[Job], bool]:
     progress = Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -181,21 +188,31 @@ def _run_with_progress(app: DocBatchApp, ids: list[int], *, show: bool) -> list[
         done = 1.0 if job.state in FINAL_STATES else job.progress
         progress.update(tasks[job.id], completed=done, state=job.state.value)
 
+    stop = asyncio.Event()
+
     async def run() -> list[Job]:
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
-        try:
+        with _stop_on_signals(stop):
             return await app.run(ids, on_job, stop=stop)
-        finally:
-            for sig in (signal.SIGINT, signal.SIGTERM):
-                loop.remove_signal_handler(sig)
 
     with progress:
         for job in app.jobs(ids):
             on_job(job)
-        return asyncio.run(run())
+        jobs = asyncio.run(run())
+    return jobs, stop.is_set()
+
+
+@contextlib.contextmanager
+def _stop_on_signals(stop: asyncio.Event) -> Iterator[None]:
+    """SIGINT and SIGTERM ask the worker to stop: running children are killed, their
+    jobs go back to the queue, and the process exits cleanly."""
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        yield
+    finally:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(sig)
 
 
 def cmd_jobs(app: DocBatchApp, args: argparse.Namespace) -> int:
@@ -227,15 +244,13 @@ def cmd_documents(app: DocBatchApp, args: argparse.Namespace) -> int:
 def cmd_worker(app: DocBatchApp, args: argparse.Namespace) -> int:
     async def run() -> None:
         stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
-        while not stop.is_set():
-            await app.run(None, stop=stop)
-            if args.once:
-                return
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), app.settings.poll_interval)
+        with _stop_on_signals(stop):
+            while not stop.is_set():
+                await app.run(None, stop=stop)
+                if args.once:
+                    return
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), app.settings.poll_interval)
 
     asyncio.run(run())
     return EXIT_OK

@@ -77,24 +77,35 @@ class LocalWorker:
         # CPU work gets explicit executors: render children for pages, a small
         # process pool for extraction (a thread would hold the GIL and stall the
         # event loop, and with it every other job's progress and the GUI).
-        with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as self._cpu:
+        self._cpu = ProcessPoolExecutor(workers, mp_context=get_context("spawn"))
+        try:
             async with prepare_pool(workers) as self._pool:
                 await self._pool.warm_up(len(queued))
                 await self._drain_queue(stop)
+        finally:
+            # Queued extractions are dropped (their jobs are back in the queue); one
+            # already running finishes in its process, which then exits.
+            self._cpu.shutdown(wait=not (stop and stop.is_set()), cancel_futures=True)
 
     async def _drain_queue(self, stop: asyncio.Event | None) -> None:
+        stop = stop or asyncio.Event()
+        stopping = asyncio.create_task(stop.wait())
         running: dict[int, asyncio.Task[Job | None]] = {}
         try:
-            while not (stop and stop.is_set()):
+            while not stop.is_set():
                 for job in self._queued():
                     if job.id not in running and len(running) < self.settings.render_workers:
                         running[job.id] = asyncio.create_task(self.process(job.id))
                 if not running:
                     return
-                done, _ = await asyncio.wait(running.values(), return_when=asyncio.FIRST_COMPLETED)
-                for job_id in [i for i, t in running.items() if t in done]:
+                # Wake on the first finished job, or at once when asked to stop.
+                await asyncio.wait(
+                    [*running.values(), stopping], return_when=asyncio.FIRST_COMPLETED
+                )
+                for job_id in [i for i, t in running.items() if t.done()]:
                     running.pop(job_id).result()
         finally:
+            stopping.cancel()
             for task in running.values():
                 task.cancel()
             if running:

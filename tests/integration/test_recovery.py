@@ -129,3 +129,35 @@ def test_sigkill_mid_render_loses_nothing_and_leaves_no_process(tmp_path: Path) 
         ).stdout
     )
     assert documents and documents[-1]["page_to"] == 3000
+
+
+def test_sigterm_stops_at_once_and_requeues_running_jobs(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    big = builders.text_pdf(tmp_path / "big.pdf", pages=3000)
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "docbatch_gui.cli",
+            "--data-dir",
+            str(data),
+            "process",
+            str(big),
+            "--wait",
+        ],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not child_processes():
+        time.sleep(0.05)
+    time.sleep(0.5)
+    process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=120)
+    assert process.returncode == 1
+    assert "Interrupted: 1 job(s) left in the queue" in stderr
+    (job,) = cli_json(data, "jobs")
+    assert job["state"] == "queued"  # it stopped mid-render, not after finishing
+    assert child_processes() == []
