@@ -20,6 +20,25 @@ from tests import builders
 from tests.helpers import REPO, child_processes, cli_json
 
 
+def start_rendering_a_big_file(tmp_path: Path, data: Path) -> subprocess.Popen[str]:
+    """`docbatch process --wait` on a 3,000-page file, returned once rendering runs."""
+    big = builders.text_pdf(tmp_path / "big.pdf", pages=3000)
+    command = ["-m", "docbatch_gui.cli", "--data-dir", str(data), "process", str(big), "--wait"]
+    process = subprocess.Popen(
+        [sys.executable, *command],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not child_processes():
+        time.sleep(0.05)
+    assert child_processes(), "the render child never started"
+    time.sleep(0.5)
+    return process
+
+
 def test_interrupted_job_is_requeued_on_start(app: DocBatchApp, tmp_path: Path) -> None:
     pdf = builders.text_pdf(tmp_path / "a.pdf", pages=3)
     (job,) = app.add([pdf]).jobs
@@ -71,27 +90,7 @@ def test_second_process_watches_while_the_lock_holder_works(
 
 def test_sigkill_mid_render_loses_nothing_and_leaves_no_process(tmp_path: Path) -> None:
     data = tmp_path / "data"
-    big = builders.text_pdf(tmp_path / "big.pdf", pages=3000)
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "docbatch_gui.cli",
-            "--data-dir",
-            str(data),
-            "process",
-            str(big),
-            "--wait",
-        ],
-        cwd=REPO,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not child_processes():
-        time.sleep(0.05)
-    assert child_processes(), "the render child never started"
-    time.sleep(0.5)
+    process = start_rendering_a_big_file(tmp_path, data)
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
     deadline = time.monotonic() + 10
@@ -133,27 +132,7 @@ def test_sigkill_mid_render_loses_nothing_and_leaves_no_process(tmp_path: Path) 
 
 def test_sigterm_stops_at_once_and_requeues_running_jobs(tmp_path: Path) -> None:
     data = tmp_path / "data"
-    big = builders.text_pdf(tmp_path / "big.pdf", pages=3000)
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "docbatch_gui.cli",
-            "--data-dir",
-            str(data),
-            "process",
-            str(big),
-            "--wait",
-        ],
-        cwd=REPO,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not child_processes():
-        time.sleep(0.05)
-    time.sleep(0.5)
+    process = start_rendering_a_big_file(tmp_path, data)
     process.send_signal(signal.SIGTERM)
     _, stderr = process.communicate(timeout=120)
     assert process.returncode == 1
