@@ -16,16 +16,18 @@ from functools import cached_property
 from pathlib import Path
 
 from docbatch_gui.config import ProcessingMode, Settings
-from docbatch_gui.domain.errors import ConfigError
+from docbatch_gui.domain.errors import ConfigError, DocBatchError
 from docbatch_gui.domain.models import Document, Job, Page
 from docbatch_gui.domain.states import FINAL_STATES, SUCCESS_STATES, JobState
 from docbatch_gui.engine.intake import IntakeReport, intake_paths
 from docbatch_gui.engine.lock import WorkerLock
 from docbatch_gui.engine.recovery import recover_interrupted
-from docbatch_gui.engine.worker import LOCAL_MODES, MAX_ATTEMPTS, JobListener, LocalWorker
+from docbatch_gui.engine.worker import MAX_ATTEMPTS, JobListener, LocalWorker
+from docbatch_gui.llm.claude import ClaudeSync
 from docbatch_gui.pipeline.isolate import kill_all
 from docbatch_gui.pipeline.profile import Profile, load_profile
 from docbatch_gui.pipeline.render import make_thumbnail
+from docbatch_gui.secrets import keyring_secret
 from docbatch_gui.storage.blobs import LocalBlobStore
 from docbatch_gui.storage.sqlite import SQLiteStore
 from docbatch_gui.storage.store import Store
@@ -40,6 +42,8 @@ class DocBatchApp:
         self.settings = settings
         self.lock = WorkerLock(settings.data_dir)
         self._recovered = False
+        #: the critical error that stopped the last run, for the operator
+        self.halted: DocBatchError | None = None
 
     # -- resources (opened on first use so that start-up stays fast) -------------------
 
@@ -63,19 +67,45 @@ class DocBatchApp:
 
     # -- intents ----------------------------------------------------------------------
 
+    @cached_property
+    def anthropic_key(self) -> str | None:
+        """From ANTHROPIC_API_KEY, else the OS keyring (where the GUI stores it)."""
+        if self.settings.anthropic_api_key is not None:
+            return self.settings.anthropic_api_key.get_secret_value()
+        return keyring_secret("ANTHROPIC_API_KEY")
+
     def resolve_mode(self, requested: str | None) -> str:
-        mode = self.settings.effective_mode(requested)
-        if mode.value in LOCAL_MODES:
-            return mode.value
-        if requested:
+        if requested is None and self.anthropic_key is None:
+            return ProcessingMode.OFFLINE.value
+        mode = ProcessingMode(requested) if requested else self.settings.processing_mode
+        if mode is ProcessingMode.SYNC and self.anthropic_key is None:
             raise ConfigError(
-                f"--mode {mode.value} needs Claude extraction, which this version does not "
-                "have yet. Use --mode offline."
+                "--mode sync needs an Anthropic API key: set ANTHROPIC_API_KEY, or use "
+                "--mode offline."
             )
-        log.warning(
-            "PROCESSING_MODE=%s is not available in this version; using offline", mode.value
+        if mode is ProcessingMode.BATCH:
+            if requested:
+                raise ConfigError(
+                    "--mode batch is not available in this version yet. Use --mode sync or "
+                    "--mode offline."
+                )
+            log.warning("PROCESSING_MODE=batch is not available yet; using sync")
+            return ProcessingMode.SYNC.value
+        return mode.value
+
+    def claude(self) -> ClaudeSync | None:
+        """A client for this run, or None without a key (offline jobs only)."""
+        if self.anthropic_key is None:
+            return None
+        return ClaudeSync(
+            api_key=self.anthropic_key,
+            base_url=self.settings.anthropic_base_url,
+            profile=self.profile,
+            max_concurrency=self.settings.max_concurrency,
+            timeout=self.settings.anthropic_timeout,
+            max_retries=self.settings.anthropic_max_retries,
+            request_retries=self.settings.request_retries,
         )
-        return ProcessingMode.OFFLINE.value
 
     def add(
         self, paths: Iterable[Path | str], *, mode: str | None = None, force: bool = False
@@ -158,13 +188,25 @@ class DocBatchApp:
         this one only watches the store while that one works.
         """
         stop = stop or asyncio.Event()
+        self.halted = None
         while not stop.is_set():
             if self.lock.acquire():
                 if not self._recovered:
                     recover_interrupted(self.store, max_attempts=MAX_ATTEMPTS)
                     self._recovered = True
-                worker = LocalWorker(self.store, self.blobs, self.settings, self.profile, listener)
-                await worker.run_until_idle(stop)
+                claude = self.claude()
+                worker = LocalWorker(
+                    self.store, self.blobs, self.settings, self.profile, listener, claude
+                )
+                try:
+                    await worker.run_until_idle(stop)
+                finally:
+                    if claude is not None:
+                        await claude.close()
+                if worker.halted is not None:
+                    # Auth or billing: stop here, say it once; queued jobs stay queued.
+                    self.halted = worker.halted
+                    break
             if job_ids is None:
                 if once:
                     break

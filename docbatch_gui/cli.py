@@ -157,6 +157,8 @@ def cmd_process(app: DocBatchApp, args: argparse.Namespace) -> int:
                 f"{len(documents)} documents found; list them with "
                 "`docbatch documents --job ID` (add --json for scripts)."
             )
+    if app.halted is not None:
+        complain(f"Stopped: {app.halted.message}")
     if interrupted:
         left = sum(1 for j in jobs if j.state.value == "queued")
         complain(

@@ -47,6 +47,8 @@ def job_json(job: Job) -> dict[str, Any]:
         "deadline": job.deadline.isoformat() if job.deadline else None,
         "created_at": job.created_at.isoformat() if job.created_at else None,
         "updated_at": job.updated_at.isoformat() if job.updated_at else None,
+        "cost_estimate_usd": job.cost_estimate_usd,
+        "cost_actual_usd": job.cost_actual_usd,
     }
 
 

@@ -27,6 +27,13 @@ class ProcessingMode(StrEnum):
     BATCH = "batch"
 
 
+class OutputMode(StrEnum):
+    """How the answer's shape is enforced: structured outputs, or forced tool use."""
+
+    JSON_SCHEMA = "json_schema"
+    TOOL = "tool"
+
+
 def default_data_dir() -> Path:
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
@@ -67,6 +74,15 @@ class Settings(BaseSettings):
     max_pages: int = Field(10_000, ge=1, le=1_000_000, alias="MAX_PAGES")
     jpeg_quality: int = Field(80, ge=30, le=95, alias="JPEG_QUALITY")
 
+    # Claude extraction.
+    anthropic_model: str = Field("claude-sonnet-4-5", min_length=1, alias="ANTHROPIC_MODEL")
+    anthropic_timeout: float = Field(120, ge=1, le=3600, alias="ANTHROPIC_TIMEOUT")
+    anthropic_max_retries: int = Field(4, ge=0, le=10, alias="ANTHROPIC_MAX_RETRIES")
+    claude_output: OutputMode = Field(OutputMode.JSON_SCHEMA, alias="CLAUDE_OUTPUT")
+    max_output_tokens: int = Field(8192, ge=256, le=64_000, alias="MAX_OUTPUT_TOKENS")
+    #: how often one request group is sent again after an invalid answer or an error
+    request_retries: int = Field(2, ge=0, le=10, alias="REQUEST_RETRIES")
+
     # Backends; empty means "embedded default".
     anthropic_api_key: SecretStr | None = Field(None, alias="ANTHROPIC_API_KEY")
     anthropic_base_url: str | None = Field(None, alias="ANTHROPIC_BASE_URL")
@@ -103,15 +119,6 @@ class Settings(BaseSettings):
     @property
     def blob_dir(self) -> Path:
         return self.data_dir / "blobs"
-
-    def effective_mode(self, requested: str | None = None) -> ProcessingMode:
-        """The mode a job will use: explicit request, else the setting, else offline
-        when no Anthropic key is configured (the embedded default needs no key)."""
-        if requested:
-            return ProcessingMode(requested)
-        if self.anthropic_api_key is None:
-            return ProcessingMode.OFFLINE
-        return self.processing_mode
 
 
 def _describe_allowed(field_name: str) -> str:

@@ -114,17 +114,41 @@ async def _render_once(task: Any, deadline: float, on_count: Any, on_page: Any) 
 
 
 def _anthropic(settings: Settings) -> Check:
-    if settings.anthropic_api_key is None:
+    """A real call that costs nothing (count_tokens): proves the key and the network."""
+    import anthropic
+
+    from docbatch_gui.llm.claude import classify_api_error
+    from docbatch_gui.secrets import keyring_secret
+
+    key = (
+        settings.anthropic_api_key.get_secret_value()
+        if settings.anthropic_api_key
+        else keyring_secret("ANTHROPIC_API_KEY")
+    )
+    if key is None:
         return Check(
             "Claude (Anthropic)",
             Status.INFO,
             "no ANTHROPIC_API_KEY: the offline extractor is used (no cost, text layer only)",
         )
+    client = anthropic.Anthropic(
+        api_key=key, base_url=settings.anthropic_base_url, max_retries=0, timeout=15
+    )
+    try:
+        client.messages.count_tokens(
+            model=settings.anthropic_model, messages=[{"role": "user", "content": "ping"}]
+        )
+    except anthropic.APIError as exc:
+        error = classify_api_error(exc)
+        return Check("Claude (Anthropic)", Status.FAIL, error.message)
+    finally:
+        client.close()
+    where = settings.anthropic_base_url or "api.anthropic.com"
     return Check(
         "Claude (Anthropic)",
-        Status.WARN,
-        "ANTHROPIC_API_KEY is set, but this version has no Claude extraction yet; "
-        "the offline extractor is used",
+        Status.OK,
+        f"key accepted by {where}; model {settings.anthropic_model}, "
+        f"up to {settings.max_concurrency} requests at once",
     )
 
 

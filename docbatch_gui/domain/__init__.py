@@ -10,7 +10,7 @@ from docbatch_gui.domain.errors import (
     RetryableError,
     UnsupportedInput,
 )
-from docbatch_gui.domain.models import Document, Job, NewJob, Page
+from docbatch_gui.domain.models import Document, Job, NewJob, Page, RequestRecord
 from docbatch_gui.domain.states import (
     ACTIVE_STATES,
     FINAL_STATES,
@@ -37,6 +37,7 @@ __all__ = [
     "NewJob",
     "Page",
     "Phase",
+    "RequestRecord",
     "RetryableError",
     "UnsupportedInput",
     "can_transition",

@@ -46,6 +46,8 @@ class Job:
     pages: int | None = None
     documents: int = 0
     progress: float = 0.0
+    cost_estimate_usd: float | None = None
+    cost_actual_usd: float | None = None
     created_at: datetime | None = None
     updated_at: datetime | None = None
 
@@ -108,3 +110,36 @@ class Document:
             "needs_review": self.needs_review,
             "review_reasons": list(self.review_reasons),
         }
+
+
+@dataclass(frozen=True)
+class RequestRecord:
+    """One Claude request group of a job: where it stands, what it cost, its answer.
+
+    ``answer`` holds the validated documents of a succeeded group (source page
+    numbers), so a retry of the job reuses them instead of paying again.
+    """
+
+    job_id: int
+    custom_id: str
+    group: int
+    pages: list[int]
+    state: str  # succeeded | errored | pending
+    attempts: int = 0
+    error_kind: str | None = None
+    error: str | None = None
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+    cost_usd: float | None = None
+    estimate_usd: float | None = None
+    mode: str = "sync"
+    answer: list[dict[str, Any]] | None = None
+
+    def body(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+    @classmethod
+    def from_body(cls, body: dict[str, Any]) -> RequestRecord:
+        return cls(**body)

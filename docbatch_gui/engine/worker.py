@@ -21,6 +21,8 @@ from docbatch_gui.config import ProcessingMode, Settings
 from docbatch_gui.domain.errors import DocBatchError, ErrorKind, InvalidTransition
 from docbatch_gui.domain.models import Document, Job, Page
 from docbatch_gui.domain.states import JobState
+from docbatch_gui.engine.extraction import SyncExtraction
+from docbatch_gui.llm.claude import ClaudeSync
 from docbatch_gui.pipeline.formats import sniff
 from docbatch_gui.pipeline.isolate import ChildPool
 from docbatch_gui.pipeline.offline import PageText, extract_documents
@@ -49,6 +51,7 @@ class LocalWorker:
         settings: Settings,
         profile: Profile,
         listener: JobListener | None = None,
+        claude: ClaudeSync | None = None,
     ) -> None:
         self.store = store
         self.blobs = blobs
@@ -56,6 +59,10 @@ class LocalWorker:
         self.profile = profile
         self.listener = listener or (lambda job: None)
         self._pool: ChildPool | None = None
+        self.claude = claude
+        self.modes = LOCAL_MODES | ({ProcessingMode.SYNC.value} if claude else set())
+        #: set by a critical error (auth, billing): no further job is started
+        self.halted: DocBatchError | None = None
         self._cpu: ProcessPoolExecutor | None = None
 
     def _emit(self, job: Job) -> Job:
@@ -66,7 +73,8 @@ class LocalWorker:
         return job
 
     def _queued(self) -> list[Job]:
-        return [j for j in self.store.list_jobs(states=[JobState.QUEUED]) if j.mode in LOCAL_MODES]
+        queued = self.store.list_jobs(states=[JobState.QUEUED])
+        return [j for j in queued if j.mode in self.modes]
 
     async def run_until_idle(self, stop: asyncio.Event | None = None) -> None:
         """Process queued jobs until none is left (or ``stop`` is set)."""
@@ -93,7 +101,7 @@ class LocalWorker:
         running: dict[int, asyncio.Task[Job | None]] = {}
         try:
             while not stop.is_set():
-                for job in self._queued():
+                for job in [] if self.halted else self._queued():
                     if job.id not in running and len(running) < self.settings.render_workers:
                         running[job.id] = asyncio.create_task(self.process(job.id))
                 if not running:
@@ -142,7 +150,10 @@ class LocalWorker:
             log.warning("job %s: %s", job.id, exc)
             return self.store.get_job(job.id)
         except DocBatchError as exc:
-            self.store.set_pages_deliverable(job.id, False)
+            if exc.kind is ErrorKind.CRITICAL:
+                self.halted = self.halted or exc
+            if self.store.get_job(job.id).state is JobState.PREPARING:
+                self.store.set_pages_deliverable(job.id, False)  # half-rendered: not shown
             failed = self._finish(
                 job.id, JobState.FAILED, attempt, error_kind=exc.kind, error=exc.message
             )
@@ -178,6 +189,31 @@ class LocalWorker:
             return None
 
     async def _run(self, job: Job, attempt: int, deadline: float) -> Job:
+        if self._pages_ready(job):
+            log.info("job %s: pages already rendered; not rendering again", job.id)
+        else:
+            await self._render(job, attempt, deadline)
+        job = self._emit(
+            self.store.transition(job.id, JobState.EXTRACTING, attempt=attempt, progress=0.9)
+        )
+        documents = await self._extract(job, attempt)
+        self.store.transition(job.id, JobState.BUILDING, attempt=attempt)
+        self.store.replace_documents(job.id, documents)
+        final = (
+            JobState.NEEDS_REVIEW
+            if any(d.needs_review for d in documents) or not documents
+            else JobState.DONE
+        )
+        return self._emit(self.store.transition(job.id, final, attempt=attempt, progress=1.0))
+
+    def _pages_ready(self, job: Job) -> bool:
+        """A retry after an extraction failure reuses the rendered pages."""
+        if not job.pages or not job.artifacts_deliverable:
+            return False
+        pages = self.store.list_pages(job.id)
+        return len(pages) == job.pages and all(p.deliverable for p in pages)
+
+    async def _render(self, job: Job, attempt: int, deadline: float) -> None:
         self.store.delete_pages(job.id)  # leftovers of an interrupted attempt
         source = self.blobs.local_path(job.sha256)
         if source is None:
@@ -193,18 +229,6 @@ class LocalWorker:
         )
         await self._prepare(job, attempt, task, deadline)
         self.store.set_pages_deliverable(job.id, True)
-        job = self._emit(
-            self.store.transition(job.id, JobState.EXTRACTING, attempt=attempt, progress=0.9)
-        )
-        documents = await self._extract(job)
-        self.store.transition(job.id, JobState.BUILDING, attempt=attempt)
-        self.store.replace_documents(job.id, documents)
-        final = (
-            JobState.NEEDS_REVIEW
-            if any(d.needs_review for d in documents) or not documents
-            else JobState.DONE
-        )
-        return self._emit(self.store.transition(job.id, final, attempt=attempt, progress=1.0))
 
     async def _prepare(self, job: Job, attempt: int, task: PrepareTask, deadline: float) -> None:
         pending: list[Page] = []
@@ -260,7 +284,14 @@ class LocalWorker:
             result.child_peak_rss_mb or 0,
         )
 
-    async def _extract(self, job: Job) -> list[Document]:
+    async def _extract(self, job: Job, attempt: int) -> list[Document]:
+        if job.mode == ProcessingMode.SYNC.value:
+            if self.claude is None:
+                raise DocBatchError(f"{job.file_name}: sync mode needs ANTHROPIC_API_KEY.")
+            extraction = SyncExtraction(
+                self.store, self.blobs, self.settings, self.profile, self.claude
+            )
+            return await extraction.extract(job, attempt)
         pages = [PageText(p.page_no, p.text) for p in self.store.list_pages(job.id)]
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(

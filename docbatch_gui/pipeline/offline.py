@@ -23,6 +23,7 @@ from docbatch_gui.domain.normalize import (
 from docbatch_gui.pipeline.fields import extract_fields
 from docbatch_gui.pipeline.filename import parse_filename
 from docbatch_gui.pipeline.profile import UNKNOWN, Profile
+from docbatch_gui.pipeline.review import review_reasons
 from docbatch_gui.pipeline.textutil import page_ranges, split_lines
 
 __all__ = ["PageText", "classify", "extract_documents", "parse_filename"]
@@ -215,16 +216,7 @@ def _build(
     reasons: list[str] = []
     if scans:
         reasons.append(f"no text layer on {page_ranges(scans)} (scan): OCR needed")
-    if doc_type == UNKNOWN:
-        reasons.append("document type unknown")
-    spec = profile.doc_type(doc_type)
-    for key in spec.required_fields if spec else ():
-        if result.values.get(key) is None:
-            reasons.append(f"{key} not found")
-    for key, value in result.values.items():
-        score = result.confidence.get(key, 0.0)
-        if value is not None and score < profile.review_threshold:
-            reasons.append(f"{key} uncertain (confidence {score:.2f})")
+    reasons.extend(review_reasons(doc_type, result.values, result.confidence, profile))
     reasons.extend(result.notes)
     if single:
         reasons.extend(_filename_conflicts(result.values, hints))

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from docbatch_gui.domain.errors import ErrorKind
-from docbatch_gui.domain.models import Document, Job, NewJob, Page
+from docbatch_gui.domain.models import Document, Job, NewJob, Page, RequestRecord
 from docbatch_gui.domain.states import FAILURE_STATES, PHASE_OF, JobState, Phase, check_transition
 from docbatch_gui.storage.store import JOB_FIELDS, check_attempt, check_expectations
 
@@ -82,6 +82,19 @@ MIGRATIONS: list[str] = [
     CREATE INDEX job_events_job ON job_events(job_id);
     CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     """,
+    # 2: cost per job; one row per Claude request group with its usage and answer
+    """
+    ALTER TABLE jobs ADD COLUMN cost_estimate_usd REAL;
+    ALTER TABLE jobs ADD COLUMN cost_actual_usd REAL;
+    CREATE TABLE requests (
+        job_id INTEGER NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
+        custom_id TEXT NOT NULL,
+        group_no INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (job_id, custom_id)
+    );
+    """,
 ]
 
 _BOOL_FIELDS = {"termination_confirmed", "artifacts_deliverable"}
@@ -128,6 +141,8 @@ def _row_to_job(row: sqlite3.Row) -> Job:
         pages=row["pages"],
         documents=row["documents"],
         progress=row["progress"],
+        cost_estimate_usd=row["cost_estimate_usd"],
+        cost_actual_usd=row["cost_actual_usd"],
         created_at=_parse_time(row["created_at"]),
         updated_at=_parse_time(row["updated_at"]),
     )
@@ -442,6 +457,31 @@ class SQLiteStore:
                 )
             )
         return documents
+
+    # -- Claude requests ---------------------------------------------------------------
+
+    def save_request(self, record: RequestRecord) -> None:
+        with self._tx() as db:
+            db.execute(
+                "INSERT INTO requests (job_id, custom_id, group_no, body, updated_at)"
+                " VALUES (?,?,?,?,?) ON CONFLICT(job_id, custom_id) DO UPDATE SET"
+                " group_no = excluded.group_no, body = excluded.body,"
+                " updated_at = excluded.updated_at",
+                (
+                    record.job_id,
+                    record.custom_id,
+                    record.group,
+                    json.dumps(record.body(), ensure_ascii=False),
+                    _now().isoformat(),
+                ),
+            )
+
+    def list_requests(self, job_id: int) -> list[RequestRecord]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT body FROM requests WHERE job_id = ? ORDER BY group_no", (job_id,)
+            ).fetchall()
+        return [RequestRecord.from_body(json.loads(r["body"])) for r in rows]
 
     # -- settings ---------------------------------------------------------------------
 

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from docbatch_gui.domain.errors import InvalidTransition
-from docbatch_gui.domain.models import Document, Job, NewJob, Page
+from docbatch_gui.domain.models import Document, Job, NewJob, Page, RequestRecord
 from docbatch_gui.domain.states import JobState, check_transition
 
 #: Job columns that ``update_job`` and ``transition`` may set besides the state.
@@ -30,6 +30,8 @@ JOB_FIELDS: frozenset[str] = frozenset(
         "progress",
         "mode",
         "duplicate_of",
+        "cost_estimate_usd",
+        "cost_actual_usd",
     }
 )
 
@@ -91,6 +93,11 @@ class Store(Protocol):
     # documents
     def replace_documents(self, job_id: int, documents: Sequence[Document]) -> list[Document]: ...
     def list_documents(self, job_id: int | None = None) -> list[Document]: ...
+
+    # Claude requests: usage, cost and the validated answer of each group, so a retry
+    # sends only the groups that failed and nothing is paid for twice
+    def save_request(self, record: RequestRecord) -> None: ...
+    def list_requests(self, job_id: int) -> list[RequestRecord]: ...
 
     # small settings shared by the GUI, the CLI and workers (e.g. pause flags)
     def get_setting(self, key: str, default: Any = None) -> Any: ...

@@ -68,12 +68,21 @@ def test_empty_backend_variables_mean_unset(monkeypatch: pytest.MonkeyPatch) -> 
     assert settings.mongodb_uri is None and settings.anthropic_api_key is None
 
 
-def test_mode_is_offline_without_a_key(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_mode_is_offline_without_a_key(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from docbatch_gui.app import DocBatchApp
+
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-    assert load_settings().effective_mode() is ProcessingMode.OFFLINE
-    assert load_settings().effective_mode("batch") is ProcessingMode.BATCH
+    monkeypatch.setattr("docbatch_gui.app.keyring_secret", lambda name: None)
+    app = DocBatchApp(load_settings(data_dir=tmp_path))
+    assert app.resolve_mode(None) == "offline"
+    with pytest.raises(ConfigError, match="ANTHROPIC_API_KEY"):
+        app.resolve_mode("sync")
     monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
-    assert load_settings().effective_mode() is ProcessingMode.SYNC
+    app = DocBatchApp(load_settings(data_dir=tmp_path))
+    assert app.resolve_mode(None) == "sync"
+    assert app.resolve_mode("offline") == "offline"
+    with pytest.raises(ConfigError, match="batch"):
+        app.resolve_mode("batch")
 
 
 def test_overrides_by_field_name() -> None:

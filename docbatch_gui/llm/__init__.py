@@ -1,0 +1,1 @@
+"""Claude: the request runner (sync now, batches later) and the price table."""

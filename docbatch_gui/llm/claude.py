@@ -1,0 +1,196 @@
+"""Sync mode (seed 001): every request of every job at once, under one semaphore.
+
+Each request keeps its own outcome (a failure never stops the others), the outcomes
+come back in a deterministic order (job, then group), and one INFO line at the start
+and one at the end give the counts. Transport retries (429, 529, 5xx, connection
+errors, honouring ``retry-after``) are the SDK's, bounded by ``max_retries``; an
+answer that breaks the schema is sent again up to ``request_retries`` times.
+Authentication and billing errors are critical: the first one stops every request
+not yet sent, and none is retried.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import anthropic
+
+from docbatch_gui.domain.errors import (
+    CriticalError,
+    DocBatchError,
+    RetryableError,
+    UnsupportedInput,
+)
+from docbatch_gui.llm.pricing import Usage
+from docbatch_gui.pipeline.profile import Profile
+from docbatch_gui.pipeline.requests import ExtractionRequest
+from docbatch_gui.pipeline.results import InvalidAnswer, RawDocument, parse_answer
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class RequestOutcome:
+    request: ExtractionRequest
+    documents: list[RawDocument] | None
+    error: DocBatchError | None
+    usage: Usage = field(default_factory=Usage)
+    attempts: int = 1
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+def answer_payload(message: Any) -> str | dict[str, Any]:
+    """The answer of a Message: a forced tool's input, else the text."""
+    if getattr(message, "stop_reason", None) == "max_tokens":
+        raise InvalidAnswer("invalid answer: cut off at max_tokens (raise MAX_OUTPUT_TOKENS)")
+    for block in message.content:
+        if getattr(block, "type", None) == "tool_use":
+            return dict(block.input)
+    return "".join(getattr(b, "text", "") for b in message.content if b.type == "text")
+
+
+def classify_api_error(exc: Exception) -> DocBatchError:
+    """Map an SDK exception to our error kinds, with a message for the operator.
+
+    Messages never include the key or the request body.
+    """
+    status = getattr(exc, "status_code", None)
+    detail = _api_message(exc)
+    if isinstance(exc, anthropic.AuthenticationError):
+        return CriticalError(
+            f"Claude refused the API key ({status}: {detail}). Check ANTHROPIC_API_KEY; "
+            "processing has stopped and nothing else is sent until it is fixed."
+        )
+    if isinstance(exc, anthropic.PermissionDeniedError) or "credit balance" in detail.lower():
+        return CriticalError(
+            f"Claude refused the request for billing or permission reasons ({status}: "
+            f"{detail}). Check the account's plan and billing; processing has stopped."
+        )
+    if isinstance(exc, anthropic.BadRequestError | anthropic.UnprocessableEntityError):
+        return UnsupportedInput(
+            f"Claude rejected the request as invalid ({status}: {detail}). "
+            "Check the file's pages; retrying will not help."
+        )
+    if isinstance(exc, anthropic.APITimeoutError):
+        return RetryableError("Claude did not answer in time (timeout); it will be retried.")
+    if isinstance(exc, anthropic.APIConnectionError):
+        return RetryableError("Claude could not be reached (network); it will be retried.")
+    if isinstance(exc, anthropic.APIStatusError):
+        return RetryableError(
+            f"Claude is busy or failing ({status}: {detail}); it will be retried."
+        )
+    return RetryableError(f"Claude call failed ({type(exc).__name__}); it will be retried.")
+
+
+def _api_message(exc: Exception) -> str:
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        error = body.get("error")
+        if isinstance(error, dict) and error.get("message"):
+            return f"{error.get('type', 'error')}: {error['message']}"[:300]
+    return (getattr(exc, "message", None) or type(exc).__name__)[:300]
+
+
+class _Stopped(Exception):
+    """A critical error elsewhere stopped sending; this request was not sent."""
+
+
+class ClaudeSync:
+    """Sends requests through the official async SDK; one instance per worker run."""
+
+    def __init__(
+        self,
+        *,
+        api_key: str,
+        base_url: str | None,
+        profile: Profile,
+        max_concurrency: int,
+        timeout: float,
+        max_retries: int,
+        request_retries: int,
+    ) -> None:
+        self.client = anthropic.AsyncAnthropic(
+            api_key=api_key, base_url=base_url, timeout=timeout, max_retries=max_retries
+        )
+        self.profile = profile
+        self.max_concurrency = max_concurrency
+        self.request_retries = request_retries
+        self.semaphore = asyncio.Semaphore(max_concurrency)
+        self.critical: CriticalError | None = None
+        self.in_flight = 0
+        self.peak_in_flight = 0
+
+    async def close(self) -> None:
+        await self.client.close()
+
+    async def extract(self, requests: Sequence[ExtractionRequest]) -> list[RequestOutcome]:
+        started = time.monotonic()
+        log.info(
+            "sync extraction start: %d requests, concurrency %d",
+            len(requests),
+            self.max_concurrency,
+        )
+        outcomes = await asyncio.gather(*(self._one(r) for r in requests))
+        outcomes.sort(key=lambda o: (o.request.job_id, o.request.group))
+        succeeded = sum(o.ok for o in outcomes)
+        log.info(
+            "sync extraction end: %d requests, concurrency %d, succeeded %d, failed %d, "
+            "elapsed %.2fs",
+            len(outcomes),
+            self.max_concurrency,
+            succeeded,
+            len(outcomes) - succeeded,
+            time.monotonic() - started,
+        )
+        return outcomes
+
+    async def count_tokens(self, request: ExtractionRequest) -> int:
+        params = {k: v for k, v in request.params.items() if k != "max_tokens"}
+        result = await self.client.messages.count_tokens(**params)
+        return int(result.input_tokens)
+
+    async def _one(self, request: ExtractionRequest) -> RequestOutcome:
+        usage = Usage()
+        attempts = 0
+        while True:
+            if self.critical is not None:
+                return RequestOutcome(request, None, self.critical, usage, attempts)
+            attempts += 1
+            try:
+                message = await self._send(request)
+            except _Stopped:
+                continue
+            except anthropic.APIError as exc:
+                error = classify_api_error(exc)
+                if isinstance(error, CriticalError) and self.critical is None:
+                    self.critical = error
+                    log.error("%s", error.message)
+                return RequestOutcome(request, None, error, usage, attempts)
+            usage += Usage.from_api(message.usage)
+            try:
+                documents = parse_answer(answer_payload(message), request.pages, self.profile)
+            except InvalidAnswer as exc:
+                log.warning("%s: %s (attempt %d)", request.custom_id, exc.message, attempts)
+                if attempts > self.request_retries:
+                    return RequestOutcome(request, None, exc, usage, attempts)
+                continue
+            return RequestOutcome(request, documents, None, usage, attempts)
+
+    async def _send(self, request: ExtractionRequest) -> Any:
+        async with self.semaphore:
+            if self.critical is not None:  # it happened while this one waited its turn
+                raise _Stopped
+            self.in_flight += 1
+            self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
+            try:
+                return await self.client.messages.create(**request.params)
+            finally:
+                self.in_flight -= 1

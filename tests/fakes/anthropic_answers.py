@@ -1,0 +1,264 @@
+"""What the fake Anthropic server answers: request parsing, answers, token counts.
+
+Kept apart from the HTTP plumbing in ``anthropic_server`` so that tests can compute
+exactly what the fake will say (``expected_documents``) without starting a server,
+and so the answer rules stay readable on their own.
+
+The fake "model" is the project's offline extractor run on the page texts the request
+carries. That makes every answer deterministic and plausible (real doc types, real
+fields) while the code under test still goes through the real SDK and the real
+wire format.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import io
+import json
+import re
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from PIL import Image, UnidentifiedImageError
+
+from docbatch_gui.pipeline.offline import PageText, extract_documents
+from docbatch_gui.pipeline.profile import Profile, load_profile
+
+__all__ = [
+    "ParsedRequest",
+    "PromptCache",
+    "RequestInvalid",
+    "TokenCount",
+    "answer_for",
+    "count_tokens",
+    "expected_documents",
+    "parse_request",
+    "starts_document",
+]
+
+# One page of a request: ``<page index="K" source_page="P">\n...text...\n</page>``.
+_PAGE_RE = re.compile(
+    r'<page index="(?P<k>\d+)" source_page="(?P<p>\d+)">\n?(?P<text>.*?)\n?</page>', re.DOTALL
+)
+_FILE_NAME_RE = re.compile(r"^File name: (?P<name>.*?)\s*$", re.MULTILINE)
+_REQUEST_ID_RE = re.compile(r"^Request id: (?P<id>\S+)\s*$", re.MULTILINE)
+
+# API limits that DocBatch must respect (FINDINGS.md); breaking one is a 400, as on the API.
+MAX_IMAGE_B64 = 5 * 1024 * 1024
+MAX_IMAGES = 100
+MAX_SIDE = 8000
+MAX_SIDE_MANY = 2000  # when a request carries more than 20 images
+# A page of prose without a title or page cue: it never opens a document, so whatever
+# follows it in a two-page run opens one only if it would open one anywhere.
+_FILLER = "and the remaining text of the page before, which carries no title of its own"
+
+
+class RequestInvalid(ValueError):
+    """The request breaks an API rule; the server turns it into a 400."""
+
+
+@cache
+def _profile() -> Profile:
+    return load_profile()
+
+
+# ------------------------------------------------------------------ request parsing
+
+
+@dataclass(frozen=True)
+class ParsedRequest:
+    """What DocBatch put into ``messages[0].content``: file name, marker, pages."""
+
+    file_name: str
+    request_id: str | None  # the "Request id: ..." marker (sync custom id), if any
+    pages: list[tuple[int, int, str]] = field(default_factory=list)  # (K, source_page, text)
+
+
+def _blocks(content: Any) -> list[dict[str, Any]]:
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}]
+    return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+
+
+def _texts(body: Mapping[str, Any]) -> list[str]:
+    """Every text block of the request: the system prompt, then the messages."""
+    texts = [b.get("text", "") for b in _blocks(body.get("system"))]
+    for message in body.get("messages") or []:
+        if isinstance(message, dict):
+            texts.extend(b.get("text", "") for b in _blocks(message.get("content")))
+    return [t for t in texts if isinstance(t, str)]
+
+
+def parse_request(body: Mapping[str, Any]) -> ParsedRequest:
+    """Read the first user message; anything not in DocBatch's format is just ignored."""
+    messages = body.get("messages") or []
+    first = messages[0] if messages and isinstance(messages[0], dict) else {}
+    texts = [b.get("text", "") for b in _blocks(first.get("content")) if b.get("type") == "text"]
+    header = next((t for t in texts if "<page " not in t), "")
+    name = _FILE_NAME_RE.search(header)
+    marker = _REQUEST_ID_RE.search(header)
+    pages = [
+        (int(m["k"]), int(m["p"]), m["text"]) for text in texts for m in _PAGE_RE.finditer(text)
+    ]
+    return ParsedRequest(
+        file_name=name["name"] if name else "",
+        request_id=marker["id"] if marker else None,
+        pages=pages,
+    )
+
+
+# -------------------------------------------------------------------------- answers
+
+
+def starts_document(text: str, file_name: str = "", profile: Profile | None = None) -> bool:
+    """Whether a page opens a document of its own (a title, or a "page 1 of N" cue).
+
+    The offline extractor keeps its title detection private, so ask its public
+    splitter instead: put a title-less filler page in front and see whether the page
+    is split off from it. That is exactly the splitter's rule, including "a page with
+    no text continues the document before it".
+    """
+    profile = profile or _profile()
+    pages = [PageText(1, _FILLER), PageText(2, text)]
+    return len(extract_documents(0, file_name, pages, profile)) > 1
+
+
+def expected_documents(file_name: str, pages: Sequence[tuple[int, str]]) -> dict[str, Any]:
+    """The answer object the fake gives for one group of pages.
+
+    ``pages`` are ``(source_page, text)`` in request order; page K of the answer is
+    the K-th of them (1-based), as in the ``<page index="K">`` tags.
+    """
+    profile = _profile()
+    keys = profile.field_keys
+    docs = extract_documents(
+        0, file_name, [PageText(k, text) for k, (_p, text) in enumerate(pages, 1)], profile
+    )
+    out: list[dict[str, Any]] = []
+    for i, doc in enumerate(docs):
+        continues = False
+        if i == 0 and pages:
+            source_page, text = pages[0]
+            continues = source_page > 1 and not starts_document(text, file_name, profile)
+        filename_keys = [*keys, "doc_type"]
+        out.append(
+            {
+                "page_from": doc.page_from,
+                "page_to": doc.page_to,
+                "continues_previous": continues,
+                "doc_type": doc.doc_type,
+                "fields": {k: doc.fields.get(k) for k in keys},
+                "confidence": {k: float(doc.confidence.get(k, 0.0)) for k in keys},
+                "filename_fields": {k: doc.filename_fields.get(k) for k in filename_keys},
+                "handwritten_numbers": list(doc.handwritten_numbers),
+            }
+        )
+    return {"documents": out}
+
+
+def answer_for(parsed: ParsedRequest) -> dict[str, Any]:
+    """The default "model": the offline extractor on the request's pages."""
+    return expected_documents(parsed.file_name, [(p, text) for _k, p, text in parsed.pages])
+
+
+# --------------------------------------------------------------------------- tokens
+
+
+@dataclass(frozen=True)
+class TokenCount:
+    """Input tokens of a request; ``cacheable`` is the part inside the cached prefix."""
+
+    total: int
+    cacheable: int
+    cache_key: str | None  # identifies the cached prefix (model + system blocks)
+    cache_ttl: str = "5m"
+
+
+def _text_tokens(text: str) -> int:
+    return (len(text) + 3) // 4
+
+
+def _image_tokens(block: Mapping[str, Any], many: bool) -> int:
+    """Tokens of one base64 image (w·h/750), enforcing the API's image limits."""
+    source = block.get("source") or {}
+    if source.get("type") != "base64":
+        return 0  # URL and file sources are not read by the fake
+    data = source.get("data") or ""
+    if len(data) > MAX_IMAGE_B64:
+        raise RequestInvalid("image exceeds 5 MB maximum")
+    try:
+        with Image.open(io.BytesIO(base64.b64decode(data, validate=True))) as image:
+            width, height = image.size
+    except (binascii.Error, UnidentifiedImageError, ValueError, OSError) as exc:
+        raise RequestInvalid("Could not process image") from exc
+    limit = MAX_SIDE_MANY if many else MAX_SIDE
+    if max(width, height) > limit:
+        raise RequestInvalid(f"image dimensions exceed max allowed size: {limit} pixels")
+    return round(width * height / 750)
+
+
+def count_tokens(body: Mapping[str, Any]) -> TokenCount:
+    """Deterministic input tokens: text chars/4 per block plus w·h/750 per image.
+
+    The cached prefix follows the API's rule: the system blocks up to and including
+    the last one carrying ``cache_control``.
+    """
+    system = _blocks(body.get("system"))
+    images = [
+        b
+        for m in body.get("messages") or []
+        if isinstance(m, dict)
+        for b in _blocks(m.get("content"))
+        if b.get("type") == "image"
+    ]
+    if len(images) > MAX_IMAGES:
+        raise RequestInvalid(f"too many images: {len(images)} > {MAX_IMAGES}")
+    total = sum(_text_tokens(t) for t in _texts(body))
+    total += sum(_image_tokens(b, len(images) > 20) for b in images)
+    marked = [i for i, b in enumerate(system) if b.get("cache_control")]
+    if not marked:
+        return TokenCount(total, 0, None)
+    prefix = system[: marked[-1] + 1]
+    cacheable = sum(_text_tokens(str(b.get("text", ""))) for b in prefix)
+    key = json.dumps([body.get("model"), prefix], sort_keys=True, ensure_ascii=False)
+    ttl = str((prefix[-1].get("cache_control") or {}).get("ttl") or "5m")
+    return TokenCount(total, cacheable, key, ttl)
+
+
+class PromptCache:
+    """The first request with a given cached prefix writes it; later ones read it."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._seen: set[str] = set()
+
+    def clear(self) -> None:
+        with self._lock:
+            self._seen.clear()
+
+    def usage(self, tokens: TokenCount, output_tokens: int, service_tier: str) -> dict[str, Any]:
+        """The ``usage`` object of a Message: input excludes cache writes and reads."""
+        written = read = 0
+        if tokens.cache_key is not None and tokens.cacheable:
+            with self._lock:
+                if tokens.cache_key in self._seen:
+                    read = tokens.cacheable
+                else:
+                    self._seen.add(tokens.cache_key)
+                    written = tokens.cacheable
+        one_hour = tokens.cache_ttl == "1h"
+        return {
+            "input_tokens": tokens.total - written - read,
+            "output_tokens": output_tokens,
+            "cache_creation_input_tokens": written,
+            "cache_read_input_tokens": read,
+            "cache_creation": {
+                "ephemeral_5m_input_tokens": 0 if one_hour else written,
+                "ephemeral_1h_input_tokens": written if one_hour else 0,
+            },
+            "service_tier": service_tier,
+        }
