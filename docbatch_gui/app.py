@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from docbatch_gui.config import ProcessingMode, Settings
 from docbatch_gui.domain.errors import ConfigError, DocBatchError
@@ -23,7 +24,6 @@ from docbatch_gui.engine.intake import IntakeReport, intake_paths
 from docbatch_gui.engine.lock import WorkerLock
 from docbatch_gui.engine.recovery import recover_interrupted
 from docbatch_gui.engine.worker import MAX_ATTEMPTS, JobListener, LocalWorker
-from docbatch_gui.llm.claude import ClaudeSync
 from docbatch_gui.pipeline.isolate import kill_all
 from docbatch_gui.pipeline.profile import Profile, load_profile
 from docbatch_gui.pipeline.render import make_thumbnail
@@ -31,6 +31,9 @@ from docbatch_gui.secrets import keyring_secret
 from docbatch_gui.storage.blobs import LocalBlobStore
 from docbatch_gui.storage.sqlite import SQLiteStore
 from docbatch_gui.storage.store import Store
+
+if TYPE_CHECKING:
+    from docbatch_gui.llm.claude import ClaudeSync
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +100,8 @@ class DocBatchApp:
         """A client for this run, or None without a key (offline jobs only)."""
         if self.anthropic_key is None:
             return None
+        from docbatch_gui.llm.claude import ClaudeSync  # the SDK is slow to import
+
         return ClaudeSync(
             api_key=self.anthropic_key,
             base_url=self.settings.anthropic_base_url,

@@ -75,7 +75,7 @@ class Settings(BaseSettings):
     jpeg_quality: int = Field(80, ge=30, le=95, alias="JPEG_QUALITY")
 
     # Claude extraction.
-    anthropic_model: str = Field("claude-sonnet-4-5", min_length=1, alias="ANTHROPIC_MODEL")
+    anthropic_model: str = Field("claude-sonnet-5", min_length=1, alias="ANTHROPIC_MODEL")
     anthropic_timeout: float = Field(120, ge=1, le=3600, alias="ANTHROPIC_TIMEOUT")
     anthropic_max_retries: int = Field(4, ge=0, le=10, alias="ANTHROPIC_MAX_RETRIES")
     claude_output: OutputMode = Field(OutputMode.JSON_SCHEMA, alias="CLAUDE_OUTPUT")

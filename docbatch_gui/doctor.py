@@ -131,6 +131,7 @@ def _anthropic(settings: Settings) -> Check:
             Status.INFO,
             "no ANTHROPIC_API_KEY: the offline extractor is used (no cost, text layer only)",
         )
+    where = settings.anthropic_base_url or "api.anthropic.com"
     client = anthropic.Anthropic(
         api_key=key, base_url=settings.anthropic_base_url, max_retries=0, timeout=15
     )
@@ -138,12 +139,17 @@ def _anthropic(settings: Settings) -> Check:
         client.messages.count_tokens(
             model=settings.anthropic_model, messages=[{"role": "user", "content": "ping"}]
         )
+    except anthropic.APIConnectionError as exc:
+        return Check(
+            "Claude (Anthropic)",
+            Status.FAIL,
+            f"cannot reach {where} ({type(exc).__name__}); check the network, a proxy, "
+            "or ANTHROPIC_BASE_URL",
+        )
     except anthropic.APIError as exc:
-        error = classify_api_error(exc)
-        return Check("Claude (Anthropic)", Status.FAIL, error.message)
+        return Check("Claude (Anthropic)", Status.FAIL, classify_api_error(exc).message)
     finally:
         client.close()
-    where = settings.anthropic_base_url or "api.anthropic.com"
     return Check(
         "Claude (Anthropic)",
         Status.OK,

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from docbatch_gui.config import Settings, load_settings
+from tests.fakes.anthropic_server import FakeAnthropic
 
 if TYPE_CHECKING:
     from docbatch_gui.app import DocBatchApp
@@ -38,3 +39,30 @@ def app(settings: Settings) -> Iterator[DocBatchApp]:
     application = DocBatchApp(settings)
     yield application
     application.close()
+
+
+@pytest.fixture(scope="session")
+def _anthropic_server() -> Iterator[FakeAnthropic]:
+    with FakeAnthropic() as server:
+        yield server
+
+
+@pytest.fixture
+def fake_anthropic(_anthropic_server: FakeAnthropic) -> FakeAnthropic:
+    """The wire-level fake Anthropic API, reset for each test."""
+    _anthropic_server.reset()
+    return _anthropic_server
+
+
+@pytest.fixture
+def claude_settings(tmp_path: Path, fake_anthropic: FakeAnthropic) -> Settings:
+    """Sync mode against the fake: short timeouts and backoff-friendly retries."""
+    return load_settings(
+        data_dir=tmp_path / "data",
+        ANTHROPIC_API_KEY="test-key",
+        ANTHROPIC_BASE_URL=fake_anthropic.url,
+        ANTHROPIC_TIMEOUT=10,
+        ANTHROPIC_MAX_RETRIES=2,
+        JOB_TIMEOUT=60,
+        RENDER_WORKERS=2,
+    )

@@ -21,7 +21,6 @@ from docbatch_gui.domain.errors import (
     UnsupportedInput,
 )
 from docbatch_gui.domain.models import Document, Job, Page, RequestRecord
-from docbatch_gui.llm.claude import ClaudeSync, RequestOutcome
 from docbatch_gui.llm.pricing import Usage, estimate_usage, load_prices
 from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.pipeline.prompt import system_prompt
@@ -35,8 +34,10 @@ from docbatch_gui.pipeline.results import RawDocument, stitch
 from docbatch_gui.storage.blobs import BlobStore
 from docbatch_gui.storage.store import Store
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the SDK takes two seconds to import: only when sync mode runs
     from collections.abc import Sequence
+
+    from docbatch_gui.llm.claude import ClaudeSync, RequestOutcome
 
 log = logging.getLogger(__name__)
 

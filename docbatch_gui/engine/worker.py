@@ -16,13 +16,13 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime, timedelta
 from multiprocessing import get_context
+from typing import TYPE_CHECKING
 
 from docbatch_gui.config import ProcessingMode, Settings
 from docbatch_gui.domain.errors import DocBatchError, ErrorKind, InvalidTransition
 from docbatch_gui.domain.models import Document, Job, Page
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.engine.extraction import SyncExtraction
-from docbatch_gui.llm.claude import ClaudeSync
 from docbatch_gui.pipeline.formats import sniff
 from docbatch_gui.pipeline.isolate import ChildPool
 from docbatch_gui.pipeline.offline import PageText, extract_documents
@@ -31,6 +31,9 @@ from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.pipeline.render import PrepareTask, RenderedPage
 from docbatch_gui.storage.blobs import BlobStore
 from docbatch_gui.storage.store import Store
+
+if TYPE_CHECKING:  # importing the SDK costs two seconds; only sync mode needs it
+    from docbatch_gui.llm.claude import ClaudeSync
 
 log = logging.getLogger(__name__)
 

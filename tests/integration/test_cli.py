@@ -11,6 +11,7 @@ import pytest
 
 from tests import builders
 from tests.conftest import SAMPLES
+from tests.fakes.anthropic_server import FakeAnthropic
 from tests.helpers import cli, cli_json
 
 JOB_KEYS = {"id", "file", "state", "phase", "error_kind", "error", "pages", "documents"}
@@ -155,8 +156,21 @@ def test_doctor_fails_on_an_unwritable_data_dir(tmp_path: Path) -> None:
     assert "DOCBATCH_DATA_DIR" in result.stdout
 
 
-def test_doctor_never_prints_a_secret(tmp_path: Path) -> None:
+def test_doctor_checks_the_claude_key_without_printing_it(
+    tmp_path: Path, fake_anthropic: FakeAnthropic
+) -> None:
     secret = "sk-ant-test-DO-NOT-PRINT-1234567890"
-    result = cli(tmp_path / "data", "doctor", env={"ANTHROPIC_API_KEY": secret})
-    assert secret not in result.stdout + result.stderr
-    assert "ANTHROPIC_API_KEY is set" in result.stdout
+    env = {"ANTHROPIC_API_KEY": secret, "ANTHROPIC_BASE_URL": fake_anthropic.url}
+    good = cli(tmp_path / "data", "doctor", "--json", env=env)
+    checks = {c["name"]: c for c in json.loads(good.stdout)}
+    assert checks["Claude (Anthropic)"]["status"] == "ok", checks
+    assert fake_anthropic.count("POST", "/v1/messages/count_tokens") == 1
+    bad = cli(tmp_path / "data", "doctor", env={**env, "ANTHROPIC_API_KEY": "bad-key"})
+    assert bad.returncode == 1
+    assert "refused the API key" in bad.stdout
+    unreachable = cli(
+        tmp_path / "data", "doctor", env={**env, "ANTHROPIC_BASE_URL": "http://127.0.0.1:9"}
+    )
+    assert unreachable.returncode == 1 and "cannot reach" in unreachable.stdout
+    for result in (good, bad, unreachable):
+        assert secret not in result.stdout + result.stderr
