@@ -24,7 +24,7 @@ from rich.text import Text
 
 from docbatch_gui import __version__
 from docbatch_gui.app import DocBatchApp
-from docbatch_gui.cli_output import document_json, print_documents, print_jobs
+from docbatch_gui.cli_output import document_json, print_documents, print_jobs, summary_line
 from docbatch_gui.config import Settings, load_settings
 from docbatch_gui.doctor import Status, run_checks
 from docbatch_gui.domain.errors import ConfigError
@@ -149,6 +149,7 @@ def cmd_process(app: DocBatchApp, args: argparse.Namespace) -> int:
         print_jobs(out, jobs, True)
     else:
         print_jobs(out, jobs, False)
+        out.print(summary_line(jobs))
         documents = app.documents_for(ids)
         if len(documents) <= MAX_DOCUMENTS_SHOWN:
             print_documents(out, app, documents)

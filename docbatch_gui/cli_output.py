@@ -56,6 +56,15 @@ def document_json(document: Document, file_name: str | None = None) -> dict[str,
     return {**document.as_dict(), "file": file_name}
 
 
+def job_cost(job: Job) -> str:
+    """Actual cost once answered, else the estimate marked with ~."""
+    if job.cost_actual_usd is not None:
+        return f"${job.cost_actual_usd:.4f}"
+    if job.cost_estimate_usd is not None:
+        return f"~${job.cost_estimate_usd:.4f}"
+    return ""
+
+
 def job_note(job: Job) -> str:
     if job.state is JobState.DUPLICATE and job.duplicate_of is not None:
         return f"same file as job {job.duplicate_of}; --force processes it again"
@@ -77,6 +86,9 @@ def print_jobs(console: Console, jobs: list[Job], as_json: bool) -> None:
     table.add_column("state")
     table.add_column("pages", justify="right")
     table.add_column("docs", justify="right")
+    with_cost = any(j.cost_actual_usd is not None or j.cost_estimate_usd is not None for j in jobs)
+    if with_cost:
+        table.add_column("cost", justify="right")
     table.add_column("note", overflow="fold", ratio=1)
     for job in jobs:
         table.add_row(
@@ -85,6 +97,7 @@ def print_jobs(console: Console, jobs: list[Job], as_json: bool) -> None:
             Text(job.state.value, style=STATE_STYLE.get(job.state, "")),
             str(job.pages or ""),
             str(job.documents or ""),
+            *([job_cost(job)] if with_cost else []),
             Text(job_note(job)),
         )
     console.print(table)
@@ -131,3 +144,16 @@ def print_documents(console: Console, app: DocBatchApp, documents: list[Document
     for document in documents:
         console.print(_document_block(document, names.get(document.job_id, "")))
         console.print()
+
+
+def summary_line(jobs: list[Job]) -> Text:
+    """One line an operator reads first: how many jobs ended how, and what it cost."""
+    counts: dict[str, int] = {}
+    for job in jobs:
+        counts[job.state.value] = counts.get(job.state.value, 0) + 1
+    parts = [f"{n} {state.replace('_', ' ')}" for state, n in sorted(counts.items())]
+    line = Text(f"{len(jobs)} job(s): " + ", ".join(parts))
+    actual = [j.cost_actual_usd for j in jobs if j.cost_actual_usd is not None]
+    if actual:
+        line.append(f"; Claude cost ${sum(actual):.4f}")
+    return line

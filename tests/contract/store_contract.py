@@ -19,6 +19,7 @@ from docbatch_gui.domain import (
     NewJob,
     Page,
     Phase,
+    RequestRecord,
 )
 from docbatch_gui.storage.store import Store
 
@@ -278,3 +279,44 @@ class StoreContract:
         assert store.get_setting("batch_worker_paused") is False
         store.set_setting("columns", {"a": [1, 2]})
         assert store.get_setting("columns") == {"a": [1, 2]}
+
+    # -- Claude requests and cost -----------------------------------------------------
+
+    def test_request_records_round_trip_and_update_in_place(self, store: Store) -> None:
+        job = store.create_job(new_job())
+        first = RequestRecord(
+            job.id, f"job_{job.id}_batch_2", 2, [9, 10], "errored", 1, "retryable", "busy"
+        )
+        store.save_request(first)
+        store.save_request(RequestRecord(job.id, f"job_{job.id}_batch_1", 1, [1, 2], "pending"))
+        assert [r.group for r in store.list_requests(job.id)] == [1, 2]
+        answer = [{"page_from": 9, "page_to": 10, "doc_type": "act"}]
+        store.save_request(
+            RequestRecord(
+                job.id,
+                first.custom_id,
+                2,
+                [9, 10],
+                "succeeded",
+                2,
+                input_tokens=1500,
+                output_tokens=300,
+                cache_read_tokens=1200,
+                cache_write_tokens=0,
+                cost_usd=0.0123,
+                answer=answer,
+            )
+        )
+        records = store.list_requests(job.id)
+        assert len(records) == 2
+        assert records[1].state == "succeeded" and records[1].attempts == 2
+        assert records[1].answer == answer and records[1].cost_usd == 0.0123
+        assert records[1].cache_read_tokens == 1200
+        other = store.create_job(new_job(SHA_B, name="b.pdf"))
+        assert store.list_requests(other.id) == []
+
+    def test_job_costs_are_stored(self, store: Store) -> None:
+        job = store.create_job(new_job())
+        assert job.cost_estimate_usd is None and job.cost_actual_usd is None
+        updated = store.update_job(job.id, cost_estimate_usd=0.05, cost_actual_usd=0.031)
+        assert (updated.cost_estimate_usd, updated.cost_actual_usd) == (0.05, 0.031)
