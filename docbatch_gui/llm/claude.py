@@ -116,9 +116,17 @@ class ClaudeSync:
         timeout: float,
         max_retries: int,
         request_retries: int,
+        strict_responses: bool = False,
     ) -> None:
+        """``strict_responses`` makes the SDK check every answer against its types;
+        the tests turn it on to prove the wire format, production keeps it lenient so
+        a new field from the API never stops processing."""
         self.client = anthropic.AsyncAnthropic(
-            api_key=api_key, base_url=base_url, timeout=timeout, max_retries=max_retries
+            api_key=api_key,
+            base_url=base_url,
+            timeout=timeout,
+            max_retries=max_retries,
+            _strict_response_validation=strict_responses,
         )
         self.profile = profile
         self.max_concurrency = max_concurrency

@@ -118,6 +118,7 @@ def run(
             timeout=10,
             max_retries=0,
             request_retries=0,
+            strict_responses=True,
         )
         try:
             return await claude.extract(requests), claude

@@ -114,3 +114,38 @@ def test_more_than_twenty_images_get_the_2000_px_limit(profile: Profile) -> None
     (request,) = build_requests(1, "f.pdf", pages, profile, model="m", group_size=30, max_tokens=9)
     assert all(max(size) <= 2000 for size in image_sizes(request.params))
     assert request.size_bytes < 32 * 2**20
+
+
+@pytest.mark.parametrize("mode", list(OutputMode))
+def test_requests_validate_against_the_sdk_request_types(
+    profile: Profile, mode: OutputMode
+) -> None:
+    """The SDK's own TypedDicts: a wrong shape in our params (messages, system,
+    output_config, tools) or a key the API does not know fails here, not at the API."""
+    import typing
+
+    from anthropic.types.message_create_params import MessageCreateParamsNonStreaming
+    from anthropic.types.messages.batch_create_params import Request
+    from pydantic import TypeAdapter
+
+    pages = [PagePayload(n, jpeg((90, 120)), f"text {n}") for n in range(1, 4)]
+    (request,) = build_requests(
+        1,
+        "f.pdf",
+        pages,
+        profile,
+        model="claude-sonnet-5",
+        group_size=8,
+        max_tokens=99,
+        output_mode=mode,
+    )
+    TypeAdapter(MessageCreateParamsNonStreaming).validate_python(request.params, strict=True)
+    TypeAdapter(Request).validate_python(
+        {"custom_id": request.custom_id, "params": request.params}, strict=True
+    )
+    known = set(typing.get_type_hints(MessageCreateParamsNonStreaming))
+    assert set(request.params) <= known, set(request.params) - known
+    with pytest.raises(ValueError):
+        TypeAdapter(MessageCreateParamsNonStreaming).validate_python(
+            {**request.params, "max_tokens": "many"}, strict=True
+        )
