@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from docbatch_gui.config import ProcessingMode, Settings
 from docbatch_gui.domain.errors import ConfigError, DocBatchError
-from docbatch_gui.domain.models import Document, Job, Page
+from docbatch_gui.domain.models import BatchRecord, Document, Job, Page
 from docbatch_gui.domain.states import FINAL_STATES, SUCCESS_STATES, JobState
 from docbatch_gui.engine.intake import IntakeReport, intake_paths
 from docbatch_gui.engine.lock import WorkerLock
@@ -33,6 +33,7 @@ from docbatch_gui.storage.sqlite import SQLiteStore
 from docbatch_gui.storage.store import Store
 
 if TYPE_CHECKING:
+    from docbatch_gui.llm.batches import BatchClient
     from docbatch_gui.llm.claude import ClaudeSync
 
 log = logging.getLogger(__name__)
@@ -86,15 +87,30 @@ class DocBatchApp:
                 "--mode sync needs an Anthropic API key: set ANTHROPIC_API_KEY, or use "
                 "--mode offline."
             )
-        if mode is ProcessingMode.BATCH:
-            if requested:
-                raise ConfigError(
-                    "--mode batch is not available in this version yet. Use --mode sync or "
-                    "--mode offline."
-                )
-            log.warning("PROCESSING_MODE=batch is not available yet; using sync")
-            return ProcessingMode.SYNC.value
+        if mode is ProcessingMode.BATCH and self.anthropic_key is None:
+            raise ConfigError(
+                "--mode batch needs an Anthropic API key: set ANTHROPIC_API_KEY, or use "
+                "--mode offline."
+            )
         return mode.value
+
+    def batch_client(self) -> BatchClient | None:
+        if self.anthropic_key is None:
+            return None
+        from docbatch_gui.llm.batches import BatchClient
+
+        return BatchClient(
+            api_key=self.anthropic_key,
+            base_url=self.settings.anthropic_base_url,
+            timeout=self.settings.anthropic_timeout,
+            max_retries=self.settings.anthropic_max_retries,
+        )
+
+    def set_paused(self, paused: bool) -> None:
+        """The batch worker's pause flag, in the store: the GUI and the CLI share it."""
+        from docbatch_gui.engine.batch import PAUSED
+
+        self.store.set_setting(PAUSED, paused)
 
     def claude(self) -> ClaudeSync | None:
         """A client for this run, or None without a key (offline jobs only)."""
@@ -166,6 +182,26 @@ class DocBatchApp:
 
     # -- running ----------------------------------------------------------------------
 
+    async def _batch_cycle(self, worker: LocalWorker) -> bool:
+        """One submit-and-poll cycle of the batch engine; True while batches are open."""
+        client = self.batch_client()
+        if client is None:
+            return False
+        from docbatch_gui.engine.batch import BatchEngine
+
+        engine = BatchEngine(self.store, self.blobs, self.settings, self.profile, client, worker)
+        try:
+            if not engine.has_work():
+                return False
+            await engine.cycle()
+            self.halted = engine.halted or self.halted
+            return engine.has_work()
+        finally:
+            await client.close()
+
+    def batches(self) -> list[BatchRecord]:
+        return self.store.list_batches()
+
     def is_settled(self, job: Job, jobs_by_id: dict[int, Job]) -> bool:
         """Final, and for a duplicate, its original is final too."""
         if job.state is JobState.DUPLICATE and job.duplicate_of is not None:
@@ -194,6 +230,7 @@ class DocBatchApp:
         """
         stop = stop or asyncio.Event()
         self.halted = None
+        batch_pending = False
         while not stop.is_set():
             if self.lock.acquire():
                 if not self._recovered:
@@ -208,9 +245,10 @@ class DocBatchApp:
                 finally:
                     if claude is not None:
                         await claude.close()
-                if worker.halted is not None:
+                batch_pending = await self._batch_cycle(worker)
+                self.halted = worker.halted or self.halted
+                if self.halted is not None:
                     # Auth or billing: stop here, say it once; queued jobs stay queued.
-                    self.halted = worker.halted
                     break
             if job_ids is None:
                 if once:
@@ -222,6 +260,7 @@ class DocBatchApp:
                         listener(job)
                 if all(self.is_settled(j, jobs) for j in jobs.values()):
                     break
+            interval = self.settings.poll_interval if batch_pending else WATCH_INTERVAL
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), WATCH_INTERVAL)
+                await asyncio.wait_for(stop.wait(), interval)
         return self.store.list_jobs(ids=job_ids) if job_ids is not None else self.jobs()

@@ -24,7 +24,14 @@ from rich.text import Text
 
 from docbatch_gui import __version__
 from docbatch_gui.app import DocBatchApp
-from docbatch_gui.cli_output import document_json, print_documents, print_jobs, summary_line
+from docbatch_gui.cli_output import (
+    batch_json,
+    document_json,
+    print_batches,
+    print_documents,
+    print_jobs,
+    summary_line,
+)
 from docbatch_gui.config import Settings, load_settings
 from docbatch_gui.doctor import Status, run_checks
 from docbatch_gui.domain.errors import ConfigError
@@ -76,6 +83,11 @@ def build_parser() -> argparse.ArgumentParser:
     worker = commands.add_parser("worker", help="process the queue in the foreground")
     worker.add_argument("--once", action="store_true", help="process what is queued, then exit")
 
+    batches = commands.add_parser("batches", help="list Message Batches (batch mode)")
+    batches.add_argument("--json", action="store_true", help="print JSON")
+    commands.add_parser("pause", help="pause the batch worker (submit and poll)")
+    commands.add_parser("resume", help="resume the batch worker")
+
     retry = commands.add_parser("retry", help="put jobs back in the queue")
     retry.add_argument("ids", nargs="+", type=int, metavar="ID")
     cancel = commands.add_parser("cancel", help="cancel queued or running jobs")
@@ -92,6 +104,7 @@ def _setup_logging(settings: Settings, verbosity: int) -> None:
     )
     console.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
     root.addHandler(console)
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per HTTP call is noise
     with contextlib.suppress(OSError):
         log_dir = settings.data_dir / "logs"
         log_dir.mkdir(parents=True, exist_ok=True)
@@ -259,6 +272,27 @@ def cmd_worker(app: DocBatchApp, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_batches(app: DocBatchApp, args: argparse.Namespace) -> int:
+    batches = app.batches()
+    if args.json:
+        print(json.dumps([batch_json(b) for b in batches], indent=2))
+    else:
+        print_batches(out, batches)
+    return EXIT_OK
+
+
+def cmd_pause(app: DocBatchApp, args: argparse.Namespace) -> int:
+    app.set_paused(True)
+    out.print("Batch worker paused: no batch is submitted or polled until `docbatch resume`.")
+    return EXIT_OK
+
+
+def cmd_resume(app: DocBatchApp, args: argparse.Namespace) -> int:
+    app.set_paused(False)
+    out.print("Batch worker resumed.")
+    return EXIT_OK
+
+
 def cmd_retry(app: DocBatchApp, args: argparse.Namespace) -> int:
     for job_id in args.ids:
         job = app.retry(job_id)
@@ -294,6 +328,9 @@ COMMANDS = {
     "jobs": cmd_jobs,
     "documents": cmd_documents,
     "worker": cmd_worker,
+    "batches": cmd_batches,
+    "pause": cmd_pause,
+    "resume": cmd_resume,
     "retry": cmd_retry,
     "cancel": cmd_cancel,
 }

@@ -9,7 +9,7 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from docbatch_gui.domain.models import Document, Job
+from docbatch_gui.domain.models import BatchRecord, Document, Job
 from docbatch_gui.domain.states import JobState
 
 if TYPE_CHECKING:
@@ -54,6 +54,46 @@ def job_json(job: Job) -> dict[str, Any]:
 
 def document_json(document: Document, file_name: str | None = None) -> dict[str, Any]:
     return {**document.as_dict(), "file": file_name}
+
+
+def batch_json(batch: BatchRecord) -> dict[str, Any]:
+    return {
+        "id": batch.batch_id,
+        "local_id": batch.id,
+        "status": batch.status,
+        "request_counts": batch.request_counts,
+        "requests": len(batch.request_ids),
+        "jobs": batch.job_ids,
+        "created_at": batch.created_at,
+        "ended_at": batch.ended_at,
+        "cost_estimate_usd": batch.cost_estimate_usd,
+        "cost_actual_usd": batch.cost_actual_usd,
+    }
+
+
+def print_batches(console: Console, batches: list[BatchRecord]) -> None:
+    if not batches:
+        console.print("No batches.")
+        return
+    table = Table(title="Batches", title_justify="left")
+    for column in ("batch", "status", "requests", "done", "jobs", "created", "cost"):
+        table.add_column(column)
+    for batch in batches:
+        counts = batch.request_counts
+        finished = sum(v for k, v in counts.items() if k != "processing")
+        cost = (
+            batch.cost_actual_usd if batch.cost_actual_usd is not None else batch.cost_estimate_usd
+        )
+        table.add_row(
+            Text(batch.batch_id or f"(intent {batch.id})"),
+            batch.status,
+            str(len(batch.request_ids)),
+            f"{finished}/{sum(counts.values())}" if counts else "",
+            str(len(batch.job_ids)),
+            (batch.created_at or "")[:19],
+            "" if cost is None else ("~" if batch.cost_actual_usd is None else "") + f"${cost:.4f}",
+        )
+    console.print(table)
 
 
 def job_cost(job: Job) -> str:

@@ -10,7 +10,14 @@ from docbatch_gui.domain.errors import (
     RetryableError,
     UnsupportedInput,
 )
-from docbatch_gui.domain.models import Document, Job, NewJob, Page, RequestRecord
+from docbatch_gui.domain.models import (
+    BatchRecord,
+    Document,
+    Job,
+    NewJob,
+    Page,
+    RequestRecord,
+)
 from docbatch_gui.domain.states import (
     ACTIVE_STATES,
     FINAL_STATES,
@@ -25,6 +32,7 @@ __all__ = [
     "ACTIVE_STATES",
     "FINAL_STATES",
     "SUCCESS_STATES",
+    "BatchRecord",
     "ConfigError",
     "CriticalError",
     "DocBatchError",

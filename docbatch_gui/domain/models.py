@@ -124,7 +124,7 @@ class RequestRecord:
     custom_id: str
     group: int
     pages: list[int]
-    state: str  # succeeded | errored | pending
+    state: str  # succeeded | errored | pending (in a batch) | retry (for a later batch)
     attempts: int = 0
     error_kind: str | None = None
     error: str | None = None
@@ -136,6 +136,7 @@ class RequestRecord:
     estimate_usd: float | None = None
     mode: str = "sync"
     answer: list[dict[str, Any]] | None = None
+    batch: int | None = None  # local id of the batch the request is in (batch mode)
 
     def body(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -143,3 +144,30 @@ class RequestRecord:
     @classmethod
     def from_body(cls, body: dict[str, Any]) -> RequestRecord:
         return cls(**body)
+
+
+@dataclass(frozen=True)
+class BatchRecord:
+    """One Message Batch, from the intent written before ``create`` to its results.
+
+    ``batch_id`` is None until the API's id is saved; an intent without one is
+    resolved on recovery by listing the batches created in ``window_start`` ..
+    ``window_end`` and matching them, so a crash never pays for a batch twice.
+    """
+
+    request_ids: list[str]
+    job_ids: list[int]
+    window_start: str  # ISO UTC
+    status: str = "intent"  # intent | in_progress | canceling | ended | failed
+    batch_id: str | None = None
+    window_end: str | None = None
+    created_at: str | None = None
+    ended_at: str | None = None
+    request_counts: dict[str, int] = field(default_factory=dict)
+    results_done: bool = False
+    cost_estimate_usd: float | None = None
+    cost_actual_usd: float | None = None
+    id: int | None = None
+
+    def body(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "id"}

@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime, timedelta
 from multiprocessing import get_context
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from docbatch_gui.config import ProcessingMode, Settings
 from docbatch_gui.domain.errors import DocBatchError, ErrorKind, InvalidTransition
 from docbatch_gui.domain.models import Document, Job, Page
-from docbatch_gui.domain.states import JobState
+from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState
 from docbatch_gui.engine.extraction import SyncExtraction
 from docbatch_gui.pipeline.formats import sniff
 from docbatch_gui.pipeline.isolate import ChildPool
@@ -84,19 +84,25 @@ class LocalWorker:
         queued = self._queued()
         if not queued:
             return
+        async with self.opened(warm=len(queued), stop=stop):
+            await self._drain_queue(stop)
+
+    @contextlib.asynccontextmanager
+    async def opened(self, *, warm: int, stop: asyncio.Event | None = None) -> AsyncIterator[None]:
+        """The executors CPU work needs, for the body's duration: render children for
+        pages, a small process pool for extraction (a thread would hold the GIL and
+        stall the event loop, and with it every other job's progress and the GUI)."""
         workers = self.settings.render_workers
-        # CPU work gets explicit executors: render children for pages, a small
-        # process pool for extraction (a thread would hold the GIL and stall the
-        # event loop, and with it every other job's progress and the GUI).
         self._cpu = ProcessPoolExecutor(workers, mp_context=get_context("spawn"))
         try:
             async with prepare_pool(workers) as self._pool:
-                await self._pool.warm_up(len(queued))
-                await self._drain_queue(stop)
+                await self._pool.warm_up(min(warm, workers))
+                yield
         finally:
             # Queued extractions are dropped (their jobs are back in the queue); one
             # already running finishes in its process, which then exits.
             self._cpu.shutdown(wait=not (stop and stop.is_set()), cancel_futures=True)
+            self._pool = None
 
     async def _drain_queue(self, stop: asyncio.Event | None) -> None:
         stop = stop or asyncio.Event()
@@ -122,8 +128,12 @@ class LocalWorker:
             if running:
                 await asyncio.gather(*running.values(), return_exceptions=True)
 
-    async def process(self, job_id: int) -> Job | None:
-        """Run one job to a final state; None if another worker claimed it first."""
+    async def process(self, job_id: int, *, prepare_only: bool = False) -> Job | None:
+        """Run one job to a final state; None if another worker claimed it first.
+
+        With ``prepare_only`` (batch mode) it stops once the pages are rendered and
+        leaves the job ``preparing`` for the batch engine to submit.
+        """
         timeout = self.settings.job_timeout
         deadline = time.monotonic() + timeout
         job = self.store.claim(
@@ -136,7 +146,7 @@ class LocalWorker:
         self._emit(job)
         attempt = job.attempts
         try:
-            return await self._run(job, attempt, deadline)
+            return await self._run(job, attempt, deadline, prepare_only)
         except PrepareTimeout as exc:
             self.store.set_pages_deliverable(job.id, False)
             return self._finish(
@@ -169,8 +179,9 @@ class LocalWorker:
             # Shutdown: the child is already killed; leave the job for the next start.
             with contextlib.suppress(DocBatchError, KeyError):
                 current = self.store.get_job(job.id)
-                if current.attempts == attempt and current.state is not JobState.QUEUED:
-                    self.store.set_pages_deliverable(job.id, False)
+                if current.attempts == attempt and current.state in RECOVERABLE_STATES:
+                    if current.state is JobState.PREPARING:
+                        self.store.set_pages_deliverable(job.id, False)
                     self.store.transition(job.id, JobState.QUEUED, attempt=attempt)
             raise
         except Exception as exc:
@@ -191,11 +202,13 @@ class LocalWorker:
             log.warning("job %s: %s", job_id, exc)
             return None
 
-    async def _run(self, job: Job, attempt: int, deadline: float) -> Job:
+    async def _run(self, job: Job, attempt: int, deadline: float, prepare_only: bool) -> Job:
         if self._pages_ready(job):
             log.info("job %s: pages already rendered; not rendering again", job.id)
         else:
             await self._render(job, attempt, deadline)
+        if prepare_only:
+            return self.store.get_job(job.id)
         job = self._emit(
             self.store.transition(job.id, JobState.EXTRACTING, attempt=attempt, progress=0.9)
         )

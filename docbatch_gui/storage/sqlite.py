@@ -12,12 +12,13 @@ import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from docbatch_gui.domain.errors import ErrorKind
-from docbatch_gui.domain.models import Document, Job, NewJob, Page, RequestRecord
+from docbatch_gui.domain.models import BatchRecord, Document, Job, NewJob, Page, RequestRecord
 from docbatch_gui.domain.states import FAILURE_STATES, PHASE_OF, JobState, Phase, check_transition
 from docbatch_gui.storage.store import JOB_FIELDS, check_attempt, check_expectations
 
@@ -95,6 +96,16 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (job_id, custom_id)
     );
     """,
+    # 3: Message Batches, from intent to results
+    """
+    CREATE TABLE batches (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        batch_id TEXT UNIQUE,
+        status TEXT NOT NULL,
+        body TEXT NOT NULL
+    );
+    CREATE INDEX batches_status ON batches(status);
+    """,
 ]
 
 _BOOL_FIELDS = {"termination_confirmed", "artifacts_deliverable"}
@@ -118,6 +129,10 @@ def _to_db(name: str, value: Any) -> Any:
 
 def _parse_time(value: str | None) -> datetime | None:
     return datetime.fromisoformat(value) if value else None
+
+
+def _row_to_batch(row: sqlite3.Row) -> BatchRecord:
+    return BatchRecord(**json.loads(row["body"]), id=row["id"])
 
 
 def _row_to_job(row: sqlite3.Row) -> Job:
@@ -482,6 +497,37 @@ class SQLiteStore:
                 "SELECT body FROM requests WHERE job_id = ? ORDER BY group_no", (job_id,)
             ).fetchall()
         return [RequestRecord.from_body(json.loads(r["body"])) for r in rows]
+
+    # -- batches ------------------------------------------------------------------------
+
+    def create_batch(self, record: BatchRecord) -> BatchRecord:
+        with self._tx() as db:
+            cursor = db.execute(
+                "INSERT INTO batches (batch_id, status, body) VALUES (?,?,?)",
+                (record.batch_id, record.status, json.dumps(record.body())),
+            )
+            return replace(record, id=int(cursor.lastrowid or 0))
+
+    def update_batch(self, local_id: int, **fields: Any) -> BatchRecord:
+        with self._tx() as db:
+            row = db.execute("SELECT * FROM batches WHERE id = ?", (local_id,)).fetchone()
+            if row is None:
+                raise KeyError(f"no batch {local_id}")
+            record = replace(_row_to_batch(row), **fields)
+            db.execute(
+                "UPDATE batches SET batch_id = ?, status = ?, body = ? WHERE id = ?",
+                (record.batch_id, record.status, json.dumps(record.body()), local_id),
+            )
+            return record
+
+    def list_batches(self, statuses: Iterable[str] | None = None) -> list[BatchRecord]:
+        sql, args = "SELECT * FROM batches", []
+        if statuses is not None:
+            values = list(statuses)
+            sql += f" WHERE status IN ({','.join('?' * len(values))})"
+            args = values
+        with self._lock:
+            return [_row_to_batch(r) for r in self._db.execute(sql + " ORDER BY id", args)]
 
     # -- settings ---------------------------------------------------------------------
 

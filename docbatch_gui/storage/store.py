@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from docbatch_gui.domain.errors import InvalidTransition
-from docbatch_gui.domain.models import Document, Job, NewJob, Page, RequestRecord
+from docbatch_gui.domain.models import BatchRecord, Document, Job, NewJob, Page, RequestRecord
 from docbatch_gui.domain.states import JobState, check_transition
 
 #: Job columns that ``update_job`` and ``transition`` may set besides the state.
@@ -98,6 +98,11 @@ class Store(Protocol):
     # sends only the groups that failed and nothing is paid for twice
     def save_request(self, record: RequestRecord) -> None: ...
     def list_requests(self, job_id: int) -> list[RequestRecord]: ...
+
+    # Message Batches (intent first, then the API's id)
+    def create_batch(self, record: BatchRecord) -> BatchRecord: ...
+    def update_batch(self, local_id: int, **fields: Any) -> BatchRecord: ...
+    def list_batches(self, statuses: Iterable[str] | None = None) -> list[BatchRecord]: ...
 
     # small settings shared by the GUI, the CLI and workers (e.g. pause flags)
     def get_setting(self, key: str, default: Any = None) -> Any: ...

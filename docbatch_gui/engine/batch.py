@@ -1,0 +1,354 @@
+"""Batch mode: the unified worker loop of seed 000, made crash-safe.
+
+One cycle: submit (prepare up to ``BATCH_SIZE`` queued jobs under ``OCR_WORKERS``,
+build their requests, split them into batches, create them), then poll (retrieve
+every open batch, write progress, stream the results of ended ones, build the
+documents of finished jobs). The caller sleeps ``POLL_INTERVAL`` between cycles;
+``batch_worker_paused`` in the store skips both phases.
+
+Nothing is paid twice: a batch's *intent* (its request ids, jobs and a creation
+window) is written before ``create``. An intent found without an id on a later
+cycle, after a crash, is resolved by listing the batches created in its window and
+matching them by request count before anything is sent again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import defaultdict
+from datetime import UTC, datetime, timedelta
+
+from docbatch_gui.config import Settings
+from docbatch_gui.domain.errors import DocBatchError, ErrorKind, InvalidTransition
+from docbatch_gui.domain.models import BatchRecord, Job, RequestRecord
+from docbatch_gui.domain.states import JobState
+from docbatch_gui.engine.batch_results import ResultBuilder
+from docbatch_gui.engine.faults import crash_point
+from docbatch_gui.engine.worker import LocalWorker
+from docbatch_gui.llm.batches import BatchClient
+from docbatch_gui.llm.pricing import load_prices
+from docbatch_gui.pipeline.profile import Profile
+from docbatch_gui.pipeline.requests import ExtractionRequest, PagePayload, build_request, custom_id
+from docbatch_gui.storage.blobs import BlobStore
+from docbatch_gui.storage.store import Store
+
+log = logging.getLogger(__name__)
+
+PAUSED = "batch_worker_paused"
+WINDOW_SKEW = timedelta(minutes=2)  # clock difference tolerated between us and the API
+OPEN = ("in_progress", "canceling")
+BATCH = "batch"
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class BatchEngine:
+    def __init__(
+        self,
+        store: Store,
+        blobs: BlobStore,
+        settings: Settings,
+        profile: Profile,
+        client: BatchClient,
+        worker: LocalWorker,
+    ) -> None:
+        self.store = store
+        self.blobs = blobs
+        self.settings = settings
+        self.profile = profile
+        self.client = client
+        self.worker = worker
+        self.prices = load_prices()
+        self.results = ResultBuilder(store, settings, profile, worker.listener)
+        self.halted: DocBatchError | None = None
+
+    # -- the loop -----------------------------------------------------------------------
+
+    @property
+    def paused(self) -> bool:
+        return bool(self.store.get_setting(PAUSED, False))
+
+    def has_work(self) -> bool:
+        active = self.store.list_jobs(
+            states=[JobState.QUEUED, JobState.PREPARING, JobState.SUBMITTED, JobState.PROCESSING]
+        )
+        return any(j.mode == BATCH for j in active) or bool(
+            self.store.list_batches(["intent", *OPEN])
+        )
+
+    async def cycle(self) -> None:
+        if self.paused:
+            log.info("batch worker paused: skipping submit and poll")
+            return
+        try:
+            await self.resolve_intents()
+            await self.submit()
+            await self.poll()
+        except DocBatchError as exc:
+            if exc.kind is ErrorKind.CRITICAL:
+                self.halted = exc
+                log.error("%s", exc.message)
+            else:
+                log.warning("batch cycle: %s (will try again next cycle)", exc.message)
+
+    # -- submit -------------------------------------------------------------------------
+
+    async def submit(self) -> None:
+        queued = [j for j in self.store.list_jobs(states=[JobState.QUEUED]) if j.mode == BATCH]
+        queued = queued[: self.settings.batch_size]
+        prepared: list[Job] = []
+        if queued:
+            slots = asyncio.Semaphore(self.settings.ocr_workers)
+
+            async def prepare(job: Job) -> Job | None:  # submit_multiple_jobs
+                async with slots:
+                    return await self.worker.process(job.id, prepare_only=True)
+
+            async with self.worker.opened(warm=len(queued)):
+                results = await asyncio.gather(*(prepare(j) for j in queued))
+            prepared = [j for j in results if j is not None and j.state is JobState.PREPARING]
+        resubmit = [j for j in self.store.list_jobs(states=[JobState.SUBMITTED]) if j.mode == BATCH]
+        entries: list[tuple[Job, ExtractionRequest]] = []
+        for job in [*prepared, *resubmit]:
+            requests = self._requests(job)
+            if not requests and job.state is JobState.PREPARING:
+                await self.results.finish_answered(job)  # every group answered already
+            entries.extend((job, r) for r in requests)
+        for chunk in self._split([r for _, r in entries]):
+            ids = {r.custom_id for r in chunk}
+            await self._submit_chunk([(j, r) for j, r in entries if r.custom_id in ids])
+
+    def _requests(self, job: Job, wanted: set[str] | None = None) -> list[ExtractionRequest]:
+        """The job's groups that still need an answer and are not in an open batch;
+        or exactly the ``wanted`` ones (an intent being created again)."""
+        records = {r.custom_id: r for r in self.store.list_requests(job.id)}
+        pages = self.store.list_pages(job.id)
+        size = self.settings.group_size
+        requests = []
+        for number, start in enumerate(range(0, len(pages), size), start=1):
+            record = records.get(custom_id(job.id, number))
+            if wanted is not None:
+                if custom_id(job.id, number) not in wanted:
+                    continue
+            elif record is not None and record.state in ("succeeded", "pending"):
+                continue
+            group = pages[start : start + size]
+            payloads = [
+                PagePayload(p.page_no, self.blobs.read(p.image_sha or ""), p.text) for p in group
+            ]
+            requests.append(
+                build_request(
+                    job.id,
+                    job.file_name,
+                    number,
+                    payloads,
+                    self.profile,
+                    total_pages=len(pages),
+                    model=self.settings.anthropic_model,
+                    group_size=size,
+                    max_tokens=self.settings.max_output_tokens,
+                    output_mode=self.settings.claude_output,
+                )
+            )
+        return requests
+
+    def _split(self, requests: list[ExtractionRequest]) -> list[list[ExtractionRequest]]:
+        """Batches of at most BATCH_MAX_REQUESTS requests and BATCH_MAX_MB bytes."""
+        limit_bytes = int(self.settings.batch_max_mb * 2**20)
+        chunks: list[list[ExtractionRequest]] = []
+        size = 0
+        for request in requests:
+            weight = request.size_bytes + 4096
+            if (
+                not chunks
+                or len(chunks[-1]) >= self.settings.batch_max_requests
+                or size + weight > limit_bytes
+            ):
+                chunks.append([])
+                size = 0
+            chunks[-1].append(request)
+            size += weight
+        return chunks
+
+    async def _submit_chunk(self, entries: list[tuple[Job, ExtractionRequest]]) -> None:
+        requests = [r for _, r in entries]
+        jobs = {j.id: j for j, _ in entries}
+        estimate = self._estimate(requests)
+        intent = self.store.create_batch(
+            BatchRecord(
+                request_ids=[r.custom_id for r in requests],
+                job_ids=sorted(jobs),
+                window_start=(_now() - WINDOW_SKEW).isoformat(),
+                cost_estimate_usd=estimate,
+            )
+        )
+        for job in jobs.values():
+            estimate_job = self._estimate([r for r in requests if r.job_id == job.id])
+            if job.state is JobState.PREPARING:
+                self._emit(
+                    self.store.transition(
+                        job.id,
+                        JobState.SUBMITTED,
+                        attempt=job.attempts,
+                        cost_estimate_usd=estimate_job,
+                    )
+                )
+        records = {(r.job_id, r.custom_id): r for j in jobs for r in self.store.list_requests(j)}
+        for request in requests:
+            previous = records.get((request.job_id, request.custom_id))
+            self.store.save_request(
+                RequestRecord(
+                    job_id=request.job_id,
+                    custom_id=request.custom_id,
+                    group=request.group,
+                    pages=list(request.pages),
+                    state="pending",
+                    attempts=(previous.attempts if previous else 0) + 1,
+                    mode=BATCH,
+                    batch=intent.id,
+                    input_tokens=previous.input_tokens if previous else 0,
+                    output_tokens=previous.output_tokens if previous else 0,
+                    cost_usd=previous.cost_usd if previous else None,
+                )
+            )
+        crash_point("after_intent")
+        await self._create(intent, requests)
+
+    async def _create(self, intent: BatchRecord, requests: list[ExtractionRequest]) -> None:
+        try:
+            created = await self.client.create(requests)
+        except DocBatchError as exc:
+            if exc.kind is ErrorKind.UNSUPPORTED:
+                self._fail_batch(intent, exc)
+                return
+            raise  # retryable: the intent stays and is resolved next cycle
+        crash_point("after_create")
+        self._adopt(intent, created.batch_id, created.created_at)
+
+    def _adopt(self, intent: BatchRecord, batch_id: str, created_at: datetime) -> None:
+        assert intent.id is not None
+        self.store.update_batch(
+            intent.id,
+            batch_id=batch_id,
+            status="in_progress",
+            created_at=created_at.isoformat(),
+            window_end=_now().isoformat(),
+        )
+        crash_point("after_batch_id_saved")
+        for job_id in intent.job_ids:
+            job = self.store.get_job(job_id)
+            if job.state is JobState.SUBMITTED:
+                self._emit(
+                    self.store.transition(
+                        job_id, JobState.PROCESSING, expected=JobState.SUBMITTED, progress=0.1
+                    )
+                )
+        log.info(
+            "batch %s: %d requests for %d jobs",
+            batch_id,
+            len(intent.request_ids),
+            len(intent.job_ids),
+        )
+
+    def _fail_batch(self, intent: BatchRecord, error: DocBatchError) -> None:
+        assert intent.id is not None
+        self.store.update_batch(intent.id, status="failed")
+        for job_id in intent.job_ids:
+            try:
+                self._emit(
+                    self.store.transition(
+                        job_id, JobState.FAILED, error_kind=error.kind, error=error.message
+                    )
+                )
+            except InvalidTransition:
+                continue
+
+    def _estimate(self, requests: list[ExtractionRequest]) -> float | None:
+        from docbatch_gui.llm.pricing import Usage, estimate_usage
+
+        usage = Usage()
+        for request in requests:
+            usage += estimate_usage(
+                list(request.image_pixels), request.text_chars, 4000, len(request.pages)
+            )
+        return self.prices.cost(self.settings.anthropic_model, usage, batch=True)
+
+    # -- recovery of intents ------------------------------------------------------------
+
+    async def resolve_intents(self) -> None:
+        """An intent without an API id: created before a crash, or never created?"""
+        intents = self.store.list_batches(["intent"])
+        if not intents:
+            return
+        adopted = {b.batch_id for b in self.store.list_batches() if b.batch_id}
+        for intent in intents:
+            start = datetime.fromisoformat(intent.window_start)
+            candidates = [
+                b
+                for b in await self.client.created_between(start, _now() + WINDOW_SKEW)
+                if b.batch_id not in adopted and b.total == len(intent.request_ids)
+            ]
+            if candidates:
+                match = min(candidates, key=lambda b: b.created_at)  # intents are made in order
+                log.warning(
+                    "recovered batch %s for intent %s after a crash", match.batch_id, intent.id
+                )
+                self._adopt(intent, match.batch_id, match.created_at)
+                adopted.add(match.batch_id)
+                continue
+            log.warning("intent %s was never created; creating it now", intent.id)
+            requests = [
+                r for job_id in intent.job_ids for r in self._intent_requests(job_id, intent)
+            ]
+            await self._create(intent, requests)
+
+    def _intent_requests(self, job_id: int, intent: BatchRecord) -> list[ExtractionRequest]:
+        return self._requests(self.store.get_job(job_id), set(intent.request_ids))
+
+    # -- poll ---------------------------------------------------------------------------
+
+    async def poll(self) -> None:
+        for batch in self.store.list_batches(OPEN):
+            assert batch.id is not None and batch.batch_id is not None
+            await self._cancel_if_abandoned(batch)
+            status = await self.client.retrieve(batch.batch_id)
+            crash_point("during_polling")
+            batch = self.store.update_batch(
+                batch.id,
+                request_counts=status.counts,
+                status="ended" if status.status == "ended" else status.status,
+                ended_at=status.ended_at.isoformat() if status.ended_at else None,
+            )
+            for job_id in batch.job_ids:
+                self._progress(job_id, status.finished_share)
+        for batch in self.store.list_batches(["ended"]):
+            if not batch.results_done:
+                await self.results.collect(batch, self.client)
+        await self.results.finish_jobs()
+
+    def _progress(self, job_id: int, share: float) -> None:
+        job = self.store.get_job(job_id)
+        if job.state is JobState.PROCESSING:
+            self._emit(self.store.update_job(job_id, progress=round(0.1 + 0.8 * share, 3)))
+
+    async def _cancel_if_abandoned(self, batch: BatchRecord) -> None:
+        """Cancel a batch once every job in it was canceled by the operator."""
+        if batch.status != "in_progress" or batch.batch_id is None:
+            return
+        states = {self.store.get_job(j).state for j in batch.job_ids}
+        if states == {JobState.CANCELED}:
+            await self.client.cancel(batch.batch_id)
+            log.info("batch %s canceled: all its jobs were canceled", batch.batch_id)
+
+    def _emit(self, job: Job) -> Job:
+        return self.worker._emit(job)
+
+    def batches_by_job(self) -> dict[int, list[str]]:
+        found: dict[int, list[str]] = defaultdict(list)
+        for batch in self.store.list_batches():
+            for job_id in batch.job_ids:
+                found[job_id].append(batch.batch_id or f"intent-{batch.id}")
+        return found

@@ -1,0 +1,204 @@
+"""Batch results: stream them into request records, then build finished jobs.
+
+Results are processed from the JSONL stream one line at a time and written per
+request, so a crash halfway simply reprocesses the stream (every write is
+idempotent). A job is built once all its groups have an answer; groups that
+expired or failed for a retryable reason go into a later batch, up to a bound.
+Building runs under the result limits (workers, memory budget, size classes).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import asdict, replace
+from typing import TYPE_CHECKING
+
+from docbatch_gui.config import Settings
+from docbatch_gui.domain.errors import ErrorKind, InvalidTransition
+from docbatch_gui.domain.models import BatchRecord, Job, RequestRecord
+from docbatch_gui.domain.states import JobState
+from docbatch_gui.engine.faults import crash_point
+from docbatch_gui.engine.limits import ResultLimiter
+from docbatch_gui.llm.claude import answer_payload
+from docbatch_gui.llm.pricing import Usage, load_prices
+from docbatch_gui.pipeline.profile import Profile
+from docbatch_gui.pipeline.requests import parse_custom_id
+from docbatch_gui.pipeline.results import InvalidAnswer, RawDocument, parse_answer, stitch
+from docbatch_gui.storage.store import Store
+
+if TYPE_CHECKING:
+    from docbatch_gui.engine.worker import JobListener
+    from docbatch_gui.llm.batches import BatchClient, BatchResult
+
+log = logging.getLogger(__name__)
+
+UNSUPPORTED_ERRORS = frozenset({"invalid_request_error", "not_found_error"})
+
+
+class ResultBuilder:
+    def __init__(
+        self, store: Store, settings: Settings, profile: Profile, listener: JobListener
+    ) -> None:
+        self.store = store
+        self.settings = settings
+        self.profile = profile
+        self.listener = listener
+        self.prices = load_prices()
+        self.limiter = ResultLimiter(settings.result_workers, settings.max_concurrent_mb)
+        self.max_attempts = settings.request_retries + 1
+
+    # -- results ------------------------------------------------------------------------
+
+    async def collect(self, batch: BatchRecord, client: BatchClient) -> None:
+        assert batch.id is not None and batch.batch_id is not None
+        ours = set(batch.request_ids)
+        records: dict[int, dict[str, RequestRecord]] = {}
+        seen = 0
+        async for result in client.results(batch.batch_id):
+            if result.custom_id not in ours:
+                continue
+            job_id, _group = parse_custom_id(result.custom_id)
+            if job_id not in records:
+                records[job_id] = {r.custom_id: r for r in self.store.list_requests(job_id)}
+            record = records[job_id].get(result.custom_id)
+            if record is None or record.batch != batch.id:
+                continue  # already moved on (resubmitted after an earlier expiry)
+            self.store.save_request(self._record(record, result))
+            seen += 1
+            if seen == max(1, len(ours) // 2):
+                crash_point("mid_results")
+        costs = [
+            r.cost_usd or 0.0
+            for job_id in records
+            for r in self.store.list_requests(job_id)
+            if r.batch == batch.id
+        ]
+        self.store.update_batch(batch.id, results_done=True, cost_actual_usd=round(sum(costs), 6))
+
+    def _record(self, record: RequestRecord, result: BatchResult) -> RequestRecord:
+        if result.kind == "succeeded":
+            usage = Usage.from_api(result.message.usage)
+            total = usage + Usage(
+                record.input_tokens,
+                record.output_tokens,
+                record.cache_read_tokens,
+                record.cache_write_tokens,
+            )
+            cost = self.prices.cost(self.settings.anthropic_model, usage, batch=True)
+            spent = round((record.cost_usd or 0.0) + (cost or 0.0), 6)
+            fields = {
+                "input_tokens": total.input_tokens,
+                "output_tokens": total.output_tokens,
+                "cache_read_tokens": total.cache_read_tokens,
+                "cache_write_tokens": total.cache_write_tokens,
+                "cost_usd": spent if cost is not None else record.cost_usd,
+            }
+            try:
+                documents = parse_answer(answer_payload(result.message), record.pages, self.profile)
+            except InvalidAnswer as exc:
+                return replace(
+                    record, state="retry", error_kind="retryable", error=exc.message, **fields
+                )
+            answer = [asdict(d) for d in documents]
+            return replace(
+                record, state="succeeded", error_kind=None, error=None, answer=answer, **fields
+            )
+        if result.kind == "errored" and result.error_type in UNSUPPORTED_ERRORS:
+            return replace(
+                record,
+                state="errored",
+                error_kind=ErrorKind.UNSUPPORTED.value,
+                error=f"Claude rejected the request ({result.error_type}: {result.error_message})",
+            )
+        reason = (
+            f"{result.error_type}: {result.error_message}"
+            if result.kind == "errored"
+            else f"the request {result.kind} before it ran"
+        )
+        return replace(record, state="retry", error_kind="retryable", error=reason)
+
+    # -- jobs ---------------------------------------------------------------------------
+
+    async def finish_jobs(self) -> None:
+        """Decide every batch job whose requests have all come back."""
+        ready = []
+        for job in self.store.list_jobs(states=[JobState.PROCESSING]):
+            if job.mode != "batch":
+                continue
+            records = self.store.list_requests(job.id)
+            expected = -(-(job.pages or 0) // self.settings.group_size)
+            if len(records) >= expected and not any(r.state == "pending" for r in records):
+                ready.append((job, records))
+        await asyncio.gather(*(self._decide(job, records) for job, records in ready))
+
+    async def finish_answered(self, job: Job) -> None:
+        """A job whose groups were all answered before (a retry after a crash)."""
+        await self._build(job, self.store.list_requests(job.id))
+
+    async def _decide(self, job: Job, records: list[RequestRecord]) -> None:
+        rejected = [r for r in records if r.state == "errored"]
+        again = [r for r in records if r.state == "retry"]
+        try:
+            if rejected:
+                self._emit(
+                    self.store.transition(
+                        job.id,
+                        JobState.FAILED,
+                        error_kind=ErrorKind.UNSUPPORTED,
+                        error=f"{job.file_name}: {rejected[0].error}. Check the file's pages; "
+                        "retrying will not help.",
+                    )
+                )
+            elif again and max(r.attempts for r in again) >= self.max_attempts:
+                self._emit(
+                    self.store.transition(
+                        job.id,
+                        JobState.FAILED,
+                        error_kind=ErrorKind.RETRYABLE,
+                        error=f"{job.file_name}: {len(again)} request(s) failed "
+                        f"{self.max_attempts} times; last: {again[0].error}. Retry the job: "
+                        "answered pages are kept.",
+                    )
+                )
+            elif again:
+                self._emit(
+                    self.store.transition(job.id, JobState.SUBMITTED, expected=JobState.PROCESSING)
+                )
+            else:
+                await self._build(job, records)
+        except InvalidTransition as exc:  # canceled meanwhile: results are discarded
+            log.info("job %s: %s", job.id, exc)
+
+    async def _build(self, job: Job, records: list[RequestRecord]) -> None:
+        async with self.limiter.admit(job.size):
+            job = self._emit(self.store.transition(job.id, JobState.BUILDING))
+            crash_point("mid_build")
+            groups = [
+                [RawDocument(**d) for d in r.answer or []]
+                for r in sorted(records, key=lambda r: r.group)
+            ]
+            documents = stitch(job.id, groups, self.profile)
+            self.store.replace_documents(job.id, documents)
+            cost = sum(r.cost_usd or 0.0 for r in records)
+            final = (
+                JobState.NEEDS_REVIEW
+                if not documents or any(d.needs_review for d in documents)
+                else JobState.DONE
+            )
+            self._emit(
+                self.store.transition(
+                    job.id,
+                    final,
+                    expected=JobState.BUILDING,
+                    progress=1.0,
+                    cost_actual_usd=round(cost, 6),
+                )
+            )
+
+    def _emit(self, job: Job) -> Job:
+        try:
+            self.listener(job)
+        except Exception:
+            log.exception("job listener failed")
+        return job
