@@ -238,20 +238,30 @@ class BatchEngine:
             window_end=_now().isoformat(),
         )
         crash_point("after_batch_id_saved")
-        for job_id in intent.job_ids:
-            job = self.store.get_job(job_id)
-            if job.state is JobState.SUBMITTED:
-                self._emit(
-                    self.store.transition(
-                        job_id, JobState.PROCESSING, expected=JobState.SUBMITTED, progress=0.1
-                    )
-                )
+        self._attach(intent)
         log.info(
             "batch %s: %d requests for %d jobs",
             batch_id,
             len(intent.request_ids),
             len(intent.job_ids),
         )
+
+    def _attach(self, batch: BatchRecord) -> None:
+        """Jobs whose requests wait in this batch are ``processing``. Also run from
+        the poll phase, so a crash between saving the id and this leaves no job behind."""
+        for job_id in batch.job_ids:
+            job = self.store.get_job(job_id)
+            if job.state is not JobState.SUBMITTED:
+                continue
+            if any(
+                r.state == "pending" and r.batch == batch.id
+                for r in self.store.list_requests(job_id)
+            ):
+                self._emit(
+                    self.store.transition(
+                        job_id, JobState.PROCESSING, expected=JobState.SUBMITTED, progress=0.1
+                    )
+                )
 
     def _fail_batch(self, intent: BatchRecord, error: DocBatchError) -> None:
         assert intent.id is not None
@@ -313,6 +323,7 @@ class BatchEngine:
     async def poll(self) -> None:
         for batch in self.store.list_batches(OPEN):
             assert batch.id is not None and batch.batch_id is not None
+            self._attach(batch)
             await self._cancel_if_abandoned(batch)
             status = await self.client.retrieve(batch.batch_id)
             crash_point("during_polling")
