@@ -454,8 +454,10 @@ def main() -> None:
             print(f"  {label:<46} {value}")
         if profiler:
             out = io.StringIO()
-            pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(25)
-            print("\ncProfile of the run (main thread, top 25 by own time):")
+            stats = pstats.Stats(profiler, stream=out)
+            stats.sort_stats("tottime").print_stats(30)
+            stats.sort_stats("cumulative").print_stats(40)
+            print("\ncProfile of the run (main thread; by own time, then cumulative):")
             print(out.getvalue())
         print(
             json.dumps(

@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from docbatch_gui.domain import (
+    BatchRecord,
     Document,
     ErrorKind,
     InvalidTransition,
@@ -320,3 +321,23 @@ class StoreContract:
         assert job.cost_estimate_usd is None and job.cost_actual_usd is None
         updated = store.update_job(job.id, cost_estimate_usd=0.05, cost_actual_usd=0.031)
         assert (updated.cost_estimate_usd, updated.cost_actual_usd) == (0.05, 0.031)
+
+    # -- batches ------------------------------------------------------------------------
+
+    def test_batch_intent_then_id_then_results(self, store: Store) -> None:
+        intent = store.create_batch(
+            BatchRecord(["job_1_batch_1", "job_2_batch_1"], [1, 2], "2026-01-01T00:00:00+00:00")
+        )
+        assert intent.id is not None and intent.batch_id is None and intent.status == "intent"
+        assert [b.id for b in store.list_batches(["intent"])] == [intent.id]
+        created = store.update_batch(intent.id, batch_id="msgbatch_1", status="in_progress")
+        assert created.request_ids == ["job_1_batch_1", "job_2_batch_1"]
+        assert store.list_batches(["intent"]) == []
+        store.update_batch(
+            intent.id, status="ended", request_counts={"succeeded": 2}, results_done=True
+        )
+        (ended,) = store.list_batches(["ended"])
+        assert ended.batch_id == "msgbatch_1" and ended.results_done
+        assert ended.request_counts == {"succeeded": 2}
+        with pytest.raises(KeyError):
+            store.update_batch(999, status="ended")
