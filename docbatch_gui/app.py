@@ -202,6 +202,13 @@ class DocBatchApp:
     def batches(self) -> list[BatchRecord]:
         return self.store.list_batches()
 
+    def batches_by_job(self) -> dict[int, list[BatchRecord]]:
+        found: dict[int, list[BatchRecord]] = {}
+        for batch in self.store.list_batches():
+            for job_id in batch.job_ids:
+                found.setdefault(job_id, []).append(batch)
+        return found
+
     def is_settled(self, job: Job, jobs_by_id: dict[int, Job]) -> bool:
         """Final, and for a duplicate, its original is final too."""
         if job.state is JobState.DUPLICATE and job.duplicate_of is not None:

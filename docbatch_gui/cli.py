@@ -155,11 +155,11 @@ def cmd_process(app: DocBatchApp, args: argparse.Namespace) -> int:
     ids = [job.id for job in report.jobs]
     if not args.wait:
         jobs = app.jobs(ids)
-        print_jobs(out, jobs, args.json)
+        print_jobs(out, jobs, args.json, app.batches_by_job())
         return EXIT_OK
     jobs, interrupted = _run_with_progress(app, ids, show=out.is_terminal and not args.json)
     if args.json:
-        print_jobs(out, jobs, True)
+        print_jobs(out, jobs, True, app.batches_by_job())
     else:
         print_jobs(out, jobs, False)
         out.print(summary_line(jobs))
@@ -235,7 +235,7 @@ def cmd_jobs(app: DocBatchApp, args: argparse.Namespace) -> int:
     jobs = app.jobs()
     if args.state:
         jobs = [j for j in jobs if j.state.value in set(args.state)]
-    print_jobs(out, jobs, args.json)
+    print_jobs(out, jobs, args.json, app.batches_by_job())
     return EXIT_OK
 
 

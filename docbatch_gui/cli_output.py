@@ -25,7 +25,7 @@ STATE_STYLE = {
 }
 
 
-def job_json(job: Job) -> dict[str, Any]:
+def job_json(job: Job, batches: dict[int, list[BatchRecord]] | None = None) -> dict[str, Any]:
     return {
         "id": job.id,
         "file": job.file_name,
@@ -49,6 +49,15 @@ def job_json(job: Job) -> dict[str, Any]:
         "updated_at": job.updated_at.isoformat() if job.updated_at else None,
         "cost_estimate_usd": job.cost_estimate_usd,
         "cost_actual_usd": job.cost_actual_usd,
+        **_batch_fields((batches or {}).get(job.id, [])),
+    }
+
+
+def _batch_fields(batches: list[BatchRecord]) -> dict[str, Any]:
+    """A batch job's batch ids (one per submission) and when it was first submitted."""
+    return {
+        "batch_ids": [b.batch_id for b in batches if b.batch_id],
+        "submitted_at": next((b.created_at for b in batches if b.created_at), None),
     }
 
 
@@ -116,9 +125,15 @@ def job_note(job: Job) -> str:
     return job.error or ""
 
 
-def print_jobs(console: Console, jobs: list[Job], as_json: bool) -> None:
+def print_jobs(
+    console: Console,
+    jobs: list[Job],
+    as_json: bool,
+    batches: dict[int, list[BatchRecord]] | None = None,
+) -> None:
     if as_json:
-        print(json.dumps([job_json(j) for j in jobs], ensure_ascii=False, indent=2))
+        rows = [job_json(j, batches) for j in jobs]
+        print(json.dumps(rows, ensure_ascii=False, indent=2))
         return
     table = Table(title="Jobs", title_justify="left", expand=False)
     table.add_column("id", justify="right")

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import defaultdict
 from datetime import UTC, datetime, timedelta
 
 from docbatch_gui.config import Settings
@@ -356,10 +355,3 @@ class BatchEngine:
 
     def _emit(self, job: Job) -> Job:
         return self.worker._emit(job)
-
-    def batches_by_job(self) -> dict[int, list[str]]:
-        found: dict[int, list[str]] = defaultdict(list)
-        for batch in self.store.list_batches():
-            for job_id in batch.job_ids:
-                found[job_id].append(batch.batch_id or f"intent-{batch.id}")
-        return found
