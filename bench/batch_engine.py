@@ -82,6 +82,10 @@ from docbatch_gui.storage.sqlite import SQLiteStore  # noqa: E402
 
 BATCHES_PATH = "/v1/messages/batches"
 SLACK_MB = 200
+STORE = "SQLite store (all SQLiteStore methods)"
+BLOBS = "blob files (LocalBlobStore put_bytes/read)"
+REQUESTS = "build_request (base64, params)"
+RESULTS = "parse_answer + stitch"
 
 
 # -- inputs ---------------------------------------------------------------------------
@@ -182,6 +186,8 @@ class Clock:
     def __init__(self) -> None:
         self.totals: dict[str, float] = defaultdict(float)
         self.calls: Counter[str] = Counter()
+        self.groups: dict[str, float] = defaultdict(float)
+        self.nesting: Counter[str] = Counter()
         self.depth = 0
         self.since = 0.0
         self.waiting = 0.0
@@ -220,16 +226,22 @@ def _timed_wait(label: str, function: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-def _timed_work(label: str, function: Callable[..., Any]) -> Callable[..., Any]:
-    """A plain function of the engine's own work: only totalled, for the breakdown."""
+def _timed_work(label: str, group: str, function: Callable[..., Any]) -> Callable[..., Any]:
+    """A plain function of the engine's own work: only totalled, for the breakdown.
+    ``group`` totals count only the outermost call (a store method may call another)."""
 
     @functools.wraps(function)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         started = time.perf_counter()
+        CLOCK.nesting[group] += 1
         try:
             return function(*args, **kwargs)
         finally:
-            CLOCK.add(label, time.perf_counter() - started)
+            elapsed = time.perf_counter() - started
+            CLOCK.nesting[group] -= 1
+            CLOCK.add(label, elapsed)
+            if CLOCK.nesting[group] == 0:
+                CLOCK.groups[group] += elapsed
 
     return wrapper
 
@@ -296,12 +308,14 @@ def instrument() -> None:
     # Breakdown of the bookkeeping itself (not subtracted: it is the engine's work).
     for name in dir(SQLiteStore):
         if not name.startswith("_") and callable(getattr(SQLiteStore, name)):
-            setattr(SQLiteStore, name, _timed_work(f"store.{name}", getattr(SQLiteStore, name)))
+            method = getattr(SQLiteStore, name)
+            setattr(SQLiteStore, name, _timed_work(f"store.{name}", STORE, method))
     for name in ("put_bytes", "read"):
-        setattr(LocalBlobStore, name, _timed_work(f"blobs.{name}", getattr(LocalBlobStore, name)))
-    batch_module.build_request = _timed_work("build_request", batch_module.build_request)
-    batch_results.parse_answer = _timed_work("parse_answer", batch_results.parse_answer)
-    batch_results.stitch = _timed_work("stitch", batch_results.stitch)
+        method = getattr(LocalBlobStore, name)
+        setattr(LocalBlobStore, name, _timed_work(f"blobs.{name}", BLOBS, method))
+    batch_module.build_request = _timed_work("build_request", REQUESTS, batch_module.build_request)
+    batch_results.parse_answer = _timed_work("parse_answer", RESULTS, batch_results.parse_answer)
+    batch_results.stitch = _timed_work("stitch", RESULTS, batch_results.stitch)
 
 
 class IdleEvent(asyncio.Event):
@@ -417,6 +431,13 @@ def main() -> None:
         ]
         for label, value in rows:
             print(f"  {label:<46} {value:9.2f}")
+        print("\nBookkeeping by part (s, ms per job):")
+        parts = [(g, CLOCK.groups[g]) for g in (STORE, BLOBS, REQUESTS, RESULTS)]
+        parts.append(
+            ("other (engine loop, SDK client set-up, ...)", bookkeeping - sum(v for _, v in parts))
+        )
+        for label, value in parts:
+            print(f"  {label:<46} {value:9.2f} {value * 1000 / len(jobs):8.2f}")
         print("\nTimers (s, calls):")
         for label, value in sorted(totals.items(), key=lambda kv: -kv[1]):
             if value >= 0.05:

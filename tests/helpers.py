@@ -32,8 +32,11 @@ def cli_json(data_dir: Path, *args: str, env: dict[str, str] | None = None) -> A
     return json.loads(result.stdout)
 
 
-def child_processes() -> list[int]:
-    """Live prepare children anywhere on the machine (matched by their module name)."""
+def child_processes(tag: str | None = None, *, parent: int | None = None) -> list[int]:
+    """Live prepare children on the machine (matched by their module name); with
+    ``tag``, only those whose environment carries ``DOCBATCH_TEST_TAG=tag``, so a test
+    never mistakes another run's children (a benchmark, a parallel test) for its own;
+    with ``parent``, only that process's direct children."""
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -43,6 +46,16 @@ def child_processes() -> list[int]:
             stat = (entry / "stat").read_text()
         except OSError:
             continue
-        if b"docbatch_gui.pipeline.child" in cmdline and stat[stat.rfind(")") + 2] not in "ZX":
-            found.append(int(entry.name))
+        if b"docbatch_gui.pipeline.child" not in cmdline or stat[stat.rfind(")") + 2] in "ZX":
+            continue
+        if parent is not None and int(stat[stat.rfind(")") + 2 :].split()[1]) != parent:
+            continue
+        if tag is not None:
+            try:
+                environ = (entry / "environ").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if f"DOCBATCH_TEST_TAG={tag}".encode() not in environ:
+                continue
+        found.append(int(entry.name))
     return found

@@ -31,7 +31,7 @@ def worker(data: Path, env: dict[str, str]) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "docbatch_gui.cli", "--data-dir", str(data), "worker"],
         cwd=REPO,
-        env={**os.environ, **env},
+        env={**os.environ, **env, "DOCBATCH_TEST_TAG": str(data)},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -71,9 +71,9 @@ def test_kill_9_never_pays_twice_nor_loses_a_job(
     crashing.communicate(timeout=120)
     assert crashing.returncode == -signal.SIGKILL, f"never reached {point}"
     deadline = time.monotonic() + 10
-    while child_processes() and time.monotonic() < deadline:
+    while child_processes(str(data)) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert child_processes() == []
+    assert child_processes(str(data)) == []
 
     survivor = worker(data, env)
     try:

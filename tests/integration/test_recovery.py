@@ -30,11 +30,12 @@ def start_rendering_a_big_file(tmp_path: Path, data: Path) -> subprocess.Popen[s
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        env={**os.environ, "DOCBATCH_TEST_TAG": str(data)},
     )
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not child_processes():
+    while time.monotonic() < deadline and not child_processes(str(data)):
         time.sleep(0.05)
-    assert child_processes(), "the render child never started"
+    assert child_processes(str(data)), "the render child never started"
     time.sleep(0.5)
     return process
 
@@ -94,9 +95,9 @@ def test_sigkill_mid_render_loses_nothing_and_leaves_no_process(tmp_path: Path) 
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
     deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and child_processes():
+    while time.monotonic() < deadline and child_processes(str(data)):
         time.sleep(0.05)
-    assert child_processes() == []  # the child died with its parent
+    assert child_processes(str(data)) == []  # the child died with its parent
     (job,) = cli_json(data, "jobs")
     assert job["state"] == "preparing"  # exactly where it was; not lost, not "done"
     result = subprocess.run(
@@ -139,4 +140,4 @@ def test_sigterm_stops_at_once_and_requeues_running_jobs(tmp_path: Path) -> None
     assert "Interrupted: 1 job(s) left in the queue" in stderr
     (job,) = cli_json(data, "jobs")
     assert job["state"] == "queued"  # it stopped mid-render, not after finishing
-    assert child_processes() == []
+    assert child_processes(str(data)) == []
