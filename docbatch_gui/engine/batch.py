@@ -23,12 +23,13 @@ from docbatch_gui.domain.errors import DocBatchError, ErrorKind, InvalidTransiti
 from docbatch_gui.domain.models import BatchRecord, Job, RequestRecord
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.engine.batch_results import ResultBuilder
+from docbatch_gui.engine.extraction import group_request, page_groups
 from docbatch_gui.engine.faults import crash_point
 from docbatch_gui.engine.worker import LocalWorker
 from docbatch_gui.llm.batches import BatchClient
-from docbatch_gui.llm.pricing import load_prices
+from docbatch_gui.llm.pricing import Usage, estimate_usage, load_prices
 from docbatch_gui.pipeline.profile import Profile
-from docbatch_gui.pipeline.requests import ExtractionRequest, PagePayload, build_request, custom_id
+from docbatch_gui.pipeline.requests import ExtractionRequest, custom_id
 from docbatch_gui.storage.blobs import BlobStore
 from docbatch_gui.storage.store import Store
 
@@ -125,31 +126,18 @@ class BatchEngine:
         or exactly the ``wanted`` ones (an intent being created again)."""
         records = {r.custom_id: r for r in self.store.list_requests(job.id)}
         pages = self.store.list_pages(job.id)
-        size = self.settings.group_size
         requests = []
-        for number, start in enumerate(range(0, len(pages), size), start=1):
-            record = records.get(custom_id(job.id, number))
+        for number, group in enumerate(page_groups(pages, self.settings.group_size), start=1):
+            request_id = custom_id(job.id, number)
+            record = records.get(request_id)
             if wanted is not None:
-                if custom_id(job.id, number) not in wanted:
+                if request_id not in wanted:
                     continue
             elif record is not None and record.state in ("succeeded", "pending"):
                 continue
-            group = pages[start : start + size]
-            payloads = [
-                PagePayload(p.page_no, self.blobs.read(p.image_sha or ""), p.text) for p in group
-            ]
             requests.append(
-                build_request(
-                    job.id,
-                    job.file_name,
-                    number,
-                    payloads,
-                    self.profile,
-                    total_pages=len(pages),
-                    model=self.settings.anthropic_model,
-                    group_size=size,
-                    max_tokens=self.settings.max_output_tokens,
-                    output_mode=self.settings.claude_output,
+                group_request(
+                    self.blobs, self.settings, self.profile, job, number, group, len(pages)
                 )
             )
         return requests
@@ -276,8 +264,6 @@ class BatchEngine:
                 continue
 
     def _estimate(self, requests: list[ExtractionRequest]) -> float | None:
-        from docbatch_gui.llm.pricing import Usage, estimate_usage
-
         usage = Usage()
         for request in requests:
             usage += estimate_usage(
@@ -354,4 +340,4 @@ class BatchEngine:
             log.info("batch %s canceled: all its jobs were canceled", batch.batch_id)
 
     def _emit(self, job: Job) -> Job:
-        return self.worker._emit(job)
+        return self.worker.emit(job)

@@ -42,6 +42,36 @@ if TYPE_CHECKING:  # the SDK takes two seconds to import: only when sync mode ru
 log = logging.getLogger(__name__)
 
 
+def page_groups(pages: Sequence[Page], size: int) -> list[list[Page]]:
+    """A job's pages in request groups, numbered from 1 by position."""
+    return [list(pages[i : i + size]) for i in range(0, len(pages), size)]
+
+
+def group_request(
+    blobs: BlobStore,
+    settings: Settings,
+    profile: Profile,
+    job: Job,
+    number: int,
+    group: Sequence[Page],
+    total_pages: int,
+) -> ExtractionRequest:
+    """One group's request, reading only this group's page images (sync and batch)."""
+    payloads = [PagePayload(p.page_no, blobs.read(p.image_sha or ""), p.text) for p in group]
+    return build_request(
+        job.id,
+        job.file_name,
+        number,
+        payloads,
+        profile,
+        total_pages=total_pages,
+        model=settings.anthropic_model,
+        group_size=settings.group_size,
+        max_tokens=settings.max_output_tokens,
+        output_mode=settings.claude_output,
+    )
+
+
 class SyncExtraction:
     def __init__(
         self,
@@ -59,15 +89,11 @@ class SyncExtraction:
         self.prices = load_prices()
         self.chunk = max(2, 2 * settings.max_concurrency)
 
-    def _groups(self, pages: Sequence[Page]) -> list[list[Page]]:
-        size = self.settings.group_size
-        return [list(pages[i : i + size]) for i in range(0, len(pages), size)]
-
     def estimate(self, job: Job, pages: Sequence[Page]) -> float | None:
         """Cost before sending, from page sizes alone (no images read, no network)."""
         prompt_chars = len(system_prompt(self.profile, self.settings.group_size)) + 2600
         usage = Usage()
-        for group in self._groups(pages):
+        for group in page_groups(pages, self.settings.group_size):
             usage += estimate_usage(
                 [(p.width, p.height) for p in group],
                 sum(len(p.text) + 40 for p in group),
@@ -78,7 +104,7 @@ class SyncExtraction:
 
     async def extract(self, job: Job, attempt: int) -> list[Document]:
         pages = self.store.list_pages(job.id)
-        groups = self._groups(pages)
+        groups = page_groups(pages, self.settings.group_size)
         done = {
             r.custom_id: r
             for r in self.store.list_requests(job.id)
@@ -96,7 +122,12 @@ class SyncExtraction:
         failures: list[DocBatchError] = []
         for start in range(0, len(todo), self.chunk):
             chunk = todo[start : start + self.chunk]
-            requests = [self._request(job, n, groups[n - 1], len(pages)) for n in chunk]
+            requests = [
+                group_request(
+                    self.blobs, self.settings, self.profile, job, n, groups[n - 1], len(pages)
+                )
+                for n in chunk
+            ]
             for outcome in await self.claude.extract(requests):
                 self._record(job, outcome)
                 if outcome.ok:
@@ -109,23 +140,6 @@ class SyncExtraction:
         if failures:
             raise _summarise(failures, len(groups), job.file_name)
         return stitch(job.id, [answers[n] for n in sorted(answers)], self.profile)
-
-    def _request(self, job: Job, number: int, group: list[Page], total: int) -> ExtractionRequest:
-        payloads = [
-            PagePayload(p.page_no, self.blobs.read(p.image_sha or ""), p.text) for p in group
-        ]
-        return build_request(
-            job.id,
-            job.file_name,
-            number,
-            payloads,
-            self.profile,
-            total_pages=total,
-            model=self.settings.anthropic_model,
-            group_size=self.settings.group_size,
-            max_tokens=self.settings.max_output_tokens,
-            output_mode=self.settings.claude_output,
-        )
 
     def _record(self, job: Job, outcome: RequestOutcome) -> None:
         request, usage = outcome.request, outcome.usage

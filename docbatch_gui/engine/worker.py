@@ -68,7 +68,8 @@ class LocalWorker:
         self.halted: DocBatchError | None = None
         self._cpu: ProcessPoolExecutor | None = None
 
-    def _emit(self, job: Job) -> Job:
+    def emit(self, job: Job) -> Job:
+        """Tell the listener (CLI progress, GUI models); its failures never stop work."""
         try:
             self.listener(job)
         except Exception:  # a display problem must never stop processing
@@ -143,7 +144,7 @@ class LocalWorker:
         )
         if job is None:
             return None
-        self._emit(job)
+        self.emit(job)
         attempt = job.attempts
         try:
             return await self._run(job, attempt, deadline, prepare_only)
@@ -171,7 +172,7 @@ class LocalWorker:
                 job.id, JobState.FAILED, attempt, error_kind=exc.kind, error=exc.message
             )
             if exc.kind is ErrorKind.RETRYABLE and attempt < MAX_ATTEMPTS and failed:
-                return self._emit(
+                return self.emit(
                     self.store.transition(job.id, JobState.QUEUED, expected=JobState.FAILED)
                 )
             return failed
@@ -197,7 +198,7 @@ class LocalWorker:
 
     def _finish(self, job_id: int, state: JobState, attempt: int, **fields: object) -> Job | None:
         try:
-            return self._emit(self.store.transition(job_id, state, attempt=attempt, **fields))
+            return self.emit(self.store.transition(job_id, state, attempt=attempt, **fields))
         except InvalidTransition as exc:
             log.warning("job %s: %s", job_id, exc)
             return None
@@ -209,7 +210,7 @@ class LocalWorker:
             await self._render(job, attempt, deadline)
         if prepare_only:
             return self.store.get_job(job.id)
-        job = self._emit(
+        job = self.emit(
             self.store.transition(job.id, JobState.EXTRACTING, attempt=attempt, progress=0.9)
         )
         documents = await self._extract(job, attempt)
@@ -220,7 +221,7 @@ class LocalWorker:
             if any(d.needs_review for d in documents) or not documents
             else JobState.DONE
         )
-        return self._emit(self.store.transition(job.id, final, attempt=attempt, progress=1.0))
+        return self.emit(self.store.transition(job.id, final, attempt=attempt, progress=1.0))
 
     def _pages_ready(self, job: Job) -> bool:
         """A retry after an extraction failure reuses the rendered pages."""
@@ -255,7 +256,7 @@ class LocalWorker:
                 self.store.put_pages(pending)
                 pending.clear()
             total = state["total"] or 1
-            self._emit(
+            self.emit(
                 self.store.update_job(
                     job.id, attempt=attempt, progress=round(0.9 * state["done"] / total, 3)
                 )
@@ -264,7 +265,7 @@ class LocalWorker:
 
         async def on_count(count: int) -> None:
             state["total"] = count
-            self._emit(self.store.update_job(job.id, attempt=attempt, pages=count))
+            self.emit(self.store.update_job(job.id, attempt=attempt, pages=count))
 
         async def on_page(page: RenderedPage) -> None:
             image_sha = self.blobs.put_bytes(page.image)
