@@ -182,22 +182,18 @@ class DocBatchApp:
 
     # -- running ----------------------------------------------------------------------
 
-    async def _batch_cycle(self, worker: LocalWorker) -> bool:
+    async def _batch_cycle(self, worker: LocalWorker, client: BatchClient | None) -> bool:
         """One submit-and-poll cycle of the batch engine; True while batches are open."""
-        client = self.batch_client()
         if client is None:
             return False
         from docbatch_gui.engine.batch import BatchEngine
 
         engine = BatchEngine(self.store, self.blobs, self.settings, self.profile, client, worker)
-        try:
-            if not engine.has_work():
-                return False
-            await engine.cycle()
-            self.halted = engine.halted or self.halted
-            return engine.has_work()
-        finally:
-            await client.close()
+        if not engine.has_work():
+            return False
+        await engine.cycle()
+        self.halted = engine.halted or self.halted
+        return engine.has_work()
 
     def batches(self) -> list[BatchRecord]:
         return self.store.list_batches()
@@ -208,6 +204,17 @@ class DocBatchApp:
             for job_id in batch.job_ids:
                 found.setdefault(job_id, []).append(batch)
         return found
+
+    def _settled(
+        self, job_ids: Sequence[int] | None, once: bool, listener: JobListener | None
+    ) -> bool:
+        if job_ids is None:
+            return once
+        jobs = {j.id: j for j in self.store.list_jobs(ids=job_ids)}
+        if listener:
+            for job in jobs.values():
+                listener(job)
+        return all(self.is_settled(j, jobs) for j in jobs.values())
 
     def is_settled(self, job: Job, jobs_by_id: dict[int, Job]) -> bool:
         """Final, and for a duplicate, its original is final too."""
@@ -238,36 +245,33 @@ class DocBatchApp:
         stop = stop or asyncio.Event()
         self.halted = None
         batch_pending = False
-        while not stop.is_set():
-            if self.lock.acquire():
-                if not self._recovered:
-                    recover_interrupted(self.store, max_attempts=MAX_ATTEMPTS)
-                    self._recovered = True
-                claude = self.claude()
-                worker = LocalWorker(
-                    self.store, self.blobs, self.settings, self.profile, listener, claude
-                )
-                try:
+        clients: tuple[ClaudeSync | None, BatchClient | None] | None = None
+        try:
+            while not stop.is_set():
+                if self.lock.acquire():
+                    if not self._recovered:
+                        recover_interrupted(self.store, max_attempts=MAX_ATTEMPTS)
+                        self._recovered = True
+                    # One pair of API clients for the whole run: setting one up loads
+                    # certificates and costs milliseconds that add up over cycles.
+                    clients = clients or (self.claude(), self.batch_client())
+                    claude, batches = clients
+                    worker = LocalWorker(
+                        self.store, self.blobs, self.settings, self.profile, listener, claude
+                    )
                     await worker.run_until_idle(stop)
-                finally:
-                    if claude is not None:
-                        await claude.close()
-                batch_pending = await self._batch_cycle(worker)
-                self.halted = worker.halted or self.halted
-                if self.halted is not None:
-                    # Auth or billing: stop here, say it once; queued jobs stay queued.
+                    batch_pending = await self._batch_cycle(worker, batches)
+                    self.halted = worker.halted or self.halted
+                    if self.halted is not None:
+                        # Auth or billing: stop here, say it once; queued jobs stay queued.
+                        break
+                if self._settled(job_ids, once, listener):
                     break
-            if job_ids is None:
-                if once:
-                    break
-            else:
-                jobs = {j.id: j for j in self.store.list_jobs(ids=job_ids)}
-                if listener:
-                    for job in jobs.values():
-                        listener(job)
-                if all(self.is_settled(j, jobs) for j in jobs.values()):
-                    break
-            interval = self.settings.poll_interval if batch_pending else WATCH_INTERVAL
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), interval)
+                interval = self.settings.poll_interval if batch_pending else WATCH_INTERVAL
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), interval)
+        finally:
+            for client in clients or ():
+                if client is not None:
+                    await client.close()
         return self.store.list_jobs(ids=job_ids) if job_ids is not None else self.jobs()

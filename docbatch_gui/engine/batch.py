@@ -72,10 +72,8 @@ class BatchEngine:
         return bool(self.store.get_setting(PAUSED, False))
 
     def has_work(self) -> bool:
-        active = self.store.list_jobs(
-            states=[JobState.QUEUED, JobState.PREPARING, JobState.SUBMITTED, JobState.PROCESSING]
-        )
-        return any(j.mode == BATCH for j in active) or bool(
+        active = [JobState.QUEUED, JobState.PREPARING, JobState.SUBMITTED, JobState.PROCESSING]
+        return bool(self.store.list_jobs(states=active, mode=BATCH, limit=1)) or bool(
             self.store.list_batches(["intent", *OPEN])
         )
 
@@ -97,8 +95,9 @@ class BatchEngine:
     # -- submit -------------------------------------------------------------------------
 
     async def submit(self) -> None:
-        queued = [j for j in self.store.list_jobs(states=[JobState.QUEUED]) if j.mode == BATCH]
-        queued = queued[: self.settings.batch_size]
+        queued = self.store.list_jobs(
+            states=[JobState.QUEUED], mode=BATCH, limit=self.settings.batch_size
+        )
         prepared: list[Job] = []
         if queued:
             slots = asyncio.Semaphore(self.settings.ocr_workers)
@@ -110,7 +109,7 @@ class BatchEngine:
             async with self.worker.opened(warm=len(queued)):
                 results = await asyncio.gather(*(prepare(j) for j in queued))
             prepared = [j for j in results if j is not None and j.state is JobState.PREPARING]
-        resubmit = [j for j in self.store.list_jobs(states=[JobState.SUBMITTED]) if j.mode == BATCH]
+        resubmit = self.store.list_jobs(states=[JobState.SUBMITTED], mode=BATCH)
         entries: list[tuple[Job, ExtractionRequest]] = []
         for job in [*prepared, *resubmit]:
             requests = self._requests(job)

@@ -123,9 +123,7 @@ class ResultBuilder:
     async def finish_jobs(self) -> None:
         """Decide every batch job whose requests have all come back."""
         ready = []
-        for job in self.store.list_jobs(states=[JobState.PROCESSING]):
-            if job.mode != "batch":
-                continue
+        for job in self.store.list_jobs(states=[JobState.PROCESSING], mode="batch"):
             records = self.store.list_requests(job.id)
             expected = -(-(job.pages or 0) // self.settings.group_size)
             if len(records) >= expected and not any(r.state == "pending" for r in records):

@@ -77,8 +77,15 @@ class LocalWorker:
         return job
 
     def _queued(self) -> list[Job]:
-        queued = self.store.list_jobs(states=[JobState.QUEUED])
-        return [j for j in queued if j.mode in self.modes]
+        """The oldest queued jobs this worker can run; a bounded read, whatever the
+        queue's length (it runs after every finished job)."""
+        limit = 2 * self.settings.render_workers + 1
+        queued = [
+            job
+            for mode in sorted(self.modes)
+            for job in self.store.list_jobs(states=[JobState.QUEUED], mode=mode, limit=limit)
+        ]
+        return sorted(queued, key=lambda j: j.id)[:limit]
 
     async def run_until_idle(self, stop: asyncio.Event | None = None) -> None:
         """Process queued jobs until none is left (or ``stop`` is set)."""

@@ -7,6 +7,7 @@ which is what lets a crashed intake or render simply run again.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 import shutil
 import tempfile
@@ -23,7 +24,17 @@ class BlobStore(Protocol):
         """Store a file; returns (sha256, size). ``move`` may consume the source."""
         ...
 
-    def put_bytes(self, data: bytes) -> str: ...
+    def put_bytes(self, data: bytes) -> str:
+        sha256 = hashlib.sha256(data).hexdigest()
+        if self.exists(sha256):
+            return sha256
+        # A unique name without mkstemp's retries: content hash, process and a counter.
+        tmp = self._tmp / f"{sha256}.{os.getpid()}.{next(self._counter)}"
+        with open(tmp, "xb") as handle:
+            handle.write(data)
+        self._commit(tmp, sha256)
+        return sha256
+
     def open(self, sha256: str) -> BinaryIO: ...
     def read(self, sha256: str) -> bytes: ...
     def exists(self, sha256: str) -> bool: ...
@@ -60,6 +71,8 @@ class LocalBlobStore:
         self.root.mkdir(parents=True, exist_ok=True)
         self._tmp = self.root / ".incoming"
         self._tmp.mkdir(exist_ok=True)
+        self._made: set[Path] = set()
+        self._counter = itertools.count()
 
     def _path(self, sha256: str) -> Path:
         key = _check_key(sha256)
@@ -70,8 +83,14 @@ class LocalBlobStore:
         if target.exists():
             tmp.unlink(missing_ok=True)
             return
-        target.parent.mkdir(parents=True, exist_ok=True)
-        os.replace(tmp, target)
+        if target.parent not in self._made:  # a page batch writes thousands of blobs
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self._made.add(target.parent)
+        try:
+            os.replace(tmp, target)
+        except FileNotFoundError:  # the folder was removed behind our back
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(tmp, target)
 
     def put_file(self, path: Path, *, move: bool = False) -> tuple[str, int]:
         path = Path(path)

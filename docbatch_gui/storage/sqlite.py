@@ -251,7 +251,12 @@ class SQLiteStore:
             return self._get(self._db, job_id)
 
     def list_jobs(
-        self, states: Iterable[JobState] | None = None, ids: Iterable[int] | None = None
+        self,
+        states: Iterable[JobState] | None = None,
+        ids: Iterable[int] | None = None,
+        *,
+        mode: str | None = None,
+        limit: int | None = None,
     ) -> list[Job]:
         sql, args = "SELECT * FROM jobs", []
         clauses = []
@@ -263,10 +268,17 @@ class SQLiteStore:
             id_list = [int(i) for i in ids]
             clauses.append(f"id IN ({','.join('?' * len(id_list))})")
             args += id_list
+        if mode is not None:
+            clauses.append("mode = ?")
+            args.append(mode)
         if clauses:
             sql += " WHERE " + " AND ".join(clauses)
+        sql += " ORDER BY id"
+        if limit is not None:
+            sql += " LIMIT ?"
+            args.append(int(limit))
         with self._lock:
-            return [_row_to_job(r) for r in self._db.execute(sql + " ORDER BY id", args)]
+            return [_row_to_job(r) for r in self._db.execute(sql, args)]
 
     def find_original(self, sha256: str) -> Job | None:
         with self._lock:

@@ -46,8 +46,16 @@ class Store(Protocol):
     def create_job(self, new: NewJob) -> Job: ...
     def get_job(self, job_id: int) -> Job: ...
     def list_jobs(
-        self, states: Iterable[JobState] | None = None, ids: Iterable[int] | None = None
-    ) -> list[Job]: ...
+        self,
+        states: Iterable[JobState] | None = None,
+        ids: Iterable[int] | None = None,
+        *,
+        mode: str | None = None,
+        limit: int | None = None,
+    ) -> list[Job]:
+        """Jobs in id order, filtered; ``limit`` keeps the first ones (the oldest)."""
+        ...
+
     def find_original(self, sha256: str) -> Job | None:
         """The first job for this content that is not a duplicate and did not fail.
 

@@ -69,6 +69,16 @@ class StoreContract:
         assert [j.id for j in store.list_jobs(ids=[b.id])] == [b.id]
         assert store.list_jobs(states=[JobState.DONE]) == []
 
+    def test_list_jobs_by_mode_with_a_limit_keeps_the_oldest(self, store: Store) -> None:
+        ids = [
+            store.create_job(new_job(name=f"{n}.pdf", mode="batch" if n % 2 else "sync")).id
+            for n in range(6)
+        ]
+        batch = store.list_jobs(states=[JobState.QUEUED], mode="batch")
+        assert [j.id for j in batch] == [ids[1], ids[3], ids[5]]
+        assert [j.id for j in store.list_jobs(mode="batch", limit=2)] == [ids[1], ids[3]]
+        assert store.list_jobs(mode="offline") == []
+
     def test_claim_moves_queued_job_once_and_counts_attempts(self, store: Store) -> None:
         job = store.create_job(new_job())
         deadline = datetime.now(UTC) + timedelta(minutes=15)

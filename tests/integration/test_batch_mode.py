@@ -31,8 +31,13 @@ def app(claude_settings: Settings) -> DocBatchApp:
 def cycles(app: DocBatchApp, count: int = 1) -> None:
     async def main() -> None:
         worker = LocalWorker(app.store, app.blobs, app.settings, app.profile)
-        for _ in range(count):
-            await app._batch_cycle(worker)
+        client = app.batch_client()
+        try:
+            for _ in range(count):
+                await app._batch_cycle(worker, client)
+        finally:
+            assert client is not None
+            await client.close()
 
     asyncio.run(main())
 
