@@ -1,0 +1,55 @@
+"""The OCR port: what every engine returns, and turning a page upright.
+
+Engines (``tesseract`` offline, ``google_vision`` online, or ``none``) read one page
+image and return its text and rotation. Rotation is clockwise degrees (0, 90, 180,
+270) the image must be turned to be upright; the pipeline turns the page image and
+its thumbnail before anything else reads them.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Protocol
+
+
+class OcrEngineName(StrEnum):
+    GOOGLE_VISION = "google_vision"
+    TESSERACT = "tesseract"
+    NONE = "none"
+
+
+@dataclass(frozen=True)
+class OcrResult:
+    page_no: int
+    text: str
+    rotation: int = 0  # clockwise degrees to turn the image upright: 0, 90, 180, 270
+    rotation_confidence: float = 0.0  # 0..1
+    engine: str = ""
+    error: str | None = None  # this page's OCR failed (other pages are unaffected)
+
+
+class OcrEngine(Protocol):
+    name: str
+
+    def recognise(self, jpeg: bytes, page_no: int) -> OcrResult:
+        """Text and rotation of one page image; raises CriticalError (billing, auth) or
+        RetryableError (unavailable, deadline) for the whole engine, and returns a
+        result with ``error`` for a failure of this page alone."""
+        ...
+
+
+def rotate_jpeg(jpeg: bytes, rotation: int, quality: int = 80) -> bytes:
+    """Turn a JPEG clockwise by ``rotation`` degrees (a multiple of 90)."""
+    rotation %= 360
+    if rotation == 0:
+        return jpeg
+    from PIL import Image
+
+    with Image.open(io.BytesIO(jpeg)) as image:
+        # PIL rotates counter-clockwise for positive angles
+        turned = image.rotate(-rotation, expand=True)
+        buffer = io.BytesIO()
+        turned.save(buffer, "JPEG", quality=quality)
+        return buffer.getvalue()
