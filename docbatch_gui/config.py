@@ -8,6 +8,7 @@ message naming the variable, its value and what is allowed.
 from __future__ import annotations
 
 import os
+import shutil
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,14 @@ class OutputMode(StrEnum):
 
     JSON_SCHEMA = "json_schema"
     TOOL = "tool"
+
+
+OCR_ENGINES = ("google_vision", "tesseract", "none")
+
+
+def default_ocr_engine() -> str:
+    """Tesseract when it is installed (works offline, no key), else none."""
+    return "tesseract" if shutil.which("tesseract") else "none"
 
 
 def default_data_dir() -> Path:
@@ -87,6 +96,13 @@ class Settings(BaseSettings):
     batch_max_requests: int = Field(10_000, ge=1, le=100_000, alias="BATCH_MAX_REQUESTS")
     batch_max_mb: float = Field(200, ge=0.01, le=256, alias="BATCH_MAX_MB")
 
+    # OCR: Tesseract offline, Google Cloud Vision online, or none.
+    ocr_engine: str = Field(default_factory=lambda: default_ocr_engine(), alias="OCR_ENGINE")
+    ocr_languages: str = Field("ru,en", min_length=2, alias="OCR_LANGUAGES")
+    ocr_timeout: float = Field(60, ge=1, le=3600, alias="OCR_TIMEOUT")
+    #: pages whose text layer has fewer characters than this are OCR'd
+    ocr_min_text_chars: int = Field(20, ge=0, le=10_000, alias="OCR_MIN_TEXT_CHARS")
+
     # Backends; empty means "embedded default".
     anthropic_api_key: SecretStr | None = Field(None, alias="ANTHROPIC_API_KEY")
     anthropic_base_url: str | None = Field(None, alias="ANTHROPIC_BASE_URL")
@@ -116,6 +132,13 @@ class Settings(BaseSettings):
     def _empty_is_unset(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
 
+    @field_validator("ocr_engine")
+    @classmethod
+    def _known_engine(cls, value: str) -> str:
+        if value not in OCR_ENGINES:
+            raise ValueError(f"must be one of {', '.join(OCR_ENGINES)}")
+        return value
+
     @property
     def db_path(self) -> Path:
         return self.data_dir / "docbatch.sqlite3"
@@ -134,6 +157,8 @@ def _describe_allowed(field_name: str) -> str:
     annotation = info.annotation
     if isinstance(annotation, type) and issubclass(annotation, StrEnum):
         return "one of " + ", ".join(m.value for m in annotation)
+    if field_name == "ocr_engine":
+        return "one of " + ", ".join(OCR_ENGINES)
     kind = getattr(annotation, "__name__", str(annotation))
     kind = {"int": "a whole number", "float": "a number", "bool": "true or false"}.get(kind, kind)
     if lower is not None and upper is not None:

@@ -15,6 +15,7 @@ from docbatch_gui.domain.models import (
     Document,
     Job,
     NewJob,
+    OcrRecord,
     Page,
     RequestRecord,
 )
@@ -43,6 +44,7 @@ __all__ = [
     "JobState",
     "JobTimeout",
     "NewJob",
+    "OcrRecord",
     "Page",
     "Phase",
     "RequestRecord",

@@ -72,6 +72,10 @@ class Page:
     thumb_sha: str | None = None
     text: str = ""
     deliverable: bool = False
+    rotation: int = 0  # clockwise degrees the rendered image was turned to be upright
+    rotation_confidence: float = 0.0
+    ocr_engine: str | None = None  # None: the text is the file's own text layer
+    ocr_cached: bool = False  # the OCR came from the cache, not from the engine
 
 
 @dataclass(frozen=True)
@@ -171,3 +175,16 @@ class BatchRecord:
 
     def body(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if k != "id"}
+
+
+@dataclass(frozen=True)
+class OcrRecord:
+    """One page's OCR, cached by file content, page and engine: a reprocess, a
+    duplicate dropped again or a retry after a crash never pays for it twice."""
+
+    sha256: str
+    page_no: int
+    engine: str
+    text: str
+    rotation: int = 0
+    rotation_confidence: float = 0.0

@@ -18,7 +18,15 @@ from pathlib import Path
 from typing import Any
 
 from docbatch_gui.domain.errors import ErrorKind
-from docbatch_gui.domain.models import BatchRecord, Document, Job, NewJob, Page, RequestRecord
+from docbatch_gui.domain.models import (
+    BatchRecord,
+    Document,
+    Job,
+    NewJob,
+    OcrRecord,
+    Page,
+    RequestRecord,
+)
 from docbatch_gui.domain.states import FAILURE_STATES, PHASE_OF, JobState, Phase, check_transition
 from docbatch_gui.storage.store import JOB_FIELDS, check_attempt, check_expectations
 
@@ -105,6 +113,22 @@ MIGRATIONS: list[str] = [
         body TEXT NOT NULL
     );
     CREATE INDEX batches_status ON batches(status);
+    """,
+    # 4: OCR: per-page rotation and engine; the OCR cache by content, page and engine
+    """
+    ALTER TABLE pages ADD COLUMN rotation INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE pages ADD COLUMN rotation_confidence REAL NOT NULL DEFAULT 0;
+    ALTER TABLE pages ADD COLUMN ocr_engine TEXT;
+    ALTER TABLE pages ADD COLUMN ocr_cached INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE ocr_cache (
+        sha256 TEXT NOT NULL,
+        page_no INTEGER NOT NULL,
+        engine TEXT NOT NULL,
+        text TEXT NOT NULL,
+        rotation INTEGER NOT NULL,
+        rotation_confidence REAL NOT NULL,
+        PRIMARY KEY (sha256, page_no, engine)
+    );
     """,
 ]
 
@@ -390,7 +414,8 @@ class SQLiteStore:
         with self._tx() as db:
             db.executemany(
                 "INSERT OR REPLACE INTO pages (job_id, page_no, width, height, image_sha,"
-                " thumb_sha, text, deliverable) VALUES (?,?,?,?,?,?,?,?)",
+                " thumb_sha, text, deliverable, rotation, rotation_confidence, ocr_engine,"
+                " ocr_cached) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                 [
                     (
                         p.job_id,
@@ -401,6 +426,10 @@ class SQLiteStore:
                         p.thumb_sha,
                         p.text,
                         int(p.deliverable),
+                        p.rotation,
+                        p.rotation_confidence,
+                        p.ocr_engine,
+                        int(p.ocr_cached),
                     )
                     for p in pages
                 ],
@@ -421,6 +450,10 @@ class SQLiteStore:
                 thumb_sha=r["thumb_sha"],
                 text=r["text"],
                 deliverable=bool(r["deliverable"]),
+                rotation=r["rotation"],
+                rotation_confidence=r["rotation_confidence"],
+                ocr_engine=r["ocr_engine"],
+                ocr_cached=bool(r["ocr_cached"]),
             )
             for r in rows
         ]
@@ -540,6 +573,40 @@ class SQLiteStore:
             args = values
         with self._lock:
             return [_row_to_batch(r) for r in self._db.execute(sql + " ORDER BY id", args)]
+
+    # -- OCR cache ----------------------------------------------------------------------
+
+    def put_ocr(self, record: OcrRecord) -> None:
+        with self._tx() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO ocr_cache (sha256, page_no, engine, text, rotation,"
+                " rotation_confidence) VALUES (?,?,?,?,?,?)",
+                (
+                    record.sha256,
+                    record.page_no,
+                    record.engine,
+                    record.text,
+                    record.rotation,
+                    record.rotation_confidence,
+                ),
+            )
+
+    def get_ocr(self, sha256: str, engine: str) -> dict[int, OcrRecord]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT * FROM ocr_cache WHERE sha256 = ? AND engine = ?", (sha256, engine)
+            ).fetchall()
+        return {
+            r["page_no"]: OcrRecord(
+                r["sha256"],
+                r["page_no"],
+                r["engine"],
+                r["text"],
+                r["rotation"],
+                r["rotation_confidence"],
+            )
+            for r in rows
+        }
 
     # -- settings ---------------------------------------------------------------------
 

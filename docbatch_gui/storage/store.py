@@ -12,7 +12,15 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from docbatch_gui.domain.errors import InvalidTransition
-from docbatch_gui.domain.models import BatchRecord, Document, Job, NewJob, Page, RequestRecord
+from docbatch_gui.domain.models import (
+    BatchRecord,
+    Document,
+    Job,
+    NewJob,
+    OcrRecord,
+    Page,
+    RequestRecord,
+)
 from docbatch_gui.domain.states import JobState, check_transition
 
 #: Job columns that ``update_job`` and ``transition`` may set besides the state.
@@ -111,6 +119,10 @@ class Store(Protocol):
     def create_batch(self, record: BatchRecord) -> BatchRecord: ...
     def update_batch(self, local_id: int, **fields: Any) -> BatchRecord: ...
     def list_batches(self, statuses: Iterable[str] | None = None) -> list[BatchRecord]: ...
+
+    # OCR cache: written page by page as results arrive
+    def put_ocr(self, record: OcrRecord) -> None: ...
+    def get_ocr(self, sha256: str, engine: str) -> dict[int, OcrRecord]: ...
 
     # small settings shared by the GUI, the CLI and workers (e.g. pause flags)
     def get_setting(self, key: str, default: Any = None) -> Any: ...

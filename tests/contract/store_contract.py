@@ -18,6 +18,7 @@ from docbatch_gui.domain import (
     InvalidTransition,
     JobState,
     NewJob,
+    OcrRecord,
     Page,
     Phase,
     RequestRecord,
@@ -351,3 +352,39 @@ class StoreContract:
         assert ended.request_counts == {"succeeded": 2}
         with pytest.raises(KeyError):
             store.update_batch(999, status="ended")
+
+    # -- OCR ------------------------------------------------------------------------------
+
+    def test_ocr_cache_is_keyed_by_content_page_and_engine(self, store: Store) -> None:
+        assert store.get_ocr(SHA_A, "tesseract") == {}
+        store.put_ocr(OcrRecord(SHA_A, 2, "tesseract", "Счёт № 5", 90, 0.8))
+        store.put_ocr(OcrRecord(SHA_A, 1, "tesseract", "page one"))
+        store.put_ocr(OcrRecord(SHA_A, 1, "google_vision", "other engine"))
+        cached = store.get_ocr(SHA_A, "tesseract")
+        assert sorted(cached) == [1, 2]
+        assert cached[2].text == "Счёт № 5" and cached[2].rotation == 90
+        assert cached[2].rotation_confidence == 0.8
+        assert store.get_ocr(SHA_B, "tesseract") == {}
+        store.put_ocr(OcrRecord(SHA_A, 2, "tesseract", "again", 0, 0.1))
+        assert store.get_ocr(SHA_A, "tesseract")[2].text == "again"
+
+    def test_pages_keep_their_ocr_fields(self, store: Store) -> None:
+        job = store.create_job(new_job())
+        store.put_pages(
+            [
+                Page(
+                    job.id,
+                    1,
+                    10,
+                    20,
+                    text="x",
+                    rotation=270,
+                    rotation_confidence=0.9,
+                    ocr_engine="tesseract",
+                    ocr_cached=True,
+                )
+            ]
+        )
+        (page,) = store.list_pages(job.id)
+        assert (page.rotation, page.ocr_engine, page.ocr_cached) == (270, "tesseract", True)
+        assert page.rotation_confidence == 0.9
