@@ -27,9 +27,11 @@ from docbatch_gui.app import DocBatchApp
 from docbatch_gui.cli_output import (
     batch_json,
     document_json,
+    page_json,
     print_batches,
     print_documents,
     print_jobs,
+    print_pages,
     summary_line,
 )
 from docbatch_gui.config import Settings, load_settings
@@ -76,6 +78,10 @@ def build_parser() -> argparse.ArgumentParser:
     documents = commands.add_parser("documents", help="list documents found")
     documents.add_argument("--job", type=int, metavar="ID", help="only this job's documents")
     documents.add_argument("--json", action="store_true", help="print JSON")
+
+    pages = commands.add_parser("pages", help="list a job's pages (rotation, OCR, text)")
+    pages.add_argument("--job", type=int, metavar="ID", required=True, help="the job")
+    pages.add_argument("--json", action="store_true", help="print JSON")
 
     doctor = commands.add_parser("doctor", help="check the configuration and backends")
     doctor.add_argument("--json", action="store_true", help="print JSON")
@@ -272,6 +278,16 @@ def cmd_worker(app: DocBatchApp, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_pages(app: DocBatchApp, args: argparse.Namespace) -> int:
+    app.store.get_job(args.job)  # KeyError → "no job N"
+    pages = app.pages(args.job)
+    if args.json:
+        print(json.dumps([page_json(p) for p in pages], ensure_ascii=False, indent=2))
+    else:
+        print_pages(out, pages)
+    return EXIT_OK
+
+
 def cmd_batches(app: DocBatchApp, args: argparse.Namespace) -> int:
     batches = app.batches()
     if args.json:
@@ -329,6 +345,7 @@ COMMANDS = {
     "documents": cmd_documents,
     "worker": cmd_worker,
     "batches": cmd_batches,
+    "pages": cmd_pages,
     "pause": cmd_pause,
     "resume": cmd_resume,
     "retry": cmd_retry,

@@ -9,7 +9,7 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from docbatch_gui.domain.models import BatchRecord, Document, Job
+from docbatch_gui.domain.models import BatchRecord, Document, Job, Page
 from docbatch_gui.domain.states import JobState
 
 if TYPE_CHECKING:
@@ -101,6 +101,41 @@ def print_batches(console: Console, batches: list[BatchRecord]) -> None:
             str(len(batch.job_ids)),
             (batch.created_at or "")[:19],
             "" if cost is None else ("~" if batch.cost_actual_usd is None else "") + f"${cost:.4f}",
+        )
+    console.print(table)
+
+
+def page_json(page: Page) -> dict[str, Any]:
+    return {
+        "page": page.page_no,
+        "width": page.width,
+        "height": page.height,
+        "rotation": page.rotation,
+        "rotation_confidence": page.rotation_confidence,
+        "ocr_engine": page.ocr_engine,
+        "ocr_cached": page.ocr_cached,
+        "text_chars": len(page.text),
+        "deliverable": page.deliverable,
+        "image_sha256": page.image_sha,
+    }
+
+
+def print_pages(console: Console, pages: list[Page]) -> None:
+    table = Table(title="Pages", title_justify="left")
+    for column in ("page", "size", "rotation", "text from", "chars", "start of text"):
+        table.add_column(column)
+    for page in pages:
+        source = page.ocr_engine or "text layer"
+        if page.ocr_cached:
+            source += " (cached)"
+        rotation = f"{page.rotation}° ({page.rotation_confidence:.0%})" if page.rotation else "0°"
+        table.add_row(
+            str(page.page_no),
+            f"{page.width}×{page.height}",
+            rotation,
+            source,
+            str(len(page.text)),
+            Text(" ".join(page.text.split())[:50]),
         )
     console.print(table)
 

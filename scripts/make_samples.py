@@ -282,7 +282,13 @@ def make_samples(out: Path) -> list[Path]:
     )
     tiff_path = out / "scan_two_pages.tiff"
     tiff_path.write_bytes(buffer.getvalue())
-    return [ru_path, en_path, tiff_path]
+
+    # A phone-style photo of the invoice, taken sideways: image only, turned 90°
+    # clockwise, so OCR must find both the text and the rotation.
+    photo = _scan_page(_pdf([INVOICE_HTML]), 0, rng).rotate(-90, expand=True)
+    photo_path = out / "photo_invoice_sideways.jpg"
+    photo.save(photo_path, "JPEG", quality=70)
+    return [ru_path, en_path, tiff_path, photo_path]
 
 
 def main(argv: list[str]) -> int:

@@ -4,6 +4,8 @@
 # Until the desktop window lands, this processes the bundled samples headless and
 # prints the documents found. Extra arguments go to `docbatch process`.
 source "$(dirname "$0")/bootstrap.sh"
+# Tesseract reads scans offline (Russian and English), no key needed.
+ensure_apt tesseract-ocr tesseract-ocr-rus tesseract-ocr-eng
 ensure_venv ""
 say "processing the bundled samples in resources/samples/"
 exec "$VENV/bin/docbatch" process "$ROOT/resources/samples" --wait "$@"

@@ -39,6 +39,7 @@ PAUSED = "batch_worker_paused"
 WINDOW_SKEW = timedelta(minutes=2)  # clock difference tolerated between us and the API
 OPEN = ("in_progress", "canceling")
 BATCH = "batch"
+READY = (JobState.PREPARING, JobState.OCR)  # rendered (and OCR'd), not yet submitted
 
 
 def _now() -> datetime:
@@ -108,12 +109,12 @@ class BatchEngine:
 
             async with self.worker.opened(warm=len(queued)):
                 results = await asyncio.gather(*(prepare(j) for j in queued))
-            prepared = [j for j in results if j is not None and j.state is JobState.PREPARING]
+            prepared = [j for j in results if j is not None and j.state in READY]
         resubmit = self.store.list_jobs(states=[JobState.SUBMITTED], mode=BATCH)
         entries: list[tuple[Job, ExtractionRequest]] = []
         for job in [*prepared, *resubmit]:
             requests = self._requests(job)
-            if not requests and job.state is JobState.PREPARING:
+            if not requests and job.state in READY:
                 await self.results.finish_answered(job)  # every group answered already
             entries.extend((job, r) for r in requests)
         for chunk in self._split([r for _, r in entries]):
@@ -173,7 +174,7 @@ class BatchEngine:
         )
         for job in jobs.values():
             estimate_job = self._estimate([r for r in requests if r.job_id == job.id])
-            if job.state is JobState.PREPARING:
+            if job.state in READY:
                 self._emit(
                     self.store.transition(
                         job.id,

@@ -23,6 +23,7 @@ from docbatch_gui.domain.errors import DocBatchError, ErrorKind, InvalidTransiti
 from docbatch_gui.domain.models import Document, Job, Page
 from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState
 from docbatch_gui.engine.extraction import SyncExtraction
+from docbatch_gui.engine.ocr_step import OcrStep
 from docbatch_gui.pipeline.formats import sniff
 from docbatch_gui.pipeline.isolate import ChildPool
 from docbatch_gui.pipeline.offline import PageText, extract_documents
@@ -215,6 +216,12 @@ class LocalWorker:
             log.info("job %s: pages already rendered; not rendering again", job.id)
         else:
             await self._render(job, attempt, deadline)
+        assert self._pool is not None
+        job = self.emit(
+            await OcrStep(self.store, self.blobs, self.settings, self._pool).run(
+                self.store.get_job(job.id), attempt, deadline
+            )
+        )
         if prepare_only:
             return self.store.get_job(job.id)
         job = self.emit(

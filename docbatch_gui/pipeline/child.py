@@ -87,6 +87,26 @@ def render_one(task: PrepareTask, send: Send) -> None:
     send({"event": "done", "peak_rss_mb": _peak_rss_mb()})
 
 
+def ocr_pages(task: dict[str, Any], send: Send) -> None:
+    """Tesseract, page by page, in this isolated child: the job's deadline kills the
+    whole group, tesseract's own processes included. Each result is sent as soon as it
+    is ready, so the parent caches it before the next page starts."""
+    from docbatch_gui.pipeline.ocr_tesseract import tesseract_page
+
+    try:
+        for page in task["pages"]:
+            with open(page["path"], "rb") as handle:
+                jpeg = handle.read()
+            result = tesseract_page(
+                jpeg, page["page_no"], languages=task["languages"], timeout=task["timeout"]
+            )
+            send({"event": "ocr", **result.__dict__})
+    except DocBatchError as exc:  # e.g. Tesseract or a language not installed
+        send({"event": "error", "kind": exc.kind.value, "message": exc.message})
+        return
+    send({"event": "done", "peak_rss_mb": _peak_rss_mb()})
+
+
 def _peak_rss_mb() -> float:
     """This child's peak memory so far, reported so that bounded memory is measurable."""
     return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
@@ -116,8 +136,13 @@ def main() -> int:
         protocol.flush()
 
     for line in sys.stdin:
-        if line.strip():
-            render_one(PrepareTask(**json.loads(line)), send)
+        if not line.strip():
+            continue
+        task = json.loads(line)
+        if task.get("kind") == "ocr":
+            ocr_pages(task, send)
+        else:
+            render_one(PrepareTask(**task), send)
     return 0
 
 

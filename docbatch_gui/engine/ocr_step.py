@@ -1,0 +1,130 @@
+"""The OCR step of a job: cache first, then the engine, page by page.
+
+Only pages without a usable text layer are read. Each result is cached (by file
+content, page and engine) before the next page starts, and applied at once: the page
+image and thumbnail are turned upright, the text stored. A retry, a force reprocess
+or the same file dropped again reuses the cache and pays for nothing twice.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+from docbatch_gui.config import Settings
+from docbatch_gui.domain.models import Job, OcrRecord, Page
+from docbatch_gui.domain.states import JobState
+from docbatch_gui.pipeline.isolate import ChildPool
+from docbatch_gui.pipeline.ocr import OcrResult, rotate_jpeg
+from docbatch_gui.pipeline.ocr_run import OcrPage, engine_in_threads, tesseract_in_children
+from docbatch_gui.pipeline.render import make_thumbnail
+from docbatch_gui.storage.blobs import BlobStore
+from docbatch_gui.storage.store import Store
+
+log = logging.getLogger(__name__)
+
+TESSERACT_CODES = {"ru": "rus", "en": "eng", "uk": "ukr", "de": "deu"}
+
+
+def tesseract_languages(setting: str) -> str:
+    """``OCR_LANGUAGES`` (ISO codes, "ru,en") in Tesseract's form ("rus+eng")."""
+    codes = [c.strip() for c in setting.split(",") if c.strip()]
+    return "+".join(TESSERACT_CODES.get(c, c) for c in codes)
+
+
+class OcrStep:
+    def __init__(self, store: Store, blobs: BlobStore, settings: Settings, pool: ChildPool) -> None:
+        self.store = store
+        self.blobs = blobs
+        self.settings = settings
+        self.pool = pool
+
+    def needs_ocr(self, page: Page) -> bool:
+        return page.ocr_engine is None and len(page.text.strip()) < self.settings.ocr_min_text_chars
+
+    async def run(self, job: Job, attempt: int, deadline: float) -> Job:
+        engine = self.settings.ocr_engine
+        pages = {p.page_no: p for p in self.store.list_pages(job.id) if self.needs_ocr(p)}
+        if engine == "none" or not pages:
+            return job
+        job = self.store.transition(job.id, JobState.OCR, attempt=attempt)
+        cache = self.store.get_ocr(job.sha256, engine)
+        for page_no, record in cache.items():
+            if page_no in pages:
+                self._apply(pages.pop(page_no), record, cached=True)
+        if cache:
+            log.info("job %s: %d page(s) from the OCR cache", job.id, len(cache))
+        todo = [
+            OcrPage(p.page_no, str(self.blobs.local_path(p.image_sha or "")))
+            for p in sorted(pages.values(), key=lambda p: p.page_no)
+        ]
+
+        async def on_result(result: OcrResult) -> None:
+            page = pages[result.page_no]
+            if result.error:
+                log.warning("job %s page %s: OCR failed: %s", job.id, page.page_no, result.error)
+                self.store.put_pages([replace(page, ocr_engine=engine)])
+                return
+            record = OcrRecord(
+                job.sha256,
+                result.page_no,
+                engine,
+                result.text.strip(),
+                result.rotation % 360,
+                result.rotation_confidence,
+            )
+            self.store.put_ocr(record)  # cached before anything else can fail
+            self._apply(page, record, cached=False)
+
+        if not todo:
+            return job
+        if engine == "tesseract":
+            await tesseract_in_children(
+                todo,
+                pool=self.pool,
+                languages=tesseract_languages(self.settings.ocr_languages),
+                page_timeout=self.settings.ocr_timeout,
+                deadline=deadline,
+                file_name=job.file_name,
+                on_result=on_result,
+            )
+        else:
+            from docbatch_gui.pipeline.ocr_vision import VisionOcr
+
+            vision = VisionOcr(
+                languages=[c.strip() for c in self.settings.ocr_languages.split(",")],
+                credentials_file=self.settings.google_application_credentials,
+                timeout=self.settings.ocr_timeout,
+            )
+            await engine_in_threads(
+                todo, vision, workers=self.settings.ocr_workers, on_result=on_result
+            )
+        return job
+
+    def _apply(self, page: Page, record: OcrRecord, *, cached: bool) -> None:
+        """Store the text; turn the image (and thumbnail) upright when it was rotated."""
+        image_sha, thumb_sha = page.image_sha, page.thumb_sha
+        width, height = page.width, page.height
+        if record.rotation and page.image_sha:
+            turned = rotate_jpeg(self.blobs.read(page.image_sha), record.rotation)
+            image_sha = self.blobs.put_bytes(turned)
+            if page.thumb_sha:
+                thumb_sha = self.blobs.put_bytes(make_thumbnail(turned))
+            if record.rotation in (90, 270):
+                width, height = height, width
+        self.store.put_pages(
+            [
+                replace(
+                    page,
+                    image_sha=image_sha,
+                    thumb_sha=thumb_sha,
+                    width=width,
+                    height=height,
+                    text=record.text,
+                    rotation=record.rotation,
+                    rotation_confidence=record.rotation_confidence,
+                    ocr_engine=record.engine,
+                    ocr_cached=cached,
+                )
+            ]
+        )

@@ -1,0 +1,100 @@
+"""OCR of a job's pages, as the parent sees it: Tesseract in the isolated render
+children (same pool, same deadline), Google Vision through its client in threads.
+
+Each result goes to ``on_result`` as soon as it arrives; the caller caches it before
+the next one, so a crash halfway loses at most the page in flight.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+
+from docbatch_gui.domain.errors import ConfigError, DocBatchError, ErrorKind, UnsupportedInput
+from docbatch_gui.pipeline.isolate import ChildCrashed, ChildPool, DeadlineExceeded
+from docbatch_gui.pipeline.ocr import OcrEngine, OcrResult
+from docbatch_gui.pipeline.prepare import PrepareTimeout
+
+OnResult = Callable[[OcrResult], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class OcrPage:
+    page_no: int
+    image_path: str  # a local path to the page JPEG (the blob)
+
+
+async def tesseract_in_children(
+    pages: Sequence[OcrPage],
+    *,
+    pool: ChildPool,
+    languages: str,
+    page_timeout: float,
+    deadline: float,
+    file_name: str,
+    on_result: OnResult,
+) -> None:
+    task = {
+        "kind": "ocr",
+        "languages": languages,
+        "timeout": page_timeout,
+        "pages": [{"page_no": p.page_no, "path": p.image_path} for p in pages],
+    }
+    done = 0
+    async with pool.lease() as child:
+        try:
+            async for message in child.run(task, deadline):
+                event = message.pop("event")
+                message.pop("payload", None)
+                if event == "ocr":
+                    await on_result(OcrResult(**message))
+                    done += 1
+                elif event == "error":
+                    kind = ErrorKind(message["kind"])
+                    error_class = ConfigError if kind is ErrorKind.CRITICAL else UnsupportedInput
+                    raise error_class(f"{file_name}: OCR failed: {message['message']}")
+        except DeadlineExceeded as exc:
+            raise PrepareTimeout(
+                f"{file_name}: OCR took longer than JOB_TIMEOUT and was stopped at page "
+                f"{done + 1} of {len(pages)} needing OCR; the pages read so far are kept. "
+                "Raise JOB_TIMEOUT and retry.",
+                pages_done=done,
+                pages_total=len(pages),
+                confirmed=exc.termination_confirmed,
+            ) from None
+        except ChildCrashed as exc:
+            raise UnsupportedInput(
+                f"{file_name}: the OCR process stopped unexpectedly ({str(exc)[:200]}).",
+                file=file_name,
+            ) from None
+
+
+async def engine_in_threads(
+    pages: Sequence[OcrPage],
+    engine: OcrEngine,
+    *,
+    workers: int,
+    on_result: OnResult,
+) -> None:
+    """A network engine (Vision): up to ``workers`` pages at once; the first critical
+    or retryable error of the engine stops the rest (they are not sent)."""
+    slots = asyncio.Semaphore(workers)
+    failure: list[DocBatchError] = []
+
+    async def one(page: OcrPage) -> None:
+        async with slots:
+            if failure:
+                return
+            with open(page.image_path, "rb") as handle:
+                jpeg = handle.read()
+            try:
+                result = await asyncio.to_thread(engine.recognise, jpeg, page.page_no)
+            except DocBatchError as exc:
+                failure.append(exc)
+                return
+            await on_result(result)
+
+    await asyncio.gather(*(one(p) for p in pages))
+    if failure:
+        raise failure[0]

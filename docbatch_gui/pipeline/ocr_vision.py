@@ -1,0 +1,281 @@
+"""The Google Cloud Vision OCR engine (``google_vision``).
+
+It uses the official client over REST (one plain HTTPS request per page; the tests
+point it at a plain-HTTP fake) and ``DOCUMENT_TEXT_DETECTION``, the feature meant for
+dense scanned pages. Three things the client does not do for us:
+
+- Retries. Its default retry keeps trying 503s and deadlines for up to 600 s, which
+  would stall a worker for ten minutes, so every call passes ``retry=None`` and an
+  explicit ``timeout``, and this module retries a few times with a short backoff.
+- Failure kinds. Billing and credential refusals stop the queue (``CriticalError``)
+  because no retry can fix them; transient failures become ``RetryableError``; an
+  error for this one image (inside a 200) fails only this page's OCR.
+- Rotation. Vision has no orientation field, but lists every word's vertices in
+  reading order, so the direction of vertex 0 -> 1 tells how the page is turned.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from docbatch_gui.domain.errors import CriticalError, RetryableError
+from docbatch_gui.pipeline.ocr import OcrResult
+
+__all__ = ["VisionOcr", "rotation_from_vectors"]
+
+_SCOPES = (
+    "https://www.googleapis.com/auth/cloud-platform",
+    "https://www.googleapis.com/auth/cloud-vision",
+)
+_DOCUMENT_TEXT_DETECTION = 11  # vision.Feature.Type.DOCUMENT_TEXT_DETECTION
+_CREDENTIALS_HINT = (
+    "check GOOGLE_APPLICATION_CREDENTIALS (or the configured service-account JSON file) "
+    "and that the service account may use the Cloud Vision API"
+)
+
+
+def rotation_from_vectors(vectors: Iterable[tuple[float, float, float]]) -> tuple[int, float]:
+    """Clockwise degrees to turn the image upright, and the share of text agreeing.
+
+    Each vector is ``(dx, dy, weight)``: the direction of a word's vertex 0 -> 1 (its
+    top edge in reading order) in image coordinates, where y grows downwards. Upright
+    text points right (0°). If it points down (+90° here, i.e. turned 90° clockwise
+    on the scan) the image must be turned 270° clockwise; pointing left needs 180°;
+    pointing up needs 90°. In short: rotation = (360 - direction) mod 360, with the
+    direction snapped to the nearest quarter turn. No usable vectors -> ``(0, 0.0)``.
+    """
+    weights = {0: 0.0, 90: 0.0, 180: 0.0, 270: 0.0}
+    for dx, dy, weight in vectors:
+        if (dx == 0 and dy == 0) or weight <= 0:
+            continue
+        direction = math.degrees(math.atan2(dy, dx)) % 360
+        snapped = (round(direction / 90) % 4) * 90
+        weights[(360 - snapped) % 360] += weight
+    total = sum(weights.values())
+    if total == 0:
+        return 0, 0.0
+    rotation = max(weights, key=lambda r: (weights[r], r == 0))  # a tie keeps the page as is
+    return rotation, round(weights[rotation] / total, 3)
+
+
+def _vectors(annotation: Any) -> list[tuple[float, float, float]]:
+    """Word vectors weighted by letter count (long words are the surest); the block
+    vectors when no word has a usable box."""
+    words: list[tuple[float, float, float]] = []
+    blocks: list[tuple[float, float, float]] = []
+    for page in annotation.pages:
+        for block in page.blocks:
+            vertices = block.bounding_box.vertices
+            if len(vertices) >= 2:
+                blocks.append((vertices[1].x - vertices[0].x, vertices[1].y - vertices[0].y, 1.0))
+            for paragraph in block.paragraphs:
+                for word in paragraph.words:
+                    vertices = word.bounding_box.vertices
+                    if len(vertices) >= 2:
+                        dx, dy = vertices[1].x - vertices[0].x, vertices[1].y - vertices[0].y
+                        words.append((dx, dy, float(max(1, len(word.symbols)))))
+    return words if any(dx or dy for dx, dy, _ in words) else blocks
+
+
+def _api_message(exc: Any) -> str:
+    """The server's message without the "POST https://...: " prefix api_core adds."""
+    message = str(getattr(exc, "message", "") or exc)
+    method, _, rest = message.partition(" ")
+    if method in {"GET", "POST"} and ": " in rest:
+        return rest.split(": ", 1)[1]
+    return message
+
+
+class VisionOcr:
+    """``OcrEngine`` backed by Google Cloud Vision; safe to share between threads."""
+
+    name = "google_vision"
+
+    def __init__(
+        self,
+        *,
+        languages: Sequence[str] = ("ru", "en"),
+        endpoint: str | None = None,
+        credentials_file: Path | None = None,
+        timeout: float = 30.0,
+        attempts: int = 3,
+        backoff: float = 0.2,
+        credentials: Any = None,
+    ) -> None:
+        """``endpoint`` (e.g. "http://127.0.0.1:PORT") is for a local fake and uses
+        anonymous credentials; otherwise ``credentials_file`` or the environment's
+        application-default credentials are used. ``credentials`` (a google.auth
+        credentials object) overrides all of these, for callers that already hold one.
+        ``backoff`` is the first pause between attempts, doubled after each."""
+        if attempts < 1:
+            raise ValueError("attempts must be at least 1")
+        self.languages = tuple(languages)
+        self.endpoint = endpoint
+        self.credentials_file = credentials_file
+        self.timeout = timeout
+        self.attempts = attempts
+        self.backoff = backoff
+        self.credentials = credentials
+        self._client: Any = None
+        self._lock = threading.Lock()
+
+    # ------------------------------------------------------------------- client
+
+    def _get_client(self) -> Any:
+        """Built on first use: importing the Vision package alone takes a second or so,
+        and an engine that is configured but never used should cost nothing."""
+        with self._lock:
+            if self._client is None:
+                self._client = self._build_client()
+            return self._client
+
+    def _build_client(self) -> Any:
+        import google.auth
+        from google.auth import exceptions as auth_exceptions
+        from google.auth.credentials import AnonymousCredentials
+        from google.cloud import vision
+        from google.oauth2 import service_account
+
+        options: dict[str, Any] = {}
+        if self.endpoint:
+            options["api_endpoint"] = self.endpoint
+        try:
+            if self.credentials is not None:
+                credentials: Any = self.credentials
+            elif self.endpoint:
+                credentials = AnonymousCredentials()
+            elif self.credentials_file is not None:
+                # the type-specific loader: a generic one would accept any credential
+                # configuration, which google-auth warns against for files from elsewhere
+                credentials = service_account.Credentials.from_service_account_file(
+                    str(self.credentials_file), scopes=list(_SCOPES)
+                )
+            else:
+                credentials, _ = google.auth.default(default_scopes=list(_SCOPES))
+        except (auth_exceptions.DefaultCredentialsError, OSError, ValueError, KeyError) as exc:
+            source = self.credentials_file or "GOOGLE_APPLICATION_CREDENTIALS"
+            raise CriticalError(
+                f"Google Vision credentials could not be loaded from {source}: {exc}. "
+                "Set GOOGLE_APPLICATION_CREDENTIALS (or the credentials file setting) to a "
+                "valid service-account JSON file."
+            ) from exc
+        return vision.ImageAnnotatorClient(
+            credentials=credentials, transport="rest", client_options=options or None
+        )
+
+    # ---------------------------------------------------------------- recognise
+
+    def recognise(self, jpeg: bytes, page_no: int) -> OcrResult:
+        """Text and orientation of one page; see the module docstring for failures."""
+        client = self._get_client()
+        from google.api_core import exceptions as api  # loaded with the client: cheap now
+
+        request = {
+            "image": {"content": jpeg},
+            "features": [{"type_": _DOCUMENT_TEXT_DETECTION}],
+            "image_context": {"language_hints": list(self.languages)},
+        }
+        last_cause = ""
+        for attempt in range(1, self.attempts + 1):
+            try:
+                batch = client.batch_annotate_images(
+                    requests=[request], retry=None, timeout=self.timeout
+                )
+            except api.BadRequest as exc:  # about this one image: only its OCR fails
+                return OcrResult(
+                    page_no,
+                    "",
+                    engine=self.name,
+                    error=f"Google Vision rejected this page (400): {_api_message(exc)}",
+                )
+            except Exception as exc:
+                last_cause = self._classify(exc)  # raises unless the failure is transient
+            else:
+                return self._result(batch.responses[0], page_no)
+            if attempt < self.attempts:
+                time.sleep(self.backoff * 2 ** (attempt - 1))
+        raise RetryableError(
+            f"Google Vision did not answer page {page_no} after {self.attempts} attempts: "
+            f"{last_cause}"
+        )
+
+    def _result(self, response: Any, page_no: int) -> OcrResult:
+        if response.error.message:
+            return OcrResult(
+                page_no,
+                "",
+                engine=self.name,
+                error=f"Google Vision could not read this page: {response.error.message}",
+            )
+        annotation = response.full_text_annotation
+        rotation, confidence = rotation_from_vectors(_vectors(annotation))
+        return OcrResult(
+            page_no,
+            annotation.text,
+            rotation=rotation,
+            rotation_confidence=confidence,
+            engine=self.name,
+        )
+
+    def _classify(self, exc: Exception) -> str:
+        """The cause of a transient failure, to retry; raises for everything else."""
+        import requests
+        from google.api_core import exceptions as api
+        from google.auth import exceptions as auth_exceptions
+
+        if isinstance(exc, api.Forbidden):  # 403 PERMISSION_DENIED
+            message = _api_message(exc)
+            if "billing" in message.lower():
+                raise CriticalError(
+                    "Google Vision refused the request because billing is disabled: enable "
+                    f"billing on the Google Cloud project, then retry ({message})"
+                ) from exc
+            if "has not been used" in message or "is disabled" in message:
+                raise CriticalError(
+                    "The Cloud Vision API is not enabled on the Google Cloud project: enable "
+                    f"it in the console, then retry ({message})"
+                ) from exc
+            raise CriticalError(
+                f"Google Vision refused the credentials (403): {_CREDENTIALS_HINT} ({message})"
+            ) from exc
+        if isinstance(exc, api.Unauthorized):  # 401 UNAUTHENTICATED, after a token refresh
+            raise CriticalError(
+                f"Google Vision refused the credentials (401): {_CREDENTIALS_HINT} "
+                f"({_api_message(exc)})"
+            ) from exc
+        if isinstance(exc, auth_exceptions.GoogleAuthError) and not isinstance(
+            exc, auth_exceptions.TransportError
+        ):  # no token could be obtained, e.g. a revoked key or, with a fake, a 401
+            raise CriticalError(
+                f"Google Vision credentials were refused: {_CREDENTIALS_HINT} ({exc})"
+            ) from exc
+        transient = (
+            api.ServiceUnavailable,
+            api.DeadlineExceeded,
+            api.InternalServerError,
+            api.TooManyRequests,
+            api.BadGateway,
+            api.GatewayTimeout,
+            requests.exceptions.ConnectionError,
+            requests.exceptions.Timeout,
+            auth_exceptions.TransportError,
+        )
+        if isinstance(exc, requests.exceptions.Timeout):
+            return f"no answer within {self.timeout:g} s ({type(exc).__name__})"
+        if isinstance(exc, requests.exceptions.ConnectionError):
+            return f"cannot connect to Google Vision ({type(exc).__name__})"
+        if isinstance(exc, api.GoogleAPICallError) and isinstance(exc, transient):
+            return f"{exc.code} {type(exc).__name__}: {_api_message(exc)}"
+        if isinstance(exc, transient):
+            return f"{type(exc).__name__}: {exc}"
+        if isinstance(exc, api.GoogleAPICallError):
+            raise CriticalError(
+                f"Google Vision rejected the request ({exc.code} {_api_message(exc)}); check the "
+                "Vision endpoint and settings"
+            ) from exc
+        raise exc

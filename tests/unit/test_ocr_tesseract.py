@@ -1,0 +1,160 @@
+"""Tesseract on real rendered pages: rotation detected and undone, text read.
+
+The page is an A4 Russian invoice with one English line, rendered the way
+``render.py`` renders pages (grayscale, ~1.15 MP, i.e. ~108 dpi for A4, a harder input
+than a 150 dpi scan) and JPEG-encoded, so the test sees what the engine sees in use.
+It runs only where Tesseract with rus+eng data is installed (CI installs it).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+
+import pytest
+
+from docbatch_gui.domain.errors import ConfigError
+from docbatch_gui.pipeline.ocr import rotate_jpeg
+from docbatch_gui.pipeline.ocr_tesseract import (
+    tesseract_available,
+    tesseract_languages,
+    tesseract_page,
+)
+from docbatch_gui.pipeline.render import target_size
+
+pytestmark = pytest.mark.skipif(
+    not tesseract_available(),
+    reason="Tesseract with rus+eng data is not installed "
+    "(apt-get install tesseract-ocr tesseract-ocr-rus tesseract-ocr-eng tesseract-ocr-osd)",
+)
+
+A4 = (595, 842)
+INVOICE_HTML = """
+<div style="font-family: sans-serif; font-size: 11pt">
+<p style="font-size: 16pt"><b>Счет на оплату № 318 от 20.03.2024 г.</b></p>
+<p>Поставщик: ООО «Ромашка», ИНН 7701234567, КПП 770101001</p>
+<p>Покупатель: АО «Василек», ИНН 7809876543</p>
+<table border="1" cellspacing="0" cellpadding="3">
+<tr><th>№</th><th>Товары (работы, услуги)</th><th>Кол-во</th><th>Цена</th><th>Сумма</th></tr>
+<tr><td>1</td><td>Консультационные услуги за март 2024 г.</td><td>1</td>
+<td>70 000,00</td><td>70 000,00</td></tr>
+</table>
+<p>Итого: 70 000,00</p>
+<p>В том числе НДС: без НДС</p>
+<p><b>Итого к оплате: 70 000,00 руб.</b></p>
+<p>Всего наименований 1, на сумму 70 000,00 руб. Семьдесят тысяч рублей 00 копеек.</p>
+<p>Payment reference: invoice 318, please quote this number with your transfer.</p>
+<p>Руководитель ____________ Иванов И.И.</p>
+</div>
+"""
+
+
+def _render(html: str | None) -> bytes:
+    """One A4 page as the pipeline stores it: grayscale JPEG within the size limits."""
+    import pymupdf
+    from PIL import Image
+
+    document = pymupdf.open()
+    page = document.new_page(width=A4[0], height=A4[1])
+    if html:
+        page.insert_htmlbox(pymupdf.Rect(50, 50, A4[0] - 50, A4[1] - 50), html)
+    width, height = target_size(*A4)
+    matrix = pymupdf.Matrix(width / A4[0], height / A4[1])
+    pixmap = page.get_pixmap(matrix=matrix, colorspace=pymupdf.csGRAY, alpha=False)
+    image = Image.frombuffer(
+        "L", (pixmap.width, pixmap.height), pixmap.samples, "raw", "L", pixmap.stride, 1
+    )
+    buffer = io.BytesIO()
+    image.save(buffer, "JPEG", quality=80)
+    document.close()
+    return buffer.getvalue()
+
+
+@pytest.fixture(scope="module")
+def invoice() -> bytes:
+    return _render(INVOICE_HTML)
+
+
+def _assert_invoice_text(text: str) -> None:
+    assert "318" in text
+    assert "Итого к оплате" in text
+    assert "70 000,00" in text
+    assert "Payment reference" in text
+
+
+def test_installed_languages() -> None:
+    assert {"rus", "eng"} <= set(tesseract_languages())
+
+
+def test_upright_page(invoice: bytes) -> None:
+    result = tesseract_page(invoice, 1)
+    assert result.error is None
+    assert (result.page_no, result.engine, result.rotation) == (1, "tesseract", 0)
+    assert result.rotation_confidence > 0.5
+    _assert_invoice_text(result.text)
+
+
+@pytest.mark.parametrize("turned_clockwise", [90, 180, 270])
+def test_turned_page_is_detected_and_read(invoice: bytes, turned_clockwise: int) -> None:
+    """``rotation`` is the clockwise turn that undoes the scan's: turning the image by
+    it with the pipeline's own ``rotate_jpeg`` gives back the upright page."""
+    turned = rotate_jpeg(invoice, turned_clockwise)
+    result = tesseract_page(turned, 2)
+    assert result.error is None
+    assert result.rotation == (360 - turned_clockwise) % 360
+    assert result.rotation_confidence > 0
+    _assert_invoice_text(result.text)
+    upright_again = tesseract_page(rotate_jpeg(turned, result.rotation), 2)
+    assert upright_again.rotation == 0
+
+
+def test_blank_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    """OSD refuses a page without text; the page is still a result, not an error."""
+    monkeypatch.delenv("OMP_THREAD_LIMIT", raising=False)
+    result = tesseract_page(_render(None), 3)
+    assert result.error is None
+    assert len(result.text.strip()) < 5
+    assert (result.rotation, result.rotation_confidence) == (0, 0.0)
+    assert "OMP_THREAD_LIMIT" not in os.environ  # set only for Tesseract's own process
+
+
+def test_timeout_fails_only_the_page(invoice: bytes) -> None:
+    result = tesseract_page(invoice, 4, timeout=0.01)
+    assert result.text == ""
+    assert result.error is not None and "longer than" in result.error
+
+
+def test_unreadable_image_fails_only_the_page() -> None:
+    result = tesseract_page(b"not a jpeg", 5)
+    assert result.error is not None and "cannot be read" in result.error
+
+
+def test_missing_binary_is_a_config_error(invoice: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
+    import pytesseract
+
+    monkeypatch.setattr(pytesseract.pytesseract, "tesseract_cmd", "/nonexistent/tesseract")
+    with pytest.raises(ConfigError, match="apt-get install tesseract-ocr"):
+        tesseract_page(invoice, 1)
+
+
+def test_missing_language_is_a_config_error(invoice: bytes) -> None:
+    with pytest.raises(ConfigError, match="tesseract-ocr-xyz"):
+        tesseract_page(invoice, 1, languages="rus+xyz")
+
+
+def test_tesseract_error_fails_only_the_page(invoice: bytes) -> None:
+    """A Tesseract failure while reading (here: an invalid option) is this page's error."""
+    import pytesseract
+
+    from docbatch_gui.pipeline import ocr_tesseract
+
+    original = pytesseract.image_to_string
+
+    def broken(*args: object, **kwargs: object) -> str:
+        kwargs["config"] = "--psm 99"
+        return original(*args, **kwargs)  # type: ignore[arg-type]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pytesseract, "image_to_string", broken)
+        result = ocr_tesseract.tesseract_page(invoice, 6)
+    assert result.error is not None and "Tesseract failed" in result.error
