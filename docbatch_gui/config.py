@@ -117,6 +117,8 @@ class Settings(BaseSettings):
     google_application_credentials: Path | None = Field(
         None, alias="GOOGLE_APPLICATION_CREDENTIALS"
     )
+    #: another Vision endpoint (a regional one, or a test server)
+    google_vision_endpoint: str | None = Field(None, alias="GOOGLE_VISION_ENDPOINT")
 
     @field_validator(
         "anthropic_api_key",
@@ -126,6 +128,7 @@ class Settings(BaseSettings):
         "redis_url",
         "celery_broker_url",
         "google_application_credentials",
+        "google_vision_endpoint",
         mode="before",
     )
     @classmethod

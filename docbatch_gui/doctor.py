@@ -159,13 +159,30 @@ def _anthropic(settings: Settings) -> Check:
 
 
 def _ocr(settings: Settings) -> Check:
-    tesseract = shutil.which("tesseract")
-    if tesseract:
-        return Check("OCR", Status.INFO, f"Tesseract found at {tesseract} (OCR arrives later)")
+    engine = settings.ocr_engine
+    if engine == "tesseract":
+        from docbatch_gui.pipeline.ocr_tesseract import tesseract_available, tesseract_languages
+
+        if not tesseract_available():
+            return Check(
+                "OCR",
+                Status.FAIL,
+                "OCR_ENGINE=tesseract but Tesseract with Russian and English data is not "
+                "installed: apt-get install tesseract-ocr tesseract-ocr-rus tesseract-ocr-eng",
+            )
+        languages = ", ".join(tesseract_languages())
+        return Check(
+            "OCR", Status.OK, f"Tesseract ({languages}); OCR_LANGUAGES={settings.ocr_languages}"
+        )
+    if engine == "google_vision":
+        where = settings.google_vision_endpoint or "vision.googleapis.com"
+        creds = settings.google_application_credentials
+        detail = f"credentials {creds}" if creds else "credentials from the environment"
+        return Check("OCR", Status.INFO, f"Google Cloud Vision at {where}, {detail}")
     return Check(
         "OCR",
         Status.INFO,
-        "no OCR engine: scans without a text layer go to review with empty fields",
+        "OCR_ENGINE=none: scans without a text layer go to review with empty fields",
     )
 
 

@@ -94,6 +94,7 @@ class OcrStep:
             vision = VisionOcr(
                 languages=[c.strip() for c in self.settings.ocr_languages.split(",")],
                 credentials_file=self.settings.google_application_credentials,
+                endpoint=self.settings.google_vision_endpoint,
                 timeout=self.settings.ocr_timeout,
             )
             await engine_in_threads(

@@ -89,7 +89,7 @@ def test_kill_9_never_pays_twice_nor_loses_a_job(
     assert states == {
         "en_invoice_INV-2024-0042.pdf": "done",
         "ru_three_documents.pdf": "done",
-        "scan_two_pages.tiff": "needs_review",
+        "scan_two_pages.tiff": "done",  # read by Tesseract
     }, survivor.stderr
     ids = submitted_ids(fake_anthropic)
     assert sorted(ids) == sorted(set(ids)), Counter(ids).most_common(3)

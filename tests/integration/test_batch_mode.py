@@ -76,8 +76,8 @@ def test_cli_batch_mode_processes_the_samples(
         ("contract", 3, 4),
     ]
     (batch,) = json.loads(cli(data, "batches", "--json", env=env).stdout)
-    assert batch["status"] == "ended" and batch["request_counts"]["succeeded"] == 3
-    assert sorted(batch["jobs"]) == [1, 2, 3]
+    assert batch["status"] == "ended" and batch["request_counts"]["succeeded"] == 4
+    assert sorted(batch["jobs"]) == [1, 2, 3, 4]
     assert batch["created_at"] and batch["ended_at"]
     jobs = json.loads(cli(data, "jobs", "--json", env=env).stdout)
     assert batch["cost_actual_usd"] == pytest.approx(

@@ -30,21 +30,31 @@ def processed(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_process_wait_prints_the_documents_found(tmp_path: Path) -> None:
     result = cli(tmp_path / "data", "process", str(SAMPLES), "--wait")
     assert result.returncode == 0, result.stderr
-    assert "Documents (5)" in result.stdout
-    for expected in ("invoice", "act", "contract", "118000.00", "INV-2024-0042", "1234.56"):
+    assert "Documents (6)" in result.stdout
+    for expected in (
+        "invoice",
+        "act",
+        "contract",
+        "waybill",  # the scan, read by Tesseract
+        "118000.00",
+        "INV-2024-0042",
+        "1234.56",
+        "70000.00",
+    ):
         assert expected in result.stdout
 
 
 def test_jobs_json_has_the_contract_keys(processed: Path) -> None:
     jobs = cli_json(processed, "jobs")
-    assert len(jobs) == 3
+    assert len(jobs) == 4
     for job in jobs:
         assert set(job) >= JOB_KEYS
     states = {j["file"]: j["state"] for j in jobs}
     assert states == {
         "en_invoice_INV-2024-0042.pdf": "done",
+        "photo_invoice_sideways.jpg": "done",
         "ru_three_documents.pdf": "done",
-        "scan_two_pages.tiff": "needs_review",
+        "scan_two_pages.tiff": "done",
     }
     pages = {j["file"]: j["pages"] for j in jobs}
     assert pages["ru_three_documents.pdf"] == 4 and pages["scan_two_pages.tiff"] == 2
@@ -52,7 +62,7 @@ def test_jobs_json_has_the_contract_keys(processed: Path) -> None:
 
 def test_documents_json_values_are_normalised(processed: Path) -> None:
     documents = cli_json(processed, "documents")
-    assert len(documents) == 5
+    assert len(documents) == 6
     for document in documents:
         assert set(document) >= DOC_KEYS
         assert isinstance(document["fields"], dict)
@@ -76,7 +86,8 @@ def test_documents_filter_by_job(processed: Path) -> None:
     jobs = {j["file"]: j["id"] for j in cli_json(processed, "jobs")}
     documents = cli_json(processed, "documents", "--job", str(jobs["scan_two_pages.tiff"]))
     assert len(documents) == 1
-    assert documents[0]["doc_type"] == "unknown"
+    assert documents[0]["doc_type"] == "waybill"
+    assert documents[0]["fields"]["number"] == "318"
     missing = cli(processed, "documents", "--job", "9999")
     assert missing.returncode == 1 and "9999" in missing.stderr
 

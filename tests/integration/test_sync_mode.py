@@ -52,7 +52,7 @@ def test_cli_sync_mode_turns_the_samples_into_the_documents_the_model_derived(
     for job in jobs:
         assert job["cost_estimate_usd"] > 0
         assert job["cost_actual_usd"] > 0
-    assert fake_anthropic.count("POST", "/v1/messages") == 3  # one group per file
+    assert fake_anthropic.count("POST", "/v1/messages") == 4  # one group per file
 
 
 def test_long_file_is_split_into_groups_and_stitched(
