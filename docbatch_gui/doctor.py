@@ -129,7 +129,7 @@ def _anthropic(settings: Settings) -> Check:
         return Check(
             "Claude (Anthropic)",
             Status.INFO,
-            "no ANTHROPIC_API_KEY: the offline extractor is used (no cost, text layer only)",
+            "no ANTHROPIC_API_KEY: the offline extractor is used (no cost; text layer and OCR)",
         )
     where = settings.anthropic_base_url or "api.anthropic.com"
     client = anthropic.Anthropic(
