@@ -8,7 +8,9 @@ or the same file dropped again reuses the cache and pays for nothing twice.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from docbatch_gui.config import Settings
@@ -33,11 +35,20 @@ def tesseract_languages(setting: str) -> str:
 
 
 class OcrStep:
-    def __init__(self, store: Store, blobs: BlobStore, settings: Settings, pool: ChildPool) -> None:
+    def __init__(
+        self,
+        store: Store,
+        blobs: BlobStore,
+        settings: Settings,
+        pool: ChildPool,
+        slots: asyncio.Semaphore | None = None,
+    ) -> None:
         self.store = store
         self.blobs = blobs
         self.settings = settings
         self.pool = pool
+        #: OCR_WORKERS, shared by the worker's jobs: how many read pages at once
+        self.slots = slots or asyncio.Semaphore(settings.ocr_workers)
 
     def needs_ocr(self, page: Page) -> bool:
         return page.ocr_engine is None and len(page.text.strip()) < self.settings.ocr_min_text_chars
@@ -78,6 +89,18 @@ class OcrStep:
 
         if not todo:
             return job
+        async with self.slots:
+            await self._read(job, engine, todo, deadline, on_result)
+        return job
+
+    async def _read(
+        self,
+        job: Job,
+        engine: str,
+        todo: list[OcrPage],
+        deadline: float,
+        on_result: Callable[[OcrResult], Awaitable[None]],
+    ) -> None:
         if engine == "tesseract":
             await tesseract_in_children(
                 todo,
@@ -100,7 +123,6 @@ class OcrStep:
             await engine_in_threads(
                 todo, vision, workers=self.settings.ocr_workers, on_result=on_result
             )
-        return job
 
     def _apply(self, page: Page, record: OcrRecord, *, cached: bool) -> None:
         """Store the text; turn the image (and thumbnail) upright when it was rotated."""

@@ -63,6 +63,8 @@ class LocalWorker:
         self.profile = profile
         self.listener = listener or (lambda job: None)
         self._pool: ChildPool | None = None
+        #: OCR_WORKERS: how many jobs run OCR at once, whatever the engine
+        self._ocr_slots = asyncio.Semaphore(settings.ocr_workers)
         self.claude = claude
         self.modes = LOCAL_MODES | ({ProcessingMode.SYNC.value} if claude else set())
         #: set by a critical error (auth, billing): no further job is started
@@ -218,7 +220,7 @@ class LocalWorker:
             await self._render(job, attempt, deadline)
         assert self._pool is not None
         job = self.emit(
-            await OcrStep(self.store, self.blobs, self.settings, self._pool).run(
+            await OcrStep(self.store, self.blobs, self.settings, self._pool, self._ocr_slots).run(
                 self.store.get_job(job.id), attempt, deadline
             )
         )
