@@ -18,7 +18,6 @@ root on ``sys.path``.
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import itertools
 import json
@@ -45,6 +44,7 @@ from tests.fakes.anthropic_answers import (
     expected_documents,
     parse_request,
 )
+from tests.fakes.local_server import LocalServer
 
 __all__ = ["BATCH_ERROR_TYPES", "FakeAnthropic", "RecordedRequest", "expected_documents"]
 
@@ -171,7 +171,7 @@ class _Server(ThreadingHTTPServer):
             super().handle_error(request, client_address)
 
 
-class FakeAnthropic:
+class FakeAnthropic(LocalServer):
     """The fake server; every scripting method is safe to call from any thread.
 
     Rules worth knowing when writing a test against it:
@@ -211,43 +211,15 @@ class FakeAnthropic:
         self.batch_polls_needed = 1
         self._lock = threading.RLock()
         self._ids = itertools.count(1)
-        self._server: _Server | None = None
-        self._thread: threading.Thread | None = None
+        self.thread_name = "fake-anthropic"
         self._connections: set[socket.socket] = set()
         self._cache = PromptCache()
         self.reset()
 
     # ----------------------------------------------------------------- lifecycle
 
-    def start(self) -> FakeAnthropic:
-        self._server = _Server(self)
-        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, args=(0.05,), name="fake-anthropic", daemon=True
-        )
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        """Close the listening socket and every open connection: a network cut."""
-        if self._server is None:
-            return
-        self._server.shutdown()
-        self._server.server_close()
-        with self._lock:
-            connections = list(self._connections)
-        for conn in connections:
-            with contextlib.suppress(OSError):  # already closed by the client
-                conn.shutdown(socket.SHUT_RDWR)
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-        self._server = self._thread = None
-
-    def __enter__(self) -> FakeAnthropic:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
+    def _make_server(self) -> _Server:
+        return _Server(self)
 
     def reset(self) -> None:
         """A clean slate between tests: records, scripts, batches, prompt cache, knobs."""

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import contextlib
 import json
 import socket
 import sys
@@ -32,6 +31,8 @@ from collections import deque
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from tests.fakes.local_server import LocalServer
 
 __all__ = [
     "BILLING_MESSAGE",
@@ -253,7 +254,7 @@ class _Server(ThreadingHTTPServer):
             super().handle_error(request, client_address)
 
 
-class FakeVision:
+class FakeVision(LocalServer):
     """The fake server; scripting methods are safe to call from any thread.
 
     Every request to the annotate route counts in ``calls`` and is kept in
@@ -275,41 +276,13 @@ class FakeVision:
         self._answers: deque[_Answer] = deque()
         self._image_errors: deque[str] = deque()
         self._failures: deque[_Failure] = deque()
-        self._server: _Server | None = None
-        self._thread: threading.Thread | None = None
+        self.thread_name = "fake-vision"
         self._connections: set[socket.socket] = set()
 
     # ----------------------------------------------------------------- lifecycle
 
-    def start(self) -> FakeVision:
-        self._server = _Server(self)
-        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, args=(0.05,), name="fake-vision", daemon=True
-        )
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        """Close the listening socket and every open connection."""
-        if self._server is None:
-            return
-        self._server.shutdown()
-        self._server.server_close()
-        with self._lock:
-            connections = list(self._connections)
-        for conn in connections:
-            with contextlib.suppress(OSError):
-                conn.shutdown(socket.SHUT_RDWR)
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-        self._server = self._thread = None
-
-    def __enter__(self) -> FakeVision:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
+    def _make_server(self) -> _Server:
+        return _Server(self)
 
     def reset(self) -> None:
         """A clean slate between tests: counters, records, scripts and latency."""
