@@ -1,0 +1,344 @@
+"""Safe opening and streaming of registry workbooks (.xlsx/.xlsm).
+
+Registries come from accounting systems and colleagues' desktops, so the file is
+checked before openpyxl sees it: an old .xls, a password-protected workbook, a
+truncated download or a zip bomb each get a message that tells a person what to do,
+instead of a parser traceback or an exhausted machine.
+
+``autoFilter`` elements are stripped from every worksheet, as the seed does: openpyxl
+validates filter content strictly (an unknown ``customFilter`` operator still fails
+3.1.5, even in read-only mode) and a filter never matters for an import. The cleaned
+workbook is a temporary copy written member by member in 1 MB pieces, so a sheet of
+a million rows is never held in memory. The same pass collects what read-only mode
+cannot give: the merged ranges (for merged header cells) and the number of formula
+cells that have no cached value.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import posixpath
+import re
+import shutil
+import tempfile
+import zipfile
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+from xml.etree import ElementTree
+
+import openpyxl
+
+from docbatch_gui.domain.errors import UnsupportedInput
+
+__all__ = ["OpenedSheet", "SheetScan", "check_archive", "open_sheet", "sheet_members"]
+
+DEFAULT_MAX_UNCOMPRESSED = 1 << 30  # 1 GB in total
+DEFAULT_MAX_RATIO = 500  # deflate peaks near 1030:1; real sheets stay far below 500:1
+_RATIO_MIN_SIZE = 1 << 20  # tiny members compress absurdly well and are harmless
+_CHUNK = 1 << 20
+_MAX_FILTER_BYTES = 16 << 20
+
+_OLE_MAGIC = bytes.fromhex("D0CF11E0A1B11AE1")
+_ENCRYPTED_PACKAGE = "EncryptedPackage".encode("utf-16-le")
+_PREFIX = rb"(?:[A-Za-z_][\w.-]*:)?"
+_AF_START = re.compile(rb"<" + _PREFIX + rb"autoFilter\b")
+_AF_END = re.compile(rb"</" + _PREFIX + rb"autoFilter\s*>")
+_MERGE = re.compile(
+    rb"<" + _PREFIX + rb'mergeCell\s[^>]*?ref="([A-Za-z]+)(\d+)(?::([A-Za-z]+)(\d+))?"'
+)
+_F_START = re.compile(rb"<" + _PREFIX + rb"f[\s>/]")
+_V_START = re.compile(rb"<" + _PREFIX + rb"v\b[^>]*(?<!/)>")  # <v/> is no value
+_C_END = re.compile(rb"</" + _PREFIX + rb"c>")
+_REL_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+
+
+@dataclass
+class SheetScan:
+    """What the cleaning pass learnt about one worksheet member."""
+
+    autofilters_removed: int = 0
+    # (first_col0, first_row, last_col0, last_row): columns 0-based, rows 1-based.
+    merged: list[tuple[int, int, int, int]] = field(default_factory=list)
+    formulas_without_value: int = 0
+
+
+@dataclass
+class OpenedSheet:
+    """A worksheet ready to stream; ``rows`` yields value tuples from row 1."""
+
+    name: str
+    sheet_names: list[str]
+    rows: Iterator[tuple[Any, ...]]
+    max_column: int  # from the sheet's dimension, 0 when it declares none
+    scan: SheetScan
+
+
+def _refuse(path: Path, what: str) -> UnsupportedInput:
+    return UnsupportedInput(f"{path.name}: {what}", file=str(path))
+
+
+def _corrupt(path: Path, detail: str) -> UnsupportedInput:
+    return _refuse(
+        path,
+        f"not a readable .xlsx workbook ({detail}). The file may be truncated or damaged: "
+        "open it in Excel and save it again as .xlsx, or download it again.",
+    )
+
+
+def _ole_is_encrypted(path: Path) -> bool:
+    """An encrypted .xlsx is an OLE container holding an ``EncryptedPackage`` stream."""
+    tail = b""
+    with path.open("rb") as fh:
+        for _ in range(256):  # the directory is near the start; 256 MB is plenty
+            chunk = fh.read(_CHUNK)
+            if not chunk:
+                return False
+            if _ENCRYPTED_PACKAGE in tail + chunk:
+                return True
+            tail = chunk[-len(_ENCRYPTED_PACKAGE) :]
+    return False
+
+
+def check_archive(
+    path: Path,
+    *,
+    max_uncompressed: int = DEFAULT_MAX_UNCOMPRESSED,
+    max_ratio: float = DEFAULT_MAX_RATIO,
+) -> None:
+    """Refuse anything that is not a plausible, bounded xlsx, from headers only."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(8)
+    except OSError as exc:
+        raise _refuse(path, f"cannot be opened ({exc.strerror or exc})") from exc
+    if head.startswith(_OLE_MAGIC):
+        if _ole_is_encrypted(path):
+            raise _refuse(
+                path,
+                "the workbook is password-protected. Open it in Excel, remove the password "
+                "(File → Info → Protect Workbook → Encrypt with Password, clear it) and "
+                "save it as .xlsx.",
+            )
+        raise _refuse(
+            path,
+            "this is an old Excel 97-2003 .xls file. Open it in Excel and save it as "
+            ".xlsx (File → Save As → Excel Workbook).",
+        )
+    try:
+        with zipfile.ZipFile(path) as zf:
+            infos = zf.infolist()
+    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+        raise _corrupt(path, "it is not a ZIP archive") from exc
+    names = {info.filename for info in infos}
+    missing = [n for n in ("[Content_Types].xml", "xl/workbook.xml") if n not in names]
+    if missing:
+        raise _corrupt(path, f"missing part {', '.join(missing)}")
+    total = sum(info.file_size for info in infos)
+    if total > max_uncompressed:
+        raise _refuse(
+            path,
+            f"unpacks to {total / 2**20:.0f} MB, more than the {max_uncompressed / 2**20:.0f} "
+            "MB limit. Split the registry into smaller files or delete unused sheets.",
+        )
+    for info in infos:
+        if info.file_size < _RATIO_MIN_SIZE:
+            continue
+        ratio = info.file_size / max(info.compress_size, 1)
+        if ratio > max_ratio:
+            raise _refuse(
+                path,
+                f"member {info.filename} claims a compression ratio of {ratio:.0f}:1, which "
+                "no real workbook has (a zip bomb?). Re-save the file from Excel.",
+            )
+
+
+def sheet_members(zf: zipfile.ZipFile) -> dict[str, str]:
+    """Map sheet names to worksheet members, in workbook order, from workbook.xml."""
+    workbook = ElementTree.fromstring(zf.read("xl/workbook.xml"))
+    targets: dict[str, str] = {}
+    with contextlib.suppress(KeyError):
+        rels = ElementTree.fromstring(zf.read("xl/_rels/workbook.xml.rels"))
+        for rel in rels:
+            target = rel.get("Target", "")
+            member = target.lstrip("/") if target.startswith("/") else f"xl/{target}"
+            targets[rel.get("Id", "")] = posixpath.normpath(member)
+    sheets: dict[str, str] = {}
+    for element in workbook.iter():
+        if element.tag.rsplit("}", 1)[-1] == "sheet":
+            rel_id = element.get(f"{{{_REL_NS}}}id") or ""
+            sheets[element.get("name", "")] = targets.get(rel_id, "")
+    return sheets
+
+
+@dataclass
+class _FormulaState:
+    open: bool = False  # a formula cell started in an earlier piece and has not ended
+    has_value: bool = False
+
+
+def _count_formulas(region: bytes, state: _FormulaState) -> int:
+    """Count ``<c>`` elements with an ``<f>`` and no ``<v>``; cells may span pieces."""
+    count, pos = 0, 0
+    if state.open:
+        end = _C_END.search(region)
+        stop = end.start() if end else len(region)
+        state.has_value = state.has_value or bool(_V_START.search(region, 0, stop))
+        if end is None:
+            return 0
+        count += not state.has_value
+        state.open, pos = False, end.end()
+    while (start := _F_START.search(region, pos)) is not None:
+        end = _C_END.search(region, start.end())
+        stop = end.start() if end else len(region)
+        has_value = _V_START.search(region, start.end(), stop) is not None
+        if end is None:
+            state.open, state.has_value = True, has_value
+            break
+        count += not has_value
+        pos = end.end()
+    return count
+
+
+def _cell_ref(letters: bytes, digits: bytes) -> tuple[int, int]:
+    col = 0
+    for ch in letters.upper():
+        col = col * 26 + ch - 64
+    return col - 1, int(digits)
+
+
+def _clean_sheet(src: IO[bytes], dst: IO[bytes]) -> SheetScan:
+    """Copy one worksheet XML without ``autoFilter``; only whole tags are ever cut."""
+    scan, state, buf = SheetScan(), _FormulaState(), b""
+    while True:
+        chunk = src.read(_CHUNK)
+        eof = not chunk
+        buf += chunk
+        while (start := _AF_START.search(buf)) is not None:
+            close = buf.find(b">", start.end())
+            end: int | None = None
+            if close != -1 and buf[close - 1 : close] == b"/":
+                end = close + 1
+            elif close != -1 and (m := _AF_END.search(buf, close)) is not None:
+                end = m.end()
+            if end is None:
+                if eof or len(buf) - start.start() > _MAX_FILTER_BYTES:
+                    raise ValueError("an autoFilter element never ends")
+                break
+            buf = buf[: start.start()] + buf[end:]
+            scan.autofilters_removed += 1
+        if eof:
+            cut = len(buf)
+        else:
+            pending = _AF_START.search(buf)
+            cut = pending.start() if pending else buf.rfind(b"<")
+            cut = len(buf) if cut < 0 else cut
+        region, buf = buf[:cut], buf[cut:]
+        for m in _MERGE.finditer(region):
+            c0, r0 = _cell_ref(m.group(1), m.group(2))
+            c1, r1 = _cell_ref(m.group(3), m.group(4)) if m.group(3) else (c0, r0)
+            scan.merged.append((c0, r0, c1, r1))
+        scan.formulas_without_value += _count_formulas(region, state)
+        dst.write(region)
+        if eof:
+            return scan
+
+
+def _clean_copy(path: Path, target: Path, members: set[str]) -> dict[str, SheetScan]:
+    scans: dict[str, SheetScan] = {}
+    # Level 1: the copy lives for one import, so speed matters more than its size.
+    with (
+        zipfile.ZipFile(path) as zin,
+        zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as zout,
+    ):
+        for info in zin.infolist():
+            if info.is_dir():
+                continue
+            force64 = info.file_size > zipfile.ZIP64_LIMIT
+            with zin.open(info) as src, zout.open(info.filename, "w", force_zip64=force64) as dst:
+                if info.filename in members:
+                    scans[info.filename] = _clean_sheet(src, dst)
+                else:
+                    shutil.copyfileobj(src, dst, _CHUNK)
+    return scans
+
+
+@contextlib.contextmanager
+def open_sheet(
+    path: Path,
+    sheet: str | None,
+    *,
+    max_uncompressed: int = DEFAULT_MAX_UNCOMPRESSED,
+    max_ratio: float = DEFAULT_MAX_RATIO,
+) -> Iterator[OpenedSheet]:
+    """Check, clean and open one sheet for lazy row streaming; cleans up on exit.
+
+    ``sheet=None`` means the first sheet. Rows are read with
+    ``load_workbook(read_only=True, data_only=True)``: formulas give their cached value
+    and a formula never calculated by Excel gives None.
+    """
+    path = Path(path)
+    check_archive(path, max_uncompressed=max_uncompressed, max_ratio=max_ratio)
+    try:
+        with zipfile.ZipFile(path) as zf:
+            members = sheet_members(zf)
+    except (ElementTree.ParseError, zipfile.BadZipFile, KeyError, zlib.error) as exc:
+        raise _corrupt(path, f"workbook.xml cannot be read: {exc}") from exc
+    names = list(members)
+    if not names:
+        raise _refuse(path, "the workbook has no sheets")
+    name = names[0] if sheet is None else sheet
+    if name not in members:
+        raise _refuse(
+            path,
+            f"there is no sheet named {name!r}; the sheets are: "
+            + ", ".join(repr(n) for n in names)
+            + ". Fix the sheet name in the registry settings.",
+        )
+    worksheet_members = {m for m in members.values() if m}
+    fd, tmp_name = tempfile.mkstemp(prefix="docbatch-registry-", suffix=path.suffix or ".xlsx")
+    os.close(fd)
+    tmp = Path(tmp_name)
+    workbook = None
+    try:
+        try:
+            scans = _clean_copy(path, tmp, worksheet_members)
+        except (zipfile.BadZipFile, zlib.error, EOFError, ValueError) as exc:
+            raise _corrupt(path, str(exc)) from exc
+        try:
+            workbook = openpyxl.load_workbook(tmp, read_only=True, data_only=True)
+            worksheet = workbook[name]
+        except Exception as exc:  # openpyxl raises many unrelated types on bad XML
+            raise _corrupt(path, f"{type(exc).__name__}: {exc}") from exc
+        if not hasattr(worksheet, "reset_dimensions"):
+            raise _refuse(path, f"sheet {name!r} is a chart sheet, not a table")
+        max_column = 0
+        with contextlib.suppress(Exception):
+            max_column = int(worksheet.max_column or 0)
+        # A wrong <dimension> would silently truncate rows and columns: ignore it.
+        worksheet.reset_dimensions()
+        yield OpenedSheet(
+            name=name,
+            sheet_names=names,
+            rows=_guarded_rows(path, worksheet.iter_rows(values_only=True)),
+            max_column=max_column,
+            scan=scans.get(members[name], SheetScan()),
+        )
+    finally:
+        if workbook is not None:
+            workbook.close()
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+
+
+def _guarded_rows(path: Path, rows: Iterator[tuple[Any, ...]]) -> Iterator[tuple[Any, ...]]:
+    """Turn parser failures in the middle of a sheet into an UnsupportedInput."""
+    try:
+        yield from rows
+    except (ElementTree.ParseError, zipfile.BadZipFile, zlib.error, EOFError) as exc:
+        raise _corrupt(path, f"{type(exc).__name__}: {exc}") from exc
+    except (ValueError, TypeError, KeyError) as exc:
+        raise _corrupt(path, f"{type(exc).__name__}: {exc}") from exc

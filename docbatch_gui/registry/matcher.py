@@ -1,0 +1,426 @@
+"""Match registry rows to documents with weighted rules (seed 003, registry search).
+
+Two phases: ``index.DocumentIndex`` finds, per row, the documents that can pass at
+least one sub-rule; each candidate is then scored by every rule and the best rule
+counts. A document is given to at most one row, greedily by score, and a row whose
+best score is below the threshold gets no document: null over wrong. Everything is
+pure and deterministic (ties break by document id), so it runs the same in the GUI,
+the CLI and a Celery worker.
+
+The dataclasses here are the matcher's own inputs; the pydantic rule configuration is
+translated into them by the caller so that this module does not depend on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from rapidfuzz import fuzz
+
+from docbatch_gui.registry.index import (
+    COMPARATOR_KIND,
+    DocumentIndex,
+    Key,
+    document_value,
+    normalize_key,
+    tolerance_cents,
+)
+
+__all__ = [
+    "Comparator",
+    "Match",
+    "RegistryMatcher",
+    "RegistryRow",
+    "Rule",
+    "SubRule",
+    "document_value",
+]
+
+Comparator = Literal["exact", "fuzzy", "number", "date", "amount"]
+PROGRESS_EVERY = 100
+# Candidates scored in full even when their upper bound is low, so a row below the
+# threshold still explains what its best candidate was.
+EXPLAIN_TOP = 2
+
+
+@dataclass(frozen=True)
+class SubRule:
+    """One comparison: registry column ``field`` against a document field path."""
+
+    field: str
+    document_field: str  # "from_content.X" | "from_filename.X" | "handwritten_numbers"
+    comparator: Comparator
+    weight: float = 1.0
+    required: bool = False
+    threshold: float = 85.0  # fuzzy and number similarity, 0..100
+    tolerance_days: int = 0  # date
+    tolerance: float = 0.01  # amount, absolute
+
+    @property
+    def key(self) -> Key:
+        return (self.document_field, COMPARATOR_KIND[self.comparator])
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    subrules: tuple[SubRule, ...]
+
+
+@dataclass(frozen=True)
+class RegistryRow:
+    """A registry row: its sheet row number and its normalised values by column."""
+
+    row: int
+    normalized: Mapping[str, str | None]
+
+
+@dataclass(frozen=True)
+class Match:
+    row: int
+    document_id: Any | None
+    score: float
+    explanation: list[dict[str, Any]] = field(default_factory=list)
+    runner_up_id: Any | None = None
+    runner_up_score: float | None = None
+    warnings: list[str] = field(default_factory=list)
+    rule: str | None = None
+
+
+@dataclass
+class _Scored:
+    score: float
+    doc: int
+    rule: int
+    explanation: list[dict[str, Any]]
+
+
+def _id_order(doc_id: Any) -> tuple[int, Any]:
+    return (0, doc_id) if isinstance(doc_id, int) else (1, str(doc_id))
+
+
+def _doc_id(doc: Any) -> Any:
+    doc_id = getattr(doc, "id", None)
+    return doc_id if doc_id is not None else f"{doc.job_id}:{doc.doc_index}"
+
+
+def compare(
+    sub: SubRule, registry: Any, document: Any, limit: int | None = None
+) -> tuple[float, bool, float]:
+    """(sub-score, passed, similarity) for two normalised values.
+
+    A failed fuzzy or number comparison scores 0, not its raw similarity: unrelated
+    strings are 40-50 % similar, and that partial credit would lift wrong documents
+    towards the threshold. It also lets phase 1 skip documents that pass nothing.
+    """
+    kind = sub.comparator
+    if kind == "exact":
+        ok = registry == document
+        return (1.0 if ok else 0.0), ok, (1.0 if ok else 0.0)
+    if kind in ("fuzzy", "number"):
+        if registry == document:
+            return 1.0, True, 1.0
+        sim = fuzz.ratio(registry, document)
+        if kind == "fuzzy":
+            sim = max(sim, fuzz.token_sort_ratio(registry, document))
+        ok = sim >= sub.threshold
+        return (sim / 100 if ok else 0.0), ok, sim / 100
+    if limit is None:
+        limit = sub.tolerance_days if kind == "date" else tolerance_cents(sub.tolerance)
+    ok = abs(registry - document) <= limit
+    return (1.0 if ok else 0.0), ok, (1.0 if ok else 0.0)
+
+
+class RegistryMatcher:
+    """Matches registry rows against a fixed set of documents.
+
+    The index is built once in the constructor, so ``candidate_pairs`` (shown to the
+    operator before a run) and ``match`` share it.
+    """
+
+    def __init__(
+        self,
+        rules: Sequence[Rule],
+        documents: Sequence[Any],
+        *,
+        threshold: float = 0.7,
+        tie_margin: float = 0.02,
+    ) -> None:
+        self.rules = tuple(rules)
+        self.threshold = threshold
+        self.tie_margin = tie_margin
+        self.documents = sorted(documents, key=lambda d: _id_order(_doc_id(d)))
+        self.ids = [_doc_id(d) for d in self.documents]
+        self.probes: list[SubRule] = []
+        self._probe_of: list[list[int]] = []  # rule index -> probe indices
+        for rule in self.rules:
+            indices = []
+            for sub in rule.subrules:
+                if sub.comparator not in COMPARATOR_KIND:
+                    raise ValueError(f"unknown comparator: {sub.comparator!r}")
+                if sub not in self.probes:
+                    self.probes.append(sub)
+                indices.append(self.probes.index(sub))
+            self._probe_of.append(indices)
+        for doc in self.documents[:1]:
+            for sub in self.probes:
+                document_value(doc, sub.document_field)  # fail early on a bad path
+        self.index = DocumentIndex(
+            self.documents,
+            [s.key for s in self.probes],
+            gram_keys=[s.key for s in self.probes if s.comparator in ("fuzzy", "number")],
+            amount_widths=[
+                (s.key, max(1, tolerance_cents(s.tolerance)))
+                for s in self.probes
+                if s.comparator == "amount"
+            ],
+        )
+
+        self._keys = [s.key for s in self.probes]
+        self._limits = [
+            s.tolerance_days if s.comparator == "date" else tolerance_cents(s.tolerance)
+            for s in self.probes
+        ]
+        self._present = [
+            sum(1 << p for p, key in enumerate(self._keys) if self.index.values[key][d])
+            for d in range(len(self.documents))
+        ]
+        self._bounds: dict[tuple[int, int], float] = {}
+
+    # ----------------------------------------------------------------- phase 1
+
+    def _row_values(self, row: RegistryRow) -> list[Any]:
+        return [
+            normalize_key(COMPARATOR_KIND[s.comparator], row.normalized.get(s.field))
+            for s in self.probes
+        ]
+
+    def _hits(self, values: list[Any]) -> dict[int, int]:
+        """Candidate documents with a bit mask of the probes each one may pass."""
+        hits: dict[int, int] = {}
+        for p, (sub, value) in enumerate(zip(self.probes, values, strict=True)):
+            if value is None:
+                continue
+            if sub.comparator == "exact":
+                docs = self.index.exact(sub.key, value)
+            elif sub.comparator == "date":
+                docs = self.index.days(sub.key, value, sub.tolerance_days)
+            elif sub.comparator == "amount":
+                docs = self.index.amounts(sub.key, value, max(1, self._limits[p]))
+            else:
+                docs = self.index.fuzzy(sub.key, value, sub.threshold)
+                if sub.comparator == "number":
+                    docs = [*docs, *self.index.exact(sub.key, value)]
+            bit = 1 << p
+            for doc in docs:
+                hits[doc] = hits.get(doc, 0) | bit
+        return hits
+
+    def candidate_pairs(self, rows: Sequence[RegistryRow]) -> int:
+        """Number of (row, document) pairs phase 1 yields: the work phase 2 will do."""
+        return sum(len(self._hits(self._row_values(row))) for row in rows)
+
+    # ----------------------------------------------------------------- phase 2
+
+    def _bound(self, values: list[Any], doc: int, mask: int) -> float:
+        """Upper bound of a candidate's score from its index hits alone.
+
+        Only which probes were hit and which values exist matter, so the bound is
+        memoised on those two masks: phase 2 then costs a dict lookup per candidate
+        and rapidfuzz runs only for candidates that can still reach the threshold.
+        """
+        row_mask = sum(1 << p for p, v in enumerate(values) if v is not None)
+        return self._bound_masks(mask, self._present[doc] & row_mask)
+
+    def _bound_masks(self, hit: int, present: int) -> float:
+        cached = self._bounds.get((hit, present))
+        if cached is not None:
+            return cached
+        best = 0.0
+        for probes in self._probe_of:
+            num = den = 0.0
+            for p in probes:
+                weight = self.probes[p].weight
+                if hit >> p & 1:
+                    num += weight
+                    den += weight
+                elif self.probes[p].required:
+                    num = 0.0
+                    break
+                elif present >> p & 1:
+                    den += weight
+            if den and num / den > best:
+                best = num / den
+        self._bounds[(hit, present)] = best
+        return best
+
+    def score(self, row: RegistryRow, doc: int) -> _Scored:
+        """Score one document by every rule; the best rule wins (first on equality)."""
+        return self._score(self._row_values(row), row, doc)
+
+    def _score(self, values: list[Any], row: RegistryRow, doc: int) -> _Scored:
+        best: _Scored | None = None
+        for r, probes in enumerate(self._probe_of):
+            num = den = 0.0
+            failed_required = False
+            explanation: list[dict[str, Any]] = []
+            for p in probes:
+                sub = self.probes[p]
+                reg = values[p]
+                doc_values = self.index.values[self._keys[p]][doc]
+                shown = self.index.display[self._keys[p]][doc]
+                entry: dict[str, Any] = {
+                    "field": sub.field,
+                    "document_field": sub.document_field,
+                    "registry_value": row.normalized.get(sub.field),
+                    "document_value": shown[0] if shown else None,
+                    "comparator": sub.comparator,
+                    "score": 0.0,
+                    "similarity": 0.0,
+                    "weight": sub.weight,
+                    "required": sub.required,
+                    "passed": False,
+                    "missing": None,
+                }
+                if reg is None or not doc_values:
+                    sides = [n for n, v in (("registry", reg), ("document", doc_values)) if not v]
+                    entry["missing"] = " and ".join(sides)
+                else:
+                    results = [compare(sub, reg, v, self._limits[p]) for v in doc_values]
+                    pick = max(range(len(results)), key=lambda i: (results[i][1], results[i][0]))
+                    sub_score, passed, similarity = results[pick]
+                    entry.update(
+                        document_value=shown[pick],
+                        score=round(sub_score, 4),
+                        similarity=round(similarity, 4),
+                        passed=passed,
+                    )
+                    num += sub.weight * sub_score
+                    den += sub.weight
+                failed_required = failed_required or (sub.required and not entry["passed"])
+                explanation.append(entry)
+            total = 0.0 if failed_required or not den else num / den
+            if best is None or total > best.score:
+                best = _Scored(round(total, 6), doc, r, explanation)
+        assert best is not None
+        return best
+
+    def _rank(self, row: RegistryRow) -> list[_Scored]:
+        """Scored candidates of one row, best first, ties by document id."""
+        values = self._row_values(row)
+        hits = self._hits(values)
+        floor = self.threshold - self.tie_margin
+        row_mask = sum(1 << p for p, v in enumerate(values) if v is not None)
+        present, bound = self._present, self._bound_masks
+        bounds = sorted((-bound(m, present[d] & row_mask), d) for d, m in hits.items())
+        chosen = [d for i, (neg, d) in enumerate(bounds) if -neg >= floor - 1e-6 or i < EXPLAIN_TOP]
+        scored = [self._score(values, row, d) for d in chosen]
+        scored.sort(key=lambda s: (-s.score, s.doc))
+        return scored
+
+    # ------------------------------------------------------------------- match
+
+    def match(
+        self,
+        rows: Sequence[RegistryRow],
+        *,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> Iterator[Match]:
+        """Match every row; results come in row order once all rows are scored.
+
+        All rows are ranked before any is yielded because a document goes to the row
+        that scores it highest, which is only known at the end.
+        """
+        ranked: list[list[_Scored]] = []
+        total = len(rows)
+        for n, row in enumerate(rows, start=1):
+            ranked.append(self._rank(row))
+            if progress is not None and (n % PROGRESS_EVERY == 0 or n == total):
+                progress(n, total)
+        assigned = self._assign(ranked)
+        owner = {doc: pos for pos, doc in assigned.items()}
+        for pos in range(total):
+            yield self._build(pos, rows, ranked[pos], assigned.get(pos), owner)
+
+    def _assign(self, ranked: list[list[_Scored]]) -> dict[int, int]:
+        """Greedy by score (then row order, then id): each document to one row."""
+        pairs = [
+            (-s.score, pos, s.doc)
+            for pos, scored in enumerate(ranked)
+            for s in scored
+            if s.score >= self.threshold
+        ]
+        pairs.sort()
+        by_row: dict[int, int] = {}
+        taken: set[int] = set()
+        for _, pos, doc in pairs:
+            if pos not in by_row and doc not in taken:
+                by_row[pos] = doc
+                taken.add(doc)
+        return by_row
+
+    def _build(
+        self,
+        pos: int,
+        rows: Sequence[RegistryRow],
+        scored: list[_Scored],
+        doc: int | None,
+        owner: dict[int, int],
+    ) -> Match:
+        row = rows[pos]
+        if not scored:
+            return Match(row=row.row, document_id=None, score=0.0, warnings=["no candidates"])
+        warnings: list[str] = []
+        best = scored[0]
+        if best.score >= self.threshold and owner.get(best.doc) not in (None, pos):
+            other = rows[owner[best.doc]].row
+            warnings.append(f"already matched to row {other}: document {self.ids[best.doc]}")
+        chosen = next((s for s in scored if s.doc == doc), None) if doc is not None else None
+        shown = chosen or best
+        # A document another row took is not a rival: the runner-up must be available.
+        others = [s for s in scored if s.doc != shown.doc and owner.get(s.doc, pos) == pos]
+        runner = others[0] if others else None
+        if chosen is None and best.score < self.threshold:
+            warnings.append(f"below threshold: best {best.score:.2f} < {self.threshold:.2f}")
+        if (
+            runner is not None
+            and shown.score - runner.score <= self.tie_margin
+            and shown.score >= self.threshold - self.tie_margin
+        ):
+            warnings.append(
+                f"tie: document {self.ids[runner.doc]} scores {runner.score:.2f}"
+                f" (best {shown.score:.2f})"
+            )
+        warnings.extend(_amount_warnings(shown.explanation))
+        return Match(
+            row=row.row,
+            document_id=self.ids[chosen.doc] if chosen else None,
+            score=shown.score,
+            explanation=shown.explanation,
+            runner_up_id=self.ids[runner.doc] if runner else None,
+            runner_up_score=runner.score if runner else None,
+            warnings=warnings,
+            rule=self.rules[shown.rule].name,
+        )
+
+    def unmatched_documents(self, matches: Iterator[Match] | Sequence[Match]) -> dict[str, list]:
+        """Documents no row took, by document type: the reverse reconciliation."""
+        used = {m.document_id for m in matches if m.document_id is not None}
+        out: dict[str, list] = {}
+        for doc, doc_id in zip(self.documents, self.ids, strict=True):
+            if doc_id not in used:
+                out.setdefault(doc.doc_type, []).append(doc_id)
+        return out
+
+
+def _amount_warnings(explanation: list[dict[str, Any]]) -> list[str]:
+    """ "amount differs" when the document matched on other fields but not on amount."""
+    if not any(e["passed"] and e["comparator"] != "amount" for e in explanation):
+        return []
+    return [
+        f"amount differs: registry {e['registry_value']}, document {e['document_value']}"
+        for e in explanation
+        if e["comparator"] == "amount" and e["missing"] is None and not e["passed"]
+    ]
