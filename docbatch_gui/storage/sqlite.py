@@ -12,131 +12,24 @@ import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from docbatch_gui.domain.errors import ErrorKind
 from docbatch_gui.domain.models import (
-    BatchRecord,
     Document,
     Job,
     NewJob,
-    OcrRecord,
     Page,
-    RequestRecord,
 )
 from docbatch_gui.domain.states import FAILURE_STATES, PHASE_OF, JobState, Phase, check_transition
+from docbatch_gui.storage.sqlite_records import RecordTables
+from docbatch_gui.storage.sqlite_records import now_utc as _now
+from docbatch_gui.storage.sqlite_schema import MIGRATIONS
 from docbatch_gui.storage.store import JOB_FIELDS, check_attempt, check_expectations
 
-MIGRATIONS: list[str] = [
-    # 1: jobs, pages, documents, events, settings
-    """
-    CREATE TABLE jobs (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        file_name TEXT NOT NULL,
-        source_path TEXT NOT NULL,
-        sha256 TEXT NOT NULL,
-        size INTEGER NOT NULL,
-        mode TEXT NOT NULL,
-        state TEXT NOT NULL,
-        phase TEXT,
-        attempts INTEGER NOT NULL DEFAULT 0,
-        deadline TEXT,
-        error_kind TEXT,
-        error TEXT,
-        termination_confirmed INTEGER,
-        artifacts_deliverable INTEGER NOT NULL DEFAULT 0,
-        duplicate_of INTEGER REFERENCES jobs(id),
-        pages INTEGER,
-        documents INTEGER NOT NULL DEFAULT 0,
-        progress REAL NOT NULL DEFAULT 0,
-        created_at TEXT NOT NULL,
-        updated_at TEXT NOT NULL
-    );
-    CREATE INDEX jobs_state ON jobs(state);
-    CREATE INDEX jobs_sha ON jobs(sha256);
-    CREATE TABLE pages (
-        job_id INTEGER NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
-        page_no INTEGER NOT NULL,
-        width INTEGER NOT NULL,
-        height INTEGER NOT NULL,
-        image_sha TEXT,
-        thumb_sha TEXT,
-        text TEXT NOT NULL DEFAULT '',
-        deliverable INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (job_id, page_no)
-    );
-    CREATE TABLE documents (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        job_id INTEGER NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
-        doc_index INTEGER NOT NULL,
-        doc_type TEXT NOT NULL,
-        page_from INTEGER NOT NULL,
-        page_to INTEGER NOT NULL,
-        body TEXT NOT NULL,
-        UNIQUE (job_id, doc_index)
-    );
-    CREATE TABLE job_events (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        job_id INTEGER NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
-        at TEXT NOT NULL,
-        from_state TEXT,
-        to_state TEXT NOT NULL,
-        phase TEXT,
-        attempt INTEGER NOT NULL,
-        detail TEXT
-    );
-    CREATE INDEX job_events_job ON job_events(job_id);
-    CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-    """,
-    # 2: cost per job; one row per Claude request group with its usage and answer
-    """
-    ALTER TABLE jobs ADD COLUMN cost_estimate_usd REAL;
-    ALTER TABLE jobs ADD COLUMN cost_actual_usd REAL;
-    CREATE TABLE requests (
-        job_id INTEGER NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
-        custom_id TEXT NOT NULL,
-        group_no INTEGER NOT NULL,
-        body TEXT NOT NULL,
-        updated_at TEXT NOT NULL,
-        PRIMARY KEY (job_id, custom_id)
-    );
-    """,
-    # 3: Message Batches, from intent to results
-    """
-    CREATE TABLE batches (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        batch_id TEXT UNIQUE,
-        status TEXT NOT NULL,
-        body TEXT NOT NULL
-    );
-    CREATE INDEX batches_status ON batches(status);
-    """,
-    # 4: OCR: per-page rotation and engine; the OCR cache by content, page and engine
-    """
-    ALTER TABLE pages ADD COLUMN rotation INTEGER NOT NULL DEFAULT 0;
-    ALTER TABLE pages ADD COLUMN rotation_confidence REAL NOT NULL DEFAULT 0;
-    ALTER TABLE pages ADD COLUMN ocr_engine TEXT;
-    ALTER TABLE pages ADD COLUMN ocr_cached INTEGER NOT NULL DEFAULT 0;
-    CREATE TABLE ocr_cache (
-        sha256 TEXT NOT NULL,
-        page_no INTEGER NOT NULL,
-        engine TEXT NOT NULL,
-        text TEXT NOT NULL,
-        rotation INTEGER NOT NULL,
-        rotation_confidence REAL NOT NULL,
-        PRIMARY KEY (sha256, page_no, engine)
-    );
-    """,
-]
-
 _BOOL_FIELDS = {"termination_confirmed", "artifacts_deliverable"}
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
 
 
 def _to_db(name: str, value: Any) -> Any:
@@ -153,10 +46,6 @@ def _to_db(name: str, value: Any) -> Any:
 
 def _parse_time(value: str | None) -> datetime | None:
     return datetime.fromisoformat(value) if value else None
-
-
-def _row_to_batch(row: sqlite3.Row) -> BatchRecord:
-    return BatchRecord(**json.loads(row["body"]), id=row["id"])
 
 
 def _row_to_job(row: sqlite3.Row) -> Job:
@@ -187,7 +76,7 @@ def _row_to_job(row: sqlite3.Row) -> Job:
     )
 
 
-class SQLiteStore:
+class SQLiteStore(RecordTables):
     """Store on one SQLite file; safe to share between threads of one process."""
 
     def __init__(self, path: Path | str) -> None:
@@ -517,108 +406,3 @@ class SQLiteStore:
                 )
             )
         return documents
-
-    # -- Claude requests ---------------------------------------------------------------
-
-    def save_request(self, record: RequestRecord) -> None:
-        with self._tx() as db:
-            db.execute(
-                "INSERT INTO requests (job_id, custom_id, group_no, body, updated_at)"
-                " VALUES (?,?,?,?,?) ON CONFLICT(job_id, custom_id) DO UPDATE SET"
-                " group_no = excluded.group_no, body = excluded.body,"
-                " updated_at = excluded.updated_at",
-                (
-                    record.job_id,
-                    record.custom_id,
-                    record.group,
-                    json.dumps(record.body(), ensure_ascii=False),
-                    _now().isoformat(),
-                ),
-            )
-
-    def list_requests(self, job_id: int) -> list[RequestRecord]:
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT body FROM requests WHERE job_id = ? ORDER BY group_no", (job_id,)
-            ).fetchall()
-        return [RequestRecord.from_body(json.loads(r["body"])) for r in rows]
-
-    # -- batches ------------------------------------------------------------------------
-
-    def create_batch(self, record: BatchRecord) -> BatchRecord:
-        with self._tx() as db:
-            cursor = db.execute(
-                "INSERT INTO batches (batch_id, status, body) VALUES (?,?,?)",
-                (record.batch_id, record.status, json.dumps(record.body())),
-            )
-            return replace(record, id=int(cursor.lastrowid or 0))
-
-    def update_batch(self, local_id: int, **fields: Any) -> BatchRecord:
-        with self._tx() as db:
-            row = db.execute("SELECT * FROM batches WHERE id = ?", (local_id,)).fetchone()
-            if row is None:
-                raise KeyError(f"no batch {local_id}")
-            record = replace(_row_to_batch(row), **fields)
-            db.execute(
-                "UPDATE batches SET batch_id = ?, status = ?, body = ? WHERE id = ?",
-                (record.batch_id, record.status, json.dumps(record.body()), local_id),
-            )
-            return record
-
-    def list_batches(self, statuses: Iterable[str] | None = None) -> list[BatchRecord]:
-        sql, args = "SELECT * FROM batches", []
-        if statuses is not None:
-            values = list(statuses)
-            sql += f" WHERE status IN ({','.join('?' * len(values))})"
-            args = values
-        with self._lock:
-            return [_row_to_batch(r) for r in self._db.execute(sql + " ORDER BY id", args)]
-
-    # -- OCR cache ----------------------------------------------------------------------
-
-    def put_ocr(self, record: OcrRecord) -> None:
-        with self._tx() as db:
-            db.execute(
-                "INSERT OR REPLACE INTO ocr_cache (sha256, page_no, engine, text, rotation,"
-                " rotation_confidence) VALUES (?,?,?,?,?,?)",
-                (
-                    record.sha256,
-                    record.page_no,
-                    record.engine,
-                    record.text,
-                    record.rotation,
-                    record.rotation_confidence,
-                ),
-            )
-
-    def get_ocr(self, sha256: str, engine: str) -> dict[int, OcrRecord]:
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT * FROM ocr_cache WHERE sha256 = ? AND engine = ?", (sha256, engine)
-            ).fetchall()
-        return {
-            r["page_no"]: OcrRecord(
-                r["sha256"],
-                r["page_no"],
-                r["engine"],
-                r["text"],
-                r["rotation"],
-                r["rotation_confidence"],
-            )
-            for r in rows
-        }
-
-    # -- settings ---------------------------------------------------------------------
-
-    def get_setting(self, key: str, default: Any = None) -> Any:
-        with self._lock:
-            row = self._db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
-        return json.loads(row["value"]) if row else default
-
-    def set_setting(self, key: str, value: Any) -> None:
-        with self._tx() as db:
-            db.execute(
-                "INSERT INTO settings (key, value) VALUES (?, ?)"
-                " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                (key, json.dumps(value)),
-            )

@@ -1,0 +1,138 @@
+"""SQLite tables beside the jobs: Claude requests, batches, the OCR cache, settings.
+
+A mixin of ``SQLiteStore``: it uses the store's connection, lock and transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterable
+from contextlib import AbstractContextManager
+from dataclasses import replace
+from datetime import UTC, datetime
+from typing import Any
+
+from docbatch_gui.domain.models import BatchRecord, OcrRecord, RequestRecord
+
+
+def now_utc() -> datetime:
+    return datetime.now(UTC)
+
+
+def _row_to_batch(row: sqlite3.Row) -> BatchRecord:
+    return BatchRecord(**json.loads(row["body"]), id=row["id"])
+
+
+class RecordTables:
+    _db: sqlite3.Connection
+    _lock: threading.RLock
+
+    def _tx(self) -> AbstractContextManager[sqlite3.Connection]:
+        raise NotImplementedError
+
+    # -- Claude requests ---------------------------------------------------------------
+
+    def save_request(self, record: RequestRecord) -> None:
+        with self._tx() as db:
+            db.execute(
+                "INSERT INTO requests (job_id, custom_id, group_no, body, updated_at)"
+                " VALUES (?,?,?,?,?) ON CONFLICT(job_id, custom_id) DO UPDATE SET"
+                " group_no = excluded.group_no, body = excluded.body,"
+                " updated_at = excluded.updated_at",
+                (
+                    record.job_id,
+                    record.custom_id,
+                    record.group,
+                    json.dumps(record.body(), ensure_ascii=False),
+                    now_utc().isoformat(),
+                ),
+            )
+
+    def list_requests(self, job_id: int) -> list[RequestRecord]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT body FROM requests WHERE job_id = ? ORDER BY group_no", (job_id,)
+            ).fetchall()
+        return [RequestRecord.from_body(json.loads(r["body"])) for r in rows]
+
+    # -- batches ------------------------------------------------------------------------
+
+    def create_batch(self, record: BatchRecord) -> BatchRecord:
+        with self._tx() as db:
+            cursor = db.execute(
+                "INSERT INTO batches (batch_id, status, body) VALUES (?,?,?)",
+                (record.batch_id, record.status, json.dumps(record.body())),
+            )
+            return replace(record, id=int(cursor.lastrowid or 0))
+
+    def update_batch(self, local_id: int, **fields: Any) -> BatchRecord:
+        with self._tx() as db:
+            row = db.execute("SELECT * FROM batches WHERE id = ?", (local_id,)).fetchone()
+            if row is None:
+                raise KeyError(f"no batch {local_id}")
+            record = replace(_row_to_batch(row), **fields)
+            db.execute(
+                "UPDATE batches SET batch_id = ?, status = ?, body = ? WHERE id = ?",
+                (record.batch_id, record.status, json.dumps(record.body()), local_id),
+            )
+            return record
+
+    def list_batches(self, statuses: Iterable[str] | None = None) -> list[BatchRecord]:
+        sql, args = "SELECT * FROM batches", []
+        if statuses is not None:
+            values = list(statuses)
+            sql += f" WHERE status IN ({','.join('?' * len(values))})"
+            args = values
+        with self._lock:
+            return [_row_to_batch(r) for r in self._db.execute(sql + " ORDER BY id", args)]
+
+    # -- OCR cache ----------------------------------------------------------------------
+
+    def put_ocr(self, record: OcrRecord) -> None:
+        with self._tx() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO ocr_cache (sha256, page_no, engine, text, rotation,"
+                " rotation_confidence) VALUES (?,?,?,?,?,?)",
+                (
+                    record.sha256,
+                    record.page_no,
+                    record.engine,
+                    record.text,
+                    record.rotation,
+                    record.rotation_confidence,
+                ),
+            )
+
+    def get_ocr(self, sha256: str, engine: str) -> dict[int, OcrRecord]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT * FROM ocr_cache WHERE sha256 = ? AND engine = ?", (sha256, engine)
+            ).fetchall()
+        return {
+            r["page_no"]: OcrRecord(
+                r["sha256"],
+                r["page_no"],
+                r["engine"],
+                r["text"],
+                r["rotation"],
+                r["rotation_confidence"],
+            )
+            for r in rows
+        }
+
+    # -- settings ---------------------------------------------------------------------
+
+    def get_setting(self, key: str, default: Any = None) -> Any:
+        with self._lock:
+            row = self._db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+        return json.loads(row["value"]) if row else default
+
+    def set_setting(self, key: str, value: Any) -> None:
+        with self._tx() as db:
+            db.execute(
+                "INSERT INTO settings (key, value) VALUES (?, ?)"
+                " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (key, json.dumps(value)),
+            )

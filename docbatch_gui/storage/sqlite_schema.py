@@ -1,0 +1,108 @@
+"""The SQLite schema, as numbered migrations: ``PRAGMA user_version`` says how many ran.
+
+Append a migration to change the schema; never edit one that has shipped.
+"""
+
+from __future__ import annotations
+
+MIGRATIONS: list[str] = [
+    # 1: jobs, pages, documents, events, settings
+    """
+    CREATE TABLE jobs (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        file_name TEXT NOT NULL,
+        source_path TEXT NOT NULL,
+        sha256 TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        mode TEXT NOT NULL,
+        state TEXT NOT NULL,
+        phase TEXT,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        deadline TEXT,
+        error_kind TEXT,
+        error TEXT,
+        termination_confirmed INTEGER,
+        artifacts_deliverable INTEGER NOT NULL DEFAULT 0,
+        duplicate_of INTEGER REFERENCES jobs(id),
+        pages INTEGER,
+        documents INTEGER NOT NULL DEFAULT 0,
+        progress REAL NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE INDEX jobs_state ON jobs(state);
+    CREATE INDEX jobs_sha ON jobs(sha256);
+    CREATE TABLE pages (
+        job_id INTEGER NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
+        page_no INTEGER NOT NULL,
+        width INTEGER NOT NULL,
+        height INTEGER NOT NULL,
+        image_sha TEXT,
+        thumb_sha TEXT,
+        text TEXT NOT NULL DEFAULT '',
+        deliverable INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (job_id, page_no)
+    );
+    CREATE TABLE documents (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        job_id INTEGER NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
+        doc_index INTEGER NOT NULL,
+        doc_type TEXT NOT NULL,
+        page_from INTEGER NOT NULL,
+        page_to INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        UNIQUE (job_id, doc_index)
+    );
+    CREATE TABLE job_events (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        job_id INTEGER NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
+        at TEXT NOT NULL,
+        from_state TEXT,
+        to_state TEXT NOT NULL,
+        phase TEXT,
+        attempt INTEGER NOT NULL,
+        detail TEXT
+    );
+    CREATE INDEX job_events_job ON job_events(job_id);
+    CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    """,
+    # 2: cost per job; one row per Claude request group with its usage and answer
+    """
+    ALTER TABLE jobs ADD COLUMN cost_estimate_usd REAL;
+    ALTER TABLE jobs ADD COLUMN cost_actual_usd REAL;
+    CREATE TABLE requests (
+        job_id INTEGER NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
+        custom_id TEXT NOT NULL,
+        group_no INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (job_id, custom_id)
+    );
+    """,
+    # 3: Message Batches, from intent to results
+    """
+    CREATE TABLE batches (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        batch_id TEXT UNIQUE,
+        status TEXT NOT NULL,
+        body TEXT NOT NULL
+    );
+    CREATE INDEX batches_status ON batches(status);
+    """,
+    # 4: OCR: per-page rotation and engine; the OCR cache by content, page and engine
+    """
+    ALTER TABLE pages ADD COLUMN rotation INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE pages ADD COLUMN rotation_confidence REAL NOT NULL DEFAULT 0;
+    ALTER TABLE pages ADD COLUMN ocr_engine TEXT;
+    ALTER TABLE pages ADD COLUMN ocr_cached INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE ocr_cache (
+        sha256 TEXT NOT NULL,
+        page_no INTEGER NOT NULL,
+        engine TEXT NOT NULL,
+        text TEXT NOT NULL,
+        rotation INTEGER NOT NULL,
+        rotation_confidence REAL NOT NULL,
+        PRIMARY KEY (sha256, page_no, engine)
+    );
+    """,
+]
