@@ -31,7 +31,7 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -44,7 +44,7 @@ from tests.fakes.anthropic_answers import (
     expected_documents,
     parse_request,
 )
-from tests.fakes.local_server import LocalServer
+from tests.fakes.local_server import LocalServer, TrackingHandler
 
 __all__ = ["BATCH_ERROR_TYPES", "FakeAnthropic", "RecordedRequest", "expected_documents"]
 
@@ -130,23 +130,10 @@ def _iso(moment: datetime | None) -> str | None:
     return None if moment is None else moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-class _Handler(BaseHTTPRequestHandler):
-    """Hands every request to the fake; HTTP/1.1 so the SDK keeps connections alive."""
+class _Handler(TrackingHandler):
+    """Hands every request to the fake."""
 
-    protocol_version = "HTTP/1.1"
-    disable_nagle_algorithm = True  # headers and body are two writes: avoid a 40 ms stall
     server: _Server
-
-    def setup(self) -> None:
-        super().setup()
-        self.server.fake._track(self.connection, add=True)
-
-    def finish(self) -> None:
-        self.server.fake._track(self.connection, add=False)
-        super().finish()
-
-    def log_message(self, format: str, *args: Any) -> None:
-        """Quiet: tests and benchmarks read the recorded requests instead."""
 
     def do_GET(self) -> None:
         self.server.fake._serve(self, "GET")

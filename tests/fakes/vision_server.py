@@ -29,10 +29,10 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from typing import Any
 
-from tests.fakes.local_server import LocalServer
+from tests.fakes.local_server import LocalServer, TrackingHandler
 
 __all__ = [
     "BILLING_MESSAGE",
@@ -218,21 +218,8 @@ class _ApiError(Exception):
         self.message = message
 
 
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    disable_nagle_algorithm = True
+class _Handler(TrackingHandler):
     server: _Server
-
-    def setup(self) -> None:
-        super().setup()
-        self.server.fake._track(self.connection, add=True)
-
-    def finish(self) -> None:
-        self.server.fake._track(self.connection, add=False)
-        super().finish()
-
-    def log_message(self, format: str, *args: Any) -> None:
-        """Quiet: tests read ``calls`` and ``requests`` instead."""
 
     def do_POST(self) -> None:
         self.server.fake._serve(self)
