@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from docbatch_gui.config import ProcessingMode, Settings
-from docbatch_gui.domain.errors import ConfigError, DocBatchError
+from docbatch_gui.domain.errors import ConfigError, DocBatchError, InvalidTransition
 from docbatch_gui.domain.models import BatchRecord, Document, Job, Page
 from docbatch_gui.domain.states import FINAL_STATES, SUCCESS_STATES, JobState
 from docbatch_gui.engine.intake import IntakeReport, intake_paths
@@ -27,6 +27,7 @@ from docbatch_gui.engine.worker import MAX_ATTEMPTS, JobListener, LocalWorker
 from docbatch_gui.pipeline.isolate import kill_all
 from docbatch_gui.pipeline.profile import Profile, load_profile
 from docbatch_gui.pipeline.render import make_thumbnail
+from docbatch_gui.review import ReviewService
 from docbatch_gui.secrets import keyring_secret
 from docbatch_gui.storage.blobs import LocalBlobStore
 from docbatch_gui.storage.sqlite import SQLiteStore
@@ -48,6 +49,8 @@ class DocBatchApp:
         self._recovered = False
         #: the critical error that stopped the last run, for the operator
         self.halted: DocBatchError | None = None
+        #: set when the GUI closes and waits: running jobs finish, none starts
+        self.draining = False
 
     # -- resources (opened on first use so that start-up stays fast) -------------------
 
@@ -107,10 +110,22 @@ class DocBatchApp:
         )
 
     def set_paused(self, paused: bool) -> None:
-        """The batch worker's pause flag, in the store: the GUI and the CLI share it."""
+        """The worker's pause flag, in the store: the GUI and the CLI share it.
+
+        Paused, no new job starts and no batch is submitted or polled; steps already
+        running finish.
+        """
         from docbatch_gui.engine.batch import PAUSED
 
         self.store.set_setting(PAUSED, paused)
+
+    def is_paused(self) -> bool:
+        from docbatch_gui.engine.batch import PAUSED
+
+        return bool(self.store.get_setting(PAUSED, False))
+
+    def may_start(self) -> bool:
+        return not self.draining and not self.is_paused()
 
     def claude(self) -> ClaudeSync | None:
         """A client for this run, or None without a key (offline jobs only)."""
@@ -173,12 +188,46 @@ class DocBatchApp:
         self.store.put_pages([replace(page, thumb_sha=self.blobs.put_bytes(thumb))])
         return thumb
 
+    @cached_property
+    def review(self) -> ReviewService:
+        return ReviewService(self.store)
+
+    def page_image(self, job_id: int, page_no: int) -> bytes:
+        """The rendered page (upright), as stored: what Claude saw."""
+        page = next((p for p in self.store.list_pages(job_id) if p.page_no == page_no), None)
+        if page is None or page.image_sha is None:
+            raise KeyError(f"job {job_id} has no rendered page {page_no}")
+        return self.blobs.read(page.image_sha)
+
     def retry(self, job_id: int) -> Job:
         """Put a finished or failed job back in the queue for a new attempt."""
         return self.store.transition(job_id, JobState.QUEUED, error=None)
 
     def cancel(self, job_id: int) -> Job:
         return self.store.transition(job_id, JobState.CANCELED, error="canceled by the operator")
+
+    def reprocess(self, job_id: int) -> Job:
+        """Process a finished job or a duplicate again, as a new attempt.
+
+        A duplicate stops pointing at its original and is processed in its own right.
+        Answers already paid for are reused by the extraction step.
+        """
+        job = self.store.get_job(job_id)
+        if job.state not in FINAL_STATES:
+            raise InvalidTransition(
+                f"{job.file_name} is {job.state}; wait for it to finish or cancel it first"
+            )
+        return self.store.transition(
+            job_id, JobState.QUEUED, error=None, error_kind=None, duplicate_of=None
+        )
+
+    def delete(self, job_id: int) -> None:
+        """Forget a finished job, its pages and documents (blobs are shared by content
+        and stay)."""
+        job = self.store.get_job(job_id)
+        if job.state not in FINAL_STATES and job.state is not JobState.QUEUED:
+            raise InvalidTransition(f"{job.file_name} is {job.state}; cancel it before deleting")
+        self.store.delete_job(job_id)
 
     # -- running ----------------------------------------------------------------------
 
@@ -257,7 +306,13 @@ class DocBatchApp:
                     clients = clients or (self.claude(), self.batch_client())
                     claude, batches = clients
                     worker = LocalWorker(
-                        self.store, self.blobs, self.settings, self.profile, listener, claude
+                        self.store,
+                        self.blobs,
+                        self.settings,
+                        self.profile,
+                        listener,
+                        claude,
+                        may_start=self.may_start,
                     )
                     await worker.run_until_idle(stop)
                     batch_pending = await self._batch_cycle(worker, batches)

@@ -299,13 +299,16 @@ def cmd_batches(app: DocBatchApp, args: argparse.Namespace) -> int:
 
 def cmd_pause(app: DocBatchApp, args: argparse.Namespace) -> int:
     app.set_paused(True)
-    out.print("Batch worker paused: no batch is submitted or polled until `docbatch resume`.")
+    out.print(
+        "Worker paused: no new job starts and no batch is submitted or polled until "
+        "`docbatch resume`; steps already running finish."
+    )
     return EXIT_OK
 
 
 def cmd_resume(app: DocBatchApp, args: argparse.Namespace) -> int:
     app.set_paused(False)
-    out.print("Batch worker resumed.")
+    out.print("Worker resumed.")
     return EXIT_OK
 
 

@@ -97,7 +97,19 @@ class Document:
     handwritten_numbers: list[str] = field(default_factory=list)
     needs_review: bool = False
     review_reasons: list[str] = field(default_factory=list)
+    #: who confirmed the document, and when (ISO UTC); None until a person did
+    confirmed_by: str | None = None
+    confirmed_at: str | None = None
+    #: every change a person made: {"at", "who", "action", "field", "old", "new"}
+    audit: list[dict[str, Any]] = field(default_factory=list)
     id: int | None = None
+
+    @property
+    def page_label(self) -> str:
+        """ "3" or "3–5", as a person reads a page range."""
+        if self.page_from == self.page_to:
+            return str(self.page_from)
+        return f"{self.page_from}–{self.page_to}"
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -113,6 +125,9 @@ class Document:
             "handwritten_numbers": list(self.handwritten_numbers),
             "needs_review": self.needs_review,
             "review_reasons": list(self.review_reasons),
+            "confirmed_by": self.confirmed_by,
+            "confirmed_at": self.confirmed_at,
+            "audit": [dict(entry) for entry in self.audit],
         }
 
 

@@ -56,6 +56,7 @@ class LocalWorker:
         profile: Profile,
         listener: JobListener | None = None,
         claude: ClaudeSync | None = None,
+        may_start: Callable[[], bool] | None = None,
     ) -> None:
         self.store = store
         self.blobs = blobs
@@ -70,6 +71,9 @@ class LocalWorker:
         #: set by a critical error (auth, billing): no further job is started
         self.halted: DocBatchError | None = None
         self._cpu: ProcessPoolExecutor | None = None
+        #: False while the operator paused the worker or the GUI is closing: running
+        #: jobs finish, no new one starts
+        self.may_start = may_start or (lambda: True)
 
     def emit(self, job: Job) -> Job:
         """Tell the listener (CLI progress, GUI models); its failures never stop work."""
@@ -92,7 +96,7 @@ class LocalWorker:
 
     async def run_until_idle(self, stop: asyncio.Event | None = None) -> None:
         """Process queued jobs until none is left (or ``stop`` is set)."""
-        queued = self._queued()
+        queued = self._queued() if self.may_start() else []
         if not queued:
             return
         async with self.opened(warm=len(queued), stop=stop):
@@ -121,7 +125,8 @@ class LocalWorker:
         running: dict[int, asyncio.Task[Job | None]] = {}
         try:
             while not stop.is_set():
-                for job in [] if self.halted else self._queued():
+                startable = not self.halted and self.may_start()
+                for job in self._queued() if startable else []:
                     if job.id not in running and len(running) < self.settings.render_workers:
                         running[job.id] = asyncio.create_task(self.process(job.id))
                 if not running:

@@ -1,0 +1,48 @@
+"""Qt translations: ``resources/i18n/docbatch_<lang>.qm``, made from ``.ts`` sources.
+
+The language is the one chosen in Settings, else the system locale; English is the
+source language and needs no file.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from PySide6.QtCore import QLibraryInfo, QLocale, QTranslator
+from PySide6.QtWidgets import QApplication
+
+from docbatch_gui.resources import resources_dir
+
+log = logging.getLogger(__name__)
+
+LANGUAGES = {"en": "English", "ru": "Русский"}
+_installed: list[QTranslator] = []
+
+
+def system_language() -> str:
+    name = QLocale.system().name().split("_")[0]
+    return name if name in LANGUAGES else "en"
+
+
+def install_translator(app: QApplication, language: str = "") -> str:
+    """Install the translators for ``language`` (or the system's); return it."""
+    language = language if language in LANGUAGES else system_language()
+    for translator in _installed:
+        app.removeTranslator(translator)
+    _installed.clear()
+    if language == "en":
+        return language
+    ours = QTranslator(app)
+    path = resources_dir() / "i18n" / f"docbatch_{language}.qm"
+    if ours.load(str(path)):
+        app.installTranslator(ours)
+        _installed.append(ours)
+    else:
+        log.warning("no translation file %s; the interface stays in English", path)
+    qt_base = QTranslator(app)  # Qt's own dialogs (file dialogs, message box buttons)
+    if qt_base.load(
+        f"qtbase_{language}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
+    ):
+        app.installTranslator(qt_base)
+        _installed.append(qt_base)
+    return language

@@ -1,0 +1,325 @@
+"""The queue's table model: one row per job, updated in batches.
+
+Rows are never reset after the first load: a batch of changed jobs becomes one
+``dataChanged`` per contiguous block of rows and one ``rowsInserted`` for new jobs,
+so a view with 100,000 rows stays smooth while a thousand of them report progress.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QCoreApplication,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QColor, QIcon, QPixmap
+
+from docbatch_gui._qt.icons import state_icon
+from docbatch_gui.domain.models import Job
+from docbatch_gui.domain.states import ACTIVE_STATES, JobState
+
+Index = QModelIndex | QPersistentModelIndex
+
+# Columns
+COL_THUMB = 0
+COL_FILE = 1
+COL_PAGES = 2
+COL_STATE = 3
+COL_PROGRESS = 4
+COL_DOCUMENTS = 5
+COL_COST = 6
+COL_ERROR = 7
+COLUMN_COUNT = 8
+
+# Roles
+JobRole = Qt.ItemDataRole.UserRole + 1
+JobIdRole = Qt.ItemDataRole.UserRole + 2
+StateRole = Qt.ItemDataRole.UserRole + 3
+ErrorKindRole = Qt.ItemDataRole.UserRole + 4
+ProgressRole = Qt.ItemDataRole.UserRole + 5
+SortRole = Qt.ItemDataRole.UserRole + 6
+
+THUMB_SIZE = 40
+
+
+def state_label(state: JobState) -> str:
+    """The operator's words for a state (translated)."""
+    return JOB_STATE_LABELS.get(state, str(state))
+
+
+def _labels() -> dict[JobState, str]:
+    def tr(text: str) -> str:
+        return QCoreApplication.translate("JobState", text)
+
+    return {
+        JobState.QUEUED: tr("Queued"),
+        JobState.PREPARING: tr("Preparing"),
+        JobState.OCR: tr("OCR"),
+        JobState.EXTRACTING: tr("Reading"),
+        JobState.SUBMITTED: tr("Submitted"),
+        JobState.PROCESSING: tr("In batch"),
+        JobState.BUILDING: tr("Building"),
+        JobState.DONE: tr("Done"),
+        JobState.NEEDS_REVIEW: tr("Needs review"),
+        JobState.FAILED: tr("Failed"),
+        JobState.TIMED_OUT: tr("Timed out"),
+        JobState.CANCELED: tr("Canceled"),
+        JobState.DUPLICATE: tr("Duplicate"),
+    }
+
+
+JOB_STATE_LABELS: dict[JobState, str] = {}
+
+
+def refresh_labels() -> None:
+    """Re-read the translated labels after the language changed."""
+    JOB_STATE_LABELS.clear()
+    JOB_STATE_LABELS.update(_labels())
+
+
+class JobTableModel(QAbstractTableModel):
+    #: a thumbnail is wanted for this job (the view asked for a row without one)
+    thumbnail_wanted = Signal(int)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        if not JOB_STATE_LABELS:
+            refresh_labels()
+        self._jobs: list[Job] = []
+        self._row_of: dict[int, int] = {}
+        self._thumbs: dict[int, QPixmap] = {}
+        self._thumb_asked: set[int] = set()
+        self._headers = [
+            "",
+            self.tr("File"),
+            self.tr("Pages"),
+            self.tr("State"),
+            self.tr("Progress"),
+            self.tr("Documents"),
+            self.tr("Cost"),
+            self.tr("Error"),
+        ]
+
+    # -- loading and updating ---------------------------------------------------------
+
+    def load(self, jobs: Sequence[Job]) -> None:
+        """The one reset: the first load of the whole queue."""
+        self.beginResetModel()
+        self._jobs = list(jobs)
+        self._row_of = {job.id: row for row, job in enumerate(self._jobs)}
+        self.endResetModel()
+
+    def apply(self, jobs: Iterable[Job]) -> None:
+        """Replace changed jobs in place and append new ones, in as few signals as
+        the rows allow."""
+        changed: list[int] = []
+        new: list[Job] = []
+        for job in jobs:
+            row = self._row_of.get(job.id)
+            if row is None:
+                new.append(job)
+            else:
+                self._jobs[row] = job
+                changed.append(row)
+        for first, last in _blocks(sorted(set(changed))):
+            self.dataChanged.emit(self.index(first, 0), self.index(last, COLUMN_COUNT - 1))
+        if new:
+            new.sort(key=lambda j: j.id)
+            start = len(self._jobs)
+            self.beginInsertRows(QModelIndex(), start, start + len(new) - 1)
+            for offset, job in enumerate(new):
+                self._row_of[job.id] = start + offset
+                self._jobs.append(job)
+            self.endInsertRows()
+
+    def remove(self, job_ids: Iterable[int]) -> None:
+        for job_id in job_ids:
+            row = self._row_of.get(job_id)
+            if row is None:
+                continue
+            self.beginRemoveRows(QModelIndex(), row, row)
+            del self._jobs[row]
+            self.endRemoveRows()
+            self._row_of = {job.id: r for r, job in enumerate(self._jobs)}
+            self._thumbs.pop(job_id, None)
+
+    def set_thumbnail(self, job_id: int, pixmap: QPixmap) -> None:
+        self._thumbs[job_id] = pixmap
+        row = self._row_of.get(job_id)
+        if row is not None:
+            index = self.index(row, COL_THUMB)
+            self.dataChanged.emit(index, index, [Qt.ItemDataRole.DecorationRole])
+
+    def job(self, job_id: int) -> Job | None:
+        row = self._row_of.get(job_id)
+        return None if row is None else self._jobs[row]
+
+    def jobs(self) -> list[Job]:
+        return list(self._jobs)
+
+    def count_by_state(self) -> dict[JobState, int]:
+        counts: dict[JobState, int] = {}
+        for job in self._jobs:
+            counts[job.state] = counts.get(job.state, 0) + 1
+        return counts
+
+    def busy(self) -> int:
+        """Jobs queued or in progress."""
+        return sum(
+            1 for job in self._jobs if job.state in ACTIVE_STATES or job.state is JobState.QUEUED
+        )
+
+    # -- Qt model interface -----------------------------------------------------------
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._jobs)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else COLUMN_COUNT
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self._headers[section]
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        job = self._jobs[index.row()]
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._display(job, column)
+        if role == Qt.ItemDataRole.DecorationRole:
+            if column == COL_THUMB:
+                return self._thumbnail(job)
+            if column == COL_STATE:
+                return state_icon(job.state)
+        elif role == Qt.ItemDataRole.ToolTipRole:
+            if column == COL_ERROR and job.error:
+                return job.error
+            if column == COL_FILE:
+                return job.source_path
+        elif role == Qt.ItemDataRole.ForegroundRole and column == COL_ERROR:
+            return QColor("#b3261e")
+        elif role == Qt.ItemDataRole.TextAlignmentRole and column in (
+            COL_PAGES,
+            COL_DOCUMENTS,
+            COL_COST,
+        ):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        elif role == JobRole:
+            return job
+        elif role == JobIdRole:
+            return job.id
+        elif role == StateRole:
+            return job.state.value
+        elif role == ErrorKindRole:
+            return job.error_kind.value if job.error_kind else ""
+        elif role == ProgressRole:
+            return job.progress
+        elif role == SortRole:
+            return self._sort_key(job, column)
+        return None
+
+    def _display(self, job: Job, column: int) -> Any:
+        if column == COL_FILE:
+            return job.file_name
+        if column == COL_PAGES:
+            return "" if job.pages is None else str(job.pages)
+        if column == COL_STATE:
+            return state_label(job.state)
+        if column == COL_PROGRESS:
+            return f"{job.progress:.0%}"
+        if column == COL_DOCUMENTS:
+            return str(job.documents) if job.documents else ""
+        if column == COL_COST:
+            cost = job.cost_actual_usd if job.cost_actual_usd is not None else job.cost_estimate_usd
+            return "" if cost is None else f"${cost:.4f}"
+        if column == COL_ERROR:
+            return (job.error or "").splitlines()[0] if job.error else ""
+        return None
+
+    def _sort_key(self, job: Job, column: int) -> Any:
+        if column == COL_FILE:
+            return job.file_name.lower()
+        if column == COL_PAGES:
+            return job.pages or 0
+        if column == COL_STATE:
+            return job.state.value
+        if column == COL_PROGRESS:
+            return job.progress
+        if column == COL_DOCUMENTS:
+            return job.documents
+        if column == COL_COST:
+            return job.cost_actual_usd or job.cost_estimate_usd or 0.0
+        if column == COL_ERROR:
+            return job.error or ""
+        return job.id
+
+    def _thumbnail(self, job: Job) -> QPixmap | QIcon | None:
+        pixmap = self._thumbs.get(job.id)
+        if pixmap is not None:
+            return pixmap
+        if job.pages and job.id not in self._thumb_asked:
+            self._thumb_asked.add(job.id)
+            self.thumbnail_wanted.emit(job.id)
+        return None
+
+    def forget_thumbnail_request(self, job_id: int) -> None:
+        """Ask again later (the page was not rendered yet)."""
+        self._thumb_asked.discard(job_id)
+
+
+class JobFilterProxy(QSortFilterProxyModel):
+    """State, error kind and file-name filters; sorting by the source's SortRole."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._states: frozenset[str] = frozenset()
+        self._error_kind = ""
+        self._text = ""
+        self.setSortRole(SortRole)
+        self.setDynamicSortFilter(True)
+
+    def set_states(self, states: Iterable[str]) -> None:
+        self._states = frozenset(states)
+        self.invalidateRowsFilter()
+
+    def set_error_kind(self, kind: str) -> None:
+        self._error_kind = kind
+        self.invalidateRowsFilter()
+
+    def set_text(self, text: str) -> None:
+        self._text = text.strip().lower()
+        self.invalidateRowsFilter()
+
+    def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:
+        model = self.sourceModel()
+        assert isinstance(model, JobTableModel)
+        job = model._jobs[source_row]
+        if self._states and job.state.value not in self._states:
+            return False
+        if self._error_kind and (
+            job.error_kind is None or job.error_kind.value != self._error_kind
+        ):
+            return False
+        return not self._text or self._text in job.file_name.lower()
+
+
+def _blocks(rows: Sequence[int]) -> list[tuple[int, int]]:
+    """Contiguous runs of sorted row numbers, as (first, last)."""
+    blocks: list[tuple[int, int]] = []
+    for row in rows:
+        if blocks and row == blocks[-1][1] + 1:
+            blocks[-1] = (blocks[-1][0], row)
+        else:
+            blocks.append((row, row))
+    return blocks

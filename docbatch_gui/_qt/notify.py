@@ -1,0 +1,69 @@
+"""Non-blocking notifications: a toast in the window's corner and the status bar.
+
+A tray balloon is not used: many desktops (and offscreen tests) have no tray, and a
+message box would block the operator; the toast fades by itself.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QMainWindow, QWidget
+
+TOAST_MS = 6000
+
+
+class Toast(QFrame):
+    def __init__(self, parent: QWidget, text: str, level: str) -> None:
+        super().__init__(parent)
+        colors = {"info": "#1f2937", "success": "#14532d", "error": "#7f1d1d"}
+        self.setStyleSheet(
+            f"QFrame {{ background: {colors.get(level, '#1f2937')}; border-radius: 8px; }}"
+            " QLabel { color: white; padding: 10px 14px; }"
+        )
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        label = QLabel(text, self)
+        label.setWordWrap(True)
+        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(label)
+        self.setMaximumWidth(460)
+        self.adjustSize()
+
+
+class Notifier(QObject):
+    #: (text, level) for whoever wants to listen (tests, the log panel)
+    shown = Signal(str, str)
+
+    def __init__(self, window: QMainWindow | None = None) -> None:
+        super().__init__(window)
+        self.window = window
+        self._toasts: list[Toast] = []
+
+    def notify(self, text: str, level: str = "info") -> None:
+        self.shown.emit(text, level)
+        window = self.window
+        if window is None:
+            return
+        window.statusBar().showMessage(text, TOAST_MS)
+        toast = Toast(window, text, level)
+        self._toasts.append(toast)
+        self._place()
+        toast.show()
+        toast.raise_()
+        QTimer.singleShot(TOAST_MS if level != "error" else 2 * TOAST_MS, lambda: self._drop(toast))
+
+    def _drop(self, toast: Toast) -> None:
+        if toast in self._toasts:
+            self._toasts.remove(toast)
+            toast.deleteLater()
+            self._place()
+
+    def _place(self) -> None:
+        window = self.window
+        if window is None:
+            return
+        y = window.height() - 40
+        for toast in reversed(self._toasts):
+            toast.adjustSize()
+            y -= toast.height() + 8
+            toast.move(window.width() - toast.width() - 16, y)

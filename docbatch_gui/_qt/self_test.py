@@ -1,0 +1,80 @@
+"""``DocBatch --self-test``: prove an installed bundle works, without a screen.
+
+It starts the real window offscreen on a throw-away data directory, drops one
+bundled sample, processes it offline and checks that documents came out. The exit
+code says whether the bundle is whole (Qt plugins, MuPDF, the extractor, resources).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+SAMPLE = "en_invoice_INV-2024-0042.pdf"
+LIMIT_S = 180
+
+
+def run_self_test() -> int:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    import qasync
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from docbatch_gui._qt.main import build_window
+    from docbatch_gui._qt.window import MainWindow
+    from docbatch_gui.config import load_settings
+    from docbatch_gui.resources import resources_dir
+
+    started = time.monotonic()
+    qapp = QApplication.instance() or QApplication(sys.argv[:1])
+    data_dir = Path(tempfile.mkdtemp(prefix="docbatch-selftest-"))
+    settings = load_settings(
+        DOCBATCH_DATA_DIR=str(data_dir), PROCESSING_MODE="offline", OCR_ENGINE="none"
+    )
+    qsettings = QSettings(str(data_dir / "gui.ini"), QSettings.Format.IniFormat)
+    loop = qasync.QEventLoop(qapp)
+    asyncio.set_event_loop(loop)
+    window = build_window(settings, qsettings)
+    assert isinstance(window, MainWindow)
+    window.show()
+    report: dict[str, object] = {"ok": False}
+
+    async def scenario() -> None:
+        await window.start()
+        report["first_show_s"] = round(time.monotonic() - started, 3)
+        sample = resources_dir() / "samples" / SAMPLE
+        await window.queue_tab.add_paths([sample])
+        deadline = time.monotonic() + LIMIT_S
+        while time.monotonic() < deadline:
+            jobs = window.queue_tab.model.jobs()
+            if jobs and all(j.state.value in ("done", "needs_review", "failed") for j in jobs):
+                break
+            await asyncio.sleep(0.2)
+        jobs = window.queue_tab.model.jobs()
+        report.update(
+            jobs=[
+                {
+                    "file": j.file_name,
+                    "state": j.state.value,
+                    "documents": j.documents,
+                    "error": j.error,
+                }
+                for j in jobs
+            ],
+        )
+        report["ok"] = bool(jobs) and all(
+            j.state.value in ("done", "needs_review") and j.documents > 0 for j in jobs
+        )
+        await window.shutdown()
+        window.ctx.app.close()
+
+    with loop:
+        loop.run_until_complete(scenario())
+    report["seconds"] = round(time.monotonic() - started, 2)
+    print(json.dumps(report, ensure_ascii=False))
+    return 0 if report["ok"] else 1

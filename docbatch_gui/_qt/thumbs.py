@@ -1,0 +1,56 @@
+"""Page images for the GUI, loaded off the GUI thread and cached.
+
+The facade makes a thumbnail on first request (rendered pages are kept as full
+images); reading and scaling happen in a worker thread, only the final QPixmap is
+made on the GUI thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+
+from PySide6.QtGui import QImage, QPixmap
+
+from docbatch_gui.app import DocBatchApp
+
+log = logging.getLogger(__name__)
+
+CACHE_SIZE = 2000
+
+
+class PageImages:
+    def __init__(self, app: DocBatchApp) -> None:
+        self.app = app
+        self._thumbs: OrderedDict[tuple[int, int], QPixmap] = OrderedDict()
+
+    def cached_thumbnail(self, job_id: int, page_no: int) -> QPixmap | None:
+        return self._thumbs.get((job_id, page_no))
+
+    async def thumbnail(self, job_id: int, page_no: int) -> QPixmap | None:
+        key = (job_id, page_no)
+        if key in self._thumbs:
+            self._thumbs.move_to_end(key)
+            return self._thumbs[key]
+        loop = asyncio.get_running_loop()
+        try:
+            data = await loop.run_in_executor(None, self.app.thumbnail, job_id, page_no)
+        except (KeyError, OSError) as exc:
+            log.debug("no thumbnail for job %s page %s: %s", job_id, page_no, exc)
+            return None
+        pixmap = QPixmap.fromImage(QImage.fromData(data))
+        self._thumbs[key] = pixmap
+        while len(self._thumbs) > CACHE_SIZE:
+            self._thumbs.popitem(last=False)
+        return pixmap
+
+    async def page_image(self, job_id: int, page_no: int) -> QImage | None:
+        """The full rendered page, for the review screen (not cached: it is large)."""
+        loop = asyncio.get_running_loop()
+        try:
+            data = await loop.run_in_executor(None, self.app.page_image, job_id, page_no)
+        except (KeyError, OSError) as exc:
+            log.debug("no image for job %s page %s: %s", job_id, page_no, exc)
+            return None
+        return QImage.fromData(data)

@@ -1,0 +1,270 @@
+"""The main window: tabs over the facade, drops anywhere, a careful close."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QApplication,
+    QDockWidget,
+    QMainWindow,
+    QMessageBox,
+    QProgressDialog,
+    QTabWidget,
+)
+
+from docbatch_gui._qt.batches_tab import BatchesTab
+from docbatch_gui._qt.context import GuiContext
+from docbatch_gui._qt.dialogs import ask, confirm
+from docbatch_gui._qt.log_panel import LogPanel
+from docbatch_gui._qt.queue_tab import QueueTab
+from docbatch_gui._qt.registry_tab import RegistryTab
+from docbatch_gui._qt.review_tab import ReviewTab
+from docbatch_gui._qt.settings_tab import SettingsTab
+from docbatch_gui._qt.tasks import spawn
+from docbatch_gui._qt.thumbs import PageImages
+from docbatch_gui.domain.models import Job
+
+log = logging.getLogger(__name__)
+
+#: how often the stored pause flag is read (the CLI may flip it)
+FLAG_POLL_MS = 2000
+
+
+class MainWindow(QMainWindow):
+    #: emitted once the queue is loaded and the engine started
+    started = Signal()
+    #: emitted when shutdown finished and the window may go
+    closed = Signal()
+
+    def __init__(self, ctx: GuiContext) -> None:
+        super().__init__()
+        self.ctx = ctx
+        ctx.notifier.window = self
+        self.setWindowTitle("DocBatch")
+        self.setAcceptDrops(True)
+        self.resize(1280, 800)
+        self.images = PageImages(ctx.app)
+
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        self.queue_tab = QueueTab(ctx, self.images)
+        self.review_tab = ReviewTab(ctx, self.images)
+        self.batches_tab = BatchesTab(ctx)
+        self.registry_tab = RegistryTab(ctx)
+        self.settings_tab = SettingsTab(ctx)
+        self.tabs.addTab(self.queue_tab, self.tr("Queue"))
+        self.tabs.addTab(self.review_tab, self.tr("Review"))
+        self.tabs.addTab(self.batches_tab, self.tr("Batches"))
+        self.tabs.addTab(self.registry_tab, self.tr("Registry"))
+        self.tabs.addTab(self.settings_tab, self.tr("Settings"))
+        self.setCentralWidget(self.tabs)
+        self.queue_tab.review_requested.connect(self.show_review)
+
+        self.log_panel = LogPanel()
+        self.log_dock = QDockWidget(self.tr("Log"), self)
+        self.log_dock.setObjectName("log_dock")
+        self.log_dock.setWidget(self.log_panel)
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.log_dock)
+        self.log_dock.hide()
+        self._build_menus()
+        self.statusBar().showMessage(self.tr("Starting…"))
+
+        self._busy_before = 0
+        self._closing = False
+        self._close_allowed = False
+        self._flag_timer = QTimer(self)
+        self._flag_timer.setInterval(FLAG_POLL_MS)
+        self._flag_timer.timeout.connect(lambda: spawn(self._poll_flags()))
+        ctx.bridge.jobs_changed.connect(self._jobs_changed)
+        ctx.bridge.halted.connect(self._halted)
+        self._restore()
+
+    # -- menus ---------------------------------------------------------------------------
+
+    def _build_menus(self) -> None:
+        file_menu = self.menuBar().addMenu(self.tr("&File"))
+        add_files = QAction(self.tr("Add files…"), self)
+        add_files.setShortcut(QKeySequence.StandardKey.Open)
+        add_files.triggered.connect(lambda: spawn(self.queue_tab.add_files_dialog()))
+        add_folder = QAction(self.tr("Add folder…"), self)
+        add_folder.triggered.connect(lambda: spawn(self.queue_tab.add_folder_dialog()))
+        quit_action = QAction(self.tr("Quit"), self)
+        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
+        quit_action.triggered.connect(self.close)
+        file_menu.addActions([add_files, add_folder])
+        file_menu.addSeparator()
+        file_menu.addAction(quit_action)
+        view_menu = self.menuBar().addMenu(self.tr("&View"))
+        toggle_log = self.log_dock.toggleViewAction()
+        toggle_log.setText(self.tr("Log"))
+        toggle_log.setShortcut(QKeySequence("Ctrl+L"))
+        view_menu.addAction(toggle_log)
+        needs_review = QAction(self.tr("Needs review"), self)
+        needs_review.setShortcut(QKeySequence("Ctrl+E"))
+        needs_review.triggered.connect(lambda: self.tabs.setCurrentWidget(self.review_tab))
+        view_menu.addAction(needs_review)
+
+    # -- start -----------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Load the queue and start the engine; the window is already visible."""
+        loop = asyncio.get_running_loop()
+        jobs: list[Job] = await loop.run_in_executor(None, self.ctx.app.jobs)
+        self.queue_tab.load(jobs)
+        self.ctx.bridge.start()
+        await self._poll_flags()
+        self._flag_timer.start()
+        self._busy_before = self.queue_tab.model.busy()
+        self.statusBar().showMessage(self.tr("Ready"), 3000)
+        self.started.emit()
+
+    async def _poll_flags(self) -> None:
+        paused = await self.ctx.bridge.call(self.ctx.app.is_paused)
+        self.queue_tab.sync_paused(paused)
+
+    def _jobs_changed(self, jobs: list[Job]) -> None:
+        busy = self.queue_tab.model.busy()
+        if busy == 0 and self._busy_before > 0:
+            counts = self.queue_tab.model.count_by_state()
+            from docbatch_gui.domain.states import JobState
+
+            self.ctx.notifier.notify(
+                self.tr("Run finished: {0} done, {1} to review, {2} failed.").format(
+                    counts.get(JobState.DONE, 0),
+                    counts.get(JobState.NEEDS_REVIEW, 0),
+                    counts.get(JobState.FAILED, 0) + counts.get(JobState.TIMED_OUT, 0),
+                ),
+                "success",
+            )
+        self._busy_before = busy
+
+    def _halted(self, message: str) -> None:
+        self.ctx.notifier.notify(
+            self.tr("The queue stopped: {0}").format(message)
+            + " "
+            + self.tr("Fix the setting, then press Resume."),
+            "error",
+        )
+
+    def show_review(self, job_id: int, doc_index: int) -> None:
+        self.tabs.setCurrentWidget(self.review_tab)
+        spawn(self.review_tab.open_job(job_id, doc_index))
+
+    # -- drag and drop ---------------------------------------------------------------------
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        paths = [Path(u.toLocalFile()) for u in event.mimeData().urls() if u.isLocalFile()]
+        if paths:
+            event.acceptProposedAction()
+            self.tabs.setCurrentWidget(self.queue_tab)
+            spawn(self.queue_tab.add_paths(paths), self.queue_tab._failed)
+
+    # -- persistence ---------------------------------------------------------------------
+
+    def _restore(self) -> None:
+        qs = self.ctx.qsettings
+        geometry = qs.value("window/geometry")
+        if isinstance(geometry, QByteArray):
+            self.restoreGeometry(geometry)
+        state = qs.value("window/state")
+        if isinstance(state, QByteArray):
+            self.restoreState(state)
+        header = qs.value("queue/header")
+        if isinstance(header, QByteArray):
+            self.queue_tab.table.horizontalHeader().restoreState(header)
+        splitter = qs.value("queue/splitter")
+        if isinstance(splitter, QByteArray):
+            self.queue_tab.splitter.restoreState(splitter)
+
+    def save_state(self) -> None:
+        qs = self.ctx.qsettings
+        qs.setValue("window/geometry", self.saveGeometry())
+        qs.setValue("window/state", self.saveState())
+        qs.setValue("queue/header", self.queue_tab.table.horizontalHeader().saveState())
+        qs.setValue("queue/splitter", self.queue_tab.splitter.saveState())
+        qs.sync()
+
+    # -- closing ---------------------------------------------------------------------------
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self._close_allowed:
+            event.accept()
+            return
+        event.ignore()
+        if not self._closing:
+            self._closing = True
+            spawn(self._close_flow())
+
+    async def _close_flow(self) -> None:
+        try:
+            running = await self.ctx.bridge.call(self.ctx.bridge.active_jobs)
+            wait = False
+            if running and self.ctx.bridge.running:
+                answer = await confirm(
+                    self,
+                    self.tr("Close DocBatch"),
+                    self.tr(
+                        "{0} job(s) are being processed. Wait for their running steps to "
+                        "finish, or leave them for the next start? Nothing is lost either way."
+                    ).format(running),
+                    QMessageBox.StandardButton.Yes
+                    | QMessageBox.StandardButton.No
+                    | QMessageBox.StandardButton.Cancel,
+                    QMessageBox.StandardButton.No,
+                )
+                if answer == QMessageBox.StandardButton.Cancel:
+                    return
+                wait = answer == QMessageBox.StandardButton.Yes
+            if wait and not await self._wait_for_running():
+                return
+            await self.shutdown()
+            self._close_allowed = True
+            self.close()
+        finally:
+            self._closing = False
+
+    async def _wait_for_running(self) -> bool:
+        """Let running jobs finish with a progress dialog; False if the operator
+        canceled the close."""
+        self.ctx.app.draining = True
+        dialog = QProgressDialog(
+            self.tr("Waiting for running steps to finish…"), self.tr("Leave them"), 0, 0, self
+        )
+        dialog.setWindowModality(Qt.WindowModality.WindowModal)
+        dialog.setMinimumDuration(0)
+        left_early = asyncio.get_running_loop().create_future()
+        dialog.canceled.connect(lambda: left_early.done() or left_early.set_result(True))
+        dialog.open()
+        try:
+            while not left_early.done():
+                if await self.ctx.bridge.call(self.ctx.bridge.active_jobs) == 0:
+                    break
+                await asyncio.wait([left_early], timeout=0.5)
+        finally:
+            dialog.close()
+        return True
+
+    async def shutdown(self) -> None:
+        """Stop the engine (interrupted steps resume on the next start) and save state."""
+        self.save_state()
+        self._flag_timer.stop()
+        await asyncio.get_running_loop().run_in_executor(None, self.ctx.bridge.stop)
+        self.closed.emit()
+
+
+def app_instance() -> QApplication:
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    return app
+
+
+__all__ = ["MainWindow", "ask"]

@@ -1,0 +1,147 @@
+"""Review: a person corrects and confirms what the model found.
+
+Every change is kept on the document with who made it and when (the audit trail),
+so an auditor can tell a value the model read from one a person typed. Confirming
+the last unconfirmed document of a ``needs_review`` job moves the job to ``done``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, datetime
+from typing import Any
+
+from docbatch_gui.domain.errors import DocBatchError, ErrorKind
+from docbatch_gui.domain.models import Document, Job
+from docbatch_gui.domain.normalize import normalize_amount, normalize_date
+from docbatch_gui.domain.states import JobState
+from docbatch_gui.storage.store import Store
+
+#: the confidence a value a person typed or confirmed gets
+HUMAN_CONFIDENCE = 1.0
+
+
+class ReviewError(DocBatchError):
+    """An edit that cannot be saved as given (the message says what to change)."""
+
+    kind = ErrorKind.UNSUPPORTED
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def normalize_field(name: str, value: str | None) -> str | None:
+    """Store typed values as the extractor does (ISO dates, dot-decimal amounts), and
+    refuse what cannot be read rather than store it wrong."""
+    if value is None or not value.strip():
+        return None
+    value = value.strip()
+    if name == "date" or name.endswith("_date"):
+        iso = normalize_date(value)
+        if iso is None:
+            raise ReviewError(f"{value!r} is not a date; type it as dd.mm.yyyy or yyyy-mm-dd")
+        return iso
+    if name == "amount" or name.endswith("_amount"):
+        amount = normalize_amount(value)
+        if amount is None:
+            raise ReviewError(f"{value!r} is not an amount; type it like 1234.56")
+        return amount
+    return value
+
+
+class ReviewService:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def waiting(self) -> list[Job]:
+        """Every job waiting for a person, oldest first."""
+        return self.store.list_jobs(states=[JobState.NEEDS_REVIEW])
+
+    def document(self, job_id: int, doc_index: int) -> Document:
+        for doc in self.store.list_documents(job_id):
+            if doc.doc_index == doc_index:
+                return doc
+        raise KeyError(f"job {job_id} has no document {doc_index}")
+
+    def edit(
+        self,
+        job_id: int,
+        doc_index: int,
+        *,
+        who: str,
+        fields: dict[str, str | None] | None = None,
+        doc_type: str | None = None,
+        pages: tuple[int, int] | None = None,
+    ) -> Document:
+        """Save a person's corrections; unchanged values leave no audit entry."""
+        docs = self.store.list_documents(job_id)
+        doc = next((d for d in docs if d.doc_index == doc_index), None)
+        if doc is None:
+            raise KeyError(f"job {job_id} has no document {doc_index}")
+        at = _now()
+        audit = list(doc.audit)
+        new_fields = dict(doc.fields)
+        confidence = dict(doc.confidence)
+        for name, typed in (fields or {}).items():
+            value = normalize_field(name, typed)
+            if value != doc.fields.get(name):
+                audit.append(_entry(at, who, "edit", name, doc.fields.get(name), value))
+                new_fields[name] = value
+                confidence[name] = HUMAN_CONFIDENCE
+        changes: dict[str, Any] = {}
+        if doc_type is not None and doc_type.strip() and doc_type != doc.doc_type:
+            audit.append(_entry(at, who, "type", "doc_type", doc.doc_type, doc_type.strip()))
+            changes["doc_type"] = doc_type.strip()
+        if pages is not None and pages != (doc.page_from, doc.page_to):
+            self._check_pages(job_id, pages)
+            old = f"{doc.page_from}-{doc.page_to}"
+            audit.append(_entry(at, who, "pages", "pages", old, f"{pages[0]}-{pages[1]}"))
+            changes.update(page_from=pages[0], page_to=pages[1])
+        if len(audit) == len(doc.audit):
+            return doc
+        updated = replace(doc, fields=new_fields, confidence=confidence, audit=audit, **changes)
+        return self._save(job_id, docs, updated)
+
+    def confirm(self, job_id: int, doc_index: int, *, who: str) -> tuple[Document, Job]:
+        """Mark the document checked by a person; the job is done when all are."""
+        docs = self.store.list_documents(job_id)
+        doc = next((d for d in docs if d.doc_index == doc_index), None)
+        if doc is None:
+            raise KeyError(f"job {job_id} has no document {doc_index}")
+        at = _now()
+        updated = replace(
+            doc,
+            needs_review=False,
+            confirmed_by=who,
+            confirmed_at=at,
+            audit=[*doc.audit, _entry(at, who, "confirm", None, None, None)],
+        )
+        saved = self._save(job_id, docs, updated)
+        job = self.store.get_job(job_id)
+        remaining = [
+            d for d in self.store.list_documents(job_id) if d.needs_review and not d.confirmed_by
+        ]
+        if job.state is JobState.NEEDS_REVIEW and not remaining:
+            job = self.store.transition(
+                job_id, JobState.DONE, expected=JobState.NEEDS_REVIEW, error=None
+            )
+        return saved, job
+
+    def _check_pages(self, job_id: int, pages: tuple[int, int]) -> None:
+        first, last = pages
+        total = self.store.get_job(job_id).pages or 0
+        if not 1 <= first <= last <= max(total, 1):
+            raise ReviewError(
+                f"pages {first}–{last} are outside the file's 1–{total}; "
+                "give a first page not after the last"
+            )
+
+    def _save(self, job_id: int, docs: list[Document], updated: Document) -> Document:
+        merged = [updated if d.doc_index == updated.doc_index else d for d in docs]
+        saved = self.store.replace_documents(job_id, merged)
+        return next(d for d in saved if d.doc_index == updated.doc_index)
+
+
+def _entry(at: str, who: str, action: str, field: str | None, old: Any, new: Any) -> dict[str, Any]:
+    return {"at": at, "who": who, "action": action, "field": field, "old": old, "new": new}
