@@ -290,16 +290,19 @@ class JobFilterProxy(QSortFilterProxyModel):
         self.setDynamicSortFilter(True)
 
     def set_states(self, states: Iterable[str]) -> None:
+        self.beginFilterChange()
         self._states = frozenset(states)
-        self.invalidateRowsFilter()
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     def set_error_kind(self, kind: str) -> None:
+        self.beginFilterChange()
         self._error_kind = kind
-        self.invalidateRowsFilter()
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     def set_text(self, text: str) -> None:
+        self.beginFilterChange()
         self._text = text.strip().lower()
-        self.invalidateRowsFilter()
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:
         model = self.sourceModel()

@@ -50,7 +50,10 @@ class Notifier(QObject):
         self._place()
         toast.show()
         toast.raise_()
-        QTimer.singleShot(TOAST_MS if level != "error" else 2 * TOAST_MS, lambda: self._drop(toast))
+        # The toast is the timer's context: if the window (and the toast) is gone
+        # first, the timer dies with it instead of touching a deleted object.
+        life = TOAST_MS if level != "error" else 2 * TOAST_MS
+        QTimer.singleShot(life, toast, lambda: self._drop(toast))
 
     def _drop(self, toast: Toast) -> None:
         if toast in self._toasts:

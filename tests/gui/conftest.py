@@ -1,0 +1,84 @@
+"""GUI tests: offscreen Qt, the qasync loop installed through pytest-asyncio's hook.
+
+``qtbot.waitSignal`` must not be used inside async tests (it spins a nested loop
+and hangs); :func:`signal_future` and :func:`until` await instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest
+import pytest_asyncio
+import qasync
+from PySide6.QtCore import QSettings, SignalInstance
+from PySide6.QtWidgets import QApplication
+
+from docbatch_gui.config import Settings, load_settings
+
+
+def pytest_asyncio_loop_factories(config: Any, item: Any) -> dict[str, Callable[[], Any]]:
+    return {"qasync": lambda: qasync.QEventLoop(QApplication.instance() or QApplication([]))}
+
+
+@pytest.fixture
+def gui_settings(tmp_path: Path) -> Settings:
+    return load_settings(
+        data_dir=tmp_path / "data",
+        PROCESSING_MODE="offline",
+        OCR_ENGINE="none",
+        JOB_TIMEOUT=60,
+        RENDER_WORKERS=2,
+    )
+
+
+@pytest.fixture
+def qsettings(tmp_path: Path) -> QSettings:
+    return QSettings(str(tmp_path / "gui.ini"), QSettings.Format.IniFormat)
+
+
+@pytest_asyncio.fixture
+async def window(gui_settings: Settings, qsettings: QSettings) -> AsyncIterator[Any]:
+    """The real main window on a fresh data directory, started, shut down after."""
+    from docbatch_gui._qt.main import build_window
+    from docbatch_gui._qt.tasks import drain
+
+    win = build_window(gui_settings, qsettings)
+    win.show()
+    await win.start()
+    try:
+        yield win
+    finally:
+        await drain()
+        await win.shutdown()
+        win.ctx.app.close()
+        win.deleteLater()
+
+
+def signal_future(signal: SignalInstance) -> asyncio.Future[tuple[Any, ...]]:
+    """A future resolved by the next emission of ``signal``."""
+    future: asyncio.Future[tuple[Any, ...]] = asyncio.get_running_loop().create_future()
+
+    def fire(*args: Any) -> None:
+        if not future.done():
+            future.set_result(args)
+        signal.disconnect(fire)
+
+    signal.connect(fire)
+    return future
+
+
+async def until(predicate: Callable[[], bool], timeout: float = 60, what: str = "") -> None:
+    """Await a condition the GUI reaches by itself; fail with what was awaited."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not predicate():
+        if loop.time() > deadline:
+            pytest.fail(f"timed out waiting for {what or predicate}")
+        await asyncio.sleep(0.05)

@@ -1,0 +1,90 @@
+"""Closing the window: asked while jobs run, nothing lost, no process left behind."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import psutil
+import pytest
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState
+from tests.builders import text_pdf
+from tests.gui.conftest import signal_future, until
+from tests.helpers import child_processes
+
+
+def descendants() -> list[str]:
+    """Every process this test process started and that is still alive, but for
+    multiprocessing's resource tracker (one per interpreter, by design)."""
+    alive = []
+    for child in psutil.Process().children(recursive=True):
+        try:
+            if child.status() == psutil.STATUS_ZOMBIE:
+                continue
+            cmdline = " ".join(child.cmdline())
+        except psutil.NoSuchProcess:
+            continue
+        if "resource_tracker" not in cmdline:
+            alive.append(cmdline)
+    return alive
+
+
+pytestmark = pytest.mark.asyncio(loop_factories=["qasync"])
+
+
+async def answer_close_question(button: QMessageBox.StandardButton) -> None:
+    await until(
+        lambda: isinstance(QApplication.activeModalWidget(), QMessageBox), what="close question"
+    )
+    box = QApplication.activeModalWidget()
+    assert isinstance(box, QMessageBox)
+    assert "being processed" in box.text()
+    box.button(button).click()
+
+
+async def running(window: Any, tmp_path: Path) -> int:
+    big = text_pdf(tmp_path / "big.pdf", pages=400, text="Invoice No. {n}\nTotal: 1.00 USD")
+    await window.queue_tab.add_paths([big])
+    store = window.ctx.app.store
+    await until(
+        lambda: any(j.state in RECOVERABLE_STATES for j in store.list_jobs()), what="a job running"
+    )
+    return store.list_jobs()[0].id
+
+
+async def test_leave_for_next_start_stops_at_once_and_leaves_no_process(
+    window: Any, tmp_path: Path
+) -> None:
+    job_id = await running(window, tmp_path)
+    assert child_processes(parent=os.getpid()), "the engine should be rendering in children"
+    closed = signal_future(window.closed)
+    window.close()
+    await answer_close_question(QMessageBox.StandardButton.No)
+    await closed
+    assert not window.ctx.bridge.running
+    await until(lambda: not descendants(), timeout=10, what=f"no processes left: {descendants()}")
+    # Nothing lost: the interrupted job resumes on the next start.
+    job = window.ctx.app.store.get_job(job_id)
+    assert job.state in RECOVERABLE_STATES | {JobState.QUEUED}
+
+
+async def test_wait_lets_the_running_job_finish(window: Any, tmp_path: Path) -> None:
+    job_id = await running(window, tmp_path)
+    closed = signal_future(window.closed)
+    window.close()
+    await answer_close_question(QMessageBox.StandardButton.Yes)
+    await closed
+    job = window.ctx.app.store.get_job(job_id)
+    assert job.state in (JobState.DONE, JobState.NEEDS_REVIEW)
+    await until(lambda: not descendants(), timeout=10, what=f"no processes left: {descendants()}")
+
+
+async def test_cancel_keeps_the_window_open(window: Any, tmp_path: Path) -> None:
+    await running(window, tmp_path)
+    window.close()
+    await answer_close_question(QMessageBox.StandardButton.Cancel)
+    await until(lambda: not window._closing, what="close flow ended")
+    assert window.isVisible() and window.ctx.bridge.running

@@ -1,0 +1,139 @@
+"""The Queue tab on the real engine (offline mode): drops, progress, pause, reprocess."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDropEvent
+from PySide6.QtWidgets import QAbstractItemView
+
+from docbatch_gui._qt.jobs_model import COL_STATE, JobRole
+from docbatch_gui._qt.tasks import drain
+from docbatch_gui.domain.states import JobState
+from tests.builders import text_pdf
+from tests.conftest import SAMPLES
+from tests.gui.conftest import until
+
+pytestmark = pytest.mark.asyncio(loop_factories=["qasync"])
+
+
+def drop(window: Any, paths: list[Path]) -> None:
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
+    event = QDropEvent(
+        QPointF(10, 10),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    window.dropEvent(event)
+
+
+def states(window: Any) -> dict[str, str]:
+    return {job.file_name: job.state.value for job in window.queue_tab.model.jobs()}
+
+
+def select(window: Any, file_name: str) -> None:
+    view: QAbstractItemView = window.queue_tab.table
+    proxy = window.queue_tab.proxy
+    for row in range(proxy.rowCount()):
+        if proxy.index(row, 0).data(JobRole).file_name == file_name:
+            view.selectRow(row)
+            return
+    pytest.fail(f"{file_name} is not in the table")
+
+
+async def test_drop_of_files_and_a_folder_queues_them(window: Any, tmp_path: Path) -> None:
+    folder = tmp_path / "scans"
+    folder.mkdir()
+    text_pdf(folder / "a.pdf", text="Invoice No. 1 {n}")
+    text_pdf(folder / "b.pdf", text="Invoice No. 2 {n}")
+    (folder / "notes.xyz").write_text("not a document")
+    single = text_pdf(tmp_path / "single.pdf", text="Act No. 7 {n}")
+    drop(window, [single, folder])
+    await drain()
+    await until(lambda: len(window.queue_tab.model.jobs()) == 3, what="three rows")
+    assert set(states(window)) == {"single.pdf", "a.pdf", "b.pdf"}
+    # the stray file is reported, not queued
+    assert "notes.xyz" not in states(window)
+
+
+async def test_progress_and_state_reach_the_table(window: Any) -> None:
+    seen: list[tuple[str, float]] = []
+    model = window.queue_tab.model
+    window.ctx.bridge.jobs_changed.connect(
+        lambda jobs: seen.extend((j.state.value, j.progress) for j in jobs)
+    )
+    await window.queue_tab.add_paths([SAMPLES / "ru_three_documents.pdf"])
+    await until(lambda: states(window).get("ru_three_documents.pdf") in ("done", "needs_review"))
+    job = model.jobs()[0]
+    assert job.documents == 3
+    assert any(state == "preparing" for state, _ in seen), seen
+    progress = [p for _, p in seen]
+    assert progress == sorted(progress) and progress[-1] == 1.0
+    # the row shows it: state text and documents
+    row = model.index(0, COL_STATE)
+    assert row.data() in ("Done", "Needs review")
+    assert model.index(0, 5).data() == "3"
+
+
+async def test_pause_stops_new_work_and_resume_restarts_it(window: Any, tmp_path: Path) -> None:
+    tab = window.queue_tab
+    tab.pause_button.click()
+    await drain()
+    assert window.ctx.app.is_paused()  # the same stored flag as `docbatch pause`
+    assert tab.paused_banner.isVisibleTo(window)
+    await tab.add_paths([text_pdf(tmp_path / "held.pdf", text="Invoice No. 5 {n}")])
+    await until(lambda: "held.pdf" in states(window), what="the row")
+    # The engine looks for work every 0.5 s: give it several chances to (wrongly) start.
+    for _ in range(6):
+        await asyncio.sleep(0.5)
+        assert states(window).get("held.pdf") == "queued"
+    tab.pause_button.click()
+    await drain()
+    assert not window.ctx.app.is_paused()
+    await until(lambda: states(window).get("held.pdf") in ("done", "needs_review"), what="resumed")
+
+
+async def test_force_reprocess_of_a_duplicate(window: Any, tmp_path: Path) -> None:
+    tab = window.queue_tab
+    first = text_pdf(tmp_path / "first.pdf", text="Invoice No. 9 {n}\nTotal: 10.00 USD")
+    await tab.add_paths([first])
+    await until(lambda: states(window).get("first.pdf") in ("done", "needs_review"))
+    copy = tmp_path / "copy.pdf"
+    shutil.copy(first, copy)
+    await tab.add_paths([copy])
+    await until(lambda: states(window).get("copy.pdf") == "duplicate", what="duplicate row")
+    select(window, "copy.pdf")
+    assert tab.reprocess_action.isEnabled()
+    tab.reprocess_action.trigger()
+    await drain()
+    await until(
+        lambda: states(window).get("copy.pdf") in ("done", "needs_review"), what="copy processed"
+    )
+    job = next(j for j in tab.model.jobs() if j.file_name == "copy.pdf")
+    assert job.duplicate_of is None and job.documents == 1
+    assert window.ctx.app.store.get_job(job.id).state in (JobState.DONE, JobState.NEEDS_REVIEW)
+
+
+async def test_filters_by_state_and_name(window: Any, tmp_path: Path) -> None:
+    tab = window.queue_tab
+    await tab.add_paths([text_pdf(tmp_path / "good.pdf"), tmp_path / "missing.pdf"])
+    await until(lambda: states(window).get("good.pdf") in ("done", "needs_review"))
+    tab.state_filter.setCurrentIndex(tab.state_filter.findText("Failed"))
+    assert tab.proxy.rowCount() == 1
+    assert tab.proxy.index(0, 0).data(JobRole).file_name == "missing.pdf"
+    tab.state_filter.setCurrentIndex(0)
+    tab.search.setText("GOOD")
+    assert tab.proxy.rowCount() == 1
+    tab.search.clear()
+    tab.error_filter.setCurrentIndex(tab.error_filter.findData("unsupported"))
+    assert [tab.proxy.index(r, 0).data(JobRole).file_name for r in range(tab.proxy.rowCount())] == [
+        "missing.pdf"
+    ]

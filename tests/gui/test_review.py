@@ -1,0 +1,118 @@
+"""Review: an edit is saved with who and when, and confirming moves the job to done."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from docbatch_gui.app import DocBatchApp
+from docbatch_gui.domain.models import Document, NewJob, Page
+from docbatch_gui.domain.states import JobState
+from tests.gui.conftest import signal_future, until
+
+pytestmark = pytest.mark.asyncio(loop_factories=["qasync"])
+
+
+def waiting_job(app: DocBatchApp, documents: int = 2) -> int:
+    """A two-page job in needs_review, as the engine leaves one."""
+    store = app.store
+    job = store.create_job(NewJob("scan.pdf", "/tmp/scan.pdf", "ab" * 32, 100, "offline"))
+    store.claim(job.id, JobState.PREPARING)
+    buffer = io.BytesIO()
+    Image.new("L", (600, 800), 230).save(buffer, "JPEG")
+    image = app.blobs.put_bytes(buffer.getvalue())
+    store.put_pages([Page(job.id, n, 600, 800, image_sha=image, deliverable=True) for n in (1, 2)])
+    store.transition(job.id, JobState.BUILDING, pages=2)
+    store.replace_documents(
+        job.id,
+        [
+            Document(
+                job.id,
+                index,
+                "invoice",
+                index + 1,
+                index + 1,
+                fields={"number": f"10{index}", "date": None, "amount": "50.00"},
+                confidence={"number": 0.4, "amount": 0.95},
+                needs_review=True,
+                review_reasons=["date not found"],
+            )
+            for index in range(documents)
+        ],
+    )
+    store.transition(job.id, JobState.NEEDS_REVIEW)
+    return job.id
+
+
+async def test_review_edit_is_saved_and_confirming_all_moves_the_job_to_done(window: Any) -> None:
+    app: DocBatchApp = window.ctx.app
+    job_id = waiting_job(app)
+    tab = window.review_tab
+    window.tabs.setCurrentWidget(tab)
+    await tab.refresh()
+    assert tab.select(job_id, 0)
+    await until(lambda: tab.current is not None and tab.current.doc_index == 0, what="form")
+    tab.editors["date"].setText("05.03.2024")
+    tab.editors["number"].setText("100-A")
+    confirmed = signal_future(tab.confirmed)
+    tab.confirm_button.click()
+    assert await confirmed == (job_id, 0)
+
+    first = app.review.document(job_id, 0)
+    assert first.fields["date"] == "2024-03-05"  # stored normalised
+    assert first.fields["number"] == "100-A"
+    assert first.confidence["number"] == 1.0
+    assert first.confirmed_by == window.ctx.operator
+    edits = {(e["field"], e["old"], e["new"]) for e in first.audit if e["action"] == "edit"}
+    assert edits == {("date", None, "2024-03-05"), ("number", "100", "100-A")}
+    assert all(e["who"] == window.ctx.operator and e["at"] for e in first.audit)
+    # one document left: the job still waits; confirm moved to the next document
+    assert app.store.get_job(job_id).state is JobState.NEEDS_REVIEW
+    await until(lambda: tab.current is not None and tab.current.doc_index == 1, what="next doc")
+
+    confirmed = signal_future(tab.confirmed)
+    tab.confirm_button.click()
+    await confirmed
+    assert app.store.get_job(job_id).state is JobState.DONE
+    await until(
+        lambda: (
+            (job := window.queue_tab.model.job(job_id)) is not None and job.state is JobState.DONE
+        ),
+        what="queue row done",
+    )
+
+
+async def test_an_unreadable_date_is_refused_and_nothing_is_saved(window: Any) -> None:
+    app: DocBatchApp = window.ctx.app
+    job_id = waiting_job(app, documents=1)
+    tab = window.review_tab
+    await tab.refresh()
+    tab.select(job_id, 0)
+    await until(lambda: tab.current is not None, what="form")
+    errors = signal_future(window.ctx.notifier.shown)
+    tab.editors["date"].setText("sometime in spring")
+    tab.confirm_button.click()
+    text, level = await errors
+    assert level == "error" and "not a date" in text
+    assert app.store.get_job(job_id).state is JobState.NEEDS_REVIEW
+    assert app.review.document(job_id, 0).audit == []
+
+
+async def test_type_and_page_range_changes_are_audited(window: Any) -> None:
+    app: DocBatchApp = window.ctx.app
+    job_id = waiting_job(app, documents=1)
+    tab = window.review_tab
+    await tab.refresh()
+    tab.select(job_id, 0)
+    await until(lambda: tab.current is not None, what="form")
+    tab.type_combo.setCurrentIndex(tab.type_combo.findData("act"))
+    tab.page_to.setValue(2)
+    saved = signal_future(tab.saved)
+    tab.save_button.click()
+    await saved
+    doc = app.review.document(job_id, 0)
+    assert (doc.doc_type, doc.page_from, doc.page_to) == ("act", 1, 2)
+    assert [e["action"] for e in doc.audit] == ["type", "pages"]
