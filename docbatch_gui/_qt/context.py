@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QLocale, QSettings
 
 from docbatch_gui._qt.bridge import EngineBridge
 from docbatch_gui._qt.notify import Notifier
@@ -19,3 +19,11 @@ class GuiContext:
     qsettings: QSettings
     #: who the audit trail names for edits made in this window
     operator: str
+
+    def doc_type_label(self, key: str) -> str:
+        """A document type as the operator reads it, in the interface language."""
+        doc_type = self.app.profile.doc_type(key)
+        if doc_type is None:
+            return key
+        language = QLocale().name().split("_")[0]
+        return doc_type.labels.get(language) or doc_type.labels.get("en") or key

@@ -30,6 +30,10 @@ def install_translator(app: QApplication, language: str = "") -> str:
     for translator in _installed:
         app.removeTranslator(translator)
     _installed.clear()
+    # Number formats and document-type labels follow the chosen language too.
+    QLocale.setDefault(
+        QLocale(QLocale.Language.Russian if language == "ru" else QLocale.Language.English)
+    )
     if language == "en":
         return language
     ours = QTranslator(app)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from PySide6.QtCore import QSize, Qt, Signal
-from PySide6.QtGui import QIcon
+from PySide6.QtGui import QIcon, QPixmap
 from PySide6.QtWidgets import (
     QLabel,
     QListView,
@@ -22,7 +22,7 @@ from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.thumbs import PageImages
 from docbatch_gui.domain.models import Document, Job
 
-PAGE_ICON = QSize(96, 128)
+PAGE_ICON = QSize(150, 200)
 #: document fields shown in the list (the rest are in the review screen)
 SUMMARY_FIELDS = ("number", "date", "amount", "counterparty")
 
@@ -99,16 +99,19 @@ class JobDetail(QWidget):
             items.append(item)
         # Lazily, in page order; a new selection cancels the rest.
         for item in items:
-            pixmap = await self.images.thumbnail(job.id, item.data(Qt.ItemDataRole.UserRole))
-            if pixmap is not None:
-                item.setIcon(QIcon(pixmap))
+            page_no = item.data(Qt.ItemDataRole.UserRole)
+            image = await self.images.preview(
+                job.id, page_no, PAGE_ICON.width(), PAGE_ICON.height()
+            )
+            if image is not None:
+                item.setIcon(QIcon(QPixmap.fromImage(image)))
 
     def _fill_documents(self, documents: list[Document]) -> None:
         for doc in documents:
             pages = doc.page_label
             values = [doc.fields.get(name) or "" for name in ("number", "date", "amount")]
             review = self.tr("yes") if doc.needs_review else ""
-            item = QTreeWidgetItem([doc.doc_type, pages, *values, review])
+            item = QTreeWidgetItem([self.ctx.doc_type_label(doc.doc_type), pages, *values, review])
             item.setData(0, Qt.ItemDataRole.UserRole, (doc.job_id, doc.doc_index))
             if doc.review_reasons:
                 item.setToolTip(5, "\n".join(doc.review_reasons))

@@ -24,7 +24,7 @@ from PySide6.QtGui import QColor, QIcon, QPixmap
 
 from docbatch_gui._qt.icons import state_icon
 from docbatch_gui.domain.models import Job
-from docbatch_gui.domain.states import ACTIVE_STATES, JobState
+from docbatch_gui.domain.states import ACTIVE_STATES, FINAL_STATES, JobState
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -47,7 +47,7 @@ ErrorKindRole = Qt.ItemDataRole.UserRole + 4
 ProgressRole = Qt.ItemDataRole.UserRole + 5
 SortRole = Qt.ItemDataRole.UserRole + 6
 
-THUMB_SIZE = 40
+THUMB_SIZE = 48
 
 
 def state_label(state: JobState) -> str:
@@ -224,7 +224,8 @@ class JobTableModel(QAbstractTableModel):
         elif role == ErrorKindRole:
             return job.error_kind.value if job.error_kind else ""
         elif role == ProgressRole:
-            return job.progress
+            # A bar only while there is something to wait for; the state says the rest.
+            return None if job.state in FINAL_STATES else job.progress
         elif role == SortRole:
             return self._sort_key(job, column)
         return None
@@ -237,7 +238,7 @@ class JobTableModel(QAbstractTableModel):
         if column == COL_STATE:
             return state_label(job.state)
         if column == COL_PROGRESS:
-            return f"{job.progress:.0%}"
+            return "" if job.state in FINAL_STATES else f"{job.progress:.0%}"
         if column == COL_DOCUMENTS:
             return str(job.documents) if job.documents else ""
         if column == COL_COST:

@@ -81,7 +81,7 @@ class PageView(QWidget):
     def _fit(self) -> None:
         if self._image is None or self._image.isNull():
             return
-        width = max(200, self.scroll.viewport().width() - 8)
+        width = max(200, self.scroll.viewport().width() - 24)
         scaled = self._image.scaledToWidth(width, Qt.TransformationMode.SmoothTransformation)
         self.label.setPixmap(QPixmap.fromImage(scaled))
 

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QPushButton,
     QSplitter,
+    QStyle,
     QTableView,
     QToolButton,
     QVBoxLayout,
@@ -95,6 +96,7 @@ class QueueTab(QWidget):
         split.addWidget(self.detail)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 1)
+        split.setSizes([900, 420])
         self.splitter = split
 
         layout = QVBoxLayout(self)
@@ -112,7 +114,7 @@ class QueueTab(QWidget):
         self.add_folder_button.clicked.connect(lambda: spawn(self.add_folder_dialog()))
         self.pause_button = QToolButton()
         self.pause_button.setCheckable(True)
-        self.pause_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.pause_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.pause_button.toggled.connect(self._pause_toggled)
         self._show_paused(False)
 
@@ -320,7 +322,9 @@ class QueueTab(QWidget):
         self._show_paused(paused)
 
     def _show_paused(self, paused: bool) -> None:
-        self.pause_button.setText(self.tr("▶ Resume") if paused else self.tr("⏸ Pause"))
+        self.pause_button.setText(self.tr("Resume") if paused else self.tr("Pause"))
+        icon = QStyle.StandardPixmap.SP_MediaPlay if paused else QStyle.StandardPixmap.SP_MediaPause
+        self.pause_button.setIcon(self.style().standardIcon(icon))
         self.pause_button.setToolTip(
             self.tr("Start new jobs again") if paused else self.tr("Start no new job")
         )

@@ -60,12 +60,29 @@ class ReviewTab(QWidget):
         self.current: Document | None = None
         self.current_job: Job | None = None
         self.editors: dict[str, QLineEdit] = {}
+        #: a coloured dot per field: how sure the model was (a person's value is sure)
+        self.markers: dict[str, QLabel] = {}
         self._extra_jobs: set[int] = set()
 
         self.tree = QTreeWidget()
         self.tree.setHeaderLabels([self.tr("Waiting for review"), self.tr("Pages")])
         self.tree.setRootIsDecorated(True)
         self.tree.currentItemChanged.connect(self._current_changed)
+        self.tree.setColumnWidth(0, 220)
+        self.empty = QLabel(
+            self.tr(
+                "Nothing is waiting for review.\n\nJobs whose documents need a person's "
+                "check appear here. To correct a finished job, double-click it in the Queue."
+            )
+        )
+        self.empty.setWordWrap(True)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setStyleSheet("color: palette(mid); padding: 16px;")
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.addWidget(self.tree, 1)
+        left_layout.addWidget(self.empty)
         self.page_view = PageView(images)
 
         self.form_box = QGroupBox(self.tr("Document"))
@@ -74,8 +91,7 @@ class ReviewTab(QWidget):
         profile = ctx.app.profile
         language = QLocale().name().split("_")[0]
         for doc_type in profile.doc_types:
-            label = doc_type.labels.get(language) or doc_type.labels.get("en") or doc_type.key
-            self.type_combo.addItem(label, doc_type.key)
+            self.type_combo.addItem(ctx.doc_type_label(doc_type.key), doc_type.key)
         self.page_from = QSpinBox()
         self.page_to = QSpinBox()
         pages_row = QHBoxLayout()
@@ -91,8 +107,14 @@ class ReviewTab(QWidget):
             label = (field.labels.get(language) or field.labels.get("en")) if field else None
             editor = QLineEdit()
             editor.setClearButtonEnabled(True)
+            marker = QLabel()
+            marker.setFixedWidth(16)
             self.editors[key] = editor
-            self.form.addRow(label or key, editor)
+            self.markers[key] = marker
+            row = QHBoxLayout()
+            row.addWidget(marker)
+            row.addWidget(editor, 1)
+            self.form.addRow(label or key, row)
         self.reasons = QLabel()
         self.reasons.setWordWrap(True)
         self.reasons.setStyleSheet("color: #8a4b00;")
@@ -134,7 +156,7 @@ class ReviewTab(QWidget):
         right_layout.addStretch(1)
 
         split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(self.tree)
+        split.addWidget(left)
         split.addWidget(self.page_view)
         split.addWidget(right)
         split.setSizes([260, 560, 420])
@@ -201,6 +223,7 @@ class ReviewTab(QWidget):
         )
         self.tree.resizeColumnToContents(1)
         self.tree.blockSignals(False)
+        self.empty.setVisible(not jobs and not extra)
         if keep is not None:
             self.select(*keep)
 
@@ -313,14 +336,22 @@ class ReviewTab(QWidget):
         self.page_view.show_pages(doc.job_id, list(range(doc.page_from, doc.page_to + 1)))
 
     def _mark(self, editor: QLineEdit, confidence: float | None, key: str, doc: Document) -> None:
-        color = confidence_color(confidence if doc.fields.get(key) else 0.0)
-        editor.setStyleSheet(
-            f"QLineEdit {{ border-left: 5px solid {color.name()}; padding-left: 4px; }}"
-        )
-        if doc.fields.get(key) is None:
-            editor.setToolTip(self.tr("Not found in the document"))
+        found = doc.fields.get(key) is not None
+        color = confidence_color(confidence if found else 0.0)
+        marker = self.markers[key]
+        marker.setPixmap(disc_icon(color.name(), "").pixmap(12, 12))
+        if not found:
+            tip = self.tr("Not found in the document")
+        elif (
+            confidence is not None
+            and confidence >= 1.0
+            and any(e.get("field") == key for e in doc.audit)
+        ):
+            tip = self.tr("Typed by a person")
         else:
-            editor.setToolTip(self.tr("Confidence {0:.0%}").format(confidence or 0.0))
+            tip = self.tr("Confidence {0:.0%}").format(confidence or 0.0)
+        marker.setToolTip(tip)
+        editor.setToolTip(tip)
 
     def _set_enabled(self, enabled: bool) -> None:
         for widget in (self.form_box, self.save_button, self.confirm_button):

@@ -11,6 +11,7 @@ import asyncio
 import logging
 from collections import OrderedDict
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage, QPixmap
 
 from docbatch_gui.app import DocBatchApp
@@ -24,6 +25,7 @@ class PageImages:
     def __init__(self, app: DocBatchApp) -> None:
         self.app = app
         self._thumbs: OrderedDict[tuple[int, int], QPixmap] = OrderedDict()
+        self._previews: OrderedDict[tuple[int, int, int, int], QImage] = OrderedDict()
 
     def cached_thumbnail(self, job_id: int, page_no: int) -> QPixmap | None:
         return self._thumbs.get((job_id, page_no))
@@ -44,6 +46,35 @@ class PageImages:
         while len(self._thumbs) > CACHE_SIZE:
             self._thumbs.popitem(last=False)
         return pixmap
+
+    async def preview(self, job_id: int, page_no: int, width: int, height: int) -> QImage | None:
+        """The page scaled to fit a box, scaled in a worker thread (QImage, unlike
+        QPixmap, may be used off the GUI thread)."""
+        key = (job_id, page_no, width, height)
+        cached = self._previews.get(key)
+        if cached is not None:
+            return cached
+
+        def load() -> QImage | None:
+            image = QImage.fromData(self.app.page_image(job_id, page_no))
+            if image.isNull():
+                return None
+            return image.scaled(
+                width,
+                height,
+                Qt.AspectRatioMode.KeepAspectRatio,
+                Qt.TransformationMode.SmoothTransformation,
+            )
+
+        try:
+            image = await asyncio.get_running_loop().run_in_executor(None, load)
+        except (KeyError, OSError):
+            return None
+        if image is not None:
+            self._previews[key] = image
+            while len(self._previews) > CACHE_SIZE // 4:
+                self._previews.popitem(last=False)
+        return image
 
     async def page_image(self, job_id: int, page_no: int) -> QImage | None:
         """The full rendered page, for the review screen (not cached: it is large)."""

@@ -1,0 +1,86 @@
+"""Screenshots of every tab with real data, for the README (docs/screenshots/).
+
+Run under a real X server to get the platform's look:
+``xvfb-run -s "-screen 0 1600x1000x24" .venv/bin/python scripts/screenshots.py``
+It processes the bundled samples offline into a throw-away data directory, opens
+the window on it and grabs each tab once the queue settled.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "docs" / "screenshots"
+
+
+async def scenario(window: object, out: Path, lang: str) -> None:
+    from docbatch_gui._qt.window import MainWindow
+    from docbatch_gui.domain.states import FINAL_STATES
+    from docbatch_gui.resources import resources_dir
+
+    assert isinstance(window, MainWindow)
+    await window.start()
+    await window.queue_tab.add_paths(sorted((resources_dir() / "samples").iterdir()))
+    for _ in range(1200):
+        jobs = window.queue_tab.model.jobs()
+        if jobs and all(j.state in FINAL_STATES for j in jobs):
+            break
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(1.0)  # thumbnails
+    table = window.queue_tab.table
+    table.selectRow(1)
+    await asyncio.sleep(1.5)
+    suffix = "" if lang == "en" else f"_{lang}"
+    window.grab().save(str(out / f"queue{suffix}.png"))
+    for name, tab in (
+        ("review", window.review_tab),
+        ("batches", window.batches_tab),
+        ("registry", window.registry_tab),
+        ("settings", window.settings_tab),
+    ):
+        window.tabs.setCurrentWidget(tab)
+        if tab is window.review_tab:
+            several = max(window.queue_tab.model.jobs(), key=lambda j: j.documents)
+            await window.review_tab.open_job(several.id, 1)
+        await asyncio.sleep(1.5)
+        window.grab().save(str(out / f"{name}{suffix}.png"))
+    window.tabs.setCurrentWidget(window.queue_tab)
+    window.log_dock.show()
+    await asyncio.sleep(0.5)
+    window.grab().save(str(out / f"log{suffix}.png"))
+    await window.shutdown()
+
+
+def main() -> int:
+    import qasync
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from docbatch_gui._qt.i18n import install_translator
+    from docbatch_gui._qt.main import build_window
+    from docbatch_gui.config import load_settings
+
+    lang = sys.argv[1] if len(sys.argv) > 1 else "en"
+    OUT.mkdir(parents=True, exist_ok=True)
+    qapp = QApplication.instance() or QApplication(sys.argv[:1])
+    install_translator(qapp, lang)  # type: ignore[arg-type]
+    data = Path(tempfile.mkdtemp(prefix="docbatch-shots-"))
+    settings = load_settings(DOCBATCH_DATA_DIR=str(data), PROCESSING_MODE="offline")
+    qsettings = QSettings(str(data / "gui.ini"), QSettings.Format.IniFormat)
+    loop = qasync.QEventLoop(qapp)
+    asyncio.set_event_loop(loop)
+    window = build_window(settings, qsettings)
+    window.resize(1480, 900)  # type: ignore[attr-defined]
+    window.show()  # type: ignore[attr-defined]
+    with loop:
+        loop.run_until_complete(scenario(window, OUT, lang))
+    print(f"screenshots in {OUT}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
