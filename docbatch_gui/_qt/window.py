@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 
 from docbatch_gui._qt.batches_tab import BatchesTab
 from docbatch_gui._qt.context import GuiContext
-from docbatch_gui._qt.dialogs import ask, confirm
+from docbatch_gui._qt.dialogs import confirm
 from docbatch_gui._qt.log_panel import LogPanel
 from docbatch_gui._qt.queue_tab import QueueTab
 from docbatch_gui._qt.registry_tab import RegistryTab
@@ -43,6 +43,9 @@ class MainWindow(QMainWindow):
 
     def __init__(self, ctx: GuiContext) -> None:
         super().__init__()
+        # Closing the window must not quit the application (and stop the qasync loop)
+        # before the shutdown coroutine has finished: main() ends the loop itself.
+        app_instance().setQuitOnLastWindowClosed(False)
         self.ctx = ctx
         ctx.notifier.window = self
         self.setWindowTitle("DocBatch")
@@ -266,5 +269,3 @@ def app_instance() -> QApplication:
     assert isinstance(app, QApplication)
     return app
 
-
-__all__ = ["MainWindow", "ask"]

@@ -23,8 +23,14 @@ from PySide6.QtWidgets import QApplication
 from docbatch_gui.config import Settings, load_settings
 
 
+#: One QApplication for the whole session, referenced here so that it is never
+#: collected between tests (a second QApplication after the first one was destroyed
+#: crashes Qt at exit).
+QAPP = QApplication.instance() or QApplication([])
+
+
 def pytest_asyncio_loop_factories(config: Any, item: Any) -> dict[str, Callable[[], Any]]:
-    return {"qasync": lambda: qasync.QEventLoop(QApplication.instance() or QApplication([]))}
+    return {"qasync": lambda: qasync.QEventLoop(QAPP)}
 
 
 @pytest.fixture
@@ -82,3 +88,17 @@ async def until(predicate: Callable[[], bool], timeout: float = 60, what: str = 
         if loop.time() > deadline:
             pytest.fail(f"timed out waiting for {what or predicate}")
         await asyncio.sleep(0.05)
+
+
+def pytest_sessionfinish(session: Any, exitstatus: int) -> None:
+    """Free Qt objects while the QApplication still exists, not in the interpreter's
+    final garbage collection (where PySide6 6.12 can abort on a bool refcount)."""
+    import gc
+
+    from docbatch_gui._qt.icons import disc_icon
+
+    disc_icon.cache_clear()
+    for widget in QApplication.topLevelWidgets():
+        widget.deleteLater()
+    QApplication.sendPostedEvents(None, 0)
+    gc.collect()

@@ -24,7 +24,7 @@ def imports_of(path: Path) -> set[str]:
 
 
 def core_files() -> list[Path]:
-    return [p for p in PACKAGE.rglob("*.py") if "gui" not in p.relative_to(PACKAGE).parts]
+    return [p for p in PACKAGE.rglob("*.py") if "_qt" not in p.relative_to(PACKAGE).parts]
 
 
 def test_core_source_imports_no_qt() -> None:
