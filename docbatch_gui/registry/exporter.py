@@ -22,7 +22,9 @@ from docbatch_gui.registry.workload import ProgressFn, check_cancel
 
 __all__ = ["DOCUMENT_COLUMNS", "MATCH_COLUMNS", "escape_cell", "write_export"]
 
-MATCH_COLUMNS = ["Строка", "Документ id", "Файл", "Страницы", "Тип", "Номер", "Дата", "Сумма",
+# Prefixed so that they never collide with the registry's own "Номер", "Дата", "Сумма".
+MATCH_COLUMNS = ["Строка", "Документ id", "Документ: файл", "Документ: страницы",
+                 "Документ: тип", "Документ: номер", "Документ: дата", "Документ: сумма",
                  "Оценка", "Предупреждения", "Правило", "Вручную"]  # fmt: skip
 DOCUMENT_COLUMNS = ["Документ id", "Файл", "Страницы", "Тип", "Номер", "Дата", "Сумма"]
 _FORMULA_START = ("=", "+", "-", "@")
