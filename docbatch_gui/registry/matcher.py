@@ -188,6 +188,34 @@ class RegistryMatcher:
             for d in range(len(self.documents))
         ]
         self._bounds: dict[tuple[int, int], float] = {}
+        self._drivers, self._refiners, self._assumed = self._plan_lookups()
+        #: candidate pairs of the last ``match`` run (the phase-2 workload it had)
+        self.last_candidate_pairs = 0
+
+    def _plan_lookups(self) -> tuple[list[int], list[int], int]:
+        """Probes that give candidates, probes that only mark them, and the rest's mask.
+
+        A rule with a required sub-rule scores 0 for every document that fails it, so
+        looking that one probe up finds all of the rule's candidates; its other probes
+        (a date matching 30 documents a day, an amount bucket) would only add pairs
+        that cannot score. Those cheap exact-key probes still mark which candidates
+        pass them ("refiners"); fuzzy probes that are neither count as "may pass".
+        """
+        drivers: list[int] = []
+        for probes in self._probe_of:
+            required = [p for p in probes if self.probes[p].required]
+            # the most selective required probe: text and numbers before dates/amounts
+            order = {"exact": 0, "number": 1, "fuzzy": 2, "amount": 3, "date": 4}
+            chosen = (
+                [min(required, key=lambda p: order[self.probes[p].comparator])]
+                if required
+                else probes
+            )
+            drivers.extend(p for p in chosen if p not in drivers)
+        others = [p for p in range(len(self.probes)) if p not in drivers]
+        refiners = [p for p in others if self.probes[p].comparator in ("exact", "date", "amount")]
+        assumed = sum(1 << p for p in others if p not in refiners)
+        return drivers, refiners, assumed
 
     # ----------------------------------------------------------------- phase 1
 
@@ -197,25 +225,42 @@ class RegistryMatcher:
             for s in self.probes
         ]
 
+    def _lookup(self, p: int, value: Any) -> list[int]:
+        """Documents that may pass probe ``p`` for this registry value."""
+        sub = self.probes[p]
+        if sub.comparator == "exact":
+            return self.index.exact(sub.key, value)
+        if sub.comparator == "date":
+            return self.index.days(sub.key, value, sub.tolerance_days)
+        if sub.comparator == "amount":
+            return self.index.amounts(sub.key, value, max(1, self._limits[p]))
+        docs = self.index.fuzzy(sub.key, value, sub.threshold)
+        if sub.comparator == "number":
+            docs = [*docs, *self.index.exact(sub.key, value)]
+        return docs
+
     def _hits(self, values: list[Any]) -> dict[int, int]:
-        """Candidate documents with a bit mask of the probes each one may pass."""
+        """Candidate documents with a bit mask of the probes each one may pass.
+
+        Candidates come from the driver probes only; the cheap exact-key probes (dates,
+        amounts) then mark which candidates pass them, so the bound stays tight.
+        """
         hits: dict[int, int] = {}
-        for p, (sub, value) in enumerate(zip(self.probes, values, strict=True)):
-            if value is None:
+        for p in self._drivers:
+            if values[p] is None:
                 continue
-            if sub.comparator == "exact":
-                docs = self.index.exact(sub.key, value)
-            elif sub.comparator == "date":
-                docs = self.index.days(sub.key, value, sub.tolerance_days)
-            elif sub.comparator == "amount":
-                docs = self.index.amounts(sub.key, value, max(1, self._limits[p]))
-            else:
-                docs = self.index.fuzzy(sub.key, value, sub.threshold)
-                if sub.comparator == "number":
-                    docs = [*docs, *self.index.exact(sub.key, value)]
-            bit = 1 << p
-            for doc in docs:
+            bit = (1 << p) | self._assumed
+            for doc in self._lookup(p, values[p]):
                 hits[doc] = hits.get(doc, 0) | bit
+        if hits:
+            for p in self._refiners:
+                if values[p] is None:
+                    continue
+                bit = 1 << p
+                for doc in self._lookup(p, values[p]):
+                    mask = hits.get(doc)
+                    if mask is not None:
+                        hits[doc] = mask | bit
         return hits
 
     def candidate_pairs(self, rows: Sequence[RegistryRow]) -> int:
@@ -311,6 +356,7 @@ class RegistryMatcher:
         """Scored candidates of one row, best first, ties by document id."""
         values = self._row_values(row)
         hits = self._hits(values)
+        self.last_candidate_pairs += len(hits)
         floor = self.threshold - self.tie_margin
         row_mask = sum(1 << p for p, v in enumerate(values) if v is not None)
         present, bound = self._present, self._bound_masks
@@ -335,6 +381,7 @@ class RegistryMatcher:
         """
         ranked: list[list[_Scored]] = []
         total = len(rows)
+        self.last_candidate_pairs = 0
         for n, row in enumerate(rows, start=1):
             ranked.append(self._rank(row))
             if progress is not None and (n % PROGRESS_EVERY == 0 or n == total):
