@@ -118,7 +118,7 @@ def brute_best(matcher: RegistryMatcher, row: RegistryRow) -> tuple[int | None, 
     values = matcher._row_values(row)
     best_doc, best_score = None, -1.0
     for d in range(len(matcher.documents)):
-        score = matcher._score(values, row, d).score
+        score = matcher._fast_score(values, d)[0]
         if score > best_score:
             best_doc, best_score = d, score
     if best_doc is None or best_score < matcher.threshold:

@@ -352,6 +352,33 @@ class RegistryMatcher:
         assert best is not None
         return best
 
+    def _fast_score(self, values: list[Any], doc: int) -> tuple[float, int]:
+        """``_score`` without the explanation: (score, rule), the same arithmetic.
+
+        Most candidates are scored only to be ranked; the explanation (a dict per
+        sub-rule) is built later for the few a result shows.
+        """
+        best, best_rule = -1.0, 0
+        for r, probes in enumerate(self._probe_of):
+            num = den = 0.0
+            failed = False
+            for p in probes:
+                sub = self.probes[p]
+                reg = values[p]
+                doc_values = self.index.values[self._keys[p]][doc]
+                if reg is None or not doc_values:
+                    failed = failed or sub.required
+                    continue
+                results = [compare(sub, reg, v, self._limits[p]) for v in doc_values]
+                sub_score, passed, _ = max(results, key=lambda x: (x[1], x[0]))
+                num += sub.weight * sub_score
+                den += sub.weight
+                failed = failed or (sub.required and not passed)
+            total = 0.0 if failed or not den else num / den
+            if total > best:  # as in _score: compared with the rounded best so far
+                best, best_rule = round(total, 6), r
+        return best, best_rule
+
     def _rank(self, row: RegistryRow) -> list[_Scored]:
         """Scored candidates of one row, best first, ties by document id."""
         values = self._row_values(row)
@@ -362,7 +389,10 @@ class RegistryMatcher:
         present, bound = self._present, self._bound_masks
         bounds = sorted((-bound(m, present[d] & row_mask), d) for d, m in hits.items())
         chosen = [d for i, (neg, d) in enumerate(bounds) if -neg >= floor - 1e-6 or i < EXPLAIN_TOP]
-        scored = [self._score(values, row, d) for d in chosen]
+        scored = []
+        for d in chosen:
+            score, rule = self._fast_score(values, d)
+            scored.append(_Scored(score, d, rule, []))
         scored.sort(key=lambda s: (-s.score, s.doc))
         return scored
 
@@ -440,12 +470,13 @@ class RegistryMatcher:
                 f"tie: document {self.ids[runner.doc]} scores {runner.score:.2f}"
                 f" (best {shown.score:.2f})"
             )
-        warnings.extend(_amount_warnings(shown.explanation))
+        explanation = self._score(self._row_values(row), row, shown.doc).explanation
+        warnings.extend(_amount_warnings(explanation))
         return Match(
             row=row.row,
             document_id=self.ids[chosen.doc] if chosen else None,
             score=shown.score,
-            explanation=shown.explanation,
+            explanation=explanation,
             runner_up_id=self.ids[runner.doc] if runner else None,
             runner_up_score=runner.score if runner else None,
             warnings=warnings,
