@@ -36,6 +36,7 @@ from docbatch_gui.storage.store import Store
 if TYPE_CHECKING:
     from docbatch_gui.llm.batches import BatchClient
     from docbatch_gui.llm.claude import ClaudeSync
+    from docbatch_gui.registry.service import RegistryService
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +62,13 @@ class DocBatchApp:
     @cached_property
     def blobs(self) -> LocalBlobStore:
         return LocalBlobStore(self.settings.blob_dir)
+
+    @cached_property
+    def registry(self) -> RegistryService:
+        """Registry import, search, review and export (seed 003)."""
+        from docbatch_gui.registry.service import RegistryService
+
+        return RegistryService(self.store)
 
     @cached_property
     def profile(self) -> Profile:

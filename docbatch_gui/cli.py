@@ -4,6 +4,7 @@
 ``docbatch [--data-dir DIR] jobs [--json]``
 ``docbatch [--data-dir DIR] documents [--job ID] [--json]``
 ``docbatch doctor``
+``docbatch [--data-dir DIR] registry import|search|results|export …`` (cli_registry.py)
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from docbatch_gui.cli_output import (
     print_pages,
     summary_line,
 )
+from docbatch_gui.cli_registry import add_registry_parser, cmd_registry
 from docbatch_gui.config import Settings, load_settings
 from docbatch_gui.doctor import Status, run_checks
 from docbatch_gui.domain.errors import ConfigError
@@ -98,6 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
     retry.add_argument("ids", nargs="+", type=int, metavar="ID")
     cancel = commands.add_parser("cancel", help="cancel queued or running jobs")
     cancel.add_argument("ids", nargs="+", type=int, metavar="ID")
+    add_registry_parser(commands)
     return parser
 
 
@@ -353,6 +356,7 @@ COMMANDS = {
     "resume": cmd_resume,
     "retry": cmd_retry,
     "cancel": cmd_cancel,
+    "registry": cmd_registry,
 }
 
 

@@ -85,7 +85,7 @@ Comparator = Literal["exact", "fuzzy", "number", "date", "amount"]
 
 _PARAMS_BY_COMPARATOR: dict[str, set[str]] = {
     "exact": set(),
-    "number": set(),
+    "number": {"threshold"},  # similarity of the digit strings, 0..100
     "fuzzy": {"threshold"},
     "date": {"tolerance_days"},
     "amount": {"tolerance"},
@@ -123,7 +123,7 @@ class SubRule(BaseModel):
         for name in ("threshold", "tolerance_days", "tolerance"):
             if getattr(self, name) is not None and name not in allowed:
                 raise ValueError(f"{name} does not apply to comparator {self.comparator!r}")
-        if self.comparator == "fuzzy" and self.threshold is None:
+        if self.comparator in ("fuzzy", "number") and self.threshold is None:
             self.threshold = 85.0
         if self.comparator == "date" and self.tolerance_days is None:
             self.tolerance_days = 0
@@ -209,12 +209,16 @@ class RegistryConfig(BaseModel):
 
 
 def default_rules(fields: list[str]) -> list[dict[str, Any]]:
-    """The rule used when the JSON has none: number first, then date and amount."""
+    """The rule used when the JSON has none: number first, then date and amount.
+
+    The number is compared as digits ("СЧ-1001" and "1001" agree); a fuzzy text
+    comparison would fail every registry that leaves out the document's prefix.
+    """
     subrules: list[dict[str, Any]] = []
     if "number" in fields:
         subrules.append(
             {"field": "number", "document_field": "from_content.number",
-             "comparator": "fuzzy", "threshold": 85, "weight": 0.5, "required": True}
+             "comparator": "number", "threshold": 85, "weight": 0.5, "required": True}
         )  # fmt: skip
     if "date" in fields:
         subrules.append(
@@ -231,7 +235,7 @@ def default_rules(fields: list[str]) -> list[dict[str, Any]]:
 
 def _migrated_rule(field: str) -> dict[str, Any]:
     comparator, params = {
-        "number": ("fuzzy", {"threshold": 85}),
+        "number": ("number", {"threshold": 85}),
         "date": ("date", {"tolerance_days": 0}),
         "amount": ("amount", {"tolerance": 0.01}),
     }.get(field, ("exact", {}))

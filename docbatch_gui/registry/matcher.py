@@ -188,6 +188,34 @@ class RegistryMatcher:
             for d in range(len(self.documents))
         ]
         self._bounds: dict[tuple[int, int], float] = {}
+        self._drivers, self._refiners, self._assumed = self._plan_lookups()
+        #: candidate pairs of the last ``match`` run (the phase-2 workload it had)
+        self.last_candidate_pairs = 0
+
+    def _plan_lookups(self) -> tuple[list[int], list[int], int]:
+        """Probes that give candidates, probes that only mark them, and the rest's mask.
+
+        A rule with a required sub-rule scores 0 for every document that fails it, so
+        looking that one probe up finds all of the rule's candidates; its other probes
+        (a date matching 30 documents a day, an amount bucket) would only add pairs
+        that cannot score. Those cheap exact-key probes still mark which candidates
+        pass them ("refiners"); fuzzy probes that are neither count as "may pass".
+        """
+        drivers: list[int] = []
+        for probes in self._probe_of:
+            required = [p for p in probes if self.probes[p].required]
+            # the most selective required probe: text and numbers before dates/amounts
+            order = {"exact": 0, "number": 1, "fuzzy": 2, "amount": 3, "date": 4}
+            chosen = (
+                [min(required, key=lambda p: order[self.probes[p].comparator])]
+                if required
+                else probes
+            )
+            drivers.extend(p for p in chosen if p not in drivers)
+        others = [p for p in range(len(self.probes)) if p not in drivers]
+        refiners = [p for p in others if self.probes[p].comparator in ("exact", "date", "amount")]
+        assumed = sum(1 << p for p in others if p not in refiners)
+        return drivers, refiners, assumed
 
     # ----------------------------------------------------------------- phase 1
 
@@ -197,25 +225,42 @@ class RegistryMatcher:
             for s in self.probes
         ]
 
+    def _lookup(self, p: int, value: Any) -> list[int]:
+        """Documents that may pass probe ``p`` for this registry value."""
+        sub = self.probes[p]
+        if sub.comparator == "exact":
+            return self.index.exact(sub.key, value)
+        if sub.comparator == "date":
+            return self.index.days(sub.key, value, sub.tolerance_days)
+        if sub.comparator == "amount":
+            return self.index.amounts(sub.key, value, max(1, self._limits[p]))
+        docs = self.index.fuzzy(sub.key, value, sub.threshold)
+        if sub.comparator == "number":
+            docs = [*docs, *self.index.exact(sub.key, value)]
+        return docs
+
     def _hits(self, values: list[Any]) -> dict[int, int]:
-        """Candidate documents with a bit mask of the probes each one may pass."""
+        """Candidate documents with a bit mask of the probes each one may pass.
+
+        Candidates come from the driver probes only; the cheap exact-key probes (dates,
+        amounts) then mark which candidates pass them, so the bound stays tight.
+        """
         hits: dict[int, int] = {}
-        for p, (sub, value) in enumerate(zip(self.probes, values, strict=True)):
-            if value is None:
+        for p in self._drivers:
+            if values[p] is None:
                 continue
-            if sub.comparator == "exact":
-                docs = self.index.exact(sub.key, value)
-            elif sub.comparator == "date":
-                docs = self.index.days(sub.key, value, sub.tolerance_days)
-            elif sub.comparator == "amount":
-                docs = self.index.amounts(sub.key, value, max(1, self._limits[p]))
-            else:
-                docs = self.index.fuzzy(sub.key, value, sub.threshold)
-                if sub.comparator == "number":
-                    docs = [*docs, *self.index.exact(sub.key, value)]
-            bit = 1 << p
-            for doc in docs:
+            bit = (1 << p) | self._assumed
+            for doc in self._lookup(p, values[p]):
                 hits[doc] = hits.get(doc, 0) | bit
+        if hits:
+            for p in self._refiners:
+                if values[p] is None:
+                    continue
+                bit = 1 << p
+                for doc in self._lookup(p, values[p]):
+                    mask = hits.get(doc)
+                    if mask is not None:
+                        hits[doc] = mask | bit
         return hits
 
     def candidate_pairs(self, rows: Sequence[RegistryRow]) -> int:
@@ -307,16 +352,47 @@ class RegistryMatcher:
         assert best is not None
         return best
 
+    def _fast_score(self, values: list[Any], doc: int) -> tuple[float, int]:
+        """``_score`` without the explanation: (score, rule), the same arithmetic.
+
+        Most candidates are scored only to be ranked; the explanation (a dict per
+        sub-rule) is built later for the few a result shows.
+        """
+        best, best_rule = -1.0, 0
+        for r, probes in enumerate(self._probe_of):
+            num = den = 0.0
+            failed = False
+            for p in probes:
+                sub = self.probes[p]
+                reg = values[p]
+                doc_values = self.index.values[self._keys[p]][doc]
+                if reg is None or not doc_values:
+                    failed = failed or sub.required
+                    continue
+                results = [compare(sub, reg, v, self._limits[p]) for v in doc_values]
+                sub_score, passed, _ = max(results, key=lambda x: (x[1], x[0]))
+                num += sub.weight * sub_score
+                den += sub.weight
+                failed = failed or (sub.required and not passed)
+            total = 0.0 if failed or not den else num / den
+            if total > best:  # as in _score: compared with the rounded best so far
+                best, best_rule = round(total, 6), r
+        return best, best_rule
+
     def _rank(self, row: RegistryRow) -> list[_Scored]:
         """Scored candidates of one row, best first, ties by document id."""
         values = self._row_values(row)
         hits = self._hits(values)
+        self.last_candidate_pairs += len(hits)
         floor = self.threshold - self.tie_margin
         row_mask = sum(1 << p for p, v in enumerate(values) if v is not None)
         present, bound = self._present, self._bound_masks
         bounds = sorted((-bound(m, present[d] & row_mask), d) for d, m in hits.items())
         chosen = [d for i, (neg, d) in enumerate(bounds) if -neg >= floor - 1e-6 or i < EXPLAIN_TOP]
-        scored = [self._score(values, row, d) for d in chosen]
+        scored = []
+        for d in chosen:
+            score, rule = self._fast_score(values, d)
+            scored.append(_Scored(score, d, rule, []))
         scored.sort(key=lambda s: (-s.score, s.doc))
         return scored
 
@@ -335,6 +411,7 @@ class RegistryMatcher:
         """
         ranked: list[list[_Scored]] = []
         total = len(rows)
+        self.last_candidate_pairs = 0
         for n, row in enumerate(rows, start=1):
             ranked.append(self._rank(row))
             if progress is not None and (n % PROGRESS_EVERY == 0 or n == total):
@@ -393,12 +470,13 @@ class RegistryMatcher:
                 f"tie: document {self.ids[runner.doc]} scores {runner.score:.2f}"
                 f" (best {shown.score:.2f})"
             )
-        warnings.extend(_amount_warnings(shown.explanation))
+        explanation = self._score(self._row_values(row), row, shown.doc).explanation
+        warnings.extend(_amount_warnings(explanation))
         return Match(
             row=row.row,
             document_id=self.ids[chosen.doc] if chosen else None,
             score=shown.score,
-            explanation=shown.explanation,
+            explanation=explanation,
             runner_up_id=self.ids[runner.doc] if runner else None,
             runner_up_score=runner.score if runner else None,
             warnings=warnings,

@@ -26,6 +26,7 @@ from docbatch_gui.domain.models import (
 from docbatch_gui.domain.states import FAILURE_STATES, PHASE_OF, JobState, Phase, check_transition
 from docbatch_gui.storage.sqlite_records import RecordTables
 from docbatch_gui.storage.sqlite_records import now_utc as _now
+from docbatch_gui.storage.sqlite_registry import RegistryTables
 from docbatch_gui.storage.sqlite_schema import MIGRATIONS
 from docbatch_gui.storage.store import JOB_FIELDS, check_attempt, check_expectations
 
@@ -76,7 +77,7 @@ def _row_to_job(row: sqlite3.Row) -> Job:
     )
 
 
-class SQLiteStore(RecordTables):
+class SQLiteStore(RecordTables, RegistryTables):
     """Store on one SQLite file; safe to share between threads of one process."""
 
     def __init__(self, path: Path | str) -> None:

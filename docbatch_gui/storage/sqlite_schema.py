@@ -105,4 +105,53 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (sha256, page_no, engine)
     );
     """,
+    # 5: registries (seed 003): rows in three views, filtered samples, results, audit
+    """
+    CREATE TABLE registries (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        name TEXT NOT NULL,
+        source_file TEXT NOT NULL,
+        config TEXT NOT NULL,
+        status TEXT NOT NULL,
+        task_error TEXT,
+        stats TEXT NOT NULL DEFAULT '{}',
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE INDEX registries_source ON registries(source_file);
+    CREATE TABLE registry_rows (
+        registry_id INTEGER NOT NULL REFERENCES registries(id) ON DELETE CASCADE,
+        row_no INTEGER NOT NULL,
+        raw_data TEXT NOT NULL,
+        mapped_data TEXT NOT NULL,
+        normalized TEXT NOT NULL,
+        PRIMARY KEY (registry_id, row_no)
+    ) WITHOUT ROWID;
+    CREATE TABLE registry_filtered (
+        registry_id INTEGER NOT NULL REFERENCES registries(id) ON DELETE CASCADE,
+        row_no INTEGER NOT NULL,
+        reason TEXT NOT NULL,
+        body TEXT NOT NULL,
+        PRIMARY KEY (registry_id, row_no)
+    );
+    CREATE TABLE registry_results (
+        registry_id INTEGER NOT NULL REFERENCES registries(id) ON DELETE CASCADE,
+        row_no INTEGER NOT NULL,
+        document_id INTEGER,
+        score REAL NOT NULL,
+        manual INTEGER NOT NULL DEFAULT 0,
+        body TEXT NOT NULL,
+        PRIMARY KEY (registry_id, row_no)
+    ) WITHOUT ROWID;
+    CREATE TABLE registry_assignments (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        registry_id INTEGER NOT NULL REFERENCES registries(id) ON DELETE CASCADE,
+        row_no INTEGER NOT NULL,
+        document_id INTEGER,
+        previous_document_id INTEGER,
+        who TEXT NOT NULL,
+        at TEXT NOT NULL
+    );
+    CREATE INDEX registry_assignments_registry ON registry_assignments(registry_id);
+    """,
 ]

@@ -21,6 +21,13 @@ from docbatch_gui.domain.models import (
     Page,
     RequestRecord,
 )
+from docbatch_gui.domain.registry import (
+    Assignment,
+    FilteredRowRecord,
+    Registry,
+    RegistryRowRecord,
+    SearchResult,
+)
 from docbatch_gui.domain.states import JobState, check_transition
 
 #: Job columns that ``update_job`` and ``transition`` may set besides the state.
@@ -44,9 +51,80 @@ JOB_FIELDS: frozenset[str] = frozenset(
 )
 
 
+class RegistryStore(Protocol):
+    """Registries, their rows, filtered samples, search results and the audit trail.
+
+    Every method takes and returns plain domain records so that another backend
+    (MongoDB) implements the same calls. Each write is one transaction; rows and
+    results are written by the caller in chunks, so a failure loses one chunk at most.
+    """
+
+    def create_registry(self, name: str, source_file: str, config: dict[str, Any]) -> Registry:
+        """A new registry in status ``importing``."""
+        ...
+
+    def get_registry(self, registry_id: int) -> Registry:
+        """Raises KeyError("no registry N") when it does not exist."""
+        ...
+
+    def list_registries(self) -> list[Registry]: ...
+    def find_registry(self, source_file: str) -> Registry | None:
+        """The newest registry imported from this file, for re-import."""
+        ...
+
+    def update_registry(self, registry_id: int, **fields: Any) -> Registry:
+        """Set any of REGISTRY_FIELDS; ``updated_at`` follows."""
+        ...
+
+    def delete_registry(self, registry_id: int) -> None: ...
+
+    def clear_registry_data(self, registry_id: int) -> None:
+        """Drop rows, filtered samples and results before a (forced) re-import.
+
+        The assignment audit trail stays: it records what people did.
+        """
+        ...
+
+    def add_registry_rows(self, registry_id: int, rows: Sequence[RegistryRowRecord]) -> None: ...
+    def list_registry_rows(
+        self, registry_id: int, *, offset: int = 0, limit: int | None = None
+    ) -> list[RegistryRowRecord]:
+        """In row order."""
+        ...
+
+    def count_registry_rows(self, registry_id: int) -> int: ...
+    def set_filtered_rows(self, registry_id: int, rows: Sequence[FilteredRowRecord]) -> None:
+        """Replace the filtered-row samples."""
+        ...
+
+    def list_filtered_rows(self, registry_id: int) -> list[FilteredRowRecord]: ...
+
+    def clear_results(self, registry_id: int, *, keep_manual: bool = True) -> None: ...
+    def put_results(self, registry_id: int, results: Sequence[SearchResult]) -> None:
+        """Insert or replace results, keyed by row."""
+        ...
+
+    def list_results(self, registry_id: int) -> list[SearchResult]:
+        """In row order."""
+        ...
+
+    def count_results(self, registry_id: int) -> int: ...
+
+    def assign(self, registry_id: int, row: int, document_id: int | None, who: str) -> SearchResult:
+        """Set a row's document by hand (None unassigns) and write the audit record.
+
+        Raises KeyError when the row does not exist in the registry.
+        """
+        ...
+
+    def list_assignments(self, registry_id: int) -> list[Assignment]:
+        """Oldest first."""
+        ...
+
+
 @runtime_checkable
-class Store(Protocol):
-    """Jobs, pages, documents, events and small settings."""
+class Store(RegistryStore, Protocol):
+    """Jobs, pages, documents, events, small settings, and registries."""
 
     def close(self) -> None: ...
 

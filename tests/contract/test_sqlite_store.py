@@ -9,6 +9,7 @@ from docbatch_gui.domain import JobState, NewJob
 from docbatch_gui.storage.blobs import LocalBlobStore
 from docbatch_gui.storage.sqlite import MIGRATIONS, SQLiteStore
 from tests.contract.blob_contract import BlobContract
+from tests.contract.registry_contract import RegistryContract
 from tests.contract.store_contract import StoreContract
 
 
@@ -25,6 +26,10 @@ def blobs(tmp_path: Path) -> LocalBlobStore:
 
 
 class TestSQLiteStore(StoreContract):
+    pass
+
+
+class TestSQLiteRegistry(RegistryContract):
     pass
 
 

@@ -335,7 +335,7 @@ def test_default_rules_from_mapping() -> None:
     cfg = load_config({"mapping": {"number": "C", "amount": "F", "counterparty": "B"}})
     (rule,) = cfg.rules
     assert [(s.field, s.comparator, s.weight, s.required) for s in rule.subrules] == [
-        ("number", "fuzzy", 0.5, True),
+        ("number", "number", 0.5, True),
         ("amount", "amount", 0.25, False),
     ]
     assert rule.subrules[0].threshold == 85 and rule.subrules[1].tolerance == 0.01
@@ -348,7 +348,7 @@ def test_old_single_column_config_migrates() -> None:
     (rule,) = cfg.rules
     (sub,) = rule.subrules
     assert (sub.field, sub.document_field, sub.comparator, sub.required) == (
-        "number", "from_content.number", "fuzzy", True,
+        "number", "from_content.number", "number", True,
     )  # fmt: skip
 
 

@@ -1,0 +1,224 @@
+"""``docbatch registry …``: import, search, review and export a registry headless.
+
+Command names, options and JSON keys are a contract for scripts:
+
+``docbatch registry import FILE --config CONFIG.json [--force] [--name NAME] [--json]``
+``docbatch registry search ID [--json]``
+``docbatch registry results ID [--filter F] [--json]``  (row, document_id, score,
+warnings, explanation, …)
+``docbatch registry unmatched ID [--json]``
+``docbatch registry assign ID ROW DOCUMENT_ID [--who NAME]`` / ``unassign ID ROW``
+``docbatch registry export ID OUT.xlsx``
+``docbatch registry list [--json]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import json
+from dataclasses import asdict
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Console
+from rich.text import Text
+
+from docbatch_gui.domain.errors import ConfigError, DocBatchError
+from docbatch_gui.domain.registry import Registry, SearchResult
+from docbatch_gui.registry.service import RESULT_FILTERS
+
+if TYPE_CHECKING:
+    from docbatch_gui.app import DocBatchApp
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def add_registry_parser(commands: Any) -> None:
+    """Register ``registry`` and its subcommands on the main parser's subparsers."""
+    registry = commands.add_parser("registry", help="import and match an Excel registry")
+    sub = registry.add_subparsers(dest="registry_command", required=True, metavar="ACTION")
+
+    imp = sub.add_parser("import", help="import an .xlsx registry with a JSON config")
+    imp.add_argument("file", metavar="FILE")
+    imp.add_argument("--config", required=True, metavar="CONFIG.json", help="settings and rules")
+    imp.add_argument("--force", action="store_true", help="replace existing search results")
+    imp.add_argument("--name", help="registry name (default: the file name)")
+    imp.add_argument("--json", action="store_true", help="print JSON")
+
+    search = sub.add_parser("search", help="match the registry rows to documents")
+    search.add_argument("id", type=int, metavar="ID")
+    search.add_argument("--json", action="store_true", help="print JSON")
+
+    results = sub.add_parser("results", help="show the match of every row")
+    results.add_argument("id", type=int, metavar="ID")
+    results.add_argument("--filter", choices=RESULT_FILTERS, default="all")
+    results.add_argument("--json", action="store_true", help="print JSON")
+
+    unmatched = sub.add_parser("unmatched", help="documents no row matched, by type")
+    unmatched.add_argument("id", type=int, metavar="ID")
+    unmatched.add_argument("--json", action="store_true", help="print JSON")
+
+    assign = sub.add_parser("assign", help="give a row a document by hand")
+    assign.add_argument("id", type=int, metavar="ID")
+    assign.add_argument("row", type=int, metavar="ROW")
+    assign.add_argument("document", type=int, metavar="DOCUMENT_ID")
+    assign.add_argument("--who", default=None, help="who decided (default: the OS user)")
+    unassign = sub.add_parser("unassign", help="take a row's document away by hand")
+    unassign.add_argument("id", type=int, metavar="ID")
+    unassign.add_argument("row", type=int, metavar="ROW")
+    unassign.add_argument("--who", default=None, help="who decided (default: the OS user)")
+
+    export = sub.add_parser("export", help="write the registry with its matches to .xlsx")
+    export.add_argument("id", type=int, metavar="ID")
+    export.add_argument("out", metavar="OUT.xlsx")
+
+    listing = sub.add_parser("list", help="list registries")
+    listing.add_argument("--json", action="store_true", help="print JSON")
+
+
+def registry_json(reg: Registry) -> dict[str, Any]:
+    return {
+        "id": reg.id,
+        "name": reg.name,
+        "file": reg.source_file,
+        "status": reg.status.value,
+        "task_error": reg.task_error,
+        "kept": reg.stats.get("kept"),
+        "filtered": reg.stats.get("filtered"),
+        "created_at": reg.created_at.isoformat() if reg.created_at else None,
+        "updated_at": reg.updated_at.isoformat() if reg.updated_at else None,
+    }
+
+
+def result_json(result: SearchResult) -> dict[str, Any]:
+    return asdict(result)
+
+
+def _who(args: argparse.Namespace) -> str:
+    return args.who or getpass.getuser()
+
+
+def _progress(label: str) -> Any:
+    """A one-line stderr counter on a terminal; silent in scripts."""
+    if not err.is_terminal:
+        return None
+
+    def show(done: int, total: int | None) -> None:
+        err.print(f"\r{label}: {done}" + (f"/{total}" if total else ""), end="")
+
+    return show
+
+
+def cmd_registry(app: DocBatchApp, args: argparse.Namespace) -> int:
+    try:
+        return _ACTIONS[args.registry_command](app, args)
+    except ConfigError as exc:
+        err.print(Text(str(exc), style="red"))
+        return EXIT_USAGE
+    except DocBatchError as exc:
+        err.print(Text(str(exc), style="red"))
+        return EXIT_FAILED
+
+
+def _import(app: DocBatchApp, args: argparse.Namespace) -> int:
+    summary = app.registry.import_registry(
+        args.file, args.config, name=args.name, force=args.force,
+        progress=_progress("rows imported"),
+    )  # fmt: skip
+    if args.json:
+        payload = {
+            "id": summary.registry_id,
+            "kept": summary.kept,
+            "filtered": summary.filtered,
+            "by_reason": summary.stats.get("by_reason", {}),
+            "formula_without_value": summary.stats.get("formula_without_value", 0),
+        }
+        print(json.dumps(payload, ensure_ascii=False, indent=2))
+    else:
+        out.print(
+            f"registry {summary.registry_id}: {summary.kept} rows kept, {summary.filtered} filtered"
+        )
+    return EXIT_OK
+
+
+def _search(app: DocBatchApp, args: argparse.Namespace) -> int:
+    pairs = app.registry.candidate_pairs(args.id)
+    if not args.json:
+        out.print(f"registry {args.id}: {pairs} candidate pairs to score")
+    summary = app.registry.search(args.id, progress=_progress("rows matched"))
+    if args.json:
+        print(json.dumps(asdict(summary), indent=2))
+    else:
+        out.print(
+            f"registry {args.id}: {summary.matched} rows matched, {summary.no_match} without "
+            f"a document, {summary.with_warnings} with warnings, {summary.manual} kept manual"
+        )
+    return EXIT_OK
+
+
+def _results(app: DocBatchApp, args: argparse.Namespace) -> int:
+    results = app.registry.results(args.id, args.filter)
+    if args.json:
+        print(json.dumps([result_json(r) for r in results], ensure_ascii=False, indent=2))
+        return EXIT_OK
+    for r in results:
+        doc = "—" if r.document_id is None else str(r.document_id)
+        warnings = "; ".join(r.warnings)
+        out.print(Text(f"row {r.row:>6}  document {doc:>6}  score {r.score:.2f}  {warnings}"))
+    return EXIT_OK
+
+
+def _unmatched(app: DocBatchApp, args: argparse.Namespace) -> int:
+    app.store.get_registry(args.id)
+    by_type = app.registry.unmatched(args.id)
+    if args.json:
+        payload = {t: [d.as_dict() for d in docs] for t, docs in by_type.items()}
+        print(json.dumps(payload, ensure_ascii=False, indent=2))
+    else:
+        for doc_type, docs in sorted(by_type.items()):
+            out.print(Text(f"{doc_type}: {len(docs)} — " + ", ".join(str(d.id) for d in docs)))
+    return EXIT_OK
+
+
+def _assign(app: DocBatchApp, args: argparse.Namespace) -> int:
+    result = app.registry.assign(args.id, args.row, args.document, _who(args))
+    out.print(f"row {result.row}: document {result.document_id}, by {result.assigned_by}")
+    return EXIT_OK
+
+
+def _unassign(app: DocBatchApp, args: argparse.Namespace) -> int:
+    result = app.registry.unassign(args.id, args.row, _who(args))
+    out.print(f"row {result.row}: no document, by {result.assigned_by}")
+    return EXIT_OK
+
+
+def _export(app: DocBatchApp, args: argparse.Namespace) -> int:
+    written = app.registry.export(args.id, args.out, progress=_progress("rows exported"))
+    out.print(Text(f"registry {args.id}: {written} rows written to {args.out}"))
+    return EXIT_OK
+
+
+def _list(app: DocBatchApp, args: argparse.Namespace) -> int:
+    registries = app.store.list_registries()
+    if args.json:
+        print(json.dumps([registry_json(r) for r in registries], ensure_ascii=False, indent=2))
+    else:
+        for r in registries:
+            line = f"{r.id:>4}  {r.status.value:<10}  {r.name}  ({r.stats.get('kept', 0)} rows)"
+            out.print(Text(line + (f"  error: {r.task_error}" if r.task_error else "")))
+    return EXIT_OK
+
+
+_ACTIONS = {
+    "import": _import,
+    "search": _search,
+    "results": _results,
+    "unmatched": _unmatched,
+    "assign": _assign,
+    "unassign": _unassign,
+    "export": _export,
+    "list": _list,
+}

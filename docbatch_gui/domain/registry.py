@@ -1,0 +1,93 @@
+"""Registry records as every store backend keeps them (seed 003).
+
+Plain frozen dataclasses of JSON-friendly values, so SQLite and the coming MongoDB
+backend store the same shapes and the GUI, the CLI and Celery tasks pass them around
+without knowing where they came from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+
+class RegistryStatus(StrEnum):
+    IMPORTING = "importing"
+    CONFIGURED = "configured"
+    SEARCHING = "searching"
+    SEARCHED = "searched"
+    ERROR = "error"
+
+
+#: Registry attributes that ``update_registry`` may set.
+REGISTRY_FIELDS: frozenset[str] = frozenset(
+    {"name", "source_file", "config", "status", "task_error", "stats"}
+)
+
+
+@dataclass(frozen=True)
+class Registry:
+    """One imported registry; ``config`` is the validated configuration JSON."""
+
+    id: int
+    name: str
+    source_file: str
+    config: dict[str, Any]
+    status: RegistryStatus
+    task_error: str | None = None
+    stats: dict[str, Any] = field(default_factory=dict)
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class RegistryRowRecord:
+    """A kept row in its three views: as read, by registry field, and normalised."""
+
+    row: int  # 1-based Excel row, unique within a registry
+    raw_data: dict[str, Any]
+    mapped_data: dict[str, Any]
+    normalized: dict[str, str | None]
+
+
+@dataclass(frozen=True)
+class FilteredRowRecord:
+    """A row the import filters dropped, with the reason, for visual review."""
+
+    row: int
+    reason: str
+    values: list[Any]
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The outcome for one registry row: null over wrong, so ``document_id`` may be None.
+
+    ``manual`` results come from an operator's assignment and survive a new search.
+    """
+
+    row: int
+    document_id: int | None
+    score: float
+    explanation: list[dict[str, Any]] = field(default_factory=list)
+    runner_up_id: int | None = None
+    runner_up_score: float | None = None
+    warnings: list[str] = field(default_factory=list)
+    rule: str | None = None
+    manual: bool = False
+    assigned_by: str | None = None
+    assigned_at: str | None = None  # ISO UTC
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """The audit record of a manual assignment (``document_id``) or unassignment (None)."""
+
+    row: int
+    document_id: int | None
+    previous_document_id: int | None
+    who: str
+    at: str  # ISO UTC

@@ -1,0 +1,109 @@
+"""Export a searched registry to .xlsx: the rows, their match, and unmatched documents.
+
+The workbook is written in openpyxl's write-only mode so that a registry of a million
+rows streams to disk instead of building a cell object per value in memory. Text that
+Excel would run as a formula (``=``, ``+``, ``-``, ``@`` first) is prefixed with an
+apostrophe: a registry comes from outside, and a cell like ``=HYPERLINK(...)`` must
+stay text when an auditor opens the export.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from openpyxl import Workbook
+
+from docbatch_gui.domain.models import Document
+from docbatch_gui.domain.registry import RegistryRowRecord, SearchResult
+from docbatch_gui.registry.workload import ProgressFn, check_cancel
+
+__all__ = ["DOCUMENT_COLUMNS", "MATCH_COLUMNS", "escape_cell", "write_export"]
+
+# Prefixed so that they never collide with the registry's own "Номер", "Дата", "Сумма".
+MATCH_COLUMNS = ["Строка", "Документ id", "Документ: файл", "Документ: страницы",
+                 "Документ: тип", "Документ: номер", "Документ: дата", "Документ: сумма",
+                 "Оценка", "Предупреждения", "Правило", "Вручную"]  # fmt: skip
+DOCUMENT_COLUMNS = ["Документ id", "Файл", "Страницы", "Тип", "Номер", "Дата", "Сумма"]
+_FORMULA_START = ("=", "+", "-", "@")
+PROGRESS_EVERY = 1000
+
+
+def escape_cell(value: Any) -> Any:
+    """Text that would start a formula gets a leading apostrophe; other values pass."""
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    if isinstance(value, list | dict):
+        return escape_cell(str(value))
+    return value
+
+
+def document_cells(doc: Document | None, file_name: str | None) -> list[Any]:
+    """File, pages, type, number, date and amount of a document, or blanks."""
+    if doc is None:
+        return [None] * 6
+    pages = str(doc.page_from) if doc.page_from == doc.page_to else f"{doc.page_from}-{doc.page_to}"
+    fields = doc.fields
+    return [file_name, pages, doc.doc_type, fields.get("number"), fields.get("date"),
+            fields.get("amount")]  # fmt: skip
+
+
+def write_export(
+    out: Path,
+    headers: Sequence[str],
+    rows: Iterable[RegistryRowRecord],
+    results: Mapping[int, SearchResult],
+    documents: Mapping[int, Document],
+    file_names: Mapping[int, str],
+    unmatched: Sequence[Document],
+    *,
+    total: int | None = None,
+    progress: ProgressFn | None = None,
+    cancel: threading.Event | None = None,
+) -> int:
+    """Write the export and return the number of registry rows written.
+
+    The file is written next to ``out`` and renamed at the end, so a canceled or failed
+    export never leaves a half-written workbook under the name the operator chose.
+    """
+    out = Path(out)
+    partial = out.with_name(out.name + ".part")
+    workbook = Workbook(write_only=True)
+    sheet = workbook.create_sheet("Реестр")
+    sheet.append([escape_cell(h) for h in [*headers, *MATCH_COLUMNS]])
+    written = 0
+    try:
+        for record in rows:
+            result = results.get(record.row)
+            doc_id = result.document_id if result else None
+            doc = documents.get(doc_id) if doc_id is not None else None
+            raw = [record.raw_data.get(h) for h in headers]
+            match = [
+                record.row,
+                doc_id,
+                *document_cells(doc, file_names.get(doc.job_id) if doc else None),
+                result.score if result else None,
+                "; ".join(result.warnings) if result else None,
+                result.rule if result else None,
+                (result.assigned_by or "да") if result and result.manual else None,
+            ]
+            sheet.append([escape_cell(v) for v in [*raw, *match]])
+            written += 1
+            if written % PROGRESS_EVERY == 0:
+                check_cancel(cancel, "registry export")
+                if progress is not None:
+                    progress(written, total)
+        lonely = workbook.create_sheet("Документы без строки")
+        lonely.append(DOCUMENT_COLUMNS)
+        for doc in unmatched:
+            cells = [doc.id, *document_cells(doc, file_names.get(doc.job_id))]
+            lonely.append([escape_cell(v) for v in cells])
+        workbook.save(partial)
+        partial.replace(out)
+    finally:
+        partial.unlink(missing_ok=True)
+    if progress is not None:
+        progress(written, total if total is not None else written)
+    return written

@@ -1,0 +1,190 @@
+"""Registry search against the store: the matcher's pure run, persisted (seed 003).
+
+The matcher knows nothing of storage or of the pydantic configuration, so this module
+translates both ways, writes results in chunks of 200, keeps what operators assigned
+by hand (their rows and documents are taken out of the automatic run), and records a
+failure as status ``error`` with ``task_error`` so the GUI can say what happened.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from docbatch_gui.domain.errors import JobTimeout
+from docbatch_gui.domain.models import Document
+from docbatch_gui.domain.registry import RegistryRowRecord, RegistryStatus, SearchResult
+from docbatch_gui.registry import matcher as m
+from docbatch_gui.registry.config import RegistryConfig, load_config
+from docbatch_gui.registry.workload import Busy, ProgressFn, check_cancel, track_task
+from docbatch_gui.storage.store import Store
+
+__all__ = ["RESULT_CHUNK", "SearchSummary", "build_matcher", "matcher_rules", "run_search"]
+
+RESULT_CHUNK = 200
+#: DESIGN.md time limits of a search; past the hard one a "searching" status is stale.
+SOFT_LIMIT = timedelta(minutes=60)
+HARD_LIMIT = timedelta(minutes=65)
+
+
+@dataclass(frozen=True)
+class SearchSummary:
+    registry_id: int
+    rows: int
+    matched: int
+    no_match: int
+    with_warnings: int
+    manual: int
+    candidate_pairs: int
+
+
+def matcher_rules(config: RegistryConfig) -> list[m.Rule]:
+    """The validated configuration's rules as the matcher's own dataclasses."""
+    rules = []
+    for rule in config.rules:
+        subs = []
+        for sub in rule.subrules:
+            extra: dict[str, float | int] = {}
+            if sub.threshold is not None:
+                extra["threshold"] = sub.threshold
+            if sub.tolerance_days is not None:
+                extra["tolerance_days"] = sub.tolerance_days
+            if sub.tolerance is not None:
+                extra["tolerance"] = sub.tolerance
+            subs.append(
+                m.SubRule(
+                    sub.field,
+                    sub.document_field,
+                    sub.comparator,
+                    weight=sub.weight,
+                    required=sub.required,
+                    **extra,  # type: ignore[arg-type]
+                )
+            )
+        rules.append(m.Rule(rule.name, tuple(subs)))
+    return rules
+
+
+def build_matcher(config: RegistryConfig, documents: Sequence[Document]) -> m.RegistryMatcher:
+    return m.RegistryMatcher(matcher_rules(config), documents, threshold=config.threshold)
+
+
+def matcher_rows(records: Iterable[RegistryRowRecord]) -> list[m.RegistryRow]:
+    return [m.RegistryRow(row=r.row, normalized=r.normalized) for r in records]
+
+
+def to_result(match: m.Match) -> SearchResult:
+    return SearchResult(
+        row=match.row,
+        document_id=match.document_id,
+        score=match.score,
+        explanation=match.explanation,
+        runner_up_id=match.runner_up_id,
+        runner_up_score=match.runner_up_score,
+        warnings=list(match.warnings),
+        rule=match.rule,
+    )
+
+
+def _load(
+    store: Store, registry_id: int, documents: Sequence[Document]
+) -> tuple[RegistryConfig, list[m.RegistryRow], list[Document], int]:
+    """Config, the rows to search and the documents to offer, minus manual decisions."""
+    registry = store.get_registry(registry_id)
+    config = load_config(registry.config)
+    manual = [r for r in store.list_results(registry_id) if r.manual]
+    manual_rows = {r.row for r in manual}
+    taken = {r.document_id for r in manual if r.document_id is not None}
+    rows = [r for r in matcher_rows(store.list_registry_rows(registry_id))
+            if r.row not in manual_rows]  # fmt: skip
+    offered = [d for d in documents if d.id not in taken]
+    return config, rows, offered, len(manual)
+
+
+def count_candidate_pairs(store: Store, registry_id: int, documents: Sequence[Document]) -> int:
+    """Pairs phase 1 will give phase 2: shown to the operator before a run."""
+    config, rows, offered, _ = _load(store, registry_id, documents)
+    return build_matcher(config, offered).candidate_pairs(rows)
+
+
+def run_search(
+    store: Store,
+    registry_id: int,
+    documents: Sequence[Document],
+    *,
+    progress: ProgressFn | None = None,
+    cancel: threading.Event | None = None,
+) -> SearchSummary:
+    """Match every row, replacing earlier automatic results; manual ones are kept.
+
+    Registered as ``registry_search`` for its whole run; any failure (cancel included)
+    leaves status ``error`` with the reason in ``task_error``.
+    """
+    with track_task("registry_search", registry_id):
+        registry = store.get_registry(registry_id)
+        if registry.status is RegistryStatus.IMPORTING or (
+            registry.status is RegistryStatus.SEARCHING and not _stale(registry.updated_at)
+        ):
+            raise Busy(
+                f"registry {registry_id} is {registry.status.value} in another process; "
+                "wait until it has finished, then search again"
+            )
+        store.update_registry(registry_id, status=RegistryStatus.SEARCHING, task_error=None)
+        try:
+            summary = _search(store, registry_id, documents, progress, cancel)
+        except BaseException as exc:
+            store.update_registry(
+                registry_id, status=RegistryStatus.ERROR, task_error=str(exc) or repr(exc)
+            )
+            raise
+        stats = {**store.get_registry(registry_id).stats, "search": summary.__dict__}
+        store.update_registry(registry_id, status=RegistryStatus.SEARCHED, stats=stats)
+        return summary
+
+
+def _stale(updated_at: datetime | None) -> bool:
+    """A "searching" status older than the hard limit is a crashed run, not a live one."""
+    return updated_at is None or datetime.now(UTC) - updated_at > HARD_LIMIT
+
+
+def _search(
+    store: Store,
+    registry_id: int,
+    documents: Sequence[Document],
+    progress: ProgressFn | None,
+    cancel: threading.Event | None,
+) -> SearchSummary:
+    config, rows, offered, manual = _load(store, registry_id, documents)
+    matcher = build_matcher(config, offered)
+    pairs = matcher.candidate_pairs(rows)
+
+    started = time.monotonic()
+
+    def on_progress(done: int, total: int) -> None:
+        check_cancel(cancel, "registry search")
+        if time.monotonic() - started > SOFT_LIMIT.total_seconds():
+            raise JobTimeout(
+                f"registry search stopped after {SOFT_LIMIT} at row {done} of {total}: narrow "
+                "the rules (more required sub-rules) or split the registry"
+            )
+        if progress is not None:
+            progress(done, total)
+
+    store.clear_results(registry_id, keep_manual=True)
+    matched = no_match = warned = 0
+    chunk: list[SearchResult] = []
+    for match in matcher.match(rows, progress=on_progress):
+        result = to_result(match)
+        matched += result.document_id is not None
+        no_match += result.document_id is None
+        warned += bool(result.warnings)
+        chunk.append(result)
+        if len(chunk) >= RESULT_CHUNK:
+            store.put_results(registry_id, chunk)
+            chunk = []
+    if chunk:
+        store.put_results(registry_id, chunk)
+    return SearchSummary(registry_id, len(rows), matched, no_match, warned, manual, pairs)

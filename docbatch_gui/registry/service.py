@@ -1,0 +1,265 @@
+"""The registry operations the GUI and the CLI call (``app.registry``), headless.
+
+Each long operation takes ``progress(done, total)`` and a ``threading.Event`` to
+cancel, so the GUI can run it in a worker thread with a progress bar and a Cancel
+button, and the CLI can print progress. Everything persists through the Store
+protocol, so a MongoDB backend works unchanged.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from docbatch_gui.domain.errors import DocBatchError, ErrorKind
+from docbatch_gui.domain.models import Document
+from docbatch_gui.domain.registry import (
+    FilteredRowRecord,
+    Registry,
+    RegistryRowRecord,
+    RegistryStatus,
+    SearchResult,
+)
+from docbatch_gui.registry import search as search_mod
+from docbatch_gui.registry.config import RegistryConfig, load_config
+from docbatch_gui.registry.exporter import write_export
+from docbatch_gui.registry.importer import FilteredRow, RegistryRow, preview, read_registry
+from docbatch_gui.registry.workload import ProgressFn, check_cancel, track_task
+from docbatch_gui.storage.store import Store
+
+__all__ = ["RESULT_FILTERS", "ImportSummary", "NeedsForce", "PreviewResult", "RegistryService"]
+
+#: Filters of ``results``: what the results view offers.
+RESULT_FILTERS = ("all", "matched", "no_match", "warnings", "ties", "manual")
+ConfigSource = RegistryConfig | dict[str, Any] | str | Path
+
+
+class NeedsForce(DocBatchError):
+    """A re-import would throw away search results; the operator must say so."""
+
+    kind = ErrorKind.UNSUPPORTED
+
+
+@dataclass(frozen=True)
+class ImportSummary:
+    registry_id: int
+    kept: int
+    filtered: int
+    stats: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class PreviewResult:
+    """What the wizard shows while the operator adjusts the settings."""
+
+    sheet: str
+    sheet_names: list[str]
+    headers: list[str]
+    rows: list[RegistryRow | FilteredRow]  # the first rows as parsed, in sheet order
+    kept: int  # over the whole sheet
+    filtered: int
+    by_reason: dict[str, int]
+    filtered_rows: list[FilteredRow]  # up to 50, with reasons
+
+
+def _config(source: ConfigSource) -> RegistryConfig:
+    return source if isinstance(source, RegistryConfig) else load_config(source)
+
+
+def _record(row: RegistryRow) -> RegistryRowRecord:
+    return RegistryRowRecord(row.row, row.raw_data, row.mapped_data, row.normalized)
+
+
+class RegistryService:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    # -- import -------------------------------------------------------------------------
+
+    def preview(self, file: Path | str, config: ConfigSource, *, rows: int = 20) -> PreviewResult:
+        """The first ``rows`` rows as parsed plus kept/filtered counts over the sheet.
+
+        The counts need one streaming pass over the sheet; nothing is stored.
+        """
+        cfg = _config(config)
+        first = preview(Path(file), cfg, rows=rows)
+        run = read_registry(Path(file), cfg, chunk_size=5000)
+        for _chunk in run:
+            pass
+        stats = run.stats
+        return PreviewResult(first.sheet, first.sheet_names, first.headers, first.rows,
+                             stats.kept, stats.filtered, dict(stats.by_reason),
+                             list(run.filtered))  # fmt: skip
+
+    def import_registry(
+        self,
+        file: Path | str,
+        config: ConfigSource,
+        *,
+        name: str | None = None,
+        registry_id: int | None = None,
+        force: bool = False,
+        progress: ProgressFn | None = None,
+        cancel: threading.Event | None = None,
+    ) -> ImportSummary:
+        """Import into ``registry_id``, else into the registry last imported from this
+        file, else into a new one. Replacing rows that have search results needs
+        ``force``; the assignment audit trail is kept either way.
+        """
+        path = Path(file).resolve()
+        cfg = _config(config)
+        existing = (
+            self.store.get_registry(registry_id)
+            if registry_id is not None
+            else self.store.find_registry(str(path))
+        )
+        if existing is not None:
+            found = self.store.count_results(existing.id)
+            if found and not force:
+                raise NeedsForce(
+                    f"{path.name}: registry {existing.id} already has search results for "
+                    f"{found} rows; importing again replaces them. Re-import with --force "
+                    "(Force reimport in the wizard) to do so.",
+                    file=str(path),
+                )
+            reg = self.store.update_registry(
+                existing.id, status=RegistryStatus.IMPORTING, task_error=None,
+                config=cfg.model_dump(mode="json"), source_file=str(path),
+            )  # fmt: skip
+            self.store.clear_registry_data(reg.id)
+        else:
+            reg = self.store.create_registry(
+                name or path.stem, str(path), cfg.model_dump(mode="json")
+            )
+        try:
+            with track_task("registry_import", reg.id):
+                return self._import(reg, path, cfg, progress, cancel)
+        except BaseException as exc:
+            if existing is None and self.store.count_registry_rows(reg.id) == 0:
+                self.store.delete_registry(reg.id)  # nothing to look at: no husk left
+            else:
+                self.store.update_registry(
+                    reg.id, status=RegistryStatus.ERROR, task_error=str(exc) or repr(exc)
+                )
+            raise
+
+    def _import(
+        self,
+        reg: Registry,
+        path: Path,
+        cfg: RegistryConfig,
+        progress: ProgressFn | None,
+        cancel: threading.Event | None,
+    ) -> ImportSummary:
+        run = read_registry(path, cfg, chunk_size=500)
+        for chunk in run:
+            check_cancel(cancel, "registry import")
+            self.store.add_registry_rows(reg.id, [_record(r) for r in chunk])
+            if progress is not None:
+                progress(run.stats.kept, None)
+        self.store.set_filtered_rows(
+            reg.id, [FilteredRowRecord(f.row, f.reason, f.values, f.detail) for f in run.filtered]
+        )
+        stats = asdict(run.stats)
+        self.store.update_registry(reg.id, status=RegistryStatus.CONFIGURED, stats=stats)
+        if progress is not None:
+            progress(run.stats.kept, run.stats.kept)
+        return ImportSummary(reg.id, run.stats.kept, run.stats.filtered, stats)
+
+    # -- search -------------------------------------------------------------------------
+
+    def documents(self) -> list[Document]:
+        return self.store.list_documents()
+
+    def candidate_pairs(self, registry_id: int) -> int:
+        """The pair count phase 1 will produce, to show before a run."""
+        return search_mod.count_candidate_pairs(self.store, registry_id, self.documents())
+
+    def search(
+        self,
+        registry_id: int,
+        *,
+        progress: ProgressFn | None = None,
+        cancel: threading.Event | None = None,
+    ) -> search_mod.SearchSummary:
+        return search_mod.run_search(
+            self.store, registry_id, self.documents(), progress=progress, cancel=cancel
+        )
+
+    def results(self, registry_id: int, filter: str = "all") -> list[SearchResult]:
+        """Results in row order, narrowed by one of RESULT_FILTERS."""
+        if filter not in RESULT_FILTERS:
+            raise ValueError(f"unknown filter {filter!r}; use one of {', '.join(RESULT_FILTERS)}")
+        self.store.get_registry(registry_id)
+        found = self.store.list_results(registry_id)
+        keep = {
+            "all": lambda r: True,
+            "matched": lambda r: r.document_id is not None,
+            "no_match": lambda r: r.document_id is None,
+            "warnings": lambda r: bool(r.warnings),
+            "ties": lambda r: any(w.startswith("tie") for w in r.warnings),
+            "manual": lambda r: r.manual,
+        }[filter]
+        return [r for r in found if keep(r)]
+
+    def assign(self, registry_id: int, row: int, document_id: int, who: str) -> SearchResult:
+        """Give a row a document by hand; refused when another row already has it."""
+        if not any(d.id == document_id for d in self.documents()):
+            raise KeyError(f"no document {document_id}")
+        holder = next(
+            (r.row for r in self.store.list_results(registry_id)
+             if r.document_id == document_id and r.row != row),
+            None,
+        )  # fmt: skip
+        if holder is not None:
+            raise NeedsForce(
+                f"document {document_id} is already matched to row {holder}; unassign it "
+                "there first"
+            )
+        return self.store.assign(registry_id, row, document_id, who)
+
+    def unassign(self, registry_id: int, row: int, who: str) -> SearchResult:
+        return self.store.assign(registry_id, row, None, who)
+
+    def unmatched(self, registry_id: int) -> dict[str, list[Document]]:
+        """Reverse reconciliation: documents no row has, by document type."""
+        used = {r.document_id for r in self.store.list_results(registry_id)}
+        out: dict[str, list[Document]] = {}
+        for doc in self.documents():
+            if doc.id not in used:
+                out.setdefault(doc.doc_type, []).append(doc)
+        return out
+
+    # -- export -------------------------------------------------------------------------
+
+    def export(
+        self,
+        registry_id: int,
+        out: Path | str,
+        *,
+        progress: ProgressFn | None = None,
+        cancel: threading.Event | None = None,
+    ) -> int:
+        """Write the .xlsx export; returns the number of registry rows written."""
+        with track_task("registry_export", registry_id):
+            registry = self.store.get_registry(registry_id)
+            headers: Sequence[str] = registry.stats.get("headers") or []
+            documents = {d.id: d for d in self.documents() if d.id is not None}
+            names = {j.id: j.file_name for j in self.store.list_jobs()}
+            results = {r.row: r for r in self.store.list_results(registry_id)}
+            unmatched = [d for docs in self.unmatched(registry_id).values() for d in docs]
+            return write_export(
+                Path(out), headers, self._rows(registry_id), results, documents, names,
+                unmatched, total=self.store.count_registry_rows(registry_id),
+                progress=progress, cancel=cancel,
+            )  # fmt: skip
+
+    def _rows(self, registry_id: int, page: int = 5000) -> Iterator[RegistryRowRecord]:
+        """Rows page by page, so an export of a big registry stays in bounded memory."""
+        offset = 0
+        while batch := self.store.list_registry_rows(registry_id, offset=offset, limit=page):
+            yield from batch
+            offset += len(batch)

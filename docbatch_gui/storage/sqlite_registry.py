@@ -1,0 +1,290 @@
+"""SQLite tables of the registry (seed 003): registries, rows, samples, results, audit.
+
+A mixin of ``SQLiteStore``: it uses the store's connection, lock and transaction.
+Row views and result details are JSON text; the columns that are filtered or joined
+on (row number, document id, score, manual flag) are real columns.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
+from datetime import datetime
+from typing import Any
+
+from docbatch_gui.domain.registry import (
+    REGISTRY_FIELDS,
+    Assignment,
+    FilteredRowRecord,
+    Registry,
+    RegistryRowRecord,
+    RegistryStatus,
+    SearchResult,
+)
+from docbatch_gui.storage.sqlite_records import now_utc
+
+_JSON_FIELDS = {"config", "stats"}
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _row_to_registry(row: sqlite3.Row) -> Registry:
+    return Registry(
+        id=row["id"],
+        name=row["name"],
+        source_file=row["source_file"],
+        config=json.loads(row["config"]),
+        status=RegistryStatus(row["status"]),
+        task_error=row["task_error"],
+        stats=json.loads(row["stats"]),
+        created_at=datetime.fromisoformat(row["created_at"]),
+        updated_at=datetime.fromisoformat(row["updated_at"]),
+    )
+
+
+def _result_body(result: SearchResult) -> str:
+    body = dict(result.__dict__)
+    for key in ("row", "document_id", "score", "manual"):
+        body.pop(key)
+    return _dumps(body)
+
+
+def _row_to_result(row: sqlite3.Row) -> SearchResult:
+    return SearchResult(
+        row=row["row_no"],
+        document_id=row["document_id"],
+        score=row["score"],
+        manual=bool(row["manual"]),
+        **json.loads(row["body"]),
+    )
+
+
+class RegistryTables:
+    _db: sqlite3.Connection
+    _lock: threading.RLock
+
+    def _tx(self) -> AbstractContextManager[sqlite3.Connection]:
+        raise NotImplementedError
+
+    def _registry(self, db: sqlite3.Connection, registry_id: int) -> Registry:
+        row = db.execute("SELECT * FROM registries WHERE id = ?", (registry_id,)).fetchone()
+        if row is None:
+            raise KeyError(f"no registry {registry_id}")
+        return _row_to_registry(row)
+
+    # -- registries ---------------------------------------------------------------------
+
+    def create_registry(self, name: str, source_file: str, config: dict[str, Any]) -> Registry:
+        now = now_utc().isoformat()
+        with self._tx() as db:
+            cursor = db.execute(
+                "INSERT INTO registries (name, source_file, config, status, created_at,"
+                " updated_at) VALUES (?,?,?,?,?,?)",
+                (name, source_file, _dumps(config), RegistryStatus.IMPORTING.value, now, now),
+            )
+            return self._registry(db, int(cursor.lastrowid or 0))
+
+    def get_registry(self, registry_id: int) -> Registry:
+        with self._lock:
+            return self._registry(self._db, registry_id)
+
+    def list_registries(self) -> list[Registry]:
+        with self._lock:
+            rows = self._db.execute("SELECT * FROM registries ORDER BY id").fetchall()
+        return [_row_to_registry(r) for r in rows]
+
+    def find_registry(self, source_file: str) -> Registry | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT * FROM registries WHERE source_file = ? ORDER BY id DESC LIMIT 1",
+                (source_file,),
+            ).fetchone()
+        return _row_to_registry(row) if row else None
+
+    def update_registry(self, registry_id: int, **fields: Any) -> Registry:
+        unknown = set(fields) - REGISTRY_FIELDS
+        if unknown:
+            raise ValueError(f"unknown registry fields: {sorted(unknown)}")
+        values = {
+            k: _dumps(v) if k in _JSON_FIELDS else (RegistryStatus(v).value if k == "status" else v)
+            for k, v in fields.items()
+        }
+        values["updated_at"] = now_utc().isoformat()
+        with self._tx() as db:
+            self._registry(db, registry_id)
+            assignments = ", ".join(f"{name} = ?" for name in values)
+            db.execute(
+                f"UPDATE registries SET {assignments} WHERE id = ?", [*values.values(), registry_id]
+            )
+            return self._registry(db, registry_id)
+
+    def delete_registry(self, registry_id: int) -> None:
+        with self._tx() as db:
+            db.execute("DELETE FROM registries WHERE id = ?", (registry_id,))
+
+    def clear_registry_data(self, registry_id: int) -> None:
+        with self._tx() as db:
+            for table in ("registry_rows", "registry_filtered", "registry_results"):
+                db.execute(f"DELETE FROM {table} WHERE registry_id = ?", (registry_id,))
+
+    # -- rows ---------------------------------------------------------------------------
+
+    def add_registry_rows(self, registry_id: int, rows: Sequence[RegistryRowRecord]) -> None:
+        with self._tx() as db:
+            db.executemany(
+                "INSERT OR REPLACE INTO registry_rows (registry_id, row_no, raw_data,"
+                " mapped_data, normalized) VALUES (?,?,?,?,?)",
+                [
+                    (
+                        registry_id,
+                        r.row,
+                        _dumps(r.raw_data),
+                        _dumps(r.mapped_data),
+                        _dumps(r.normalized),
+                    )
+                    for r in rows
+                ],
+            )
+
+    def list_registry_rows(
+        self, registry_id: int, *, offset: int = 0, limit: int | None = None
+    ) -> list[RegistryRowRecord]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT * FROM registry_rows WHERE registry_id = ? ORDER BY row_no"
+                " LIMIT ? OFFSET ?",
+                (registry_id, -1 if limit is None else limit, offset),
+            ).fetchall()
+        return [
+            RegistryRowRecord(
+                row=r["row_no"],
+                raw_data=json.loads(r["raw_data"]),
+                mapped_data=json.loads(r["mapped_data"]),
+                normalized=json.loads(r["normalized"]),
+            )
+            for r in rows
+        ]
+
+    def count_registry_rows(self, registry_id: int) -> int:
+        with self._lock:
+            return int(
+                self._db.execute(
+                    "SELECT COUNT(*) FROM registry_rows WHERE registry_id = ?", (registry_id,)
+                ).fetchone()[0]
+            )
+
+    def set_filtered_rows(self, registry_id: int, rows: Sequence[FilteredRowRecord]) -> None:
+        with self._tx() as db:
+            db.execute("DELETE FROM registry_filtered WHERE registry_id = ?", (registry_id,))
+            db.executemany(
+                "INSERT INTO registry_filtered (registry_id, row_no, reason, body)"
+                " VALUES (?,?,?,?)",
+                [
+                    (registry_id, r.row, r.reason, _dumps({"values": r.values, "detail": r.detail}))
+                    for r in rows
+                ],
+            )
+
+    def list_filtered_rows(self, registry_id: int) -> list[FilteredRowRecord]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT * FROM registry_filtered WHERE registry_id = ? ORDER BY row_no",
+                (registry_id,),
+            ).fetchall()
+        return [
+            FilteredRowRecord(row=r["row_no"], reason=r["reason"], **json.loads(r["body"]))
+            for r in rows
+        ]
+
+    # -- results ------------------------------------------------------------------------
+
+    def clear_results(self, registry_id: int, *, keep_manual: bool = True) -> None:
+        sql = "DELETE FROM registry_results WHERE registry_id = ?"
+        with self._tx() as db:
+            db.execute(sql + (" AND manual = 0" if keep_manual else ""), (registry_id,))
+
+    def put_results(self, registry_id: int, results: Sequence[SearchResult]) -> None:
+        with self._tx() as db:
+            db.executemany(
+                "INSERT OR REPLACE INTO registry_results (registry_id, row_no, document_id,"
+                " score, manual, body) VALUES (?,?,?,?,?,?)",
+                [
+                    (registry_id, r.row, r.document_id, r.score, int(r.manual), _result_body(r))
+                    for r in results
+                ],
+            )
+
+    def list_results(self, registry_id: int) -> list[SearchResult]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT * FROM registry_results WHERE registry_id = ? ORDER BY row_no",
+                (registry_id,),
+            ).fetchall()
+        return [_row_to_result(r) for r in rows]
+
+    def count_results(self, registry_id: int) -> int:
+        with self._lock:
+            return int(
+                self._db.execute(
+                    "SELECT COUNT(*) FROM registry_results WHERE registry_id = ?", (registry_id,)
+                ).fetchone()[0]
+            )
+
+    def assign(self, registry_id: int, row: int, document_id: int | None, who: str) -> SearchResult:
+        at = now_utc().isoformat()
+        with self._tx() as db:
+            exists = db.execute(
+                "SELECT 1 FROM registry_rows WHERE registry_id = ? AND row_no = ?",
+                (registry_id, row),
+            ).fetchone()
+            if exists is None:
+                raise KeyError(f"registry {registry_id} has no row {row}")
+            old = db.execute(
+                "SELECT * FROM registry_results WHERE registry_id = ? AND row_no = ?",
+                (registry_id, row),
+            ).fetchone()
+            previous = _row_to_result(old) if old else None
+            manual_note = "assigned by hand" if document_id is not None else "unassigned by hand"
+            result = SearchResult(
+                row=row,
+                document_id=document_id,
+                score=1.0 if document_id is not None else 0.0,
+                explanation=previous.explanation if previous else [],
+                warnings=[f"{manual_note} by {who}"],
+                manual=True,
+                assigned_by=who,
+                assigned_at=at,
+            )
+            db.execute(
+                "INSERT OR REPLACE INTO registry_results (registry_id, row_no, document_id,"
+                " score, manual, body) VALUES (?,?,?,?,?,?)",
+                (registry_id, row, document_id, result.score, 1, _result_body(result)),
+            )
+            db.execute(
+                "INSERT INTO registry_assignments (registry_id, row_no, document_id,"
+                " previous_document_id, who, at) VALUES (?,?,?,?,?,?)",
+                (registry_id, row, document_id, previous and previous.document_id, who, at),
+            )
+            return result
+
+    def list_assignments(self, registry_id: int) -> list[Assignment]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT * FROM registry_assignments WHERE registry_id = ? ORDER BY id",
+                (registry_id,),
+            ).fetchall()
+        return [
+            Assignment(
+                row=r["row_no"],
+                document_id=r["document_id"],
+                previous_document_id=r["previous_document_id"],
+                who=r["who"],
+                at=r["at"],
+            )
+            for r in rows
+        ]
