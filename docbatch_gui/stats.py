@@ -107,8 +107,6 @@ def batch_row(
     expires_in = None
     if open_ and _parse(batch.created_at) is not None:
         expires_in = max(timedelta(0), created + BATCH_LIFETIME - now)  # type: ignore[operator]
-    ended = _parse(batch.ended_at)
-    age_until = now if open_ or ended is None else ended
     return BatchRow(
         local_id=batch.id,
         batch_id=batch.batch_id,
@@ -116,7 +114,7 @@ def batch_row(
         done=done,
         total=total,
         progress=progress,
-        age=None if created is None else max(timedelta(0), age_until - created),
+        age=None if created is None else max(timedelta(0), now - created),
         expires_in=expires_in,
         jobs=len(batch.job_ids),
         cost_estimate_usd=batch.cost_estimate_usd,

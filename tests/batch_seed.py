@@ -11,6 +11,8 @@ from docbatch_gui.storage.store import Store
 
 PATH = (JobState.PREPARING, JobState.SUBMITTED, JobState.PROCESSING)
 FINISH = (JobState.BUILDING, JobState.DONE)
+OPEN_ID = "msgbatch_01K7Q3ZVA2CMHLNXJNJ4KQ2EFT"
+ENDED_ID = "msgbatch_01K7MZ8PD1RQT6W3B5YHC0XGNA"
 
 
 def batch_job(store: Store, name: str, *, finished: bool = False, cost: float = 0.0) -> Job:
@@ -36,7 +38,7 @@ def seed(store: Store, now: datetime | None = None) -> dict[str, BatchRecord]:
             job_ids=[j.id for j in running],
             window_start=(created - timedelta(minutes=2)).isoformat(),
             status="in_progress",
-            batch_id="msgbatch_open",
+            batch_id=OPEN_ID,
             created_at=created.isoformat(),
             request_counts={"processing": 2, "succeeded": 2, "errored": 0},
             cost_estimate_usd=0.1234,
@@ -48,7 +50,7 @@ def seed(store: Store, now: datetime | None = None) -> dict[str, BatchRecord]:
             job_ids=[done.id],
             window_start=(now - timedelta(days=1)).isoformat(),
             status="ended",
-            batch_id="msgbatch_ended",
+            batch_id=ENDED_ID,
             created_at=(now - timedelta(hours=20)).isoformat(),
             ended_at=(now - timedelta(hours=19)).isoformat(),
             request_counts={"processing": 0, "succeeded": 1, "errored": 0},

@@ -74,7 +74,7 @@ def test_before_the_first_poll_the_total_is_the_requests_sent() -> None:
     assert (row.done, row.total, row.progress) == (0, 4, 0.0)
 
 
-def test_an_ended_batch_is_complete_stops_ageing_and_never_expires() -> None:
+def test_an_ended_batch_is_complete_and_never_expires() -> None:
     row = batch_row(
         record(
             status="ended",
@@ -85,7 +85,7 @@ def test_an_ended_batch_is_complete_stops_ageing_and_never_expires() -> None:
         NOW,
     )
     assert row.progress == 1.0 and row.expires_in is None and not row.cancelable
-    assert row.age == timedelta(hours=1)
+    assert row.age == timedelta(hours=2)
 
 
 def test_an_overdue_batch_shows_zero_left_not_a_negative_time() -> None:
