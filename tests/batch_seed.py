@@ -15,13 +15,15 @@ OPEN_ID = "msgbatch_01K7Q3ZVA2CMHLNXJNJ4KQ2EFT"
 ENDED_ID = "msgbatch_01K7MZ8PD1RQT6W3B5YHC0XGNA"
 
 
-def batch_job(store: Store, name: str, *, finished: bool = False, cost: float = 0.0) -> Job:
-    """A batch-mode job waiting in a batch, or done with its cost and 3 pages."""
+def batch_job(
+    store: Store, name: str, *, finished: bool = False, cost: float = 0.0, pages: int = 3
+) -> Job:
+    """A batch-mode job waiting in a batch, or done with its cost and pages."""
     job = store.create_job(NewJob(name, f"/in/{name}", name.ljust(64, "0"), 10, mode="batch"))
     for state in PATH + (FINISH if finished else ()):
         job = store.transition(job.id, state)
     if finished:
-        job = store.update_job(job.id, pages=3, cost_actual_usd=cost)
+        job = store.update_job(job.id, pages=pages, cost_actual_usd=cost)
     return job
 
 

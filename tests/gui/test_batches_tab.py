@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -30,8 +31,9 @@ from docbatch_gui._qt.notify import Notifier
 from docbatch_gui._qt.tasks import drain, spawn
 from docbatch_gui.app import DocBatchApp
 from docbatch_gui.config import load_settings
+from docbatch_gui.domain.models import BatchRecord
 from docbatch_gui.domain.states import JobState
-from tests.batch_seed import ENDED_ID, OPEN_ID, seed
+from tests.batch_seed import ENDED_ID, OPEN_ID, batch_job, seed
 
 
 def make_tab(qtbot: QtBot, app: DocBatchApp, qsettings: QSettings) -> BatchesTab:
@@ -178,6 +180,7 @@ async def test_screenshot_with_data(
 ) -> None:
     """The tab with rows, grabbed offscreen; DOCBATCH_SCREENSHOT_DIR=docs/screenshots
     refreshes the committed picture."""
+    more_batches(sync_app)
     seed(sync_app.store)
     metrics = sync_app.sync_metrics
     for _ in range(4):
@@ -187,8 +190,45 @@ async def test_screenshot_with_data(
     tab = make_tab(qtbot, sync_app, qsettings)
     tab.show()
     await tab.refresh(full=True)
-    tab.select(tab.model.batch(2).local_id)
+    tab.select(tab.model.batch(3).local_id)
     await drain()
     folder = Path(os.environ.get("DOCBATCH_SCREENSHOT_DIR") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
     assert tab.grab().save(str(folder / "batches.png"))
+
+
+def more_batches(app: DocBatchApp) -> None:
+    """A month's worth of variety for the picture: a large ended batch, a canceled
+    one and one close to the API's 24-hour limit."""
+    now = datetime.now(UTC)
+    shapes = [
+        ("msgbatch_01K6ZC4N8W2D5QF7HJ1TR9VB3M", 70, "ended", 120, 0, 2.3105, 1.8421),
+        ("msgbatch_01K70B1X5S8G3YN2KQ6DW4PZ7E", 52, "ended", 18, 18, 0.4120, 0.0),
+        ("msgbatch_01K7P9R2T6V4C8M1XJ3HZ5NQWD", 22.6, "in_progress", 96, 14, 1.7733, None),
+    ]
+    for batch_id, hours, status, total, left, estimate, actual in shapes:
+        canceled = status == "ended" and actual == 0.0
+        finished = status == "ended" and not canceled
+        job = batch_job(
+            app.store, f"{batch_id[-6:]}.pdf", finished=finished, cost=actual or 0, pages=total
+        )
+        counts = (
+            {"processing": 0, "canceled": total}
+            if canceled
+            else {"processing": left, "succeeded": total - left}
+        )
+        created = now - timedelta(hours=hours)
+        app.store.create_batch(
+            BatchRecord(
+                request_ids=[f"r{n}" for n in range(total)],
+                job_ids=[job.id],
+                window_start=created.isoformat(),
+                status=status,
+                batch_id=batch_id,
+                created_at=created.isoformat(),
+                ended_at=(created + timedelta(hours=2)).isoformat() if status == "ended" else None,
+                request_counts=counts,
+                cost_estimate_usd=estimate,
+                cost_actual_usd=actual,
+            )
+        )
