@@ -234,6 +234,7 @@ class LogPanel(QWidget):
         self.view.verticalHeader().setDefaultSectionSize(22)
         header = self.view.horizontalHeader()
         header.setStretchLastSection(True)
+        header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         for column, width in ((COL_TIME, 100), (COL_LEVEL, 80), (COL_LOGGER, 220)):
             header.resizeSection(column, width)
         header.setSectionResizeMode(COL_TIME, QHeaderView.ResizeMode.Interactive)

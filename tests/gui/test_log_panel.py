@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QItemSelectionModel
@@ -136,3 +138,27 @@ def test_the_handler_is_removable_and_restores_the_root_level(qtbot: QtBot) -> N
         assert widget.model.rowCount() == 0
     finally:
         root.setLevel(before)
+
+
+@pytest.mark.asyncio
+async def test_screenshot(panel: tuple[LogPanel, PanelHandler], tmp_path: Path) -> None:
+    """The panel with a run's lines; DOCBATCH_SCREENSHOT_DIR refreshes the picture."""
+    widget, _ = panel
+    widget.resize(1000, 260)
+    engine = logging.getLogger("docbatch_gui.engine.batch")
+    engine.info("batch msgbatch_01K7Q3ZVA2CMHLNXJNJ4KQ2EFT: 4 requests for 2 jobs")
+    logging.getLogger("docbatch_gui.llm.claude").info(
+        "sync extraction start: 12 requests, concurrency 5"
+    )
+    logging.getLogger("docbatch_gui.engine.worker").warning(
+        "scan_0042.pdf: page 3 is blank; kept for review"
+    )
+    logging.getLogger("docbatch_gui.llm.claude").error(
+        "Claude is busy or failing (529: overloaded_error); it will be retried."
+    )
+    engine.info("batch msgbatch_01K7MZ8PD1RQT6W3B5YHC0XGNA ended: 1 succeeded")
+    await flushed(widget, 5)
+    widget.show()
+    folder = Path(os.environ.get("DOCBATCH_SCREENSHOT_DIR") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    assert widget.grab().save(str(folder / "log_panel.png"))
