@@ -85,7 +85,7 @@ def status_icon(status: str) -> QIcon:
 
 
 def duration(value: timedelta | None) -> str:
-    """"2 d 4 h", "3 h 12 min", "45 min", "< 1 min": what a person reads at a glance."""
+    """ "2 d 4 h", "3 h 12 min", "45 min", "< 1 min": what a person reads at a glance."""
     if value is None:
         return ""
     minutes = int(value.total_seconds() // 60)
@@ -212,11 +212,7 @@ class BatchTableModel(QAbstractTableModel):
         return None
 
     def _foreground(self, row: BatchRow, column: int) -> QColor | None:
-        if (
-            column == COL_EXPIRES
-            and row.expires_in is not None
-            and row.expires_in < EXPIRY_WARNING
-        ):
+        if column == COL_EXPIRES and row.expires_in is not None and row.expires_in < EXPIRY_WARNING:
             return QColor("#d93025")
         if column in (COL_EXPIRES, COL_ACTUAL) and self._display(row, column) == "—":
             return QColor("#8a8f98")
