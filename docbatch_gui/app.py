@@ -29,6 +29,16 @@ from docbatch_gui.pipeline.profile import Profile, load_profile
 from docbatch_gui.pipeline.render import make_thumbnail
 from docbatch_gui.review import ReviewService
 from docbatch_gui.secrets import keyring_secret
+from docbatch_gui.stats import (
+    CANCELABLE,
+    OPEN_STATUSES,
+    BatchRow,
+    MonthSummary,
+    SyncMetrics,
+    SyncSnapshot,
+    batch_row,
+    month_summary,
+)
 from docbatch_gui.storage.blobs import LocalBlobStore
 from docbatch_gui.storage.sqlite import SQLiteStore
 from docbatch_gui.storage.store import Store
@@ -52,6 +62,8 @@ class DocBatchApp:
         self.halted: DocBatchError | None = None
         #: set when the GUI closes and waits: running jobs finish, none starts
         self.draining = False
+        #: live sync-mode counters, shared by every run's client (the GUI polls them)
+        self.sync_metrics = SyncMetrics(settings.max_concurrency)
 
     # -- resources (opened on first use so that start-up stays fast) -------------------
 
@@ -149,6 +161,7 @@ class DocBatchApp:
             timeout=self.settings.anthropic_timeout,
             max_retries=self.settings.anthropic_max_retries,
             request_retries=self.settings.request_retries,
+            metrics=self.sync_metrics,
         )
 
     def add(
@@ -261,6 +274,44 @@ class DocBatchApp:
             for job_id in batch.job_ids:
                 found.setdefault(job_id, []).append(batch)
         return found
+
+    def batch_rows(self) -> list[BatchRow]:
+        """Every batch as the Batches view shows it, newest first. Only the jobs of
+        open batches are read (to see a cancel before the engine acts on it)."""
+        batches = self.store.list_batches()
+        wanted = {j for b in batches if b.status in OPEN_STATUSES for j in b.job_ids}
+        states = {j.id: j.state for j in self.store.list_jobs(ids=wanted)} if wanted else {}
+        return sorted((batch_row(b, states) for b in batches), key=lambda r: -r.local_id)
+
+    def month_summary(self) -> MonthSummary:
+        from docbatch_gui.llm.pricing import load_prices
+
+        return month_summary(self.store.list_jobs(), load_prices().batch_discount)
+
+    def sync_snapshot(self) -> SyncSnapshot:
+        return self.sync_metrics.snapshot()
+
+    def cancel_batch(self, local_id: int) -> list[Job]:
+        """Cancel a batch the way the engine knows: cancel every unfinished job in
+        it. On its next poll the engine cancels the batch at the API once all of its
+        jobs are canceled; results that still arrive are discarded for canceled jobs.
+        Returns the jobs canceled here (already finished ones are left as they are).
+        """
+        batch = next((b for b in self.store.list_batches() if b.id == local_id), None)
+        if batch is None:
+            raise KeyError(f"no batch {local_id}")
+        if batch.status not in CANCELABLE:
+            raise InvalidTransition(f"batch {batch.batch_id or local_id} is {batch.status}")
+        canceled = []
+        for job in self.store.list_jobs(ids=batch.job_ids):
+            if job.state in FINAL_STATES:
+                continue
+            try:
+                canceled.append(self.cancel(job.id))
+            except InvalidTransition:
+                continue  # it finished meanwhile
+        log.info("batch %s: %d job(s) canceled", batch.batch_id or local_id, len(canceled))
+        return canceled
 
     def _settled(
         self, job_ids: Sequence[int] | None, once: bool, listener: JobListener | None

@@ -11,6 +11,7 @@ from rich.text import Text
 
 from docbatch_gui.domain.models import BatchRecord, Document, Job, Page
 from docbatch_gui.domain.states import JobState
+from docbatch_gui.stats import requests_done, requests_total, shown_cost
 
 if TYPE_CHECKING:
     from docbatch_gui.app import DocBatchApp
@@ -88,19 +89,15 @@ def print_batches(console: Console, batches: list[BatchRecord]) -> None:
     for column in ("batch", "status", "requests", "done", "jobs", "created", "cost"):
         table.add_column(column)
     for batch in batches:
-        counts = batch.request_counts
-        finished = sum(v for k, v in counts.items() if k != "processing")
-        cost = (
-            batch.cost_actual_usd if batch.cost_actual_usd is not None else batch.cost_estimate_usd
-        )
+        cost, estimated = shown_cost(batch)
         table.add_row(
             Text(batch.batch_id or f"(intent {batch.id})"),
             batch.status,
             str(len(batch.request_ids)),
-            f"{finished}/{sum(counts.values())}" if counts else "",
+            f"{requests_done(batch)}/{requests_total(batch)}" if batch.request_counts else "",
             str(len(batch.job_ids)),
             (batch.created_at or "")[:19],
-            "" if cost is None else ("~" if batch.cost_actual_usd is None else "") + f"${cost:.4f}",
+            "" if cost is None else ("~" if estimated else "") + f"${cost:.4f}",
         )
     console.print(table)
 

@@ -30,6 +30,7 @@ from docbatch_gui.llm.pricing import Usage
 from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.pipeline.requests import ExtractionRequest
 from docbatch_gui.pipeline.results import InvalidAnswer, RawDocument, parse_answer
+from docbatch_gui.stats import SyncMetrics
 
 log = logging.getLogger(__name__)
 
@@ -117,10 +118,12 @@ class ClaudeSync:
         max_retries: int,
         request_retries: int,
         strict_responses: bool = False,
+        metrics: SyncMetrics | None = None,
     ) -> None:
         """``strict_responses`` makes the SDK check every answer against its types;
         the tests turn it on to prove the wire format, production keeps it lenient so
-        a new field from the API never stops processing."""
+        a new field from the API never stops processing. ``metrics`` outlives this
+        client, so the GUI can show live counts across runs."""
         self.client = anthropic.AsyncAnthropic(
             api_key=api_key,
             base_url=base_url,
@@ -135,6 +138,7 @@ class ClaudeSync:
         self.critical: CriticalError | None = None
         self.in_flight = 0
         self.peak_in_flight = 0
+        self.metrics = metrics or SyncMetrics(max_concurrency)
 
     async def close(self) -> None:
         await self.client.close()
@@ -146,7 +150,7 @@ class ClaudeSync:
             len(requests),
             self.max_concurrency,
         )
-        outcomes = await asyncio.gather(*(self._one(r) for r in requests))
+        outcomes = await asyncio.gather(*(self._counted(r) for r in requests))
         outcomes.sort(key=lambda o: (o.request.job_id, o.request.group))
         succeeded = sum(o.ok for o in outcomes)
         log.info(
@@ -164,6 +168,11 @@ class ClaudeSync:
         params = {k: v for k, v in request.params.items() if k != "max_tokens"}
         result = await self.client.messages.count_tokens(**params)
         return int(result.input_tokens)
+
+    async def _counted(self, request: ExtractionRequest) -> RequestOutcome:
+        outcome = await self._one(request)
+        self.metrics.outcome(outcome.ok, outcome.attempts)
+        return outcome
 
     async def _one(self, request: ExtractionRequest) -> RequestOutcome:
         usage = Usage()
@@ -198,7 +207,9 @@ class ClaudeSync:
                 raise _Stopped
             self.in_flight += 1
             self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
+            self.metrics.sending()
             try:
                 return await self.client.messages.create(**request.params)
             finally:
                 self.in_flight -= 1
+                self.metrics.answered()

@@ -46,6 +46,10 @@ def gui_settings(tmp_path: Path) -> Settings:
 
 @pytest.fixture
 def qsettings(tmp_path: Path) -> QSettings:
+    """A settings file of the test's own, never the developer's (also for code that
+    opens a default ``QSettings()``)."""
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "qs"))
     return QSettings(str(tmp_path / "gui.ini"), QSettings.Format.IniFormat)
 
 

@@ -1,0 +1,164 @@
+"""The log panel: records from any thread arrive, filter, copy, clear; bounded."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QItemSelectionModel
+from PySide6.QtGui import QGuiApplication
+from pytestqt.qtbot import QtBot
+
+from docbatch_gui._qt import log_panel as module
+from docbatch_gui._qt.log_panel import LogPanel, PanelHandler, install_log_handler
+
+log = logging.getLogger("docbatch_gui.test")
+
+
+@pytest.fixture
+def panel(qtbot: QtBot) -> Iterator[tuple[LogPanel, PanelHandler]]:
+    widget = LogPanel()
+    qtbot.addWidget(widget)
+    handler = install_log_handler(widget)
+    yield widget, handler
+    handler.remove()
+
+
+async def flushed(panel: LogPanel, rows: int) -> None:
+    """Wait until the model holds ``rows`` lines (delivered on the GUI thread)."""
+    done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def check() -> None:
+        if panel.model.rowCount() >= rows and not done.done():
+            done.set_result(None)
+
+    panel.model.rowsInserted.connect(check)
+    check()
+    try:
+        await asyncio.wait_for(done, 5)
+    finally:
+        panel.model.rowsInserted.disconnect(check)
+
+
+@pytest.mark.asyncio
+async def test_records_from_other_threads_arrive_in_batches(
+    panel: tuple[LogPanel, PanelHandler],
+) -> None:
+    widget, _ = panel
+    inserts: list[int] = []
+    widget.model.rowsInserted.connect(lambda _p, first, last: inserts.append(last - first + 1))
+
+    def work(n: int) -> None:
+        for i in range(250):
+            log.info("thread %d line %d", n, i)
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert threading.current_thread() is threading.main_thread()
+    await flushed(widget, 1000)
+    assert widget.model.rowCount() == 1000
+    assert len(inserts) < 10  # batched, not one insert per record
+    assert "thread 3 line 249" in "\n".join(widget.lines_shown())
+
+
+@pytest.mark.asyncio
+async def test_filters_copy_and_clear(panel: tuple[LogPanel, PanelHandler]) -> None:
+    widget, _ = panel
+    log.info("invoice 42 read")
+    log.warning("page 3 is blank")
+    log.error("claude refused the key")
+    try:
+        raise ValueError("boom")
+    except ValueError:
+        log.exception("build failed")
+    await flushed(widget, 4)
+
+    widget.level.setCurrentIndex(widget.level.findData(logging.WARNING))
+    assert widget.proxy.rowCount() == 3
+    widget.search.setText("CLAUDE")
+    assert [line.split(": ", 1)[1] for line in widget.lines_shown()] == ["claude refused the key"]
+    widget.search.clear()
+    widget.level.setCurrentIndex(0)
+    assert widget.proxy.rowCount() == 4
+
+    widget.copy()  # nothing selected: every line shown
+    copied = QGuiApplication.clipboard().text().splitlines()
+    assert "INFO" in copied[0] and copied[0].endswith("docbatch_gui.test: invoice 42 read")
+    assert "ValueError: boom" in QGuiApplication.clipboard().text()
+
+    selection = widget.view.selectionModel()
+    flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
+    selection.select(widget.proxy.index(1, 0), flags)
+    widget.copy()
+    assert QGuiApplication.clipboard().text().endswith("docbatch_gui.test: page 3 is blank")
+
+    widget.clear_button.click()
+    assert widget.model.rowCount() == 0
+
+
+@pytest.mark.asyncio
+async def test_the_panel_keeps_only_the_last_records(
+    panel: tuple[LogPanel, PanelHandler], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    widget, _ = panel
+    widget.model.limit = 50
+    monkeypatch.setattr(module, "MAX_RECORDS", 50)
+    for i in range(120):
+        log.info("line %d", i)
+    widget.flush()
+    for i in range(120, 130):
+        log.info("line %d", i)
+    widget.flush()
+    lines = widget.lines_shown()
+    assert len(lines) == 50 and lines[-1].endswith("line 129") and lines[0].endswith("line 80")
+
+
+def test_the_handler_is_removable_and_restores_the_root_level(qtbot: QtBot) -> None:
+    root = logging.getLogger()
+    before = root.level
+    root.setLevel(logging.WARNING)
+    try:
+        widget = LogPanel()
+        qtbot.addWidget(widget)
+        handler = install_log_handler(widget)
+        assert handler in root.handlers and root.level == logging.INFO
+        handler.remove()
+        handler.remove()  # twice is fine
+        assert handler not in root.handlers and root.level == logging.WARNING
+        log.warning("not shown")
+        widget.flush()
+        assert widget.model.rowCount() == 0
+    finally:
+        root.setLevel(before)
+
+
+@pytest.mark.asyncio
+async def test_screenshot(panel: tuple[LogPanel, PanelHandler], tmp_path: Path) -> None:
+    """The panel with a run's lines; DOCBATCH_SCREENSHOT_DIR refreshes the picture."""
+    widget, _ = panel
+    widget.resize(1000, 260)
+    engine = logging.getLogger("docbatch_gui.engine.batch")
+    engine.info("batch msgbatch_01K7Q3ZVA2CMHLNXJNJ4KQ2EFT: 4 requests for 2 jobs")
+    logging.getLogger("docbatch_gui.llm.claude").info(
+        "sync extraction start: 12 requests, concurrency 5"
+    )
+    logging.getLogger("docbatch_gui.engine.worker").warning(
+        "scan_0042.pdf: page 3 is blank; kept for review"
+    )
+    logging.getLogger("docbatch_gui.llm.claude").error(
+        "Claude is busy or failing (529: overloaded_error); it will be retried."
+    )
+    engine.info("batch msgbatch_01K7MZ8PD1RQT6W3B5YHC0XGNA ended: 1 succeeded")
+    await flushed(widget, 5)
+    widget.show()
+    folder = Path(os.environ.get("DOCBATCH_SCREENSHOT_DIR") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    assert widget.grab().save(str(folder / "log_panel.png"))
