@@ -37,6 +37,8 @@ class OutputMode(StrEnum):
 
 
 OCR_ENGINES = ("google_vision", "tesseract", "none")
+#: settings that are URIs and may carry a password (see ``secrets``)
+_URI_FIELDS = ("mongodb_uri", "redis_url", "celery_broker_url")
 
 
 def default_ocr_engine() -> str:
@@ -163,6 +165,16 @@ class Settings(BaseSettings):
         if value not in OCR_ENGINES:
             raise ValueError(f"must be one of {', '.join(OCR_ENGINES)}")
         return value
+
+    def __repr_args__(self) -> Any:
+        """URI passwords masked: a Settings object ends up in debug logs (an executor
+        logging its result, a traceback's locals), and must not carry a secret there."""
+        from docbatch_gui.secrets import mask_uri_password
+
+        for name, value in super().__repr_args__():
+            if name in _URI_FIELDS and isinstance(value, str):
+                value = mask_uri_password(value)
+            yield name, value
 
     @property
     def db_path(self) -> Path:

@@ -21,8 +21,11 @@ from urllib.parse import unquote, urlsplit
 from docbatch_gui.config import Settings
 from docbatch_gui.secrets import scrub, split_uri_password
 
-#: seconds a test may take before it counts as failed
+#: seconds each network step may take (connect, read, server selection)
 TIMEOUT = 5.0
+#: a safety net over a whole blocking probe; generous, because the first use of a
+#: client library includes importing it (several seconds for some, on a busy machine)
+GUARD = 60.0
 T = TypeVar("T")
 
 
@@ -47,9 +50,9 @@ async def _timed(settings: Settings, probe: Callable[[], tuple[bool, str]]) -> C
     """Run a blocking probe in a thread; any exception becomes a failed result."""
     started = time.monotonic()
     try:
-        ok, message = await asyncio.wait_for(asyncio.to_thread(probe), TIMEOUT * 3)
+        ok, message = await asyncio.wait_for(asyncio.to_thread(probe), GUARD)
     except TimeoutError:
-        ok, message = False, f"no answer within {TIMEOUT * 3:g} s"
+        ok, message = False, f"no answer within {GUARD:g} s"
     except Exception as exc:
         ok, message = False, f"{type(exc).__name__}: {exc}"
     return ConnectionResult(ok, scrub(message, _secrets_of(settings)), time.monotonic() - started)
@@ -113,9 +116,9 @@ def _vision_probe(settings: Settings) -> tuple[bool, str]:
     except ImportError:
         return _missing("google-cloud-vision")
     from docbatch_gui.domain.errors import DocBatchError
-    from docbatch_gui.pipeline.ocr_vision import GoogleVisionOcr
+    from docbatch_gui.pipeline.ocr_vision import VisionOcr
 
-    engine = GoogleVisionOcr(
+    engine = VisionOcr(
         endpoint=settings.google_vision_endpoint,
         credentials_file=settings.google_application_credentials,
         timeout=TIMEOUT,

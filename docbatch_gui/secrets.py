@@ -95,12 +95,18 @@ def redact(variable: str, value: object) -> str:
     if name in SECRET_VARIABLES or "KEY" in name or "SECRET" in name or "PASSWORD" in name:
         return MASK
     if name in URI_VARIABLES and isinstance(value, str):
-        bare, password = split_uri_password(value)
-        if password is not None:
-            parts = urlsplit(bare)
-            user, _, host = parts.netloc.rpartition("@")
-            return repr(urlunsplit(parts._replace(netloc=f"{user}:{MASK}@{host}")))
+        return repr(mask_uri_password(value))
     return repr(value)
+
+
+def mask_uri_password(uri: str) -> str:
+    """``scheme://user:pw@host`` -> ``scheme://user:***@host``, for display."""
+    bare, password = split_uri_password(uri)
+    if password is None:
+        return uri
+    parts = urlsplit(bare)
+    user, _, host = parts.netloc.rpartition("@")
+    return urlunsplit(parts._replace(netloc=f"{user}:{MASK}@{host}"))
 
 
 def scrub(text: str, secrets: list[str | None]) -> str:

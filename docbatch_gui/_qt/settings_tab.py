@@ -97,11 +97,15 @@ class ConnectionTest(QWidget):
         layout.addWidget(self.button)
         layout.addWidget(self.result, 1)
 
-    async def run(self, make_settings: Callable[[], Awaitable[Settings]], probe: Probe) -> None:
+    def start(self, make_settings: Callable[[], Awaitable[Settings]], probe: Probe) -> None:
+        """Busy at once (the click is acknowledged), then the test runs on the loop."""
         self.button.setEnabled(False)
         self.button.setText(self.tr("Testing…"))
         self.result.setStyleSheet("")
         self.result.setText(self.tr("Connecting…"))
+        spawn(self._run(make_settings, probe))
+
+    async def _run(self, make_settings: Callable[[], Awaitable[Settings]], probe: Probe) -> None:
         try:
             settings = await make_settings()
             outcome = await probe(settings)
@@ -248,7 +252,7 @@ class SettingsTab(QWidget):
             form.addRow(label, editor)
         if probe is not None:
             test = ConnectionTest()
-            test.button.clicked.connect(lambda: spawn(test.run(self._candidate, probe)))
+            test.button.clicked.connect(lambda: test.start(self._candidate, probe))
             self.tests[group] = test
             form.addRow("", test)
         return box
@@ -327,7 +331,8 @@ class SettingsTab(QWidget):
         values = self.values()
         language = self.language.currentData()
         self.save_button.setEnabled(False)
-        new = await asyncio.to_thread(save_settings, values)
+        # a closure, not arguments: qasync's executor logs call arguments at DEBUG
+        new = await asyncio.to_thread(lambda: save_settings(values))
         self.ctx.qsettings.setValue(LANGUAGE_KEY, language)
         self.ctx.qsettings.sync()
         self.current = new
