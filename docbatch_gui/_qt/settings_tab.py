@@ -36,6 +36,7 @@ from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.settings_file import environment_overrides, save_settings, settings_path
 
 LANGUAGE_KEY = "ui/language"
+LABEL_WIDTH = 220
 OK_STYLE = "color: #188038;"
 FAIL_STYLE = "color: #c62828;"
 Probe = Callable[[Settings], Awaitable[connections.ConnectionResult]]
@@ -249,6 +250,8 @@ class SettingsTab(QWidget):
             self.editors[name] = editor
             label = QLabel(labels.get(name) or name.replace("_", " ").capitalize())
             label.setToolTip(editor.variable)
+            label.setMinimumWidth(LABEL_WIDTH)  # one label column across all groups
+            label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             form.addRow(label, editor)
         if probe is not None:
             test = ConnectionTest()
@@ -274,7 +277,10 @@ class SettingsTab(QWidget):
         column.setSpacing(2)
         column.addWidget(self.language)
         column.addWidget(note)
-        form.addRow(self.tr("Language"), column)
+        label = QLabel(self.tr("Language"))
+        label.setMinimumWidth(LABEL_WIDTH)
+        label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        form.addRow(label, column)
         return box
 
     # -- values ----------------------------------------------------------------------------
