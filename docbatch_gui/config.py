@@ -7,6 +7,7 @@ message naming the variable, its value and what is allowed.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 from enum import StrEnum
@@ -15,7 +16,7 @@ from typing import Any
 
 import platformdirs
 from pydantic import Field, SecretStr, ValidationError, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from docbatch_gui.domain.errors import ConfigError
 
@@ -36,6 +37,8 @@ class OutputMode(StrEnum):
 
 
 OCR_ENGINES = ("google_vision", "tesseract", "none")
+#: settings that are URIs and may carry a password (see ``secrets``)
+_URI_FIELDS = ("mongodb_uri", "redis_url", "celery_broker_url")
 
 
 def default_ocr_engine() -> str:
@@ -120,6 +123,27 @@ class Settings(BaseSettings):
     #: another Vision endpoint (a regional one, or a test server)
     google_vision_endpoint: str | None = Field(None, alias="GOOGLE_VISION_ENDPOINT")
 
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """Overrides > environment > keyring (secrets) > settings file > defaults."""
+        from docbatch_gui.settings_file import FileSource, KeyringSource
+
+        return (
+            init_settings,
+            env_settings,
+            dotenv_settings,
+            file_secret_settings,
+            KeyringSource(settings_cls),
+            FileSource(settings_cls),
+        )
+
     @field_validator(
         "anthropic_api_key",
         "anthropic_base_url",
@@ -142,6 +166,16 @@ class Settings(BaseSettings):
             raise ValueError(f"must be one of {', '.join(OCR_ENGINES)}")
         return value
 
+    def __repr_args__(self) -> Any:
+        """URI passwords masked: a Settings object ends up in debug logs (an executor
+        logging its result, a traceback's locals), and must not carry a secret there."""
+        from docbatch_gui.secrets import mask_uri_password
+
+        for name, value in super().__repr_args__():
+            if name in _URI_FIELDS and isinstance(value, str):
+                value = mask_uri_password(value)
+            yield name, value
+
     @property
     def db_path(self) -> Path:
         return self.data_dir / "docbatch.sqlite3"
@@ -151,7 +185,8 @@ class Settings(BaseSettings):
         return self.data_dir / "blobs"
 
 
-def _describe_allowed(field_name: str) -> str:
+def describe_allowed(field_name: str) -> str:
+    """What a field accepts, in words (error messages and the GUI's tooltips)."""
     info = Settings.model_fields[field_name]
     lower = upper = None
     for item in info.metadata:
@@ -170,10 +205,19 @@ def _describe_allowed(field_name: str) -> str:
 
 
 def load_settings(**overrides: Any) -> Settings:
-    """Load and validate; on error raise one ConfigError naming the variable."""
+    """Load and validate; on error raise one ConfigError naming the variable (and the
+    settings file, when the bad value came from it). Secrets are masked."""
+    from docbatch_gui.secrets import redact
+    from docbatch_gui.settings_file import environment_overrides, settings_path, variable_of
+
     try:
         return Settings(**overrides)
     except ValidationError as exc:
+        given = set()
+        for key in overrides:
+            with contextlib.suppress(KeyError):
+                given.add(variable_of(key))
+        from_env = environment_overrides()
         problems = []
         for error in exc.errors():
             name = str(error["loc"][0]) if error["loc"] else "?"
@@ -182,8 +226,10 @@ def load_settings(**overrides: Any) -> Settings:
                 None,
             )
             variable = Settings.model_fields[field_name].alias if field_name else name
-            allowed = _describe_allowed(field_name) if field_name else error["msg"]
-            secret = variable and ("KEY" in variable or "SECRET" in variable)
-            shown = "***" if secret else repr(error.get("input"))
-            problems.append(f"{variable}={shown} is invalid: allowed is {allowed}")
+            allowed = describe_allowed(field_name) if field_name else error["msg"]
+            shown = redact(variable or name, error.get("input"))
+            where = ""
+            if variable not in given and variable not in from_env:
+                where = f" in the settings file {settings_path()}"
+            problems.append(f"{variable}={shown}{where} is invalid: allowed is {allowed}")
         raise ConfigError("Invalid setting: " + "; ".join(problems)) from None

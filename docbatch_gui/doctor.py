@@ -115,9 +115,7 @@ async def _render_once(task: Any, deadline: float, on_count: Any, on_page: Any) 
 
 def _anthropic(settings: Settings) -> Check:
     """A real call that costs nothing (count_tokens): proves the key and the network."""
-    import anthropic
-
-    from docbatch_gui.llm.claude import classify_api_error
+    from docbatch_gui.connections import anthropic_probe
     from docbatch_gui.secrets import keyring_secret
 
     key = (
@@ -131,30 +129,13 @@ def _anthropic(settings: Settings) -> Check:
             Status.INFO,
             "no ANTHROPIC_API_KEY: the offline extractor is used (no cost; text layer and OCR)",
         )
-    where = settings.anthropic_base_url or "api.anthropic.com"
-    client = anthropic.Anthropic(
-        api_key=key, base_url=settings.anthropic_base_url, max_retries=0, timeout=15
-    )
-    try:
-        client.messages.count_tokens(
-            model=settings.anthropic_model, messages=[{"role": "user", "content": "ping"}]
-        )
-    except anthropic.APIConnectionError as exc:
-        return Check(
-            "Claude (Anthropic)",
-            Status.FAIL,
-            f"cannot reach {where} ({type(exc).__name__}); check the network, a proxy, "
-            "or ANTHROPIC_BASE_URL",
-        )
-    except anthropic.APIError as exc:
-        return Check("Claude (Anthropic)", Status.FAIL, classify_api_error(exc).message)
-    finally:
-        client.close()
+    ok, message = anthropic_probe(settings, key, timeout=15)
+    if not ok:
+        return Check("Claude (Anthropic)", Status.FAIL, message)
     return Check(
         "Claude (Anthropic)",
         Status.OK,
-        f"key accepted by {where}; model {settings.anthropic_model}, "
-        f"up to {settings.max_concurrency} requests at once",
+        f"{message}, up to {settings.max_concurrency} requests at once",
     )
 
 

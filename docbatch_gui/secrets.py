@@ -2,15 +2,37 @@
 
 The GUI stores what an operator types into the keyring; scripts and servers use the
 environment. A machine without a keyring backend simply has no stored secrets.
+
+Which values are secret:
+
+* the ``SecretStr`` settings (``ANTHROPIC_API_KEY``, ``MINIO_SECRET_KEY``), stored in
+  the keyring under their variable name;
+* the password inside a connection URI (``MONGODB_URI``, ``REDIS_URL``,
+  ``CELERY_BROKER_URL``). Only the password goes to the keyring, under
+  ``<VARIABLE>_PASSWORD``; the settings file keeps the rest of the URI, so an operator
+  can still read where the backend is. The password is put back when settings load.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
+from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 log = logging.getLogger(__name__)
 
 SERVICE = "DocBatch"
+
+#: settings whose whole value is secret
+SECRET_VARIABLES = ("ANTHROPIC_API_KEY", "MINIO_SECRET_KEY")
+#: settings that are URIs and may carry a password
+URI_VARIABLES = ("MONGODB_URI", "REDIS_URL", "CELERY_BROKER_URL")
+MASK = "***"
+
+
+def password_entry(variable: str) -> str:
+    """The keyring entry that holds the password of a URI setting."""
+    return f"{variable}_PASSWORD"
 
 
 def keyring_secret(name: str) -> str | None:
@@ -31,3 +53,66 @@ def set_keyring_secret(name: str, value: str) -> None:
     import keyring
 
     keyring.set_password(SERVICE, name, value)
+
+
+def delete_keyring_secret(name: str) -> None:
+    """Forget a stored secret; nothing stored is not an error."""
+    import keyring
+    from keyring.errors import PasswordDeleteError
+
+    with contextlib.suppress(PasswordDeleteError):
+        keyring.delete_password(SERVICE, name)
+
+
+def split_uri_password(uri: str) -> tuple[str, str | None]:
+    """``scheme://user:pw@host/db`` -> (``scheme://user@host/db``, ``pw``)."""
+    parts = urlsplit(uri)
+    if parts.password is None:
+        return uri, None
+    host = parts.netloc.rpartition("@")[2]
+    user = parts.username or ""
+    netloc = f"{user}@{host}" if user else host
+    return urlunsplit(parts._replace(netloc=netloc)), unquote(parts.password)
+
+
+def join_uri_password(uri: str, password: str | None) -> str:
+    """Put a password (from the keyring) back into a URI that has none."""
+    if not password:
+        return uri
+    parts = urlsplit(uri)
+    if parts.password is not None or not parts.netloc:
+        return uri
+    user, _, host = parts.netloc.rpartition("@")
+    netloc = f"{user}:{quote(password, safe='')}@{host}"
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def redact(variable: str, value: object) -> str:
+    """A value as it may be shown in a message or a log: secrets masked."""
+    if value is None:
+        return repr(None)
+    name = variable.upper()
+    if name in SECRET_VARIABLES or "KEY" in name or "SECRET" in name or "PASSWORD" in name:
+        return MASK
+    if name in URI_VARIABLES and isinstance(value, str):
+        return repr(mask_uri_password(value))
+    return repr(value)
+
+
+def mask_uri_password(uri: str) -> str:
+    """``scheme://user:pw@host`` -> ``scheme://user:***@host``, for display."""
+    bare, password = split_uri_password(uri)
+    if password is None:
+        return uri
+    parts = urlsplit(bare)
+    user, _, host = parts.netloc.rpartition("@")
+    return urlunsplit(parts._replace(netloc=f"{user}:{MASK}@{host}"))
+
+
+def scrub(text: str, secrets: list[str | None]) -> str:
+    """Remove known secret values from a text that came from a library (an
+    exception message may quote a URI or a header)."""
+    for secret in secrets:
+        if secret and len(secret) >= 3:
+            text = text.replace(secret, MASK).replace(quote(secret, safe=""), MASK)
+    return text

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -25,6 +26,10 @@ for variable in (
     "MINIO_ENDPOINT",
 ):
     os.environ.pop(variable, None)
+# Nor a developer's settings file: point at one that does not exist.
+os.environ["DOCBATCH_SETTINGS_FILE"] = os.path.join(
+    tempfile.gettempdir(), f"docbatch-tests-{os.getpid()}", "settings.json"
+)
 
 
 @pytest.fixture

@@ -33,6 +33,15 @@ def pytest_asyncio_loop_factories(config: Any, item: Any) -> dict[str, Callable[
     return {"qasync": lambda: qasync.QEventLoop(QAPP)}
 
 
+@pytest.fixture(autouse=True)
+def gui_isolation(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nothing of the developer's own: settings file, data folder, QSettings."""
+    monkeypatch.setenv("DOCBATCH_SETTINGS_FILE", str(tmp_path / "config" / "settings.json"))
+    monkeypatch.setenv("DOCBATCH_DATA_DIR", str(tmp_path / "data"))
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "qs"))
+
+
 @pytest.fixture
 def gui_settings(tmp_path: Path) -> Settings:
     return load_settings(
@@ -46,10 +55,6 @@ def gui_settings(tmp_path: Path) -> Settings:
 
 @pytest.fixture
 def qsettings(tmp_path: Path) -> QSettings:
-    """A settings file of the test's own, never the developer's (also for code that
-    opens a default ``QSettings()``)."""
-    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "qs"))
     return QSettings(str(tmp_path / "gui.ini"), QSettings.Format.IniFormat)
 
 

@@ -1,0 +1,20 @@
+"""Building a Settings tab over a real (never started) facade."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSettings
+
+from docbatch_gui._qt.bridge import EngineBridge
+from docbatch_gui._qt.context import GuiContext
+from docbatch_gui._qt.notify import Notifier
+from docbatch_gui._qt.settings_tab import SettingsTab
+from docbatch_gui.app import DocBatchApp
+from docbatch_gui.config import load_settings
+
+
+def make_tab(qsettings: QSettings) -> SettingsTab:
+    app = DocBatchApp(load_settings())
+    ctx = GuiContext(
+        app=app, bridge=EngineBridge(app), notifier=Notifier(), qsettings=qsettings, operator="t"
+    )
+    return SettingsTab(ctx)

@@ -1,0 +1,150 @@
+"""Connection tests against the fakes, a local redis-server and a refused port."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from docbatch_gui import connections
+from docbatch_gui.config import Settings, load_settings
+from tests.fakes.anthropic_server import FakeAnthropic
+from tests.fakes.vision_server import FakeVision
+
+pytestmark = pytest.mark.asyncio
+KEY = "sk-ant-conn-secret-42"
+REDIS_PASSWORD = "r3dis-pw-secret"
+
+
+def closed_port() -> int:
+    """A port nobody listens on: bound, then released."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def settings(**values: object) -> Settings:
+    return load_settings(**values)
+
+
+@pytest.fixture(autouse=True)
+def short_timeouts(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(connections, "TIMEOUT", 2.0)
+
+
+@pytest.fixture
+def vision() -> Iterator[FakeVision]:
+    with FakeVision() as server:
+        yield server
+
+
+@pytest.fixture
+def redis_port(tmp_path: Path) -> Iterator[int]:
+    binary = shutil.which("redis-server") or "/usr/bin/redis-server"
+    if not Path(binary).exists():
+        pytest.skip("redis-server is not installed")
+    port = closed_port()
+    args = [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", ""]
+    args += ["--appendonly", "no", "--dir", str(tmp_path), "--requirepass", REDIS_PASSWORD]
+    process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), 0.2).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        yield port
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+async def test_anthropic_accepts_a_good_key_and_says_why_not_otherwise() -> None:
+    with FakeAnthropic() as fake:
+        good = await connections.test_anthropic(
+            settings(ANTHROPIC_API_KEY=KEY, ANTHROPIC_BASE_URL=fake.url)
+        )
+        bad = await connections.test_anthropic(
+            settings(ANTHROPIC_API_KEY="bad-key", ANTHROPIC_BASE_URL=fake.url)
+        )
+    assert good.ok and "key accepted" in good.message
+    assert not bad.ok and "refused the API key" in bad.message
+    refused = await connections.test_anthropic(
+        settings(ANTHROPIC_API_KEY=KEY, ANTHROPIC_BASE_URL=f"http://127.0.0.1:{closed_port()}")
+    )
+    assert not refused.ok and "cannot reach" in refused.message
+    for result in (good, bad, refused):
+        assert KEY not in result.message
+
+
+async def test_anthropic_without_a_key_says_so() -> None:
+    result = await connections.test_anthropic(settings())
+    assert not result.ok and "ANTHROPIC_API_KEY" in result.message
+
+
+async def test_vision_answers_through_the_fake_and_fails_on_a_closed_port(
+    vision: FakeVision,
+) -> None:
+    good = await connections.test_vision(settings(GOOGLE_VISION_ENDPOINT=vision.url))
+    assert good.ok, good.message
+    assert vision.calls == 1
+    refused = await connections.test_vision(
+        settings(GOOGLE_VISION_ENDPOINT=f"http://127.0.0.1:{closed_port()}")
+    )
+    assert not refused.ok and refused.message
+
+
+async def test_redis_ping_with_auth_and_a_wrong_password(redis_port: int) -> None:
+    good = await connections.test_redis(
+        settings(REDIS_URL=f"redis://:{REDIS_PASSWORD}@127.0.0.1:{redis_port}/0")
+    )
+    assert good.ok, good.message
+    assert "answered PING" in good.message
+    wrong = await connections.test_redis(
+        settings(REDIS_URL=f"redis://:wrong-secret@127.0.0.1:{redis_port}/0")
+    )
+    assert not wrong.ok and "refused" in wrong.message
+    assert "wrong-secret" not in wrong.message and REDIS_PASSWORD not in good.message
+
+
+async def test_redis_on_a_closed_port_is_a_clear_failure() -> None:
+    result = await connections.test_redis(settings(REDIS_URL=f"redis://127.0.0.1:{closed_port()}"))
+    assert not result.ok and "cannot reach Redis" in result.message
+
+
+@pytest.mark.parametrize(
+    ("package", "probe", "values"),
+    [
+        ("pymongo", connections.test_mongodb, {"MONGODB_URI": "mongodb://u:pw-secret@127.0.0.1:{port}"}),
+        ("minio", connections.test_minio,
+         {"MINIO_ENDPOINT": "127.0.0.1:{port}", "MINIO_SECRET_KEY": "pw-secret"}),
+    ],
+)  # fmt: skip
+async def test_optional_clients_say_install_or_fail_clearly(
+    package: str, probe: Any, values: dict[str, str]
+) -> None:
+    port = closed_port()
+    result = await probe(settings(**{k: v.format(port=port) for k, v in values.items()}))
+    assert not result.ok
+    if importlib.util.find_spec(package) is None:
+        assert f"install {package}" in result.message
+    assert "pw-secret" not in result.message
+
+
+async def test_unset_backends_are_reported_not_attempted() -> None:
+    for probe, variable in (
+        (connections.test_mongodb, "MONGODB_URI"),
+        (connections.test_minio, "MINIO_ENDPOINT"),
+        (connections.test_redis, "REDIS_URL"),
+    ):
+        result = await probe(settings())
+        assert not result.ok and variable in result.message

@@ -1,0 +1,151 @@
+"""The Settings tab: validation as typed, Cancel, secrets to the keyring only,
+environment-set fields read-only, connection tests shown inline."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QLineEdit, QSpinBox
+from pytestqt.qtbot import QtBot
+
+from docbatch_gui.config import Settings
+from docbatch_gui.secrets import SERVICE
+from docbatch_gui.settings_file import settings_path
+from tests.fakes.anthropic_server import FakeAnthropic
+from tests.fakes.memory_keyring import MemoryKeyring, memory_keyring
+from tests.gui.settings_helpers import make_tab
+
+KEY = "sk-ant-gui-secret-7781"
+PASSWORD = "mongo-gui-secret-55"
+
+
+@pytest.fixture
+def ring() -> Iterator[MemoryKeyring]:
+    with memory_keyring() as backend:
+        yield backend
+
+
+def line(tab: object, name: str) -> QLineEdit:
+    editor = tab.editors[name].editor  # type: ignore[attr-defined]
+    assert isinstance(editor, QLineEdit)
+    return editor
+
+
+def test_an_invalid_value_is_marked_with_its_reason_and_cancel_reverts(
+    qtbot: QtBot, qsettings: QSettings, ring: MemoryKeyring
+) -> None:
+    tab = make_tab(qsettings)
+    qtbot.addWidget(tab)
+    assert not tab.save_button.isEnabled()  # nothing changed yet
+    batch = tab.editors["batch_size"].editor
+    assert isinstance(batch, QSpinBox)
+    assert (batch.minimum(), batch.maximum()) == (1, 10_000)  # the model's ge/le
+    batch.setValue(50)
+    assert tab.save_button.isEnabled()
+    line(tab, "anthropic_model").setText("")
+    model = tab.editors["anthropic_model"]
+    assert model.has_error and not model.error.isHidden()
+    assert "at least 1 character" in model.error.text()
+    assert "border" in model.editor.styleSheet()
+    assert not tab.save_button.isEnabled()
+    assert "1 value" in tab.status.text()
+    tab.cancel_button.click()
+    assert line(tab, "anthropic_model").text() == "claude-sonnet-5"
+    assert batch.value() == 30
+    assert not model.has_error and model.editor.styleSheet() == ""
+    assert not tab.save_button.isEnabled() and not tab.cancel_button.isEnabled()
+    assert not settings_path().exists()
+
+
+@pytest.mark.asyncio
+async def test_save_puts_secrets_in_the_keyring_never_in_the_file_or_the_log(
+    qtbot: QtBot, qsettings: QSettings, ring: MemoryKeyring, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    tab = make_tab(qsettings)
+    qtbot.addWidget(tab)
+    saved: asyncio.Future[Settings] = asyncio.get_running_loop().create_future()
+    tab.saved.connect(lambda s: saved.done() or saved.set_result(s))
+    line(tab, "anthropic_api_key").setText(KEY)
+    line(tab, "mongodb_uri").setText("mongodb://reader@db.local:27017/docs")
+    password = tab.editors["mongodb_uri"].password
+    assert password is not None
+    password.setText(PASSWORD)
+    tab.editors["batch_size"].editor.setValue(40)  # type: ignore[attr-defined]
+    tab.language.setCurrentIndex(tab.language.findData("ru"))
+    tab.save_button.click()
+    new = await asyncio.wait_for(saved, 10)
+
+    text = settings_path().read_text()
+    assert json.loads(text) == {
+        "BATCH_SIZE": 40,
+        "MONGODB_URI": "mongodb://reader@db.local:27017/docs",
+    }
+    assert ring.store[(SERVICE, "ANTHROPIC_API_KEY")] == KEY
+    assert ring.store[(SERVICE, "MONGODB_URI_PASSWORD")] == PASSWORD
+    for secret in (KEY, PASSWORD):
+        assert secret not in text
+        assert secret not in caplog.text
+    assert new.batch_size == 40 and new.anthropic_api_key.get_secret_value() == KEY
+    assert qsettings.value("ui/language") == "ru"
+    assert not tab.save_button.isEnabled()  # the saved values are the new baseline
+    assert "Restart" in tab.status.text()
+
+
+def test_environment_fields_are_read_only_and_not_saved(
+    qtbot: QtBot, qsettings: QSettings, ring: MemoryKeyring, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BATCH_SIZE", "12")
+    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+    tab = make_tab(qsettings)
+    qtbot.addWidget(tab)
+    batch = tab.editors["batch_size"]
+    assert batch.locked and not batch.editor.isEnabled()
+    assert batch.value() == 12
+    assert "BATCH_SIZE" in batch.note.text()
+    key = tab.editors["anthropic_api_key"]
+    assert key.locked and line(tab, "anthropic_api_key").isReadOnly()
+    assert line(tab, "anthropic_api_key").text() == ""  # the env secret is not copied
+    assert "BATCH_SIZE" not in tab.values() and "ANTHROPIC_API_KEY" not in tab.values()
+    assert "OCR_WORKERS" in tab.values()
+
+
+@pytest.mark.asyncio
+async def test_connection_test_shows_success_and_failure_inline(
+    qtbot: QtBot, qsettings: QSettings, ring: MemoryKeyring, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    tab = make_tab(qsettings)
+    qtbot.addWidget(tab)
+    test = tab.tests["claude"]
+    line(tab, "anthropic_api_key").setText(KEY)
+
+    async def press() -> tuple[bool, str]:
+        done: asyncio.Future[tuple[bool, str]] = asyncio.get_running_loop().create_future()
+        slot = lambda ok, text: done.done() or done.set_result((ok, text))  # noqa: E731
+        test.finished.connect(slot)
+        test.button.click()
+        assert not test.button.isEnabled()  # busy while it runs
+        try:
+            return await asyncio.wait_for(done, 30)
+        finally:
+            test.finished.disconnect(slot)
+
+    with FakeAnthropic() as fake:
+        line(tab, "anthropic_base_url").setText(fake.url)
+        ok, text = await press()
+    assert ok, text
+    assert test.result.text().startswith("✓") and "188038" in test.result.styleSheet()
+    line(tab, "anthropic_base_url").setText("http://127.0.0.1:9")
+    ok, text = await press()
+    assert not ok and "cannot reach" in text
+    assert test.result.text().startswith("✗") and "c62828" in test.result.styleSheet()
+    assert test.button.isEnabled()
+    assert KEY not in test.result.text() and KEY not in caplog.text
+    assert not Path(settings_path()).exists()  # testing saves nothing
