@@ -93,7 +93,7 @@ def build_window(settings: object, qsettings: object) -> object:
         operator=operator_name(),
     )
     window = MainWindow(ctx)
-    install_log_handler(window.log_panel)
+    window.log_handler = install_log_handler(window.log_panel)
     return window
 
 

@@ -77,6 +77,9 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self.statusBar().showMessage(self.tr("Starting…"))
 
+        #: set by main.build_window; removed on shutdown so that no record is ever
+        #: sent to a panel that is gone
+        self.log_handler: logging.Handler | None = None
         self._busy_before = 0
         self._closing = False
         self._close_allowed = False
@@ -261,6 +264,12 @@ class MainWindow(QMainWindow):
         self.save_state()
         self._flag_timer.stop()
         await asyncio.get_running_loop().run_in_executor(None, self.ctx.bridge.stop)
+        if self.log_handler is not None:
+            remove = getattr(self.log_handler, "remove", None)
+            if remove is not None:
+                remove()  # also gives the root logger its level back
+            logging.getLogger().removeHandler(self.log_handler)
+            self.log_handler = None
         self.closed.emit()
 
 
