@@ -277,4 +277,3 @@ def app_instance() -> QApplication:
     app = QApplication.instance()
     assert isinstance(app, QApplication)
     return app
-
