@@ -304,6 +304,8 @@ class ReviewTab(QWidget):
         loop = asyncio.get_running_loop()
         doc = await loop.run_in_executor(None, self.ctx.app.review.document, job_id, doc_index)
         job = (await loop.run_in_executor(None, self.ctx.app.jobs, [job_id]))[0]
+        if self._key(self.tree.currentItem()) != (job_id, doc_index):
+            return  # the operator moved on while this one loaded: the newer load wins
         self.current_job = job
         self._show(doc)
 
