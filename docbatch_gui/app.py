@@ -16,6 +16,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from docbatch_gui.backends import open_blobs, open_store
 from docbatch_gui.config import ProcessingMode, Settings
 from docbatch_gui.domain.errors import ConfigError, DocBatchError
 from docbatch_gui.domain.models import BatchRecord, Document, Job, Page
@@ -28,8 +29,7 @@ from docbatch_gui.pipeline.isolate import kill_all
 from docbatch_gui.pipeline.profile import Profile, load_profile
 from docbatch_gui.pipeline.render import make_thumbnail
 from docbatch_gui.secrets import keyring_secret
-from docbatch_gui.storage.blobs import LocalBlobStore
-from docbatch_gui.storage.sqlite import SQLiteStore
+from docbatch_gui.storage.blobs import BlobStore
 from docbatch_gui.storage.store import Store
 
 if TYPE_CHECKING:
@@ -53,11 +53,13 @@ class DocBatchApp:
 
     @cached_property
     def store(self) -> Store:
-        return SQLiteStore(self.settings.db_path)
+        """SQLite in the data directory, or the team's MongoDB when MONGODB_URI is set."""
+        return open_store(self.settings)
 
     @cached_property
-    def blobs(self) -> LocalBlobStore:
-        return LocalBlobStore(self.settings.blob_dir)
+    def blobs(self) -> BlobStore:
+        """A local folder, or the team's MinIO bucket when MINIO_ENDPOINT is set."""
+        return open_blobs(self.settings)
 
     @cached_property
     def profile(self) -> Profile:
