@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from docbatch_gui.backends import open_blobs, open_store
-from docbatch_gui.config import ProcessingMode, Settings
+from docbatch_gui.config import Execution, ProcessingMode, Settings
 from docbatch_gui.domain.errors import ConfigError, DocBatchError
 from docbatch_gui.domain.models import BatchRecord, Document, Job, Page
 from docbatch_gui.domain.states import FINAL_STATES, SUCCESS_STATES, JobState
@@ -46,6 +46,8 @@ class DocBatchApp:
         self.settings = settings
         self.lock = WorkerLock(settings.data_dir)
         self._recovered = False
+        #: jobs this process sent to Celery workers (distributed execution)
+        self._dispatched: set[int] = set()
         #: the critical error that stopped the last run, for the operator
         self.halted: DocBatchError | None = None
 
@@ -250,6 +252,11 @@ class DocBatchApp:
         clients: tuple[ClaudeSync | None, BatchClient | None] | None = None
         try:
             while not stop.is_set():
+                distributed = self.settings.execution is Execution.CELERY
+                if distributed:
+                    from docbatch_gui.distributed.dispatch import dispatch_queued
+
+                    dispatch_queued(self.store, self.settings, self._dispatched)
                 if self.lock.acquire():
                     if not self._recovered:
                         recover_interrupted(self.store, max_attempts=MAX_ATTEMPTS)
@@ -261,7 +268,8 @@ class DocBatchApp:
                     worker = LocalWorker(
                         self.store, self.blobs, self.settings, self.profile, listener, claude
                     )
-                    await worker.run_until_idle(stop)
+                    if not distributed:  # else Celery workers run queued jobs
+                        await worker.run_until_idle(stop)
                     batch_pending = await self._batch_cycle(worker, batches)
                     self.halted = worker.halted or self.halted
                     if self.halted is not None:

@@ -89,6 +89,13 @@ def build_parser() -> argparse.ArgumentParser:
     worker = commands.add_parser("worker", help="process the queue in the foreground")
     worker.add_argument("--once", action="store_true", help="process what is queued, then exit")
 
+    celery = commands.add_parser(
+        "celery-worker", help="run a Celery worker for the team (CELERY_BROKER_URL)"
+    )
+    celery.add_argument("--concurrency", type=int, default=1, help="task processes (default 1)")
+    celery.add_argument("--loglevel", default="INFO", help="Celery log level")
+    celery.add_argument("--name", help="node name (default docbatch-PID@HOST)")
+
     batches = commands.add_parser("batches", help="list Message Batches (batch mode)")
     batches.add_argument("--json", action="store_true", help="print JSON")
     commands.add_parser("pause", help="pause the batch worker (submit and poll)")
@@ -278,6 +285,20 @@ def cmd_worker(app: DocBatchApp, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_celery_worker(app: DocBatchApp, args: argparse.Namespace) -> int:
+    """A Celery worker with this project's settings; ``worker`` stays the batch loop."""
+    import os
+
+    from docbatch_gui.distributed.celery_app import configure
+
+    celery = configure(app.settings)
+    name = args.name or f"docbatch-{os.getpid()}@%h"
+    celery.worker_main(
+        ["worker", "--loglevel", args.loglevel, "--concurrency", str(args.concurrency), "-n", name]
+    )
+    return EXIT_OK
+
+
 def cmd_pages(app: DocBatchApp, args: argparse.Namespace) -> int:
     app.store.get_job(args.job)  # KeyError → "no job N"
     pages = app.pages(args.job)
@@ -344,6 +365,7 @@ COMMANDS = {
     "jobs": cmd_jobs,
     "documents": cmd_documents,
     "worker": cmd_worker,
+    "celery-worker": cmd_celery_worker,
     "batches": cmd_batches,
     "pages": cmd_pages,
     "pause": cmd_pause,

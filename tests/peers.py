@@ -83,7 +83,11 @@ class MotoS3:
     """moto's S3 server in a thread: a real HTTP endpoint for the ``minio`` client."""
 
     def __init__(self) -> None:
+        import logging
+
         from moto.server import ThreadedMotoServer
+
+        logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one line per request
 
         self.port = free_port()
         self._server = ThreadedMotoServer(ip_address="127.0.0.1", port=self.port, verbose=False)
