@@ -22,6 +22,7 @@ from docbatch_gui.domain.errors import ConfigError, DocBatchError
 from docbatch_gui.domain.models import BatchRecord, Document, Job, Page
 from docbatch_gui.domain.states import FINAL_STATES, SUCCESS_STATES, JobState
 from docbatch_gui.engine.intake import IntakeReport, intake_paths
+from docbatch_gui.engine.leader import RedisLeaderLock
 from docbatch_gui.engine.lock import WorkerLock
 from docbatch_gui.engine.recovery import recover_interrupted
 from docbatch_gui.engine.worker import MAX_ATTEMPTS, JobListener, LocalWorker
@@ -44,7 +45,12 @@ WATCH_INTERVAL = 0.5
 class DocBatchApp:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.lock = WorkerLock(settings.data_dir)
+        #: who runs the worker loop: one per data directory, or one per team (Redis)
+        self.lock: WorkerLock | RedisLeaderLock = (
+            RedisLeaderLock(settings.redis_url, ttl=settings.leader_ttl)
+            if settings.redis_url
+            else WorkerLock(settings.data_dir)
+        )
         self._recovered = False
         #: jobs this process sent to Celery workers (distributed execution)
         self._dispatched: set[int] = set()
