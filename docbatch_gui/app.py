@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import tempfile
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from functools import cached_property
@@ -36,6 +38,7 @@ from docbatch_gui.storage.store import Store
 if TYPE_CHECKING:
     from docbatch_gui.llm.batches import BatchClient
     from docbatch_gui.llm.claude import ClaudeSync
+    from docbatch_gui.sources.yadisk import Progress
 
 log = logging.getLogger(__name__)
 
@@ -149,6 +152,44 @@ class DocBatchApp:
             force=force,
             max_file_mb=self.settings.max_file_mb,
         )
+
+    def import_yadisk(
+        self,
+        source: str,
+        *,
+        token: str | None = None,
+        mode: str | None = None,
+        force: bool = False,
+        progress: Progress | None = None,
+        cancel: threading.Event | None = None,
+    ) -> IntakeReport:
+        """Queue every supported file of a Yandex.Disk public link (or, with an OAuth
+        token, a folder path such as ``disk:/Scans``). Downloads run in parallel with
+        the workload manager's thread counts; ``progress(done, total, name)`` is called
+        from download threads; setting ``cancel`` stops it (ImportCanceled)."""
+        from docbatch_gui.engine.workload import workload_for
+        from docbatch_gui.sources.yadisk import YandexDisk, download_all
+
+        mode = self.resolve_mode(mode)
+        if token is None and self.settings.yadisk_token is not None:
+            token = self.settings.yadisk_token.get_secret_value()
+        token = token or keyring_secret("YADISK_TOKEN")
+        threads = workload_for(self.settings.redis_url).import_threads()
+        disk = YandexDisk(self.settings.yadisk_api_url, token)
+        with tempfile.TemporaryDirectory(prefix="docbatch-yadisk-") as folder:
+            try:
+                paths = download_all(
+                    disk,
+                    source,
+                    Path(folder),
+                    pdf_threads=threads.pdf,
+                    tiff_threads=threads.tiff,
+                    progress=progress,
+                    cancel=cancel,
+                )
+            finally:
+                disk.close()
+            return self.add(paths, mode=mode, force=force)
 
     def jobs(self, ids: Iterable[int] | None = None) -> list[Job]:
         return self.store.list_jobs(ids=ids)
