@@ -10,17 +10,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import tempfile
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from docbatch_gui.config import ProcessingMode, Settings
+from docbatch_gui.backends import open_blobs, open_store
+from docbatch_gui.config import Execution, ProcessingMode, Settings
 from docbatch_gui.domain.errors import ConfigError, DocBatchError, InvalidTransition
 from docbatch_gui.domain.models import BatchRecord, Document, Job, Page
 from docbatch_gui.domain.states import FINAL_STATES, SUCCESS_STATES, JobState
 from docbatch_gui.engine.intake import IntakeReport, intake_paths
+from docbatch_gui.engine.leader import RedisLeaderLock
 from docbatch_gui.engine.lock import WorkerLock
 from docbatch_gui.engine.recovery import recover_interrupted
 from docbatch_gui.engine.worker import MAX_ATTEMPTS, JobListener, LocalWorker
@@ -39,14 +43,14 @@ from docbatch_gui.stats import (
     batch_row,
     month_summary,
 )
-from docbatch_gui.storage.blobs import LocalBlobStore
-from docbatch_gui.storage.sqlite import SQLiteStore
+from docbatch_gui.storage.blobs import BlobStore
 from docbatch_gui.storage.store import Store
 
 if TYPE_CHECKING:
     from docbatch_gui.llm.batches import BatchClient
     from docbatch_gui.llm.claude import ClaudeSync
     from docbatch_gui.registry.service import RegistryService
+    from docbatch_gui.sources.yadisk import Progress
 
 log = logging.getLogger(__name__)
 
@@ -56,8 +60,15 @@ WATCH_INTERVAL = 0.5
 class DocBatchApp:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.lock = WorkerLock(settings.data_dir)
+        #: who runs the worker loop: one per data directory, or one per team (Redis)
+        self.lock: WorkerLock | RedisLeaderLock = (
+            RedisLeaderLock(settings.redis_url, ttl=settings.leader_ttl)
+            if settings.redis_url
+            else WorkerLock(settings.data_dir)
+        )
         self._recovered = False
+        #: jobs this process sent to Celery workers (distributed execution)
+        self._dispatched: set[int] = set()
         #: the critical error that stopped the last run, for the operator
         self.halted: DocBatchError | None = None
         #: set when the GUI closes and waits: running jobs finish, none starts
@@ -69,11 +80,13 @@ class DocBatchApp:
 
     @cached_property
     def store(self) -> Store:
-        return SQLiteStore(self.settings.db_path)
+        """SQLite in the data directory, or the team's MongoDB when MONGODB_URI is set."""
+        return open_store(self.settings)
 
     @cached_property
-    def blobs(self) -> LocalBlobStore:
-        return LocalBlobStore(self.settings.blob_dir)
+    def blobs(self) -> BlobStore:
+        """A local folder, or the team's MinIO bucket when MINIO_ENDPOINT is set."""
+        return open_blobs(self.settings)
 
     @cached_property
     def registry(self) -> RegistryService:
@@ -175,6 +188,44 @@ class DocBatchApp:
             force=force,
             max_file_mb=self.settings.max_file_mb,
         )
+
+    def import_yadisk(
+        self,
+        source: str,
+        *,
+        token: str | None = None,
+        mode: str | None = None,
+        force: bool = False,
+        progress: Progress | None = None,
+        cancel: threading.Event | None = None,
+    ) -> IntakeReport:
+        """Queue every supported file of a Yandex.Disk public link (or, with an OAuth
+        token, a folder path such as ``disk:/Scans``). Downloads run in parallel with
+        the workload manager's thread counts; ``progress(done, total, name)`` is called
+        from download threads; setting ``cancel`` stops it (ImportCanceled)."""
+        from docbatch_gui.engine.workload import workload_for
+        from docbatch_gui.sources.yadisk import YandexDisk, download_all
+
+        mode = self.resolve_mode(mode)
+        if token is None and self.settings.yadisk_token is not None:
+            token = self.settings.yadisk_token.get_secret_value()
+        token = token or keyring_secret("YADISK_TOKEN")
+        threads = workload_for(self.settings.redis_url).import_threads()
+        disk = YandexDisk(self.settings.yadisk_api_url, token)
+        with tempfile.TemporaryDirectory(prefix="docbatch-yadisk-") as folder:
+            try:
+                paths = download_all(
+                    disk,
+                    source,
+                    Path(folder),
+                    pdf_threads=threads.pdf,
+                    tiff_threads=threads.tiff,
+                    progress=progress,
+                    cancel=cancel,
+                )
+            finally:
+                disk.close()
+            return self.add(paths, mode=mode, force=force)
 
     def jobs(self, ids: Iterable[int] | None = None) -> list[Job]:
         return self.store.list_jobs(ids=ids)
@@ -356,6 +407,11 @@ class DocBatchApp:
         clients: tuple[ClaudeSync | None, BatchClient | None] | None = None
         try:
             while not stop.is_set():
+                distributed = self.settings.execution is Execution.CELERY
+                if distributed:
+                    from docbatch_gui.distributed.dispatch import dispatch_queued
+
+                    dispatch_queued(self.store, self.settings, self._dispatched)
                 if self.lock.acquire():
                     if not self._recovered:
                         recover_interrupted(self.store, max_attempts=MAX_ATTEMPTS)
@@ -373,7 +429,8 @@ class DocBatchApp:
                         claude,
                         may_start=self.may_start,
                     )
-                    await worker.run_until_idle(stop)
+                    if not distributed:  # else Celery workers run queued jobs
+                        await worker.run_until_idle(stop)
                     batch_pending = await self._batch_cycle(worker, batches)
                     self.halted = worker.halted or self.halted
                     if self.halted is not None:

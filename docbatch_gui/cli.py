@@ -91,6 +91,20 @@ def build_parser() -> argparse.ArgumentParser:
     worker = commands.add_parser("worker", help="process the queue in the foreground")
     worker.add_argument("--once", action="store_true", help="process what is queued, then exit")
 
+    celery = commands.add_parser(
+        "celery-worker", help="run a Celery worker for the team (CELERY_BROKER_URL)"
+    )
+    celery.add_argument("--concurrency", type=int, default=1, help="task processes (default 1)")
+    celery.add_argument("--loglevel", default="INFO", help="Celery log level")
+    celery.add_argument("--name", help="node name (default docbatch-PID@HOST)")
+
+    yadisk = commands.add_parser(
+        "import-yadisk", help="queue the files of a Yandex.Disk public link or folder"
+    )
+    yadisk.add_argument("url", metavar="URL", help="public link, or disk:/path with a token")
+    yadisk.add_argument("--mode", choices=["offline", "sync", "batch"], help="extraction mode")
+    yadisk.add_argument("--force", action="store_true", help="process known files again")
+
     batches = commands.add_parser("batches", help="list Message Batches (batch mode)")
     batches.add_argument("--json", action="store_true", help="print JSON")
     commands.add_parser("pause", help="pause the batch worker (submit and poll)")
@@ -281,6 +295,36 @@ def cmd_worker(app: DocBatchApp, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_celery_worker(app: DocBatchApp, args: argparse.Namespace) -> int:
+    """A Celery worker with this project's settings; ``worker`` stays the batch loop."""
+    import os
+
+    from docbatch_gui.distributed.celery_app import configure
+
+    celery = configure(app.settings)
+    name = args.name or f"docbatch-{os.getpid()}@%h"
+    celery.worker_main(
+        ["worker", "--loglevel", args.loglevel, "--concurrency", str(args.concurrency), "-n", name]
+    )
+    return EXIT_OK
+
+
+def cmd_import_yadisk(app: DocBatchApp, args: argparse.Namespace) -> int:
+    """The token comes from YADISK_TOKEN or the keyring, never from the command line."""
+    import httpx
+
+    try:
+        report = app.import_yadisk(args.url, mode=args.mode, force=args.force)
+    except httpx.HTTPError as exc:
+        complain(f"Yandex.Disk: {exc}")
+        return EXIT_FAILED
+    for result in report.results:
+        note = f" (duplicate of job {result.duplicate_of.id})" if result.duplicate_of else ""
+        out.print(Text(f"job {result.job.id}: {result.job.file_name} {result.job.state}{note}"))
+    out.print(f"{len(report.results)} file(s) queued from Yandex.Disk")
+    return EXIT_OK
+
+
 def cmd_pages(app: DocBatchApp, args: argparse.Namespace) -> int:
     app.store.get_job(args.job)  # KeyError → "no job N"
     pages = app.pages(args.job)
@@ -350,6 +394,8 @@ COMMANDS = {
     "jobs": cmd_jobs,
     "documents": cmd_documents,
     "worker": cmd_worker,
+    "celery-worker": cmd_celery_worker,
+    "import-yadisk": cmd_import_yadisk,
     "batches": cmd_batches,
     "pages": cmd_pages,
     "pause": cmd_pause,

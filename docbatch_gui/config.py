@@ -29,6 +29,13 @@ class ProcessingMode(StrEnum):
     BATCH = "batch"
 
 
+class Execution(StrEnum):
+    """Where heavy tasks run: this process, or Celery workers on any machine."""
+
+    IN_PROCESS = "inprocess"
+    CELERY = "celery"
+
+
 class OutputMode(StrEnum):
     """How the answer's shape is enforced: structured outputs, or forced tool use."""
 
@@ -117,6 +124,13 @@ class Settings(BaseSettings):
     minio_secure: bool = Field(False, alias="MINIO_SECURE")
     redis_url: str | None = Field(None, alias="REDIS_URL")
     celery_broker_url: str | None = Field(None, alias="CELERY_BROKER_URL")
+    # Team scale: where heavy tasks run, the workload keys' TTL, the batch leader lock.
+    execution: Execution = Field(Execution.IN_PROCESS, alias="EXECUTION")
+    workload_ttl: int = Field(70 * 60, ge=1, le=86_400, alias="WORKLOAD_TTL")
+    leader_ttl: float = Field(30, ge=1, le=3600, alias="LEADER_TTL")
+    # Yandex.Disk import: an OAuth token for private folders (public links need none).
+    yadisk_token: SecretStr | None = Field(None, alias="YADISK_TOKEN")
+    yadisk_api_url: str = Field("https://cloud-api.yandex.net", alias="YADISK_API_URL")
     google_application_credentials: Path | None = Field(
         None, alias="GOOGLE_APPLICATION_CREDENTIALS"
     )
@@ -151,6 +165,7 @@ class Settings(BaseSettings):
         "minio_endpoint",
         "redis_url",
         "celery_broker_url",
+        "yadisk_token",
         "google_application_credentials",
         "google_vision_endpoint",
         mode="before",

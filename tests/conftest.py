@@ -10,6 +10,7 @@ import pytest
 
 from docbatch_gui.config import Settings, load_settings
 from tests.fakes.anthropic_server import FakeAnthropic
+from tests.peers import MotoS3, RedisServer
 
 if TYPE_CHECKING:
     from docbatch_gui.app import DocBatchApp
@@ -71,3 +72,28 @@ def claude_settings(tmp_path: Path, fake_anthropic: FakeAnthropic) -> Settings:
         JOB_TIMEOUT=60,
         RENDER_WORKERS=2,
     )
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    """A real ``redis-server`` for the session; tests use their own key names or flush."""
+    with RedisServer(tmp_path_factory.mktemp("redis")) as server:
+        yield server
+
+
+@pytest.fixture
+def redis_url(redis_server: RedisServer) -> str:
+    """The session's Redis, emptied for this test."""
+    import redis
+
+    client = redis.Redis.from_url(redis_server.url)
+    client.flushall()
+    client.close()
+    return redis_server.url
+
+
+@pytest.fixture(scope="session")
+def moto_s3() -> Iterator[MotoS3]:
+    """moto's S3 server over real HTTP, for the MinIO blob store."""
+    with MotoS3() as server:
+        yield server

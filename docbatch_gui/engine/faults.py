@@ -25,3 +25,17 @@ POINTS = frozenset(
 def crash_point(name: str) -> None:
     if os.environ.get("DOCBATCH_CRASH_AT") == name:
         os.kill(os.getpid(), signal.SIGKILL)
+
+
+def crash_once(name: str) -> None:
+    """Like ``crash_point``, but only the first process to get here dies: the marker
+    file ``DOCBATCH_CRASH_MARKER`` is created atomically just before the kill, so a
+    task re-run after the crash goes through (tests of redelivery)."""
+    marker = os.environ.get("DOCBATCH_CRASH_MARKER")
+    if os.environ.get("DOCBATCH_CRASH_ONCE") != name or not marker:
+        return
+    try:
+        os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        return
+    os.kill(os.getpid(), signal.SIGKILL)

@@ -25,15 +25,8 @@ class BlobStore(Protocol):
         ...
 
     def put_bytes(self, data: bytes) -> str:
-        sha256 = hashlib.sha256(data).hexdigest()
-        if self.exists(sha256):
-            return sha256
-        # A unique name without mkstemp's retries: content hash, process and a counter.
-        tmp = self._tmp / f"{sha256}.{os.getpid()}.{next(self._counter)}"
-        with open(tmp, "xb") as handle:
-            handle.write(data)
-        self._commit(tmp, sha256)
-        return sha256
+        """Store bytes; returns their sha256. Storing the same bytes again is a no-op."""
+        ...
 
     def open(self, sha256: str) -> BinaryIO: ...
     def read(self, sha256: str) -> bytes: ...
@@ -57,7 +50,7 @@ def sha256_file(path: Path) -> tuple[str, int]:
     return digest.hexdigest(), size
 
 
-def _check_key(sha256: str) -> str:
+def check_key(sha256: str) -> str:
     if len(sha256) != 64 or any(c not in "0123456789abcdef" for c in sha256):
         raise ValueError(f"not a sha256 key: {sha256!r}")
     return sha256
@@ -75,7 +68,7 @@ class LocalBlobStore:
         self._counter = itertools.count()
 
     def _path(self, sha256: str) -> Path:
-        key = _check_key(sha256)
+        key = check_key(sha256)
         return self.root / key[:2] / key[2:4] / key
 
     def _commit(self, tmp: Path, sha256: str) -> None:

@@ -6,35 +6,28 @@ from pathlib import Path
 import pytest
 
 from docbatch_gui.domain import JobState, NewJob
-from docbatch_gui.storage.blobs import LocalBlobStore
 from docbatch_gui.storage.sqlite import MIGRATIONS, SQLiteStore
 from tests.contract.blob_contract import BlobContract
 from tests.contract.registry_contract import RegistryContract
 from tests.contract.store_contract import StoreContract
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[SQLiteStore]:
-    store = SQLiteStore(tmp_path / "db.sqlite3")
-    yield store
-    store.close()
+class TestStore(StoreContract):
+    """Runs on every backend of the ``store`` fixture (tests/contract/conftest.py)."""
 
 
-@pytest.fixture
-def blobs(tmp_path: Path) -> LocalBlobStore:
-    return LocalBlobStore(tmp_path / "blobs")
+class TestBlobStore(BlobContract):
+    """Runs on every backend of the ``blobs`` fixture."""
 
 
-class TestSQLiteStore(StoreContract):
-    pass
+class TestRegistry(RegistryContract):
+    """SQLite only until the MongoDB store has the registry methods."""
 
-
-class TestSQLiteRegistry(RegistryContract):
-    pass
-
-
-class TestLocalBlobStore(BlobContract):
-    pass
+    @pytest.fixture
+    def store(self, tmp_path: Path) -> Iterator[SQLiteStore]:
+        sqlite = SQLiteStore(tmp_path / "db.sqlite3")
+        yield sqlite
+        sqlite.close()
 
 
 def test_sqlite_uses_wal_and_records_schema_version(tmp_path: Path) -> None:

@@ -1,0 +1,1 @@
+"""Celery: the same engine and registry calls as tasks on any machine; no logic of its own."""

@@ -1,0 +1,309 @@
+"""The team store: MongoDB, shared by every workstation and Celery worker.
+
+A standalone MongoDB has no multi-document transactions, so every state change is one
+``find_one_and_update`` on the job document whose filter repeats the state and
+attempt the check was made against (compare-and-swap). The job's events live in the
+same document and are pushed in that same update: a change and its event are written
+together or not at all. A lost race re-reads and checks again, so two workers can
+never both claim or finish a job.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from pymongo import ASCENDING, ReturnDocument
+from pymongo.database import Database
+
+from docbatch_gui.domain.errors import ErrorKind
+from docbatch_gui.domain.models import Document, Job, NewJob
+from docbatch_gui.domain.states import FAILURE_STATES, PHASE_OF, JobState, Phase, check_transition
+from docbatch_gui.storage.mongo_records import MongoRecords
+from docbatch_gui.storage.store import JOB_FIELDS, check_attempt, check_expectations
+
+DEFAULT_DB = "docbatch"
+#: how often a compare-and-swap that lost a race is re-checked before giving up
+CAS_ROUNDS = 50
+_NO_EVENTS = {"events": 0}
+
+
+def now_iso() -> str:
+    """ISO UTC text, as the SQLite store keeps it: it sorts and round-trips exactly."""
+    return datetime.now(UTC).isoformat()
+
+
+def _to_db(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return value.astimezone(UTC).isoformat()
+    if isinstance(value, (JobState, Phase, ErrorKind)):
+        return value.value
+    return value
+
+
+def _time(value: str | None) -> datetime | None:
+    return datetime.fromisoformat(value) if value else None
+
+
+def _doc_to_job(doc: dict[str, Any]) -> Job:
+    return Job(
+        id=doc["_id"],
+        file_name=doc["file_name"],
+        source_path=doc["source_path"],
+        sha256=doc["sha256"],
+        size=doc["size"],
+        mode=doc["mode"],
+        state=JobState(doc["state"]),
+        phase=Phase(doc["phase"]) if doc.get("phase") else None,
+        attempts=doc.get("attempts", 0),
+        deadline=_time(doc.get("deadline")),
+        error_kind=ErrorKind(doc["error_kind"]) if doc.get("error_kind") else None,
+        error=doc.get("error"),
+        termination_confirmed=doc.get("termination_confirmed"),
+        artifacts_deliverable=bool(doc.get("artifacts_deliverable", False)),
+        duplicate_of=doc.get("duplicate_of"),
+        pages=doc.get("pages"),
+        documents=doc.get("documents", 0),
+        progress=doc.get("progress", 0.0),
+        cost_estimate_usd=doc.get("cost_estimate_usd"),
+        cost_actual_usd=doc.get("cost_actual_usd"),
+        created_at=_time(doc.get("created_at")),
+        updated_at=_time(doc.get("updated_at")),
+    )
+
+
+def _event(
+    from_state: JobState | None,
+    to_state: JobState,
+    phase: Phase | str | None,
+    attempt: int,
+    detail: str | None,
+) -> dict[str, Any]:
+    return {
+        "at": now_iso(),
+        "from_state": _to_db(from_state),
+        "to_state": _to_db(to_state),
+        "phase": _to_db(phase),
+        "attempt": attempt,
+        "detail": detail,
+    }
+
+
+class MongoStore(MongoRecords):
+    """Store on one MongoDB database (``pymongo`` or ``mongomock`` alike)."""
+
+    def __init__(self, database: Database[Any], *, owns_client: bool = False) -> None:
+        self.db = database
+        self._owns_client = owns_client
+        self._ensure_indexes()
+
+    @classmethod
+    def connect(cls, uri: str, *, timeout_ms: int = 5000) -> MongoStore:
+        """Open ``MONGODB_URI``; the database is the URI's, else ``docbatch``."""
+        from pymongo import MongoClient
+
+        client: Any = MongoClient(uri, serverSelectionTimeoutMS=timeout_ms)
+        database = client.get_default_database(default=DEFAULT_DB)
+        return cls(database, owns_client=True)
+
+    def _ensure_indexes(self) -> None:
+        """Unique where the contract needs one row per key; idempotent on every start."""
+        self.db.jobs.create_index([("state", ASCENDING), ("mode", ASCENDING)])
+        self.db.jobs.create_index([("sha256", ASCENDING)])
+        self.db.pages.create_index([("job_id", ASCENDING), ("page_no", ASCENDING)], unique=True)
+        self.db.documents.create_index(
+            [("job_id", ASCENDING), ("doc_index", ASCENDING)], unique=True
+        )
+        self.db.requests.create_index(
+            [("job_id", ASCENDING), ("custom_id", ASCENDING)], unique=True
+        )
+        self.db.batches.create_index([("status", ASCENDING)])
+        self.db.ocr_cache.create_index(
+            [("sha256", ASCENDING), ("engine", ASCENDING), ("page_no", ASCENDING)], unique=True
+        )
+
+    def _next_ids(self, name: str, count: int = 1) -> int:
+        """The first of ``count`` new ids: one atomic increment, shared by all clients."""
+        counter = self.db.counters.find_one_and_update(
+            {"_id": name},
+            {"$inc": {"value": count}},
+            upsert=True,
+            return_document=ReturnDocument.AFTER,
+        )
+        return int(counter["value"]) - count + 1
+
+    def close(self) -> None:
+        if self._owns_client:
+            self.db.client.close()
+
+    # -- jobs -------------------------------------------------------------------------
+
+    def create_job(self, new: NewJob) -> Job:
+        now = now_iso()
+        job_id = self._next_ids("jobs")
+        doc = {
+            "_id": job_id,
+            "file_name": new.file_name,
+            "source_path": new.source_path,
+            "sha256": new.sha256,
+            "size": new.size,
+            "mode": new.mode,
+            "state": JobState.QUEUED.value,
+            "phase": Phase.INTAKE.value,
+            "attempts": 0,
+            "artifacts_deliverable": False,
+            "duplicate_of": new.duplicate_of,
+            "documents": 0,
+            "progress": 0.0,
+            "created_at": now,
+            "updated_at": now,
+            "events": [_event(None, JobState.QUEUED, Phase.INTAKE, 0, "created")],
+        }
+        self.db.jobs.insert_one(doc)
+        return _doc_to_job(doc)
+
+    def _raw(self, job_id: int) -> dict[str, Any]:
+        doc = self.db.jobs.find_one({"_id": int(job_id)}, _NO_EVENTS)
+        if doc is None:
+            raise KeyError(f"no job {job_id}")
+        return doc
+
+    def get_job(self, job_id: int) -> Job:
+        return _doc_to_job(self._raw(job_id))
+
+    def list_jobs(
+        self,
+        states: Iterable[JobState] | None = None,
+        ids: Iterable[int] | None = None,
+        *,
+        mode: str | None = None,
+        limit: int | None = None,
+    ) -> list[Job]:
+        query: dict[str, Any] = {}
+        if states is not None:
+            query["state"] = {"$in": [JobState(s).value for s in states]}
+        if ids is not None:
+            query["_id"] = {"$in": [int(i) for i in ids]}
+        if mode is not None:
+            query["mode"] = mode
+        cursor = self.db.jobs.find(query, _NO_EVENTS).sort("_id", ASCENDING)
+        if limit is not None:
+            cursor = cursor.limit(int(limit))
+        return [_doc_to_job(d) for d in cursor]
+
+    def find_original(self, sha256: str) -> Job | None:
+        query = {
+            "sha256": sha256,
+            "duplicate_of": None,
+            "state": {"$nin": sorted(s.value for s in FAILURE_STATES)},
+        }
+        found = list(self.db.jobs.find(query, _NO_EVENTS).sort("_id", ASCENDING).limit(1))
+        return _doc_to_job(found[0]) if found else None
+
+    @staticmethod
+    def _fields(fields: dict[str, Any]) -> dict[str, Any]:
+        unknown = set(fields) - JOB_FIELDS - {"state"}
+        if unknown:
+            raise ValueError(f"unknown job fields: {sorted(unknown)}")
+        return {name: _to_db(value) for name, value in {**fields, "updated_at": now_iso()}.items()}
+
+    def _swap(self, raw: dict[str, Any], update: dict[str, Any]) -> dict[str, Any] | None:
+        """Apply ``update`` if the job still has the state and attempt it was read with."""
+        return self.db.jobs.find_one_and_update(
+            {"_id": raw["_id"], "state": raw["state"], "attempts": raw.get("attempts", 0)},
+            update,
+            projection=_NO_EVENTS,
+            return_document=ReturnDocument.AFTER,
+        )
+
+    def transition(
+        self,
+        job_id: int,
+        to: JobState,
+        *,
+        expected: JobState | Iterable[JobState] | None = None,
+        attempt: int | None = None,
+        **fields: Any,
+    ) -> Job:
+        to = JobState(to)
+        for _ in range(CAS_ROUNDS):
+            raw = self._raw(job_id)
+            job = _doc_to_job(raw)
+            check_expectations(job, to, expected, attempt)
+            values = dict(fields)
+            values.setdefault("phase", PHASE_OF.get(to, job.phase))
+            if to is JobState.QUEUED:
+                values.setdefault("error_kind", None)
+                values.setdefault("error", None)
+                values.setdefault("termination_confirmed", None)
+                values.setdefault("progress", 0.0)
+            event = _event(job.state, to, values.get("phase"), job.attempts, values.get("error"))
+            update = {"$set": self._fields({**values, "state": to}), "$push": {"events": event}}
+            done = self._swap(raw, update)
+            if done is not None:
+                return _doc_to_job(done)
+        raise RuntimeError(f"job {job_id}: too many concurrent changes; try again")
+
+    def claim(self, job_id: int, to: JobState, *, deadline: datetime | None = None) -> Job | None:
+        raw = self._raw(job_id)
+        job = _doc_to_job(raw)
+        if job.state is not JobState.QUEUED:
+            return None
+        check_transition(job.state, to, job_id)
+        phase = PHASE_OF.get(to)
+        values = {"state": to, "phase": phase, "attempts": job.attempts + 1, "deadline": deadline}
+        event = _event(job.state, to, phase, job.attempts + 1, "claimed")
+        done = self._swap(raw, {"$set": self._fields(values), "$push": {"events": event}})
+        return _doc_to_job(done) if done is not None else None
+
+    def update_job(self, job_id: int, *, attempt: int | None = None, **fields: Any) -> Job:
+        if "state" in fields:
+            raise ValueError("use transition() to change the state")
+        query: dict[str, Any] = {"_id": int(job_id)}
+        if attempt is not None:
+            query["attempts"] = attempt
+        done = self.db.jobs.find_one_and_update(
+            query,
+            {"$set": self._fields(fields)},
+            projection=_NO_EVENTS,
+            return_document=ReturnDocument.AFTER,
+        )
+        if done is None:
+            check_attempt(self.get_job(job_id), attempt)  # raises KeyError or the refusal
+            return self.update_job(job_id, attempt=attempt, **fields)
+        return _doc_to_job(done)
+
+    def job_events(self, job_id: int) -> list[dict[str, Any]]:
+        doc = self.db.jobs.find_one({"_id": int(job_id)}, {"events": 1})
+        return list(doc.get("events", [])) if doc else []
+
+    def delete_job(self, job_id: int) -> None:
+        job_id = int(job_id)
+        self.db.jobs.update_many({"duplicate_of": job_id}, {"$set": {"duplicate_of": None}})
+        for name in ("pages", "documents", "requests"):
+            self.db[name].delete_many({"job_id": job_id})
+        self.db.jobs.delete_one({"_id": job_id})
+
+    # -- documents --------------------------------------------------------------------
+
+    def replace_documents(self, job_id: int, documents: Sequence[Document]) -> list[Document]:
+        self.db.documents.delete_many({"job_id": job_id})
+        if documents:
+            first = self._next_ids("documents", len(documents))
+            self.db.documents.insert_many(
+                [
+                    {**doc.as_dict(), "_id": first + n, "id": first + n, "job_id": job_id}
+                    for n, doc in enumerate(documents)
+                ],
+                ordered=True,
+            )
+        self.update_job(job_id, documents=len(documents))
+        return self.list_documents(job_id)
+
+    def list_documents(self, job_id: int | None = None) -> list[Document]:
+        query = {} if job_id is None else {"job_id": job_id}
+        cursor = self.db.documents.find(query, {"_id": 0}).sort(
+            [("job_id", ASCENDING), ("doc_index", ASCENDING)]
+        )
+        return [Document(**doc) for doc in cursor]

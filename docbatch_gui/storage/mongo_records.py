@@ -1,0 +1,110 @@
+"""MongoDB collections beside the jobs: pages, Claude requests, batches, OCR, settings.
+
+A mixin of ``MongoStore``. Rows that a worker writes many at a time (pages) go in one
+``bulk_write`` of upserts keyed by their unique index, so a re-run replaces instead
+of duplicating and a page batch costs one round trip.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, replace
+from typing import Any
+
+from pymongo import ASCENDING, ReplaceOne
+from pymongo.database import Database
+
+from docbatch_gui.domain.models import BatchRecord, OcrRecord, Page, RequestRecord
+
+
+class MongoRecords:
+    db: Database[Any]
+
+    def _next_ids(self, name: str, count: int = 1) -> int:
+        raise NotImplementedError
+
+    def update_job(self, job_id: int, *, attempt: int | None = None, **fields: Any) -> Any:
+        raise NotImplementedError
+
+    # -- pages ------------------------------------------------------------------------
+
+    def put_pages(self, pages: Sequence[Page]) -> None:
+        if not pages:
+            return
+        self.db.pages.bulk_write(
+            [
+                ReplaceOne({"job_id": p.job_id, "page_no": p.page_no}, asdict(p), upsert=True)
+                for p in pages
+            ],
+            ordered=True,
+        )
+
+    def list_pages(self, job_id: int) -> list[Page]:
+        cursor = self.db.pages.find({"job_id": job_id}, {"_id": 0}).sort("page_no", ASCENDING)
+        return [Page(**doc) for doc in cursor]
+
+    def set_pages_deliverable(self, job_id: int, deliverable: bool) -> int:
+        result = self.db.pages.update_many(
+            {"job_id": job_id}, {"$set": {"deliverable": bool(deliverable)}}
+        )
+        self.update_job(job_id, artifacts_deliverable=bool(deliverable))
+        return int(result.matched_count)
+
+    def delete_pages(self, job_id: int) -> None:
+        self.db.pages.delete_many({"job_id": job_id})
+
+    # -- Claude requests ----------------------------------------------------------------
+
+    def save_request(self, record: RequestRecord) -> None:
+        self.db.requests.replace_one(
+            {"job_id": record.job_id, "custom_id": record.custom_id},
+            record.body(),
+            upsert=True,
+        )
+
+    def list_requests(self, job_id: int) -> list[RequestRecord]:
+        cursor = self.db.requests.find({"job_id": job_id}, {"_id": 0}).sort("group", ASCENDING)
+        return [RequestRecord.from_body(doc) for doc in cursor]
+
+    # -- batches ------------------------------------------------------------------------
+
+    def create_batch(self, record: BatchRecord) -> BatchRecord:
+        local_id = self._next_ids("batches")
+        self.db.batches.insert_one({**record.body(), "_id": local_id})
+        return replace(record, id=local_id)
+
+    def update_batch(self, local_id: int, **fields: Any) -> BatchRecord:
+        doc = self.db.batches.find_one({"_id": local_id})
+        if doc is None:
+            raise KeyError(f"no batch {local_id}")
+        record = replace(_to_batch(doc), **fields)
+        self.db.batches.replace_one({"_id": local_id}, {**record.body(), "_id": local_id})
+        return record
+
+    def list_batches(self, statuses: Iterable[str] | None = None) -> list[BatchRecord]:
+        query = {} if statuses is None else {"status": {"$in": list(statuses)}}
+        return [_to_batch(d) for d in self.db.batches.find(query).sort("_id", ASCENDING)]
+
+    # -- OCR cache ----------------------------------------------------------------------
+
+    def put_ocr(self, record: OcrRecord) -> None:
+        key = {"sha256": record.sha256, "page_no": record.page_no, "engine": record.engine}
+        self.db.ocr_cache.replace_one(key, asdict(record), upsert=True)
+
+    def get_ocr(self, sha256: str, engine: str) -> dict[int, OcrRecord]:
+        cursor = self.db.ocr_cache.find({"sha256": sha256, "engine": engine}, {"_id": 0})
+        return {doc["page_no"]: OcrRecord(**doc) for doc in cursor}
+
+    # -- settings ---------------------------------------------------------------------
+
+    def get_setting(self, key: str, default: Any = None) -> Any:
+        doc = self.db.settings.find_one({"_id": key})
+        return doc["value"] if doc else default
+
+    def set_setting(self, key: str, value: Any) -> None:
+        self.db.settings.replace_one({"_id": key}, {"_id": key, "value": value}, upsert=True)
+
+
+def _to_batch(doc: dict[str, Any]) -> BatchRecord:
+    body = {k: v for k, v in doc.items() if k != "_id"}
+    return BatchRecord(**body, id=doc["_id"])

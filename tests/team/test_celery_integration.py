@@ -1,0 +1,157 @@
+"""Two real Celery worker processes, a real redis-server, moto's S3 and one SQLite file.
+
+20 offline jobs and a registry search are queued. The work must spread over both
+workers, the workload keys must appear and expire, and the worker process killed
+mid-task (kill -9 of its pool child) must not lose its job: acks_late with
+reject_on_worker_lost puts the task back, attempt fencing lets the re-run finish
+it, and every job ends ``done`` exactly once.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+
+from docbatch_gui.config import load_settings
+from docbatch_gui.domain.states import FINAL_STATES, JobState
+from tests import builders
+from tests.helpers import REPO
+from tests.peers import MotoS3
+
+JOBS = 20
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def team_env(tmp_path: Path, redis_url: str, moto_s3: MotoS3) -> dict[str, str]:
+    return {
+        "DOCBATCH_DATA_DIR": str(tmp_path / "data"),
+        "REDIS_URL": redis_url,
+        "CELERY_BROKER_URL": redis_url,
+        "MINIO_ENDPOINT": moto_s3.endpoint,
+        "MINIO_ACCESS_KEY": "test-key",
+        "MINIO_SECRET_KEY": "test-secret",
+        "MINIO_BUCKET": f"team-{uuid.uuid4().hex[:10]}",
+        "EXECUTION": "celery",
+        "RENDER_WORKERS": "1",
+        "OCR_ENGINE": "none",
+        "WORKLOAD_TTL": "4",  # the killed task's key must expire within the test
+        "DOCBATCH_CRASH_ONCE": "celery_mid_job",
+        "DOCBATCH_CRASH_MARKER": str(tmp_path / "crashed"),
+    }
+
+
+@pytest.fixture
+def workers(team_env: dict[str, str], tmp_path: Path) -> Iterator[list[subprocess.Popen[str]]]:
+    started = []
+    for n in (1, 2):
+        log = open(tmp_path / f"worker{n}.log", "w")  # noqa: SIM115 - closed with the process
+        started.append(
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "docbatch_gui.cli",
+                    "celery-worker",
+                    "--concurrency",
+                    "1",
+                    "--loglevel",
+                    "WARNING",
+                    "--name",
+                    f"w{n}@%h",
+                ],
+                cwd=REPO,
+                env={**os.environ, **team_env},
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                text=True,
+            )
+        )
+    yield started
+    for process in started:
+        process.send_signal(signal.SIGTERM)
+    for process in started:
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def test_jobs_spread_over_two_workers_and_survive_a_killed_one(
+    team_env: dict[str, str],
+    workers: list[subprocess.Popen[str]],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for name, value in team_env.items():
+        monkeypatch.setenv(name, value)
+    settings = load_settings()
+    from docbatch_gui.app import DocBatchApp
+    from docbatch_gui.distributed.celery_app import configure
+    from docbatch_gui.distributed.dispatch import dispatch_queued
+    from docbatch_gui.distributed.tasks import registry_search, task_progress
+
+    celery = configure(settings)
+    for _ in range(300):  # both workers up before anything is sent
+        if len(celery.control.ping(timeout=0.5)) == 2:
+            break
+        assert all(w.poll() is None for w in workers), (tmp_path / "worker1.log").read_text()
+    else:
+        pytest.fail("the two Celery workers never answered")
+
+    files = tmp_path / "in"
+    files.mkdir()
+    paths = [
+        builders.text_pdf(
+            files / f"inv{n}.pdf", text=f"Invoice No. {n}\nDate: 2024-03-15\nTotal: {n}.00 USD"
+        )
+        for n in range(JOBS)
+    ]
+    docapp = DocBatchApp(settings)
+    try:
+        report = docapp.add(paths, mode="offline")
+        assert len({j.sha256 for j in report.jobs}) == JOBS
+        assert docapp.blobs.exists(report.jobs[0].sha256)  # in the bucket, not a folder
+        task_ids = dispatch_queued(docapp.store, settings, set())
+        assert len(task_ids) == JOBS
+        search = registry_search.delay("registry-1")
+
+        client = redis.Redis.from_url(settings.redis_url, decode_responses=True)
+        seen_keys: set[str] = set()
+        store = docapp.store
+        for _ in range(3000):
+            seen_keys.update(client.scan_iter(match="workload:task:*"))
+            jobs = store.list_jobs()
+            if all(j.state in FINAL_STATES for j in jobs) and not client.keys("workload:*"):
+                break
+            time.sleep(0.05)
+        states = {j.file_name: j.state for j in store.list_jobs()}
+        assert set(states.values()) == {JobState.DONE}, states
+        assert client.keys("workload:task:*") == []  # released, or expired after the kill
+        assert {k.rsplit(":", 1)[0] for k in seen_keys} >= {"workload:task:job_processing"}
+
+        assert Path(team_env["DOCBATCH_CRASH_MARKER"]).exists(), "no worker was killed"
+        retried = [j for j in store.list_jobs() if j.attempts == 2]
+        assert len(retried) == 1  # the killed task's job ran again, once
+        for job in store.list_jobs():
+            finals = [e for e in store.job_events(job.id) if e["to_state"] == "done"]
+            assert len(finals) == 1, store.job_events(job.id)
+
+        results = [celery.AsyncResult(t).get(timeout=60) for t in task_ids]
+        assert {r["worker"].split("@")[0] for r in results} == {"w1", "w2"}
+
+        search_state = task_progress(search.id)
+        assert search_state["state"] == "FAILURE"  # the registry service is a stub here
+        assert "registry service" in search_state["message"]
+    finally:
+        docapp.close()

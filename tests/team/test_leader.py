@@ -1,0 +1,78 @@
+"""One leader for the batch loop: the Redis lock, and a real failover between two
+``docbatch worker`` processes where the leader is killed with SIGKILL mid-batch."""
+
+from __future__ import annotations
+
+import signal
+import time
+from collections import Counter
+from pathlib import Path
+
+import redis
+
+from docbatch_gui.engine.leader import LEADER_KEY, RedisLeaderLock
+from tests.conftest import SAMPLES
+from tests.fakes.anthropic_server import FakeAnthropic
+from tests.helpers import cli
+from tests.integration.test_batch_crash import FILES, jobs, submitted_ids, worker
+
+
+def test_only_one_holder_and_takeover_after_the_ttl(redis_url: str) -> None:
+    first, second = RedisLeaderLock(redis_url, ttl=1), RedisLeaderLock(redis_url, ttl=1)
+    assert first.acquire() and first.held
+    assert not second.acquire()
+    first._stop.set()  # renewals stop, as when the leader dies
+    client = redis.Redis.from_url(redis_url)
+    client.pexpire(LEADER_KEY, 1)  # let the TTL run out without waiting for it
+    for _ in range(100):
+        if second.acquire():
+            break
+        client.ping()
+    assert second.held
+    first.release()  # a late release by the old leader must not free the new one's lock
+    assert client.get(LEADER_KEY).decode() == second.token
+    second.release()
+    assert client.get(LEADER_KEY) is None
+
+
+def test_leader_killed_mid_batch_follower_takes_over_without_double_submission(
+    tmp_path: Path, fake_anthropic: FakeAnthropic, redis_url: str
+) -> None:
+    fake_anthropic.batch_polls_needed = 2
+    data = tmp_path / "data"
+    env = {
+        "ANTHROPIC_API_KEY": "test-key",
+        "ANTHROPIC_BASE_URL": fake_anthropic.url,
+        "POLL_INTERVAL": "0.1",
+        "REDIS_URL": redis_url,
+        "LEADER_TTL": "2",
+    }
+    queued = cli(data, "process", *(str(SAMPLES / f) for f in FILES), "--mode", "batch", env=env)
+    assert queued.returncode == 0, queued.stderr
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
+
+    leader = worker(data, {**env, "DOCBATCH_CRASH_AT": "during_polling"})
+    for _ in range(600):  # the leader holds the lock before the follower starts
+        holder = client.get(LEADER_KEY) or ""
+        if f":{leader.pid}:" in holder or leader.poll() is not None:
+            break
+        time.sleep(0.05)
+    assert f":{leader.pid}:" in holder
+    follower = worker(data, env)
+    try:
+        leader.communicate(timeout=120)
+        assert leader.returncode == -signal.SIGKILL, "the leader never reached polling"
+        assert follower.poll() is None
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            states = {j["file"]: j["state"] for j in jobs(data, env)}
+            if set(states.values()) <= {"done", "needs_review", "failed"}:
+                break
+            time.sleep(0.2)
+        assert f":{follower.pid}:" in (client.get(LEADER_KEY) or "")
+    finally:
+        follower.send_signal(signal.SIGTERM)
+        follower.communicate(timeout=60)
+    assert set(states.values()) == {"done"}, states
+    ids = submitted_ids(fake_anthropic)
+    assert len(ids) == 3 and sorted(ids) == sorted(set(ids)), Counter(ids).most_common(3)
