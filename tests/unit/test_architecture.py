@@ -24,7 +24,10 @@ def imports_of(path: Path) -> set[str]:
 
 
 def core_files() -> list[Path]:
-    return [p for p in PACKAGE.rglob("*.py") if "gui" not in p.relative_to(PACKAGE).parts]
+    """Every module outside the GUI package (``_qt``; ``gui`` in older layouts)."""
+    return [
+        p for p in PACKAGE.rglob("*.py") if not {"gui", "_qt"} & set(p.relative_to(PACKAGE).parts)
+    ]
 
 
 def test_core_source_imports_no_qt() -> None:
