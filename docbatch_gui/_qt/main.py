@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import getpass
 import json
 import logging
@@ -84,6 +85,7 @@ def run_gui(args: argparse.Namespace) -> int:
     loop = qasync.QEventLoop(qapp)
     asyncio.set_event_loop(loop)
     window = build_window(settings, qsettings)
+    freeze_startup_heap()
     if args.exit_after_show:
         return _exit_after_show(loop, window)
     window.show()
@@ -147,6 +149,18 @@ def build_window(settings: object, qsettings: object) -> object:
     window = MainWindow(ctx)
     install_log_handler(window.log_panel)
     return window
+
+
+def freeze_startup_heap() -> None:
+    """Move everything alive after start-up (modules, classes, the widgets) out of the
+    garbage collector's reach.
+
+    A full collection walks every tracked object: about 50,000 after start-up, 30 ms
+    or more on a busy machine, on the GUI thread, at a moment nobody chooses. Frozen,
+    they are never walked again; they live as long as the program anyway.
+    """
+    gc.collect()
+    gc.freeze()
 
 
 async def run_window(window: object) -> None:
