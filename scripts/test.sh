@@ -4,6 +4,9 @@
 source "$(dirname "$0")/bootstrap.sh"
 # Tesseract reads scans offline (Russian and English), no key needed.
 ensure_apt tesseract-ocr tesseract-ocr-rus tesseract-ocr-eng
+# The GUI tests run offscreen: Qt's runtime libraries, but no X server.
+ensure_apt "${QT_RUNTIME_APT[@]}"
 ensure_venv "dev"
+export QT_QPA_PLATFORM=offscreen
 say "running the test suite"
 exec "$VENV/bin/python" -m pytest "$@"
