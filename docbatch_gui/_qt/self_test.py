@@ -75,7 +75,8 @@ def run_self_test() -> int:
 
     async def scenario() -> None:
         await window.start()
-        report["first_show_s"] = round(time.monotonic() - started, 3)
+        # shown, queue loaded and engine running (not just the first paint)
+        report["started_s"] = round(time.monotonic() - started, 3)
         sample = resources_dir() / "samples" / SAMPLE
         await window.queue_tab.add_paths([sample])
         deadline = time.monotonic() + LIMIT_S
