@@ -15,11 +15,14 @@ as_root() {
 }
 
 APT_UPDATED=0
-# ensure_apt PKG...: install the Debian packages that are not installed yet.
+# installed PKG: true when the Debian package is installed.
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
+# ensure_apt PKG...: install the Debian packages that are not installed yet. Ubuntu
+# 24.04 renamed some libraries with a t64 suffix (libglib2.0-0t64); either counts.
 ensure_apt() {
     local missing=()
     for pkg in "$@"; do
-        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || missing+=("$pkg")
+        installed "$pkg" || installed "${pkg}t64" || missing+=("$pkg")
     done
     [ ${#missing[@]} -eq 0 ] && return 0
     if ! command -v apt-get >/dev/null; then
@@ -29,6 +32,16 @@ ensure_apt() {
     if [ "$APT_UPDATED" -eq 0 ]; then as_root apt-get update -qq; APT_UPDATED=1; fi
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
+
+# Qt's runtime libraries (PySide6 wheels bundle Qt itself, not these system ones).
+# Offscreen (tests, the self-test) needs the first list; a window on an X display also
+# needs the xcb plugin's libraries, read off `ldd` of Qt 6.12's libqxcb.so and
+# libQt6XcbQpa.so (Qt 6 no longer links libxcb-xinerama0).
+QT_RUNTIME_APT=(libgl1 libegl1 libxkbcommon0 libfontconfig1 libdbus-1-3 libglib2.0-0
+    fonts-dejavu-core)
+QT_X11_APT=(libx11-xcb1 libxcb-cursor0 libxcb-icccm4 libxcb-image0 libxcb-keysyms1
+    libxcb-randr0 libxcb-render-util0 libxcb-shape0 libxcb-sync1 libxcb-xfixes0 libxcb-xkb1
+    libxkbcommon-x11-0)
 
 find_python() {
     for candidate in python3.13 python3.12 python3.11 python3; do

@@ -6,6 +6,9 @@ source "$(dirname "$0")/bootstrap.sh"
 ensure_apt tesseract-ocr tesseract-ocr-rus tesseract-ocr-eng
 # The team tests start their own throwaway Redis (workload manager, Celery broker, leader lock).
 ensure_apt redis-server
+# The GUI tests run offscreen: Qt's runtime libraries, but no X server.
+ensure_apt "${QT_RUNTIME_APT[@]}"
 ensure_venv "dev"
+export QT_QPA_PLATFORM=offscreen
 say "running the test suite"
 exec "$VENV/bin/python" -m pytest "$@"

@@ -26,11 +26,12 @@ import json
 import logging
 import os
 import signal
-import sys
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
+
+from docbatch_gui.frozen import child_command
 
 log = logging.getLogger(__name__)
 
@@ -129,9 +130,7 @@ class Child:
 
     async def start(self) -> Child:
         self.process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            self.module,
+            *child_command(self.module),  # works from source and in the frozen bundle
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,

@@ -1,0 +1,293 @@
+"""How responsive the desktop window stays: event-loop stalls, a big queue, start-up.
+
+Offscreen (``QT_QPA_PLATFORM=offscreen``), on the real window (``build_window``):
+
+- **stalls**: 1,000 jobs each report ``--steps`` progress updates through the real
+  ``EngineBridge`` listener from a background thread (as the engine thread does),
+  spread over ``--seconds``; a precise 5 ms ``QTimer`` records how late each tick
+  fires. Target: the largest stall < 50 ms.
+- **load**: ``QueueTab.load`` of 100,000 jobs into the model, with the filter proxy
+  and the table view attached, up to and including the first paint. Target < 1 s.
+- **first show**: a fresh ``python -m docbatch_gui --exit-after-show`` process, timed
+  by this process's wall clock from the spawn to the window's first paint. Target
+  < 1.5 s. The median of ``--show-runs`` runs is reported.
+
+Run: ``.venv/bin/python bench/gui_responsiveness.py``. The last line is JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from docbatch_gui.domain.models import Job  # noqa: E402
+from docbatch_gui.domain.states import JobState, Phase  # noqa: E402
+
+TARGETS = {"max_stall_ms": 50.0, "load_100k_s": 1.0, "first_show_s": 1.5}
+#: the states a job passes through as its progress grows
+PATH = [JobState.PREPARING, JobState.EXTRACTING, JobState.DONE]
+
+
+def make_jobs(count: int, start_id: int = 1) -> list[Job]:
+    """Queued jobs as the store would hand them out (three pages each)."""
+    now = datetime.now(UTC)
+    return [
+        Job(
+            id=i,
+            file_name=f"scan_{i:06d}.pdf",
+            source_path=f"/data/inbox/scan_{i:06d}.pdf",
+            sha256=f"{i:064x}",
+            size=250_000,
+            mode="offline",
+            state=JobState.QUEUED,
+            phase=None,
+            pages=3,
+            created_at=now,
+            updated_at=now,
+        )
+        for i in range(start_id, start_id + count)
+    ]
+
+
+def step_of(job: Job, step: int, steps: int) -> Job:
+    """The job after ``step`` of ``steps`` progress reports."""
+    state = PATH[min(len(PATH) - 1, (step * (len(PATH) - 1)) // steps)]
+    done = state is JobState.DONE
+    return replace(
+        job,
+        state=state,
+        phase=None if done else Phase.PREPARE,
+        progress=step / steps,
+        documents=2 if done else 0,
+        cost_actual_usd=0.0 if done else None,
+    )
+
+
+def feed(on_job: object, jobs: list[Job], steps: int, seconds: float) -> int:
+    """Send every job's progress updates at an even rate; return how many were sent."""
+    assert callable(on_job)
+    total = len(jobs) * steps
+    chunk = max(1, total // int(seconds * 100))  # about one burst every 10 ms
+    interval = seconds * chunk / total
+    sent = 0
+    next_at = time.perf_counter()
+    for step in range(1, steps + 1):
+        for job in jobs:
+            on_job(step_of(job, step, steps))
+            sent += 1
+            if sent % chunk == 0:
+                next_at += interval
+                delay = next_at - time.perf_counter()
+                if delay > 0:
+                    time.sleep(delay)
+    return sent
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
+
+
+def first_show(runs: int) -> list[float]:
+    """Seconds from spawning a fresh GUI process to its window's first paint.
+
+    One untimed run comes first: it writes the bytecode caches, as installing a
+    package does (``PYTHONDONTWRITEBYTECODE`` is dropped for the child, else every
+    start would compile DocBatch's sources again).
+    """
+    times = []
+    for _ in range(runs + 1):
+        with tempfile.TemporaryDirectory(prefix="docbatch-bench-show-") as tmp:
+            env = {**os.environ, "XDG_CONFIG_HOME": tmp}  # a first start: no saved layout
+            env.pop("PYTHONDONTWRITEBYTECODE", None)
+            command = [sys.executable, "-m", "docbatch_gui", "--exit-after-show"]
+            started = time.time()
+            result = subprocess.run(
+                [*command, "--data-dir", str(Path(tmp) / "data")],
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=60,
+                cwd=ROOT,
+            )
+            if result.returncode != 0:
+                raise RuntimeError(f"the GUI did not start: {result.stderr[-2000:]}")
+            report = json.loads(result.stdout.strip().splitlines()[-1])
+            times.append(report["shown_at"] - started)
+    return times[1:]
+
+
+class Ticker:
+    """A precise Qt timer that records how late each tick fires, in ms."""
+
+    def __init__(self, interval_ms: float) -> None:
+        from PySide6.QtCore import Qt, QTimer
+
+        self.interval_ms = interval_ms
+        self.lateness: list[float] = []
+        self._last = time.perf_counter()
+        self._timer = QTimer()
+        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self._timer.setInterval(int(interval_ms))
+        self._timer.timeout.connect(self._tick)
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        self.lateness.append(max(0.0, (now - self._last) * 1000 - self.interval_ms))
+        self._last = now
+
+    def start(self) -> None:
+        self._last = time.perf_counter()
+        self._timer.start()
+
+    def stop(self) -> list[float]:
+        self._timer.stop()
+        return self.lateness
+
+
+async def idle_noise(seconds: float, tick_ms: float) -> list[float]:
+    """Tick lateness with nothing to do: the machine's own noise (other processes)."""
+    ticker = Ticker(tick_ms)
+    ticker.start()
+    await asyncio.sleep(seconds)
+    return ticker.stop()
+
+
+async def measure_stalls(window: object, args: argparse.Namespace) -> list[float]:
+    """Tick lateness (ms) while ``args.jobs`` jobs report progress through the bridge
+    (with ``args.queue_rows`` more jobs sitting in the queue)."""
+    from docbatch_gui._qt.window import MainWindow
+
+    assert isinstance(window, MainWindow)
+    jobs = make_jobs(args.jobs)
+    idle = [replace(j, state=JobState.DONE) for j in make_jobs(args.queue_rows, 20_000_000)]
+    window.queue_tab.load(idle + jobs)
+    await asyncio.sleep(0.3)  # the first paint of the loaded rows is not a stall
+    ticker = Ticker(args.tick_ms)
+    # The engine's listener: what the worker calls from the engine thread per change.
+    on_job = window.ctx.bridge._on_job
+    feeder = threading.Thread(target=feed, args=(on_job, jobs, args.steps, args.seconds))
+    ticker.start()
+    feeder.start()
+    while feeder.is_alive():
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(0.3)  # the last coalesced batch
+    lateness = ticker.stop()
+    shown = window.queue_tab.model.jobs()
+    assert all(j.state is JobState.DONE for j in shown), "not every update reached the model"
+    return lateness
+
+
+async def measure_load(window: object, rows: int) -> float:
+    """Seconds to load ``rows`` jobs into the queue tab and paint the table once."""
+    from docbatch_gui._qt.window import MainWindow
+
+    assert isinstance(window, MainWindow)
+    jobs = make_jobs(rows, start_id=10_000_000)
+    table = window.queue_tab.table
+    started = time.perf_counter()
+    window.queue_tab.load(jobs)
+    table.viewport().repaint()  # the first paint, synchronously
+    elapsed = time.perf_counter() - started
+    assert table.model().rowCount() == rows
+    return elapsed
+
+
+def in_process(args: argparse.Namespace) -> dict[str, float]:
+    import qasync
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from docbatch_gui._qt.main import build_window, freeze_startup_heap
+    from docbatch_gui._qt.window import MainWindow
+    from docbatch_gui.config import load_settings
+
+    tmp = Path(tempfile.mkdtemp(prefix="docbatch-bench-gui-"))
+    qapp = QApplication.instance() or QApplication(sys.argv[:1])
+    settings = load_settings(DOCBATCH_DATA_DIR=str(tmp / "data"), PROCESSING_MODE="offline")
+    qsettings = QSettings(str(tmp / "gui.ini"), QSettings.Format.IniFormat)
+    loop = qasync.QEventLoop(qapp)
+    asyncio.set_event_loop(loop)
+    window = build_window(settings, qsettings)
+    assert isinstance(window, MainWindow)
+    freeze_startup_heap()  # as run_gui does
+    window.show()
+    results: dict[str, float] = {}
+
+    async def scenario() -> None:
+        await window.start()  # the real engine thread runs, on an empty store
+        noise = await idle_noise(2.0, args.tick_ms)
+        results["idle_max_stall_ms"] = round(max(noise), 1)
+        lateness = await measure_stalls(window, args)
+        results["max_stall_ms"] = round(max(lateness), 1)
+        results["p99_stall_ms"] = round(percentile(lateness, 0.99), 1)
+        results["ticks"] = len(lateness)
+        results["load_100k_s"] = round(await measure_load(window, args.rows), 3)
+        await window.shutdown()
+        window.ctx.app.close()
+
+    with loop:
+        loop.run_until_complete(scenario())
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--jobs", type=int, default=1000)
+    parser.add_argument("--steps", type=int, default=20, help="progress reports per job")
+    parser.add_argument("--seconds", type=float, default=10.0, help="how long the updates run")
+    parser.add_argument("--tick-ms", type=float, default=5.0)
+    parser.add_argument("--rows", type=int, default=100_000)
+    parser.add_argument(
+        "--queue-rows", type=int, default=0, help="finished jobs in the queue during the stalls"
+    )
+    parser.add_argument("--show-runs", type=int, default=3)
+    args = parser.parse_args()
+
+    shows = first_show(args.show_runs)
+    results = in_process(args)
+    results["first_show_s"] = round(statistics.median(shows), 3)
+    rate = args.jobs * args.steps / args.seconds
+    rows = [
+        ("largest stall", f"{results['max_stall_ms']:8.1f} ms", "max_stall_ms"),
+        ("p99 stall", f"{results['p99_stall_ms']:8.1f} ms", None),
+        ("load 100,000 jobs + first paint", f"{results['load_100k_s']:8.3f} s", "load_100k_s"),
+        ("first show (median)", f"{results['first_show_s']:8.3f} s", "first_show_s"),
+    ]
+    print(
+        f"{args.jobs} jobs × {args.steps} progress updates over {args.seconds:.0f} s "
+        f"({rate:.0f} updates/s) among {args.queue_rows} finished jobs; {results['ticks']} "
+        f"ticks of {args.tick_ms:.0f} ms; the largest stall while idle (machine noise): "
+        f"{results['idle_max_stall_ms']:.1f} ms; first show runs: "
+        f"{', '.join(f'{s:.3f}' for s in shows)} s"
+    )
+    for label, value, key in rows:
+        verdict = ""
+        if key:
+            verdict = "ok" if results[key] < TARGETS[key] else f"MISSED (< {TARGETS[key]})"
+        print(f"  {label:<34} {value}  {verdict}")
+    print(
+        json.dumps(
+            {k: results[k] for k in ("max_stall_ms", "p99_stall_ms", "load_100k_s")}
+            | {"first_show_s": results["first_show_s"]}
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
