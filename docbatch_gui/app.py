@@ -23,7 +23,7 @@ from docbatch_gui.config import Execution, ProcessingMode, Settings
 from docbatch_gui.domain.errors import ConfigError, DocBatchError, InvalidTransition
 from docbatch_gui.domain.models import BatchRecord, Document, Job, Page
 from docbatch_gui.domain.states import FINAL_STATES, SUCCESS_STATES, JobState
-from docbatch_gui.engine.intake import IntakeReport, intake_paths
+from docbatch_gui.engine.intake import IntakeProgress, IntakeReport, intake_paths
 from docbatch_gui.engine.leader import RedisLeaderLock
 from docbatch_gui.engine.lock import WorkerLock
 from docbatch_gui.engine.recovery import recover_interrupted
@@ -178,7 +178,13 @@ class DocBatchApp:
         )
 
     def add(
-        self, paths: Iterable[Path | str], *, mode: str | None = None, force: bool = False
+        self,
+        paths: Iterable[Path | str],
+        *,
+        mode: str | None = None,
+        force: bool = False,
+        progress: IntakeProgress | None = None,
+        cancel: threading.Event | None = None,
     ) -> IntakeReport:
         return intake_paths(
             self.store,
@@ -187,6 +193,8 @@ class DocBatchApp:
             mode=self.resolve_mode(mode),
             force=force,
             max_file_mb=self.settings.max_file_mb,
+            progress=progress,
+            cancel=cancel,
         )
 
     def import_yadisk(

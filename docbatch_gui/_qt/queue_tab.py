@@ -6,6 +6,7 @@ import asyncio
 import os
 import subprocess
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QMenu,
+    QProgressDialog,
     QPushButton,
     QSplitter,
     QStyle,
@@ -52,6 +54,7 @@ from docbatch_gui._qt.thumbs import PageImages
 from docbatch_gui.domain.errors import DocBatchError, ErrorKind
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import FINAL_STATES, JobState
+from docbatch_gui.engine.intake import IntakeReport
 from docbatch_gui.pipeline.formats import SUPPORTED_EXTENSIONS
 
 #: the state filter's choices: (label, states); empty means all
@@ -276,12 +279,42 @@ class QueueTab(QWidget):
     # -- adding --------------------------------------------------------------------------
 
     async def add_paths(self, paths: Sequence[Path | str], *, force: bool = False) -> None:
+        """Take files in off the GUI thread; a progress dialog with Cancel appears
+        when it takes more than a second (a big folder: every file is hashed)."""
         if not paths:
             return
-        self.ctx.notifier.notify(self.tr("Adding {0} item(s)…").format(len(paths)))
         loop = asyncio.get_running_loop()
-        report = await loop.run_in_executor(None, lambda: self.ctx.app.add(paths, force=force))
+        cancel = threading.Event()
+        dialog = QProgressDialog(self.tr("Adding files…"), self.tr("Stop"), 0, 0, self)
+        dialog.setWindowTitle(self.tr("Adding files"))
+        dialog.setWindowModality(Qt.WindowModality.WindowModal)
+        dialog.setMinimumDuration(1000)
+        dialog.setAutoClose(False)
+        dialog.setAutoReset(False)
+        dialog.canceled.connect(cancel.set)
+
+        def show(done: int, total: int | None, path: Path) -> None:
+            if total is not None:
+                dialog.setMaximum(total)
+            dialog.setValue(done)
+            dialog.setLabelText(self.tr("Adding {0}…").format(path.name))
+
+        def progress(done: int, total: int | None, path: Path) -> None:
+            loop.call_soon_threadsafe(show, done, total, path)
+
+        try:
+            report = await loop.run_in_executor(
+                None,
+                lambda: self.ctx.app.add(paths, force=force, progress=progress, cancel=cancel),
+            )
+        finally:
+            dialog.canceled.disconnect(cancel.set)
+            dialog.reset()
+            dialog.deleteLater()
         self.ctx.bridge.publish(report.jobs)
+        self.ctx.notifier.notify(self._intake_message(report), "info")
+
+    def _intake_message(self, report: IntakeReport) -> str:
         duplicates = [r for r in report.results if r.is_duplicate]
         message = self.tr("Queued {0} file(s).").format(len(report.results) - len(duplicates))
         if duplicates:
@@ -292,7 +325,9 @@ class QueueTab(QWidget):
             message += " " + self.tr("{0} file(s) of unsupported types skipped.").format(
                 len(report.skipped)
             )
-        self.ctx.notifier.notify(message, "info")
+        if report.canceled:
+            message += " " + self.tr("Stopped by you; the rest was not added.")
+        return message
 
     def _last_folder(self) -> str:
         return str(self.ctx.qsettings.value("queue/last_folder", str(Path.home())))

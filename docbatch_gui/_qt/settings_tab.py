@@ -344,9 +344,8 @@ class SettingsTab(QWidget):
         self.current = new
         self.revert()
         self.status.setStyleSheet(OK_STYLE)
-        self.status.setText(self.tr("Saved. Restart DocBatch to apply the changes to the engine."))
-        self.ctx.notifier.notify(
-            self.tr("Settings saved. Restart DocBatch to apply them to the engine."), "success"
+        self.status.setText(
+            self.tr("Saved. The engine takes them over as soon as no job is running.")
         )
         self.saved.emit(new)
 

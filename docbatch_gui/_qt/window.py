@@ -27,6 +27,8 @@ from docbatch_gui._qt.review_tab import ReviewTab
 from docbatch_gui._qt.settings_tab import SettingsTab
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.thumbs import PageImages
+from docbatch_gui.app import DocBatchApp
+from docbatch_gui.config import Settings
 from docbatch_gui.domain.models import Job
 
 log = logging.getLogger(__name__)
@@ -67,6 +69,8 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.settings_tab, self.tr("Settings"))
         self.setCentralWidget(self.tabs)
         self.queue_tab.review_requested.connect(self.show_review)
+        self.settings_tab.saved.connect(lambda settings: spawn(self.apply_settings(settings)))
+        self._applying: asyncio.Task[None] | None = None
 
         self.log_panel = LogPanel()
         self.log_dock = QDockWidget(self.tr("Log"), self)
@@ -85,7 +89,7 @@ class MainWindow(QMainWindow):
         self._close_allowed = False
         self._flag_timer = QTimer(self)
         self._flag_timer.setInterval(FLAG_POLL_MS)
-        self._flag_timer.timeout.connect(lambda: spawn(self._poll_flags()))
+        self._flag_timer.timeout.connect(self._poll_flags_soon)
         ctx.bridge.jobs_changed.connect(self._jobs_changed)
         ctx.bridge.halted.connect(self._halted)
         self._restore()
@@ -128,6 +132,44 @@ class MainWindow(QMainWindow):
         self._busy_before = self.queue_tab.model.busy()
         self.statusBar().showMessage(self.tr("Ready"), 3000)
         self.started.emit()
+
+    async def apply_settings(self, settings: Settings) -> None:
+        """Run the engine on new settings without interrupting anyone's work.
+
+        No new job starts from here on; once the running ones finished, the engine
+        stops, a new facade is opened on the new settings (another data directory or
+        backend is loaded into the queue) and the engine starts again.
+        """
+        if self._applying is not None and not self._applying.done():
+            self._applying.cancel()
+        self._applying = asyncio.current_task()
+        bridge = self.ctx.bridge
+        self.ctx.app.draining = True
+        if await bridge.call(bridge.active_jobs):
+            self.ctx.notifier.notify(
+                self.tr("Settings saved: they apply when the running jobs finished.")
+            )
+        while await bridge.call(bridge.active_jobs):
+            await asyncio.sleep(0.5)
+        await asyncio.get_running_loop().run_in_executor(None, bridge.stop)
+        old = self.ctx.app
+        new = DocBatchApp(settings)
+        self.ctx.app = bridge.app = self.images.app = new
+        await asyncio.get_running_loop().run_in_executor(None, old.close)
+        if settings.data_dir != old.settings.data_dir or settings.mongodb_uri != (
+            old.settings.mongodb_uri
+        ):
+            jobs = await asyncio.get_running_loop().run_in_executor(None, new.jobs)
+            self.queue_tab.load(jobs)
+        bridge.start()
+        self.ctx.notifier.notify(self.tr("Settings applied."), "success")
+
+    def _poll_flags_soon(self) -> None:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return  # the loop has ended (the window is going): nothing to show
+        spawn(self._poll_flags())
 
     async def _poll_flags(self) -> None:
         paused = await self.ctx.bridge.call(self.ctx.app.is_paused)

@@ -6,7 +6,8 @@ are in the blob store and the job is in the store, whatever crashes next.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import threading
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,6 +18,9 @@ from docbatch_gui.pipeline.formats import SUPPORTED_EXTENSIONS, check_file
 from docbatch_gui.sources.local import iter_files
 from docbatch_gui.storage.blobs import BlobStore, sha256_file
 from docbatch_gui.storage.store import Store
+
+#: (files done, files in all or None while unknown, the file being taken in)
+IntakeProgress = Callable[[int, int | None, Path], None]
 
 EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
@@ -36,6 +40,8 @@ class IntakeReport:
     results: list[IntakeResult] = field(default_factory=list)
     #: files found in folders whose type is not supported; named, never silently dropped
     skipped: list[Path] = field(default_factory=list)
+    #: the operator stopped the intake; the files taken in so far stay queued
+    canceled: bool = False
 
     @property
     def jobs(self) -> list[Job]:
@@ -50,13 +56,25 @@ def intake_paths(
     mode: str,
     force: bool = False,
     max_file_mb: int = 1024,
+    progress: IntakeProgress | None = None,
+    cancel: threading.Event | None = None,
 ) -> IntakeReport:
     """Queue files. A file named explicitly always gets a job (a failed one if its
     type is unsupported); inside folders, unsupported types are reported as skipped
     so a folder of scans with a stray spreadsheet does not fill the queue with errors.
+
+    A big folder takes a while (every file is hashed and copied): ``progress`` hears
+    of each file, and ``cancel`` stops between two files.
     """
     report = IntakeReport()
-    for path, explicit in iter_files(paths):
+    found = list(iter_files(paths)) if progress is not None else iter_files(paths)
+    total = len(found) if isinstance(found, list) else None
+    for done, (path, explicit) in enumerate(found):
+        if cancel is not None and cancel.is_set():
+            report.canceled = True
+            break
+        if progress is not None:
+            progress(done, total, path)
         if not explicit and path.suffix.lower() not in SUPPORTED_EXTENSIONS:
             report.skipped.append(path)
             continue

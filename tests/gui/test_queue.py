@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import shutil
+import time
 from pathlib import Path
 from typing import Any
 
@@ -137,3 +138,37 @@ async def test_filters_by_state_and_name(window: Any, tmp_path: Path) -> None:
     assert [tab.proxy.index(r, 0).data(JobRole).file_name for r in range(tab.proxy.rowCount())] == [
         "missing.pdf"
     ]
+
+
+async def test_adding_a_big_folder_shows_progress_and_can_be_stopped(
+    window: Any, tmp_path: Path
+) -> None:
+    from PySide6.QtWidgets import QProgressDialog, QPushButton
+
+    folder = tmp_path / "many"
+    folder.mkdir()
+    for n in range(400):
+        (folder / f"scan{n:03}.pdf").write_bytes(b"%PDF-1.4\n" + bytes(str(n), "ascii") * 1000)
+    # A slow disk (a network share): each file takes a moment to copy in.
+    blobs = window.ctx.app.blobs
+    put_file = blobs.put_file
+
+    def slow_put_file(path: Path) -> Any:
+        time.sleep(0.02)
+        return put_file(path)
+
+    blobs.put_file = slow_put_file
+    task = asyncio.ensure_future(window.queue_tab.add_paths([folder]))
+    await until(
+        lambda: any(
+            isinstance(w, QProgressDialog) and w.isVisible()
+            for w in window.findChildren(QProgressDialog)
+        ),
+        what="the progress dialog",
+    )
+    dialog = next(w for w in window.findChildren(QProgressDialog) if w.isVisible())
+    assert dialog.maximum() == 400
+    dialog.findChild(QPushButton).click()  # the operator presses Stop
+    await task
+    added = len(window.ctx.app.store.list_jobs())
+    assert 0 < added < 400  # stopped between two files; those taken in stay queued

@@ -95,7 +95,7 @@ async def test_save_puts_secrets_in_the_keyring_never_in_the_file_or_the_log(
     assert new.batch_size == 40 and new.anthropic_api_key.get_secret_value() == KEY
     assert qsettings.value("ui/language") == "ru"
     assert not tab.save_button.isEnabled()  # the saved values are the new baseline
-    assert "Restart" in tab.status.text()
+    assert "engine takes them over" in tab.status.text()
 
 
 def test_environment_fields_are_read_only_and_not_saved(

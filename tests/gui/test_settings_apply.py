@@ -1,0 +1,45 @@
+"""Saved settings reach the engine without a restart of the application, and without
+interrupting a running job."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from docbatch_gui.domain.states import RECOVERABLE_STATES
+from tests.builders import text_pdf
+from tests.gui.conftest import signal_future, until
+
+pytestmark = pytest.mark.asyncio(loop_factories=["qasync"])
+
+
+async def applied(window: Any) -> None:
+    while True:
+        text, _level = await signal_future(window.ctx.notifier.shown)
+        if text == "Settings applied.":
+            return
+
+
+async def test_saved_settings_restart_the_engine_after_running_jobs(
+    window: Any, tmp_path: Path
+) -> None:
+    old_app = window.ctx.app
+    await window.queue_tab.add_paths([text_pdf(tmp_path / "big.pdf", pages=300)])
+    await until(
+        lambda: any(j.state in RECOVERABLE_STATES for j in old_app.store.list_jobs()),
+        what="a running job",
+    )
+    tab = window.settings_tab
+    tab.editors["batch_size"].editor.setValue(44)
+    done = asyncio.ensure_future(applied(window))
+    tab.save_button.click()
+    await done
+    new_app = window.ctx.app
+    assert new_app is not old_app and new_app.settings.batch_size == 44
+    assert window.ctx.bridge.running and window.ctx.bridge.app is new_app
+    # the running job was not interrupted: it finished before the switch
+    job = new_app.store.list_jobs()[0]
+    assert job.state.value in ("done", "needs_review") and job.attempts == 1
