@@ -56,11 +56,11 @@ async def scenario(window: object, out: Path, lang: str) -> None:
 
 
 def main() -> int:
-    import qasync
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
     from docbatch_gui._qt.i18n import install_translator
+    from docbatch_gui._qt.loop import make_loop
     from docbatch_gui._qt.main import build_window
     from docbatch_gui.config import load_settings
 
@@ -71,7 +71,7 @@ def main() -> int:
     data = Path(tempfile.mkdtemp(prefix="docbatch-shots-"))
     settings = load_settings(DOCBATCH_DATA_DIR=str(data), PROCESSING_MODE="offline")
     qsettings = QSettings(str(data / "gui.ini"), QSettings.Format.IniFormat)
-    loop = qasync.QEventLoop(qapp)
+    loop = make_loop(qapp)
     asyncio.set_event_loop(loop)
     window = build_window(settings, qsettings)
     window.resize(1480, 900)  # type: ignore[attr-defined]

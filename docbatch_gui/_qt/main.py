@@ -62,11 +62,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run_gui(args: argparse.Namespace) -> int:
-    import qasync
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication, QMessageBox
 
+    from docbatch_gui._qt.gc_guard import GuiThreadCollector
     from docbatch_gui._qt.i18n import install_translator
+    from docbatch_gui._qt.loop import make_loop
     from docbatch_gui.config import load_settings
 
     qapp = QApplication.instance() or QApplication(sys.argv[:1])
@@ -82,15 +83,18 @@ def run_gui(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         QMessageBox.critical(None, "DocBatch", str(exc))
         return 2
-    loop = qasync.QEventLoop(qapp)
+    loop = make_loop(qapp)
     asyncio.set_event_loop(loop)
     window = build_window(settings, qsettings)
     freeze_startup_heap()
     if args.exit_after_show:
         return _exit_after_show(loop, window)
+    collector = GuiThreadCollector(qapp)
+    collector.start()
     window.show()
     with loop:
         loop.run_until_complete(run_window(window))
+    collector.stop()
     return 0
 
 

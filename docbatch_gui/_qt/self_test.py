@@ -50,10 +50,11 @@ def missing_modules() -> dict[str, str]:
 
 def run_self_test() -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    import qasync
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
+    from docbatch_gui._qt.gc_guard import GuiThreadCollector
+    from docbatch_gui._qt.loop import make_loop
     from docbatch_gui._qt.main import build_window
     from docbatch_gui._qt.window import MainWindow
     from docbatch_gui.config import load_settings
@@ -66,10 +67,12 @@ def run_self_test() -> int:
         DOCBATCH_DATA_DIR=str(data_dir), PROCESSING_MODE="offline", OCR_ENGINE="none"
     )
     qsettings = QSettings(str(data_dir / "gui.ini"), QSettings.Format.IniFormat)
-    loop = qasync.QEventLoop(qapp)
+    loop = make_loop(qapp)
     asyncio.set_event_loop(loop)
     window = build_window(settings, qsettings)
     assert isinstance(window, MainWindow)
+    collector = GuiThreadCollector(qapp)
+    collector.start()
     window.show()
     report: dict[str, object] = {"ok": False}
 
@@ -108,6 +111,7 @@ def run_self_test() -> int:
 
     with loop:
         loop.run_until_complete(scenario())
+    collector.stop()
     report["seconds"] = round(time.monotonic() - started, 2)
     print(json.dumps(report, ensure_ascii=False))
     return 0 if report["ok"] else 1

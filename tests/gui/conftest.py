@@ -7,9 +7,9 @@ and hangs); :func:`signal_future` and :func:`until` await instead.
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
-import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,10 +17,10 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest
 import pytest_asyncio
-import qasync
-from PySide6.QtCore import QSettings, SignalInstance
+from PySide6.QtCore import QCoreApplication, QEvent, QSettings, SignalInstance
 from PySide6.QtWidgets import QApplication
 
+from docbatch_gui._qt.loop import make_loop
 from docbatch_gui.config import Settings, load_settings
 
 #: One QApplication for the whole session, referenced here so that it is never
@@ -30,7 +30,24 @@ QAPP = QApplication.instance() or QApplication([])
 
 
 def pytest_asyncio_loop_factories(config: Any, item: Any) -> dict[str, Callable[[], Any]]:
-    return {"qasync": lambda: qasync.QEventLoop(QAPP)}
+    return {"qasync": lambda: make_loop(QAPP)}
+
+
+@pytest.fixture(autouse=True, scope="session")
+def collect_on_the_gui_thread() -> Iterator[None]:
+    """As the application does (docbatch_gui._qt.gc_guard): no cyclic collection in
+    the engine or executor threads, where PySide would delete widgets from the wrong
+    thread."""
+    gc.disable()
+    yield
+    gc.enable()
+
+
+@pytest.fixture(autouse=True)
+def collect_after_each_test() -> Iterator[None]:
+    yield
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    gc.collect()
 
 
 @pytest.fixture(autouse=True)
@@ -97,26 +114,3 @@ async def until(predicate: Callable[[], bool], timeout: float = 60, what: str = 
         if loop.time() > deadline:
             pytest.fail(f"timed out waiting for {what or predicate}")
         await asyncio.sleep(0.05)
-
-
-_EXIT_STATUS: list[int] = []
-
-
-def pytest_sessionfinish(session: Any, exitstatus: int) -> None:
-    _EXIT_STATUS.append(int(exitstatus))
-
-
-@pytest.hookimpl(trylast=True)
-def pytest_unconfigure(config: Any) -> None:
-    """Leave without the interpreter's final garbage collection.
-
-    After several windows ran on the qasync loop, PySide6 6.12 aborts in that last
-    collection ("bool_dealloc", a refcount error inside the binding) although every
-    test passed; the real application exits through ``app.exec``'s normal path and is
-    not affected (the self-test checks its exit code). Every other plugin has already
-    finished here, so only the exit status is left to give.
-    """
-    if _EXIT_STATUS:
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(_EXIT_STATUS[-1])
