@@ -48,7 +48,7 @@ def run_gui(args: argparse.Namespace) -> int:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication, QMessageBox
 
-    from docbatch_gui._qt.i18n import install_translator
+    from docbatch_gui._qt.i18n import chosen_language, install_translator
     from docbatch_gui.config import load_settings
 
     qapp = QApplication.instance() or QApplication(sys.argv[:1])
@@ -57,7 +57,7 @@ def run_gui(args: argparse.Namespace) -> int:
     qapp.setOrganizationName("DocBatch")
     qapp.setQuitOnLastWindowClosed(False)
     qsettings = QSettings()
-    install_translator(qapp, args.lang or str(qsettings.value("ui/language", "") or ""))
+    install_translator(qapp, chosen_language(qsettings, args.lang))
     overrides = {"DOCBATCH_DATA_DIR": args.data_dir} if args.data_dir else {}
     try:
         settings = load_settings(**overrides)

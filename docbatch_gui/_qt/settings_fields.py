@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import SecretStr
 from pydantic.fields import FieldInfo
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QCoreApplication, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -41,6 +41,22 @@ FOLDERS = {"data_dir"}
 NOTE_STYLE = "color: palette(placeholder-text); font-size: 11px;"
 ERROR_STYLE = "color: #c62828; font-size: 11px;"
 INT_MAX = 2**31 - 1
+
+
+def value_label(value: str) -> str:
+    """A choice as the operator reads it; the stored value stays the item's data."""
+    translate = QCoreApplication.translate
+    labels = {
+        "offline": translate("SettingValue", "offline"),
+        "sync": translate("SettingValue", "sync"),
+        "batch": translate("SettingValue", "batch"),
+        "json_schema": translate("SettingValue", "json_schema"),
+        "tool": translate("SettingValue", "tool"),
+        "google_vision": translate("SettingValue", "google_vision"),
+        "tesseract": translate("SettingValue", "tesseract"),
+        "none": translate("SettingValue", "none"),
+    }
+    return labels.get(value, value)
 
 
 def base_type(annotation: Any) -> tuple[Any, bool]:
@@ -106,7 +122,7 @@ class FieldEditor(QWidget):
             combo = QComboBox()
             items = CHOICES.get(name) or [m.value for m in kind]
             for item in items:
-                combo.addItem(item, item)
+                combo.addItem(value_label(item), item)
             combo.currentIndexChanged.connect(self.changed)
             return combo
         if kind is bool:
