@@ -225,6 +225,34 @@ Allowed: {1}</source>
 Допустимо: {1}</translation>
     </message>
     <message>
+        <source>one of {0}</source>
+        <translation>одно из: {0}</translation>
+    </message>
+    <message>
+        <source>true or false</source>
+        <translation>true или false</translation>
+    </message>
+    <message>
+        <source>a whole number from {0} to {1}</source>
+        <translation>целое число от {0} до {1}</translation>
+    </message>
+    <message>
+        <source>a number from {0} to {1}</source>
+        <translation>число от {0} до {1}</translation>
+    </message>
+    <message>
+        <source>a path</source>
+        <translation>путь</translation>
+    </message>
+    <message>
+        <source>text</source>
+        <translation>текст</translation>
+    </message>
+    <message>
+        <source>{0}, or empty</source>
+        <translation>{0} или пусто</translation>
+    </message>
+    <message>
         <source>Enabled</source>
         <translation>Включено</translation>
     </message>
