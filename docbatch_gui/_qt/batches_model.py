@@ -62,19 +62,19 @@ RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 NUMERIC = (COL_REQUESTS, COL_AGE, COL_EXPIRES, COL_JOBS, COL_ESTIMATE, COL_ACTUAL)
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("BatchStatus", text)
+# Literal ``translate`` calls, so that lupdate finds them (a wrapper hides the text).
+translate = QCoreApplication.translate
 
 
 def status_label(status: str) -> str:
     """The operator's words for a batch status (translated)."""
     labels = {
-        "intent": _tr("Creating"),
-        "in_progress": _tr("In progress"),
-        "canceling": _tr("Canceling"),
-        "ended": _tr("Ended"),
-        "canceled": _tr("Canceled"),
-        "failed": _tr("Failed"),
+        "intent": translate("BatchStatus", "Creating"),
+        "in_progress": translate("BatchStatus", "In progress"),
+        "canceling": translate("BatchStatus", "Canceling"),
+        "ended": translate("BatchStatus", "Ended"),
+        "canceled": translate("BatchStatus", "Canceled"),
+        "failed": translate("BatchStatus", "Failed"),
     }
     return labels.get(status, status)
 
@@ -92,12 +92,12 @@ def duration(value: timedelta | None) -> str:
     days, rest = divmod(minutes, 24 * 60)
     hours, minutes = divmod(rest, 60)
     if days:
-        return _tr("{0} d {1} h").format(days, hours)
+        return translate("Duration", "{0} d {1} h").format(days, hours)
     if hours:
-        return _tr("{0} h {1} min").format(hours, minutes)
+        return translate("Duration", "{0} h {1} min").format(hours, minutes)
     if minutes:
-        return _tr("{0} min").format(minutes)
-    return _tr("< 1 min")
+        return translate("Duration", "{0} min").format(minutes)
+    return translate("Duration", "< 1 min")
 
 
 def money(value: float | None) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import QLibraryInfo, QLocale, QTranslator
+from PySide6.QtCore import QLibraryInfo, QLocale, QSettings, QTranslator
 from PySide6.QtWidgets import QApplication
 
 from docbatch_gui.resources import resources_dir
@@ -16,12 +16,20 @@ from docbatch_gui.resources import resources_dir
 log = logging.getLogger(__name__)
 
 LANGUAGES = {"en": "English", "ru": "Русский"}
+#: where the Settings tab stores the choice ("" = the system's language)
+LANGUAGE_KEY = "ui/language"
 _installed: list[QTranslator] = []
 
 
 def system_language() -> str:
     name = QLocale.system().name().split("_")[0]
     return name if name in LANGUAGES else "en"
+
+
+def chosen_language(qsettings: QSettings, override: str | None = None) -> str:
+    """The language to start in: ``--lang``, else Settings' choice, else the system's."""
+    choice = override or str(qsettings.value(LANGUAGE_KEY, "") or "")
+    return choice if choice in LANGUAGES else system_language()
 
 
 def install_translator(app: QApplication, language: str = "") -> str:
@@ -34,8 +42,16 @@ def install_translator(app: QApplication, language: str = "") -> str:
     QLocale.setDefault(
         QLocale(QLocale.Language.Russian if language == "ru" else QLocale.Language.English)
     )
-    if language == "en":
-        return language
+    if language != "en":
+        _load(app, language)
+    # Labels kept between calls (job states) are read again in the new language.
+    from docbatch_gui._qt.jobs_model import refresh_labels
+
+    refresh_labels()
+    return language
+
+
+def _load(app: QApplication, language: str) -> None:
     ours = QTranslator(app)
     path = resources_dir() / "i18n" / f"docbatch_{language}.qm"
     if ours.load(str(path)):
@@ -49,4 +65,3 @@ def install_translator(app: QApplication, language: str = "") -> str:
     ):
         app.installTranslator(qt_base)
         _installed.append(qt_base)
-    return language

@@ -66,7 +66,7 @@ def run_gui(args: argparse.Namespace) -> int:
     from PySide6.QtWidgets import QApplication, QMessageBox
 
     from docbatch_gui._qt.gc_guard import GuiThreadCollector
-    from docbatch_gui._qt.i18n import install_translator
+    from docbatch_gui._qt.i18n import chosen_language, install_translator
     from docbatch_gui._qt.loop import make_loop
     from docbatch_gui.config import load_settings
 
@@ -76,7 +76,7 @@ def run_gui(args: argparse.Namespace) -> int:
     qapp.setOrganizationName("DocBatch")
     qapp.setQuitOnLastWindowClosed(False)
     qsettings = QSettings()
-    install_translator(qapp, args.lang or str(qsettings.value("ui/language", "") or ""))
+    install_translator(qapp, chosen_language(qsettings, args.lang))
     overrides = {"DOCBATCH_DATA_DIR": args.data_dir} if args.data_dir else {}
     try:
         settings = load_settings(**overrides)

@@ -8,6 +8,7 @@ Built for the keyboard: PgDown/PgUp move between documents, Ctrl+Enter confirms
 from __future__ import annotations
 
 import asyncio
+import re
 
 from PySide6.QtCore import QLocale, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
@@ -40,13 +41,17 @@ from docbatch_gui.domain.states import JobState
 ROLE_KEY = Qt.ItemDataRole.UserRole
 
 
-def audit_line(entry: dict[str, object], confirmed: str) -> str:
+def audit_line(entry: dict[str, object], actions: dict[str, str], fields: dict[str, str]) -> str:
+    """One line of the history; ``actions`` and ``fields`` give the operator's words
+    (translated) for the stored keys, anything missing is shown as stored."""
     head = f"{entry['at']} {entry['who']}:"
-    if entry["action"] == "confirm":
-        return f"{head} {confirmed}"
+    action = str(entry["action"])
+    if action == "confirm":
+        return f"{head} {actions.get(action, action)}"
     old = "" if entry.get("old") is None else entry["old"]
     new = "" if entry.get("new") is None else entry["new"]
-    return f"{head} {entry['action']} {entry.get('field') or ''} {old} → {new}"
+    field = str(entry.get("field") or "")
+    return f"{head} {actions.get(action, action)} {fields.get(field, field)} {old} → {new}"
 
 
 class ReviewTab(QWidget):
@@ -102,6 +107,7 @@ class ReviewTab(QWidget):
         self.form.addRow(self.tr("Type"), self.type_combo)
         self.form.addRow(self.tr("Pages"), pages_row)
         self.field_keys = list(profile.field_keys)
+        self.field_labels: dict[str, str] = {}
         for key in self.field_keys:
             field = profile.field(key)
             label = (field.labels.get(language) or field.labels.get("en")) if field else None
@@ -114,6 +120,7 @@ class ReviewTab(QWidget):
             row = QHBoxLayout()
             row.addWidget(marker)
             row.addWidget(editor, 1)
+            self.field_labels[key] = label or key
             self.form.addRow(label or key, row)
         self.reasons = QLabel()
         self.reasons.setWordWrap(True)
@@ -327,15 +334,35 @@ class ReviewTab(QWidget):
         for key, editor in self.editors.items():
             editor.setText(doc.fields.get(key) or "")
             self._mark(editor, doc.confidence.get(key) if key in doc.fields else None, key, doc)
-        reasons = list(doc.review_reasons) if doc.needs_review else []
+        reasons = [self._reason(r) for r in doc.review_reasons] if doc.needs_review else []
         if doc.confirmed_by:
             reasons = [
                 self.tr("Confirmed by {0} at {1}").format(doc.confirmed_by, doc.confirmed_at)
             ]
         self.reasons.setText("\n".join(reasons))
-        confirmed = self.tr("confirmed")
-        self.history.setPlainText("\n".join(audit_line(e, confirmed) for e in doc.audit))
+        actions = {
+            "confirm": self.tr("confirmed"),
+            "edit": self.tr("changed"),
+            "type": self.tr("changed"),
+            "pages": self.tr("changed"),
+        }
+        fields = {**self.field_labels, "doc_type": self.tr("type"), "pages": self.tr("pages")}
+        self.history.setPlainText("\n".join(audit_line(e, actions, fields) for e in doc.audit))
         self.page_view.show_pages(doc.job_id, list(range(doc.page_from, doc.page_to + 1)))
+
+    def _reason(self, reason: str) -> str:
+        """A review reason from the core, in the interface language when it is known."""
+        if reason == "document type unknown":
+            return self.tr("Document type unknown")
+        if found := re.fullmatch(r"(\w+) not found", reason):
+            key = found[1]
+            return self.tr("{0}: not found").format(self.field_labels.get(key, key))
+        if found := re.fullmatch(r"(\w+) uncertain \(confidence ([\d.]+)\)", reason):
+            key = found[1]
+            return self.tr("{0}: uncertain (confidence {1:.0%})").format(
+                self.field_labels.get(key, key), float(found[2])
+            )
+        return reason
 
     def _mark(self, editor: QLineEdit, confidence: float | None, key: str, doc: Document) -> None:
         found = doc.fields.get(key) is not None

@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import SecretStr
 from pydantic.fields import FieldInfo
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QCoreApplication, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -41,6 +41,22 @@ FOLDERS = {"data_dir"}
 NOTE_STYLE = "color: palette(placeholder-text); font-size: 11px;"
 ERROR_STYLE = "color: #c62828; font-size: 11px;"
 INT_MAX = 2**31 - 1
+
+
+def value_label(value: str) -> str:
+    """A choice as the operator reads it; the stored value stays the item's data."""
+    translate = QCoreApplication.translate
+    labels = {
+        "offline": translate("SettingValue", "offline"),
+        "sync": translate("SettingValue", "sync"),
+        "batch": translate("SettingValue", "batch"),
+        "json_schema": translate("SettingValue", "json_schema"),
+        "tool": translate("SettingValue", "tool"),
+        "google_vision": translate("SettingValue", "google_vision"),
+        "tesseract": translate("SettingValue", "tesseract"),
+        "none": translate("SettingValue", "none"),
+    }
+    return labels.get(value, value)
 
 
 def base_type(annotation: Any) -> tuple[Any, bool]:
@@ -94,11 +110,34 @@ class FieldEditor(QWidget):
         if self.kind is SecretStr or self.password is not None:
             self.set_note(self.tr("Stored in the system keyring, never in the settings file."))
         tip = self.tr("Environment variable: {0}\nAllowed: {1}").format(
-            self.variable, describe_allowed(name)
+            self.variable, self._allowed(name, info)
         )
         self.editor.setToolTip(tip)
 
     # -- building --------------------------------------------------------------------------
+
+    def _allowed(self, name: str, info: FieldInfo) -> str:
+        """What the field accepts, in the interface language (``describe_allowed``'s
+        words for the GUI)."""
+        if isinstance(self.editor, QComboBox):
+            items = [str(self.editor.itemData(i)) for i in range(self.editor.count())]
+            return self.tr("one of {0}").format(", ".join(items))
+        lower, upper = bounds(info)
+        if self.kind is bool:
+            text = self.tr("true or false")
+        elif self.kind in (int, float) and lower is not None and upper is not None:
+            text = (
+                self.tr("a whole number from {0} to {1}")
+                if self.kind is int
+                else self.tr("a number from {0} to {1}")
+            ).format(lower, upper)
+        elif self.kind is Path:
+            text = self.tr("a path")
+        elif self.kind in (str, SecretStr):
+            text = self.tr("text")
+        else:
+            text = describe_allowed(name)
+        return self.tr("{0}, or empty").format(text) if self.optional else text
 
     def _make_editor(self, name: str, info: FieldInfo, row: QHBoxLayout) -> QWidget:
         kind = self.kind
@@ -106,7 +145,7 @@ class FieldEditor(QWidget):
             combo = QComboBox()
             items = CHOICES.get(name) or [m.value for m in kind]
             for item in items:
-                combo.addItem(item, item)
+                combo.addItem(value_label(item), item)
             combo.currentIndexChanged.connect(self.changed)
             return combo
         if kind is bool:

@@ -28,14 +28,13 @@ from PySide6.QtWidgets import (
 
 from docbatch_gui import connections
 from docbatch_gui._qt.context import GuiContext
-from docbatch_gui._qt.i18n import LANGUAGES
+from docbatch_gui._qt.i18n import LANGUAGE_KEY, LANGUAGES
 from docbatch_gui._qt.settings_fields import NOTE_STYLE, FieldEditor
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui.config import Settings, load_settings
 from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.settings_file import environment_overrides, save_settings, settings_path
 
-LANGUAGE_KEY = "ui/language"
 LABEL_WIDTH = 220
 OK_STYLE = "color: #188038;"
 FAIL_STYLE = "color: #c62828;"

@@ -1,0 +1,1108 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="ru">
+<context>
+    <name>BatchStatus</name>
+    <message>
+        <source>Creating</source>
+        <translation>Создаётся</translation>
+    </message>
+    <message>
+        <source>In progress</source>
+        <translation>Выполняется</translation>
+    </message>
+    <message>
+        <source>Canceling</source>
+        <translation>Отменяется</translation>
+    </message>
+    <message>
+        <source>Ended</source>
+        <translation>Завершён</translation>
+    </message>
+    <message>
+        <source>Canceled</source>
+        <translation>Отменён</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>Ошибка</translation>
+    </message>
+</context>
+<context>
+    <name>BatchTableModel</name>
+    <message>
+        <source>Batch</source>
+        <translation>Пакет</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Статус</translation>
+    </message>
+    <message>
+        <source>Requests</source>
+        <translation>Запросы</translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation>Прогресс</translation>
+    </message>
+    <message>
+        <source>Age</source>
+        <translation>Прошло</translation>
+    </message>
+    <message>
+        <source>Expires in</source>
+        <translation>Истекает через</translation>
+    </message>
+    <message>
+        <source>Jobs</source>
+        <translation>Задания</translation>
+    </message>
+    <message>
+        <source>Estimated</source>
+        <translation>Оценка</translation>
+    </message>
+    <message>
+        <source>Actual</source>
+        <translation>Факт</translation>
+    </message>
+    <message>
+        <source>(being created)</source>
+        <translation>(создаётся)</translation>
+    </message>
+    <message>
+        <source>Local batch {0}</source>
+        <translation>Локальный пакет {0}</translation>
+    </message>
+    <message>
+        <source>The API ends a batch 24 hours after it was created; requests not finished by then expire and are sent again in a later batch.</source>
+        <translation>API завершает пакет через 24 часа после создания; запросы, не выполненные к этому сроку, истекают и отправляются повторно в следующем пакете.</translation>
+    </message>
+    <message>
+        <source>Estimated before sending, at batch prices</source>
+        <translation>Оценка до отправки, по пакетным ценам</translation>
+    </message>
+    <message>
+        <source>Known once the results are in</source>
+        <translation>Станет известно после получения результатов</translation>
+    </message>
+</context>
+<context>
+    <name>BatchesTab</name>
+    <message>
+        <source>This month: reading…</source>
+        <translation>За месяц: загрузка…</translation>
+    </message>
+    <message>
+        <source>Cancel batch…</source>
+        <translation>Отменить пакет…</translation>
+    </message>
+    <message>
+        <source>Cancel every unfinished job of the selected batch, then the batch</source>
+        <translation>Отменить все незавершённые задания выбранного пакета, затем сам пакет</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Обновить</translation>
+    </message>
+    <message>
+        <source>Copy batch ID</source>
+        <translation>Копировать ID пакета</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Sync mode&lt;/b&gt; — live</source>
+        <translation>&lt;b&gt;Синхронный режим&lt;/b&gt; — в реальном времени</translation>
+    </message>
+    <message>
+        <source>No batches yet</source>
+        <translation>Пакетов пока нет</translation>
+    </message>
+    <message>
+        <source>In batch mode, pages go to Claude through the Message Batches API: results arrive within 24 hours (usually much sooner) at half the price of sync mode.</source>
+        <translation>В пакетном режиме страницы отправляются в Claude через Message Batches API: результаты приходят в течение 24 часов (обычно гораздо быстрее) за половину цены синхронного режима.</translation>
+    </message>
+    <message>
+        <source>Choose &lt;i&gt;batch&lt;/i&gt; as the processing mode in Settings; the batches sent will appear here with their progress and cost.</source>
+        <translation>Выберите режим обработки &lt;i&gt;batch&lt;/i&gt; (пакетный) в Настройках — отправленные пакеты появятся здесь вместе с прогрессом и стоимостью.</translation>
+    </message>
+    <message>
+        <source>This month: &lt;b&gt;{0}&lt;/b&gt; pages · cost &lt;b&gt;{1}&lt;/b&gt; · saved &lt;b&gt;{2}&lt;/b&gt; against sync</source>
+        <translation>За месяц: страниц &lt;b&gt;{0}&lt;/b&gt; · стоимость &lt;b&gt;{1}&lt;/b&gt; · экономия &lt;b&gt;{2}&lt;/b&gt; по сравнению с синхронным режимом</translation>
+    </message>
+    <message>
+        <source>Jobs finished since {0}. Savings: what the same usage would have cost at sync prices ({1}), minus what it cost.</source>
+        <translation>Задания, завершённые с {0}. Экономия: сколько тот же объём стоил бы по синхронным ценам ({1}), минус фактическая стоимость.</translation>
+    </message>
+    <message>
+        <source>In flight &lt;b&gt;{0}&lt;/b&gt; / {1}</source>
+        <translation>В работе &lt;b&gt;{0}&lt;/b&gt; / {1}</translation>
+    </message>
+    <message>
+        <source>Peak this session: {0}</source>
+        <translation>Максимум за сеанс: {0}</translation>
+    </message>
+    <message>
+        <source>Succeeded &lt;b style=&apos;color:#188038&apos;&gt;{0}&lt;/b&gt;</source>
+        <translation>Успешно &lt;b style=&apos;color:#188038&apos;&gt;{0}&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Failed &lt;b style=&apos;color:#d93025&apos;&gt;{0}&lt;/b&gt;</source>
+        <translation>Ошибки &lt;b style=&apos;color:#d93025&apos;&gt;{0}&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Retried &lt;b&gt;{0}&lt;/b&gt;</source>
+        <translation>Повторы &lt;b&gt;{0}&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Cancel batch</source>
+        <translation>Отмена пакета</translation>
+    </message>
+    <message>
+        <source>Cancel batch {0}? Its {1} unfinished job(s) are canceled; requests already answered are not refunded, the rest are not billed. Jobs shared with another batch are canceled there too.</source>
+        <translation>Отменить пакет {0}? Его незавершённые задания ({1}) будут отменены; уже выполненные запросы не возвращаются, остальные не оплачиваются. Задания, общие с другим пакетом, отменяются и там.</translation>
+    </message>
+    <message>
+        <source>Batch {0}: {1} job(s) canceled; the batch is canceled on the next poll.</source>
+        <translation>Пакет {0}: отменено заданий: {1}; сам пакет будет отменён при следующем опросе.</translation>
+    </message>
+    <message>
+        <source>Unexpected error: {0}</source>
+        <translation>Непредвиденная ошибка: {0}</translation>
+    </message>
+    <message>
+        <source>Could not cancel the batch: {0}</source>
+        <translation>Не удалось отменить пакет: {0}</translation>
+    </message>
+</context>
+<context>
+    <name>ConnectionTest</name>
+    <message>
+        <source>Test connection</source>
+        <translation>Проверить подключение</translation>
+    </message>
+    <message>
+        <source>Testing…</source>
+        <translation>Проверка…</translation>
+    </message>
+    <message>
+        <source>Connecting…</source>
+        <translation>Подключение…</translation>
+    </message>
+    <message>
+        <source>{0} ({1:.2f} s)</source>
+        <translation>{0} ({1:.2f} с)</translation>
+    </message>
+</context>
+<context>
+    <name>Duration</name>
+    <message>
+        <source>{0} d {1} h</source>
+        <translation>{0} д {1} ч</translation>
+    </message>
+    <message>
+        <source>{0} h {1} min</source>
+        <translation>{0} ч {1} мин</translation>
+    </message>
+    <message>
+        <source>{0} min</source>
+        <translation>{0} мин</translation>
+    </message>
+    <message>
+        <source>&lt; 1 min</source>
+        <translation>&lt; 1 мин</translation>
+    </message>
+</context>
+<context>
+    <name>FieldEditor</name>
+    <message>
+        <source>Stored in the system keyring, never in the settings file.</source>
+        <translation>Хранится в системном хранилище паролей, а не в файле настроек.</translation>
+    </message>
+    <message>
+        <source>Environment variable: {0}
+Allowed: {1}</source>
+        <translation>Переменная окружения: {0}
+Допустимо: {1}</translation>
+    </message>
+    <message>
+        <source>one of {0}</source>
+        <translation>одно из: {0}</translation>
+    </message>
+    <message>
+        <source>true or false</source>
+        <translation>true или false</translation>
+    </message>
+    <message>
+        <source>a whole number from {0} to {1}</source>
+        <translation>целое число от {0} до {1}</translation>
+    </message>
+    <message>
+        <source>a number from {0} to {1}</source>
+        <translation>число от {0} до {1}</translation>
+    </message>
+    <message>
+        <source>a path</source>
+        <translation>путь</translation>
+    </message>
+    <message>
+        <source>text</source>
+        <translation>текст</translation>
+    </message>
+    <message>
+        <source>{0}, or empty</source>
+        <translation>{0} или пусто</translation>
+    </message>
+    <message>
+        <source>Enabled</source>
+        <translation>Включено</translation>
+    </message>
+    <message>
+        <source>not set</source>
+        <translation>не задано</translation>
+    </message>
+    <message>
+        <source>not set: the embedded default is used</source>
+        <translation>не задано: используется встроенное значение</translation>
+    </message>
+    <message>
+        <source>password</source>
+        <translation>пароль</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Обзор…</translation>
+    </message>
+    <message>
+        <source>Choose a folder</source>
+        <translation>Выбор папки</translation>
+    </message>
+    <message>
+        <source>Choose a file</source>
+        <translation>Выбор файла</translation>
+    </message>
+    <message>
+        <source>set (hidden)</source>
+        <translation>задано (скрыто)</translation>
+    </message>
+    <message>
+        <source>Set by the environment variable {0}; change it there.</source>
+        <translation>Задано переменной окружения {0}; изменить значение можно только там.</translation>
+    </message>
+</context>
+<context>
+    <name>JobDetail</name>
+    <message>
+        <source>Select a job to see its pages and documents.</source>
+        <translation>Выберите задание, чтобы увидеть его страницы и документы.</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Тип</translation>
+    </message>
+    <message>
+        <source>Pages</source>
+        <translation>Страницы</translation>
+    </message>
+    <message>
+        <source>Number</source>
+        <translation>Номер</translation>
+    </message>
+    <message>
+        <source>Date</source>
+        <translation>Дата</translation>
+    </message>
+    <message>
+        <source>Amount</source>
+        <translation>Сумма</translation>
+    </message>
+    <message>
+        <source>Review</source>
+        <translation>Проверка</translation>
+    </message>
+    <message>
+        <source>Page {0}</source>
+        <translation>Страница {0}</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>да</translation>
+    </message>
+</context>
+<context>
+    <name>JobState</name>
+    <message>
+        <source>Queued</source>
+        <translation>В очереди</translation>
+    </message>
+    <message>
+        <source>Preparing</source>
+        <translation>Подготовка</translation>
+    </message>
+    <message>
+        <source>OCR</source>
+        <translation>OCR</translation>
+    </message>
+    <message>
+        <source>Reading</source>
+        <translation>Извлечение</translation>
+    </message>
+    <message>
+        <source>Submitted</source>
+        <translation>Отправлено</translation>
+    </message>
+    <message>
+        <source>In batch</source>
+        <translation>В пакете</translation>
+    </message>
+    <message>
+        <source>Building</source>
+        <translation>Формирование</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>Готово</translation>
+    </message>
+    <message>
+        <source>Needs review</source>
+        <translation>Требует проверки</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>Ошибка</translation>
+    </message>
+    <message>
+        <source>Timed out</source>
+        <translation>Время истекло</translation>
+    </message>
+    <message>
+        <source>Canceled</source>
+        <translation>Отменено</translation>
+    </message>
+    <message>
+        <source>Duplicate</source>
+        <translation>Дубликат</translation>
+    </message>
+</context>
+<context>
+    <name>JobTableModel</name>
+    <message>
+        <source>File</source>
+        <translation>Файл</translation>
+    </message>
+    <message>
+        <source>Pages</source>
+        <translation>Стр.</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Состояние</translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation>Прогресс</translation>
+    </message>
+    <message>
+        <source>Documents</source>
+        <translation>Документы</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation>Стоимость</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>Ошибка</translation>
+    </message>
+</context>
+<context>
+    <name>LogModel</name>
+    <message>
+        <source>Time</source>
+        <translation>Время</translation>
+    </message>
+    <message>
+        <source>Level</source>
+        <translation>Уровень</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>Источник</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>Сообщение</translation>
+    </message>
+</context>
+<context>
+    <name>LogPanel</name>
+    <message>
+        <source>All levels</source>
+        <translation>Все уровни</translation>
+    </message>
+    <message>
+        <source>Info and above</source>
+        <translation>Информация и выше</translation>
+    </message>
+    <message>
+        <source>Warnings and errors</source>
+        <translation>Предупреждения и ошибки</translation>
+    </message>
+    <message>
+        <source>Errors only</source>
+        <translation>Только ошибки</translation>
+    </message>
+    <message>
+        <source>Filter messages…</source>
+        <translation>Фильтр сообщений…</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Копировать</translation>
+    </message>
+    <message>
+        <source>Copy the selected lines, or every line shown</source>
+        <translation>Копировать выделенные строки или все показанные</translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>Очистить</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Queue</source>
+        <translation>Очередь</translation>
+    </message>
+    <message>
+        <source>Review</source>
+        <translation>Проверка</translation>
+    </message>
+    <message>
+        <source>Batches</source>
+        <translation>Пакеты</translation>
+    </message>
+    <message>
+        <source>Registry</source>
+        <translation>Реестр</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>Настройки</translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation>Журнал</translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation>Запуск…</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Файл</translation>
+    </message>
+    <message>
+        <source>Add files…</source>
+        <translation>Добавить файлы…</translation>
+    </message>
+    <message>
+        <source>Add folder…</source>
+        <translation>Добавить папку…</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>Выход</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Вид</translation>
+    </message>
+    <message>
+        <source>Needs review</source>
+        <translation>Ожидают проверки</translation>
+    </message>
+    <message>
+        <source>Ready</source>
+        <translation>Готов к работе</translation>
+    </message>
+    <message>
+        <source>Run finished: {0} done, {1} to review, {2} failed.</source>
+        <translation>Обработка завершена: готово {0}, на проверку {1}, с ошибкой {2}.</translation>
+    </message>
+    <message>
+        <source>The queue stopped: {0}</source>
+        <translation>Очередь остановлена: {0}</translation>
+    </message>
+    <message>
+        <source>Fix the setting, then press Resume.</source>
+        <translation>Исправьте настройку и нажмите «Продолжить».</translation>
+    </message>
+    <message>
+        <source>Close DocBatch</source>
+        <translation>Закрытие DocBatch</translation>
+    </message>
+    <message>
+        <source>{0} job(s) are being processed. Wait for their running steps to finish, or leave them for the next start? Nothing is lost either way.</source>
+        <translation>Заданий в обработке: {0}. Дождаться завершения выполняемых шагов или оставить их до следующего запуска? В любом случае ничего не потеряется.</translation>
+    </message>
+    <message>
+        <source>Waiting for running steps to finish…</source>
+        <translation>Ожидание завершения выполняемых шагов…</translation>
+    </message>
+    <message>
+        <source>Leave them</source>
+        <translation>Не ждать</translation>
+    </message>
+</context>
+<context>
+    <name>PageView</name>
+    <message>
+        <source>No page</source>
+        <translation>Нет страницы</translation>
+    </message>
+    <message>
+        <source>Previous page</source>
+        <translation>Предыдущая страница</translation>
+    </message>
+    <message>
+        <source>Next page</source>
+        <translation>Следующая страница</translation>
+    </message>
+    <message>
+        <source>Loading page {0}…</source>
+        <translation>Загрузка страницы {0}…</translation>
+    </message>
+    <message>
+        <source>Page {0} has no image.</source>
+        <translation>У страницы {0} нет изображения.</translation>
+    </message>
+    <message>
+        <source>Page {0} ({1} of {2})</source>
+        <translation>Страница {0} ({1} из {2})</translation>
+    </message>
+</context>
+<context>
+    <name>QueueTab</name>
+    <message>
+        <source>The worker is paused: no new job starts. Running steps finish.</source>
+        <translation>Обработка приостановлена: новые задания не запускаются, начатые шаги завершаются.</translation>
+    </message>
+    <message>
+        <source>Add files…</source>
+        <translation>Добавить файлы…</translation>
+    </message>
+    <message>
+        <source>Add folder…</source>
+        <translation>Добавить папку…</translation>
+    </message>
+    <message>
+        <source>All states</source>
+        <translation>Все состояния</translation>
+    </message>
+    <message>
+        <source>Active</source>
+        <translation>В работе</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>С ошибкой</translation>
+    </message>
+    <message>
+        <source>Any error</source>
+        <translation>Любая ошибка</translation>
+    </message>
+    <message>
+        <source>Bad input</source>
+        <translation>Некорректный файл</translation>
+    </message>
+    <message>
+        <source>Temporary</source>
+        <translation>Временная</translation>
+    </message>
+    <message>
+        <source>Timeout</source>
+        <translation>Тайм-аут</translation>
+    </message>
+    <message>
+        <source>Critical</source>
+        <translation>Критическая</translation>
+    </message>
+    <message>
+        <source>Search file names</source>
+        <translation>Поиск по имени файла</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Отменить</translation>
+    </message>
+    <message>
+        <source>Retry</source>
+        <translation>Повторить</translation>
+    </message>
+    <message>
+        <source>Process again</source>
+        <translation>Обработать заново</translation>
+    </message>
+    <message>
+        <source>Open source file</source>
+        <translation>Открыть исходный файл</translation>
+    </message>
+    <message>
+        <source>Show in folder</source>
+        <translation>Показать в папке</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Удалить</translation>
+    </message>
+    <message>
+        <source>{0} jobs · {1} done · {2} to review · {3} failed</source>
+        <translation>Заданий: {0} · готово: {1} · на проверку: {2} · с ошибкой: {3}</translation>
+    </message>
+    <message>
+        <source>Adding {0} item(s)…</source>
+        <translation>Добавление (объектов: {0})…</translation>
+    </message>
+    <message>
+        <source>Queued {0} file(s).</source>
+        <translation>Поставлено в очередь файлов: {0}.</translation>
+    </message>
+    <message>
+        <source>{0} already known: shown as duplicates (use Process again to reprocess).</source>
+        <translation>Уже известных файлов: {0}; они показаны как дубликаты (чтобы обработать их снова, выберите «Обработать заново»).</translation>
+    </message>
+    <message>
+        <source>{0} file(s) of unsupported types skipped.</source>
+        <translation>Пропущено файлов неподдерживаемых типов: {0}.</translation>
+    </message>
+    <message>
+        <source>Add files</source>
+        <translation>Добавление файлов</translation>
+    </message>
+    <message>
+        <source>Documents ({0});;All files (*)</source>
+        <translation>Документы ({0});;Все файлы (*)</translation>
+    </message>
+    <message>
+        <source>Add a folder</source>
+        <translation>Добавление папки</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>Продолжить</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>Пауза</translation>
+    </message>
+    <message>
+        <source>Start new jobs again</source>
+        <translation>Снова запускать новые задания</translation>
+    </message>
+    <message>
+        <source>Start no new job</source>
+        <translation>Не запускать новые задания</translation>
+    </message>
+</context>
+<context>
+    <name>RegistryTab</name>
+    <message>
+        <source>Coming soon.</source>
+        <translation>Скоро появится.</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewTab</name>
+    <message>
+        <source>Waiting for review</source>
+        <translation>Ожидают проверки</translation>
+    </message>
+    <message>
+        <source>Pages</source>
+        <translation>Страницы</translation>
+    </message>
+    <message>
+        <source>Nothing is waiting for review.
+
+Jobs whose documents need a person&apos;s check appear here. To correct a finished job, double-click it in the Queue.</source>
+        <translation>Проверки ничего не ожидает.
+
+Здесь появляются задания, документы которых должен проверить человек. Чтобы исправить завершённое задание, дважды щёлкните его в Очереди.</translation>
+    </message>
+    <message>
+        <source>Document</source>
+        <translation>Документ</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Тип</translation>
+    </message>
+    <message>
+        <source>No changes by a person yet.</source>
+        <translation>Ручных изменений пока нет.</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Сохранить</translation>
+    </message>
+    <message>
+        <source>Confirm</source>
+        <translation>Подтвердить</translation>
+    </message>
+    <message>
+        <source>Previous</source>
+        <translation>Назад</translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation>Далее</translation>
+    </message>
+    <message>
+        <source>PgDown/PgUp: next/previous document · Ctrl+Enter: confirm · F3: next empty field</source>
+        <translation>PgDown/PgUp: следующий/предыдущий документ · Ctrl+Enter: подтвердить · F3: следующее пустое поле</translation>
+    </message>
+    <message>
+        <source>History</source>
+        <translation>История</translation>
+    </message>
+    <message>
+        <source>Waiting for review ({0})</source>
+        <translation>Ожидают проверки ({0})</translation>
+    </message>
+    <message>
+        <source>Document {0}</source>
+        <translation>Документ {0}</translation>
+    </message>
+    <message>
+        <source>Confirmed by {0} at {1}</source>
+        <translation>Подтвердил(а) {0}, {1}</translation>
+    </message>
+    <message>
+        <source>confirmed</source>
+        <translation>подтверждено</translation>
+    </message>
+    <message>
+        <source>changed</source>
+        <translation>изменено</translation>
+    </message>
+    <message>
+        <source>type</source>
+        <translation>тип</translation>
+    </message>
+    <message>
+        <source>pages</source>
+        <translation>страницы</translation>
+    </message>
+    <message>
+        <source>Document type unknown</source>
+        <translation>Тип документа не определён</translation>
+    </message>
+    <message>
+        <source>{0}: not found</source>
+        <translation>{0}: не найдено</translation>
+    </message>
+    <message>
+        <source>{0}: uncertain (confidence {1:.0%})</source>
+        <translation>{0}: низкая уверенность ({1:.0%})</translation>
+    </message>
+    <message>
+        <source>Not found in the document</source>
+        <translation>Не найдено в документе</translation>
+    </message>
+    <message>
+        <source>Typed by a person</source>
+        <translation>Введено вручную</translation>
+    </message>
+    <message>
+        <source>Confidence {0:.0%}</source>
+        <translation>Уверенность {0:.0%}</translation>
+    </message>
+    <message>
+        <source>{0}: all documents confirmed, done.</source>
+        <translation>{0}: все документы подтверждены, задание готово.</translation>
+    </message>
+</context>
+<context>
+    <name>SettingValue</name>
+    <message>
+        <source>offline</source>
+        <translation>офлайн (offline)</translation>
+    </message>
+    <message>
+        <source>sync</source>
+        <translation>синхронный (sync)</translation>
+    </message>
+    <message>
+        <source>batch</source>
+        <translation>пакетный (batch)</translation>
+    </message>
+    <message>
+        <source>json_schema</source>
+        <translation>JSON-схема (json_schema)</translation>
+    </message>
+    <message>
+        <source>tool</source>
+        <translation>вызов инструмента (tool)</translation>
+    </message>
+    <message>
+        <source>google_vision</source>
+        <translation>Google Vision</translation>
+    </message>
+    <message>
+        <source>tesseract</source>
+        <translation>Tesseract</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>нет (none)</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsTab</name>
+    <message>
+        <source>Saved to {0}. Environment variables take precedence and are shown read-only. Hover over a field to see its variable and allowed values.</source>
+        <translation>Настройки сохраняются в {0}. Переменные окружения имеют приоритет и показаны только для чтения. Наведите указатель на поле, чтобы увидеть его переменную и допустимые значения.</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Отмена</translation>
+    </message>
+    <message>
+        <source>Put every field back to the saved value</source>
+        <translation>Вернуть всем полям сохранённые значения</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Сохранить</translation>
+    </message>
+    <message>
+        <source>Processing</source>
+        <translation>Обработка</translation>
+    </message>
+    <message>
+        <source>OCR</source>
+        <translation>OCR</translation>
+    </message>
+    <message>
+        <source>Claude</source>
+        <translation>Claude</translation>
+    </message>
+    <message>
+        <source>Storage</source>
+        <translation>Хранилище</translation>
+    </message>
+    <message>
+        <source>MongoDB</source>
+        <translation>MongoDB</translation>
+    </message>
+    <message>
+        <source>MinIO</source>
+        <translation>MinIO</translation>
+    </message>
+    <message>
+        <source>Redis</source>
+        <translation>Redis</translation>
+    </message>
+    <message>
+        <source>Celery</source>
+        <translation>Celery</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>Прочее</translation>
+    </message>
+    <message>
+        <source>Data folder</source>
+        <translation>Папка данных</translation>
+    </message>
+    <message>
+        <source>Processing mode</source>
+        <translation>Режим обработки</translation>
+    </message>
+    <message>
+        <source>OCR workers</source>
+        <translation>Потоки OCR</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation>Размер пакета</translation>
+    </message>
+    <message>
+        <source>Poll interval, s</source>
+        <translation>Интервал опроса, с</translation>
+    </message>
+    <message>
+        <source>Result workers</source>
+        <translation>Потоки обработки результатов</translation>
+    </message>
+    <message>
+        <source>Memory for running jobs, MB</source>
+        <translation>Память для выполняемых заданий, МБ</translation>
+    </message>
+    <message>
+        <source>Concurrent requests</source>
+        <translation>Параллельные запросы</translation>
+    </message>
+    <message>
+        <source>Pages per request</source>
+        <translation>Страниц в запросе</translation>
+    </message>
+    <message>
+        <source>Job timeout, s</source>
+        <translation>Тайм-аут задания, с</translation>
+    </message>
+    <message>
+        <source>Render workers</source>
+        <translation>Потоки рендеринга</translation>
+    </message>
+    <message>
+        <source>Largest file, MB</source>
+        <translation>Макс. размер файла, МБ</translation>
+    </message>
+    <message>
+        <source>Most pages per file</source>
+        <translation>Макс. страниц в файле</translation>
+    </message>
+    <message>
+        <source>JPEG quality</source>
+        <translation>Качество JPEG</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Модель</translation>
+    </message>
+    <message>
+        <source>Request timeout, s</source>
+        <translation>Тайм-аут запроса, с</translation>
+    </message>
+    <message>
+        <source>SDK retries</source>
+        <translation>Повторы в SDK</translation>
+    </message>
+    <message>
+        <source>Output format</source>
+        <translation>Формат ответа</translation>
+    </message>
+    <message>
+        <source>Max output tokens</source>
+        <translation>Макс. токенов в ответе</translation>
+    </message>
+    <message>
+        <source>Request retries</source>
+        <translation>Повторы запроса</translation>
+    </message>
+    <message>
+        <source>Requests per batch</source>
+        <translation>Запросов в пакете</translation>
+    </message>
+    <message>
+        <source>Batch size limit, MB</source>
+        <translation>Предельный размер пакета, МБ</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation>Движок</translation>
+    </message>
+    <message>
+        <source>Languages</source>
+        <translation>Языки</translation>
+    </message>
+    <message>
+        <source>Timeout, s</source>
+        <translation>Тайм-аут, с</translation>
+    </message>
+    <message>
+        <source>OCR below this many characters</source>
+        <translation>OCR, если в тексте меньше символов</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>Ключ API</translation>
+    </message>
+    <message>
+        <source>API address</source>
+        <translation>Адрес API</translation>
+    </message>
+    <message>
+        <source>Connection URI</source>
+        <translation>URI подключения</translation>
+    </message>
+    <message>
+        <source>Endpoint</source>
+        <translation>Адрес сервера</translation>
+    </message>
+    <message>
+        <source>Access key</source>
+        <translation>Ключ доступа</translation>
+    </message>
+    <message>
+        <source>Secret key</source>
+        <translation>Секретный ключ</translation>
+    </message>
+    <message>
+        <source>Bucket</source>
+        <translation>Бакет</translation>
+    </message>
+    <message>
+        <source>Use HTTPS</source>
+        <translation>Использовать HTTPS</translation>
+    </message>
+    <message>
+        <source>URL</source>
+        <translation>Адрес (URL)</translation>
+    </message>
+    <message>
+        <source>Broker URL</source>
+        <translation>Адрес брокера</translation>
+    </message>
+    <message>
+        <source>Credentials file</source>
+        <translation>Файл учётных данных</translation>
+    </message>
+    <message>
+        <source>Vision endpoint</source>
+        <translation>Адрес сервера Vision</translation>
+    </message>
+    <message>
+        <source>Interface</source>
+        <translation>Интерфейс</translation>
+    </message>
+    <message>
+        <source>System default</source>
+        <translation>Как в системе</translation>
+    </message>
+    <message>
+        <source>Stored in the application settings ({0})</source>
+        <translation>Хранится в настройках приложения ({0})</translation>
+    </message>
+    <message>
+        <source>A new language is applied the next time DocBatch starts.</source>
+        <translation>Новый язык применится при следующем запуске DocBatch.</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Язык</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n value(s) need fixing before saving.</source>
+        <translation>
+            <numerusform>Перед сохранением нужно исправить %n значение.</numerusform>
+            <numerusform>Перед сохранением нужно исправить %n значения.</numerusform>
+            <numerusform>Перед сохранением нужно исправить %n значений.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Saved. Restart DocBatch to apply the changes to the engine.</source>
+        <translation>Сохранено. Перезапустите DocBatch, чтобы изменения вступили в силу.</translation>
+    </message>
+    <message>
+        <source>Settings saved. Restart DocBatch to apply them to the engine.</source>
+        <translation>Настройки сохранены. Перезапустите DocBatch, чтобы они вступили в силу.</translation>
+    </message>
+    <message>
+        <source>Not saved: {0}</source>
+        <translation>Не сохранено: {0}</translation>
+    </message>
+</context>
+</TS>
