@@ -527,6 +527,14 @@ Allowed: {1}</source>
         <translation>Готов к работе</translation>
     </message>
     <message>
+        <source>Settings saved: they apply when the running jobs finished.</source>
+        <translation>Настройки сохранены: они вступят в силу, когда завершатся текущие задания.</translation>
+    </message>
+    <message>
+        <source>Settings applied.</source>
+        <translation>Настройки применены.</translation>
+    </message>
+    <message>
         <source>Run finished: {0} done, {1} to review, {2} failed.</source>
         <translation>Обработка завершена: готово {0}, на проверку {1}, с ошибкой {2}.</translation>
     </message>
@@ -661,8 +669,20 @@ Allowed: {1}</source>
         <translation>Заданий: {0} · готово: {1} · на проверку: {2} · с ошибкой: {3}</translation>
     </message>
     <message>
-        <source>Adding {0} item(s)…</source>
-        <translation>Добавление (объектов: {0})…</translation>
+        <source>Adding files…</source>
+        <translation>Добавление файлов…</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Остановить</translation>
+    </message>
+    <message>
+        <source>Adding files</source>
+        <translation>Добавление файлов</translation>
+    </message>
+    <message>
+        <source>Adding {0}…</source>
+        <translation>Добавляется {0}…</translation>
     </message>
     <message>
         <source>Queued {0} file(s).</source>
@@ -675,6 +695,10 @@ Allowed: {1}</source>
     <message>
         <source>{0} file(s) of unsupported types skipped.</source>
         <translation>Пропущено файлов неподдерживаемых типов: {0}.</translation>
+    </message>
+    <message>
+        <source>Stopped by you; the rest was not added.</source>
+        <translation>Остановлено вами; остальные файлы не добавлены.</translation>
     </message>
     <message>
         <source>Add files</source>
@@ -1093,12 +1117,8 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
         </translation>
     </message>
     <message>
-        <source>Saved. Restart DocBatch to apply the changes to the engine.</source>
-        <translation>Сохранено. Перезапустите DocBatch, чтобы изменения вступили в силу.</translation>
-    </message>
-    <message>
-        <source>Settings saved. Restart DocBatch to apply them to the engine.</source>
-        <translation>Настройки сохранены. Перезапустите DocBatch, чтобы они вступили в силу.</translation>
+        <source>Saved. The engine takes them over as soon as no job is running.</source>
+        <translation>Сохранено. Обработка перейдёт на новые настройки, как только не останется выполняемых заданий.</translation>
     </message>
     <message>
         <source>Not saved: {0}</source>
