@@ -1,14 +1,17 @@
 """Screenshots of every tab with real data, for the README (docs/screenshots/).
 
 Run under a real X server to get the platform's look:
-``xvfb-run -s "-screen 0 1600x1000x24" .venv/bin/python scripts/screenshots.py``
-It processes the bundled samples offline into a throw-away data directory, opens
-the window on it and grabs each tab once the queue settled.
+``xvfb-run -s "-screen 0 1600x1000x24" .venv/bin/python scripts/screenshots.py [en|ru]``
+It opens the window on a throw-away data directory and drops the bundled samples on
+it. They are processed in batch mode against the test suite's wire-level fake of the
+Anthropic API (no key, no cost), so the queue shows costs and the Batches tab a real
+batch; then it grabs each tab.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -25,7 +28,7 @@ async def scenario(window: object, out: Path, lang: str) -> None:
     assert isinstance(window, MainWindow)
     await window.start()
     await window.queue_tab.add_paths(sorted((resources_dir() / "samples").iterdir()))
-    for _ in range(1200):
+    for _ in range(3000):
         jobs = window.queue_tab.model.jobs()
         if jobs and all(j.state in FINAL_STATES for j in jobs):
             break
@@ -69,7 +72,20 @@ def main() -> int:
     qapp = QApplication.instance() or QApplication(sys.argv[:1])
     install_translator(qapp, lang)  # type: ignore[arg-type]
     data = Path(tempfile.mkdtemp(prefix="docbatch-shots-"))
-    settings = load_settings(DOCBATCH_DATA_DIR=str(data), PROCESSING_MODE="offline")
+    sys.path.insert(0, str(ROOT))
+    from tests.fakes.anthropic_server import FakeAnthropic
+
+    os.environ["DOCBATCH_SETTINGS_FILE"] = str(data / "settings.json")  # not the user's
+    fake = FakeAnthropic()
+    fake.start()
+    fake.batch_polls_needed = 3
+    settings = load_settings(
+        DOCBATCH_DATA_DIR=str(data),
+        PROCESSING_MODE="batch",
+        ANTHROPIC_API_KEY="screenshot-key",
+        ANTHROPIC_BASE_URL=fake.url,
+        POLL_INTERVAL=1,
+    )
     qsettings = QSettings(str(data / "gui.ini"), QSettings.Format.IniFormat)
     loop = make_loop(qapp)
     asyncio.set_event_loop(loop)
@@ -78,6 +94,7 @@ def main() -> int:
     window.show()  # type: ignore[attr-defined]
     with loop:
         loop.run_until_complete(scenario(window, OUT, lang))
+    fake.stop()
     print(f"screenshots in {OUT}")
     return 0
 

@@ -88,6 +88,8 @@ def refresh_labels() -> None:
 class JobTableModel(QAbstractTableModel):
     #: a thumbnail is wanted for this job (the view asked for a row without one)
     thumbnail_wanted = Signal(int)
+    #: the job's page images changed (turned upright); cached copies are stale
+    thumbnail_stale = Signal(int)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -139,6 +141,9 @@ class JobTableModel(QAbstractTableModel):
                     self._counts[old.state] -= 1
                     self._counts[job.state] += 1
                     self._thumb_asked.discard(job.id)  # its first page may be ready now
+                    if job.state in FINAL_STATES and self._thumbs.pop(job.id, None):
+                        # OCR may have turned the page upright since the first look
+                        self.thumbnail_stale.emit(job.id)
         for first, last in _blocks(sorted(set(changed))):
             self.dataChanged.emit(self.index(first, 0), self.index(last, COLUMN_COUNT - 1))
         if new:

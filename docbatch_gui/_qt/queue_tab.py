@@ -73,6 +73,7 @@ class QueueTab(QWidget):
         self.proxy = JobFilterProxy(self)
         self.proxy.setSourceModel(self.model)
         self.model.thumbnail_wanted.connect(lambda job_id: spawn(self._load_thumb(job_id)))
+        self.model.thumbnail_stale.connect(images.forget)
 
         self._build_toolbar()
         self._build_table()

@@ -27,6 +27,13 @@ class PageImages:
         self._thumbs: OrderedDict[tuple[int, int], QPixmap] = OrderedDict()
         self._previews: OrderedDict[tuple[int, int, int, int], QImage] = OrderedDict()
 
+    def forget(self, job_id: int) -> None:
+        """Drop a job's cached images (its pages were turned upright after OCR)."""
+        for key in [k for k in self._thumbs if k[0] == job_id]:
+            del self._thumbs[key]
+        for preview in [k for k in self._previews if k[0] == job_id]:
+            del self._previews[preview]
+
     def cached_thumbnail(self, job_id: int, page_no: int) -> QPixmap | None:
         return self._thumbs.get((job_id, page_no))
 
