@@ -47,6 +47,7 @@ from docbatch_gui.storage.blobs import BlobStore
 from docbatch_gui.storage.store import Store
 
 if TYPE_CHECKING:
+    from docbatch_gui.engine.workload import Workload
     from docbatch_gui.llm.batches import BatchClient
     from docbatch_gui.llm.claude import ClaudeSync
     from docbatch_gui.registry.service import RegistryService
@@ -93,7 +94,14 @@ class DocBatchApp:
         """Registry import, search, review and export (seed 003)."""
         from docbatch_gui.registry.service import RegistryService
 
-        return RegistryService(self.store)
+        return RegistryService(self.store, self.workload)
+
+    @cached_property
+    def workload(self) -> Workload:
+        """The workload manager: shared in Redis with ``REDIS_URL``, else this process's."""
+        from docbatch_gui.engine.workload import workload_for
+
+        return workload_for(self.settings.redis_url, ttl=self.settings.workload_ttl)
 
     @cached_property
     def profile(self) -> Profile:
@@ -211,14 +219,13 @@ class DocBatchApp:
         token, a folder path such as ``disk:/Scans``). Downloads run in parallel with
         the workload manager's thread counts; ``progress(done, total, name)`` is called
         from download threads; setting ``cancel`` stops it (ImportCanceled)."""
-        from docbatch_gui.engine.workload import workload_for
         from docbatch_gui.sources.yadisk import YandexDisk, download_all
 
         mode = self.resolve_mode(mode)
         if token is None and self.settings.yadisk_token is not None:
             token = self.settings.yadisk_token.get_secret_value()
         token = token or keyring_secret("YADISK_TOKEN")
-        threads = workload_for(self.settings.redis_url).import_threads()
+        threads = self.workload.import_threads()
         disk = YandexDisk(self.settings.yadisk_api_url, token)
         with tempfile.TemporaryDirectory(prefix="docbatch-yadisk-") as folder:
             try:

@@ -1,4 +1,6 @@
-"""*Test connection*: one short, cheap call to each backend, for the Settings tab.
+"""*Test connection*: one short, cheap call to each backend, for the Settings tab and
+``docbatch doctor`` alike (one implementation: what the operator tests in the window
+is what the doctor checks on a server).
 
 Every test returns a ``ConnectionResult`` and never raises: a failure is an answer
 the operator reads, not a crash. Libraries are imported on use, so a missing optional
@@ -17,6 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 from urllib.parse import unquote, urlsplit
+
+from pydantic import SecretStr
 
 from docbatch_gui.config import Settings
 from docbatch_gui.secrets import scrub, split_uri_password
@@ -37,9 +41,12 @@ class ConnectionResult:
 
 
 def _secrets_of(settings: Settings) -> list[str | None]:
+    """Every secret setting (any ``SecretStr``: a new one is covered without a change
+    here) and the password of every URI setting."""
     values: list[str | None] = [
-        s.get_secret_value() if s else None
-        for s in (settings.anthropic_api_key, settings.minio_secret_key)
+        value.get_secret_value()
+        for value in (getattr(settings, name) for name in Settings.model_fields)
+        if isinstance(value, SecretStr)
     ]
     for uri in (settings.mongodb_uri, settings.redis_url, settings.celery_broker_url):
         values.append(split_uri_password(uri)[1] if uri else None)
@@ -152,7 +159,9 @@ def _mongo_probe(uri: str) -> tuple[bool, str]:
     )
     try:
         client.admin.command("ping")
-        return True, f"MongoDB {client.server_info().get('version', '?')} answered"
+        version = client.server_info().get("version", "?")
+        name = client.get_default_database(default="docbatch").name
+        return True, f"MongoDB {version} answered; database {name}"
     except pymongo.errors.PyMongoError as exc:
         return False, f"MongoDB did not answer ({type(exc).__name__}): {exc}"
     finally:
@@ -181,11 +190,12 @@ def _minio_probe(settings: Settings) -> tuple[bool, str]:
     http = urllib3.PoolManager(
         timeout=urllib3.Timeout(connect=TIMEOUT, read=TIMEOUT), retries=urllib3.Retry(0)
     )
-    secret = settings.minio_secret_key
+    from docbatch_gui.backends import minio_secret
+
     client = Minio(
         parts.netloc,
         access_key=settings.minio_access_key,
-        secret_key=secret.get_secret_value() if secret else None,
+        secret_key=minio_secret(settings),
         secure=secure,
         http_client=http,
     )
@@ -196,8 +206,8 @@ def _minio_probe(settings: Settings) -> tuple[bool, str]:
         return False, f"MinIO at {parts.netloc} did not answer ({type(exc).__name__}): {exc}"
     finally:
         http.clear()
-    if not exists:
-        return False, f"MinIO at {parts.netloc} answered, but bucket {bucket} does not exist"
+    if not exists:  # the blob store creates its bucket when missing
+        return True, f"MinIO at {parts.netloc} answered; bucket {bucket} will be created"
     return True, f"MinIO at {parts.netloc}: bucket {bucket} exists"
 
 
@@ -244,9 +254,20 @@ async def _redis_ping(url: str) -> tuple[bool, str]:
 
 
 async def test_redis(settings: Settings) -> ConnectionResult:
-    url = settings.redis_url
-    if not url:
+    if not settings.redis_url:
         return ConnectionResult(False, "no REDIS_URL is set", 0.0)
+    return await _redis_result(settings, settings.redis_url)
+
+
+async def test_celery_broker(settings: Settings) -> ConnectionResult:
+    """The broker Celery uses: CELERY_BROKER_URL, else REDIS_URL (as ``celery_app``)."""
+    url = settings.celery_broker_url or settings.redis_url
+    if not url:
+        return ConnectionResult(False, "no CELERY_BROKER_URL (or REDIS_URL) is set", 0.0)
+    return await _redis_result(settings, url)
+
+
+async def _redis_result(settings: Settings, url: str) -> ConnectionResult:
     started = time.monotonic()
     try:
         ok, message = await asyncio.wait_for(_redis_ping(url), TIMEOUT)

@@ -54,6 +54,8 @@ def _data_dir(settings: Settings) -> Check:
 
 
 def _store(settings: Settings) -> Check:
+    if settings.mongodb_uri:
+        return Check("store", Status.INFO, "MongoDB (MONGODB_URI): see the MongoDB check")
     from docbatch_gui.storage.sqlite import SQLiteStore
 
     try:
@@ -168,22 +170,19 @@ def _ocr(settings: Settings) -> Check:
 
 
 def _team_backends(settings: Settings) -> list[Check]:
+    """Each configured team backend, through the Settings tab's *Test connection*."""
+    from docbatch_gui import connections
+
     checks = []
-    for name, value in (
-        ("MongoDB", settings.mongodb_uri),
-        ("MinIO", settings.minio_endpoint),
-        ("Redis", settings.redis_url),
-        ("Celery", settings.celery_broker_url),
+    for name, value, test in (
+        ("MongoDB", settings.mongodb_uri, connections.test_mongodb),
+        ("MinIO", settings.minio_endpoint, connections.test_minio),
+        ("Redis", settings.redis_url, connections.test_redis),
+        ("Celery broker", settings.celery_broker_url, connections.test_celery_broker),
     ):
         if value:
-            checks.append(
-                Check(
-                    name,
-                    Status.WARN,
-                    f"{name} is configured but not supported by this version; "
-                    "the embedded store is used",
-                )
-            )
+            result = asyncio.run(test(settings))
+            checks.append(Check(name, Status.OK if result.ok else Status.FAIL, result.message))
     creds = settings.google_application_credentials
     if creds and not creds.is_file():
         checks.append(

@@ -77,7 +77,9 @@ GROUPS: list[tuple[str, list[str], Probe | None]] = [
         connections.test_minio,
     ),
     ("redis", ["redis_url"], connections.test_redis),
-    ("celery", ["celery_broker_url"], None),
+    ("celery", ["celery_broker_url"], connections.test_celery_broker),
+    ("execution", ["execution", "workload_ttl", "leader_ttl"], None),
+    ("yadisk", ["yadisk_token", "yadisk_api_url"], None),
 ]  # fmt: skip
 
 
@@ -190,6 +192,8 @@ class SettingsTab(QWidget):
             "minio": self.tr("MinIO"),
             "redis": self.tr("Redis"),
             "celery": self.tr("Celery"),
+            "execution": self.tr("Team execution"),
+            "yadisk": self.tr("Yandex.Disk"),
             "other": self.tr("Other"),
         }
 
@@ -231,6 +235,11 @@ class SettingsTab(QWidget):
             "minio_secure": self.tr("Use HTTPS"),
             "redis_url": self.tr("URL"),
             "celery_broker_url": self.tr("Broker URL"),
+            "execution": self.tr("Run heavy tasks"),
+            "workload_ttl": self.tr("Workload key lifetime, s"),
+            "leader_ttl": self.tr("Batch leader lock, s"),
+            "yadisk_token": self.tr("OAuth token"),
+            "yadisk_api_url": self.tr("API address"),
             "google_application_credentials": self.tr("Credentials file"),
             "google_vision_endpoint": self.tr("Vision endpoint"),
         }

@@ -27,6 +27,7 @@ from docbatch_gui._qt.review_tab import ReviewTab
 from docbatch_gui._qt.settings_tab import SettingsTab
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.thumbs import PageImages
+from docbatch_gui._qt.yadisk_dialog import YadiskImport
 from docbatch_gui.app import DocBatchApp
 from docbatch_gui.config import Settings
 from docbatch_gui.domain.models import Job
@@ -103,10 +104,13 @@ class MainWindow(QMainWindow):
         add_files.triggered.connect(lambda: spawn(self.queue_tab.add_files_dialog()))
         add_folder = QAction(self.tr("Add folder…"), self)
         add_folder.triggered.connect(lambda: spawn(self.queue_tab.add_folder_dialog()))
+        self.yadisk = YadiskImport(self.ctx, self)
+        self.yadisk_action = QAction(self.tr("Import from Yandex.Disk…"), self)
+        self.yadisk_action.triggered.connect(self._import_yadisk)
         quit_action = QAction(self.tr("Quit"), self)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.close)
-        file_menu.addActions([add_files, add_folder])
+        file_menu.addActions([add_files, add_folder, self.yadisk_action])
         file_menu.addSeparator()
         file_menu.addAction(quit_action)
         view_menu = self.menuBar().addMenu(self.tr("&View"))
@@ -118,6 +122,10 @@ class MainWindow(QMainWindow):
         needs_review.setShortcut(QKeySequence("Ctrl+E"))
         needs_review.triggered.connect(lambda: self.tabs.setCurrentWidget(self.review_tab))
         view_menu.addAction(needs_review)
+
+    def _import_yadisk(self) -> None:
+        self.tabs.setCurrentWidget(self.queue_tab)
+        spawn(self.yadisk.run())
 
     # -- start -----------------------------------------------------------------------------
 

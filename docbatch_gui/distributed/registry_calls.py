@@ -1,39 +1,83 @@
-"""The registry calls the Celery tasks wrap: a thin seam to the registry service.
+"""The registry calls the Celery tasks wrap: a thin seam to ``RegistryService``.
 
-STUB: the registry service (import, search, export and the registry's status) is
-being built on another branch. Until it lands these functions say so; the tasks
-around them (workload slot, progress, time limits, status ``error`` on failure) are
-complete. Wiring them means replacing each body with one call into the service.
+The service already does the bookkeeping of import and search: their workload slot
+(``registry_search`` is one at a time, team-wide), and status ``error`` with
+``task_error`` on any failure. Export keeps the registry's status as it is in the
+desktop, so only a Celery export records its failure here; each function re-raises,
+so Celery marks the task failed too. Progress goes to the task's ``report``
+(``update_state(PROGRESS, {progress, message})``).
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import asdict
+from pathlib import Path
 from typing import Any
+
+from docbatch_gui.domain.registry import RegistryStatus
+from docbatch_gui.registry.progress import ProgressFn
+from docbatch_gui.registry.service import RegistryService
 
 log = logging.getLogger(__name__)
 
-Progress = Callable[[float, str], None]
-NOT_YET = "the registry service is not part of this build yet"
+#: ``report(progress 0..1, message, force=False)``: the task's throttled reporter
+Report = Callable[..., None]
 
 
-def import_rows(store: Any, blobs: Any, registry_id: str, progress: Progress) -> dict[str, Any]:
-    raise NotImplementedError(f"registry import: {NOT_YET}")
+def progress_to(report: Report, what: str) -> ProgressFn:
+    """The service's ``progress(done, total)`` as a fraction and a sentence."""
+
+    def progress(done: int, total: int | None) -> None:
+        if total:
+            report(done / total, f"{what}: {done} of {total} rows")
+        else:
+            report(0.0, f"{what}: {done} rows")
+
+    return progress
 
 
-def search(store: Any, blobs: Any, registry_id: str, progress: Progress) -> dict[str, Any]:
-    raise NotImplementedError(f"registry search: {NOT_YET}")
+def import_rows(
+    service: RegistryService,
+    report: Report,
+    file: str,
+    config: dict[str, Any] | str,
+    *,
+    name: str | None = None,
+    registry_id: int | None = None,
+    force: bool = False,
+) -> dict[str, Any]:
+    """``file`` must be readable by the worker (a shared folder)."""
+    summary = service.import_registry(
+        file, config, name=name, registry_id=registry_id, force=force,
+        progress=progress_to(report, "import"),
+    )  # fmt: skip
+    report(1.0, f"registry {summary.registry_id}: {summary.kept} rows imported", force=True)
+    return asdict(summary)
 
 
-def export(store: Any, blobs: Any, registry_id: str, progress: Progress) -> dict[str, Any]:
-    raise NotImplementedError(f"registry export: {NOT_YET}")
+def search(service: RegistryService, report: Report, registry_id: int) -> dict[str, Any]:
+    summary = service.search(int(registry_id), progress=progress_to(report, "search"))
+    report(1.0, f"registry {registry_id}: {summary.matched} of {summary.rows} rows matched",
+           force=True)  # fmt: skip
+    return asdict(summary)
 
 
-def mark_error(store: Any, registry_id: str, message: str) -> None:
-    """Status ``error`` with the text in ``task_error``, where the store has registries."""
-    update = getattr(store, "update_registry", None)
-    if update is None:
-        log.error("registry %s failed (no registry table to record it): %s", registry_id, message)
-        return
-    update(registry_id, status="error", task_error=message)
+def export(service: RegistryService, report: Report, registry_id: int, out: str) -> dict[str, Any]:
+    """Write the .xlsx to ``out`` (a path the worker can write and the operator read)."""
+    try:
+        rows = service.export(int(registry_id), Path(out), progress=progress_to(report, "export"))
+    except Exception as exc:
+        mark_error(service, int(registry_id), f"export failed: {exc}")
+        raise
+    report(1.0, f"registry {registry_id}: {rows} rows exported", force=True)
+    return {"registry_id": int(registry_id), "rows": rows, "out": out}
+
+
+def mark_error(service: RegistryService, registry_id: int, message: str) -> None:
+    """Status ``error`` with the reason; a registry already gone is only logged."""
+    try:
+        service.store.update_registry(registry_id, status=RegistryStatus.ERROR, task_error=message)
+    except KeyError:
+        log.error("registry %s failed and no longer exists: %s", registry_id, message)

@@ -1,7 +1,7 @@
 """Celery tasks: a job (preparation, sync or offline extraction) and the registry steps.
 
 Each task opens its own store and blob connections (a task may run on any machine),
-holds its workload slot while it runs, and reports progress as
+holds its workload slot while it runs (the registry service holds its own), and reports progress as
 ``update_state(state="PROGRESS", meta={"progress", "message"})``; the GUI and the CLI
 read it through ``AsyncResult`` (``task_progress``).
 """
@@ -24,7 +24,6 @@ from docbatch_gui.domain.errors import InvalidTransition
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState
 from docbatch_gui.engine.faults import crash_once
-from docbatch_gui.engine.workload import workload_for
 
 log = logging.getLogger(__name__)
 
@@ -104,8 +103,7 @@ def process_job(self: Task, job_id: int, prepare_only: bool = False) -> dict[str
         if job.state is JobState.PREPARING:
             crash_once("celery_mid_job")  # tests only: a worker killed mid-task
 
-    workload = workload_for(settings.redis_url, ttl=settings.workload_ttl)
-    with opened_app(settings) as docapp, workload.track_task("job_processing", job_id):
+    with opened_app(settings) as docapp, docapp.workload.track_task("job_processing", job_id):
         job = docapp.store.get_job(job_id)
         if (self.request.delivery_info or {}).get("redelivered"):
             _requeue_after_lost_worker(docapp.store, job)
@@ -120,40 +118,36 @@ def process_job(self: Task, job_id: int, prepare_only: bool = False) -> dict[str
         }
 
 
-def _registry_task(
-    task: Task,
-    kind: str | None,
-    registry_id: str,
-    call: Callable[[Any, Any, str, Any], dict[str, Any]],
-) -> dict[str, Any]:
-    """The frame every registry task shares: slot, progress, and on any failure the
-    registry's status ``error`` with ``task_error``, then the exception re-raised so
-    Celery marks the task failed too."""
-    settings = task_settings()
-    workload = workload_for(settings.redis_url, ttl=settings.workload_ttl)
-    with opened_app(settings) as docapp:
-        try:
-            slot = workload.track_task(kind, registry_id) if kind else contextlib.nullcontext()
-            with slot:
-                return call(docapp.store, docapp.blobs, registry_id, reporter(task))
-        except Exception as exc:
-            registry_calls.mark_error(docapp.store, registry_id, str(exc))
-            raise
+def _registry_task(task: Task, call: Callable[..., dict[str, Any]], *args: Any, **kw: Any) -> Any:
+    """The frame every registry task shares: its own connections and progress. The
+    service holds the workload slot and records failures (``registry_calls``)."""
+    with opened_app(task_settings()) as docapp:
+        return call(docapp.registry, reporter(task), *args, **kw)
 
 
 @app.task(bind=True, name="docbatch.registry_import", **LIMITS)
-def registry_import(self: Task, registry_id: str) -> dict[str, Any]:
-    return _registry_task(self, None, registry_id, registry_calls.import_rows)
+def registry_import(
+    self: Task,
+    file: str,
+    config: dict[str, Any] | str,
+    name: str | None = None,
+    registry_id: int | None = None,
+    force: bool = False,
+) -> dict[str, Any]:
+    return _registry_task(
+        self, registry_calls.import_rows, file, config,
+        name=name, registry_id=registry_id, force=force,
+    )  # fmt: skip
 
 
 @app.task(bind=True, name="docbatch.registry_search", **SEARCH_LIMITS)
-def registry_search(self: Task, registry_id: str) -> dict[str, Any]:
-    return _registry_task(self, "registry_search", registry_id, registry_calls.search)
+def registry_search(self: Task, registry_id: int) -> dict[str, Any]:
+    return _registry_task(self, registry_calls.search, registry_id)
 
 
 @app.task(bind=True, name="docbatch.registry_export", **LIMITS)
-def registry_export(self: Task, registry_id: str) -> dict[str, Any]:
-    return _registry_task(self, "registry_export", registry_id, registry_calls.export)
+def registry_export(self: Task, registry_id: int, out: str) -> dict[str, Any]:
+    return _registry_task(self, registry_calls.export, registry_id, out)
 
 
 def task_progress(task_id: str) -> dict[str, Any]:

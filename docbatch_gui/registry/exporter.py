@@ -18,7 +18,7 @@ from openpyxl import Workbook
 
 from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.registry import RegistryRowRecord, SearchResult
-from docbatch_gui.registry.workload import ProgressFn, check_cancel
+from docbatch_gui.registry.progress import ProgressFn, check_cancel
 
 __all__ = ["DOCUMENT_COLUMNS", "MATCH_COLUMNS", "escape_cell", "write_export"]
 

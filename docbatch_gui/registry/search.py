@@ -16,13 +16,21 @@ from datetime import UTC, datetime, timedelta
 
 from docbatch_gui.domain.errors import JobTimeout
 from docbatch_gui.domain.models import Document
-from docbatch_gui.domain.registry import RegistryRowRecord, RegistryStatus, SearchResult
+from docbatch_gui.domain.registry import Registry, RegistryRowRecord, RegistryStatus, SearchResult
+from docbatch_gui.engine.workload import Workload, WorkloadBusy
 from docbatch_gui.registry import matcher as m
 from docbatch_gui.registry.config import RegistryConfig, load_config
-from docbatch_gui.registry.workload import Busy, ProgressFn, check_cancel, track_task
+from docbatch_gui.registry.progress import ProgressFn, check_cancel
 from docbatch_gui.storage.store import Store
 
-__all__ = ["RESULT_CHUNK", "SearchSummary", "build_matcher", "matcher_rules", "run_search"]
+__all__ = [
+    "RESULT_CHUNK",
+    "SearchSummary",
+    "build_matcher",
+    "matcher_rules",
+    "refuse_if_busy",
+    "run_search",
+]
 
 RESULT_CHUNK = 200
 #: DESIGN.md time limits of a search; past the hard one a "searching" status is stale.
@@ -115,23 +123,20 @@ def run_search(
     registry_id: int,
     documents: Sequence[Document],
     *,
+    workload: Workload,
     progress: ProgressFn | None = None,
     cancel: threading.Event | None = None,
 ) -> SearchSummary:
     """Match every row, replacing earlier automatic results; manual ones are kept.
 
-    Registered as ``registry_search`` for its whole run; any failure (cancel included)
-    leaves status ``error`` with the reason in ``task_error``.
+    Refused with WorkloadBusy while this registry is importing or searching elsewhere
+    (checked before the slot is taken, so a refused run never releases the slot of the
+    one it collided with), and while any other search runs: the workload manager
+    lets one ``registry_search`` run at a time, team-wide. Any failure (cancel
+    included) leaves status ``error`` with the reason in ``task_error``.
     """
-    with track_task("registry_search", registry_id):
-        registry = store.get_registry(registry_id)
-        if registry.status is RegistryStatus.IMPORTING or (
-            registry.status is RegistryStatus.SEARCHING and not _stale(registry.updated_at)
-        ):
-            raise Busy(
-                f"registry {registry_id} is {registry.status.value} in another process; "
-                "wait until it has finished, then search again"
-            )
+    refuse_if_busy(store.get_registry(registry_id))
+    with workload.track_task("registry_search", registry_id):
         store.update_registry(registry_id, status=RegistryStatus.SEARCHING, task_error=None)
         try:
             summary = _search(store, registry_id, documents, progress, cancel)
@@ -143,6 +148,18 @@ def run_search(
         stats = {**store.get_registry(registry_id).stats, "search": summary.__dict__}
         store.update_registry(registry_id, status=RegistryStatus.SEARCHED, stats=stats)
         return summary
+
+
+def refuse_if_busy(registry: Registry) -> None:
+    """An import or a search of this registry running in another window, process or
+    machine (its status says so) must finish first: two runs would interleave chunks."""
+    if registry.status in (RegistryStatus.IMPORTING, RegistryStatus.SEARCHING) and not _stale(
+        registry.updated_at
+    ):
+        raise WorkloadBusy(
+            f"registry {registry.id} is {registry.status.value} in another process; "
+            "wait until it has finished, then try again"
+        )
 
 
 def _stale(updated_at: datetime | None) -> bool:

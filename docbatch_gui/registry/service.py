@@ -23,11 +23,12 @@ from docbatch_gui.domain.registry import (
     RegistryStatus,
     SearchResult,
 )
+from docbatch_gui.engine.workload import Workload, workload_for
 from docbatch_gui.registry import search as search_mod
 from docbatch_gui.registry.config import RegistryConfig, load_config
 from docbatch_gui.registry.exporter import write_export
 from docbatch_gui.registry.importer import FilteredRow, RegistryRow, preview, read_registry
-from docbatch_gui.registry.workload import ProgressFn, check_cancel, track_task
+from docbatch_gui.registry.progress import ProgressFn, check_cancel
 from docbatch_gui.storage.store import Store
 
 __all__ = ["RESULT_FILTERS", "ImportSummary", "NeedsForce", "PreviewResult", "RegistryService"]
@@ -74,8 +75,13 @@ def _record(row: RegistryRow) -> RegistryRowRecord:
 
 
 class RegistryService:
-    def __init__(self, store: Store) -> None:
+    """``workload`` is the process's workload manager (Redis with ``REDIS_URL``):
+    searches and exports hold their slot there, so a second search anywhere in the
+    team is refused and imports elsewhere size their threads from what is left."""
+
+    def __init__(self, store: Store, workload: Workload | None = None) -> None:
         self.store = store
+        self.workload = workload if workload is not None else workload_for(None)
 
     # -- import -------------------------------------------------------------------------
 
@@ -117,6 +123,7 @@ class RegistryService:
             else self.store.find_registry(str(path))
         )
         if existing is not None:
+            search_mod.refuse_if_busy(existing)
             found = self.store.count_results(existing.id)
             if found and not force:
                 raise NeedsForce(
@@ -135,8 +142,7 @@ class RegistryService:
                 name or path.stem, str(path), cfg.model_dump(mode="json")
             )
         try:
-            with track_task("registry_import", reg.id):
-                return self._import(reg, path, cfg, progress, cancel)
+            return self._import(reg, path, cfg, progress, cancel)
         except BaseException as exc:
             if existing is None and self.store.count_registry_rows(reg.id) == 0:
                 self.store.delete_registry(reg.id)  # nothing to look at: no husk left
@@ -186,8 +192,9 @@ class RegistryService:
         cancel: threading.Event | None = None,
     ) -> search_mod.SearchSummary:
         return search_mod.run_search(
-            self.store, registry_id, self.documents(), progress=progress, cancel=cancel
-        )
+            self.store, registry_id, self.documents(),
+            workload=self.workload, progress=progress, cancel=cancel,
+        )  # fmt: skip
 
     def results(self, registry_id: int, filter: str = "all") -> list[SearchResult]:
         """Results in row order, narrowed by one of RESULT_FILTERS."""
@@ -244,7 +251,7 @@ class RegistryService:
         cancel: threading.Event | None = None,
     ) -> int:
         """Write the .xlsx export; returns the number of registry rows written."""
-        with track_task("registry_export", registry_id):
+        with self.workload.track_task("registry_export", registry_id):
             registry = self.store.get_registry(registry_id)
             headers: Sequence[str] = registry.stats.get("headers") or []
             documents = {d.id: d for d in self.documents() if d.id is not None}

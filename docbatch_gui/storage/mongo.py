@@ -20,18 +20,14 @@ from pymongo.database import Database
 from docbatch_gui.domain.errors import ErrorKind
 from docbatch_gui.domain.models import Document, Job, NewJob
 from docbatch_gui.domain.states import FAILURE_STATES, PHASE_OF, JobState, Phase, check_transition
-from docbatch_gui.storage.mongo_records import MongoRecords
+from docbatch_gui.storage.mongo_records import MongoRecords, now_iso
+from docbatch_gui.storage.mongo_registry import MongoRegistry
 from docbatch_gui.storage.store import JOB_FIELDS, check_attempt, check_expectations
 
 DEFAULT_DB = "docbatch"
 #: how often a compare-and-swap that lost a race is re-checked before giving up
 CAS_ROUNDS = 50
 _NO_EVENTS = {"events": 0}
-
-
-def now_iso() -> str:
-    """ISO UTC text, as the SQLite store keeps it: it sorts and round-trips exactly."""
-    return datetime.now(UTC).isoformat()
 
 
 def _to_db(value: Any) -> Any:
@@ -90,7 +86,7 @@ def _event(
     }
 
 
-class MongoStore(MongoRecords):
+class MongoStore(MongoRecords, MongoRegistry):
     """Store on one MongoDB database (``pymongo`` or ``mongomock`` alike)."""
 
     def __init__(self, database: Database[Any], *, owns_client: bool = False) -> None:
@@ -122,6 +118,7 @@ class MongoStore(MongoRecords):
         self.db.ocr_cache.create_index(
             [("sha256", ASCENDING), ("engine", ASCENDING), ("page_no", ASCENDING)], unique=True
         )
+        self._registry_indexes()
 
     def _next_ids(self, name: str, count: int = 1) -> int:
         """The first of ``count`` new ids: one atomic increment, shared by all clients."""

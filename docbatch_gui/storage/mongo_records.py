@@ -9,12 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, replace
+from datetime import UTC, datetime
 from typing import Any
 
 from pymongo import ASCENDING, ReplaceOne
 from pymongo.database import Database
 
 from docbatch_gui.domain.models import BatchRecord, OcrRecord, Page, RequestRecord
+
+
+def now_iso() -> str:
+    """ISO UTC text, as the SQLite store keeps it: it sorts and round-trips exactly."""
+    return datetime.now(UTC).isoformat()
 
 
 class MongoRecords:

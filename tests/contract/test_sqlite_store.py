@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,13 +20,7 @@ class TestBlobStore(BlobContract):
 
 
 class TestRegistry(RegistryContract):
-    """SQLite only until the MongoDB store has the registry methods."""
-
-    @pytest.fixture
-    def store(self, tmp_path: Path) -> Iterator[SQLiteStore]:
-        sqlite = SQLiteStore(tmp_path / "db.sqlite3")
-        yield sqlite
-        sqlite.close()
+    """Runs on every backend of the ``store`` fixture."""
 
 
 def test_sqlite_uses_wal_and_records_schema_version(tmp_path: Path) -> None:

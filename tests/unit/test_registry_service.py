@@ -13,10 +13,11 @@ from hypothesis import strategies as st
 
 from docbatch_gui.domain import Document, NewJob
 from docbatch_gui.domain.registry import RegistryStatus
+from docbatch_gui.engine.workload import WorkloadBusy
 from docbatch_gui.registry.importer import normalize_field
 from docbatch_gui.registry.index import normalize_key
+from docbatch_gui.registry.progress import Cancelled
 from docbatch_gui.registry.service import RegistryService
-from docbatch_gui.registry.workload import Busy, Cancelled, track_task
 from docbatch_gui.storage.sqlite import SQLiteStore
 
 
@@ -62,9 +63,18 @@ def test_canceled_search_leaves_status_error_with_the_reason(service) -> None:
 def test_second_concurrent_search_is_refused(service) -> None:
     svc, book = service
     reg = svc.import_registry(book, {"mapping": {"number": "A"}}).registry_id
-    with track_task("registry_search", reg), pytest.raises(Busy, match="already running"):
+    another = svc.workload.track_task("registry_search", "another")
+    with another, pytest.raises(WorkloadBusy, match="already running"):
         svc.search(reg)
+    assert svc.store.get_registry(reg).status is RegistryStatus.CONFIGURED  # untouched
+    svc.store.update_registry(reg, status=RegistryStatus.SEARCHING)  # elsewhere, just now
+    with pytest.raises(WorkloadBusy, match="searching in another process"):
+        svc.search(reg)
+    with pytest.raises(WorkloadBusy, match="searching in another process"):
+        svc.import_registry(book, {"mapping": {"number": "A"}}, force=True)
+    svc.store.update_registry(reg, status=RegistryStatus.CONFIGURED)
     assert svc.search(reg).matched == 300  # released in finally
+    assert svc.workload.active() == {}
 
 
 def test_failed_new_import_leaves_no_registry(service, tmp_path: Path) -> None:

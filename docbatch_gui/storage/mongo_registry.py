@@ -1,0 +1,273 @@
+"""MongoDB collections of the registry (seed 003): registries, rows, samples, results, audit.
+
+A mixin of ``MongoStore``, the counterpart of ``sqlite_registry.RegistryTables``.
+Callers write rows (500 at a time) and results (200 at a time) in chunks; each chunk
+is one ``bulk_write`` of upserts keyed by the unique ``(registry_id, row)`` index, so a
+chunk costs one round trip and a re-run replaces instead of duplicating.
+
+Row views are keyed by spreadsheet headers, which may hold ``.`` or start with ``$``
+("Сумма, руб."): MongoDB reads such names as paths and operators. They are kept as
+``[key, value]`` pairs, which also keeps the column order the operator sees.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from pymongo import ASCENDING, DESCENDING, ReplaceOne
+from pymongo.database import Database
+
+from docbatch_gui.domain.registry import (
+    REGISTRY_FIELDS,
+    Assignment,
+    FilteredRowRecord,
+    Registry,
+    RegistryRowRecord,
+    RegistryStatus,
+    SearchResult,
+)
+from docbatch_gui.storage.mongo_records import now_iso
+
+_ROW_VIEWS = ("raw_data", "mapped_data", "normalized")
+_KEY = [("registry_id", ASCENDING), ("row", ASCENDING)]
+
+
+def _pairs(mapping: dict[str, Any]) -> list[list[Any]]:
+    return [[key, value] for key, value in mapping.items()]
+
+
+def _mapping(pairs: list[list[Any]]) -> dict[str, Any]:
+    return {key: value for key, value in pairs}
+
+
+def _to_registry(doc: dict[str, Any]) -> Registry:
+    return Registry(
+        id=doc["_id"],
+        name=doc["name"],
+        source_file=doc["source_file"],
+        config=_mapping(doc["config"]),
+        status=RegistryStatus(doc["status"]),
+        task_error=doc.get("task_error"),
+        stats=_mapping(doc.get("stats", [])),
+        created_at=datetime.fromisoformat(doc["created_at"]),
+        updated_at=datetime.fromisoformat(doc["updated_at"]),
+    )
+
+
+def _result_doc(registry_id: int, result: SearchResult) -> dict[str, Any]:
+    body = dict(result.__dict__)
+    body["explanation"] = [_pairs(step) for step in result.explanation]
+    return {"registry_id": registry_id, **body}
+
+
+def _to_result(doc: dict[str, Any]) -> SearchResult:
+    body = {k: v for k, v in doc.items() if k not in ("_id", "registry_id")}
+    body["explanation"] = [_mapping(step) for step in body.get("explanation", [])]
+    return SearchResult(**body)
+
+
+class MongoRegistry:
+    db: Database[Any]
+
+    def _next_ids(self, name: str, count: int = 1) -> int:
+        raise NotImplementedError
+
+    def _registry_indexes(self) -> None:
+        """Unique per (registry, row) where the contract replaces by row."""
+        self.db.registries.create_index([("source_file", ASCENDING), ("_id", DESCENDING)])
+        for name in ("registry_rows", "registry_filtered", "registry_results"):
+            self.db[name].create_index(_KEY, unique=True)
+        self.db.registry_assignments.create_index([("registry_id", ASCENDING)])
+
+    def _registry_doc(self, registry_id: int) -> dict[str, Any]:
+        doc = self.db.registries.find_one({"_id": int(registry_id)})
+        if doc is None:
+            raise KeyError(f"no registry {registry_id}")
+        return doc
+
+    # -- registries ---------------------------------------------------------------------
+
+    def create_registry(self, name: str, source_file: str, config: dict[str, Any]) -> Registry:
+        now = now_iso()
+        doc = {
+            "_id": self._next_ids("registries"),
+            "name": name,
+            "source_file": source_file,
+            "config": _pairs(config),  # its keys are the operator's too (mapping names)
+            "status": RegistryStatus.IMPORTING.value,
+            "task_error": None,
+            "stats": [],
+            "created_at": now,
+            "updated_at": now,
+        }
+        self.db.registries.insert_one(doc)
+        return _to_registry(doc)
+
+    def get_registry(self, registry_id: int) -> Registry:
+        return _to_registry(self._registry_doc(registry_id))
+
+    def list_registries(self) -> list[Registry]:
+        return [_to_registry(d) for d in self.db.registries.find().sort("_id", ASCENDING)]
+
+    def find_registry(self, source_file: str) -> Registry | None:
+        found = list(
+            self.db.registries.find({"source_file": source_file}).sort("_id", DESCENDING).limit(1)
+        )
+        return _to_registry(found[0]) if found else None
+
+    def update_registry(self, registry_id: int, **fields: Any) -> Registry:
+        unknown = set(fields) - REGISTRY_FIELDS
+        if unknown:
+            raise ValueError(f"unknown registry fields: {sorted(unknown)}")
+        values: dict[str, Any] = {}
+        for name, value in fields.items():
+            if name in ("config", "stats"):
+                value = _pairs(value)
+            elif name == "status":
+                value = RegistryStatus(value).value
+            values[name] = value
+        values["updated_at"] = now_iso()
+        self._registry_doc(registry_id)
+        self.db.registries.update_one({"_id": int(registry_id)}, {"$set": values})
+        return self.get_registry(registry_id)
+
+    def delete_registry(self, registry_id: int) -> None:
+        """Everything of the registry, audit trail included (SQLite cascades alike)."""
+        registry_id = int(registry_id)
+        self.clear_registry_data(registry_id)
+        self.db.registry_assignments.delete_many({"registry_id": registry_id})
+        self.db.registries.delete_one({"_id": registry_id})
+
+    def clear_registry_data(self, registry_id: int) -> None:
+        for name in ("registry_rows", "registry_filtered", "registry_results"):
+            self.db[name].delete_many({"registry_id": int(registry_id)})
+
+    # -- rows ---------------------------------------------------------------------------
+
+    def add_registry_rows(self, registry_id: int, rows: Sequence[RegistryRowRecord]) -> None:
+        if not rows:
+            return
+        registry_id = int(registry_id)
+        self.db.registry_rows.bulk_write(
+            [
+                ReplaceOne(
+                    {"registry_id": registry_id, "row": r.row},
+                    {
+                        "registry_id": registry_id,
+                        "row": r.row,
+                        **{view: _pairs(getattr(r, view)) for view in _ROW_VIEWS},
+                    },
+                    upsert=True,
+                )
+                for r in rows
+            ],
+            ordered=False,
+        )
+
+    def list_registry_rows(
+        self, registry_id: int, *, offset: int = 0, limit: int | None = None
+    ) -> list[RegistryRowRecord]:
+        cursor = (
+            self.db.registry_rows.find({"registry_id": int(registry_id)}, {"_id": 0})
+            .sort("row", ASCENDING)
+            .skip(int(offset))
+        )
+        if limit is not None:
+            cursor = cursor.limit(int(limit))
+        return [
+            RegistryRowRecord(row=d["row"], **{view: _mapping(d[view]) for view in _ROW_VIEWS})
+            for d in cursor
+        ]
+
+    def count_registry_rows(self, registry_id: int) -> int:
+        return int(self.db.registry_rows.count_documents({"registry_id": int(registry_id)}))
+
+    def set_filtered_rows(self, registry_id: int, rows: Sequence[FilteredRowRecord]) -> None:
+        registry_id = int(registry_id)
+        self.db.registry_filtered.delete_many({"registry_id": registry_id})
+        if rows:
+            self.db.registry_filtered.insert_many(
+                [{"registry_id": registry_id, **r.__dict__} for r in rows], ordered=False
+            )
+
+    def list_filtered_rows(self, registry_id: int) -> list[FilteredRowRecord]:
+        cursor = self.db.registry_filtered.find(
+            {"registry_id": int(registry_id)}, {"_id": 0, "registry_id": 0}
+        ).sort("row", ASCENDING)
+        return [FilteredRowRecord(**doc) for doc in cursor]
+
+    # -- results ------------------------------------------------------------------------
+
+    def clear_results(self, registry_id: int, *, keep_manual: bool = True) -> None:
+        query: dict[str, Any] = {"registry_id": int(registry_id)}
+        if keep_manual:
+            query["manual"] = False
+        self.db.registry_results.delete_many(query)
+
+    def put_results(self, registry_id: int, results: Sequence[SearchResult]) -> None:
+        if not results:
+            return
+        registry_id = int(registry_id)
+        self.db.registry_results.bulk_write(
+            [
+                ReplaceOne(
+                    {"registry_id": registry_id, "row": r.row},
+                    _result_doc(registry_id, r),
+                    upsert=True,
+                )
+                for r in results
+            ],
+            ordered=False,
+        )
+
+    def list_results(self, registry_id: int) -> list[SearchResult]:
+        cursor = self.db.registry_results.find({"registry_id": int(registry_id)}).sort(
+            "row", ASCENDING
+        )
+        return [_to_result(d) for d in cursor]
+
+    def count_results(self, registry_id: int) -> int:
+        return int(self.db.registry_results.count_documents({"registry_id": int(registry_id)}))
+
+    def assign(self, registry_id: int, row: int, document_id: int | None, who: str) -> SearchResult:
+        """The result first, then its audit record: a crash between them leaves the
+        assignment without its record, never a record of something not done."""
+        registry_id = int(registry_id)
+        key = {"registry_id": registry_id, "row": row}
+        if self.db.registry_rows.find_one(key, {"_id": 1}) is None:
+            raise KeyError(f"registry {registry_id} has no row {row}")
+        old = self.db.registry_results.find_one(key)
+        previous = _to_result(old) if old else None
+        at = now_iso()
+        manual_note = "assigned by hand" if document_id is not None else "unassigned by hand"
+        result = SearchResult(
+            row=row,
+            document_id=document_id,
+            score=1.0 if document_id is not None else 0.0,
+            explanation=previous.explanation if previous else [],
+            warnings=[f"{manual_note} by {who}"],
+            manual=True,
+            assigned_by=who,
+            assigned_at=at,
+        )
+        self.db.registry_results.replace_one(key, _result_doc(registry_id, result), upsert=True)
+        self.db.registry_assignments.insert_one(
+            {
+                "_id": self._next_ids("registry_assignments"),
+                "registry_id": registry_id,
+                "row": row,
+                "document_id": document_id,
+                "previous_document_id": previous.document_id if previous else None,
+                "who": who,
+                "at": at,
+            }
+        )
+        return result
+
+    def list_assignments(self, registry_id: int) -> list[Assignment]:
+        cursor = self.db.registry_assignments.find(
+            {"registry_id": int(registry_id)}, {"_id": 0, "registry_id": 0}
+        ).sort("_id", ASCENDING)
+        return [Assignment(**doc) for doc in cursor]
