@@ -55,6 +55,8 @@ def value_label(value: str) -> str:
         "google_vision": translate("SettingValue", "google_vision"),
         "tesseract": translate("SettingValue", "tesseract"),
         "none": translate("SettingValue", "none"),
+        "inprocess": translate("SettingValue", "in this program"),
+        "celery": translate("SettingValue", "Celery workers"),
     }
     return labels.get(value, value)
 

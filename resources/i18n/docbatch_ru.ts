@@ -511,6 +511,10 @@ Allowed: {1}</source>
         <translation>Добавить папку…</translation>
     </message>
     <message>
+        <source>Import from Yandex.Disk…</source>
+        <translation>Импорт с Яндекс.Диска…</translation>
+    </message>
+    <message>
         <source>Quit</source>
         <translation>Выход</translation>
     </message>
@@ -881,6 +885,14 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
         <source>none</source>
         <translation>нет (none)</translation>
     </message>
+    <message>
+        <source>in this program</source>
+        <translation>в этой программе</translation>
+    </message>
+    <message>
+        <source>Celery workers</source>
+        <translation>на воркерах Celery</translation>
+    </message>
 </context>
 <context>
     <name>SettingsTab</name>
@@ -931,6 +943,14 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
     <message>
         <source>Celery</source>
         <translation>Celery</translation>
+    </message>
+    <message>
+        <source>Team execution</source>
+        <translation>Работа в команде</translation>
+    </message>
+    <message>
+        <source>Yandex.Disk</source>
+        <translation>Яндекс.Диск</translation>
     </message>
     <message>
         <source>Other</source>
@@ -1081,6 +1101,22 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
         <translation>Адрес брокера</translation>
     </message>
     <message>
+        <source>Run heavy tasks</source>
+        <translation>Где выполнять тяжёлые задачи</translation>
+    </message>
+    <message>
+        <source>Workload key lifetime, s</source>
+        <translation>Срок жизни ключа нагрузки, с</translation>
+    </message>
+    <message>
+        <source>Batch leader lock, s</source>
+        <translation>Блокировка ведущего пакетного цикла, с</translation>
+    </message>
+    <message>
+        <source>OAuth token</source>
+        <translation>OAuth-токен</translation>
+    </message>
+    <message>
         <source>Credentials file</source>
         <translation>Файл учётных данных</translation>
     </message>
@@ -1123,6 +1159,84 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
     <message>
         <source>Not saved: {0}</source>
         <translation>Не сохранено: {0}</translation>
+    </message>
+</context>
+<context>
+    <name>YadiskDialog</name>
+    <message>
+        <source>Import from Yandex.Disk</source>
+        <translation>Импорт с Яндекс.Диска</translation>
+    </message>
+    <message>
+        <source>https://disk.yandex.ru/d/… or disk:/Scans</source>
+        <translation>https://disk.yandex.ru/d/… или disk:/Сканы</translation>
+    </message>
+    <message>
+        <source>stored in the system keyring</source>
+        <translation>хранится в системном хранилище паролей</translation>
+    </message>
+    <message>
+        <source>only for a disk:/ folder of your own</source>
+        <translation>нужен только для своей папки disk:/</translation>
+    </message>
+    <message>
+        <source>Remember the token in the system keyring</source>
+        <translation>Запомнить токен в системном хранилище паролей</translation>
+    </message>
+    <message>
+        <source>A public link needs no token. Every supported file below the folder is downloaded and queued; files already known are shown as duplicates.</source>
+        <translation>Для публичной ссылки токен не нужен. Все поддерживаемые файлы из папки и её подпапок будут скачаны и поставлены в очередь; уже известные файлы будут показаны как дубликаты.</translation>
+    </message>
+    <message>
+        <source>Link or folder</source>
+        <translation>Ссылка или папка</translation>
+    </message>
+    <message>
+        <source>OAuth token</source>
+        <translation>OAuth-токен</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>Импортировать</translation>
+    </message>
+</context>
+<context>
+    <name>YadiskImport</name>
+    <message>
+        <source>The token could not be stored in the system keyring; it is used for this import only.</source>
+        <translation>Токен не удалось сохранить в системном хранилище паролей; он используется только для этого импорта.</translation>
+    </message>
+    <message>
+        <source>Listing the folder on Yandex.Disk…</source>
+        <translation>Получение списка файлов на Яндекс.Диске…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Отмена</translation>
+    </message>
+    <message>
+        <source>Import from Yandex.Disk</source>
+        <translation>Импорт с Яндекс.Диска</translation>
+    </message>
+    <message>
+        <source>Downloaded {0} of {1}: {2}</source>
+        <translation>Скачано {0} из {1}: {2}</translation>
+    </message>
+    <message>
+        <source>Yandex.Disk import canceled; nothing was queued.</source>
+        <translation>Импорт с Яндекс.Диска отменён; в очередь ничего не добавлено.</translation>
+    </message>
+    <message>
+        <source>Yandex.Disk import failed: {0}</source>
+        <translation>Импорт с Яндекс.Диска не удался: {0}</translation>
+    </message>
+    <message>
+        <source>Queued {0} file(s) from Yandex.Disk.</source>
+        <translation>Поставлено в очередь файлов с Яндекс.Диска: {0}.</translation>
+    </message>
+    <message>
+        <source>{0} already known: shown as duplicates.</source>
+        <translation>Уже известно: {0}; показаны как дубликаты.</translation>
     </message>
 </context>
 </TS>
