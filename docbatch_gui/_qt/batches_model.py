@@ -12,20 +12,16 @@ from datetime import timedelta
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QCoreApplication,
     QModelIndex,
     QObject,
-    QPersistentModelIndex,
     Qt,
 )
 from PySide6.QtGui import QColor, QIcon
 
 from docbatch_gui._qt.icons import disc_icon
-from docbatch_gui._qt.jobs_model import _blocks
+from docbatch_gui._qt.table_model import Index, TableModel
 from docbatch_gui.stats import BatchRow
-
-Index = QModelIndex | QPersistentModelIndex
 
 # Columns
 COL_BATCH = 0
@@ -37,7 +33,6 @@ COL_EXPIRES = 5
 COL_JOBS = 6
 COL_ESTIMATE = 7
 COL_ACTUAL = 8
-COLUMN_COUNT = 9
 
 # Roles
 BatchRowRole = Qt.ItemDataRole.UserRole + 1
@@ -104,10 +99,10 @@ def money(value: float | None) -> str:
     return "" if value is None else f"${value:,.4f}"
 
 
-class BatchTableModel(QAbstractTableModel):
+class BatchTableModel(TableModel):
     def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._rows: list[BatchRow] = []
+        super().__init__([], parent)
+        self._items: list[BatchRow] = []
         self._headers = [
             self.tr("Batch"),
             self.tr("Status"),
@@ -125,48 +120,36 @@ class BatchTableModel(QAbstractTableModel):
     def update(self, rows: Sequence[BatchRow]) -> None:
         """Bring the table to ``rows`` (newest first) without a reset."""
         wanted = {r.local_id: r for r in rows}
-        for row in reversed(range(len(self._rows))):
-            if self._rows[row].local_id not in wanted:
+        for row in reversed(range(len(self._items))):
+            if self._items[row].local_id not in wanted:
                 self.beginRemoveRows(QModelIndex(), row, row)
-                del self._rows[row]
+                del self._items[row]
                 self.endRemoveRows()
         changed = []
-        for row, old in enumerate(self._rows):
+        for row, old in enumerate(self._items):
             new = wanted.pop(old.local_id)
             if new != old:
-                self._rows[row] = new
+                self._items[row] = new
                 changed.append(row)
-        for first, last in _blocks(changed):
-            self.dataChanged.emit(self.index(first, 0), self.index(last, COLUMN_COUNT - 1))
+        self.changed_rows(changed)
         if wanted:
             fresh = sorted(wanted.values(), key=lambda r: -r.local_id)
             self.beginInsertRows(QModelIndex(), 0, len(fresh) - 1)
-            self._rows[:0] = fresh
+            self._items[:0] = fresh
             self.endInsertRows()
 
     def row_of(self, local_id: int) -> int | None:
-        return next((n for n, r in enumerate(self._rows) if r.local_id == local_id), None)
+        return next((n for n, r in enumerate(self._items) if r.local_id == local_id), None)
 
     def batch(self, row: int) -> BatchRow:
-        return self._rows[row]
+        return self._items[row]
 
     # -- Qt model interface -----------------------------------------------------------------
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else COLUMN_COUNT
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self._headers[section]
-        return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None
-        row = self._rows[index.row()]
+        row = self._items[index.row()]
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             return self._display(row, column)

@@ -12,11 +12,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QCoreApplication,
     QModelIndex,
     QObject,
-    QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
     Signal,
@@ -24,10 +22,9 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor, QIcon, QPixmap
 
 from docbatch_gui._qt.icons import state_icon
+from docbatch_gui._qt.table_model import Index, TableModel
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import ACTIVE_STATES, FINAL_STATES, JobState
-
-Index = QModelIndex | QPersistentModelIndex
 
 # Columns
 COL_THUMB = 0
@@ -38,7 +35,6 @@ COL_PROGRESS = 4
 COL_DOCUMENTS = 5
 COL_COST = 6
 COL_ERROR = 7
-COLUMN_COUNT = 8
 
 # Roles
 JobRole = Qt.ItemDataRole.UserRole + 1
@@ -85,17 +81,17 @@ def refresh_labels() -> None:
     JOB_STATE_LABELS.update(_labels())
 
 
-class JobTableModel(QAbstractTableModel):
+class JobTableModel(TableModel):
     #: a thumbnail is wanted for this job (the view asked for a row without one)
     thumbnail_wanted = Signal(int)
     #: the job's page images changed (turned upright); cached copies are stale
     thumbnail_stale = Signal(int)
 
     def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
+        super().__init__([], parent)
         if not JOB_STATE_LABELS:
             refresh_labels()
-        self._jobs: list[Job] = []
+        self._items: list[Job] = []
         self._row_of: dict[int, int] = {}
         self._thumbs: dict[int, QPixmap] = {}
         self._thumb_asked: set[int] = set()
@@ -119,9 +115,9 @@ class JobTableModel(QAbstractTableModel):
     def load(self, jobs: Sequence[Job]) -> None:
         """The one reset: the first load of the whole queue."""
         self.beginResetModel()
-        self._jobs = list(jobs)
-        self._row_of = {job.id: row for row, job in enumerate(self._jobs)}
-        self._counts = Counter(job.state for job in self._jobs)
+        self._items = list(jobs)
+        self._row_of = {job.id: row for row, job in enumerate(self._items)}
+        self._counts = Counter(job.state for job in self._items)
         self.endResetModel()
 
     def apply(self, jobs: Iterable[Job]) -> None:
@@ -134,8 +130,8 @@ class JobTableModel(QAbstractTableModel):
             if row is None:
                 new.append(job)
             else:
-                old = self._jobs[row]
-                self._jobs[row] = job
+                old = self._items[row]
+                self._items[row] = job
                 changed.append(row)
                 if old.state is not job.state:
                     self._counts[old.state] -= 1
@@ -144,15 +140,14 @@ class JobTableModel(QAbstractTableModel):
                     if job.state in FINAL_STATES and self._thumbs.pop(job.id, None):
                         # OCR may have turned the page upright since the first look
                         self.thumbnail_stale.emit(job.id)
-        for first, last in _blocks(sorted(set(changed))):
-            self.dataChanged.emit(self.index(first, 0), self.index(last, COLUMN_COUNT - 1))
+        self.changed_rows(changed)
         if new:
             new.sort(key=lambda j: j.id)
-            start = len(self._jobs)
+            start = len(self._items)
             self.beginInsertRows(QModelIndex(), start, start + len(new) - 1)
             for offset, job in enumerate(new):
                 self._row_of[job.id] = start + offset
-                self._jobs.append(job)
+                self._items.append(job)
                 self._counts[job.state] += 1
             self.endInsertRows()
 
@@ -162,10 +157,10 @@ class JobTableModel(QAbstractTableModel):
             if row is None:
                 continue
             self.beginRemoveRows(QModelIndex(), row, row)
-            self._counts[self._jobs[row].state] -= 1
-            del self._jobs[row]
+            self._counts[self._items[row].state] -= 1
+            del self._items[row]
             self.endRemoveRows()
-            self._row_of = {job.id: r for r, job in enumerate(self._jobs)}
+            self._row_of = {job.id: r for r, job in enumerate(self._items)}
             self._thumbs.pop(job_id, None)
 
     def set_thumbnail(self, job_id: int, pixmap: QPixmap) -> None:
@@ -177,10 +172,10 @@ class JobTableModel(QAbstractTableModel):
 
     def job(self, job_id: int) -> Job | None:
         row = self._row_of.get(job_id)
-        return None if row is None else self._jobs[row]
+        return None if row is None else self._items[row]
 
     def jobs(self) -> list[Job]:
-        return list(self._jobs)
+        return list(self._items)
 
     def count_by_state(self) -> dict[JobState, int]:
         return {state: count for state, count in self._counts.items() if count}
@@ -195,21 +190,10 @@ class JobTableModel(QAbstractTableModel):
 
     # -- Qt model interface -----------------------------------------------------------
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._jobs)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else COLUMN_COUNT
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self._headers[section]
-        return None
-
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None
-        job = self._jobs[index.row()]
+        job = self._items[index.row()]
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             return self._display(job, column)
@@ -325,7 +309,7 @@ class JobFilterProxy(QSortFilterProxyModel):
     def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:
         model = self.sourceModel()
         assert isinstance(model, JobTableModel)
-        job = model._jobs[source_row]
+        job = model._items[source_row]
         if self._states and job.state.value not in self._states:
             return False
         if self._error_kind and (
@@ -333,14 +317,3 @@ class JobFilterProxy(QSortFilterProxyModel):
         ):
             return False
         return not self._text or self._text in job.file_name.lower()
-
-
-def _blocks(rows: Sequence[int]) -> list[tuple[int, int]]:
-    """Contiguous runs of sorted row numbers, as (first, last)."""
-    blocks: list[tuple[int, int]] = []
-    for row in rows:
-        if blocks and row == blocks[-1][1] + 1:
-            blocks[-1] = (blocks[-1][0], row)
-        else:
-            blocks.append((row, row))
-    return blocks

@@ -16,10 +16,8 @@ from datetime import datetime
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QModelIndex,
     QObject,
-    QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
     QTimer,
@@ -38,7 +36,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-Index = QModelIndex | QPersistentModelIndex
+from docbatch_gui._qt.table_model import Index, TableModel
 
 MAX_RECORDS = 10_000
 FLUSH_MS = 100
@@ -47,7 +45,6 @@ COL_TIME = 0
 COL_LEVEL = 1
 COL_LOGGER = 2
 COL_MESSAGE = 3
-COLUMN_COUNT = 4
 
 LevelRole = Qt.ItemDataRole.UserRole + 1
 LineRole = Qt.ItemDataRole.UserRole + 2
@@ -81,52 +78,41 @@ class LogLine:
         return f"{self.time} {self.level_name:<8} {self.logger}: {self.message}"
 
 
-class LogModel(QAbstractTableModel):
+class LogModel(TableModel):
     """The last ``limit`` lines; appends and trims in blocks, never a reset."""
 
     def __init__(self, limit: int = MAX_RECORDS, parent: QObject | None = None) -> None:
-        super().__init__(parent)
+        super().__init__([], parent)
         self.limit = limit
-        self._lines: list[LogLine] = []
+        self._items: list[LogLine] = []
         self._headers = [self.tr("Time"), self.tr("Level"), self.tr("Source"), self.tr("Message")]
 
     def append(self, lines: list[LogLine]) -> None:
         lines = lines[-self.limit :]
-        overflow = len(self._lines) + len(lines) - self.limit
+        overflow = len(self._items) + len(lines) - self.limit
         if overflow > 0:
             self.beginRemoveRows(QModelIndex(), 0, overflow - 1)
-            del self._lines[:overflow]
+            del self._items[:overflow]
             self.endRemoveRows()
         if lines:
-            start = len(self._lines)
+            start = len(self._items)
             self.beginInsertRows(QModelIndex(), start, start + len(lines) - 1)
-            self._lines.extend(lines)
+            self._items.extend(lines)
             self.endInsertRows()
 
     def clear(self) -> None:
-        if self._lines:
-            self.beginRemoveRows(QModelIndex(), 0, len(self._lines) - 1)
-            self._lines.clear()
+        if self._items:
+            self.beginRemoveRows(QModelIndex(), 0, len(self._items) - 1)
+            self._items.clear()
             self.endRemoveRows()
 
     def line(self, row: int) -> LogLine:
-        return self._lines[row]
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._lines)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else COLUMN_COUNT
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self._headers[section]
-        return None
+        return self._items[row]
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None
-        line = self._lines[index.row()]
+        line = self._items[index.row()]
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             if column == COL_TIME:
