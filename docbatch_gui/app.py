@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import tempfile
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
@@ -18,10 +17,11 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from docbatch_gui.app_views import BatchViews, RemoteSources
 from docbatch_gui.backends import open_blobs, open_store
 from docbatch_gui.config import Execution, ProcessingMode, Settings
 from docbatch_gui.domain.errors import ConfigError, DocBatchError, InvalidTransition
-from docbatch_gui.domain.models import BatchRecord, Document, Job, Page
+from docbatch_gui.domain.models import Document, Job, Page
 from docbatch_gui.domain.states import FINAL_STATES, SUCCESS_STATES, JobState
 from docbatch_gui.engine.intake import IntakeProgress, IntakeReport, intake_paths
 from docbatch_gui.engine.leader import RedisLeaderLock
@@ -34,14 +34,7 @@ from docbatch_gui.pipeline.render import make_thumbnail
 from docbatch_gui.review import ReviewService
 from docbatch_gui.secrets import keyring_secret
 from docbatch_gui.stats import (
-    CANCELABLE,
-    OPEN_STATUSES,
-    BatchRow,
-    MonthSummary,
     SyncMetrics,
-    SyncSnapshot,
-    batch_row,
-    month_summary,
 )
 from docbatch_gui.storage.blobs import BlobStore
 from docbatch_gui.storage.store import Store
@@ -51,14 +44,13 @@ if TYPE_CHECKING:
     from docbatch_gui.llm.batches import BatchClient
     from docbatch_gui.llm.claude import ClaudeSync
     from docbatch_gui.registry.service import RegistryService
-    from docbatch_gui.sources.yadisk import Progress
 
 log = logging.getLogger(__name__)
 
 WATCH_INTERVAL = 0.5
 
 
-class DocBatchApp:
+class DocBatchApp(BatchViews, RemoteSources):
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         #: who runs the worker loop: one per data directory, or one per team (Redis)
@@ -205,43 +197,6 @@ class DocBatchApp:
             cancel=cancel,
         )
 
-    def import_yadisk(
-        self,
-        source: str,
-        *,
-        token: str | None = None,
-        mode: str | None = None,
-        force: bool = False,
-        progress: Progress | None = None,
-        cancel: threading.Event | None = None,
-    ) -> IntakeReport:
-        """Queue every supported file of a Yandex.Disk public link (or, with an OAuth
-        token, a folder path such as ``disk:/Scans``). Downloads run in parallel with
-        the workload manager's thread counts; ``progress(done, total, name)`` is called
-        from download threads; setting ``cancel`` stops it (ImportCanceled)."""
-        from docbatch_gui.sources.yadisk import YandexDisk, download_all
-
-        mode = self.resolve_mode(mode)
-        if token is None and self.settings.yadisk_token is not None:
-            token = self.settings.yadisk_token.get_secret_value()
-        token = token or keyring_secret("YADISK_TOKEN")
-        threads = self.workload.import_threads()
-        disk = YandexDisk(self.settings.yadisk_api_url, token)
-        with tempfile.TemporaryDirectory(prefix="docbatch-yadisk-") as folder:
-            try:
-                paths = download_all(
-                    disk,
-                    source,
-                    Path(folder),
-                    pdf_threads=threads.pdf,
-                    tiff_threads=threads.tiff,
-                    progress=progress,
-                    cancel=cancel,
-                )
-            finally:
-                disk.close()
-            return self.add(paths, mode=mode, force=force)
-
     def jobs(self, ids: Iterable[int] | None = None) -> list[Job]:
         return self.store.list_jobs(ids=ids)
 
@@ -330,54 +285,6 @@ class DocBatchApp:
         await engine.cycle()
         self.halted = engine.halted or self.halted
         return engine.has_work()
-
-    def batches(self) -> list[BatchRecord]:
-        return self.store.list_batches()
-
-    def batches_by_job(self) -> dict[int, list[BatchRecord]]:
-        found: dict[int, list[BatchRecord]] = {}
-        for batch in self.store.list_batches():
-            for job_id in batch.job_ids:
-                found.setdefault(job_id, []).append(batch)
-        return found
-
-    def batch_rows(self) -> list[BatchRow]:
-        """Every batch as the Batches view shows it, newest first. Only the jobs of
-        open batches are read (to see a cancel before the engine acts on it)."""
-        batches = self.store.list_batches()
-        wanted = {j for b in batches if b.status in OPEN_STATUSES for j in b.job_ids}
-        states = {j.id: j.state for j in self.store.list_jobs(ids=wanted)} if wanted else {}
-        return sorted((batch_row(b, states) for b in batches), key=lambda r: -r.local_id)
-
-    def month_summary(self) -> MonthSummary:
-        from docbatch_gui.llm.pricing import load_prices
-
-        return month_summary(self.store.list_jobs(), load_prices().batch_discount)
-
-    def sync_snapshot(self) -> SyncSnapshot:
-        return self.sync_metrics.snapshot()
-
-    def cancel_batch(self, local_id: int) -> list[Job]:
-        """Cancel a batch the way the engine knows: cancel every unfinished job in
-        it. On its next poll the engine cancels the batch at the API once all of its
-        jobs are canceled; results that still arrive are discarded for canceled jobs.
-        Returns the jobs canceled here (already finished ones are left as they are).
-        """
-        batch = next((b for b in self.store.list_batches() if b.id == local_id), None)
-        if batch is None:
-            raise KeyError(f"no batch {local_id}")
-        if batch.status not in CANCELABLE:
-            raise InvalidTransition(f"batch {batch.batch_id or local_id} is {batch.status}")
-        canceled = []
-        for job in self.store.list_jobs(ids=batch.job_ids):
-            if job.state in FINAL_STATES:
-                continue
-            try:
-                canceled.append(self.cancel(job.id))
-            except InvalidTransition:
-                continue  # it finished meanwhile
-        log.info("batch %s: %d job(s) canceled", batch.batch_id or local_id, len(canceled))
-        return canceled
 
     def _settled(
         self, job_ids: Sequence[int] | None, once: bool, listener: JobListener | None
