@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
 import subprocess
 import sys
-import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -20,7 +18,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QMenu,
-    QProgressDialog,
     QPushButton,
     QSplitter,
     QStyle,
@@ -32,7 +29,6 @@ from PySide6.QtWidgets import (
 
 from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.delegates import ProgressDelegate
-from docbatch_gui._qt.dialogs import choose_files, choose_folder
 from docbatch_gui._qt.job_detail import JobDetail
 from docbatch_gui._qt.jobs_model import (
     COL_COST,
@@ -49,20 +45,19 @@ from docbatch_gui._qt.jobs_model import (
     JobTableModel,
     state_label,
 )
+from docbatch_gui._qt.queue_intake import QueueIntake
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.thumbs import PageImages
 from docbatch_gui.domain.errors import DocBatchError, ErrorKind
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import FINAL_STATES, JobState
-from docbatch_gui.engine.intake import IntakeReport
-from docbatch_gui.pipeline.formats import SUPPORTED_EXTENSIONS
 
 #: the state filter's choices: (label, states); empty means all
 ACTIVE = [s.value for s in JobState if s not in FINAL_STATES]
 FAILED = [JobState.FAILED.value, JobState.TIMED_OUT.value]
 
 
-class QueueTab(QWidget):
+class QueueTab(QueueIntake, QWidget):
     review_requested = Signal(int, int)
 
     def __init__(self, ctx: GuiContext, images: PageImages, parent: QWidget | None = None) -> None:
@@ -276,80 +271,6 @@ class QueueTab(QWidget):
                 Qt.TransformationMode.SmoothTransformation,
             ),
         )
-
-    # -- adding --------------------------------------------------------------------------
-
-    async def add_paths(self, paths: Sequence[Path | str], *, force: bool = False) -> None:
-        """Take files in off the GUI thread; a progress dialog with Cancel appears
-        when it takes more than a second (a big folder: every file is hashed)."""
-        if not paths:
-            return
-        loop = asyncio.get_running_loop()
-        cancel = threading.Event()
-        dialog = QProgressDialog(self.tr("Adding files…"), self.tr("Stop"), 0, 0, self)
-        dialog.setWindowTitle(self.tr("Adding files"))
-        dialog.setWindowModality(Qt.WindowModality.WindowModal)
-        dialog.setMinimumDuration(1000)
-        dialog.setAutoClose(False)
-        dialog.setAutoReset(False)
-        dialog.canceled.connect(cancel.set)
-
-        def show(done: int, total: int | None, path: Path) -> None:
-            if total is not None:
-                dialog.setMaximum(total)
-            dialog.setValue(done)
-            dialog.setLabelText(self.tr("Adding {0}…").format(path.name))
-
-        def progress(done: int, total: int | None, path: Path) -> None:
-            loop.call_soon_threadsafe(show, done, total, path)
-
-        try:
-            report = await loop.run_in_executor(
-                None,
-                lambda: self.ctx.app.add(paths, force=force, progress=progress, cancel=cancel),
-            )
-        finally:
-            dialog.canceled.disconnect(cancel.set)
-            dialog.reset()
-            dialog.deleteLater()
-        self.ctx.bridge.publish(report.jobs)
-        self.ctx.notifier.notify(self._intake_message(report), "info")
-
-    def _intake_message(self, report: IntakeReport) -> str:
-        duplicates = [r for r in report.results if r.is_duplicate]
-        message = self.tr("Queued {0} file(s).").format(len(report.results) - len(duplicates))
-        if duplicates:
-            message += " " + self.tr(
-                "{0} already known: shown as duplicates (use Process again to reprocess)."
-            ).format(len(duplicates))
-        if report.skipped:
-            message += " " + self.tr("{0} file(s) of unsupported types skipped.").format(
-                len(report.skipped)
-            )
-        if report.canceled:
-            message += " " + self.tr("Stopped by you; the rest was not added.")
-        return message
-
-    def _last_folder(self) -> str:
-        return str(self.ctx.qsettings.value("queue/last_folder", str(Path.home())))
-
-    async def add_files_dialog(self) -> None:
-        patterns = " ".join(f"*{ext}" for ext in sorted(SUPPORTED_EXTENSIONS))
-        files = await choose_files(
-            self,
-            self.tr("Add files"),
-            self._last_folder(),
-            self.tr("Documents ({0});;All files (*)").format(patterns),
-        )
-        if files:
-            self.ctx.qsettings.setValue("queue/last_folder", str(Path(files[0]).parent))
-            await self.add_paths(files)
-
-    async def add_folder_dialog(self) -> None:
-        folder = await choose_folder(self, self.tr("Add a folder"), self._last_folder())
-        if folder:
-            self.ctx.qsettings.setValue("queue/last_folder", folder)
-            await self.add_paths([folder])
 
     # -- pause ---------------------------------------------------------------------------
 

@@ -595,6 +595,53 @@ Allowed: {1}</source>
     </message>
 </context>
 <context>
+    <name>QueueIntake</name>
+    <message>
+        <source>Adding files…</source>
+        <translation>Добавление файлов…</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Остановить</translation>
+    </message>
+    <message>
+        <source>Adding files</source>
+        <translation>Добавление файлов</translation>
+    </message>
+    <message>
+        <source>Adding {0}…</source>
+        <translation>Добавляется {0}…</translation>
+    </message>
+    <message>
+        <source>Queued {0} file(s).</source>
+        <translation>Поставлено в очередь файлов: {0}.</translation>
+    </message>
+    <message>
+        <source>{0} already known: shown as duplicates (use Process again to reprocess).</source>
+        <translation>Уже известных файлов: {0}; они показаны как дубликаты (чтобы обработать их снова, выберите «Обработать заново»).</translation>
+    </message>
+    <message>
+        <source>{0} file(s) of unsupported types skipped.</source>
+        <translation>Пропущено файлов неподдерживаемых типов: {0}.</translation>
+    </message>
+    <message>
+        <source>Stopped by you; the rest was not added.</source>
+        <translation>Остановлено вами; остальные файлы не добавлены.</translation>
+    </message>
+    <message>
+        <source>Add files</source>
+        <translation>Добавление файлов</translation>
+    </message>
+    <message>
+        <source>Documents ({0});;All files (*)</source>
+        <translation>Документы ({0});;Все файлы (*)</translation>
+    </message>
+    <message>
+        <source>Add a folder</source>
+        <translation>Добавление папки</translation>
+    </message>
+</context>
+<context>
     <name>QueueTab</name>
     <message>
         <source>The worker is paused: no new job starts. Running steps finish.</source>
@@ -673,50 +720,6 @@ Allowed: {1}</source>
         <translation>Заданий: {0} · готово: {1} · на проверку: {2} · с ошибкой: {3}</translation>
     </message>
     <message>
-        <source>Adding files…</source>
-        <translation>Добавление файлов…</translation>
-    </message>
-    <message>
-        <source>Stop</source>
-        <translation>Остановить</translation>
-    </message>
-    <message>
-        <source>Adding files</source>
-        <translation>Добавление файлов</translation>
-    </message>
-    <message>
-        <source>Adding {0}…</source>
-        <translation>Добавляется {0}…</translation>
-    </message>
-    <message>
-        <source>Queued {0} file(s).</source>
-        <translation>Поставлено в очередь файлов: {0}.</translation>
-    </message>
-    <message>
-        <source>{0} already known: shown as duplicates (use Process again to reprocess).</source>
-        <translation>Уже известных файлов: {0}; они показаны как дубликаты (чтобы обработать их снова, выберите «Обработать заново»).</translation>
-    </message>
-    <message>
-        <source>{0} file(s) of unsupported types skipped.</source>
-        <translation>Пропущено файлов неподдерживаемых типов: {0}.</translation>
-    </message>
-    <message>
-        <source>Stopped by you; the rest was not added.</source>
-        <translation>Остановлено вами; остальные файлы не добавлены.</translation>
-    </message>
-    <message>
-        <source>Add files</source>
-        <translation>Добавление файлов</translation>
-    </message>
-    <message>
-        <source>Documents ({0});;All files (*)</source>
-        <translation>Документы ({0});;Все файлы (*)</translation>
-    </message>
-    <message>
-        <source>Add a folder</source>
-        <translation>Добавление папки</translation>
-    </message>
-    <message>
         <source>Resume</source>
         <translation>Продолжить</translation>
     </message>
@@ -738,6 +741,57 @@ Allowed: {1}</source>
     <message>
         <source>Coming soon.</source>
         <translation>Скоро появится.</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewForm</name>
+    <message>
+        <source>Document {0}</source>
+        <translation>Документ {0}</translation>
+    </message>
+    <message>
+        <source>Confirmed by {0} at {1}</source>
+        <translation>Подтвердил(а) {0}, {1}</translation>
+    </message>
+    <message>
+        <source>confirmed</source>
+        <translation>подтверждено</translation>
+    </message>
+    <message>
+        <source>changed</source>
+        <translation>изменено</translation>
+    </message>
+    <message>
+        <source>type</source>
+        <translation>тип</translation>
+    </message>
+    <message>
+        <source>pages</source>
+        <translation>страницы</translation>
+    </message>
+    <message>
+        <source>Document type unknown</source>
+        <translation>Тип документа не определён</translation>
+    </message>
+    <message>
+        <source>{0}: not found</source>
+        <translation>{0}: не найдено</translation>
+    </message>
+    <message>
+        <source>{0}: uncertain (confidence {1:.0%})</source>
+        <translation>{0}: низкая уверенность ({1:.0%})</translation>
+    </message>
+    <message>
+        <source>Not found in the document</source>
+        <translation>Не найдено в документе</translation>
+    </message>
+    <message>
+        <source>Typed by a person</source>
+        <translation>Введено вручную</translation>
+    </message>
+    <message>
+        <source>Confidence {0:.0%}</source>
+        <translation>Уверенность {0:.0%}</translation>
     </message>
 </context>
 <context>
@@ -797,54 +851,6 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
     <message>
         <source>Waiting for review ({0})</source>
         <translation>Ожидают проверки ({0})</translation>
-    </message>
-    <message>
-        <source>Document {0}</source>
-        <translation>Документ {0}</translation>
-    </message>
-    <message>
-        <source>Confirmed by {0} at {1}</source>
-        <translation>Подтвердил(а) {0}, {1}</translation>
-    </message>
-    <message>
-        <source>confirmed</source>
-        <translation>подтверждено</translation>
-    </message>
-    <message>
-        <source>changed</source>
-        <translation>изменено</translation>
-    </message>
-    <message>
-        <source>type</source>
-        <translation>тип</translation>
-    </message>
-    <message>
-        <source>pages</source>
-        <translation>страницы</translation>
-    </message>
-    <message>
-        <source>Document type unknown</source>
-        <translation>Тип документа не определён</translation>
-    </message>
-    <message>
-        <source>{0}: not found</source>
-        <translation>{0}: не найдено</translation>
-    </message>
-    <message>
-        <source>{0}: uncertain (confidence {1:.0%})</source>
-        <translation>{0}: низкая уверенность ({1:.0%})</translation>
-    </message>
-    <message>
-        <source>Not found in the document</source>
-        <translation>Не найдено в документе</translation>
-    </message>
-    <message>
-        <source>Typed by a person</source>
-        <translation>Введено вручную</translation>
-    </message>
-    <message>
-        <source>Confidence {0:.0%}</source>
-        <translation>Уверенность {0:.0%}</translation>
     </message>
     <message>
         <source>{0}: all documents confirmed, done.</source>
