@@ -151,12 +151,14 @@ class LogFilter(QSortFilterProxyModel):
         self.text = ""
 
     def set_min_level(self, level: int) -> None:
+        self.beginFilterChange()
         self.min_level = level
-        self.invalidateRowsFilter()
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     def set_text(self, text: str) -> None:
+        self.beginFilterChange()
         self.text = text.strip().lower()
-        self.invalidateRowsFilter()
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:
         model = self.sourceModel()
