@@ -17,6 +17,8 @@ cells that have no cached value.
 from __future__ import annotations
 
 import contextlib
+import itertools
+import logging
 import os
 import posixpath
 import re
@@ -33,6 +35,7 @@ from xml.etree import ElementTree
 import openpyxl
 
 from docbatch_gui.domain.errors import UnsupportedInput
+from docbatch_gui.registry import xlsx_fast
 
 __all__ = ["OpenedSheet", "SheetScan", "check_archive", "open_sheet", "sheet_members"]
 
@@ -53,6 +56,7 @@ _MERGE = re.compile(
 _F_START = re.compile(rb"<" + _PREFIX + rb"f[\s>/]")
 _V_START = re.compile(rb"<" + _PREFIX + rb"v\b[^>]*(?<!/)>")  # <v/> is no value
 _C_END = re.compile(rb"</" + _PREFIX + rb"c>")
+_log = logging.getLogger(__name__)
 _REL_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 
 
@@ -210,8 +214,11 @@ def _cell_ref(letters: bytes, digits: bytes) -> tuple[int, int]:
     return col - 1, int(digits)
 
 
-def _clean_sheet(src: IO[bytes], dst: IO[bytes]) -> SheetScan:
-    """Copy one worksheet XML without ``autoFilter``; only whole tags are ever cut."""
+def _clean_sheet(src: IO[bytes], dst: IO[bytes] | None) -> SheetScan:
+    """Copy one worksheet XML without ``autoFilter``; only whole tags are ever cut.
+
+    With ``dst=None`` it only scans, for the fast reader, which needs no copy.
+    """
     scan, state, buf = SheetScan(), _FormulaState(), b""
     while True:
         chunk = src.read(_CHUNK)
@@ -242,7 +249,8 @@ def _clean_sheet(src: IO[bytes], dst: IO[bytes]) -> SheetScan:
             c1, r1 = _cell_ref(m.group(3), m.group(4)) if m.group(3) else (c0, r0)
             scan.merged.append((c0, r0, c1, r1))
         scan.formulas_without_value += _count_formulas(region, state)
-        dst.write(region)
+        if dst is not None:
+            dst.write(region)
         if eof:
             return scan
 
@@ -273,12 +281,16 @@ def open_sheet(
     *,
     max_uncompressed: int = DEFAULT_MAX_UNCOMPRESSED,
     max_ratio: float = DEFAULT_MAX_RATIO,
+    fast: bool = True,
 ) -> Iterator[OpenedSheet]:
-    """Check, clean and open one sheet for lazy row streaming; cleans up on exit.
+    """Check and open one sheet for lazy row streaming; cleans up on exit.
 
-    ``sheet=None`` means the first sheet. Rows are read with
-    ``load_workbook(read_only=True, data_only=True)``: formulas give their cached value
-    and a formula never calculated by Excel gives None.
+    ``sheet=None`` means the first sheet. Rows are what
+    ``load_workbook(read_only=True, data_only=True)`` gives: formulas give their cached
+    value and a formula never calculated by Excel gives None. They come from the fast
+    reader (:mod:`.xlsx_fast`, which needs no cleaned copy because it never looks at
+    ``autoFilter``) and from openpyxl on the cleaned copy for whatever it leaves;
+    ``fast=False`` forces openpyxl, for comparisons.
     """
     path = Path(path)
     check_archive(path, max_uncompressed=max_uncompressed, max_ratio=max_ratio)
@@ -298,40 +310,92 @@ def open_sheet(
             + ", ".join(repr(n) for n in names)
             + ". Fix the sheet name in the registry settings.",
         )
-    worksheet_members = {m for m in members.values() if m}
+    with contextlib.ExitStack() as stack:
+        opened = _open_fast(path, members, name, stack) if fast else None
+        if opened is None:
+            scan, max_column, rows = _open_openpyxl(path, members, name, stack)
+        else:
+            scan, max_column, rows = opened
+        yield OpenedSheet(name, names, _guarded_rows(path, rows), max_column, scan)
+
+
+_Opened = tuple[SheetScan, int, Iterator[tuple[Any, ...]]]
+_FAST_FAILURES = (xlsx_fast.Unsupported, zipfile.BadZipFile, zlib.error, EOFError, OSError)
+
+
+def _open_fast(
+    path: Path, members: dict[str, str], name: str, stack: contextlib.ExitStack
+) -> _Opened | None:
+    """The fast reader over the original archive, or None when openpyxl must read it.
+
+    The scan for merged cells and uncalculated formulas is a pass of its own (merges
+    come after the rows, headers are needed before them); it writes nothing.
+    """
+    try:
+        zf = stack.enter_context(zipfile.ZipFile(path))
+        member = members[name]
+        if member not in zf.NameToInfo:
+            return None
+        book = xlsx_fast.read_book(zf)
+        with zf.open(member) as src:
+            scan = _clean_sheet(src, None)
+        max_column, rows = xlsx_fast.sheet_rows(stack.enter_context(zf.open(member)), book)
+    except (*_FAST_FAILURES, ValueError) as exc:
+        _log.info("%s: read by openpyxl (%s)", path.name, exc)
+        return None
+    return scan, max_column, _finish_with_openpyxl(path, members, name, stack, rows)
+
+
+def _finish_with_openpyxl(
+    path: Path,
+    members: dict[str, str],
+    name: str,
+    stack: contextlib.ExitStack,
+    rows: Iterator[tuple[Any, ...]],
+) -> Iterator[tuple[Any, ...]]:
+    """Fast rows while the fast reader copes; then openpyxl's, from the next row on."""
+    done = 0
+    while True:
+        try:
+            row = next(rows)
+        except StopIteration:
+            return
+        except _FAST_FAILURES as exc:
+            _log.info("%s: openpyxl reads on from row %d (%s)", path.name, done + 1, exc)
+            break
+        yield row
+        done += 1
+    _scan, _max_column, rest = _open_openpyxl(path, members, name, stack)
+    yield from itertools.islice(rest, done, None)
+
+
+def _open_openpyxl(
+    path: Path, members: dict[str, str], name: str, stack: contextlib.ExitStack
+) -> _Opened:
+    """openpyxl read-only over a copy without ``autoFilter``; the copy goes on exit."""
     fd, tmp_name = tempfile.mkstemp(prefix="docbatch-registry-", suffix=path.suffix or ".xlsx")
     os.close(fd)
     tmp = Path(tmp_name)
-    workbook = None
+    stack.callback(lambda: tmp.unlink(missing_ok=True))
     try:
-        try:
-            scans = _clean_copy(path, tmp, worksheet_members)
-        except (zipfile.BadZipFile, zlib.error, EOFError, ValueError) as exc:
-            raise _corrupt(path, str(exc)) from exc
-        try:
-            workbook = openpyxl.load_workbook(tmp, read_only=True, data_only=True)
-            worksheet = workbook[name]
-        except Exception as exc:  # openpyxl raises many unrelated types on bad XML
-            raise _corrupt(path, f"{type(exc).__name__}: {exc}") from exc
-        if not hasattr(worksheet, "reset_dimensions"):
-            raise _refuse(path, f"sheet {name!r} is a chart sheet, not a table")
-        max_column = 0
-        with contextlib.suppress(Exception):
-            max_column = int(worksheet.max_column or 0)
-        # A wrong <dimension> would silently truncate rows and columns: ignore it.
-        worksheet.reset_dimensions()
-        yield OpenedSheet(
-            name=name,
-            sheet_names=names,
-            rows=_guarded_rows(path, worksheet.iter_rows(values_only=True)),
-            max_column=max_column,
-            scan=scans.get(members[name], SheetScan()),
-        )
-    finally:
-        if workbook is not None:
-            workbook.close()
-        with contextlib.suppress(OSError):
-            tmp.unlink()
+        scans = _clean_copy(path, tmp, {m for m in members.values() if m})
+    except (zipfile.BadZipFile, zlib.error, EOFError, ValueError) as exc:
+        raise _corrupt(path, str(exc)) from exc
+    try:
+        workbook = openpyxl.load_workbook(tmp, read_only=True, data_only=True)
+        stack.callback(workbook.close)
+        worksheet = workbook[name]
+    except Exception as exc:  # openpyxl raises many unrelated types on bad XML
+        raise _corrupt(path, f"{type(exc).__name__}: {exc}") from exc
+    if not hasattr(worksheet, "reset_dimensions"):
+        raise _refuse(path, f"sheet {name!r} is a chart sheet, not a table")
+    max_column = 0
+    with contextlib.suppress(Exception):
+        max_column = int(worksheet.max_column or 0)
+    # A wrong <dimension> would silently truncate rows and columns: ignore it.
+    worksheet.reset_dimensions()
+    scan = scans.get(members[name], SheetScan())
+    return scan, max_column, worksheet.iter_rows(values_only=True)
 
 
 def _guarded_rows(path: Path, rows: Iterator[tuple[Any, ...]]) -> Iterator[tuple[Any, ...]]:
