@@ -39,7 +39,7 @@ from openpyxl.utils.datetime import CALENDAR_MAC_1904, WINDOWS_EPOCH, from_excel
 __all__ = ["Book", "Unsupported", "read_book", "sheet_rows"]
 
 MAIN_NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
-_ROW, _C, _V, _IS = (f"{{{MAIN_NS}}}{name}" for name in ("row", "c", "v", "is"))
+_ROW, _C, _V, _IS, _T = (f"{{{MAIN_NS}}}{name}" for name in ("row", "c", "v", "is", "t"))
 _CHUNK = 256 << 10  # one run of rows parsed at once: ~2,000 rows, a few MB of tree
 _MAX_PENDING = 32 << 20  # bytes without a row end: not a sheet this reader knows
 _PREFIX = rb"(?:([A-Za-z_][\w.-]*):)?"
@@ -283,7 +283,12 @@ def _rows(runs: _Runs, book: Book) -> Iterator[tuple[Any, ...]]:
             kind = cell.get("t", "n")
             if kind == "inlineStr":
                 child = cell.find(_IS)
-                values.append(None if child is None else _text_content(child))
+                if child is None:
+                    values.append(None)
+                elif len(child) == 1 and child[0].tag == _T and not child.attrib:
+                    values.append(child[0].text or "")  # <is><t>…</t></is>, the usual form
+                else:
+                    values.append(_text_content(child))
                 continue
             value: Any = cell.findtext(_V) or None
             if value is not None:
