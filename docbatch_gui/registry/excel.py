@@ -5,34 +5,34 @@ checked before openpyxl sees it: an old .xls, a password-protected workbook, a
 truncated download or a zip bomb each get a message that tells a person what to do,
 instead of a parser traceback or an exhausted machine.
 
-``autoFilter`` elements are stripped from every worksheet, as the seed does: openpyxl
-validates filter content strictly (an unknown ``customFilter`` operator still fails
-3.1.5, even in read-only mode) and a filter never matters for an import. The cleaned
-workbook is a temporary copy written member by member in 1 MB pieces, so a sheet of
-a million rows is never held in memory. The same pass collects what read-only mode
-cannot give: the merged ranges (for merged header cells) and the number of formula
-cells that have no cached value.
+Rows come from the fast reader (``xlsx_fast``) where it can, else from openpyxl
+read-only over a copy without ``autoFilter`` (``xlsx_scan``): openpyxl validates filter
+content strictly and a filter never matters for an import. Either way a scan of the
+sheet gives what read-only reading cannot: the merged ranges (for merged header
+cells) and the number of formula cells that have no cached value.
 """
 
 from __future__ import annotations
 
 import contextlib
+import itertools
+import logging
 import os
 import posixpath
-import re
-import shutil
 import tempfile
 import zipfile
 import zlib
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 from xml.etree import ElementTree
 
 import openpyxl
 
 from docbatch_gui.domain.errors import UnsupportedInput
+from docbatch_gui.registry import xlsx_fast
+from docbatch_gui.registry.xlsx_scan import SheetScan, clean_copy, scan_sheet
 
 __all__ = ["OpenedSheet", "SheetScan", "check_archive", "open_sheet", "sheet_members"]
 
@@ -40,30 +40,11 @@ DEFAULT_MAX_UNCOMPRESSED = 1 << 30  # 1 GB in total
 DEFAULT_MAX_RATIO = 500  # deflate peaks near 1030:1; real sheets stay far below 500:1
 _RATIO_MIN_SIZE = 1 << 20  # tiny members compress absurdly well and are harmless
 _CHUNK = 1 << 20
-_MAX_FILTER_BYTES = 16 << 20
 
 _OLE_MAGIC = bytes.fromhex("D0CF11E0A1B11AE1")
 _ENCRYPTED_PACKAGE = "EncryptedPackage".encode("utf-16-le")
-_PREFIX = rb"(?:[A-Za-z_][\w.-]*:)?"
-_AF_START = re.compile(rb"<" + _PREFIX + rb"autoFilter\b")
-_AF_END = re.compile(rb"</" + _PREFIX + rb"autoFilter\s*>")
-_MERGE = re.compile(
-    rb"<" + _PREFIX + rb'mergeCell\s[^>]*?ref="([A-Za-z]+)(\d+)(?::([A-Za-z]+)(\d+))?"'
-)
-_F_START = re.compile(rb"<" + _PREFIX + rb"f[\s>/]")
-_V_START = re.compile(rb"<" + _PREFIX + rb"v\b[^>]*(?<!/)>")  # <v/> is no value
-_C_END = re.compile(rb"</" + _PREFIX + rb"c>")
+_log = logging.getLogger(__name__)
 _REL_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
-
-
-@dataclass
-class SheetScan:
-    """What the cleaning pass learnt about one worksheet member."""
-
-    autofilters_removed: int = 0
-    # (first_col0, first_row, last_col0, last_row): columns 0-based, rows 1-based.
-    merged: list[tuple[int, int, int, int]] = field(default_factory=list)
-    formulas_without_value: int = 0
 
 
 @dataclass
@@ -174,98 +155,6 @@ def sheet_members(zf: zipfile.ZipFile) -> dict[str, str]:
     return sheets
 
 
-@dataclass
-class _FormulaState:
-    open: bool = False  # a formula cell started in an earlier piece and has not ended
-    has_value: bool = False
-
-
-def _count_formulas(region: bytes, state: _FormulaState) -> int:
-    """Count ``<c>`` elements with an ``<f>`` and no ``<v>``; cells may span pieces."""
-    count, pos = 0, 0
-    if state.open:
-        end = _C_END.search(region)
-        stop = end.start() if end else len(region)
-        state.has_value = state.has_value or bool(_V_START.search(region, 0, stop))
-        if end is None:
-            return 0
-        count += not state.has_value
-        state.open, pos = False, end.end()
-    while (start := _F_START.search(region, pos)) is not None:
-        end = _C_END.search(region, start.end())
-        stop = end.start() if end else len(region)
-        has_value = _V_START.search(region, start.end(), stop) is not None
-        if end is None:
-            state.open, state.has_value = True, has_value
-            break
-        count += not has_value
-        pos = end.end()
-    return count
-
-
-def _cell_ref(letters: bytes, digits: bytes) -> tuple[int, int]:
-    col = 0
-    for ch in letters.upper():
-        col = col * 26 + ch - 64
-    return col - 1, int(digits)
-
-
-def _clean_sheet(src: IO[bytes], dst: IO[bytes]) -> SheetScan:
-    """Copy one worksheet XML without ``autoFilter``; only whole tags are ever cut."""
-    scan, state, buf = SheetScan(), _FormulaState(), b""
-    while True:
-        chunk = src.read(_CHUNK)
-        eof = not chunk
-        buf += chunk
-        while (start := _AF_START.search(buf)) is not None:
-            close = buf.find(b">", start.end())
-            end: int | None = None
-            if close != -1 and buf[close - 1 : close] == b"/":
-                end = close + 1
-            elif close != -1 and (m := _AF_END.search(buf, close)) is not None:
-                end = m.end()
-            if end is None:
-                if eof or len(buf) - start.start() > _MAX_FILTER_BYTES:
-                    raise ValueError("an autoFilter element never ends")
-                break
-            buf = buf[: start.start()] + buf[end:]
-            scan.autofilters_removed += 1
-        if eof:
-            cut = len(buf)
-        else:
-            pending = _AF_START.search(buf)
-            cut = pending.start() if pending else buf.rfind(b"<")
-            cut = len(buf) if cut < 0 else cut
-        region, buf = buf[:cut], buf[cut:]
-        for m in _MERGE.finditer(region):
-            c0, r0 = _cell_ref(m.group(1), m.group(2))
-            c1, r1 = _cell_ref(m.group(3), m.group(4)) if m.group(3) else (c0, r0)
-            scan.merged.append((c0, r0, c1, r1))
-        scan.formulas_without_value += _count_formulas(region, state)
-        dst.write(region)
-        if eof:
-            return scan
-
-
-def _clean_copy(path: Path, target: Path, members: set[str]) -> dict[str, SheetScan]:
-    scans: dict[str, SheetScan] = {}
-    # Level 1: the copy lives for one import, so speed matters more than its size.
-    with (
-        zipfile.ZipFile(path) as zin,
-        zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as zout,
-    ):
-        for info in zin.infolist():
-            if info.is_dir():
-                continue
-            force64 = info.file_size > zipfile.ZIP64_LIMIT
-            with zin.open(info) as src, zout.open(info.filename, "w", force_zip64=force64) as dst:
-                if info.filename in members:
-                    scans[info.filename] = _clean_sheet(src, dst)
-                else:
-                    shutil.copyfileobj(src, dst, _CHUNK)
-    return scans
-
-
 @contextlib.contextmanager
 def open_sheet(
     path: Path,
@@ -273,12 +162,16 @@ def open_sheet(
     *,
     max_uncompressed: int = DEFAULT_MAX_UNCOMPRESSED,
     max_ratio: float = DEFAULT_MAX_RATIO,
+    fast: bool = True,
 ) -> Iterator[OpenedSheet]:
-    """Check, clean and open one sheet for lazy row streaming; cleans up on exit.
+    """Check and open one sheet for lazy row streaming; cleans up on exit.
 
-    ``sheet=None`` means the first sheet. Rows are read with
-    ``load_workbook(read_only=True, data_only=True)``: formulas give their cached value
-    and a formula never calculated by Excel gives None.
+    ``sheet=None`` means the first sheet. Rows are what
+    ``load_workbook(read_only=True, data_only=True)`` gives: formulas give their cached
+    value and a formula never calculated by Excel gives None. They come from the fast
+    reader (:mod:`.xlsx_fast`, which needs no cleaned copy because it never looks at
+    ``autoFilter``) and from openpyxl on the cleaned copy for whatever it leaves;
+    ``fast=False`` forces openpyxl, for comparisons.
     """
     path = Path(path)
     check_archive(path, max_uncompressed=max_uncompressed, max_ratio=max_ratio)
@@ -298,40 +191,92 @@ def open_sheet(
             + ", ".join(repr(n) for n in names)
             + ". Fix the sheet name in the registry settings.",
         )
-    worksheet_members = {m for m in members.values() if m}
+    with contextlib.ExitStack() as stack:
+        opened = _open_fast(path, members, name, stack) if fast else None
+        if opened is None:
+            scan, max_column, rows = _open_openpyxl(path, members, name, stack)
+        else:
+            scan, max_column, rows = opened
+        yield OpenedSheet(name, names, _guarded_rows(path, rows), max_column, scan)
+
+
+_Opened = tuple[SheetScan, int, Iterator[tuple[Any, ...]]]
+_FAST_FAILURES = (xlsx_fast.Unsupported, zipfile.BadZipFile, zlib.error, EOFError, OSError)
+
+
+def _open_fast(
+    path: Path, members: dict[str, str], name: str, stack: contextlib.ExitStack
+) -> _Opened | None:
+    """The fast reader over the original archive, or None when openpyxl must read it.
+
+    The scan for merged cells and uncalculated formulas is a pass of its own (merges
+    come after the rows, headers are needed before them); it writes nothing.
+    """
+    try:
+        zf = stack.enter_context(zipfile.ZipFile(path))
+        member = members[name]
+        if member not in zf.NameToInfo:
+            return None
+        book = xlsx_fast.read_book(zf)
+        with zf.open(member) as src:
+            scan = scan_sheet(src)
+        max_column, rows = xlsx_fast.sheet_rows(stack.enter_context(zf.open(member)), book)
+    except (*_FAST_FAILURES, ValueError) as exc:
+        _log.info("%s: read by openpyxl (%s)", path.name, exc)
+        return None
+    return scan, max_column, _finish_with_openpyxl(path, members, name, stack, rows)
+
+
+def _finish_with_openpyxl(
+    path: Path,
+    members: dict[str, str],
+    name: str,
+    stack: contextlib.ExitStack,
+    rows: Iterator[tuple[Any, ...]],
+) -> Iterator[tuple[Any, ...]]:
+    """Fast rows while the fast reader copes; then openpyxl's, from the next row on."""
+    done = 0
+    while True:
+        try:
+            row = next(rows)
+        except StopIteration:
+            return
+        except _FAST_FAILURES as exc:
+            _log.info("%s: openpyxl reads on from row %d (%s)", path.name, done + 1, exc)
+            break
+        yield row
+        done += 1
+    _scan, _max_column, rest = _open_openpyxl(path, members, name, stack)
+    yield from itertools.islice(rest, done, None)
+
+
+def _open_openpyxl(
+    path: Path, members: dict[str, str], name: str, stack: contextlib.ExitStack
+) -> _Opened:
+    """openpyxl read-only over a copy without ``autoFilter``; the copy goes on exit."""
     fd, tmp_name = tempfile.mkstemp(prefix="docbatch-registry-", suffix=path.suffix or ".xlsx")
     os.close(fd)
     tmp = Path(tmp_name)
-    workbook = None
+    stack.callback(lambda: tmp.unlink(missing_ok=True))
     try:
-        try:
-            scans = _clean_copy(path, tmp, worksheet_members)
-        except (zipfile.BadZipFile, zlib.error, EOFError, ValueError) as exc:
-            raise _corrupt(path, str(exc)) from exc
-        try:
-            workbook = openpyxl.load_workbook(tmp, read_only=True, data_only=True)
-            worksheet = workbook[name]
-        except Exception as exc:  # openpyxl raises many unrelated types on bad XML
-            raise _corrupt(path, f"{type(exc).__name__}: {exc}") from exc
-        if not hasattr(worksheet, "reset_dimensions"):
-            raise _refuse(path, f"sheet {name!r} is a chart sheet, not a table")
-        max_column = 0
-        with contextlib.suppress(Exception):
-            max_column = int(worksheet.max_column or 0)
-        # A wrong <dimension> would silently truncate rows and columns: ignore it.
-        worksheet.reset_dimensions()
-        yield OpenedSheet(
-            name=name,
-            sheet_names=names,
-            rows=_guarded_rows(path, worksheet.iter_rows(values_only=True)),
-            max_column=max_column,
-            scan=scans.get(members[name], SheetScan()),
-        )
-    finally:
-        if workbook is not None:
-            workbook.close()
-        with contextlib.suppress(OSError):
-            tmp.unlink()
+        scans = clean_copy(path, tmp, {m for m in members.values() if m})
+    except (zipfile.BadZipFile, zlib.error, EOFError, ValueError) as exc:
+        raise _corrupt(path, str(exc)) from exc
+    try:
+        workbook = openpyxl.load_workbook(tmp, read_only=True, data_only=True)
+        stack.callback(workbook.close)
+        worksheet = workbook[name]
+    except Exception as exc:  # openpyxl raises many unrelated types on bad XML
+        raise _corrupt(path, f"{type(exc).__name__}: {exc}") from exc
+    if not hasattr(worksheet, "reset_dimensions"):
+        raise _refuse(path, f"sheet {name!r} is a chart sheet, not a table")
+    max_column = 0
+    with contextlib.suppress(Exception):
+        max_column = int(worksheet.max_column or 0)
+    # A wrong <dimension> would silently truncate rows and columns: ignore it.
+    worksheet.reset_dimensions()
+    scan = scans.get(members[name], SheetScan())
+    return scan, max_column, worksheet.iter_rows(values_only=True)
 
 
 def _guarded_rows(path: Path, rows: Iterator[tuple[Any, ...]]) -> Iterator[tuple[Any, ...]]:

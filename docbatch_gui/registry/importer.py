@@ -17,23 +17,23 @@ the 50 samples show rows a person may want back rather than blank lines.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import date, datetime, time, timedelta
-from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 from docbatch_gui.domain.errors import ConfigError, UnsupportedInput
-from docbatch_gui.domain.normalize import (
-    normalize_amount,
-    normalize_date,
-    normalize_number,
-    normalize_text,
-)
 from docbatch_gui.registry.config import RegistryConfig, column_letter
 from docbatch_gui.registry.excel import OpenedSheet, SheetScan, open_sheet
+from docbatch_gui.registry.rows import (
+    REASON_EMPTY,
+    FilteredRow,
+    RegistryRow,
+    RowFilter,
+    is_empty,
+    json_safe,
+    normalize_field,
+)
 
 __all__ = [
     "FilteredRow",
@@ -46,31 +46,6 @@ __all__ = [
     "preview",
     "read_registry",
 ]
-
-REASON_KEYWORD = "skip_word"
-REASON_REQUIRED = "required_empty"
-REASON_TOO_FEW = "too_few_cells"
-REASON_EMPTY = "empty_row"
-
-
-@dataclass(frozen=True)
-class RegistryRow:
-    """One kept row in the three representations the matcher and the UI need."""
-
-    row: int  # 1-based Excel row
-    raw_data: dict[str, Any]  # header → value as read, JSON-safe
-    mapped_data: dict[str, Any]  # registry field → value as read, JSON-safe
-    normalized: dict[str, str | None]  # registry field → value via domain.normalize
-
-
-@dataclass(frozen=True)
-class FilteredRow:
-    """A row the filters dropped, kept so a person can see why and adjust settings."""
-
-    row: int
-    reason: str  # one of the REASON_* codes, also the key in ImportStats.by_reason
-    values: list[Any]  # JSON-safe cell values after fill-down
-    detail: str = ""  # human-readable explanation
 
 
 @dataclass
@@ -85,103 +60,10 @@ class ImportStats:
     autofilters_removed: int = 0
 
 
-def json_safe(value: Any) -> Any:
-    """Cell value as JSON can store it; dates become ISO strings."""
-    if value is None or isinstance(value, bool | int | str):
-        return value
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if isinstance(value, datetime):
-        if value.time() == time(0) and value.tzinfo is None:
-            return value.date().isoformat()
-        return value.isoformat()
-    if isinstance(value, date | time):
-        return value.isoformat()
-    if isinstance(value, timedelta):
-        return value.total_seconds()
-    if isinstance(value, Decimal):
-        return str(value)
-    return str(value)
-
-
-def _is_empty(value: Any) -> bool:
-    return value is None or (isinstance(value, str) and not value.strip())
-
-
-def normalize_field(name: str, value: Any) -> str | None:
-    """Normalise a registry value by field name; empty or unparseable gives None."""
-    if _is_empty(value):
-        return None
-    if name == "number":
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)  # 123.0 from Excel must not become "1230"
-        return normalize_number(json_safe(value)) or None
-    if name == "date":
-        return normalize_date(value)
-    if name == "amount":
-        return normalize_amount(value)
-    return normalize_text(json_safe(value)) or None
-
-
-def _fold(text: str) -> str:
-    return text.casefold().replace("ё", "е")
-
-
-class _RowFilter:
-    """Turns raw value tuples into RegistryRow or FilteredRow, keeping fill-down state."""
-
-    def __init__(self, config: RegistryConfig, headers: list[str]) -> None:
-        self.config = config
-        self.headers = headers
-        self.width = len(headers)
-        self.words = [(w, _fold(w)) for w in config.skip_rows_containing]
-        self.fill_columns = [c for c in config.fill_down_columns if c < self.width]
-        self.last_values: dict[int, Any] = {}
-
-    def __call__(self, row: int, raw: tuple[Any, ...]) -> RegistryRow | FilteredRow:
-        values = list(raw[: self.width])
-        values.extend([None] * (self.width - len(values)))
-        if all(_is_empty(v) for v in values):
-            return FilteredRow(row, REASON_EMPTY, [], "empty row")
-        for word, folded in self.words:
-            if any(isinstance(v, str) and folded in _fold(v) for v in values):
-                return FilteredRow(
-                    row, REASON_KEYWORD, [json_safe(v) for v in values], f"contains {word!r}"
-                )
-        for col in self.fill_columns:
-            if _is_empty(values[col]):
-                values[col] = self.last_values.get(col)
-            else:
-                self.last_values[col] = values[col]
-        required = self.config.required_column_index
-        if required is not None and _is_empty(values[required]):
-            return FilteredRow(
-                row,
-                REASON_REQUIRED,
-                [json_safe(v) for v in values],
-                f"required column {column_letter(required)} is empty",
-            )
-        filled = sum(not _is_empty(v) for v in values)
-        if filled < self.config.min_filled_cells:
-            return FilteredRow(
-                row,
-                REASON_TOO_FEW,
-                [json_safe(v) for v in values],
-                f"{filled} filled cells, fewer than {self.config.min_filled_cells}",
-            )
-        mapping = self.config.mapping
-        return RegistryRow(
-            row=row,
-            raw_data={h: json_safe(v) for h, v in zip(self.headers, values, strict=True)},
-            mapped_data={f: json_safe(values[c]) for f, c in mapping.items()},
-            normalized={f: normalize_field(f, values[c]) for f, c in mapping.items()},
-        )
-
-
 def _used_width(values: tuple[Any, ...]) -> int:
     """Number of columns up to the last non-empty cell."""
     for i in range(len(values) - 1, -1, -1):
-        if not _is_empty(values[i]):
+        if not is_empty(values[i]):
             return i + 1
     return 0
 
@@ -212,12 +94,12 @@ def build_headers(
     for col in range(width):
         row = config.column_header_row.get(col, config.header_row)
         value = cell(row, col)
-        if _is_empty(value):
+        if is_empty(value):
             for c0, r0, c1, r1 in merged:
                 if r0 <= row <= r1 and c0 <= col <= c1:
                     value = cell(r0, c0)
                     break
-        name = _header_name(value) if not _is_empty(value) else column_letter(col)
+        name = _header_name(value) if not is_empty(value) else column_letter(col)
         if name in seen:
             name = f"{name} ({column_letter(col)})"
         seen.add(name)
@@ -252,19 +134,19 @@ def _parse(
             needed.add(r0)
     first_data = config.first_data_row
     header_rows: dict[int, tuple[Any, ...]] = {}
-    row_filter: _RowFilter | None = None
+    row_filter: RowFilter | None = None
     last_row, any_value = 0, False
 
-    def start() -> _RowFilter:
+    def start() -> RowFilter:
         used = [_used_width(v) for v in header_rows.values()]
         width = max([sheet.max_column, *used, 0])
         _check_columns(config, width, sheet.name)
         stats.headers = build_headers(header_rows, config, width, sheet.scan.merged)
-        return _RowFilter(config, stats.headers)
+        return RowFilter(config, stats.headers)
 
     for number, values in enumerate(sheet.rows, start=1):
         last_row = number
-        if not any_value and any(not _is_empty(v) for v in values):
+        if not any_value and any(not is_empty(v) for v in values):
             any_value = True
         if number < first_data:
             if number in needed:

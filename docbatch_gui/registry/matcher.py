@@ -7,26 +7,32 @@ best score is below the threshold gets no document: null over wrong. Everything 
 pure and deterministic (ties break by document id), so it runs the same in the GUI,
 the CLI and a Celery worker.
 
-The dataclasses here are the matcher's own inputs; the pydantic rule configuration is
-translated into them by the caller so that this module does not depend on it.
+This module plans the index lookups, ranks the candidates, assigns documents and
+builds the results; the rules and comparators live in ``rules``, the scoring
+arithmetic in ``scoring``. The names callers use are still importable from here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal
-
-from rapidfuzz import fuzz
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from docbatch_gui.registry.index import (
     COMPARATOR_KIND,
     DocumentIndex,
-    Key,
     document_value,
     normalize_key,
     tolerance_cents,
 )
+from docbatch_gui.registry.rules import (
+    Comparator,
+    Match,
+    RegistryRow,
+    Rule,
+    SubRule,
+    amount_warnings,
+)
+from docbatch_gui.registry.scoring import EXPLAIN_TOP, Scored, Scoring
 
 __all__ = [
     "Comparator",
@@ -38,63 +44,7 @@ __all__ = [
     "document_value",
 ]
 
-Comparator = Literal["exact", "fuzzy", "number", "date", "amount"]
 PROGRESS_EVERY = 100
-# Candidates scored in full even when their upper bound is low, so a row below the
-# threshold still explains what its best candidate was.
-EXPLAIN_TOP = 2
-
-
-@dataclass(frozen=True)
-class SubRule:
-    """One comparison: registry column ``field`` against a document field path."""
-
-    field: str
-    document_field: str  # "from_content.X" | "from_filename.X" | "handwritten_numbers"
-    comparator: Comparator
-    weight: float = 1.0
-    required: bool = False
-    threshold: float = 85.0  # fuzzy and number similarity, 0..100
-    tolerance_days: int = 0  # date
-    tolerance: float = 0.01  # amount, absolute
-
-    @property
-    def key(self) -> Key:
-        return (self.document_field, COMPARATOR_KIND[self.comparator])
-
-
-@dataclass(frozen=True)
-class Rule:
-    name: str
-    subrules: tuple[SubRule, ...]
-
-
-@dataclass(frozen=True)
-class RegistryRow:
-    """A registry row: its sheet row number and its normalised values by column."""
-
-    row: int
-    normalized: Mapping[str, str | None]
-
-
-@dataclass(frozen=True)
-class Match:
-    row: int
-    document_id: Any | None
-    score: float
-    explanation: list[dict[str, Any]] = field(default_factory=list)
-    runner_up_id: Any | None = None
-    runner_up_score: float | None = None
-    warnings: list[str] = field(default_factory=list)
-    rule: str | None = None
-
-
-@dataclass
-class _Scored:
-    score: float
-    doc: int
-    rule: int
-    explanation: list[dict[str, Any]]
 
 
 def _id_order(doc_id: Any) -> tuple[int, Any]:
@@ -106,34 +56,7 @@ def _doc_id(doc: Any) -> Any:
     return doc_id if doc_id is not None else f"{doc.job_id}:{doc.doc_index}"
 
 
-def compare(
-    sub: SubRule, registry: Any, document: Any, limit: int | None = None
-) -> tuple[float, bool, float]:
-    """(sub-score, passed, similarity) for two normalised values.
-
-    A failed fuzzy or number comparison scores 0, not its raw similarity: unrelated
-    strings are 40-50 % similar, and that partial credit would lift wrong documents
-    towards the threshold. It also lets phase 1 skip documents that pass nothing.
-    """
-    kind = sub.comparator
-    if kind == "exact":
-        ok = registry == document
-        return (1.0 if ok else 0.0), ok, (1.0 if ok else 0.0)
-    if kind in ("fuzzy", "number"):
-        if registry == document:
-            return 1.0, True, 1.0
-        sim = fuzz.ratio(registry, document)
-        if kind == "fuzzy":
-            sim = max(sim, fuzz.token_sort_ratio(registry, document))
-        ok = sim >= sub.threshold
-        return (sim / 100 if ok else 0.0), ok, sim / 100
-    if limit is None:
-        limit = sub.tolerance_days if kind == "date" else tolerance_cents(sub.tolerance)
-    ok = abs(registry - document) <= limit
-    return (1.0 if ok else 0.0), ok, (1.0 if ok else 0.0)
-
-
-class RegistryMatcher:
+class RegistryMatcher(Scoring):
     """Matches registry rows against a fixed set of documents.
 
     The index is built once in the constructor, so ``candidate_pairs`` (shown to the
@@ -269,117 +192,7 @@ class RegistryMatcher:
 
     # ----------------------------------------------------------------- phase 2
 
-    def _bound(self, values: list[Any], doc: int, mask: int) -> float:
-        """Upper bound of a candidate's score from its index hits alone.
-
-        Only which probes were hit and which values exist matter, so the bound is
-        memoised on those two masks: phase 2 then costs a dict lookup per candidate
-        and rapidfuzz runs only for candidates that can still reach the threshold.
-        """
-        row_mask = sum(1 << p for p, v in enumerate(values) if v is not None)
-        return self._bound_masks(mask, self._present[doc] & row_mask)
-
-    def _bound_masks(self, hit: int, present: int) -> float:
-        cached = self._bounds.get((hit, present))
-        if cached is not None:
-            return cached
-        best = 0.0
-        for probes in self._probe_of:
-            num = den = 0.0
-            for p in probes:
-                weight = self.probes[p].weight
-                if hit >> p & 1:
-                    num += weight
-                    den += weight
-                elif self.probes[p].required:
-                    num = 0.0
-                    break
-                elif present >> p & 1:
-                    den += weight
-            if den and num / den > best:
-                best = num / den
-        self._bounds[(hit, present)] = best
-        return best
-
-    def score(self, row: RegistryRow, doc: int) -> _Scored:
-        """Score one document by every rule; the best rule wins (first on equality)."""
-        return self._score(self._row_values(row), row, doc)
-
-    def _score(self, values: list[Any], row: RegistryRow, doc: int) -> _Scored:
-        best: _Scored | None = None
-        for r, probes in enumerate(self._probe_of):
-            num = den = 0.0
-            failed_required = False
-            explanation: list[dict[str, Any]] = []
-            for p in probes:
-                sub = self.probes[p]
-                reg = values[p]
-                doc_values = self.index.values[self._keys[p]][doc]
-                shown = self.index.display[self._keys[p]][doc]
-                entry: dict[str, Any] = {
-                    "field": sub.field,
-                    "document_field": sub.document_field,
-                    "registry_value": row.normalized.get(sub.field),
-                    "document_value": shown[0] if shown else None,
-                    "comparator": sub.comparator,
-                    "score": 0.0,
-                    "similarity": 0.0,
-                    "weight": sub.weight,
-                    "required": sub.required,
-                    "passed": False,
-                    "missing": None,
-                }
-                if reg is None or not doc_values:
-                    sides = [n for n, v in (("registry", reg), ("document", doc_values)) if not v]
-                    entry["missing"] = " and ".join(sides)
-                else:
-                    results = [compare(sub, reg, v, self._limits[p]) for v in doc_values]
-                    pick = max(range(len(results)), key=lambda i: (results[i][1], results[i][0]))
-                    sub_score, passed, similarity = results[pick]
-                    entry.update(
-                        document_value=shown[pick],
-                        score=round(sub_score, 4),
-                        similarity=round(similarity, 4),
-                        passed=passed,
-                    )
-                    num += sub.weight * sub_score
-                    den += sub.weight
-                failed_required = failed_required or (sub.required and not entry["passed"])
-                explanation.append(entry)
-            total = 0.0 if failed_required or not den else num / den
-            if best is None or total > best.score:
-                best = _Scored(round(total, 6), doc, r, explanation)
-        assert best is not None
-        return best
-
-    def _fast_score(self, values: list[Any], doc: int) -> tuple[float, int]:
-        """``_score`` without the explanation: (score, rule), the same arithmetic.
-
-        Most candidates are scored only to be ranked; the explanation (a dict per
-        sub-rule) is built later for the few a result shows.
-        """
-        best, best_rule = -1.0, 0
-        for r, probes in enumerate(self._probe_of):
-            num = den = 0.0
-            failed = False
-            for p in probes:
-                sub = self.probes[p]
-                reg = values[p]
-                doc_values = self.index.values[self._keys[p]][doc]
-                if reg is None or not doc_values:
-                    failed = failed or sub.required
-                    continue
-                results = [compare(sub, reg, v, self._limits[p]) for v in doc_values]
-                sub_score, passed, _ = max(results, key=lambda x: (x[1], x[0]))
-                num += sub.weight * sub_score
-                den += sub.weight
-                failed = failed or (sub.required and not passed)
-            total = 0.0 if failed or not den else num / den
-            if total > best:  # as in _score: compared with the rounded best so far
-                best, best_rule = round(total, 6), r
-        return best, best_rule
-
-    def _rank(self, row: RegistryRow) -> list[_Scored]:
+    def _rank(self, row: RegistryRow) -> list[Scored]:
         """Scored candidates of one row, best first, ties by document id."""
         values = self._row_values(row)
         hits = self._hits(values)
@@ -392,7 +205,7 @@ class RegistryMatcher:
         scored = []
         for d in chosen:
             score, rule = self._fast_score(values, d)
-            scored.append(_Scored(score, d, rule, []))
+            scored.append(Scored(score, d, rule, []))
         scored.sort(key=lambda s: (-s.score, s.doc))
         return scored
 
@@ -409,7 +222,7 @@ class RegistryMatcher:
         All rows are ranked before any is yielded because a document goes to the row
         that scores it highest, which is only known at the end.
         """
-        ranked: list[list[_Scored]] = []
+        ranked: list[list[Scored]] = []
         total = len(rows)
         self.last_candidate_pairs = 0
         for n, row in enumerate(rows, start=1):
@@ -421,7 +234,7 @@ class RegistryMatcher:
         for pos in range(total):
             yield self._build(pos, rows, ranked[pos], assigned.get(pos), owner)
 
-    def _assign(self, ranked: list[list[_Scored]]) -> dict[int, int]:
+    def _assign(self, ranked: list[list[Scored]]) -> dict[int, int]:
         """Greedy by score (then row order, then id): each document to one row."""
         pairs = [
             (-s.score, pos, s.doc)
@@ -442,7 +255,7 @@ class RegistryMatcher:
         self,
         pos: int,
         rows: Sequence[RegistryRow],
-        scored: list[_Scored],
+        scored: list[Scored],
         doc: int | None,
         owner: dict[int, int],
     ) -> Match:
@@ -471,7 +284,7 @@ class RegistryMatcher:
                 f" (best {shown.score:.2f})"
             )
         explanation = self._score(self._row_values(row), row, shown.doc).explanation
-        warnings.extend(_amount_warnings(explanation))
+        warnings.extend(amount_warnings(explanation))
         return Match(
             row=row.row,
             document_id=self.ids[chosen.doc] if chosen else None,
@@ -491,14 +304,3 @@ class RegistryMatcher:
             if doc_id not in used:
                 out.setdefault(doc.doc_type, []).append(doc_id)
         return out
-
-
-def _amount_warnings(explanation: list[dict[str, Any]]) -> list[str]:
-    """ "amount differs" when the document matched on other fields but not on amount."""
-    if not any(e["passed"] and e["comparator"] != "amount" for e in explanation):
-        return []
-    return [
-        f"amount differs: registry {e['registry_value']}, document {e['document_value']}"
-        for e in explanation
-        if e["comparator"] == "amount" and e["missing"] is None and not e["passed"]
-    ]

@@ -29,8 +29,12 @@ from docbatch_gui.storage.sqlite_records import now_utc
 _JSON_FIELDS = {"config", "stats"}
 
 
+# One encoder: json.dumps with options builds a new one per call, three per imported row.
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
 def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return _ENCODER.encode(value)
 
 
 def _row_to_registry(row: sqlite3.Row) -> Registry:

@@ -1,0 +1,208 @@
+"""The fast worksheet reader gives exactly what openpyxl read-only gives (import speed).
+
+The workbook is written as raw XML so that it holds what Excel and other producers
+write and openpyxl's writer never does: shared strings with rich text runs, inline
+strings, formulas with cached values of every type and without one, date styles
+(built-in, custom, duration), a 1904 calendar, sparse and unordered cells, cells and
+rows without ``r``, missing and self-closing rows, merged cells and an autoFilter.
+"""
+
+from __future__ import annotations
+
+import logging
+import warnings
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from docbatch_gui.domain.errors import UnsupportedInput
+from docbatch_gui.registry import xlsx_fast
+from docbatch_gui.registry.config import load_config
+from docbatch_gui.registry.excel import open_sheet
+from docbatch_gui.registry.importer import read_registry
+
+NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+PKG = "http://schemas.openxmlformats.org/package/2006/relationships"
+CT = "application/vnd.openxmlformats-officedocument.spreadsheetml"
+
+STYLES = f"""<styleSheet xmlns="{NS}">
+<numFmts count="2"><numFmt numFmtId="164" formatCode="dd/mm/yyyy"/>
+<numFmt numFmtId="165" formatCode="[h]:mm:ss"/></numFmts>
+<fonts count="1"><font/></fonts>
+<fills count="1"><fill><patternFill patternType="none"/></fill></fills>
+<borders count="1"><border/></borders>
+<cellStyleXfs count="1"><xf numFmtId="0"/></cellStyleXfs>
+<cellXfs count="5"><xf numFmtId="0"/><xf numFmtId="14" applyNumberFormat="1"/>
+<xf numFmtId="164" applyNumberFormat="1"/><xf numFmtId="4" applyNumberFormat="1"/>
+<xf numFmtId="165" applyNumberFormat="1"/></cellXfs></styleSheet>"""
+
+SHARED = f"""<sst xmlns="{NS}" count="6" uniqueCount="6">
+<si><t>Номер</t></si><si><t xml:space="preserve"> Дата </t></si>
+<si><r><rPr><b/></rPr><t>Сум</t></r><r><t>ма</t></r></si>
+<si><t>ООО «Ромашка» &amp; Ко</t><rPh sb="0" eb="1"><t>фонетика</t></rPh></si>
+<si><t>a_x005F_x000D_b</t></si><si><t/></si></sst>"""
+
+ROWS = """
+<row r="1" spans="1:6"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c>
+ <c r="C1" t="s"><v>2</v></c><c r="D1" t="inlineStr"><is><t>Контрагент</t></is></c>
+ <c r="E1" t="inlineStr"><is><r><t>При</t></r><r><rPr><i/></rPr><t>мечание</t></r></is></c>
+ <c r="F1" t="str"><f>"Ф"&amp;"ормула"</f><v>Формула</v></c></row>
+<row r="2"><c r="A2"><v>101</v></c><c r="B2" s="1"><v>45366</v></c>
+ <c r="C2" s="3"><v>1234.56</v></c>
+ <c r="D2" t="s"><v>3</v></c><c r="E2" t="b"><v>1</v></c><c r="F2"><f>A2*2</f><v>202</v></c></row>
+<row r="3"><c r="A3" t="inlineStr"><is><t>АБ-002</t></is></c><c r="B3" s="2"><v>45367.5</v></c>
+ <c r="C3" t="inlineStr"><is><t>1 234,56</t></is></c><c r="D3" t="s"><v>4</v></c>
+ <c r="E3" t="e"><v>#N/A</v></c><c r="F3"><f>SUM(A1:A2)</f><v/></c></row>
+<row r="4" ht="20" customHeight="1"/>
+<row r="6"><c r="C6"><v>1E3</v></c><c r="F6" t="d"><v>2024-03-15T10:30:00</v></c></row>
+<row r="7"><c r="B7" s="4"><v>1.25</v></c><c r="A7"><v>7</v></c><c r="D7" t="s"><v>5</v></c></row>
+<row><c><v>1</v></c><c><v>2.5</v></c><c t="inlineStr"><is/></c><c r="F8" t="b"><v>0</v></c></row>
+<row r="9"><c r="A9" t="inlineStr"><is><t>15.03.2024</t></is></c><c r="B9" s="1"/>
+ <c r="C9" t="str"><f>B9</f></c><c r="E9" t="inlineStr"><is><t>Итого</t></is></c></row>
+<row r="10"/><row r="12"><c r="A12" s="0"><v>-3</v></c><c r="A12"><v>4</v></c></row>
+"""
+
+TAIL = (
+    '<autoFilter ref="A1:F12"><filterColumn colId="1"><customFilters>'
+    '<customFilter operator="bogus" val="1"/></customFilters></filterColumn></autoFilter>'
+    '<mergeCells count="1"><mergeCell ref="E1:F1"/></mergeCells>'
+)
+
+
+def write_book(
+    path: Path, rows: str = ROWS, *, dimension: str | None = "A1:F12", date1904: bool = False
+) -> Path:
+    dim = f'<dimension ref="{dimension}"/>' if dimension else ""
+    sheet = f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="{NS}" '
+    sheet += f'xmlns:r="{REL}">{dim}<sheetData>{rows}</sheetData>{TAIL}</worksheet>'
+    workbook_pr = '<workbookPr date1904="1"/>' if date1904 else ""
+    parts = {
+        "[Content_Types].xml": (
+            '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+            '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.'
+            'relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>'
+            f'<Override PartName="/xl/workbook.xml" ContentType="{CT}.sheet.main+xml"/>'
+            f'<Override PartName="/xl/worksheets/sheet1.xml" ContentType="{CT}.worksheet+xml"/>'
+            f'<Override PartName="/xl/styles.xml" ContentType="{CT}.styles+xml"/>'
+            f'<Override PartName="/xl/sharedStrings.xml" ContentType="{CT}.sharedStrings+xml"/>'
+            "</Types>"
+        ),
+        "_rels/.rels": f'<Relationships xmlns="{PKG}"><Relationship Id="rId1" '
+        f'Type="{REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>',
+        "xl/workbook.xml": f'<workbook xmlns="{NS}" xmlns:r="{REL}">{workbook_pr}<sheets>'
+        '<sheet name="Реестр" sheetId="1" r:id="rId1"/></sheets></workbook>',
+        "xl/_rels/workbook.xml.rels": f'<Relationships xmlns="{PKG}"><Relationship Id="rId1" '
+        f'Type="{REL}/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" '
+        f'Type="{REL}/styles" Target="styles.xml"/><Relationship Id="rId3" '
+        f'Type="{REL}/sharedStrings" Target="sharedStrings.xml"/></Relationships>',
+        "xl/styles.xml": STYLES,
+        "xl/sharedStrings.xml": SHARED,
+        "xl/worksheets/sheet1.xml": sheet,
+    }
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, text in parts.items():
+            zf.writestr(name, text)
+    return path
+
+
+def read(path: Path, *, fast: bool) -> tuple[Any, ...]:
+    with open_sheet(path, None, fast=fast) as sheet:
+        rows = [tuple(row) for row in sheet.rows]
+        return rows, sheet.max_column, sheet.scan
+
+
+@pytest.fixture(autouse=True)
+def _no_style_warning() -> Any:
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "Workbook contains no default style")
+        yield
+
+
+@pytest.fixture(params=[64, 4096, 256 << 10], ids=["64B", "4KB", "256KB"])
+def chunk(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> int:
+    """Small pieces put every cut (inside tags, names, texts) somewhere in the XML."""
+    monkeypatch.setattr(xlsx_fast, "_CHUNK", request.param)
+    return int(request.param)
+
+
+@pytest.mark.parametrize(
+    ("dimension", "date1904"), [("A1:F12", False), (None, False), ("A1:F12", True), ("B2", False)]
+)
+def test_fast_reader_gives_what_openpyxl_gives(
+    tmp_path: Path, chunk: int, dimension: str | None, date1904: bool, caplog: Any
+) -> None:
+    path = write_book(tmp_path / "t.xlsx", dimension=dimension, date1904=date1904)
+    with caplog.at_level(logging.INFO, logger="docbatch_gui.registry.excel"):
+        fast = read(path, fast=True)
+    assert "openpyxl" not in caplog.text  # nothing here needs the slow path
+    assert fast == read(path, fast=False)
+    rows = fast[0]
+    assert rows[0] == ("Номер", " Дата ", "Сумма", "Контрагент", "Примечание", "Формула")
+    assert rows[3] == () and rows[4] == ()  # self-closing and missing rows
+    assert rows[2][3] == "a_x000D_b" and rows[2][5] is None  # x005F_ dropped; no cached value
+    assert fast[2].formulas_without_value == 2 and fast[2].autofilters_removed == 1
+
+
+def test_fast_reader_hands_over_to_openpyxl_mid_sheet(
+    tmp_path: Path, caplog: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(xlsx_fast, "_CHUNK", 64)  # so the comment is met after some rows
+    rows = ROWS.replace('<row r="9">', '<!-- a producer note --><row r="9">')
+    path = write_book(tmp_path / "c.xlsx", rows)
+    with caplog.at_level(logging.INFO, logger="docbatch_gui.registry.excel"):
+        fast = read(path, fast=True)
+    assert "openpyxl reads on from row" in caplog.text
+    assert fast == read(path, fast=False)
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda x: x.replace(f'<worksheet xmlns="{NS}"', f'<x:worksheet xmlns:x="{NS}"')
+        .replace("</worksheet>", "</x:worksheet>"),  # another prefix: all names differ
+        lambda x: x.replace('<row r="2">', '<row r="2.0">'),
+        lambda x: x.replace('r="A3"', 'r="$A$3"'),
+    ],
+    ids=["prefix", "float-row", "absolute-ref-fails-alike"],
+)  # fmt: skip
+def test_unusual_sheets_read_the_same(tmp_path: Path, edit: Any) -> None:
+    path = write_book(tmp_path / "u.xlsx")
+    with zipfile.ZipFile(path) as zf:
+        parts = {n: zf.read(n) for n in zf.namelist()}
+    sheet = parts["xl/worksheets/sheet1.xml"].decode()
+    parts["xl/worksheets/sheet1.xml"] = edit(sheet).encode()
+    with zipfile.ZipFile(path, "w") as zf:
+        for name, data in parts.items():
+            zf.writestr(name, data)
+    assert outcome(path, fast=True) == outcome(path, fast=False)
+
+
+def outcome(path: Path, *, fast: bool) -> Any:
+    """The rows, or the message a person would see."""
+    try:
+        return read(path, fast=fast)
+    except UnsupportedInput as exc:
+        return str(exc)
+
+
+def test_import_results_are_the_same_either_way(tmp_path: Path, monkeypatch: Any) -> None:
+    path = write_book(tmp_path / "i.xlsx")
+    cfg = load_config({"header_row": 1, "mapping": {"number": "A", "date": "B", "amount": "C",
+                       "counterparty": "D"}, "skip_rows_containing": ["итого"]})  # fmt: skip
+
+    def run() -> tuple[Any, ...]:
+        imported = read_registry(path, cfg)
+        rows = [row for chunk in imported for row in chunk]
+        return rows, imported.filtered, imported.stats
+
+    fast = run()
+    monkeypatch.setattr(xlsx_fast, "read_book", _unsupported)
+    assert fast == run()
+    assert [r.normalized["date"] for r in fast[0]][:2] == ["2024-03-15", "2024-03-16"]
+
+
+def _unsupported(*_args: Any) -> None:
+    raise xlsx_fast.Unsupported("forced")
