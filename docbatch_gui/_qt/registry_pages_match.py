@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -27,6 +28,7 @@ from PySide6.QtWidgets import (
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
+    QWidget,
 )
 
 from docbatch_gui._qt.registry_models import RowsModel, reason_label
@@ -188,7 +190,12 @@ class RulesPage(WizardPart):
             ]
         )
         self.table.verticalHeader().hide()
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(True)
+        for col, width in enumerate((110, 130, 260, 120, 150, 100)):
+            self.table.setColumnWidth(col, width)
+        self.table.verticalHeader().setDefaultSectionSize(32)
         self.table.itemChanged.connect(lambda _i: self.rules_changed())
         add = QPushButton(self.tr("Add sub-rule"))
         add.clicked.connect(lambda: self.add_subrule({}))
@@ -250,13 +257,17 @@ class RulesPage(WizardPart):
         weight.setValue(float(sub.get("weight", 1.0)))
         required = QCheckBox()
         required.setChecked(bool(sub.get("required")))
+        holder = QWidget()  # centres the box in its cell
+        centre = QHBoxLayout(holder)
+        centre.setContentsMargins(0, 0, 0, 0)
+        centre.addWidget(required, 0, Qt.AlignmentFlag.AlignCenter)
         for col, widget in (
             (R_FIELD, field),
             (R_DOC, doc),
             (R_CMP, comparator),
             (R_PARAM, param),
             (R_WEIGHT, weight),
-            (R_REQUIRED, required),
+            (R_REQUIRED, holder),
         ):
             self.table.setCellWidget(row, col, widget)
         self._param_for(param, comparator.currentText(), sub)
@@ -272,6 +283,11 @@ class RulesPage(WizardPart):
             signal.connect(changed)
         self.table.blockSignals(False)
         self.rules_changed()
+
+    def required_box(self, row: int) -> QCheckBox:
+        box = self.table.cellWidget(row, R_REQUIRED).findChild(QCheckBox)
+        assert isinstance(box, QCheckBox)
+        return box
 
     def _param_for(self, spin: QDoubleSpinBox, comparator: str, sub: dict[str, Any]) -> None:
         key, low, high, decimals, default = PARAMS[comparator]
@@ -321,7 +337,7 @@ class RulesPage(WizardPart):
                 "document_field": self.table.cellWidget(row, R_DOC).currentText().strip(),
                 "comparator": comparator,
                 "weight": round(self.table.cellWidget(row, R_WEIGHT).value(), 4),
-                "required": self.table.cellWidget(row, R_REQUIRED).isChecked(),
+                "required": self.required_box(row).isChecked(),
             }
             key = PARAMS[comparator][0]
             if key is not None:

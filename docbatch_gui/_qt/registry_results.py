@@ -15,21 +15,16 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QSortFilterProxyModel, Qt, Signal
-from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
     QDialog,
     QFileDialog,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
-    QPlainTextEdit,
     QPushButton,
     QSplitter,
     QTableView,
-    QTableWidget,
-    QTableWidgetItem,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -38,6 +33,7 @@ from PySide6.QtWidgets import (
 from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.delegates import ProgressDelegate
 from docbatch_gui._qt.dialogs import ask
+from docbatch_gui._qt.registry_detail import MatchDetail
 from docbatch_gui._qt.registry_dialogs import DocumentPicker, UnmatchedDialog
 from docbatch_gui._qt.registry_models import (
     RES_SCORE,
@@ -51,12 +47,10 @@ from docbatch_gui._qt.registry_progress import run_with_progress
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.thumbs import PageImages
 from docbatch_gui.domain.errors import DocBatchError
-from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.registry import Registry
 from docbatch_gui.registry.service import RESULT_FILTERS
 from docbatch_gui.registry.workload import Cancelled
 
-THUMB_W, THUMB_H = 240, 320
 ROW_PAGE = 5000
 
 
@@ -79,7 +73,6 @@ class ResultsView(QWidget):
         self.images = images
         self.registry_id: int | None = None
         self.filter = "all"
-        self._shown_row: int | None = None
 
         self.title = QLabel()
         self.title.setStyleSheet("font-weight: bold;")
@@ -127,73 +120,17 @@ class ResultsView(QWidget):
         self.table.setItemDelegateForColumn(RES_SCORE, ProgressDelegate(ScoreRole, self.table))
         self.table.selectionModel().currentRowChanged.connect(lambda cur, _p: self._selected())
 
-        self.detail = self._build_detail()
+        self.detail = MatchDetail(ctx, images)
+        self.detail.assign_button.clicked.connect(lambda: spawn(self.assign_dialog(), self._failed))
+        self.detail.unassign_button.clicked.connect(lambda: spawn(self.unassign(), self._failed))
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(self.table)
         split.addWidget(self.detail)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
+        split.setSizes([640, 600])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(top)
         layout.addWidget(split, 1)
-        self._show(None)
-
-    def _build_detail(self) -> QWidget:
-        self.thumb = QLabel()
-        self.thumb.setFixedSize(THUMB_W, THUMB_H)
-        self.thumb.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.thumb.setStyleSheet("border: 1px solid palette(mid); background: palette(base);")
-        self.values = QTableWidget(0, 2)
-        self.values.setHorizontalHeaderLabels([self.tr("Column"), self.tr("Value")])
-        self.values.verticalHeader().hide()
-        self.values.horizontalHeader().setStretchLastSection(True)
-        self.values.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.score_label = QLabel()
-        self.score_label.setWordWrap(True)
-        self.breakdown = QTableWidget(0, 6)
-        self.breakdown.setHorizontalHeaderLabels(
-            [
-                self.tr("Sub-rule"),
-                self.tr("Registry"),
-                self.tr("Document"),
-                self.tr("Similarity"),
-                self.tr("Weight"),
-                self.tr("Result"),
-            ]
-        )
-        self.breakdown.verticalHeader().hide()
-        self.breakdown.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-        self.breakdown.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.notes = QLabel()
-        self.notes.setWordWrap(True)
-        self.assign_button = QPushButton(self.tr("Assign document…"))
-        self.assign_button.clicked.connect(lambda: spawn(self.assign_dialog(), self._failed))
-        self.unassign_button = QPushButton(self.tr("Unassign"))
-        self.unassign_button.clicked.connect(lambda: spawn(self.unassign(), self._failed))
-        self.history = QPlainTextEdit()
-        self.history.setReadOnly(True)
-        self.history.setMaximumHeight(70)
-        self.history.setPlaceholderText(self.tr("No manual changes to this row."))
-        head = QHBoxLayout()
-        head.addWidget(self.thumb)
-        head.addWidget(self.values, 1)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.assign_button)
-        buttons.addWidget(self.unassign_button)
-        buttons.addStretch(1)
-        detail = QWidget()
-        layout = QVBoxLayout(detail)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(head)
-        layout.addWidget(self.score_label)
-        layout.addWidget(self.breakdown, 1)
-        layout.addWidget(self.notes)
-        layout.addLayout(buttons)
-        layout.addWidget(self.history)
-        return detail
-
-    # -- loading ---------------------------------------------------------------------
 
     async def open(self, registry_id: int, select_row: int | None = None) -> None:
         self.registry_id = registry_id
@@ -207,7 +144,7 @@ class ResultsView(QWidget):
     async def reload(self, select_row: int | None = None) -> None:
         if self.registry_id is None:
             return
-        keep = select_row if select_row is not None else self._shown_row
+        keep = select_row if select_row is not None else self.detail._shown_row
         loop = asyncio.get_running_loop()
         data = await loop.run_in_executor(None, self._load, self.registry_id, self.filter)
         self.model.load(data.fields, data.rows)
@@ -216,7 +153,7 @@ class ResultsView(QWidget):
         reg = data.registry
         self.title.setText(self.tr("{0}: {1} rows shown").format(reg.name, len(data.rows)))
         if keep is None or not self.select_row(keep):
-            self._show(None)
+            self.detail.show_row(None)
         self.loaded.emit(reg.id)
 
     def _load(self, registry_id: int, filter: str) -> Loaded:
@@ -285,98 +222,7 @@ class ResultsView(QWidget):
         return self.model.result_row(self.proxy.mapToSource(index).row())
 
     def _selected(self) -> None:
-        self._show(self.current())
-
-    def _show(self, item: ResultRow | None) -> None:
-        self._shown_row = item.row if item else None
-        self.detail.setEnabled(item is not None)
-        self.values.setRowCount(0)
-        self.breakdown.setRowCount(0)
-        self.thumb.setPixmap(QPixmap())
-        self.thumb.setText(self.tr("No document") if item else "")
-        self.history.setPlainText("")
-        if item is None:
-            self.score_label.setText(self.tr("Select a row to see its match explained."))
-            self.notes.setText("")
-            return
-        for header, value in item.raw.items():
-            self._append(self.values, [header, display(value)])
-        result = item.result
-        doc = item.document
-        if doc is not None and result is not None:
-            self.score_label.setText(
-                self.tr("<b>Row {0}</b> → {1}, p. {2}, {3} {4}: score <b>{5:.0%}</b>{6}").format(
-                    item.row,
-                    item.file_name,
-                    doc.page_label,
-                    self.ctx.doc_type_label(doc.doc_type),
-                    doc.fields.get("number") or "",
-                    result.score,
-                    self.tr(" (rule “{0}”)").format(result.rule) if result.rule else "",
-                )
-            )
-            spawn(self._load_thumb(item.row, doc))
-        else:
-            self.score_label.setText(
-                self.tr("<b>Row {0}</b>: no document scores above the threshold.").format(item.row)
-            )
-        for e in result.explanation if result else []:
-            outcome = (
-                self.tr("missing in {0}").format(e["missing"])
-                if e.get("missing")
-                else "✓"
-                if e.get("passed")
-                else "✗"
-            )
-            self._append(
-                self.breakdown,
-                [
-                    f"{e['field']} ~ {e['document_field']} ({e['comparator']})"
-                    + (" *" if e.get("required") else ""),
-                    display(e.get("registry_value")),
-                    display(e.get("document_value")),
-                    f"{float(e.get('similarity') or 0):.0%}",
-                    display(e.get("weight")),
-                    outcome,
-                ],
-            )
-        notes = []
-        if item.runner_up is not None and result and result.runner_up_score is not None:
-            r = item.runner_up
-            notes.append(
-                self.tr("Runner-up: {0}, p. {1}, {2}: {3:.0%}").format(
-                    item.runner_up_file,
-                    r.page_label,
-                    r.fields.get("number") or "",
-                    result.runner_up_score,
-                )
-            )
-        else:
-            notes.append(self.tr("No runner-up."))
-        if result and result.warnings:
-            notes.append("⚠ " + "; ".join(result.warnings))
-        self.notes.setText("\n".join(notes))
-        self.unassign_button.setEnabled(doc is not None)
-        self.history.setPlainText("\n".join(item.history))
-
-    def _append(self, table: QTableWidget, values: list[str]) -> None:
-        row = table.rowCount()
-        table.insertRow(row)
-        for col, value in enumerate(values):
-            cell = QTableWidgetItem(value)
-            cell.setToolTip(value)
-            table.setItem(row, col, cell)
-
-    async def _load_thumb(self, row: int, doc: Document) -> None:
-        image = await self.images.preview(doc.job_id, doc.page_from, THUMB_W - 4, THUMB_H - 4)
-        if self._shown_row != row:
-            return  # the operator moved on meanwhile
-        if image is None:
-            self.thumb.setText(self.tr("No page image"))
-        else:
-            self.thumb.setPixmap(QPixmap.fromImage(image))
-
-    # -- actions ---------------------------------------------------------------------
+        self.detail.show_row(self.current())
 
     async def assign_dialog(self) -> None:
         item = self.current()

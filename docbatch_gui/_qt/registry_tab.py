@@ -102,7 +102,7 @@ class RegistryTab(QWidget):
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.addWidget(top)
         self.splitter.addWidget(self.results)
-        self.splitter.setSizes([180, 620])
+        self.splitter.setSizes([140, 660])
         layout = QVBoxLayout(self)
         layout.addWidget(self.splitter)
         self._enable()

@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from pathlib import Path
 from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
