@@ -43,7 +43,7 @@ class WizardPart(QWizardPage):
     """A page that owns part of the configuration JSON."""
 
     def __init__(self, wizard: RegistryWizard) -> None:
-        super().__init__()
+        super().__init__(wizard)  # owned by the wizard from the start
         self.owner = wizard
         self.status = QLabel()
         self.status.setWordWrap(True)

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 class RunPage(QWizardPage):
     def __init__(self, wizard: RegistryWizard) -> None:
-        super().__init__()
+        super().__init__(wizard)  # owned by the wizard from the start
         self.owner = wizard
         self.setTitle(self.tr("Import and search"))
         self.setSubTitle(
