@@ -7,9 +7,10 @@ and hangs); :func:`signal_future` and :func:`until` await instead.
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,23 @@ def gui_isolation(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DOCBATCH_DATA_DIR", str(tmp_path / "data"))
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "qs"))
+
+
+@pytest.fixture(autouse=True)
+def collect_on_gui_thread() -> Iterator[None]:
+    """Collect the previous test's garbage here, on the GUI thread.
+
+    Each test's qasync loop owns parentless QObjects (its ``_SimpleTimer``) with live
+    Qt timers. Left to the cyclic collector, they may be freed from whatever thread
+    happens to trigger a collection (an executor or engine thread); Qt then cannot
+    unregister their timers and a later timer event lands on freed memory: a
+    segfault in ``QTimerInfoList::activateTimers``, at a test that depends on nothing
+    but allocation timing (any new import moved it). Collecting at the edges of every
+    test frees them on the thread that owns them.
+    """
+    gc.collect()
+    yield
+    gc.collect()
 
 
 @pytest.fixture
