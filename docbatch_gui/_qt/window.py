@@ -61,7 +61,7 @@ class MainWindow(QMainWindow):
         self.queue_tab = QueueTab(ctx, self.images)
         self.review_tab = ReviewTab(ctx, self.images)
         self.batches_tab = BatchesTab(ctx)
-        self.registry_tab = RegistryTab(ctx)
+        self.registry_tab = RegistryTab(ctx, self.images)
         self.settings_tab = SettingsTab(ctx)
         self.tabs.addTab(self.queue_tab, self.tr("Queue"))
         self.tabs.addTab(self.review_tab, self.tr("Review"))
