@@ -194,6 +194,45 @@
     </message>
 </context>
 <context>
+    <name>DocumentPicker</name>
+    <message>
+        <source>Assign a document</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation type="unfinished">Файл</translation>
+    </message>
+    <message>
+        <source>Pages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation type="unfinished">Тип</translation>
+    </message>
+    <message>
+        <source>Number</source>
+        <translation type="unfinished">Номер</translation>
+    </message>
+    <message>
+        <source>Date</source>
+        <translation type="unfinished">Дата</translation>
+    </message>
+    <message>
+        <source>Amount</source>
+        <translation type="unfinished">Сумма</translation>
+    </message>
+    <message>
+        <source>Search number, file, date, amount…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Duration</name>
     <message>
         <source>{0} d {1} h</source>
@@ -287,6 +326,139 @@ Allowed: {1}</source>
     <message>
         <source>Set by the environment variable {0}; change it there.</source>
         <translation>Задано переменной окружения {0}; изменить значение можно только там.</translation>
+    </message>
+</context>
+<context>
+    <name>FilePage</name>
+    <message>
+        <source>File and sheet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose the Excel registry (.xlsx, .xlsm) and the sheet that holds the list, or start from a saved template.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No file chosen</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose file…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Load template…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation type="unfinished">Файл</translation>
+    </message>
+    <message>
+        <source>Sheet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Template</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Registry file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Excel (*.xlsx *.xlsm);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Registry template</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON (*.json);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loaded {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading the sheet…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>FilteredRowsDialog</name>
+    <message>
+        <source>Filtered rows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Up to 50 filtered rows are kept with their reason. Change the filters on the page behind and the list follows.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>FiltersPage</name>
+    <message>
+        <source>Filters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rows that are not documents (totals, group headings, blank lines) are filtered. Check what is dropped below.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>columns, e.g. A, B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>words separated by ;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fill down columns</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Skip rows containing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Required column</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Minimum filled cells</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open full list…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filtered rows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Row</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filtered rows: {0} shown of {1} (blank rows are counted, not listed)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -568,6 +740,128 @@ Allowed: {1}</source>
     </message>
 </context>
 <context>
+    <name>MappingPage</name>
+    <message>
+        <source>Column mapping</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Say which column holds each registry field. Each choice shows the column&apos;s header and sample values.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Number</source>
+        <translation type="unfinished">Номер</translation>
+    </message>
+    <message>
+        <source>Date</source>
+        <translation type="unfinished">Дата</translation>
+    </message>
+    <message>
+        <source>Amount</source>
+        <translation type="unfinished">Сумма</translation>
+    </message>
+    <message>
+        <source>Counterparty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tax ID</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(not mapped)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>MatchDetail</name>
+    <message>
+        <source>Column</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sub-rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Registry</source>
+        <translation type="unfinished">Реестр</translation>
+    </message>
+    <message>
+        <source>Document</source>
+        <translation type="unfinished">Документ</translation>
+    </message>
+    <message>
+        <source>Similarity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Weight</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Assign document…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unassign</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No manual changes to this row.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No document</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a row to see its match explained.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Row {0}&lt;/b&gt; → {1}, p. {2}, {3} {4}: score &lt;b&gt;{5:.0%}&lt;/b&gt;{6}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (rule “{0}”)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Row {0}&lt;/b&gt;: no document scores above the threshold.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>missing in {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{0} compared with the document&apos;s {1}; * required</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Runner-up: {0}, p. {1}, {2}: {3:.0%}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No runner-up.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No page image</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>PageView</name>
     <message>
         <source>No page</source>
@@ -737,10 +1031,245 @@ Allowed: {1}</source>
     </message>
 </context>
 <context>
+    <name>Registry</name>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RegistryListModel</name>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation type="unfinished">Файл</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished">Статус</translation>
+    </message>
+    <message>
+        <source>Rows kept</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filtered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last search</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Matched</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>RegistryTab</name>
     <message>
-        <source>Coming soon.</source>
-        <translation>Скоро появится.</translation>
+        <source>New registry…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open results</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation type="unfinished">Удалить</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;No registry yet.&lt;/b&gt;&lt;/p&gt;&lt;p&gt;A registry is an Excel list of documents that should exist, for example an auditor&apos;s list of invoices. Import it with &lt;b&gt;New registry…&lt;/b&gt;: say where the table is, which columns hold the number, date and amount, and DocBatch finds the document for every row, shows the rows without one and the amounts that disagree.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Searching “{0}”: {1} candidate pairs to score</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search canceled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{0}: {1} rows matched, {2} without a match.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete registry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete “{0}” with its rows, results and manual assignments? The Excel file itself is not touched.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RegistryWizard</name>
+    <message>
+        <source>New registry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save as template…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save as template</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Template saved: {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ResultsModel</name>
+    <message>
+        <source>Document file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation type="unfinished">Тип</translation>
+    </message>
+    <message>
+        <source>Pages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Doc. number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Doc. date</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Doc. amount</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Row</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no match</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ResultsView</name>
+    <message>
+        <source>All</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Matched</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No match</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Warnings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ties</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Manual</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unmatched documents…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{0}: {1} rows shown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>assigned document {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unassigned</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (was {0})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Row {0}: {1}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export registry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Excel (*.xlsx)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Writing {0}…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export canceled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exported {0} rows to {1}</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -855,6 +1384,191 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
     <message>
         <source>{0}: all documents confirmed, done.</source>
         <translation>{0}: все документы подтверждены, задание готово.</translation>
+    </message>
+</context>
+<context>
+    <name>RowsPage</name>
+    <message>
+        <source>Header and data rows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rows are numbered as Excel shows them. Shaded rows are filtered; hover for the reason.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. F=4, G=4 for headers on another row</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Header row</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>First data row</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Column header row overrides</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>column_header_row: “{0}” is not COLUMN=ROW</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Row</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished">Статус</translation>
+    </message>
+    <message>
+        <source>kept</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RulesPage</name>
+    <message>
+        <source>Matching rules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A row&apos;s score is the weighted sum of its sub-rules; the best rule counts. A required sub-rule must pass.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Registry field</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Document field</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Comparator</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Threshold / tolerance</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Weight</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Required</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add sub-rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Default rules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Match threshold</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Counting candidate pairs…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Phase 1 gives &lt;b&gt;{0}&lt;/b&gt; candidate pairs to score for {1} rows (against all documents: {2}).</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RunPage</name>
+    <message>
+        <source>Import and search</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rows are imported, then matched to the documents. Both can be canceled; what was imported stays visible.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Force reimport</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replace the rows and the automatic search results; manual assignments stay audited.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>File: &lt;b&gt;{0}&lt;/b&gt;, sheet “{1}”: {2} rows to import, {3} filtered. Candidate pairs to score: {4}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Canceling after the current chunk…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Importing: {0} rows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Searching: row {0} of {1}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Importing…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Counting candidate pairs…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Searching: {0} candidate pairs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Canceled. The registry keeps status “error” with the reason; run again to finish it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Finished.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Canceled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not imported.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt; rows imported, {1} filtered.&lt;/p&gt;&lt;p&gt;&lt;b&gt;{2}&lt;/b&gt; rows matched, &lt;b&gt;{3}&lt;/b&gt; without a match, {4} with warnings, {5} assigned by hand; {6} candidate pairs scored.&lt;/p&gt;&lt;p&gt;Press Finish to open the results.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1168,6 +1882,41 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
     </message>
 </context>
 <context>
+    <name>UnmatchedDialog</name>
+    <message>
+        <source>Unmatched documents</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type / file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Number</source>
+        <translation type="unfinished">Номер</translation>
+    </message>
+    <message>
+        <source>Date</source>
+        <translation type="unfinished">Дата</translation>
+    </message>
+    <message>
+        <source>Amount</source>
+        <translation type="unfinished">Сумма</translation>
+    </message>
+    <message>
+        <source>{0} documents are not matched to any registry row.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every document is matched to a registry row.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>YadiskDialog</name>
     <message>
         <source>Import from Yandex.Disk</source>
@@ -1243,6 +1992,13 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
     <message>
         <source>{0} already known: shown as duplicates.</source>
         <translation>Уже известно: {0}; показаны как дубликаты.</translation>
+    </message>
+</context>
+<context>
+    <name>widget</name>
+    <message>
+        <source>Sheet “{0}”: &lt;b&gt;{1}&lt;/b&gt; rows kept, &lt;b&gt;{2}&lt;/b&gt; filtered</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 </TS>
