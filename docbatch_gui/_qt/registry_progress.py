@@ -18,7 +18,7 @@ from typing import TypeVar
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
-from docbatch_gui.registry.workload import ProgressFn
+from docbatch_gui.registry.progress import ProgressFn
 
 T = TypeVar("T")
 

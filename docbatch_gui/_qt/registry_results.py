@@ -48,8 +48,8 @@ from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.thumbs import PageImages
 from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.domain.registry import Registry
+from docbatch_gui.registry.progress import Cancelled
 from docbatch_gui.registry.service import RESULT_FILTERS
-from docbatch_gui.registry.workload import Cancelled
 
 ROW_PAGE = 5000
 

@@ -27,9 +27,9 @@ from PySide6.QtWidgets import (
 from docbatch_gui._qt.registry_progress import set_bar, thread_progress
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui.domain.errors import DocBatchError
+from docbatch_gui.registry.progress import Cancelled
 from docbatch_gui.registry.search import SearchSummary
 from docbatch_gui.registry.service import ImportSummary, NeedsForce
-from docbatch_gui.registry.workload import Cancelled
 
 if TYPE_CHECKING:
     from docbatch_gui._qt.registry_wizard import RegistryWizard
