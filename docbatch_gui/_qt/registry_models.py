@@ -54,27 +54,23 @@ MANUAL_ICON = ("#1a73e8", "✎")
 SHADE_FILTERED = QColor("#fdecea")
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("Registry", text)
-
-
 def status_label(status: RegistryStatus) -> str:
     return {
-        RegistryStatus.IMPORTING: _tr("Importing"),
-        RegistryStatus.CONFIGURED: _tr("Imported, not searched"),
-        RegistryStatus.SEARCHING: _tr("Searching"),
-        RegistryStatus.SEARCHED: _tr("Searched"),
-        RegistryStatus.ERROR: _tr("Error"),
+        RegistryStatus.IMPORTING: QCoreApplication.translate("Registry", "Importing"),
+        RegistryStatus.CONFIGURED: QCoreApplication.translate("Registry", "Imported, not searched"),
+        RegistryStatus.SEARCHING: QCoreApplication.translate("Registry", "Searching"),
+        RegistryStatus.SEARCHED: QCoreApplication.translate("Registry", "Searched"),
+        RegistryStatus.ERROR: QCoreApplication.translate("Registry", "Error"),
     }.get(status, str(status))
 
 
 def reason_label(reason: str) -> str:
     """A filter reason code (importer.REASON_*) in the operator's words."""
     return {
-        "skip_word": _tr("Contains a skip word"),
-        "required_empty": _tr("Required column is empty"),
-        "too_few_cells": _tr("Too few filled cells"),
-        "empty_row": _tr("Empty row"),
+        "skip_word": QCoreApplication.translate("Registry", "Contains a skip word"),
+        "required_empty": QCoreApplication.translate("Registry", "Required column is empty"),
+        "too_few_cells": QCoreApplication.translate("Registry", "Too few filled cells"),
+        "empty_row": QCoreApplication.translate("Registry", "Empty row"),
     }.get(reason, reason)
 
 

@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -75,9 +76,9 @@ class WizardPart(QWizardPage):
 
 def counts_text(widget: QWizardPage, result: PreviewResult) -> str:
     reasons = ", ".join(f"{reason_label(k)}: {v}" for k, v in sorted(result.by_reason.items()))
-    text = widget.tr("Sheet “{0}”: <b>{1}</b> rows kept, <b>{2}</b> filtered").format(
-        result.sheet, result.kept, result.filtered
-    )
+    text = QCoreApplication.translate(
+        "Registry", "Sheet “{0}”: <b>{1}</b> rows kept, <b>{2}</b> filtered"
+    ).format(result.sheet, result.kept, result.filtered)
     return f"{text} ({reasons})" if reasons else text
 
 

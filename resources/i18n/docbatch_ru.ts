@@ -197,39 +197,39 @@
     <name>DocumentPicker</name>
     <message>
         <source>Assign a document</source>
-        <translation type="unfinished"></translation>
+        <translation>Назначение документа</translation>
     </message>
     <message>
         <source>Id</source>
-        <translation type="unfinished"></translation>
+        <translation>ID</translation>
     </message>
     <message>
         <source>File</source>
-        <translation type="unfinished">Файл</translation>
+        <translation>Файл</translation>
     </message>
     <message>
         <source>Pages</source>
-        <translation type="unfinished"></translation>
+        <translation>Страницы</translation>
     </message>
     <message>
         <source>Type</source>
-        <translation type="unfinished">Тип</translation>
+        <translation>Тип</translation>
     </message>
     <message>
         <source>Number</source>
-        <translation type="unfinished">Номер</translation>
+        <translation>Номер</translation>
     </message>
     <message>
         <source>Date</source>
-        <translation type="unfinished">Дата</translation>
+        <translation>Дата</translation>
     </message>
     <message>
         <source>Amount</source>
-        <translation type="unfinished">Сумма</translation>
+        <translation>Сумма</translation>
     </message>
     <message>
         <source>Search number, file, date, amount…</source>
-        <translation type="unfinished"></translation>
+        <translation>Поиск по номеру, файлу, дате, сумме…</translation>
     </message>
 </context>
 <context>
@@ -332,133 +332,133 @@ Allowed: {1}</source>
     <name>FilePage</name>
     <message>
         <source>File and sheet</source>
-        <translation type="unfinished"></translation>
+        <translation>Файл и лист</translation>
     </message>
     <message>
         <source>Choose the Excel registry (.xlsx, .xlsm) and the sheet that holds the list, or start from a saved template.</source>
-        <translation type="unfinished"></translation>
+        <translation>Выберите файл реестра Excel (.xlsx, .xlsm) и лист со списком или начните с сохранённого шаблона.</translation>
     </message>
     <message>
         <source>No file chosen</source>
-        <translation type="unfinished"></translation>
+        <translation>Файл не выбран</translation>
     </message>
     <message>
         <source>Choose file…</source>
-        <translation type="unfinished"></translation>
+        <translation>Выбрать файл…</translation>
     </message>
     <message>
         <source>Load template…</source>
-        <translation type="unfinished"></translation>
+        <translation>Загрузить шаблон…</translation>
     </message>
     <message>
         <source>File</source>
-        <translation type="unfinished">Файл</translation>
+        <translation>Файл</translation>
     </message>
     <message>
         <source>Sheet</source>
-        <translation type="unfinished"></translation>
+        <translation>Лист</translation>
     </message>
     <message>
         <source>Name</source>
-        <translation type="unfinished"></translation>
+        <translation>Название</translation>
     </message>
     <message>
         <source>Template</source>
-        <translation type="unfinished"></translation>
+        <translation>Шаблон</translation>
     </message>
     <message>
         <source>Registry file</source>
-        <translation type="unfinished"></translation>
+        <translation>Файл реестра</translation>
     </message>
     <message>
         <source>Excel (*.xlsx *.xlsm);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>Файлы Excel (*.xlsx *.xlsm);;Все файлы (*)</translation>
     </message>
     <message>
         <source>Registry template</source>
-        <translation type="unfinished"></translation>
+        <translation>Шаблон реестра</translation>
     </message>
     <message>
         <source>JSON (*.json);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>Файлы JSON (*.json);;Все файлы (*)</translation>
     </message>
     <message>
         <source>Loaded {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>Загружено: {0}</translation>
     </message>
     <message>
         <source>Reading the sheet…</source>
-        <translation type="unfinished"></translation>
+        <translation>Чтение листа…</translation>
     </message>
 </context>
 <context>
     <name>FilteredRowsDialog</name>
     <message>
         <source>Filtered rows</source>
-        <translation type="unfinished"></translation>
+        <translation>Отфильтрованные строки</translation>
     </message>
     <message>
         <source>Up to 50 filtered rows are kept with their reason. Change the filters on the page behind and the list follows.</source>
-        <translation type="unfinished"></translation>
+        <translation>Сохраняется до 50 отфильтрованных строк с причиной отбора. Измените фильтры на странице мастера — список обновится.</translation>
     </message>
 </context>
 <context>
     <name>FiltersPage</name>
     <message>
         <source>Filters</source>
-        <translation type="unfinished"></translation>
+        <translation>Фильтры</translation>
     </message>
     <message>
         <source>Rows that are not documents (totals, group headings, blank lines) are filtered. Check what is dropped below.</source>
-        <translation type="unfinished"></translation>
+        <translation>Строки, которые не являются документами (итоги, заголовки групп, пустые строки), отфильтровываются. Ниже можно проверить, что будет отброшено.</translation>
     </message>
     <message>
         <source>columns, e.g. A, B</source>
-        <translation type="unfinished"></translation>
+        <translation>столбцы, например A, B</translation>
     </message>
     <message>
         <source>words separated by ;</source>
-        <translation type="unfinished"></translation>
+        <translation>слова через ;</translation>
     </message>
     <message>
         <source>(none)</source>
-        <translation type="unfinished"></translation>
+        <translation>(нет)</translation>
     </message>
     <message>
         <source>Fill down columns</source>
-        <translation type="unfinished"></translation>
+        <translation>Протягивать вниз столбцы</translation>
     </message>
     <message>
         <source>Skip rows containing</source>
-        <translation type="unfinished"></translation>
+        <translation>Пропускать строки со словами</translation>
     </message>
     <message>
         <source>Required column</source>
-        <translation type="unfinished"></translation>
+        <translation>Обязательный столбец</translation>
     </message>
     <message>
         <source>Minimum filled cells</source>
-        <translation type="unfinished"></translation>
+        <translation>Минимум заполненных ячеек</translation>
     </message>
     <message>
         <source>Open full list…</source>
-        <translation type="unfinished"></translation>
+        <translation>Открыть полный список…</translation>
     </message>
     <message>
         <source>Filtered rows</source>
-        <translation type="unfinished"></translation>
+        <translation>Отфильтрованные строки</translation>
     </message>
     <message>
         <source>Row</source>
-        <translation type="unfinished"></translation>
+        <translation>Строка</translation>
     </message>
     <message>
         <source>Reason</source>
-        <translation type="unfinished"></translation>
+        <translation>Причина</translation>
     </message>
     <message>
         <source>Filtered rows: {0} shown of {1} (blank rows are counted, not listed)</source>
-        <translation type="unfinished"></translation>
+        <translation>Отфильтрованные строки: показано {0} из {1} (пустые строки учитываются, но не показываются)</translation>
     </message>
 </context>
 <context>
@@ -743,122 +743,122 @@ Allowed: {1}</source>
     <name>MappingPage</name>
     <message>
         <source>Column mapping</source>
-        <translation type="unfinished"></translation>
+        <translation>Столбцы</translation>
     </message>
     <message>
         <source>Say which column holds each registry field. Each choice shows the column&apos;s header and sample values.</source>
-        <translation type="unfinished"></translation>
+        <translation>Укажите, в каком столбце находится каждое поле реестра. Для каждого варианта показаны заголовок столбца и примеры значений.</translation>
     </message>
     <message>
         <source>Number</source>
-        <translation type="unfinished">Номер</translation>
+        <translation>Номер</translation>
     </message>
     <message>
         <source>Date</source>
-        <translation type="unfinished">Дата</translation>
+        <translation>Дата</translation>
     </message>
     <message>
         <source>Amount</source>
-        <translation type="unfinished">Сумма</translation>
+        <translation>Сумма</translation>
     </message>
     <message>
         <source>Counterparty</source>
-        <translation type="unfinished"></translation>
+        <translation>Контрагент</translation>
     </message>
     <message>
         <source>Tax ID</source>
-        <translation type="unfinished"></translation>
+        <translation>ИНН</translation>
     </message>
     <message>
         <source>(not mapped)</source>
-        <translation type="unfinished"></translation>
+        <translation>(не выбран)</translation>
     </message>
 </context>
 <context>
     <name>MatchDetail</name>
     <message>
         <source>Column</source>
-        <translation type="unfinished"></translation>
+        <translation>Столбец</translation>
     </message>
     <message>
         <source>Value</source>
-        <translation type="unfinished"></translation>
+        <translation>Значение</translation>
     </message>
     <message>
         <source>Sub-rule</source>
-        <translation type="unfinished"></translation>
+        <translation>Условие</translation>
     </message>
     <message>
         <source>Registry</source>
-        <translation type="unfinished">Реестр</translation>
+        <translation>Реестр</translation>
     </message>
     <message>
         <source>Document</source>
-        <translation type="unfinished">Документ</translation>
+        <translation>Документ</translation>
     </message>
     <message>
         <source>Similarity</source>
-        <translation type="unfinished"></translation>
+        <translation>Сходство</translation>
     </message>
     <message>
         <source>Weight</source>
-        <translation type="unfinished"></translation>
+        <translation>Вес</translation>
     </message>
     <message>
         <source>Result</source>
-        <translation type="unfinished"></translation>
+        <translation>Результат</translation>
     </message>
     <message>
         <source>Assign document…</source>
-        <translation type="unfinished"></translation>
+        <translation>Назначить документ…</translation>
     </message>
     <message>
         <source>Unassign</source>
-        <translation type="unfinished"></translation>
+        <translation>Снять назначение</translation>
     </message>
     <message>
         <source>No manual changes to this row.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ручных изменений в этой строке нет.</translation>
     </message>
     <message>
         <source>No document</source>
-        <translation type="unfinished"></translation>
+        <translation>Нет документа</translation>
     </message>
     <message>
         <source>Select a row to see its match explained.</source>
-        <translation type="unfinished"></translation>
+        <translation>Выберите строку, чтобы увидеть разбор сопоставления.</translation>
     </message>
     <message>
         <source>&lt;b&gt;Row {0}&lt;/b&gt; → {1}, p. {2}, {3} {4}: score &lt;b&gt;{5:.0%}&lt;/b&gt;{6}</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;Строка {0}&lt;/b&gt; → {1}, стр. {2}, {3} {4}: оценка &lt;b&gt;{5:.0%}&lt;/b&gt;{6}</translation>
     </message>
     <message>
         <source> (rule “{0}”)</source>
-        <translation type="unfinished"></translation>
+        <translation> (правило «{0}»)</translation>
     </message>
     <message>
         <source>&lt;b&gt;Row {0}&lt;/b&gt;: no document scores above the threshold.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;Строка {0}&lt;/b&gt;: ни один документ не набрал оценку выше порога.</translation>
     </message>
     <message>
         <source>missing in {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>нет значения: {0}</translation>
     </message>
     <message>
         <source>{0} compared with the document&apos;s {1}; * required</source>
-        <translation type="unfinished"></translation>
+        <translation>{0} сравнивается с полем документа {1}; * — обязательное условие</translation>
     </message>
     <message>
         <source>Runner-up: {0}, p. {1}, {2}: {3:.0%}</source>
-        <translation type="unfinished"></translation>
+        <translation>Второй кандидат: {0}, стр. {1}, {2}: {3:.0%}</translation>
     </message>
     <message>
         <source>No runner-up.</source>
-        <translation type="unfinished"></translation>
+        <translation>Второго кандидата нет.</translation>
     </message>
     <message>
         <source>No page image</source>
-        <translation type="unfinished"></translation>
+        <translation>Нет изображения страницы</translation>
     </message>
 </context>
 <context>
@@ -1034,242 +1034,282 @@ Allowed: {1}</source>
     <name>Registry</name>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>Отмена</translation>
+    </message>
+    <message>
+        <source>Importing</source>
+        <translation>Импорт</translation>
+    </message>
+    <message>
+        <source>Imported, not searched</source>
+        <translation>Импортирован, поиск не выполнялся</translation>
+    </message>
+    <message>
+        <source>Searching</source>
+        <translation>Поиск</translation>
+    </message>
+    <message>
+        <source>Searched</source>
+        <translation>Поиск выполнен</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>Ошибка</translation>
+    </message>
+    <message>
+        <source>Contains a skip word</source>
+        <translation>Содержит стоп-слово</translation>
+    </message>
+    <message>
+        <source>Required column is empty</source>
+        <translation>Пуст обязательный столбец</translation>
+    </message>
+    <message>
+        <source>Too few filled cells</source>
+        <translation>Мало заполненных ячеек</translation>
+    </message>
+    <message>
+        <source>Empty row</source>
+        <translation>Пустая строка</translation>
+    </message>
+    <message>
+        <source>Sheet “{0}”: &lt;b&gt;{1}&lt;/b&gt; rows kept, &lt;b&gt;{2}&lt;/b&gt; filtered</source>
+        <translation>Лист «{0}»: оставлено строк: &lt;b&gt;{1}&lt;/b&gt;, отфильтровано: &lt;b&gt;{2}&lt;/b&gt;</translation>
     </message>
 </context>
 <context>
     <name>RegistryListModel</name>
     <message>
         <source>Name</source>
-        <translation type="unfinished"></translation>
+        <translation>Название</translation>
     </message>
     <message>
         <source>File</source>
-        <translation type="unfinished">Файл</translation>
+        <translation>Файл</translation>
     </message>
     <message>
         <source>Status</source>
-        <translation type="unfinished">Статус</translation>
+        <translation>Статус</translation>
     </message>
     <message>
         <source>Rows kept</source>
-        <translation type="unfinished"></translation>
+        <translation>Оставлено строк</translation>
     </message>
     <message>
         <source>Filtered</source>
-        <translation type="unfinished"></translation>
+        <translation>Отфильтровано</translation>
     </message>
     <message>
         <source>Last search</source>
-        <translation type="unfinished"></translation>
+        <translation>Последний поиск</translation>
     </message>
     <message>
         <source>Matched</source>
-        <translation type="unfinished"></translation>
+        <translation>Сопоставлено</translation>
     </message>
     <message>
         <source>never</source>
-        <translation type="unfinished"></translation>
+        <translation>не выполнялся</translation>
     </message>
 </context>
 <context>
     <name>RegistryTab</name>
     <message>
         <source>New registry…</source>
-        <translation type="unfinished"></translation>
+        <translation>Новый реестр…</translation>
     </message>
     <message>
         <source>Open results</source>
-        <translation type="unfinished"></translation>
+        <translation>Открыть результаты</translation>
     </message>
     <message>
         <source>Search again</source>
-        <translation type="unfinished"></translation>
+        <translation>Повторить поиск</translation>
     </message>
     <message>
         <source>Export…</source>
-        <translation type="unfinished"></translation>
+        <translation>Экспорт…</translation>
     </message>
     <message>
         <source>Delete</source>
-        <translation type="unfinished">Удалить</translation>
+        <translation>Удалить</translation>
     </message>
     <message>
         <source>&lt;p&gt;&lt;b&gt;No registry yet.&lt;/b&gt;&lt;/p&gt;&lt;p&gt;A registry is an Excel list of documents that should exist, for example an auditor&apos;s list of invoices. Import it with &lt;b&gt;New registry…&lt;/b&gt;: say where the table is, which columns hold the number, date and amount, and DocBatch finds the document for every row, shows the rows without one and the amounts that disagree.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;&lt;b&gt;Реестров пока нет.&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Реестр — это список документов в Excel, которые должны быть в наличии, например перечень счетов от аудитора. Импортируйте его кнопкой &lt;b&gt;Новый реестр…&lt;/b&gt;: укажите, где находится таблица и в каких столбцах номер, дата и сумма, — DocBatch найдёт документ для каждой строки, покажет строки без документа и расхождения в суммах.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Search</source>
-        <translation type="unfinished"></translation>
+        <translation>Поиск</translation>
     </message>
     <message>
         <source>Searching “{0}”: {1} candidate pairs to score</source>
-        <translation type="unfinished"></translation>
+        <translation>Поиск по реестру «{0}»: пар-кандидатов для оценки: {1}</translation>
     </message>
     <message>
         <source>rows</source>
-        <translation type="unfinished"></translation>
+        <translation>строк</translation>
     </message>
     <message>
         <source>Search canceled.</source>
-        <translation type="unfinished"></translation>
+        <translation>Поиск отменён.</translation>
     </message>
     <message>
         <source>{0}: {1} rows matched, {2} without a match.</source>
-        <translation type="unfinished"></translation>
+        <translation>{0}: сопоставлено строк: {1}, без совпадения: {2}.</translation>
     </message>
     <message>
         <source>Delete registry</source>
-        <translation type="unfinished"></translation>
+        <translation>Удаление реестра</translation>
     </message>
     <message>
         <source>Delete “{0}” with its rows, results and manual assignments? The Excel file itself is not touched.</source>
-        <translation type="unfinished"></translation>
+        <translation>Удалить реестр «{0}» вместе со строками, результатами и ручными назначениями? Сам файл Excel не изменится.</translation>
     </message>
 </context>
 <context>
     <name>RegistryWizard</name>
     <message>
         <source>New registry</source>
-        <translation type="unfinished"></translation>
+        <translation>Новый реестр</translation>
     </message>
     <message>
         <source>Save as template…</source>
-        <translation type="unfinished"></translation>
+        <translation>Сохранить как шаблон…</translation>
     </message>
     <message>
         <source>Save as template</source>
-        <translation type="unfinished"></translation>
+        <translation>Сохранение шаблона</translation>
     </message>
     <message>
         <source>JSON (*.json)</source>
-        <translation type="unfinished"></translation>
+        <translation>Файлы JSON (*.json)</translation>
     </message>
     <message>
         <source>Template saved: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>Шаблон сохранён: {0}</translation>
     </message>
 </context>
 <context>
     <name>ResultsModel</name>
     <message>
         <source>Document file</source>
-        <translation type="unfinished"></translation>
+        <translation>Файл документа</translation>
     </message>
     <message>
         <source>Type</source>
-        <translation type="unfinished">Тип</translation>
+        <translation>Тип</translation>
     </message>
     <message>
         <source>Pages</source>
-        <translation type="unfinished"></translation>
+        <translation>Стр.</translation>
     </message>
     <message>
         <source>Doc. number</source>
-        <translation type="unfinished"></translation>
+        <translation>Номер док.</translation>
     </message>
     <message>
         <source>Doc. date</source>
-        <translation type="unfinished"></translation>
+        <translation>Дата док.</translation>
     </message>
     <message>
         <source>Doc. amount</source>
-        <translation type="unfinished"></translation>
+        <translation>Сумма док.</translation>
     </message>
     <message>
         <source>Row</source>
-        <translation type="unfinished"></translation>
+        <translation>Строка</translation>
     </message>
     <message>
         <source>Score</source>
-        <translation type="unfinished"></translation>
+        <translation>Оценка</translation>
     </message>
     <message>
         <source>no match</source>
-        <translation type="unfinished"></translation>
+        <translation>нет совпадения</translation>
     </message>
 </context>
 <context>
     <name>ResultsView</name>
     <message>
         <source>All</source>
-        <translation type="unfinished"></translation>
+        <translation>Все</translation>
     </message>
     <message>
         <source>Matched</source>
-        <translation type="unfinished"></translation>
+        <translation>Сопоставлены</translation>
     </message>
     <message>
         <source>No match</source>
-        <translation type="unfinished"></translation>
+        <translation>Без совпадения</translation>
     </message>
     <message>
         <source>Warnings</source>
-        <translation type="unfinished"></translation>
+        <translation>Предупреждения</translation>
     </message>
     <message>
         <source>Ties</source>
-        <translation type="unfinished"></translation>
+        <translation>Равные оценки</translation>
     </message>
     <message>
         <source>Manual</source>
-        <translation type="unfinished"></translation>
+        <translation>Вручную</translation>
     </message>
     <message>
         <source>Unmatched documents…</source>
-        <translation type="unfinished"></translation>
+        <translation>Несопоставленные документы…</translation>
     </message>
     <message>
         <source>Export…</source>
-        <translation type="unfinished"></translation>
+        <translation>Экспорт…</translation>
     </message>
     <message>
         <source>{0}: {1} rows shown</source>
-        <translation type="unfinished"></translation>
+        <translation>{0}: показано строк: {1}</translation>
     </message>
     <message>
         <source>assigned document {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>назначен документ {0}</translation>
     </message>
     <message>
         <source>unassigned</source>
-        <translation type="unfinished"></translation>
+        <translation>назначение снято</translation>
     </message>
     <message>
         <source> (was {0})</source>
-        <translation type="unfinished"></translation>
+        <translation> (ранее {0})</translation>
     </message>
     <message>
         <source>Row {0}: {1}</source>
-        <translation type="unfinished"></translation>
+        <translation>Строка {0}: {1}</translation>
     </message>
     <message>
         <source>Export registry</source>
-        <translation type="unfinished"></translation>
+        <translation>Экспорт реестра</translation>
     </message>
     <message>
         <source>Excel (*.xlsx)</source>
-        <translation type="unfinished"></translation>
+        <translation>Файлы Excel (*.xlsx)</translation>
     </message>
     <message>
         <source>Export</source>
-        <translation type="unfinished"></translation>
+        <translation>Экспорт</translation>
     </message>
     <message>
         <source>Writing {0}…</source>
-        <translation type="unfinished"></translation>
+        <translation>Запись {0}…</translation>
     </message>
     <message>
         <source>rows</source>
-        <translation type="unfinished"></translation>
+        <translation>строк</translation>
     </message>
     <message>
         <source>Export canceled.</source>
-        <translation type="unfinished"></translation>
+        <translation>Экспорт отменён.</translation>
     </message>
     <message>
         <source>Exported {0} rows to {1}</source>
-        <translation type="unfinished"></translation>
+        <translation>Экспортировано строк: {0}; файл: {1}</translation>
     </message>
 </context>
 <context>
@@ -1390,185 +1430,185 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
     <name>RowsPage</name>
     <message>
         <source>Header and data rows</source>
-        <translation type="unfinished"></translation>
+        <translation>Строки</translation>
     </message>
     <message>
         <source>Rows are numbered as Excel shows them. Shaded rows are filtered; hover for the reason.</source>
-        <translation type="unfinished"></translation>
+        <translation>Строки пронумерованы так же, как в Excel. Затенённые строки отфильтрованы — наведите на них указатель, чтобы увидеть причину.</translation>
     </message>
     <message>
         <source>e.g. F=4, G=4 for headers on another row</source>
-        <translation type="unfinished"></translation>
+        <translation>например F=4, G=4, если заголовки в другой строке</translation>
     </message>
     <message>
         <source>Header row</source>
-        <translation type="unfinished"></translation>
+        <translation>Строка заголовков</translation>
     </message>
     <message>
         <source>First data row</source>
-        <translation type="unfinished"></translation>
+        <translation>Первая строка данных</translation>
     </message>
     <message>
         <source>Column header row overrides</source>
-        <translation type="unfinished"></translation>
+        <translation>Особые строки заголовков</translation>
     </message>
     <message>
         <source>column_header_row: “{0}” is not COLUMN=ROW</source>
-        <translation type="unfinished"></translation>
+        <translation>column_header_row: «{0}» не в формате СТОЛБЕЦ=СТРОКА</translation>
     </message>
     <message>
         <source>Row</source>
-        <translation type="unfinished"></translation>
+        <translation>Строка</translation>
     </message>
     <message>
         <source>Status</source>
-        <translation type="unfinished">Статус</translation>
+        <translation>Статус</translation>
     </message>
     <message>
         <source>kept</source>
-        <translation type="unfinished"></translation>
+        <translation>оставлена</translation>
     </message>
 </context>
 <context>
     <name>RulesPage</name>
     <message>
         <source>Matching rules</source>
-        <translation type="unfinished"></translation>
+        <translation>Правила</translation>
     </message>
     <message>
         <source>A row&apos;s score is the weighted sum of its sub-rules; the best rule counts. A required sub-rule must pass.</source>
-        <translation type="unfinished"></translation>
+        <translation>Оценка строки — взвешенная сумма её условий; учитывается лучшее правило. Обязательное условие должно выполняться.</translation>
     </message>
     <message>
         <source>Rule</source>
-        <translation type="unfinished"></translation>
+        <translation>Правило</translation>
     </message>
     <message>
         <source>Registry field</source>
-        <translation type="unfinished"></translation>
+        <translation>Поле реестра</translation>
     </message>
     <message>
         <source>Document field</source>
-        <translation type="unfinished"></translation>
+        <translation>Поле документа</translation>
     </message>
     <message>
         <source>Comparator</source>
-        <translation type="unfinished"></translation>
+        <translation>Сравнение</translation>
     </message>
     <message>
         <source>Threshold / tolerance</source>
-        <translation type="unfinished"></translation>
+        <translation>Порог / допуск</translation>
     </message>
     <message>
         <source>Weight</source>
-        <translation type="unfinished"></translation>
+        <translation>Вес</translation>
     </message>
     <message>
         <source>Required</source>
-        <translation type="unfinished"></translation>
+        <translation>Обязательное</translation>
     </message>
     <message>
         <source>Add sub-rule</source>
-        <translation type="unfinished"></translation>
+        <translation>Добавить условие</translation>
     </message>
     <message>
         <source>Remove</source>
-        <translation type="unfinished"></translation>
+        <translation>Удалить</translation>
     </message>
     <message>
         <source>Default rules</source>
-        <translation type="unfinished"></translation>
+        <translation>Правила по умолчанию</translation>
     </message>
     <message>
         <source>Match threshold</source>
-        <translation type="unfinished"></translation>
+        <translation>Порог совпадения</translation>
     </message>
     <message>
         <source> days</source>
-        <translation type="unfinished"></translation>
+        <translation> дн.</translation>
     </message>
     <message>
         <source>Counting candidate pairs…</source>
-        <translation type="unfinished"></translation>
+        <translation>Подсчёт пар-кандидатов…</translation>
     </message>
     <message>
         <source>Phase 1 gives &lt;b&gt;{0}&lt;/b&gt; candidate pairs to score for {1} rows (against all documents: {2}).</source>
-        <translation type="unfinished"></translation>
+        <translation>Этап 1: пар-кандидатов для оценки — &lt;b&gt;{0}&lt;/b&gt;, строк — {1} (при сравнении со всеми документами — {2}).</translation>
     </message>
 </context>
 <context>
     <name>RunPage</name>
     <message>
         <source>Import and search</source>
-        <translation type="unfinished"></translation>
+        <translation>Импорт и поиск</translation>
     </message>
     <message>
         <source>The rows are imported, then matched to the documents. Both can be canceled; what was imported stays visible.</source>
-        <translation type="unfinished"></translation>
+        <translation>Сначала строки импортируются, затем сопоставляются с документами. Оба этапа можно отменить; импортированное останется видимым.</translation>
     </message>
     <message>
         <source>Force reimport</source>
-        <translation type="unfinished"></translation>
+        <translation>Импортировать заново</translation>
     </message>
     <message>
         <source>Replace the rows and the automatic search results; manual assignments stay audited.</source>
-        <translation type="unfinished"></translation>
+        <translation>Заменить строки и результаты автоматического поиска; ручные назначения остаются в журнале изменений.</translation>
     </message>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>Отменить</translation>
     </message>
     <message>
         <source>File: &lt;b&gt;{0}&lt;/b&gt;, sheet “{1}”: {2} rows to import, {3} filtered. Candidate pairs to score: {4}.</source>
-        <translation type="unfinished"></translation>
+        <translation>Файл: &lt;b&gt;{0}&lt;/b&gt;, лист «{1}»: строк к импорту: {2}, отфильтровано: {3}. Пар-кандидатов для оценки: {4}.</translation>
     </message>
     <message>
         <source>Canceling after the current chunk…</source>
-        <translation type="unfinished"></translation>
+        <translation>Отмена после текущей порции…</translation>
     </message>
     <message>
         <source>Importing: {0} rows</source>
-        <translation type="unfinished"></translation>
+        <translation>Импортировано строк: {0}</translation>
     </message>
     <message>
         <source>Searching: row {0} of {1}</source>
-        <translation type="unfinished"></translation>
+        <translation>Поиск: строка {0} из {1}</translation>
     </message>
     <message>
         <source>Importing…</source>
-        <translation type="unfinished"></translation>
+        <translation>Импорт…</translation>
     </message>
     <message>
         <source>Counting candidate pairs…</source>
-        <translation type="unfinished"></translation>
+        <translation>Подсчёт пар-кандидатов…</translation>
     </message>
     <message>
         <source>Searching: {0} candidate pairs</source>
-        <translation type="unfinished"></translation>
+        <translation>Поиск (пар-кандидатов: {0})</translation>
     </message>
     <message>
         <source>Canceled. The registry keeps status “error” with the reason; run again to finish it.</source>
-        <translation type="unfinished"></translation>
+        <translation>Отменено. Реестр остаётся в статусе «Ошибка» с указанием причины; запустите снова, чтобы завершить.</translation>
     </message>
     <message>
         <source>Finished.</source>
-        <translation type="unfinished"></translation>
+        <translation>Готово.</translation>
     </message>
     <message>
         <source>Canceled.</source>
-        <translation type="unfinished"></translation>
+        <translation>Отменено.</translation>
     </message>
     <message>
         <source>Not imported.</source>
-        <translation type="unfinished"></translation>
+        <translation>Не импортировано.</translation>
     </message>
     <message>
         <source>Failed.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ошибка.</translation>
     </message>
     <message>
         <source>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt; rows imported, {1} filtered.&lt;/p&gt;&lt;p&gt;&lt;b&gt;{2}&lt;/b&gt; rows matched, &lt;b&gt;{3}&lt;/b&gt; without a match, {4} with warnings, {5} assigned by hand; {6} candidate pairs scored.&lt;/p&gt;&lt;p&gt;Press Finish to open the results.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;Импортировано строк: &lt;b&gt;{0}&lt;/b&gt;, отфильтровано: {1}.&lt;/p&gt;&lt;p&gt;Сопоставлено строк: &lt;b&gt;{2}&lt;/b&gt;, без совпадения: &lt;b&gt;{3}&lt;/b&gt;, с предупреждениями: {4}, назначено вручную: {5}; оценено пар-кандидатов: {6}.&lt;/p&gt;&lt;p&gt;Нажмите «Готово», чтобы открыть результаты.&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -1885,35 +1925,35 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
     <name>UnmatchedDialog</name>
     <message>
         <source>Unmatched documents</source>
-        <translation type="unfinished"></translation>
+        <translation>Несопоставленные документы</translation>
     </message>
     <message>
         <source>Type / file</source>
-        <translation type="unfinished"></translation>
+        <translation>Тип / файл</translation>
     </message>
     <message>
         <source>Pages</source>
-        <translation type="unfinished"></translation>
+        <translation>Страницы</translation>
     </message>
     <message>
         <source>Number</source>
-        <translation type="unfinished">Номер</translation>
+        <translation>Номер</translation>
     </message>
     <message>
         <source>Date</source>
-        <translation type="unfinished">Дата</translation>
+        <translation>Дата</translation>
     </message>
     <message>
         <source>Amount</source>
-        <translation type="unfinished">Сумма</translation>
+        <translation>Сумма</translation>
     </message>
     <message>
         <source>{0} documents are not matched to any registry row.</source>
-        <translation type="unfinished"></translation>
+        <translation>Документов, не сопоставленных ни с одной строкой реестра: {0}.</translation>
     </message>
     <message>
         <source>Every document is matched to a registry row.</source>
-        <translation type="unfinished"></translation>
+        <translation>Все документы сопоставлены со строками реестра.</translation>
     </message>
 </context>
 <context>
@@ -1992,13 +2032,6 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
     <message>
         <source>{0} already known: shown as duplicates.</source>
         <translation>Уже известно: {0}; показаны как дубликаты.</translation>
-    </message>
-</context>
-<context>
-    <name>widget</name>
-    <message>
-        <source>Sheet “{0}”: &lt;b&gt;{1}&lt;/b&gt; rows kept, &lt;b&gt;{2}&lt;/b&gt; filtered</source>
-        <translation type="unfinished"></translation>
     </message>
 </context>
 </TS>
