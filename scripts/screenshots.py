@@ -39,6 +39,18 @@ async def scenario(window: object, out: Path, lang: str) -> None:
     await asyncio.sleep(1.5)
     suffix = "" if lang == "en" else f"_{lang}"
     window.grab().save(str(out / f"queue{suffix}.png"))
+    # the bundled registry sample, imported and searched as the wizard would
+    sample = ROOT / "resources" / "registry_sample"
+    loop = asyncio.get_running_loop()
+    app = window.ctx.app
+    summary = await loop.run_in_executor(
+        None, lambda: app.registry.import_registry(sample / "registry.xlsx", sample / "config.json")
+    )
+    await loop.run_in_executor(None, lambda: app.registry.search(summary.registry_id))
+    await window.registry_tab.refresh()
+    window.registry_tab.select(summary.registry_id)
+    await window.registry_tab.open_results(summary.registry_id)
+    window.registry_tab.results.select_row(6)  # the act whose amount disagrees
     for name, tab in (
         ("review", window.review_tab),
         ("batches", window.batches_tab),

@@ -33,21 +33,18 @@ def pytest_asyncio_loop_factories(config: Any, item: Any) -> dict[str, Callable[
     return {"qasync": lambda: make_loop(QAPP)}
 
 
-@pytest.fixture(autouse=True, scope="session")
+@pytest.fixture(autouse=True)
 def collect_on_the_gui_thread() -> Iterator[None]:
     """As the application does (docbatch_gui._qt.gc_guard): no cyclic collection in
-    the engine or executor threads, where PySide would delete widgets from the wrong
-    thread."""
+    the engine or executor threads while a GUI test runs, where PySide would delete
+    widgets from the wrong thread; the test's garbage is collected here, after it."""
     gc.disable()
-    yield
-    gc.enable()
-
-
-@pytest.fixture(autouse=True)
-def collect_after_each_test() -> Iterator[None]:
-    yield
-    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-    gc.collect()
+    try:
+        yield
+    finally:
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        gc.collect()
+        gc.enable()
 
 
 @pytest.fixture(autouse=True)

@@ -373,8 +373,10 @@ def test_deterministic() -> None:
     assert first == second
 
 
-def test_scale_20k_timing() -> None:
-    docs, rows = _generate(20_000)
+def test_accuracy_at_scale() -> None:
+    """5,000 × 5,000 with noise: the index still finds the true match of 99 % of the
+    rows. Timing and the full 20,000 × 20,000 are bench/registry_search.py's job."""
+    docs, rows = _generate(5_000)
     start = time.perf_counter()
     matcher = RegistryMatcher(SCALE_RULES, docs)
     built = time.perf_counter()
@@ -384,7 +386,7 @@ def test_scale_20k_timing() -> None:
     done = time.perf_counter()
     correct = sum(m.document_id == m.row - 1 for m in matches)
     print(
-        f"\n20k x 20k: index {built - start:.2f}s, candidate_pairs {pairs} in "
+        f"\n5k x 5k: index {built - start:.2f}s, candidate_pairs {pairs} in "
         f"{counted - built:.2f}s, match {done - counted:.2f}s, correct {correct}/{len(rows)}"
     )
     assert correct >= 0.99 * len(rows)
