@@ -95,6 +95,7 @@ class JobTableModel(TableModel):
         self._row_of: dict[int, int] = {}
         self._thumbs: dict[int, QPixmap] = {}
         self._thumb_asked: set[int] = set()
+        self._thumb_generation: dict[int, int] = {}
         #: jobs per state, kept up to date by every change: the counts line and the
         #: "run finished" check read it after each batch, and counting 100,000 jobs
         #: each time would cost ~40 ms per batch
@@ -137,8 +138,11 @@ class JobTableModel(TableModel):
                     self._counts[old.state] -= 1
                     self._counts[job.state] += 1
                     self._thumb_asked.discard(job.id)  # its first page may be ready now
-                    if job.state in FINAL_STATES and self._thumbs.pop(job.id, None):
-                        # OCR may have turned the page upright since the first look
+                    if job.state in FINAL_STATES:
+                        # OCR may have turned the page upright since the first look;
+                        # a load still under way for the old image is dropped too
+                        self._thumbs.pop(job.id, None)
+                        self._thumb_generation[job.id] = self.thumbnail_generation(job.id) + 1
                         self.thumbnail_stale.emit(job.id)
         self.changed_rows(changed)
         if new:
@@ -163,7 +167,14 @@ class JobTableModel(TableModel):
             self._row_of = {job.id: r for r, job in enumerate(self._items)}
             self._thumbs.pop(job_id, None)
 
-    def set_thumbnail(self, job_id: int, pixmap: QPixmap) -> None:
+    def thumbnail_generation(self, job_id: int) -> int:
+        """Bumped when a job's images may have changed: a thumbnail loaded for an
+        older generation is stale."""
+        return self._thumb_generation.get(job_id, 0)
+
+    def set_thumbnail(self, job_id: int, pixmap: QPixmap, generation: int = 0) -> None:
+        if generation != self.thumbnail_generation(job_id):
+            return
         self._thumbs[job_id] = pixmap
         row = self._row_of.get(job_id)
         if row is not None:

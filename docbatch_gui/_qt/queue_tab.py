@@ -258,7 +258,11 @@ class QueueTab(QueueIntake, QWidget):
         )
 
     async def _load_thumb(self, job_id: int) -> None:
+        generation = self.model.thumbnail_generation(job_id)
         pixmap = await self.images.thumbnail(job_id, 1)
+        if generation != self.model.thumbnail_generation(job_id):
+            self.images.forget(job_id)  # loaded before the page was turned upright
+            return
         if pixmap is None:
             self.model.forget_thumbnail_request(job_id)
             return
@@ -270,6 +274,7 @@ class QueueTab(QueueIntake, QWidget):
                 Qt.AspectRatioMode.KeepAspectRatio,
                 Qt.TransformationMode.SmoothTransformation,
             ),
+            generation,
         )
 
     # -- pause ---------------------------------------------------------------------------
