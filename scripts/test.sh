@@ -13,4 +13,4 @@ export QT_QPA_PLATFORM=offscreen
 say "running the test suite"
 # Two workers: most tests wait on child processes, fake servers and polling, so two
 # share the two cores well (about 5 minutes instead of 8).
-exec "$VENV/bin/python" -m pytest -n "${DOCBATCH_TEST_WORKERS:-2}" "$@"
+exec "$VENV/bin/python" -m pytest -n "${DOCBATCH_TEST_WORKERS:-2}" --dist worksteal "$@"
