@@ -91,11 +91,40 @@ def run_gui(args: argparse.Namespace) -> int:
         return _exit_after_show(loop, window)
     collector = GuiThreadCollector(qapp)
     collector.start()
+    stop_on_signals(window)
     window.show()
     with loop:
         loop.run_until_complete(run_window(window))
     collector.stop()
     return 0
+
+
+def stop_on_signals(window: object) -> None:
+    """Ctrl+C in the terminal, or SIGTERM from a session logout: shut down as the
+    "leave for the next start" close does, instead of dying with a traceback.
+
+    Python runs signal handlers only between bytecodes; a short idle timer gives it
+    that chance while Qt's C++ loop waits.
+    """
+    import signal
+
+    from PySide6.QtCore import QTimer
+
+    from docbatch_gui._qt.tasks import spawn
+    from docbatch_gui._qt.window import MainWindow
+
+    assert isinstance(window, MainWindow)
+
+    def stop(signum: int, _frame: object) -> None:
+        log.info("signal %s: stopping; running steps resume on the next start", signum)
+        if not window.shutting_down:
+            spawn(window.shutdown())
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    ticker = QTimer(window)
+    ticker.timeout.connect(lambda: None)
+    ticker.start(300)
 
 
 def _exit_after_show(loop: asyncio.AbstractEventLoop, window: object) -> int:

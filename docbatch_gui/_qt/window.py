@@ -86,6 +86,7 @@ class MainWindow(QMainWindow):
         #: sent to a panel that is gone
         self.log_handler: logging.Handler | None = None
         self._busy_before = 0
+        self.shutting_down = False
         self._closing = False
         self._close_allowed = False
         self._flag_timer = QTimer(self)
@@ -311,6 +312,7 @@ class MainWindow(QMainWindow):
 
     async def shutdown(self) -> None:
         """Stop the engine (interrupted steps resume on the next start) and save state."""
+        self.shutting_down = True
         self.save_state()
         self._flag_timer.stop()
         await asyncio.get_running_loop().run_in_executor(None, self.ctx.bridge.stop)
