@@ -9,12 +9,19 @@ stay text when an auditor opens the export.
 
 from __future__ import annotations
 
+import contextlib
+import re
 import threading
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
+from openpyxl.styles import Font
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.registry import RegistryRowRecord, SearchResult
@@ -29,6 +36,10 @@ MATCH_COLUMNS = ["Строка", "Документ id", "Документ: фа�
 DOCUMENT_COLUMNS = ["Документ id", "Файл", "Страницы", "Тип", "Номер", "Дата", "Сумма"]
 _FORMULA_START = ("=", "+", "-", "@")
 PROGRESS_EVERY = 1000
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+DATE_FORMAT = "DD.MM.YYYY"
+AMOUNT_FORMAT = "#,##0.00"
+SCORE_FORMAT = "0%"
 
 
 def escape_cell(value: Any) -> Any:
@@ -38,6 +49,40 @@ def escape_cell(value: Any) -> Any:
     if isinstance(value, list | dict):
         return escape_cell(str(value))
     return value
+
+
+def typed(sheet: WriteOnlyWorksheet, value: Any, number_format: str | None = None) -> Any:
+    """A cell an auditor can sort and sum: ISO dates become dates, the document's
+    amounts numbers, scores percentages. Anything else is written as it is (escaped)."""
+    value = escape_cell(value)
+    if isinstance(value, str) and _ISO_DATE.match(value):
+        with contextlib.suppress(ValueError):
+            value, number_format = date.fromisoformat(value), DATE_FORMAT
+    elif number_format == AMOUNT_FORMAT and isinstance(value, str):
+        try:
+            value = float(value)
+        except ValueError:
+            number_format = None
+    if number_format is None or value is None:
+        return value
+    cell = WriteOnlyCell(sheet, value=value)
+    cell.number_format = number_format
+    return cell
+
+
+def header(sheet: WriteOnlyWorksheet, names: Sequence[str], widths: Sequence[int]) -> None:
+    """A bold, frozen, filterable first row, and readable column widths (set before
+    the first row: write-only sheets take them only then)."""
+    for index, width in enumerate(widths, start=1):
+        sheet.column_dimensions[get_column_letter(index)].width = width
+    sheet.freeze_panes = "A2"
+    sheet.auto_filter.ref = f"A1:{get_column_letter(max(1, len(names)))}1"
+    cells = []
+    for name in names:
+        cell = WriteOnlyCell(sheet, value=escape_cell(name))
+        cell.font = Font(bold=True)
+        cells.append(cell)
+    sheet.append(cells)
 
 
 def document_cells(doc: Document | None, file_name: str | None) -> list[Any]:
@@ -72,7 +117,11 @@ def write_export(
     partial = out.with_name(out.name + ".part")
     workbook = Workbook(write_only=True)
     sheet = workbook.create_sheet("Реестр")
-    sheet.append([escape_cell(h) for h in [*headers, *MATCH_COLUMNS]])
+    names = [*headers, *MATCH_COLUMNS]
+    header(sheet, names, [max(10, min(40, len(str(n)) + 4)) for n in names])
+    first_match = len(headers)
+    formats = {first_match + 6: DATE_FORMAT, first_match + 7: AMOUNT_FORMAT,
+               first_match + 8: SCORE_FORMAT}  # fmt: skip
     written = 0
     try:
         for record in rows:
@@ -89,17 +138,19 @@ def write_export(
                 result.rule if result else None,
                 (result.assigned_by or "да") if result and result.manual else None,
             ]
-            sheet.append([escape_cell(v) for v in [*raw, *match]])
+            values = [*raw, *match]
+            sheet.append([typed(sheet, v, formats.get(i)) for i, v in enumerate(values)])
             written += 1
             if written % PROGRESS_EVERY == 0:
                 check_cancel(cancel, "registry export")
                 if progress is not None:
                     progress(written, total)
         lonely = workbook.create_sheet("Документы без строки")
-        lonely.append(DOCUMENT_COLUMNS)
+        header(lonely, DOCUMENT_COLUMNS, [12, 36, 10, 14, 18, 12, 14])
+        lonely_formats = {5: DATE_FORMAT, 6: AMOUNT_FORMAT}
         for doc in unmatched:
             cells = [doc.id, *document_cells(doc, file_names.get(doc.job_id))]
-            lonely.append([escape_cell(v) for v in cells])
+            lonely.append([typed(lonely, v, lonely_formats.get(i)) for i, v in enumerate(cells)])
         workbook.save(partial)
         partial.replace(out)
     finally:

@@ -103,7 +103,13 @@ def test_import_search_results_export(setup, tmp_path: Path) -> None:
     assert sheet.cell(2, 4).data_type != "f"
     assert row2["Документ id"] == ids["СЧ-1001"] and row2["Документ: файл"] == "scan.pdf"
     assert (row2["Документ: тип"], row2["Документ: номер"]) == ("invoice", "СЧ-1001")
-    assert (row2["Документ: дата"], row2["Документ: сумма"]) == ("2024-03-01", "1234.56")
+    # typed, so that an auditor can sort and sum: a date, a number, a percentage
+    assert (row2["Документ: дата"], row2["Документ: сумма"]) == (datetime(2024, 3, 1), 1234.56)
+    cells = dict(zip(header, sheet[2], strict=True))
+    assert cells["Документ: дата"].number_format == "DD.MM.YYYY"
+    assert cells["Документ: сумма"].number_format == "#,##0.00"
+    assert cells["Оценка"].number_format == "0%"
+    assert sheet.freeze_panes == "A2" and sheet.auto_filter.ref
     assert row2["Документ: страницы"] == "1"
     assert row2["Оценка"] == 1.0
     lonely = wb["Документы без строки"]
