@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
@@ -227,6 +228,19 @@ class MainWindow(QMainWindow):
 
     # -- persistence ---------------------------------------------------------------------
 
+    def _layouts(self) -> dict[str, Any]:
+        """Every header and splitter whose layout the operator may change, by the
+        QSettings key it is kept under."""
+        registry = self.registry_tab
+        return {
+            "queue/header": self.queue_tab.table.horizontalHeader(),
+            "queue/splitter": self.queue_tab.splitter,
+            "batches/header": self.batches_tab.table.horizontalHeader(),
+            "registry/header": registry.table.horizontalHeader(),
+            "registry/splitter": registry.splitter,
+            "registry/results_header": registry.results.table.horizontalHeader(),
+        }
+
     def _restore(self) -> None:
         qs = self.ctx.qsettings
         geometry = qs.value("window/geometry")
@@ -235,19 +249,17 @@ class MainWindow(QMainWindow):
         state = qs.value("window/state")
         if isinstance(state, QByteArray):
             self.restoreState(state)
-        header = qs.value("queue/header")
-        if isinstance(header, QByteArray):
-            self.queue_tab.table.horizontalHeader().restoreState(header)
-        splitter = qs.value("queue/splitter")
-        if isinstance(splitter, QByteArray):
-            self.queue_tab.splitter.restoreState(splitter)
+        for key, widget in self._layouts().items():
+            saved = qs.value(key)
+            if isinstance(saved, QByteArray):
+                widget.restoreState(saved)
 
     def save_state(self) -> None:
         qs = self.ctx.qsettings
         qs.setValue("window/geometry", self.saveGeometry())
         qs.setValue("window/state", self.saveState())
-        qs.setValue("queue/header", self.queue_tab.table.horizontalHeader().saveState())
-        qs.setValue("queue/splitter", self.queue_tab.splitter.saveState())
+        for key, widget in self._layouts().items():
+            qs.setValue(key, widget.saveState())
         qs.sync()
 
     # -- closing ---------------------------------------------------------------------------

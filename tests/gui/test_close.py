@@ -88,3 +88,20 @@ async def test_cancel_keeps_the_window_open(window: Any, tmp_path: Path) -> None
     await answer_close_question(QMessageBox.StandardButton.Cancel)
     await until(lambda: not window._closing, what="close flow ended")
     assert window.isVisible() and window.ctx.bridge.running
+
+
+async def test_column_widths_and_window_layout_come_back(
+    window: Any, gui_settings: Any, qsettings: Any
+) -> None:
+    from docbatch_gui._qt.main import build_window
+
+    window.queue_tab.table.setColumnWidth(1, 333)
+    window.batches_tab.table.setColumnWidth(0, 222)
+    await window.shutdown()  # saves the layout, as closing does
+    again = build_window(gui_settings, qsettings)
+    try:
+        assert again.queue_tab.table.columnWidth(1) == 333
+        assert again.batches_tab.table.columnWidth(0) == 222
+    finally:
+        again.ctx.app.close()
+        again.deleteLater()
