@@ -34,9 +34,6 @@ class PageImages:
         for preview in [k for k in self._previews if k[0] == job_id]:
             del self._previews[preview]
 
-    def cached_thumbnail(self, job_id: int, page_no: int) -> QPixmap | None:
-        return self._thumbs.get((job_id, page_no))
-
     async def thumbnail(self, job_id: int, page_no: int) -> QPixmap | None:
         key = (job_id, page_no)
         if key in self._thumbs:

@@ -82,6 +82,24 @@ class SearchResult:
     assigned_at: str | None = None  # ISO UTC
 
 
+def manual_result(
+    row: int, document_id: int | None, who: str, at: str, previous: SearchResult | None
+) -> SearchResult:
+    """What an operator's assignment (or unassignment, ``document_id`` None) makes of a
+    row, in every backend alike: the earlier breakdown stays for reference."""
+    note = "assigned by hand" if document_id is not None else "unassigned by hand"
+    return SearchResult(
+        row=row,
+        document_id=document_id,
+        score=1.0 if document_id is not None else 0.0,
+        explanation=previous.explanation if previous else [],
+        warnings=[f"{note} by {who}"],
+        manual=True,
+        assigned_by=who,
+        assigned_at=at,
+    )
+
+
 @dataclass(frozen=True)
 class Assignment:
     """The audit record of a manual assignment (``document_id``) or unassignment (None)."""

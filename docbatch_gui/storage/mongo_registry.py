@@ -27,6 +27,7 @@ from docbatch_gui.domain.registry import (
     RegistryRowRecord,
     RegistryStatus,
     SearchResult,
+    manual_result,
 )
 from docbatch_gui.storage.mongo_records import now_iso
 
@@ -241,17 +242,7 @@ class MongoRegistry:
         old = self.db.registry_results.find_one(key)
         previous = _to_result(old) if old else None
         at = now_iso()
-        manual_note = "assigned by hand" if document_id is not None else "unassigned by hand"
-        result = SearchResult(
-            row=row,
-            document_id=document_id,
-            score=1.0 if document_id is not None else 0.0,
-            explanation=previous.explanation if previous else [],
-            warnings=[f"{manual_note} by {who}"],
-            manual=True,
-            assigned_by=who,
-            assigned_at=at,
-        )
+        result = manual_result(row, document_id, who, at, previous)
         self.db.registry_results.replace_one(key, _result_doc(registry_id, result), upsert=True)
         self.db.registry_assignments.insert_one(
             {

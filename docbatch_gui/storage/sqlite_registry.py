@@ -23,6 +23,7 @@ from docbatch_gui.domain.registry import (
     RegistryRowRecord,
     RegistryStatus,
     SearchResult,
+    manual_result,
 )
 from docbatch_gui.storage.sqlite_records import now_utc
 
@@ -253,17 +254,7 @@ class RegistryTables:
                 (registry_id, row),
             ).fetchone()
             previous = _row_to_result(old) if old else None
-            manual_note = "assigned by hand" if document_id is not None else "unassigned by hand"
-            result = SearchResult(
-                row=row,
-                document_id=document_id,
-                score=1.0 if document_id is not None else 0.0,
-                explanation=previous.explanation if previous else [],
-                warnings=[f"{manual_note} by {who}"],
-                manual=True,
-                assigned_by=who,
-                assigned_at=at,
-            )
+            result = manual_result(row, document_id, who, at, previous)
             db.execute(
                 "INSERT OR REPLACE INTO registry_results (registry_id, row_no, document_id,"
                 " score, manual, body) VALUES (?,?,?,?,?,?)",
