@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 
 from docbatch_gui._qt.registry_models import RowsModel, reason_label
 from docbatch_gui._qt.registry_pages_setup import WizardPart, letters, preview_table
-from docbatch_gui._qt.registry_wizard import LatestRunner, estimate_pairs
+from docbatch_gui._qt.registry_wizard import LatestRunner
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui.registry.config import RegistryConfig, column_letter, default_rules
 from docbatch_gui.registry.service import PreviewResult
@@ -364,7 +364,7 @@ class RulesPage(WizardPart):
         owner = self.owner
         config, file, service = owner.config(), owner.file, owner.ctx.app.registry
         assert file is not None
-        return lambda: estimate_pairs(service, file, config)
+        return lambda: service.estimate_pairs(file, config)
 
     def _pairs_ready(self, counts: tuple[int, int]) -> None:
         count, documents = counts

@@ -23,11 +23,8 @@ from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.dialogs import ask
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui.domain.errors import DocBatchError
-from docbatch_gui.registry import search as search_mod
 from docbatch_gui.registry.config import RegistryConfig, load_config
-from docbatch_gui.registry.importer import read_registry
-from docbatch_gui.registry.matcher import RegistryRow
-from docbatch_gui.registry.service import PreviewResult, RegistryService
+from docbatch_gui.registry.service import PreviewResult
 
 log = logging.getLogger(__name__)
 
@@ -99,22 +96,6 @@ class LatestRunner(QObject):
                     break
         finally:
             self._running = False
-
-
-def estimate_pairs(service: RegistryService, file: Path, config: RegistryConfig) -> tuple[int, int]:
-    """Phase 1's candidate-pair count for a registry not imported yet, and the number
-    of documents (what brute force would pair every row with).
-
-    The same index the search builds, over the rows as the import would keep them,
-    so the operator sees the cost of the rules before committing to a run.
-    """
-    rows = [
-        RegistryRow(row=r.row, normalized=r.normalized)
-        for chunk in read_registry(file, config, chunk_size=5000)
-        for r in chunk
-    ]
-    documents = service.documents()
-    return search_mod.build_matcher(config, documents).candidate_pairs(rows), len(documents)
 
 
 class RegistryWizard(QWizard):

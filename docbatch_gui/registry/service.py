@@ -28,6 +28,7 @@ from docbatch_gui.registry import search as search_mod
 from docbatch_gui.registry.config import RegistryConfig, load_config
 from docbatch_gui.registry.exporter import write_export
 from docbatch_gui.registry.importer import FilteredRow, RegistryRow, preview, read_registry
+from docbatch_gui.registry.matcher import RegistryRow as MatchRow
 from docbatch_gui.registry.progress import ProgressFn, check_cancel
 from docbatch_gui.storage.store import Store
 
@@ -179,6 +180,20 @@ class RegistryService:
 
     def documents(self) -> list[Document]:
         return self.store.list_documents()
+
+    def estimate_pairs(self, file: Path | str, config: ConfigSource) -> tuple[int, int]:
+        """Phase 1's candidate-pair count for a registry not imported yet, and the number
+        of documents (what brute force would pair every row with): the same index the
+        search builds, over the rows as the import would keep them, so the operator sees
+        the cost of the rules before committing to a run."""
+        settings = _config(config)
+        rows = [
+            MatchRow(row=r.row, normalized=r.normalized)
+            for chunk in read_registry(Path(file), settings, chunk_size=5000)
+            for r in chunk
+        ]
+        documents = self.documents()
+        return search_mod.build_matcher(settings, documents).candidate_pairs(rows), len(documents)
 
     def candidate_pairs(self, registry_id: int) -> int:
         """The pair count phase 1 will produce, to show before a run."""
