@@ -77,12 +77,8 @@ def parse_answer(
         )
         doc_type = item.get("doc_type")
         _require(doc_type in types, f"document {n} has unknown type {doc_type!r}")
-        fields, confidence, notes = _fields(item, keys)
-        filename_raw = item.get("filename_fields") or {}
-        _require(isinstance(filename_raw, dict), f"document {n} filename_fields is not an object")
-        filename = {k: _clean(k, filename_raw.get(k))[0] for k in keys}
-        hint = filename_raw.get("doc_type")
-        filename["doc_type"] = hint if hint in types else None
+        fields, confidence, notes = _fields(item.get("fields"), keys, n)
+        filename = _filename_fields(item.get("filename_fields"), keys, types, n)
         handwritten = item.get("handwritten_numbers") or []
         _require(isinstance(handwritten, list), f"document {n} handwritten_numbers is not a list")
         documents.append(
@@ -115,26 +111,63 @@ def _clean(key: str, value: object) -> tuple[str | None, str | None]:
     return normalised, None
 
 
+def _items(raw: object, what: str, n: int) -> list[dict[str, Any]]:
+    _require(isinstance(raw, list), f"document {n} {what} is not a list")
+    assert isinstance(raw, list)
+    _require(all(isinstance(i, dict) for i in raw), f"document {n} {what} holds a non-object")
+    return raw
+
+
 def _fields(
-    item: dict[str, Any], keys: list[str]
+    raw: object, keys: list[str], n: int
 ) -> tuple[dict[str, str | None], dict[str, float], list[str]]:
-    raw = item.get("fields")
-    _require(isinstance(raw, dict), "fields is not an object")
-    raw_conf = item.get("confidence") if isinstance(item.get("confidence"), dict) else {}
-    fields: dict[str, str | None] = {}
-    confidence: dict[str, float] = {}
+    """``[{key, found, value, confidence}]`` into values and confidences per key.
+
+    A key the answer leaves out is not found. A key given twice with two different
+    values is ambiguous: it stays empty, with a note (null over wrong).
+    """
+    fields: dict[str, str | None] = dict.fromkeys(keys)
+    confidence: dict[str, float] = dict.fromkeys(keys, 0.0)
     notes: list[str] = []
-    for key in keys:
-        value, note = _clean(key, raw.get(key))
-        fields[key] = value
+    seen: dict[str, str | None] = {}
+    for item in _items(raw, "fields", n):
+        key = item.get("key")
+        if key not in fields:
+            continue  # not a field of this profile; structured outputs never send one
+        value, note = _clean(key, item.get("value")) if item.get("found") else (None, None)
         if note:
             notes.append(note)
-        try:
-            score = float(raw_conf.get(key, 0.0))
-        except (TypeError, ValueError):
-            score = 0.0
-        confidence[key] = 0.0 if value is None else min(1.0, max(0.0, score))
+        if key in seen:
+            if seen[key] != value and value is not None and seen[key] is not None:
+                notes.append(f"{key} was read twice ({seen[key]!r}, {value!r}); left empty")
+                fields[key], confidence[key] = None, 0.0
+            continue
+        seen[key] = value
+        fields[key] = value
+        confidence[key] = 0.0 if value is None else _score(item.get("confidence"))
     return fields, confidence, notes
+
+
+def _filename_fields(
+    raw: object, keys: list[str], types: set[str], n: int
+) -> dict[str, str | None]:
+    filename: dict[str, str | None] = dict.fromkeys([*keys, "doc_type"])
+    for item in _items(raw, "filename_fields", n):
+        key = item.get("key")
+        if key == "doc_type":
+            hint = item.get("value")
+            filename["doc_type"] = hint if hint in types else None
+        elif key in filename and filename[key] is None:
+            filename[key] = _clean(key, item.get("value"))[0]
+    return filename
+
+
+def _score(value: object) -> float:
+    try:
+        score = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return 0.0
+    return min(1.0, max(0.0, score)) if score == score else 0.0  # NaN is no score
 
 
 def stitch(

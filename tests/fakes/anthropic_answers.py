@@ -38,6 +38,8 @@ __all__ = [
     "expected_documents",
     "parse_request",
     "starts_document",
+    "wire_document",
+    "wire_fields",
 ]
 
 # One page of a request: ``<page index="K" source_page="P">\n...text...\n</page>``.
@@ -144,20 +146,64 @@ def expected_documents(file_name: str, pages: Sequence[tuple[int, str]]) -> dict
         if i == 0 and pages:
             source_page, text = pages[0]
             continues = source_page > 1 and not starts_document(text, file_name, profile)
-        filename_keys = [*keys, "doc_type"]
         out.append(
-            {
-                "page_from": doc.page_from,
-                "page_to": doc.page_to,
-                "continues_previous": continues,
-                "doc_type": doc.doc_type,
-                "fields": {k: doc.fields.get(k) for k in keys},
-                "confidence": {k: float(doc.confidence.get(k, 0.0)) for k in keys},
-                "filename_fields": {k: doc.filename_fields.get(k) for k in filename_keys},
-                "handwritten_numbers": list(doc.handwritten_numbers),
-            }
+            wire_document(
+                doc.page_from,
+                doc.page_to,
+                doc.doc_type,
+                {k: doc.fields.get(k) for k in keys},
+                confidence={k: float(doc.confidence.get(k, 0.0)) for k in keys},
+                filename_fields=dict(doc.filename_fields),
+                continues_previous=continues,
+                handwritten_numbers=list(doc.handwritten_numbers),
+            )
         )
     return {"documents": out}
+
+
+def wire_document(
+    page_from: int,
+    page_to: int,
+    doc_type: str,
+    fields: Mapping[str, str | None],
+    *,
+    confidence: Mapping[str, float] | float = 0.9,
+    filename_fields: Mapping[str, str | None] | None = None,
+    continues_previous: bool = False,
+    handwritten_numbers: Sequence[str] = (),
+) -> dict[str, Any]:
+    """One document as the answer schema spells it: every field listed once, a field
+    not found as ``found: false``; only the file-name values that were found."""
+
+    def score(key: str) -> float:
+        return float(confidence if isinstance(confidence, float) else confidence.get(key, 0.0))
+
+    return {
+        "page_from": page_from,
+        "page_to": page_to,
+        "continues_previous": continues_previous,
+        "doc_type": doc_type,
+        "fields": [
+            {
+                "key": key,
+                "found": value is not None,
+                "value": value or "",
+                "confidence": score(key) if value is not None else 0.0,
+            }
+            for key, value in fields.items()
+        ],
+        "filename_fields": [
+            {"key": key, "value": value}
+            for key, value in (filename_fields or {}).items()
+            if value is not None
+        ],
+        "handwritten_numbers": list(handwritten_numbers),
+    }
+
+
+def wire_fields(document: Mapping[str, Any]) -> dict[str, str | None]:
+    """The values of a wire document's fields by key (None when not found)."""
+    return {f["key"]: f["value"] if f["found"] else None for f in document["fields"]}
 
 
 def answer_for(parsed: ParsedRequest) -> dict[str, Any]:

@@ -20,7 +20,7 @@ import pytest
 from anthropic.types.messages import MessageBatchIndividualResponse
 from PIL import Image
 
-from tests.fakes.anthropic_answers import count_tokens
+from tests.fakes.anthropic_answers import count_tokens, wire_fields
 from tests.fakes.anthropic_server import FakeAnthropic, expected_documents
 
 MODEL = "claude-sonnet-4-6"
@@ -105,9 +105,9 @@ def test_message_round_trip_answers_from_page_text(
     assert answer == expected_documents(FILE_NAME, pages)
     doc = answer["documents"][0]
     assert (doc["page_from"], doc["page_to"], doc["doc_type"]) == (1, 2, "invoice")
-    assert doc["fields"]["number"] == "55" and doc["fields"]["amount"] == "2400.00"
+    assert wire_fields(doc)["number"] == "55" and wire_fields(doc)["amount"] == "2400.00"
     assert doc["continues_previous"] is False
-    assert doc["filename_fields"]["number"] == "55"
+    assert {"key": "number", "value": "55"} in doc["filename_fields"]
 
     tokens = count_tokens(_params(pages))
     first = message.usage
@@ -132,7 +132,7 @@ def test_continuation_group_is_flagged() -> None:
     ]
     empty = expected_documents("x.pdf", [(4, "")])["documents"][0]
     assert empty["continues_previous"] and empty["doc_type"] == "unknown"
-    assert set(empty["fields"].values()) == {None}
+    assert set(wire_fields(empty).values()) == {None}
 
 
 def test_forced_tool_gets_a_tool_use_block(client: anthropic.Anthropic) -> None:

@@ -26,7 +26,7 @@ from docbatch_gui.domain import ConfigError
 from docbatch_gui.llm.claude import ClaudeSync
 from docbatch_gui.pipeline.profile import Profile, load_profile
 from docbatch_gui.pipeline.requests import ExtractionRequest, PagePayload, build_request
-from tests.fakes.anthropic_answers import parse_request
+from tests.fakes.anthropic_answers import parse_request, wire_document
 from tests.fakes.anthropic_server import FakeAnthropic
 
 PROFILE: Profile = load_profile()
@@ -53,20 +53,7 @@ class EchoModel:
             time.sleep(self.delay)
             parsed = parse_request(body)
             fields = {k: None for k in KEYS} | {"number": parsed.request_id}
-            return {
-                "documents": [
-                    {
-                        "page_from": 1,
-                        "page_to": len(parsed.pages),
-                        "continues_previous": False,
-                        "doc_type": "invoice",
-                        "fields": fields,
-                        "confidence": {k: 0.9 if fields[k] else 0.0 for k in KEYS},
-                        "filename_fields": {k: None for k in [*KEYS, "doc_type"]},
-                        "handwritten_numbers": [],
-                    }
-                ]
-            }
+            return {"documents": [wire_document(1, len(parsed.pages), "invoice", fields)]}
         finally:
             with self.lock:
                 self.active -= 1

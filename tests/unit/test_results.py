@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from docbatch_gui.pipeline.profile import Profile, load_profile
 from docbatch_gui.pipeline.results import InvalidAnswer, RawDocument, parse_answer, stitch
+from tests.fakes.anthropic_answers import wire_document
 
 KEYS = [
     "number",
@@ -34,16 +35,7 @@ def answer_doc(
     first: int, last: int, doc_type: str = "invoice", cont: bool = False, **fields: object
 ) -> dict:
     values = {k: fields.get(k) for k in KEYS}
-    return {
-        "page_from": first,
-        "page_to": last,
-        "continues_previous": cont,
-        "doc_type": doc_type,
-        "fields": values,
-        "confidence": {k: (0.9 if values[k] is not None else 0) for k in KEYS},
-        "filename_fields": {**{k: None for k in KEYS}, "doc_type": None},
-        "handwritten_numbers": [],
-    }
+    return wire_document(first, last, doc_type, values, continues_previous=cont)
 
 
 def test_pages_are_mapped_to_source_pages(profile: Profile) -> None:
