@@ -164,6 +164,7 @@ class DocBatchApp(BatchViews, RemoteSources):
         """A client for this run, or None without a key (offline jobs only)."""
         if self.anthropic_key is None:
             return None
+        from docbatch_gui.llm.catalogue import load_catalogue
         from docbatch_gui.llm.claude import ClaudeSync  # the SDK is slow to import
 
         return ClaudeSync(
@@ -174,6 +175,9 @@ class DocBatchApp(BatchViews, RemoteSources):
             timeout=self.settings.anthropic_timeout,
             max_retries=self.settings.anthropic_max_retries,
             request_retries=self.settings.request_retries,
+            max_output_tokens=load_catalogue()
+            .model(self.settings.anthropic_model)
+            .max_output_tokens,
             metrics=self.sync_metrics,
         )
 

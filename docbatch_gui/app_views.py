@@ -62,9 +62,9 @@ class BatchViews:
         return sorted((batch_row(b, states) for b in batches), key=lambda r: -r.local_id)
 
     def month_summary(self) -> MonthSummary:
-        from docbatch_gui.llm.pricing import load_prices
+        from docbatch_gui.llm.catalogue import load_catalogue
 
-        return month_summary(self.store.list_jobs(), load_prices().batch_discount)
+        return month_summary(self.store.list_jobs(), load_catalogue().batch_discount)
 
     def sync_snapshot(self) -> SyncSnapshot:
         return self.sync_metrics.snapshot()

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import platformdirs
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from docbatch_gui.domain.errors import ConfigError
@@ -44,6 +44,8 @@ class OutputMode(StrEnum):
 
 
 OCR_ENGINES = ("google_vision", "tesseract", "none")
+EFFORTS = ("auto", "low", "medium", "high", "xhigh", "max")
+THINKING = ("auto", "off", "on")
 #: settings that are URIs and may carry a password (see ``secrets``)
 _URI_FIELDS = ("mongodb_uri", "redis_url", "celery_broker_url")
 
@@ -51,6 +53,18 @@ _URI_FIELDS = ("mongodb_uri", "redis_url", "celery_broker_url")
 def default_ocr_engine() -> str:
     """Tesseract when it is installed (works offline, no key), else none."""
     return "tesseract" if shutil.which("tesseract") else "none"
+
+
+def default_model() -> str:
+    from docbatch_gui.llm.catalogue import load_catalogue
+
+    return load_catalogue().default_model
+
+
+def known_models() -> tuple[str, ...]:
+    from docbatch_gui.llm.catalogue import load_catalogue
+
+    return tuple(load_catalogue().models)
 
 
 def default_data_dir() -> Path:
@@ -94,11 +108,17 @@ class Settings(BaseSettings):
     jpeg_quality: int = Field(80, ge=30, le=95, alias="JPEG_QUALITY")
 
     # Claude extraction.
-    anthropic_model: str = Field("claude-sonnet-5", min_length=1, alias="ANTHROPIC_MODEL")
+    anthropic_model: str = Field(
+        default_factory=lambda: default_model(), min_length=1, alias="ANTHROPIC_MODEL"
+    )
+    #: output_config.effort: auto is the lowest the model accepts
+    claude_effort: str = Field("auto", alias="CLAUDE_EFFORT")
+    #: auto turns thinking off where the model allows it (extraction needs no reasoning)
+    claude_thinking: str = Field("auto", alias="CLAUDE_THINKING")
     anthropic_timeout: float = Field(120, ge=1, le=3600, alias="ANTHROPIC_TIMEOUT")
     anthropic_max_retries: int = Field(4, ge=0, le=10, alias="ANTHROPIC_MAX_RETRIES")
     claude_output: OutputMode = Field(OutputMode.JSON_SCHEMA, alias="CLAUDE_OUTPUT")
-    max_output_tokens: int = Field(8192, ge=256, le=64_000, alias="MAX_OUTPUT_TOKENS")
+    max_output_tokens: int = Field(8192, ge=256, le=128_000, alias="MAX_OUTPUT_TOKENS")
     #: how often one request group is sent again after an invalid answer or an error
     request_retries: int = Field(2, ge=0, le=10, alias="REQUEST_RETRIES")
     # Message Batches limits (the API allows 100,000 requests and 256 MB; the seed
@@ -181,6 +201,59 @@ class Settings(BaseSettings):
             raise ValueError(f"must be one of {', '.join(OCR_ENGINES)}")
         return value
 
+    @field_validator("anthropic_model")
+    @classmethod
+    def _known_model(cls, value: str) -> str:
+        from docbatch_gui.llm.catalogue import load_catalogue
+
+        catalogue = load_catalogue()
+        if catalogue.get(value) is None:
+            raise ValueError(f"unknown model; known: {', '.join(catalogue.models)}")
+        return value
+
+    @field_validator("claude_effort")
+    @classmethod
+    def _effort_name(cls, value: str) -> str:
+        if value not in EFFORTS:
+            raise ValueError(f"must be one of {', '.join(EFFORTS)}")
+        return value
+
+    @field_validator("claude_thinking")
+    @classmethod
+    def _thinking_name(cls, value: str) -> str:
+        if value not in THINKING:
+            raise ValueError(f"must be one of {', '.join(THINKING)}")
+        return value
+
+    @model_validator(mode="after")
+    def _model_accepts_the_request(self) -> Settings:
+        """The model, effort, thinking and output mode together: a combination the
+        API would refuse on every request stops the start instead."""
+        from docbatch_gui.llm.catalogue import load_catalogue
+        from docbatch_gui.llm.thinking import choose, forced_tool_refusal
+
+        info = load_catalogue().model(self.anthropic_model)
+        choice = choose(info, self.claude_effort, self.claude_thinking)
+        if self.claude_output is OutputMode.TOOL:
+            refusal = forced_tool_refusal(info, choice)
+            if refusal:
+                raise ConfigError(f"CLAUDE_OUTPUT=tool cannot be used: {refusal}. Use json_schema.")
+        if self.max_output_tokens > info.max_output_tokens:
+            raise ConfigError(
+                f"MAX_OUTPUT_TOKENS={self.max_output_tokens} is more than {info.name} "
+                f"writes ({info.max_output_tokens})"
+            )
+        return self
+
+    @property
+    def thinking_choice(self) -> Any:
+        """The ``thinking``/``effort`` every request carries (``llm.thinking``)."""
+        from docbatch_gui.llm.catalogue import load_catalogue
+        from docbatch_gui.llm.thinking import choose
+
+        info = load_catalogue().model(self.anthropic_model)
+        return choose(info, self.claude_effort, self.claude_thinking)
+
     def __repr_args__(self) -> Any:
         """URI passwords masked: a Settings object ends up in debug logs (an executor
         logging its result, a traceback's locals), and must not carry a secret there."""
@@ -212,6 +285,12 @@ def describe_allowed(field_name: str) -> str:
         return "one of " + ", ".join(m.value for m in annotation)
     if field_name == "ocr_engine":
         return "one of " + ", ".join(OCR_ENGINES)
+    if field_name == "anthropic_model":
+        return "one of " + ", ".join(known_models())
+    if field_name == "claude_effort":
+        return "one of " + ", ".join(EFFORTS)
+    if field_name == "claude_thinking":
+        return "one of " + ", ".join(THINKING)
     kind = getattr(annotation, "__name__", str(annotation))
     kind = {"int": "a whole number", "float": "a number", "bool": "true or false"}.get(kind, kind)
     if lower is not None and upper is not None:

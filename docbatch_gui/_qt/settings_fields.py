@@ -31,11 +31,16 @@ from PySide6.QtWidgets import (
 
 from docbatch_gui._qt.dialogs import choose_files, choose_folder
 from docbatch_gui._qt.tasks import spawn
-from docbatch_gui.config import OCR_ENGINES, describe_allowed
+from docbatch_gui.config import EFFORTS, OCR_ENGINES, THINKING, describe_allowed, known_models
 from docbatch_gui.secrets import URI_VARIABLES, join_uri_password, split_uri_password
 
 #: str fields offered as a fixed list
-CHOICES: dict[str, tuple[str, ...]] = {"ocr_engine": OCR_ENGINES}
+CHOICES: dict[str, tuple[str, ...]] = {
+    "ocr_engine": OCR_ENGINES,
+    "anthropic_model": known_models(),
+    "claude_effort": EFFORTS,
+    "claude_thinking": THINKING,
+}
 #: Path fields that name a folder (the others name a file)
 FOLDERS = {"data_dir"}
 NOTE_STYLE = "color: palette(placeholder-text); font-size: 11px;"
@@ -55,6 +60,9 @@ def value_label(value: str) -> str:
         "google_vision": translate("SettingValue", "google_vision"),
         "tesseract": translate("SettingValue", "tesseract"),
         "none": translate("SettingValue", "none"),
+        "auto": translate("SettingValue", "auto (cheapest the model allows)"),
+        "off": translate("SettingValue", "off"),
+        "on": translate("SettingValue", "on"),
         "inprocess": translate("SettingValue", "in this program"),
         "celery": translate("SettingValue", "Celery workers"),
     }

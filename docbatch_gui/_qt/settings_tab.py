@@ -64,7 +64,8 @@ GROUPS: list[tuple[str, list[str], Probe | None]] = [
         "claude",
         [
             "anthropic_api_key", "anthropic_base_url", "anthropic_timeout",
-            "anthropic_max_retries", "claude_output", "max_output_tokens", "request_retries",
+            "anthropic_max_retries", "claude_effort", "claude_thinking", "claude_output",
+            "max_output_tokens", "request_retries",
             "batch_max_requests", "batch_max_mb",
         ],
         connections.test_anthropic,
@@ -217,6 +218,8 @@ class SettingsTab(QWidget):
             "anthropic_timeout": self.tr("Request timeout, s"),
             "anthropic_max_retries": self.tr("SDK retries"),
             "claude_output": self.tr("Output format"),
+            "claude_effort": self.tr("Effort"),
+            "claude_thinking": self.tr("Thinking"),
             "max_output_tokens": self.tr("Max output tokens"),
             "request_retries": self.tr("Request retries"),
             "batch_max_requests": self.tr("Requests per batch"),

@@ -156,6 +156,11 @@ class RequestRecord:
     mode: str = "sync"
     answer: list[dict[str, Any]] | None = None
     batch: int | None = None  # local id of the batch the request is in (batch mode)
+    thinking_tokens: int = 0  # part of output_tokens, kept apart to show what thinking cost
+    cache_write_1h_tokens: int = 0  # part of cache_write_tokens written for one hour
+    #: the output budget of the next send, when an answer was cut off at max_tokens
+    max_tokens: int | None = None
+    note: str | None = None  # something the operator should know about this group
 
     def body(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -186,6 +191,9 @@ class BatchRecord:
     results_done: bool = False
     cost_estimate_usd: float | None = None
     cost_actual_usd: float | None = None
+    model: str | None = None  # what the requests were sent with
+    effort: str | None = None  # e.g. "effort low, thinking off"
+    thinking_tokens: int = 0
     id: int | None = None
 
     def body(self) -> dict[str, Any]:

@@ -23,11 +23,12 @@ from docbatch_gui.domain.errors import DocBatchError, ErrorKind, InvalidTransiti
 from docbatch_gui.domain.models import BatchRecord, Job, RequestRecord
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.engine.batch_results import ResultBuilder
+from docbatch_gui.engine.estimates import CostEstimator
 from docbatch_gui.engine.extraction import group_request, page_groups
 from docbatch_gui.engine.faults import crash_point
 from docbatch_gui.engine.worker import LocalWorker
 from docbatch_gui.llm.batches import BatchClient
-from docbatch_gui.llm.pricing import Usage, estimate_usage, load_prices
+from docbatch_gui.llm.catalogue import Usage
 from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.pipeline.requests import ExtractionRequest, custom_id
 from docbatch_gui.storage.blobs import BlobStore
@@ -62,7 +63,7 @@ class BatchEngine:
         self.profile = profile
         self.client = client
         self.worker = worker
-        self.prices = load_prices()
+        self.estimator = CostEstimator(store, settings, profile)
         self.results = ResultBuilder(store, settings, profile, worker.listener)
         self.halted: DocBatchError | None = None
 
@@ -137,7 +138,14 @@ class BatchEngine:
                 continue
             requests.append(
                 group_request(
-                    self.blobs, self.settings, self.profile, job, number, group, len(pages)
+                    self.blobs,
+                    self.settings,
+                    self.profile,
+                    job,
+                    number,
+                    group,
+                    len(pages),
+                    record.max_tokens if record else None,
                 )
             )
         return requests
@@ -163,6 +171,7 @@ class BatchEngine:
     async def _submit_chunk(self, entries: list[tuple[Job, ExtractionRequest]]) -> None:
         requests = [r for _, r in entries]
         jobs = {j.id: j for j, _ in entries}
+        await self.estimator.measure(self.client.client, requests[0])
         estimate = self._estimate(requests)
         intent = self.store.create_batch(
             BatchRecord(
@@ -170,6 +179,8 @@ class BatchEngine:
                 job_ids=sorted(jobs),
                 window_start=(_now() - WINDOW_SKEW).isoformat(),
                 cost_estimate_usd=estimate,
+                model=self.settings.anthropic_model,
+                effort=self.settings.thinking_choice.label,
             )
         )
         for job in jobs.values():
@@ -196,9 +207,10 @@ class BatchEngine:
                     attempts=(previous.attempts if previous else 0) + 1,
                     mode=BATCH,
                     batch=intent.id,
-                    input_tokens=previous.input_tokens if previous else 0,
-                    output_tokens=previous.output_tokens if previous else 0,
                     cost_usd=previous.cost_usd if previous else None,
+                    max_tokens=previous.max_tokens if previous else None,
+                    note=previous.note if previous else None,
+                    **(Usage.of(previous) if previous else Usage()).as_fields(),
                 )
             )
         crash_point("after_intent")
@@ -264,12 +276,7 @@ class BatchEngine:
                 continue
 
     def _estimate(self, requests: list[ExtractionRequest]) -> float | None:
-        usage = Usage()
-        for request in requests:
-            usage += estimate_usage(
-                list(request.image_pixels), request.text_chars, 4000, len(request.pages)
-            )
-        return self.prices.cost(self.settings.anthropic_model, usage, batch=True)
+        return self.estimator.for_requests(requests, batch=True)
 
     # -- recovery of intents ------------------------------------------------------------
 

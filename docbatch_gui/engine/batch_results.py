@@ -12,16 +12,23 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import asdict, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from docbatch_gui.config import Settings
-from docbatch_gui.domain.errors import ErrorKind, InvalidTransition
+from docbatch_gui.domain.errors import CriticalError, ErrorKind, InvalidTransition
 from docbatch_gui.domain.models import BatchRecord, Job, RequestRecord
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.engine.faults import crash_point
 from docbatch_gui.engine.limits import ResultLimiter
-from docbatch_gui.llm.claude import answer_payload
-from docbatch_gui.llm.pricing import Usage, load_prices
+from docbatch_gui.llm.catalogue import Usage, load_catalogue
+from docbatch_gui.llm.claude import (
+    CutOff,
+    answer_payload,
+    cut_off_error,
+    cut_off_note,
+    raised_max_tokens,
+    refused_request,
+)
 from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.pipeline.requests import parse_custom_id
 from docbatch_gui.pipeline.results import InvalidAnswer, RawDocument, parse_answer, stitch
@@ -33,7 +40,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-UNSUPPORTED_ERRORS = frozenset({"invalid_request_error", "not_found_error"})
+#: errors of a request DocBatch built: our bug or configuration, so the queue stops
+REFUSED_ERRORS = frozenset({"invalid_request_error", "not_found_error", "request_too_large"})
 
 
 class ResultBuilder:
@@ -44,9 +52,10 @@ class ResultBuilder:
         self.settings = settings
         self.profile = profile
         self.listener = listener
-        self.prices = load_prices()
+        self.catalogue = load_catalogue()
         self.limiter = ResultLimiter(settings.result_workers, settings.max_concurrent_mb)
         self.max_attempts = settings.request_retries + 1
+        self.refusal: CriticalError | None = None
 
     # -- results ------------------------------------------------------------------------
 
@@ -68,34 +77,29 @@ class ResultBuilder:
             seen += 1
             if seen == max(1, len(ours) // 2):
                 crash_point("mid_results")
-        costs = [
-            r.cost_usd or 0.0
-            for job_id in records
-            for r in self.store.list_requests(job_id)
-            if r.batch == batch.id
+        mine = [
+            r for job_id in records for r in self.store.list_requests(job_id) if r.batch == batch.id
         ]
-        self.store.update_batch(batch.id, results_done=True, cost_actual_usd=round(sum(costs), 6))
+        self.store.update_batch(
+            batch.id,
+            results_done=True,
+            cost_actual_usd=round(sum(r.cost_usd or 0.0 for r in mine), 6),
+            thinking_tokens=sum(r.thinking_tokens for r in mine),
+        )
 
     def _record(self, record: RequestRecord, result: BatchResult) -> RequestRecord:
         if result.kind == "succeeded":
             usage = Usage.from_api(result.message.usage)
-            total = usage + Usage(
-                record.input_tokens,
-                record.output_tokens,
-                record.cache_read_tokens,
-                record.cache_write_tokens,
-            )
-            cost = self.prices.cost(self.settings.anthropic_model, usage, batch=True)
+            cost = self.catalogue.cost(self.settings.anthropic_model, usage, batch=True)
             spent = round((record.cost_usd or 0.0) + (cost or 0.0), 6)
-            fields = {
-                "input_tokens": total.input_tokens,
-                "output_tokens": total.output_tokens,
-                "cache_read_tokens": total.cache_read_tokens,
-                "cache_write_tokens": total.cache_write_tokens,
+            fields: dict[str, Any] = {
+                **(usage + Usage.of(record)).as_fields(),
                 "cost_usd": spent if cost is not None else record.cost_usd,
             }
             try:
                 documents = parse_answer(answer_payload(result.message), record.pages, self.profile)
+            except CutOff:
+                return self._cut_off(record, result, fields)
             except InvalidAnswer as exc:
                 return replace(
                     record, state="retry", error_kind="retryable", error=exc.message, **fields
@@ -104,12 +108,10 @@ class ResultBuilder:
             return replace(
                 record, state="succeeded", error_kind=None, error=None, answer=answer, **fields
             )
-        if result.kind == "errored" and result.error_type in UNSUPPORTED_ERRORS:
+        if result.kind == "errored" and result.error_type in REFUSED_ERRORS:
+            refusal = refused_request(f"{result.error_type}: {result.error_message}")
             return replace(
-                record,
-                state="errored",
-                error_kind=ErrorKind.UNSUPPORTED.value,
-                error=f"Claude rejected the request ({result.error_type}: {result.error_message})",
+                record, state="errored", error_kind=ErrorKind.CRITICAL.value, error=refusal.message
             )
         reason = (
             f"{result.error_type}: {result.error_message}"
@@ -117,6 +119,33 @@ class ResultBuilder:
             else f"the request {result.kind} before it ran"
         )
         return replace(record, state="retry", error_kind="retryable", error=reason)
+
+    def _cut_off(
+        self, record: RequestRecord, result: BatchResult, fields: dict[str, Any]
+    ) -> RequestRecord:
+        """An answer cut at ``max_tokens``: the next batch sends the group once more
+        with a larger budget; a second cut is final (sending the same again would
+        only pay again)."""
+        budget = record.max_tokens or self.settings.max_output_tokens
+        model = self.catalogue.model(self.settings.anthropic_model)
+        raised = None if record.max_tokens else raised_max_tokens(budget, model.max_output_tokens)
+        if raised is None:
+            error = cut_off_error(record.pages, budget)
+            return replace(
+                record, state="errored", error_kind=error.kind.value, error=error.message, **fields
+            )
+        note = cut_off_note(record.custom_id, record.pages, budget, raised)
+        log.warning("%s", note)
+        return replace(
+            record,
+            state="retry",
+            error_kind="retryable",
+            error="cut off at max_tokens",
+            max_tokens=raised,
+            note=note,
+            attempts=max(0, record.attempts - 1),  # a larger budget is not a failed try
+            **fields,
+        )
 
     # -- jobs ---------------------------------------------------------------------------
 
@@ -129,6 +158,9 @@ class ResultBuilder:
             if len(records) >= expected and not any(r.state == "pending" for r in records):
                 ready.append((job, records))
         await asyncio.gather(*(self._decide(job, records) for job, records in ready))
+        if self.refusal is not None:  # a request we built was refused: stop the queue
+            refusal, self.refusal = self.refusal, None
+            raise refusal
 
     async def finish_answered(self, job: Job) -> None:
         """A job whose groups were all answered before (a retry after a crash)."""
@@ -137,15 +169,25 @@ class ResultBuilder:
     async def _decide(self, job: Job, records: list[RequestRecord]) -> None:
         rejected = [r for r in records if r.state == "errored"]
         again = [r for r in records if r.state == "retry"]
+        refused = [r for r in rejected if r.error_kind == ErrorKind.CRITICAL.value]
         try:
-            if rejected:
+            if refused:
+                self._emit(
+                    self.store.transition(
+                        job.id,
+                        JobState.FAILED,
+                        error_kind=ErrorKind.CRITICAL,
+                        error=refused[0].error,
+                    )
+                )
+                self.refusal = self.refusal or CriticalError(refused[0].error or "refused")
+            elif rejected:
                 self._emit(
                     self.store.transition(
                         job.id,
                         JobState.FAILED,
                         error_kind=ErrorKind.UNSUPPORTED,
-                        error=f"{job.file_name}: {rejected[0].error}. Check the file's pages; "
-                        "retrying will not help.",
+                        error=f"{job.file_name}: {rejected[0].error}",
                     )
                 )
             elif again and max(r.attempts for r in again) >= self.max_attempts:

@@ -21,9 +21,9 @@ from docbatch_gui.domain.errors import (
     UnsupportedInput,
 )
 from docbatch_gui.domain.models import Document, Job, Page, RequestRecord
-from docbatch_gui.llm.pricing import Usage, estimate_usage, load_prices
+from docbatch_gui.engine.estimates import CostEstimator
+from docbatch_gui.llm.catalogue import Usage, load_catalogue
 from docbatch_gui.pipeline.profile import Profile
-from docbatch_gui.pipeline.prompt import system_prompt
 from docbatch_gui.pipeline.requests import (
     ExtractionRequest,
     PagePayload,
@@ -55,8 +55,11 @@ def group_request(
     number: int,
     group: Sequence[Page],
     total_pages: int,
+    max_tokens: int | None = None,
 ) -> ExtractionRequest:
-    """One group's request, reading only this group's page images (sync and batch)."""
+    """One group's request, reading only this group's page images (sync and batch).
+
+    ``max_tokens`` is raised for a group whose earlier answer was cut off."""
     payloads = [PagePayload(p.page_no, blobs.read(p.image_sha or ""), p.text) for p in group]
     return build_request(
         job.id,
@@ -67,8 +70,9 @@ def group_request(
         total_pages=total_pages,
         model=settings.anthropic_model,
         group_size=settings.group_size,
-        max_tokens=settings.max_output_tokens,
+        max_tokens=max_tokens or settings.max_output_tokens,
         output_mode=settings.claude_output,
+        options=settings.thinking_choice.params(),
     )
 
 
@@ -86,48 +90,36 @@ class SyncExtraction:
         self.settings = settings
         self.profile = profile
         self.claude = claude
-        self.prices = load_prices()
+        self.catalogue = load_catalogue()
+        self.estimator = CostEstimator(store, settings, profile)
         self.chunk = max(2, 2 * settings.max_concurrency)
 
     def estimate(self, job: Job, pages: Sequence[Page]) -> float | None:
-        """Cost before sending, from page sizes alone (no images read, no network)."""
-        prompt_chars = len(system_prompt(self.profile, self.settings.group_size)) + 2600
-        usage = Usage()
-        for group in page_groups(pages, self.settings.group_size):
-            usage += estimate_usage(
-                [(p.width, p.height) for p in group],
-                sum(len(p.text) + 40 for p in group),
-                prompt_chars,
-                len(group),
-            )
-        return self.prices.cost(self.settings.anthropic_model, usage)
+        """Cost before sending, from page sizes alone (no images read)."""
+        groups = page_groups(pages, self.settings.group_size)
+        return self.estimator.for_pages(groups, batch=False)
 
     async def extract(self, job: Job, attempt: int) -> list[Document]:
         pages = self.store.list_pages(job.id)
         groups = page_groups(pages, self.settings.group_size)
-        done = {
-            r.custom_id: r
-            for r in self.store.list_requests(job.id)
-            if r.state == "succeeded" and r.answer is not None
-        }
+        records = {r.custom_id: r for r in self.store.list_requests(job.id)}
+        done = {k: r for k, r in records.items() if r.state == "succeeded" and r.answer is not None}
         answers: dict[int, list[RawDocument]] = {}
         for number, group in enumerate(groups, start=1):
             record = done.get(custom_id(job.id, number))
             if record and record.pages == [p.page_no for p in group]:
                 answers[number] = [RawDocument(**d) for d in record.answer or []]
-        self.store.update_job(job.id, attempt=attempt, cost_estimate_usd=self.estimate(job, pages))
         todo = [n for n in range(1, len(groups) + 1) if n not in answers]
+        if todo:  # a free count_tokens, once per profile and model, sharpens the estimate
+            sample = self._request(job, todo[0], groups, len(pages), records)
+            await self.estimator.measure(self.claude.client, sample)
+        self.store.update_job(job.id, attempt=attempt, cost_estimate_usd=self.estimate(job, pages))
         if len(todo) < len(groups):
             log.info("job %s: reusing %d answered groups", job.id, len(groups) - len(todo))
         failures: list[DocBatchError] = []
         for start in range(0, len(todo), self.chunk):
             chunk = todo[start : start + self.chunk]
-            requests = [
-                group_request(
-                    self.blobs, self.settings, self.profile, job, n, groups[n - 1], len(pages)
-                )
-                for n in chunk
-            ]
+            requests = [self._request(job, n, groups, len(pages), records) for n in chunk]
             for outcome in await self.claude.extract(requests):
                 self._record(job, outcome)
                 if outcome.ok:
@@ -141,19 +133,36 @@ class SyncExtraction:
             raise _summarise(failures, len(groups), job.file_name)
         return stitch(job.id, [answers[n] for n in sorted(answers)], self.profile)
 
+    def _request(
+        self,
+        job: Job,
+        number: int,
+        groups: list[list[Page]],
+        total_pages: int,
+        records: dict[str, RequestRecord],
+    ) -> ExtractionRequest:
+        """A group's request, with the larger budget an earlier cut-off answer earned."""
+        record = records.get(custom_id(job.id, number))
+        budget = record.max_tokens if record else None
+        return group_request(
+            self.blobs,
+            self.settings,
+            self.profile,
+            job,
+            number,
+            groups[number - 1],
+            total_pages,
+            budget,
+        )
+
     def _record(self, job: Job, outcome: RequestOutcome) -> None:
         request, usage = outcome.request, outcome.usage
         previous = next(
             (r for r in self.store.list_requests(job.id) if r.custom_id == request.custom_id), None
         )
         if previous is not None:  # a retried group: what was paid before still counts
-            usage += Usage(
-                previous.input_tokens,
-                previous.output_tokens,
-                previous.cache_read_tokens,
-                previous.cache_write_tokens,
-            )
-        cost = self.prices.cost(self.settings.anthropic_model, usage)
+            usage += Usage.of(previous)
+        cost = self.catalogue.cost(self.settings.anthropic_model, usage)
         self.store.save_request(
             RequestRecord(
                 job_id=job.id,
@@ -164,13 +173,12 @@ class SyncExtraction:
                 attempts=(previous.attempts if previous else 0) + outcome.attempts,
                 error_kind=outcome.error.kind.value if outcome.error else None,
                 error=outcome.error.message if outcome.error else None,
-                input_tokens=usage.input_tokens,
-                output_tokens=usage.output_tokens,
-                cache_read_tokens=usage.cache_read_tokens,
-                cache_write_tokens=usage.cache_write_tokens,
                 cost_usd=cost,
                 mode="sync",
                 answer=[asdict(d) for d in outcome.documents] if outcome.ok else None,
+                max_tokens=outcome.max_tokens,
+                note=outcome.note or (previous.note if previous else None),
+                **usage.as_fields(),
             )
         )
 

@@ -15,7 +15,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import anthropic
@@ -26,7 +26,7 @@ from docbatch_gui.domain.errors import (
     RetryableError,
     UnsupportedInput,
 )
-from docbatch_gui.llm.pricing import Usage
+from docbatch_gui.llm.catalogue import Usage
 from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.pipeline.requests import ExtractionRequest
 from docbatch_gui.pipeline.results import InvalidAnswer, RawDocument, parse_answer
@@ -42,20 +42,51 @@ class RequestOutcome:
     error: DocBatchError | None
     usage: Usage = field(default_factory=Usage)
     attempts: int = 1
+    note: str | None = None  # something the operator should know (a cut-off answer)
+    max_tokens: int | None = None  # the budget the answer finally had, when raised
 
     @property
     def ok(self) -> bool:
         return self.error is None
 
 
+class CutOff(InvalidAnswer):
+    """The answer stopped at ``max_tokens``: the same request would stop there again."""
+
+
 def answer_payload(message: Any) -> str | dict[str, Any]:
     """The answer of a Message: a forced tool's input, else the text."""
     if getattr(message, "stop_reason", None) == "max_tokens":
-        raise InvalidAnswer("invalid answer: cut off at max_tokens (raise MAX_OUTPUT_TOKENS)")
+        raise CutOff("invalid answer: cut off at max_tokens")
     for block in message.content:
         if getattr(block, "type", None) == "tool_use":
             return dict(block.input)
     return "".join(getattr(b, "text", "") for b in message.content if b.type == "text")
+
+
+def raised_max_tokens(current: int, model_max: int) -> int | None:
+    """The one larger budget a cut-off answer gets, or None when none is left."""
+    raised = min(model_max, max(current * 2, current + 4096))
+    return raised if raised > current else None
+
+
+def _span(pages: Sequence[int]) -> str:
+    return f"{pages[0]}-{pages[-1]}" if pages else "?"
+
+
+def cut_off_note(custom_id: str, pages: Sequence[int], budget: int, raised: int) -> str:
+    return (
+        f"{custom_id} (pages {_span(pages)}): the answer was cut off at max_tokens "
+        f"{budget}; sent once more with {raised}"
+    )
+
+
+def cut_off_error(pages: Sequence[int], budget: int) -> UnsupportedInput:
+    return UnsupportedInput(
+        f"The answer for pages {_span(pages)} did not fit in {budget} output tokens, even after "
+        "one retry with a larger budget. Lower GROUP_SIZE (fewer pages per request) or "
+        "lower CLAUDE_EFFORT, then retry the job: answered pages are kept."
+    )
 
 
 def classify_api_error(exc: Exception) -> DocBatchError:
@@ -70,16 +101,22 @@ def classify_api_error(exc: Exception) -> DocBatchError:
             f"Claude refused the API key ({status}: {detail}). Check ANTHROPIC_API_KEY; "
             "processing has stopped and nothing else is sent until it is fixed."
         )
-    if isinstance(exc, anthropic.PermissionDeniedError) or "credit balance" in detail.lower():
+    if (
+        isinstance(exc, anthropic.PermissionDeniedError | anthropic.PaymentRequiredError)
+        or "credit balance" in detail.lower()
+    ):
         return CriticalError(
             f"Claude refused the request for billing or permission reasons ({status}: "
             f"{detail}). Check the account's plan and billing; processing has stopped."
         )
-    if isinstance(exc, anthropic.BadRequestError | anthropic.UnprocessableEntityError):
-        return UnsupportedInput(
-            f"Claude rejected the request as invalid ({status}: {detail}). "
-            "Check the file's pages; retrying will not help."
-        )
+    if isinstance(
+        exc,
+        anthropic.BadRequestError
+        | anthropic.UnprocessableEntityError
+        | anthropic.NotFoundError
+        | anthropic.RequestTooLargeError,
+    ):
+        return refused_request(f"{status}: {detail}")
     if isinstance(exc, anthropic.APITimeoutError):
         return RetryableError("Claude did not answer in time (timeout); it will be retried.")
     if isinstance(exc, anthropic.APIConnectionError):
@@ -89,6 +126,18 @@ def classify_api_error(exc: Exception) -> DocBatchError:
             f"Claude is busy or failing ({status}: {detail}); it will be retried."
         )
     return RetryableError(f"Claude call failed ({type(exc).__name__}); it will be retried.")
+
+
+def refused_request(reason: str) -> CriticalError:
+    """A request DocBatch built was refused as invalid: our bug or our configuration
+    (model, effort, thinking), never the operator's file. Sending more of the same
+    would be refused too, so the queue stops."""
+    return CriticalError(
+        f"Claude refused a request DocBatch built ({reason}). This is a DocBatch or "
+        "configuration problem (model, effort, thinking), not a problem with the file: "
+        "processing has stopped. Check Settings → Claude, run `docbatch doctor --live`, "
+        "and report it if the settings are right."
+    )
 
 
 def _api_message(exc: Exception) -> str:
@@ -117,6 +166,7 @@ class ClaudeSync:
         timeout: float,
         max_retries: int,
         request_retries: int,
+        max_output_tokens: int = 128_000,
         strict_responses: bool = False,
         metrics: SyncMetrics | None = None,
     ) -> None:
@@ -134,6 +184,7 @@ class ClaudeSync:
         self.profile = profile
         self.max_concurrency = max_concurrency
         self.request_retries = request_retries
+        self.max_output_tokens = max_output_tokens  # the model's ceiling (catalogue)
         self.semaphore = asyncio.Semaphore(max_concurrency)
         self.critical: CriticalError | None = None
         self.in_flight = 0
@@ -177,9 +228,10 @@ class ClaudeSync:
     async def _one(self, request: ExtractionRequest) -> RequestOutcome:
         usage = Usage()
         attempts = 0
+        note: str | None = None
         while True:
             if self.critical is not None:
-                return RequestOutcome(request, None, self.critical, usage, attempts)
+                return RequestOutcome(request, None, self.critical, usage, attempts, note)
             attempts += 1
             try:
                 message = await self._send(request)
@@ -190,16 +242,28 @@ class ClaudeSync:
                 if isinstance(error, CriticalError) and self.critical is None:
                     self.critical = error
                     log.error("%s", error.message)
-                return RequestOutcome(request, None, error, usage, attempts)
+                return RequestOutcome(request, None, error, usage, attempts, note)
             usage += Usage.from_api(message.usage)
             try:
                 documents = parse_answer(answer_payload(message), request.pages, self.profile)
+            except CutOff:
+                # the same budget would be cut again: raise it once, or give up
+                budget = int(request.params["max_tokens"])
+                raised = None if note else raised_max_tokens(budget, self.max_output_tokens)
+                if raised is None:
+                    error = cut_off_error(request.pages, budget)
+                    return RequestOutcome(request, None, error, usage, attempts, note, budget)
+                note = cut_off_note(request.custom_id, request.pages, budget, raised)
+                log.warning("%s", note)
+                request = replace(request, params={**request.params, "max_tokens": raised})
+                continue
             except InvalidAnswer as exc:
                 log.warning("%s: %s (attempt %d)", request.custom_id, exc.message, attempts)
                 if attempts > self.request_retries:
-                    return RequestOutcome(request, None, exc, usage, attempts)
+                    return RequestOutcome(request, None, exc, usage, attempts, note)
                 continue
-            return RequestOutcome(request, documents, None, usage, attempts)
+            budget = int(request.params["max_tokens"])
+            return RequestOutcome(request, documents, None, usage, attempts, note, budget)
 
     async def _send(self, request: ExtractionRequest) -> Any:
         async with self.semaphore:

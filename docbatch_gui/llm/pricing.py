@@ -1,111 +1,102 @@
-"""What a request costs, from token counts and a price table kept as data.
+"""What requests will cost, before they are sent.
 
-Estimates are made before sending (no network: image tokens ≈ w·h/750, text ≈ chars/3
-for Cyrillic-heavy text, the prompt counted once per request); actual costs from the
-usage each answer reports, cache reads and writes priced apart.
+An estimate starts from a *basis*: the tokens of the shared prefix (system prompt
+and schema) and how far the offline formula is from the real count for a page.
+With a key, the basis comes from the API's free ``count_tokens`` (one call for the
+prefix, one for a representative page; cached per profile and model by the caller).
+Without one the formula stands alone: image tokens ⌈w/28⌉·⌈h/28⌉ after the model's
+own downscale, text about four characters a token. Actual costs never come from
+here: they are read from each answer's ``usage``.
 """
 
 from __future__ import annotations
 
-import json
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
 
-from docbatch_gui.resources import resources_dir
+from docbatch_gui.llm.catalogue import Catalogue, ModelInfo, Usage
+from docbatch_gui.llm.thinking import ThinkingChoice
 
-TOKENS_PER_MILLION = 1_000_000
-OUTPUT_TOKENS_PER_PAGE = 250  # a generous answer per page: documents, fields, confidences
+OUTPUT_TOKENS_PER_PAGE = 250  # a generous answer per page: documents and fields
 OUTPUT_TOKENS_PER_REQUEST = 100
+CHARS_PER_TOKEN = 3.5  # mixed Russian and English text, on the newer tokenizer
+#: what structured outputs add to the prompt (the schema's injected instructions)
+FORMAT_OVERHEAD_TOKENS = 300
 
 
 @dataclass(frozen=True)
-class Usage:
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cache_read_tokens: int = 0
-    cache_write_tokens: int = 0
+class EstimateBasis:
+    prefix_tokens: int  # system blocks and schema: the cacheable prefix
+    page_factor: float = 1.0  # real page tokens / formula page tokens
+    source: str = "formula"  # formula | count_tokens
 
-    def __add__(self, other: Usage) -> Usage:
-        return Usage(
-            self.input_tokens + other.input_tokens,
-            self.output_tokens + other.output_tokens,
-            self.cache_read_tokens + other.cache_read_tokens,
-            self.cache_write_tokens + other.cache_write_tokens,
-        )
-
-    @classmethod
-    def from_api(cls, usage: object) -> Usage:
-        """From the SDK's ``Usage`` (or a dict of the same keys)."""
-
-        def get(name: str) -> int:
-            value = usage.get(name) if isinstance(usage, dict) else getattr(usage, name, None)
-            return int(value or 0)
-
-        return cls(
-            get("input_tokens"),
-            get("output_tokens"),
-            get("cache_read_input_tokens"),
-            get("cache_creation_input_tokens"),
-        )
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "prefix_tokens": self.prefix_tokens,
+            "page_factor": self.page_factor,
+            "source": self.source,
+        }
 
 
 @dataclass(frozen=True)
-class Prices:
-    input: float
-    output: float
-    cache_write: float
-    cache_read: float
+class PlannedRequest:
+    """What an estimate needs of one request: its images and text, nothing else."""
+
+    image_sizes: Sequence[tuple[int, int]]
+    text_chars: int
+    pages: int
 
 
-@dataclass(frozen=True)
-class PriceTable:
-    models: dict[str, Prices]
-    batch_discount: float
-
-    def prices(self, model: str) -> Prices | None:
-        """Exact model id, else the longest known id it starts with (dated snapshots)."""
-        if model in self.models:
-            return self.models[model]
-        matches = [m for m in self.models if model.startswith(m)]
-        return self.models[max(matches, key=len)] if matches else None
-
-    def cost(self, model: str, usage: Usage, *, batch: bool = False) -> float | None:
-        prices = self.prices(model)
-        if prices is None:
-            return None
-        total = (
-            usage.input_tokens * prices.input
-            + usage.output_tokens * prices.output
-            + usage.cache_write_tokens * prices.cache_write
-            + usage.cache_read_tokens * prices.cache_read
-        ) / TOKENS_PER_MILLION
-        return round(total * (self.batch_discount if batch else 1.0), 6)
+def text_tokens(chars: int) -> int:
+    return int(chars / CHARS_PER_TOKEN) + 1 if chars else 0
 
 
-def pricing_path() -> Path:
-    return resources_dir() / "pricing.json"
+def formula_prefix(system_text_chars: int) -> EstimateBasis:
+    return EstimateBasis(text_tokens(system_text_chars) + FORMAT_OVERHEAD_TOKENS)
 
 
-@cache
-def load_prices(path: Path | None = None) -> PriceTable:
-    data = json.loads((path or pricing_path()).read_text(encoding="utf-8"))
-    return PriceTable(
-        {name: Prices(**values) for name, values in data["models"].items()},
-        float(data["batch_discount"]),
+def page_tokens(model: ModelInfo, request: PlannedRequest) -> int:
+    return sum(model.image_tokens(w, h) for w, h in request.image_sizes) + text_tokens(
+        request.text_chars
     )
 
 
-def image_tokens(width: int, height: int) -> int:
-    return (width * height + 749) // 750
-
-
-def estimate_usage(
-    image_sizes: list[tuple[int, int]], text_chars: int, prompt_chars: int, pages: int
+def request_usage(
+    model: ModelInfo,
+    choice: ThinkingChoice,
+    basis: EstimateBasis,
+    request: PlannedRequest,
+    *,
+    first: bool,
 ) -> Usage:
-    """An upper-bound guess for one request, before sending: no cache hits assumed."""
-    input_tokens = (
-        sum(image_tokens(w, h) for w, h in image_sizes) + text_chars // 3 + prompt_chars // 4
-    )
-    output_tokens = OUTPUT_TOKENS_PER_REQUEST + OUTPUT_TOKENS_PER_PAGE * pages
-    return Usage(input_tokens=input_tokens, output_tokens=output_tokens)
+    """One request's usage: the first of a run writes the cached prefix (when it is
+    long enough to be cached at all), the later ones read it."""
+    own = int(page_tokens(model, request) * basis.page_factor)
+    thinking = choice.guessed_thinking_tokens()
+    output = OUTPUT_TOKENS_PER_REQUEST + OUTPUT_TOKENS_PER_PAGE * request.pages + thinking
+    prefix = basis.prefix_tokens
+    if prefix < model.min_cache_tokens:
+        return Usage(own + prefix, output, thinking_tokens=thinking)
+    if first:
+        return Usage(own, output, cache_write_tokens=prefix, thinking_tokens=thinking)
+    return Usage(own, output, cache_read_tokens=prefix, thinking_tokens=thinking)
+
+
+def estimate_cost(
+    catalogue: Catalogue,
+    choice: ThinkingChoice,
+    basis: EstimateBasis,
+    requests: Sequence[PlannedRequest],
+    *,
+    batch: bool,
+) -> float | None:
+    """USD for ``requests``, each priced on its own (a long-context band is decided
+    per request); None for a model the catalogue does not know."""
+    model = catalogue.get(choice.model)
+    if model is None:
+        return None
+    total = 0.0
+    for index, request in enumerate(requests):
+        usage = request_usage(model, choice, basis, request, first=index == 0)
+        total += catalogue.cost(choice.model, usage, batch=batch) or 0.0
+    return round(total, 6)

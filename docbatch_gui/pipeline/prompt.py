@@ -70,7 +70,7 @@ def output_schema(profile: Profile) -> dict[str, Any]:
             "value": {"type": "string", "description": "the value as read; empty when not found"},
             "confidence": {
                 "type": "number",
-                "description": "0..1: how sure the value is printed and read correctly; 0 when not found",
+                "description": "0..1: how sure the value is printed and read right; 0 if not found",
             },
         }
     )
@@ -82,7 +82,10 @@ def output_schema(profile: Profile) -> dict[str, Any]:
     )
     document = strict_object(
         {
-            "page_from": {"type": "integer", "description": "first page index in this request, from 1"},
+            "page_from": {
+                "type": "integer",
+                "description": "first page index in this request, from 1",
+            },
             "page_to": {"type": "integer", "description": "last page index in this request"},
             "continues_previous": {"type": "boolean"},
             "doc_type": {"type": "string", "enum": doc_type_keys(profile)},

@@ -10,7 +10,7 @@ from __future__ import annotations
 import base64
 import io
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -111,6 +111,7 @@ def build_requests(
     group_size: int,
     max_tokens: int,
     output_mode: OutputMode = OutputMode.JSON_SCHEMA,
+    options: Mapping[str, Any] | None = None,
 ) -> list[ExtractionRequest]:
     """All of a job's requests at once; for large files see ``build_request``."""
     size = max(1, min(group_size, MAX_IMAGES))
@@ -126,6 +127,7 @@ def build_requests(
             group_size=size,
             max_tokens=max_tokens,
             output_mode=output_mode,
+            options=options,
         )
         for number, start in enumerate(range(0, len(pages), size), start=1)
     ]
@@ -143,8 +145,13 @@ def build_request(
     group_size: int,
     max_tokens: int,
     output_mode: OutputMode = OutputMode.JSON_SCHEMA,
+    options: Mapping[str, Any] | None = None,
 ) -> ExtractionRequest:
-    """One group's request; the caller reads only this group's images into memory."""
+    """One group's request; the caller reads only this group's images into memory.
+
+    ``options`` carries the model's ``thinking`` and ``output_config.effort`` (see
+    ``llm.thinking``); the answer format is merged into the same ``output_config``.
+    """
     request_id = custom_id(job_id, number)
     max_side = MAX_SIDE_MANY_IMAGES if len(group) > MANY_IMAGES else MAX_SIDE
     budget = min(MAX_IMAGE_BASE64, MAX_REQUEST_BYTES // max(1, len(group)))
@@ -181,6 +188,8 @@ def build_request(
         "system": system_blocks(profile, group_size),
         "messages": [{"role": "user", "content": content}],
     }
+    for key, value in (options or {}).items():
+        params[key] = dict(value) if isinstance(value, Mapping) else value
     schema = output_schema(profile)
     if output_mode is OutputMode.TOOL:
         params["tools"] = [
@@ -192,7 +201,10 @@ def build_request(
         ]
         params["tool_choice"] = {"type": "tool", "name": TOOL_NAME}
     else:
-        params["output_config"] = {"format": {"type": "json_schema", "schema": schema}}
+        params.setdefault("output_config", {})["format"] = {
+            "type": "json_schema",
+            "schema": schema,
+        }
     return ExtractionRequest(
         request_id, job_id, number, tuple(p.page_no for p in group), params, tuple(sizes), chars
     )

@@ -270,10 +270,13 @@ class FakeAnthropic(LocalServer):
         with self._lock:
             self._expired |= set(custom_ids)
 
-    def count(self, method: str, path_prefix: str) -> int:
+    def count(self, method: str, path: str) -> int:
+        """Requests to ``path``: exactly, or every path under it when it ends with "/"."""
         with self._lock:
             return sum(
-                r.method == method.upper() and r.path.startswith(path_prefix) for r in self.requests
+                r.method == method.upper()
+                and (r.path.startswith(path) if path.endswith("/") else r.path == path)
+                for r in self.requests
             )
 
     # ------------------------------------------------------------------ plumbing

@@ -166,16 +166,20 @@ def test_retryable_errors_are_bounded(app: DocBatchApp, fake_anthropic: FakeAnth
     assert len(batch_posts(fake_anthropic)) == 3
 
 
-def test_an_invalid_request_fails_its_job_with_the_reason(
+def test_a_refused_request_stops_the_queue_and_never_blames_the_file(
     app: DocBatchApp, fake_anthropic: FakeAnthropic
 ) -> None:
+    """A 400 on a request DocBatch built is our bug or configuration: the job fails
+    as critical (not "unsupported input"), with the API's reason, and the queue stops."""
     bad, good = app.add([INVOICE, RUSSIAN], mode="batch").jobs
     fake_anthropic.batch_errored({f"job_{bad.id}_batch_1"}, "invalid_request_error")
     asyncio.run(app.run([bad.id, good.id]))
     bad = app.store.get_job(bad.id)
-    assert bad.state is JobState.FAILED and bad.error_kind is ErrorKind.UNSUPPORTED
-    assert "invalid_request_error" in (bad.error or "")
-    assert state(app, good.id) is JobState.DONE
+    assert bad.state is JobState.FAILED and bad.error_kind is ErrorKind.CRITICAL
+    assert "invalid_request_error: scripted batch error" in (bad.error or "")
+    assert "not a problem with the file" in (bad.error or "")
+    assert app.halted is not None and "refused a request DocBatch built" in app.halted.message
+    assert state(app, good.id) is JobState.DONE  # its answer was in the same results
 
 
 def test_canceling_the_only_job_cancels_its_batch(

@@ -1,0 +1,105 @@
+"""Cost estimates shown before sending, in sync and batch mode alike.
+
+The offline formula is refined, once per profile, model and prompt, by two free
+``count_tokens`` calls: the shared prefix alone, and the prefix with one real page.
+The result is kept in the store, so the next run (or another machine of the team)
+does not ask again. Any failure of the counter leaves the formula in place: an
+estimate must never stop processing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from docbatch_gui.config import Settings
+from docbatch_gui.domain.models import Page
+from docbatch_gui.llm.catalogue import load_catalogue
+from docbatch_gui.llm.pricing import (
+    EstimateBasis,
+    PlannedRequest,
+    estimate_cost,
+    formula_prefix,
+    page_tokens,
+)
+from docbatch_gui.pipeline.profile import Profile
+from docbatch_gui.pipeline.prompt import output_schema, system_blocks
+from docbatch_gui.pipeline.requests import ExtractionRequest
+from docbatch_gui.storage.store import Store
+
+log = logging.getLogger(__name__)
+
+BASIS_KEY = "estimate_basis"
+PAGE_TEXT_MARKUP = 40  # the <page index=… source_page=…> wrapper around each page's text
+
+
+class CostEstimator:
+    def __init__(self, store: Store, settings: Settings, profile: Profile) -> None:
+        self.store = store
+        self.settings = settings
+        self.catalogue = load_catalogue()
+        self.choice = settings.thinking_choice
+        self.model = self.catalogue.model(settings.anthropic_model)
+        blocks = system_blocks(profile, settings.group_size)
+        self.prefix_chars = sum(len(b["text"]) for b in blocks)
+        prompt = json.dumps([blocks, output_schema(profile)], sort_keys=True, ensure_ascii=False)
+        digest = hashlib.sha256(prompt.encode()).hexdigest()[:16]
+        self.key = f"{BASIS_KEY}:{settings.anthropic_model}:{digest}"
+
+    def basis(self) -> EstimateBasis:
+        saved = self.store.get_setting(self.key)
+        if isinstance(saved, dict):
+            try:
+                return EstimateBasis(
+                    int(saved["prefix_tokens"]),
+                    float(saved["page_factor"]),
+                    str(saved["source"]),
+                )
+            except (KeyError, TypeError, ValueError):
+                pass
+        return formula_prefix(self.prefix_chars)
+
+    async def measure(self, client: Any, sample: ExtractionRequest) -> EstimateBasis:
+        """Refine the basis with the real counter, once; ``client`` is an
+        ``AsyncAnthropic``. Returns the basis in force afterwards."""
+        current = self.basis()
+        if current.source == "count_tokens":
+            return current
+        params = {k: v for k, v in sample.params.items() if k != "max_tokens"}
+        bare = {**params, "messages": [{"role": "user", "content": "."}]}
+        try:
+            prefix = (await client.messages.count_tokens(**bare)).input_tokens
+            full = (await client.messages.count_tokens(**params)).input_tokens
+        except Exception as exc:  # the estimate falls back to the formula, never fails
+            log.info("count_tokens unavailable (%s); cost estimates use the formula", exc)
+            return current
+        planned = PlannedRequest(sample.image_pixels, sample.text_chars, len(sample.pages))
+        formula = max(1, page_tokens(self.model, planned))
+        basis = EstimateBasis(int(prefix), max(0.2, (full - prefix) / formula), "count_tokens")
+        self.store.set_setting(self.key, basis.as_dict())
+        log.info(
+            "cost estimates for %s now use count_tokens: prefix %d tokens, page factor %.2f",
+            self.settings.anthropic_model,
+            basis.prefix_tokens,
+            basis.page_factor,
+        )
+        return basis
+
+    def for_pages(self, groups: Sequence[Sequence[Page]], *, batch: bool) -> float | None:
+        """Before any image is read: page sizes and text layers only."""
+        planned = [
+            PlannedRequest(
+                [(p.width, p.height) for p in group],
+                sum(len(p.text) + PAGE_TEXT_MARKUP for p in group),
+                len(group),
+            )
+            for group in groups
+        ]
+        return estimate_cost(self.catalogue, self.choice, self.basis(), planned, batch=batch)
+
+    def for_requests(self, requests: Sequence[ExtractionRequest], *, batch: bool) -> float | None:
+        planned = [PlannedRequest(r.image_pixels, r.text_chars, len(r.pages)) for r in requests]
+        return estimate_cost(self.catalogue, self.choice, self.basis(), planned, batch=batch)
