@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.domain.normalize import normalize_text
+from docbatch_gui.pipeline import answer_schema
 from docbatch_gui.resources import resources_dir
 
 __all__ = [
@@ -264,6 +265,14 @@ def _compile(raw: _ProfileIn, source: Path) -> Profile:
         CurrencyProfile(c.code, tuple(c.markers), tuple(label_regex(m) for m in c.markers))
         for c in raw.currencies
     )
+    problems = answer_schema.limit_problems(
+        [f.key for f in fields], [t.key for t in doc_types if t.key != UNKNOWN] + [UNKNOWN]
+    )
+    if problems:
+        raise ValueError(
+            "its answer schema breaks the Claude API's structured-output limits: "
+            + "; ".join(problems)
+        )
     return Profile(
         source=source,
         version=raw.version,

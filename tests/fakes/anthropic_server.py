@@ -44,9 +44,23 @@ from tests.fakes.anthropic_answers import (
     expected_documents,
     parse_request,
 )
+from tests.fakes.anthropic_rules import (
+    MAX_BATCH_REQUESTS,
+    MAX_REQUEST_BYTES,
+    Refusal,
+    check_batch,
+    check_message,
+    thinking_tokens,
+)
 from tests.fakes.local_server import LocalServer, TrackingHandler
 
-__all__ = ["BATCH_ERROR_TYPES", "FakeAnthropic", "RecordedRequest", "expected_documents"]
+__all__ = [
+    "BATCH_ERROR_TYPES",
+    "MAX_BATCH_REQUESTS",
+    "FakeAnthropic",
+    "RecordedRequest",
+    "expected_documents",
+]
 
 ERROR_TYPES = {
     400: "invalid_request_error",
@@ -73,10 +87,7 @@ BATCH_ERROR_TYPES = frozenset(
         "overloaded_error",
     }
 )
-_CUSTOM_ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _BATCH_PATH_RE = re.compile(r"^/v1/messages/batches/(?P<id>[^/]+)(?P<rest>/results|/cancel)?$")
-_SAMPLING_PARAMS = ("temperature", "top_p", "top_k")  # rejected by API version 2026-10-21
-MAX_BATCH_REQUESTS = 100_000
 
 
 @dataclass(frozen=True)
@@ -173,8 +184,15 @@ class FakeAnthropic(LocalServer):
     - A batch ends on its ``batch_polls_needed``-th retrieve (value taken at create
       time). A cancel ends it on the next retrieve: requests in the share matching the
       polls made before the cancel succeed, the rest are canceled.
-    - ``temperature``/``top_p``/``top_k`` are rejected (400), as API version
-      2026-10-21 is reported to do.
+    - Every Messages, count_tokens and batch request is held to the documented rules
+      in ``anthropic_rules`` (schema limits, thinking and effort per model, forced
+      tool use, image count, sizes, custom ids, unknown models), refused with the
+      API's status, error type and wording. A batch entry that breaks them comes
+      back errored, as on the API.
+    - With thinking on (the model's default unless the request turns it off) the
+      answer spends thinking tokens, reported in ``usage.output_tokens_details``;
+      when thinking and answer exceed ``max_tokens`` the answer stops there
+      (``stop_reason: max_tokens``), as does one scripted by ``cut_off_next``.
     - ``reset()`` also restores ``latency`` and ``batch_polls_needed`` and forgets the
       prompt cache.
     """
@@ -219,6 +237,7 @@ class FakeAnthropic(LocalServer):
             self._invalid_next = 0
             self._invalid_ids: set[str] = set()
             self._bad_pages_next = 0
+            self._cut_off_next = 0
             self._errored: dict[str, str] = {}
             self._expired: set[str] = set()
             self._batches: dict[str, _Batch] = {}
@@ -257,6 +276,11 @@ class FakeAnthropic(LocalServer):
         """The next ``count`` answers end their last document past the group's pages."""
         with self._lock:
             self._bad_pages_next += count
+
+    def cut_off_next(self, count: int) -> None:
+        """The next ``count`` answers run out of ``max_tokens``: billed in full, cut."""
+        with self._lock:
+            self._cut_off_next += count
 
     def batch_errored(
         self, custom_ids: set[str], error_type: str = "invalid_request_error"
@@ -338,10 +362,18 @@ class FakeAnthropic(LocalServer):
             if body is ...:
                 raise _ApiError(400, "request body is not valid JSON")
             self._authenticate(headers)
+            if url.path != "/v1/messages/batches" and len(raw) > MAX_REQUEST_BYTES:
+                # api/errors: 32 MB per Messages (and count_tokens) request
+                raise _ApiError(
+                    413, "Request exceeds the maximum allowed number of bytes", "request_too_large"
+                )
             if method == "POST" and url.path == "/v1/messages" and self.latency > 0:
                 time.sleep(self.latency)
             self._scripted_failure(url.path)
-            status, payload = self._route(method, url.path, query, body)
+            try:
+                status, payload = self._route(method, url.path, query, body, len(raw))
+            except Refusal as refusal:
+                raise _ApiError(refusal.status, refusal.message, refusal.error_type) from None
         except _ApiError as error:
             self._send_error(handler, error)
             return
@@ -371,16 +403,16 @@ class FakeAnthropic(LocalServer):
         raise error
 
     def _route(
-        self, method: str, path: str, query: dict[str, str], body: Any
+        self, method: str, path: str, query: dict[str, str], body: Any, size: int
     ) -> tuple[int, dict[str, Any] | bytes]:
         if method == "POST" and path == "/v1/messages":
             return 200, self._create_message(body)
         if method == "POST" and path == "/v1/messages/count_tokens":
-            _validate_params(body, need_max_tokens=False)
+            check_message(body, counting=True)
             return 200, {"input_tokens": _tokens(body).total}
         if path == "/v1/messages/batches":
             if method == "POST":
-                return 200, self._create_batch(body)
+                return 200, self._create_batch(body, size)
             if method == "GET":
                 return 200, self._list_batches(query)
         match = _BATCH_PATH_RE.match(path)
@@ -399,7 +431,7 @@ class FakeAnthropic(LocalServer):
     # ------------------------------------------------------------------ messages
 
     def _create_message(self, body: Any) -> dict[str, Any]:
-        _validate_params(body, need_max_tokens=True)
+        check_message(body)
         marker = parse_request(body).request_id
         with self._lock:
             status = self._failing_ids.get(marker) if marker else None
@@ -423,50 +455,57 @@ class FakeAnthropic(LocalServer):
         text = json.dumps(answer, ensure_ascii=False)
         if invalid:
             text = text[: len(text) // 2]  # a proper prefix of an object is never valid JSON
+        thinking = thinking_tokens(body)
+        answer_tokens = max(1, (len(text) + 3) // 4)
+        budget = int(body["max_tokens"])
+        with self._lock:
+            cut = self._cut_off_next > 0
+            self._cut_off_next -= int(cut)
+        content: list[dict[str, Any]] = []
+        if thinking:  # build-with-claude/thinking: display "omitted" by default
+            content.append({"type": "thinking", "thinking": "", "signature": "fake-signature"})
         choice = body.get("tool_choice") or {}
-        if choice.get("type") == "tool":
+        if cut or thinking + answer_tokens > budget:
+            # build-with-claude/thinking: thinking counts toward max_tokens; the text
+            # stops where the budget ends
+            visible = max(0, budget - thinking) * 4
+            text = text[: min(visible, len(text) // 2)]
+            content.append({"type": "text", "text": text})
+            stop_reason, output_tokens = "max_tokens", budget
+        elif choice.get("type") == "tool":
             tool_input = {"documents": text} if invalid else answer  # schema-invalid when bad
-            content = {
-                "type": "tool_use",
-                "id": self._new_id("toolu"),
-                "name": choice["name"],
-                "input": tool_input,
-            }
-            stop_reason = "tool_use"
+            content.append(
+                {
+                    "type": "tool_use",
+                    "id": self._new_id("toolu"),
+                    "name": choice["name"],
+                    "input": tool_input,
+                }
+            )
+            stop_reason, output_tokens = "tool_use", thinking + answer_tokens
         else:
-            content, stop_reason = {"type": "text", "text": text}, "end_turn"
+            content.append({"type": "text", "text": text})
+            stop_reason, output_tokens = "end_turn", thinking + answer_tokens
+        usage = self._cache.usage(tokens, output_tokens, tier)
+        usage["output_tokens_details"] = {"thinking_tokens": thinking}
         return {
             "id": self._new_id("msg"),
             "type": "message",
             "role": "assistant",
             "model": body["model"],
-            "content": [content],
+            "content": content,
             "stop_reason": stop_reason,
             "stop_sequence": None,
-            "usage": self._cache.usage(tokens, max(1, (len(text) + 3) // 4), tier),
+            "usage": usage,
         }
 
     # ------------------------------------------------------------------- batches
 
-    def _create_batch(self, body: Any) -> dict[str, Any]:
-        requests = body.get("requests") if isinstance(body, dict) else None
-        if not isinstance(requests, list) or not requests:
-            raise _ApiError(400, "requests: a non-empty list is required")
-        if len(requests) > MAX_BATCH_REQUESTS:
-            raise _ApiError(400, f"requests: at most {MAX_BATCH_REQUESTS} per batch")
-        seen: set[str] = set()
-        for i, item in enumerate(requests):
-            custom_id = item.get("custom_id") if isinstance(item, dict) else None
-            if not isinstance(custom_id, str) or not _CUSTOM_ID_RE.match(custom_id):
-                raise _ApiError(400, f"requests.{i}.custom_id: 1-64 chars of [A-Za-z0-9_-]")
-            if custom_id in seen:
-                raise _ApiError(400, f"requests.{i}.custom_id: duplicate {custom_id!r}")
-            if not isinstance(item.get("params"), dict):
-                raise _ApiError(400, f"requests.{i}.params: an object is required")
-            seen.add(custom_id)
+    def _create_batch(self, body: Any, size: int) -> dict[str, Any]:
+        requests = check_batch(body, size)
         batch = _Batch(
             id=self._new_id("msgbatch"),
-            requests=[(r["custom_id"], r["params"]) for r in requests],
+            requests=requests,
             created_at=datetime.now(UTC),
             polls_needed=self.batch_polls_needed,
         )
@@ -538,8 +577,10 @@ class FakeAnthropic(LocalServer):
         error_type, message = self._errored.get(custom_id), "scripted batch error"
         if error_type is None:
             try:
-                _validate_params(params, need_max_tokens=True)
+                check_message(params)
                 return {"type": "succeeded", "message": self._message(params, custom_id, "batch")}
+            except Refusal as refusal:
+                error_type, message = refusal.error_type, refusal.message
             except _ApiError as error:
                 error_type, message = ERROR_TYPES.get(error.status, "api_error"), error.message
         return {
@@ -601,23 +642,6 @@ class FakeAnthropic(LocalServer):
             "first_id": data[0]["id"] if data else None,
             "last_id": data[-1]["id"] if data else None,
         }
-
-
-def _validate_params(body: Any, *, need_max_tokens: bool) -> None:
-    """The few request rules that matter to DocBatch; a 400 like the API's otherwise."""
-    if not isinstance(body, dict):
-        raise _ApiError(400, "body: an object is required")
-    if not isinstance(body.get("model"), str) or not body["model"]:
-        raise _ApiError(400, "model: Field required")
-    messages = body.get("messages")
-    if not isinstance(messages, list) or not messages:
-        raise _ApiError(400, "messages: a non-empty list is required")
-    max_tokens = body.get("max_tokens")
-    if need_max_tokens and (not isinstance(max_tokens, int) or max_tokens < 1):
-        raise _ApiError(400, "max_tokens: a positive integer is required")
-    for name in _SAMPLING_PARAMS:
-        if name in body:
-            raise _ApiError(400, f"{name}: Extra inputs are not permitted")
 
 
 def _tokens(body: dict[str, Any]) -> TokenCount:

@@ -23,7 +23,7 @@ from PIL import Image
 from tests.fakes.anthropic_answers import count_tokens, wire_fields
 from tests.fakes.anthropic_server import FakeAnthropic, expected_documents
 
-MODEL = "claude-sonnet-4-6"
+MODEL = "claude-haiku-4-5"  # thinks only when asked: answers here carry no thinking
 FILE_NAME = "Счет_55_от_01.04.2024.pdf"
 INVOICE = """Счет на оплату № 55 от 01.04.2024
 Поставщик: ООО «Север», ИНН 7701234560

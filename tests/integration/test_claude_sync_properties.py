@@ -85,7 +85,7 @@ def requests_for(shape: list[tuple[int, int]]) -> list[ExtractionRequest]:
             [PagePayload(group, JPEG, f"page of job {job}")],
             PROFILE,
             total_pages=group,
-            model="claude-sonnet-5",
+            model="claude-haiku-5-5",
             group_size=8,
             max_tokens=1024,
         )

@@ -134,7 +134,7 @@ def test_requests_validate_against_the_sdk_request_types(
         "f.pdf",
         pages,
         profile,
-        model="claude-sonnet-5",
+        model="claude-haiku-5-5",
         group_size=8,
         max_tokens=99,
         output_mode=mode,
