@@ -161,6 +161,7 @@ class RequestRecord:
     #: the output budget of the next send, when an answer was cut off at max_tokens
     max_tokens: int | None = None
     note: str | None = None  # something the operator should know about this group
+    batch_cost_usd: float | None = None  # what the answer from ``batch`` cost alone
 
     def body(self) -> dict[str, Any]:
         return dict(self.__dict__)

@@ -71,8 +71,8 @@ class ResultBuilder:
             if job_id not in records:
                 records[job_id] = {r.custom_id: r for r in self.store.list_requests(job_id)}
             record = records[job_id].get(result.custom_id)
-            if record is None or record.batch != batch.id:
-                continue  # already moved on (resubmitted after an earlier expiry)
+            if record is None or record.batch != batch.id or record.state != "pending":
+                continue  # moved on (resubmitted), or recorded before a crash: paid once
             self.store.save_request(self._record(record, result))
             seen += 1
             if seen == max(1, len(ours) // 2):
@@ -83,7 +83,7 @@ class ResultBuilder:
         self.store.update_batch(
             batch.id,
             results_done=True,
-            cost_actual_usd=round(sum(r.cost_usd or 0.0 for r in mine), 6),
+            cost_actual_usd=round(sum(r.batch_cost_usd or 0.0 for r in mine), 6),
             thinking_tokens=sum(r.thinking_tokens for r in mine),
         )
 
@@ -95,6 +95,7 @@ class ResultBuilder:
             fields: dict[str, Any] = {
                 **(usage + Usage.of(record)).as_fields(),
                 "cost_usd": spent if cost is not None else record.cost_usd,
+                "batch_cost_usd": cost,
             }
             try:
                 documents = parse_answer(answer_payload(result.message), record.pages, self.profile)
