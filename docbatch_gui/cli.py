@@ -37,7 +37,7 @@ from docbatch_gui.cli_output import (
 )
 from docbatch_gui.cli_registry import add_registry_parser, cmd_registry
 from docbatch_gui.config import Settings, load_settings
-from docbatch_gui.doctor import Status, run_checks
+from docbatch_gui.doctor import Status, run_checks, run_live
 from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import FINAL_STATES
@@ -87,6 +87,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     doctor = commands.add_parser("doctor", help="check the configuration and backends")
     doctor.add_argument("--json", action="store_true", help="print JSON")
+    doctor.add_argument(
+        "--live",
+        action="store_true",
+        help="also send Claude the real prompt and schema on a sample page: count_tokens "
+        "(free) and one real request (a fraction of a cent); needs a key",
+    )
+    doctor.add_argument(
+        "--batch",
+        action="store_true",
+        help="with --live: also create a one-request batch and cancel it (not billed)",
+    )
 
     worker = commands.add_parser("worker", help="process the queue in the foreground")
     worker.add_argument("--once", action="store_true", help="process what is queued, then exit")
@@ -375,18 +386,25 @@ def cmd_cancel(app: DocBatchApp, args: argparse.Namespace) -> int:
 
 def cmd_doctor(settings: Settings, args: argparse.Namespace) -> int:
     checks = run_checks(settings)
+    live = run_live(settings, batch=args.batch) if args.live else []
+    failed = any(c.status is Status.FAIL for c in checks) or any(
+        c.status is Status.FAIL for c in live
+    )
     if args.json:
-        print(json.dumps([c.as_dict() for c in checks], indent=2))
-    else:
-        marks = {
-            Status.OK: "[green]ok[/]",
-            Status.INFO: "[cyan]info[/]",
-            Status.WARN: "[yellow]warn[/]",
-            Status.FAIL: "[red]FAIL[/]",
-        }
-        for check in checks:
-            out.print(f"{marks[check.status]:>6}  {check.name}: {check.detail}")
-    return EXIT_FAILED if any(c.status is Status.FAIL for c in checks) else EXIT_OK
+        print(json.dumps([c.as_dict() for c in [*checks, *live]], indent=2))
+        return EXIT_FAILED if failed else EXIT_OK
+    marks = {
+        Status.OK: "[green]ok[/]",
+        Status.INFO: "[cyan]info[/]",
+        Status.WARN: "[yellow]warn[/]",
+        Status.FAIL: "[red]FAIL[/]",
+    }
+    for check in [*checks, *live]:
+        out.print(f"{marks[check.status]:>6}  {check.name}: {check.detail}", highlight=False)
+    if live:
+        spent = sum(c.cost_usd or 0.0 for c in live)
+        out.print(f"        live check cost ${spent:.6f} in all", highlight=False)
+    return EXIT_FAILED if failed else EXIT_OK
 
 
 COMMANDS = {

@@ -88,10 +88,9 @@ def anthropic_probe(settings: Settings, key: str, timeout: float = TIMEOUT) -> t
             model=settings.anthropic_model, messages=[{"role": "user", "content": "ping"}]
         )
     except anthropic.APIConnectionError as exc:
-        return False, (
-            f"cannot reach {where} ({type(exc).__name__}); check the network, a proxy, "
-            "or ANTHROPIC_BASE_URL"
-        )
+        from docbatch_gui.live_check import unreachable
+
+        return False, unreachable(settings, exc)
     except anthropic.APIError as exc:
         return False, classify_api_error(exc).message
     finally:
@@ -100,10 +99,25 @@ def anthropic_probe(settings: Settings, key: str, timeout: float = TIMEOUT) -> t
 
 
 async def test_anthropic(settings: Settings) -> ConnectionResult:
+    """The live check (``doctor --live``): the real prompt and schema on a sample
+    page, count_tokens and one real request; the message says what it cost."""
+    from docbatch_gui.live_check import live_check
+
     key = settings.anthropic_api_key
     if key is None:
         return ConnectionResult(False, "no ANTHROPIC_API_KEY is set", 0.0)
-    return await _timed(settings, lambda: anthropic_probe(settings, key.get_secret_value()))
+    started = time.monotonic()
+    try:
+        steps = await asyncio.wait_for(live_check(settings, key.get_secret_value()), GUARD)
+    except TimeoutError:
+        return ConnectionResult(False, f"no answer within {GUARD:g} s", GUARD)
+    except Exception as exc:
+        steps = []
+        message = f"{type(exc).__name__}: {exc}"
+    else:
+        message = "\n".join(f"{s.name}: {s.detail}" for s in steps)
+    ok = bool(steps) and all(s.ok for s in steps)
+    return ConnectionResult(ok, scrub(message, _secrets_of(settings)), time.monotonic() - started)
 
 
 # -- Google Vision -----------------------------------------------------------------------

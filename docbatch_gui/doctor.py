@@ -31,9 +31,13 @@ class Check:
     name: str
     status: Status
     detail: str
+    cost_usd: float | None = None  # what a live check step paid
 
-    def as_dict(self) -> dict[str, str]:
-        return {k: str(v) for k, v in asdict(self).items()}
+    def as_dict(self) -> dict[str, object]:
+        shown: dict[str, object] = {k: str(v) for k, v in asdict(self).items() if k != "cost_usd"}
+        if self.cost_usd is not None:
+            shown["cost_usd"] = self.cost_usd
+        return shown
 
 
 def _data_dir(settings: Settings) -> Check:
@@ -141,6 +145,23 @@ def _anthropic(settings: Settings) -> Check:
     )
 
 
+def _model(settings: Settings) -> Check:
+    """The model and what every request asks of it, from the catalogue."""
+    from docbatch_gui.llm.catalogue import load_catalogue
+
+    info = load_catalogue().model(settings.anthropic_model)
+    prices = info.prices
+    detail = (
+        f"{info.id} ({info.name}, {info.status}): ${prices.input:g} in / ${prices.output:g} "
+        f"out per million tokens, half in batch mode; {settings.thinking_choice.label}"
+    )
+    if info.status != "current":
+        return Check(
+            "Claude model", Status.WARN, detail + "; a legacy model: consider a current one"
+        )
+    return Check("Claude model", Status.OK, detail)
+
+
 def _ocr(settings: Settings) -> Check:
     engine = settings.ocr_engine
     if engine == "tesseract":
@@ -195,7 +216,14 @@ def _team_backends(settings: Settings) -> list[Check]:
     return checks
 
 
-CHECKS: list[Callable[[Settings], Check]] = [_data_dir, _store, _renderer, _anthropic, _ocr]
+CHECKS: list[Callable[[Settings], Check]] = [
+    _data_dir,
+    _store,
+    _renderer,
+    _anthropic,
+    _model,
+    _ocr,
+]
 
 
 def run_checks(settings: Settings) -> list[Check]:
@@ -208,3 +236,37 @@ def run_checks(settings: Settings) -> list[Check]:
         if results[-1].name == "data directory" and results[-1].status is Status.FAIL:
             break
     return results + _team_backends(settings)
+
+
+def run_live(settings: Settings, *, batch: bool = False) -> list[Check]:
+    """``doctor --live``: the real prompt and schema sent to Claude (``live_check``)."""
+    from docbatch_gui.live_check import live_check
+    from docbatch_gui.secrets import keyring_secret
+
+    key = (
+        settings.anthropic_api_key.get_secret_value()
+        if settings.anthropic_api_key
+        else keyring_secret("ANTHROPIC_API_KEY")
+    )
+    if key is None:
+        return [
+            Check(
+                "live: Claude",
+                Status.FAIL,
+                "no ANTHROPIC_API_KEY: set one (Settings → Claude, or the environment) to "
+                "check extraction against the real API",
+            )
+        ]
+    try:
+        steps = asyncio.run(live_check(settings, key, batch=batch))
+    except Exception as exc:  # the check itself broke: say so, never a traceback
+        return [Check("live: Claude", Status.FAIL, f"{type(exc).__name__}: {exc}")]
+    return [
+        Check(
+            f"live: {s.name}",
+            Status.OK if s.ok else Status.FAIL,
+            f"{s.detail} ({s.seconds:.1f} s)",
+            s.cost_usd,
+        )
+        for s in steps
+    ]

@@ -76,7 +76,8 @@ async def test_anthropic_accepts_a_good_key_and_says_why_not_otherwise() -> None
         bad = await connections.test_anthropic(
             settings(ANTHROPIC_API_KEY="bad-key", ANTHROPIC_BASE_URL=fake.url)
         )
-    assert good.ok and "key accepted" in good.message
+    assert good.ok and "answer parsed: 1 document(s)" in good.message
+    assert "count_tokens:" in good.message and "cost $" in good.message
     assert not bad.ok and "refused the API key" in bad.message
     refused = await connections.test_anthropic(
         settings(ANTHROPIC_API_KEY=KEY, ANTHROPIC_BASE_URL=f"http://127.0.0.1:{closed_port()}")

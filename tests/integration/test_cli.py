@@ -185,3 +185,42 @@ def test_doctor_checks_the_claude_key_without_printing_it(
     assert unreachable.returncode == 1 and "cannot reach" in unreachable.stdout
     for result in (good, bad, unreachable):
         assert secret not in result.stdout + result.stderr
+
+
+def test_doctor_live_sends_the_real_prompt_and_schema_and_says_what_it_cost(
+    tmp_path: Path, fake_anthropic: FakeAnthropic
+) -> None:
+    secret = "sk-ant-test-LIVE-0987654321"
+    env = {"ANTHROPIC_API_KEY": secret, "ANTHROPIC_BASE_URL": fake_anthropic.url}
+    result = cli(tmp_path / "data", "doctor", "--live", "--batch", "--json", env=env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    checks = {c["name"]: c for c in json.loads(result.stdout)}
+    assert checks["Claude model"]["status"] == "ok"
+    assert "effort low, thinking off" in checks["Claude model"]["detail"]
+    counted, sent, batch = (checks[f"live: {n}"] for n in ("count_tokens", "sync request", "batch"))
+    assert counted["status"] == "ok" and counted["cost_usd"] == 0.0
+    assert "answer parsed: 1 document(s): invoice INV-2024-0042" in sent["detail"]
+    assert sent["cost_usd"] > 0 and batch["status"] == "ok" and batch["cost_usd"] == 0.0
+    (message,) = [r.json for r in fake_anthropic.requests if r.path == "/v1/messages"]
+    assert message["output_config"]["format"]["type"] == "json_schema"  # the real schema
+    assert message["thinking"] == {"type": "disabled"}
+    assert fake_anthropic.count("POST", "/v1/messages/batches") == 1
+    assert fake_anthropic.count("POST", "/v1/messages/batches/") == 1  # the cancel
+    assert secret not in result.stdout + result.stderr
+
+
+def test_doctor_live_reports_a_refused_model_setting_and_an_unknown_model(
+    tmp_path: Path, fake_anthropic: FakeAnthropic
+) -> None:
+    env = {"ANTHROPIC_API_KEY": "k", "ANTHROPIC_BASE_URL": fake_anthropic.url}
+    fake_anthropic.fail_next(2, 400, path="/v1/messages/count_tokens")  # probe, then live
+    refused = cli(tmp_path / "data", "doctor", "--live", env=env)
+    assert refused.returncode == 1
+    assert "FAIL  live: count_tokens: Claude refused a request DocBatch built" in refused.stdout
+    unknown = cli(tmp_path / "data", "doctor", env={**env, "ANTHROPIC_MODEL": "claude-opus-9"})
+    assert unknown.returncode != 0
+    shown = unknown.stdout + unknown.stderr
+    assert "ANTHROPIC_MODEL='claude-opus-9'" in shown and "claude-haiku-5-5" in shown
+    assert "Traceback" not in shown
+    offline = cli(tmp_path / "data", "doctor", "--live")
+    assert offline.returncode == 1 and "no ANTHROPIC_API_KEY" in offline.stdout
