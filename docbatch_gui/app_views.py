@@ -53,6 +53,16 @@ class BatchViews:
                 found.setdefault(job_id, []).append(batch)
         return found
 
+    def tokens_by_job(self, job_ids: list[int]) -> dict[int, dict[str, int]]:
+        """What each job's Claude requests used, thinking tokens apart (the cost's parts)."""
+        from docbatch_gui.llm.catalogue import Usage
+
+        found = {}
+        for job_id in job_ids:
+            total = sum((Usage.of(r) for r in self.store.list_requests(job_id)), Usage())
+            found[job_id] = total.as_fields()
+        return found
+
     def batch_rows(self) -> list[BatchRow]:
         """Every batch as the Batches view shows it, newest first. Only the jobs of
         open batches are read (to see a cancel before the engine acts on it)."""

@@ -269,7 +269,8 @@ def cmd_jobs(app: DocBatchApp, args: argparse.Namespace) -> int:
     jobs = app.jobs()
     if args.state:
         jobs = [j for j in jobs if j.state.value in set(args.state)]
-    print_jobs(out, jobs, args.json, app.batches_by_job())
+    usage = app.tokens_by_job([j.id for j in jobs if j.mode != "offline"]) if args.json else {}
+    print_jobs(out, jobs, args.json, app.batches_by_job(), usage)
     return EXIT_OK
 
 

@@ -26,7 +26,11 @@ STATE_STYLE = {
 }
 
 
-def job_json(job: Job, batches: dict[int, list[BatchRecord]] | None = None) -> dict[str, Any]:
+def job_json(
+    job: Job,
+    batches: dict[int, list[BatchRecord]] | None = None,
+    tokens: dict[int, dict[str, int]] | None = None,
+) -> dict[str, Any]:
     return {
         "id": job.id,
         "file": job.file_name,
@@ -51,6 +55,7 @@ def job_json(job: Job, batches: dict[int, list[BatchRecord]] | None = None) -> d
         "cost_estimate_usd": job.cost_estimate_usd,
         "cost_actual_usd": job.cost_actual_usd,
         **_batch_fields((batches or {}).get(job.id, [])),
+        "tokens": (tokens or {}).get(job.id),
     }
 
 
@@ -78,6 +83,9 @@ def batch_json(batch: BatchRecord) -> dict[str, Any]:
         "ended_at": batch.ended_at,
         "cost_estimate_usd": batch.cost_estimate_usd,
         "cost_actual_usd": batch.cost_actual_usd,
+        "model": batch.model,
+        "effort": batch.effort,
+        "thinking_tokens": batch.thinking_tokens,
     }
 
 
@@ -86,7 +94,7 @@ def print_batches(console: Console, batches: list[BatchRecord]) -> None:
         console.print("No batches.")
         return
     table = Table(title="Batches", title_justify="left")
-    for column in ("batch", "status", "requests", "done", "jobs", "created", "cost"):
+    for column in ("batch", "status", "requests", "done", "jobs", "created", "cost", "model"):
         table.add_column(column)
     for batch in batches:
         cost, estimated = shown_cost(batch)
@@ -98,6 +106,7 @@ def print_batches(console: Console, batches: list[BatchRecord]) -> None:
             str(len(batch.job_ids)),
             (batch.created_at or "")[:19],
             "" if cost is None else ("~" if estimated else "") + f"${cost:.4f}",
+            f"{batch.model or ''} {batch.effort or ''}".strip(),
         )
     console.print(table)
 
@@ -162,9 +171,10 @@ def print_jobs(
     jobs: list[Job],
     as_json: bool,
     batches: dict[int, list[BatchRecord]] | None = None,
+    tokens: dict[int, dict[str, int]] | None = None,
 ) -> None:
     if as_json:
-        rows = [job_json(j, batches) for j in jobs]
+        rows = [job_json(j, batches, tokens) for j in jobs]
         print(json.dumps(rows, ensure_ascii=False, indent=2))
         return
     table = Table(title="Jobs", title_justify="left", expand=False)

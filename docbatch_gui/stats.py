@@ -76,6 +76,9 @@ class BatchRow:
     cost_actual_usd: float | None
     created_at: datetime | None
     cancelable: bool
+    model: str | None = None
+    effort: str | None = None  # "effort low, thinking off"
+    thinking_tokens: int = 0
 
     @property
     def label(self) -> str:
@@ -121,6 +124,9 @@ def batch_row(
         cost_actual_usd=batch.cost_actual_usd,
         created_at=created,
         cancelable=batch.status in CANCELABLE and any(s not in FINAL_STATES for s in states),
+        model=batch.model,
+        effort=batch.effort,
+        thinking_tokens=batch.thinking_tokens,
     )
 
 

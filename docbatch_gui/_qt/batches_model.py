@@ -33,6 +33,7 @@ COL_EXPIRES = 5
 COL_JOBS = 6
 COL_ESTIMATE = 7
 COL_ACTUAL = 8
+COL_MODEL = 9
 
 # Roles
 BatchRowRole = Qt.ItemDataRole.UserRole + 1
@@ -95,6 +96,18 @@ def duration(value: timedelta | None) -> str:
     return translate("Duration", "< 1 min")
 
 
+def model_label(model: str | None, effort: str | None) -> str:
+    """ "claude-haiku-5-5 · low, thinking off": what the requests were sent with."""
+    if model is None:
+        return "—"
+    if not effort:
+        return model
+    effort = effort.replace("effort ", "")
+    effort = effort.replace("thinking off", translate("BatchModel", "thinking off"))
+    effort = effort.replace("thinking on", translate("BatchModel", "thinking on"))
+    return f"{model} · {effort}"
+
+
 def money(value: float | None) -> str:
     return "" if value is None else f"${value:,.4f}"
 
@@ -113,6 +126,7 @@ class BatchTableModel(TableModel):
             self.tr("Jobs"),
             self.tr("Estimated"),
             self.tr("Actual"),
+            self.tr("Model"),
         ]
 
     # -- updating -------------------------------------------------------------------------
@@ -192,6 +206,8 @@ class BatchTableModel(TableModel):
             return money(row.cost_estimate_usd)
         if column == COL_ACTUAL:
             return money(row.cost_actual_usd) or "—"
+        if column == COL_MODEL:
+            return model_label(row.model, row.effort)
         return None
 
     def _foreground(self, row: BatchRow, column: int) -> QColor | None:
@@ -213,4 +229,10 @@ class BatchTableModel(TableModel):
             return self.tr("Estimated before sending, at batch prices")
         if column == COL_ACTUAL and row.cost_actual_usd is None:
             return self.tr("Known once the results are in")
+        if column == COL_ACTUAL and row.thinking_tokens:
+            return self.tr("Includes {0} thinking tokens, billed as output").format(
+                f"{row.thinking_tokens:,}"
+            )
+        if column == COL_MODEL:
+            return self.tr("The model, effort and thinking these requests were sent with")
         return None

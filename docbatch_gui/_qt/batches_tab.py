@@ -36,6 +36,7 @@ from docbatch_gui._qt.batches_model import (
     COL_ESTIMATE,
     COL_EXPIRES,
     COL_JOBS,
+    COL_MODEL,
     COL_PROGRESS,
     COL_REQUESTS,
     COL_STATUS,
@@ -63,6 +64,7 @@ COLUMN_WIDTHS = {
     COL_JOBS: 60,
     COL_ESTIMATE: 95,
     COL_ACTUAL: 95,
+    COL_MODEL: 230,
 }
 
 

@@ -84,6 +84,11 @@ def test_cli_batch_mode_processes_the_samples(
         sum(j["cost_actual_usd"] for j in jobs), abs=1e-5
     )
     assert all(j["cost_estimate_usd"] > 0 for j in jobs)
+    assert (batch["model"], batch["effort"]) == ("claude-haiku-5-5", "effort low, thinking off")
+    assert batch["thinking_tokens"] == 0
+    assert all(
+        j["tokens"]["input_tokens"] > 0 and j["tokens"]["thinking_tokens"] == 0 for j in jobs
+    )
 
 
 def test_batch_costs_half_of_sync(
