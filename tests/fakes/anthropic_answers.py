@@ -16,6 +16,7 @@ import base64
 import binascii
 import io
 import json
+import math
 import re
 import threading
 from collections.abc import Mapping, Sequence
@@ -228,8 +229,20 @@ def _text_tokens(text: str) -> int:
     return (len(text) + 3) // 4
 
 
-def _image_tokens(block: Mapping[str, Any], many: bool) -> int:
-    """Tokens of one base64 image (w·h/750), enforcing the API's image limits."""
+def _visual_tokens(width: int, height: int, model: str) -> int:
+    """build-with-claude/vision: ⌈w/28⌉·⌈h/28⌉ after the API's own downscale: long
+    edge 2576 px and 4784 tokens on Claude 4.7 and later models, 1568 and 1568 on
+    older ones (Haiku 4.5 here)."""
+    edge, cap = (1568, 1568) if model.startswith("claude-haiku-4-5") else (2576, 4784)
+    scale = min(1.0, edge / max(width, height, 1))
+    w, h = width * scale, height * scale
+    while math.ceil(w / 28) * math.ceil(h / 28) > cap:
+        w, h = w * 0.98, h * 0.98
+    return math.ceil(w / 28) * math.ceil(h / 28)
+
+
+def _image_tokens(block: Mapping[str, Any], many: bool, model: str) -> int:
+    """Tokens of one base64 image, enforcing the API's image limits."""
     source = block.get("source") or {}
     if source.get("type") != "base64":
         return 0  # URL and file sources are not read by the fake
@@ -244,11 +257,11 @@ def _image_tokens(block: Mapping[str, Any], many: bool) -> int:
     limit = MAX_SIDE_MANY if many else MAX_SIDE
     if max(width, height) > limit:
         raise RequestInvalid(f"image dimensions exceed max allowed size: {limit} pixels")
-    return round(width * height / 750)
+    return _visual_tokens(width, height, model)
 
 
 def count_tokens(body: Mapping[str, Any]) -> TokenCount:
-    """Deterministic input tokens: text chars/4 per block plus w·h/750 per image.
+    """Deterministic input tokens: text chars/4 per block plus ⌈w/28⌉·⌈h/28⌉ per image.
 
     The cached prefix follows the API's rule: the system blocks up to and including
     the last one carrying ``cache_control``.
@@ -264,7 +277,8 @@ def count_tokens(body: Mapping[str, Any]) -> TokenCount:
     if len(images) > MAX_IMAGES:
         raise RequestInvalid(f"too many images: {len(images)} > {MAX_IMAGES}")
     total = sum(_text_tokens(t) for t in _texts(body))
-    total += sum(_image_tokens(b, len(images) > 20) for b in images)
+    model = str(body.get("model") or "")
+    total += sum(_image_tokens(b, len(images) > 20, model) for b in images)
     marked = [i for i, b in enumerate(system) if b.get("cache_control")]
     if not marked:
         return TokenCount(total, 0, None)

@@ -80,6 +80,10 @@ class FakeModel:
     default_effort: str | None
     forced_tool: str  # "always" | "without_thinking" | "never"
     max_output: int
+    #: build-with-claude/prompt-caching: a shorter prefix is not cached, without an
+    #: error (Haiku 5.5 and Opus 5.5 are not listed; Haiku 4.5's 4,096 and Sonnet
+    #: 5's 1,024 are assumed for them)
+    min_cache: int = 1024
 
 
 _LOW_TO_HIGH = ("low", "medium", "high")
@@ -112,7 +116,9 @@ MODELS: dict[str, FakeModel] = {
         "adaptive", ("adaptive",), (), EFFORTS, "medium", "never", 128_000
     ),
     # models/fable-5-1/whats-new-fable-5-1: always on, forced tool refused
-    "claude-fable-5-1": FakeModel("adaptive", ("adaptive",), (), EFFORTS, "high", "never", 128_000),
+    "claude-fable-5-1": FakeModel(
+        "adaptive", ("adaptive",), (), EFFORTS, "high", "never", 128_000, 512
+    ),
     # models/sonnet-5/overview: adaptive on by default, "disabled" accepted
     "claude-sonnet-5": FakeModel(
         "adaptive",
@@ -135,7 +141,7 @@ MODELS: dict[str, FakeModel] = {
     ),
     # models/haiku-4-5/overview: extended thinking only (off unless enabled), no effort
     "claude-haiku-4-5": FakeModel(
-        "off", ("enabled", "disabled"), (), (), None, "without_thinking", 64_000
+        "off", ("enabled", "disabled"), (), (), None, "without_thinking", 64_000, 4096
     ),
 }
 MODELS["claude-haiku-4-5-20251001"] = MODELS["claude-haiku-4-5"]
@@ -160,6 +166,10 @@ def _effort(body: Mapping[str, Any], model: FakeModel) -> str | None:
     if effort not in model.efforts:  # build-with-claude/effort: supported models only
         raise Refusal(400, f"output_config.effort: '{effort}' is not supported for this model")
     return effort
+
+
+def min_cache_tokens(model: str) -> int:
+    return MODELS[model].min_cache if model in MODELS else 1024
 
 
 def thinking_is_on(body: Mapping[str, Any]) -> bool:

@@ -29,7 +29,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from http.server import ThreadingHTTPServer
 from typing import Any
@@ -50,6 +50,7 @@ from tests.fakes.anthropic_rules import (
     Refusal,
     check_batch,
     check_message,
+    min_cache_tokens,
     thinking_tokens,
 )
 from tests.fakes.local_server import LocalServer, TrackingHandler
@@ -486,6 +487,8 @@ class FakeAnthropic(LocalServer):
         else:
             content.append({"type": "text", "text": text})
             stop_reason, output_tokens = "end_turn", thinking + answer_tokens
+        if tokens.cacheable < min_cache_tokens(body["model"]):
+            tokens = replace(tokens, cacheable=0)  # too short to cache; no error
         usage = self._cache.usage(tokens, output_tokens, tier)
         usage["output_tokens_details"] = {"thinking_tokens": thinking}
         return {

@@ -32,7 +32,7 @@ INVOICE = """Счет на оплату № 55 от 01.04.2024
 CONTINUATION = """Договор вступает в силу с момента подписания и действует до 31.12.2024 г.
 Реквизиты сторон приведены ниже."""
 SYSTEM = [
-    {"type": "text", "text": "You split scanned files into documents. " * 20},
+    {"type": "text", "text": "You split scanned files into documents. " * 450},  # > 4096 tokens
     {"type": "text", "text": "Schema: {...}", "cache_control": {"type": "ephemeral"}},
 ]
 
@@ -43,7 +43,7 @@ def _jpeg(width: int = 300, height: int = 400) -> str:
     return base64.b64encode(buffer.getvalue()).decode()
 
 
-IMAGE = _jpeg()  # 300 x 400 -> 160 tokens
+IMAGE = _jpeg()  # 300 x 400 -> 11 x 15 = 165 tokens
 
 
 def _content(pages: list[tuple[int, str]], request_id: str = "job_1_batch_1") -> list[Any]:
@@ -153,7 +153,7 @@ def test_count_tokens_is_the_whole_input(client: anthropic.Anthropic) -> None:
     del params["max_tokens"]
     counted = client.messages.count_tokens(**params)
     assert counted.input_tokens == count_tokens(params).total
-    assert counted.input_tokens > 160  # the image alone is 300*400/750
+    assert counted.input_tokens > 165  # the image alone is ⌈300/28⌉·⌈400/28⌉
 
 
 def test_429_with_retry_after_is_retried_by_the_sdk(fake: FakeAnthropic) -> None:

@@ -232,3 +232,15 @@ def test_batches_are_listed_newest_first(client: anthropic.Anthropic) -> None:
     ]
     listed = [b.id for b in client.messages.batches.list(limit=10)]
     assert listed[:3] == ids[::-1]
+
+
+def test_a_prefix_under_the_models_minimum_is_not_cached(client: anthropic.Anthropic) -> None:
+    """build-with-claude/prompt-caching: no error, and no cache write or read."""
+    short = [{"type": "text", "text": "Rules. " * 300, "cache_control": {"type": "ephemeral"}}]
+    for _ in range(2):
+        usage = client.messages.create(**_params(system=short)).usage
+        assert usage.cache_creation_input_tokens == usage.cache_read_input_tokens == 0
+    long = [{"type": "text", "text": "Rules. " * 3000, "cache_control": {"type": "ephemeral"}}]
+    first = client.messages.create(**_params(system=long)).usage
+    second = client.messages.create(**_params(system=long)).usage
+    assert first.cache_creation_input_tokens > 4096 and second.cache_read_input_tokens > 4096
