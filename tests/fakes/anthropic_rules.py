@@ -98,6 +98,7 @@ MODELS: dict[str, FakeModel] = {
         "medium",
         "without_thinking",
         128_000,
+        min_cache=4096,
     ),
     # models/sonnet-5-5/whats-new-sonnet-5-5: "between_tools" is the lowest setting,
     # "disabled" returns 400; forced tool use returns an error
@@ -138,6 +139,7 @@ MODELS: dict[str, FakeModel] = {
         "high",
         "without_thinking",
         128_000,
+        min_cache=512,
     ),
     # models/haiku-4-5/overview: extended thinking only (off unless enabled), no effort
     "claude-haiku-4-5": FakeModel(
