@@ -15,7 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import platformdirs
-from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic import (
+    Field,
+    SecretStr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from docbatch_gui.domain.errors import ConfigError
@@ -53,6 +60,42 @@ _URI_FIELDS = ("mongodb_uri", "redis_url", "celery_broker_url")
 def default_ocr_engine() -> str:
     """Tesseract when it is installed (works offline, no key), else none."""
     return "tesseract" if shutil.which("tesseract") else "none"
+
+
+CHOICE_FIELDS = ("ocr_engine", "claude_effort", "claude_thinking", "anthropic_model")
+
+
+def fixed_choices(field_name: str) -> tuple[str, ...]:
+    """The values a str setting is limited to (validation, messages, the GUI's lists)."""
+    if field_name == "anthropic_model":
+        return known_models()
+    return {"ocr_engine": OCR_ENGINES, "claude_effort": EFFORTS, "claude_thinking": THINKING}[
+        field_name
+    ]
+
+
+def combination_problem(
+    model: str, effort: str, thinking: str, output: OutputMode | str, max_tokens: int
+) -> str | None:
+    """Why the model would refuse every request with these settings, or None."""
+    from docbatch_gui.llm.catalogue import load_catalogue
+    from docbatch_gui.llm.thinking import choose, forced_tool_refusal
+
+    try:
+        info = load_catalogue().model(model)
+        choice = choose(info, effort, thinking)
+    except ConfigError as exc:
+        return exc.message
+    if OutputMode(output) is OutputMode.TOOL:
+        refusal = forced_tool_refusal(info, choice)
+        if refusal:
+            return f"CLAUDE_OUTPUT=tool cannot be used: {refusal}. Use json_schema."
+    if max_tokens > info.max_output_tokens:
+        return (
+            f"MAX_OUTPUT_TOKENS={max_tokens} is more than {info.name} writes "
+            f"({info.max_output_tokens})"
+        )
+    return None
 
 
 def default_model() -> str:
@@ -194,55 +237,32 @@ class Settings(BaseSettings):
     def _empty_is_unset(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
 
-    @field_validator("ocr_engine")
+    @field_validator("ocr_engine", "claude_effort", "claude_thinking", "anthropic_model")
     @classmethod
-    def _known_engine(cls, value: str) -> str:
-        if value not in OCR_ENGINES:
-            raise ValueError(f"must be one of {', '.join(OCR_ENGINES)}")
-        return value
+    def _one_of(cls, value: str, info: ValidationInfo) -> str:
+        allowed = fixed_choices(str(info.field_name))
+        if info.field_name == "anthropic_model":
+            from docbatch_gui.llm.catalogue import load_catalogue
 
-    @field_validator("anthropic_model")
-    @classmethod
-    def _known_model(cls, value: str) -> str:
-        from docbatch_gui.llm.catalogue import load_catalogue
-
-        catalogue = load_catalogue()
-        if catalogue.get(value) is None:
-            raise ValueError(f"unknown model; known: {', '.join(catalogue.models)}")
-        return value
-
-    @field_validator("claude_effort")
-    @classmethod
-    def _effort_name(cls, value: str) -> str:
-        if value not in EFFORTS:
-            raise ValueError(f"must be one of {', '.join(EFFORTS)}")
-        return value
-
-    @field_validator("claude_thinking")
-    @classmethod
-    def _thinking_name(cls, value: str) -> str:
-        if value not in THINKING:
-            raise ValueError(f"must be one of {', '.join(THINKING)}")
+            if load_catalogue().get(value) is not None:  # an id, or a listed dated alias
+                return value
+        if value not in allowed:
+            raise ValueError(f"must be one of {', '.join(allowed)}")
         return value
 
     @model_validator(mode="after")
     def _model_accepts_the_request(self) -> Settings:
         """The model, effort, thinking and output mode together: a combination the
         API would refuse on every request stops the start instead."""
-        from docbatch_gui.llm.catalogue import load_catalogue
-        from docbatch_gui.llm.thinking import choose, forced_tool_refusal
-
-        info = load_catalogue().model(self.anthropic_model)
-        choice = choose(info, self.claude_effort, self.claude_thinking)
-        if self.claude_output is OutputMode.TOOL:
-            refusal = forced_tool_refusal(info, choice)
-            if refusal:
-                raise ConfigError(f"CLAUDE_OUTPUT=tool cannot be used: {refusal}. Use json_schema.")
-        if self.max_output_tokens > info.max_output_tokens:
-            raise ConfigError(
-                f"MAX_OUTPUT_TOKENS={self.max_output_tokens} is more than {info.name} "
-                f"writes ({info.max_output_tokens})"
-            )
+        problem = combination_problem(
+            self.anthropic_model,
+            self.claude_effort,
+            self.claude_thinking,
+            self.claude_output,
+            self.max_output_tokens,
+        )
+        if problem:
+            raise ValueError(problem)
         return self
 
     @property
@@ -283,14 +303,8 @@ def describe_allowed(field_name: str) -> str:
     annotation = info.annotation
     if isinstance(annotation, type) and issubclass(annotation, StrEnum):
         return "one of " + ", ".join(m.value for m in annotation)
-    if field_name == "ocr_engine":
-        return "one of " + ", ".join(OCR_ENGINES)
-    if field_name == "anthropic_model":
-        return "one of " + ", ".join(known_models())
-    if field_name == "claude_effort":
-        return "one of " + ", ".join(EFFORTS)
-    if field_name == "claude_thinking":
-        return "one of " + ", ".join(THINKING)
+    if field_name in CHOICE_FIELDS:
+        return "one of " + ", ".join(fixed_choices(field_name))
     kind = getattr(annotation, "__name__", str(annotation))
     kind = {"int": "a whole number", "float": "a number", "bool": "true or false"}.get(kind, kind)
     if lower is not None and upper is not None:
@@ -314,7 +328,10 @@ def load_settings(**overrides: Any) -> Settings:
         from_env = environment_overrides()
         problems = []
         for error in exc.errors():
-            name = str(error["loc"][0]) if error["loc"] else "?"
+            if not error["loc"]:  # a combination of settings (the model's rules)
+                problems.append(str(error["msg"]).removeprefix("Value error, "))
+                continue
+            name = str(error["loc"][0])
             field_name = next(
                 (f for f, i in Settings.model_fields.items() if i.alias == name or f == name),
                 None,

@@ -31,16 +31,11 @@ from PySide6.QtWidgets import (
 
 from docbatch_gui._qt.dialogs import choose_files, choose_folder
 from docbatch_gui._qt.tasks import spawn
-from docbatch_gui.config import EFFORTS, OCR_ENGINES, THINKING, describe_allowed, known_models
+from docbatch_gui.config import CHOICE_FIELDS, describe_allowed, fixed_choices
 from docbatch_gui.secrets import URI_VARIABLES, join_uri_password, split_uri_password
 
 #: str fields offered as a fixed list
-CHOICES: dict[str, tuple[str, ...]] = {
-    "ocr_engine": OCR_ENGINES,
-    "anthropic_model": known_models(),
-    "claude_effort": EFFORTS,
-    "claude_thinking": THINKING,
-}
+CHOICES: dict[str, tuple[str, ...]] = {name: fixed_choices(name) for name in CHOICE_FIELDS}
 #: Path fields that name a folder (the others name a file)
 FOLDERS = {"data_dir"}
 NOTE_STYLE = "color: palette(placeholder-text); font-size: 11px;"

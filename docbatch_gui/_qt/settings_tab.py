@@ -31,7 +31,7 @@ from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.i18n import LANGUAGE_KEY, LANGUAGES
 from docbatch_gui._qt.settings_fields import NOTE_STYLE, FieldEditor
 from docbatch_gui._qt.tasks import spawn
-from docbatch_gui.config import Settings, load_settings
+from docbatch_gui.config import Settings, combination_problem, load_settings
 from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.settings_file import environment_overrides, save_settings, settings_path
 
@@ -326,9 +326,13 @@ class SettingsTab(QWidget):
                 try:
                     validator.validate_assignment(self.current.model_copy(), name, editor.value())
                 except ValidationError as exc:
-                    reason = exc.errors()[0]["msg"].removeprefix("Value error, ")
+                    first = exc.errors()[0]
+                    # an error without a field is a combination: judged below, whole
+                    reason = first["msg"].removeprefix("Value error, ") if first["loc"] else None
             editor.set_error(reason)
             errors += reason is not None
+        if not errors:
+            errors += self._combination_error()
         dirty = self._state() != self._baseline
         self.save_button.setEnabled(dirty and errors == 0)
         self.cancel_button.setEnabled(dirty)
@@ -336,6 +340,27 @@ class SettingsTab(QWidget):
         self.status.setText(
             self.tr("%n value(s) need fixing before saving.", "", errors) if errors else ""
         )
+
+    def _combination_error(self) -> int:
+        """Model, effort, thinking, output and budget judged together, as the model's
+        documented rules do; the reason goes under the field that was changed."""
+        names = (
+            "anthropic_model",
+            "claude_effort",
+            "claude_thinking",
+            "claude_output",
+            "max_output_tokens",
+        )
+        form = {
+            n: self.editors[n].value() if n in self.editors else getattr(self.current, n)
+            for n in names
+        }
+        problem = combination_problem(*(form[n] for n in names))
+        if problem is None:
+            return 0
+        changed = [n for n in names if n in self.editors and form[n] != getattr(self.current, n)]
+        self.editors[(changed or ["anthropic_model"])[-1]].set_error(problem)
+        return 1
 
     async def _candidate(self) -> Settings:
         """The settings the form describes (environment on top), for a connection test."""

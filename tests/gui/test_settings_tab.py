@@ -48,15 +48,15 @@ def test_an_invalid_value_is_marked_with_its_reason_and_cancel_reverts(
     assert (batch.minimum(), batch.maximum()) == (1, 10_000)  # the model's ge/le
     batch.setValue(50)
     assert tab.save_button.isEnabled()
-    line(tab, "anthropic_model").setText("")
-    model = tab.editors["anthropic_model"]
+    line(tab, "ocr_languages").setText("")
+    model = tab.editors["ocr_languages"]
     assert model.has_error and not model.error.isHidden()
-    assert "at least 1 character" in model.error.text()
+    assert "at least 2 characters" in model.error.text()
     assert "border" in model.editor.styleSheet()
     assert not tab.save_button.isEnabled()
     assert "1 value" in tab.status.text()
     tab.cancel_button.click()
-    assert line(tab, "anthropic_model").text() == "claude-sonnet-5"
+    assert line(tab, "ocr_languages").text() == "ru,en"
     assert batch.value() == 30
     assert not model.has_error and model.editor.styleSheet() == ""
     assert not tab.save_button.isEnabled() and not tab.cancel_button.isEnabled()
@@ -149,3 +149,28 @@ async def test_connection_test_shows_success_and_failure_inline(
     assert test.button.isEnabled()
     assert KEY not in test.result.text() and KEY not in caplog.text
     assert not Path(settings_path()).exists()  # testing saves nothing
+
+
+def test_the_model_is_chosen_from_the_catalogue_and_a_refused_combination_is_marked(
+    qtbot: QtBot, qsettings: QSettings, ring: MemoryKeyring
+) -> None:
+    from PySide6.QtWidgets import QComboBox
+
+    from docbatch_gui.llm.catalogue import load_catalogue
+
+    tab = make_tab(qsettings)
+    qtbot.addWidget(tab)
+    model = tab.editors["anthropic_model"].editor
+    assert isinstance(model, QComboBox)
+    assert [model.itemData(i) for i in range(model.count())] == list(load_catalogue().models)
+    assert model.currentData() == "claude-haiku-5-5"
+    thinking = tab.editors["claude_thinking"].editor
+    assert isinstance(thinking, QComboBox)
+    thinking.setCurrentIndex(thinking.findData("off"))
+    assert not tab.editors["claude_thinking"].has_error  # Haiku 5.5 turns thinking off
+    model.setCurrentIndex(model.findData("claude-opus-5-5"))
+    editor = tab.editors["claude_thinking"]  # the last of the changed fields carries it
+    assert editor.has_error and "cannot be turned off" in editor.error.text()
+    assert not tab.save_button.isEnabled()
+    thinking.setCurrentIndex(thinking.findData("auto"))
+    assert not editor.has_error and tab.save_button.isEnabled()
