@@ -58,6 +58,11 @@ def value_label(value: str) -> str:
         "auto": translate("SettingValue", "auto (cheapest the model allows)"),
         "off": translate("SettingValue", "off"),
         "on": translate("SettingValue", "on"),
+        "low": translate("SettingValue", "low"),
+        "medium": translate("SettingValue", "medium"),
+        "high": translate("SettingValue", "high"),
+        "xhigh": translate("SettingValue", "very high"),
+        "max": translate("SettingValue", "maximum"),
         "inprocess": translate("SettingValue", "in this program"),
         "celery": translate("SettingValue", "Celery workers"),
     }

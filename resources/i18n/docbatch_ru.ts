@@ -2,6 +2,17 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ru">
 <context>
+    <name>BatchModel</name>
+    <message>
+        <source>thinking off</source>
+        <translation>размышления выкл.</translation>
+    </message>
+    <message>
+        <source>thinking on</source>
+        <translation>размышления вкл.</translation>
+    </message>
+</context>
+<context>
     <name>BatchStatus</name>
     <message>
         <source>Creating</source>
@@ -67,6 +78,10 @@
         <translation>Факт</translation>
     </message>
     <message>
+        <source>Model</source>
+        <translation>Модель</translation>
+    </message>
+    <message>
         <source>(being created)</source>
         <translation>(создаётся)</translation>
     </message>
@@ -85,6 +100,14 @@
     <message>
         <source>Known once the results are in</source>
         <translation>Станет известно после получения результатов</translation>
+    </message>
+    <message>
+        <source>Includes {0} thinking tokens, billed as output</source>
+        <translation>Включает {0} токенов размышлений (оплачиваются как ответ)</translation>
+    </message>
+    <message>
+        <source>The model, effort and thinking these requests were sent with</source>
+        <translation>Модель, уровень усилий и размышления, с которыми отправлены запросы</translation>
     </message>
 </context>
 <context>
@@ -1646,6 +1669,38 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
         <translation>нет (none)</translation>
     </message>
     <message>
+        <source>auto (cheapest the model allows)</source>
+        <translation>авто (самое дешёвое, что допускает модель)</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>выкл.</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>вкл.</translation>
+    </message>
+    <message>
+        <source>low</source>
+        <translation>низкий</translation>
+    </message>
+    <message>
+        <source>medium</source>
+        <translation>средний</translation>
+    </message>
+    <message>
+        <source>high</source>
+        <translation>высокий</translation>
+    </message>
+    <message>
+        <source>very high</source>
+        <translation>очень высокий</translation>
+    </message>
+    <message>
+        <source>maximum</source>
+        <translation>максимальный</translation>
+    </message>
+    <message>
         <source>in this program</source>
         <translation>в этой программе</translation>
     </message>
@@ -1787,6 +1842,14 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
     <message>
         <source>Output format</source>
         <translation>Формат ответа</translation>
+    </message>
+    <message>
+        <source>Effort</source>
+        <translation>Уровень усилий</translation>
+    </message>
+    <message>
+        <source>Thinking</source>
+        <translation>Размышления</translation>
     </message>
     <message>
         <source>Max output tokens</source>

@@ -57,6 +57,7 @@ KEEP = {
 TECHNICAL = re.compile(
     r"\b[A-Z][A-Z0-9_]+\b"  # PROCESSING_MODE, ID
     r"|\b\w+_\w+\b"  # json_schema, google_vision
+    r"|\bclaude-[a-z0-9-]+\b"  # model ids, as the API and the price list name them
     r"|\b(?:(?:Ctrl|Shift|Alt)\+)+\w+\b|\b(?:PgUp|PgDown|F\d+)\b"  # keys
     r"|\S+\.(?:pdf|png|jpe?g|tiff?|json|ini|qm|ts)\b"
 )
