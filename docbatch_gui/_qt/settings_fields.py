@@ -66,7 +66,20 @@ def value_label(value: str) -> str:
         "inprocess": translate("SettingValue", "in this program"),
         "celery": translate("SettingValue", "Celery workers"),
     }
-    return labels.get(value, value)
+    if value in labels:
+        return labels[value]
+    from docbatch_gui.llm.catalogue import load_catalogue
+
+    model = load_catalogue().get(value)
+    if model is not None:  # "claude-haiku-5-5 · Claude Haiku 5.5 · $0.1 / $0.5 per MTok"
+        per = translate("SettingValue", "per million tokens")
+        legacy = translate("SettingValue", "legacy")
+        status = "" if model.status == "current" else f" · {legacy}"
+        return (
+            f"{value} · {model.name} · ${model.prices.input:g} / ${model.prices.output:g} "
+            f"{per}{status}"
+        )
+    return value
 
 
 def base_type(annotation: Any) -> tuple[Any, bool]:

@@ -1708,6 +1708,14 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
         <source>Celery workers</source>
         <translation>на воркерах Celery</translation>
     </message>
+    <message>
+        <source>per million tokens</source>
+        <translation>за миллион токенов</translation>
+    </message>
+    <message>
+        <source>legacy</source>
+        <translation>устаревшая</translation>
+    </message>
 </context>
 <context>
     <name>SettingsTab</name>
