@@ -59,6 +59,9 @@ def seed(store: Store, now: datetime | None = None) -> dict[str, BatchRecord]:
             results_done=True,
             cost_estimate_usd=0.3,
             cost_actual_usd=0.25,
+            model="claude-opus-5-5",
+            effort="effort low, thinking on",
+            thinking_tokens=1200,
         )
     )
     intent = store.create_batch(

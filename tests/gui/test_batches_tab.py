@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
@@ -18,6 +18,7 @@ from docbatch_gui._qt.batches_model import (
     COL_BATCH,
     COL_EXPIRES,
     COL_JOBS,
+    COL_MODEL,
     COL_REQUESTS,
     COL_STATUS,
     BatchProgressRole,
@@ -77,6 +78,9 @@ async def test_the_tab_shows_the_stored_batches_and_the_month(
     assert cell(tab, running, COL_JOBS) == "2" and cell(tab, running, 0, CancelableRole)
     ended = rows[ENDED_ID]
     assert cell(tab, ended, COL_ACTUAL) == "$0.2500" and cell(tab, ended, COL_EXPIRES) == "—"
+    assert cell(tab, ended, COL_MODEL) == "claude-opus-5-5 · low, thinking on"
+    assert "1,200 thinking tokens" in str(cell(tab, ended, COL_ACTUAL, Qt.ItemDataRole.ToolTipRole))
+    assert cell(tab, running, COL_MODEL) == "—"  # recorded before models were
     summary = tab.summary.text()
     assert "<b>3</b> pages" in summary and "cost <b>$0.2500</b>" in summary
     assert "saved <b>$0.2500</b>" in summary
