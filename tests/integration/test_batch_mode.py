@@ -94,9 +94,17 @@ def test_cli_batch_mode_processes_the_samples(
 def test_batch_costs_half_of_sync(
     app: DocBatchApp, fake_anthropic: FakeAnthropic, claude_settings: Settings
 ) -> None:
+    # Opus 5 caches a prefix from 512 tokens; the default Haiku 5.5 only from 4,096,
+    # more than DocBatch's system prompt and schema, so it would show no cache here
+    app.settings.anthropic_model = "claude-opus-5"
     (job,) = asyncio.run(app.run([j.id for j in app.add([RUSSIAN], mode="batch").jobs]))
     sync_app = DocBatchApp(
-        claude_settings.model_copy(update={"data_dir": claude_settings.data_dir / "sync"})
+        claude_settings.model_copy(
+            update={
+                "data_dir": claude_settings.data_dir / "sync",
+                "anthropic_model": "claude-opus-5",
+            }
+        )
     )
     (sync_job,) = asyncio.run(
         sync_app.run([j.id for j in sync_app.add([RUSSIAN], mode="sync").jobs])
