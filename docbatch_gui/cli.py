@@ -41,6 +41,7 @@ from docbatch_gui.doctor import Status, run_checks, run_live
 from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import FINAL_STATES
+from docbatch_gui.log_file import log_to_file
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 MAX_DOCUMENTS_SHOWN = 30  # more than a screenful is better read with `documents`
@@ -139,17 +140,7 @@ def _setup_logging(settings: Settings, verbosity: int) -> None:
     console.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
     root.addHandler(console)
     logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per HTTP call is noise
-    with contextlib.suppress(OSError):
-        log_dir = settings.data_dir / "logs"
-        log_dir.mkdir(parents=True, exist_ok=True)
-        file_handler = logging.handlers.RotatingFileHandler(
-            log_dir / "docbatch.log", maxBytes=5 * 2**20, backupCount=3, encoding="utf-8"
-        )
-        file_handler.setLevel(logging.INFO)
-        file_handler.setFormatter(
-            logging.Formatter("%(asctime)s %(process)d %(levelname)s %(name)s: %(message)s")
-        )
-        root.addHandler(file_handler)
+    log_to_file(settings)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -85,6 +85,9 @@ def run_gui(args: argparse.Namespace) -> int:
         return 2
     loop = make_loop(qapp)
     asyncio.set_event_loop(loop)
+    from docbatch_gui.log_file import log_to_file
+
+    log_to_file(settings)  # the Log panel shows the session; the file keeps it
     window = build_window(settings, qsettings)
     freeze_startup_heap()
     if args.exit_after_show:

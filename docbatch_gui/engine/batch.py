@@ -64,7 +64,7 @@ class BatchEngine:
         self.client = client
         self.worker = worker
         self.estimator = CostEstimator(store, settings, profile)
-        self.results = ResultBuilder(store, settings, profile, worker.listener)
+        self.results = ResultBuilder(store, settings, profile, worker.emit)
         self.halted: DocBatchError | None = None
 
     # -- the loop -----------------------------------------------------------------------

@@ -14,6 +14,7 @@ from pathlib import Path
 from docbatch_gui.domain.errors import UnsupportedInput
 from docbatch_gui.domain.models import Job, NewJob
 from docbatch_gui.domain.states import JobState, Phase
+from docbatch_gui.engine.job_log import log_failure
 from docbatch_gui.pipeline.formats import SUPPORTED_EXTENSIONS, check_file
 from docbatch_gui.sources.local import iter_files
 from docbatch_gui.storage.blobs import BlobStore, sha256_file
@@ -105,6 +106,7 @@ def intake_file(
             "Check the path and add it again.",
             phase=Phase.INTAKE,
         )
+        log_failure(job)
         return IntakeResult(job)
     try:
         check_file(path, max_bytes=max_file_mb * 2**20)
@@ -138,4 +140,5 @@ def intake_file(
             error=problem.message,
             phase=Phase.INTAKE,
         )
+        log_failure(job)
     return IntakeResult(job)

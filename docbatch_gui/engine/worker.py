@@ -23,6 +23,7 @@ from docbatch_gui.domain.errors import DocBatchError, ErrorKind, InvalidTransiti
 from docbatch_gui.domain.models import Document, Job, Page
 from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState
 from docbatch_gui.engine.extraction import SyncExtraction
+from docbatch_gui.engine.job_log import ENDED_BADLY, log_failure
 from docbatch_gui.engine.ocr_step import OcrStep
 from docbatch_gui.pipeline.formats import sniff
 from docbatch_gui.pipeline.isolate import ChildPool
@@ -63,6 +64,7 @@ class LocalWorker:
         self.settings = settings
         self.profile = profile
         self.listener = listener or (lambda job: None)
+        self._logged: set[tuple[int, int, JobState]] = set()
         self._pool: ChildPool | None = None
         #: OCR_WORKERS: how many jobs run OCR at once, whatever the engine
         self._ocr_slots = asyncio.Semaphore(settings.ocr_workers)
@@ -76,7 +78,15 @@ class LocalWorker:
         self.may_start = may_start or (lambda: True)
 
     def emit(self, job: Job) -> Job:
-        """Tell the listener (CLI progress, GUI models); its failures never stop work."""
+        """Tell the listener (CLI progress, GUI models); its failures never stop work.
+
+        Every failure and timeout is also a line in the log (and so the log file),
+        once per attempt, with the job, the file and the reason."""
+        if job.state in ENDED_BADLY:
+            key = (job.id, job.attempts, job.state)
+            if key not in self._logged:
+                self._logged.add(key)
+                log_failure(job)
         try:
             self.listener(job)
         except Exception:  # a display problem must never stop processing

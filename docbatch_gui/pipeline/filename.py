@@ -20,9 +20,15 @@ _NUMBER_MARK_RE = re.compile(
     re.IGNORECASE,
 )
 _FILLER_RE = re.compile(r"^(?:от|from|dated|на|сумму|sum|amount|копия|copy|scan|скан)$", re.I)
+_CURRENCY = r"(?:руб|р|rub|usd|eur|₽|\$|€)"
+# an amount shows itself as one: kopecks/cents, or a currency sign right after it
 _AMOUNT_FILE_RE = re.compile(
-    r"^(?:\d{3,}(?:[.,]\d{2})?|\d{1,2}[.,]\d{2})(?:руб|р|rub|usd|eur|₽|\$|€)?\.?$", re.IGNORECASE
+    rf"^(?:\d+[.,]\d{{2}}{_CURRENCY}?|\d{{3,}}{_CURRENCY})\.?$", re.IGNORECASE
 )
+# a bare whole number is an amount only in a name that is laid out as a document's
+# ("Счет_123_от_12.03.2024_118000"), never alone ("test_4423")
+_BARE_AMOUNT_RE = re.compile(r"^\d{3,}$")
+_DATE_WORD_RE = re.compile(r"(?:^|[\s_])(?:от|from|dated|date|дата)[\s_.]*$", re.IGNORECASE)
 
 
 def _stem(file_name: str) -> str:
@@ -71,17 +77,31 @@ def _currency(text: str, profile: Profile) -> str | None:
     return codes.pop() if len(codes) == 1 else None
 
 
+def _trusted_date(text: str, found: tuple[int, int, str], structured: bool) -> bool:
+    """A date only in a form no counter or version takes: a four-digit year, or a
+    dotted short date in a document's name or after "от"/"from" ("act 45 12.03.24").
+    "6-2-10-t02" is a part number, not 6 February 2010."""
+    start, end, _iso = found
+    raw = text[start:end]
+    if re.search(r"\d{4}", raw):
+        return True
+    return "." in raw and (structured or bool(_DATE_WORD_RE.search(text[:start])))
+
+
 def parse_filename(file_name: str, profile: Profile) -> dict[str, str | None]:
     """Number, date, amount, currency and a ``doc_type`` hint from a file name.
 
     Keys are the profile's field keys plus ``doc_type``; anything not clearly in the
-    name is None. An amount is only taken when exactly one leftover token looks like
-    one, because "(2)" or a page count must not become money.
+    name is None: a number alone is not a field. An amount is only taken when exactly
+    one leftover token looks like one (with kopecks or a currency sign, or any whole
+    number in a name laid out as a document's), because "(2)", a page count or a
+    scanner's counter must not become money.
     """
     result: dict[str, str | None] = dict.fromkeys(profile.field_keys)
     result["doc_type"] = None
     text = _stem(file_name)
-    dates = find_dates(text)
+    structured = _doc_type(text, profile)[0] is not None
+    dates = [d for d in find_dates(text) if _trusted_date(text, d, structured)]
     if dates and "date" in result:
         result["date"] = dates[0][2]
     chars = list(text)
@@ -102,7 +122,13 @@ def parse_filename(file_name: str, profile: Profile) -> dict[str, str | None]:
             text = text[: label.start()] + " " * (label.end() - label.start()) + text[label.end() :]
 
     leftovers = [_clean(t) for t in text.split()]
-    amounts = [t for t in leftovers if t and not _FILLER_RE.match(t) and _AMOUNT_FILE_RE.match(t)]
+    amounts = [
+        t
+        for t in leftovers
+        if t
+        and not _FILLER_RE.match(t)
+        and (_AMOUNT_FILE_RE.match(t) or (structured and _BARE_AMOUNT_RE.match(t)))
+    ]
     if len(amounts) == 1 and "amount" in result:
         result["amount"] = normalize_amount(amounts[0])
     if "currency" in result:

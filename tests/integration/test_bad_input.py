@@ -4,6 +4,7 @@ while the good files in the same run succeed."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import shutil
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from docbatch_gui.app import DocBatchApp
 from docbatch_gui.domain import ErrorKind, JobState
 from tests import builders
 from tests.conftest import SAMPLES
+from tests.helpers import cli
 
 # file name → (builder, words the message must contain)
 BAD_INPUTS = {
@@ -39,7 +41,10 @@ def inbox(tmp_path: Path) -> Path:
     return folder
 
 
-def test_every_bad_input_fails_alone_with_a_clear_reason(app: DocBatchApp, inbox: Path) -> None:
+def test_every_bad_input_fails_alone_with_a_clear_reason(
+    app: DocBatchApp, inbox: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING, logger="docbatch_gui.engine.worker")
     files = sorted(inbox.iterdir())  # named explicitly: even .docx gets a job
     report = app.add(files)
     jobs = asyncio.run(app.run([j.id for j in report.jobs]))
@@ -57,6 +62,21 @@ def test_every_bad_input_fails_alone_with_a_clear_reason(app: DocBatchApp, inbox
     assert by_name["good_invoice.pdf"].state is JobState.DONE
     assert by_name["good_scan.tif"].state is JobState.NEEDS_REVIEW
     assert by_name["good_scan.tif"].pages == 2
+    logged = [r.getMessage() for r in caplog.records]
+    for name in BAD_INPUTS:  # one line per failure: job, file, state, kind, reason
+        job = by_name[name]
+        line = f"job {job.id} ({name}) failed [unsupported]: {job.error}"
+        assert logged.count(line) == 1, (line, logged)
+
+
+def test_failures_reach_the_log_file(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    bad = tmp_path / "garbage.pdf"
+    builders.corrupt_pdf(bad)
+    result = cli(data, "process", str(bad), "--mode", "offline", "--wait")
+    assert result.returncode == 1
+    text = (data / "logs" / "docbatch.log").read_text(encoding="utf-8")
+    assert "job 1 (garbage.pdf) failed [unsupported]: garbage.pdf:" in text
 
 
 def test_truncated_pdf_is_refused(app: DocBatchApp, tmp_path: Path) -> None:

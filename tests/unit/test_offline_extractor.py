@@ -307,6 +307,16 @@ def test_any_text_gives_contiguous_documents(texts: list[str]) -> None:
         ),
         ("scan0001.pdf", {}),
         ("31.02.2024.pdf", {}),
+        # a number alone is not a field: test files, part numbers, scanner counters
+        ("test_4423.pdf", {}),
+        ("6-2-10-t02.pdf", {}),
+        ("IMG_20240312_0042.jpg", {}),
+        ("scan 2024-03-12.pdf", {"date": "2024-03-12"}),
+        (
+            "оплата 1500,00 руб 12.03.2024.pdf",
+            {"date": "2024-03-12", "amount": "1500.00", "currency": "RUB"},
+        ),
+        ("from 12.03.24 copy.pdf", {"date": "2024-03-12"}),
     ],
 )
 def test_parse_filename(profile: Profile, name: str, expected: dict[str, str]) -> None:
