@@ -34,6 +34,20 @@ def tesseract_languages(setting: str) -> str:
     return "+".join(TESSERACT_CODES.get(c, c) for c in codes)
 
 
+def word_chars(text: str) -> int:
+    return sum(ch.isalnum() for ch in text)
+
+
+def better_text(layer: str, ocr: str) -> tuple[str, bool]:
+    """(text, whether it is OCR's): OCR replaces the file's own text layer only when
+    it read more letters and digits. An empty or poorer OCR result never wipes what
+    the file itself says ("Hello wörld", a page number), and a page that has a text
+    layer is never turned by OCR's orientation guess (the layer is upright text)."""
+    if word_chars(ocr) > word_chars(layer):
+        return ocr.strip(), True
+    return layer, False
+
+
 class OcrStep:
     def __init__(
         self,
@@ -125,15 +139,27 @@ class OcrStep:
             )
 
     def _apply(self, page: Page, record: OcrRecord, *, cached: bool) -> None:
-        """Store the text; turn the image (and thumbnail) upright when it was rotated."""
+        """Store the better text; turn the image (and thumbnail) upright when OCR found
+        it rotated, unless the page has a text layer of its own (see ``better_text``)."""
+        layer = page.text if page.ocr_engine is None else ""
+        text, from_ocr = better_text(layer, record.text)
+        if layer.strip() and not from_ocr:
+            log.info(
+                "job %s page %s: kept the file's text layer (%d characters); OCR read %d",
+                page.job_id,
+                page.page_no,
+                len(layer.strip()),
+                len(record.text.strip()),
+            )
+        rotation = 0 if layer.strip() else record.rotation
         image_sha, thumb_sha = page.image_sha, page.thumb_sha
         width, height = page.width, page.height
-        if record.rotation and page.image_sha:
-            turned = rotate_jpeg(self.blobs.read(page.image_sha), record.rotation)
+        if rotation and page.image_sha:
+            turned = rotate_jpeg(self.blobs.read(page.image_sha), rotation)
             image_sha = self.blobs.put_bytes(turned)
             if page.thumb_sha:
                 thumb_sha = self.blobs.put_bytes(make_thumbnail(turned))
-            if record.rotation in (90, 270):
+            if rotation in (90, 270):
                 width, height = height, width
         self.store.put_pages(
             [
@@ -143,10 +169,10 @@ class OcrStep:
                     thumb_sha=thumb_sha,
                     width=width,
                     height=height,
-                    text=record.text,
-                    rotation=record.rotation,
-                    rotation_confidence=record.rotation_confidence,
-                    ocr_engine=record.engine,
+                    text=text,
+                    rotation=rotation,
+                    rotation_confidence=record.rotation_confidence if rotation else 0.0,
+                    ocr_engine=record.engine if from_ocr else None,
                     ocr_cached=cached,
                 )
             ]

@@ -340,7 +340,7 @@ class LocalWorker:
                 self.store, self.blobs, self.settings, self.profile, self.claude
             )
             return await extraction.extract(job, attempt)
-        pages = [PageText(p.page_no, p.text) for p in self.store.list_pages(job.id)]
+        pages = [PageText(p.page_no, p.text, p.ocr_engine) for p in self.store.list_pages(job.id)]
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
             self._cpu, extract_documents, job.id, job.file_name, pages, self.profile

@@ -43,6 +43,9 @@ _SHORT_TITLE_WORDS = 7
 class PageText:
     page_no: int  # 1-based page of the source file
     text: str
+    #: the OCR engine that read the page (None: the text is the file's own layer, or
+    #: nothing read it); review reasons say what really happened
+    ocr_engine: str | None = None
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,8 @@ class _PageInfo:
     has_text: bool
     title: _Title | None
     cue: tuple[int, int | None] | None  # ("page X of N") → (X, N)
+    ocr_engine: str | None = None
+    chars: int = 0  # letters and digits on the page
 
 
 @dataclass
@@ -135,8 +140,30 @@ def _analyse(page: PageText, profile: Profile) -> _PageInfo:
     alnum = sum(ch.isalnum() for ch in page.text)
     has_text = alnum >= max(1, profile.min_page_chars)
     if not has_text:
-        return _PageInfo(page.page_no, [], False, None, None)
-    return _PageInfo(page.page_no, lines, True, _find_title(lines, profile), _page_cue(lines))
+        return _PageInfo(page.page_no, [], False, None, None, page.ocr_engine, alnum)
+    return _PageInfo(
+        page.page_no,
+        lines,
+        True,
+        _find_title(lines, profile),
+        _page_cue(lines),
+        page.ocr_engine,
+        alnum,
+    )
+
+
+def _unread_reasons(unread: Sequence[_PageInfo]) -> list[str]:
+    """What really happened on pages with (almost) no text, grouped by cause."""
+    causes: dict[str, list[int]] = {}
+    for page in unread:
+        if page.ocr_engine:
+            cause = f"OCR ({page.ocr_engine}) found no readable text on {{pages}}: check the scan"
+        elif page.chars:
+            cause = "almost no text on {pages} (a few characters in the file's text layer)"
+        else:
+            cause = "no text layer on {pages} (scan): OCR needed"
+        causes.setdefault(cause, []).append(page.page_no)
+    return [cause.format(pages=page_ranges(numbers)) for cause, numbers in causes.items()]
 
 
 def _split_pages(pages: Sequence[PageText], profile: Profile) -> list[list[_PageInfo]]:
@@ -204,7 +231,7 @@ def _build(
         if title is None and page.title is not None and not lines:
             title = page.title
         lines.extend(page.lines)
-    scans = [p.page_no for p in pages if not p.has_text]
+    unread = [p for p in pages if not p.has_text]
     titles = list(title.lines) if title else []
     doc_type, _score = (
         classify("\n".join(lines), title.scores if title else {}, profile)
@@ -214,8 +241,7 @@ def _build(
     result = extract_fields(lines, titles, profile)
 
     reasons: list[str] = []
-    if scans:
-        reasons.append(f"no text layer on {page_ranges(scans)} (scan): OCR needed")
+    reasons.extend(_unread_reasons(unread))
     reasons.extend(review_reasons(doc_type, result.values, result.confidence, profile))
     reasons.extend(result.notes)
     if single:

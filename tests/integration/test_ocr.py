@@ -160,3 +160,49 @@ def test_tesseract_reads_the_sideways_photo_sample(tmp_path: Path) -> None:
     assert document.doc_type == "invoice"
     assert document.fields["number"] == "123" and document.fields["amount"] == "118000.00"
     app.close()
+
+
+def _short_layer_pdf(path: Path, text: str, pages: int = 2) -> Path:
+    """A real text layer too short to skip OCR ("Hello wörld fi", a page number)."""
+    import pymupdf
+
+    document = pymupdf.open()
+    for _ in range(pages):
+        document.new_page().insert_text((72, 72), text, fontsize=11)
+    document.save(path)
+    return path
+
+
+def test_ocr_never_replaces_a_text_layer_with_less(tmp_path: Path, vision: FakeVision) -> None:
+    """OCR that reads nothing (or less) keeps the file's own text, does not turn the
+    page, and the review reason says what happened."""
+    app = vision_app(tmp_path, vision)
+    vision.text_for_next("", rotation=180)
+    vision.text_for_next("", rotation=180)
+    pdf = _short_layer_pdf(tmp_path / "hello.pdf", "Hello wörld fi")
+    (job,) = asyncio.run(app.run([j.id for j in app.add([pdf]).jobs]))
+    pages = app.pages(job.id)
+    assert [p.text for p in pages] == ["Hello wörld fi"] * 2
+    assert all(p.rotation == 0 and p.ocr_engine is None for p in pages)
+    assert vision.calls >= 1  # OCR did run; it just read less than the layer holds
+    app.close()
+
+
+def test_ocr_adds_text_where_the_layer_has_almost_none(tmp_path: Path, vision: FakeVision) -> None:
+    app = vision_app(tmp_path, vision)
+    pdf = _short_layer_pdf(tmp_path / "three.pdf", "3", pages=1)
+    (job,) = asyncio.run(app.run([j.id for j in app.add([pdf]).jobs]))
+    (page,) = app.pages(job.id)
+    assert page.ocr_engine == "google_vision" and "Счет на оплату № 77" in page.text
+    app.close()
+
+
+def test_review_reasons_say_what_happened_to_unread_pages(tmp_path: Path) -> None:
+    from docbatch_gui.pipeline.offline import PageText, extract_documents
+    from docbatch_gui.pipeline.profile import load_profile
+
+    pages = [PageText(1, ""), PageText(2, "", "tesseract"), PageText(3, "3"), PageText(4, "")]
+    (doc,) = extract_documents(1, "x.pdf", pages, load_profile())
+    assert "no text layer on pages 1, 4 (scan): OCR needed" in doc.review_reasons
+    assert "OCR (tesseract) found no readable text on page 2: check the scan" in doc.review_reasons
+    assert any(r.startswith("almost no text on page 3") for r in doc.review_reasons)
