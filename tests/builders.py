@@ -57,6 +57,41 @@ def corrupt_pdf(path: Path) -> Path:
     return path
 
 
+def padded_pdf(path: Path, source: Path, padding: int = 20_000) -> Path:
+    """A whole PDF followed by NUL bytes, as some scanners and transfers leave it."""
+    path.write_bytes(source.read_bytes() + b"\0" * padding)
+    return path
+
+
+def page_tree_without_count_pdf(path: Path) -> Path:
+    """A page tree whose /Pages node lacks /Count: MuPDF finds no page, qpdf rebuilds
+    the tree (the shape of a real file in pikepdf's test resources)."""
+    objects = [
+        b"<< /Pages 2 0 R /Type /Catalog >>",
+        b"<< /Kids [ 3 0 R ] /Type /Pages >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [ 0 0 595 842 ] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> >>",
+        None,  # the content stream, below
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    content = b"BT /F1 14 Tf 72 770 Td (Invoice No 42 of 12.03.2024) Tj ET"
+    objects[3] = b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream"
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj " % number + body + b" endobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer << /Root 1 0 R /Size %d >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1,
+        xref,
+    )
+    path.write_bytes(bytes(out))
+    return path
+
+
 def truncated_pdf(path: Path, source: Path) -> Path:
     data = source.read_bytes()
     path.write_bytes(data[: len(data) // 3])

@@ -24,6 +24,8 @@ MAX_PIXELS = 1_150_000
 MAX_LONG_EDGE = 1568
 THUMB_LONG_EDGE = 200
 STORE_SHRINK_EVERY = 64
+QPDF_REPAIR_LIMIT = 256 * 2**20  # bytes: the repaired copy is held in memory
+EOF_WINDOW = 1 << 20  # how far back from the end padding after %%EOF is skipped
 
 
 @dataclass(frozen=True)
@@ -100,16 +102,31 @@ def _unsupported(task: PrepareTask, problem: str, fix: str) -> UnsupportedInput:
 
 
 def _open_pdf(task: PrepareTask) -> Any:
+    """Open with MuPDF; where it fails, finds no page or asks for a password, give
+    qpdf (through pikepdf) a try, as other readers do: it repairs a broken page tree
+    and opens files encrypted with an empty user password. A file is called damaged
+    only when both fail."""
     import pymupdf
 
     try:
         document = pymupdf.open(task.source, filetype="pdf")
+        error = None
     except Exception as exc:
+        document, error = None, exc
+    if document is not None and _locked(document):
+        document.authenticate("")
+    if document is None or document.page_count == 0 or _locked(document):
+        repaired = _through_qpdf(task.source)
+        if repaired is not None:
+            if document is not None:
+                document.close()
+            document = repaired
+    if document is None:
         raise _unsupported(
             task,
-            f"the PDF is damaged and cannot be opened ({_short(exc, task)})",
+            f"the PDF is damaged: neither MuPDF nor qpdf can open it ({_short(error, task)})",
             "Get a fresh copy from its source, or re-save it with a PDF tool.",
-        ) from None
+        )
     if document.is_repaired and not _ends_with_eof(task.source):
         # MuPDF can rebuild a cut-off file, but the pages past the cut come out blank
         # or missing: better to say so than to deliver half a document.
@@ -120,7 +137,7 @@ def _open_pdf(task: PrepareTask) -> Any:
             "did not finish)",
             "Get a fresh copy from its source and add it again.",
         )
-    if document.needs_pass or document.is_encrypted:
+    if _locked(document):
         document.close()
         raise _unsupported(
             task,
@@ -145,11 +162,42 @@ def _open_pdf(task: PrepareTask) -> Any:
     return document
 
 
+def _locked(document: Any) -> bool:
+    return bool(document.needs_pass or document.is_encrypted)
+
+
+def _through_qpdf(path: str) -> Any | None:
+    """The file as qpdf reads it (repaired, decrypted with an empty password), opened
+    by MuPDF from memory; None when qpdf cannot read it either. Bounded in size: the
+    repaired copy lives in memory (a child writes no temporary files)."""
+    import os
+
+    import pymupdf
+
+    try:
+        import pikepdf
+    except ImportError:  # an installation without it: MuPDF's answer stands
+        return None
+    if os.path.getsize(path) > QPDF_REPAIR_LIMIT:
+        return None
+    buffer = io.BytesIO()
+    try:
+        with pikepdf.open(path, password="") as pdf:
+            pdf.save(buffer)
+        return pymupdf.open(stream=buffer.getvalue(), filetype="pdf")
+    except Exception:
+        return None
+
+
 def _ends_with_eof(path: str) -> bool:
+    """``%%EOF`` near the end, past any padding of NUL bytes or white space that a
+    writer or a transfer appended (other readers ignore that padding too)."""
     with open(path, "rb") as handle:
         handle.seek(0, 2)
-        handle.seek(max(0, handle.tell() - 1024))
-        return b"%%EOF" in handle.read()
+        size = handle.tell()
+        handle.seek(max(0, size - EOF_WINDOW))
+        tail = handle.read().rstrip(b"\x00 \t\r\n\x0c")
+    return b"%%EOF" in tail[-1024:]
 
 
 def _open_image(task: PrepareTask) -> Any:

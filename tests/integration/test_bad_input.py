@@ -20,7 +20,7 @@ from tests.helpers import cli
 BAD_INPUTS = {
     "empty.pdf": (lambda p: p.write_bytes(b"") and p, "empty"),
     "letter.pdf": (builders.renamed_non_pdf, "extension says PDF"),
-    "garbage.pdf": (builders.corrupt_pdf, "damaged"),
+    "garbage.pdf": (builders.corrupt_pdf, "neither MuPDF nor qpdf can open it"),
     "locked.pdf": (builders.encrypted_pdf, "password"),
     "nopages.pdf": (builders.zero_page_pdf, "no pages"),
     "bomb.png": (builders.bomb_png, "pixels"),
@@ -110,3 +110,18 @@ def test_oversized_file_is_refused_before_rendering(app: DocBatchApp, tmp_path: 
     (job,) = app.add([big]).jobs
     assert job.state is JobState.FAILED
     assert "MAX_FILE_MB" in (job.error or "")
+
+
+def test_what_other_readers_open_is_processed(app: DocBatchApp, tmp_path: Path) -> None:
+    """NUL padding after %%EOF is not a cut-off file, and a page tree MuPDF alone finds
+    empty is rebuilt by qpdf: both are read, not refused."""
+    padded = builders.padded_pdf(tmp_path / "padded.pdf", SAMPLES / "en_invoice_INV-2024-0042.pdf")
+    broken_tree = builders.page_tree_without_count_pdf(tmp_path / "no_count.pdf")
+    jobs = asyncio.run(app.run([j.id for j in app.add([padded, broken_tree], force=True).jobs]))
+    by_name = {j.file_name: j for j in jobs}
+    assert by_name["padded.pdf"].state is JobState.DONE, by_name["padded.pdf"].error
+    tree = by_name["no_count.pdf"]
+    assert tree.state in (JobState.DONE, JobState.NEEDS_REVIEW), tree.error
+    assert tree.pages == 1
+    (page,) = app.pages(tree.id)
+    assert "Invoice No 42" in page.text
