@@ -49,13 +49,24 @@ class _FormulaState:
     has_value: bool = False
 
 
+def _has_value(region: bytes, start: int, stop: int) -> bool:
+    """A ``<v>`` with something in it between ``start`` and ``stop``: ``<v/>`` and
+    ``<v></v>`` (what openpyxl writes with lxml) are no value. A ``<v>`` at the very
+    end of a piece counts as a value: its content is in the next piece."""
+    for match in _V_START.finditer(region, start, stop):
+        rest = region[match.end() : stop].lstrip()
+        if not rest or not rest.startswith(b"</"):
+            return True
+    return False
+
+
 def _count_formulas(region: bytes, state: _FormulaState) -> int:
     """Count ``<c>`` elements with an ``<f>`` and no ``<v>``; cells may span pieces."""
     count, pos = 0, 0
     if state.open:
         end = _C_END.search(region)
         stop = end.start() if end else len(region)
-        state.has_value = state.has_value or bool(_V_START.search(region, 0, stop))
+        state.has_value = state.has_value or _has_value(region, 0, stop)
         if end is None:
             return 0
         count += not state.has_value
@@ -63,7 +74,7 @@ def _count_formulas(region: bytes, state: _FormulaState) -> int:
     while (start := _F_START.search(region, pos)) is not None:
         end = _C_END.search(region, start.end())
         stop = end.start() if end else len(region)
-        has_value = _V_START.search(region, start.end(), stop) is not None
+        has_value = _has_value(region, start.end(), stop)
         if end is None:
             state.open, state.has_value = True, has_value
             break

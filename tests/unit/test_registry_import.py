@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import threading
 import time
 import zipfile
@@ -99,7 +100,11 @@ def build_registry(path: Path, *, autofilter: bool = False) -> Path:
     wb.save(path)
 
     def edit(xml: bytes) -> bytes:
-        xml = xml.replace(b"<f>G5*2</f><v />", b"<f>G5*2</f><v>2000</v>")
+        # openpyxl writes the empty value as <v /> or, with lxml installed, <v/> or <v></v>
+        xml, cached = re.subn(
+            rb"<f>G5\*2</f>\s*<v\s*(?:/>|>\s*</v>)", b"<f>G5*2</f><v>2000</v>", xml
+        )
+        assert cached == 1, "the formula cell was not found"
         if autofilter:
             xml = xml.replace(b"</sheetData>", b"</sheetData>" + BREAKING_FILTER)
         return xml

@@ -206,3 +206,21 @@ def test_import_results_are_the_same_either_way(tmp_path: Path, monkeypatch: Any
 
 def _unsupported(*_args: Any) -> None:
     raise xlsx_fast.Unsupported("forced")
+
+
+@pytest.mark.parametrize(
+    ("cell", "without_value"),
+    [
+        (b'<c r="A1"><f>B1*2</f><v>2000</v></c>', 0),
+        (b'<c r="A1"><f>B1*2</f><v /></c>', 1),
+        (b'<c r="A1"><f>B1*2</f><v/></c>', 1),
+        (b'<c r="A1"><f>B1*2</f><v></v></c>', 1),  # openpyxl's output when lxml is installed
+        (b'<c r="A1"><f>B1*2</f></c>', 1),
+    ],
+)
+def test_a_formula_without_a_cached_value_is_counted_in_every_spelling(
+    cell: bytes, without_value: int
+) -> None:
+    from docbatch_gui.registry.xlsx_scan import _count_formulas, _FormulaState
+
+    assert _count_formulas(cell, _FormulaState()) == without_value
