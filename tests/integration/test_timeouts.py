@@ -26,7 +26,9 @@ def huge_pdf(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_huge_pdf_times_out_alone_and_leaves_no_process(tmp_path: Path, huge_pdf: Path) -> None:
-    settings = load_settings(data_dir=tmp_path / "data", JOB_TIMEOUT=2, RENDER_WORKERS=2)
+    # 5 s: far less than the 2,000 pages need (about 12 s alone), and enough for the
+    # one-page file and the huge file's first pages while another test loads the CPU
+    settings = load_settings(data_dir=tmp_path / "data", JOB_TIMEOUT=5, RENDER_WORKERS=2)
     app = DocBatchApp(settings)
     good = tmp_path / "good.pdf"
     shutil.copy(SAMPLES / "en_invoice_INV-2024-0042.pdf", good)
