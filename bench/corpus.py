@@ -10,7 +10,9 @@ the manifest's expectations:
   (an upright page turned over counts, and so does a sideways page left sideways);
 - ``text_lost_pages``: pages whose own text layer holds text and that DocBatch stored
   without any;
-- ``pages_per_s``: pages rendered (and OCR'd where needed) per second of wall time.
+- ``pages_per_s``: pages rendered (and OCR'd where needed) per second of wall time;
+- ``turned_unchecked_pages``: pages DocBatch turned whose orientation nobody checked
+  (each is listed: a place to look, and a candidate for ``KNOWN_ROTATION``).
 
 Run ``scripts/corpus.py`` first, then ``.venv/bin/python bench/corpus.py
 [--corpus DIR] [--only SUBSTRING]``. The last line is one JSON object
@@ -61,6 +63,7 @@ def main() -> None:
         elapsed = time.monotonic() - started
         by_path = {Path(j.source_path): j for j in jobs}
         refused, rotation_errors, text_lost, pages = [], [], [], 0
+        unchecked_turns: list[tuple[str, int, int, float]] = []
         for path, entry in paths.items():
             job = by_path.get(path.resolve())
             name = f"{entry['project']}/{entry['file']}"
@@ -75,6 +78,12 @@ def main() -> None:
                 page = stored.get(number)
                 if page is not None and page.rotation % 360 != expected:
                     rotation_errors.append((name, number, expected, page.rotation))
+            known = entry["rotation"] or []
+            for page in stored.values():
+                if page.rotation % 360 and page.page_no > len(known):
+                    unchecked_turns.append(
+                        (name, page.page_no, page.rotation, page.rotation_confidence)
+                    )
             for number in entry["text_pages"]:
                 page = stored.get(number)
                 if page is not None and not page.text.strip():
@@ -87,6 +96,10 @@ def main() -> None:
         print(f"rotation  {name} page {number}: expected {expected}, DocBatch {got}")
     for name, number in text_lost:
         print(f"text lost {name} page {number}")
+    for name, number, rotation, confidence in unchecked_turns:
+        print(
+            f"turned    {name} page {number}: {rotation}° (confidence {confidence:.2f}), unchecked"
+        )
     figures = {
         "files": len(entries),
         "pages": pages,
@@ -94,6 +107,7 @@ def main() -> None:
         "rotation_errors": len(rotation_errors),
         "text_lost_pages": len(text_lost),
         "pages_per_s": round(pages / elapsed, 2) if elapsed else None,
+        "turned_unchecked_pages": len(unchecked_turns),
     }
     print(
         f"{figures['files']} files, {pages} pages in {elapsed:.1f} s; opened "

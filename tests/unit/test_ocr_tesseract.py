@@ -158,3 +158,28 @@ def test_tesseract_error_fails_only_the_page(invoice: bytes) -> None:
         patch.setattr(pytesseract, "image_to_string", broken)
         result = ocr_tesseract.tesseract_page(invoice, 6)
     assert result.error is not None and "Tesseract failed" in result.error
+
+
+@pytest.mark.parametrize(
+    ("report", "expected"),
+    [
+        # upside down with a clear margin: turned
+        ("Rotate: 180\nOrientation confidence: 9.5\n", (180, 1.0)),
+        # upside down on weak evidence (what OSD said of upright corpus pages): kept
+        ("Rotate: 180\nOrientation confidence: 0.7\n", (0, 0.0)),
+        ("Rotate: 180\nOrientation confidence: 0.05\n", (0, 0.0)),
+        # sideways stays trusted at a low score (blurred sideways photos are right)
+        ("Rotate: 90\nOrientation confidence: 0.5\n", (90, 0.1)),
+        ("Rotate: 0\nOrientation confidence: 12\n", (0, 1.0)),
+    ],
+)
+def test_a_page_is_never_turned_over_on_weak_evidence(
+    monkeypatch: pytest.MonkeyPatch, report: str, expected: tuple[int, float]
+) -> None:
+    import pytesseract
+    from PIL import Image
+
+    from docbatch_gui.pipeline import ocr_tesseract
+
+    monkeypatch.setattr(pytesseract, "image_to_osd", lambda *a, **k: report)
+    assert ocr_tesseract._orientation(Image.new("L", (10, 10)), 5) == expected
