@@ -19,6 +19,7 @@ from docbatch_gui.domain.states import JobState
 from docbatch_gui.pipeline.isolate import ChildPool
 from docbatch_gui.pipeline.ocr import OcrResult, rotate_jpeg
 from docbatch_gui.pipeline.ocr_run import OcrPage, engine_in_threads, tesseract_in_children
+from docbatch_gui.pipeline.ocr_tesseract import CONFIDENCE_SCALE, MIN_CONFIDENCE_180
 from docbatch_gui.pipeline.render import make_thumbnail
 from docbatch_gui.storage.blobs import BlobStore
 from docbatch_gui.storage.store import Store
@@ -32,6 +33,17 @@ def tesseract_languages(setting: str) -> str:
     """``OCR_LANGUAGES`` (ISO codes, "ru,en") in Tesseract's form ("rus+eng")."""
     codes = [c.strip() for c in setting.split(",") if c.strip()]
     return "+".join(TESSERACT_CODES.get(c, c) for c in codes)
+
+
+def trusted(record: OcrRecord) -> bool:
+    """A cached reading made before the margin rule turned a page over on weak
+    evidence (its text came from the upside-down image): read the page again."""
+    weak = MIN_CONFIDENCE_180 / CONFIDENCE_SCALE
+    return not (
+        record.engine == "tesseract"
+        and record.rotation == 180
+        and record.rotation_confidence < weak
+    )
 
 
 def word_chars(text: str) -> int:
@@ -73,7 +85,7 @@ class OcrStep:
         if engine == "none" or not pages:
             return job
         job = self.store.transition(job.id, JobState.OCR, attempt=attempt)
-        cache = self.store.get_ocr(job.sha256, engine)
+        cache = {n: r for n, r in self.store.get_ocr(job.sha256, engine).items() if trusted(r)}
         for page_no, record in cache.items():
             if page_no in pages:
                 self._apply(pages.pop(page_no), record, cached=True)

@@ -183,3 +183,13 @@ def test_a_page_is_never_turned_over_on_weak_evidence(
 
     monkeypatch.setattr(pytesseract, "image_to_osd", lambda *a, **k: report)
     assert ocr_tesseract._orientation(Image.new("L", (10, 10)), 5) == expected
+
+
+def test_a_cached_weak_turn_over_is_read_again() -> None:
+    from docbatch_gui.domain.models import OcrRecord
+    from docbatch_gui.engine.ocr_step import trusted
+
+    assert not trusted(OcrRecord("s", 1, "tesseract", "garbage", 180, 0.14))
+    assert trusted(OcrRecord("s", 1, "tesseract", "text", 180, 1.0))
+    assert trusted(OcrRecord("s", 1, "tesseract", "text", 90, 0.1))
+    assert trusted(OcrRecord("s", 1, "google_vision", "text", 180, 0.1))
