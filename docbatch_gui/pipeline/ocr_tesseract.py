@@ -57,6 +57,11 @@ CONFIDENCE_SCALE = 5.0  # OSD orientation confidence at which rotation_confidenc
 #: turned upright pages over with scores of 0.05-0.7 (a photo, a printout), while
 #: pages that really were upside down scored 5 and more
 MIN_CONFIDENCE_180 = 2.0
+#: images with a long edge under this many pixels are enlarged before reading: a
+#: 115×48 "TEST" label reads as nothing at its own size and no stated resolution
+SMALL_IMAGE_EDGE = 600
+SMALL_IMAGE_DPI = 300
+MAX_ENLARGE = 4
 _ROTATE = re.compile(r"^Rotate:\s*(\d+)", re.MULTILINE)
 _CONFIDENCE = re.compile(r"^Orientation confidence:\s*([\d.]+)", re.MULTILINE)
 
@@ -109,10 +114,16 @@ def tesseract_page(
         return _failed(page_no, f"the page image cannot be read ({_reason(exc)})")
     try:
         with _single_threaded_tesseract():
-            rotation, confidence = _orientation(image, _remaining(deadline))
-            upright = _turn(image, rotation)
+            if max(image.size) < SMALL_IMAGE_EDGE:
+                # a label or a snippet: too little text for OSD, and Tesseract reads
+                # it only when enlarged and told a resolution (OCRmyPDF does the same)
+                rotation, confidence = 0, 0.0
+                upright, config = _enlarged(image), f"{OCR_CONFIG} --dpi {SMALL_IMAGE_DPI}"
+            else:
+                rotation, confidence = _orientation(image, _remaining(deadline))
+                upright, config = _turn(image, rotation), OCR_CONFIG
             text = pytesseract.image_to_string(
-                _as_pnm(upright), lang=languages, config=OCR_CONFIG, timeout=_remaining(deadline)
+                _as_pnm(upright), lang=languages, config=config, timeout=_remaining(deadline)
             )
     except pytesseract.TesseractNotFoundError:
         raise ConfigError(f"Tesseract OCR is not installed. {INSTALL_HINT}") from None
@@ -185,6 +196,16 @@ def _orientation(image: Any, timeout: float) -> tuple[int, float]:
     if rotation == 180 and score < MIN_CONFIDENCE_180:
         return 0, 0.0  # never turn a page over on weak evidence: keep it as it is
     return rotation, round(min(1.0, score / CONFIDENCE_SCALE), 3)
+
+
+def _enlarged(image: Any) -> Any:
+    """A small image scaled up (by 2 to 4) so that its text has the pixel height
+    Tesseract's models expect."""
+    from PIL import Image
+
+    factor = max(2, min(MAX_ENLARGE, SMALL_IMAGE_EDGE // max(1, max(image.size))))
+    size = (image.width * factor, image.height * factor)
+    return image.resize(size, Image.Resampling.LANCZOS)
 
 
 def _turn(image: Any, rotation: int) -> Any:

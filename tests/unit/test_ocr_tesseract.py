@@ -193,3 +193,30 @@ def test_a_cached_weak_turn_over_is_read_again() -> None:
     assert trusted(OcrRecord("s", 1, "tesseract", "text", 180, 1.0))
     assert trusted(OcrRecord("s", 1, "tesseract", "text", 90, 0.1))
     assert trusted(OcrRecord("s", 1, "google_vision", "text", 180, 0.1))
+
+
+def test_a_small_image_is_enlarged_and_given_a_resolution(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """img2pdf's 115×48 "TEST" inputs read as nothing at their own size with no
+    stated resolution; enlarged and told 300 dpi they read (bench/corpus.py)."""
+    import pytesseract
+    from PIL import Image
+
+    seen: list[tuple[tuple[int, int], str]] = []
+
+    def read(image: Image.Image, lang: str, config: str, timeout: float) -> str:
+        seen.append((image.size, config))
+        return "TEST"
+
+    def no_osd(*args: object, **kwargs: object) -> str:
+        raise AssertionError("OSD is not asked about a label")
+
+    monkeypatch.setattr(pytesseract, "image_to_string", read)
+    monkeypatch.setattr(pytesseract, "image_to_osd", no_osd)
+    buffer = io.BytesIO()
+    Image.new("L", (115, 48), 255).save(buffer, "PNG")
+    result = tesseract_page(buffer.getvalue(), 1)
+    assert result.text == "TEST" and result.rotation == 0
+    ((size, config),) = seen
+    assert size == (115 * 4, 48 * 4) and "--dpi 300" in config
