@@ -119,16 +119,20 @@ async def _render_once(task: Any, deadline: float, on_count: Any, on_page: Any) 
         await run_prepare(task, deadline, pool, on_count=on_count, on_page=on_page)
 
 
+def _anthropic_key(settings: Settings) -> str | None:
+    """The key from the environment or settings, else the OS keyring."""
+    from docbatch_gui.secrets import keyring_secret
+
+    if settings.anthropic_api_key:
+        return settings.anthropic_api_key.get_secret_value()
+    return keyring_secret("ANTHROPIC_API_KEY")
+
+
 def _anthropic(settings: Settings) -> Check:
     """A real call that costs nothing (count_tokens): proves the key and the network."""
     from docbatch_gui.connections import anthropic_probe
-    from docbatch_gui.secrets import keyring_secret
 
-    key = (
-        settings.anthropic_api_key.get_secret_value()
-        if settings.anthropic_api_key
-        else keyring_secret("ANTHROPIC_API_KEY")
-    )
+    key = _anthropic_key(settings)
     if key is None:
         return Check(
             "Claude (Anthropic)",
@@ -241,13 +245,8 @@ def run_checks(settings: Settings) -> list[Check]:
 def run_live(settings: Settings, *, batch: bool = False) -> list[Check]:
     """``doctor --live``: the real prompt and schema sent to Claude (``live_check``)."""
     from docbatch_gui.live_check import live_check
-    from docbatch_gui.secrets import keyring_secret
 
-    key = (
-        settings.anthropic_api_key.get_secret_value()
-        if settings.anthropic_api_key
-        else keyring_secret("ANTHROPIC_API_KEY")
-    )
+    key = _anthropic_key(settings)
     if key is None:
         return [
             Check(

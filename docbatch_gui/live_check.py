@@ -13,6 +13,7 @@ says what it cost:
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -89,7 +90,8 @@ async def live_check(
 
     catalogue = load_catalogue()
     choice = settings.thinking_choice
-    request = sample_request(settings)
+    # rendering is CPU work: off the caller's loop (the Settings tab awaits this)
+    request = await asyncio.to_thread(sample_request, settings)
     steps: list[LiveStep] = []
     client = anthropic.AsyncAnthropic(
         api_key=key,

@@ -171,7 +171,8 @@ class BatchEngine:
     async def _submit_chunk(self, entries: list[tuple[Job, ExtractionRequest]]) -> None:
         requests = [r for _, r in entries]
         jobs = {j.id: j for j, _ in entries}
-        await self.estimator.measure(self.client.client, requests[0])
+        if not self.estimator.measured:
+            await self.estimator.measure(self.client.client, requests[0])
         estimate = self._estimate(requests)
         intent = self.store.create_batch(
             BatchRecord(

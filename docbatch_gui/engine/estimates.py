@@ -62,6 +62,12 @@ class CostEstimator:
                 pass
         return formula_prefix(self.prefix_chars)
 
+    @property
+    def measured(self) -> bool:
+        """Whether the counter already calibrated this profile, model and prompt (ask
+        before building a sample request: that reads a group's page images)."""
+        return self.basis().source == "count_tokens"
+
     async def measure(self, client: Any, sample: ExtractionRequest) -> EstimateBasis:
         """Refine the basis with the real counter, once; ``client`` is an
         ``AsyncAnthropic``. Returns the basis in force afterwards."""

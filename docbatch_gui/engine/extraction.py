@@ -110,7 +110,7 @@ class SyncExtraction:
             if record and record.pages == [p.page_no for p in group]:
                 answers[number] = [RawDocument(**d) for d in record.answer or []]
         todo = [n for n in range(1, len(groups) + 1) if n not in answers]
-        if todo:  # a free count_tokens, once per profile and model, sharpens the estimate
+        if todo and not self.estimator.measured:  # free count_tokens, once per prompt
             sample = self._request(job, todo[0], groups, len(pages), records)
             await self.estimator.measure(self.claude.client, sample)
         self.store.update_job(job.id, attempt=attempt, cost_estimate_usd=self.estimate(job, pages))

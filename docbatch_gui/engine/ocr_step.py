@@ -19,7 +19,7 @@ from docbatch_gui.domain.states import JobState
 from docbatch_gui.pipeline.isolate import ChildPool
 from docbatch_gui.pipeline.ocr import OcrResult, rotate_jpeg
 from docbatch_gui.pipeline.ocr_run import OcrPage, engine_in_threads, tesseract_in_children
-from docbatch_gui.pipeline.ocr_tesseract import CONFIDENCE_SCALE, MIN_CONFIDENCE_180
+from docbatch_gui.pipeline.ocr_tesseract import weak_turn_over
 from docbatch_gui.pipeline.render import make_thumbnail
 from docbatch_gui.storage.blobs import BlobStore
 from docbatch_gui.storage.store import Store
@@ -38,11 +38,8 @@ def tesseract_languages(setting: str) -> str:
 def trusted(record: OcrRecord) -> bool:
     """A cached reading made before the margin rule turned a page over on weak
     evidence (its text came from the upside-down image): read the page again."""
-    weak = MIN_CONFIDENCE_180 / CONFIDENCE_SCALE
     return not (
-        record.engine == "tesseract"
-        and record.rotation == 180
-        and record.rotation_confidence < weak
+        record.engine == "tesseract" and weak_turn_over(record.rotation, record.rotation_confidence)
     )
 
 

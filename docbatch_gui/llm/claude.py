@@ -215,11 +215,6 @@ class ClaudeSync:
         )
         return outcomes
 
-    async def count_tokens(self, request: ExtractionRequest) -> int:
-        params = {k: v for k, v in request.params.items() if k != "max_tokens"}
-        result = await self.client.messages.count_tokens(**params)
-        return int(result.input_tokens)
-
     async def _counted(self, request: ExtractionRequest) -> RequestOutcome:
         outcome = await self._one(request)
         self.metrics.outcome(outcome.ok, outcome.attempts)

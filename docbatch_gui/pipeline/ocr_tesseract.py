@@ -208,6 +208,12 @@ def _enlarged(image: Any) -> Any:
     return image.resize(size, Image.Resampling.LANCZOS)
 
 
+def weak_turn_over(rotation: int, rotation_confidence: float) -> bool:
+    """A 180° reading below the margin (``rotation_confidence`` as stored, 0..1): what
+    ``_orientation`` no longer acts on, and an OCR cache entry made before it did."""
+    return rotation == 180 and rotation_confidence < MIN_CONFIDENCE_180 / CONFIDENCE_SCALE
+
+
 def _turn(image: Any, rotation: int) -> Any:
     """The image turned clockwise by ``rotation``: a lossless transpose, unlike
     ``rotate_jpeg``, since Tesseract reads it in memory and nothing is stored."""
