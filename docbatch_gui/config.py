@@ -140,6 +140,8 @@ class Settings(BaseSettings):
 
     # Preparation in child processes (seed 004).
     job_timeout: float = Field(900, ge=0.1, le=86_400, alias="JOB_TIMEOUT")
+    #: one page may take this long to render; past it the page is skipped, not the file
+    page_timeout: float = Field(60, ge=0.1, le=86_400, alias="PAGE_TIMEOUT")
     render_workers: int = Field(
         default_factory=lambda: max(1, min(8, os.cpu_count() or 1)),
         ge=1,

@@ -47,8 +47,8 @@ GROUPS: list[tuple[str, list[str], Probe | None]] = [
         [
             "processing_mode", "anthropic_model", "max_concurrency", "ocr_workers",
             "batch_size", "poll_interval", "result_workers", "max_concurrent_mb",
-            "job_timeout", "render_workers", "group_size", "max_file_mb", "max_pages",
-            "jpeg_quality",
+            "job_timeout", "page_timeout", "render_workers", "group_size", "max_file_mb",
+            "max_pages", "jpeg_quality",
         ],
         None,
     ),
@@ -214,6 +214,7 @@ class SettingsTab(QWidget):
             "max_file_mb": self.tr("Largest file, MB"),
             "max_pages": self.tr("Most pages per file"),
             "jpeg_quality": self.tr("JPEG quality"),
+            "page_timeout": self.tr("Render timeout per page, s"),
             "anthropic_model": self.tr("Model"),
             "anthropic_timeout": self.tr("Request timeout, s"),
             "anthropic_max_retries": self.tr("SDK retries"),

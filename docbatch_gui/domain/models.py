@@ -76,6 +76,13 @@ class Page:
     rotation_confidence: float = 0.0
     ocr_engine: str | None = None  # None: the text is the file's own text layer
     ocr_cached: bool = False  # the OCR came from the cache, not from the engine
+    #: why the page has no image: the renderer did not finish it (PAGE_TIMEOUT)
+    render_error: str = ""
+    #: how the rotation was decided, in words (OSD's answer and score at the resolution
+    #: it read, the text lines' direction): what a reviewer checks
+    orientation_note: str = ""
+    #: the evidence was too weak to turn the page, so it was kept as it is: review it
+    orientation_uncertain: bool = False
 
 
 @dataclass(frozen=True)
@@ -212,3 +219,5 @@ class OcrRecord:
     text: str
     rotation: int = 0
     rotation_confidence: float = 0.0
+    orientation_note: str = ""
+    orientation_uncertain: bool = False

@@ -32,6 +32,7 @@ from docbatch_gui.llm.claude import (
 from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.pipeline.requests import parse_custom_id
 from docbatch_gui.pipeline.results import InvalidAnswer, RawDocument, parse_answer, stitch
+from docbatch_gui.pipeline.review import with_page_notes
 from docbatch_gui.storage.store import Store
 
 if TYPE_CHECKING:
@@ -219,7 +220,9 @@ class ResultBuilder:
                 [RawDocument(**d) for d in r.answer or []]
                 for r in sorted(records, key=lambda r: r.group)
             ]
-            documents = stitch(job.id, groups, self.profile)
+            documents = with_page_notes(
+                stitch(job.id, groups, self.profile), self.store.list_pages(job.id)
+            )
             self.store.replace_documents(job.id, documents)
             cost = sum(r.cost_usd or 0.0 for r in records)
             final = (

@@ -60,7 +60,10 @@ def group_request(
     """One group's request, reading only this group's page images (sync and batch).
 
     ``max_tokens`` is raised for a group whose earlier answer was cut off."""
-    payloads = [PagePayload(p.page_no, blobs.read(p.image_sha or ""), p.text) for p in group]
+    payloads = [
+        PagePayload(p.page_no, blobs.read(p.image_sha) if p.image_sha else b"", p.text)
+        for p in group
+    ]
     return build_request(
         job.id,
         job.file_name,

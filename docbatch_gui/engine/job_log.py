@@ -26,3 +26,22 @@ def log_failure(job: Job) -> None:
         job.error_kind.value if job.error_kind else "?",
         job.error or "no reason recorded",
     )
+
+
+def log_skipped_page(job: Job, page_no: int, reason: str, text_chars: int) -> None:
+    """A page given up while the rest of the file went on: the line support looks for
+    when a reviewer asks why page N has no image."""
+    kept = (
+        f"its text layer ({text_chars} characters) is kept"
+        if text_chars
+        else "it has no text layer to keep"
+    )
+    log.warning(
+        "job %s (%s) page %s skipped: %s; %s. Splitting the file would not help: the "
+        "page itself is too complex for the renderer. Look at it in the source file.",
+        job.id,
+        job.file_name,
+        page_no,
+        reason,
+        kept,
+    )

@@ -16,10 +16,10 @@ from dataclasses import replace
 from docbatch_gui.config import Settings
 from docbatch_gui.domain.models import Job, OcrRecord, Page
 from docbatch_gui.domain.states import JobState
+from docbatch_gui.pipeline.formats import stored_kind
 from docbatch_gui.pipeline.isolate import ChildPool
 from docbatch_gui.pipeline.ocr import OcrResult, rotate_jpeg
 from docbatch_gui.pipeline.ocr_run import OcrPage, engine_in_threads, tesseract_in_children
-from docbatch_gui.pipeline.ocr_tesseract import weak_turn_over
 from docbatch_gui.pipeline.render import make_thumbnail
 from docbatch_gui.storage.blobs import BlobStore
 from docbatch_gui.storage.store import Store
@@ -36,11 +36,9 @@ def tesseract_languages(setting: str) -> str:
 
 
 def trusted(record: OcrRecord) -> bool:
-    """A cached reading made before the margin rule turned a page over on weak
-    evidence (its text came from the upside-down image): read the page again."""
-    return not (
-        record.engine == "tesseract" and weak_turn_over(record.rotation, record.rotation_confidence)
-    )
+    """A cached Tesseract reading without orientation evidence was made on the small
+    image Claude reads, where OSD turned upright pages over: read the page again."""
+    return record.engine != "tesseract" or bool(record.orientation_note)
 
 
 def word_chars(text: str) -> int:
@@ -106,6 +104,8 @@ class OcrStep:
                 result.text.strip(),
                 result.rotation % 360,
                 result.rotation_confidence,
+                result.orientation_note,
+                result.orientation_uncertain,
             )
             self.store.put_ocr(record)  # cached before anything else can fail
             self._apply(page, record, cached=False)
@@ -125,6 +125,7 @@ class OcrStep:
         on_result: Callable[[OcrResult], Awaitable[None]],
     ) -> None:
         if engine == "tesseract":
+            source = self.blobs.local_path(job.sha256)
             await tesseract_in_children(
                 todo,
                 pool=self.pool,
@@ -133,6 +134,8 @@ class OcrStep:
                 deadline=deadline,
                 file_name=job.file_name,
                 on_result=on_result,
+                source=str(source) if source else None,
+                source_kind=stored_kind(source) if source else "",
             )
         else:
             from docbatch_gui.pipeline.ocr_vision import VisionOcr
@@ -149,7 +152,8 @@ class OcrStep:
 
     def _apply(self, page: Page, record: OcrRecord, *, cached: bool) -> None:
         """Store the better text; turn the image (and thumbnail) upright when OCR found
-        it rotated, unless the page has a text layer of its own (see ``better_text``)."""
+        it rotated, unless the page has a text layer of its own (see ``better_text``):
+        such a page keeps the orientation its text lines gave it at rendering."""
         layer = page.text if page.ocr_engine is None else ""
         text, from_ocr = better_text(layer, record.text)
         if layer.strip() and not from_ocr:
@@ -160,9 +164,32 @@ class OcrStep:
                 len(layer.strip()),
                 len(record.text.strip()),
             )
-        rotation = 0 if layer.strip() else record.rotation
+        if layer.strip():
+            note = "; ".join(
+                filter(
+                    None,
+                    [page.orientation_note, f"OCR not used to turn it: {record.orientation_note}"],
+                )
+            )
+            turned = replace(page, orientation_note=note)
+        else:
+            turned = self._turned(page, record)
+        self.store.put_pages(
+            [
+                replace(
+                    turned,
+                    text=text,
+                    ocr_engine=record.engine if from_ocr else None,
+                    ocr_cached=cached,
+                )
+            ]
+        )
+
+    def _turned(self, page: Page, record: OcrRecord) -> Page:
+        """The page as OCR's orientation decision leaves it: image, thumbnail and size."""
         image_sha, thumb_sha = page.image_sha, page.thumb_sha
         width, height = page.width, page.height
+        rotation = record.rotation % 360
         if rotation and page.image_sha:
             turned = rotate_jpeg(self.blobs.read(page.image_sha), rotation)
             image_sha = self.blobs.put_bytes(turned)
@@ -170,19 +197,14 @@ class OcrStep:
                 thumb_sha = self.blobs.put_bytes(make_thumbnail(turned))
             if rotation in (90, 270):
                 width, height = height, width
-        self.store.put_pages(
-            [
-                replace(
-                    page,
-                    image_sha=image_sha,
-                    thumb_sha=thumb_sha,
-                    width=width,
-                    height=height,
-                    text=text,
-                    rotation=rotation,
-                    rotation_confidence=record.rotation_confidence if rotation else 0.0,
-                    ocr_engine=record.engine if from_ocr else None,
-                    ocr_cached=cached,
-                )
-            ]
+        return replace(
+            page,
+            image_sha=image_sha,
+            thumb_sha=thumb_sha,
+            width=width,
+            height=height,
+            rotation=rotation,
+            rotation_confidence=record.rotation_confidence,
+            orientation_note=record.orientation_note,
+            orientation_uncertain=record.orientation_uncertain,
         )

@@ -23,14 +23,15 @@ from docbatch_gui.domain.errors import DocBatchError, ErrorKind, InvalidTransiti
 from docbatch_gui.domain.models import Document, Job, Page
 from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState
 from docbatch_gui.engine.extraction import SyncExtraction
-from docbatch_gui.engine.job_log import ENDED_BADLY, log_failure
+from docbatch_gui.engine.job_log import ENDED_BADLY, log_failure, log_skipped_page
 from docbatch_gui.engine.ocr_step import OcrStep
-from docbatch_gui.pipeline.formats import sniff
+from docbatch_gui.pipeline.formats import stored_kind
 from docbatch_gui.pipeline.isolate import ChildPool
 from docbatch_gui.pipeline.offline import PageText, extract_documents
 from docbatch_gui.pipeline.prepare import PrepareTimeout, prepare_pool, run_prepare
 from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.pipeline.render import PrepareTask, RenderedPage
+from docbatch_gui.pipeline.review import with_page_notes
 from docbatch_gui.storage.blobs import BlobStore
 from docbatch_gui.storage.store import Store
 
@@ -244,7 +245,9 @@ class LocalWorker:
         job = self.emit(
             self.store.transition(job.id, JobState.EXTRACTING, attempt=attempt, progress=0.9)
         )
-        documents = await self._extract(job, attempt)
+        documents = with_page_notes(
+            await self._extract(job, attempt), self.store.list_pages(job.id)
+        )
         self.store.transition(job.id, JobState.BUILDING, attempt=attempt)
         self.store.replace_documents(job.id, documents)
         final = (
@@ -266,8 +269,7 @@ class LocalWorker:
         source = self.blobs.local_path(job.sha256)
         if source is None:
             raise DocBatchError(f"{job.file_name}: the stored copy of the file is missing.")
-        with open(source, "rb") as handle:
-            kind = sniff(handle.read(2048)) or "pdf"
+        kind = stored_kind(source)
         task = PrepareTask(
             source=str(source),
             file_name=job.file_name,
@@ -299,10 +301,25 @@ class LocalWorker:
             self.emit(self.store.update_job(job.id, attempt=attempt, pages=count))
 
         async def on_page(page: RenderedPage) -> None:
-            image_sha = self.blobs.put_bytes(page.image)
+            image_sha = self.blobs.put_bytes(page.image) if page.image else None
             thumb_sha = self.blobs.put_bytes(page.thumb) if page.thumb else None
+            if page.error:
+                log_skipped_page(job, page.page_no, page.error, len(page.text))
             pending.append(
-                Page(job.id, page.page_no, page.width, page.height, image_sha, thumb_sha, page.text)
+                Page(
+                    job.id,
+                    page.page_no,
+                    page.width,
+                    page.height,
+                    image_sha,
+                    thumb_sha,
+                    page.text,
+                    render_error=page.error,
+                    rotation=page.rotation,
+                    rotation_confidence=page.rotation_confidence,
+                    orientation_note=page.orientation_note,
+                    orientation_uncertain=page.orientation_uncertain,
+                )
             )
             state["done"] += 1
             elapsed = time.monotonic() - state["flushed_at"]
@@ -318,6 +335,7 @@ class LocalWorker:
                 on_count=on_count,
                 on_page=on_page,
                 timeout_hint=f"JOB_TIMEOUT={self.settings.job_timeout:g}s",
+                page_timeout=self.settings.page_timeout,
             )
         finally:
             # Pages rendered before a failure are kept (marked undeliverable) as

@@ -1,7 +1,8 @@
 """Entry point of an isolated prepare child: ``python -m docbatch_gui.pipeline.child``.
 
-It reads one ``PrepareTask`` per line on stdin, and for each writes messages on the
-protocol stream: ``count``, then ``page`` per page, then ``done`` or ``error``. A
+It reads one task per line on stdin: a ``PrepareTask`` (answered with ``count``, then
+``page`` per page, then ``done`` or ``error``), an OCR task (``ocr`` per page), or one
+page's text layer (``text``). A
 message is a JSON line followed by ``payload_bytes`` raw bytes (the page's JPEGs). It
 exits at EOF. Library chatter (MuPDF warnings) goes to stderr so it can never
 corrupt the stream.
@@ -21,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from docbatch_gui.domain.errors import DocBatchError
-from docbatch_gui.pipeline.render import PrepareTask, render_pages
+from docbatch_gui.pipeline.render import PrepareTask, page_text, render_pages
 
 PIPE_BYTES = 1024 * 1024
 
@@ -55,6 +56,10 @@ def render_one(task: PrepareTask, send: Send) -> None:
                 "width": page.width,
                 "height": page.height,
                 "text": page.text,
+                "rotation": page.rotation,
+                "rotation_confidence": page.rotation_confidence,
+                "orientation_note": page.orientation_note,
+                "orientation_uncertain": page.orientation_uncertain,
                 "image_bytes": len(page.image),
                 "thumb_bytes": len(page.thumb),
             }
@@ -91,19 +96,36 @@ def ocr_pages(task: dict[str, Any], send: Send) -> None:
     """Tesseract, page by page, in this isolated child: the job's deadline kills the
     whole group, tesseract's own processes included. Each result is sent as soon as it
     is ready, so the parent caches it before the next page starts."""
+    from docbatch_gui.pipeline.ocr_image import ocr_images
     from docbatch_gui.pipeline.ocr_tesseract import tesseract_page
 
+    images = ocr_images(
+        task.get("source"), task.get("source_kind", ""), task.get("file_name", ""), task["pages"]
+    )
     try:
-        for page in task["pages"]:
-            with open(page["path"], "rb") as handle:
-                jpeg = handle.read()
+        for page in images:
             result = tesseract_page(
-                jpeg, page["page_no"], languages=task["languages"], timeout=task["timeout"]
+                page.image,
+                page.page_no,
+                languages=task["languages"],
+                timeout=task["timeout"],
+                dpi=page.dpi,
             )
             send({"event": "ocr", **result.__dict__})
     except DocBatchError as exc:  # e.g. Tesseract or a language not installed
         send({"event": "error", "kind": exc.kind.value, "message": exc.message})
         return
+    send({"event": "done", "peak_rss_mb": _peak_rss_mb()})
+
+
+def text_of_page(task: dict[str, Any], send: Send) -> None:
+    """One page's text layer, for a page whose rendering was given up."""
+    try:
+        text = page_text(PrepareTask(**task["task"]), int(task["page_no"]))
+    except Exception as exc:  # the page is already lost; say why its text is too
+        send({"event": "error", "kind": "unsupported", "message": str(exc)[:200]})
+        return
+    send({"event": "text", "text": text})
     send({"event": "done", "peak_rss_mb": _peak_rss_mb()})
 
 
@@ -141,6 +163,8 @@ def main() -> int:
         task = json.loads(line)
         if task.get("kind") == "ocr":
             ocr_pages(task, send)
+        elif task.get("kind") == "page_text":
+            text_of_page(task, send)
         else:
             render_one(PrepareTask(**task), send)
     return 0

@@ -52,6 +52,12 @@ def sniff(head: bytes) -> str | None:
     return None
 
 
+def stored_kind(path: Path) -> str:
+    """The kind of a file already accepted (its stored copy): what to render it as."""
+    with open(path, "rb") as handle:
+        return sniff(handle.read(2048)) or "pdf"
+
+
 def check_file(path: Path, *, max_bytes: int) -> str:
     """Return the content kind, or raise UnsupportedInput naming the file and a fix."""
     name = path.name

@@ -51,6 +51,11 @@ class DeadlineExceeded(Exception):
         self.termination_confirmed = termination_confirmed
 
 
+class ChildStalled(DeadlineExceeded):
+    """The child went quiet for longer than its task's stall limit (one page took too
+    long) before the overall deadline; it has been killed."""
+
+
 class ChildCrashed(Exception):
     """The child ended without finishing its protocol (crash, OOM kill, signal)."""
 
@@ -164,11 +169,16 @@ class Child:
     def stderr_text(self) -> str:
         return self._stderr_tail.decode("utf-8", "replace").strip()
 
-    async def run(self, payload: dict[str, Any], deadline: float) -> AsyncIterator[dict[str, Any]]:
+    async def run(
+        self, payload: dict[str, Any], deadline: float, *, stall_limit: float | None = None
+    ) -> AsyncIterator[dict[str, Any]]:
         """Send one task; yield its messages up to and including the terminal one.
 
         Past ``deadline`` (a ``time.monotonic()`` value) the child's whole group is
-        killed and DeadlineExceeded is raised. If the child ends mid-task, ChildCrashed.
+        killed and DeadlineExceeded is raised. With ``stall_limit``, the same happens
+        (as ChildStalled) when, after the first message, no message follows the
+        previous one within that many seconds: one page of a stream that never
+        finishes. If the child ends mid-task, ChildCrashed.
         If the caller stops iterating early, the child is mid-task and must be killed
         (``Child.kill``) rather than reused; ``reusable`` says so.
         """
@@ -181,7 +191,7 @@ class Child:
             await self.process.stdin.drain()
         except (BrokenPipeError, ConnectionResetError) as exc:
             raise ChildCrashed(f"the child had already exited ({exc})") from None
-        async for message in self._messages(deadline):
+        async for message in self._messages(deadline, stall_limit):
             terminal = message.get("event") in TERMINAL_EVENTS
             if terminal:
                 self._busy = False
@@ -191,7 +201,9 @@ class Child:
         tail = self.stderr_text().splitlines()
         raise ChildCrashed(tail[-1] if tail else f"exit code {self.process.returncode}")
 
-    async def _messages(self, deadline: float) -> AsyncIterator[dict[str, Any]]:
+    async def _messages(
+        self, deadline: float, stall_limit: float | None = None
+    ) -> AsyncIterator[dict[str, Any]]:
         """Lines until EOF or the child's exit; DeadlineExceeded past the deadline.
 
         EOF alone is not enough: a grandchild that outlives the child keeps the pipe
@@ -203,17 +215,18 @@ class Child:
         stdout = self.process.stdout
         read: asyncio.Future[bytes] | None = None
         exited_at: float | None = None
+        limit = deadline  # the stall limit starts with the first message
         try:
             while True:
                 now = time.monotonic()
-                if now >= deadline:
-                    raise DeadlineExceeded(await self.kill())
+                if now >= limit:
+                    raise await self._overdue(limit < deadline)
                 if self.process.returncode is not None and exited_at is None:
                     exited_at = now
                 if exited_at is not None and now - exited_at > EXIT_GRACE:
                     return
                 read = read or asyncio.ensure_future(stdout.readline())
-                done, _ = await asyncio.wait({read}, timeout=min(deadline - now, POLL))
+                done, _ = await asyncio.wait({read}, timeout=min(limit - now, POLL))
                 if not done:
                     continue
                 line, read = read.result(), None
@@ -224,16 +237,23 @@ class Child:
                 if size:
                     try:
                         message["payload"] = await asyncio.wait_for(
-                            stdout.readexactly(size), max(deadline - time.monotonic(), 0.001)
+                            stdout.readexactly(size), max(limit - time.monotonic(), 0.001)
                         )
                     except TimeoutError:
-                        raise DeadlineExceeded(await self.kill()) from None
+                        raise await self._overdue(limit < deadline) from None
                     except asyncio.IncompleteReadError:
                         return
                 yield message
+                if stall_limit is not None:  # the caller's own time is not the page's
+                    limit = min(deadline, time.monotonic() + stall_limit)
         finally:
             if read is not None:
                 read.cancel()
+
+    async def _overdue(self, stalled: bool) -> DeadlineExceeded:
+        """Kill the group; the exception that says which limit ran out."""
+        confirmed = await self.kill()
+        return ChildStalled(confirmed) if stalled else DeadlineExceeded(confirmed)
 
     async def kill(self) -> bool:
         """Kill the whole group and confirm; True when no member is left."""

@@ -28,6 +28,8 @@ class OcrResult:
     rotation_confidence: float = 0.0  # 0..1
     engine: str = ""
     error: str | None = None  # this page's OCR failed (other pages are unaffected)
+    orientation_note: str = ""  # the evidence for ``rotation``, in words
+    orientation_uncertain: bool = False  # kept as scanned on weak evidence
 
 
 class OcrEngine(Protocol):

@@ -34,11 +34,18 @@ async def tesseract_in_children(
     deadline: float,
     file_name: str,
     on_result: OnResult,
+    source: str | None = None,
+    source_kind: str = "",
 ) -> None:
+    """``source`` (the job's file) lets the child render each page again at the
+    resolution OCR needs; the stored page images are the fallback."""
     task = {
         "kind": "ocr",
         "languages": languages,
         "timeout": page_timeout,
+        "source": source,
+        "source_kind": source_kind,
+        "file_name": file_name,
         "pages": [{"page_no": p.page_no, "path": p.image_path} for p in pages],
     }
     done = 0

@@ -6,21 +6,12 @@ So this module starts nothing but pytesseract's own ``tesseract`` process, one a
 time, and keeps no state apart from two cached look-ups of what is installed.
 
 Rotation: ``tesseract --psm 0`` prints ``Rotate: N``, the clockwise degrees that turn
-the image upright. That is exactly ``OcrResult.rotation`` (verified by the unit tests
-on pages turned by 90, 180 and 270 degrees), so it is passed on unchanged.
-
-Confidence: OSD's "Orientation confidence" is an unbounded score (the margin of the
-best orientation over the next). On pages rendered here a clean full A4 page scores
-about 10 upright or upside down and 4-5 sideways, six lines of text 2-5, and a
-blurred, slightly skewed sideways scan 0.4-0.7 (still right). ``min(1, conf / 5)``
-maps a clean sideways page to ~0.9 and leaves thin evidence visibly low; OSD failing
-("Too few characters", a blank page) gives rotation 0 with confidence 0.
-
-Margin: a 180° answer below ``MIN_CONFIDENCE_180`` is ignored. On the real-world
-corpus (``scripts/corpus.py``) every page OSD wanted to turn over with a score under
-1 was upright (a painting, a printout), while the pages that really were upside down
-scored 5 and more; a sideways answer is still taken at a low score, since blurred
-sideways photos score 0.4-0.7 and are right.
+the image upright, exactly ``OcrResult.rotation`` (verified by the unit tests on pages
+turned by 90, 180 and 270 degrees), and an "Orientation confidence": an unbounded
+score, the margin of the best orientation over the next. Whether the page is turned
+on that answer is ``orientation.from_osd``'s decision (a margin per direction; weak
+evidence keeps the page as scanned and marks it uncertain). OSD reads the image made
+for OCR (``ocr_image``: about 300 dpi), never the smaller one Claude reads.
 
 Speed: Tesseract parallelises with OpenMP, which on a busy machine (several children
 at once, or just two cores) makes a page several times slower, not faster: 1.6 s
@@ -43,6 +34,7 @@ from typing import Any
 
 from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.pipeline.ocr import OcrEngineName, OcrResult
+from docbatch_gui.pipeline.orientation import Orientation, from_osd, turn
 
 ENGINE = OcrEngineName.TESSERACT.value
 REQUIRED_LANGUAGES = ("rus", "eng")
@@ -52,16 +44,21 @@ INSTALL_HINT = (
 )
 OCR_CONFIG = "--oem 1 --psm 3"  # LSTM engine (the only one the Debian data holds); auto layout
 OSD_CONFIG = "--psm 0"
-CONFIDENCE_SCALE = 5.0  # OSD orientation confidence at which rotation_confidence reaches 1
-#: the OSD confidence below which a 180° answer is not acted on: on real scans OSD
-#: turned upright pages over with scores of 0.05-0.7 (a photo, a printout), while
-#: pages that really were upside down scored 5 and more
-MIN_CONFIDENCE_180 = 2.0
 #: images with a long edge under this many pixels are enlarged before reading: a
 #: 115×48 "TEST" label reads as nothing at its own size and no stated resolution
 SMALL_IMAGE_EDGE = 600
 SMALL_IMAGE_DPI = 300
 MAX_ENLARGE = 4
+#: the writing each Tesseract language is in, as OSD names it ("Script: Latin")
+LANGUAGE_SCRIPTS = {
+    **dict.fromkeys(("rus", "ukr", "bel", "bul", "srp", "mkd", "kaz", "kir", "tgk"), "Cyrillic"),
+    **dict.fromkeys(
+        ("eng", "deu", "fra", "spa", "ita", "por", "nld", "pol", "ces", "slk", "fin", "swe",
+         "dan", "nor", "est", "lav", "lit", "hun", "ron", "tur", "hrv", "slv", "uzb", "aze"),
+        "Latin",
+    ),
+}  # fmt: skip
+_SCRIPT = re.compile(r"^Script:\s*(\S+)", re.MULTILINE)
 _ROTATE = re.compile(r"^Rotate:\s*(\d+)", re.MULTILINE)
 _CONFIDENCE = re.compile(r"^Orientation confidence:\s*([\d.]+)", re.MULTILINE)
 
@@ -93,35 +90,41 @@ def tesseract_available() -> bool:
 
 
 def tesseract_page(
-    jpeg: bytes, page_no: int, *, languages: str = "rus+eng", timeout: float = 120
+    image: bytes | Any,
+    page_no: int,
+    *,
+    languages: str = "rus+eng",
+    timeout: float = 120,
+    dpi: int | None = None,
 ) -> OcrResult:
-    """Rotation and text of one page image.
+    """Rotation and text of one page image (JPEG bytes, or a decoded PIL image).
 
-    ``timeout`` bounds the whole page (OSD and OCR together). A timeout or a Tesseract
-    failure on this page comes back as ``OcrResult.error`` so the other pages go on;
-    a missing binary or language is the installation's fault, not the page's, and
-    raises ``ConfigError`` with the command that fixes it.
+    ``dpi`` is the image's resolution when known (Tesseract is told it rather than
+    guessing). ``timeout`` bounds the whole page (OSD and OCR together). A timeout or
+    a Tesseract failure on this page comes back as ``OcrResult.error`` so the other
+    pages go on; a missing binary or language is the installation's fault, not the
+    page's, and raises ``ConfigError`` with the command that fixes it.
     """
     import pytesseract
-    from PIL import Image
 
     _check_installed(languages)
     deadline = time.monotonic() + timeout
     try:
-        with Image.open(io.BytesIO(jpeg)) as decoded:
-            image = decoded.convert("L")
+        gray = _grayscale(image)
     except Exception as exc:
         return _failed(page_no, f"the page image cannot be read ({_reason(exc)})")
     try:
         with _single_threaded_tesseract():
-            if max(image.size) < SMALL_IMAGE_EDGE:
+            if max(gray.size) < SMALL_IMAGE_EDGE:
                 # a label or a snippet: too little text for OSD, and Tesseract reads
                 # it only when enlarged and told a resolution (OCRmyPDF does the same)
-                rotation, confidence = 0, 0.0
-                upright, config = _enlarged(image), f"{OCR_CONFIG} --dpi {SMALL_IMAGE_DPI}"
+                orientation = Orientation(note="a small image: read enlarged, without OSD")
+                upright, config = _enlarged(gray), f"{OCR_CONFIG} --dpi {SMALL_IMAGE_DPI}"
             else:
-                rotation, confidence = _orientation(image, _remaining(deadline))
-                upright, config = _turn(image, rotation), OCR_CONFIG
+                orientation = _orientation(
+                    gray, dpi, _remaining(deadline), scripts=language_scripts(languages)
+                )
+                upright, config = turn(gray, orientation.rotation), _with_dpi(OCR_CONFIG, dpi)
             text = pytesseract.image_to_string(
                 _as_pnm(upright), lang=languages, config=config, timeout=_remaining(deadline)
             )
@@ -138,10 +141,27 @@ def tesseract_page(
     return OcrResult(
         page_no=page_no,
         text=text.strip(),
-        rotation=rotation,
-        rotation_confidence=confidence,
+        rotation=orientation.rotation,
+        rotation_confidence=orientation.confidence,
         engine=ENGINE,
+        orientation_note=orientation.note,
+        orientation_uncertain=orientation.uncertain,
     )
+
+
+def _grayscale(image: bytes | Any) -> Any:
+    from PIL import Image
+
+    if image is None:
+        raise ValueError("no image")
+    if isinstance(image, bytes | bytearray):
+        with Image.open(io.BytesIO(image)) as decoded:
+            return decoded.convert("L")
+    return image if image.mode == "L" else image.convert("L")
+
+
+def _with_dpi(config: str, dpi: int | None) -> str:
+    return f"{config} --dpi {dpi}" if dpi else config
 
 
 class _PageTimeout(Exception):
@@ -172,30 +192,43 @@ def _remaining(deadline: float) -> float:
     return left
 
 
-def _orientation(image: Any, timeout: float) -> tuple[int, float]:
-    """OSD's clockwise rotation to upright and its confidence squashed into 0..1.
+def language_scripts(languages: str) -> frozenset[str] | None:
+    """The scripts ``languages`` ("rus+eng") are written in; None if one is unknown."""
+    codes = [code for code in languages.split("+") if code]
+    if not codes or any(code not in LANGUAGE_SCRIPTS for code in codes):
+        return None
+    return frozenset(LANGUAGE_SCRIPTS[code] for code in codes)
+
+
+def _orientation(
+    image: Any, dpi: int | None, timeout: float, *, scripts: frozenset[str] | None = None
+) -> Orientation:
+    """OSD's answer, decided on with a margin (``orientation.from_osd``).
 
     OSD refuses pages with too little text and fails without ``osd`` data; the text
-    can still be read, so both mean "upright, no idea how sure" rather than an error.
-    A timeout is not swallowed: the page's time is gone either way.
+    can still be read, so both mean "no answer: keep the page as it is" rather than
+    an error. A timeout is not swallowed: the page's time is gone either way.
     """
     import pytesseract
 
     try:
-        report = pytesseract.image_to_osd(_as_pnm(image), config=OSD_CONFIG, timeout=timeout)
+        report = pytesseract.image_to_osd(
+            _as_pnm(image), config=_with_dpi(OSD_CONFIG, dpi), timeout=timeout
+        )
     except pytesseract.TesseractError:
-        return 0, 0.0
+        return from_osd(None, 0.0, dpi)
     rotate = _ROTATE.search(report)
     confidence = _CONFIDENCE.search(report)
     if rotate is None or confidence is None:
-        return 0, 0.0
-    rotation = int(rotate.group(1)) % 360
-    if rotation % 90:
-        return 0, 0.0
-    score = float(confidence.group(1))
-    if rotation == 180 and score < MIN_CONFIDENCE_180:
-        return 0, 0.0  # never turn a page over on weak evidence: keep it as it is
-    return rotation, round(min(1.0, score / CONFIDENCE_SCALE), 3)
+        return from_osd(None, 0.0, dpi)
+    script = _SCRIPT.search(report)
+    return from_osd(
+        int(rotate.group(1)) % 360,
+        float(confidence.group(1)),
+        dpi,
+        script=script.group(1) if script else "",
+        scripts=scripts,
+    )
 
 
 def _enlarged(image: Any) -> Any:
@@ -206,25 +239,6 @@ def _enlarged(image: Any) -> Any:
     factor = max(2, min(MAX_ENLARGE, SMALL_IMAGE_EDGE // max(1, max(image.size))))
     size = (image.width * factor, image.height * factor)
     return image.resize(size, Image.Resampling.LANCZOS)
-
-
-def weak_turn_over(rotation: int, rotation_confidence: float) -> bool:
-    """A 180° reading below the margin (``rotation_confidence`` as stored, 0..1): what
-    ``_orientation`` no longer acts on, and an OCR cache entry made before it did."""
-    return rotation == 180 and rotation_confidence < MIN_CONFIDENCE_180 / CONFIDENCE_SCALE
-
-
-def _turn(image: Any, rotation: int) -> Any:
-    """The image turned clockwise by ``rotation``: a lossless transpose, unlike
-    ``rotate_jpeg``, since Tesseract reads it in memory and nothing is stored."""
-    from PIL import Image
-
-    transpose = {
-        90: Image.Transpose.ROTATE_270,  # PIL's ROTATE_* turn counter-clockwise
-        180: Image.Transpose.ROTATE_180,
-        270: Image.Transpose.ROTATE_90,
-    }.get(rotation)
-    return image if transpose is None else image.transpose(transpose)
 
 
 def _as_pnm(image: Any) -> Any:

@@ -11,22 +11,23 @@ dense scanned pages. Three things the client does not do for us:
   because no retry can fix them; transient failures become ``RetryableError``; an
   error for this one image (inside a 200) fails only this page's OCR.
 - Rotation. Vision has no orientation field, but lists every word's vertices in
-  reading order, so the direction of vertex 0 -> 1 tells how the page is turned.
+  reading order, so the direction of vertex 0 -> 1 tells how the page is turned
+  (``orientation.from_vote``: most letters must agree before a page is turned).
 """
 
 from __future__ import annotations
 
-import math
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from docbatch_gui.domain.errors import CriticalError, RetryableError
 from docbatch_gui.pipeline.ocr import OcrResult
+from docbatch_gui.pipeline.orientation import from_vote
 
-__all__ = ["VisionOcr", "rotation_from_vectors"]
+__all__ = ["VisionOcr"]
 
 _SCOPES = (
     "https://www.googleapis.com/auth/cloud-platform",
@@ -37,30 +38,6 @@ _CREDENTIALS_HINT = (
     "check GOOGLE_APPLICATION_CREDENTIALS (or the configured service-account JSON file) "
     "and that the service account may use the Cloud Vision API"
 )
-
-
-def rotation_from_vectors(vectors: Iterable[tuple[float, float, float]]) -> tuple[int, float]:
-    """Clockwise degrees to turn the image upright, and the share of text agreeing.
-
-    Each vector is ``(dx, dy, weight)``: the direction of a word's vertex 0 -> 1 (its
-    top edge in reading order) in image coordinates, where y grows downwards. Upright
-    text points right (0°). If it points down (+90° here, i.e. turned 90° clockwise
-    on the scan) the image must be turned 270° clockwise; pointing left needs 180°;
-    pointing up needs 90°. In short: rotation = (360 - direction) mod 360, with the
-    direction snapped to the nearest quarter turn. No usable vectors -> ``(0, 0.0)``.
-    """
-    weights = {0: 0.0, 90: 0.0, 180: 0.0, 270: 0.0}
-    for dx, dy, weight in vectors:
-        if (dx == 0 and dy == 0) or weight <= 0:
-            continue
-        direction = math.degrees(math.atan2(dy, dx)) % 360
-        snapped = (round(direction / 90) % 4) * 90
-        weights[(360 - snapped) % 360] += weight
-    total = sum(weights.values())
-    if total == 0:
-        return 0, 0.0
-    rotation = max(weights, key=lambda r: (weights[r], r == 0))  # a tie keeps the page as is
-    return rotation, round(weights[rotation] / total, 3)
 
 
 def _vectors(annotation: Any) -> list[tuple[float, float, float]]:
@@ -213,13 +190,15 @@ class VisionOcr:
                 error=f"Google Vision could not read this page: {response.error.message}",
             )
         annotation = response.full_text_annotation
-        rotation, confidence = rotation_from_vectors(_vectors(annotation))
+        orientation = from_vote(_vectors(annotation), "Vision word boxes")
         return OcrResult(
             page_no,
             annotation.text,
-            rotation=rotation,
-            rotation_confidence=confidence,
+            rotation=orientation.rotation,
+            rotation_confidence=orientation.confidence,
             engine=self.name,
+            orientation_note=orientation.note,
+            orientation_uncertain=orientation.uncertain,
         )
 
     def _classify(self, exc: Exception) -> str:

@@ -6,8 +6,9 @@ protocol into calls and typed errors.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from docbatch_gui.domain.errors import (
     DocBatchError,
@@ -16,7 +17,7 @@ from docbatch_gui.domain.errors import (
     RetryableError,
     UnsupportedInput,
 )
-from docbatch_gui.pipeline.isolate import ChildCrashed, ChildPool, DeadlineExceeded
+from docbatch_gui.pipeline.isolate import ChildCrashed, ChildPool, ChildStalled, DeadlineExceeded
 from docbatch_gui.pipeline.render import PrepareTask, RenderedPage
 
 CHILD_MODULE = "docbatch_gui.pipeline.child"
@@ -44,6 +45,8 @@ class PrepareResult:
     pages_total: int
     pages_done: int
     child_peak_rss_mb: float | None = None
+    #: pages given up after PAGE_TIMEOUT (delivered to ``on_page`` without an image)
+    pages_skipped: list[int] = field(default_factory=list)
 
 
 def prepare_pool(size: int) -> ChildPool:
@@ -59,32 +62,32 @@ async def run_prepare(
     on_count: Callable[[int], Awaitable[None]],
     on_page: Callable[[RenderedPage], Awaitable[None]],
     timeout_hint: str = "",
+    page_timeout: float | None = None,
 ) -> PrepareResult:
-    total: int | None = None
-    done = 0
-    peak: float | None = None
-    async with pool.lease() as child:
+    """Render ``task``'s pages in a child, streaming each to ``on_page``.
+
+    With ``page_timeout``, a page the renderer does not finish in time is given up:
+    its child is killed, the page goes to ``on_page`` without an image (with its text
+    layer, read in a fresh child, and ``error`` saying why), and a new child carries
+    on from the next page. ``deadline`` still bounds the whole file.
+    """
+    progress = _Progress(task.first_page)
+    while True:
         try:
-            async for message in child.run(task.to_dict(), deadline):
-                event = message.pop("event")
-                if event == "count":
-                    total = int(message["pages"])
-                    await on_count(total)
-                elif event == "page":
-                    payload = message.pop("payload", b"")
-                    split = message.pop("image_bytes")
-                    message.pop("thumb_bytes")
-                    await on_page(
-                        RenderedPage(**message, image=payload[:split], thumb=payload[split:])
-                    )
-                    done += 1
-                elif event == "done":
-                    peak = message.get("peak_rss_mb")
-                elif event == "error":
-                    error_class = _KINDS.get(message["kind"], UnsupportedInput)
-                    raise error_class(message["message"], file=task.file_name)
+            await _render_from(task, progress, deadline, pool, on_count, on_page, page_timeout)
+            break
+        except ChildStalled:
+            page_no = progress.next_page
+            reason = f"rendering took longer than {page_timeout:g} s (PAGE_TIMEOUT)"
+            text = await _text_layer(task, page_no, deadline, pool, page_timeout or 0)
+            await on_page(RenderedPage(page_no, 0, 0, b"", b"", text, error=reason))
+            progress.page_done(page_no)
+            progress.skipped.append(page_no)
+            if progress.past_end(task):
+                break
         except DeadlineExceeded as exc:
-            where = f"page {done + 1} of {total}" if total else "opening the file"
+            total, done = progress.total, progress.done
+            where = f"page {progress.next_page} of {total}" if total else "opening the file"
             raise PrepareTimeout(
                 f"{task.file_name}: preparation took longer than {timeout_hint or 'its deadline'}"
                 f" and was stopped while rendering {where}. Split the file, or raise "
@@ -93,10 +96,82 @@ async def run_prepare(
                 pages_total=total,
                 confirmed=exc.termination_confirmed,
             ) from None
+    return PrepareResult(
+        progress.total or progress.done, progress.done, progress.peak, progress.skipped
+    )
+
+
+@dataclass
+class _Progress:
+    """Where a file's rendering stands, across the children it took."""
+
+    next_page: int
+    total: int | None = None
+    done: int = 0
+    peak: float | None = None
+    skipped: list[int] = field(default_factory=list)
+
+    def page_done(self, page_no: int) -> None:
+        self.done += 1
+        self.next_page = page_no + 1
+
+    def past_end(self, task: PrepareTask) -> bool:
+        last = self.total if task.last_page is None else min(task.last_page, self.total or 0)
+        return last is not None and self.next_page > last
+
+
+async def _render_from(
+    task: PrepareTask,
+    progress: _Progress,
+    deadline: float,
+    pool: ChildPool,
+    on_count: Callable[[int], Awaitable[None]],
+    on_page: Callable[[RenderedPage], Awaitable[None]],
+    page_timeout: float | None,
+) -> None:
+    """One child renders from ``progress.next_page`` to the end (or until it stalls)."""
+    resumed = replace(task, first_page=progress.next_page)
+    async with pool.lease() as child:
+        try:
+            async for message in child.run(resumed.to_dict(), deadline, stall_limit=page_timeout):
+                event = message.pop("event")
+                if event == "count":
+                    if progress.total is None:
+                        progress.total = int(message["pages"])
+                        await on_count(progress.total)
+                elif event == "page":
+                    payload = message.pop("payload", b"")
+                    split = message.pop("image_bytes")
+                    message.pop("thumb_bytes")
+                    page = RenderedPage(**message, image=payload[:split], thumb=payload[split:])
+                    await on_page(page)
+                    progress.page_done(page.page_no)
+                elif event == "done":
+                    progress.peak = max(progress.peak or 0, message.get("peak_rss_mb") or 0)
+                elif event == "error":
+                    error_class = _KINDS.get(message["kind"], UnsupportedInput)
+                    raise error_class(message["message"], file=task.file_name)
         except ChildCrashed as exc:
             raise UnsupportedInput(
                 f"{task.file_name}: the renderer stopped unexpectedly ({str(exc)[:200]}). "
                 "The file may be damaged: re-save it as PDF and add it again.",
                 file=task.file_name,
             ) from None
-    return PrepareResult(total or done, done, peak)
+
+
+async def _text_layer(
+    task: PrepareTask, page_no: int, deadline: float, pool: ChildPool, timeout: float
+) -> str:
+    """The skipped page's own text, when reading it (without rendering) is quick;
+    empty when it is not, or the page has none."""
+    request = {"kind": "page_text", "task": task.to_dict(), "page_no": page_no}
+    limit = min(deadline, time.monotonic() + max(timeout, 1.0))
+    text = ""
+    try:
+        async with pool.lease() as child:
+            async for message in child.run(request, limit):
+                if message.get("event") == "text":
+                    text = str(message.get("text", ""))
+    except (DeadlineExceeded, ChildCrashed):
+        return ""
+    return text

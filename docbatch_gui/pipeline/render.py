@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from docbatch_gui.domain.errors import UnsupportedInput
+from docbatch_gui.pipeline.orientation import MIN_VOTE_LETTERS, Orientation, from_vote, turn
 
 MAX_PIXELS = 1_150_000
 MAX_LONG_EDGE = 1568
@@ -56,6 +57,13 @@ class RenderedPage:
     image: bytes
     thumb: bytes  # empty except on a file's first page; see make_thumbnail
     text: str
+    #: why the page has no image (it could not be rendered in time); empty otherwise
+    error: str = ""
+    #: clockwise degrees the image was turned, by the direction of its text lines
+    rotation: int = 0
+    rotation_confidence: float = 0.0
+    orientation_note: str = ""
+    orientation_uncertain: bool = False
 
 
 def target_size(width: float, height: float) -> tuple[int, int]:
@@ -101,7 +109,7 @@ def _unsupported(task: PrepareTask, problem: str, fix: str) -> UnsupportedInput:
     return UnsupportedInput(f"{task.file_name}: {problem}. {fix}", file=task.file_name)
 
 
-def _open_pdf(task: PrepareTask) -> Any:
+def open_pdf(task: PrepareTask) -> Any:
     """Open with MuPDF; where it fails, finds no page or asks for a password, give
     qpdf (through pikepdf) a try, as other readers do: it repairs a broken page tree
     and opens files encrypted with an empty user password. A file is called damaged
@@ -241,6 +249,20 @@ def render_pages(task: PrepareTask, on_count: Callable[[int], None]) -> Iterator
         yield from _render_image(task, on_count)
 
 
+def page_text(task: PrepareTask, page_no: int) -> str:
+    """The text layer of one page, without rendering it: what is kept of a page the
+    renderer could not finish. Images have no text layer."""
+    if task.kind != "pdf":
+        return ""
+    document = open_pdf(task)
+    try:
+        if not 1 <= page_no <= document.page_count:
+            return ""
+        return str(document.load_page(page_no - 1).get_text("text")).strip()
+    finally:
+        document.close()
+
+
 def _page_range(task: PrepareTask, count: int) -> range:
     last = count if task.last_page is None else min(task.last_page, count)
     return range(max(1, task.first_page), last + 1)
@@ -250,7 +272,7 @@ def _render_pdf(task: PrepareTask, on_count: Callable[[int], None]) -> Iterator[
     import pymupdf
     from PIL import Image
 
-    document = _open_pdf(task)
+    document = open_pdf(task)
     try:
         on_count(document.page_count)
         for page_no in _page_range(task, document.page_count):
@@ -260,25 +282,62 @@ def _render_pdf(task: PrepareTask, on_count: Callable[[int], None]) -> Iterator[
                 width, height = target_size(rect.width, rect.height)
                 matrix = pymupdf.Matrix(width / rect.width, height / rect.height)
                 pixmap = page.get_pixmap(matrix=matrix, colorspace=pymupdf.csGRAY, alpha=False)
-                text = page.get_text("text")
+                textpage = page.get_textpage()
+                text = page.get_text("text", textpage=textpage)
+                orientation = _text_orientation(page, textpage, text)
             except Exception as exc:
                 raise _unsupported(
                     task,
                     f"page {page_no} is damaged and cannot be rendered ({_short(exc, task)})",
                     "Get a fresh copy from its source, or re-save it with a PDF tool.",
                 ) from None
-            image = Image.frombuffer(
-                "L", (pixmap.width, pixmap.height), pixmap.samples, "raw", "L", pixmap.stride, 1
+            image = turn(
+                Image.frombuffer(
+                    "L", (pixmap.width, pixmap.height), pixmap.samples, "raw", "L", pixmap.stride, 1
+                ),
+                orientation.rotation,
             )
             jpeg, thumb = _encode(image, task.jpeg_quality, with_thumb=page_no == 1)
-            yield RenderedPage(page_no, pixmap.width, pixmap.height, jpeg, thumb, text.strip())
-            del pixmap, image, page
+            yield RenderedPage(
+                page_no,
+                image.width,
+                image.height,
+                jpeg,
+                thumb,
+                text.strip(),
+                rotation=orientation.rotation,
+                rotation_confidence=orientation.confidence,
+                orientation_note=orientation.note,
+                orientation_uncertain=orientation.uncertain,
+            )
+            del pixmap, image, page, textpage
             if page_no % STORE_SHRINK_EVERY == 0:
                 # MuPDF caches parsed objects up to 256 MB; empty the cache now and
                 # then so a 3,000-page file stays as small as a 100-page one.
                 pymupdf.TOOLS.store_shrink(100)
     finally:
         document.close()
+
+
+def _text_orientation(page: Any, textpage: Any, text: str) -> Orientation:
+    """The vote of the page's text lines, as the page is shown (its /Rotate applied):
+    a landscape table set sideways on a portrait page is turned to be read. A page
+    with (almost) no text layer gets no vote; OCR decides for it."""
+    import pymupdf
+
+    if sum(ch.isalnum() for ch in text) < MIN_VOTE_LETTERS:
+        return Orientation()
+    turn_matrix = page.rotation_matrix
+    shown = pymupdf.Matrix(turn_matrix.a, turn_matrix.b, turn_matrix.c, turn_matrix.d, 0, 0)
+    vectors = []
+    for block in textpage.extractDICT()["blocks"]:
+        for line in block.get("lines", ()):
+            letters = sum(
+                ch.isalnum() for span in line.get("spans", ()) for ch in span.get("text", "")
+            )
+            direction = pymupdf.Point(line["dir"]) * shown
+            vectors.append((direction.x, direction.y, float(letters)))
+    return from_vote(vectors, "text layer lines")
 
 
 def _render_image(task: PrepareTask, on_count: Callable[[int], None]) -> Iterator[RenderedPage]:

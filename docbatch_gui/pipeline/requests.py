@@ -27,6 +27,7 @@ MANY_IMAGES = 20
 MAX_IMAGES = 100
 CUSTOM_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 NO_TEXT = "(no text layer on this page: read the image)"
+NO_IMAGE = "(this page could not be rendered: no image; read its text only)"
 
 
 @dataclass(frozen=True)
@@ -164,6 +165,15 @@ def build_request(
     sizes = []
     chars = len(header)
     for index, page in enumerate(group, start=1):
+        if not page.jpeg:  # the renderer gave the page up: its text layer is all there is
+            text = (
+                f'<page index="{index}" source_page="{page.page_no}">\n{NO_IMAGE}\n'
+                f"{page.text.strip()}\n</page>"
+            )
+            content.append({"type": "text", "text": text})
+            sizes.append((0, 0))
+            chars += len(text)
+            continue
         jpeg, width, height = fit_image(page.jpeg, max_side=max_side, max_base64=budget)
         text = (
             f'<page index="{index}" source_page="{page.page_no}">\n'

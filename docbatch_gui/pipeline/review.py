@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
+from docbatch_gui.domain.models import Document, Page
 from docbatch_gui.pipeline.profile import Profile
+from docbatch_gui.pipeline.textutil import page_ranges
 
 UNKNOWN = "unknown"
 
@@ -28,3 +31,37 @@ def review_reasons(
         if value is not None and score < profile.review_threshold:
             reasons.append(f"{key} uncertain (confidence {score:.2f})")
     return reasons
+
+
+def with_page_notes(documents: Sequence[Document], pages: Sequence[Page]) -> list[Document]:
+    """Each document with what went wrong on its own pages: a page the renderer gave
+    up (only its text layer was read) or an orientation too uncertain to act on. Both
+    send the document to review, whatever mode read it."""
+    skipped = [p.page_no for p in pages if p.render_error]
+    uncertain = [p.page_no for p in pages if p.orientation_uncertain]
+    if not skipped and not uncertain:
+        return list(documents)
+    noted = []
+    for document in documents:
+        inside = range(document.page_from, document.page_to + 1)
+        reasons = []
+        mine = [n for n in skipped if n in inside]
+        if mine:
+            reasons.append(
+                f"{page_ranges(mine)} could not be rendered in time (PAGE_TIMEOUT): "
+                "only the file's text layer was read; check it against the source file"
+            )
+        mine = [n for n in uncertain if n in inside]
+        if mine:
+            reasons.append(
+                f"orientation uncertain on {page_ranges(mine)}: kept as scanned; "
+                "turn it if it is upside down or sideways"
+            )
+        if reasons:
+            document = replace(
+                document,
+                needs_review=True,
+                review_reasons=[*document.review_reasons, *reasons],
+            )
+        noted.append(document)
+    return noted

@@ -305,7 +305,8 @@ class SQLiteStore(RecordTables, RegistryTables):
             db.executemany(
                 "INSERT OR REPLACE INTO pages (job_id, page_no, width, height, image_sha,"
                 " thumb_sha, text, deliverable, rotation, rotation_confidence, ocr_engine,"
-                " ocr_cached) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                " ocr_cached, render_error, orientation_note, orientation_uncertain)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 [
                     (
                         p.job_id,
@@ -320,6 +321,9 @@ class SQLiteStore(RecordTables, RegistryTables):
                         p.rotation_confidence,
                         p.ocr_engine,
                         int(p.ocr_cached),
+                        p.render_error,
+                        p.orientation_note,
+                        int(p.orientation_uncertain),
                     )
                     for p in pages
                 ],
@@ -344,6 +348,9 @@ class SQLiteStore(RecordTables, RegistryTables):
                 rotation_confidence=r["rotation_confidence"],
                 ocr_engine=r["ocr_engine"],
                 ocr_cached=bool(r["ocr_cached"]),
+                render_error=r["render_error"],
+                orientation_note=r["orientation_note"],
+                orientation_uncertain=bool(r["orientation_uncertain"]),
             )
             for r in rows
         ]

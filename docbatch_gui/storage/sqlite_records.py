@@ -94,7 +94,8 @@ class RecordTables:
         with self._tx() as db:
             db.execute(
                 "INSERT OR REPLACE INTO ocr_cache (sha256, page_no, engine, text, rotation,"
-                " rotation_confidence) VALUES (?,?,?,?,?,?)",
+                " rotation_confidence, orientation_note, orientation_uncertain)"
+                " VALUES (?,?,?,?,?,?,?,?)",
                 (
                     record.sha256,
                     record.page_no,
@@ -102,6 +103,8 @@ class RecordTables:
                     record.text,
                     record.rotation,
                     record.rotation_confidence,
+                    record.orientation_note,
+                    int(record.orientation_uncertain),
                 ),
             )
 
@@ -118,6 +121,8 @@ class RecordTables:
                 r["text"],
                 r["rotation"],
                 r["rotation_confidence"],
+                r["orientation_note"],
+                bool(r["orientation_uncertain"]),
             )
             for r in rows
         }

@@ -154,4 +154,12 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX registry_assignments_registry ON registry_assignments(registry_id);
     """,
+    # 6: a page skipped by the renderer; the evidence behind a page's orientation
+    """
+    ALTER TABLE pages ADD COLUMN render_error TEXT NOT NULL DEFAULT '';
+    ALTER TABLE pages ADD COLUMN orientation_note TEXT NOT NULL DEFAULT '';
+    ALTER TABLE pages ADD COLUMN orientation_uncertain INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE ocr_cache ADD COLUMN orientation_note TEXT NOT NULL DEFAULT '';
+    ALTER TABLE ocr_cache ADD COLUMN orientation_uncertain INTEGER NOT NULL DEFAULT 0;
+    """,
 ]

@@ -125,3 +125,42 @@ def test_what_other_readers_open_is_processed(app: DocBatchApp, tmp_path: Path) 
     assert tree.pages == 1
     (page,) = app.pages(tree.id)
     assert "Invoice No 42" in page.text
+
+
+def test_a_page_the_renderer_never_finishes_is_skipped_not_the_file(
+    app: DocBatchApp, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Page 2 would take MuPDF minutes: past PAGE_TIMEOUT it is given up with its text
+    layer and a reason, pages 1 and 3 are rendered, and the job ends in review."""
+    caplog.set_level(logging.WARNING, logger="docbatch_gui.engine.worker")
+    app.settings.page_timeout = 3
+    slow = builders.slow_page_pdf(tmp_path / "slow.pdf", pages=3, slow=(2,))
+    (job,) = asyncio.run(app.run([j.id for j in app.add([slow]).jobs]))
+    assert job.state is JobState.NEEDS_REVIEW, job.error
+    pages = {p.page_no: p for p in app.pages(job.id)}
+    assert sorted(pages) == [1, 2, 3]
+    assert pages[1].image_sha and pages[3].image_sha
+    assert pages[2].image_sha is None and pages[2].thumb_sha is None
+    assert pages[2].text == "Page 2 of the slow file"  # the text layer is kept
+    assert pages[2].render_error == "rendering took longer than 3 s (PAGE_TIMEOUT)"
+    assert pages[3].text == "Page 3 of the slow file"
+    reasons = [r for d in app.documents(job.id) for r in d.review_reasons]
+    assert any(r.startswith("page 2 could not be rendered in time") for r in reasons), reasons
+    (line,) = [r.getMessage() for r in caplog.records if "skipped" in r.getMessage()]
+    assert line.startswith(
+        f"job {job.id} (slow.pdf) page 2 skipped: rendering took longer than 3 s (PAGE_TIMEOUT);"
+        " its text layer (23 characters) is kept."
+    )
+    assert "Splitting the file would not help" in line
+
+
+def test_the_job_deadline_still_holds_over_skipped_pages(app: DocBatchApp, tmp_path: Path) -> None:
+    """Every page slow: each is skipped after PAGE_TIMEOUT, but the file as a whole
+    still stops at JOB_TIMEOUT, and the message names where it stopped."""
+    app.settings.page_timeout = 2
+    app.settings.job_timeout = 5
+    slow = builders.slow_page_pdf(tmp_path / "all_slow.pdf", pages=6, slow=(1, 2, 3, 4, 5, 6))
+    (job,) = asyncio.run(app.run([j.id for j in app.add([slow]).jobs]))
+    assert job.state is JobState.TIMED_OUT, job.error
+    assert "while rendering page" in (job.error or "")
+    assert job.termination_confirmed is True

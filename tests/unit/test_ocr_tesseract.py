@@ -164,34 +164,49 @@ def test_tesseract_error_fails_only_the_page(invoice: bytes) -> None:
     ("report", "expected"),
     [
         # upside down with a clear margin: turned
-        ("Rotate: 180\nOrientation confidence: 9.5\n", (180, 1.0)),
+        ("Rotate: 180\nOrientation confidence: 9.5\nScript: Latin\n", (180, 1.0, False)),
+        ("Rotate: 180\nOrientation confidence: 9.5\nScript: Arabic\n", (0, 0.0, True)),
         # upside down on weak evidence (what OSD said of upright corpus pages): kept
-        ("Rotate: 180\nOrientation confidence: 0.7\n", (0, 0.0)),
-        ("Rotate: 180\nOrientation confidence: 0.05\n", (0, 0.0)),
+        ("Rotate: 180\nOrientation confidence: 0.7\n", (0, 0.0, True)),
+        ("Rotate: 180\nOrientation confidence: 0.05\n", (0, 0.0, True)),
         # sideways stays trusted at a low score (blurred sideways photos are right)
-        ("Rotate: 90\nOrientation confidence: 0.5\n", (90, 0.1)),
-        ("Rotate: 0\nOrientation confidence: 12\n", (0, 1.0)),
+        ("Rotate: 90\nOrientation confidence: 0.5\n", (90, 0.1, False)),
+        ("Rotate: 270\nOrientation confidence: 0.1\n", (0, 0.0, True)),
+        ("Rotate: 0\nOrientation confidence: 12\n", (0, 1.0, False)),
+        ("Warning. Invalid resolution 0 dpi.\n", (0, 0.0, False)),
     ],
 )
-def test_a_page_is_never_turned_over_on_weak_evidence(
-    monkeypatch: pytest.MonkeyPatch, report: str, expected: tuple[int, float]
+def test_osd_answers_are_decided_with_a_margin(
+    monkeypatch: pytest.MonkeyPatch, report: str, expected: tuple[int, float, bool]
 ) -> None:
     import pytesseract
     from PIL import Image
 
     from docbatch_gui.pipeline import ocr_tesseract
 
-    monkeypatch.setattr(pytesseract, "image_to_osd", lambda *a, **k: report)
-    assert ocr_tesseract._orientation(Image.new("L", (10, 10)), 5) == expected
+    asked: list[str] = []
+
+    def osd(*args: object, config: str, **kwargs: object) -> str:
+        asked.append(config)
+        return report
+
+    monkeypatch.setattr(pytesseract, "image_to_osd", osd)
+    orientation = ocr_tesseract._orientation(
+        Image.new("L", (10, 10)), 300, 5, scripts=frozenset({"Latin", "Cyrillic"})
+    )
+    assert (orientation.rotation, orientation.confidence, orientation.uncertain) == expected
+    assert orientation.note.startswith("OSD at 300 dpi: ")
+    assert asked == ["--psm 0 --dpi 300"]  # Tesseract is told the resolution
 
 
-def test_a_cached_weak_turn_over_is_read_again() -> None:
+def test_a_cached_reading_without_orientation_evidence_is_read_again() -> None:
+    """Readings made on the small image (before OSD read at 300 dpi) carry no note."""
     from docbatch_gui.domain.models import OcrRecord
     from docbatch_gui.engine.ocr_step import trusted
 
     assert not trusted(OcrRecord("s", 1, "tesseract", "garbage", 180, 0.14))
-    assert trusted(OcrRecord("s", 1, "tesseract", "text", 180, 1.0))
-    assert trusted(OcrRecord("s", 1, "tesseract", "text", 90, 0.1))
+    assert not trusted(OcrRecord("s", 1, "tesseract", "text", 0, 1.0))
+    assert trusted(OcrRecord("s", 1, "tesseract", "text", 180, 1.0, "OSD at 300 dpi: 180°"))
     assert trusted(OcrRecord("s", 1, "google_vision", "text", 180, 0.1))
 
 

@@ -22,7 +22,8 @@ from PIL import Image, ImageDraw
 
 from docbatch_gui.domain.errors import CriticalError, ErrorKind, RetryableError
 from docbatch_gui.pipeline.ocr import OcrEngine, rotate_jpeg
-from docbatch_gui.pipeline.ocr_vision import VisionOcr, rotation_from_vectors
+from docbatch_gui.pipeline.ocr_vision import VisionOcr
+from docbatch_gui.pipeline.orientation import rotation_from_vectors
 from tests.fakes.vision_server import (
     PAGE_HEIGHT,
     PAGE_WIDTH,

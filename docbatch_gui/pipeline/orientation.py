@@ -1,0 +1,143 @@
+"""How a page's orientation is decided, from the best evidence the page has.
+
+One decision per page, which the stored image, its thumbnail and its text all follow:
+
+- a page with a text layer: the direction of its text lines (weighted by letters).
+  OCR never turns such a page;
+- a scan read by Tesseract: OSD on an image rendered for it at about 300 dpi, with a
+  margin. At the ~110 dpi of the image Claude reads, OSD turned upright pages over
+  with scores of 1.3-1.7; at 300 dpi the same pages score 11-16 upright;
+- a scan read by Google Vision: the direction of its word boxes, as for a text layer.
+
+When the evidence is weak, the page is kept as scanned and marked "orientation
+uncertain" for review: a page left sideways is a nuisance, a page turned upside down
+on a guess ruins its OCR text.
+
+``Orientation.note`` records the evidence in words (the OSD answer and score at the
+resolution it read, or the vote of the text lines), for the reviewer and the log.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+#: OSD's score below which a 180° answer is not acted on. On the real-world corpus
+#: (scripts/corpus.py) at 300 dpi, text pages score 15-35 whichever way they face,
+#: while a painting read as upside down "Arabic" scored 4.9
+MIN_OSD_SCORE_180 = 5.0
+#: OSD's score below which a sideways answer is not acted on: blurred sideways photos
+#: still score 0.4-0.7 and are right, noise on a blank-ish page scores less
+MIN_OSD_SCORE_SIDEWAYS = 0.4
+#: OSD's score at which ``confidence`` reaches 1
+OSD_SCORE_SCALE = 5.0
+#: the share of letters (text layer) or word letters (Vision) that must agree on a
+#: direction before a page is turned, and how many letters make a vote at all
+MIN_VOTE_SHARE = 0.75
+MIN_VOTE_LETTERS = 20
+
+
+@dataclass(frozen=True)
+class Orientation:
+    rotation: int = 0  # clockwise degrees the page image is turned to be upright
+    confidence: float = 0.0  # 0..1
+    uncertain: bool = False  # kept as scanned on weak evidence: a reviewer should look
+    note: str = ""  # the evidence, in words
+
+
+def rotation_from_vectors(vectors: Iterable[tuple[float, float, float]]) -> tuple[int, float]:
+    """Clockwise degrees to turn the image upright, and the share of text agreeing.
+
+    Each vector is ``(dx, dy, weight)``: the direction of a line or word (its baseline
+    in reading order) in image coordinates, where y grows downwards. Upright text
+    points right (0°). If it points down (+90° here, i.e. turned 90° clockwise on the
+    scan) the image must be turned 270° clockwise; pointing left needs 180°; pointing
+    up needs 90°. In short: rotation = (360 - direction) mod 360, with the direction
+    snapped to the nearest quarter turn. No usable vectors -> ``(0, 0.0)``.
+    """
+    weights = _weights(vectors)
+    total = sum(weights.values())
+    if total == 0:
+        return 0, 0.0
+    rotation = max(weights, key=lambda r: (weights[r], r == 0))  # a tie keeps the page as is
+    return rotation, round(weights[rotation] / total, 3)
+
+
+def _weights(vectors: Iterable[tuple[float, float, float]]) -> dict[int, float]:
+    weights = {0: 0.0, 90: 0.0, 180: 0.0, 270: 0.0}
+    for dx, dy, weight in vectors:
+        if (dx == 0 and dy == 0) or weight <= 0:
+            continue
+        direction = math.degrees(math.atan2(dy, dx)) % 360
+        snapped = (round(direction / 90) % 4) * 90
+        weights[(360 - snapped) % 360] += weight
+    return weights
+
+
+def from_vote(vectors: Iterable[tuple[float, float, float]], source: str) -> Orientation:
+    """The decision of a text-direction vote (``source`` names the voters)."""
+    vectors = list(vectors)
+    letters = sum(w for dx, dy, w in vectors if (dx or dy) and w > 0)
+    rotation, share = rotation_from_vectors(vectors)
+    if letters < MIN_VOTE_LETTERS:
+        return Orientation(note=f"{source}: too little text to vote ({letters:.0f} letters)")
+    vote = f"{source}: {share:.0%} of {letters:.0f} letters read {_direction(rotation)}"
+    if rotation == 0:
+        return Orientation(0, share, False, f"{vote}; upright")
+    if share < MIN_VOTE_SHARE:
+        return Orientation(0, share, True, f"{vote}, under the {MIN_VOTE_SHARE:.0%} needed; kept")
+    return Orientation(rotation, share, False, f"{vote}; turned {rotation}°")
+
+
+def from_osd(
+    rotation: int | None,
+    score: float,
+    dpi: int | None,
+    *,
+    script: str = "",
+    scripts: frozenset[str] | None = None,
+) -> Orientation:
+    """The decision on Tesseract's OSD answer (``None``: OSD gave none) at ``dpi``.
+
+    ``script`` is the writing OSD believes it saw; ``scripts`` those the OCR languages
+    write (None: not known). A turn on writing in none of them is noise read as text
+    (a painting read as "Arabic"), so it is not acted on.
+    """
+    where = f"OSD at {dpi} dpi" if dpi else "OSD on the page image"
+    if rotation is None or rotation % 90:
+        return Orientation(note=f"{where}: no answer (too little text); kept as scanned")
+    confidence = round(min(1.0, score / OSD_SCORE_SCALE), 3)
+    said = f"{where}: {rotation}° (score {score:.2f}{f', script {script}' if script else ''})"
+    if rotation == 0:
+        return Orientation(0, confidence, False, f"{said}; upright")
+    needed = MIN_OSD_SCORE_180 if rotation == 180 else MIN_OSD_SCORE_SIDEWAYS
+    if score < needed:
+        return Orientation(0, 0.0, True, f"{said}, under the {needed:g} needed; kept as scanned")
+    if script and scripts is not None and script not in scripts:
+        return Orientation(
+            0, 0.0, True, f"{said}, not a script of the OCR languages; kept as scanned"
+        )
+    return Orientation(rotation, confidence, False, f"{said}; turned {rotation}°")
+
+
+def _direction(rotation: int) -> str:
+    return {
+        0: "left to right",
+        90: "bottom to top",
+        180: "upside down",
+        270: "top to bottom",
+    }[rotation]
+
+
+def turn(image: Any, rotation: int) -> Any:
+    """A PIL image turned clockwise by ``rotation`` (a lossless transpose)."""
+    from PIL import Image
+
+    transpose = {
+        90: Image.Transpose.ROTATE_270,  # PIL's ROTATE_* turn counter-clockwise
+        180: Image.Transpose.ROTATE_180,
+        270: Image.Transpose.ROTATE_90,
+    }.get(rotation % 360)
+    return image if transpose is None else image.transpose(transpose)
