@@ -123,6 +123,9 @@ def page_json(page: Page) -> dict[str, Any]:
         "text_chars": len(page.text),
         "deliverable": page.deliverable,
         "image_sha256": page.image_sha,
+        "render_error": page.render_error or None,
+        "orientation_note": page.orientation_note,
+        "orientation_uncertain": page.orientation_uncertain,
     }
 
 
@@ -135,6 +138,10 @@ def print_pages(console: Console, pages: list[Page]) -> None:
         if page.ocr_cached:
             source += " (cached)"
         rotation = f"{page.rotation}° ({page.rotation_confidence:.0%})" if page.rotation else "0°"
+        if page.orientation_uncertain:
+            rotation += " uncertain"
+        if page.render_error:
+            source = f"not rendered: {page.render_error}; {source}"
         table.add_row(
             str(page.page_no),
             f"{page.width}×{page.height}",

@@ -17,6 +17,9 @@ from PySide6.QtWidgets import (
 
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.thumbs import PageImages
+from docbatch_gui.domain.models import Page
+
+WARNING_STYLE = "color: #8a5a00; background: #fff4d6; padding: 4px;"
 
 
 class PageView(QWidget):
@@ -42,6 +45,11 @@ class PageView(QWidget):
         self.next_button.setToolTip(self.tr("Next page"))
         self.next_button.clicked.connect(lambda: self.go(self.position + 1))
         self.where = QLabel()
+        #: why the page has no image, or why its orientation needs a look
+        self.warning = QLabel()
+        self.warning.setWordWrap(True)
+        self.warning.setStyleSheet(WARNING_STYLE)
+        self.warning.hide()
         nav = QHBoxLayout()
         nav.addStretch(1)
         nav.addWidget(self.previous_button)
@@ -50,6 +58,7 @@ class PageView(QWidget):
         nav.addStretch(1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.warning)
         layout.addWidget(self.scroll, 1)
         layout.addLayout(nav)
         self._update_nav()
@@ -71,12 +80,32 @@ class PageView(QWidget):
 
     async def _load(self, job_id: int, page_no: int) -> None:
         self.label.setText(self.tr("Loading page {0}…").format(page_no))
+        record = await self.images.page_record(job_id, page_no)
+        self._show_notes(record)
         image = await self.images.page_image(job_id, page_no)
         self._image = image
         if image is None or image.isNull():
             self.label.setText(self.tr("Page {0} has no image.").format(page_no))
             return
         self._fit()
+
+    def _show_notes(self, page: Page | None) -> None:
+        """A skipped page or an uncertain orientation is said above the page; how the
+        orientation was decided is the page number's tooltip."""
+        self.where.setToolTip(page.orientation_note if page else "")
+        if page is not None and page.render_error:
+            text = self.tr(
+                "Page {0} could not be rendered ({1}). Only its text layer was read: "
+                "look at this page in the source file."
+            ).format(page.page_no, page.render_error)
+        elif page is not None and page.orientation_uncertain:
+            text = self.tr("Orientation uncertain on page {0}: it was kept as scanned. {1}").format(
+                page.page_no, page.orientation_note
+            )
+        else:
+            text = ""
+        self.warning.setText(text)
+        self.warning.setVisible(bool(text))
 
     def _fit(self) -> None:
         if self._image is None or self._image.isNull():

@@ -15,6 +15,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage, QPixmap
 
 from docbatch_gui.app import DocBatchApp
+from docbatch_gui.domain.models import Page
 
 log = logging.getLogger(__name__)
 
@@ -89,3 +90,9 @@ class PageImages:
             log.debug("no image for job %s page %s: %s", job_id, page_no, exc)
             return None
         return QImage.fromData(data)
+
+    async def page_record(self, job_id: int, page_no: int) -> Page | None:
+        """What is known about the page (why it has no image, how it was turned)."""
+        loop = asyncio.get_running_loop()
+        pages = await loop.run_in_executor(None, self.app.pages, job_id)
+        return next((p for p in pages if p.page_no == page_no), None)

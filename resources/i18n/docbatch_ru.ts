@@ -907,6 +907,14 @@ Allowed: {1}</source>
         <translation>У страницы {0} нет изображения.</translation>
     </message>
     <message>
+        <source>Page {0} could not be rendered ({1}). Only its text layer was read: look at this page in the source file.</source>
+        <translation>Страницу {0} не удалось отрисовать ({1}). Прочитан только её текстовый слой: посмотрите эту страницу в исходном файле.</translation>
+    </message>
+    <message>
+        <source>Orientation uncertain on page {0}: it was kept as scanned. {1}</source>
+        <translation>Ориентация страницы {0} под сомнением: она оставлена как отсканирована. {1}</translation>
+    </message>
+    <message>
         <source>Page {0} ({1} of {2})</source>
         <translation>Страница {0} ({1} из {2})</translation>
     </message>
@@ -1834,6 +1842,10 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
     <message>
         <source>JPEG quality</source>
         <translation>Качество JPEG</translation>
+    </message>
+    <message>
+        <source>Render timeout per page, s</source>
+        <translation>Время отрисовки одной страницы, с</translation>
     </message>
     <message>
         <source>Model</source>

@@ -116,3 +116,35 @@ async def test_type_and_page_range_changes_are_audited(window: Any) -> None:
     doc = app.review.document(job_id, 0)
     assert (doc.doc_type, doc.page_from, doc.page_to) == ("act", 1, 2)
     assert [e["action"] for e in doc.audit] == ["type", "pages"]
+
+
+async def test_the_page_view_says_why_a_page_has_no_image_or_needs_turning(window: Any) -> None:
+    """A page the renderer gave up and a page of uncertain orientation are said above
+    the page, in words; the orientation evidence is the page number's tooltip."""
+    from dataclasses import replace
+
+    app: DocBatchApp = window.ctx.app
+    job_id = waiting_job(app, documents=1)
+    first, second = app.pages(job_id)
+    app.store.put_pages(
+        [
+            replace(first, image_sha=None, render_error="rendering took longer than 60 s"),
+            replace(
+                second,
+                orientation_uncertain=True,
+                orientation_note="OSD at 300 dpi: 180° (score 1.20), under the 5 needed",
+            ),
+        ]
+    )
+    tab = window.review_tab
+    window.tabs.setCurrentWidget(tab)
+    view = tab.page_view
+    view.show_pages(job_id, [1, 2])
+    await until(lambda: "could not be rendered" in view.warning.text(), what="skipped page")
+    assert "rendering took longer than 60 s" in view.warning.text()
+    assert "source file" in view.warning.text()
+    await until(lambda: "has no image" in view.label.text(), what="no image")
+    view.go(1)
+    await until(lambda: "Orientation uncertain" in view.warning.text(), what="uncertain")
+    assert "OSD at 300 dpi: 180°" in view.where.toolTip()
+    assert not view.warning.isHidden()
