@@ -72,7 +72,13 @@ class OcrStep:
         self.slots = slots or asyncio.Semaphore(settings.ocr_workers)
 
     def needs_ocr(self, page: Page) -> bool:
-        return page.ocr_engine is None and len(page.text.strip()) < self.settings.ocr_min_text_chars
+        """A page with (almost) no text layer, that was rendered: a page the renderer
+        gave up would only hang OCR's own rendering of it the same way."""
+        return (
+            page.ocr_engine is None
+            and not page.render_error
+            and len(page.text.strip()) < self.settings.ocr_min_text_chars
+        )
 
     async def run(self, job: Job, attempt: int, deadline: float) -> Job:
         engine = self.settings.ocr_engine

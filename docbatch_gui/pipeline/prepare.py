@@ -19,6 +19,7 @@ from docbatch_gui.domain.errors import (
 )
 from docbatch_gui.pipeline.isolate import ChildCrashed, ChildPool, ChildStalled, DeadlineExceeded
 from docbatch_gui.pipeline.render import PrepareTask, RenderedPage
+from docbatch_gui.pipeline.textutil import page_ranges
 
 CHILD_MODULE = "docbatch_gui.pipeline.child"
 
@@ -88,10 +89,17 @@ async def run_prepare(
         except DeadlineExceeded as exc:
             total, done = progress.total, progress.done
             where = f"page {progress.next_page} of {total}" if total else "opening the file"
+            advice = "Split the file, or raise JOB_TIMEOUT, then retry."
+            if progress.skipped:
+                was = "was" if len(progress.skipped) == 1 else "were"
+                advice = (
+                    f"{page_ranges(progress.skipped).capitalize()} {was} skipped after "
+                    "PAGE_TIMEOUT: such pages are too complex for the renderer, so splitting "
+                    "the file would not help. Raise JOB_TIMEOUT or lower PAGE_TIMEOUT, then retry."
+                )
             raise PrepareTimeout(
                 f"{task.file_name}: preparation took longer than {timeout_hint or 'its deadline'}"
-                f" and was stopped while rendering {where}. Split the file, or raise "
-                "JOB_TIMEOUT, then retry.",
+                f" and was stopped while rendering {where}. {advice}",
                 pages_done=done,
                 pages_total=total,
                 confirmed=exc.termination_confirmed,

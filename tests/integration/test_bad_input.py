@@ -163,4 +163,8 @@ def test_the_job_deadline_still_holds_over_skipped_pages(app: DocBatchApp, tmp_p
     (job,) = asyncio.run(app.run([j.id for j in app.add([slow]).jobs]))
     assert job.state is JobState.TIMED_OUT, job.error
     assert "while rendering page" in (job.error or "")
+    assert "Page 1 was skipped after PAGE_TIMEOUT" in (job.error or "") or (
+        "Pages 1-2 were skipped after PAGE_TIMEOUT" in (job.error or "")
+    )
+    assert "splitting the file would not help" in (job.error or "")
     assert job.termination_confirmed is True
