@@ -12,7 +12,9 @@ the manifest's expectations:
   without any;
 - ``pages_per_s``: pages rendered (and OCR'd where needed) per second of wall time;
 - ``turned_unchecked_pages``: pages DocBatch turned whose orientation nobody checked
-  (each is listed: a place to look, and a candidate for ``KNOWN_ROTATION``).
+  (each is listed: a place to look, and a candidate for ``KNOWN_ROTATION``);
+- ``uncertain_pages``: pages kept as scanned on weak evidence and marked "orientation
+  uncertain" for review (each is listed with its evidence).
 
 Run ``scripts/corpus.py`` first, then ``.venv/bin/python bench/corpus.py
 [--corpus DIR] [--only SUBSTRING]``. The last line is one JSON object
@@ -64,6 +66,7 @@ def main() -> None:
         by_path = {Path(j.source_path): j for j in jobs}
         refused, rotation_errors, text_lost, pages = [], [], [], 0
         unchecked_turns: list[tuple[str, int, int, float]] = []
+        uncertain: list[tuple[str, int, str]] = []
         for path, entry in paths.items():
             job = by_path.get(path.resolve())
             name = f"{entry['project']}/{entry['file']}"
@@ -84,6 +87,11 @@ def main() -> None:
                     unchecked_turns.append(
                         (name, page.page_no, page.rotation, page.rotation_confidence)
                     )
+            uncertain += [
+                (name, p.page_no, p.orientation_note)
+                for p in stored.values()
+                if p.orientation_uncertain
+            ]
             for number in entry["text_pages"]:
                 page = stored.get(number)
                 if page is not None and not page.text.strip():
@@ -100,6 +108,8 @@ def main() -> None:
         print(
             f"turned    {name} page {number}: {rotation}° (confidence {confidence:.2f}), unchecked"
         )
+    for name, number, note in uncertain:
+        print(f"uncertain {name} page {number}: {note}")
     figures = {
         "files": len(entries),
         "pages": pages,
@@ -108,6 +118,7 @@ def main() -> None:
         "text_lost_pages": len(text_lost),
         "pages_per_s": round(pages / elapsed, 2) if elapsed else None,
         "turned_unchecked_pages": len(unchecked_turns),
+        "uncertain_pages": len(uncertain),
     }
     print(
         f"{figures['files']} files, {pages} pages in {elapsed:.1f} s; opened "

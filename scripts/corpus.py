@@ -12,7 +12,8 @@ what a careful reader should get:
 - ``pages``: how many pages a reader finds;
 - ``text_pages``: pages whose own text layer holds text (PDFs);
 - ``rotation``: the clockwise turn that makes each page upright, where it is known
-  (checked by eye; see ``KNOWN_ROTATION``); ``null`` where nobody checked.
+  (checked by eye; see ``KNOWN_ROTATION`` and ``CHECKED_UPRIGHT``); ``null`` where
+  nobody checked.
 
 Run: ``.venv/bin/python scripts/corpus.py [--dest DIR]``; then ``bench/corpus.py``.
 Each project's files keep their own licences (see each sdist's REUSE.toml/LICENSE);
@@ -69,8 +70,100 @@ KNOWN_ROTATION: dict[str, list[int]] = {
     "ocrmypdf/lichtenstein.pdf": [0],  # a painting of a castle
     "pikepdf/pdfa/lichtenstein.pdf": [0],
     "ocrmypdf/masks.pdf": [0],  # a printed Wikipedia page as image masks
-    "pypdf/encrypted_doc_no_id.pdf": [0, 0],
+    "pypdf/encrypted_doc_no_id.pdf": [0, 0, 0],
 }
+#: files whose every page is upright (or has nothing to turn: a blank, a gradient),
+#: checked by eye on a contact sheet of every page without a text layer
+CHECKED_UPRIGHT: tuple[str, ...] = (
+    "img2pdf/input/CMYK.jpg",
+    "img2pdf/input/CMYK.tif",
+    "img2pdf/input/gray.png",
+    "img2pdf/input/mono.png",
+    "img2pdf/input/mono.tif",
+    "img2pdf/input/normal.jpg",
+    "img2pdf/input/normal.png",
+    "img2pdf/output/CMYK.jpg.pdf",
+    "img2pdf/output/CMYK.tif.pdf",
+    "img2pdf/output/animation.gif.pdf",
+    "img2pdf/output/gray.png.pdf",
+    "img2pdf/output/mono.jb2.pdf",
+    "img2pdf/output/mono.png.pdf",
+    "img2pdf/output/mono.tif.pdf",
+    "img2pdf/output/normal.jpg.pdf",
+    "img2pdf/output/normal.png.pdf",
+    "ocrmypdf/3small.pdf",
+    "ocrmypdf/acroform.pdf",
+    "ocrmypdf/aspect.pdf",
+    "ocrmypdf/baiona_alpha.png",
+    "ocrmypdf/baiona_cmyk.jpg",
+    "ocrmypdf/baiona_colormapped.png",
+    "ocrmypdf/blank.pdf",
+    "ocrmypdf/docinfo_latin1_key.pdf",
+    "ocrmypdf/enormous.pdf",
+    "ocrmypdf/epson.pdf",
+    "ocrmypdf/graph.pdf",
+    "ocrmypdf/hugemono.pdf",
+    "ocrmypdf/jbig2_baddevicen.pdf",
+    "ocrmypdf/kcs.pdf",
+    "ocrmypdf/livecycle.pdf",
+    "ocrmypdf/meta.pdf",
+    "ocrmypdf/multipage.pdf",
+    "ocrmypdf/no_contents.pdf",
+    "ocrmypdf/palette.pdf",
+    "ocrmypdf/toc.pdf",
+    "ocrmypdf/trivial.pdf",
+    "ocrmypdf/vector.pdf",
+    "pikepdf/1biticc.pdf",
+    "pikepdf/aquamarine-cie.pdf",
+    "pikepdf/aquamarine-cie.png",
+    "pikepdf/ccitt-endofline-true.pdf",
+    "pikepdf/cmyk-jpeg.pdf",
+    "pikepdf/ctm_cm.pdf",
+    "pikepdf/cyclic-toc.pdf",
+    "pikepdf/form.pdf",
+    "pikepdf/fuzz/378014596.pdf",
+    "pikepdf/graph.pdf",
+    "pikepdf/image-mono-inline.pdf",
+    "pikepdf/invalid_creationdate.pdf",
+    "pikepdf/jbig2.pdf",
+    "pikepdf/multiline_diffmap_font.pdf",
+    "pikepdf/pal-1bit-rgb.pdf",
+    "pikepdf/pal-1bit-trivial.pdf",
+    "pikepdf/pal.pdf",
+    "pikepdf/pdfa/acroform.pdf",
+    "pikepdf/pdfa/blank.pdf",
+    "pikepdf/pdfa/ccitt.pdf",
+    "pikepdf/pdfa/francais.pdf",
+    "pikepdf/pdfa/jbig2.pdf",
+    "pikepdf/pdfa/livecycle.pdf",
+    "pikepdf/pdfa/multipage.pdf",
+    "pikepdf/pdfa/palette.pdf",
+    "pikepdf/pdfa/toc.pdf",
+    "pikepdf/pdfa/vector.pdf",
+    "pikepdf/pike-flate-jp2.pdf",
+    "pikepdf/pike-jp2.pdf",
+    "pikepdf/pink-palette-icc.pdf",
+    "pikepdf/pink-palette-icc.png",
+    "pikepdf/rle.pdf",
+    "pikepdf/veraPDF test suite 6-2-3-3-t01-fail-c.pdf",
+    "pypdf/box.pdf",
+    "pypdf/encryption/r5-user-password.pdf",
+    "pypdf/encryption/r6-user-password.pdf",
+    "pypdf/git.pdf",
+    "pypdf/imagemagick-ASCII85Decode.pdf",
+    "pypdf/imagemagick-CCITTFaxDecode.pdf",
+    "pypdf/imagemagick-images.pdf",
+    "pypdf/imagemagick-lzw.pdf",
+    "pypdf/issue-3850-1bit-indexed-flate.pdf",
+    "pypdf/test_watermarking_reportlab_rendering.png",
+)
+
+
+def known_rotation(key: str, pages: int) -> list[int] | None:
+    """The checked clockwise rotation of each page of ``key``; None if unchecked."""
+    if key in KNOWN_ROTATION:
+        return KNOWN_ROTATION[key]
+    return [0] * pages if key in CHECKED_UPRIGHT and pages else None
 
 
 def download(project: str, version: str, into: Path) -> Path:
@@ -154,8 +247,8 @@ def ensure(dest: Path = DEFAULT_DEST) -> Path:
     manifest = dest / "manifest.json"
     if manifest.is_file():
         files = json.loads(manifest.read_text(encoding="utf-8"))["files"]
-        recorded = {f"{f['project']}/{f['file']}": f["rotation"] for f in files}
-        if all(recorded.get(key) == value for key, value in KNOWN_ROTATION.items()):
+        if all(f["rotation"] == known_rotation(f"{f['project']}/{f['file']}", f["pages"])
+               for f in files):  # fmt: skip
             return dest
     collect(dest)
     return dest
@@ -183,9 +276,9 @@ def collect(dest: Path) -> None:
                         "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
                         "bytes": path.stat().st_size,
                         **describe(path),
-                        "rotation": KNOWN_ROTATION.get(key),
                     }
                 )
+                files[-1]["rotation"] = known_rotation(key, files[-1]["pages"])
             print(f"{project} {version}: {sum(f['project'] == project for f in files)} files")
     manifest = {"sources": {p: v for p, (v, _) in SOURCES.items()}, "files": files}
     (dest / "manifest.json").write_text(json.dumps(manifest, indent=1), encoding="utf-8")

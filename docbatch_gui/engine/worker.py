@@ -343,10 +343,11 @@ class LocalWorker:
             with contextlib.suppress(InvalidTransition):
                 flush()
         log.info(
-            "job %s (%s): %d pages prepared, render child peak %.0f MB",
+            "job %s (%s): %d pages prepared (%d skipped), render child peak %.0f MB",
             job.id,
             job.file_name,
             result.pages_done,
+            len(result.pages_skipped),
             result.child_peak_rss_mb or 0,
         )
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from docbatch_gui.app import DocBatchApp
+from docbatch_gui.cli_output import page_json
 from docbatch_gui.domain import ErrorKind, JobState
 from tests import builders
 from tests.conftest import SAMPLES
@@ -144,6 +145,9 @@ def test_a_page_the_renderer_never_finishes_is_skipped_not_the_file(
     assert pages[2].text == "Page 2 of the slow file"  # the text layer is kept
     assert pages[2].render_error == "rendering took longer than 3 s (PAGE_TIMEOUT)"
     assert pages[3].text == "Page 3 of the slow file"
+    shown = page_json(pages[2])  # what `docbatch pages N --json` prints
+    assert shown["render_error"] == pages[2].render_error and shown["image_sha256"] is None
+    assert page_json(pages[1])["render_error"] is None
     reasons = [r for d in app.documents(job.id) for r in d.review_reasons]
     assert any(r.startswith("page 2 could not be rendered in time") for r in reasons), reasons
     (line,) = [r.getMessage() for r in caplog.records if "skipped" in r.getMessage()]
