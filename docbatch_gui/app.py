@@ -23,6 +23,7 @@ from docbatch_gui.config import Execution, ProcessingMode, Settings
 from docbatch_gui.domain.errors import ConfigError, DocBatchError, InvalidTransition
 from docbatch_gui.domain.models import Document, Job, Page
 from docbatch_gui.domain.states import FINAL_STATES, SUCCESS_STATES, JobState
+from docbatch_gui.engine.documents import check_corrections
 from docbatch_gui.engine.intake import IntakeProgress, IntakeReport, intake_paths
 from docbatch_gui.engine.leader import RedisLeaderLock
 from docbatch_gui.engine.lock import WorkerLock
@@ -245,24 +246,33 @@ class DocBatchApp(BatchViews, RemoteSources):
             raise KeyError(f"job {job_id} has no rendered page {page_no}")
         return self.blobs.read(page.image_sha)
 
-    def retry(self, job_id: int) -> Job:
-        """Put a finished or failed job back in the queue for a new attempt."""
+    def retry(self, job_id: int, *, force: bool = False) -> Job:
+        """Put a finished or failed job back in the queue for a new attempt.
+
+        A job with documents a person corrected or confirmed needs ``force``
+        (``CorrectionsAtRisk`` says why); the corrections are then carried over where
+        the same document is found again (``engine.documents``).
+        """
+        job = self.store.get_job(job_id)
+        check_corrections(self.store, job_id, job.file_name, force=force)
         return self.store.transition(job_id, JobState.QUEUED, error=None)
 
     def cancel(self, job_id: int) -> Job:
         return self.store.transition(job_id, JobState.CANCELED, error="canceled by the operator")
 
-    def reprocess(self, job_id: int) -> Job:
+    def reprocess(self, job_id: int, *, force: bool = False) -> Job:
         """Process a finished job or a duplicate again, as a new attempt.
 
         A duplicate stops pointing at its original and is processed in its own right.
-        Answers already paid for are reused by the extraction step.
+        Answers already paid for are reused by the extraction step. Corrections are
+        guarded as in ``retry``.
         """
         job = self.store.get_job(job_id)
         if job.state not in FINAL_STATES:
             raise InvalidTransition(
                 f"{job.file_name} is {job.state}; wait for it to finish or cancel it first"
             )
+        check_corrections(self.store, job_id, job.file_name, force=force)
         return self.store.transition(
             job_id, JobState.QUEUED, error=None, error_kind=None, duplicate_of=None
         )

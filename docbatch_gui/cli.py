@@ -41,6 +41,7 @@ from docbatch_gui.doctor import Status, run_checks, run_live
 from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import FINAL_STATES
+from docbatch_gui.engine.documents import CorrectionsAtRisk
 from docbatch_gui.log_file import log_to_file
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -124,6 +125,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     retry = commands.add_parser("retry", help="put jobs back in the queue")
     retry.add_argument("ids", nargs="+", type=int, metavar="ID")
+    retry.add_argument(
+        "--force",
+        action="store_true",
+        help="also jobs with documents a person corrected or confirmed (corrections are "
+        "carried over where the same document is found again)",
+    )
     cancel = commands.add_parser("cancel", help="cancel queued or running jobs")
     cancel.add_argument("ids", nargs="+", type=int, metavar="ID")
     add_registry_parser(commands)
@@ -363,10 +370,16 @@ def cmd_resume(app: DocBatchApp, args: argparse.Namespace) -> int:
 
 
 def cmd_retry(app: DocBatchApp, args: argparse.Namespace) -> int:
+    refused = 0
     for job_id in args.ids:
-        job = app.retry(job_id)
-        out.print(f"job {job.id} ({job.file_name}) queued again")
-    return EXIT_OK
+        try:
+            job = app.retry(job_id, force=args.force)
+        except CorrectionsAtRisk as exc:
+            complain(f"job {job_id}: {exc}")
+            refused += 1
+            continue
+        out.print(Text(f"job {job.id} ({job.file_name}) queued again"))
+    return EXIT_FAILED if refused else EXIT_OK
 
 
 def cmd_cancel(app: DocBatchApp, args: argparse.Namespace) -> int:

@@ -101,7 +101,7 @@ class ReviewService:
         if len(audit) == len(doc.audit):
             return doc
         updated = replace(doc, fields=new_fields, confidence=confidence, audit=audit, **changes)
-        return self._save(job_id, docs, updated)
+        return self.store.update_document(updated)
 
     def confirm(self, job_id: int, doc_index: int, *, who: str) -> tuple[Document, Job]:
         """Mark the document checked by a person; the job is done when all are."""
@@ -117,7 +117,7 @@ class ReviewService:
             confirmed_at=at,
             audit=[*doc.audit, _entry(at, who, "confirm", None, None, None)],
         )
-        saved = self._save(job_id, docs, updated)
+        saved = self.store.update_document(updated)  # in place: the id and matches stay
         job = self.store.get_job(job_id)
         remaining = [
             d for d in self.store.list_documents(job_id) if d.needs_review and not d.confirmed_by
@@ -136,11 +136,6 @@ class ReviewService:
                 f"pages {first}–{last} are outside the file's 1–{total}; "
                 "give a first page not after the last"
             )
-
-    def _save(self, job_id: int, docs: list[Document], updated: Document) -> Document:
-        merged = [updated if d.doc_index == updated.doc_index else d for d in docs]
-        saved = self.store.replace_documents(job_id, merged)
-        return next(d for d in saved if d.doc_index == updated.doc_index)
 
 
 def _entry(at: str, who: str, action: str, field: str | None, old: Any, new: Any) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 import sys
@@ -18,6 +19,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QMenu,
+    QMessageBox,
     QPushButton,
     QSplitter,
     QStyle,
@@ -29,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.delegates import ProgressDelegate
+from docbatch_gui._qt.dialogs import confirm
 from docbatch_gui._qt.job_detail import JobDetail
 from docbatch_gui._qt.jobs_model import (
     COL_COST,
@@ -51,6 +54,7 @@ from docbatch_gui._qt.thumbs import PageImages
 from docbatch_gui.domain.errors import DocBatchError, ErrorKind
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import FINAL_STATES, JobState
+from docbatch_gui.engine.documents import CorrectionsAtRisk
 
 #: the state filter's choices: (label, states); empty means all
 ACTIVE = [s.value for s in JobState if s not in FINAL_STATES]
@@ -330,7 +334,7 @@ class QueueTab(QueueIntake, QWidget):
     def _failed(self, error: BaseException) -> None:
         self.ctx.notifier.notify(str(error), "error")
 
-    def _each(self, operation: Callable[[int], Job]) -> None:
+    def _each(self, operation: Callable[..., Job]) -> None:
         jobs = self.selected_jobs()
 
         async def run() -> None:
@@ -338,11 +342,26 @@ class QueueTab(QueueIntake, QWidget):
             for job in jobs:
                 try:
                     changed.append(await self.ctx.bridge.call(operation, job.id))
+                except CorrectionsAtRisk as exc:
+                    if await self._go_on_over_corrections(job, exc):
+                        forced = functools.partial(operation, force=True)
+                        changed.append(await self.ctx.bridge.call(forced, job.id))
                 except DocBatchError as exc:
                     self._failed(exc)
             self.ctx.bridge.publish(changed)
 
         spawn(run(), self._failed)
+
+    async def _go_on_over_corrections(self, job: Job, risk: CorrectionsAtRisk) -> bool:
+        """A person's corrections are at stake: ask before processing the file again."""
+        answer = await confirm(
+            self,
+            self.tr("Process again?"),
+            self.tr("{0}\n\nProcess {1} again?").format(risk.message, job.file_name),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel,
+        )
+        return answer == QMessageBox.StandardButton.Yes
 
     def _delete(self) -> None:
         jobs = self.selected_jobs()

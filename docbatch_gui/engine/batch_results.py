@@ -18,6 +18,7 @@ from docbatch_gui.config import Settings
 from docbatch_gui.domain.errors import CriticalError, ErrorKind, InvalidTransition
 from docbatch_gui.domain.models import BatchRecord, Job, RequestRecord
 from docbatch_gui.domain.states import JobState
+from docbatch_gui.engine.documents import store_documents
 from docbatch_gui.engine.faults import crash_point
 from docbatch_gui.engine.limits import ResultLimiter
 from docbatch_gui.llm.catalogue import Usage, load_catalogue
@@ -32,7 +33,6 @@ from docbatch_gui.llm.claude import (
 from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.pipeline.requests import parse_custom_id
 from docbatch_gui.pipeline.results import InvalidAnswer, RawDocument, parse_answer, stitch
-from docbatch_gui.pipeline.review import with_page_notes
 from docbatch_gui.storage.store import Store
 
 if TYPE_CHECKING:
@@ -220,10 +220,7 @@ class ResultBuilder:
                 [RawDocument(**d) for d in r.answer or []]
                 for r in sorted(records, key=lambda r: r.group)
             ]
-            documents = with_page_notes(
-                stitch(job.id, groups, self.profile), self.store.list_pages(job.id)
-            )
-            self.store.replace_documents(job.id, documents)
+            documents = store_documents(self.store, job.id, stitch(job.id, groups, self.profile))
             cost = sum(r.cost_usd or 0.0 for r in records)
             final = (
                 JobState.NEEDS_REVIEW

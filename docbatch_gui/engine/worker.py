@@ -22,6 +22,7 @@ from docbatch_gui.config import ProcessingMode, Settings
 from docbatch_gui.domain.errors import DocBatchError, ErrorKind, InvalidTransition
 from docbatch_gui.domain.models import Document, Job, Page
 from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState
+from docbatch_gui.engine.documents import store_documents
 from docbatch_gui.engine.extraction import SyncExtraction
 from docbatch_gui.engine.job_log import ENDED_BADLY, log_failure, log_skipped_page
 from docbatch_gui.engine.ocr_step import OcrStep
@@ -31,7 +32,6 @@ from docbatch_gui.pipeline.offline import PageText, extract_documents
 from docbatch_gui.pipeline.prepare import PrepareTimeout, prepare_pool, run_prepare
 from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.pipeline.render import PrepareTask, RenderedPage
-from docbatch_gui.pipeline.review import with_page_notes
 from docbatch_gui.storage.blobs import BlobStore
 from docbatch_gui.storage.store import Store
 
@@ -245,11 +245,9 @@ class LocalWorker:
         job = self.emit(
             self.store.transition(job.id, JobState.EXTRACTING, attempt=attempt, progress=0.9)
         )
-        documents = with_page_notes(
-            await self._extract(job, attempt), self.store.list_pages(job.id)
-        )
+        extracted = await self._extract(job, attempt)
         self.store.transition(job.id, JobState.BUILDING, attempt=attempt)
-        self.store.replace_documents(job.id, documents)
+        documents = store_documents(self.store, job.id, extracted)
         final = (
             JobState.NEEDS_REVIEW
             if any(d.needs_review for d in documents) or not documents

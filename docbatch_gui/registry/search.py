@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
 from docbatch_gui.domain.errors import JobTimeout
@@ -29,6 +29,7 @@ __all__ = [
     "build_matcher",
     "matcher_rules",
     "refuse_if_busy",
+    "rematch_stale",
     "run_search",
 ]
 
@@ -205,3 +206,34 @@ def _search(
     if chunk:
         store.put_results(registry_id, chunk)
     return SearchSummary(registry_id, len(rows), matched, no_match, warned, manual, pairs)
+
+
+def rematch_stale(
+    store: Store, registry_id: int, documents: Sequence[Document]
+) -> list[SearchResult]:
+    """Rows whose document no longer exists (deleted, or not found again when its file
+    was processed again), matched again among the documents no other row holds; each
+    says so in its warnings. A registry being imported or searched is left alone."""
+    registry = store.get_registry(registry_id)
+    if registry.status in (RegistryStatus.IMPORTING, RegistryStatus.SEARCHING):
+        return []
+    results = store.list_results(registry_id)
+    existing = {d.id for d in documents}
+    stale = {
+        r.row: r for r in results if r.document_id is not None and r.document_id not in existing
+    }
+    if not stale:
+        return []
+    taken = {r.document_id for r in results if r.row not in stale and r.document_id is not None}
+    config = load_config(registry.config)
+    rows = [r for r in matcher_rows(store.list_registry_rows(registry_id)) if r.row in stale]
+    matcher = build_matcher(config, [d for d in documents if d.id not in taken])
+    fresh = []
+    for match in matcher.match(rows):
+        before = stale[match.row]
+        how = f"assigned by {before.assigned_by}" if before.manual else "matched before"
+        note = f"document {before.document_id} ({how}) was deleted or replaced; matched again"
+        result = to_result(match)
+        fresh.append(replace(result, warnings=[*result.warnings, note]))
+    store.put_results(registry_id, fresh)
+    return fresh

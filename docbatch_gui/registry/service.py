@@ -216,6 +216,7 @@ class RegistryService:
         if filter not in RESULT_FILTERS:
             raise ValueError(f"unknown filter {filter!r}; use one of {', '.join(RESULT_FILTERS)}")
         self.store.get_registry(registry_id)
+        search_mod.rematch_stale(self.store, registry_id, self.documents())
         found = self.store.list_results(registry_id)
         keep = {
             "all": lambda r: True,
@@ -269,6 +270,7 @@ class RegistryService:
         with self.workload.track_task("registry_export", registry_id):
             registry = self.store.get_registry(registry_id)
             headers: Sequence[str] = registry.stats.get("headers") or []
+            search_mod.rematch_stale(self.store, registry_id, self.documents())
             documents = {d.id: d for d in self.documents() if d.id is not None}
             names = {j.id: j.file_name for j in self.store.list_jobs()}
             results = {r.row: r for r in self.store.list_results(registry_id)}

@@ -287,16 +287,47 @@ class MongoStore(MongoRecords, MongoRegistry):
     def replace_documents(self, job_id: int, documents: Sequence[Document]) -> list[Document]:
         self.db.documents.delete_many({"job_id": job_id})
         if documents:
-            first = self._next_ids("documents", len(documents))
-            self.db.documents.insert_many(
-                [
-                    {**doc.as_dict(), "_id": first + n, "id": first + n, "job_id": job_id}
-                    for n, doc in enumerate(documents)
-                ],
-                ordered=True,
-            )
+            fresh = [doc for doc in documents if doc.id is None]
+            first = self._next_ids("documents", len(fresh)) if fresh else 0
+            ids = iter(range(first, first + len(fresh)))
+            bodies = []
+            for doc in documents:
+                doc_id = doc.id if doc.id is not None else next(ids)
+                bodies.append({**doc.as_dict(), "_id": doc_id, "id": doc_id, "job_id": job_id})
+            self.db.documents.insert_many(bodies, ordered=True)
         self.update_job(job_id, documents=len(documents))
         return self.list_documents(job_id)
+
+    def update_document(self, document: Document) -> Document:
+        if document.id is None:
+            raise KeyError("a document without an id cannot be updated in place")
+        body = {**document.as_dict(), "_id": document.id}
+        result = self.db.documents.replace_one(
+            {"_id": document.id, "job_id": document.job_id}, body
+        )
+        if result.matched_count != 1:
+            raise KeyError(f"job {document.job_id} has no document {document.id}")
+        return document
+
+    def archive_documents(self, job_id: int, documents: Sequence[Document], reason: str) -> None:
+        if documents:
+            at = datetime.now(UTC).isoformat()
+            self.db.document_history.insert_many(
+                [
+                    {
+                        "job_id": job_id,
+                        "document_id": d.id,
+                        "at": at,
+                        "reason": reason,
+                        "document": d.as_dict(),
+                    }
+                    for d in documents
+                ]
+            )
+
+    def document_history(self, job_id: int) -> list[dict[str, Any]]:
+        cursor = self.db.document_history.find({"job_id": job_id}, {"_id": 0, "job_id": 0})
+        return list(cursor.sort("_id", ASCENDING))
 
     def list_documents(self, job_id: int | None = None) -> list[Document]:
         query = {} if job_id is None else {"job_id": job_id}

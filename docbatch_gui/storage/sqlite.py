@@ -373,23 +373,51 @@ class SQLiteStore(RecordTables, RegistryTables):
         with self._tx() as db:
             db.execute("DELETE FROM documents WHERE job_id = ?", (job_id,))
             for doc in documents:
-                body = doc.as_dict()
-                for key in ("id", "job_id", "doc_index", "doc_type", "page_from", "page_to"):
-                    body.pop(key)
                 db.execute(
-                    "INSERT INTO documents (job_id, doc_index, doc_type, page_from, page_to, body)"
-                    " VALUES (?,?,?,?,?,?)",
-                    (
-                        job_id,
-                        doc.doc_index,
-                        doc.doc_type,
-                        doc.page_from,
-                        doc.page_to,
-                        json.dumps(body, ensure_ascii=False),
-                    ),
+                    "INSERT INTO documents (id, job_id, doc_index, doc_type, page_from, page_to,"
+                    " body) VALUES (?,?,?,?,?,?,?)",
+                    (doc.id, job_id, *_document_columns(doc)),
                 )
             self._write_fields(db, job_id, {"documents": len(documents)})
         return self.list_documents(job_id)
+
+    def update_document(self, document: Document) -> Document:
+        if document.id is None:
+            raise KeyError("a document without an id cannot be updated in place")
+        with self._tx() as db:
+            cursor = db.execute(
+                "UPDATE documents SET doc_index = ?, doc_type = ?, page_from = ?, page_to = ?,"
+                " body = ? WHERE id = ? AND job_id = ?",
+                (*_document_columns(document), document.id, document.job_id),
+            )
+            if cursor.rowcount != 1:
+                raise KeyError(f"job {document.job_id} has no document {document.id}")
+        return next(d for d in self.list_documents(document.job_id) if d.id == document.id)
+
+    def archive_documents(self, job_id: int, documents: Sequence[Document], reason: str) -> None:
+        at = _now().isoformat()
+        with self._tx() as db:
+            db.executemany(
+                "INSERT INTO document_history (job_id, document_id, at, reason, body)"
+                " VALUES (?,?,?,?,?)",
+                [
+                    (job_id, d.id, at, reason, json.dumps(d.as_dict(), ensure_ascii=False))
+                    for d in documents
+                ],
+            )
+
+    def document_history(self, job_id: int) -> list[dict[str, Any]]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT document_id, at, reason, body FROM document_history WHERE job_id = ?"
+                " ORDER BY id",
+                (job_id,),
+            ).fetchall()
+        return [
+            {"document_id": r["document_id"], "at": r["at"], "reason": r["reason"],
+             "document": json.loads(r["body"])}
+            for r in rows
+        ]  # fmt: skip
 
     def list_documents(self, job_id: int | None = None) -> list[Document]:
         sql = "SELECT * FROM documents"
@@ -414,3 +442,17 @@ class SQLiteStore(RecordTables, RegistryTables):
                 )
             )
         return documents
+
+
+def _document_columns(doc: Document) -> tuple[int, str, int, int, str]:
+    """doc_index, doc_type, page_from, page_to and the JSON body of the rest."""
+    body = doc.as_dict()
+    for key in ("id", "job_id", "doc_index", "doc_type", "page_from", "page_to"):
+        body.pop(key)
+    return (
+        doc.doc_index,
+        doc.doc_type,
+        doc.page_from,
+        doc.page_to,
+        json.dumps(body, ensure_ascii=False),
+    )

@@ -162,4 +162,16 @@ MIGRATIONS: list[str] = [
     ALTER TABLE ocr_cache ADD COLUMN orientation_note TEXT NOT NULL DEFAULT '';
     ALTER TABLE ocr_cache ADD COLUMN orientation_uncertain INTEGER NOT NULL DEFAULT 0;
     """,
+    # 7: documents a person corrected, as they were before a reprocess replaced them
+    """
+    CREATE TABLE document_history (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        job_id INTEGER NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
+        document_id INTEGER,
+        at TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        body TEXT NOT NULL
+    );
+    CREATE INDEX document_history_job ON document_history(job_id);
+    """,
 ]

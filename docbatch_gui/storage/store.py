@@ -185,8 +185,24 @@ class Store(RegistryStore, Protocol):
     def delete_pages(self, job_id: int) -> None: ...
 
     # documents
-    def replace_documents(self, job_id: int, documents: Sequence[Document]) -> list[Document]: ...
+    def replace_documents(self, job_id: int, documents: Sequence[Document]) -> list[Document]:
+        """A job's documents, all at once; a document given with an ``id`` keeps it
+        (a reprocess that found it again), one without gets a new one."""
+        ...
+
+    def update_document(self, document: Document) -> Document:
+        """One document changed in place (a review edit): its id stays, so registry
+        matches and links to it stay valid. KeyError when it is gone."""
+        ...
+
     def list_documents(self, job_id: int | None = None) -> list[Document]: ...
+    def archive_documents(self, job_id: int, documents: Sequence[Document], reason: str) -> None:
+        """Keep documents a person corrected as they were, before they are replaced."""
+        ...
+
+    def document_history(self, job_id: int) -> list[dict[str, Any]]:
+        """Archived documents: ``{"document_id", "at", "reason", "document"}``, oldest first."""
+        ...
 
     # Claude requests: usage, cost and the validated answer of each group, so a retry
     # sends only the groups that failed and nothing is paid for twice

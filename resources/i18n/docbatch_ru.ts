@@ -1060,6 +1060,18 @@ Allowed: {1}</source>
         <source>Start no new job</source>
         <translation>Не запускать новые задания</translation>
     </message>
+    <message>
+        <source>Process again?</source>
+        <translation>Обработать заново?</translation>
+    </message>
+    <message>
+        <source>{0}
+
+Process {1} again?</source>
+        <translation>{0}
+
+Обработать {1} заново?</translation>
+    </message>
 </context>
 <context>
     <name>Registry</name>

@@ -7,6 +7,7 @@ that yields an empty store. Nothing here knows which backend it runs on.
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -270,6 +271,26 @@ class StoreContract:
         store.replace_documents(job.id, docs[1:])
         assert [d.doc_type for d in store.list_documents(job.id)] == ["act"]
         assert store.get_job(job.id).documents == 1
+
+    def test_documents_keep_their_ids_through_updates_and_a_replace(self, store: Store) -> None:
+        job = store.create_job(new_job())
+        first, second = store.replace_documents(
+            job.id, [Document(job.id, 0, "invoice", 1, 1), Document(job.id, 1, "act", 2, 2)]
+        )
+        edited = replace(first, fields={"number": "7"}, audit=[{"action": "edit"}])
+        assert store.update_document(edited).id == first.id
+        assert [d.id for d in store.list_documents(job.id)] == [first.id, second.id]
+        assert store.list_documents(job.id)[0].fields == {"number": "7"}
+        again = store.replace_documents(
+            job.id, [replace(second, doc_index=0, id=second.id), Document(job.id, 1, "act", 3, 3)]
+        )
+        assert again[0].id == second.id and again[1].id not in (first.id, second.id)
+        with pytest.raises(KeyError):
+            store.update_document(first)  # gone with the replace
+        store.archive_documents(job.id, [edited], "not found again")
+        (entry,) = store.document_history(job.id)
+        assert entry["document_id"] == first.id and entry["reason"] == "not found again"
+        assert entry["document"]["fields"] == {"number": "7"} and entry["at"]
 
     def test_list_documents_across_jobs(self, store: Store) -> None:
         a = store.create_job(new_job(name="a.pdf"))

@@ -172,3 +172,40 @@ async def test_adding_a_big_folder_shows_progress_and_can_be_stopped(
     await task
     added = len(window.ctx.app.store.list_jobs())
     assert 0 < added < 400  # stopped between two files; those taken in stay queued
+
+
+async def test_processing_a_corrected_file_again_asks_first(window: Any, tmp_path: Path) -> None:
+    """A person's corrections are at stake: Cancel leaves the job alone, Yes processes
+    it again and keeps the corrected value on the same document."""
+    from PySide6.QtWidgets import QMessageBox
+
+    tab = window.queue_tab
+    app = window.ctx.app
+    source = text_pdf(tmp_path / "fixed.pdf", text="Invoice No. 12 {n}\nTotal: 10.00 USD")
+    await tab.add_paths([source])
+    await until(lambda: states(window).get("fixed.pdf") in ("done", "needs_review"))
+    job = next(j for j in tab.model.jobs() if j.file_name == "fixed.pdf")
+    (document,) = app.documents(job.id)
+    app.review.edit(job.id, 0, who="olga", fields={"number": "12-A"})
+
+    async def answer(button: QMessageBox.StandardButton) -> None:
+        select(window, "fixed.pdf")
+        tab.reprocess_action.trigger()
+        box = None
+        for _ in range(250):
+            box = next((b for b in tab.findChildren(QMessageBox) if b.isVisible()), None)
+            if box is not None:
+                break
+            await asyncio.sleep(0.02)
+        assert box is not None, "no question was asked"
+        assert "corrected or confirmed by a person" in box.text()
+        box.button(button).click()
+        await drain()
+
+    await answer(QMessageBox.StandardButton.Cancel)
+    assert app.store.get_job(job.id).state is job.state
+    await answer(QMessageBox.StandardButton.Yes)
+    await until(lambda: app.store.get_job(job.id).attempts > job.attempts, what="queued again")
+    await until(lambda: states(window).get("fixed.pdf") in ("done", "needs_review"))
+    (again,) = app.documents(job.id)
+    assert again.id == document.id and again.fields["number"] == "12-A"

@@ -1,0 +1,161 @@
+"""Saving a job's documents without losing what a person did to them.
+
+Processing a file again (a retry, a reprocess) extracts its documents afresh. A
+person may have corrected or confirmed the earlier ones, and registry rows may point
+at them. So:
+
+- a new document the model found on the same pages as an earlier one (the pages the
+  model gave, before any correction) is that document: it keeps its id, so registry
+  matches stay valid, and the person's corrections are carried over (edited fields,
+  type, page range, and the confirmation if nothing else changed);
+- an earlier document a person touched that is not found again is archived as it
+  was (``Store.document_history``), so the audit trail is never lost;
+- a document that is gone leaves its registry matches pointing nowhere; the registry
+  service re-matches such rows when they are next read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import UTC, datetime
+from typing import Any
+
+from docbatch_gui.domain.errors import DocBatchError, ErrorKind
+from docbatch_gui.domain.models import Document
+from docbatch_gui.pipeline.review import with_page_notes
+from docbatch_gui.storage.store import Store
+
+NOT_FOUND_AGAIN = "not found again when the file was processed again"
+
+
+class CorrectionsAtRisk(DocBatchError):
+    """Processing again would re-read documents a person corrected or confirmed."""
+
+    kind = ErrorKind.UNSUPPORTED
+
+
+def corrected(documents: Sequence[Document]) -> list[Document]:
+    """Documents a person edited or confirmed."""
+    return [d for d in documents if d.audit or d.confirmed_by]
+
+
+def check_corrections(store: Store, job_id: int, file_name: str, *, force: bool) -> None:
+    """Refuse to process a job again over a person's work unless ``force``."""
+    touched = corrected(store.list_documents(job_id))
+    if touched and not force:
+        raise CorrectionsAtRisk(
+            f"{file_name}: {len(touched)} document(s) were corrected or confirmed by a person. "
+            "Processing it again keeps those corrections only where the same document is "
+            "found again (the rest are archived with their audit trail). Confirm to go on "
+            "(--force on the command line)."
+        )
+
+
+def store_documents(store: Store, job_id: int, documents: Sequence[Document]) -> list[Document]:
+    """The one way extracted documents are saved (worker and batch results alike)."""
+    fresh = with_page_notes(documents, store.list_pages(job_id))
+    kept, lost = carry_corrections(store.list_documents(job_id), fresh)
+    if lost:
+        store.archive_documents(job_id, lost, NOT_FOUND_AGAIN)
+    return store.replace_documents(job_id, kept)
+
+
+def carry_corrections(
+    old: Sequence[Document], new: Sequence[Document]
+) -> tuple[list[Document], list[Document]]:
+    """(new documents with the ids and corrections of the earlier ones they match,
+    earlier documents a person touched that matched none)."""
+    unused = list(old)
+    kept = []
+    for document in new:
+        match = _same_document(unused, document)
+        if match is None:
+            kept.append(replace(document, id=None))
+            continue
+        unused.remove(match)
+        kept.append(
+            _carried(match, document) if corrected([match]) else replace(document, id=match.id)
+        )
+    return kept, corrected(unused)
+
+
+def _same_document(candidates: Sequence[Document], document: Document) -> Document | None:
+    """The earlier document the model found on the same pages (same type first)."""
+    pages = (document.page_from, document.page_to)
+    same_pages = [c for c in candidates if _model_pages(c) == pages]
+    typed = [c for c in same_pages if _model_type(c) == document.doc_type]
+    return (typed or same_pages or [None])[0]
+
+
+def _model_pages(document: Document) -> tuple[int, int]:
+    """The page range the model gave, before any correction."""
+    for entry in document.audit:
+        if entry.get("action") == "pages" and isinstance(entry.get("old"), str):
+            first, _, last = entry["old"].partition("-")
+            if first.isdigit() and last.isdigit():
+                return int(first), int(last)
+    return document.page_from, document.page_to
+
+
+def _model_type(document: Document) -> str:
+    for entry in document.audit:
+        if entry.get("action") == "type" and entry.get("old"):
+            return str(entry["old"])
+    return document.doc_type
+
+
+def _carried(earlier: Document, document: Document) -> Document:
+    """``document`` with what the person did to ``earlier``."""
+    actions = {entry.get("action") for entry in earlier.audit}
+    edited = {
+        str(e["field"]) for e in earlier.audit if e.get("action") == "edit" and e.get("field")
+    }
+    fields = dict(document.fields)
+    confidence = dict(document.confidence)
+    for name in edited:
+        fields[name] = earlier.fields.get(name)
+        confidence[name] = earlier.confidence.get(name, 1.0)
+    changes: dict[str, Any] = {}
+    if "type" in actions:
+        changes["doc_type"] = earlier.doc_type
+    if "pages" in actions:
+        changes.update(page_from=earlier.page_from, page_to=earlier.page_to)
+    changed = sorted(
+        name
+        for name in set(fields) | set(earlier.fields)
+        if name not in edited and fields.get(name) != earlier.fields.get(name)
+    )
+    at = datetime.now(UTC).isoformat(timespec="seconds")
+    note = {"at": at, "who": "docbatch", "action": "reprocess", "field": None, "old": None}
+    if earlier.confirmed_by and not changed:
+        confirmation: dict[str, Any] = {
+            "confirmed_by": earlier.confirmed_by,
+            "confirmed_at": earlier.confirmed_at,
+            "needs_review": False,
+            "review_reasons": [],
+        }
+        note["new"] = "found again: corrections and confirmation carried over"
+    else:
+        reasons = [r for r in document.review_reasons if r.split(" ", 1)[0] not in edited]
+        if earlier.confirmed_by:
+            reasons.append(
+                f"processed again after {earlier.confirmed_by} confirmed it: "
+                f"{', '.join(changed)} changed; check and confirm again"
+            )
+        confirmation = {
+            "confirmed_by": None,
+            "confirmed_at": None,
+            "needs_review": bool(reasons),
+            "review_reasons": reasons,
+        }
+        note["new"] = "found again: corrections carried over"
+    return replace(
+        document,
+        id=earlier.id,
+        fields=fields,
+        confidence=confidence,
+        audit=[*earlier.audit, note],
+        **changes,
+        **confirmation,
+    )
