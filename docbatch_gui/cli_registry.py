@@ -202,7 +202,7 @@ def _export(app: DocBatchApp, args: argparse.Namespace) -> int:
 
 
 def _list(app: DocBatchApp, args: argparse.Namespace) -> int:
-    registries = app.store.list_registries()
+    registries = app.registry.registries()
     if args.json:
         print(json.dumps([registry_json(r) for r in registries], ensure_ascii=False, indent=2))
     else:

@@ -112,7 +112,7 @@ class RegistryTab(QWidget):
     async def refresh(self) -> None:
         keep = self.selected()
         registries = await asyncio.get_running_loop().run_in_executor(
-            None, self.ctx.app.store.list_registries
+            None, self.ctx.app.registry.registries
         )
         self.model.load(registries)
         self.table.resizeColumnsToContents()

@@ -19,11 +19,13 @@ class RegistryStatus(StrEnum):
     SEARCHING = "searching"
     SEARCHED = "searched"
     ERROR = "error"
+    #: a re-import's staging copy: never listed, swapped in whole or deleted
+    STAGING = "staging"
 
 
 #: Registry attributes that ``update_registry`` may set.
 REGISTRY_FIELDS: frozenset[str] = frozenset(
-    {"name", "source_file", "config", "status", "task_error", "stats"}
+    {"name", "source_file", "config", "status", "task_error", "stats", "task_owner"}
 )
 
 
@@ -39,7 +41,9 @@ class Registry:
     task_error: str | None = None
     stats: dict[str, Any] = field(default_factory=dict)
     created_at: datetime | None = None
-    updated_at: datetime | None = None
+    updated_at: datetime | None = None  # also the heartbeat of a running import or search
+    #: ``host:pid:started`` of the process importing or searching it (engine.owner)
+    task_owner: str | None = None
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from datetime import UTC, datetime, timedelta
 from docbatch_gui.domain.errors import JobTimeout
 from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.registry import Registry, RegistryRowRecord, RegistryStatus, SearchResult
+from docbatch_gui.engine.owner import HEARTBEAT_EVERY, owner_alive, this_owner
 from docbatch_gui.engine.workload import Workload, WorkloadBusy
 from docbatch_gui.registry import matcher as m
 from docbatch_gui.registry.config import RegistryConfig, load_config
@@ -138,24 +139,35 @@ def run_search(
     """
     refuse_if_busy(store.get_registry(registry_id))
     with workload.track_task("registry_search", registry_id):
-        store.update_registry(registry_id, status=RegistryStatus.SEARCHING, task_error=None)
+        store.update_registry(
+            registry_id, status=RegistryStatus.SEARCHING, task_error=None, task_owner=this_owner()
+        )
         try:
             summary = _search(store, registry_id, documents, progress, cancel)
         except BaseException as exc:
             store.update_registry(
-                registry_id, status=RegistryStatus.ERROR, task_error=str(exc) or repr(exc)
+                registry_id,
+                status=RegistryStatus.ERROR,
+                task_error=str(exc) or repr(exc),
+                task_owner=None,
             )
             raise
         stats = {**store.get_registry(registry_id).stats, "search": summary.__dict__}
-        store.update_registry(registry_id, status=RegistryStatus.SEARCHED, stats=stats)
+        store.update_registry(
+            registry_id, status=RegistryStatus.SEARCHED, stats=stats, task_owner=None
+        )
         return summary
 
 
 def refuse_if_busy(registry: Registry) -> None:
     """An import or a search of this registry running in another window, process or
-    machine (its status says so) must finish first: two runs would interleave chunks."""
-    if registry.status in (RegistryStatus.IMPORTING, RegistryStatus.SEARCHING) and not _stale(
-        registry.updated_at
+    machine (its status says so) must finish first: two runs would interleave chunks.
+    One whose process is gone (``engine.owner``) is no obstacle."""
+    running = registry.status in (RegistryStatus.IMPORTING, RegistryStatus.SEARCHING)
+    if (
+        running
+        and not _stale(registry.updated_at)
+        and owner_alive(registry.task_owner, registry.updated_at)
     ):
         raise WorkloadBusy(
             f"registry {registry.id} is {registry.status.value} in another process; "
@@ -179,10 +191,14 @@ def _search(
     matcher = build_matcher(config, offered)
     pairs = matcher.candidate_pairs(rows)
 
-    started = time.monotonic()
+    started = beat = time.monotonic()
 
     def on_progress(done: int, total: int) -> None:
+        nonlocal beat
         check_cancel(cancel, "registry search")
+        if time.monotonic() - beat > HEARTBEAT_EVERY.total_seconds():
+            store.update_registry(registry_id)  # the heartbeat: updated_at
+            beat = time.monotonic()
         if time.monotonic() - started > SOFT_LIMIT.total_seconds():
             raise JobTimeout(
                 f"registry search stopped after {SOFT_LIMIT} at row {done} of {total}: narrow "

@@ -9,6 +9,7 @@ protocol, so a MongoDB backend works unchanged.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -23,6 +24,7 @@ from docbatch_gui.domain.registry import (
     RegistryStatus,
     SearchResult,
 )
+from docbatch_gui.engine.owner import HEARTBEAT_EVERY, owner_alive, this_owner
 from docbatch_gui.engine.workload import Workload, workload_for
 from docbatch_gui.registry import search as search_mod
 from docbatch_gui.registry.config import RegistryConfig, load_config
@@ -32,17 +34,43 @@ from docbatch_gui.registry.matcher import RegistryRow as MatchRow
 from docbatch_gui.registry.progress import ProgressFn, check_cancel
 from docbatch_gui.storage.store import Store
 
-__all__ = ["RESULT_FILTERS", "ImportSummary", "NeedsForce", "PreviewResult", "RegistryService"]
+__all__ = [
+    "RESULT_FILTERS",
+    "ImportSummary",
+    "NeedsForce",
+    "NotImported",
+    "PreviewResult",
+    "RegistryService",
+]
 
 #: Filters of ``results``: what the results view offers.
 RESULT_FILTERS = ("all", "matched", "no_match", "warnings", "ties", "manual")
 ConfigSource = RegistryConfig | dict[str, Any] | str | Path
+#: statuses a registry rests in; a failed re-import returns to the one it had
+SETTLED = (RegistryStatus.CONFIGURED, RegistryStatus.SEARCHED, RegistryStatus.ERROR)
 
 
 class NeedsForce(DocBatchError):
     """A re-import would throw away search results; the operator must say so."""
 
     kind = ErrorKind.UNSUPPORTED
+
+
+class NotImported(DocBatchError):
+    """The registry's rows are not all there (an import running, failed or killed)."""
+
+    kind = ErrorKind.UNSUPPORTED
+
+
+def check_fully_imported(registry: Registry, rows: int) -> None:
+    """Refuse a registry whose import has not finished, or whose rows fell short."""
+    kept = registry.stats.get("kept")
+    if registry.status is RegistryStatus.IMPORTING or kept is None or rows != kept:
+        state = registry.status.value if kept is None or rows == kept else f"{rows} of {kept} rows"
+        raise NotImported(
+            f"registry {registry.id} ({registry.name}) is not fully imported ({state}); "
+            "import it again, then export."
+        )
 
 
 @dataclass(frozen=True)
@@ -123,58 +151,152 @@ class RegistryService:
             if registry_id is not None
             else self.store.find_registry(str(path))
         )
-        if existing is not None:
-            search_mod.refuse_if_busy(existing)
-            found = self.store.count_results(existing.id)
-            if found and not force:
-                raise NeedsForce(
-                    f"{path.name}: registry {existing.id} already has search results for "
-                    f"{found} rows; importing again replaces them. Re-import with --force "
-                    "(Force reimport in the wizard) to do so.",
-                    file=str(path),
-                )
-            reg = self.store.update_registry(
-                existing.id, status=RegistryStatus.IMPORTING, task_error=None,
-                config=cfg.model_dump(mode="json"), source_file=str(path),
-            )  # fmt: skip
-            self.store.clear_registry_data(reg.id)
-        else:
-            reg = self.store.create_registry(
-                name or path.stem, str(path), cfg.model_dump(mode="json")
+        self._sweep_dead_staging()
+        if existing is None:
+            return self._import_new(path, cfg, name, progress, cancel)
+        search_mod.refuse_if_busy(existing)
+        found = self.store.count_results(existing.id)
+        if found and not force:
+            raise NeedsForce(
+                f"{path.name}: registry {existing.id} already has search results for "
+                f"{found} rows; importing again replaces them. Re-import with --force "
+                "(Force reimport in the wizard) to do so.",
+                file=str(path),
             )
-        try:
-            return self._import(reg, path, cfg, progress, cancel)
-        except BaseException as exc:
-            if existing is None and self.store.count_registry_rows(reg.id) == 0:
-                self.store.delete_registry(reg.id)  # nothing to look at: no husk left
-            else:
-                self.store.update_registry(
-                    reg.id, status=RegistryStatus.ERROR, task_error=str(exc) or repr(exc)
-                )
-            raise
+        return self._reimport(existing, path, cfg, progress, cancel)
 
-    def _import(
+    def _import_new(
         self,
-        reg: Registry,
+        path: Path,
+        cfg: RegistryConfig,
+        name: str | None,
+        progress: ProgressFn | None,
+        cancel: threading.Event | None,
+    ) -> ImportSummary:
+        reg = self.store.create_registry(
+            name or path.stem, str(path), cfg.model_dump(mode="json"), task_owner=this_owner()
+        )
+        try:
+            stats = self._import(reg, reg.id, path, cfg, progress, cancel)
+        except BaseException:
+            self.store.delete_registry(reg.id)  # nothing to look at: no husk left
+            raise
+        self.store.update_registry(
+            reg.id, status=RegistryStatus.CONFIGURED, stats=stats, task_owner=None
+        )
+        return ImportSummary(reg.id, stats["kept"], stats["filtered"], stats)
+
+    def _reimport(
+        self,
+        existing: Registry,
         path: Path,
         cfg: RegistryConfig,
         progress: ProgressFn | None,
         cancel: threading.Event | None,
     ) -> ImportSummary:
+        """Into a staging copy, swapped in whole at the end: a failure or a kill at any
+        point leaves the registry as it was (rows, results, status)."""
+        owner = this_owner()
+        before = existing.status if existing.status in SETTLED else RegistryStatus.CONFIGURED
+        self.store.update_registry(
+            existing.id, status=RegistryStatus.IMPORTING, task_error=None, task_owner=owner
+        )
+        staging = self.store.create_registry(
+            existing.name, str(path), cfg.model_dump(mode="json"), staging=True, task_owner=owner
+        )
+        try:
+            stats = self._import(staging, existing.id, path, cfg, progress, cancel)
+            self.store.swap_registry_data(
+                existing.id,
+                staging.id,
+                status=RegistryStatus.CONFIGURED,
+                config=cfg.model_dump(mode="json"),
+                source_file=str(path),
+                stats=stats,
+                task_error=None,
+                task_owner=None,
+            )
+        except BaseException as exc:
+            self.store.delete_registry(staging.id)
+            self.store.update_registry(
+                existing.id,
+                status=before,
+                task_owner=None,
+                task_error=f"the last import failed and changed nothing: {exc or repr(exc)}",
+            )
+            raise
+        return ImportSummary(existing.id, stats["kept"], stats["filtered"], stats)
+
+    def registries(self) -> list[Registry]:
+        """Every registry, with any whose import or search died marked as such."""
+        return [self.release_if_dead(r) for r in self.store.list_registries()]
+
+    def release_if_dead(self, registry: Registry) -> Registry:
+        """A registry left ``importing`` or ``searching`` by a process that is gone is
+        released at once: status ``error`` with what happened and what to do."""
+        if registry.status not in (RegistryStatus.IMPORTING, RegistryStatus.SEARCHING):
+            return registry
+        if owner_alive(registry.task_owner, registry.updated_at):
+            return registry
+        if registry.status is RegistryStatus.SEARCHING:
+            status, error = (
+                RegistryStatus.ERROR,
+                ("the search was interrupted: the process running it ended; search again."),
+            )
+        elif registry.stats.get("kept") is None:  # a first import: its rows are partial
+            status, error = (
+                RegistryStatus.ERROR,
+                ("the import was interrupted: the process running it ended; import it again."),
+            )
+        else:  # a re-import into a staging copy: the registry itself is untouched
+            searched = self.store.count_results(registry.id) > 0
+            status = RegistryStatus.SEARCHED if searched else RegistryStatus.CONFIGURED
+            error = (
+                "the last import was interrupted (the process running it ended) and "
+                "changed nothing; import again to replace the rows."
+            )
+        return self.store.update_registry(
+            registry.id, status=status, task_owner=None, task_error=error
+        )
+
+    def _sweep_dead_staging(self) -> None:
+        """Staging copies of imports whose process died: nothing will ever swap them in."""
+        for registry in self.store.list_registries(staging=True):
+            if registry.status is RegistryStatus.STAGING and not owner_alive(
+                registry.task_owner, registry.updated_at
+            ):
+                self.store.delete_registry(registry.id)
+
+    def _import(
+        self,
+        into: Registry,
+        shown: int,
+        path: Path,
+        cfg: RegistryConfig,
+        progress: ProgressFn | None,
+        cancel: threading.Event | None,
+    ) -> dict[str, Any]:
+        """Rows into ``into`` (the registry, or its staging copy), with a heartbeat on
+        ``shown`` (the registry other processes look at) so they can tell we live."""
         run = read_registry(path, cfg, chunk_size=500)
+        beat = time.monotonic()
         for chunk in run:
             check_cancel(cancel, "registry import")
-            self.store.add_registry_rows(reg.id, [_record(r) for r in chunk])
+            self.store.add_registry_rows(into.id, [_record(r) for r in chunk])
+            if time.monotonic() - beat > HEARTBEAT_EVERY.total_seconds():
+                self.store.update_registry(shown)  # refreshes updated_at
+                if into.id != shown:
+                    self.store.update_registry(into.id)
+                beat = time.monotonic()
             if progress is not None:
                 progress(run.stats.kept, None)
         self.store.set_filtered_rows(
-            reg.id, [FilteredRowRecord(f.row, f.reason, f.values, f.detail) for f in run.filtered]
+            into.id,
+            [FilteredRowRecord(f.row, f.reason, f.values, f.detail) for f in run.filtered],
         )
-        stats = asdict(run.stats)
-        self.store.update_registry(reg.id, status=RegistryStatus.CONFIGURED, stats=stats)
         if progress is not None:
             progress(run.stats.kept, run.stats.kept)
-        return ImportSummary(reg.id, run.stats.kept, run.stats.filtered, stats)
+        return asdict(run.stats)
 
     # -- search -------------------------------------------------------------------------
 
@@ -266,9 +388,13 @@ class RegistryService:
         progress: ProgressFn | None = None,
         cancel: threading.Event | None = None,
     ) -> int:
-        """Write the .xlsx export; returns the number of registry rows written."""
+        """Write the .xlsx export; returns the number of registry rows written.
+
+        A registry that is not fully imported is refused (``NotImported``): an export
+        of part of it would look complete to whoever opens the file."""
         with self.workload.track_task("registry_export", registry_id):
-            registry = self.store.get_registry(registry_id)
+            registry = self.release_if_dead(self.store.get_registry(registry_id))
+            check_fully_imported(registry, self.store.count_registry_rows(registry_id))
             headers: Sequence[str] = registry.stats.get("headers") or []
             search_mod.rematch_stale(self.store, registry_id, self.documents())
             documents = {d.id: d for d in self.documents() if d.id is not None}

@@ -5,6 +5,11 @@ Callers write rows (500 at a time) and results (200 at a time) in chunks; each c
 is one ``bulk_write`` of upserts keyed by the unique ``(registry_id, row)`` index, so a
 chunk costs one round trip and a re-run replaces instead of duplicating.
 
+Rows, filtered rows and results live under the registry's ``data_id`` (its own id
+until a re-import): a re-import writes a staging copy under its own id, and the swap
+is one atomic update of the registry's ``data_id``, so a kill leaves either the old
+rows or the new ones, whole. Rows no registry points at are swept away.
+
 Row views are keyed by spreadsheet headers, which may hold ``.`` or start with ``$``
 ("Сумма, руб."): MongoDB reads such names as paths and operators. They are kept as
 ``[key, value]`` pairs, which also keeps the column order the operator sees.
@@ -54,6 +59,7 @@ def _to_registry(doc: dict[str, Any]) -> Registry:
         stats=_mapping(doc.get("stats", [])),
         created_at=datetime.fromisoformat(doc["created_at"]),
         updated_at=datetime.fromisoformat(doc["updated_at"]),
+        task_owner=doc.get("task_owner"),
     )
 
 
@@ -88,37 +94,79 @@ class MongoRegistry:
             raise KeyError(f"no registry {registry_id}")
         return doc
 
+    def _data_id(self, registry_id: int) -> int:
+        """Where the registry's rows and results are kept (see the module docstring)."""
+        doc = self.db.registries.find_one({"_id": int(registry_id)}, {"data_id": 1})
+        return int(doc.get("data_id", registry_id)) if doc else int(registry_id)
+
     # -- registries ---------------------------------------------------------------------
 
-    def create_registry(self, name: str, source_file: str, config: dict[str, Any]) -> Registry:
+    def create_registry(
+        self,
+        name: str,
+        source_file: str,
+        config: dict[str, Any],
+        *,
+        staging: bool = False,
+        task_owner: str | None = None,
+    ) -> Registry:
+        self._sweep_orphan_rows()
         now = now_iso()
+        status = RegistryStatus.STAGING if staging else RegistryStatus.IMPORTING
+        registry_id = self._next_ids("registries")
         doc = {
-            "_id": self._next_ids("registries"),
+            "_id": registry_id,
+            "data_id": registry_id,
             "name": name,
             "source_file": source_file,
             "config": _pairs(config),  # its keys are the operator's too (mapping names)
-            "status": RegistryStatus.IMPORTING.value,
+            "status": status.value,
             "task_error": None,
             "stats": [],
             "created_at": now,
             "updated_at": now,
+            "task_owner": task_owner,
         }
         self.db.registries.insert_one(doc)
         return _to_registry(doc)
 
+    def swap_registry_data(self, registry_id: int, staging_id: int, **fields: Any) -> Registry:
+        """The staging copy's rows become the registry's in one atomic update of its
+        ``data_id``; the old rows and results, and the copy, are removed after."""
+        staging = self._registry_doc(staging_id)
+        if staging["status"] != RegistryStatus.STAGING.value:
+            raise ValueError(f"registry {staging_id} is not a staging copy")
+        old_data = self._data_id(registry_id)
+        values = self._registry_values(fields)
+        values["data_id"] = int(staging.get("data_id", staging_id))
+        self.db.registries.update_one({"_id": int(registry_id)}, {"$set": values})
+        self.db.registries.delete_one({"_id": int(staging_id)})
+        self._clear_data(old_data)
+        return self.get_registry(registry_id)
+
+    def _sweep_orphan_rows(self) -> None:
+        """Rows a kill left behind: under a data id no registry points at any more."""
+        live = {
+            int(d.get("data_id", d["_id"])) for d in self.db.registries.find({}, {"data_id": 1})
+        }
+        for name in ("registry_rows", "registry_filtered", "registry_results"):
+            orphans = [i for i in self.db[name].distinct("registry_id") if int(i) not in live]
+            if orphans:
+                self.db[name].delete_many({"registry_id": {"$in": orphans}})
+
     def get_registry(self, registry_id: int) -> Registry:
         return _to_registry(self._registry_doc(registry_id))
 
-    def list_registries(self) -> list[Registry]:
-        return [_to_registry(d) for d in self.db.registries.find().sort("_id", ASCENDING)]
+    def list_registries(self, *, staging: bool = False) -> list[Registry]:
+        query = {} if staging else {"status": {"$ne": RegistryStatus.STAGING.value}}
+        return [_to_registry(d) for d in self.db.registries.find(query).sort("_id", ASCENDING)]
 
     def find_registry(self, source_file: str) -> Registry | None:
-        found = list(
-            self.db.registries.find({"source_file": source_file}).sort("_id", DESCENDING).limit(1)
-        )
+        query = {"source_file": source_file, "status": {"$ne": RegistryStatus.STAGING.value}}
+        found = list(self.db.registries.find(query).sort("_id", DESCENDING).limit(1))
         return _to_registry(found[0]) if found else None
 
-    def update_registry(self, registry_id: int, **fields: Any) -> Registry:
+    def _registry_values(self, fields: dict[str, Any]) -> dict[str, Any]:
         unknown = set(fields) - REGISTRY_FIELDS
         if unknown:
             raise ValueError(f"unknown registry fields: {sorted(unknown)}")
@@ -130,6 +178,10 @@ class MongoRegistry:
                 value = RegistryStatus(value).value
             values[name] = value
         values["updated_at"] = now_iso()
+        return values
+
+    def update_registry(self, registry_id: int, **fields: Any) -> Registry:
+        values = self._registry_values(fields)
         self._registry_doc(registry_id)
         self.db.registries.update_one({"_id": int(registry_id)}, {"$set": values})
         return self.get_registry(registry_id)
@@ -142,15 +194,18 @@ class MongoRegistry:
         self.db.registries.delete_one({"_id": registry_id})
 
     def clear_registry_data(self, registry_id: int) -> None:
+        self._clear_data(self._data_id(registry_id))
+
+    def _clear_data(self, data_id: int) -> None:
         for name in ("registry_rows", "registry_filtered", "registry_results"):
-            self.db[name].delete_many({"registry_id": int(registry_id)})
+            self.db[name].delete_many({"registry_id": int(data_id)})
 
     # -- rows ---------------------------------------------------------------------------
 
     def add_registry_rows(self, registry_id: int, rows: Sequence[RegistryRowRecord]) -> None:
         if not rows:
             return
-        registry_id = int(registry_id)
+        registry_id = self._data_id(registry_id)
         self.db.registry_rows.bulk_write(
             [
                 ReplaceOne(
@@ -171,7 +226,7 @@ class MongoRegistry:
         self, registry_id: int, *, offset: int = 0, limit: int | None = None
     ) -> list[RegistryRowRecord]:
         cursor = (
-            self.db.registry_rows.find({"registry_id": int(registry_id)}, {"_id": 0})
+            self.db.registry_rows.find({"registry_id": self._data_id(registry_id)}, {"_id": 0})
             .sort("row", ASCENDING)
             .skip(int(offset))
         )
@@ -183,10 +238,11 @@ class MongoRegistry:
         ]
 
     def count_registry_rows(self, registry_id: int) -> int:
-        return int(self.db.registry_rows.count_documents({"registry_id": int(registry_id)}))
+        query = {"registry_id": self._data_id(registry_id)}
+        return int(self.db.registry_rows.count_documents(query))
 
     def set_filtered_rows(self, registry_id: int, rows: Sequence[FilteredRowRecord]) -> None:
-        registry_id = int(registry_id)
+        registry_id = self._data_id(registry_id)
         self.db.registry_filtered.delete_many({"registry_id": registry_id})
         if rows:
             self.db.registry_filtered.insert_many(
@@ -195,14 +251,14 @@ class MongoRegistry:
 
     def list_filtered_rows(self, registry_id: int) -> list[FilteredRowRecord]:
         cursor = self.db.registry_filtered.find(
-            {"registry_id": int(registry_id)}, {"_id": 0, "registry_id": 0}
+            {"registry_id": self._data_id(registry_id)}, {"_id": 0, "registry_id": 0}
         ).sort("row", ASCENDING)
         return [FilteredRowRecord(**doc) for doc in cursor]
 
     # -- results ------------------------------------------------------------------------
 
     def clear_results(self, registry_id: int, *, keep_manual: bool = True) -> None:
-        query: dict[str, Any] = {"registry_id": int(registry_id)}
+        query: dict[str, Any] = {"registry_id": self._data_id(registry_id)}
         if keep_manual:
             query["manual"] = False
         self.db.registry_results.delete_many(query)
@@ -210,7 +266,7 @@ class MongoRegistry:
     def put_results(self, registry_id: int, results: Sequence[SearchResult]) -> None:
         if not results:
             return
-        registry_id = int(registry_id)
+        registry_id = self._data_id(registry_id)
         self.db.registry_results.bulk_write(
             [
                 ReplaceOne(
@@ -224,26 +280,28 @@ class MongoRegistry:
         )
 
     def list_results(self, registry_id: int) -> list[SearchResult]:
-        cursor = self.db.registry_results.find({"registry_id": int(registry_id)}).sort(
+        cursor = self.db.registry_results.find({"registry_id": self._data_id(registry_id)}).sort(
             "row", ASCENDING
         )
         return [_to_result(d) for d in cursor]
 
     def count_results(self, registry_id: int) -> int:
-        return int(self.db.registry_results.count_documents({"registry_id": int(registry_id)}))
+        query = {"registry_id": self._data_id(registry_id)}
+        return int(self.db.registry_results.count_documents(query))
 
     def assign(self, registry_id: int, row: int, document_id: int | None, who: str) -> SearchResult:
         """The result first, then its audit record: a crash between them leaves the
         assignment without its record, never a record of something not done."""
         registry_id = int(registry_id)
-        key = {"registry_id": registry_id, "row": row}
+        data_id = self._data_id(registry_id)
+        key = {"registry_id": data_id, "row": row}
         if self.db.registry_rows.find_one(key, {"_id": 1}) is None:
             raise KeyError(f"registry {registry_id} has no row {row}")
         old = self.db.registry_results.find_one(key)
         previous = _to_result(old) if old else None
         at = now_iso()
         result = manual_result(row, document_id, who, at, previous)
-        self.db.registry_results.replace_one(key, _result_doc(registry_id, result), upsert=True)
+        self.db.registry_results.replace_one(key, _result_doc(data_id, result), upsert=True)
         self.db.registry_assignments.insert_one(
             {
                 "_id": self._next_ids("registry_assignments"),

@@ -49,6 +49,7 @@ def _row_to_registry(row: sqlite3.Row) -> Registry:
         stats=json.loads(row["stats"]),
         created_at=datetime.fromisoformat(row["created_at"]),
         updated_at=datetime.fromisoformat(row["updated_at"]),
+        task_owner=row["task_owner"],
     )
 
 
@@ -84,34 +85,69 @@ class RegistryTables:
 
     # -- registries ---------------------------------------------------------------------
 
-    def create_registry(self, name: str, source_file: str, config: dict[str, Any]) -> Registry:
+    def create_registry(
+        self,
+        name: str,
+        source_file: str,
+        config: dict[str, Any],
+        *,
+        staging: bool = False,
+        task_owner: str | None = None,
+    ) -> Registry:
         now = now_utc().isoformat()
+        status = RegistryStatus.STAGING if staging else RegistryStatus.IMPORTING
         with self._tx() as db:
             cursor = db.execute(
                 "INSERT INTO registries (name, source_file, config, status, created_at,"
-                " updated_at) VALUES (?,?,?,?,?,?)",
-                (name, source_file, _dumps(config), RegistryStatus.IMPORTING.value, now, now),
+                " updated_at, task_owner) VALUES (?,?,?,?,?,?,?)",
+                (name, source_file, _dumps(config), status.value, now, now, task_owner),
             )
             return self._registry(db, int(cursor.lastrowid or 0))
+
+    def swap_registry_data(self, registry_id: int, staging_id: int, **fields: Any) -> Registry:
+        """One transaction: the staging copy's rows and filtered rows become the
+        registry's, its old rows and results go, ``fields`` are set, the copy is gone.
+        A kill at any point leaves either the old registry or the new one, whole."""
+        values = self._registry_values(fields)
+        with self._tx() as db:
+            self._registry(db, registry_id)
+            if self._registry(db, staging_id).status is not RegistryStatus.STAGING:
+                raise ValueError(f"registry {staging_id} is not a staging copy")
+            for table in ("registry_rows", "registry_filtered", "registry_results"):
+                db.execute(f"DELETE FROM {table} WHERE registry_id = ?", (registry_id,))
+            for table in ("registry_rows", "registry_filtered"):
+                db.execute(
+                    f"UPDATE {table} SET registry_id = ? WHERE registry_id = ?",
+                    (registry_id, staging_id),
+                )
+            assignments = ", ".join(f"{name} = ?" for name in values)
+            db.execute(
+                f"UPDATE registries SET {assignments} WHERE id = ?", [*values.values(), registry_id]
+            )
+            db.execute("DELETE FROM registries WHERE id = ?", (staging_id,))
+            return self._registry(db, registry_id)
 
     def get_registry(self, registry_id: int) -> Registry:
         with self._lock:
             return self._registry(self._db, registry_id)
 
-    def list_registries(self) -> list[Registry]:
+    def list_registries(self, *, staging: bool = False) -> list[Registry]:
+        """Registries in id order; staging copies only when asked for."""
+        sql = "SELECT * FROM registries" + ("" if staging else " WHERE status != 'staging'")
         with self._lock:
-            rows = self._db.execute("SELECT * FROM registries ORDER BY id").fetchall()
+            rows = self._db.execute(sql + " ORDER BY id").fetchall()
         return [_row_to_registry(r) for r in rows]
 
     def find_registry(self, source_file: str) -> Registry | None:
         with self._lock:
             row = self._db.execute(
-                "SELECT * FROM registries WHERE source_file = ? ORDER BY id DESC LIMIT 1",
+                "SELECT * FROM registries WHERE source_file = ? AND status != 'staging'"
+                " ORDER BY id DESC LIMIT 1",
                 (source_file,),
             ).fetchone()
         return _row_to_registry(row) if row else None
 
-    def update_registry(self, registry_id: int, **fields: Any) -> Registry:
+    def _registry_values(self, fields: dict[str, Any]) -> dict[str, Any]:
         unknown = set(fields) - REGISTRY_FIELDS
         if unknown:
             raise ValueError(f"unknown registry fields: {sorted(unknown)}")
@@ -120,6 +156,10 @@ class RegistryTables:
             for k, v in fields.items()
         }
         values["updated_at"] = now_utc().isoformat()
+        return values
+
+    def update_registry(self, registry_id: int, **fields: Any) -> Registry:
+        values = self._registry_values(fields)
         with self._tx() as db:
             self._registry(db, registry_id)
             assignments = ", ".join(f"{name} = ?" for name in values)

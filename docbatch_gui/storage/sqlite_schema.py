@@ -174,4 +174,8 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX document_history_job ON document_history(job_id);
     """,
+    # 8: who runs a registry's import or search (a dead owner is released at once)
+    """
+    ALTER TABLE registries ADD COLUMN task_owner TEXT;
+    """,
 ]

@@ -59,15 +59,32 @@ class RegistryStore(Protocol):
     results are written by the caller in chunks, so a failure loses one chunk at most.
     """
 
-    def create_registry(self, name: str, source_file: str, config: dict[str, Any]) -> Registry:
-        """A new registry in status ``importing``."""
+    def create_registry(
+        self,
+        name: str,
+        source_file: str,
+        config: dict[str, Any],
+        *,
+        staging: bool = False,
+        task_owner: str | None = None,
+    ) -> Registry:
+        """A new registry in status ``importing``; with ``staging``, the hidden copy a
+        re-import fills before ``swap_registry_data``."""
+        ...
+
+    def swap_registry_data(self, registry_id: int, staging_id: int, **fields: Any) -> Registry:
+        """Atomically: the staging copy's rows replace the registry's (its results go),
+        ``fields`` are set, the copy is removed. A kill leaves the old or the new."""
         ...
 
     def get_registry(self, registry_id: int) -> Registry:
         """Raises KeyError("no registry N") when it does not exist."""
         ...
 
-    def list_registries(self) -> list[Registry]: ...
+    def list_registries(self, *, staging: bool = False) -> list[Registry]:
+        """In id order; staging copies only with ``staging``."""
+        ...
+
     def find_registry(self, source_file: str) -> Registry | None:
         """The newest registry imported from this file, for re-import."""
         ...

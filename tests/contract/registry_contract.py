@@ -151,3 +151,32 @@ class RegistryContract:
         with pytest.raises(KeyError):
             store.get_registry(other.id)
         assert store.list_registry_rows(other.id) == []
+
+    def test_a_staging_copy_is_swapped_in_whole(self, store: Store) -> None:
+        reg = store.create_registry("a", "/in/a.xlsx", CONFIG)
+        store.add_registry_rows(reg.id, rows(2, 3))
+        store.put_results(reg.id, [result(2, 1)])
+        store.assign(reg.id, 3, 5, "olga")
+        staging = store.create_registry("a", "/in/a.xlsx", {}, staging=True, task_owner="h:1:2")
+        assert staging.status is RegistryStatus.STAGING and staging.task_owner == "h:1:2"
+        assert [r.id for r in store.list_registries()] == [reg.id]  # the copy is hidden
+        assert [r.id for r in store.list_registries(staging=True)] == [reg.id, staging.id]
+        assert store.find_registry("/in/a.xlsx") == store.get_registry(reg.id)
+        store.add_registry_rows(staging.id, rows(4, 5, 6))
+        store.set_filtered_rows(staging.id, [FilteredRowRecord(7, "empty_row", [])])
+        assert store.count_registry_rows(reg.id) == 2  # untouched until the swap
+        swapped = store.swap_registry_data(
+            reg.id, staging.id, status=RegistryStatus.CONFIGURED, stats={"kept": 3}
+        )
+        assert swapped.status is RegistryStatus.CONFIGURED and swapped.stats == {"kept": 3}
+        assert [r.row for r in store.list_registry_rows(reg.id)] == [4, 5, 6]
+        assert [r.row for r in store.list_filtered_rows(reg.id)] == [7]
+        assert store.list_results(reg.id) == []  # results of the old rows are gone
+        assert [a.document_id for a in store.list_assignments(reg.id)] == [5]  # the audit stays
+        with pytest.raises(KeyError):
+            store.get_registry(staging.id)
+        assert [r.id for r in store.list_registries(staging=True)] == [reg.id]
+        store.put_results(reg.id, [result(4, 9)])
+        assert [r.document_id for r in store.list_results(reg.id)] == [9]
+        with pytest.raises(ValueError, match="not a staging copy"):
+            store.swap_registry_data(reg.id, reg.id)

@@ -156,3 +156,72 @@ def test_unknown_registry_is_a_clear_error(setup) -> None:
     result = cli(data, "registry", "search", "42")
     assert result.returncode == 1
     assert "no registry 42" in result.stderr
+
+
+def test_kill_during_a_reimport_keeps_the_old_registry_and_releases_it(
+    setup: tuple[Path, Path, Path, dict[str, int]], tmp_path: Path
+) -> None:
+    """kill -9 while a big file is being imported over a searched registry: the old
+    rows and results stay whole, the registry is not left "importing", and a new
+    import goes ahead at once."""
+    import signal
+    import sqlite3
+    import subprocess
+    import sys
+    import time
+
+    from tests.builders import write_big_registry
+    from tests.helpers import REPO
+
+    data, book, config, _ = setup
+    reg = cli_json(data, "registry", "import", str(book), "--config", str(config))["id"]
+    assert cli(data, "registry", "search", str(reg)).returncode == 0
+    before = cli_json(data, "registry", "results", str(reg))
+    write_big_registry(book, 120_000)  # the same file, now big
+    big_config = tmp_path / "big.json"
+    big_config.write_text(json.dumps({"mapping": {"number": "A", "date": "B", "amount": "C"}}))
+    command = [sys.executable, "-m", "docbatch_gui.cli", "--data-dir", str(data), "registry",
+               "import", str(book), "--config", str(big_config), "--force"]  # fmt: skip
+    process = subprocess.Popen(command, cwd=REPO, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)  # fmt: skip
+    db = sqlite3.connect(data / "docbatch.sqlite3", timeout=30)
+    staged, deadline = 0, time.monotonic() + 120
+    while staged < 5_000 and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.05)
+        staged = db.execute(
+            "SELECT COUNT(*) FROM registry_rows WHERE registry_id IN "
+            "(SELECT id FROM registries WHERE status = 'staging')"
+        ).fetchone()[0]
+    assert staged >= 5_000, "the import never reached its staging rows"
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    assert db.execute("SELECT status FROM registries WHERE id = ?", (reg,)).fetchone()[0] == (
+        "importing"
+    )
+    db.close()
+    listed = cli(data, "registry", "list")
+    assert listed.returncode == 0 and "searched" in listed.stdout, listed.stdout
+    assert cli_json(data, "registry", "results", str(reg)) == before  # whole, results too
+    out = tmp_path / "after_kill.xlsx"
+    assert cli(data, "registry", "export", str(reg), str(out)).returncode == 0
+    make_registry(book)
+    again = cli(data, "registry", "import", str(book), "--config", str(config), "--force")
+    assert again.returncode == 0, again.stderr  # not refused as busy
+    db = sqlite3.connect(data / "docbatch.sqlite3")
+    statuses = [s for (s,) in db.execute("SELECT status FROM registries")]
+    db.close()
+    assert statuses == ["configured"]  # the dead staging copy was swept
+
+
+def test_export_refuses_a_registry_that_is_not_fully_imported(
+    setup: tuple[Path, Path, Path, dict[str, int]], tmp_path: Path
+) -> None:
+    data, book, config, _ = setup
+    reg = cli_json(data, "registry", "import", str(book), "--config", str(config))["id"]
+    store = SQLiteStore(data / "docbatch.sqlite3")
+    store.update_registry(reg, stats={})  # as a first import killed halfway leaves it
+    store.close()
+    result = cli(data, "registry", "export", str(reg), str(tmp_path / "part.xlsx"))
+    assert result.returncode == 1
+    assert "is not fully imported" in result.stderr and "import it again" in result.stderr
+    assert not (tmp_path / "part.xlsx").exists()
