@@ -200,6 +200,7 @@ class DocBatchApp(BatchViews, RemoteSources):
             max_file_mb=self.settings.max_file_mb,
             progress=progress,
             cancel=cancel,
+            links_out=self.settings.follow_symlinks_out,
         )
 
     def jobs(self, ids: Iterable[int] | None = None) -> list[Job]:

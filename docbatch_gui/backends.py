@@ -46,7 +46,10 @@ def open_blobs(settings: Settings) -> BlobStore:
             bucket=settings.minio_bucket,
             secure=settings.minio_secure,
             cache_dir=settings.data_dir / "blob-cache",
+            cache_max_bytes=settings.blob_cache_mb * 2**20,
         )
     from docbatch_gui.storage.blobs import LocalBlobStore
 
-    return LocalBlobStore(settings.blob_dir)
+    local = LocalBlobStore(settings.blob_dir)
+    local.sweep_incoming()  # what a crashed writer left; live writers' files stay
+    return local

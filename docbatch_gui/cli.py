@@ -42,6 +42,7 @@ from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import FINAL_STATES
 from docbatch_gui.engine.documents import CorrectionsAtRisk
+from docbatch_gui.engine.intake import shown_path
 from docbatch_gui.log_file import log_to_file
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -180,7 +181,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 def cmd_process(app: DocBatchApp, args: argparse.Namespace) -> int:
     report = app.add(args.paths, mode=args.mode, force=args.force)
     for path in report.skipped:
-        complain(f"skipped {path}: file type not supported", "yellow")
+        complain(f"skipped {shown_path(path)}: file type not supported", "yellow")
+    for path, why in report.passed_over:
+        complain(f"not read {shown_path(path)}: {why}", "yellow")
     if not report.results:
         complain("No supported files found in the given paths.")
         return EXIT_FAILED

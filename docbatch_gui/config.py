@@ -149,6 +149,8 @@ class Settings(BaseSettings):
         alias="RENDER_WORKERS",
     )
     max_file_mb: int = Field(1024, ge=1, le=100_000, alias="MAX_FILE_MB")
+    #: a symbolic link in an added folder is followed out of that folder only if set
+    follow_symlinks_out: bool = Field(False, alias="FOLLOW_SYMLINKS_OUT")
     max_pages: int = Field(10_000, ge=1, le=1_000_000, alias="MAX_PAGES")
     jpeg_quality: int = Field(80, ge=30, le=95, alias="JPEG_QUALITY")
 
@@ -187,6 +189,8 @@ class Settings(BaseSettings):
     minio_secret_key: SecretStr | None = Field(None, alias="MINIO_SECRET_KEY")
     minio_bucket: str = Field("docbatch", alias="MINIO_BUCKET")
     minio_secure: bool = Field(False, alias="MINIO_SECURE")
+    #: this machine's cache of MinIO blobs (children read files): least recent go first
+    blob_cache_mb: int = Field(2048, ge=16, le=1_000_000, alias="BLOB_CACHE_MB")
     redis_url: str | None = Field(None, alias="REDIS_URL")
     celery_broker_url: str | None = Field(None, alias="CELERY_BROKER_URL")
     # Team scale: where heavy tasks run, the workload keys' TTL, the batch leader lock.

@@ -71,6 +71,10 @@ class QueueIntake(QWidget):
             message += " " + self.tr("{0} file(s) of unsupported types skipped.").format(
                 len(report.skipped)
             )
+        if report.passed_over:
+            message += " " + self.tr(
+                "{0} file(s) not read (links out of the folder, pipes, system files): see the log."
+            ).format(len(report.passed_over))
         if report.canceled:
             message += " " + self.tr("Stopped by you; the rest was not added.")
         return message

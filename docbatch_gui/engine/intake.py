@@ -6,6 +6,7 @@ are in the blob store and the job is in the store, whatever crashes next.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -19,6 +20,8 @@ from docbatch_gui.pipeline.formats import SUPPORTED_EXTENSIONS, check_file
 from docbatch_gui.sources.local import iter_files
 from docbatch_gui.storage.blobs import BlobStore, sha256_file
 from docbatch_gui.storage.store import Store
+
+log = logging.getLogger("docbatch_gui.engine.worker")
 
 #: (files done, files in all or None while unknown, the file being taken in)
 IntakeProgress = Callable[[int, int | None, Path], None]
@@ -41,6 +44,9 @@ class IntakeReport:
     results: list[IntakeResult] = field(default_factory=list)
     #: files found in folders whose type is not supported; named, never silently dropped
     skipped: list[Path] = field(default_factory=list)
+    #: files found in folders that are not read, with why (a link out of the folder or
+    #: into /proc, a pipe, a link loop); nothing of them is stored
+    passed_over: list[tuple[Path, str]] = field(default_factory=list)
     #: the operator stopped the intake; the files taken in so far stay queued
     canceled: bool = False
 
@@ -59,6 +65,7 @@ def intake_paths(
     max_file_mb: int = 1024,
     progress: IntakeProgress | None = None,
     cancel: threading.Event | None = None,
+    links_out: bool = False,
 ) -> IntakeReport:
     """Queue files. A file named explicitly always gets a job (a failed one if its
     type is unsupported); inside folders, unsupported types are reported as skipped
@@ -68,20 +75,28 @@ def intake_paths(
     of each file, and ``cancel`` stops between two files.
     """
     report = IntakeReport()
-    found = list(iter_files(paths)) if progress is not None else iter_files(paths)
+    files = iter_files(paths, links_out=links_out)
+    found = list(files) if progress is not None else files
     total = len(found) if isinstance(found, list) else None
-    for done, (path, explicit) in enumerate(found):
+    for done, item in enumerate(found):
         if cancel is not None and cancel.is_set():
             report.canceled = True
             break
         if progress is not None:
-            progress(done, total, path)
-        if not explicit and path.suffix.lower() not in SUPPORTED_EXTENSIONS:
-            report.skipped.append(path)
+            progress(done, total, item.path)
+        if not item.explicit and item.problem is not None:
+            log.warning("passed over %s: %s", shown_path(item.path), item.problem)
+            report.passed_over.append((item.path, item.problem))
+            continue
+        if not item.explicit and item.path.suffix.lower() not in SUPPORTED_EXTENSIONS:
+            report.skipped.append(item.path)
             continue
         report.results.append(
-            intake_file(store, blobs, path, mode=mode, force=force, max_file_mb=max_file_mb)
-        )
+            intake_file(
+                store, blobs, item.path, mode=mode, force=force, max_file_mb=max_file_mb,
+                problem=item.problem,
+            )
+        )  # fmt: skip
     return report
 
 
@@ -93,7 +108,21 @@ def intake_file(
     mode: str,
     force: bool = False,
     max_file_mb: int = 1024,
+    problem: str | None = None,
 ) -> IntakeResult:
+    """``problem``: why the path must not be read at all (``sources.local.refusal``)."""
+    if problem is not None:
+        job = store.create_job(NewJob(path.name, str(path.absolute()), EMPTY_SHA256, 0, mode))
+        job = store.transition(
+            job.id,
+            JobState.FAILED,
+            error_kind=UnsupportedInput.kind,
+            error=f"{path.name}: not read: {problem}. Copy the document itself into the "
+            "folder, or add it by its own path.",
+            phase=Phase.INTAKE,
+        )
+        log_failure(job)
+        return IntakeResult(job)
     source_path = str(path.resolve()) if path.exists() else str(path)
     if not path.is_file():
         job = store.create_job(NewJob(path.name, source_path, EMPTY_SHA256, 0, mode))
@@ -110,17 +139,17 @@ def intake_file(
         return IntakeResult(job)
     try:
         check_file(path, max_bytes=max_file_mb * 2**20)
-        problem = None
+        refused = None
     except UnsupportedInput as exc:
-        problem = exc
-    # Keep the bytes even of a refused file (the operator may fix a setting and retry),
-    # but do not copy one that is refused for its sheer size.
-    if problem is not None and path.stat().st_size > max_file_mb * 2**20:
-        sha256, size = sha256_file(path)
+        refused = exc
+    # A refused file is never stored: its job records the hash and the reason; a retry
+    # after the operator fixed a setting reads it again from where it was.
+    if refused is not None:
+        sha256, size = sha256_file(path) if size_ok(path, max_file_mb) else (EMPTY_SHA256, 0)
     else:
         sha256, size = blobs.put_file(path)
     original = None if force else store.find_original(sha256)
-    if original is not None and problem is None:
+    if original is not None and refused is None:
         job = store.create_job(
             NewJob(path.name, source_path, sha256, size, mode, duplicate_of=original.id)
         )
@@ -132,13 +161,26 @@ def intake_file(
         )
         return IntakeResult(job, duplicate_of=original)
     job = store.create_job(NewJob(path.name, source_path, sha256, size, mode))
-    if problem is not None:
+    if refused is not None:
         job = store.transition(
             job.id,
             JobState.FAILED,
-            error_kind=problem.kind,
-            error=problem.message,
+            error_kind=refused.kind,
+            error=refused.message,
             phase=Phase.INTAKE,
         )
         log_failure(job)
     return IntakeResult(job)
+
+
+def size_ok(path: Path, max_file_mb: int) -> bool:
+    """Worth hashing: a file refused for its sheer size is not even read."""
+    try:
+        return path.stat().st_size <= max_file_mb * 2**20
+    except OSError:
+        return False
+
+
+def shown_path(path: Path) -> str:
+    """A path as the log and the terminal show it: control characters escaped."""
+    return "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" for ch in str(path))

@@ -16,10 +16,16 @@ from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime, timedelta
 from multiprocessing import get_context
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from docbatch_gui.config import ProcessingMode, Settings
-from docbatch_gui.domain.errors import DocBatchError, ErrorKind, InvalidTransition
+from docbatch_gui.domain.errors import (
+    DocBatchError,
+    ErrorKind,
+    InvalidTransition,
+    UnsupportedInput,
+)
 from docbatch_gui.domain.models import Document, Job, Page
 from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState
 from docbatch_gui.engine.documents import store_documents
@@ -32,7 +38,7 @@ from docbatch_gui.pipeline.offline import PageText, extract_documents
 from docbatch_gui.pipeline.prepare import PrepareTimeout, prepare_pool, run_prepare
 from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.pipeline.render import PrepareTask, RenderedPage
-from docbatch_gui.storage.blobs import BlobStore
+from docbatch_gui.storage.blobs import BlobStore, sha256_file
 from docbatch_gui.storage.store import Store
 
 if TYPE_CHECKING:  # importing the SDK costs two seconds; only sync mode needs it
@@ -264,9 +270,7 @@ class LocalWorker:
 
     async def _render(self, job: Job, attempt: int, deadline: float) -> None:
         self.store.delete_pages(job.id)  # leftovers of an interrupted attempt
-        source = self.blobs.local_path(job.sha256)
-        if source is None:
-            raise DocBatchError(f"{job.file_name}: the stored copy of the file is missing.")
+        source = self._stored_source(job)
         kind = stored_kind(source)
         task = PrepareTask(
             source=str(source),
@@ -277,6 +281,31 @@ class LocalWorker:
         )
         await self._prepare(job, attempt, task, deadline)
         self.store.set_pages_deliverable(job.id, True)
+
+    def _stored_source(self, job: Job) -> Path:
+        """The job's bytes on this machine: the stored copy when it is whole, else the
+        file taken again from where it was added (a refused file is never stored, and
+        a damaged copy is replaced), provided it still has the same content."""
+        path = self.blobs.local_path(job.sha256)
+        if path is not None and path.stat().st_size == job.size:
+            return path
+        original = Path(job.source_path)
+        try:
+            same = original.is_file() and sha256_file(original)[0] == job.sha256
+        except OSError:
+            same = False
+        if not same:
+            what = "is damaged" if path is not None else "is missing"
+            raise UnsupportedInput(
+                f"{job.file_name}: the stored copy {what}, and {job.source_path} is gone or "
+                "has changed since it was added. Add the file again.",
+                file=job.file_name,
+            )
+        self.blobs.put_file(original)  # verified on the way in (a bad copy is replaced)
+        restored = self.blobs.local_path(job.sha256)
+        if restored is None:
+            raise DocBatchError(f"{job.file_name}: the stored copy could not be written.")
+        return restored
 
     async def _prepare(self, job: Job, attempt: int, task: PrepareTask, deadline: float) -> None:
         pending: list[Page] = []

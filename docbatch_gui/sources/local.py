@@ -1,21 +1,70 @@
-"""Expand the paths an operator gives (files and folders) into files, in a stable order."""
+"""Expand the paths an operator gives (files and folders) into files, in a stable order.
+
+Only what was asked for is read. Inside a folder, a symbolic link is followed only to
+a regular file inside that same folder (``FOLLOW_SYMLINKS_OUT`` allows other places),
+and never into ``/proc``, ``/sys`` or ``/dev``: a link to ``/proc/self/environ``
+dropped in a watched folder must not put the process's secrets into the store. Named
+pipes, sockets and devices are never opened (reading a pipe would wait forever). A
+link loop is passed over. Each of these is reported with a reason instead of
+vanishing or raising.
+"""
 
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from docbatch_gui.pipeline.formats import IGNORED_NAMES
+
+#: places whose files are the system's, never a document
+SYSTEM_ROOTS = (Path("/proc"), Path("/sys"), Path("/dev"))
+
+
+@dataclass(frozen=True)
+class Found:
+    path: Path
+    explicit: bool  # the operator named it, rather than a folder holding it
+    problem: str | None = None  # why it is not read (a note for the operator)
 
 
 def _ignored(path: Path) -> bool:
     return path.name.startswith((".", "~$")) or path.name.lower() in IGNORED_NAMES
 
 
-def iter_files(paths: Iterable[Path | str]) -> Iterator[tuple[Path, bool]]:
+def _inside(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+def refusal(path: Path, folder: Path | None, *, links_out: bool = False) -> str | None:
+    """Why ``path`` (found in ``folder``, or named when None) must not be read."""
+    try:
+        target = path.resolve(strict=True)
+    except RuntimeError:
+        return "a symbolic link loop"
+    except OSError:
+        return "a broken symbolic link" if path.is_symlink() else None  # missing: intake says
+    if any(_inside(target, root) for root in SYSTEM_ROOTS):
+        return f"it leads to a system file ({target})"
+    try:
+        mode = os.stat(target).st_mode
+    except OSError as exc:
+        return f"it cannot be read ({exc.strerror or exc})"
+    if stat.S_ISDIR(mode):
+        return None
+    if not stat.S_ISREG(mode):
+        return "not a regular file (a pipe, socket or device)"
+    leaves = folder is not None and not _inside(target, folder.resolve())
+    if path.is_symlink() and leaves and not links_out:
+        return f"a symbolic link out of the folder ({target}); FOLLOW_SYMLINKS_OUT allows it"
+    return None
+
+
+def iter_files(paths: Iterable[Path | str], *, links_out: bool = False) -> Iterator[Found]:
     """Files as given, and every file below a folder (sorted, hidden ones skipped),
-    each with whether the operator named it explicitly.
+    each with whether the operator named it explicitly and any reason not to read it.
 
     A path that does not exist is yielded as it is, so intake can report it by name
     instead of it silently disappearing.
@@ -23,14 +72,34 @@ def iter_files(paths: Iterable[Path | str]) -> Iterator[tuple[Path, bool]]:
     seen: set[Path] = set()
     for raw in paths:
         path = Path(raw).expanduser()
-        if path.is_dir():
-            for root, dirs, files in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                for name in sorted(files):
-                    child = Path(root) / name
-                    if not _ignored(child) and child.resolve() not in seen:
-                        seen.add(child.resolve())
-                        yield child, False
-        elif path.resolve() not in seen:
-            seen.add(path.resolve())
-            yield path, True
+        problem = refusal(path, None)
+        if problem is None and path.is_dir():
+            yield from _walk(path, seen, links_out)
+            continue
+        key = _key(path)
+        if key not in seen:
+            seen.add(key)
+            yield Found(path, True, problem)
+
+
+def _walk(folder: Path, seen: set[Path], links_out: bool) -> Iterator[Found]:
+    """Folders linked to are not entered (``os.walk`` does not follow them)."""
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(files):
+            child = Path(root) / name
+            if _ignored(child):
+                continue
+            key = _key(child)
+            if key in seen:
+                continue
+            seen.add(key)
+            yield Found(child, False, refusal(child, folder, links_out=links_out))
+
+
+def _key(path: Path) -> Path:
+    """The file a path names, for "seen"; a loop or a broken link is its own key."""
+    try:
+        return path.resolve(strict=True)
+    except (OSError, RuntimeError):
+        return path.absolute()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import logging
 import os
 import shutil
 import tempfile
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import BinaryIO, Protocol, runtime_checkable
 
 CHUNK = 1024 * 1024
+log = logging.getLogger(__name__)
 
 
 @runtime_checkable
@@ -56,8 +58,52 @@ def check_key(sha256: str) -> str:
     return sha256
 
 
+def blob_intact(path: Path, sha256: str, size: int | None = None) -> bool:
+    """The file at ``path`` holds exactly the bytes ``sha256`` names (and ``size``)."""
+    try:
+        if size is not None and path.stat().st_size != size:
+            return False
+        return sha256_file(path)[0] == sha256
+    except OSError:
+        return False
+
+
+def fsync_dir(folder: Path) -> None:
+    """Make a rename in ``folder`` durable (a crash right after keeps the new name)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # some filesystems refuse fsync on a folder; the rename still happened
+    finally:
+        os.close(fd)
+
+
+def temp_owner_alive(name: str) -> bool:
+    """Whether the process that started a ``.incoming`` temporary (``.<pid>-…``) lives."""
+    pid = name.lstrip(".").split("-", 1)[0]
+    if not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 class LocalBlobStore:
-    """Blobs as files under ``root/ab/cd/<sha256>``; writes are atomic renames."""
+    """Blobs as files under ``root/ab/cd/<sha256>``.
+
+    A write goes to a temporary in ``.incoming``, is fsynced, renamed into place, and
+    the folder fsynced: a crash leaves the old state or the new, never half a blob. A
+    blob already present is kept only when its size and sha256 still match its key;
+    a damaged one is replaced by the good copy being stored.
+    """
 
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
@@ -66,16 +112,24 @@ class LocalBlobStore:
         self._tmp.mkdir(exist_ok=True)
         self._made: set[Path] = set()
         self._counter = itertools.count()
+        self.repaired: list[str] = []  # keys whose damaged copy a write replaced
 
     def _path(self, sha256: str) -> Path:
         key = check_key(sha256)
         return self.root / key[:2] / key[2:4] / key
 
-    def _commit(self, tmp: Path, sha256: str) -> None:
+    def _temp(self) -> tuple[int, Path]:
+        fd, name = tempfile.mkstemp(dir=self._tmp, prefix=f".{os.getpid()}-")
+        return fd, Path(name)
+
+    def _commit(self, tmp: Path, sha256: str, size: int) -> None:
         target = self._path(sha256)
         if target.exists():
-            tmp.unlink(missing_ok=True)
-            return
+            if blob_intact(target, sha256, size):
+                tmp.unlink(missing_ok=True)
+                return
+            log.warning("blob %s was damaged; replaced with a good copy", sha256)
+            self.repaired.append(sha256)
         if target.parent not in self._made:  # a page batch writes thousands of blobs
             target.parent.mkdir(parents=True, exist_ok=True)
             self._made.add(target.parent)
@@ -84,28 +138,32 @@ class LocalBlobStore:
         except FileNotFoundError:  # the folder was removed behind our back
             target.parent.mkdir(parents=True, exist_ok=True)
             os.replace(tmp, target)
+        fsync_dir(target.parent)
 
     def put_file(self, path: Path, *, move: bool = False) -> tuple[str, int]:
         path = Path(path)
         if move and path.stat().st_dev == self._tmp.stat().st_dev:
             sha256, size = sha256_file(path)
-            tmp = self._tmp / f"{sha256}.{os.getpid()}.move"
+            tmp = self._tmp / f".{os.getpid()}-{sha256}.move"
             os.replace(path, tmp)
-            self._commit(tmp, sha256)
+            with open(tmp, "rb+") as handle:
+                os.fsync(handle.fileno())
+            self._commit(tmp, sha256, size)
             return sha256, size
         # Hash while copying: one read of a possibly large source file.
         digest = hashlib.sha256()
         size = 0
-        fd, name = tempfile.mkstemp(dir=self._tmp)
-        tmp = Path(name)
+        fd, tmp = self._temp()
         try:
             with open(path, "rb") as source, os.fdopen(fd, "wb") as target:
                 while chunk := source.read(CHUNK):
                     digest.update(chunk)
                     target.write(chunk)
                     size += len(chunk)
+                target.flush()
+                os.fsync(target.fileno())
             sha256 = digest.hexdigest()
-            self._commit(tmp, sha256)
+            self._commit(tmp, sha256, size)
         except BaseException:
             tmp.unlink(missing_ok=True)
             raise
@@ -115,13 +173,24 @@ class LocalBlobStore:
 
     def put_bytes(self, data: bytes) -> str:
         sha256 = hashlib.sha256(data).hexdigest()
-        if self.exists(sha256):
+        target = self._path(sha256)
+        if target.is_file() and blob_intact(target, sha256, len(data)):
             return sha256
-        fd, name = tempfile.mkstemp(dir=self._tmp)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        self._commit(Path(name), sha256)
+        fd, tmp = self._temp()
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            self._commit(tmp, sha256, len(data))
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
         return sha256
+
+    def verify(self, sha256: str) -> bool:
+        """The stored blob still holds the bytes its key names."""
+        return blob_intact(self._path(sha256), sha256)
 
     def open(self, sha256: str) -> BinaryIO:
         return open(self._path(sha256), "rb")
@@ -147,7 +216,20 @@ class LocalBlobStore:
             if path.is_file():
                 yield path.name
 
-    def clean_incoming(self) -> None:
-        """Drop half-written temporaries left by a crash."""
-        shutil.rmtree(self._tmp, ignore_errors=True)
-        self._tmp.mkdir(exist_ok=True)
+    def leftover_temporaries(self) -> list[Path]:
+        """Half-written temporaries whose writer is gone (a crash, a kill)."""
+        if not self._tmp.is_dir():
+            return []
+        return [p for p in self._tmp.iterdir() if not temp_owner_alive(p.name)]
+
+    def sweep_incoming(self) -> int:
+        """Remove what crashed writers left in ``.incoming``; a live process's
+        temporaries (another window on the same folder) are left alone."""
+        swept = 0
+        for path in self.leftover_temporaries():
+            if path.is_dir():
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                path.unlink(missing_ok=True)
+            swept += 1
+        return swept

@@ -3,12 +3,16 @@
 Content addressing keeps writes idempotent across machines: two workers storing the
 same page write the same key. Files stream in and out in parts, never whole in
 memory. Children render from a path, so ``local_path`` keeps a download cache on
-this machine, filled on first use by an atomic rename.
+this machine, filled on first use by an atomic rename. The cache is bounded
+(``cache_max_bytes``, least recently used files go first), and serves only what it
+verified: a download is hashed on the way in, and a cached file is checked against
+its key before its first use in this process.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import tempfile
 from collections.abc import Iterator
@@ -19,9 +23,11 @@ from typing import Any, BinaryIO
 from minio import Minio
 from minio.error import S3Error
 
-from docbatch_gui.storage.blobs import CHUNK, check_key, sha256_file
+from docbatch_gui.storage.blobs import CHUNK, blob_intact, check_key, sha256_file
 
 PART_SIZE = 16 * 2**20  # multipart upload part: memory stays bounded for any file size
+CACHE_MAX_BYTES = 2 * 2**30
+log = logging.getLogger(__name__)
 _MISSING = {"NoSuchKey", "NoSuchObject", "NotFound", "ResourceNotFound"}
 
 
@@ -62,6 +68,7 @@ class MinioBlobStore:
         secure: bool = False,
         cache_dir: Path | None = None,
         client: Minio | None = None,
+        cache_max_bytes: int = CACHE_MAX_BYTES,
     ) -> None:
         endpoint = endpoint.removeprefix("http://").removeprefix("https://").rstrip("/")
         self.bucket = bucket
@@ -69,6 +76,8 @@ class MinioBlobStore:
             endpoint, access_key=access_key, secret_key=secret_key, secure=secure
         )
         self.cache_dir = Path(cache_dir or default_cache_dir())
+        self.cache_max_bytes = cache_max_bytes
+        self._verified: set[tuple[str, int, int]] = set()  # (key, size, mtime_ns)
         if not self.client.bucket_exists(bucket):
             try:
                 self.client.make_bucket(bucket)
@@ -85,7 +94,7 @@ class MinioBlobStore:
         """Hash first (the key is the hash), then stream the file up in parts."""
         path = Path(path)
         sha256, size = sha256_file(path)
-        if not self.exists(sha256):
+        if not self._whole(sha256, size):
             with open(path, "rb") as handle:
                 self.client.put_object(
                     self.bucket, self._key(sha256), handle, length=size, part_size=PART_SIZE
@@ -96,7 +105,7 @@ class MinioBlobStore:
 
     def put_bytes(self, data: bytes) -> str:
         sha256 = hashlib.sha256(data).hexdigest()
-        if not self.exists(sha256):
+        if not self._whole(sha256, len(data)):
             self.client.put_object(self.bucket, self._key(sha256), BytesIO(data), len(data))
         return sha256
 
@@ -115,6 +124,11 @@ class MinioBlobStore:
                 return None
             raise
 
+    def _whole(self, sha256: str, size: int) -> bool:
+        """Present at its full size: a short object (a cut-off upload) is written again."""
+        stat = self._stat(sha256)
+        return stat is not None and int(stat.size) == size
+
     def exists(self, sha256: str) -> bool:
         return self._stat(sha256) is not None
 
@@ -132,7 +146,11 @@ class MinioBlobStore:
         """A cached download: children render from a path, not from a stream."""
         target = self.cache_dir / check_key(sha256)
         if target.is_file():
-            return target
+            if self._trusted(target, sha256):
+                os.utime(target)  # recently used: evicted last
+                return target
+            log.warning("cached blob %s was damaged; downloading it again", sha256)
+            target.unlink(missing_ok=True)
         self.cache_dir.mkdir(parents=True, exist_ok=True)
         try:
             response = self.client.get_object(self.bucket, self._key(sha256))
@@ -141,10 +159,17 @@ class MinioBlobStore:
                 return None
             raise
         fd, name = tempfile.mkstemp(dir=self.cache_dir, prefix=".part-")
+        digest = hashlib.sha256()
         try:
             with os.fdopen(fd, "wb") as handle:
                 for chunk in response.stream(CHUNK):
+                    digest.update(chunk)
                     handle.write(chunk)
+            if digest.hexdigest() != sha256:
+                raise OSError(
+                    f"the blob store's copy of {sha256} is damaged (its content does not "
+                    "match its name); add the file again"
+                )
             os.replace(name, target)
         except BaseException:
             Path(name).unlink(missing_ok=True)
@@ -152,7 +177,39 @@ class MinioBlobStore:
         finally:
             response.close()
             response.release_conn()
+        self._remember(target, sha256)
+        self._evict(keep=target)
         return target
+
+    def _trusted(self, path: Path, sha256: str) -> bool:
+        """Checked against its key once per process (and again if it changes)."""
+        stat = path.stat()
+        if (sha256, stat.st_size, stat.st_mtime_ns) in self._verified:
+            return True
+        if not blob_intact(path, sha256):
+            return False
+        self._remember(path, sha256)
+        return True
+
+    def _remember(self, path: Path, sha256: str) -> None:
+        stat = path.stat()
+        self._verified.add((sha256, stat.st_size, stat.st_mtime_ns))
+
+    def _evict(self, keep: Path) -> None:
+        """Least recently used files out until the cache fits ``cache_max_bytes``."""
+        files = []
+        for path in self.cache_dir.iterdir():
+            if path.name.startswith(".") or not path.is_file():
+                continue
+            stat = path.stat()
+            files.append((stat.st_mtime_ns, stat.st_size, path))
+        total = sum(size for _, size, _ in files)
+        for _, size, path in sorted(files):
+            if total <= self.cache_max_bytes:
+                break
+            if path != keep:
+                path.unlink(missing_ok=True)
+                total -= size
 
     def iter_keys(self) -> Iterator[str]:
         for obj in self.client.list_objects(self.bucket, recursive=True):
