@@ -28,12 +28,12 @@ from docbatch_gui.engine.intake import IntakeProgress, IntakeReport, intake_path
 from docbatch_gui.engine.leader import RedisLeaderLock
 from docbatch_gui.engine.lock import WorkerLock
 from docbatch_gui.engine.recovery import recover_interrupted
-from docbatch_gui.engine.worker import MAX_ATTEMPTS, JobListener, LocalWorker
+from docbatch_gui.engine.worker import MAX_INTERRUPTIONS, JobListener, LocalWorker
 from docbatch_gui.pipeline.isolate import kill_all
 from docbatch_gui.pipeline.profile import Profile, load_profile
 from docbatch_gui.pipeline.render import make_thumbnail
 from docbatch_gui.review import ReviewService
-from docbatch_gui.secrets import keyring_secret
+from docbatch_gui.secrets import keyring_secret, remember_secrets, secret_values
 from docbatch_gui.stats import (
     SyncMetrics,
 )
@@ -54,6 +54,7 @@ WATCH_INTERVAL = 0.5
 class DocBatchApp(BatchViews, RemoteSources):
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
+        remember_secrets(secret_values(settings))  # scrubbed from every error and log line
         #: who runs the worker loop: one per data directory, or one per team (Redis)
         self.lock: WorkerLock | RedisLeaderLock = (
             RedisLeaderLock(settings.redis_url, ttl=settings.leader_ttl)
@@ -351,7 +352,7 @@ class DocBatchApp(BatchViews, RemoteSources):
                     dispatch_queued(self.store, self.settings, self._dispatched)
                 if self.lock.acquire():
                     if not self._recovered:
-                        recover_interrupted(self.store, max_attempts=MAX_ATTEMPTS)
+                        recover_interrupted(self.store, max_attempts=MAX_INTERRUPTIONS)
                         self._recovered = True
                     # One pair of API clients for the whole run: setting one up loads
                     # certificates and costs milliseconds that add up over cycles.

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from docbatch_gui.config import Settings
 from docbatch_gui.secrets import keyring_secret
+from docbatch_gui.storage.health import make_private
 
 if TYPE_CHECKING:
     from docbatch_gui.storage.blobs import BlobStore
@@ -32,7 +33,9 @@ def open_store(settings: Settings) -> Store:
         return MongoStore.connect(settings.mongodb_uri)
     from docbatch_gui.storage.sqlite import SQLiteStore
 
-    return SQLiteStore(settings.db_path)
+    store = SQLiteStore(settings.db_path, busy_timeout=settings.db_busy_timeout)
+    make_private(settings.data_dir)  # the database and its journal: owner only
+    return store
 
 
 def open_blobs(settings: Settings) -> BlobStore:
@@ -52,4 +55,5 @@ def open_blobs(settings: Settings) -> BlobStore:
 
     local = LocalBlobStore(settings.blob_dir)
     local.sweep_incoming()  # what a crashed writer left; live writers' files stay
+    make_private(settings.data_dir)
     return local

@@ -16,8 +16,10 @@ import json
 import logging
 import logging.handlers
 import signal
+import sqlite3
 import sys
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
@@ -38,12 +40,14 @@ from docbatch_gui.cli_output import (
 from docbatch_gui.cli_registry import add_registry_parser, cmd_registry
 from docbatch_gui.config import Settings, load_settings
 from docbatch_gui.doctor import Status, run_checks, run_live
-from docbatch_gui.domain.errors import ConfigError
+from docbatch_gui.domain.errors import ConfigError, DocBatchError
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import FINAL_STATES
 from docbatch_gui.engine.documents import CorrectionsAtRisk
 from docbatch_gui.engine.intake import shown_path
 from docbatch_gui.log_file import log_to_file
+from docbatch_gui.secrets import ScrubbingFilter, scrub_secrets
+from docbatch_gui.storage.health import storage_error
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 MAX_DOCUMENTS_SHOWN = 30  # more than a screenful is better read with `documents`
@@ -53,8 +57,8 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def complain(message: str, style: str = "red") -> None:
-    """Print to stderr without markup: file names may hold brackets."""
-    err.print(Text(message, style=style))
+    """Print to stderr without markup (file names may hold brackets), secrets masked."""
+    err.print(Text(scrub_secrets(message), style=style))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -146,6 +150,7 @@ def _setup_logging(settings: Settings, verbosity: int) -> None:
         logging.WARNING if verbosity == 0 else logging.INFO if verbosity == 1 else logging.DEBUG
     )
     console.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    console.addFilter(ScrubbingFilter())
     root.addHandler(console)
     logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per HTTP call is noise
     log_to_file(settings)
@@ -171,8 +176,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyError as exc:
         complain(str(exc.args[0]))
         return EXIT_FAILED
+    except DocBatchError as exc:  # a damaged, locked or full store: one sentence
+        complain(str(exc))
+        return EXIT_FAILED
+    except (sqlite3.Error, OSError) as exc:
+        complain(str(storage_error(exc, _where(exc, settings))))
+        return EXIT_FAILED
     finally:
-        app.close()
+        with contextlib.suppress(Exception):
+            app.close()
+
+
+def _where(exc: BaseException, settings: Settings) -> Path:
+    """The file an OS error names, else the database (an sqlite error), else the data
+    folder (a write that ran out of space names no file)."""
+    name = getattr(exc, "filename", None)
+    if isinstance(name, str):
+        return Path(name)
+    return settings.db_path if isinstance(exc, sqlite3.Error) else settings.data_dir
 
 
 # -- commands ---------------------------------------------------------------------------

@@ -189,6 +189,8 @@ class Settings(BaseSettings):
     minio_secret_key: SecretStr | None = Field(None, alias="MINIO_SECRET_KEY")
     minio_bucket: str = Field("docbatch", alias="MINIO_BUCKET")
     minio_secure: bool = Field(False, alias="MINIO_SECURE")
+    #: how long a write waits for a database another program holds, before retrying
+    db_busy_timeout: float = Field(30, ge=0.1, le=3600, alias="DB_BUSY_TIMEOUT")
     #: this machine's cache of MinIO blobs (children read files): least recent go first
     blob_cache_mb: int = Field(2048, ge=16, le=1_000_000, alias="BLOB_CACHE_MB")
     redis_url: str | None = Field(None, alias="REDIS_URL")

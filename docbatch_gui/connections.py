@@ -20,10 +20,8 @@ from dataclasses import dataclass
 from typing import TypeVar
 from urllib.parse import unquote, urlsplit
 
-from pydantic import SecretStr
-
 from docbatch_gui.config import Settings
-from docbatch_gui.secrets import scrub, split_uri_password
+from docbatch_gui.secrets import scrub, secret_values
 
 #: seconds each network step may take (connect, read, server selection)
 TIMEOUT = 5.0
@@ -40,19 +38,6 @@ class ConnectionResult:
     seconds: float
 
 
-def _secrets_of(settings: Settings) -> list[str | None]:
-    """Every secret setting (any ``SecretStr``: a new one is covered without a change
-    here) and the password of every URI setting."""
-    values: list[str | None] = [
-        value.get_secret_value()
-        for value in (getattr(settings, name) for name in Settings.model_fields)
-        if isinstance(value, SecretStr)
-    ]
-    for uri in (settings.mongodb_uri, settings.redis_url, settings.celery_broker_url):
-        values.append(split_uri_password(uri)[1] if uri else None)
-    return values
-
-
 async def _timed(settings: Settings, probe: Callable[[], tuple[bool, str]]) -> ConnectionResult:
     """Run a blocking probe in a thread; any exception becomes a failed result."""
     started = time.monotonic()
@@ -62,7 +47,7 @@ async def _timed(settings: Settings, probe: Callable[[], tuple[bool, str]]) -> C
         ok, message = False, f"no answer within {GUARD:g} s"
     except Exception as exc:
         ok, message = False, f"{type(exc).__name__}: {exc}"
-    return ConnectionResult(ok, scrub(message, _secrets_of(settings)), time.monotonic() - started)
+    return ConnectionResult(ok, scrub(message, secret_values(settings)), time.monotonic() - started)
 
 
 def _missing(package: str) -> tuple[bool, str]:
@@ -117,7 +102,7 @@ async def test_anthropic(settings: Settings) -> ConnectionResult:
     else:
         message = "\n".join(f"{s.name}: {s.detail}" for s in steps)
     ok = bool(steps) and all(s.ok for s in steps)
-    return ConnectionResult(ok, scrub(message, _secrets_of(settings)), time.monotonic() - started)
+    return ConnectionResult(ok, scrub(message, secret_values(settings)), time.monotonic() - started)
 
 
 # -- Google Vision -----------------------------------------------------------------------
@@ -289,4 +274,4 @@ async def _redis_result(settings: Settings, url: str) -> ConnectionResult:
         ok, message = False, f"Redis did not answer within {TIMEOUT:g} s"
     except (OSError, ValueError) as exc:
         ok, message = False, f"cannot reach Redis ({type(exc).__name__}): {exc}"
-    return ConnectionResult(ok, scrub(message, _secrets_of(settings)), time.monotonic() - started)
+    return ConnectionResult(ok, scrub(message, secret_values(settings)), time.monotonic() - started)

@@ -57,11 +57,56 @@ def _data_dir(settings: Settings) -> Check:
     return Check("data directory", status, f"{path} ({free:.1f} GiB free)")
 
 
+def _privacy(settings: Settings) -> Check:
+    """Other users of the machine must not read scans, text or fields."""
+    from docbatch_gui.storage.health import permission_problems
+
+    problems = permission_problems(settings.data_dir)
+    if problems:
+        shown = ", ".join(problems[:3]) + (
+            f" and {len(problems) - 3} more" if len(problems) > 3 else ""
+        )
+        return Check(
+            "data permissions",
+            Status.WARN,
+            f"readable by other users: {shown}. Fix with: chmod -R go-rwx {settings.data_dir}",
+        )
+    return Check("data permissions", Status.OK, "the data folder is private (0700, files 0600)")
+
+
+def _leftovers(settings: Settings) -> Check:
+    """Temporaries of writers that crashed: harmless, swept at the next start."""
+    from docbatch_gui.storage.blobs import LocalBlobStore
+
+    if settings.minio_endpoint or not settings.blob_dir.is_dir():
+        return Check("leftover temporaries", Status.OK, "none")
+    left = LocalBlobStore(settings.blob_dir).leftover_temporaries()
+    if not left:
+        return Check("leftover temporaries", Status.OK, "none")
+    size = sum(p.stat().st_size for p in left if p.is_file()) / 2**20
+    return Check(
+        "leftover temporaries",
+        Status.WARN,
+        f"{len(left)} half-written file(s), {size:.1f} MB, in {settings.blob_dir / '.incoming'} "
+        "from a crash; DocBatch removes them when it next starts",
+    )
+
+
 def _store(settings: Settings) -> Check:
     if settings.mongodb_uri:
         return Check("store", Status.INFO, "MongoDB (MONGODB_URI): see the MongoDB check")
+    from docbatch_gui.storage.health import quick_check
     from docbatch_gui.storage.sqlite import SQLiteStore
 
+    if settings.db_path.exists():
+        finding = quick_check(settings.db_path)
+        if finding is not None:
+            return Check(
+                "store",
+                Status.FAIL,
+                f"{settings.db_path} is damaged (quick_check: {finding}). Stop DocBatch, "
+                "restore the file from a backup, or move it aside to start empty.",
+            )
     try:
         store = SQLiteStore(settings.db_path)
     except Exception as exc:
@@ -222,6 +267,8 @@ def _team_backends(settings: Settings) -> list[Check]:
 
 CHECKS: list[Callable[[Settings], Check]] = [
     _data_dir,
+    _privacy,
+    _leftovers,
     _store,
     _renderer,
     _anthropic,

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
+from typing import Any
 from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 log = logging.getLogger(__name__)
@@ -116,3 +118,77 @@ def scrub(text: str, secrets: list[str | None]) -> str:
         if secret and len(secret) >= 3:
             text = text.replace(secret, MASK).replace(quote(secret, safe=""), MASK)
     return text
+
+
+# -- one scrubber for every text that leaves a client -----------------------------------
+
+#: shapes of credentials whatever their value: an Anthropic key, a bearer token, an API
+#: key header, a private key block (a Google service account), a password in a URI
+SECRET_PATTERNS = (
+    re.compile(r"sk-ant-[A-Za-z0-9_\-]{8,}"),
+    re.compile(r"(?i)(bearer\s+)[A-Za-z0-9._~+/\-]{8,}=*"),
+    re.compile(
+        r"(?i)((?:x-api-key|api[_-]?key|authorization|token)[\"']?\s*[:=]\s*[\"']?)"
+        r"[^\s\"',;}]{6,}"
+    ),
+    re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?-----END [A-Z ]*PRIVATE KEY-----", re.S),
+    re.compile(r"(://[^/\s:@]*:)[^@\s/]+(@)"),
+)
+_known: set[str] = set()
+
+
+def secret_values(settings: Any) -> list[str | None]:
+    """Every secret setting (any ``SecretStr``: a new one is covered without a change
+    here) and the password of every URI setting."""
+    from pydantic import SecretStr
+
+    values: list[str | None] = [
+        value.get_secret_value()
+        for value in (getattr(settings, name) for name in type(settings).model_fields)
+        if isinstance(value, SecretStr)
+    ]
+    for variable in URI_VARIABLES:
+        uri = getattr(settings, variable.lower(), None)
+        values.append(split_uri_password(uri)[1] if uri else None)
+    return values
+
+
+def remember_secrets(values: list[str | None]) -> None:
+    """Secret values this process holds (from settings), scrubbed wherever they appear."""
+    _known.update(v for v in values if v and len(v) >= 4)
+
+
+def scrub_secrets(text: str) -> str:
+    """A text from a client library (an exception, a response body) with every known
+    secret value and every credential-shaped string masked: what may be stored in a
+    job's error, logged or printed."""
+    if not text:
+        return text
+    text = scrub(text, sorted(_known, key=len, reverse=True))
+    for pattern in SECRET_PATTERNS:
+        text = pattern.sub(_masked, text)
+    return text
+
+
+def _masked(match: re.Match[str]) -> str:
+    groups = [g for g in match.groups() if g is not None]
+    if len(groups) == 2:  # a URI: keep "://user:" and "@"
+        return f"{groups[0]}{MASK}{groups[1]}"
+    if len(groups) == 1:  # a header or "bearer": keep its name
+        return f"{groups[0]}{MASK}"
+    return MASK
+
+
+class ScrubbingFilter(logging.Filter):
+    """Masks secrets in every record a handler writes (message and exception text)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        clean = scrub_secrets(message)
+        if clean != message:
+            record.msg, record.args = clean, None
+        if record.exc_info and record.exc_info[1] is not None:
+            text = logging.Formatter().formatException(record.exc_info)
+            record.exc_text = scrub_secrets(text)
+            record.exc_info = None
+        return True

@@ -81,11 +81,20 @@ def read_settings_file(path: Path | None = None) -> dict[str, Any]:
     """The file's values keyed by variable name; {} when there is no file."""
     path = path or settings_path()
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except FileNotFoundError:
         return {}
     except OSError as exc:
         raise ConfigError(f"Cannot read the settings file {path}: {exc.strerror}") from None
+    try:
+        text = raw.decode("utf-8-sig")  # a BOM from Notepad is fine
+    except UnicodeDecodeError:
+        wide = raw[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in raw[:64]
+        hint = " (it looks like UTF-16, as some Windows editors save)" if wide else ""
+        raise ConfigError(
+            f"The settings file {path} is not UTF-8 text{hint}: save it again as UTF-8, "
+            "or delete it to start from the defaults"
+        ) from None
     if not text.strip():
         return {}
     try:

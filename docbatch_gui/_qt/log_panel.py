@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 )
 
 from docbatch_gui._qt.table_model import Index, TableModel
+from docbatch_gui.secrets import ScrubbingFilter
 
 MAX_RECORDS = 10_000
 FLUSH_MS = 100
@@ -289,6 +290,7 @@ class PanelHandler(logging.Handler):
 
     def __init__(self, panel: LogPanel, level: int = logging.INFO) -> None:
         super().__init__(level)
+        self.addFilter(ScrubbingFilter())  # secrets never reach the panel or a copy of it
         self.panel: LogPanel | None = panel
         self._root_level: int | None = None
 

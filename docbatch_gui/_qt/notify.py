@@ -9,6 +9,8 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QMainWindow, QWidget
 
+from docbatch_gui.secrets import scrub_secrets
+
 TOAST_MS = 6000
 
 
@@ -40,6 +42,7 @@ class Notifier(QObject):
         self._toasts: list[Toast] = []
 
     def notify(self, text: str, level: str = "info") -> None:
+        text = scrub_secrets(text)  # an error may quote what a client library said
         self.shown.emit(text, level)
         window = self.window
         if window is None:

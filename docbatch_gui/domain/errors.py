@@ -63,3 +63,17 @@ class ConfigError(DocBatchError):
     """Invalid settings: the start stops with this one message."""
 
     kind = ErrorKind.CRITICAL
+
+
+class StorageError(DocBatchError):
+    """The database or the blob folder cannot be used (damaged, full, missing,
+    unreadable): nothing can be processed until a person fixes it."""
+
+    kind = ErrorKind.CRITICAL
+
+
+class StoreBusy(DocBatchError):
+    """The database stayed locked by another program past the busy timeout: the work
+    is retried, nothing is failed for it."""
+
+    kind = ErrorKind.RETRYABLE

@@ -50,6 +50,9 @@ class Job:
     cost_actual_usd: float | None = None
     created_at: datetime | None = None
     updated_at: datetime | None = None
+    #: times this file's own render or OCR child died while the worker lived: what
+    #: counts against the file (a killed or restarted worker does not)
+    crashes: int = 0
 
     @property
     def is_duplicate(self) -> bool:

@@ -2,8 +2,10 @@
 
 Called only by the process that holds the worker lock, so any job in a local active
 state has no live worker: it was interrupted by a crash or a kill. It goes back to the
-queue, unless it was interrupted too often in the same place, which points at the
-file itself (seed 004: isolate it rather than retry without bound).
+queue. An interrupted worker (killed, restarted, the machine rebooted) is not the
+file's fault and does not count against it: only a crash of the file's own render or
+OCR child does (``Job.crashes``, counted by the worker). ``max_attempts`` is a safety
+net against a file that somehow kills the worker itself every time.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ def recover_interrupted(store: Store, *, max_attempts: int) -> list[Job]:
                 expected=job.state,
                 error_kind=ErrorKind.UNSUPPORTED,
                 error=f"{job.file_name}: processing was interrupted {job.attempts} times while "
-                f"in {job.state}; the file may crash the worker. Check the file, then retry.",
+                f"in {job.state}; the file may be what stops the worker. Check it, then retry.",
             )
         else:
             job = store.transition(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
@@ -24,6 +25,7 @@ from docbatch_gui.domain.errors import (
     DocBatchError,
     ErrorKind,
     InvalidTransition,
+    StoreBusy,
     UnsupportedInput,
 )
 from docbatch_gui.domain.models import Document, Job, Page
@@ -35,10 +37,11 @@ from docbatch_gui.engine.ocr_step import OcrStep
 from docbatch_gui.pipeline.formats import stored_kind
 from docbatch_gui.pipeline.isolate import ChildPool
 from docbatch_gui.pipeline.offline import PageText, extract_documents
-from docbatch_gui.pipeline.prepare import PrepareTimeout, prepare_pool, run_prepare
+from docbatch_gui.pipeline.prepare import ChildDied, PrepareTimeout, prepare_pool, run_prepare
 from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.pipeline.render import PrepareTask, RenderedPage
 from docbatch_gui.storage.blobs import BlobStore, sha256_file
+from docbatch_gui.storage.health import storage_error
 from docbatch_gui.storage.store import Store
 
 if TYPE_CHECKING:  # importing the SDK costs two seconds; only sync mode needs it
@@ -47,6 +50,10 @@ if TYPE_CHECKING:  # importing the SDK costs two seconds; only sync mode needs i
 log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 3
+#: a file whose own child died this often fails; an interrupted worker never counts
+MAX_CHILD_CRASHES = 3
+#: a safety net: a job interrupted this often with its worker fails all the same
+MAX_INTERRUPTIONS = 50
 PAGE_FLUSH_COUNT = 16
 PAGE_FLUSH_SECONDS = 0.5
 #: the modes this worker can finish; others wait for their own workers
@@ -169,17 +176,35 @@ class LocalWorker:
         """
         timeout = self.settings.job_timeout
         deadline = time.monotonic() + timeout
-        job = self.store.claim(
-            job_id,
-            JobState.PREPARING,
-            deadline=datetime.now(UTC) + timedelta(seconds=timeout),
-        )
+        try:
+            job = self.store.claim(
+                job_id,
+                JobState.PREPARING,
+                deadline=datetime.now(UTC) + timedelta(seconds=timeout),
+            )
+        except StoreBusy as exc:
+            log.warning("job %s not started: %s", job_id, exc)
+            return None  # still queued: the next pass takes it
         if job is None:
             return None
         self.emit(job)
         attempt = job.attempts
         try:
-            return await self._run(job, attempt, deadline, prepare_only)
+            try:
+                return await self._run(job, attempt, deadline, prepare_only)
+            except OSError as exc:
+                if exc.errno != errno.ENOSPC:
+                    raise
+                raise storage_error(exc, self.settings.data_dir) from None
+        except StoreBusy as exc:
+            # The database is held by another program: nothing can be written, not even
+            # a failure. The job stays where it is; recovery re-queues it (an
+            # interrupted attempt is not counted against the file).
+            log.warning("job %s (%s) interrupted: %s", job.id, job.file_name, exc)
+            self.halted = self.halted or exc
+            return None
+        except ChildDied as exc:
+            return self._child_died(job, attempt, exc)
         except PrepareTimeout as exc:
             self.store.set_pages_deliverable(job.id, False)
             return self._finish(
@@ -227,6 +252,23 @@ class LocalWorker:
                 error=f"{job.file_name}: internal error ({type(exc).__name__}: {exc}). "
                 "Retry it; if it fails again, report it with the log.",
             )
+
+    def _child_died(self, job: Job, attempt: int, exc: ChildDied) -> Job | None:
+        """Counted against the file; retried until MAX_CHILD_CRASHES, then failed."""
+        crashes = self.store.get_job(job.id).crashes + 1
+        self.store.update_job(job.id, attempt=attempt, crashes=crashes)
+        if self.store.get_job(job.id).state is JobState.PREPARING:
+            self.store.set_pages_deliverable(job.id, False)
+        if crashes < MAX_CHILD_CRASHES:
+            log.warning("job %s (%s): %s; retrying (%d)", job.id, job.file_name, exc, crashes)
+            return self._finish(job.id, JobState.QUEUED, attempt, error=None)
+        return self._finish(
+            job.id,
+            JobState.FAILED,
+            attempt,
+            error_kind=exc.kind,
+            error=f"{exc.message} It happened {crashes} times on this file.",
+        )
 
     def _finish(self, job_id: int, state: JobState, attempt: int, **fields: object) -> Job | None:
         try:

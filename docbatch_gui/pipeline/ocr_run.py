@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from docbatch_gui.domain.errors import ConfigError, DocBatchError, ErrorKind, UnsupportedInput
 from docbatch_gui.pipeline.isolate import ChildCrashed, ChildPool, DeadlineExceeded
 from docbatch_gui.pipeline.ocr import OcrEngine, OcrResult
-from docbatch_gui.pipeline.prepare import PrepareTimeout
+from docbatch_gui.pipeline.prepare import ChildDied, PrepareTimeout
 
 OnResult = Callable[[OcrResult], Awaitable[None]]
 
@@ -71,7 +71,7 @@ async def tesseract_in_children(
                 confirmed=exc.termination_confirmed,
             ) from None
         except ChildCrashed as exc:
-            raise UnsupportedInput(
+            raise ChildDied(
                 f"{file_name}: the OCR process stopped unexpectedly ({str(exc)[:200]}).",
                 file=file_name,
             ) from None

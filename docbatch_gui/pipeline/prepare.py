@@ -29,6 +29,12 @@ _KINDS: dict[str, type[DocBatchError]] = {
 }
 
 
+class ChildDied(UnsupportedInput):
+    """This file's own render or OCR child died while the worker lived (a crash, an
+    out-of-memory kill). The worker counts it against the file (``Job.crashes``) and
+    retries a bounded number of times: a busy machine may have been the cause."""
+
+
 class PrepareTimeout(JobTimeout):
     """Timed out; carries what the state contract records (seed 004)."""
 
@@ -160,7 +166,7 @@ async def _render_from(
                     error_class = _KINDS.get(message["kind"], UnsupportedInput)
                     raise error_class(message["message"], file=task.file_name)
         except ChildCrashed as exc:
-            raise UnsupportedInput(
+            raise ChildDied(
                 f"{task.file_name}: the renderer stopped unexpectedly ({str(exc)[:200]}). "
                 "The file may be damaged: re-save it as PDF and add it again.",
                 file=task.file_name,

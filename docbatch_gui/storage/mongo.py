@@ -22,7 +22,7 @@ from docbatch_gui.domain.models import Document, Job, NewJob
 from docbatch_gui.domain.states import FAILURE_STATES, PHASE_OF, JobState, Phase, check_transition
 from docbatch_gui.storage.mongo_records import MongoRecords, now_iso
 from docbatch_gui.storage.mongo_registry import MongoRegistry
-from docbatch_gui.storage.store import JOB_FIELDS, check_attempt, check_expectations
+from docbatch_gui.storage.store import JOB_FIELDS, check_attempt, check_expectations, scrubbed
 
 DEFAULT_DB = "docbatch"
 #: how often a compare-and-swap that lost a race is re-checked before giving up
@@ -66,6 +66,7 @@ def _doc_to_job(doc: dict[str, Any]) -> Job:
         cost_actual_usd=doc.get("cost_actual_usd"),
         created_at=_time(doc.get("created_at")),
         updated_at=_time(doc.get("updated_at")),
+        crashes=doc.get("crashes", 0),
     )
 
 
@@ -224,6 +225,7 @@ class MongoStore(MongoRecords, MongoRegistry):
         **fields: Any,
     ) -> Job:
         to = JobState(to)
+        fields = scrubbed(fields)
         for _ in range(CAS_ROUNDS):
             raw = self._raw(job_id)
             job = _doc_to_job(raw)
@@ -255,6 +257,7 @@ class MongoStore(MongoRecords, MongoRegistry):
         return _doc_to_job(done) if done is not None else None
 
     def update_job(self, job_id: int, *, attempt: int | None = None, **fields: Any) -> Job:
+        fields = scrubbed(fields)
         if "state" in fields:
             raise ValueError("use transition() to change the state")
         query: dict[str, Any] = {"_id": int(job_id)}

@@ -35,6 +35,7 @@ from docbatch_gui.domain.registry import (
     manual_result,
 )
 from docbatch_gui.storage.mongo_records import now_iso
+from docbatch_gui.storage.store import scrubbed
 
 _ROW_VIEWS = ("raw_data", "mapped_data", "normalized")
 _KEY = [("registry_id", ASCENDING), ("row", ASCENDING)]
@@ -167,6 +168,7 @@ class MongoRegistry:
         return _to_registry(found[0]) if found else None
 
     def _registry_values(self, fields: dict[str, Any]) -> dict[str, Any]:
+        fields = scrubbed(fields)
         unknown = set(fields) - REGISTRY_FIELDS
         if unknown:
             raise ValueError(f"unknown registry fields: {sorted(unknown)}")

@@ -7,6 +7,7 @@ processes on the same data directory cannot both claim or finish a job.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import threading
@@ -24,11 +25,12 @@ from docbatch_gui.domain.models import (
     Page,
 )
 from docbatch_gui.domain.states import FAILURE_STATES, PHASE_OF, JobState, Phase, check_transition
+from docbatch_gui.storage.health import check_not_empty, storage_error
 from docbatch_gui.storage.sqlite_records import RecordTables
 from docbatch_gui.storage.sqlite_records import now_utc as _now
 from docbatch_gui.storage.sqlite_registry import RegistryTables
 from docbatch_gui.storage.sqlite_schema import MIGRATIONS
-from docbatch_gui.storage.store import JOB_FIELDS, check_attempt, check_expectations
+from docbatch_gui.storage.store import JOB_FIELDS, check_attempt, check_expectations, scrubbed
 
 _BOOL_FIELDS = {"termination_confirmed", "artifacts_deliverable"}
 
@@ -74,38 +76,59 @@ def _row_to_job(row: sqlite3.Row) -> Job:
         cost_actual_usd=row["cost_actual_usd"],
         created_at=_parse_time(row["created_at"]),
         updated_at=_parse_time(row["updated_at"]),
+        crashes=row["crashes"],
     )
 
 
 class SQLiteStore(RecordTables, RegistryTables):
     """Store on one SQLite file; safe to share between threads of one process."""
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, *, busy_timeout: float = 30) -> None:
+        """Opens (or creates) the database; a damaged, empty, locked or unreachable
+        file raises StorageError or StoreBusy with one sentence naming it."""
         self.path = Path(path)
-        if str(path) != ":memory:":
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.busy_timeout = busy_timeout
         self._lock = threading.RLock()
-        self._db = sqlite3.connect(
-            str(path), timeout=30, isolation_level=None, check_same_thread=False
-        )
-        self._db.row_factory = sqlite3.Row
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._migrate()
+        try:
+            if str(path) != ":memory:":
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                check_not_empty(self.path)
+            self._db = sqlite3.connect(
+                str(path), timeout=busy_timeout, isolation_level=None, check_same_thread=False
+            )
+            self._db.row_factory = sqlite3.Row
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._migrate()
+        except (sqlite3.Error, OSError) as exc:
+            raise storage_error(exc, self.path, busy_timeout=busy_timeout) from None
 
     # -- infrastructure -------------------------------------------------------------
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction; a locked, full or damaged database becomes StoreBusy
+        or StorageError (one sentence), never a bare sqlite3 traceback."""
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                raise storage_error(exc, self.path, busy_timeout=self.busy_timeout) from None
             try:
                 yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
+            except BaseException as exc:
+                with contextlib.suppress(sqlite3.Error):
+                    self._db.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.OperationalError) or type(exc) is sqlite3.DatabaseError:
+                    raise storage_error(exc, self.path, busy_timeout=self.busy_timeout) from None
                 raise
-            self._db.execute("COMMIT")
+            try:
+                self._db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                with contextlib.suppress(sqlite3.Error):
+                    self._db.execute("ROLLBACK")
+                raise storage_error(exc, self.path, busy_timeout=self.busy_timeout) from None
 
     def _migrate(self) -> None:
         with self._tx() as db:
@@ -222,6 +245,7 @@ class SQLiteStore(RecordTables, RegistryTables):
         **fields: Any,
     ) -> Job:
         to = JobState(to)
+        fields = scrubbed(fields)
         with self._tx() as db:
             job = self._get(db, job_id)
             check_expectations(job, to, expected, attempt)
@@ -252,6 +276,7 @@ class SQLiteStore(RecordTables, RegistryTables):
             return self._get(db, job_id)
 
     def update_job(self, job_id: int, *, attempt: int | None = None, **fields: Any) -> Job:
+        fields = scrubbed(fields)
         if "state" in fields:
             raise ValueError("use transition() to change the state")
         with self._tx() as db:

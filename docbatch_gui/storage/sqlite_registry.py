@@ -26,6 +26,7 @@ from docbatch_gui.domain.registry import (
     manual_result,
 )
 from docbatch_gui.storage.sqlite_records import now_utc
+from docbatch_gui.storage.store import scrubbed
 
 _JSON_FIELDS = {"config", "stats"}
 
@@ -148,6 +149,7 @@ class RegistryTables:
         return _row_to_registry(row) if row else None
 
     def _registry_values(self, fields: dict[str, Any]) -> dict[str, Any]:
+        fields = scrubbed(fields)
         unknown = set(fields) - REGISTRY_FIELDS
         if unknown:
             raise ValueError(f"unknown registry fields: {sorted(unknown)}")

@@ -178,4 +178,8 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE registries ADD COLUMN task_owner TEXT;
     """,
+    # 9: crashes of a job's own children (what counts against the file)
+    """
+    ALTER TABLE jobs ADD COLUMN crashes INTEGER NOT NULL DEFAULT 0;
+    """,
 ]

@@ -47,6 +47,7 @@ JOB_FIELDS: frozenset[str] = frozenset(
         "duplicate_of",
         "cost_estimate_usd",
         "cost_actual_usd",
+        "crashes",
     }
 )
 
@@ -263,3 +264,15 @@ def check_attempt(job: Job, attempt: int | None) -> None:
         raise InvalidTransition(
             f"job {job.id} is at attempt {job.attempts}, not {attempt}: stale worker refused"
         )
+
+
+def scrubbed(fields: dict[str, Any]) -> dict[str, Any]:
+    """Job or registry fields with their error text scrubbed of secrets: an error
+    message often quotes what a client library said, and that may echo a key."""
+    from docbatch_gui.secrets import scrub_secrets
+
+    clean = dict(fields)
+    for name in ("error", "task_error"):
+        if isinstance(clean.get(name), str):
+            clean[name] = scrub_secrets(clean[name])
+    return clean

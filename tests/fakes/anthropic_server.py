@@ -236,6 +236,7 @@ class FakeAnthropic(LocalServer):
             self._failures: list[_Failure] = []
             self._failing_ids: dict[str, int] = {}
             self._invalid_next = 0
+            self._echo_key = 0
             self._invalid_ids: set[str] = set()
             self._bad_pages_next = 0
             self._cut_off_next = 0
@@ -258,6 +259,13 @@ class FakeAnthropic(LocalServer):
         """The next ``count`` requests to ``path`` fail (a trailing "*" makes it a prefix)."""
         with self._lock:
             self._failures.append(_Failure(path, count, status, retry_after, error_type))
+
+    def echo_key_next(self, count: int = 1) -> None:
+        """The next ``count`` requests get a 401 whose message quotes the key they
+        sent. The real API never does; a misconfigured proxy in front of it may, and
+        DocBatch must not store, log or print what it echoes."""
+        with self._lock:
+            self._echo_key += count
 
     def fail_custom_ids(self, custom_ids: set[str], status: int) -> None:
         """Sync requests whose "Request id:" marker is one of these always fail."""
@@ -392,6 +400,10 @@ class FakeAnthropic(LocalServer):
         key = headers.get("x-api-key") or bearer.removeprefix("Bearer ").strip()
         if not key or key == "bad-key":
             raise _ApiError(401, "invalid x-api-key")
+        with self._lock:
+            echo, self._echo_key = self._echo_key > 0, max(0, self._echo_key - 1)
+        if echo:
+            raise _ApiError(401, f"invalid x-api-key {key} (x-api-key: {key})")
 
     def _scripted_failure(self, path: str) -> None:
         with self._lock:

@@ -1,0 +1,119 @@
+"""The data folder's health: private permissions, leftovers, database integrity.
+
+The data folder holds scanned documents, their text and the extracted fields: other
+users of the machine must not read it. DocBatch makes it ``0700`` and its files
+``0600`` when it opens it (``make_private``); ``docbatch doctor`` reports anything
+that drifted (a copy made with ``cp -r``, a backup restored by another user).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import sqlite3
+import stat
+from pathlib import Path
+
+from docbatch_gui.domain.errors import DocBatchError, StorageError, StoreBusy
+
+PRIVATE_DIR = 0o700
+PRIVATE_FILE = 0o600
+#: folders whose files are checked one by one (the blob tree is checked at its root:
+#: its files are written 0600 by ``mkstemp`` and can number in the millions)
+FILE_FOLDERS = (".", "logs")
+
+
+def make_private(data_dir: Path) -> None:
+    """Owner-only permissions on the folder, its subfolders and the files it keeps at
+    its top (the database, logs); best effort: a folder we cannot change is reported
+    by ``permission_problems``, not fatal."""
+    data_dir = Path(data_dir)
+    for folder in _folders(data_dir):
+        with contextlib.suppress(OSError):
+            os.chmod(folder, PRIVATE_DIR)
+    for path in _files(data_dir):
+        with contextlib.suppress(OSError):
+            os.chmod(path, PRIVATE_FILE)
+
+
+def permission_problems(data_dir: Path) -> list[str]:
+    """What other users could read or write, as ``path (mode)``."""
+    problems = []
+    for path in [*_folders(Path(data_dir)), *_files(Path(data_dir))]:
+        try:
+            mode = stat.S_IMODE(path.lstat().st_mode)
+        except OSError:
+            continue
+        if mode & 0o077:
+            problems.append(f"{path} ({mode:o})")
+    return problems
+
+
+def _folders(data_dir: Path) -> list[Path]:
+    names = ("", "logs", "blobs", "blobs/.incoming", "blob-cache")
+    return [data_dir / name for name in names if (data_dir / name).is_dir()]
+
+
+def _files(data_dir: Path) -> list[Path]:
+    found = []
+    for name in FILE_FOLDERS:
+        folder = data_dir / name
+        if folder.is_dir():
+            found += [p for p in folder.iterdir() if p.is_file() and not p.is_symlink()]
+    return found
+
+
+def quick_check(db_path: Path) -> str | None:
+    """SQLite's ``PRAGMA quick_check`` on the database file: None when it is sound,
+    else its first finding. Read-only: it never repairs or replaces the file."""
+    uri = f"file:{db_path}?mode=ro"
+    try:
+        with contextlib.closing(sqlite3.connect(uri, uri=True, timeout=5)) as db:
+            rows = db.execute("PRAGMA quick_check").fetchall()
+    except sqlite3.DatabaseError as exc:
+        return str(exc)
+    findings = [str(r[0]) for r in rows if r and r[0] != "ok"]
+    return findings[0] if findings else None
+
+
+def storage_error(exc: BaseException, path: Path, *, busy_timeout: float = 30) -> DocBatchError:
+    """One sentence for what went wrong with the database or a folder at ``path``:
+    which file, and what to do. Anything unrecognised keeps its own words."""
+    text = str(exc).lower()
+    if (isinstance(exc, OSError) and exc.errno == errno.ENOSPC) or "disk is full" in text:
+        return StorageError(
+            f"The disk holding {path} is full: free some space, then try again "
+            "(nothing was lost; unfinished work is picked up again)."
+        )
+    if "locked" in text or "busy" in text:
+        return StoreBusy(
+            f"{path} is locked by another program (waited {busy_timeout:g} s): close "
+            "whatever holds it (a database browser, a backup tool); the work is retried."
+        )
+    if "not a database" in text or "malformed" in text or "corrupt" in text:
+        return StorageError(
+            f"{path} is damaged ({exc}): restore it from a backup, or move it aside to "
+            "start with an empty one. DocBatch does not replace it."
+        )
+    if isinstance(exc, PermissionError) or "readonly" in text or "read-only" in text:
+        return StorageError(
+            f"{path} cannot be written ({exc}): give this user write access, or set "
+            "DOCBATCH_DATA_DIR to a writable folder."
+        )
+    if isinstance(exc, FileNotFoundError) or "unable to open" in text:
+        return StorageError(
+            f"{path} cannot be opened ({exc}): its folder is missing or unreachable; "
+            "check DOCBATCH_DATA_DIR (is the disk mounted?)."
+        )
+    return StorageError(f"{path}: {exc}")
+
+
+def check_not_empty(db_path: Path) -> None:
+    """A database file cut to 0 bytes (a full disk, a bad copy) would open as a new,
+    empty database and hide every job: it is reported, never silently replaced."""
+    if db_path.is_file() and db_path.stat().st_size == 0:
+        raise StorageError(
+            f"{db_path} is empty (0 bytes): it was cut off, by a full disk or a bad copy. "
+            "Restore it from a backup; delete it only to start again with no jobs."
+        )

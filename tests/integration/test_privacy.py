@@ -1,0 +1,74 @@
+"""Secrets and privacy: an echoed key never reaches the store, the log or the
+terminal; the data folder is private and ``doctor`` says when it is not."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+
+from tests.conftest import SAMPLES
+from tests.fakes.anthropic_server import FakeAnthropic
+from tests.helpers import cli
+
+INVOICE = SAMPLES / "en_invoice_INV-2024-0042.pdf"
+#: a key of no recognisable shape: only the scrubber's memory of it can hide it
+PLAIN_KEY = "plain-secret-value-4242"
+SHAPED_KEY = "sk-ant-api03-" + "Z" * 40
+
+
+def test_an_echoed_key_is_scrubbed_everywhere(
+    tmp_path: Path, fake_anthropic: FakeAnthropic
+) -> None:
+    for key in (PLAIN_KEY, SHAPED_KEY):
+        data = tmp_path / key[:5]
+        fake_anthropic.echo_key_next(20)
+        env = {
+            "ANTHROPIC_API_KEY": key,
+            "ANTHROPIC_BASE_URL": fake_anthropic.url,
+            "ANTHROPIC_MAX_RETRIES": "0",
+        }
+        result = cli(data, "-v", "process", str(INVOICE), "--mode", "sync", "--wait", env=env)
+        assert result.returncode == 1
+        jobs = json.loads(cli(data, "jobs", "--json", env=env).stdout)
+        assert jobs[0]["state"] == "failed" and "***" in jobs[0]["error"], jobs
+        log = (data / "logs" / "docbatch.log").read_text(encoding="utf-8")
+        for text in (result.stdout, result.stderr, json.dumps(jobs), log):
+            assert key not in text
+        assert "invalid x-api-key ***" in jobs[0]["error"]
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_the_data_folder_is_private_and_doctor_checks_it(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    assert cli(data, "process", str(INVOICE), "--mode", "offline", "--wait").returncode == 0
+    assert mode(data) == 0o700
+    for name in ("docbatch.sqlite3", "logs/docbatch.log"):
+        assert mode(data / name) == 0o600, name
+    assert mode(data / "logs") == 0o700
+    blobs = [p for p in (data / "blobs").rglob("*") if p.is_file()]
+    assert blobs and all(mode(p) == 0o600 for p in blobs)
+    checks = {c["name"]: c for c in json.loads(cli(data, "doctor", "--json").stdout)}
+    assert checks["data permissions"]["status"] == "ok"
+    os.chmod(data, 0o755)
+    os.chmod(data / "docbatch.sqlite3", 0o644)
+    checks = {c["name"]: c for c in json.loads(cli(data, "doctor", "--json").stdout)}
+    assert checks["data permissions"]["status"] == "warn"
+    assert str(data / "docbatch.sqlite3") + " (644)" in checks["data permissions"]["detail"]
+    assert f"chmod -R go-rwx {data}" in checks["data permissions"]["detail"]
+    cli(data, "jobs")  # opening the folder makes it private again
+    assert mode(data) == 0o700 and mode(data / "docbatch.sqlite3") == 0o600
+
+
+def test_doctor_reports_leftover_temporaries(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    incoming = data / "blobs" / ".incoming"
+    incoming.mkdir(parents=True)
+    (incoming / ".999999-half").write_bytes(b"x" * 2048)  # pid 999999: long gone
+    checks = {c["name"]: c for c in json.loads(cli(data, "doctor", "--json").stdout)}
+    assert checks["leftover temporaries"]["status"] == "warn"
+    assert "1 half-written file(s)" in checks["leftover temporaries"]["detail"]
