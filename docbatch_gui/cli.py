@@ -22,6 +22,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape as escape_markup
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
@@ -43,6 +44,7 @@ from docbatch_gui.doctor import Status, run_checks, run_live
 from docbatch_gui.domain.errors import ConfigError, DocBatchError
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import FINAL_STATES
+from docbatch_gui.domain.text import printable
 from docbatch_gui.engine.documents import CorrectionsAtRisk
 from docbatch_gui.engine.intake import shown_path
 from docbatch_gui.log_file import log_to_file
@@ -58,7 +60,7 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 def complain(message: str, style: str = "red") -> None:
     """Print to stderr without markup (file names may hold brackets), secrets masked."""
-    err.print(Text(scrub_secrets(message), style=style))
+    err.print(Text(printable(scrub_secrets(message)), style=style))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -256,7 +258,8 @@ def _run_with_progress(app: DocBatchApp, ids: list[int], *, show: bool) -> tuple
         if job.id not in tasks:
             if job.id not in ids:
                 return
-            tasks[job.id] = progress.add_task(job.file_name[:40], total=1.0, state="")
+            name = escape_markup(printable(job.file_name)[:40])  # a name like "[/]" is text
+            tasks[job.id] = progress.add_task(name, total=1.0, state="")
         done = 1.0 if job.state in FINAL_STATES else job.progress
         progress.update(tasks[job.id], completed=done, state=job.state.value)
 
@@ -354,7 +357,8 @@ def cmd_import_yadisk(app: DocBatchApp, args: argparse.Namespace) -> int:
         return EXIT_FAILED
     for result in report.results:
         note = f" (duplicate of job {result.duplicate_of.id})" if result.duplicate_of else ""
-        out.print(Text(f"job {result.job.id}: {result.job.file_name} {result.job.state}{note}"))
+        name = printable(result.job.file_name)
+        out.print(Text(f"job {result.job.id}: {name} {result.job.state}{note}"))
     out.print(f"{len(report.results)} file(s) queued from Yandex.Disk")
     return EXIT_OK
 
@@ -402,14 +406,14 @@ def cmd_retry(app: DocBatchApp, args: argparse.Namespace) -> int:
             complain(f"job {job_id}: {exc}")
             refused += 1
             continue
-        out.print(Text(f"job {job.id} ({job.file_name}) queued again"))
+        out.print(Text(f"job {job.id} ({printable(job.file_name)}) queued again"))
     return EXIT_FAILED if refused else EXIT_OK
 
 
 def cmd_cancel(app: DocBatchApp, args: argparse.Namespace) -> int:
     for job_id in args.ids:
         job = app.cancel(job_id)
-        out.print(f"job {job.id} ({job.file_name}) canceled")
+        out.print(Text(f"job {job.id} ({printable(job.file_name)}) canceled"))
     return EXIT_OK
 
 
@@ -429,7 +433,9 @@ def cmd_doctor(settings: Settings, args: argparse.Namespace) -> int:
         Status.FAIL: "[red]FAIL[/]",
     }
     for check in [*checks, *live]:
-        out.print(f"{marks[check.status]:>6}  {check.name}: {check.detail}", highlight=False)
+        # the detail may quote a path or a server's words: printed as text, not markup
+        out.print(f"{marks[check.status]:>6}  ", end="", highlight=False)
+        out.print(Text(f"{check.name}: {printable(check.detail)}"), highlight=False)
     if live:
         spent = sum(c.cost_usd or 0.0 for c in live)
         out.print(f"        live check cost ${spent:.6f} in all", highlight=False)

@@ -11,6 +11,7 @@ from rich.text import Text
 
 from docbatch_gui.domain.models import BatchRecord, Document, Job, Page
 from docbatch_gui.domain.states import JobState
+from docbatch_gui.domain.text import printable
 from docbatch_gui.stats import requests_done, requests_total, shown_cost
 
 if TYPE_CHECKING:
@@ -197,12 +198,12 @@ def print_jobs(
     for job in jobs:
         table.add_row(
             str(job.id),
-            Text(job.file_name),
+            Text(printable(job.file_name)),
             Text(job.state.value, style=STATE_STYLE.get(job.state, "")),
             str(job.pages or ""),
             str(job.documents or ""),
             *([job_cost(job)] if with_cost else []),
-            Text(job_note(job)),
+            Text(printable(job_note(job))),
         )
     console.print(table)
 
@@ -220,7 +221,7 @@ def _document_block(document: Document, file_name: str) -> Group:
     )
     header = Text.assemble(
         (f"job {document.job_id} ", "bold"),
-        f"{file_name} · {pages} · ",
+        f"{printable(file_name)} · {pages} · ",
         (document.doc_type, "bold magenta"),
         " · ",
         status,
@@ -231,7 +232,9 @@ def _document_block(document: Document, file_name: str) -> Group:
     grid.add_column(justify="right")
     for name, value in document.fields.items():
         if value is not None:
-            grid.add_row(f"  {name}", Text(value), f"{document.confidence.get(name, 0):.0%}")
+            grid.add_row(
+                f"  {name}", Text(printable(value)), f"{document.confidence.get(name, 0):.0%}"
+            )
     filename_values = {k: v for k, v in document.filename_fields.items() if v}
     if filename_values:
         shown = ", ".join(f"{k}={v}" for k, v in filename_values.items())

@@ -185,13 +185,13 @@ def _unmatched(app: DocBatchApp, args: argparse.Namespace) -> int:
 
 def _assign(app: DocBatchApp, args: argparse.Namespace) -> int:
     result = app.registry.assign(args.id, args.row, args.document, _who(args))
-    out.print(f"row {result.row}: document {result.document_id}, by {result.assigned_by}")
+    out.print(Text(f"row {result.row}: document {result.document_id}, by {result.assigned_by}"))
     return EXIT_OK
 
 
 def _unassign(app: DocBatchApp, args: argparse.Namespace) -> int:
     result = app.registry.unassign(args.id, args.row, _who(args))
-    out.print(f"row {result.row}: no document, by {result.assigned_by}")
+    out.print(Text(f"row {result.row}: no document, by {result.assigned_by}"))
     return EXIT_OK
 
 

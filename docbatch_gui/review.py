@@ -15,6 +15,7 @@ from docbatch_gui.domain.errors import DocBatchError, ErrorKind
 from docbatch_gui.domain.models import Document, Job
 from docbatch_gui.domain.normalize import normalize_amount, normalize_date
 from docbatch_gui.domain.states import JobState
+from docbatch_gui.domain.text import clean_value
 from docbatch_gui.storage.store import Store
 
 #: the confidence a value a person typed or confirmed gets
@@ -36,7 +37,7 @@ def normalize_field(name: str, value: str | None) -> str | None:
     refuse what cannot be read rather than store it wrong."""
     if value is None or not value.strip():
         return None
-    value = value.strip()
+    value = clean_value(value).strip()
     if name == "date" or name.endswith("_date"):
         iso = normalize_date(value)
         if iso is None:

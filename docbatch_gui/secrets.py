@@ -180,11 +180,14 @@ def _masked(match: re.Match[str]) -> str:
 
 
 class ScrubbingFilter(logging.Filter):
-    """Masks secrets in every record a handler writes (message and exception text)."""
+    """Masks secrets in every record a handler writes (message and exception text),
+    and escapes control characters a file name may carry into the message."""
 
     def filter(self, record: logging.LogRecord) -> bool:
+        from docbatch_gui.domain.text import printable
+
         message = record.getMessage()
-        clean = scrub_secrets(message)
+        clean = printable(scrub_secrets(message), lines=True)  # no escape sequence acts
         if clean != message:
             record.msg, record.args = clean, None
         if record.exc_info and record.exc_info[1] is not None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox, QWidget
 
 
@@ -36,6 +37,7 @@ async def confirm(
     default: QMessageBox.StandardButton,
 ) -> QMessageBox.StandardButton:
     box = QMessageBox(QMessageBox.Icon.Question, title, text, buttons, parent)
+    box.setTextFormat(Qt.TextFormat.PlainText)  # the text quotes file names
     box.setDefaultButton(default)
     await ask(box)
     return box.standardButton(box.clickedButton())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import html
 
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QIcon, QPixmap
@@ -80,7 +81,9 @@ class JobDetail(QWidget):
         if job is None:
             self.title.setText(self.tr("Select a job to see its pages and documents."))
             return
-        self.title.setText(f"<b>{job.file_name}</b><br>{job.source_path}")
+        # names are the operator's data: escaped, so "<img …>.pdf" is shown as written
+        name, where = html.escape(job.file_name), html.escape(job.source_path)
+        self.title.setText(f"<b>{name}</b><br>{where}")
         self._load_task = asyncio.ensure_future(self._load(job))
 
     async def _load(self, job: Job) -> None:

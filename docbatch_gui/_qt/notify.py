@@ -25,6 +25,7 @@ class Toast(QFrame):
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         label = QLabel(text, self)
+        label.setTextFormat(Qt.TextFormat.PlainText)  # messages quote file names
         label.setWordWrap(True)
         label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(label)

@@ -69,6 +69,7 @@ class MatchDetail(QWidget):
         )
         self.breakdown.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.notes = QLabel()
+        self.notes.setTextFormat(Qt.TextFormat.PlainText)  # user data
         self.notes.setWordWrap(True)
         self.assign_button = QPushButton(self.tr("Assign document…"))
         self.unassign_button = QPushButton(self.tr("Unassign"))

@@ -75,6 +75,7 @@ class ResultsView(QWidget):
         self.filter = "all"
 
         self.title = QLabel()
+        self.title.setTextFormat(Qt.TextFormat.PlainText)  # user data
         self.title.setStyleSheet("font-weight: bold;")
         labels = {
             "all": self.tr("All"),

@@ -10,6 +10,7 @@ offers *Force reimport* instead of deciding for the operator.
 from __future__ import annotations
 
 import asyncio
+import html
 import threading
 from functools import partial
 from typing import TYPE_CHECKING
@@ -179,7 +180,7 @@ class RunPage(QWizardPage):
             )
         except NeedsForce as exc:
             outcome = "needs_force"
-            self.outcome.setText(str(exc))
+            self.outcome.setText(html.escape(str(exc)))
             self.force_button.show()
         except Cancelled:
             outcome = "canceled"
@@ -190,7 +191,7 @@ class RunPage(QWizardPage):
                 )
             )
         except DocBatchError as exc:
-            self.outcome.setText(f"<span style='color:#b3261e'>{exc}</span>")
+            self.outcome.setText(f"<span style='color:#b3261e'>{html.escape(str(exc))}</span>")
         else:
             outcome = "done"
             self.done_id = w.registry_id

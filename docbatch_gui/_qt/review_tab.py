@@ -110,6 +110,7 @@ class ReviewTab(ReviewForm, QWidget):
             self.field_labels[key] = label or key
             self.form.addRow(label or key, row)
         self.reasons = QLabel()
+        self.reasons.setTextFormat(Qt.TextFormat.PlainText)  # user data
         self.reasons.setWordWrap(True)
         self.reasons.setStyleSheet("color: #8a4b00;")
         self.history = QPlainTextEdit()

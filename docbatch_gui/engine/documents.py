@@ -23,6 +23,7 @@ from typing import Any
 
 from docbatch_gui.domain.errors import DocBatchError, ErrorKind
 from docbatch_gui.domain.models import Document
+from docbatch_gui.domain.text import clean_value
 from docbatch_gui.pipeline.review import with_page_notes
 from docbatch_gui.storage.store import Store
 
@@ -54,11 +55,25 @@ def check_corrections(store: Store, job_id: int, file_name: str, *, force: bool)
 
 def store_documents(store: Store, job_id: int, documents: Sequence[Document]) -> list[Document]:
     """The one way extracted documents are saved (worker and batch results alike)."""
-    fresh = with_page_notes(documents, store.list_pages(job_id))
+    fresh = with_page_notes([_cleaned(d) for d in documents], store.list_pages(job_id))
     kept, lost = carry_corrections(store.list_documents(job_id), fresh)
     if lost:
         store.archive_documents(job_id, lost, NOT_FOUND_AGAIN)
     return store.replace_documents(job_id, kept)
+
+
+def _cleaned(document: Document) -> Document:
+    """Values without control or direction characters, whichever reader found them."""
+
+    def clean(values: dict[str, str | None]) -> dict[str, str | None]:
+        return {k: clean_value(v) if isinstance(v, str) else v for k, v in values.items()}
+
+    return replace(
+        document,
+        doc_type=clean_value(document.doc_type),
+        fields=clean(document.fields),
+        filename_fields=clean(document.filename_fields),
+    )
 
 
 def carry_corrections(

@@ -15,6 +15,7 @@ from pathlib import Path
 from docbatch_gui.domain.errors import UnsupportedInput
 from docbatch_gui.domain.models import Job, NewJob
 from docbatch_gui.domain.states import JobState, Phase
+from docbatch_gui.domain.text import printable
 from docbatch_gui.engine.job_log import log_failure
 from docbatch_gui.pipeline.formats import SUPPORTED_EXTENSIONS, check_file
 from docbatch_gui.sources.local import iter_files
@@ -183,4 +184,4 @@ def size_ok(path: Path, max_file_mb: int) -> bool:
 
 def shown_path(path: Path) -> str:
     """A path as the log and the terminal show it: control characters escaped."""
-    return "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" for ch in str(path))
+    return printable(str(path))

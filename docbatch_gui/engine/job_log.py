@@ -11,6 +11,7 @@ import logging
 
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import JobState
+from docbatch_gui.domain.text import printable
 
 log = logging.getLogger("docbatch_gui.engine.worker")
 
@@ -21,7 +22,7 @@ def log_failure(job: Job) -> None:
     log.warning(
         "job %s (%s) %s [%s]: %s",
         job.id,
-        job.file_name,
+        printable(job.file_name),
         job.state.value,
         job.error_kind.value if job.error_kind else "?",
         job.error or "no reason recorded",
@@ -40,7 +41,7 @@ def log_skipped_page(job: Job, page_no: int, reason: str, text_chars: int) -> No
         "job %s (%s) page %s skipped: %s; %s. Splitting the file would not help: the "
         "page itself is too complex for the renderer. Look at it in the source file.",
         job.id,
-        job.file_name,
+        printable(job.file_name),
         page_no,
         reason,
         kept,

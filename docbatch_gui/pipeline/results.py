@@ -16,6 +16,7 @@ from typing import Any
 from docbatch_gui.domain.errors import RetryableError
 from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.normalize import normalize_amount, normalize_date
+from docbatch_gui.domain.text import clean_value
 from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.pipeline.prompt import doc_type_keys
 from docbatch_gui.pipeline.review import review_reasons
@@ -101,7 +102,7 @@ def _clean(key: str, value: object) -> tuple[str | None, str | None]:
     """(normalised value, note) — a value that does not parse is dropped, with a note."""
     if value is None or (isinstance(value, str) and not value.strip()):
         return None, None
-    text = str(value).strip()
+    text = clean_value(str(value)).strip()
     normaliser = NORMALISERS.get(key)
     if normaliser is None:
         return text, None

@@ -25,6 +25,7 @@ from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.registry import RegistryRowRecord, SearchResult
+from docbatch_gui.domain.text import clean_value
 from docbatch_gui.registry.progress import ProgressFn, check_cancel
 
 __all__ = ["DOCUMENT_COLUMNS", "MATCH_COLUMNS", "escape_cell", "write_export"]
@@ -43,7 +44,10 @@ SCORE_FORMAT = "0%"
 
 
 def escape_cell(value: Any) -> Any:
-    """Text that would start a formula gets a leading apostrophe; other values pass."""
+    """Text that would start a formula gets a leading apostrophe, and loses control
+    characters Excel cannot hold (so an export never fails on a character)."""
+    if isinstance(value, str):
+        value = clean_value(value)
     if isinstance(value, str) and value.startswith(_FORMULA_START):
         return "'" + value
     if isinstance(value, list | dict):

@@ -24,6 +24,7 @@ from docbatch_gui.domain.registry import (
     RegistryStatus,
     SearchResult,
 )
+from docbatch_gui.domain.text import clean_value
 from docbatch_gui.engine.owner import HEARTBEAT_EVERY, owner_alive, this_owner
 from docbatch_gui.engine.workload import Workload, workload_for
 from docbatch_gui.registry import search as search_mod
@@ -100,7 +101,14 @@ def _config(source: ConfigSource) -> RegistryConfig:
 
 
 def _record(row: RegistryRow) -> RegistryRowRecord:
-    return RegistryRowRecord(row.row, row.raw_data, row.mapped_data, row.normalized)
+    """A row as stored: its text values without control or direction characters."""
+    return RegistryRowRecord(
+        row.row, _clean(row.raw_data), _clean(row.mapped_data), _clean(row.normalized)
+    )
+
+
+def _clean(values: dict[str, Any]) -> dict[str, Any]:
+    return {k: clean_value(v) if isinstance(v, str) else v for k, v in values.items()}
 
 
 class RegistryService:

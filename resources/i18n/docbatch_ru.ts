@@ -950,6 +950,10 @@ Allowed: {1}</source>
         <translation>Пропущено файлов неподдерживаемых типов: {0}.</translation>
     </message>
     <message>
+        <source>{0} file(s) not read (links out of the folder, pipes, system files): see the log.</source>
+        <translation>Не прочитано файлов: {0} (ссылки за пределы папки, каналы, системные файлы): см. журнал.</translation>
+    </message>
+    <message>
         <source>Stopped by you; the rest was not added.</source>
         <translation>Остановлено вами; остальные файлы не добавлены.</translation>
     </message>
@@ -1848,6 +1852,10 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
         <translation>Макс. размер файла, МБ</translation>
     </message>
     <message>
+        <source>Follow links out of added folders</source>
+        <translation>Следовать ссылкам за пределы добавленных папок</translation>
+    </message>
+    <message>
         <source>Most pages per file</source>
         <translation>Макс. страниц в файле</translation>
     </message>
@@ -1946,6 +1954,10 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
     <message>
         <source>Use HTTPS</source>
         <translation>Использовать HTTPS</translation>
+    </message>
+    <message>
+        <source>Local cache, MB</source>
+        <translation>Локальный кэш, МБ</translation>
     </message>
     <message>
         <source>URL</source>
