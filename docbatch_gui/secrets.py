@@ -190,8 +190,8 @@ class ScrubbingFilter(logging.Filter):
         clean = printable(scrub_secrets(message), lines=True)  # no escape sequence acts
         if clean != message:
             record.msg, record.args = clean, None
-        if record.exc_info and record.exc_info[1] is not None:
+        if record.exc_info and record.exc_info[1] is not None and not record.exc_text:
+            # formatters print exc_text when it is set: the traceback, scrubbed
             text = logging.Formatter().formatException(record.exc_info)
             record.exc_text = scrub_secrets(text)
-            record.exc_info = None
         return True

@@ -300,8 +300,9 @@ class PanelHandler(logging.Handler):
             return
         try:
             message = record.getMessage()
-            if record.exc_info:
-                message += "\n" + logging.Formatter().formatException(record.exc_info)
+            if record.exc_info:  # the scrubbed text the filter left, when it ran
+                text = record.exc_text or logging.Formatter().formatException(record.exc_info)
+                message += "\n" + text
             panel.post(
                 LogLine(record.created, record.levelno, record.levelname, record.name, message)
             )

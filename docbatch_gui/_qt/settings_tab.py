@@ -70,7 +70,7 @@ GROUPS: list[tuple[str, list[str], Probe | None]] = [
         ],
         connections.test_anthropic,
     ),
-    ("storage", ["data_dir"], None),
+    ("storage", ["data_dir", "db_busy_timeout"], None),
     ("mongodb", ["mongodb_uri"], connections.test_mongodb),
     (
         "minio",
@@ -216,6 +216,7 @@ class SettingsTab(QWidget):
             "render_workers": self.tr("Render workers"),
             "max_file_mb": self.tr("Largest file, MB"),
             "follow_symlinks_out": self.tr("Follow links out of added folders"),
+            "db_busy_timeout": self.tr("Wait for a locked database, s"),
             "max_pages": self.tr("Most pages per file"),
             "jpeg_quality": self.tr("JPEG quality"),
             "page_timeout": self.tr("Render timeout per page, s"),

@@ -18,7 +18,6 @@ POINTS = frozenset(
         "during_polling",
         "mid_results",
         "mid_build",
-        "child_render",  # inside a render child: the file's own child dies
     }
 )
 

@@ -22,7 +22,6 @@ from collections.abc import Callable
 from typing import Any
 
 from docbatch_gui.domain.errors import DocBatchError
-from docbatch_gui.engine.faults import crash_point
 from docbatch_gui.pipeline.render import PrepareTask, page_text, render_pages
 
 PIPE_BYTES = 1024 * 1024
@@ -49,7 +48,8 @@ def _widen_pipe(fd: int) -> None:
 
 
 def render_one(task: PrepareTask, send: Send) -> None:
-    crash_point("child_render")
+    if os.environ.get("DOCBATCH_CRASH_AT") == "child_render":  # tests: the file kills its child
+        os.kill(os.getpid(), signal.SIGKILL)
     try:
         for page in render_pages(task, lambda count: send({"event": "count", "pages": count})):
             header = {

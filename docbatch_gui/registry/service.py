@@ -186,8 +186,16 @@ class RegistryService:
         )
         try:
             stats = self._import(reg, reg.id, path, cfg, progress, cancel)
-        except BaseException:
-            self.store.delete_registry(reg.id)  # nothing to look at: no husk left
+        except BaseException as exc:
+            if self.store.count_registry_rows(reg.id) == 0:
+                self.store.delete_registry(reg.id)  # nothing to look at: no husk left
+            else:  # rows so far stay to look at; export refuses it as not fully imported
+                self.store.update_registry(
+                    reg.id,
+                    status=RegistryStatus.ERROR,
+                    task_error=str(exc) or repr(exc),
+                    task_owner=None,
+                )
             raise
         self.store.update_registry(
             reg.id, status=RegistryStatus.CONFIGURED, stats=stats, task_owner=None

@@ -1856,6 +1856,10 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
         <translation>Следовать ссылкам за пределы добавленных папок</translation>
     </message>
     <message>
+        <source>Wait for a locked database, s</source>
+        <translation>Ожидание занятой базы данных, с</translation>
+    </message>
+    <message>
         <source>Most pages per file</source>
         <translation>Макс. страниц в файле</translation>
     </message>

@@ -52,7 +52,9 @@ def test_jobs_json_has_the_contract_keys(processed: Path) -> None:
     states = {j["file"]: j["state"] for j in jobs}
     assert states == {
         "en_invoice_INV-2024-0042.pdf": "done",
-        "photo_invoice_sideways.jpg": "done",
+        # read at the photo's own resolution, OCR also reads the bank block, whose tax
+        # id is found by its pattern alone (confidence 0.5): a person checks it
+        "photo_invoice_sideways.jpg": "needs_review",
         "ru_three_documents.pdf": "done",
         "scan_two_pages.tiff": "done",
     }

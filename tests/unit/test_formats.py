@@ -68,7 +68,7 @@ def test_iter_files_walks_folders_in_order_and_skips_hidden(tmp_path: Path) -> N
     (tmp_path / ".git").mkdir()
     (tmp_path / ".git" / "x.pdf").write_bytes(b"x")
     found = list(iter_files([tmp_path, tmp_path / "a.pdf"]))
-    assert [(p.relative_to(tmp_path).as_posix(), e) for p, e in found] == [
-        ("a.pdf", False),
-        ("b/2.pdf", False),
+    assert [(f.path.relative_to(tmp_path).as_posix(), f.explicit, f.problem) for f in found] == [
+        ("a.pdf", False, None),
+        ("b/2.pdf", False, None),
     ]
