@@ -14,12 +14,14 @@ import json
 import logging
 import multiprocessing
 import os
+import sqlite3
 import sys
 import time
 from collections.abc import Sequence
 
-from docbatch_gui.domain.errors import ConfigError
+from docbatch_gui.domain.errors import ConfigError, DocBatchError
 from docbatch_gui.frozen import dispatch_child
+from docbatch_gui.storage.health import storage_error
 
 #: when this module was first imported: the start of the window's clock
 STARTED = time.monotonic()
@@ -83,6 +85,10 @@ def run_gui(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         QMessageBox.critical(None, "DocBatch", str(exc))
         return 2
+    problem = store_problem(settings)
+    if problem is not None:  # damaged, empty, locked or full: one sentence, then exit
+        QMessageBox.critical(None, "DocBatch", problem)
+        return 1
     loop = make_loop(qapp)
     asyncio.set_event_loop(loop)
     from docbatch_gui.log_file import log_to_file
@@ -161,6 +167,21 @@ def _exit_after_show(loop: asyncio.AbstractEventLoop, window: object) -> int:
     sys.stdout.flush()
     window.ctx.app.close()  # type: ignore[attr-defined]
     return 0
+
+
+def store_problem(settings: object) -> str | None:
+    """Why the store cannot be opened, in one sentence; None when it opens."""
+    from docbatch_gui.backends import open_store
+    from docbatch_gui.config import Settings
+
+    assert isinstance(settings, Settings)
+    try:
+        open_store(settings).close()
+    except DocBatchError as exc:
+        return exc.message
+    except (sqlite3.Error, OSError) as exc:
+        return str(storage_error(exc, settings.db_path))
+    return None
 
 
 def build_window(settings: object, qsettings: object) -> object:
