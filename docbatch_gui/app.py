@@ -22,7 +22,7 @@ from docbatch_gui.backends import open_blobs, open_store
 from docbatch_gui.config import Execution, ProcessingMode, Settings
 from docbatch_gui.domain.errors import ConfigError, DocBatchError, InvalidTransition
 from docbatch_gui.domain.models import Document, Job, Page
-from docbatch_gui.domain.states import FINAL_STATES, SUCCESS_STATES, JobState
+from docbatch_gui.domain.states import FINAL_STATES, PAUSED_SETTING, SUCCESS_STATES, JobState
 from docbatch_gui.engine.documents import check_corrections
 from docbatch_gui.engine.intake import IntakeProgress, IntakeReport, intake_paths
 from docbatch_gui.engine.leader import RedisLeaderLock
@@ -150,14 +150,10 @@ class DocBatchApp(BatchViews, RemoteSources):
         Paused, no new job starts and no batch is submitted or polled; steps already
         running finish.
         """
-        from docbatch_gui.engine.batch import PAUSED
-
-        self.store.set_setting(PAUSED, paused)
+        self.store.set_setting(PAUSED_SETTING, paused)
 
     def is_paused(self) -> bool:
-        from docbatch_gui.engine.batch import PAUSED
-
-        return bool(self.store.get_setting(PAUSED, False))
+        return bool(self.store.get_setting(PAUSED_SETTING, False))
 
     def may_start(self) -> bool:
         return not self.draining and not self.is_paused()

@@ -99,3 +99,8 @@ def check_transition(current: JobState, target: JobState, job_id: int | None = N
     if not can_transition(current, target):
         who = f"job {job_id}" if job_id is not None else "job"
         raise InvalidTransition(f"{who} cannot move from {current} to {target}")
+
+
+#: the store setting that pauses the worker (no new job starts, no batch is submitted
+#: or polled); here, not in the batch engine, so checking it imports no client SDK
+PAUSED_SETTING = "batch_worker_paused"

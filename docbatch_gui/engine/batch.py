@@ -21,7 +21,7 @@ from datetime import UTC, datetime, timedelta
 from docbatch_gui.config import Settings
 from docbatch_gui.domain.errors import DocBatchError, ErrorKind, InvalidTransition
 from docbatch_gui.domain.models import BatchRecord, Job, RequestRecord
-from docbatch_gui.domain.states import JobState
+from docbatch_gui.domain.states import PAUSED_SETTING, JobState
 from docbatch_gui.engine.batch_results import ResultBuilder
 from docbatch_gui.engine.estimates import CostEstimator
 from docbatch_gui.engine.extraction import group_request, page_groups
@@ -36,7 +36,7 @@ from docbatch_gui.storage.store import Store
 
 log = logging.getLogger(__name__)
 
-PAUSED = "batch_worker_paused"
+PAUSED = PAUSED_SETTING
 WINDOW_SKEW = timedelta(minutes=2)  # clock difference tolerated between us and the API
 OPEN = ("in_progress", "canceling")
 BATCH = "batch"

@@ -149,7 +149,7 @@ def test_a_utf16_settings_file_is_one_sentence(tmp_path: Path) -> None:
 
 def test_a_worker_killed_ten_times_while_preparing_fails_no_good_file(tmp_path: Path) -> None:
     data = tmp_path / "data"
-    big = builders.text_pdf(tmp_path / "long.pdf", pages=150)
+    big = builders.text_pdf(tmp_path / "long.pdf", pages=40)
     assert cli(data, "process", str(big), "--mode", "offline").returncode == 0
     db = data / "docbatch.sqlite3"
     command = [
@@ -171,7 +171,7 @@ def test_a_worker_killed_ten_times_while_preparing_fails_no_good_file(tmp_path: 
             if attempts == kill and state == "preparing":  # this attempt is rendering
                 break
             time.sleep(0.02)
-        time.sleep(0.1 * (kill % 4))  # at different moments of the rendering
+        time.sleep(0.05 * (kill % 3))  # at different moments of the rendering
         assert worker.poll() is None, "the worker finished before it could be killed"
         worker.send_signal(signal.SIGKILL)
         worker.wait()

@@ -91,11 +91,11 @@ def test_a_truncated_blob_is_repaired_by_force(tmp_path: Path) -> None:
     data = tmp_path / "data"
     source = tmp_path / "invoice.pdf"
     shutil.copy(INVOICE, source)
-    assert cli(data, "process", str(source), "--mode", "offline", "--wait").returncode == 0
+    assert cli(data, "process", str(source), "--mode", "offline").returncode == 0  # stored
     sha, size = sha256_file(source)
     blob = data / "blobs" / sha[:2] / sha[2:4] / sha
     blob.write_bytes(blob.read_bytes()[: size // 2])  # a disk or a copy cut it short
-    again = cli(data, "process", str(source), "--mode", "offline", "--wait", "--force")
+    again = cli(data, "process", str(source), "--mode", "offline", "--force")
     assert again.returncode == 0, again.stderr
     assert sha256_file(blob) == (sha, size)
     assert "damaged; replaced with a good copy" in (data / "logs" / "docbatch.log").read_text()
