@@ -170,11 +170,14 @@ def _exit_after_show(loop: asyncio.AbstractEventLoop, window: object) -> int:
 
 
 def store_problem(settings: object) -> str | None:
-    """Why the store cannot be opened, in one sentence; None when it opens."""
+    """Why the store cannot be opened, in one sentence; None when it opens (or is
+    still to be created: the window creates it)."""
     from docbatch_gui.backends import open_store
     from docbatch_gui.config import Settings
 
     assert isinstance(settings, Settings)
+    if not settings.mongodb_uri and not settings.db_path.exists():
+        return None
     try:
         open_store(settings).close()
     except DocBatchError as exc:
