@@ -209,3 +209,20 @@ async def test_processing_a_corrected_file_again_asks_first(window: Any, tmp_pat
     await until(lambda: states(window).get("fixed.pdf") in ("done", "needs_review"))
     (again,) = app.documents(job.id)
     assert again.id == document.id and again.fields["number"] == "12-A"
+
+
+async def test_user_data_is_shown_as_text_not_markup(window: Any, tmp_path: Path) -> None:
+    """A file named like HTML is shown as written in the job detail and in a notice."""
+    from docbatch_gui.domain import NewJob
+
+    tab = window.queue_tab
+    name = "<img src=x><b>bold</b>.pdf"
+    job = window.ctx.app.store.create_job(NewJob(name, f"/in/{name}", "d" * 64, 10))
+    tab.detail.show_job(job)
+    assert "&lt;img src=x&gt;&lt;b&gt;bold&lt;/b&gt;.pdf" in tab.detail.title.text()
+    window.ctx.notifier.notify(f"{name}: done", "info")
+    await drain()
+    from PySide6.QtWidgets import QLabel
+
+    labels = [lb for lb in window.findChildren(QLabel) if lb.text() == f"{name}: done"]
+    assert labels and all(lb.textFormat() == Qt.TextFormat.PlainText for lb in labels)
