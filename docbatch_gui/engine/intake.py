@@ -113,31 +113,18 @@ def intake_file(
 ) -> IntakeResult:
     """``problem``: why the path must not be read at all (``sources.local.refusal``)."""
     if problem is not None:
-        job = store.create_job(NewJob(path.name, str(path.absolute()), EMPTY_SHA256, 0, mode))
-        job = store.transition(
-            job.id,
-            JobState.FAILED,
-            error_kind=UnsupportedInput.kind,
-            error=f"{path.name}: not read: {problem}. Copy the document itself into the "
-            "folder, or add it by its own path.",
-            phase=Phase.INTAKE,
-        )
-        log_failure(job)
-        return IntakeResult(job)
+        return _unread(
+            store, path, str(path.absolute()), mode,
+            f"{path.name}: not read: {problem}. Copy the document itself into the folder, "
+            "or add it by its own path.",
+        )  # fmt: skip
     source_path = str(path.resolve()) if path.exists() else str(path)
     if not path.is_file():
-        job = store.create_job(NewJob(path.name, source_path, EMPTY_SHA256, 0, mode))
-        problem = "does not exist" if not path.exists() else "is not a regular file"
-        job = store.transition(
-            job.id,
-            JobState.FAILED,
-            error_kind=UnsupportedInput.kind,
-            error=f"{path.name}: the path {problem} ({source_path}). "
-            "Check the path and add it again.",
-            phase=Phase.INTAKE,
-        )
-        log_failure(job)
-        return IntakeResult(job)
+        missing = "does not exist" if not path.exists() else "is not a regular file"
+        return _unread(
+            store, path, source_path, mode,
+            f"{path.name}: the path {missing} ({source_path}). Check the path and add it again.",
+        )  # fmt: skip
     try:
         check_file(path, max_bytes=max_file_mb * 2**20)
         refused = None
@@ -171,6 +158,20 @@ def intake_file(
             phase=Phase.INTAKE,
         )
         log_failure(job)
+    return IntakeResult(job)
+
+
+def _unread(store: Store, path: Path, source_path: str, mode: str, error: str) -> IntakeResult:
+    """A job for a path that was not read at all: failed at intake with ``error``."""
+    job = store.create_job(NewJob(path.name, source_path, EMPTY_SHA256, 0, mode))
+    job = store.transition(
+        job.id,
+        JobState.FAILED,
+        error_kind=UnsupportedInput.kind,
+        error=error,
+        phase=Phase.INTAKE,
+    )
+    log_failure(job)
     return IntakeResult(job)
 
 

@@ -412,8 +412,9 @@ class RegistryService:
             registry = self.release_if_dead(self.store.get_registry(registry_id))
             check_fully_imported(registry, self.store.count_registry_rows(registry_id))
             headers: Sequence[str] = registry.stats.get("headers") or []
-            search_mod.rematch_stale(self.store, registry_id, self.documents())
-            documents = {d.id: d for d in self.documents() if d.id is not None}
+            every = self.documents()
+            search_mod.rematch_stale(self.store, registry_id, every)
+            documents = {d.id: d for d in every if d.id is not None}
             names = {j.id: j.file_name for j in self.store.list_jobs()}
             results = {r.row: r for r in self.store.list_results(registry_id)}
             unmatched = [d for docs in self.unmatched(registry_id).values() for d in docs]
