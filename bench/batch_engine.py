@@ -77,14 +77,14 @@ import pymupdf
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from docbatch_gui.app import DocBatchApp  # noqa: E402
-from docbatch_gui.config import load_settings  # noqa: E402
+from docbatch_gui.app.facade import DocBatchApp  # noqa: E402
 from docbatch_gui.domain.states import JobState  # noqa: E402
 from docbatch_gui.engine import batch as batch_module  # noqa: E402
 from docbatch_gui.engine import batch_results, extraction, worker  # noqa: E402
 from docbatch_gui.llm.batches import BatchClient  # noqa: E402
+from docbatch_gui.llm.requests import custom_id  # noqa: E402
 from docbatch_gui.pipeline.isolate import ChildPool  # noqa: E402
-from docbatch_gui.pipeline.requests import custom_id  # noqa: E402
+from docbatch_gui.settings.model import load_settings  # noqa: E402
 from docbatch_gui.storage.blobs import LocalBlobStore  # noqa: E402
 from docbatch_gui.storage.sqlite import SQLiteStore  # noqa: E402
 

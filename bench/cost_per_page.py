@@ -26,11 +26,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from docbatch_gui.app import DocBatchApp  # noqa: E402
-from docbatch_gui.config import load_settings  # noqa: E402
+from docbatch_gui.app.facade import DocBatchApp  # noqa: E402
 from docbatch_gui.engine.estimates import CostEstimator  # noqa: E402
 from docbatch_gui.engine.extraction import page_groups  # noqa: E402
 from docbatch_gui.llm.catalogue import Usage, load_catalogue  # noqa: E402
+from docbatch_gui.settings.model import load_settings  # noqa: E402
 from tests.fakes.anthropic_server import FakeAnthropic  # noqa: E402
 
 SAMPLES = ROOT / "resources" / "samples"

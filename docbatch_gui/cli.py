@@ -27,7 +27,8 @@ from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedCo
 from rich.text import Text
 
 from docbatch_gui import __version__
-from docbatch_gui.app import DocBatchApp
+from docbatch_gui.app.facade import DocBatchApp
+from docbatch_gui.app.log_file import log_to_file
 from docbatch_gui.cli_output import (
     batch_json,
     document_json,
@@ -39,16 +40,15 @@ from docbatch_gui.cli_output import (
     summary_line,
 )
 from docbatch_gui.cli_registry import add_registry_parser, cmd_registry
-from docbatch_gui.config import Settings, load_settings
-from docbatch_gui.doctor import Status, run_checks, run_live
+from docbatch_gui.diagnostics.doctor import Status, run_checks, run_live
 from docbatch_gui.domain.errors import ConfigError, DocBatchError
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import FINAL_STATES
 from docbatch_gui.domain.text import printable
 from docbatch_gui.engine.documents import CorrectionsAtRisk
 from docbatch_gui.engine.intake import shown_path
-from docbatch_gui.log_file import log_to_file
-from docbatch_gui.secrets import ScrubbingFilter, scrub_secrets
+from docbatch_gui.settings.model import Settings, load_settings
+from docbatch_gui.settings.secrets import ScrubbingFilter, scrub_secrets
 from docbatch_gui.storage.health import storage_error
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2

@@ -9,13 +9,13 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
+from docbatch_gui.app.batch_stats import requests_done, requests_total, shown_cost
 from docbatch_gui.domain.models import BatchRecord, Document, Job, Page
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.domain.text import printable
-from docbatch_gui.stats import requests_done, requests_total, shown_cost
 
 if TYPE_CHECKING:
-    from docbatch_gui.app import DocBatchApp
+    from docbatch_gui.app.facade import DocBatchApp
 
 STATE_STYLE = {
     JobState.DONE: "green",

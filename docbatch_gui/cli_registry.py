@@ -28,7 +28,7 @@ from docbatch_gui.domain.registry import Registry, SearchResult
 from docbatch_gui.registry.service import RESULT_FILTERS
 
 if TYPE_CHECKING:
-    from docbatch_gui.app import DocBatchApp
+    from docbatch_gui.app.facade import DocBatchApp
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 

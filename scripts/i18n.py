@@ -1,7 +1,7 @@
 """Update the translation sources and compile them: ``.venv/bin/python scripts/i18n.py``.
 
 1. ``pyside6-lupdate`` reads every ``tr()`` / ``QCoreApplication.translate()`` in
-   ``docbatch_gui/_qt/*.py`` into ``resources/i18n/docbatch_<lang>.ts``. Existing
+   ``docbatch_gui/_qt/**/*.py`` into ``resources/i18n/docbatch_<lang>.ts``. Existing
    translations are kept; new strings come in as ``unfinished``, strings no longer in
    the code are dropped.
 2. The untranslated entries are listed (translate them in the ``.ts``, by hand or
@@ -48,7 +48,7 @@ def qm_path(language: str) -> Path:
 
 
 def sources() -> list[Path]:
-    return sorted(SOURCES.glob("*.py"))
+    return sorted(SOURCES.rglob("*.py"))
 
 
 def update(ts: Path, language: str) -> None:

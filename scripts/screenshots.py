@@ -77,7 +77,7 @@ def main() -> int:
     from docbatch_gui._qt.i18n import install_translator
     from docbatch_gui._qt.loop import make_loop
     from docbatch_gui._qt.main import build_window
-    from docbatch_gui.config import load_settings
+    from docbatch_gui.settings.model import load_settings
 
     lang = sys.argv[1] if len(sys.argv) > 1 else "en"
     OUT.mkdir(parents=True, exist_ok=True)

@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from docbatch_gui.config import Settings, load_settings
+from docbatch_gui.settings.model import Settings, load_settings
 from tests.fakes.anthropic_server import FakeAnthropic
 from tests.peers import MotoS3, RedisServer
 
 if TYPE_CHECKING:
-    from docbatch_gui.app import DocBatchApp
+    from docbatch_gui.app.facade import DocBatchApp
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "resources" / "samples"
@@ -40,7 +40,7 @@ def settings(tmp_path: Path) -> Settings:
 
 @pytest.fixture
 def app(settings: Settings) -> Iterator[DocBatchApp]:
-    from docbatch_gui.app import DocBatchApp
+    from docbatch_gui.app.facade import DocBatchApp
 
     application = DocBatchApp(settings)
     yield application

@@ -1,5 +1,5 @@
 """The desktop GUI: the only package that imports Qt.
 
-Everything here is a thin layer over :class:`docbatch_gui.app.DocBatchApp`; no
+Everything here is a thin layer over :class:`docbatch_gui.app.facade.DocBatchApp`; no
 business rule lives in this package (napari's ``_qt`` split).
 """

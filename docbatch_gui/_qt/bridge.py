@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from docbatch_gui.app import DocBatchApp
+from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.domain.models import Job
 from docbatch_gui.pipeline.isolate import kill_all
 

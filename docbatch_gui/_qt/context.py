@@ -8,7 +8,7 @@ from PySide6.QtCore import QLocale, QSettings
 
 from docbatch_gui._qt.bridge import EngineBridge
 from docbatch_gui._qt.notify import Notifier
-from docbatch_gui.app import DocBatchApp
+from docbatch_gui.app.facade import DocBatchApp
 
 
 @dataclass

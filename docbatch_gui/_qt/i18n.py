@@ -45,7 +45,7 @@ def install_translator(app: QApplication, language: str = "") -> str:
     if language != "en":
         _load(app, language)
     # Labels kept between calls (job states) are read again in the new language.
-    from docbatch_gui._qt.jobs_model import refresh_labels
+    from docbatch_gui._qt.queue.jobs_model import refresh_labels
 
     refresh_labels()
     return language

@@ -70,7 +70,7 @@ def run_gui(args: argparse.Namespace) -> int:
     from docbatch_gui._qt.gc_guard import GuiThreadCollector
     from docbatch_gui._qt.i18n import chosen_language, install_translator
     from docbatch_gui._qt.loop import make_loop
-    from docbatch_gui.config import load_settings
+    from docbatch_gui.settings.model import load_settings
 
     qapp = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(qapp, QApplication)
@@ -91,7 +91,7 @@ def run_gui(args: argparse.Namespace) -> int:
         return 1
     loop = make_loop(qapp)
     asyncio.set_event_loop(loop)
-    from docbatch_gui.log_file import log_to_file
+    from docbatch_gui.app.log_file import log_to_file
 
     log_to_file(settings)  # the Log panel shows the session; the file keeps it
     window = build_window(settings, qsettings)
@@ -172,8 +172,8 @@ def _exit_after_show(loop: asyncio.AbstractEventLoop, window: object) -> int:
 def store_problem(settings: object) -> str | None:
     """Why the store cannot be opened, in one sentence; None when it opens (or is
     still to be created: the window creates it)."""
-    from docbatch_gui.backends import open_store
-    from docbatch_gui.config import Settings
+    from docbatch_gui.app.backends import open_store
+    from docbatch_gui.settings.model import Settings
 
     assert isinstance(settings, Settings)
     if not settings.mongodb_uri and not settings.db_path.exists():
@@ -191,11 +191,11 @@ def build_window(settings: object, qsettings: object) -> object:
     """The window and what it needs; importable by tests and the self-test."""
     from docbatch_gui._qt.bridge import EngineBridge
     from docbatch_gui._qt.context import GuiContext
-    from docbatch_gui._qt.log_panel import install_log_handler
     from docbatch_gui._qt.notify import Notifier
+    from docbatch_gui._qt.widgets.log_panel import install_log_handler
     from docbatch_gui._qt.window import MainWindow
-    from docbatch_gui.app import DocBatchApp
-    from docbatch_gui.config import Settings
+    from docbatch_gui.app.facade import DocBatchApp
+    from docbatch_gui.settings.model import Settings
 
     assert isinstance(settings, Settings)
     app = DocBatchApp(settings)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QMainWindow, QWidget
 
-from docbatch_gui.secrets import scrub_secrets
+from docbatch_gui.settings.secrets import scrub_secrets
 
 TOAST_MS = 6000
 

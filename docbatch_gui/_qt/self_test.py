@@ -57,8 +57,8 @@ def run_self_test() -> int:
     from docbatch_gui._qt.loop import make_loop
     from docbatch_gui._qt.main import build_window
     from docbatch_gui._qt.window import MainWindow
-    from docbatch_gui.config import load_settings
     from docbatch_gui.resources import resources_dir
+    from docbatch_gui.settings.model import load_settings
 
     started = time.monotonic()
     qapp = QApplication.instance() or QApplication(sys.argv[:1])

@@ -18,20 +18,20 @@ from PySide6.QtWidgets import (
     QTabWidget,
 )
 
-from docbatch_gui._qt.batches_tab import BatchesTab
+from docbatch_gui._qt.batches.tab import BatchesTab
 from docbatch_gui._qt.context import GuiContext
-from docbatch_gui._qt.dialogs import confirm
-from docbatch_gui._qt.log_panel import LogPanel
-from docbatch_gui._qt.queue_tab import QueueTab
-from docbatch_gui._qt.registry_tab import RegistryTab
-from docbatch_gui._qt.review_tab import ReviewTab
-from docbatch_gui._qt.settings_tab import SettingsTab
+from docbatch_gui._qt.queue.tab import QueueTab
+from docbatch_gui._qt.queue.yadisk_dialog import YadiskImport
+from docbatch_gui._qt.registry.tab import RegistryTab
+from docbatch_gui._qt.review.tab import ReviewTab
+from docbatch_gui._qt.settings.tab import SettingsTab
 from docbatch_gui._qt.tasks import spawn
-from docbatch_gui._qt.thumbs import PageImages
-from docbatch_gui._qt.yadisk_dialog import YadiskImport
-from docbatch_gui.app import DocBatchApp
-from docbatch_gui.config import Settings
+from docbatch_gui._qt.widgets.dialogs import confirm
+from docbatch_gui._qt.widgets.log_panel import LogPanel
+from docbatch_gui._qt.widgets.thumbs import PageImages
+from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.domain.models import Job
+from docbatch_gui.settings.model import Settings
 
 log = logging.getLogger(__name__)
 

@@ -16,8 +16,8 @@ from typing import Any
 from celery import Celery
 from celery.signals import worker_process_init
 
-from docbatch_gui.config import Settings
 from docbatch_gui.domain.errors import ConfigError
+from docbatch_gui.settings.model import Settings
 
 app = Celery("docbatch", include=["docbatch_gui.distributed.tasks"])
 

@@ -7,8 +7,8 @@ wasteful, so each process remembers what it sent.
 
 from __future__ import annotations
 
-from docbatch_gui.config import Settings
 from docbatch_gui.domain.states import JobState
+from docbatch_gui.settings.model import Settings
 from docbatch_gui.storage.store import Store
 
 #: batch-mode jobs are prepared and submitted by the batch loop's leader

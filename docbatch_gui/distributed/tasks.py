@@ -17,13 +17,13 @@ from typing import Any
 
 from celery import Task
 
-from docbatch_gui.config import Settings, load_settings
 from docbatch_gui.distributed import registry_calls
 from docbatch_gui.distributed.celery_app import app
 from docbatch_gui.domain.errors import InvalidTransition
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState
 from docbatch_gui.engine.faults import crash_once
+from docbatch_gui.settings.model import Settings, load_settings
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +42,7 @@ def task_settings() -> Settings:
 @contextlib.contextmanager
 def opened_app(settings: Settings) -> Iterator[Any]:
     """The facade with this task's own store and blob connections."""
-    from docbatch_gui.app import DocBatchApp
+    from docbatch_gui.app.facade import DocBatchApp
 
     docapp = DocBatchApp(settings)
     try:

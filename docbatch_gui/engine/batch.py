@@ -18,7 +18,6 @@ import asyncio
 import logging
 from datetime import UTC, datetime, timedelta
 
-from docbatch_gui.config import Settings
 from docbatch_gui.domain.errors import DocBatchError, ErrorKind, InvalidTransition
 from docbatch_gui.domain.models import BatchRecord, Job, RequestRecord
 from docbatch_gui.domain.states import PAUSED_SETTING, JobState
@@ -29,8 +28,9 @@ from docbatch_gui.engine.faults import crash_point
 from docbatch_gui.engine.worker import LocalWorker
 from docbatch_gui.llm.batches import BatchClient
 from docbatch_gui.llm.catalogue import Usage
+from docbatch_gui.llm.requests import ExtractionRequest, custom_id
 from docbatch_gui.pipeline.profile import Profile
-from docbatch_gui.pipeline.requests import ExtractionRequest, custom_id
+from docbatch_gui.settings.model import Settings
 from docbatch_gui.storage.blobs import BlobStore
 from docbatch_gui.storage.store import Store
 

@@ -14,13 +14,13 @@ import logging
 from dataclasses import asdict, replace
 from typing import TYPE_CHECKING, Any
 
-from docbatch_gui.config import Settings
 from docbatch_gui.domain.errors import CriticalError, ErrorKind, InvalidTransition
 from docbatch_gui.domain.models import BatchRecord, Job, RequestRecord
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.engine.documents import store_documents
 from docbatch_gui.engine.faults import crash_point
 from docbatch_gui.engine.limits import ResultLimiter
+from docbatch_gui.llm.answers import InvalidAnswer, RawDocument, parse_answer, stitch
 from docbatch_gui.llm.catalogue import Usage, load_catalogue
 from docbatch_gui.llm.claude import (
     CutOff,
@@ -30,9 +30,9 @@ from docbatch_gui.llm.claude import (
     raised_max_tokens,
     refused_request,
 )
+from docbatch_gui.llm.requests import parse_custom_id
 from docbatch_gui.pipeline.profile import Profile
-from docbatch_gui.pipeline.requests import parse_custom_id
-from docbatch_gui.pipeline.results import InvalidAnswer, RawDocument, parse_answer, stitch
+from docbatch_gui.settings.model import Settings
 from docbatch_gui.storage.store import Store
 
 if TYPE_CHECKING:

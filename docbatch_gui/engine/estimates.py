@@ -15,7 +15,6 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from docbatch_gui.config import Settings
 from docbatch_gui.domain.models import Page
 from docbatch_gui.llm.catalogue import load_catalogue
 from docbatch_gui.llm.pricing import (
@@ -25,9 +24,10 @@ from docbatch_gui.llm.pricing import (
     formula_prefix,
     page_tokens,
 )
+from docbatch_gui.llm.prompt import output_schema, system_blocks
+from docbatch_gui.llm.requests import ExtractionRequest
 from docbatch_gui.pipeline.profile import Profile
-from docbatch_gui.pipeline.prompt import output_schema, system_blocks
-from docbatch_gui.pipeline.requests import ExtractionRequest
+from docbatch_gui.settings.model import Settings
 from docbatch_gui.storage.store import Store
 
 log = logging.getLogger(__name__)

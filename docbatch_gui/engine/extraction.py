@@ -12,7 +12,6 @@ import logging
 from dataclasses import asdict
 from typing import TYPE_CHECKING
 
-from docbatch_gui.config import Settings
 from docbatch_gui.domain.errors import (
     CriticalError,
     DocBatchError,
@@ -22,15 +21,16 @@ from docbatch_gui.domain.errors import (
 )
 from docbatch_gui.domain.models import Document, Job, Page, RequestRecord
 from docbatch_gui.engine.estimates import CostEstimator
+from docbatch_gui.llm.answers import RawDocument, stitch
 from docbatch_gui.llm.catalogue import Usage, load_catalogue
-from docbatch_gui.pipeline.profile import Profile
-from docbatch_gui.pipeline.requests import (
+from docbatch_gui.llm.requests import (
     ExtractionRequest,
     PagePayload,
     build_request,
     custom_id,
 )
-from docbatch_gui.pipeline.results import RawDocument, stitch
+from docbatch_gui.pipeline.profile import Profile
+from docbatch_gui.settings.model import Settings
 from docbatch_gui.storage.blobs import BlobStore
 from docbatch_gui.storage.store import Store
 

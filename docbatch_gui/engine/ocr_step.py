@@ -13,7 +13,6 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
-from docbatch_gui.config import Settings
 from docbatch_gui.domain.models import Job, OcrRecord, Page
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.pipeline.formats import stored_kind
@@ -21,6 +20,7 @@ from docbatch_gui.pipeline.isolate import ChildPool
 from docbatch_gui.pipeline.ocr import OcrResult, rotate_jpeg
 from docbatch_gui.pipeline.ocr_run import OcrPage, engine_in_threads, tesseract_in_children
 from docbatch_gui.pipeline.render import make_thumbnail
+from docbatch_gui.settings.model import Settings
 from docbatch_gui.storage.blobs import BlobStore
 from docbatch_gui.storage.store import Store
 

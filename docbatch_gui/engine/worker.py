@@ -20,7 +20,6 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from docbatch_gui.config import ProcessingMode, Settings
 from docbatch_gui.domain.errors import (
     DocBatchError,
     ErrorKind,
@@ -40,6 +39,7 @@ from docbatch_gui.pipeline.offline import PageText, extract_documents
 from docbatch_gui.pipeline.prepare import ChildDied, PrepareTimeout, prepare_pool, run_prepare
 from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.pipeline.render import PrepareTask, RenderedPage
+from docbatch_gui.settings.model import ProcessingMode, Settings
 from docbatch_gui.storage.blobs import BlobStore, sha256_file
 from docbatch_gui.storage.health import storage_error
 from docbatch_gui.storage.store import Store

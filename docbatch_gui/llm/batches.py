@@ -15,7 +15,7 @@ import anthropic
 
 from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.llm.claude import classify_api_error
-from docbatch_gui.pipeline.requests import ExtractionRequest
+from docbatch_gui.llm.requests import ExtractionRequest
 
 
 @dataclass(frozen=True)

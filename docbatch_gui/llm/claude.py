@@ -26,11 +26,11 @@ from docbatch_gui.domain.errors import (
     RetryableError,
     UnsupportedInput,
 )
+from docbatch_gui.llm.answers import InvalidAnswer, RawDocument, parse_answer
 from docbatch_gui.llm.catalogue import Usage
+from docbatch_gui.llm.metrics import SyncMetrics
+from docbatch_gui.llm.requests import ExtractionRequest
 from docbatch_gui.pipeline.profile import Profile
-from docbatch_gui.pipeline.requests import ExtractionRequest
-from docbatch_gui.pipeline.results import InvalidAnswer, RawDocument, parse_answer
-from docbatch_gui.stats import SyncMetrics
 
 log = logging.getLogger(__name__)
 

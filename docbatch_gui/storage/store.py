@@ -269,7 +269,7 @@ def check_attempt(job: Job, attempt: int | None) -> None:
 def scrubbed(fields: dict[str, Any]) -> dict[str, Any]:
     """Job or registry fields with their error text scrubbed of secrets: an error
     message often quotes what a client library said, and that may echo a key."""
-    from docbatch_gui.secrets import scrub_secrets
+    from docbatch_gui.settings.secrets import scrub_secrets
 
     clean = dict(fields)
     for name in ("error", "task_error"):

@@ -21,7 +21,7 @@ from PySide6.QtCore import QCoreApplication, QEvent, QSettings, SignalInstance
 from PySide6.QtWidgets import QApplication
 
 from docbatch_gui._qt.loop import make_loop
-from docbatch_gui.config import Settings, load_settings
+from docbatch_gui.settings.model import Settings, load_settings
 
 #: One QApplication for the whole session, referenced here so that it is never
 #: collected between tests (a second QApplication after the first one was destroyed

@@ -13,7 +13,7 @@ from typing import Any
 import openpyxl
 from PIL import Image, ImageDraw, ImageFont
 
-from docbatch_gui.app import DocBatchApp
+from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.domain.models import Document, NewJob, Page
 from docbatch_gui.domain.states import JobState
 

@@ -7,9 +7,9 @@ from PySide6.QtCore import QSettings
 from docbatch_gui._qt.bridge import EngineBridge
 from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.notify import Notifier
-from docbatch_gui._qt.settings_tab import SettingsTab
-from docbatch_gui.app import DocBatchApp
-from docbatch_gui.config import load_settings
+from docbatch_gui._qt.settings.tab import SettingsTab
+from docbatch_gui.app.facade import DocBatchApp
+from docbatch_gui.settings.model import load_settings
 
 
 def make_tab(qsettings: QSettings) -> SettingsTab:

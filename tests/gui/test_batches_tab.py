@@ -13,7 +13,7 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
-from docbatch_gui._qt.batches_model import (
+from docbatch_gui._qt.batches.model import (
     COL_ACTUAL,
     COL_BATCH,
     COL_EXPIRES,
@@ -25,15 +25,15 @@ from docbatch_gui._qt.batches_model import (
     CancelableRole,
     StatusRole,
 )
-from docbatch_gui._qt.batches_tab import BatchesTab
+from docbatch_gui._qt.batches.tab import BatchesTab
 from docbatch_gui._qt.bridge import EngineBridge
 from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.notify import Notifier
 from docbatch_gui._qt.tasks import drain, spawn
-from docbatch_gui.app import DocBatchApp
-from docbatch_gui.config import load_settings
+from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.domain.models import BatchRecord
 from docbatch_gui.domain.states import JobState
+from docbatch_gui.settings.model import load_settings
 from tests.batch_seed import ENDED_ID, OPEN_ID, batch_job, seed
 
 

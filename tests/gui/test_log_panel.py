@@ -14,8 +14,8 @@ from PySide6.QtCore import QItemSelectionModel
 from PySide6.QtGui import QGuiApplication
 from pytestqt.qtbot import QtBot
 
-from docbatch_gui._qt import log_panel as module
-from docbatch_gui._qt.log_panel import LogPanel, PanelHandler, install_log_handler
+from docbatch_gui._qt.widgets import log_panel as module
+from docbatch_gui._qt.widgets.log_panel import LogPanel, PanelHandler, install_log_handler
 
 log = logging.getLogger("docbatch_gui.test")
 

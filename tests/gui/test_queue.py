@@ -13,7 +13,7 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QAbstractItemView
 
-from docbatch_gui._qt.jobs_model import COL_STATE, JobRole
+from docbatch_gui._qt.queue.jobs_model import COL_STATE, JobRole
 from docbatch_gui._qt.tasks import drain
 from docbatch_gui.domain.states import JobState
 from tests.builders import text_pdf

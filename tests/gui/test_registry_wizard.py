@@ -14,8 +14,8 @@ import pytest
 import pytest_asyncio
 from PySide6.QtWidgets import QWizard
 
-from docbatch_gui._qt.registry_models import RES_SCORE, ScoreRole
-from docbatch_gui._qt.registry_wizard import RegistryWizard
+from docbatch_gui._qt.registry.models import RES_SCORE, ScoreRole
+from docbatch_gui._qt.registry.wizard import RegistryWizard
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui.domain.registry import RegistryStatus
 from docbatch_gui.registry.config import load_config

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from docbatch_gui.app import DocBatchApp
+from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.domain.models import Document, NewJob, Page
 from docbatch_gui.domain.states import JobState
 from tests.gui.conftest import signal_future, until

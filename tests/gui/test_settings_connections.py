@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from docbatch_gui import connections
-from docbatch_gui.config import Settings, load_settings
+from docbatch_gui.diagnostics import connections
+from docbatch_gui.settings.model import Settings, load_settings
 from tests.fakes.anthropic_server import FakeAnthropic
 from tests.fakes.vision_server import FakeVision
 

@@ -14,9 +14,9 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QLineEdit, QSpinBox
 from pytestqt.qtbot import QtBot
 
-from docbatch_gui.config import Settings
-from docbatch_gui.secrets import SERVICE
-from docbatch_gui.settings_file import settings_path
+from docbatch_gui.settings.file import settings_path
+from docbatch_gui.settings.model import Settings
+from docbatch_gui.settings.secrets import SERVICE
 from tests.fakes.anthropic_server import FakeAnthropic
 from tests.fakes.memory_keyring import MemoryKeyring, memory_keyring
 from tests.gui.settings_helpers import make_tab

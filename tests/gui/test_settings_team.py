@@ -12,10 +12,10 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QComboBox, QLineEdit
 from pytestqt.qtbot import QtBot
 
-from docbatch_gui._qt.settings_tab import GROUPS
-from docbatch_gui.config import Settings, load_settings
-from docbatch_gui.secrets import SECRET_VARIABLES, SERVICE, redact
-from docbatch_gui.settings_file import save_settings, settings_path
+from docbatch_gui._qt.settings.tab import GROUPS
+from docbatch_gui.settings.file import save_settings, settings_path
+from docbatch_gui.settings.model import Settings, load_settings
+from docbatch_gui.settings.secrets import SECRET_VARIABLES, SERVICE, redact
 from tests.fakes.memory_keyring import MemoryKeyring, memory_keyring
 from tests.gui.settings_helpers import make_tab
 

@@ -11,8 +11,8 @@ import pytest
 from PySide6.QtWidgets import QDialogButtonBox
 
 from docbatch_gui._qt.tasks import drain
-from docbatch_gui.config import Settings, load_settings
-from docbatch_gui.secrets import SERVICE
+from docbatch_gui.settings.model import Settings, load_settings
+from docbatch_gui.settings.secrets import SERVICE
 from tests import builders
 from tests.fakes.memory_keyring import MemoryKeyring, memory_keyring
 from tests.fakes.yadisk_server import TOKEN, FakeYandexDisk

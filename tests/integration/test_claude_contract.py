@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from docbatch_gui.app import DocBatchApp
-from docbatch_gui.config import Settings
+from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.domain import ErrorKind, JobState
 from docbatch_gui.llm.catalogue import Usage, load_catalogue
+from docbatch_gui.settings.model import Settings
 from tests.conftest import SAMPLES
 from tests.fakes.anthropic_server import FakeAnthropic
 

@@ -16,8 +16,7 @@ from typing import Any
 
 import pytest
 
-from docbatch_gui.app import DocBatchApp
-from docbatch_gui.config import load_settings
+from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.domain import ErrorKind, JobState
 from docbatch_gui.pipeline.ocr_image import ocr_images
 from docbatch_gui.pipeline.ocr_tesseract import (
@@ -25,6 +24,7 @@ from docbatch_gui.pipeline.ocr_tesseract import (
     language_scripts,
     tesseract_available,
 )
+from docbatch_gui.settings.model import load_settings
 from tests.helpers import REPO
 
 pytestmark = pytest.mark.skipif(not tesseract_available(), reason="needs tesseract (rus, eng)")

@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from docbatch_gui.app import DocBatchApp
-from docbatch_gui.config import load_settings
+from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.domain import ErrorKind, JobState
+from docbatch_gui.settings.model import load_settings
 from tests.conftest import SAMPLES
 from tests.fakes.vision_server import FakeVision
 from tests.helpers import REPO, cli

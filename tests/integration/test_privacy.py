@@ -19,7 +19,7 @@ SHAPED_KEY = "sk-ant-api03-" + "Z" * 40
 
 
 def test_credential_shapes_are_scrubbed_whatever_their_value() -> None:
-    from docbatch_gui.secrets import scrub_secrets
+    from docbatch_gui.settings.secrets import scrub_secrets
 
     said = f"401 invalid x-api-key {SHAPED_KEY}; Authorization: Bearer abc.def-123456789"
     clean = scrub_secrets(said + " mongodb://app:hunter22@db:27017/x")
@@ -61,8 +61,8 @@ def test_the_data_folder_is_private_and_doctor_checks_it(tmp_path: Path) -> None
     assert mode(data / "logs") == 0o700
     blobs = [p for p in (data / "blobs").rglob("*") if p.is_file()]
     assert blobs and all(mode(p) == 0o600 for p in blobs)
-    from docbatch_gui.config import load_settings
-    from docbatch_gui.doctor import _privacy
+    from docbatch_gui.diagnostics.doctor import _privacy
+    from docbatch_gui.settings.model import load_settings
 
     assert _privacy(load_settings(data_dir=data)).status == "ok"
     os.chmod(data, 0o755)

@@ -12,11 +12,11 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from docbatch_gui.app import DocBatchApp
+from docbatch_gui.app.facade import DocBatchApp
+from docbatch_gui.app.review import ReviewService
 from docbatch_gui.domain import Document, JobState, NewJob
 from docbatch_gui.engine.documents import NOT_FOUND_AGAIN, CorrectionsAtRisk, carry_corrections
 from docbatch_gui.registry.service import RegistryService
-from docbatch_gui.review import ReviewService
 from docbatch_gui.storage.sqlite import SQLiteStore
 from tests.conftest import SAMPLES
 from tests.helpers import cli
@@ -94,7 +94,7 @@ def test_carry_over_matches_on_the_pages_the_model_gave() -> None:
 @pytest.fixture
 def corrected_job(tmp_path: Path) -> tuple[DocBatchApp, int, int]:
     """A processed sample whose document a person corrected and confirmed."""
-    from docbatch_gui.config import load_settings
+    from docbatch_gui.settings.model import load_settings
 
     app = DocBatchApp(load_settings(data_dir=tmp_path / "data", PROCESSING_MODE="offline"))
     source = tmp_path / "invoice.pdf"

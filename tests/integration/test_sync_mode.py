@@ -10,9 +10,9 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from docbatch_gui.app import DocBatchApp
-from docbatch_gui.config import Settings
+from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.domain import ErrorKind, JobState
+from docbatch_gui.settings.model import Settings
 from tests import builders
 from tests.conftest import SAMPLES
 from tests.fakes.anthropic_answers import expected_documents, wire_fields

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from docbatch_gui.app import DocBatchApp
+from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.domain import ErrorKind, JobState
 from docbatch_gui.storage.blobs import LocalBlobStore, sha256_file
 from tests.conftest import SAMPLES

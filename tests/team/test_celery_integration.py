@@ -24,10 +24,10 @@ from typing import Any
 import pytest
 import redis
 
-from docbatch_gui.config import load_settings
 from docbatch_gui.domain import Document, NewJob
 from docbatch_gui.domain.registry import RegistryStatus
 from docbatch_gui.domain.states import FINAL_STATES, JobState
+from docbatch_gui.settings.model import load_settings
 from docbatch_gui.storage.store import Store
 from tests import builders
 from tests.helpers import REPO
@@ -126,7 +126,7 @@ def test_jobs_spread_over_two_workers_and_survive_a_killed_one(
     for name, value in team_env.items():
         monkeypatch.setenv(name, value)
     settings = load_settings()
-    from docbatch_gui.app import DocBatchApp
+    from docbatch_gui.app.facade import DocBatchApp
     from docbatch_gui.distributed.celery_app import configure
     from docbatch_gui.distributed.dispatch import dispatch_queued
     from docbatch_gui.distributed.tasks import registry_import, registry_search, task_progress

@@ -6,9 +6,9 @@ import socket
 
 import pytest
 
-from docbatch_gui import connections
-from docbatch_gui.config import load_settings
-from docbatch_gui.doctor import Status, _team_backends
+from docbatch_gui.diagnostics import connections
+from docbatch_gui.diagnostics.doctor import Status, _team_backends
+from docbatch_gui.settings.model import load_settings
 
 
 def closed_port() -> int:

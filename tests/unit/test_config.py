@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from docbatch_gui.config import ProcessingMode, Settings, default_data_dir, load_settings
 from docbatch_gui.domain import ConfigError
+from docbatch_gui.settings.model import ProcessingMode, Settings, default_data_dir, load_settings
 
 
 def test_seed_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -69,10 +69,10 @@ def test_empty_backend_variables_mean_unset(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def test_mode_is_offline_without_a_key(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from docbatch_gui.app import DocBatchApp
+    from docbatch_gui.app.facade import DocBatchApp
 
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-    monkeypatch.setattr("docbatch_gui.app.keyring_secret", lambda name: None)
+    monkeypatch.setattr("docbatch_gui.app.facade.keyring_secret", lambda name: None)
     app = DocBatchApp(load_settings(data_dir=tmp_path))
     assert app.resolve_mode(None) == "offline"
     for mode in ("sync", "batch"):

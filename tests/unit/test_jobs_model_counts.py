@@ -37,7 +37,7 @@ def recount(jobs: list[Job]) -> dict[JobState, int]:
 
 
 def test_counts_follow_load_apply_and_remove() -> None:
-    from docbatch_gui._qt.jobs_model import JobTableModel
+    from docbatch_gui._qt.queue.jobs_model import JobTableModel
 
     _app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([])
     model = JobTableModel()
@@ -52,7 +52,7 @@ def test_counts_follow_load_apply_and_remove() -> None:
 
 
 def test_a_missing_thumbnail_is_asked_again_only_after_a_state_change() -> None:
-    from docbatch_gui._qt.jobs_model import COL_THUMB, JobTableModel
+    from docbatch_gui._qt.queue.jobs_model import COL_THUMB, JobTableModel
 
     _app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([])
     model = JobTableModel()

@@ -12,10 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from PIL import Image
 
-from docbatch_gui.config import OutputMode
-from docbatch_gui.pipeline.profile import Profile, load_profile
-from docbatch_gui.pipeline.prompt import TOOL_NAME
-from docbatch_gui.pipeline.requests import (
+from docbatch_gui.llm.prompt import TOOL_NAME
+from docbatch_gui.llm.requests import (
     MAX_IMAGE_BASE64,
     PagePayload,
     build_requests,
@@ -23,6 +21,8 @@ from docbatch_gui.pipeline.requests import (
     fit_image,
     parse_custom_id,
 )
+from docbatch_gui.pipeline.profile import Profile, load_profile
+from docbatch_gui.settings.model import OutputMode
 
 
 @pytest.fixture(scope="module")

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from docbatch_gui.llm.answers import InvalidAnswer, RawDocument, parse_answer, stitch
 from docbatch_gui.pipeline.profile import Profile, load_profile
-from docbatch_gui.pipeline.results import InvalidAnswer, RawDocument, parse_answer, stitch
 from tests.fakes.anthropic_answers import wire_document
 
 KEYS = [

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from docbatch_gui.config import ProcessingMode, load_settings
 from docbatch_gui.domain import ConfigError
-from docbatch_gui.secrets import SERVICE, join_uri_password, redact, split_uri_password
-from docbatch_gui.settings_file import environment_overrides, save_settings, settings_path
+from docbatch_gui.settings.file import environment_overrides, save_settings, settings_path
+from docbatch_gui.settings.model import ProcessingMode, load_settings
+from docbatch_gui.settings.secrets import SERVICE, join_uri_password, redact, split_uri_password
 from tests.fakes.memory_keyring import MemoryKeyring, memory_keyring
 
 API_KEY = "sk-ant-unit-secret-123"

@@ -8,11 +8,12 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from docbatch_gui.app import DocBatchApp
+from docbatch_gui.app.batch_stats import batch_row, month_start, month_summary
+from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.domain.errors import InvalidTransition
 from docbatch_gui.domain.models import BatchRecord, Job
 from docbatch_gui.domain.states import JobState
-from docbatch_gui.stats import SyncMetrics, batch_row, month_start, month_summary
+from docbatch_gui.llm.metrics import SyncMetrics
 from tests.batch_seed import seed
 
 NOW = datetime(2026, 3, 15, 12, 0, tzinfo=UTC)

@@ -1,0 +1,1 @@
+"""The Batches tab: Message Batches, their progress and costs."""

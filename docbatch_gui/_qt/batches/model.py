@@ -1,0 +1,238 @@
+"""The Batches table model: one row per Message Batch, refreshed in place.
+
+Each poll hands over every batch as ``BatchRow``s; rows that changed get one
+``dataChanged`` per contiguous block, new batches are inserted at the top (newest
+first) and nothing is ever reset, so the selection and scroll position survive.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import Any
+
+from PySide6.QtCore import (
+    QCoreApplication,
+    QModelIndex,
+    QObject,
+    Qt,
+)
+from PySide6.QtGui import QColor, QIcon
+
+from docbatch_gui._qt.widgets.icons import disc_icon
+from docbatch_gui._qt.widgets.table_model import Index, TableModel
+from docbatch_gui.app.batch_stats import BatchRow
+
+# Columns
+COL_BATCH = 0
+COL_STATUS = 1
+COL_REQUESTS = 2
+COL_PROGRESS = 3
+COL_AGE = 4
+COL_EXPIRES = 5
+COL_JOBS = 6
+COL_ESTIMATE = 7
+COL_ACTUAL = 8
+COL_MODEL = 9
+
+# Roles
+BatchRowRole = Qt.ItemDataRole.UserRole + 1
+LocalIdRole = Qt.ItemDataRole.UserRole + 2
+StatusRole = Qt.ItemDataRole.UserRole + 3
+BatchProgressRole = Qt.ItemDataRole.UserRole + 4
+CancelableRole = Qt.ItemDataRole.UserRole + 5
+
+#: status: (colour, glyph) of its icon
+STATUS_STYLE: dict[str, tuple[str, str]] = {
+    "intent": ("#8a8f98", "…"),
+    "in_progress": ("#7b1fa2", "↻"),
+    "canceling": ("#e37400", "–"),
+    "ended": ("#188038", "✓"),
+    "canceled": ("#5f6368", "–"),
+    "failed": ("#d93025", "✕"),
+}
+#: under this much time left, "expires in" is shown in red
+EXPIRY_WARNING = timedelta(hours=2)
+
+RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+NUMERIC = (COL_REQUESTS, COL_AGE, COL_EXPIRES, COL_JOBS, COL_ESTIMATE, COL_ACTUAL)
+
+
+# Literal ``translate`` calls, so that lupdate finds them (a wrapper hides the text).
+translate = QCoreApplication.translate
+
+
+def status_label(status: str) -> str:
+    """The operator's words for a batch status (translated)."""
+    labels = {
+        "intent": translate("BatchStatus", "Creating"),
+        "in_progress": translate("BatchStatus", "In progress"),
+        "canceling": translate("BatchStatus", "Canceling"),
+        "ended": translate("BatchStatus", "Ended"),
+        "canceled": translate("BatchStatus", "Canceled"),
+        "failed": translate("BatchStatus", "Failed"),
+    }
+    return labels.get(status, status)
+
+
+def status_icon(status: str) -> QIcon:
+    color, glyph = STATUS_STYLE.get(status, ("#8a8f98", "?"))
+    return disc_icon(color, glyph)
+
+
+def duration(value: timedelta | None) -> str:
+    """ "2 d 4 h", "3 h 12 min", "45 min", "< 1 min": what a person reads at a glance."""
+    if value is None:
+        return ""
+    minutes = int(value.total_seconds() // 60)
+    days, rest = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(rest, 60)
+    if days:
+        return translate("Duration", "{0} d {1} h").format(days, hours)
+    if hours:
+        return translate("Duration", "{0} h {1} min").format(hours, minutes)
+    if minutes:
+        return translate("Duration", "{0} min").format(minutes)
+    return translate("Duration", "< 1 min")
+
+
+def model_label(model: str | None, effort: str | None) -> str:
+    """ "claude-haiku-5-5 · low, thinking off": what the requests were sent with."""
+    if model is None:
+        return "—"
+    if not effort:
+        return model
+    effort = effort.replace("effort ", "")
+    effort = effort.replace("thinking off", translate("BatchModel", "thinking off"))
+    effort = effort.replace("thinking on", translate("BatchModel", "thinking on"))
+    return f"{model} · {effort}"
+
+
+def money(value: float | None) -> str:
+    return "" if value is None else f"${value:,.4f}"
+
+
+class BatchTableModel(TableModel):
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__([], parent)
+        self._items: list[BatchRow] = []
+        self._headers = [
+            self.tr("Batch"),
+            self.tr("Status"),
+            self.tr("Requests"),
+            self.tr("Progress"),
+            self.tr("Age"),
+            self.tr("Expires in"),
+            self.tr("Jobs"),
+            self.tr("Estimated"),
+            self.tr("Actual"),
+            self.tr("Model"),
+        ]
+
+    # -- updating -------------------------------------------------------------------------
+
+    def update(self, rows: Sequence[BatchRow]) -> None:
+        """Bring the table to ``rows`` (newest first) without a reset."""
+        wanted = {r.local_id: r for r in rows}
+        for row in reversed(range(len(self._items))):
+            if self._items[row].local_id not in wanted:
+                self.beginRemoveRows(QModelIndex(), row, row)
+                del self._items[row]
+                self.endRemoveRows()
+        changed = []
+        for row, old in enumerate(self._items):
+            new = wanted.pop(old.local_id)
+            if new != old:
+                self._items[row] = new
+                changed.append(row)
+        self.changed_rows(changed)
+        if wanted:
+            fresh = sorted(wanted.values(), key=lambda r: -r.local_id)
+            self.beginInsertRows(QModelIndex(), 0, len(fresh) - 1)
+            self._items[:0] = fresh
+            self.endInsertRows()
+
+    def row_of(self, local_id: int) -> int | None:
+        return next((n for n, r in enumerate(self._items) if r.local_id == local_id), None)
+
+    def batch(self, row: int) -> BatchRow:
+        return self._items[row]
+
+    # -- Qt model interface -----------------------------------------------------------------
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        row = self._items[index.row()]
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._display(row, column)
+        if role == Qt.ItemDataRole.DecorationRole and column == COL_STATUS:
+            return status_icon(row.status)
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in NUMERIC:
+            return RIGHT
+        if role == Qt.ItemDataRole.ForegroundRole:
+            return self._foreground(row, column)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(row, column)
+        if role == BatchRowRole:
+            return row
+        if role == LocalIdRole:
+            return row.local_id
+        if role == StatusRole:
+            return row.status
+        if role == BatchProgressRole:
+            return row.progress
+        if role == CancelableRole:
+            return row.cancelable
+        return None
+
+    def _display(self, row: BatchRow, column: int) -> Any:
+        if column == COL_BATCH:
+            return row.batch_id or self.tr("(being created)")
+        if column == COL_STATUS:
+            return status_label(row.status)
+        if column == COL_REQUESTS:
+            return f"{row.done:,} / {row.total:,}"
+        if column == COL_PROGRESS:
+            return f"{row.progress:.0%}"
+        if column == COL_AGE:
+            return duration(row.age)
+        if column == COL_EXPIRES:
+            return duration(row.expires_in) if row.expires_in is not None else "—"
+        if column == COL_JOBS:
+            return f"{row.jobs:,}"
+        if column == COL_ESTIMATE:
+            return money(row.cost_estimate_usd)
+        if column == COL_ACTUAL:
+            return money(row.cost_actual_usd) or "—"
+        if column == COL_MODEL:
+            return model_label(row.model, row.effort)
+        return None
+
+    def _foreground(self, row: BatchRow, column: int) -> QColor | None:
+        if column == COL_EXPIRES and row.expires_in is not None and row.expires_in < EXPIRY_WARNING:
+            return QColor("#d93025")
+        if column in (COL_EXPIRES, COL_ACTUAL) and self._display(row, column) == "—":
+            return QColor("#8a8f98")
+        return None
+
+    def _tooltip(self, row: BatchRow, column: int) -> str | None:
+        if column == COL_BATCH:
+            return self.tr("Local batch {0}").format(row.local_id)
+        if column == COL_EXPIRES and row.expires_in is not None:
+            return self.tr(
+                "The API ends a batch 24 hours after it was created; requests not finished "
+                "by then expire and are sent again in a later batch."
+            )
+        if column == COL_ESTIMATE:
+            return self.tr("Estimated before sending, at batch prices")
+        if column == COL_ACTUAL and row.cost_actual_usd is None:
+            return self.tr("Known once the results are in")
+        if column == COL_ACTUAL and row.thinking_tokens:
+            return self.tr("Includes {0} thinking tokens, billed as output").format(
+                f"{row.thinking_tokens:,}"
+            )
+        if column == COL_MODEL:
+            return self.tr("The model, effort and thinking these requests were sent with")
+        return None

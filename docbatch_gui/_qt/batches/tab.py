@@ -1,0 +1,339 @@
+"""The Batches tab: Message Batches with their progress and cost, this month's
+figures, and in sync mode the live request counts.
+
+It polls the facade every ``REFRESH_MS`` while it is visible, reading the store in
+an executor (never on the GUI thread), and updates the rows in place. The month's
+summary reads every job, so it is refreshed less often (``SUMMARY_EVERY`` polls).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+
+from PySide6.QtCore import QModelIndex, QPoint, Qt, QTimer
+from PySide6.QtGui import QAction, QGuiApplication, QHideEvent, QShowEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFrame,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMenu,
+    QMessageBox,
+    QPushButton,
+    QStackedWidget,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from docbatch_gui._qt.batches.model import (
+    COL_ACTUAL,
+    COL_AGE,
+    COL_BATCH,
+    COL_ESTIMATE,
+    COL_EXPIRES,
+    COL_JOBS,
+    COL_MODEL,
+    COL_PROGRESS,
+    COL_REQUESTS,
+    COL_STATUS,
+    BatchProgressRole,
+    BatchTableModel,
+    money,
+)
+from docbatch_gui._qt.context import GuiContext
+from docbatch_gui._qt.tasks import spawn
+from docbatch_gui._qt.widgets.delegates import ProgressDelegate
+from docbatch_gui._qt.widgets.dialogs import confirm
+from docbatch_gui.app.batch_stats import BatchRow, MonthSummary
+from docbatch_gui.domain.errors import DocBatchError, InvalidTransition
+from docbatch_gui.llm.metrics import SyncSnapshot
+
+log = logging.getLogger(__name__)
+
+REFRESH_MS = 2000
+SUMMARY_EVERY = 5
+COLUMN_WIDTHS = {
+    COL_STATUS: 120,
+    COL_REQUESTS: 100,
+    COL_PROGRESS: 150,
+    COL_AGE: 90,
+    COL_EXPIRES: 90,
+    COL_JOBS: 60,
+    COL_ESTIMATE: 95,
+    COL_ACTUAL: 95,
+    COL_MODEL: 230,
+}
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """One poll's reading, taken off the GUI thread."""
+
+    rows: list[BatchRow]
+    mode: str
+    live: SyncSnapshot
+    summary: MonthSummary | None
+
+
+class BatchesTab(QWidget):
+    def __init__(self, ctx: GuiContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.model = BatchTableModel(self)
+        self._polls = 0
+        self._refreshing: asyncio.Task[None] | None = None
+
+        self.summary = QLabel(self.tr("This month: reading…"))
+        self.summary.setTextFormat(Qt.TextFormat.RichText)
+        self.summary.setObjectName("batches_summary")
+        self.live = self._build_live_panel()
+        self.stack = QStackedWidget()
+        self.empty = QLabel(self._empty_text())
+        self.empty.setWordWrap(True)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setTextFormat(Qt.TextFormat.RichText)
+        self.empty.setStyleSheet("color: palette(mid); padding: 40px;")
+        self.table = self._build_table()
+        self.stack.addWidget(self.empty)
+        self.stack.addWidget(self.table)
+
+        self.cancel_button = QPushButton(self.tr("Cancel batch…"))
+        self.cancel_button.setEnabled(False)
+        self.cancel_button.setToolTip(
+            self.tr("Cancel every unfinished job of the selected batch, then the batch")
+        )
+        self.cancel_button.clicked.connect(lambda: spawn(self.cancel_selected(), self._failed))
+        self.refresh_button = QPushButton(self.tr("Refresh"))
+        self.refresh_button.clicked.connect(lambda: spawn(self.refresh(full=True)))
+        self.cancel_action = QAction(self.tr("Cancel batch…"), self)
+        self.cancel_action.triggered.connect(self.cancel_button.click)
+        self.copy_action = QAction(self.tr("Copy batch ID"), self)
+        self.copy_action.triggered.connect(self._copy_id)
+
+        top = QHBoxLayout()
+        top.addWidget(self.summary, 1)
+        top.addWidget(self.refresh_button)
+        top.addWidget(self.cancel_button)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.live)
+        layout.addWidget(self.stack, 1)
+
+        self._timer = QTimer(self)
+        self._timer.setInterval(REFRESH_MS)
+        self._timer.timeout.connect(self._poll)
+
+    # -- building -------------------------------------------------------------------------
+
+    def _build_table(self) -> QTableView:
+        table = QTableView()
+        table.setModel(self.model)
+        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        table.setAlternatingRowColors(True)
+        table.setShowGrid(False)
+        table.setWordWrap(False)
+        table.verticalHeader().hide()
+        table.verticalHeader().setDefaultSectionSize(30)
+        table.setItemDelegateForColumn(
+            COL_PROGRESS, ProgressDelegate(BatchProgressRole, parent=table)
+        )
+        header = table.horizontalHeader()
+        header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        for column, width in COLUMN_WIDTHS.items():
+            header.resizeSection(column, width)
+        header.setSectionResizeMode(COL_BATCH, QHeaderView.ResizeMode.Stretch)
+        table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        table.customContextMenuRequested.connect(self._context_menu)
+        table.selectionModel().selectionChanged.connect(self._selection_changed)
+        self.model.dataChanged.connect(self._selection_changed)
+        return table
+
+    def _build_live_panel(self) -> QFrame:
+        panel = QFrame()
+        panel.setObjectName("sync_live")
+        panel.setFrameShape(QFrame.Shape.StyledPanel)
+        panel.setStyleSheet(
+            "QFrame#sync_live { background: palette(alternate-base); border-radius: 6px; }"
+        )
+        row = QHBoxLayout(panel)
+        title = QLabel(self.tr("<b>Sync mode</b> — live"))
+        self.in_flight = QLabel()
+        self.succeeded = QLabel()
+        self.failed = QLabel()
+        self.retried = QLabel()
+        row.addWidget(title)
+        for label in (self.in_flight, self.succeeded, self.failed, self.retried):
+            label.setTextFormat(Qt.TextFormat.RichText)
+            row.addSpacing(18)
+            row.addWidget(label)
+        row.addStretch(1)
+        panel.hide()
+        return panel
+
+    def _empty_text(self) -> str:
+        return "<p style='font-size: 13pt'><b>{}</b></p><p>{}</p><p>{}</p>".format(
+            self.tr("No batches yet"),
+            self.tr(
+                "In batch mode, pages go to Claude through the Message Batches API: "
+                "results arrive within 24 hours (usually much sooner) at half the price "
+                "of sync mode."
+            ),
+            self.tr(
+                "Choose <i>batch</i> as the processing mode in Settings; the batches "
+                "sent will appear here with their progress and cost."
+            ),
+        )
+
+    # -- refreshing ------------------------------------------------------------------------
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._timer.start()
+        self._poll(full=True)
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        super().hideEvent(event)
+        self._timer.stop()
+
+    def _poll(self, full: bool = False) -> None:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # shown before the qasync loop runs: the timer comes back
+            return
+        spawn(self.refresh(full=full))
+
+    def _read(self, full: bool) -> Snapshot:
+        """In an executor: everything the tab shows, in one go."""
+        app = self.ctx.app
+        return Snapshot(
+            rows=app.batch_rows(),
+            mode=app.resolve_mode(None),
+            live=app.sync_snapshot(),
+            summary=app.month_summary() if full else None,
+        )
+
+    async def refresh(self, *, full: bool = False) -> None:
+        """Read the facade off the GUI thread and update the view; polls that come
+        while one is still reading wait for it rather than stack up."""
+        if self._refreshing is not None and not self._refreshing.done():
+            await asyncio.shield(self._refreshing)
+            if not full:
+                return
+        full = full or self._polls % SUMMARY_EVERY == 0
+        self._polls += 1
+        self._refreshing = asyncio.ensure_future(self._refresh(full))
+        await asyncio.shield(self._refreshing)
+
+    async def _refresh(self, full: bool) -> None:
+        snapshot = await asyncio.get_running_loop().run_in_executor(None, self._read, full)
+        self.apply(snapshot)
+
+    def apply(self, snapshot: Snapshot) -> None:
+        self.model.update(snapshot.rows)
+        self.stack.setCurrentWidget(self.table if snapshot.rows else self.empty)
+        if snapshot.summary is not None:
+            self._show_summary(snapshot.summary)
+        self.live.setVisible(snapshot.mode == "sync")
+        if snapshot.mode == "sync":
+            self._show_live(snapshot.live)
+        self._selection_changed()
+
+    def _show_summary(self, summary: MonthSummary) -> None:
+        text = self.tr(
+            "This month: <b>{0}</b> pages · cost <b>{1}</b> · saved <b>{2}</b> against sync"
+        )
+        self.summary.setText(
+            text.format(f"{summary.pages:,}", money(summary.cost_usd), money(summary.savings_usd))
+        )
+        self.summary.setToolTip(
+            self.tr(
+                "Jobs finished since {0}. Savings: what the same usage would have cost "
+                "at sync prices ({1}), minus what it cost."
+            ).format(
+                summary.month_start.astimezone().strftime("%Y-%m-%d"), money(summary.sync_cost_usd)
+            )
+        )
+
+    def _show_live(self, live: SyncSnapshot) -> None:
+        self.in_flight.setText(
+            self.tr("In flight <b>{0}</b> / {1}").format(live.in_flight, live.max_concurrency)
+        )
+        self.in_flight.setToolTip(self.tr("Peak this session: {0}").format(live.peak_in_flight))
+        self.succeeded.setText(
+            self.tr("Succeeded <b style='color:#188038'>{0}</b>").format(live.succeeded)
+        )
+        self.failed.setText(self.tr("Failed <b style='color:#d93025'>{0}</b>").format(live.failed))
+        self.retried.setText(self.tr("Retried <b>{0}</b>").format(live.retried))
+
+    # -- actions -----------------------------------------------------------------------------
+
+    def selected(self) -> BatchRow | None:
+        rows = self.table.selectionModel().selectedRows()
+        return self.model.batch(rows[0].row()) if rows else None
+
+    def select(self, local_id: int) -> None:
+        row = self.model.row_of(local_id)
+        if row is not None:
+            self.table.selectRow(row)
+
+    def _selection_changed(self, *_: object) -> None:
+        row = self.selected()
+        can = row is not None and row.cancelable
+        self.cancel_button.setEnabled(can)
+        self.cancel_action.setEnabled(can)
+        self.copy_action.setEnabled(row is not None and row.batch_id is not None)
+
+    def _context_menu(self, position: QPoint) -> None:
+        index: QModelIndex = self.table.indexAt(position)
+        if not index.isValid():
+            return
+        self.table.selectRow(index.row())
+        menu = QMenu(self)
+        menu.addAction(self.cancel_action)
+        menu.addAction(self.copy_action)
+        menu.popup(self.table.viewport().mapToGlobal(position))
+
+    def _copy_id(self) -> None:
+        row = self.selected()
+        if row is not None and row.batch_id:
+            QGuiApplication.clipboard().setText(row.batch_id)
+
+    async def cancel_selected(self) -> None:
+        row = self.selected()
+        if row is None or not row.cancelable:
+            return
+        answer = await confirm(
+            self,
+            self.tr("Cancel batch"),
+            self.tr(
+                "Cancel batch {0}? Its {1} unfinished job(s) are canceled; requests already "
+                "answered are not refunded, the rest are not billed. Jobs shared with "
+                "another batch are canceled there too."
+            ).format(row.label, row.jobs),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        if answer != QMessageBox.StandardButton.Yes:
+            return
+        canceled = await self.ctx.bridge.call(self.ctx.app.cancel_batch, row.local_id)
+        self.ctx.bridge.publish(canceled)
+        self.ctx.notifier.notify(
+            self.tr(
+                "Batch {0}: {1} job(s) canceled; the batch is canceled on the next poll."
+            ).format(row.label, len(canceled)),
+            "info",
+        )
+        await self.refresh(full=True)
+
+    def _failed(self, error: BaseException) -> None:
+        if isinstance(error, InvalidTransition | DocBatchError | KeyError):
+            text = getattr(error, "message", None) or str(error)
+        else:
+            text = self.tr("Unexpected error: {0}").format(error)
+        self.ctx.notifier.notify(self.tr("Could not cancel the batch: {0}").format(text), "error")

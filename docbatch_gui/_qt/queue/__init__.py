@@ -1,0 +1,1 @@
+"""The Queue tab: adding files, the job table and a job's details."""

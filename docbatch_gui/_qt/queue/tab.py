@@ -1,0 +1,416 @@
+"""The Queue tab: drop files, watch them run, act on them."""
+
+from __future__ import annotations
+
+import functools
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from PySide6.QtCore import QModelIndex, QPoint, Qt, QUrl, Signal
+from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QMessageBox,
+    QPushButton,
+    QSplitter,
+    QStyle,
+    QTableView,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from docbatch_gui._qt.context import GuiContext
+from docbatch_gui._qt.queue.intake import QueueIntake
+from docbatch_gui._qt.queue.job_detail import JobDetail
+from docbatch_gui._qt.queue.jobs_model import (
+    COL_COST,
+    COL_DOCUMENTS,
+    COL_ERROR,
+    COL_FILE,
+    COL_PAGES,
+    COL_PROGRESS,
+    COL_STATE,
+    COL_THUMB,
+    THUMB_SIZE,
+    JobFilterProxy,
+    JobRole,
+    JobTableModel,
+    state_label,
+)
+from docbatch_gui._qt.tasks import spawn
+from docbatch_gui._qt.widgets.delegates import ProgressDelegate
+from docbatch_gui._qt.widgets.dialogs import confirm
+from docbatch_gui._qt.widgets.thumbs import PageImages
+from docbatch_gui.domain.errors import DocBatchError, ErrorKind
+from docbatch_gui.domain.models import Job
+from docbatch_gui.domain.states import FINAL_STATES, JobState
+from docbatch_gui.engine.documents import CorrectionsAtRisk
+
+#: the state filter's choices: (label, states); empty means all
+ACTIVE = [s.value for s in JobState if s not in FINAL_STATES]
+FAILED = [JobState.FAILED.value, JobState.TIMED_OUT.value]
+
+
+class QueueTab(QueueIntake, QWidget):
+    review_requested = Signal(int, int)
+
+    def __init__(self, ctx: GuiContext, images: PageImages, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.images = images
+        self.model = JobTableModel(self)
+        self.proxy = JobFilterProxy(self)
+        self.proxy.setSourceModel(self.model)
+        self.model.thumbnail_wanted.connect(lambda job_id: spawn(self._load_thumb(job_id)))
+        self.model.thumbnail_stale.connect(images.forget)
+
+        self._build_toolbar()
+        self._build_table()
+        self.detail = JobDetail(ctx, images)
+        self.detail.review_requested.connect(self.review_requested)
+        self._build_actions()
+
+        self.paused_banner = QLabel()
+        self.paused_banner.setStyleSheet(
+            "background: #fff4ce; color: #5c4400; padding: 6px 10px; border-radius: 4px;"
+        )
+        self.paused_banner.setText(
+            self.tr("The worker is paused: no new job starts. Running steps finish.")
+        )
+        self.paused_banner.hide()
+
+        split = QSplitter(Qt.Orientation.Horizontal)
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.addWidget(self.table, 1)
+        left_layout.addLayout(self.button_row)
+        split.addWidget(left)
+        split.addWidget(self.detail)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 1)
+        split.setSizes([900, 420])
+        self.splitter = split
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(self.toolbar)
+        layout.addWidget(self.paused_banner)
+        layout.addWidget(split, 1)
+        ctx.bridge.jobs_changed.connect(self._jobs_changed)
+
+    # -- building ------------------------------------------------------------------------
+
+    def _build_toolbar(self) -> None:
+        self.add_files_button = QPushButton(self.tr("Add files…"))
+        self.add_files_button.clicked.connect(lambda: spawn(self.add_files_dialog()))
+        self.add_folder_button = QPushButton(self.tr("Add folder…"))
+        self.add_folder_button.clicked.connect(lambda: spawn(self.add_folder_dialog()))
+        self.pause_button = QToolButton()
+        self.pause_button.setCheckable(True)
+        self.pause_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.pause_button.toggled.connect(self._pause_toggled)
+        self._show_paused(False)
+
+        self.state_filter = QComboBox()
+        self.state_filter.addItem(self.tr("All states"), [])
+        self.state_filter.addItem(self.tr("Active"), ACTIVE)
+        self.state_filter.addItem(self.tr("Failed"), FAILED)
+        for state in JobState:
+            self.state_filter.addItem(state_label(state), [state.value])
+        self.state_filter.currentIndexChanged.connect(
+            lambda: self.proxy.set_states(self.state_filter.currentData())
+        )
+        self.error_filter = QComboBox()
+        self.error_filter.addItem(self.tr("Any error"), "")
+        for kind, label in (
+            (ErrorKind.UNSUPPORTED, self.tr("Bad input")),
+            (ErrorKind.RETRYABLE, self.tr("Temporary")),
+            (ErrorKind.TIMEOUT, self.tr("Timeout")),
+            (ErrorKind.CRITICAL, self.tr("Critical")),
+        ):
+            self.error_filter.addItem(label, kind.value)
+        self.error_filter.currentIndexChanged.connect(
+            lambda: self.proxy.set_error_kind(self.error_filter.currentData())
+        )
+        self.search = QLineEdit()
+        self.search.setPlaceholderText(self.tr("Search file names"))
+        self.search.setClearButtonEnabled(True)
+        self.search.textChanged.connect(self.proxy.set_text)
+        self.counts = QLabel()
+
+        bar = QHBoxLayout()
+        bar.addWidget(self.add_files_button)
+        bar.addWidget(self.add_folder_button)
+        bar.addWidget(self.pause_button)
+        bar.addSpacing(16)
+        bar.addWidget(self.state_filter)
+        bar.addWidget(self.error_filter)
+        bar.addWidget(self.search, 1)
+        bar.addWidget(self.counts)
+        self.toolbar = bar
+
+    def _build_table(self) -> None:
+        table = QTableView()
+        table.setModel(self.proxy)
+        table.setSortingEnabled(True)
+        table.sortByColumn(-1, Qt.SortOrder.AscendingOrder)
+        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        table.setAlternatingRowColors(True)
+        table.setWordWrap(False)
+        table.verticalHeader().hide()
+        table.verticalHeader().setDefaultSectionSize(THUMB_SIZE + 6)
+        table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        table.setIconSize(table.iconSize().expandedTo(table.iconSize()))
+        table.setItemDelegateForColumn(COL_PROGRESS, ProgressDelegate(parent=table))
+        header = table.horizontalHeader()
+        header.setStretchLastSection(True)
+        for column, width in (
+            (COL_THUMB, THUMB_SIZE + 12),
+            (COL_FILE, 260),
+            (COL_PAGES, 60),
+            (COL_STATE, 130),
+            (COL_PROGRESS, 120),
+            (COL_DOCUMENTS, 90),
+            (COL_COST, 80),
+            (COL_ERROR, 300),
+        ):
+            table.setColumnWidth(column, width)
+        table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        table.customContextMenuRequested.connect(self._context_menu)
+        table.selectionModel().selectionChanged.connect(self._selection_changed)
+        table.doubleClicked.connect(self._double_clicked)
+        self.table = table
+
+    def _build_actions(self) -> None:
+        def action(text: str, handler: Callable[[], None], shortcut: str | None = None) -> QAction:
+            act = QAction(text, self)
+            act.triggered.connect(handler)
+            if shortcut:
+                act.setShortcut(QKeySequence(shortcut))
+                act.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+                self.table.addAction(act)
+            return act
+
+        self.cancel_action = action(self.tr("Cancel"), lambda: self._each(self.ctx.app.cancel))
+        self.retry_action = action(
+            self.tr("Retry"), lambda: self._each(self.ctx.app.retry), "Ctrl+R"
+        )
+        self.reprocess_action = action(
+            self.tr("Process again"), lambda: self._each(self.ctx.app.reprocess)
+        )
+        self.open_action = action(self.tr("Open source file"), self._open_source, "Return")
+        self.reveal_action = action(self.tr("Show in folder"), self._reveal)
+        self.delete_action = action(self.tr("Delete"), self._delete, "Delete")
+        row = QHBoxLayout()
+        for act in (
+            self.cancel_action,
+            self.retry_action,
+            self.reprocess_action,
+            self.open_action,
+            self.reveal_action,
+            self.delete_action,
+        ):
+            button = QPushButton(act.text())
+            button.clicked.connect(act.trigger)
+            act.changed.connect(lambda b=button, a=act: b.setEnabled(a.isEnabled()))
+            row.addWidget(button)
+        row.addStretch(1)
+        self.button_row = row
+        self._update_actions()
+
+    # -- data ----------------------------------------------------------------------------
+
+    def load(self, jobs: Sequence[Job]) -> None:
+        self.model.load(jobs)
+        self._update_counts()
+
+    def _jobs_changed(self, jobs: list[Job]) -> None:
+        self.model.apply(jobs)
+        self._update_counts()
+        selected = self.selected_jobs()
+        if len(selected) == 1 and any(j.id == selected[0].id for j in jobs):
+            job = self.model.job(selected[0].id)
+            if (
+                job is not None
+                and self.detail.job is not None
+                and (job.state != self.detail.job.state or job.pages != self.detail.job.pages)
+            ):
+                self.detail.show_job(job)
+        self._update_actions()
+
+    def _update_counts(self) -> None:
+        counts = self.model.count_by_state()
+        total = sum(counts.values())
+        done = counts.get(JobState.DONE, 0)
+        review = counts.get(JobState.NEEDS_REVIEW, 0)
+        failed = sum(counts.get(s, 0) for s in (JobState.FAILED, JobState.TIMED_OUT))
+        self.counts.setText(
+            self.tr("{0} jobs · {1} done · {2} to review · {3} failed").format(
+                total, done, review, failed
+            )
+        )
+
+    async def _load_thumb(self, job_id: int) -> None:
+        generation = self.model.thumbnail_generation(job_id)
+        pixmap = await self.images.thumbnail(job_id, 1)
+        if generation != self.model.thumbnail_generation(job_id):
+            self.images.forget(job_id)  # loaded before the page was turned upright
+            return
+        if pixmap is None:
+            self.model.forget_thumbnail_request(job_id)
+            return
+        self.model.set_thumbnail(
+            job_id,
+            pixmap.scaled(
+                THUMB_SIZE,
+                THUMB_SIZE,
+                Qt.AspectRatioMode.KeepAspectRatio,
+                Qt.TransformationMode.SmoothTransformation,
+            ),
+            generation,
+        )
+
+    # -- pause ---------------------------------------------------------------------------
+
+    def _pause_toggled(self, paused: bool) -> None:
+        spawn(self.ctx.bridge.call(self.ctx.app.set_paused, paused), self._failed)
+        self._show_paused(paused)
+
+    def _show_paused(self, paused: bool) -> None:
+        self.pause_button.setText(self.tr("Resume") if paused else self.tr("Pause"))
+        icon = QStyle.StandardPixmap.SP_MediaPlay if paused else QStyle.StandardPixmap.SP_MediaPause
+        self.pause_button.setIcon(self.style().standardIcon(icon))
+        self.pause_button.setToolTip(
+            self.tr("Start new jobs again") if paused else self.tr("Start no new job")
+        )
+        if hasattr(self, "paused_banner"):
+            self.paused_banner.setVisible(paused)
+
+    def sync_paused(self, paused: bool) -> None:
+        """Show the stored flag (the CLI may have changed it)."""
+        if self.pause_button.isChecked() != paused:
+            self.pause_button.blockSignals(True)
+            self.pause_button.setChecked(paused)
+            self.pause_button.blockSignals(False)
+        self._show_paused(paused)
+
+    # -- actions -------------------------------------------------------------------------
+
+    def selected_jobs(self) -> list[Job]:
+        rows = self.table.selectionModel().selectedRows()
+        return [row.data(JobRole) for row in rows]
+
+    def _selection_changed(self) -> None:
+        jobs = self.selected_jobs()
+        self.detail.show_job(jobs[0] if len(jobs) == 1 else None)
+        self._update_actions()
+
+    def _update_actions(self) -> None:
+        jobs = self.selected_jobs()
+        final = bool(jobs) and all(j.state in FINAL_STATES for j in jobs)
+        self.cancel_action.setEnabled(bool(jobs) and not final)
+        self.retry_action.setEnabled(
+            bool(jobs)
+            and all(j.state in FINAL_STATES and j.state is not JobState.DUPLICATE for j in jobs)
+        )
+        self.reprocess_action.setEnabled(final)
+        self.open_action.setEnabled(len(jobs) == 1)
+        self.reveal_action.setEnabled(len(jobs) == 1)
+        self.delete_action.setEnabled(
+            bool(jobs) and all(j.state in FINAL_STATES or j.state is JobState.QUEUED for j in jobs)
+        )
+
+    def _failed(self, error: BaseException) -> None:
+        self.ctx.notifier.notify(str(error), "error")
+
+    def _each(self, operation: Callable[..., Job]) -> None:
+        jobs = self.selected_jobs()
+
+        async def run() -> None:
+            changed = []
+            for job in jobs:
+                try:
+                    changed.append(await self.ctx.bridge.call(operation, job.id))
+                except CorrectionsAtRisk as exc:
+                    if await self._go_on_over_corrections(job, exc):
+                        forced = functools.partial(operation, force=True)
+                        changed.append(await self.ctx.bridge.call(forced, job.id))
+                except DocBatchError as exc:
+                    self._failed(exc)
+            self.ctx.bridge.publish(changed)
+
+        spawn(run(), self._failed)
+
+    async def _go_on_over_corrections(self, job: Job, risk: CorrectionsAtRisk) -> bool:
+        """A person's corrections are at stake: ask before processing the file again."""
+        answer = await confirm(
+            self,
+            self.tr("Process again?"),
+            self.tr("{0}\n\nProcess {1} again?").format(risk.message, job.file_name),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel,
+        )
+        return answer == QMessageBox.StandardButton.Yes
+
+    def _delete(self) -> None:
+        jobs = self.selected_jobs()
+
+        async def run() -> None:
+            deleted = []
+            for job in jobs:
+                try:
+                    await self.ctx.bridge.call(self.ctx.app.delete, job.id)
+                    deleted.append(job.id)
+                except DocBatchError as exc:
+                    self._failed(exc)
+            self.model.remove(deleted)
+            self._update_counts()
+
+        spawn(run(), self._failed)
+
+    def _open_source(self) -> None:
+        jobs = self.selected_jobs()
+        if jobs:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(jobs[0].source_path))
+
+    def _reveal(self) -> None:
+        jobs = self.selected_jobs()
+        if not jobs:
+            return
+        path = Path(jobs[0].source_path)
+        if sys.platform == "win32":
+            subprocess.Popen(["explorer", "/select,", str(path)])
+        elif sys.platform == "darwin":
+            subprocess.Popen(["open", "-R", str(path)])
+        else:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(os.fspath(path.parent)))
+
+    def _context_menu(self, pos: QPoint) -> None:
+        if not self.selected_jobs():
+            return
+        menu = QMenu(self)
+        menu.addAction(self.open_action)
+        menu.addAction(self.reveal_action)
+        menu.addSeparator()
+        menu.addAction(self.cancel_action)
+        menu.addAction(self.retry_action)
+        menu.addAction(self.reprocess_action)
+        menu.addSeparator()
+        menu.addAction(self.delete_action)
+        menu.popup(self.table.viewport().mapToGlobal(pos))
+
+    def _double_clicked(self, index: QModelIndex) -> None:
+        job: Job = index.data(JobRole)
+        if job.state is JobState.NEEDS_REVIEW or job.state is JobState.DONE:
+            self.review_requested.emit(job.id, 0)

@@ -1,0 +1,179 @@
+"""*Import from Yandex.Disk…*: ask for a link or a folder, download, queue.
+
+The dialog is awaited with ``ask()`` (``open()`` and a future, never ``exec()``), the
+download runs in an executor so the window stays responsive, and its progress comes
+back to the GUI thread through ``call_soon_threadsafe``: download threads must never
+touch a widget. Cancel sets the ``threading.Event`` the downloader checks between
+files. An OAuth token typed here goes to the system keyring only, never to the
+settings file or a log line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QProgressDialog,
+    QVBoxLayout,
+    QWidget,
+)
+
+from docbatch_gui._qt.context import GuiContext
+from docbatch_gui._qt.widgets.dialogs import ask
+from docbatch_gui.settings.secrets import keyring_secret, set_keyring_secret
+from docbatch_gui.sources.yadisk import ImportCanceled
+
+log = logging.getLogger(__name__)
+
+TOKEN_ENTRY = "YADISK_TOKEN"
+
+
+class YadiskDialog(QDialog):
+    """A public link or ``disk:/path``, and an optional OAuth token."""
+
+    def __init__(self, parent: QWidget | None = None, *, token_stored: bool = False) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Import from Yandex.Disk"))
+        self.setMinimumWidth(480)
+        self.source = QLineEdit()
+        self.source.setPlaceholderText(self.tr("https://disk.yandex.ru/d/… or disk:/Scans"))
+        self.token = QLineEdit()
+        self.token.setEchoMode(QLineEdit.EchoMode.Password)
+        self.token.setPlaceholderText(
+            self.tr("stored in the system keyring")
+            if token_stored
+            else self.tr("only for a disk:/ folder of your own")
+        )
+        self.remember = QCheckBox(self.tr("Remember the token in the system keyring"))
+        self.remember.setChecked(True)
+        hint = QLabel(
+            self.tr(
+                "A public link needs no token. Every supported file below the folder is "
+                "downloaded and queued; files already known are shown as duplicates."
+            )
+        )
+        hint.setWordWrap(True)
+        form = QFormLayout()
+        form.addRow(self.tr("Link or folder"), self.source)
+        form.addRow(self.tr("OAuth token"), self.token)
+        form.addRow("", self.remember)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Import"))
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(hint)
+        layout.addLayout(form)
+        layout.addWidget(self.buttons)
+        self.source.textChanged.connect(self._sync)
+        self._sync()
+
+    def _sync(self) -> None:
+        ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        ok.setEnabled(bool(self.source.text().strip()))
+
+
+class YadiskImport(QObject):
+    """The File menu's action: dialog, keyring, download with progress, queue."""
+
+    def __init__(self, ctx: GuiContext, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.window = parent
+        #: the open dialogs, for tests and for closing the window mid-import
+        self.dialog: YadiskDialog | None = None
+        self.progress: QProgressDialog | None = None
+
+    async def run(self) -> None:
+        loop = asyncio.get_running_loop()
+        # qasync logs an executor call's arguments and result at DEBUG: a secret must
+        # be in neither, so only closures and a yes/no cross the executor boundary
+        stored = await loop.run_in_executor(None, lambda: keyring_secret(TOKEN_ENTRY) is not None)
+        self.dialog = dialog = YadiskDialog(self.window, token_stored=stored)
+        try:
+            if await ask(dialog) != QDialog.DialogCode.Accepted:
+                return
+            source = dialog.source.text().strip()
+            token = dialog.token.text().strip() or None
+            remember = dialog.remember.isChecked()
+        finally:
+            self.dialog = None
+            dialog.deleteLater()
+        if token and remember:
+            await self._remember(token)
+        await self._download(source, token)
+
+    async def _remember(self, token: str) -> None:
+        try:
+            await asyncio.get_running_loop().run_in_executor(
+                None, lambda: set_keyring_secret(TOKEN_ENTRY, token)
+            )
+        except Exception as exc:  # no keyring backend: the token still serves this import
+            log.warning("the Yandex.Disk token was not stored (%s)", type(exc).__name__)
+            self.ctx.notifier.notify(
+                self.tr("The token could not be stored in the system keyring; it is used "
+                        "for this import only."),
+                "error",
+            )  # fmt: skip
+
+    async def _download(self, source: str, token: str | None) -> None:
+        loop = asyncio.get_running_loop()
+        cancel = threading.Event()
+        progress = QProgressDialog(
+            self.tr("Listing the folder on Yandex.Disk…"), self.tr("Cancel"), 0, 0, self.window
+        )
+        progress.setWindowTitle(self.tr("Import from Yandex.Disk"))
+        progress.setWindowModality(Qt.WindowModality.WindowModal)
+        progress.setMinimumDuration(0)
+        progress.setAutoReset(False)
+        progress.canceled.connect(cancel.set)
+        self.progress = progress
+        progress.open()
+
+        def shown(done: int, total: int, name: str) -> None:  # on the GUI thread
+            if self.progress is progress and not cancel.is_set():
+                progress.setMaximum(total)
+                progress.setValue(done)
+                text = self.tr("Downloaded {0} of {1}: {2}").format(done, total, name)
+                progress.setLabelText(text)
+
+        def on_progress(done: int, total: int, name: str) -> None:  # download threads
+            loop.call_soon_threadsafe(shown, done, total, name)
+
+        try:
+            report = await loop.run_in_executor(
+                None,
+                lambda: self.ctx.app.import_yadisk(
+                    source, token=token, progress=on_progress, cancel=cancel
+                ),
+            )
+        except ImportCanceled:
+            self.ctx.notifier.notify(self.tr("Yandex.Disk import canceled; nothing was queued."))
+            return
+        except Exception as exc:
+            log.warning("Yandex.Disk import failed: %s", exc)
+            self.ctx.notifier.notify(self.tr("Yandex.Disk import failed: {0}").format(exc), "error")
+            return
+        finally:
+            self.progress = None
+            progress.close()
+            progress.deleteLater()
+        self.ctx.bridge.publish(report.jobs)
+        duplicates = sum(1 for r in report.results if r.is_duplicate)
+        message = self.tr("Queued {0} file(s) from Yandex.Disk.").format(
+            len(report.results) - duplicates
+        )
+        if duplicates:
+            message += " " + self.tr("{0} already known: shown as duplicates.").format(duplicates)
+        self.ctx.notifier.notify(message, "success")

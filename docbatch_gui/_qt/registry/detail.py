@@ -1,0 +1,186 @@
+"""The selected result explained: the document's first page beside the row's values,
+the score sub-rule by sub-rule, the runner-up, warnings and the manual-change history.
+
+The page image is scaled in a worker thread (PageImages); when the operator moves on
+before it arrives, the late image is dropped instead of showing the wrong document.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QPixmap
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from docbatch_gui._qt.context import GuiContext
+from docbatch_gui._qt.registry.models import ResultRow, display
+from docbatch_gui._qt.tasks import spawn
+from docbatch_gui._qt.widgets.thumbs import PageImages
+from docbatch_gui.domain.models import Document
+
+THUMB_W, THUMB_H = 200, 260
+
+
+class MatchDetail(QWidget):
+    def __init__(self, ctx: GuiContext, images: PageImages, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.ctx = ctx
+        self.images = images
+        self._shown_row: int | None = None
+        self.thumb = QLabel()
+        self.thumb.setFixedSize(THUMB_W, THUMB_H)
+        self.thumb.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.thumb.setStyleSheet("border: 1px solid palette(mid); background: palette(base);")
+        self.values = QTableWidget(0, 2)
+        self.values.setHorizontalHeaderLabels([self.tr("Column"), self.tr("Value")])
+        self.values.verticalHeader().hide()
+        self.values.verticalHeader().setDefaultSectionSize(24)
+        self.values.horizontalHeader().setStretchLastSection(True)
+        self.values.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.score_label = QLabel()
+        self.score_label.setWordWrap(True)
+        self.breakdown = QTableWidget(0, 6)
+        self.breakdown.setHorizontalHeaderLabels(
+            [
+                self.tr("Sub-rule"),
+                self.tr("Registry"),
+                self.tr("Document"),
+                self.tr("Similarity"),
+                self.tr("Weight"),
+                self.tr("Result"),
+            ]
+        )
+        self.breakdown.verticalHeader().hide()
+        self.breakdown.verticalHeader().setDefaultSectionSize(26)
+        self.breakdown.setMinimumHeight(130)
+        self.breakdown.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.breakdown.horizontalHeader().setSectionResizeMode(
+            0, QHeaderView.ResizeMode.ResizeToContents
+        )
+        self.breakdown.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.notes = QLabel()
+        self.notes.setTextFormat(Qt.TextFormat.PlainText)  # user data
+        self.notes.setWordWrap(True)
+        self.assign_button = QPushButton(self.tr("Assign document…"))
+        self.unassign_button = QPushButton(self.tr("Unassign"))
+        self.history = QPlainTextEdit()
+        self.history.setReadOnly(True)
+        self.history.setMaximumHeight(56)
+        self.history.setPlaceholderText(self.tr("No manual changes to this row."))
+        head = QHBoxLayout()
+        head.addWidget(self.thumb)
+        head.addWidget(self.values, 1)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.assign_button)
+        buttons.addWidget(self.unassign_button)
+        buttons.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(head)
+        layout.addWidget(self.score_label)
+        layout.addWidget(self.breakdown, 1)
+        layout.addWidget(self.notes)
+        layout.addLayout(buttons)
+        layout.addWidget(self.history)
+        self.show_row(None)
+
+    def show_row(self, item: ResultRow | None) -> None:
+        self._shown_row = item.row if item else None
+        self.setEnabled(item is not None)
+        self.values.setRowCount(0)
+        self.breakdown.setRowCount(0)
+        self.thumb.setPixmap(QPixmap())
+        self.thumb.setText(self.tr("No document") if item else "")
+        self.history.setPlainText("")
+        if item is None:
+            self.score_label.setText(self.tr("Select a row to see its match explained."))
+            self.notes.setText("")
+            return
+        for header, value in item.raw.items():
+            self._append(self.values, [header, display(value)])
+        result = item.result
+        doc = item.document
+        if doc is not None and result is not None:
+            self.score_label.setText(
+                self.tr("<b>Row {0}</b> → {1}, p. {2}, {3} {4}: score <b>{5:.0%}</b>{6}").format(
+                    item.row,
+                    item.file_name,
+                    doc.page_label,
+                    self.ctx.doc_type_label(doc.doc_type),
+                    doc.fields.get("number") or "",
+                    result.score,
+                    self.tr(" (rule “{0}”)").format(result.rule) if result.rule else "",
+                )
+            )
+            spawn(self._load_thumb(item.row, doc))
+        else:
+            self.score_label.setText(
+                self.tr("<b>Row {0}</b>: no document scores above the threshold.").format(item.row)
+            )
+        for e in result.explanation if result else []:
+            outcome = (
+                self.tr("missing in {0}").format(e["missing"])
+                if e.get("missing")
+                else "✓"
+                if e.get("passed")
+                else "✗"
+            )
+            self._append(
+                self.breakdown,
+                [
+                    f"{e['field']} ({e['comparator']})" + (" *" if e.get("required") else ""),
+                    display(e.get("registry_value")),
+                    display(e.get("document_value")),
+                    f"{float(e.get('similarity') or 0):.0%}",
+                    display(e.get("weight")),
+                    outcome,
+                ],
+                tip=self.tr("{0} compared with the document's {1}; * required").format(
+                    e["field"], e["document_field"]
+                ),
+            )
+        notes = []
+        if item.runner_up is not None and result and result.runner_up_score is not None:
+            r = item.runner_up
+            notes.append(
+                self.tr("Runner-up: {0}, p. {1}, {2}: {3:.0%}").format(
+                    item.runner_up_file,
+                    r.page_label,
+                    r.fields.get("number") or "",
+                    result.runner_up_score,
+                )
+            )
+        else:
+            notes.append(self.tr("No runner-up."))
+        if result and result.warnings:
+            notes.append("⚠ " + "; ".join(result.warnings))
+        self.notes.setText("\n".join(notes))
+        self.unassign_button.setEnabled(doc is not None)
+        self.history.setPlainText("\n".join(item.history))
+
+    def _append(self, table: QTableWidget, values: list[str], tip: str = "") -> None:
+        row = table.rowCount()
+        table.insertRow(row)
+        for col, value in enumerate(values):
+            cell = QTableWidgetItem(value)
+            cell.setToolTip(tip if tip and col == 0 else value)
+            table.setItem(row, col, cell)
+
+    async def _load_thumb(self, row: int, doc: Document) -> None:
+        image = await self.images.preview(doc.job_id, doc.page_from, THUMB_W - 4, THUMB_H - 4)
+        if self._shown_row != row:
+            return  # the operator moved on meanwhile
+        if image is None:
+            self.thumb.setText(self.tr("No page image"))
+        else:
+            self.thumb.setPixmap(QPixmap.fromImage(image))

@@ -1,0 +1,349 @@
+"""Table models of the Registry tab: the registries, plain sheet rows, and results.
+
+The registry list and the results are small enough (one registry, a few thousand
+rows shown at once) that a reset per load is fine; the point of the models is the
+roles: the score bar reads ``ScoreRole``, sorting reads ``SortRole``, and tests and
+the detail pane read the record itself through ``RecordRole``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QCoreApplication,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+)
+from PySide6.QtGui import QColor
+
+from docbatch_gui._qt.widgets.icons import disc_icon
+from docbatch_gui.domain.models import Document
+from docbatch_gui.domain.registry import Registry, RegistryStatus, SearchResult
+
+Index = QModelIndex | QPersistentModelIndex
+
+RecordRole = Qt.ItemDataRole.UserRole + 1
+ScoreRole = Qt.ItemDataRole.UserRole + 2
+SortRole = Qt.ItemDataRole.UserRole + 3
+
+# Registry list columns
+REG_NAME = 0
+REG_FILE = 1
+REG_STATUS = 2
+REG_KEPT = 3
+REG_FILTERED = 4
+REG_SEARCHED = 5
+REG_MATCHED = 6
+REG_COLUMNS = 7
+
+STATUS_COLORS = {
+    RegistryStatus.IMPORTING: ("#1a73e8", "▶"),
+    RegistryStatus.CONFIGURED: ("#8a8f98", "…"),
+    RegistryStatus.SEARCHING: ("#7b1fa2", "⧗"),
+    RegistryStatus.SEARCHED: ("#188038", "✓"),
+    RegistryStatus.ERROR: ("#d93025", "✕"),
+}
+WARNING_ICON = ("#e37400", "!")
+MANUAL_ICON = ("#1a73e8", "✎")
+SHADE_FILTERED = QColor("#fdecea")
+
+
+def status_label(status: RegistryStatus) -> str:
+    return {
+        RegistryStatus.IMPORTING: QCoreApplication.translate("Registry", "Importing"),
+        RegistryStatus.CONFIGURED: QCoreApplication.translate("Registry", "Imported, not searched"),
+        RegistryStatus.SEARCHING: QCoreApplication.translate("Registry", "Searching"),
+        RegistryStatus.SEARCHED: QCoreApplication.translate("Registry", "Searched"),
+        RegistryStatus.ERROR: QCoreApplication.translate("Registry", "Error"),
+    }.get(status, str(status))
+
+
+def reason_label(reason: str) -> str:
+    """A filter reason code (importer.REASON_*) in the operator's words."""
+    return {
+        "skip_word": QCoreApplication.translate("Registry", "Contains a skip word"),
+        "required_empty": QCoreApplication.translate("Registry", "Required column is empty"),
+        "too_few_cells": QCoreApplication.translate("Registry", "Too few filled cells"),
+        "empty_row": QCoreApplication.translate("Registry", "Empty row"),
+    }.get(reason, reason)
+
+
+def display(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+class RegistryListModel(QAbstractTableModel):
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._items: list[Registry] = []
+        self._headers = [
+            self.tr("Name"),
+            self.tr("File"),
+            self.tr("Status"),
+            self.tr("Rows kept"),
+            self.tr("Filtered"),
+            self.tr("Last search"),
+            self.tr("Matched"),
+        ]
+
+    def load(self, registries: Sequence[Registry]) -> None:
+        self.beginResetModel()
+        self._items = list(registries)
+        self.endResetModel()
+
+    def registry(self, row: int) -> Registry:
+        return self._items[row]
+
+    def row_of(self, registry_id: int) -> int | None:
+        return next((i for i, r in enumerate(self._items) if r.id == registry_id), None)
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._items)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else REG_COLUMNS
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self._headers[section]
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        reg = self._items[index.row()]
+        column = index.column()
+        search = reg.stats.get("search") or {}
+        if role == Qt.ItemDataRole.DisplayRole:
+            if column == REG_NAME:
+                return reg.name
+            if column == REG_FILE:
+                return reg.source_file.replace("\\", "/").rsplit("/", 1)[-1]
+            if column == REG_STATUS:
+                return status_label(reg.status)
+            if column == REG_KEPT:
+                return display(reg.stats.get("kept"))
+            if column == REG_FILTERED:
+                return display(reg.stats.get("filtered"))
+            if column == REG_SEARCHED:
+                if not search or reg.updated_at is None:
+                    return self.tr("never")
+                return reg.updated_at.astimezone().strftime("%Y-%m-%d %H:%M")
+            if column == REG_MATCHED:
+                if not search:
+                    return ""
+                matched = search.get("matched", 0) + search.get("manual", 0)
+                total = search.get("rows", 0) + search.get("manual", 0)
+                return f"{matched} / {total}"
+        elif role == Qt.ItemDataRole.DecorationRole and column == REG_STATUS:
+            return disc_icon(*STATUS_COLORS.get(reg.status, ("#8a8f98", "?")))
+        elif role == Qt.ItemDataRole.ToolTipRole:
+            if column == REG_STATUS and reg.task_error:
+                return reg.task_error
+            if column == REG_FILE:
+                return reg.source_file
+        elif role == Qt.ItemDataRole.TextAlignmentRole and column in (
+            REG_KEPT,
+            REG_FILTERED,
+            REG_MATCHED,
+        ):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        elif role == RecordRole:
+            return reg
+        return None
+
+
+class RowsModel(QAbstractTableModel):
+    """Plain sheet rows (the wizard's previews); a row with a ``mark`` is shaded and
+    its mark is the tooltip, so filtered rows stand out among kept ones."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._headers: list[str] = []
+        self._rows: list[list[Any]] = []
+        self._marks: list[str | None] = []
+
+    def set_rows(
+        self,
+        headers: Sequence[str],
+        rows: Sequence[Sequence[Any]],
+        marks: Sequence[str | None] | None = None,
+    ) -> None:
+        self.beginResetModel()
+        self._headers = list(headers)
+        self._rows = [list(r) for r in rows]
+        self._marks = list(marks) if marks is not None else [None] * len(rows)
+        self.endResetModel()
+
+    def cell(self, row: int, column: int) -> Any:
+        values = self._rows[row]
+        return values[column] if column < len(values) else None
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._headers)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self._headers[section] if section < len(self._headers) else None
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        mark = self._marks[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return display(self.cell(index.row(), index.column()))
+        if role == Qt.ItemDataRole.ToolTipRole and mark:
+            return mark
+        if role == Qt.ItemDataRole.BackgroundRole and mark:
+            return SHADE_FILTERED
+        return None
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    """One registry row with its result and the matched document, as the view shows it."""
+
+    row: int
+    result: SearchResult | None
+    values: dict[str, Any]  # registry field → value as read
+    raw: dict[str, Any]  # header → value as read
+    document: Document | None = None
+    file_name: str = ""
+    runner_up: Document | None = None
+    runner_up_file: str = ""
+    history: list[str] = field(default_factory=list)
+
+    @property
+    def score(self) -> float | None:
+        if self.result is None or self.result.document_id is None:
+            return None
+        return self.result.score
+
+
+# Result columns: fixed ones first, then one per mapped registry field, then the document
+RES_ROW = 0
+RES_SCORE = 1
+RES_WARN = 2
+RES_FIXED = 3
+DOC_FILE, DOC_TYPE, DOC_PAGES, DOC_NUMBER, DOC_DATE, DOC_AMOUNT = range(6)
+
+
+class ResultsModel(QAbstractTableModel):
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._rows: list[ResultRow] = []
+        self.fields: list[tuple[str, str]] = []  # (registry field, column header)
+        self.type_label: Any = str
+        self._doc_headers = [
+            self.tr("Document file"),
+            self.tr("Type"),
+            self.tr("Pages"),
+            self.tr("Doc. number"),
+            self.tr("Doc. date"),
+            self.tr("Doc. amount"),
+        ]
+
+    def load(self, fields: Sequence[tuple[str, str]], rows: Sequence[ResultRow]) -> None:
+        self.beginResetModel()
+        self.fields = list(fields)
+        self._rows = list(rows)
+        self.endResetModel()
+
+    def result_row(self, row: int) -> ResultRow:
+        return self._rows[row]
+
+    def rows(self) -> list[ResultRow]:
+        return list(self._rows)
+
+    def doc_column(self, which: int) -> int:
+        return RES_FIXED + len(self.fields) + which
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else RES_FIXED + len(self.fields) + len(self._doc_headers)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
+        if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if section == RES_ROW:
+            return self.tr("Row")
+        if section == RES_SCORE:
+            return self.tr("Score")
+        if section == RES_WARN:
+            return ""
+        if section < RES_FIXED + len(self.fields):
+            return self.fields[section - RES_FIXED][1]
+        return self._doc_headers[section - RES_FIXED - len(self.fields)]
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        item = self._rows[index.row()]
+        column = index.column()
+        result = item.result
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._display(item, column)
+        if role == Qt.ItemDataRole.DecorationRole and column == RES_WARN and result:
+            if result.manual:
+                return disc_icon(*MANUAL_ICON)
+            if result.warnings:
+                return disc_icon(*WARNING_ICON)
+        elif role == Qt.ItemDataRole.ToolTipRole and column == RES_WARN and result:
+            return "\n".join(result.warnings) or None
+        elif (
+            role == Qt.ItemDataRole.ForegroundRole
+            and item.document is None
+            and column >= (RES_FIXED + len(self.fields))
+        ):
+            return QColor("#8a8f98")
+        elif role == ScoreRole and column == RES_SCORE:
+            return item.score
+        elif role == RecordRole:
+            return item
+        elif role == SortRole:
+            if column == RES_ROW:
+                return item.row
+            if column == RES_SCORE:
+                return -1.0 if item.score is None else item.score
+            if column == RES_WARN:
+                return len(result.warnings) if result else 0
+            return self._display(item, column)
+        return None
+
+    def _display(self, item: ResultRow, column: int) -> str:
+        if column == RES_ROW:
+            return str(item.row)
+        if column == RES_SCORE:
+            return "" if item.score is None else f"{item.score:.0%}"
+        if column == RES_WARN:
+            return ""
+        if column < RES_FIXED + len(self.fields):
+            return display(item.values.get(self.fields[column - RES_FIXED][0]))
+        doc = item.document
+        if doc is None:
+            return self.tr("no match") if column == self.doc_column(DOC_FILE) else ""
+        which = column - RES_FIXED - len(self.fields)
+        if which == DOC_FILE:
+            return item.file_name
+        if which == DOC_TYPE:
+            return str(self.type_label(doc.doc_type))
+        if which == DOC_PAGES:
+            return doc.page_label
+        key = {DOC_NUMBER: "number", DOC_DATE: "date", DOC_AMOUNT: "amount"}[which]
+        return doc.fields.get(key) or ""

@@ -1,0 +1,399 @@
+"""Wizard pages 1-3: the file and sheet, the header and data rows, the column mapping.
+
+Each page writes its part of the configuration JSON and asks the wizard for a new
+preview when an input changes; the preview (run off the GUI thread) comes back
+through ``preview_changed`` and every page redraws from it.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QTableView,
+    QVBoxLayout,
+    QWizardPage,
+)
+
+from docbatch_gui._qt.registry.models import RowsModel, display, reason_label
+from docbatch_gui._qt.tasks import spawn
+from docbatch_gui._qt.widgets.dialogs import choose_files
+from docbatch_gui.registry.config import RegistryConfig, column_letter
+from docbatch_gui.registry.importer import FilteredRow, RegistryRow
+from docbatch_gui.registry.service import PreviewResult
+
+if TYPE_CHECKING:
+    from docbatch_gui._qt.registry.wizard import RegistryWizard
+
+MAX_ROW = 1_048_576  # Excel's last row
+_OVERRIDE_RE = re.compile(r"^\s*([A-Za-z]{1,3})\s*[=:]\s*(\d+)\s*$")
+
+
+class WizardPart(QWizardPage):
+    """A page that owns part of the configuration JSON."""
+
+    def __init__(self, wizard: RegistryWizard) -> None:
+        super().__init__(wizard)  # owned by the wizard from the start
+        self.owner = wizard
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        wizard.preview_changed.connect(self.on_preview)
+        wizard.preview_failed.connect(self.on_failed)
+
+    def part(self) -> dict[str, Any]:
+        return {}
+
+    def load(self, config: RegistryConfig) -> None:
+        """Show a loaded template's values."""
+
+    def on_preview(self, result: PreviewResult) -> None:
+        self.status.setStyleSheet("")
+        self.status.setText(counts_text(self, result))
+        self.completeChanged.emit()
+
+    def on_failed(self, message: str) -> None:
+        self.status.setStyleSheet("color: #b3261e;")
+        self.status.setText(message)
+        self.completeChanged.emit()
+
+    def isComplete(self) -> bool:
+        return self.owner.preview is not None and not self.owner.preview_error
+
+    def changed(self) -> None:
+        self.owner.settings_changed()
+
+
+def counts_text(widget: QWizardPage, result: PreviewResult) -> str:
+    reasons = ", ".join(f"{reason_label(k)}: {v}" for k, v in sorted(result.by_reason.items()))
+    text = QCoreApplication.translate(
+        "Registry", "Sheet “{0}”: <b>{1}</b> rows kept, <b>{2}</b> filtered"
+    ).format(result.sheet, result.kept, result.filtered)
+    return f"{text} ({reasons})" if reasons else text
+
+
+def preview_table(model: RowsModel) -> QTableView:
+    table = QTableView()
+    table.setModel(model)
+    table.setAlternatingRowColors(False)
+    table.verticalHeader().hide()
+    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+    table.horizontalHeader().setStretchLastSection(True)
+    table.setEditTriggers(QTableView.EditTrigger.NoEditTriggers)
+    return table
+
+
+def letters(text: str) -> list[str]:
+    return [p.strip().upper() for p in re.split(r"[,;\s]+", text) if p.strip()]
+
+
+class FilePage(WizardPart):
+    def __init__(self, wizard: RegistryWizard) -> None:
+        super().__init__(wizard)
+        self.setTitle(self.tr("File and sheet"))
+        self.setSubTitle(
+            self.tr(
+                "Choose the Excel registry (.xlsx, .xlsm) and the sheet "
+                "that holds the list, or start from a saved template."
+            )
+        )
+        self.path = QLineEdit()
+        self.path.setReadOnly(True)
+        self.path.setPlaceholderText(self.tr("No file chosen"))
+        browse = QPushButton(self.tr("Choose file…"))
+        browse.clicked.connect(lambda: spawn(self.browse(), wizard._failed))
+        template = QPushButton(self.tr("Load template…"))
+        template.clicked.connect(lambda: spawn(self.browse_template(), wizard._failed))
+        self.sheet = QComboBox()
+        self.sheet.currentIndexChanged.connect(lambda _i: self.owner.settings_changed(now=True))
+        self.name = QLineEdit()
+        self.template_label = QLabel()
+        row = QHBoxLayout()
+        row.addWidget(self.path, 1)
+        row.addWidget(browse)
+        form = QFormLayout()
+        form.addRow(self.tr("File"), row)
+        form.addRow(self.tr("Sheet"), self.sheet)
+        form.addRow(self.tr("Name"), self.name)
+        form.addRow(self.tr("Template"), template)
+        form.addRow("", self.template_label)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.status)
+        layout.addStretch(1)
+
+    async def browse(self) -> None:
+        files = await choose_files(
+            self, self.tr("Registry file"), "", self.tr("Excel (*.xlsx *.xlsm);;All files (*)")
+        )
+        if files:
+            self.set_file(Path(files[0]))
+
+    async def browse_template(self) -> None:
+        files = await choose_files(
+            self, self.tr("Registry template"), "", self.tr("JSON (*.json);;All files (*)")
+        )
+        if files:
+            self.owner.load_template(files[0])
+            self.template_label.setText(self.tr("Loaded {0}").format(Path(files[0]).name))
+
+    def set_file(self, path: Path) -> None:
+        self.owner.file = path
+        self.owner.preview = None
+        self.path.setText(str(path))
+        if not self.name.text().strip():
+            self.name.setText(path.stem)
+        self.status.setText(self.tr("Reading the sheet…"))
+        self.completeChanged.emit()
+        self.owner.settings_changed(now=True)
+
+    def part(self) -> dict[str, Any]:
+        return {"sheet": self.sheet.currentText() or None}
+
+    def load(self, config: RegistryConfig) -> None:
+        if config.sheet:
+            self._sheets([config.sheet], config.sheet)
+
+    def _sheets(self, names: list[str], current: str) -> None:
+        self.sheet.blockSignals(True)
+        known = [self.sheet.itemText(i) for i in range(self.sheet.count())]
+        if known != names:
+            self.sheet.clear()
+            self.sheet.addItems(names)
+        self.sheet.setCurrentText(current)
+        self.sheet.blockSignals(False)
+
+    def on_preview(self, result: PreviewResult) -> None:
+        self._sheets(result.sheet_names, result.sheet)
+        super().on_preview(result)
+
+
+class RowsPage(WizardPart):
+    def __init__(self, wizard: RegistryWizard) -> None:
+        super().__init__(wizard)
+        self.setTitle(self.tr("Header and data rows"))
+        self.setSubTitle(
+            self.tr(
+                "Rows are numbered as Excel shows them. Shaded rows are "
+                "filtered; hover for the reason."
+            )
+        )
+        self.header_row = QSpinBox()
+        self.header_row.setRange(1, MAX_ROW)
+        self.data_row = QSpinBox()
+        self.data_row.setRange(2, MAX_ROW)
+        self.data_row.setValue(2)
+        self.overrides = QLineEdit()
+        self.overrides.setPlaceholderText(self.tr("e.g. F=4, G=4 for headers on another row"))
+        self.header_row.valueChanged.connect(self._header_moved)
+        self.data_row.valueChanged.connect(lambda _v: self.changed())
+        self.overrides.textChanged.connect(lambda _t: self.changed())
+        form = QFormLayout()
+        form.addRow(self.tr("Header row"), self.header_row)
+        form.addRow(self.tr("First data row"), self.data_row)
+        form.addRow(self.tr("Column header row overrides"), self.overrides)
+        self.model = RowsModel(self)
+        self.table = preview_table(self.model)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.status)
+        layout.addWidget(self.table, 1)
+
+    def _header_moved(self, value: int) -> None:
+        if self.data_row.value() <= value:
+            self.data_row.setValue(value + 1)  # emits its own change
+        self.changed()
+
+    def column_overrides(self) -> dict[str, int]:
+        """``F=4, G=4`` → {"F": 4, "G": 4}; ValueError says which part is wrong."""
+        out: dict[str, int] = {}
+        for piece in filter(None, (p.strip() for p in self.overrides.text().split(","))):
+            match = _OVERRIDE_RE.match(piece)
+            if match is None:
+                raise ValueError(
+                    self.tr("column_header_row: “{0}” is not COLUMN=ROW").format(piece)
+                )
+            out[match.group(1).upper()] = int(match.group(2))
+        return out
+
+    def part(self) -> dict[str, Any]:
+        return {
+            "header_row": self.header_row.value(),
+            "data_start_row": self.data_row.value(),
+            "column_header_row": self.column_overrides(),
+        }
+
+    def load(self, config: RegistryConfig) -> None:
+        for widget in (self.header_row, self.data_row, self.overrides):
+            widget.blockSignals(True)
+        self.header_row.setValue(config.header_row)
+        self.data_row.setValue(config.first_data_row)
+        self.overrides.setText(
+            ", ".join(f"{column_letter(c)}={r}" for c, r in config.column_header_row.items())
+        )
+        for widget in (self.header_row, self.data_row, self.overrides):
+            widget.blockSignals(False)
+
+    def on_preview(self, result: PreviewResult) -> None:
+        super().on_preview(result)
+        headers = [self.tr("Row"), self.tr("Status"), *result.headers]
+        rows: list[list[Any]] = []
+        marks: list[str | None] = []
+        for item in result.rows:
+            if isinstance(item, RegistryRow):
+                rows.append(
+                    [item.row, self.tr("kept"), *(item.raw_data.get(h) for h in result.headers)]
+                )
+                marks.append(None)
+            else:
+                rows.append([item.row, reason_label(item.reason), *item.values])
+                marks.append(item.detail or reason_label(item.reason))
+        self.model.set_rows(headers, rows, marks)
+        self.table.resizeColumnsToContents()
+
+
+#: registry fields the mapping offers, in the order people think of them
+FIELDS = ("number", "date", "amount", "counterparty", "tax_id")
+#: header words that suggest a field (lower case, RU and EN)
+GUESS = {
+    "number": ("номер", "№", "number", "no.", "num"),
+    "date": ("дата", "date"),
+    "amount": ("сумма", "amount", "total", "итого"),
+    "counterparty": (
+        "контрагент",
+        "поставщик",
+        "покупатель",
+        "counterparty",
+        "supplier",
+        "vendor",
+        "customer",
+    ),
+    "tax_id": ("инн", "tax", "vat id"),
+}
+
+
+def samples(result: PreviewResult, column: int, count: int = 3) -> list[str]:
+    """The first non-empty values of a column among the preview's kept rows."""
+    header = result.headers[column]
+    found: list[str] = []
+    for item in result.rows:
+        value = item.raw_data.get(header) if isinstance(item, RegistryRow) else None
+        if isinstance(item, FilteredRow) or value in (None, ""):
+            continue
+        found.append(display(value))
+        if len(found) >= count:
+            break
+    return found
+
+
+class MappingPage(WizardPart):
+    def __init__(self, wizard: RegistryWizard) -> None:
+        super().__init__(wizard)
+        self.setTitle(self.tr("Column mapping"))
+        self.setSubTitle(
+            self.tr(
+                "Say which column holds each registry field. Each choice "
+                "shows the column's header and sample values."
+            )
+        )
+        labels = {
+            "number": self.tr("Number"),
+            "date": self.tr("Date"),
+            "amount": self.tr("Amount"),
+            "counterparty": self.tr("Counterparty"),
+            "tax_id": self.tr("Tax ID"),
+        }
+        self.combos: dict[str, QComboBox] = {}
+        self.sample_labels: dict[str, QLabel] = {}
+        self._wanted: dict[str, int] = {}  # a template's mapping, before columns are known
+        form = QFormLayout()
+        for field in FIELDS:
+            combo = QComboBox()
+            combo.setMinimumContentsLength(40)
+            combo.currentIndexChanged.connect(lambda _i, f=field: self._picked(f))
+            sample = QLabel()
+            sample.setStyleSheet("color: palette(mid);")
+            self.combos[field] = combo
+            self.sample_labels[field] = sample
+            form.addRow(labels[field], combo)
+            form.addRow("", sample)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.status)
+        layout.addStretch(1)
+
+    def mapping(self) -> dict[str, str]:
+        return {
+            field: column_letter(combo.currentData())
+            for field, combo in self.combos.items()
+            if combo.currentData() is not None
+        }
+
+    def set_column(self, field: str, column: int | None) -> None:
+        combo = self.combos[field]
+        combo.setCurrentIndex(max(0, combo.findData(column)))
+
+    def part(self) -> dict[str, Any]:
+        return {"mapping": self.mapping()}
+
+    def load(self, config: RegistryConfig) -> None:
+        self._wanted = dict(config.mapping)
+        for field in self.combos:
+            self.set_column(field, self._wanted.get(field))
+
+    def isComplete(self) -> bool:
+        return super().isComplete() and bool(self.mapping())
+
+    def _picked(self, field: str) -> None:
+        combo = self.combos[field]
+        result = self.owner.preview
+        column = combo.currentData()
+        text = ", ".join(samples(result, column)) if result and column is not None else ""
+        self.sample_labels[field].setText(text)
+        self.completeChanged.emit()
+
+    def on_preview(self, result: PreviewResult) -> None:
+        super().on_preview(result)
+        for field, combo in self.combos.items():
+            current = combo.currentData() if combo.count() else self._wanted.get(field)
+            combo.blockSignals(True)
+            combo.clear()
+            combo.addItem(self.tr("(not mapped)"), None)
+            for col, header in enumerate(result.headers):
+                values = ", ".join(samples(result, col))
+                combo.addItem(f"{column_letter(col)}: {header} — {values}", col)
+            combo.setCurrentIndex(max(0, combo.findData(current)))
+            combo.blockSignals(False)
+        for field in self.combos:
+            self._picked(field)
+
+    def initializePage(self) -> None:
+        """Guess from the header names when nothing is mapped yet: the header row is
+        only final once the operator leaves the rows page."""
+        if not self.mapping() and self.owner.preview is not None:
+            self._guess(self.owner.preview.headers)
+
+    def _guess(self, headers: list[str]) -> None:
+        """The first header holding a field's word, the more specific words first; a
+        running number ("№ п/п") is never the document number."""
+        taken: set[int] = set()
+        lowered = [h.lower() for h in headers]
+        for field in FIELDS:
+            column = next(
+                (col for word in GUESS[field] for col, low in enumerate(lowered)
+                 if col not in taken and word in low and "п/п" not in low),
+                None,
+            )  # fmt: skip
+            if column is not None:
+                self.set_column(field, column)
+                taken.add(column)

@@ -1,0 +1,234 @@
+"""Wizard page 6: import and search, with progress and Cancel, then a summary.
+
+Both steps run in a worker thread; Cancel sets the ``threading.Event`` the core
+checks between chunks, so the run stops within one chunk and the registry is left
+with status ``error`` and the reason, never half-written without a word. When the
+registry already has search results the core refuses (``NeedsForce``) and the page
+offers *Force reimport* instead of deciding for the operator.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import threading
+from functools import partial
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QVBoxLayout,
+    QWizardPage,
+)
+
+from docbatch_gui._qt.registry.progress import set_bar, thread_progress
+from docbatch_gui._qt.tasks import spawn
+from docbatch_gui.domain.errors import DocBatchError
+from docbatch_gui.registry.progress import Cancelled
+from docbatch_gui.registry.search import SearchSummary
+from docbatch_gui.registry.service import ImportSummary, NeedsForce
+
+if TYPE_CHECKING:
+    from docbatch_gui._qt.registry.wizard import RegistryWizard
+
+
+class RunPage(QWizardPage):
+    def __init__(self, wizard: RegistryWizard) -> None:
+        super().__init__(wizard)  # owned by the wizard from the start
+        self.owner = wizard
+        self.setTitle(self.tr("Import and search"))
+        self.setSubTitle(
+            self.tr(
+                "The rows are imported, then matched to the documents. "
+                "Both can be canceled; what was imported stays visible."
+            )
+        )
+        self.plan = QLabel()
+        self.plan.setWordWrap(True)
+        self.start_button = QPushButton(self.tr("Import and search"))
+        self.start_button.setDefault(True)
+        self.start_button.clicked.connect(lambda: spawn(self.run(), self._failed))
+        self.force_button = QPushButton(self.tr("Force reimport"))
+        self.force_button.setToolTip(
+            self.tr(
+                "Replace the rows and the automatic search "
+                "results; manual assignments stay audited."
+            )
+        )
+        self.force_button.clicked.connect(lambda: spawn(self.run(force=True), self._failed))
+        self.force_button.hide()
+        self.cancel_button = QPushButton(self.tr("Cancel"))
+        self.cancel_button.setEnabled(False)
+        self.cancel_button.clicked.connect(self.cancel_run)
+        self.stage = QLabel()
+        self.bar = QProgressBar()
+        self.bar.setRange(0, 1)
+        self.bar.setValue(0)
+        self.outcome = QLabel()
+        self.outcome.setWordWrap(True)
+        self.outcome.setTextFormat(Qt.TextFormat.RichText)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.start_button)
+        buttons.addWidget(self.force_button)
+        buttons.addWidget(self.cancel_button)
+        buttons.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.plan)
+        layout.addLayout(buttons)
+        layout.addWidget(self.stage)
+        layout.addWidget(self.bar)
+        layout.addWidget(self.outcome, 1)
+        self.cancel: threading.Event | None = None
+        self.running = False
+        self.done_id: int | None = None
+        self.imported: ImportSummary | None = None
+        self.searched: SearchSummary | None = None
+        #: set when a run ends, whatever the outcome (tests await it)
+        self.finished: asyncio.Future[str] | None = None
+
+    def initializePage(self) -> None:
+        w = self.owner
+        preview = w.preview
+        pairs = w.rules_page.pair_count
+        self.plan.setText(
+            self.tr(
+                "File: <b>{0}</b>, sheet “{1}”: {2} rows to import, {3} filtered. "
+                "Candidate pairs to score: {4}."
+            ).format(
+                w.file.name if w.file else "",
+                preview.sheet if preview else "",
+                preview.kept if preview else 0,
+                preview.filtered if preview else 0,
+                "…" if pairs is None else pairs,
+            )
+        )
+
+    def isComplete(self) -> bool:
+        return self.done_id is not None and not self.running
+
+    def cancel_run(self) -> None:
+        if self.cancel is not None:
+            self.cancel.set()
+            self.stage.setText(self.tr("Canceling after the current chunk…"))
+            self.cancel_button.setEnabled(False)
+
+    def _busy(self, running: bool) -> None:
+        self.running = running
+        self.start_button.setEnabled(not running)
+        self.force_button.setEnabled(not running)
+        self.cancel_button.setEnabled(running)
+        for which in (self.owner.WizardButton.BackButton, self.owner.WizardButton.CustomButton1):
+            button = self.owner.button(which)
+            if button is not None:
+                button.setEnabled(not running)
+        self.completeChanged.emit()
+
+    def _imported(self, done: int, total: int | None) -> None:
+        set_bar(self.bar, done, total)
+        self.stage.setText(self.tr("Importing: {0} rows").format(done))
+
+    def _searched(self, done: int, total: int | None) -> None:
+        set_bar(self.bar, done, total)
+        self.stage.setText(self.tr("Searching: row {0} of {1}").format(done, total or "?"))
+
+    async def run(self, force: bool = False) -> None:
+        """Import then search; every outcome ends in a readable line on the page."""
+        w = self.owner
+        if self.running or w.file is None:
+            return
+        loop = asyncio.get_running_loop()
+        self.finished = loop.create_future()
+        service = w.ctx.app.registry
+        self.cancel = cancel = threading.Event()
+        self.outcome.setText("")
+        self.force_button.hide()
+        self._busy(True)
+        outcome = "error"
+        try:
+            config = w.config()
+            self.stage.setText(self.tr("Importing…"))
+            self.bar.setRange(0, 0)
+            self.imported = imported = await loop.run_in_executor(
+                None,
+                partial(
+                    service.import_registry,
+                    w.file,
+                    config,
+                    name=w.file_page.name.text().strip() or None,
+                    registry_id=w.registry_id,
+                    force=force,
+                    progress=thread_progress(self._imported),
+                    cancel=cancel,
+                ),
+            )
+            w.registry_id = imported.registry_id
+            self.stage.setText(self.tr("Counting candidate pairs…"))
+            pairs = await loop.run_in_executor(None, service.candidate_pairs, w.registry_id)
+            self.stage.setText(self.tr("Searching: {0} candidate pairs").format(pairs))
+            self.searched = found = await loop.run_in_executor(
+                None,
+                partial(
+                    service.search,
+                    w.registry_id,
+                    progress=thread_progress(self._searched),
+                    cancel=cancel,
+                ),
+            )
+        except NeedsForce as exc:
+            outcome = "needs_force"
+            self.outcome.setText(html.escape(str(exc)))
+            self.force_button.show()
+        except Cancelled:
+            outcome = "canceled"
+            self.outcome.setText(
+                self.tr(
+                    "Canceled. The registry keeps status “error” with "
+                    "the reason; run again to finish it."
+                )
+            )
+        except DocBatchError as exc:
+            self.outcome.setText(f"<span style='color:#b3261e'>{html.escape(str(exc))}</span>")
+        else:
+            outcome = "done"
+            self.done_id = w.registry_id
+            self.outcome.setText(self.summary(imported, found))
+            w.registry_done.emit(w.registry_id)
+        finally:
+            self.bar.setRange(0, 1)
+            self.bar.setValue(1 if outcome == "done" else 0)
+            self.stage.setText(
+                {
+                    "done": self.tr("Finished."),
+                    "canceled": self.tr("Canceled."),
+                    "needs_force": self.tr("Not imported."),
+                }.get(outcome, self.tr("Failed."))
+            )
+            self.cancel = None
+            self._busy(False)
+            if not self.finished.done():
+                self.finished.set_result(outcome)
+            if w.close_when_idle:
+                w.reject()
+
+    def summary(self, imported: ImportSummary, found: SearchSummary) -> str:
+        return self.tr(
+            "<p><b>{0}</b> rows imported, {1} filtered.</p>"
+            "<p><b>{2}</b> rows matched, <b>{3}</b> without a match, {4} with warnings, "
+            "{5} assigned by hand; {6} candidate pairs scored.</p>"
+            "<p>Press Finish to open the results.</p>"
+        ).format(
+            imported.kept,
+            imported.filtered,
+            found.matched,
+            found.no_match,
+            found.with_warnings,
+            found.manual,
+            found.candidate_pairs,
+        )
+
+    def _failed(self, error: BaseException) -> None:
+        self.outcome.setText(f"<span style='color:#b3261e'>{error}</span>")

@@ -1,0 +1,232 @@
+"""The registry setup wizard: six pages over one configuration draft.
+
+Every page owns a part of the configuration JSON (the same format the CLI takes,
+columns as Excel letters) and writes it with ``part()``; the wizard merges the parts
+and validates them with the core's ``load_config``, so the wizard can never save or
+import something the CLI would refuse. Previews read the whole sheet, so they run in
+a worker thread, debounced, and only the answer to the latest settings is shown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtWidgets import QDialog, QFileDialog, QWidget, QWizard
+
+from docbatch_gui._qt.context import GuiContext
+from docbatch_gui._qt.tasks import spawn
+from docbatch_gui._qt.widgets.dialogs import ask
+from docbatch_gui.domain.errors import DocBatchError
+from docbatch_gui.registry.config import RegistryConfig, load_config
+from docbatch_gui.registry.service import PreviewResult
+
+log = logging.getLogger(__name__)
+
+DEBOUNCE_MS = 300
+PREVIEW_ROWS = 20
+
+
+class LatestRunner(QObject):
+    """Debounced background computation where only the latest request counts.
+
+    ``make()`` runs on the GUI thread (it reads widgets and may raise a config error)
+    and returns the callable for the worker thread. One computation runs at a time; a
+    request arriving meanwhile runs once the current one is done, and the stale answer
+    is dropped, so typing in a spin box never queues a pile of full-sheet reads.
+    """
+
+    ready = Signal(object)
+    failed = Signal(str)
+
+    def __init__(self, make: Callable[[], Callable[[], Any]], parent: QObject | None = None):
+        super().__init__(parent)
+        self._make = make
+        self._requested = 0
+        self._running = False
+        self._stopped = False
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(DEBOUNCE_MS)
+        self._timer.timeout.connect(self._fire)
+        self._scheduled = False
+
+    @property
+    def busy(self) -> bool:
+        return self._running or self._scheduled or self._timer.isActive()
+
+    def _fire(self) -> None:
+        self._scheduled = True
+        spawn(self._run())
+
+    def stop(self) -> None:
+        """Forget pending requests (the wizard is closing)."""
+        self._timer.stop()
+        self._stopped = True
+        self._requested += 1  # a computation in flight is now stale: not shown
+
+    def request(self, now: bool = False) -> None:
+        self._stopped = False
+        self._requested += 1
+        self._timer.start(0 if now else DEBOUNCE_MS)
+
+    async def _run(self) -> None:
+        self._scheduled = False
+        if self._running:
+            return  # the running loop below picks the new request up
+        self._running = True
+        try:
+            while True:
+                wanted = self._requested
+                try:
+                    job = self._make()
+                    result = await asyncio.get_running_loop().run_in_executor(None, job)
+                except (DocBatchError, ValueError, OSError) as exc:
+                    if wanted == self._requested:
+                        self.failed.emit(str(exc))
+                else:
+                    if wanted == self._requested:
+                        self.ready.emit(result)
+                if wanted == self._requested or self._stopped:
+                    break
+        finally:
+            self._running = False
+
+
+class RegistryWizard(QWizard):
+    #: the latest preview (PreviewResult) for the current settings
+    preview_changed = Signal(object)
+    #: a preview failed: the message for the operator
+    preview_failed = Signal(str)
+    #: import and search finished: the registry id
+    registry_done = Signal(int)
+
+    def __init__(
+        self, ctx: GuiContext, parent: QWidget | None = None, *, registry_id: int | None = None
+    ) -> None:
+        # Imported here: the pages import this module for LatestRunner.
+        from docbatch_gui._qt.registry.pages_match import FiltersPage, RulesPage
+        from docbatch_gui._qt.registry.pages_setup import FilePage, MappingPage, RowsPage
+        from docbatch_gui._qt.registry.run_page import RunPage
+
+        super().__init__(parent)
+        self.ctx = ctx
+        self.registry_id = registry_id
+        self.file: Path | None = None
+        self.preview: PreviewResult | None = None
+        self.preview_error = ""
+        #: closed while a run was going: close once the worker has stopped
+        self.close_when_idle = False
+        self.setWindowTitle(self.tr("New registry"))
+        self.setWizardStyle(QWizard.WizardStyle.ClassicStyle)
+        self.setOption(QWizard.WizardOption.HaveCustomButton1, True)
+        self.setOption(QWizard.WizardOption.NoBackButtonOnLastPage, False)
+        self.setButtonText(QWizard.WizardButton.CustomButton1, self.tr("Save as template…"))
+        self.customButtonClicked.connect(
+            lambda which: spawn(self.save_template_dialog(), self._failed)
+        )
+        self.resize(1100, 720)
+
+        self.runner = LatestRunner(self._preview_job, self)
+        self.runner.ready.connect(self._preview_ready)
+        self.runner.failed.connect(self._preview_failed)
+
+        self.file_page = FilePage(self)
+        self.rows_page = RowsPage(self)
+        self.mapping_page = MappingPage(self)
+        self.filters_page = FiltersPage(self)
+        self.rules_page = RulesPage(self)
+        self.run_page = RunPage(self)
+        self.parts = [
+            self.file_page,
+            self.rows_page,
+            self.mapping_page,
+            self.filters_page,
+            self.rules_page,
+        ]
+        for page in [*self.parts, self.run_page]:
+            self.addPage(page)
+
+    def reject(self) -> None:
+        """Closing during a run cancels it first; the worker must not outlive the page."""
+        if self.run_page.running:
+            self.close_when_idle = True
+            self.run_page.cancel_run()
+            return
+        self.runner.stop()
+        self.rules_page.estimator.stop()
+        super().reject()
+
+    def accept(self) -> None:
+        self.runner.stop()
+        self.rules_page.estimator.stop()
+        super().accept()
+
+    # -- the configuration -----------------------------------------------------------
+
+    def draft(self, *, rules: bool = True) -> dict[str, Any]:
+        """The configuration JSON as the pages hold it now (not validated)."""
+        data: dict[str, Any] = {}
+        for page in self.parts:
+            data.update(page.part())
+        if not rules:
+            data["rules"] = []  # previews do not match; a stale rule must not block them
+        return data
+
+    def config(self, *, rules: bool = True) -> RegistryConfig:
+        """The validated configuration; ConfigError names the key path of a mistake."""
+        return load_config(self.draft(rules=rules))
+
+    def load_template(self, path: Path | str) -> RegistryConfig:
+        config = load_config(path)
+        for page in self.parts:
+            page.load(config)
+        self.settings_changed()
+        return config
+
+    async def save_template_dialog(self) -> Path | None:
+        dialog = QFileDialog(self, self.tr("Save as template"), "", self.tr("JSON (*.json)"))
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dialog.setDefaultSuffix("json")
+        if await ask(dialog) != QDialog.DialogCode.Accepted or not dialog.selectedFiles():
+            return None
+        return self.save_template(Path(dialog.selectedFiles()[0]))
+
+    def save_template(self, path: Path) -> Path:
+        """Write the validated draft as JSON (letters as the operator saw them)."""
+        self.config()  # refuse to save what could not be loaded back
+        path.write_text(
+            json.dumps(self.draft(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
+        )
+        self.ctx.notifier.notify(self.tr("Template saved: {0}").format(path), "success")
+        return path
+
+    # -- live preview ----------------------------------------------------------------
+
+    def settings_changed(self, now: bool = False) -> None:
+        if self.file is not None:
+            self.runner.request(now)
+
+    def _preview_job(self) -> Callable[[], PreviewResult]:
+        assert self.file is not None
+        file, config = self.file, self.config(rules=False)
+        service = self.ctx.app.registry
+        return lambda: service.preview(file, config, rows=PREVIEW_ROWS)
+
+    def _preview_ready(self, result: PreviewResult) -> None:
+        self.preview = result
+        self.preview_error = ""
+        self.preview_changed.emit(result)
+
+    def _preview_failed(self, message: str) -> None:
+        self.preview_error = message
+        self.preview_failed.emit(message)
+
+    def _failed(self, error: BaseException) -> None:
+        if isinstance(error, DocBatchError | OSError):
+            self.ctx.notifier.notify(str(error), "error")

@@ -1,0 +1,1 @@
+"""The Review tab: a document beside its pages, corrected and confirmed."""

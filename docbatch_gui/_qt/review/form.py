@@ -1,0 +1,149 @@
+"""The review screen's form: showing a document, its confidence markers and history,
+and collecting the operator's edits. A mixin of
+:class:`docbatch_gui._qt.review.tab.ReviewTab`, which builds the widgets.
+"""
+
+from __future__ import annotations
+
+import re
+
+from PySide6.QtWidgets import (
+    QComboBox,
+    QGroupBox,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QSpinBox,
+    QWidget,
+)
+
+from docbatch_gui._qt.context import GuiContext
+from docbatch_gui._qt.widgets.icons import confidence_color, disc_icon
+from docbatch_gui._qt.widgets.page_view import PageView
+from docbatch_gui.domain.models import Document, Job
+
+
+def audit_line(entry: dict[str, object], actions: dict[str, str], fields: dict[str, str]) -> str:
+    """One line of the history; ``actions`` and ``fields`` give the operator's words
+    (translated) for the stored keys, anything missing is shown as stored."""
+    head = f"{entry['at']} {entry['who']}:"
+    action = str(entry["action"])
+    if action == "confirm":
+        return f"{head} {actions.get(action, action)}"
+    old = "" if entry.get("old") is None else entry["old"]
+    new = "" if entry.get("new") is None else entry["new"]
+    field = str(entry.get("field") or "")
+    return f"{head} {actions.get(action, action)} {fields.get(field, field)} {old} → {new}"
+
+
+class ReviewForm(QWidget):
+    ctx: GuiContext
+    current: Document | None
+    current_job: Job | None
+    editors: dict[str, QLineEdit]
+    markers: dict[str, QLabel]
+    field_keys: list[str]
+    field_labels: dict[str, str]
+    type_combo: QComboBox
+    page_from: QSpinBox
+    page_to: QSpinBox
+    form_box: QGroupBox
+    reasons: QLabel
+    history: QPlainTextEdit
+    page_view: PageView
+    save_button: QPushButton
+    confirm_button: QPushButton
+
+    def _show(self, doc: Document | None) -> None:
+        self.current = doc
+        self._set_enabled(doc is not None)
+        if doc is None:
+            return
+        total = max(self.current_job.pages or doc.page_to, 1) if self.current_job else doc.page_to
+        self.form_box.setTitle(self.tr("Document {0}").format(doc.doc_index + 1))
+        index = self.type_combo.findData(doc.doc_type)
+        if index < 0:
+            self.type_combo.addItem(doc.doc_type, doc.doc_type)
+            index = self.type_combo.count() - 1
+        self.type_combo.setCurrentIndex(index)
+        for spin, value in ((self.page_from, doc.page_from), (self.page_to, doc.page_to)):
+            spin.setRange(1, total)
+            spin.setValue(value)
+        for key, editor in self.editors.items():
+            editor.setText(doc.fields.get(key) or "")
+            self._mark(editor, doc.confidence.get(key) if key in doc.fields else None, key, doc)
+        reasons = [self._reason(r) for r in doc.review_reasons] if doc.needs_review else []
+        if doc.confirmed_by:
+            reasons = [
+                self.tr("Confirmed by {0} at {1}").format(doc.confirmed_by, doc.confirmed_at)
+            ]
+        self.reasons.setText("\n".join(reasons))
+        actions = {
+            "confirm": self.tr("confirmed"),
+            "edit": self.tr("changed"),
+            "type": self.tr("changed"),
+            "pages": self.tr("changed"),
+        }
+        fields = {**self.field_labels, "doc_type": self.tr("type"), "pages": self.tr("pages")}
+        self.history.setPlainText("\n".join(audit_line(e, actions, fields) for e in doc.audit))
+        self.page_view.show_pages(doc.job_id, list(range(doc.page_from, doc.page_to + 1)))
+
+    def _reason(self, reason: str) -> str:
+        """A review reason from the core, in the interface language when it is known."""
+        if reason == "document type unknown":
+            return self.tr("Document type unknown")
+        if found := re.fullmatch(r"(\w+) not found", reason):
+            key = found[1]
+            return self.tr("{0}: not found").format(self.field_labels.get(key, key))
+        if found := re.fullmatch(r"(\w+) uncertain \(confidence ([\d.]+)\)", reason):
+            key = found[1]
+            return self.tr("{0}: uncertain (confidence {1:.0%})").format(
+                self.field_labels.get(key, key), float(found[2])
+            )
+        return reason
+
+    def _mark(self, editor: QLineEdit, confidence: float | None, key: str, doc: Document) -> None:
+        found = doc.fields.get(key) is not None
+        color = confidence_color(confidence if found else 0.0)
+        marker = self.markers[key]
+        marker.setPixmap(disc_icon(color.name(), "").pixmap(12, 12))
+        if not found:
+            tip = self.tr("Not found in the document")
+        elif (
+            confidence is not None
+            and confidence >= 1.0
+            and any(e.get("field") == key for e in doc.audit)
+        ):
+            tip = self.tr("Typed by a person")
+        else:
+            tip = self.tr("Confidence {0:.0%}").format(confidence or 0.0)
+        marker.setToolTip(tip)
+        editor.setToolTip(tip)
+
+    def _set_enabled(self, enabled: bool) -> None:
+        for widget in (self.form_box, self.save_button, self.confirm_button):
+            widget.setEnabled(enabled)
+
+    def next_empty_field(self) -> None:
+        keys = self.field_keys
+        focused = next((k for k, e in self.editors.items() if e.hasFocus()), None)
+        start = keys.index(focused) + 1 if focused in keys else 0
+        for key in keys[start:] + keys[:start]:
+            if not self.editors[key].text().strip():
+                self.editors[key].setFocus()
+                return
+
+    def edits(self) -> dict[str, object]:
+        doc = self.current
+        assert doc is not None
+        fields = {
+            key: editor.text()
+            for key, editor in self.editors.items()
+            if (editor.text().strip() or None) != doc.fields.get(key)
+        }
+        return {
+            "fields": fields,
+            "doc_type": self.type_combo.currentData(),
+            "pages": (self.page_from.value(), self.page_to.value()),
+        }

@@ -1,0 +1,344 @@
+"""Review: page images large beside the fields, edit, confirm, next.
+
+Built for the keyboard: PgDown/PgUp move between documents, Ctrl+Enter confirms
+(saving any edit first), F3 jumps to the next empty field. Every change goes through
+:class:`docbatch_gui.app.review.ReviewService`, which keeps the audit trail.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from PySide6.QtCore import QLocale, Qt, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from docbatch_gui._qt.context import GuiContext
+from docbatch_gui._qt.review.form import ReviewForm
+from docbatch_gui._qt.tasks import spawn
+from docbatch_gui._qt.widgets.icons import disc_icon
+from docbatch_gui._qt.widgets.page_view import PageView
+from docbatch_gui._qt.widgets.thumbs import PageImages
+from docbatch_gui.domain.errors import DocBatchError
+from docbatch_gui.domain.models import Document, Job
+from docbatch_gui.domain.states import JobState
+
+ROLE_KEY = Qt.ItemDataRole.UserRole
+
+
+class ReviewTab(ReviewForm, QWidget):
+    #: (job id, document index) after a save or a confirm reached the store
+    saved = Signal(int, int)
+    confirmed = Signal(int, int)
+
+    def __init__(self, ctx: GuiContext, images: PageImages, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.current: Document | None = None
+        self.current_job: Job | None = None
+        self.editors: dict[str, QLineEdit] = {}
+        #: a coloured dot per field: how sure the model was (a person's value is sure)
+        self.markers: dict[str, QLabel] = {}
+        self._extra_jobs: set[int] = set()
+
+        self.tree = QTreeWidget()
+        self.tree.setHeaderLabels([self.tr("Waiting for review"), self.tr("Pages")])
+        self.tree.setRootIsDecorated(True)
+        self.tree.currentItemChanged.connect(self._current_changed)
+        self.tree.setColumnWidth(0, 220)
+        self.empty = QLabel(
+            self.tr(
+                "Nothing is waiting for review.\n\nJobs whose documents need a person's "
+                "check appear here. To correct a finished job, double-click it in the Queue."
+            )
+        )
+        self.empty.setWordWrap(True)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setStyleSheet("color: palette(mid); padding: 16px;")
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.addWidget(self.tree, 1)
+        left_layout.addWidget(self.empty)
+        self.page_view = PageView(images)
+
+        self.form_box = QGroupBox(self.tr("Document"))
+        self.form = QFormLayout(self.form_box)
+        self.type_combo = QComboBox()
+        profile = ctx.app.profile
+        language = QLocale().name().split("_")[0]
+        for doc_type in profile.doc_types:
+            self.type_combo.addItem(ctx.doc_type_label(doc_type.key), doc_type.key)
+        self.page_from = QSpinBox()
+        self.page_to = QSpinBox()
+        pages_row = QHBoxLayout()
+        pages_row.addWidget(self.page_from)
+        pages_row.addWidget(QLabel("–"))
+        pages_row.addWidget(self.page_to)
+        pages_row.addStretch(1)
+        self.form.addRow(self.tr("Type"), self.type_combo)
+        self.form.addRow(self.tr("Pages"), pages_row)
+        self.field_keys = list(profile.field_keys)
+        self.field_labels: dict[str, str] = {}
+        for key in self.field_keys:
+            field = profile.field(key)
+            label = (field.labels.get(language) or field.labels.get("en")) if field else None
+            editor = QLineEdit()
+            editor.setClearButtonEnabled(True)
+            marker = QLabel()
+            marker.setFixedWidth(16)
+            self.editors[key] = editor
+            self.markers[key] = marker
+            row = QHBoxLayout()
+            row.addWidget(marker)
+            row.addWidget(editor, 1)
+            self.field_labels[key] = label or key
+            self.form.addRow(label or key, row)
+        self.reasons = QLabel()
+        self.reasons.setTextFormat(Qt.TextFormat.PlainText)  # user data
+        self.reasons.setWordWrap(True)
+        self.reasons.setStyleSheet("color: #8a4b00;")
+        self.history = QPlainTextEdit()
+        self.history.setReadOnly(True)
+        self.history.setMaximumHeight(110)
+        self.history.setPlaceholderText(self.tr("No changes by a person yet."))
+
+        self.save_button = QPushButton(self.tr("Save"))
+        self.confirm_button = QPushButton(self.tr("Confirm"))
+        self.confirm_button.setDefault(True)
+        self.previous_button = QPushButton(self.tr("Previous"))
+        self.next_button = QPushButton(self.tr("Next"))
+        self._actions()
+        buttons = QHBoxLayout()
+        for button in (
+            self.previous_button,
+            self.next_button,
+            self.save_button,
+            self.confirm_button,
+        ):
+            buttons.addWidget(button)
+
+        right = QWidget()
+        right_layout = QVBoxLayout(right)
+        right_layout.addWidget(self.form_box)
+        right_layout.addWidget(self.reasons)
+        right_layout.addLayout(buttons)
+        hint = QLabel(
+            self.tr(
+                "PgDown/PgUp: next/previous document · Ctrl+Enter: confirm · F3: next empty field"
+            )
+        )
+        hint.setStyleSheet("color: palette(mid);")
+        hint.setWordWrap(True)
+        right_layout.addWidget(hint)
+        right_layout.addWidget(QLabel(self.tr("History")))
+        right_layout.addWidget(self.history)
+        right_layout.addStretch(1)
+
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(left)
+        split.addWidget(self.page_view)
+        split.addWidget(right)
+        split.setSizes([260, 560, 420])
+        layout = QVBoxLayout(self)
+        layout.addWidget(split)
+        self._set_enabled(False)
+        ctx.bridge.jobs_changed.connect(self._jobs_changed)
+
+    def _actions(self) -> None:
+        def bind(button: QPushButton, keys: list[str], handler: object) -> None:
+            action = QAction(self)
+            action.setShortcuts([QKeySequence(k) for k in keys])
+            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            action.triggered.connect(handler)
+            self.addAction(action)
+            button.clicked.connect(handler)
+            button.setToolTip(" / ".join(keys))
+
+        bind(self.save_button, ["Ctrl+S"], lambda: spawn(self.save(), self._failed))
+        bind(
+            self.confirm_button,
+            ["Ctrl+Return", "Ctrl+Enter"],
+            lambda: spawn(self.confirm(), self._failed),
+        )
+        bind(self.next_button, ["PgDown", "Ctrl+Down"], lambda: self.move(1))
+        bind(self.previous_button, ["PgUp", "Ctrl+Up"], lambda: self.move(-1))
+        empty = QAction(self)
+        empty.setShortcut(QKeySequence("F3"))
+        empty.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        empty.triggered.connect(self.next_empty_field)
+        self.addAction(empty)
+
+    # -- the list --------------------------------------------------------------------------
+
+    async def refresh(self) -> None:
+        """Reload the jobs waiting for review (and any job opened on purpose)."""
+        review = self.ctx.app.review
+        loop = asyncio.get_running_loop()
+        jobs: list[Job] = await loop.run_in_executor(None, review.waiting)
+        extra = [
+            j
+            for j in await loop.run_in_executor(None, self.ctx.app.jobs, list(self._extra_jobs))
+            if j.state is not JobState.NEEDS_REVIEW
+        ]
+        documents = await loop.run_in_executor(
+            None, self.ctx.app.documents_for, [j.id for j in [*jobs, *extra]]
+        )
+        keep = self._key(self.tree.currentItem())
+        self.tree.blockSignals(True)
+        self.tree.clear()
+        by_job: dict[int, list[Document]] = {}
+        for doc in documents:
+            by_job.setdefault(doc.job_id, []).append(doc)
+        for job in [*jobs, *extra]:
+            top = QTreeWidgetItem([job.file_name, str(job.pages or "")])
+            top.setData(0, ROLE_KEY, (job.id, None))
+            top.setToolTip(0, job.error or job.source_path)
+            for doc in by_job.get(job.id, []):
+                top.addChild(self._doc_item(doc))
+            self.tree.addTopLevelItem(top)
+            top.setExpanded(True)
+        self.tree.setHeaderLabels(
+            [self.tr("Waiting for review ({0})").format(len(jobs)), self.tr("Pages")]
+        )
+        self.tree.resizeColumnToContents(1)
+        self.tree.blockSignals(False)
+        self.empty.setVisible(not jobs and not extra)
+        if keep is not None:
+            self.select(*keep)
+
+    def _doc_item(self, doc: Document) -> QTreeWidgetItem:
+        pages = doc.page_label
+        type_label = self.type_combo.itemText(max(0, self.type_combo.findData(doc.doc_type)))
+        label = f"{doc.doc_index + 1}. {type_label}"
+        number = doc.fields.get("number")
+        item = QTreeWidgetItem([f"{label} {number}" if number else label, pages])
+        item.setData(0, ROLE_KEY, (doc.job_id, doc.doc_index))
+        if doc.confirmed_by:
+            item.setIcon(0, disc_icon("#188038", "✓"))
+        elif doc.needs_review:
+            item.setIcon(0, disc_icon("#e37400", "!"))
+            item.setToolTip(0, "\n".join(doc.review_reasons))
+        return item
+
+    def _key(self, item: QTreeWidgetItem | None) -> tuple[int, int] | None:
+        if item is None:
+            return None
+        job_id, doc_index = item.data(0, ROLE_KEY)
+        return None if doc_index is None else (job_id, doc_index)
+
+    def _doc_items(self) -> list[QTreeWidgetItem]:
+        items = []
+        for i in range(self.tree.topLevelItemCount()):
+            top = self.tree.topLevelItem(i)
+            items.extend(top.child(j) for j in range(top.childCount()))
+        return items
+
+    def select(self, job_id: int, doc_index: int) -> bool:
+        for item in self._doc_items():
+            if item.data(0, ROLE_KEY) == (job_id, doc_index):
+                self.tree.setCurrentItem(item)
+                return True
+        return False
+
+    async def open_job(self, job_id: int, doc_index: int = 0) -> None:
+        """Show a job's documents even if it is not waiting (a done job can be corrected)."""
+        self._extra_jobs.add(job_id)
+        await self.refresh()
+        self.select(job_id, doc_index)
+
+    def move(self, step: int) -> None:
+        items = self._doc_items()
+        if not items:
+            return
+        current = self.tree.currentItem()
+        position = items.index(current) if current in items else -1
+        target = max(0, min(len(items) - 1, position + step))
+        self.tree.setCurrentItem(items[target])
+
+    def _jobs_changed(self, jobs: list[Job]) -> None:
+        shown = {
+            self.tree.topLevelItem(i).data(0, ROLE_KEY)[0]
+            for i in range(self.tree.topLevelItemCount())
+        }
+        if (
+            any(j.state is JobState.NEEDS_REVIEW and j.id not in shown for j in jobs)
+            and self.isVisible()
+        ):
+            spawn(self.refresh())
+
+    def showEvent(self, event: object) -> None:
+        super().showEvent(event)  # type: ignore[arg-type]
+        spawn(self.refresh())
+
+    # -- the form --------------------------------------------------------------------------
+
+    def _current_changed(self, item: QTreeWidgetItem | None) -> None:
+        key = self._key(item)
+        if key is None:
+            self._show(None)
+            return
+        spawn(self._load(*key), self._failed)
+
+    async def _load(self, job_id: int, doc_index: int) -> None:
+        loop = asyncio.get_running_loop()
+        doc = await loop.run_in_executor(None, self.ctx.app.review.document, job_id, doc_index)
+        job = (await loop.run_in_executor(None, self.ctx.app.jobs, [job_id]))[0]
+        if self._key(self.tree.currentItem()) != (job_id, doc_index):
+            return  # the operator moved on while this one loaded: the newer load wins
+        self.current_job = job
+        self._show(doc)
+
+    async def save(self) -> Document | None:
+        doc = self.current
+        if doc is None:
+            return None
+        changes = self.edits()
+        loop = asyncio.get_running_loop()
+        saved = await loop.run_in_executor(
+            None,
+            lambda: self.ctx.app.review.edit(
+                doc.job_id, doc.doc_index, who=self.ctx.operator, **changes
+            ),  # type: ignore[arg-type]
+        )
+        self._show(saved)
+        self.saved.emit(saved.job_id, saved.doc_index)
+        return saved
+
+    async def confirm(self) -> None:
+        doc = await self.save()
+        if doc is None:
+            return
+        loop = asyncio.get_running_loop()
+        confirmed, job = await loop.run_in_executor(
+            None,
+            lambda: self.ctx.app.review.confirm(doc.job_id, doc.doc_index, who=self.ctx.operator),
+        )
+        self.ctx.bridge.publish([job])
+        if job.state is JobState.DONE and confirmed.job_id not in self._extra_jobs:
+            self.ctx.notifier.notify(
+                self.tr("{0}: all documents confirmed, done.").format(job.file_name), "success"
+            )
+        await self.refresh()
+        self.confirmed.emit(confirmed.job_id, confirmed.doc_index)
+        self.select(confirmed.job_id, confirmed.doc_index)
+        self.move(1)
+
+    def _failed(self, error: BaseException) -> None:
+        if isinstance(error, DocBatchError | KeyError):
+            self.ctx.notifier.notify(str(error), "error")

@@ -1,0 +1,1 @@
+"""The Settings tab, built from the settings model."""

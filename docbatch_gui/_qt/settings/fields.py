@@ -1,0 +1,302 @@
+"""One editor per setting, chosen from the field's type in the settings model.
+
+The tab never lists widgets by hand: a new field in ``Settings`` gets an editor of
+the right kind, its range and a tooltip naming its environment variable. Each editor
+can show why its value is refused, and can be locked when the environment sets it.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+from pydantic import SecretStr
+from pydantic.fields import FieldInfo
+from PySide6.QtCore import QCoreApplication, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from docbatch_gui._qt.tasks import spawn
+from docbatch_gui._qt.widgets.dialogs import choose_files, choose_folder
+from docbatch_gui.settings.model import CHOICE_FIELDS, describe_allowed, fixed_choices
+from docbatch_gui.settings.secrets import URI_VARIABLES, join_uri_password, split_uri_password
+
+#: str fields offered as a fixed list
+CHOICES: dict[str, tuple[str, ...]] = {name: fixed_choices(name) for name in CHOICE_FIELDS}
+#: Path fields that name a folder (the others name a file)
+FOLDERS = {"data_dir"}
+NOTE_STYLE = "color: palette(placeholder-text); font-size: 11px;"
+ERROR_STYLE = "color: #c62828; font-size: 11px;"
+INT_MAX = 2**31 - 1
+
+
+def value_label(value: str) -> str:
+    """A choice as the operator reads it; the stored value stays the item's data."""
+    translate = QCoreApplication.translate
+    labels = {
+        "offline": translate("SettingValue", "offline"),
+        "sync": translate("SettingValue", "sync"),
+        "batch": translate("SettingValue", "batch"),
+        "json_schema": translate("SettingValue", "json_schema"),
+        "tool": translate("SettingValue", "tool"),
+        "google_vision": translate("SettingValue", "google_vision"),
+        "tesseract": translate("SettingValue", "tesseract"),
+        "none": translate("SettingValue", "none"),
+        "auto": translate("SettingValue", "auto (cheapest the model allows)"),
+        "off": translate("SettingValue", "off"),
+        "on": translate("SettingValue", "on"),
+        "low": translate("SettingValue", "low"),
+        "medium": translate("SettingValue", "medium"),
+        "high": translate("SettingValue", "high"),
+        "xhigh": translate("SettingValue", "very high"),
+        "max": translate("SettingValue", "maximum"),
+        "inprocess": translate("SettingValue", "in this program"),
+        "celery": translate("SettingValue", "Celery workers"),
+    }
+    if value in labels:
+        return labels[value]
+    from docbatch_gui.llm.catalogue import load_catalogue
+
+    model = load_catalogue().get(value)
+    if model is not None:  # "claude-haiku-5-5 · Claude Haiku 5.5 · $0.1 / $0.5 per MTok"
+        per = translate("SettingValue", "per million tokens")
+        legacy = translate("SettingValue", "legacy")
+        status = "" if model.status == "current" else f" · {legacy}"
+        return (
+            f"{value} · {model.name} · ${model.prices.input:g} / ${model.prices.output:g} "
+            f"{per}{status}"
+        )
+    return value
+
+
+def base_type(annotation: Any) -> tuple[Any, bool]:
+    """``X | None`` -> (X, True)."""
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        return args[0], True
+    return annotation, False
+
+
+def bounds(info: FieldInfo) -> tuple[float | None, float | None]:
+    lower = upper = None
+    for item in info.metadata:
+        lower = getattr(item, "ge", lower)
+        upper = getattr(item, "le", upper)
+    return lower, upper
+
+
+class FieldEditor(QWidget):
+    """The editor of one setting, with a note line and an error line under it."""
+
+    changed = Signal()
+
+    def __init__(self, name: str, info: FieldInfo, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.name = name
+        self.variable = info.alias or name.upper()
+        self.kind, self.optional = base_type(info.annotation)
+        self.password: QLineEdit | None = None
+        self.locked = False
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        row = QHBoxLayout()
+        row.setSpacing(6)
+        self.editor = self._make_editor(name, info, row)
+        narrow = isinstance(self.editor, QSpinBox | QDoubleSpinBox)
+        row.insertWidget(0, self.editor, 0 if narrow else 1)
+        layout.addLayout(row)
+        self.note = QLabel()
+        self.note.setStyleSheet(NOTE_STYLE)
+        self.note.setWordWrap(True)
+        self.note.hide()
+        self.error = QLabel()
+        self.error.setObjectName("fieldError")
+        self.error.setStyleSheet(ERROR_STYLE)
+        self.error.setWordWrap(True)
+        self.error.hide()
+        layout.addWidget(self.note)
+        layout.addWidget(self.error)
+        if self.kind is SecretStr or self.password is not None:
+            self.set_note(self.tr("Stored in the system keyring, never in the settings file."))
+        tip = self.tr("Environment variable: {0}\nAllowed: {1}").format(
+            self.variable, self._allowed(name, info)
+        )
+        self.editor.setToolTip(tip)
+
+    # -- building --------------------------------------------------------------------------
+
+    def _allowed(self, name: str, info: FieldInfo) -> str:
+        """What the field accepts, in the interface language (``describe_allowed``'s
+        words for the GUI)."""
+        if isinstance(self.editor, QComboBox):
+            items = [str(self.editor.itemData(i)) for i in range(self.editor.count())]
+            return self.tr("one of {0}").format(", ".join(items))
+        lower, upper = bounds(info)
+        if self.kind is bool:
+            text = self.tr("true or false")
+        elif self.kind in (int, float) and lower is not None and upper is not None:
+            text = (
+                self.tr("a whole number from {0} to {1}")
+                if self.kind is int
+                else self.tr("a number from {0} to {1}")
+            ).format(lower, upper)
+        elif self.kind is Path:
+            text = self.tr("a path")
+        elif self.kind in (str, SecretStr):
+            text = self.tr("text")
+        else:
+            text = describe_allowed(name)
+        return self.tr("{0}, or empty").format(text) if self.optional else text
+
+    def _make_editor(self, name: str, info: FieldInfo, row: QHBoxLayout) -> QWidget:
+        kind = self.kind
+        if name in CHOICES or (isinstance(kind, type) and issubclass(kind, Enum)):
+            combo = QComboBox()
+            items = CHOICES.get(name) or [m.value for m in kind]
+            for item in items:
+                combo.addItem(value_label(item), item)
+            combo.currentIndexChanged.connect(self.changed)
+            return combo
+        if kind is bool:
+            check = QCheckBox(self.tr("Enabled"))
+            check.toggled.connect(self.changed)
+            return check
+        if kind in (int, float):
+            lower, upper = bounds(info)
+            spin: QSpinBox | QDoubleSpinBox
+            if kind is int:
+                spin = QSpinBox()
+                spin.setRange(int(lower or 0), int(upper if upper is not None else INT_MAX))
+            else:
+                spin = QDoubleSpinBox()
+                spin.setDecimals(2)
+                spin.setRange(float(lower or 0), float(upper if upper is not None else 1e9))
+            spin.setGroupSeparatorShown(True)
+            spin.setMinimumWidth(140)
+            spin.valueChanged.connect(self.changed)
+            row.addStretch(1)  # a number needs no full-width box
+            return spin
+        edit = QLineEdit()
+        edit.textChanged.connect(self.changed)
+        if kind is SecretStr:
+            edit.setEchoMode(QLineEdit.EchoMode.Password)
+            edit.setPlaceholderText(self.tr("not set"))
+        elif self.variable in URI_VARIABLES:
+            edit.setPlaceholderText(self.tr("not set: the embedded default is used"))
+            self.password = QLineEdit()
+            self.password.setEchoMode(QLineEdit.EchoMode.Password)
+            self.password.setPlaceholderText(self.tr("password"))
+            self.password.setMaximumWidth(180)
+            self.password.textChanged.connect(self.changed)
+            row.addWidget(self.password)
+        elif kind is Path:
+            edit.setPlaceholderText(self.tr("not set"))
+            browse = QPushButton(self.tr("Browse…"))
+            browse.clicked.connect(lambda: spawn(self._browse()))
+            row.addWidget(browse)
+            self.browse = browse
+        elif self.optional:
+            edit.setPlaceholderText(self.tr("not set"))
+        return edit
+
+    async def _browse(self) -> None:
+        assert isinstance(self.editor, QLineEdit)
+        current = self.editor.text() or str(Path.home())
+        if self.name in FOLDERS:
+            chosen = await choose_folder(self, self.tr("Choose a folder"), current)
+        else:
+            files = await choose_files(self, self.tr("Choose a file"), current, "")
+            chosen = files[0] if files else None
+        if chosen:
+            self.editor.setText(chosen)
+
+    # -- value -----------------------------------------------------------------------------
+
+    def value(self) -> Any:
+        editor = self.editor
+        if isinstance(editor, QComboBox):
+            return editor.currentData()
+        if isinstance(editor, QCheckBox):
+            return editor.isChecked()
+        if isinstance(editor, QSpinBox | QDoubleSpinBox):
+            return editor.value()
+        assert isinstance(editor, QLineEdit)
+        text = editor.text().strip()
+        if self.password is not None and text:
+            text = join_uri_password(text, self.password.text())
+        return None if self.optional and not text else text
+
+    def set_value(self, value: Any) -> None:
+        editor = self.editor
+        if self.locked and self.kind is SecretStr:
+            return  # an environment secret is not copied into a widget
+        if isinstance(value, SecretStr):
+            value = value.get_secret_value()
+        if isinstance(value, Enum):
+            value = value.value
+        if isinstance(editor, QComboBox):
+            editor.setCurrentIndex(max(0, editor.findData(value)))
+        elif isinstance(editor, QCheckBox):
+            editor.setChecked(bool(value))
+        elif isinstance(editor, QSpinBox):
+            editor.setValue(int(value))
+        elif isinstance(editor, QDoubleSpinBox):
+            editor.setValue(float(value))
+        else:
+            assert isinstance(editor, QLineEdit)
+            text = "" if value is None else str(value)
+            if self.password is not None:
+                text, password = split_uri_password(text)
+                self.password.setText("" if self.locked else password or "")
+            editor.setText(text)
+
+    # -- state -----------------------------------------------------------------------------
+
+    def set_note(self, text: str) -> None:
+        self.note.setText(text)
+        self.note.setVisible(bool(text))
+
+    def set_error(self, reason: str | None) -> None:
+        """Mark the field (red border) and say why under it; None clears."""
+        self.error.setText(reason or "")
+        self.error.setVisible(bool(reason))
+        if reason:
+            self.editor.setStyleSheet("border: 1px solid #c62828; border-radius: 3px;")
+        else:
+            self.editor.setStyleSheet("")
+
+    @property
+    def has_error(self) -> bool:
+        return bool(self.error.text())
+
+    def lock_to_environment(self) -> None:
+        """The environment sets this one: show it, but edit it there."""
+        self.locked = True
+        for widget in (self.editor, self.password, getattr(self, "browse", None)):
+            if isinstance(widget, QLineEdit):
+                widget.setReadOnly(True)
+            elif widget is not None:
+                widget.setEnabled(False)
+        if self.kind is SecretStr and isinstance(self.editor, QLineEdit):
+            self.editor.clear()  # an environment secret is not copied into a widget
+            self.editor.setPlaceholderText(self.tr("set (hidden)"))
+        if self.password is not None:
+            self.password.clear()
+            self.password.hide()
+        self.set_note(
+            self.tr("Set by the environment variable {0}; change it there.").format(self.variable)
+        )

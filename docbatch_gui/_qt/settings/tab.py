@@ -1,0 +1,398 @@
+"""The Settings tab: every field of the settings model, validated as typed.
+
+Saving writes the settings file and the keyring (``settings_file.save_settings``)
+and emits ``saved``; the engine keeps the settings it started with until DocBatch
+restarts, which the tab says. Connection tests run on the loop through ``spawn`` and
+their blocking clients in threads, so the window never freezes on a dead host.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from pydantic import ValidationError
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from docbatch_gui._qt.context import GuiContext
+from docbatch_gui._qt.i18n import LANGUAGE_KEY, LANGUAGES
+from docbatch_gui._qt.settings.fields import NOTE_STYLE, FieldEditor
+from docbatch_gui._qt.tasks import spawn
+from docbatch_gui.diagnostics import connections
+from docbatch_gui.domain.errors import ConfigError
+from docbatch_gui.settings.file import environment_overrides, save_settings, settings_path
+from docbatch_gui.settings.model import Settings, combination_problem, load_settings
+
+LABEL_WIDTH = 220
+OK_STYLE = "color: #188038;"
+FAIL_STYLE = "color: #c62828;"
+Probe = Callable[[Settings], Awaitable[connections.ConnectionResult]]
+
+#: (group, fields, connection test); fields the model adds later land in "other"
+GROUPS: list[tuple[str, list[str], Probe | None]] = [
+    (
+        "processing",
+        [
+            "processing_mode", "anthropic_model", "max_concurrency", "ocr_workers",
+            "batch_size", "poll_interval", "result_workers", "max_concurrent_mb",
+            "job_timeout", "page_timeout", "render_workers", "group_size", "max_file_mb",
+            "max_pages", "jpeg_quality", "follow_symlinks_out",
+        ],
+        None,
+    ),
+    (
+        "ocr",
+        [
+            "ocr_engine", "ocr_languages", "ocr_timeout", "ocr_min_text_chars",
+            "google_application_credentials", "google_vision_endpoint",
+        ],
+        connections.test_vision,
+    ),
+    (
+        "claude",
+        [
+            "anthropic_api_key", "anthropic_base_url", "anthropic_timeout",
+            "anthropic_max_retries", "claude_effort", "claude_thinking", "claude_output",
+            "max_output_tokens", "request_retries",
+            "batch_max_requests", "batch_max_mb",
+        ],
+        connections.test_anthropic,
+    ),
+    ("storage", ["data_dir", "db_busy_timeout"], None),
+    ("mongodb", ["mongodb_uri"], connections.test_mongodb),
+    (
+        "minio",
+        [
+            "minio_endpoint", "minio_access_key", "minio_secret_key", "minio_bucket",
+            "minio_secure", "blob_cache_mb",
+        ],
+        connections.test_minio,
+    ),
+    ("redis", ["redis_url"], connections.test_redis),
+    ("celery", ["celery_broker_url"], connections.test_celery_broker),
+    ("execution", ["execution", "workload_ttl", "leader_ttl"], None),
+    ("yadisk", ["yadisk_token", "yadisk_api_url"], None),
+]  # fmt: skip
+
+
+class ConnectionTest(QWidget):
+    """A *Test connection* button with its result beside it."""
+
+    finished = Signal(bool, str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 4, 0, 0)
+        self.button = QPushButton(self.tr("Test connection"))
+        self.result = QLabel()
+        self.result.setWordWrap(True)
+        self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.button)
+        layout.addWidget(self.result, 1)
+
+    def start(self, make_settings: Callable[[], Awaitable[Settings]], probe: Probe) -> None:
+        """Busy at once (the click is acknowledged), then the test runs on the loop."""
+        self.button.setEnabled(False)
+        self.button.setText(self.tr("Testing…"))
+        self.result.setStyleSheet("")
+        self.result.setText(self.tr("Connecting…"))
+        spawn(self._run(make_settings, probe))
+
+    async def _run(self, make_settings: Callable[[], Awaitable[Settings]], probe: Probe) -> None:
+        try:
+            settings = await make_settings()
+            outcome = await probe(settings)
+            ok, text = (
+                outcome.ok,
+                self.tr("{0} ({1:.2f} s)").format(outcome.message, outcome.seconds),
+            )
+        except ConfigError as exc:
+            ok, text = False, str(exc)
+        finally:
+            self.button.setEnabled(True)
+            self.button.setText(self.tr("Test connection"))
+        self.result.setStyleSheet(OK_STYLE if ok else FAIL_STYLE)
+        self.result.setText(("✓ " if ok else "✗ ") + text)
+        self.finished.emit(ok, text)
+
+
+class SettingsTab(QWidget):
+    #: the new Settings, after a save
+    saved = Signal(object)
+
+    def __init__(self, ctx: GuiContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.current: Settings = ctx.app.settings
+        self.environment = environment_overrides()
+        self.editors: dict[str, FieldEditor] = {}
+        self.tests: dict[str, ConnectionTest] = {}
+        self._baseline: dict[str, Any] = {}
+
+        content = QWidget()
+        column = QVBoxLayout(content)
+        column.setSpacing(12)
+        intro = QLabel(
+            self.tr(
+                "Saved to {0}. Environment variables take precedence and are shown "
+                "read-only. Hover over a field to see its variable and allowed values."
+            ).format(settings_path())
+        )
+        intro.setWordWrap(True)
+        intro.setStyleSheet(NOTE_STYLE)
+        column.addWidget(intro)
+        placed: set[str] = set()
+        for group, names, probe in GROUPS:
+            column.addWidget(self._group(group, names, probe))
+            placed.update(names)
+        others = [n for n in Settings.model_fields if n not in placed]
+        if others:
+            column.addWidget(self._group("other", others, None))
+        column.addWidget(self._interface_group())
+        column.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(content)
+
+        self.status = QLabel()
+        self.status.setStyleSheet(FAIL_STYLE)
+        self.cancel_button = QPushButton(self.tr("Cancel"))
+        self.cancel_button.setToolTip(self.tr("Put every field back to the saved value"))
+        self.cancel_button.clicked.connect(self.revert)
+        self.save_button = QPushButton(self.tr("Save"))
+        self.save_button.setDefault(True)
+        self.save_button.clicked.connect(lambda: spawn(self.save(), self._save_failed))
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.status, 1)
+        buttons.addWidget(self.cancel_button)
+        buttons.addWidget(self.save_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(scroll, 1)
+        layout.addLayout(buttons)
+        self.revert()
+
+    # -- building --------------------------------------------------------------------------
+
+    def _titles(self) -> dict[str, str]:
+        return {
+            "processing": self.tr("Processing"),
+            "ocr": self.tr("OCR"),
+            "claude": self.tr("Claude"),
+            "storage": self.tr("Storage"),
+            "mongodb": self.tr("MongoDB"),
+            "minio": self.tr("MinIO"),
+            "redis": self.tr("Redis"),
+            "celery": self.tr("Celery"),
+            "execution": self.tr("Team execution"),
+            "yadisk": self.tr("Yandex.Disk"),
+            "other": self.tr("Other"),
+        }
+
+    def _labels(self) -> dict[str, str]:
+        return {
+            "data_dir": self.tr("Data folder"),
+            "processing_mode": self.tr("Processing mode"),
+            "ocr_workers": self.tr("OCR workers"),
+            "batch_size": self.tr("Batch size"),
+            "poll_interval": self.tr("Poll interval, s"),
+            "result_workers": self.tr("Result workers"),
+            "max_concurrent_mb": self.tr("Memory for running jobs, MB"),
+            "max_concurrency": self.tr("Concurrent requests"),
+            "group_size": self.tr("Pages per request"),
+            "job_timeout": self.tr("Job timeout, s"),
+            "render_workers": self.tr("Render workers"),
+            "max_file_mb": self.tr("Largest file, MB"),
+            "follow_symlinks_out": self.tr("Follow links out of added folders"),
+            "db_busy_timeout": self.tr("Wait for a locked database, s"),
+            "max_pages": self.tr("Most pages per file"),
+            "jpeg_quality": self.tr("JPEG quality"),
+            "page_timeout": self.tr("Render timeout per page, s"),
+            "anthropic_model": self.tr("Model"),
+            "anthropic_timeout": self.tr("Request timeout, s"),
+            "anthropic_max_retries": self.tr("SDK retries"),
+            "claude_output": self.tr("Output format"),
+            "claude_effort": self.tr("Effort"),
+            "claude_thinking": self.tr("Thinking"),
+            "max_output_tokens": self.tr("Max output tokens"),
+            "request_retries": self.tr("Request retries"),
+            "batch_max_requests": self.tr("Requests per batch"),
+            "batch_max_mb": self.tr("Batch size limit, MB"),
+            "ocr_engine": self.tr("Engine"),
+            "ocr_languages": self.tr("Languages"),
+            "ocr_timeout": self.tr("Timeout, s"),
+            "ocr_min_text_chars": self.tr("OCR below this many characters"),
+            "anthropic_api_key": self.tr("API key"),
+            "anthropic_base_url": self.tr("API address"),
+            "mongodb_uri": self.tr("Connection URI"),
+            "minio_endpoint": self.tr("Endpoint"),
+            "minio_access_key": self.tr("Access key"),
+            "minio_secret_key": self.tr("Secret key"),
+            "minio_bucket": self.tr("Bucket"),
+            "minio_secure": self.tr("Use HTTPS"),
+            "blob_cache_mb": self.tr("Local cache, MB"),
+            "redis_url": self.tr("URL"),
+            "celery_broker_url": self.tr("Broker URL"),
+            "execution": self.tr("Run heavy tasks"),
+            "workload_ttl": self.tr("Workload key lifetime, s"),
+            "leader_ttl": self.tr("Batch leader lock, s"),
+            "yadisk_token": self.tr("OAuth token"),
+            "yadisk_api_url": self.tr("API address"),
+            "google_application_credentials": self.tr("Credentials file"),
+            "google_vision_endpoint": self.tr("Vision endpoint"),
+        }
+
+    def _group(self, group: str, names: list[str], probe: Probe | None) -> QGroupBox:
+        labels = self._labels()
+        box = QGroupBox(self._titles()[group])
+        form = QFormLayout(box)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
+        for name in names:
+            editor = FieldEditor(name, Settings.model_fields[name])
+            if editor.variable in self.environment:
+                editor.lock_to_environment()
+            editor.changed.connect(self._validate)
+            self.editors[name] = editor
+            label = QLabel(labels.get(name) or name.replace("_", " ").capitalize())
+            label.setToolTip(editor.variable)
+            label.setMinimumWidth(LABEL_WIDTH)  # one label column across all groups
+            label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            form.addRow(label, editor)
+        if probe is not None:
+            test = ConnectionTest()
+            test.button.clicked.connect(lambda: test.start(self._candidate, probe))
+            self.tests[group] = test
+            form.addRow("", test)
+        return box
+
+    def _interface_group(self) -> QGroupBox:
+        box = QGroupBox(self.tr("Interface"))
+        form = QFormLayout(box)
+        self.language = QComboBox()
+        self.language.addItem(self.tr("System default"), "")
+        for code, name in LANGUAGES.items():
+            self.language.addItem(name, code)
+        self.language.setToolTip(
+            self.tr("Stored in the application settings ({0})").format(LANGUAGE_KEY)
+        )
+        self.language.currentIndexChanged.connect(self._validate)
+        note = QLabel(self.tr("A new language is applied the next time DocBatch starts."))
+        note.setStyleSheet(NOTE_STYLE)
+        column = QVBoxLayout()
+        column.setSpacing(2)
+        column.addWidget(self.language)
+        column.addWidget(note)
+        label = QLabel(self.tr("Language"))
+        label.setMinimumWidth(LABEL_WIDTH)
+        label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        form.addRow(label, column)
+        return box
+
+    # -- values ----------------------------------------------------------------------------
+
+    def values(self) -> dict[str, Any]:
+        """What the form holds, keyed by variable, without environment-set fields."""
+        return {e.variable: e.value() for e in self.editors.values() if not e.locked}
+
+    def _state(self) -> dict[str, Any]:
+        return {**self.values(), LANGUAGE_KEY: self.language.currentData()}
+
+    def revert(self) -> None:
+        """Every widget back to the saved values (Cancel)."""
+        for name, editor in self.editors.items():
+            editor.blockSignals(True)
+            editor.set_value(getattr(self.current, name))
+            editor.blockSignals(False)
+        saved_language = str(self.ctx.qsettings.value(LANGUAGE_KEY, "") or "")
+        self.language.blockSignals(True)
+        self.language.setCurrentIndex(max(0, self.language.findData(saved_language)))
+        self.language.blockSignals(False)
+        self._baseline = self._state()
+        self._validate()
+
+    def _validate(self) -> None:
+        """Check each field against the model as it is typed; Save only when all pass."""
+        validator = Settings.__pydantic_validator__
+        errors = 0
+        for name, editor in self.editors.items():
+            reason = None
+            if not editor.locked:
+                try:
+                    validator.validate_assignment(self.current.model_copy(), name, editor.value())
+                except ValidationError as exc:
+                    first = exc.errors()[0]
+                    # an error without a field is a combination: judged below, whole
+                    reason = first["msg"].removeprefix("Value error, ") if first["loc"] else None
+            editor.set_error(reason)
+            errors += reason is not None
+        if not errors:
+            errors += self._combination_error()
+        dirty = self._state() != self._baseline
+        self.save_button.setEnabled(dirty and errors == 0)
+        self.cancel_button.setEnabled(dirty)
+        self.status.setStyleSheet(FAIL_STYLE)
+        self.status.setText(
+            self.tr("%n value(s) need fixing before saving.", "", errors) if errors else ""
+        )
+
+    def _combination_error(self) -> int:
+        """Model, effort, thinking, output and budget judged together, as the model's
+        documented rules do; the reason goes under the field that was changed."""
+        names = (
+            "anthropic_model",
+            "claude_effort",
+            "claude_thinking",
+            "claude_output",
+            "max_output_tokens",
+        )
+        form = {
+            n: self.editors[n].value() if n in self.editors else getattr(self.current, n)
+            for n in names
+        }
+        problem = combination_problem(*(form[n] for n in names))
+        if problem is None:
+            return 0
+        changed = [n for n in names if n in self.editors and form[n] != getattr(self.current, n)]
+        self.editors[(changed or ["anthropic_model"])[-1]].set_error(problem)
+        return 1
+
+    async def _candidate(self) -> Settings:
+        """The settings the form describes (environment on top), for a connection test."""
+        values = self.values()
+        return await asyncio.to_thread(lambda: load_settings(**values))
+
+    # -- saving ----------------------------------------------------------------------------
+
+    async def save(self) -> None:
+        values = self.values()
+        language = self.language.currentData()
+        self.save_button.setEnabled(False)
+        # a closure, not arguments: qasync's executor logs call arguments at DEBUG
+        new = await asyncio.to_thread(lambda: save_settings(values))
+        self.ctx.qsettings.setValue(LANGUAGE_KEY, language)
+        self.ctx.qsettings.sync()
+        self.current = new
+        self.revert()
+        self.status.setStyleSheet(OK_STYLE)
+        self.status.setText(
+            self.tr("Saved. The engine takes them over as soon as no job is running.")
+        )
+        self.saved.emit(new)
+
+    def _save_failed(self, error: BaseException) -> None:
+        self._validate()
+        self.status.setStyleSheet(FAIL_STYLE)
+        self.status.setText(self.tr("Not saved: {0}").format(error))

@@ -1,0 +1,335 @@
+"""The log panel: what ``logging`` emits, from any thread, filterable and copyable.
+
+Records come from the engine thread, executor threads and the GUI thread alike. The
+handler never touches a widget: it formats the record where it was emitted, appends
+it to a locked list and, once per burst, asks the GUI thread (a queued signal) to
+take them all. The GUI takes at most one batch every ``FLUSH_MS``, so a chatty run
+costs one ``rowsInserted`` per tick, and only the last ``MAX_RECORDS`` are kept.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from PySide6.QtCore import (
+    QModelIndex,
+    QObject,
+    QSortFilterProxyModel,
+    Qt,
+    QTimer,
+    Signal,
+)
+from PySide6.QtGui import QColor, QFont, QGuiApplication
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLineEdit,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from docbatch_gui._qt.widgets.table_model import Index, TableModel
+from docbatch_gui.settings.secrets import ScrubbingFilter
+
+MAX_RECORDS = 10_000
+FLUSH_MS = 100
+
+COL_TIME = 0
+COL_LEVEL = 1
+COL_LOGGER = 2
+COL_MESSAGE = 3
+
+LevelRole = Qt.ItemDataRole.UserRole + 1
+LineRole = Qt.ItemDataRole.UserRole + 2
+
+LEVEL_COLORS = {
+    logging.DEBUG: "#8a8f98",
+    logging.INFO: "#1a73e8",
+    logging.WARNING: "#e37400",
+    logging.ERROR: "#d93025",
+    logging.CRITICAL: "#a50e0e",
+}
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """A record reduced to text where it was emitted: no reference to its args or
+    exception objects crosses to the GUI thread."""
+
+    created: float
+    level: int
+    level_name: str
+    logger: str
+    message: str
+
+    @property
+    def time(self) -> str:
+        return datetime.fromtimestamp(self.created).strftime("%H:%M:%S.%f")[:-3]
+
+    @property
+    def text(self) -> str:
+        return f"{self.time} {self.level_name:<8} {self.logger}: {self.message}"
+
+
+class LogModel(TableModel):
+    """The last ``limit`` lines; appends and trims in blocks, never a reset."""
+
+    def __init__(self, limit: int = MAX_RECORDS, parent: QObject | None = None) -> None:
+        super().__init__([], parent)
+        self.limit = limit
+        self._items: list[LogLine] = []
+        self._headers = [self.tr("Time"), self.tr("Level"), self.tr("Source"), self.tr("Message")]
+
+    def append(self, lines: list[LogLine]) -> None:
+        lines = lines[-self.limit :]
+        overflow = len(self._items) + len(lines) - self.limit
+        if overflow > 0:
+            self.beginRemoveRows(QModelIndex(), 0, overflow - 1)
+            del self._items[:overflow]
+            self.endRemoveRows()
+        if lines:
+            start = len(self._items)
+            self.beginInsertRows(QModelIndex(), start, start + len(lines) - 1)
+            self._items.extend(lines)
+            self.endInsertRows()
+
+    def clear(self) -> None:
+        if self._items:
+            self.beginRemoveRows(QModelIndex(), 0, len(self._items) - 1)
+            self._items.clear()
+            self.endRemoveRows()
+
+    def line(self, row: int) -> LogLine:
+        return self._items[row]
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        line = self._items[index.row()]
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            if column == COL_TIME:
+                return line.time
+            if column == COL_LEVEL:
+                return line.level_name
+            if column == COL_LOGGER:
+                return line.logger
+            return line.message.splitlines()[0] if line.message else ""
+        if role == Qt.ItemDataRole.ForegroundRole and column == COL_LEVEL:
+            return QColor(_level_color(line.level))
+        if role == Qt.ItemDataRole.FontRole and column == COL_LEVEL and line.level >= 30:
+            font = QFont()
+            font.setBold(True)
+            return font
+        if role == Qt.ItemDataRole.ToolTipRole and column == COL_MESSAGE:
+            return line.message
+        if role == LevelRole:
+            return line.level
+        if role == LineRole:
+            return line.text
+        return None
+
+
+def _level_color(level: int) -> str:
+    known = [lv for lv in LEVEL_COLORS if lv <= level]
+    return LEVEL_COLORS[max(known)] if known else LEVEL_COLORS[logging.DEBUG]
+
+
+class LogFilter(QSortFilterProxyModel):
+    """A minimum level and a case-insensitive text found in the source or message."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.min_level = logging.NOTSET
+        self.text = ""
+
+    def set_min_level(self, level: int) -> None:
+        self.beginFilterChange()
+        self.min_level = level
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+
+    def set_text(self, text: str) -> None:
+        self.beginFilterChange()
+        self.text = text.strip().lower()
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+
+    def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:
+        model = self.sourceModel()
+        assert isinstance(model, LogModel)
+        line = model.line(source_row)
+        if line.level < self.min_level:
+            return False
+        return not self.text or self.text in f"{line.logger} {line.message}".lower()
+
+
+class LogPanel(QWidget):
+    """Level and text filters over the log, with Copy (selection, else all shown)
+    and Clear."""
+
+    #: emitted (from any thread) when the handler has lines waiting
+    _pending_ready = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = LogModel(parent=self)
+        self.proxy = LogFilter(self)
+        self.proxy.setSourceModel(self.model)
+        self._pending: list[LogLine] = []
+        self._lock = threading.Lock()
+        self._armed = False
+        self._flush_timer = QTimer(self)
+        self._flush_timer.setSingleShot(True)
+        self._flush_timer.setInterval(FLUSH_MS)
+        self._flush_timer.timeout.connect(self.flush)
+        self._pending_ready.connect(self._arm, Qt.ConnectionType.QueuedConnection)
+
+        self.level = QComboBox()
+        for name, level in (
+            (self.tr("All levels"), logging.NOTSET),
+            (self.tr("Info and above"), logging.INFO),
+            (self.tr("Warnings and errors"), logging.WARNING),
+            (self.tr("Errors only"), logging.ERROR),
+        ):
+            self.level.addItem(name, level)
+        self.level.currentIndexChanged.connect(
+            lambda: self.proxy.set_min_level(int(self.level.currentData()))
+        )
+        self.search = QLineEdit()
+        self.search.setPlaceholderText(self.tr("Filter messages…"))
+        self.search.setClearButtonEnabled(True)
+        self.search.textChanged.connect(self.proxy.set_text)
+        self.copy_button = QPushButton(self.tr("Copy"))
+        self.copy_button.setToolTip(self.tr("Copy the selected lines, or every line shown"))
+        self.copy_button.clicked.connect(self.copy)
+        self.clear_button = QPushButton(self.tr("Clear"))
+        self.clear_button.clicked.connect(self.model.clear)
+
+        self.view = QTableView()
+        self.view.setModel(self.proxy)
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.view.setShowGrid(False)
+        self.view.setWordWrap(False)
+        self.view.setAlternatingRowColors(True)
+        self.view.verticalHeader().hide()
+        self.view.verticalHeader().setDefaultSectionSize(22)
+        header = self.view.horizontalHeader()
+        header.setStretchLastSection(True)
+        header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        for column, width in ((COL_TIME, 100), (COL_LEVEL, 80), (COL_LOGGER, 220)):
+            header.resizeSection(column, width)
+        header.setSectionResizeMode(COL_TIME, QHeaderView.ResizeMode.Interactive)
+
+        bar = QHBoxLayout()
+        bar.addWidget(self.level)
+        bar.addWidget(self.search, 1)
+        bar.addWidget(self.copy_button)
+        bar.addWidget(self.clear_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(bar)
+        layout.addWidget(self.view)
+
+    # -- from any thread ------------------------------------------------------------------
+
+    def post(self, line: LogLine) -> None:
+        """Queue a line; safe from any thread. One signal per burst, not per line."""
+        with self._lock:
+            self._pending.append(line)
+            if len(self._pending) > MAX_RECORDS:
+                del self._pending[: len(self._pending) - MAX_RECORDS]
+            arm = not self._armed
+            self._armed = True
+        if arm:
+            self._pending_ready.emit()
+
+    # -- on the GUI thread ------------------------------------------------------------------
+
+    def _arm(self) -> None:
+        if not self._flush_timer.isActive():
+            self._flush_timer.start()
+
+    def flush(self) -> None:
+        """Move waiting lines into the model; keep the view at the bottom if it was."""
+        with self._lock:
+            lines, self._pending = self._pending, []
+            self._armed = False
+        if not lines:
+            return
+        bar = self.view.verticalScrollBar()
+        at_bottom = bar.value() >= bar.maximum() - 2
+        self.model.append(lines)
+        if at_bottom:
+            self.view.scrollToBottom()
+
+    def lines_shown(self) -> list[str]:
+        return [
+            str(self.proxy.index(row, 0).data(LineRole)) for row in range(self.proxy.rowCount())
+        ]
+
+    def copy(self) -> None:
+        rows = sorted({i.row() for i in self.view.selectionModel().selectedRows()})
+        if rows:
+            text = "\n".join(str(self.proxy.index(r, 0).data(LineRole)) for r in rows)
+        else:
+            text = "\n".join(self.lines_shown())
+        clipboard = QGuiApplication.clipboard()
+        clipboard.setText(text)
+
+
+class PanelHandler(logging.Handler):
+    """Formats where the record is emitted and hands the text to the panel."""
+
+    def __init__(self, panel: LogPanel, level: int = logging.INFO) -> None:
+        super().__init__(level)
+        self.addFilter(ScrubbingFilter())  # secrets never reach the panel or a copy of it
+        self.panel: LogPanel | None = panel
+        self._root_level: int | None = None
+
+    def emit(self, record: logging.LogRecord) -> None:
+        panel = self.panel
+        if panel is None:
+            return
+        try:
+            message = record.getMessage()
+            if record.exc_info:  # the scrubbed text the filter left, when it ran
+                text = record.exc_text or logging.Formatter().formatException(record.exc_info)
+                message += "\n" + text
+            panel.post(
+                LogLine(record.created, record.levelno, record.levelname, record.name, message)
+            )
+        except RuntimeError:  # the panel's C++ side is gone (window closed)
+            self.remove()
+        except Exception:
+            self.handleError(record)
+
+    def remove(self) -> None:
+        """Detach from the root logger and restore its level; safe to call twice."""
+        root = logging.getLogger()
+        root.removeHandler(self)
+        if self._root_level is not None:
+            root.setLevel(self._root_level)
+            self._root_level = None
+        self.panel = None
+
+
+def install_log_handler(panel: LogPanel, level: int = logging.INFO) -> PanelHandler:
+    """Show every record of ``level`` and above in ``panel``. The root logger is
+    lowered to ``level`` if needed (restored by ``remove()``); the handler goes
+    away by itself when the panel is destroyed."""
+    handler = PanelHandler(panel, level)
+    root = logging.getLogger()
+    if root.level > level:
+        handler._root_level = root.level
+        root.setLevel(level)
+    root.addHandler(handler)
+    panel.destroyed.connect(lambda *_: handler.remove())
+    return handler

@@ -1,0 +1,380 @@
+"""The application facade: the one object the GUI and the CLI call.
+
+It owns the store, the blob store and the worker, and turns operator intents ("add
+these files", "run until they are done", "retry this job") into engine calls. It
+knows nothing of Qt or terminals; progress goes out through a listener callback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from docbatch_gui.app.backends import open_blobs, open_store
+from docbatch_gui.app.review import ReviewService
+from docbatch_gui.app.views import BatchViews, RemoteSources
+from docbatch_gui.domain.errors import ConfigError, DocBatchError, InvalidTransition
+from docbatch_gui.domain.models import Document, Job, Page
+from docbatch_gui.domain.states import FINAL_STATES, PAUSED_SETTING, SUCCESS_STATES, JobState
+from docbatch_gui.engine.documents import check_corrections
+from docbatch_gui.engine.intake import IntakeProgress, IntakeReport, intake_paths
+from docbatch_gui.engine.leader import RedisLeaderLock
+from docbatch_gui.engine.lock import WorkerLock
+from docbatch_gui.engine.recovery import recover_interrupted
+from docbatch_gui.engine.worker import MAX_INTERRUPTIONS, JobListener, LocalWorker
+from docbatch_gui.llm.metrics import SyncMetrics
+from docbatch_gui.pipeline.isolate import kill_all
+from docbatch_gui.pipeline.profile import Profile, load_profile
+from docbatch_gui.pipeline.render import make_thumbnail
+from docbatch_gui.settings.model import Execution, ProcessingMode, Settings
+from docbatch_gui.settings.secrets import keyring_secret, remember_secrets, secret_values
+from docbatch_gui.storage.blobs import BlobStore
+from docbatch_gui.storage.store import Store
+
+if TYPE_CHECKING:
+    from docbatch_gui.engine.workload import Workload
+    from docbatch_gui.llm.batches import BatchClient
+    from docbatch_gui.llm.claude import ClaudeSync
+    from docbatch_gui.registry.service import RegistryService
+
+log = logging.getLogger(__name__)
+
+WATCH_INTERVAL = 0.5
+
+
+class DocBatchApp(BatchViews, RemoteSources):
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        remember_secrets(secret_values(settings))  # scrubbed from every error and log line
+        #: who runs the worker loop: one per data directory, or one per team (Redis)
+        self.lock: WorkerLock | RedisLeaderLock = (
+            RedisLeaderLock(settings.redis_url, ttl=settings.leader_ttl)
+            if settings.redis_url
+            else WorkerLock(settings.data_dir)
+        )
+        self._recovered = False
+        #: jobs this process sent to Celery workers (distributed execution)
+        self._dispatched: set[int] = set()
+        #: the critical error that stopped the last run, for the operator
+        self.halted: DocBatchError | None = None
+        #: set when the GUI closes and waits: running jobs finish, none starts
+        self.draining = False
+        #: live sync-mode counters, shared by every run's client (the GUI polls them)
+        self.sync_metrics = SyncMetrics(settings.max_concurrency)
+
+    # -- resources (opened on first use so that start-up stays fast) -------------------
+
+    @cached_property
+    def store(self) -> Store:
+        """SQLite in the data directory, or the team's MongoDB when MONGODB_URI is set."""
+        return open_store(self.settings)
+
+    @cached_property
+    def blobs(self) -> BlobStore:
+        """A local folder, or the team's MinIO bucket when MINIO_ENDPOINT is set."""
+        return open_blobs(self.settings)
+
+    @cached_property
+    def registry(self) -> RegistryService:
+        """Registry import, search, review and export (seed 003)."""
+        from docbatch_gui.registry.service import RegistryService
+
+        return RegistryService(self.store, self.workload)
+
+    @cached_property
+    def workload(self) -> Workload:
+        """The workload manager: shared in Redis with ``REDIS_URL``, else this process's."""
+        from docbatch_gui.engine.workload import workload_for
+
+        return workload_for(self.settings.redis_url, ttl=self.settings.workload_ttl)
+
+    @cached_property
+    def profile(self) -> Profile:
+        return load_profile()
+
+    def close(self) -> None:
+        kill_all()
+        self.lock.release()
+        if "store" in self.__dict__:
+            self.store.close()
+
+    # -- intents ----------------------------------------------------------------------
+
+    @cached_property
+    def anthropic_key(self) -> str | None:
+        """From ANTHROPIC_API_KEY, else the OS keyring (where the GUI stores it)."""
+        if self.settings.anthropic_api_key is not None:
+            return self.settings.anthropic_api_key.get_secret_value()
+        return keyring_secret("ANTHROPIC_API_KEY")
+
+    def resolve_mode(self, requested: str | None) -> str:
+        if requested is None and self.anthropic_key is None:
+            return ProcessingMode.OFFLINE.value
+        mode = ProcessingMode(requested) if requested else self.settings.processing_mode
+        if mode is ProcessingMode.SYNC and self.anthropic_key is None:
+            raise ConfigError(
+                "--mode sync needs an Anthropic API key: set ANTHROPIC_API_KEY, or use "
+                "--mode offline."
+            )
+        if mode is ProcessingMode.BATCH and self.anthropic_key is None:
+            raise ConfigError(
+                "--mode batch needs an Anthropic API key: set ANTHROPIC_API_KEY, or use "
+                "--mode offline."
+            )
+        return mode.value
+
+    def batch_client(self) -> BatchClient | None:
+        if self.anthropic_key is None:
+            return None
+        from docbatch_gui.llm.batches import BatchClient
+
+        return BatchClient(
+            api_key=self.anthropic_key,
+            base_url=self.settings.anthropic_base_url,
+            timeout=self.settings.anthropic_timeout,
+            max_retries=self.settings.anthropic_max_retries,
+        )
+
+    def set_paused(self, paused: bool) -> None:
+        """The worker's pause flag, in the store: the GUI and the CLI share it.
+
+        Paused, no new job starts and no batch is submitted or polled; steps already
+        running finish.
+        """
+        self.store.set_setting(PAUSED_SETTING, paused)
+
+    def is_paused(self) -> bool:
+        return bool(self.store.get_setting(PAUSED_SETTING, False))
+
+    def may_start(self) -> bool:
+        return not self.draining and not self.is_paused()
+
+    def claude(self) -> ClaudeSync | None:
+        """A client for this run, or None without a key (offline jobs only)."""
+        if self.anthropic_key is None:
+            return None
+        from docbatch_gui.llm.catalogue import load_catalogue
+        from docbatch_gui.llm.claude import ClaudeSync  # the SDK is slow to import
+
+        return ClaudeSync(
+            api_key=self.anthropic_key,
+            base_url=self.settings.anthropic_base_url,
+            profile=self.profile,
+            max_concurrency=self.settings.max_concurrency,
+            timeout=self.settings.anthropic_timeout,
+            max_retries=self.settings.anthropic_max_retries,
+            request_retries=self.settings.request_retries,
+            max_output_tokens=load_catalogue()
+            .model(self.settings.anthropic_model)
+            .max_output_tokens,
+            metrics=self.sync_metrics,
+        )
+
+    def add(
+        self,
+        paths: Iterable[Path | str],
+        *,
+        mode: str | None = None,
+        force: bool = False,
+        progress: IntakeProgress | None = None,
+        cancel: threading.Event | None = None,
+    ) -> IntakeReport:
+        return intake_paths(
+            self.store,
+            self.blobs,
+            paths,
+            mode=self.resolve_mode(mode),
+            force=force,
+            max_file_mb=self.settings.max_file_mb,
+            progress=progress,
+            cancel=cancel,
+            links_out=self.settings.follow_symlinks_out,
+        )
+
+    def jobs(self, ids: Iterable[int] | None = None) -> list[Job]:
+        return self.store.list_jobs(ids=ids)
+
+    def documents(self, job_id: int | None = None) -> list[Document]:
+        return self.store.list_documents(job_id)
+
+    def documents_for(self, job_ids: Iterable[int]) -> list[Document]:
+        """Documents of these jobs; a duplicate shows its original's documents."""
+        wanted: list[int] = []
+        for job in self.store.list_jobs(ids=job_ids):
+            target = job.duplicate_of if job.state is JobState.DUPLICATE else job.id
+            if target is not None and target not in wanted:
+                wanted.append(target)
+        return [d for job_id in wanted for d in self.store.list_documents(job_id)]
+
+    def pages(self, job_id: int) -> list[Page]:
+        return self.store.list_pages(job_id)
+
+    def thumbnail(self, job_id: int, page_no: int) -> bytes:
+        """A page's thumbnail, made on first request and kept in the blob store.
+
+        The prepare step makes only the first page's (the queue shows it); the others
+        are made here when a person looks at them.
+        """
+        page = next((p for p in self.store.list_pages(job_id) if p.page_no == page_no), None)
+        if page is None or page.image_sha is None:
+            raise KeyError(f"job {job_id} has no rendered page {page_no}")
+        if page.thumb_sha and self.blobs.exists(page.thumb_sha):
+            return self.blobs.read(page.thumb_sha)
+        thumb = make_thumbnail(self.blobs.read(page.image_sha))
+        self.store.put_pages([replace(page, thumb_sha=self.blobs.put_bytes(thumb))])
+        return thumb
+
+    @cached_property
+    def review(self) -> ReviewService:
+        return ReviewService(self.store)
+
+    def page_image(self, job_id: int, page_no: int) -> bytes:
+        """The rendered page (upright), as stored: what Claude saw."""
+        page = next((p for p in self.store.list_pages(job_id) if p.page_no == page_no), None)
+        if page is None or page.image_sha is None:
+            raise KeyError(f"job {job_id} has no rendered page {page_no}")
+        return self.blobs.read(page.image_sha)
+
+    def retry(self, job_id: int, *, force: bool = False) -> Job:
+        """Put a finished or failed job back in the queue for a new attempt.
+
+        A job with documents a person corrected or confirmed needs ``force``
+        (``CorrectionsAtRisk`` says why); the corrections are then carried over where
+        the same document is found again (``engine.documents``).
+        """
+        job = self.store.get_job(job_id)
+        check_corrections(self.store, job_id, job.file_name, force=force)
+        return self.store.transition(job_id, JobState.QUEUED, error=None)
+
+    def cancel(self, job_id: int) -> Job:
+        return self.store.transition(job_id, JobState.CANCELED, error="canceled by the operator")
+
+    def reprocess(self, job_id: int, *, force: bool = False) -> Job:
+        """Process a finished job or a duplicate again, as a new attempt.
+
+        A duplicate stops pointing at its original and is processed in its own right.
+        Answers already paid for are reused by the extraction step. Corrections are
+        guarded as in ``retry``.
+        """
+        job = self.store.get_job(job_id)
+        if job.state not in FINAL_STATES:
+            raise InvalidTransition(
+                f"{job.file_name} is {job.state}; wait for it to finish or cancel it first"
+            )
+        check_corrections(self.store, job_id, job.file_name, force=force)
+        return self.store.transition(
+            job_id, JobState.QUEUED, error=None, error_kind=None, duplicate_of=None
+        )
+
+    def delete(self, job_id: int) -> None:
+        """Forget a finished job, its pages and documents (blobs are shared by content
+        and stay)."""
+        job = self.store.get_job(job_id)
+        if job.state not in FINAL_STATES and job.state is not JobState.QUEUED:
+            raise InvalidTransition(f"{job.file_name} is {job.state}; cancel it before deleting")
+        self.store.delete_job(job_id)
+
+    # -- running ----------------------------------------------------------------------
+
+    async def _batch_cycle(self, worker: LocalWorker, client: BatchClient | None) -> bool:
+        """One submit-and-poll cycle of the batch engine; True while batches are open."""
+        if client is None:
+            return False
+        from docbatch_gui.engine.batch import BatchEngine
+
+        engine = BatchEngine(self.store, self.blobs, self.settings, self.profile, client, worker)
+        if not engine.has_work():
+            return False
+        await engine.cycle()
+        self.halted = engine.halted or self.halted
+        return engine.has_work()
+
+    def _settled(
+        self, job_ids: Sequence[int] | None, once: bool, listener: JobListener | None
+    ) -> bool:
+        if job_ids is None:
+            return once
+        jobs = {j.id: j for j in self.store.list_jobs(ids=job_ids)}
+        if listener:
+            for job in jobs.values():
+                listener(job)
+        return all(self.is_settled(j, jobs) for j in jobs.values())
+
+    def is_settled(self, job: Job, jobs_by_id: dict[int, Job]) -> bool:
+        """Final, and for a duplicate, its original is final too."""
+        if job.state is JobState.DUPLICATE and job.duplicate_of is not None:
+            original = jobs_by_id.get(job.duplicate_of) or self.store.get_job(job.duplicate_of)
+            return original.state in FINAL_STATES
+        return job.state in FINAL_STATES
+
+    def succeeded(self, job: Job) -> bool:
+        """The exit-code rule: done or needs_review; a duplicate counts as its original."""
+        if job.state is JobState.DUPLICATE and job.duplicate_of is not None:
+            return self.store.get_job(job.duplicate_of).state in SUCCESS_STATES
+        return job.state in SUCCESS_STATES
+
+    async def run(
+        self,
+        job_ids: Sequence[int] | None = None,
+        listener: JobListener | None = None,
+        *,
+        once: bool = True,
+        stop: asyncio.Event | None = None,
+    ) -> list[Job]:
+        """Process the queue until the given jobs (or all queued jobs) are settled.
+
+        If another process on this data directory holds the worker lock (the GUI, say),
+        this one only watches the store while that one works.
+        """
+        stop = stop or asyncio.Event()
+        self.halted = None
+        batch_pending = False
+        clients: tuple[ClaudeSync | None, BatchClient | None] | None = None
+        try:
+            while not stop.is_set():
+                distributed = self.settings.execution is Execution.CELERY
+                if distributed:
+                    from docbatch_gui.distributed.dispatch import dispatch_queued
+
+                    dispatch_queued(self.store, self.settings, self._dispatched)
+                if self.lock.acquire():
+                    if not self._recovered:
+                        recover_interrupted(self.store, max_attempts=MAX_INTERRUPTIONS)
+                        self._recovered = True
+                    # One pair of API clients for the whole run: setting one up loads
+                    # certificates and costs milliseconds that add up over cycles.
+                    clients = clients or (self.claude(), self.batch_client())
+                    claude, batches = clients
+                    worker = LocalWorker(
+                        self.store,
+                        self.blobs,
+                        self.settings,
+                        self.profile,
+                        listener,
+                        claude,
+                        may_start=self.may_start,
+                    )
+                    if not distributed:  # else Celery workers run queued jobs
+                        await worker.run_until_idle(stop)
+                    batch_pending = await self._batch_cycle(worker, batches)
+                    self.halted = worker.halted or self.halted
+                    if self.halted is not None:
+                        # Auth or billing: stop here, say it once; queued jobs stay queued.
+                        break
+                if self._settled(job_ids, once, listener):
+                    break
+                interval = self.settings.poll_interval if batch_pending else WATCH_INTERVAL
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), interval)
+        finally:
+            for client in clients or ():
+                if client is not None:
+                    await client.close()
+        return self.store.list_jobs(ids=job_ids) if job_ids is not None else self.jobs()

@@ -1,0 +1,277 @@
+"""*Test connection*: one short, cheap call to each backend, for the Settings tab and
+``docbatch doctor`` alike (one implementation: what the operator tests in the window
+is what the doctor checks on a server).
+
+Every test returns a ``ConnectionResult`` and never raises: a failure is an answer
+the operator reads, not a crash. Libraries are imported on use, so a missing optional
+client (pymongo, minio) is reported as "install it" instead of breaking start-up.
+Blocking clients run in a thread with short timeouts; messages pass through
+``scrub`` so a library that quotes a URI or a key cannot show a secret.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import ssl
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
+from urllib.parse import unquote, urlsplit
+
+from docbatch_gui.settings.model import Settings
+from docbatch_gui.settings.secrets import scrub, secret_values
+
+#: seconds each network step may take (connect, read, server selection)
+TIMEOUT = 5.0
+#: a safety net over a whole blocking probe; generous, because the first use of a
+#: client library includes importing it (several seconds for some, on a busy machine)
+GUARD = 60.0
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class ConnectionResult:
+    ok: bool
+    message: str
+    seconds: float
+
+
+async def _timed(settings: Settings, probe: Callable[[], tuple[bool, str]]) -> ConnectionResult:
+    """Run a blocking probe in a thread; any exception becomes a failed result."""
+    started = time.monotonic()
+    try:
+        ok, message = await asyncio.wait_for(asyncio.to_thread(probe), GUARD)
+    except TimeoutError:
+        ok, message = False, f"no answer within {GUARD:g} s"
+    except Exception as exc:
+        ok, message = False, f"{type(exc).__name__}: {exc}"
+    return ConnectionResult(ok, scrub(message, secret_values(settings)), time.monotonic() - started)
+
+
+def _missing(package: str) -> tuple[bool, str]:
+    return False, f"the {package} package is not installed: install {package} (pip install it)"
+
+
+# -- Anthropic ---------------------------------------------------------------------------
+
+
+def anthropic_probe(settings: Settings, key: str, timeout: float = TIMEOUT) -> tuple[bool, str]:
+    """count_tokens costs nothing and proves the key, the model name and the network
+    (shared with ``docbatch doctor``)."""
+    import anthropic
+
+    from docbatch_gui.llm.claude import classify_api_error
+
+    where = settings.anthropic_base_url or "api.anthropic.com"
+    client = anthropic.Anthropic(
+        api_key=key, base_url=settings.anthropic_base_url, max_retries=0, timeout=timeout
+    )
+    try:
+        client.messages.count_tokens(
+            model=settings.anthropic_model, messages=[{"role": "user", "content": "ping"}]
+        )
+    except anthropic.APIConnectionError as exc:
+        from docbatch_gui.diagnostics.live import unreachable
+
+        return False, unreachable(settings, exc)
+    except anthropic.APIError as exc:
+        return False, classify_api_error(exc).message
+    finally:
+        client.close()
+    return True, f"key accepted by {where}; model {settings.anthropic_model}"
+
+
+async def test_anthropic(settings: Settings) -> ConnectionResult:
+    """The live check (``doctor --live``): the real prompt and schema on a sample
+    page, count_tokens and one real request; the message says what it cost."""
+    from docbatch_gui.diagnostics.live import live_check
+
+    key = settings.anthropic_api_key
+    if key is None:
+        return ConnectionResult(False, "no ANTHROPIC_API_KEY is set", 0.0)
+    started = time.monotonic()
+    try:
+        steps = await asyncio.wait_for(live_check(settings, key.get_secret_value()), GUARD)
+    except TimeoutError:
+        return ConnectionResult(False, f"no answer within {GUARD:g} s", GUARD)
+    except Exception as exc:
+        steps = []
+        message = f"{type(exc).__name__}: {exc}"
+    else:
+        message = "\n".join(f"{s.name}: {s.detail}" for s in steps)
+    ok = bool(steps) and all(s.ok for s in steps)
+    return ConnectionResult(ok, scrub(message, secret_values(settings)), time.monotonic() - started)
+
+
+# -- Google Vision -----------------------------------------------------------------------
+
+
+def _tiny_jpeg() -> bytes:
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("L", (32, 32), 255).save(buffer, "JPEG")
+    return buffer.getvalue()
+
+
+def _vision_probe(settings: Settings) -> tuple[bool, str]:
+    try:
+        import google.cloud.vision  # noqa: F401
+    except ImportError:
+        return _missing("google-cloud-vision")
+    from docbatch_gui.domain.errors import DocBatchError
+    from docbatch_gui.pipeline.ocr_vision import VisionOcr
+
+    engine = VisionOcr(
+        endpoint=settings.google_vision_endpoint,
+        credentials_file=settings.google_application_credentials,
+        timeout=TIMEOUT,
+        attempts=1,
+    )
+    where = settings.google_vision_endpoint or "vision.googleapis.com"
+    try:
+        result = engine.recognise(_tiny_jpeg(), 1)
+    except DocBatchError as exc:
+        return False, str(exc)
+    if result.error:
+        return False, result.error
+    return True, f"Google Vision at {where} answered"
+
+
+async def test_vision(settings: Settings) -> ConnectionResult:
+    return await _timed(settings, lambda: _vision_probe(settings))
+
+
+# -- MongoDB -----------------------------------------------------------------------------
+
+
+def _mongo_probe(uri: str) -> tuple[bool, str]:
+    try:
+        import pymongo
+    except ImportError:
+        return _missing("pymongo")
+    ms = int(TIMEOUT * 1000)
+    client: pymongo.MongoClient = pymongo.MongoClient(
+        uri, serverSelectionTimeoutMS=ms, connectTimeoutMS=ms, socketTimeoutMS=ms
+    )
+    try:
+        client.admin.command("ping")
+        version = client.server_info().get("version", "?")
+        name = client.get_default_database(default="docbatch").name
+        return True, f"MongoDB {version} answered; database {name}"
+    except pymongo.errors.PyMongoError as exc:
+        return False, f"MongoDB did not answer ({type(exc).__name__}): {exc}"
+    finally:
+        client.close()
+
+
+async def test_mongodb(settings: Settings) -> ConnectionResult:
+    uri = settings.mongodb_uri
+    if not uri:
+        return ConnectionResult(False, "no MONGODB_URI is set", 0.0)
+    return await _timed(settings, lambda: _mongo_probe(uri))
+
+
+# -- MinIO -------------------------------------------------------------------------------
+
+
+def _minio_probe(settings: Settings) -> tuple[bool, str]:
+    try:
+        import urllib3
+        from minio import Minio
+    except ImportError:
+        return _missing("minio")
+    endpoint = settings.minio_endpoint or ""
+    parts = urlsplit(endpoint if "://" in endpoint else "//" + endpoint)
+    secure = settings.minio_secure or parts.scheme == "https"
+    http = urllib3.PoolManager(
+        timeout=urllib3.Timeout(connect=TIMEOUT, read=TIMEOUT), retries=urllib3.Retry(0)
+    )
+    from docbatch_gui.app.backends import minio_secret
+
+    client = Minio(
+        parts.netloc,
+        access_key=settings.minio_access_key,
+        secret_key=minio_secret(settings),
+        secure=secure,
+        http_client=http,
+    )
+    bucket = settings.minio_bucket
+    try:
+        exists = client.bucket_exists(bucket)
+    except Exception as exc:
+        return False, f"MinIO at {parts.netloc} did not answer ({type(exc).__name__}): {exc}"
+    finally:
+        http.clear()
+    if not exists:  # the blob store creates its bucket when missing
+        return True, f"MinIO at {parts.netloc} answered; bucket {bucket} will be created"
+    return True, f"MinIO at {parts.netloc}: bucket {bucket} exists"
+
+
+async def test_minio(settings: Settings) -> ConnectionResult:
+    if not settings.minio_endpoint:
+        return ConnectionResult(False, "no MINIO_ENDPOINT is set", 0.0)
+    return await _timed(settings, lambda: _minio_probe(settings))
+
+
+# -- Redis -------------------------------------------------------------------------------
+
+
+def _resp(*words: str) -> bytes:
+    out = [f"*{len(words)}\r\n".encode()]
+    for word in words:
+        data = word.encode()
+        out.append(b"$%d\r\n%s\r\n" % (len(data), data))
+    return b"".join(out)
+
+
+async def _redis_ping(url: str) -> tuple[bool, str]:
+    """PING (after AUTH) over the Redis protocol itself: no client package needed."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("redis", "rediss"):
+        return False, "REDIS_URL must start with redis:// or rediss://"
+    host, port = parts.hostname or "localhost", parts.port or 6379
+    context = ssl.create_default_context() if parts.scheme == "rediss" else None
+    reader, writer = await asyncio.open_connection(host, port, ssl=context)
+    try:
+        if parts.password is not None:
+            auth = [unquote(parts.password)]
+            if parts.username:
+                auth.insert(0, unquote(parts.username))
+            writer.write(_resp("AUTH", *auth))
+        writer.write(_resp("PING"))
+        await writer.drain()
+        for _ in range(2 if parts.password is not None else 1):
+            line = (await reader.readline()).decode(errors="replace").strip()
+            if not line.startswith("+"):
+                return False, f"Redis at {host}:{port} refused: {line[1:] or 'no answer'}"
+        return True, f"Redis at {host}:{port} answered PING"
+    finally:
+        writer.close()
+
+
+async def test_redis(settings: Settings) -> ConnectionResult:
+    if not settings.redis_url:
+        return ConnectionResult(False, "no REDIS_URL is set", 0.0)
+    return await _redis_result(settings, settings.redis_url)
+
+
+async def test_celery_broker(settings: Settings) -> ConnectionResult:
+    """The broker Celery uses: CELERY_BROKER_URL, else REDIS_URL (as ``celery_app``)."""
+    url = settings.celery_broker_url or settings.redis_url
+    if not url:
+        return ConnectionResult(False, "no CELERY_BROKER_URL (or REDIS_URL) is set", 0.0)
+    return await _redis_result(settings, url)
+
+
+async def _redis_result(settings: Settings, url: str) -> ConnectionResult:
+    started = time.monotonic()
+    try:
+        ok, message = await asyncio.wait_for(_redis_ping(url), TIMEOUT)
+    except TimeoutError:
+        ok, message = False, f"Redis did not answer within {TIMEOUT:g} s"
+    except (OSError, ValueError) as exc:
+        ok, message = False, f"cannot reach Redis ({type(exc).__name__}): {exc}"
+    return ConnectionResult(ok, scrub(message, secret_values(settings)), time.monotonic() - started)

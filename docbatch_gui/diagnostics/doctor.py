@@ -1,0 +1,318 @@
+"""``docbatch doctor``: check each configured backend and say what is wrong.
+
+Each check returns a status and one sentence an operator can act on. Nothing here
+prints secrets: a key is reported as set or not set, never shown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from docbatch_gui.settings.model import Settings
+
+
+class Status(StrEnum):
+    OK = "ok"
+    INFO = "info"
+    WARN = "warn"
+    FAIL = "fail"
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    status: Status
+    detail: str
+    cost_usd: float | None = None  # what a live check step paid
+
+    def as_dict(self) -> dict[str, object]:
+        shown: dict[str, object] = {k: str(v) for k, v in asdict(self).items() if k != "cost_usd"}
+        if self.cost_usd is not None:
+            shown["cost_usd"] = self.cost_usd
+        return shown
+
+
+def _data_dir(settings: Settings) -> Check:
+    path = settings.data_dir
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path):
+            pass
+    except OSError as exc:
+        return Check(
+            "data directory",
+            Status.FAIL,
+            f"{path} is not writable ({exc.strerror}); set DOCBATCH_DATA_DIR to a writable folder",
+        )
+    free = shutil.disk_usage(path).free / 2**30
+    status = Status.WARN if free < 1 else Status.OK
+    return Check("data directory", status, f"{path} ({free:.1f} GiB free)")
+
+
+def _privacy(settings: Settings) -> Check:
+    """Other users of the machine must not read scans, text or fields."""
+    from docbatch_gui.storage.health import permission_problems
+
+    problems = permission_problems(settings.data_dir)
+    if problems:
+        shown = ", ".join(problems[:3]) + (
+            f" and {len(problems) - 3} more" if len(problems) > 3 else ""
+        )
+        return Check(
+            "data permissions",
+            Status.WARN,
+            f"readable by other users: {shown}. Fix with: chmod -R go-rwx {settings.data_dir}",
+        )
+    return Check("data permissions", Status.OK, "the data folder is private (0700, files 0600)")
+
+
+def _leftovers(settings: Settings) -> Check:
+    """Temporaries of writers that crashed: harmless, swept at the next start."""
+    from docbatch_gui.storage.blobs import LocalBlobStore
+
+    if settings.minio_endpoint or not settings.blob_dir.is_dir():
+        return Check("leftover temporaries", Status.OK, "none")
+    left = LocalBlobStore(settings.blob_dir).leftover_temporaries()
+    if not left:
+        return Check("leftover temporaries", Status.OK, "none")
+    size = sum(p.stat().st_size for p in left if p.is_file()) / 2**20
+    return Check(
+        "leftover temporaries",
+        Status.WARN,
+        f"{len(left)} half-written file(s), {size:.1f} MB, in {settings.blob_dir / '.incoming'} "
+        "from a crash; DocBatch removes them when it next starts",
+    )
+
+
+def _store(settings: Settings) -> Check:
+    if settings.mongodb_uri:
+        return Check("store", Status.INFO, "MongoDB (MONGODB_URI): see the MongoDB check")
+    from docbatch_gui.storage.health import quick_check
+    from docbatch_gui.storage.sqlite import SQLiteStore
+
+    if settings.db_path.exists():
+        finding = quick_check(settings.db_path)
+        if finding is not None:
+            return Check(
+                "store",
+                Status.FAIL,
+                f"{settings.db_path} is damaged (quick_check: {finding}). Stop DocBatch, "
+                "restore the file from a backup, or move it aside to start empty.",
+            )
+    try:
+        store = SQLiteStore(settings.db_path)
+    except Exception as exc:
+        return Check("store", Status.FAIL, f"cannot open {settings.db_path}: {exc}")
+    try:
+        jobs = len(store.list_jobs())
+        return Check(
+            "store",
+            Status.OK,
+            f"SQLite {settings.db_path}, schema v{store.schema_version}, {jobs} jobs",
+        )
+    finally:
+        store.close()
+
+
+def _renderer(settings: Settings) -> Check:
+    """Render one generated page in an isolated child, as a real job would."""
+    import pymupdf
+
+    from docbatch_gui.pipeline.render import PrepareTask
+
+    with tempfile.TemporaryDirectory(dir=settings.data_dir) as tmp:
+        pdf = Path(tmp) / "doctor.pdf"
+        document = pymupdf.open()
+        document.new_page().insert_text((72, 72), "DocBatch doctor")
+        document.save(pdf)
+        pages: list[object] = []
+
+        async def noop(_: object) -> None:
+            return None
+
+        async def keep(page: object) -> None:
+            pages.append(page)
+
+        task = PrepareTask(str(pdf), pdf.name, "pdf")
+        started = time.monotonic()
+        try:
+            asyncio.run(_render_once(task, started + 60, noop, keep))
+        except Exception as exc:
+            return Check("renderer", Status.FAIL, f"the isolated renderer failed: {exc}")
+        elapsed = time.monotonic() - started
+    return Check(
+        "renderer",
+        Status.OK,
+        f"PyMuPDF {pymupdf.VersionBind} in a child process: {len(pages)} page "
+        f"in {elapsed:.2f}s; {settings.render_workers} workers, "
+        f"JOB_TIMEOUT={settings.job_timeout:g}s",
+    )
+
+
+async def _render_once(task: Any, deadline: float, on_count: Any, on_page: Any) -> None:
+    from docbatch_gui.pipeline.prepare import prepare_pool, run_prepare
+
+    async with prepare_pool(1) as pool:
+        await run_prepare(task, deadline, pool, on_count=on_count, on_page=on_page)
+
+
+def _anthropic_key(settings: Settings) -> str | None:
+    """The key from the environment or settings, else the OS keyring."""
+    from docbatch_gui.settings.secrets import keyring_secret
+
+    if settings.anthropic_api_key:
+        return settings.anthropic_api_key.get_secret_value()
+    return keyring_secret("ANTHROPIC_API_KEY")
+
+
+def _anthropic(settings: Settings) -> Check:
+    """A real call that costs nothing (count_tokens): proves the key and the network."""
+    from docbatch_gui.diagnostics.connections import anthropic_probe
+
+    key = _anthropic_key(settings)
+    if key is None:
+        return Check(
+            "Claude (Anthropic)",
+            Status.INFO,
+            "no ANTHROPIC_API_KEY: the offline extractor is used (no cost; text layer and OCR)",
+        )
+    ok, message = anthropic_probe(settings, key, timeout=15)
+    if not ok:
+        return Check("Claude (Anthropic)", Status.FAIL, message)
+    return Check(
+        "Claude (Anthropic)",
+        Status.OK,
+        f"{message}, up to {settings.max_concurrency} requests at once",
+    )
+
+
+def _model(settings: Settings) -> Check:
+    """The model and what every request asks of it, from the catalogue."""
+    from docbatch_gui.llm.catalogue import load_catalogue
+
+    info = load_catalogue().model(settings.anthropic_model)
+    prices = info.prices
+    detail = (
+        f"{info.id} ({info.name}, {info.status}): ${prices.input:g} in / ${prices.output:g} "
+        f"out per million tokens, half in batch mode; {settings.thinking_choice.label}"
+    )
+    if info.status != "current":
+        return Check(
+            "Claude model", Status.WARN, detail + "; a legacy model: consider a current one"
+        )
+    return Check("Claude model", Status.OK, detail)
+
+
+def _ocr(settings: Settings) -> Check:
+    engine = settings.ocr_engine
+    if engine == "tesseract":
+        from docbatch_gui.pipeline.ocr_tesseract import tesseract_available, tesseract_languages
+
+        if not tesseract_available():
+            return Check(
+                "OCR",
+                Status.FAIL,
+                "OCR_ENGINE=tesseract but Tesseract with Russian and English data is not "
+                "installed: apt-get install tesseract-ocr tesseract-ocr-rus tesseract-ocr-eng",
+            )
+        languages = ", ".join(tesseract_languages())
+        return Check(
+            "OCR", Status.OK, f"Tesseract ({languages}); OCR_LANGUAGES={settings.ocr_languages}"
+        )
+    if engine == "google_vision":
+        where = settings.google_vision_endpoint or "vision.googleapis.com"
+        creds = settings.google_application_credentials
+        detail = f"credentials {creds}" if creds else "credentials from the environment"
+        return Check("OCR", Status.INFO, f"Google Cloud Vision at {where}, {detail}")
+    return Check(
+        "OCR",
+        Status.INFO,
+        "OCR_ENGINE=none: scans without a text layer go to review with empty fields",
+    )
+
+
+def _team_backends(settings: Settings) -> list[Check]:
+    """Each configured team backend, through the Settings tab's *Test connection*."""
+    from docbatch_gui.diagnostics import connections
+
+    checks = []
+    for name, value, test in (
+        ("MongoDB", settings.mongodb_uri, connections.test_mongodb),
+        ("MinIO", settings.minio_endpoint, connections.test_minio),
+        ("Redis", settings.redis_url, connections.test_redis),
+        ("Celery broker", settings.celery_broker_url, connections.test_celery_broker),
+    ):
+        if value:
+            result = asyncio.run(test(settings))
+            checks.append(Check(name, Status.OK if result.ok else Status.FAIL, result.message))
+    creds = settings.google_application_credentials
+    if creds and not creds.is_file():
+        checks.append(
+            Check(
+                "Google Cloud Vision",
+                Status.FAIL,
+                f"GOOGLE_APPLICATION_CREDENTIALS points to {creds}, which does not exist",
+            )
+        )
+    return checks
+
+
+CHECKS: list[Callable[[Settings], Check]] = [
+    _data_dir,
+    _privacy,
+    _leftovers,
+    _store,
+    _renderer,
+    _anthropic,
+    _model,
+    _ocr,
+]
+
+
+def run_checks(settings: Settings) -> list[Check]:
+    results = []
+    for check in CHECKS:
+        try:
+            results.append(check(settings))
+        except Exception as exc:  # a broken check is itself a finding
+            results.append(Check(check.__name__.strip("_"), Status.FAIL, str(exc)))
+        if results[-1].name == "data directory" and results[-1].status is Status.FAIL:
+            break
+    return results + _team_backends(settings)
+
+
+def run_live(settings: Settings, *, batch: bool = False) -> list[Check]:
+    """``doctor --live``: the real prompt and schema sent to Claude (``live_check``)."""
+    from docbatch_gui.diagnostics.live import live_check
+
+    key = _anthropic_key(settings)
+    if key is None:
+        return [
+            Check(
+                "live: Claude",
+                Status.FAIL,
+                "no ANTHROPIC_API_KEY: set one (Settings → Claude, or the environment) to "
+                "check extraction against the real API",
+            )
+        ]
+    try:
+        steps = asyncio.run(live_check(settings, key, batch=batch))
+    except Exception as exc:  # the check itself broke: say so, never a traceback
+        return [Check("live: Claude", Status.FAIL, f"{type(exc).__name__}: {exc}")]
+    return [
+        Check(
+            f"live: {s.name}",
+            Status.OK if s.ok else Status.FAIL,
+            f"{s.detail} ({s.seconds:.1f} s)",
+            s.cost_usd,
+        )
+        for s in steps
+    ]

@@ -1,0 +1,191 @@
+"""``docbatch doctor --live``: does extraction work with this key and model, now?
+
+The one command a first operator with a key runs to learn within a minute whether
+Claude accepts DocBatch's real requests: the real system prompt and answer schema,
+the configured model, thinking and effort, on a bundled sample page. Each step
+says what it cost:
+
+1. ``count_tokens`` of the real request (free);
+2. one real sync request, and whether its answer parsed;
+3. with ``batch``, a one-request batch that is canceled at once (a canceled request
+   is not billed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from docbatch_gui.domain.errors import DocBatchError
+from docbatch_gui.llm.catalogue import Usage, load_catalogue
+from docbatch_gui.llm.requests import ExtractionRequest, PagePayload, build_request
+from docbatch_gui.pipeline.profile import load_profile
+from docbatch_gui.pipeline.render import PrepareTask, render_pages
+from docbatch_gui.resources import resources_dir
+from docbatch_gui.settings.model import Settings
+
+SAMPLE = "en_invoice_INV-2024-0042.pdf"
+
+
+@dataclass(frozen=True)
+class LiveStep:
+    name: str
+    ok: bool
+    detail: str
+    cost_usd: float | None = None
+    seconds: float = 0.0
+
+
+def sample_request(settings: Settings) -> ExtractionRequest:
+    """The request a real job would send for the bundled sample's first page."""
+    path = resources_dir() / "samples" / SAMPLE
+    task = PrepareTask(str(path), SAMPLE, "pdf", settings.jpeg_quality, last_page=1)
+    page = next(iter(render_pages(task, lambda _count: None)))
+    return build_request(
+        0,
+        SAMPLE,
+        1,
+        [PagePayload(1, page.image, page.text)],
+        load_profile(),
+        total_pages=1,
+        model=settings.anthropic_model,
+        group_size=settings.group_size,
+        max_tokens=settings.max_output_tokens,
+        output_mode=settings.claude_output,
+        options=settings.thinking_choice.params(),
+    )
+
+
+def unreachable(settings: Settings, exc: Exception) -> str:
+    where = settings.anthropic_base_url or "api.anthropic.com"
+    return (
+        f"cannot reach {where} ({type(exc).__name__}); check the network, a proxy, "
+        "or ANTHROPIC_BASE_URL"
+    )
+
+
+def _usage_line(usage: Usage, cost: float | None) -> str:
+    money = "unknown" if cost is None else f"${cost:.6f}"
+    return (
+        f"{usage.prompt_tokens} input ({usage.cache_read_tokens} from cache), "
+        f"{usage.output_tokens} output ({usage.thinking_tokens} thinking) tokens; cost {money}"
+    )
+
+
+async def live_check(
+    settings: Settings,
+    key: str,
+    *,
+    batch: bool = False,
+    on_step: Callable[[LiveStep], None] | None = None,
+) -> list[LiveStep]:
+    """Run the steps in order; a failed step ends the check (the next would fail too)."""
+    import anthropic
+
+    from docbatch_gui.llm.answers import parse_answer
+    from docbatch_gui.llm.claude import answer_payload, classify_api_error
+
+    catalogue = load_catalogue()
+    choice = settings.thinking_choice
+    # rendering is CPU work: off the caller's loop (the Settings tab awaits this)
+    request = await asyncio.to_thread(sample_request, settings)
+    steps: list[LiveStep] = []
+    client = anthropic.AsyncAnthropic(
+        api_key=key,
+        base_url=settings.anthropic_base_url,
+        timeout=settings.anthropic_timeout,
+        max_retries=settings.anthropic_max_retries,
+    )
+
+    def done(step: LiveStep) -> bool:
+        steps.append(step)
+        if on_step is not None:
+            on_step(step)
+        return step.ok
+
+    async def timed(name: str, call: Any) -> tuple[Any, LiveStep | None, float]:
+        started = time.monotonic()
+        try:
+            return await call, None, time.monotonic() - started
+        except anthropic.APIConnectionError as exc:
+            elapsed = time.monotonic() - started
+            return None, LiveStep(name, False, unreachable(settings, exc), None, elapsed), elapsed
+        except anthropic.APIError as exc:
+            error: DocBatchError = classify_api_error(exc)
+            elapsed = time.monotonic() - started
+            return None, LiveStep(name, False, error.message, None, elapsed), elapsed
+
+    try:
+        params = {k: v for k, v in request.params.items() if k != "max_tokens"}
+        counted, failed, took = await timed("count_tokens", client.messages.count_tokens(**params))
+        if failed:
+            done(failed)
+            return steps
+        done(
+            LiveStep(
+                "count_tokens",
+                True,
+                f"{counted.input_tokens} input tokens for the real system prompt, answer "
+                f"schema and one page of {SAMPLE} on {settings.anthropic_model} "
+                f"({choice.label}); free",
+                0.0,
+                took,
+            )
+        )
+        message, failed, took = await timed(
+            "sync request", client.messages.create(**request.params)
+        )
+        if failed:
+            done(failed)
+            return steps
+        usage = Usage.from_api(message.usage)
+        cost = catalogue.cost(settings.anthropic_model, usage)
+        try:
+            documents = parse_answer(answer_payload(message), request.pages, load_profile())
+        except DocBatchError as exc:
+            problem = f"the answer did not parse: {exc.message}; " + _usage_line(usage, cost)
+            done(LiveStep("sync request", False, problem, cost, took))
+            return steps
+        found = ", ".join(
+            f"{d.doc_type} {d.fields.get('number') or '(no number)'}" for d in documents
+        )
+        done(
+            LiveStep(
+                "sync request",
+                True,
+                f"answer parsed: {len(documents)} document(s): {found}; "
+                + _usage_line(usage, cost),
+                cost,
+                took,
+            )
+        )
+        if batch:
+            await _batch_step(client, request, done, timed)
+    finally:
+        await client.close()
+    return steps
+
+
+async def _batch_step(client: Any, request: ExtractionRequest, done: Any, timed: Any) -> None:
+    entry = [{"custom_id": "docbatch_live_check", "params": request.params}]
+    created, failed, took = await timed("batch", client.messages.batches.create(requests=entry))
+    if failed:
+        done(failed)
+        return
+    canceled, failed, more = await timed("batch", client.messages.batches.cancel(created.id))
+    if failed:
+        done(failed)
+        return
+    done(
+        LiveStep(
+            "batch",
+            True,
+            f"one-request batch {created.id} accepted, then canceled "
+            f"({canceled.processing_status}); a canceled request is not billed",
+            0.0,
+            took + more,
+        )
+    )

@@ -1,0 +1,66 @@
+"""The five-task prompt and the output schema, both built from the document profile.
+
+The profile (document types and fields) is data; the offline extractor and Claude
+read the same one, so a type added to the profile is both recognised offline and
+offered to the model.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from docbatch_gui.llm.answer_schema import UNKNOWN, answer_schema
+from docbatch_gui.pipeline.profile import Profile
+from docbatch_gui.resources import resources_dir
+
+TOOL_NAME = "record_documents"
+
+
+def prompt_path() -> Path:
+    return resources_dir() / "prompts" / "extraction_system.md"
+
+
+@cache
+def _template(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+def doc_type_keys(profile: Profile) -> list[str]:
+    keys = [t.key for t in profile.doc_types if t.key != UNKNOWN]
+    return [*keys, UNKNOWN]
+
+
+def system_prompt(profile: Profile, group_size: int) -> str:
+    descriptions = "\n".join(
+        f"   - `{t.key}`: {' / '.join(t.labels.values())}"
+        for t in profile.doc_types
+        if t.key != UNKNOWN
+    )
+    return _template(prompt_path()).format(
+        group_size=group_size,
+        doc_types=", ".join(f"`{k}`" for k in doc_type_keys(profile)),
+        type_descriptions=descriptions,
+        field_list=", ".join(f"`{k}`" for k in profile.field_keys),
+    )
+
+
+def output_schema(profile: Profile) -> dict[str, Any]:
+    return answer_schema(profile.field_keys, doc_type_keys(profile))
+
+
+def system_blocks(profile: Profile, group_size: int) -> list[dict[str, Any]]:
+    """System prompt plus schema, marked for prompt caching: the only prefix that
+    every request shares (each page image differs), and caching stacks with the batch
+    discount."""
+    schema_text = json.dumps(output_schema(profile), ensure_ascii=False, sort_keys=True)
+    return [
+        {"type": "text", "text": system_prompt(profile, group_size)},
+        {
+            "type": "text",
+            "text": "The answer must match this JSON schema:\n" + schema_text,
+            "cache_control": {"type": "ephemeral"},
+        },
+    ]

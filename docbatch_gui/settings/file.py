@@ -1,0 +1,250 @@
+"""The settings file: what an operator chose in the GUI, below the environment.
+
+Precedence when settings load: explicit overrides (command-line options) > the
+environment > the keyring (secrets only) > this file > the model's defaults. The
+environment stays on top so that a deployment script or a CI job always wins over
+what someone clicked; the GUI shows such fields read-only.
+
+The file is JSON, one object keyed by the environment variable names
+(``{"BATCH_SIZE": 50}``), so what an operator reads in it is what they would export.
+Only values that differ from the defaults are written: a default that depends on the
+machine (render workers, the OCR engine) keeps following the machine. Secrets never
+go into it (see ``secrets``): a secret found in the file is ignored with a warning.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import tempfile
+from collections.abc import Mapping
+from enum import Enum
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import platformdirs
+from pydantic import SecretStr
+from pydantic.fields import FieldInfo
+from pydantic_settings import PydanticBaseSettingsSource
+
+from docbatch_gui.domain.errors import ConfigError
+from docbatch_gui.settings.secrets import (
+    SECRET_VARIABLES,
+    URI_VARIABLES,
+    delete_keyring_secret,
+    join_uri_password,
+    keyring_secret,
+    password_entry,
+    set_keyring_secret,
+    split_uri_password,
+)
+
+if TYPE_CHECKING:
+    from docbatch_gui.settings.model import Settings
+
+log = logging.getLogger(__name__)
+
+SETTINGS_FILE_ENV = "DOCBATCH_SETTINGS_FILE"
+
+
+def settings_path() -> Path:
+    """``DOCBATCH_SETTINGS_FILE``, else the per-user configuration folder."""
+    explicit = os.environ.get(SETTINGS_FILE_ENV, "").strip()
+    if explicit:
+        return Path(explicit).expanduser()
+    return Path(platformdirs.user_config_dir("DocBatch", appauthor=False)) / "settings.json"
+
+
+def _aliases() -> dict[str, str]:
+    """Every accepted key (variable name or field name, any case) -> variable name."""
+    from docbatch_gui.settings.model import Settings
+
+    names: dict[str, str] = {}
+    for field, info in Settings.model_fields.items():
+        alias = info.alias or field.upper()
+        names[alias.upper()] = alias
+        names[field.upper()] = alias
+    return names
+
+
+def variable_of(key: str) -> str:
+    """The environment variable name of a setting given by field or variable name."""
+    alias = _aliases().get(key.upper())
+    if alias is None:
+        raise KeyError(key)
+    return alias
+
+
+def read_settings_file(path: Path | None = None) -> dict[str, Any]:
+    """The file's values keyed by variable name; {} when there is no file."""
+    path = path or settings_path()
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return {}
+    except OSError as exc:
+        raise ConfigError(f"Cannot read the settings file {path}: {exc.strerror}") from None
+    try:
+        text = raw.decode("utf-8-sig")  # a BOM from Notepad is fine
+    except UnicodeDecodeError:
+        wide = raw[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in raw[:64]
+        hint = " (it looks like UTF-16, as some Windows editors save)" if wide else ""
+        raise ConfigError(
+            f"The settings file {path} is not UTF-8 text{hint}: save it again as UTF-8, "
+            "or delete it to start from the defaults"
+        ) from None
+    if not text.strip():
+        return {}
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(
+            f"The settings file {path} is not valid JSON ({exc.msg} at line {exc.lineno}); "
+            "fix it or delete it to start from the defaults"
+        ) from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"The settings file {path} must hold one JSON object of settings")
+    aliases = _aliases()
+    values: dict[str, Any] = {}
+    for key, value in data.items():
+        alias = aliases.get(str(key).upper())
+        if alias is None:
+            log.warning("unknown setting %s in %s is ignored", key, path)
+        elif alias in SECRET_VARIABLES:
+            log.warning("%s in %s is ignored: secrets live in the keyring", alias, path)
+        else:
+            values[alias] = value
+    return values
+
+
+def environment_overrides() -> set[str]:
+    """Variable names set in the environment: they win over the file (read-only)."""
+    present = {name.upper() for name in os.environ}
+    return {alias for alias in set(_aliases().values()) if alias.upper() in present}
+
+
+class KeyringSource(PydanticBaseSettingsSource):
+    """The secret settings an operator stored through the GUI."""
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        return None, field_name, False  # __call__ does the work
+
+    def __call__(self) -> dict[str, Any]:
+        found = {name: keyring_secret(name) for name in SECRET_VARIABLES}
+        return {name: value for name, value in found.items() if value}
+
+
+class FileSource(PydanticBaseSettingsSource):
+    """The settings file, with URI passwords put back from the keyring."""
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        return None, field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        values = read_settings_file()
+        for variable in URI_VARIABLES:
+            uri = values.get(variable)
+            if isinstance(uri, str) and uri.strip():
+                values[variable] = join_uri_password(uri, keyring_secret(password_entry(variable)))
+        return values
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, Path):
+        return str(value)
+    if isinstance(value, SecretStr):
+        raise TypeError("a secret must not be written to the settings file")
+    return value
+
+
+def _plain(value: Any) -> Any:
+    return value.get_secret_value() if isinstance(value, SecretStr) else value
+
+
+def save_settings(values: Mapping[str, Any]) -> Settings:
+    """Validate, store secrets in the keyring and the rest in the file; return the
+    settings now in force (the environment still on top).
+
+    ``values`` is keyed by variable or field name; keys not given keep what the file
+    had. An empty secret removes it from the keyring. Raises ConfigError (with secrets
+    masked) and writes nothing when a value is invalid.
+    """
+    from docbatch_gui.settings.model import Settings, load_settings
+
+    given = {variable_of(key): _plain(value) for key, value in values.items()}
+    checked = load_settings(**given)  # refuses invalid values before anything is written
+    secrets: dict[str, str | None] = {}
+    plain: dict[str, Any] = {}
+    for variable, value in given.items():
+        if variable in SECRET_VARIABLES:
+            secrets[variable] = value or None
+            continue
+        field = next(f for f, i in Settings.model_fields.items() if i.alias == variable)
+        normal = getattr(checked, field)
+        if variable in URI_VARIABLES:
+            normal, secrets[password_entry(variable)] = split_uri_password(normal or "")
+            normal = normal or None
+        plain[variable] = _jsonable(normal)
+    path = settings_path()
+    try:
+        existing = read_settings_file(path)
+    except ConfigError:
+        existing = {}  # a broken file is replaced by the valid settings being saved
+    merged = {**existing, **plain}
+    stored = {k: v for k, v in sorted(merged.items()) if not _is_default(k, v)}
+    _store_secrets(secrets)
+    _write_atomically(path, stored)
+    log.info("settings saved to %s (%d values differ from the defaults)", path, len(stored))
+    return load_settings()
+
+
+def _is_default(variable: str, value: Any) -> bool:
+    from docbatch_gui.settings.model import Settings
+
+    for info in Settings.model_fields.values():
+        if info.alias == variable:
+            default = info.get_default(call_default_factory=True)
+            return (value is None and default is None) or value == _jsonable(default)
+    return False
+
+
+def _store_secrets(secrets: Mapping[str, str | None]) -> None:
+    for name, value in secrets.items():
+        if keyring_secret(name) == value:
+            continue
+        try:
+            if value:
+                set_keyring_secret(name, value)
+            else:
+                delete_keyring_secret(name)
+        except Exception as exc:  # no backend, locked: say so without the value
+            raise ConfigError(
+                f"Could not store {name} in the system keyring ({type(exc).__name__}); "
+                "set it in the environment instead"
+            ) from None
+
+
+def _write_atomically(path: Path, values: Mapping[str, Any]) -> None:
+    """Write a sibling temporary file and rename it: a crash leaves the old file or
+    the new one, never half of one."""
+    text = json.dumps(values, indent=2, ensure_ascii=False) + "\n"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".settings-", suffix=".tmp")
+    except OSError as exc:
+        raise ConfigError(f"Cannot write the settings file {path}: {exc.strerror}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, 0o600)
+        os.replace(tmp, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise ConfigError(f"Cannot write the settings file {path}: {exc.strerror}") from None

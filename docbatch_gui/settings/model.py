@@ -1,0 +1,354 @@
+"""Settings, validated once at load (pydantic-settings).
+
+Environment variables keep the seed system's names and defaults, so a team's
+existing deployment scripts keep working. An invalid value stops the start with one
+message naming the variable, its value and what is allowed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+from pydantic import (
+    Field,
+    SecretStr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+
+from docbatch_gui.domain.errors import ConfigError
+
+APP_NAME = "DocBatch"
+
+
+class ProcessingMode(StrEnum):
+    OFFLINE = "offline"
+    SYNC = "sync"
+    BATCH = "batch"
+
+
+class Execution(StrEnum):
+    """Where heavy tasks run: this process, or Celery workers on any machine."""
+
+    IN_PROCESS = "inprocess"
+    CELERY = "celery"
+
+
+class OutputMode(StrEnum):
+    """How the answer's shape is enforced: structured outputs, or forced tool use."""
+
+    JSON_SCHEMA = "json_schema"
+    TOOL = "tool"
+
+
+OCR_ENGINES = ("google_vision", "tesseract", "none")
+EFFORTS = ("auto", "low", "medium", "high", "xhigh", "max")
+THINKING = ("auto", "off", "on")
+#: settings that are URIs and may carry a password (see ``secrets``)
+_URI_FIELDS = ("mongodb_uri", "redis_url", "celery_broker_url")
+
+
+def default_ocr_engine() -> str:
+    """Tesseract when it is installed (works offline, no key), else none."""
+    return "tesseract" if shutil.which("tesseract") else "none"
+
+
+CHOICE_FIELDS = ("ocr_engine", "claude_effort", "claude_thinking", "anthropic_model")
+
+
+def fixed_choices(field_name: str) -> tuple[str, ...]:
+    """The values a str setting is limited to (validation, messages, the GUI's lists)."""
+    if field_name == "anthropic_model":
+        return known_models()
+    return {"ocr_engine": OCR_ENGINES, "claude_effort": EFFORTS, "claude_thinking": THINKING}[
+        field_name
+    ]
+
+
+def combination_problem(
+    model: str, effort: str, thinking: str, output: OutputMode | str, max_tokens: int
+) -> str | None:
+    """Why the model would refuse every request with these settings, or None."""
+    from docbatch_gui.llm.catalogue import load_catalogue
+    from docbatch_gui.llm.thinking import choose, forced_tool_refusal
+
+    try:
+        info = load_catalogue().model(model)
+        choice = choose(info, effort, thinking)
+    except ConfigError as exc:
+        return exc.message
+    if OutputMode(output) is OutputMode.TOOL:
+        refusal = forced_tool_refusal(info, choice)
+        if refusal:
+            return f"CLAUDE_OUTPUT=tool cannot be used: {refusal}. Use json_schema."
+    if max_tokens > info.max_output_tokens:
+        return (
+            f"MAX_OUTPUT_TOKENS={max_tokens} is more than {info.name} writes "
+            f"({info.max_output_tokens})"
+        )
+    return None
+
+
+def default_model() -> str:
+    from docbatch_gui.llm.catalogue import load_catalogue
+
+    return load_catalogue().default_model
+
+
+def known_models() -> tuple[str, ...]:
+    from docbatch_gui.llm.catalogue import load_catalogue
+
+    return tuple(load_catalogue().models)
+
+
+def default_data_dir() -> Path:
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+class Settings(BaseSettings):
+    """Every setting of the application, with the environment variable it reads."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="",
+        case_sensitive=False,
+        extra="ignore",
+        validate_default=True,
+        populate_by_name=True,
+    )
+
+    # Where the embedded store and blobs live.
+    data_dir: Path = Field(default_factory=default_data_dir, alias="DOCBATCH_DATA_DIR")
+
+    # Processing (names and defaults from seed 000).
+    processing_mode: ProcessingMode = Field(ProcessingMode.SYNC, alias="PROCESSING_MODE")
+    ocr_workers: int = Field(1, ge=1, le=32, alias="OCR_WORKERS")
+    batch_size: int = Field(30, ge=1, le=10_000, alias="BATCH_SIZE")
+    poll_interval: float = Field(10, ge=0.1, le=3600, alias="POLL_INTERVAL")
+    result_workers: int = Field(4, ge=1, le=64, alias="RESULT_WORKERS")
+    max_concurrent_mb: int = Field(512, ge=1, le=1_000_000, alias="MAX_CONCURRENT_MB")
+    max_concurrency: int = Field(5, ge=1, le=20, alias="MAX_CONCURRENCY")
+    group_size: int = Field(8, ge=1, le=100, alias="GROUP_SIZE")
+
+    # Preparation in child processes (seed 004).
+    job_timeout: float = Field(900, ge=0.1, le=86_400, alias="JOB_TIMEOUT")
+    #: one page may take this long to render; past it the page is skipped, not the file
+    page_timeout: float = Field(60, ge=0.1, le=86_400, alias="PAGE_TIMEOUT")
+    render_workers: int = Field(
+        default_factory=lambda: max(1, min(8, os.cpu_count() or 1)),
+        ge=1,
+        le=64,
+        alias="RENDER_WORKERS",
+    )
+    max_file_mb: int = Field(1024, ge=1, le=100_000, alias="MAX_FILE_MB")
+    #: a symbolic link in an added folder is followed out of that folder only if set
+    follow_symlinks_out: bool = Field(False, alias="FOLLOW_SYMLINKS_OUT")
+    max_pages: int = Field(10_000, ge=1, le=1_000_000, alias="MAX_PAGES")
+    jpeg_quality: int = Field(80, ge=30, le=95, alias="JPEG_QUALITY")
+
+    # Claude extraction.
+    anthropic_model: str = Field(
+        default_factory=lambda: default_model(), min_length=1, alias="ANTHROPIC_MODEL"
+    )
+    #: output_config.effort: auto is the lowest the model accepts
+    claude_effort: str = Field("auto", alias="CLAUDE_EFFORT")
+    #: auto turns thinking off where the model allows it (extraction needs no reasoning)
+    claude_thinking: str = Field("auto", alias="CLAUDE_THINKING")
+    anthropic_timeout: float = Field(120, ge=1, le=3600, alias="ANTHROPIC_TIMEOUT")
+    anthropic_max_retries: int = Field(4, ge=0, le=10, alias="ANTHROPIC_MAX_RETRIES")
+    claude_output: OutputMode = Field(OutputMode.JSON_SCHEMA, alias="CLAUDE_OUTPUT")
+    max_output_tokens: int = Field(8192, ge=256, le=128_000, alias="MAX_OUTPUT_TOKENS")
+    #: how often one request group is sent again after an invalid answer or an error
+    request_retries: int = Field(2, ge=0, le=10, alias="REQUEST_RETRIES")
+    # Message Batches limits (the API allows 100,000 requests and 256 MB; the seed
+    # system kept 10,000 and 200 MB).
+    batch_max_requests: int = Field(10_000, ge=1, le=100_000, alias="BATCH_MAX_REQUESTS")
+    batch_max_mb: float = Field(200, ge=0.01, le=256, alias="BATCH_MAX_MB")
+
+    # OCR: Tesseract offline, Google Cloud Vision online, or none.
+    ocr_engine: str = Field(default_factory=lambda: default_ocr_engine(), alias="OCR_ENGINE")
+    ocr_languages: str = Field("ru,en", min_length=2, alias="OCR_LANGUAGES")
+    ocr_timeout: float = Field(60, ge=1, le=3600, alias="OCR_TIMEOUT")
+    #: pages whose text layer has fewer characters than this are OCR'd
+    ocr_min_text_chars: int = Field(20, ge=0, le=10_000, alias="OCR_MIN_TEXT_CHARS")
+
+    # Backends; empty means "embedded default".
+    anthropic_api_key: SecretStr | None = Field(None, alias="ANTHROPIC_API_KEY")
+    anthropic_base_url: str | None = Field(None, alias="ANTHROPIC_BASE_URL")
+    mongodb_uri: str | None = Field(None, alias="MONGODB_URI")
+    minio_endpoint: str | None = Field(None, alias="MINIO_ENDPOINT")
+    minio_access_key: str | None = Field(None, alias="MINIO_ACCESS_KEY")
+    minio_secret_key: SecretStr | None = Field(None, alias="MINIO_SECRET_KEY")
+    minio_bucket: str = Field("docbatch", alias="MINIO_BUCKET")
+    minio_secure: bool = Field(False, alias="MINIO_SECURE")
+    #: how long a write waits for a database another program holds, before retrying
+    db_busy_timeout: float = Field(30, ge=0.1, le=3600, alias="DB_BUSY_TIMEOUT")
+    #: this machine's cache of MinIO blobs (children read files): least recent go first
+    blob_cache_mb: int = Field(2048, ge=16, le=1_000_000, alias="BLOB_CACHE_MB")
+    redis_url: str | None = Field(None, alias="REDIS_URL")
+    celery_broker_url: str | None = Field(None, alias="CELERY_BROKER_URL")
+    # Team scale: where heavy tasks run, the workload keys' TTL, the batch leader lock.
+    execution: Execution = Field(Execution.IN_PROCESS, alias="EXECUTION")
+    workload_ttl: int = Field(70 * 60, ge=1, le=86_400, alias="WORKLOAD_TTL")
+    leader_ttl: float = Field(30, ge=1, le=3600, alias="LEADER_TTL")
+    # Yandex.Disk import: an OAuth token for private folders (public links need none).
+    yadisk_token: SecretStr | None = Field(None, alias="YADISK_TOKEN")
+    yadisk_api_url: str = Field("https://cloud-api.yandex.net", alias="YADISK_API_URL")
+    google_application_credentials: Path | None = Field(
+        None, alias="GOOGLE_APPLICATION_CREDENTIALS"
+    )
+    #: another Vision endpoint (a regional one, or a test server)
+    google_vision_endpoint: str | None = Field(None, alias="GOOGLE_VISION_ENDPOINT")
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """Overrides > environment > keyring (secrets) > settings file > defaults."""
+        from docbatch_gui.settings.file import FileSource, KeyringSource
+
+        return (
+            init_settings,
+            env_settings,
+            dotenv_settings,
+            file_secret_settings,
+            KeyringSource(settings_cls),
+            FileSource(settings_cls),
+        )
+
+    @field_validator(
+        "anthropic_api_key",
+        "anthropic_base_url",
+        "mongodb_uri",
+        "minio_endpoint",
+        "redis_url",
+        "celery_broker_url",
+        "yadisk_token",
+        "google_application_credentials",
+        "google_vision_endpoint",
+        mode="before",
+    )
+    @classmethod
+    def _empty_is_unset(cls, value: Any) -> Any:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("ocr_engine", "claude_effort", "claude_thinking", "anthropic_model")
+    @classmethod
+    def _one_of(cls, value: str, info: ValidationInfo) -> str:
+        allowed = fixed_choices(str(info.field_name))
+        if info.field_name == "anthropic_model":
+            from docbatch_gui.llm.catalogue import load_catalogue
+
+            if load_catalogue().get(value) is not None:  # an id, or a listed dated alias
+                return value
+        if value not in allowed:
+            raise ValueError(f"must be one of {', '.join(allowed)}")
+        return value
+
+    @model_validator(mode="after")
+    def _model_accepts_the_request(self) -> Settings:
+        """The model, effort, thinking and output mode together: a combination the
+        API would refuse on every request stops the start instead."""
+        problem = combination_problem(
+            self.anthropic_model,
+            self.claude_effort,
+            self.claude_thinking,
+            self.claude_output,
+            self.max_output_tokens,
+        )
+        if problem:
+            raise ValueError(problem)
+        return self
+
+    @property
+    def thinking_choice(self) -> Any:
+        """The ``thinking``/``effort`` every request carries (``llm.thinking``)."""
+        from docbatch_gui.llm.catalogue import load_catalogue
+        from docbatch_gui.llm.thinking import choose
+
+        info = load_catalogue().model(self.anthropic_model)
+        return choose(info, self.claude_effort, self.claude_thinking)
+
+    def __repr_args__(self) -> Any:
+        """URI passwords masked: a Settings object ends up in debug logs (an executor
+        logging its result, a traceback's locals), and must not carry a secret there."""
+        from docbatch_gui.settings.secrets import mask_uri_password
+
+        for name, value in super().__repr_args__():
+            if name in _URI_FIELDS and isinstance(value, str):
+                value = mask_uri_password(value)
+            yield name, value
+
+    @property
+    def db_path(self) -> Path:
+        return self.data_dir / "docbatch.sqlite3"
+
+    @property
+    def blob_dir(self) -> Path:
+        return self.data_dir / "blobs"
+
+
+def describe_allowed(field_name: str) -> str:
+    """What a field accepts, in words (error messages and the GUI's tooltips)."""
+    info = Settings.model_fields[field_name]
+    lower = upper = None
+    for item in info.metadata:
+        lower = getattr(item, "ge", lower)
+        upper = getattr(item, "le", upper)
+    annotation = info.annotation
+    if isinstance(annotation, type) and issubclass(annotation, StrEnum):
+        return "one of " + ", ".join(m.value for m in annotation)
+    if field_name in CHOICE_FIELDS:
+        return "one of " + ", ".join(fixed_choices(field_name))
+    kind = getattr(annotation, "__name__", str(annotation))
+    kind = {"int": "a whole number", "float": "a number", "bool": "true or false"}.get(kind, kind)
+    if lower is not None and upper is not None:
+        return f"{kind} from {lower} to {upper}"
+    return kind
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """Load and validate; on error raise one ConfigError naming the variable (and the
+    settings file, when the bad value came from it). Secrets are masked."""
+    from docbatch_gui.settings.file import environment_overrides, settings_path, variable_of
+    from docbatch_gui.settings.secrets import redact
+
+    try:
+        return Settings(**overrides)
+    except ValidationError as exc:
+        given = set()
+        for key in overrides:
+            with contextlib.suppress(KeyError):
+                given.add(variable_of(key))
+        from_env = environment_overrides()
+        problems = []
+        for error in exc.errors():
+            if not error["loc"]:  # a combination of settings (the model's rules)
+                problems.append(str(error["msg"]).removeprefix("Value error, "))
+                continue
+            name = str(error["loc"][0])
+            field_name = next(
+                (f for f, i in Settings.model_fields.items() if i.alias == name or f == name),
+                None,
+            )
+            variable = Settings.model_fields[field_name].alias if field_name else name
+            allowed = describe_allowed(field_name) if field_name else error["msg"]
+            shown = redact(variable or name, error.get("input"))
+            where = ""
+            if variable not in given and variable not in from_env:
+                where = f" in the settings file {settings_path()}"
+            problems.append(f"{variable}={shown}{where} is invalid: allowed is {allowed}")
+        raise ConfigError("Invalid setting: " + "; ".join(problems)) from None
