@@ -22,7 +22,13 @@ from docbatch_gui.app.review import ReviewService
 from docbatch_gui.app.views import BatchViews, RemoteSources
 from docbatch_gui.domain.errors import ConfigError, DocBatchError, InvalidTransition
 from docbatch_gui.domain.models import Document, Job, Page
-from docbatch_gui.domain.states import FINAL_STATES, PAUSED_SETTING, SUCCESS_STATES, JobState
+from docbatch_gui.domain.states import (
+    FINAL_STATES,
+    PAUSED_SETTING,
+    SUCCESS_STATES,
+    JobState,
+    ProcessingMode,
+)
 from docbatch_gui.engine.documents import check_corrections
 from docbatch_gui.engine.intake import IntakeProgress, IntakeReport, intake_paths
 from docbatch_gui.engine.leader import RedisLeaderLock
@@ -33,7 +39,7 @@ from docbatch_gui.llm.metrics import SyncMetrics
 from docbatch_gui.pipeline.isolate import kill_all
 from docbatch_gui.pipeline.profile import Profile, load_profile
 from docbatch_gui.pipeline.render import make_thumbnail
-from docbatch_gui.settings.model import Execution, ProcessingMode, Settings
+from docbatch_gui.settings.model import Execution, Settings
 from docbatch_gui.settings.secrets import keyring_secret, remember_secrets, secret_values
 from docbatch_gui.storage.blobs import BlobStore
 from docbatch_gui.storage.store import Store

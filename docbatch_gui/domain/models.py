@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from docbatch_gui.domain.errors import ErrorKind
-from docbatch_gui.domain.states import JobState, Phase
+from docbatch_gui.domain.states import JobState, Phase, ProcessingMode
 
 
 @dataclass(frozen=True)
@@ -22,8 +22,11 @@ class NewJob:
     source_path: str
     sha256: str
     size: int
-    mode: str = "offline"
+    mode: ProcessingMode = ProcessingMode.OFFLINE
     duplicate_of: int | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "mode", ProcessingMode(self.mode))
 
 
 @dataclass(frozen=True)
@@ -33,7 +36,7 @@ class Job:
     source_path: str
     sha256: str
     size: int
-    mode: str
+    mode: ProcessingMode
     state: JobState
     phase: Phase | None
     attempts: int = 0
@@ -53,6 +56,10 @@ class Job:
     #: times this file's own render or OCR child died while the worker lived: what
     #: counts against the file (a killed or restarted worker does not)
     crashes: int = 0
+
+    def __post_init__(self) -> None:
+        # stores hand over the text they keep; the type is the contract
+        object.__setattr__(self, "mode", ProcessingMode(self.mode))
 
     @property
     def is_duplicate(self) -> bool:

@@ -1,4 +1,4 @@
-"""The job state contract (DESIGN.md, seed 004).
+"""The job state contract, and the ways a job can be processed.
 
 ``queued → preparing → ocr → extracting (sync) | submitted → processing (batch)
 → building → done | needs_review``; any active state may fail, time out or be
@@ -30,6 +30,14 @@ class JobState(StrEnum):
     CANCELED = "canceled"
     #: same content as an earlier job; not processed unless forced
     DUPLICATE = "duplicate"
+
+
+class ProcessingMode(StrEnum):
+    """How a job's documents are read: locally, by Claude now, or by a Claude batch."""
+
+    OFFLINE = "offline"
+    SYNC = "sync"
+    BATCH = "batch"
 
 
 class Phase(StrEnum):

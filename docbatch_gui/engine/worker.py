@@ -28,7 +28,7 @@ from docbatch_gui.domain.errors import (
     UnsupportedInput,
 )
 from docbatch_gui.domain.models import Document, Job, Page
-from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState
+from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState, ProcessingMode
 from docbatch_gui.engine.documents import store_documents
 from docbatch_gui.engine.extraction import SyncExtraction
 from docbatch_gui.engine.job_log import ENDED_BADLY, log_failure, log_skipped_page
@@ -39,7 +39,7 @@ from docbatch_gui.pipeline.offline import PageText, extract_documents
 from docbatch_gui.pipeline.prepare import ChildDied, PrepareTimeout, prepare_pool, run_prepare
 from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.pipeline.render import PrepareTask, RenderedPage
-from docbatch_gui.settings.model import ProcessingMode, Settings
+from docbatch_gui.settings.model import Settings
 from docbatch_gui.storage.blobs import BlobStore, sha256_file
 from docbatch_gui.storage.health import storage_error
 from docbatch_gui.storage.store import Store

@@ -26,14 +26,9 @@ from pydantic import (
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from docbatch_gui.domain.errors import ConfigError
+from docbatch_gui.domain.states import ProcessingMode
 
 APP_NAME = "DocBatch"
-
-
-class ProcessingMode(StrEnum):
-    OFFLINE = "offline"
-    SYNC = "sync"
-    BATCH = "batch"
 
 
 class Execution(StrEnum):

@@ -5,7 +5,8 @@ from pathlib import Path
 import pytest
 
 from docbatch_gui.domain import ConfigError
-from docbatch_gui.settings.model import ProcessingMode, Settings, default_data_dir, load_settings
+from docbatch_gui.domain.states import ProcessingMode
+from docbatch_gui.settings.model import Settings, default_data_dir, load_settings
 
 
 def test_seed_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
