@@ -12,7 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from docbatch_gui.llm.answer_schema import UNKNOWN, answer_schema
+from docbatch_gui.pipeline.answer_schema import UNKNOWN, answer_schema
 from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.resources import resources_dir
 

@@ -12,11 +12,19 @@ import io
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from docbatch_gui.llm.prompt import TOOL_NAME, output_schema, system_blocks
 from docbatch_gui.pipeline.profile import Profile
-from docbatch_gui.settings.model import OutputMode
+
+
+class OutputMode(StrEnum):
+    """How the answer's shape is enforced: structured outputs, or forced tool use."""
+
+    JSON_SCHEMA = "json_schema"
+    TOOL = "tool"
+
 
 # API limits (FINDINGS.md); a little headroom under each.
 MAX_IMAGE_BASE64 = 5_242_880 - 4096

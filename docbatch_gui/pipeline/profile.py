@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.domain.normalize import normalize_text
-from docbatch_gui.llm import answer_schema
+from docbatch_gui.pipeline import answer_schema
 from docbatch_gui.resources import resources_dir
 
 __all__ = [

@@ -22,12 +22,12 @@ import tempfile
 from collections.abc import Mapping
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import platformdirs
 from pydantic import SecretStr
 from pydantic.fields import FieldInfo
-from pydantic_settings import PydanticBaseSettingsSource
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource
 
 from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.settings.secrets import (
@@ -38,11 +38,7 @@ from docbatch_gui.settings.secrets import (
     keyring_secret,
     password_entry,
     set_keyring_secret,
-    split_uri_password,
 )
-
-if TYPE_CHECKING:
-    from docbatch_gui.settings.model import Settings
 
 log = logging.getLogger(__name__)
 
@@ -57,27 +53,25 @@ def settings_path() -> Path:
     return Path(platformdirs.user_config_dir("DocBatch", appauthor=False)) / "settings.json"
 
 
-def _aliases() -> dict[str, str]:
+def _aliases(model: type[BaseSettings]) -> dict[str, str]:
     """Every accepted key (variable name or field name, any case) -> variable name."""
-    from docbatch_gui.settings.model import Settings
-
     names: dict[str, str] = {}
-    for field, info in Settings.model_fields.items():
+    for field, info in model.model_fields.items():
         alias = info.alias or field.upper()
         names[alias.upper()] = alias
         names[field.upper()] = alias
     return names
 
 
-def variable_of(key: str) -> str:
+def variable_of(key: str, model: type[BaseSettings]) -> str:
     """The environment variable name of a setting given by field or variable name."""
-    alias = _aliases().get(key.upper())
+    alias = _aliases(model).get(key.upper())
     if alias is None:
         raise KeyError(key)
     return alias
 
 
-def read_settings_file(path: Path | None = None) -> dict[str, Any]:
+def read_settings_file(model: type[BaseSettings], path: Path | None = None) -> dict[str, Any]:
     """The file's values keyed by variable name; {} when there is no file."""
     path = path or settings_path()
     try:
@@ -106,7 +100,7 @@ def read_settings_file(path: Path | None = None) -> dict[str, Any]:
         ) from None
     if not isinstance(data, dict):
         raise ConfigError(f"The settings file {path} must hold one JSON object of settings")
-    aliases = _aliases()
+    aliases = _aliases(model)
     values: dict[str, Any] = {}
     for key, value in data.items():
         alias = aliases.get(str(key).upper())
@@ -119,10 +113,10 @@ def read_settings_file(path: Path | None = None) -> dict[str, Any]:
     return values
 
 
-def environment_overrides() -> set[str]:
+def environment_overrides(model: type[BaseSettings]) -> set[str]:
     """Variable names set in the environment: they win over the file (read-only)."""
     present = {name.upper() for name in os.environ}
-    return {alias for alias in set(_aliases().values()) if alias.upper() in present}
+    return {alias for alias in set(_aliases(model).values()) if alias.upper() in present}
 
 
 class KeyringSource(PydanticBaseSettingsSource):
@@ -143,7 +137,7 @@ class FileSource(PydanticBaseSettingsSource):
         return None, field_name, False
 
     def __call__(self) -> dict[str, Any]:
-        values = read_settings_file()
+        values = read_settings_file(self.settings_cls)
         for variable in URI_VARIABLES:
             uri = values.get(variable)
             if isinstance(uri, str) and uri.strip():
@@ -151,7 +145,7 @@ class FileSource(PydanticBaseSettingsSource):
         return values
 
 
-def _jsonable(value: Any) -> Any:
+def jsonable(value: Any) -> Any:
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, Path):
@@ -161,58 +155,11 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def _plain(value: Any) -> Any:
+def unwrap_secret(value: Any) -> Any:
     return value.get_secret_value() if isinstance(value, SecretStr) else value
 
 
-def save_settings(values: Mapping[str, Any]) -> Settings:
-    """Validate, store secrets in the keyring and the rest in the file; return the
-    settings now in force (the environment still on top).
-
-    ``values`` is keyed by variable or field name; keys not given keep what the file
-    had. An empty secret removes it from the keyring. Raises ConfigError (with secrets
-    masked) and writes nothing when a value is invalid.
-    """
-    from docbatch_gui.settings.model import Settings, load_settings
-
-    given = {variable_of(key): _plain(value) for key, value in values.items()}
-    checked = load_settings(**given)  # refuses invalid values before anything is written
-    secrets: dict[str, str | None] = {}
-    plain: dict[str, Any] = {}
-    for variable, value in given.items():
-        if variable in SECRET_VARIABLES:
-            secrets[variable] = value or None
-            continue
-        field = next(f for f, i in Settings.model_fields.items() if i.alias == variable)
-        normal = getattr(checked, field)
-        if variable in URI_VARIABLES:
-            normal, secrets[password_entry(variable)] = split_uri_password(normal or "")
-            normal = normal or None
-        plain[variable] = _jsonable(normal)
-    path = settings_path()
-    try:
-        existing = read_settings_file(path)
-    except ConfigError:
-        existing = {}  # a broken file is replaced by the valid settings being saved
-    merged = {**existing, **plain}
-    stored = {k: v for k, v in sorted(merged.items()) if not _is_default(k, v)}
-    _store_secrets(secrets)
-    _write_atomically(path, stored)
-    log.info("settings saved to %s (%d values differ from the defaults)", path, len(stored))
-    return load_settings()
-
-
-def _is_default(variable: str, value: Any) -> bool:
-    from docbatch_gui.settings.model import Settings
-
-    for info in Settings.model_fields.values():
-        if info.alias == variable:
-            default = info.get_default(call_default_factory=True)
-            return (value is None and default is None) or value == _jsonable(default)
-    return False
-
-
-def _store_secrets(secrets: Mapping[str, str | None]) -> None:
+def store_secrets(secrets: Mapping[str, str | None]) -> None:
     for name, value in secrets.items():
         if keyring_secret(name) == value:
             continue
@@ -228,7 +175,7 @@ def _store_secrets(secrets: Mapping[str, str | None]) -> None:
             ) from None
 
 
-def _write_atomically(path: Path, values: Mapping[str, Any]) -> None:
+def write_atomically(path: Path, values: Mapping[str, Any]) -> None:
     """Write a sibling temporary file and rename it: a crash leaves the old file or
     the new one, never half of one."""
     text = json.dumps(values, indent=2, ensure_ascii=False) + "\n"

@@ -27,6 +27,17 @@ from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, Settings
 
 from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.domain.states import ProcessingMode
+from docbatch_gui.llm.catalogue import load_catalogue
+from docbatch_gui.llm.requests import OutputMode
+from docbatch_gui.llm.thinking import choose, forced_tool_refusal
+from docbatch_gui.settings.file import (
+    FileSource,
+    KeyringSource,
+    environment_overrides,
+    settings_path,
+    variable_of,
+)
+from docbatch_gui.settings.secrets import mask_uri_password, redact
 
 APP_NAME = "DocBatch"
 
@@ -36,13 +47,6 @@ class Execution(StrEnum):
 
     IN_PROCESS = "inprocess"
     CELERY = "celery"
-
-
-class OutputMode(StrEnum):
-    """How the answer's shape is enforced: structured outputs, or forced tool use."""
-
-    JSON_SCHEMA = "json_schema"
-    TOOL = "tool"
 
 
 OCR_ENGINES = ("google_vision", "tesseract", "none")
@@ -73,8 +77,6 @@ def combination_problem(
     model: str, effort: str, thinking: str, output: OutputMode | str, max_tokens: int
 ) -> str | None:
     """Why the model would refuse every request with these settings, or None."""
-    from docbatch_gui.llm.catalogue import load_catalogue
-    from docbatch_gui.llm.thinking import choose, forced_tool_refusal
 
     try:
         info = load_catalogue().model(model)
@@ -94,13 +96,11 @@ def combination_problem(
 
 
 def default_model() -> str:
-    from docbatch_gui.llm.catalogue import load_catalogue
 
     return load_catalogue().default_model
 
 
 def known_models() -> tuple[str, ...]:
-    from docbatch_gui.llm.catalogue import load_catalogue
 
     return tuple(load_catalogue().models)
 
@@ -213,8 +213,6 @@ class Settings(BaseSettings):
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
         """Overrides > environment > keyring (secrets) > settings file > defaults."""
-        from docbatch_gui.settings.file import FileSource, KeyringSource
-
         return (
             init_settings,
             env_settings,
@@ -244,11 +242,9 @@ class Settings(BaseSettings):
     @classmethod
     def _one_of(cls, value: str, info: ValidationInfo) -> str:
         allowed = fixed_choices(str(info.field_name))
-        if info.field_name == "anthropic_model":
-            from docbatch_gui.llm.catalogue import load_catalogue
-
-            if load_catalogue().get(value) is not None:  # an id, or a listed dated alias
-                return value
+        # a model id, or a listed dated alias
+        if info.field_name == "anthropic_model" and load_catalogue().get(value) is not None:
+            return value
         if value not in allowed:
             raise ValueError(f"must be one of {', '.join(allowed)}")
         return value
@@ -271,16 +267,12 @@ class Settings(BaseSettings):
     @property
     def thinking_choice(self) -> Any:
         """The ``thinking``/``effort`` every request carries (``llm.thinking``)."""
-        from docbatch_gui.llm.catalogue import load_catalogue
-        from docbatch_gui.llm.thinking import choose
-
         info = load_catalogue().model(self.anthropic_model)
         return choose(info, self.claude_effort, self.claude_thinking)
 
     def __repr_args__(self) -> Any:
         """URI passwords masked: a Settings object ends up in debug logs (an executor
         logging its result, a traceback's locals), and must not carry a secret there."""
-        from docbatch_gui.settings.secrets import mask_uri_password
 
         for name, value in super().__repr_args__():
             if name in _URI_FIELDS and isinstance(value, str):
@@ -318,17 +310,14 @@ def describe_allowed(field_name: str) -> str:
 def load_settings(**overrides: Any) -> Settings:
     """Load and validate; on error raise one ConfigError naming the variable (and the
     settings file, when the bad value came from it). Secrets are masked."""
-    from docbatch_gui.settings.file import environment_overrides, settings_path, variable_of
-    from docbatch_gui.settings.secrets import redact
-
     try:
         return Settings(**overrides)
     except ValidationError as exc:
         given = set()
         for key in overrides:
             with contextlib.suppress(KeyError):
-                given.add(variable_of(key))
-        from_env = environment_overrides()
+                given.add(variable_of(key, Settings))
+        from_env = environment_overrides(Settings)
         problems = []
         for error in exc.errors():
             if not error["loc"]:  # a combination of settings (the model's rules)

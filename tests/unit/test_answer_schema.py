@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 
 from docbatch_gui.domain.errors import ConfigError
-from docbatch_gui.llm import answer_schema
 from docbatch_gui.llm.prompt import output_schema
-from docbatch_gui.llm.schema_limits import schema_problems
+from docbatch_gui.pipeline import answer_schema
 from docbatch_gui.pipeline.profile import load_profile
+from docbatch_gui.pipeline.schema_limits import schema_problems
 from tests.fakes.anthropic_rules import Refusal, check_message
 
 PROFILES = sorted((Path(__file__).resolve().parents[2] / "resources" / "profiles").glob("*.json"))

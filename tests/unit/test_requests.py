@@ -15,6 +15,7 @@ from PIL import Image
 from docbatch_gui.llm.prompt import TOOL_NAME
 from docbatch_gui.llm.requests import (
     MAX_IMAGE_BASE64,
+    OutputMode,
     PagePayload,
     build_requests,
     custom_id,
@@ -22,7 +23,6 @@ from docbatch_gui.llm.requests import (
     parse_custom_id,
 )
 from docbatch_gui.pipeline.profile import Profile, load_profile
-from docbatch_gui.settings.model import OutputMode
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,6 @@
 """The Settings tab: every field of the settings model, validated as typed.
 
-Saving writes the settings file and the keyring (``settings_file.save_settings``)
+Saving writes the settings file and the keyring (``settings.saving.save_settings``)
 and emits ``saved``; the engine keeps the settings it started with until DocBatch
 restarts, which the tab says. Connection tests run on the loop through ``spawn`` and
 their blocking clients in threads, so the window never freezes on a dead host.
@@ -32,8 +32,9 @@ from docbatch_gui._qt.settings.fields import NOTE_STYLE, FieldEditor
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui.diagnostics import connections
 from docbatch_gui.domain.errors import ConfigError
-from docbatch_gui.settings.file import environment_overrides, save_settings, settings_path
+from docbatch_gui.settings.file import settings_path
 from docbatch_gui.settings.model import Settings, combination_problem, load_settings
+from docbatch_gui.settings.saving import environment_overrides, save_settings
 
 LABEL_WIDTH = 220
 OK_STYLE = "color: #188038;"

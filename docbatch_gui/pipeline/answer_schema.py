@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from docbatch_gui.llm.schema_limits import schema_problems
+from docbatch_gui.pipeline.schema_limits import schema_problems
 
 UNKNOWN = "unknown"
 
