@@ -31,9 +31,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from docbatch_gui._qt.registry.latest import LatestRunner
 from docbatch_gui._qt.registry.models import RowsModel, reason_label
 from docbatch_gui._qt.registry.pages_setup import WizardPart, letters, preview_table
-from docbatch_gui._qt.registry.wizard import LatestRunner
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui.registry.config import RegistryConfig, column_letter, default_rules
 from docbatch_gui.registry.service import PreviewResult
