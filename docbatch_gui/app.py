@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from docbatch_gui.app_views import BatchViews, RemoteSources
 from docbatch_gui.backends import open_blobs, open_store
 from docbatch_gui.config import Execution, ProcessingMode, Settings
-from docbatch_gui.domain.errors import ConfigError, DocBatchError, InvalidTransition
+from docbatch_gui.domain.errors import ConfigError, DocBatchError, InvalidTransition, NotFound
 from docbatch_gui.domain.models import Document, Job, Page
 from docbatch_gui.domain.states import FINAL_STATES, PAUSED_SETTING, SUCCESS_STATES, JobState
 from docbatch_gui.engine.documents import check_corrections
@@ -226,7 +226,7 @@ class DocBatchApp(BatchViews, RemoteSources):
         """
         page = next((p for p in self.store.list_pages(job_id) if p.page_no == page_no), None)
         if page is None or page.image_sha is None:
-            raise KeyError(f"job {job_id} has no rendered page {page_no}")
+            raise NotFound("page", page_no, f"job {job_id} has no rendered page {page_no}")
         if page.thumb_sha and self.blobs.exists(page.thumb_sha):
             return self.blobs.read(page.thumb_sha)
         thumb = make_thumbnail(self.blobs.read(page.image_sha))
@@ -241,7 +241,7 @@ class DocBatchApp(BatchViews, RemoteSources):
         """The rendered page (upright), as stored: what Claude saw."""
         page = next((p for p in self.store.list_pages(job_id) if p.page_no == page_no), None)
         if page is None or page.image_sha is None:
-            raise KeyError(f"job {job_id} has no rendered page {page_no}")
+            raise NotFound("page", page_no, f"job {job_id} has no rendered page {page_no}")
         return self.blobs.read(page.image_sha)
 
     def retry(self, job_id: int, *, force: bool = False) -> Job:

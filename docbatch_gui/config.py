@@ -25,7 +25,7 @@ from pydantic import (
 )
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
-from docbatch_gui.domain.errors import ConfigError
+from docbatch_gui.domain.errors import ConfigError, NotFound
 
 APP_NAME = "DocBatch"
 
@@ -331,7 +331,7 @@ def load_settings(**overrides: Any) -> Settings:
     except ValidationError as exc:
         given = set()
         for key in overrides:
-            with contextlib.suppress(KeyError):
+            with contextlib.suppress(NotFound):  # not a setting: pydantic names it
                 given.add(variable_of(key))
         from_env = environment_overrides()
         problems = []

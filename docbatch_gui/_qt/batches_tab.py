@@ -48,7 +48,7 @@ from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.delegates import ProgressDelegate
 from docbatch_gui._qt.dialogs import confirm
 from docbatch_gui._qt.tasks import spawn
-from docbatch_gui.domain.errors import DocBatchError, InvalidTransition
+from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.stats import BatchRow, MonthSummary, SyncSnapshot
 
 log = logging.getLogger(__name__)
@@ -331,7 +331,7 @@ class BatchesTab(QWidget):
         await self.refresh(full=True)
 
     def _failed(self, error: BaseException) -> None:
-        if isinstance(error, InvalidTransition | DocBatchError | KeyError):
+        if isinstance(error, DocBatchError):
             text = getattr(error, "message", None) or str(error)
         else:
             text = self.tr("Unexpected error: {0}").format(error)

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from docbatch_gui.domain.errors import DocBatchError, ErrorKind
+from docbatch_gui.domain.errors import DocBatchError, ErrorKind, NotFound
 from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.registry import (
     FilteredRowRecord,
@@ -369,7 +369,7 @@ class RegistryService:
     def assign(self, registry_id: int, row: int, document_id: int, who: str) -> SearchResult:
         """Give a row a document by hand; refused when another row already has it."""
         if not any(d.id == document_id for d in self.documents()):
-            raise KeyError(f"no document {document_id}")
+            raise NotFound("document", document_id)
         holder = next(
             (r.row for r in self.store.list_results(registry_id)
              if r.document_id == document_id and r.row != row),

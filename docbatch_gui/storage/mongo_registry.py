@@ -24,6 +24,7 @@ from typing import Any
 from pymongo import ASCENDING, DESCENDING, ReplaceOne
 from pymongo.database import Database
 
+from docbatch_gui.domain.errors import NotFound
 from docbatch_gui.domain.registry import (
     REGISTRY_FIELDS,
     Assignment,
@@ -92,7 +93,7 @@ class MongoRegistry:
     def _registry_doc(self, registry_id: int) -> dict[str, Any]:
         doc = self.db.registries.find_one({"_id": int(registry_id)})
         if doc is None:
-            raise KeyError(f"no registry {registry_id}")
+            raise NotFound("registry", registry_id)
         return doc
 
     def _data_id(self, registry_id: int) -> int:
@@ -298,7 +299,7 @@ class MongoRegistry:
         data_id = self._data_id(registry_id)
         key = {"registry_id": data_id, "row": row}
         if self.db.registry_rows.find_one(key, {"_id": 1}) is None:
-            raise KeyError(f"registry {registry_id} has no row {row}")
+            raise NotFound("row", row, f"registry {registry_id} has no row {row}")
         old = self.db.registry_results.find_one(key)
         previous = _to_result(old) if old else None
         at = now_iso()

@@ -15,6 +15,7 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any
 
+from docbatch_gui.domain.errors import NotFound
 from docbatch_gui.domain.registry import (
     REGISTRY_FIELDS,
     Assignment,
@@ -81,7 +82,7 @@ class RegistryTables:
     def _registry(self, db: sqlite3.Connection, registry_id: int) -> Registry:
         row = db.execute("SELECT * FROM registries WHERE id = ?", (registry_id,)).fetchone()
         if row is None:
-            raise KeyError(f"no registry {registry_id}")
+            raise NotFound("registry", registry_id)
         return _row_to_registry(row)
 
     # -- registries ---------------------------------------------------------------------
@@ -290,7 +291,7 @@ class RegistryTables:
                 (registry_id, row),
             ).fetchone()
             if exists is None:
-                raise KeyError(f"registry {registry_id} has no row {row}")
+                raise NotFound("row", row, f"registry {registry_id} has no row {row}")
             old = db.execute(
                 "SELECT * FROM registry_results WHERE registry_id = ? AND row_no = ?",
                 (registry_id, row),

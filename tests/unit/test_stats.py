@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from docbatch_gui.app import DocBatchApp
-from docbatch_gui.domain.errors import InvalidTransition
+from docbatch_gui.domain.errors import InvalidTransition, NotFound
 from docbatch_gui.domain.models import BatchRecord, Job
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.stats import SyncMetrics, batch_row, month_start, month_summary
@@ -161,5 +161,5 @@ def test_cancel_batch_cancels_its_unfinished_jobs_only(app: DocBatchApp) -> None
     assert row.status == "canceling" and not row.cancelable
     with pytest.raises(InvalidTransition):
         app.cancel_batch(batches["ended"].id)
-    with pytest.raises(KeyError):
+    with pytest.raises(NotFound):
         app.cancel_batch(999)
