@@ -11,7 +11,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from docbatch_gui.domain.errors import DocBatchError, ErrorKind, NotFound
+from docbatch_gui.domain.errors import DocBatchError, ErrorKind, ExitCode, NotFound
 from docbatch_gui.domain.models import Document, Job
 from docbatch_gui.domain.normalize import normalize_amount, normalize_date
 from docbatch_gui.domain.states import JobState
@@ -26,6 +26,7 @@ class ReviewError(DocBatchError):
     """An edit that cannot be saved as given (the message says what to change)."""
 
     kind = ErrorKind.UNSUPPORTED
+    exit_code = ExitCode.UNSUPPORTED
 
 
 def _now() -> str:

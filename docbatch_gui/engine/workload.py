@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from docbatch_gui.domain.errors import DocBatchError, ErrorKind
+from docbatch_gui.domain.errors import DocBatchError, ErrorKind, ExitCode
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +63,7 @@ class WorkloadBusy(DocBatchError):
     """A task that must run alone (a registry search) while another one runs."""
 
     kind = ErrorKind.RETRYABLE
+    exit_code = ExitCode.BUSY
 
 
 def busy_message(task_type: str, holder: str) -> str:

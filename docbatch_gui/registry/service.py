@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from docbatch_gui.domain.errors import DocBatchError, ErrorKind, NotFound
+from docbatch_gui.domain.errors import DocBatchError, ErrorKind, ExitCode, NotFound
 from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.registry import (
     FilteredRowRecord,
@@ -55,12 +55,14 @@ class NeedsForce(DocBatchError):
     """A re-import would throw away search results; the operator must say so."""
 
     kind = ErrorKind.UNSUPPORTED
+    exit_code = ExitCode.WRONG_STATE
 
 
 class NotImported(DocBatchError):
     """The registry's rows are not all there (an import running, failed or killed)."""
 
     kind = ErrorKind.UNSUPPORTED
+    exit_code = ExitCode.WRONG_STATE
 
 
 def check_fully_imported(registry: Registry, rows: int) -> None:
