@@ -4,7 +4,7 @@
 ``docbatch [--data-dir DIR] jobs [--json]``
 ``docbatch [--data-dir DIR] documents [--job ID] [--json]``
 ``docbatch doctor``
-``docbatch [--data-dir DIR] registry import|search|results|export …`` (cli_registry.py)
+``docbatch [--data-dir DIR] registry import|search|results|export …`` (cli/registry.py)
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from rich.text import Text
 
 from docbatch_gui import __version__
 from docbatch_gui.app import DocBatchApp
-from docbatch_gui.cli_output import (
+from docbatch_gui.cli.output import (
     batch_json,
     document_json,
     page_json,
@@ -38,7 +38,7 @@ from docbatch_gui.cli_output import (
     print_pages,
     summary_line,
 )
-from docbatch_gui.cli_registry import add_registry_parser, cmd_registry
+from docbatch_gui.cli.registry import add_registry_parser, cmd_registry
 from docbatch_gui.config import Settings, load_settings
 from docbatch_gui.doctor import Status, run_checks, run_live
 from docbatch_gui.domain.errors import ConfigError, DocBatchError
@@ -457,7 +457,3 @@ COMMANDS = {
     "cancel": cmd_cancel,
     "registry": cmd_registry,
 }
-
-
-if __name__ == "__main__":
-    sys.exit(main())
