@@ -370,6 +370,7 @@ class RegistryService:
 
     def assign(self, registry_id: int, row: int, document_id: int, who: str) -> SearchResult:
         """Give a row a document by hand; refused when another row already has it."""
+        self.store.get_registry(registry_id)  # a wrong registry is named before the document
         if not any(d.id == document_id for d in self.documents()):
             raise NotFound("document", document_id)
         holder = next(

@@ -1,4 +1,4 @@
-"""MongoDB collections of the registry (seed 003): registries, rows, samples, results, audit.
+"""MongoDB collections of the registry: registries, rows, samples, results, audit.
 
 A mixin of ``MongoStore``, the counterpart of ``sqlite_registry.RegistryTables``.
 Callers write rows (500 at a time) and results (200 at a time) in chunks; each chunk
@@ -296,6 +296,7 @@ class MongoRegistry:
         """The result first, then its audit record: a crash between them leaves the
         assignment without its record, never a record of something not done."""
         registry_id = int(registry_id)
+        self._registry_doc(registry_id)  # "no registry N" before "no row"
         data_id = self._data_id(registry_id)
         key = {"registry_id": data_id, "row": row}
         if self.db.registry_rows.find_one(key, {"_id": 1}) is None:

@@ -1,4 +1,4 @@
-"""SQLite tables of the registry (seed 003): registries, rows, samples, results, audit.
+"""SQLite tables of the registry: registries, rows, samples, results, audit.
 
 A mixin of ``SQLiteStore``: it uses the store's connection, lock and transaction.
 Row views and result details are JSON text; the columns that are filtered or joined
@@ -286,6 +286,7 @@ class RegistryTables:
     def assign(self, registry_id: int, row: int, document_id: int | None, who: str) -> SearchResult:
         at = now_utc().isoformat()
         with self._tx() as db:
+            self._registry(db, registry_id)  # "no registry N" before "no row"
             exists = db.execute(
                 "SELECT 1 FROM registry_rows WHERE registry_id = ? AND row_no = ?",
                 (registry_id, row),

@@ -136,6 +136,8 @@ class RegistryContract:
         with pytest.raises(NotFound, match=rf"^registry {reg.id} has no row 5$") as missing:
             store.assign(reg.id, 5, 1, "anna")
         assert (missing.value.what, missing.value.which) == ("row", 5)
+        with pytest.raises(NotFound, match=r"^no registry 999$"):
+            store.assign(999, 5, None, "anna")
         assert store.list_assignments(reg.id) == []
 
     def test_clear_data_and_delete(self, store: Store) -> None:
