@@ -22,7 +22,13 @@ from docbatch_gui.backends import open_blobs, open_store
 from docbatch_gui.config import Execution, ProcessingMode, Settings
 from docbatch_gui.domain.errors import ConfigError, DocBatchError, InvalidTransition, NotFound
 from docbatch_gui.domain.models import Document, Job, Page
-from docbatch_gui.domain.states import FINAL_STATES, PAUSED_SETTING, SUCCESS_STATES, JobState
+from docbatch_gui.domain.states import (
+    FINAL_STATES,
+    PAUSED_SETTING,
+    SUCCESS_STATES,
+    JobState,
+    check_operator_move,
+)
 from docbatch_gui.engine.documents import check_corrections
 from docbatch_gui.engine.intake import IntakeProgress, IntakeReport, intake_paths
 from docbatch_gui.engine.leader import RedisLeaderLock
@@ -85,7 +91,7 @@ class DocBatchApp(BatchViews, RemoteSources):
 
     @cached_property
     def registry(self) -> RegistryService:
-        """Registry import, search, review and export (seed 003)."""
+        """Registry import, search, review and export."""
         from docbatch_gui.registry.service import RegistryService
 
         return RegistryService(self.store, self.workload)
@@ -252,10 +258,13 @@ class DocBatchApp(BatchViews, RemoteSources):
         the same document is found again (``engine.documents``).
         """
         job = self.store.get_job(job_id)
+        check_operator_move(job_id, job.file_name, job.state, JobState.QUEUED)
         check_corrections(self.store, job_id, job.file_name, force=force)
         return self.store.transition(job_id, JobState.QUEUED, error=None)
 
     def cancel(self, job_id: int) -> Job:
+        job = self.store.get_job(job_id)
+        check_operator_move(job_id, job.file_name, job.state, JobState.CANCELED)
         return self.store.transition(job_id, JobState.CANCELED, error="canceled by the operator")
 
     def reprocess(self, job_id: int, *, force: bool = False) -> Job:

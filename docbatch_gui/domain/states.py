@@ -1,4 +1,4 @@
-"""The job state contract (DESIGN.md, seed 004).
+"""The job state contract.
 
 ``queued → preparing → ocr → extracting (sync) | submitted → processing (batch)
 → building → done | needs_review``; any active state may fail, time out or be
@@ -99,6 +99,23 @@ def check_transition(current: JobState, target: JobState, job_id: int | None = N
     if not can_transition(current, target):
         who = f"job {job_id}" if job_id is not None else "job"
         raise InvalidTransition(f"{who} cannot move from {current} to {target}")
+
+
+def check_operator_move(job_id: int, file_name: str, current: JobState, target: JobState) -> None:
+    """A retry or cancel the state forbids, refused in words the operator acts on (the
+    store's own check inside its transaction stays, for a race)."""
+    if can_transition(current, target):
+        return
+    if target is S.QUEUED:
+        state = "already waiting for the worker" if current is S.QUEUED else str(current)
+        raise InvalidTransition(
+            f"job {job_id} ({file_name}) is {state}: only a finished, failed or canceled "
+            "job can be retried"
+        )
+    raise InvalidTransition(
+        f"job {job_id} ({file_name}) is {current} already: only a queued or running job "
+        "can be canceled; retry it to process it again"
+    )
 
 
 #: the store setting that pauses the worker (no new job starts, no batch is submitted
