@@ -1,4 +1,4 @@
-"""The workload manager (seed 000): how busy the team's machines are, in cost units.
+"""The workload manager: how busy the team's machines are, in cost units.
 
 Each heavy task registers under ``workload:task:{type}:{id}`` for as long as it runs
 (``track_task``). The key has a 70-minute TTL, so a task whose worker was killed
