@@ -1,4 +1,5 @@
-"""What the CLI prints: the JSON objects (a contract) and the human-readable views."""
+"""What the CLI prints: the JSON objects (a contract), the human-readable views, and
+the consoles every command writes to (stdout for results, stderr for problems)."""
 
 from __future__ import annotations
 
@@ -12,10 +13,22 @@ from rich.text import Text
 from docbatch_gui.domain.models import BatchRecord, Document, Job, Page
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.domain.text import printable
+from docbatch_gui.secrets import scrub_secrets
 from docbatch_gui.stats import requests_done, requests_total, shown_cost
 
 if TYPE_CHECKING:
     from docbatch_gui.app import DocBatchApp
+
+#: results; soft_wrap keeps long lines whole for scripts that grep them
+out = Console(highlight=False, soft_wrap=True)
+#: problems and progress, so that stdout stays parseable with --json
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def complain(message: str, style: str = "red") -> None:
+    """Print to stderr without markup (file names may hold brackets), secrets masked."""
+    err.print(Text(printable(scrub_secrets(message)), style=style))
+
 
 STATE_STYLE = {
     JobState.DONE: "green",
