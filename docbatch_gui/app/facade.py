@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from docbatch_gui.app.backends import open_blobs, open_store
 from docbatch_gui.app.review import ReviewService
 from docbatch_gui.app.views import BatchViews, RemoteSources
-from docbatch_gui.domain.errors import ConfigError, DocBatchError, InvalidTransition
+from docbatch_gui.domain.errors import ConfigError, DocBatchError, InvalidTransition, NotFound
 from docbatch_gui.domain.models import Document, Job, Page
 from docbatch_gui.domain.states import (
     FINAL_STATES,
@@ -28,6 +28,7 @@ from docbatch_gui.domain.states import (
     SUCCESS_STATES,
     JobState,
     ProcessingMode,
+    check_operator_move,
 )
 from docbatch_gui.engine.documents import check_corrections
 from docbatch_gui.engine.intake import IntakeProgress, IntakeReport, intake_paths
@@ -89,7 +90,7 @@ class DocBatchApp(BatchViews, RemoteSources):
 
     @cached_property
     def registry(self) -> RegistryService:
-        """Registry import, search, review and export (seed 003)."""
+        """Registry import, search, review and export."""
         from docbatch_gui.registry.service import RegistryService
 
         return RegistryService(self.store, self.workload)
@@ -230,7 +231,7 @@ class DocBatchApp(BatchViews, RemoteSources):
         """
         page = next((p for p in self.store.list_pages(job_id) if p.page_no == page_no), None)
         if page is None or page.image_sha is None:
-            raise KeyError(f"job {job_id} has no rendered page {page_no}")
+            raise NotFound("page", page_no, f"job {job_id} has no rendered page {page_no}")
         if page.thumb_sha and self.blobs.exists(page.thumb_sha):
             return self.blobs.read(page.thumb_sha)
         thumb = make_thumbnail(self.blobs.read(page.image_sha))
@@ -245,7 +246,7 @@ class DocBatchApp(BatchViews, RemoteSources):
         """The rendered page (upright), as stored: what Claude saw."""
         page = next((p for p in self.store.list_pages(job_id) if p.page_no == page_no), None)
         if page is None or page.image_sha is None:
-            raise KeyError(f"job {job_id} has no rendered page {page_no}")
+            raise NotFound("page", page_no, f"job {job_id} has no rendered page {page_no}")
         return self.blobs.read(page.image_sha)
 
     def retry(self, job_id: int, *, force: bool = False) -> Job:
@@ -256,10 +257,13 @@ class DocBatchApp(BatchViews, RemoteSources):
         the same document is found again (``engine.documents``).
         """
         job = self.store.get_job(job_id)
+        check_operator_move(job_id, job.file_name, job.state, JobState.QUEUED)
         check_corrections(self.store, job_id, job.file_name, force=force)
         return self.store.transition(job_id, JobState.QUEUED, error=None)
 
     def cancel(self, job_id: int) -> Job:
+        job = self.store.get_job(job_id)
+        check_operator_move(job_id, job.file_name, job.state, JobState.CANCELED)
         return self.store.transition(job_id, JobState.CANCELED, error="canceled by the operator")
 
     def reprocess(self, job_id: int, *, force: bool = False) -> Job:

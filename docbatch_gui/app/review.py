@@ -11,7 +11,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from docbatch_gui.domain.errors import DocBatchError, ErrorKind
+from docbatch_gui.domain.errors import DocBatchError, ErrorKind, ExitCode, NotFound
 from docbatch_gui.domain.models import Document, Job
 from docbatch_gui.domain.normalize import normalize_amount, normalize_date
 from docbatch_gui.domain.states import JobState
@@ -26,6 +26,7 @@ class ReviewError(DocBatchError):
     """An edit that cannot be saved as given (the message says what to change)."""
 
     kind = ErrorKind.UNSUPPORTED
+    exit_code = ExitCode.UNSUPPORTED
 
 
 def _now() -> str:
@@ -63,7 +64,7 @@ class ReviewService:
         for doc in self.store.list_documents(job_id):
             if doc.doc_index == doc_index:
                 return doc
-        raise KeyError(f"job {job_id} has no document {doc_index}")
+        raise NotFound("document", doc_index, f"job {job_id} has no document {doc_index}")
 
     def edit(
         self,
@@ -79,7 +80,7 @@ class ReviewService:
         docs = self.store.list_documents(job_id)
         doc = next((d for d in docs if d.doc_index == doc_index), None)
         if doc is None:
-            raise KeyError(f"job {job_id} has no document {doc_index}")
+            raise NotFound("document", doc_index, f"job {job_id} has no document {doc_index}")
         at = _now()
         audit = list(doc.audit)
         new_fields = dict(doc.fields)
@@ -109,7 +110,7 @@ class ReviewService:
         docs = self.store.list_documents(job_id)
         doc = next((d for d in docs if d.doc_index == doc_index), None)
         if doc is None:
-            raise KeyError(f"job {job_id} has no document {doc_index}")
+            raise NotFound("document", doc_index, f"job {job_id} has no document {doc_index}")
         at = _now()
         updated = replace(
             doc,

@@ -19,7 +19,7 @@ from docbatch_gui.app.batch_stats import (
     batch_row,
     month_summary,
 )
-from docbatch_gui.domain.errors import InvalidTransition
+from docbatch_gui.domain.errors import InvalidTransition, NotFound
 from docbatch_gui.domain.models import BatchRecord, Job
 from docbatch_gui.domain.states import FINAL_STATES
 from docbatch_gui.engine.intake import IntakeReport
@@ -86,7 +86,7 @@ class BatchViews:
         """
         batch = next((b for b in self.store.list_batches() if b.id == local_id), None)
         if batch is None:
-            raise KeyError(f"no batch {local_id}")
+            raise NotFound("batch", local_id)
         if batch.status not in CANCELABLE:
             raise InvalidTransition(f"batch {batch.batch_id or local_id} is {batch.status}")
         canceled = []

@@ -16,6 +16,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from docbatch_gui.domain.errors import NotFound
 from docbatch_gui.domain.registry import RegistryStatus
 from docbatch_gui.registry.progress import ProgressFn
 from docbatch_gui.registry.service import RegistryService
@@ -79,5 +80,5 @@ def mark_error(service: RegistryService, registry_id: int, message: str) -> None
     """Status ``error`` with the reason; a registry already gone is only logged."""
     try:
         service.store.update_registry(registry_id, status=RegistryStatus.ERROR, task_error=message)
-    except KeyError:
+    except NotFound:
         log.error("registry %s failed and no longer exists: %s", registry_id, message)

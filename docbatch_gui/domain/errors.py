@@ -1,13 +1,16 @@
-"""Failure kinds.
+"""Failure kinds and exit codes.
 
 Every failure the queue can show is an exception class carrying an ``ErrorKind``, so
 the queue can filter on it and the UI can tell "busy, will retry" from "input not
-supported" (seed 004).
+supported". Every class also carries the exit code the command line ends with when it
+stops on that failure, so a script can tell "no such job" from "database locked"
+without reading the message.
 """
 
 from __future__ import annotations
 
-from enum import StrEnum
+from enum import IntEnum, StrEnum
+from typing import Any, ClassVar
 
 
 class ErrorKind(StrEnum):
@@ -17,10 +20,29 @@ class ErrorKind(StrEnum):
     TIMEOUT = "timeout"  # the job ran past its deadline and was killed
 
 
+class ExitCode(IntEnum):
+    """What ``docbatch`` returns; documented for scripts, so values never change."""
+
+    OK = 0
+    FAILED = 1  # a job or a check failed, a service refused, or an unexpected error
+    USAGE = 2  # the command line itself is wrong (argparse uses 2 too)
+    NOT_FOUND = 3  # no job, document, registry, row, batch or file of that id or name
+    WRONG_STATE = 4  # the thing exists but refuses this now (state, or needs --force)
+    CONFIG = 5  # a setting or a configuration file is invalid
+    STORAGE = 6  # the database or the data folder is damaged, full, locked or unwritable
+    UNSUPPORTED = 7  # the input given cannot be used as it is
+    CRITICAL = 8  # the account: a refused key, billing
+    BUSY = 9  # temporary: busy or unreachable, try again later
+    INTERRUPTED = 130  # Ctrl+C or a canceled long operation (128 + SIGINT)
+    BROKEN_PIPE = 141  # the reader of the output went away (128 + SIGPIPE), e.g. `| head`
+
+
 class DocBatchError(Exception):
-    """Base class; ``kind`` decides what the queue does with the job."""
+    """Base class; ``kind`` decides what the queue does with the job, ``exit_code``
+    what the command line returns."""
 
     kind: ErrorKind = ErrorKind.RETRYABLE
+    exit_code: ClassVar[ExitCode] = ExitCode.FAILED
 
     def __init__(self, message: str, *, file: str | None = None) -> None:
         super().__init__(message)
@@ -33,20 +55,26 @@ class DocBatchError(Exception):
 
 class RetryableError(DocBatchError):
     kind = ErrorKind.RETRYABLE
+    exit_code = ExitCode.BUSY
 
 
 class UnsupportedInput(DocBatchError):
     """The input cannot be processed as it is; the message says what to do."""
 
     kind = ErrorKind.UNSUPPORTED
+    exit_code = ExitCode.UNSUPPORTED
 
 
 class CriticalError(DocBatchError):
     kind = ErrorKind.CRITICAL
+    exit_code = ExitCode.CRITICAL
 
 
 class JobTimeout(DocBatchError):
+    """A job ran past its deadline: to a script, one more failed job."""
+
     kind = ErrorKind.TIMEOUT
+    exit_code = ExitCode.FAILED
 
 
 class InvalidTransition(DocBatchError):
@@ -57,12 +85,34 @@ class InvalidTransition(DocBatchError):
     """
 
     kind = ErrorKind.CRITICAL
+    exit_code = ExitCode.WRONG_STATE
+
+
+class NotFound(DocBatchError):
+    """A job, document, registry, row, batch or setting asked for by id or name does
+    not exist (never did, or was deleted meanwhile).
+
+    ``what`` and ``which`` let a front end say what to list to find the right one; the
+    kind is ``unsupported`` because a person must give another id, and retrying the
+    same request cannot help.
+    """
+
+    kind = ErrorKind.UNSUPPORTED
+    exit_code = ExitCode.NOT_FOUND
+
+    def __init__(self, what: str, which: Any, message: str | None = None) -> None:
+        super().__init__(message or f"no {what} {which}")
+        self.what = what
+        self.which = which
+        # what pickle and Celery rebuild the error from: cls(*args)
+        self.args = (what, which, message)
 
 
 class ConfigError(DocBatchError):
     """Invalid settings: the start stops with this one message."""
 
     kind = ErrorKind.CRITICAL
+    exit_code = ExitCode.CONFIG
 
 
 class StorageError(DocBatchError):
@@ -70,6 +120,7 @@ class StorageError(DocBatchError):
     unreadable): nothing can be processed until a person fixes it."""
 
     kind = ErrorKind.CRITICAL
+    exit_code = ExitCode.STORAGE
 
 
 class StoreBusy(DocBatchError):
@@ -77,3 +128,4 @@ class StoreBusy(DocBatchError):
     is retried, nothing is failed for it."""
 
     kind = ErrorKind.RETRYABLE
+    exit_code = ExitCode.STORAGE

@@ -109,6 +109,23 @@ def check_transition(current: JobState, target: JobState, job_id: int | None = N
         raise InvalidTransition(f"{who} cannot move from {current} to {target}")
 
 
+def check_operator_move(job_id: int, file_name: str, current: JobState, target: JobState) -> None:
+    """A retry or cancel the state forbids, refused in words the operator acts on (the
+    store's own check inside its transaction stays, for a race)."""
+    if can_transition(current, target):
+        return
+    if target is S.QUEUED:
+        state = "already waiting for the worker" if current is S.QUEUED else str(current)
+        raise InvalidTransition(
+            f"job {job_id} ({file_name}) is {state}: only a finished, failed or canceled "
+            "job can be retried"
+        )
+    raise InvalidTransition(
+        f"job {job_id} ({file_name}) is {current} already: only a queued or running job "
+        "can be canceled; retry it to process it again"
+    )
+
+
 #: the store setting that pauses the worker (no new job starts, no batch is submitted
 #: or polled); here, not in the batch engine, so checking it imports no client SDK
 PAUSED_SETTING = "batch_worker_paused"

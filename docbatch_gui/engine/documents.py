@@ -21,7 +21,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from docbatch_gui.domain.errors import DocBatchError, ErrorKind
+from docbatch_gui.domain.errors import DocBatchError, ErrorKind, ExitCode
 from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.text import clean_value
 from docbatch_gui.pipeline.review import with_page_notes
@@ -34,6 +34,7 @@ class CorrectionsAtRisk(DocBatchError):
     """Processing again would re-read documents a person corrected or confirmed."""
 
     kind = ErrorKind.UNSUPPORTED
+    exit_code = ExitCode.WRONG_STATE  # refused as things are; --force says go ahead
 
 
 def corrected(documents: Sequence[Document]) -> list[Document]:

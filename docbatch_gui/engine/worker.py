@@ -235,7 +235,7 @@ class LocalWorker:
             return failed
         except asyncio.CancelledError:
             # Shutdown: the child is already killed; leave the job for the next start.
-            with contextlib.suppress(DocBatchError, KeyError):
+            with contextlib.suppress(DocBatchError):  # NotFound too: the job was deleted
                 current = self.store.get_job(job.id)
                 if current.attempts == attempt and current.state in RECOVERABLE_STATES:
                     if current.state is JobState.PREPARING:

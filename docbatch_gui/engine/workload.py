@@ -1,4 +1,4 @@
-"""The workload manager (seed 000): how busy the team's machines are, in cost units.
+"""The workload manager: how busy the team's machines are, in cost units.
 
 Each heavy task registers under ``workload:task:{type}:{id}`` for as long as it runs
 (``track_task``). The key has a 70-minute TTL, so a task whose worker was killed
@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from docbatch_gui.domain.errors import DocBatchError, ErrorKind
+from docbatch_gui.domain.errors import DocBatchError, ErrorKind, ExitCode
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +63,7 @@ class WorkloadBusy(DocBatchError):
     """A task that must run alone (a registry search) while another one runs."""
 
     kind = ErrorKind.RETRYABLE
+    exit_code = ExitCode.BUSY
 
 
 def busy_message(task_type: str, holder: str) -> str:

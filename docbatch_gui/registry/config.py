@@ -30,7 +30,7 @@ from pydantic import (
     model_validator,
 )
 
-from docbatch_gui.domain.errors import ConfigError
+from docbatch_gui.domain.errors import ConfigError, NotFound
 
 __all__ = [
     "Column",
@@ -284,8 +284,16 @@ def load_config(source: str | Path | dict[str, Any]) -> RegistryConfig:
         name = str(path)
         try:
             data = json.loads(path.read_text(encoding="utf-8-sig"))
+        except FileNotFoundError as exc:
+            raise NotFound("file", path, f"{path}: no such registry config file") from exc
         except OSError as exc:
             raise ConfigError(f"{path}: cannot read the registry config: {exc}", file=name) from exc
+        except UnicodeDecodeError as exc:
+            raise ConfigError(
+                f"{path}: the registry config is not UTF-8 JSON text (is it the workbook "
+                "instead of its config?)",
+                file=name,
+            ) from exc
         except json.JSONDecodeError as exc:
             raise ConfigError(
                 f"{path}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}",

@@ -30,7 +30,7 @@ from xml.etree import ElementTree
 
 import openpyxl
 
-from docbatch_gui.domain.errors import UnsupportedInput
+from docbatch_gui.domain.errors import NotFound, UnsupportedInput
 from docbatch_gui.registry import xlsx_fast
 from docbatch_gui.registry.xlsx_scan import SheetScan, clean_copy, scan_sheet
 
@@ -94,6 +94,8 @@ def check_archive(
     try:
         with path.open("rb") as fh:
             head = fh.read(8)
+    except FileNotFoundError as exc:
+        raise NotFound("file", path, f"{path}: no such file") from exc
     except OSError as exc:
         raise _refuse(path, f"cannot be opened ({exc.strerror or exc})") from exc
     if head.startswith(_OLE_MAGIC):

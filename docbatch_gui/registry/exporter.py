@@ -10,6 +10,8 @@ stay text when an auditor opens the export.
 from __future__ import annotations
 
 import contextlib
+import errno
+import os
 import re
 import threading
 from collections.abc import Iterable, Mapping, Sequence
@@ -119,6 +121,12 @@ def write_export(
     """
     out = Path(out)
     partial = out.with_name(out.name + ".part")
+    if out.is_dir():
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(out))
+    try:  # a missing or read-only folder fails here, before openpyxl holds open streams
+        partial.touch()
+    except OSError as exc:
+        raise type(exc)(exc.errno, exc.strerror, str(out)) from exc
     workbook = Workbook(write_only=True)
     sheet = workbook.create_sheet("Реестр")
     names = [*headers, *MATCH_COLUMNS]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-from docbatch_gui.domain.errors import DocBatchError, ErrorKind
+from docbatch_gui.domain.errors import DocBatchError, ErrorKind, ExitCode
 
 __all__ = ["Cancelled", "ProgressFn", "check_cancel"]
 
@@ -22,6 +22,7 @@ class Cancelled(DocBatchError):
     """The operator canceled a long operation; what was written so far stays."""
 
     kind = ErrorKind.RETRYABLE
+    exit_code = ExitCode.INTERRUPTED
 
 
 def check_cancel(cancel: threading.Event | None, what: str) -> None:

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from docbatch_gui.domain.errors import DocBatchError, ErrorKind
+from docbatch_gui.domain.errors import DocBatchError, ErrorKind, ExitCode, NotFound
 from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.registry import (
     FilteredRowRecord,
@@ -55,12 +55,14 @@ class NeedsForce(DocBatchError):
     """A re-import would throw away search results; the operator must say so."""
 
     kind = ErrorKind.UNSUPPORTED
+    exit_code = ExitCode.WRONG_STATE
 
 
 class NotImported(DocBatchError):
     """The registry's rows are not all there (an import running, failed or killed)."""
 
     kind = ErrorKind.UNSUPPORTED
+    exit_code = ExitCode.WRONG_STATE
 
 
 def check_fully_imported(registry: Registry, rows: int) -> None:
@@ -368,8 +370,9 @@ class RegistryService:
 
     def assign(self, registry_id: int, row: int, document_id: int, who: str) -> SearchResult:
         """Give a row a document by hand; refused when another row already has it."""
+        self.store.get_registry(registry_id)  # a wrong registry is named before the document
         if not any(d.id == document_id for d in self.documents()):
-            raise KeyError(f"no document {document_id}")
+            raise NotFound("document", document_id)
         holder = next(
             (r.row for r in self.store.list_results(registry_id)
              if r.document_id == document_id and r.row != row),

@@ -29,7 +29,7 @@ from pydantic import SecretStr
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource
 
-from docbatch_gui.domain.errors import ConfigError
+from docbatch_gui.domain.errors import ConfigError, NotFound
 from docbatch_gui.settings.secrets import (
     SECRET_VARIABLES,
     URI_VARIABLES,
@@ -67,7 +67,7 @@ def variable_of(key: str, model: type[BaseSettings]) -> str:
     """The environment variable name of a setting given by field or variable name."""
     alias = _aliases(model).get(key.upper())
     if alias is None:
-        raise KeyError(key)
+        raise NotFound("setting", key)
     return alias
 
 

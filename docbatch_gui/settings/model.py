@@ -1,8 +1,8 @@
 """Settings, validated once at load (pydantic-settings).
 
-Environment variables keep the seed system's names and defaults, so a team's
-existing deployment scripts keep working. An invalid value stops the start with one
-message naming the variable, its value and what is allowed.
+Environment variables keep the names and defaults of the system DocBatch replaces,
+so a team's existing deployment scripts keep working. An invalid value stops the
+start with one message naming the variable, its value and what is allowed.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from pydantic import (
 )
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
-from docbatch_gui.domain.errors import ConfigError
+from docbatch_gui.domain.errors import ConfigError, NotFound
 from docbatch_gui.domain.states import ProcessingMode
 from docbatch_gui.llm.catalogue import load_catalogue
 from docbatch_gui.llm.requests import OutputMode
@@ -123,7 +123,7 @@ class Settings(BaseSettings):
     # Where the embedded store and blobs live.
     data_dir: Path = Field(default_factory=default_data_dir, alias="DOCBATCH_DATA_DIR")
 
-    # Processing (names and defaults from seed 000).
+    # Processing (names and defaults of the system DocBatch replaces).
     processing_mode: ProcessingMode = Field(ProcessingMode.SYNC, alias="PROCESSING_MODE")
     ocr_workers: int = Field(1, ge=1, le=32, alias="OCR_WORKERS")
     batch_size: int = Field(30, ge=1, le=10_000, alias="BATCH_SIZE")
@@ -133,7 +133,7 @@ class Settings(BaseSettings):
     max_concurrency: int = Field(5, ge=1, le=20, alias="MAX_CONCURRENCY")
     group_size: int = Field(8, ge=1, le=100, alias="GROUP_SIZE")
 
-    # Preparation in child processes (seed 004).
+    # Preparation in child processes.
     job_timeout: float = Field(900, ge=0.1, le=86_400, alias="JOB_TIMEOUT")
     #: one page may take this long to render; past it the page is skipped, not the file
     page_timeout: float = Field(60, ge=0.1, le=86_400, alias="PAGE_TIMEOUT")
@@ -315,7 +315,7 @@ def load_settings(**overrides: Any) -> Settings:
     except ValidationError as exc:
         given = set()
         for key in overrides:
-            with contextlib.suppress(KeyError):
+            with contextlib.suppress(NotFound):  # not a setting: pydantic names it
                 given.add(variable_of(key, Settings))
         from_env = environment_overrides(Settings)
         problems = []

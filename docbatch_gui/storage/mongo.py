@@ -17,7 +17,7 @@ from typing import Any
 from pymongo import ASCENDING, ReturnDocument
 from pymongo.database import Database
 
-from docbatch_gui.domain.errors import ErrorKind
+from docbatch_gui.domain.errors import ErrorKind, NotFound
 from docbatch_gui.domain.models import Document, Job, NewJob
 from docbatch_gui.domain.states import FAILURE_STATES, PHASE_OF, JobState, Phase, check_transition
 from docbatch_gui.storage.mongo_records import MongoRecords, now_iso
@@ -164,7 +164,7 @@ class MongoStore(MongoRecords, MongoRegistry):
     def _raw(self, job_id: int) -> dict[str, Any]:
         doc = self.db.jobs.find_one({"_id": int(job_id)}, _NO_EVENTS)
         if doc is None:
-            raise KeyError(f"no job {job_id}")
+            raise NotFound("job", job_id)
         return doc
 
     def get_job(self, job_id: int) -> Job:
@@ -270,7 +270,7 @@ class MongoStore(MongoRecords, MongoRegistry):
             return_document=ReturnDocument.AFTER,
         )
         if done is None:
-            check_attempt(self.get_job(job_id), attempt)  # raises KeyError or the refusal
+            check_attempt(self.get_job(job_id), attempt)  # raises NotFound or the refusal
             return self.update_job(job_id, attempt=attempt, **fields)
         return _doc_to_job(done)
 
@@ -303,13 +303,15 @@ class MongoStore(MongoRecords, MongoRegistry):
 
     def update_document(self, document: Document) -> Document:
         if document.id is None:
-            raise KeyError("a document without an id cannot be updated in place")
+            raise ValueError("a document without an id cannot be updated in place")
         body = {**document.as_dict(), "_id": document.id}
         result = self.db.documents.replace_one(
             {"_id": document.id, "job_id": document.job_id}, body
         )
         if result.matched_count != 1:
-            raise KeyError(f"job {document.job_id} has no document {document.id}")
+            raise NotFound(
+                "document", document.id, f"job {document.job_id} has no document {document.id}"
+            )
         return document
 
     def archive_documents(self, job_id: int, documents: Sequence[Document], reason: str) -> None:

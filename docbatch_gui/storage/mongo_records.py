@@ -15,6 +15,7 @@ from typing import Any
 from pymongo import ASCENDING, ReplaceOne
 from pymongo.database import Database
 
+from docbatch_gui.domain.errors import NotFound
 from docbatch_gui.domain.models import BatchRecord, OcrRecord, Page, RequestRecord
 
 
@@ -82,7 +83,7 @@ class MongoRecords:
     def update_batch(self, local_id: int, **fields: Any) -> BatchRecord:
         doc = self.db.batches.find_one({"_id": local_id})
         if doc is None:
-            raise KeyError(f"no batch {local_id}")
+            raise NotFound("batch", local_id)
         record = replace(_to_batch(doc), **fields)
         self.db.batches.replace_one({"_id": local_id}, {**record.body(), "_id": local_id})
         return record

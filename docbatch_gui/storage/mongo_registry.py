@@ -1,4 +1,4 @@
-"""MongoDB collections of the registry (seed 003): registries, rows, samples, results, audit.
+"""MongoDB collections of the registry: registries, rows, samples, results, audit.
 
 A mixin of ``MongoStore``, the counterpart of ``sqlite_registry.RegistryTables``.
 Callers write rows (500 at a time) and results (200 at a time) in chunks; each chunk
@@ -24,6 +24,7 @@ from typing import Any
 from pymongo import ASCENDING, DESCENDING, ReplaceOne
 from pymongo.database import Database
 
+from docbatch_gui.domain.errors import NotFound
 from docbatch_gui.domain.registry import (
     REGISTRY_FIELDS,
     Assignment,
@@ -92,7 +93,7 @@ class MongoRegistry:
     def _registry_doc(self, registry_id: int) -> dict[str, Any]:
         doc = self.db.registries.find_one({"_id": int(registry_id)})
         if doc is None:
-            raise KeyError(f"no registry {registry_id}")
+            raise NotFound("registry", registry_id)
         return doc
 
     def _data_id(self, registry_id: int) -> int:
@@ -295,10 +296,11 @@ class MongoRegistry:
         """The result first, then its audit record: a crash between them leaves the
         assignment without its record, never a record of something not done."""
         registry_id = int(registry_id)
+        self._registry_doc(registry_id)  # "no registry N" before "no row"
         data_id = self._data_id(registry_id)
         key = {"registry_id": data_id, "row": row}
         if self.db.registry_rows.find_one(key, {"_id": 1}) is None:
-            raise KeyError(f"registry {registry_id} has no row {row}")
+            raise NotFound("row", row, f"registry {registry_id} has no row {row}")
         old = self.db.registry_results.find_one(key)
         previous = _to_result(old) if old else None
         at = now_iso()

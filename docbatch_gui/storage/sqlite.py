@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from docbatch_gui.domain.errors import ErrorKind
+from docbatch_gui.domain.errors import ErrorKind, NotFound
 from docbatch_gui.domain.models import (
     Document,
     Job,
@@ -180,7 +180,7 @@ class SQLiteStore(RecordTables, RegistryTables):
     def _get(self, db: sqlite3.Connection, job_id: int) -> Job:
         row = db.execute("SELECT * FROM jobs WHERE id = ?", (job_id,)).fetchone()
         if row is None:
-            raise KeyError(f"no job {job_id}")
+            raise NotFound("job", job_id)
         return _row_to_job(row)
 
     def get_job(self, job_id: int) -> Job:
@@ -408,7 +408,7 @@ class SQLiteStore(RecordTables, RegistryTables):
 
     def update_document(self, document: Document) -> Document:
         if document.id is None:
-            raise KeyError("a document without an id cannot be updated in place")
+            raise ValueError("a document without an id cannot be updated in place")
         with self._tx() as db:
             cursor = db.execute(
                 "UPDATE documents SET doc_index = ?, doc_type = ?, page_from = ?, page_to = ?,"
@@ -416,7 +416,9 @@ class SQLiteStore(RecordTables, RegistryTables):
                 (*_document_columns(document), document.id, document.job_id),
             )
             if cursor.rowcount != 1:
-                raise KeyError(f"job {document.job_id} has no document {document.id}")
+                raise NotFound(
+                    "document", document.id, f"job {document.job_id} has no document {document.id}"
+                )
         return next(d for d in self.list_documents(document.job_id) if d.id == document.id)
 
     def archive_documents(self, job_id: int, documents: Sequence[Document], reason: str) -> None:

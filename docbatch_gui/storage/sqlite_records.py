@@ -14,6 +14,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
+from docbatch_gui.domain.errors import NotFound
 from docbatch_gui.domain.models import BatchRecord, OcrRecord, RequestRecord
 
 
@@ -71,7 +72,7 @@ class RecordTables:
         with self._tx() as db:
             row = db.execute("SELECT * FROM batches WHERE id = ?", (local_id,)).fetchone()
             if row is None:
-                raise KeyError(f"no batch {local_id}")
+                raise NotFound("batch", local_id)
             record = replace(_row_to_batch(row), **fields)
             db.execute(
                 "UPDATE batches SET batch_id = ?, status = ?, body = ? WHERE id = ?",

@@ -1,4 +1,4 @@
-"""SQLite tables of the registry (seed 003): registries, rows, samples, results, audit.
+"""SQLite tables of the registry: registries, rows, samples, results, audit.
 
 A mixin of ``SQLiteStore``: it uses the store's connection, lock and transaction.
 Row views and result details are JSON text; the columns that are filtered or joined
@@ -15,6 +15,7 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any
 
+from docbatch_gui.domain.errors import NotFound
 from docbatch_gui.domain.registry import (
     REGISTRY_FIELDS,
     Assignment,
@@ -81,7 +82,7 @@ class RegistryTables:
     def _registry(self, db: sqlite3.Connection, registry_id: int) -> Registry:
         row = db.execute("SELECT * FROM registries WHERE id = ?", (registry_id,)).fetchone()
         if row is None:
-            raise KeyError(f"no registry {registry_id}")
+            raise NotFound("registry", registry_id)
         return _row_to_registry(row)
 
     # -- registries ---------------------------------------------------------------------
@@ -285,12 +286,13 @@ class RegistryTables:
     def assign(self, registry_id: int, row: int, document_id: int | None, who: str) -> SearchResult:
         at = now_utc().isoformat()
         with self._tx() as db:
+            self._registry(db, registry_id)  # "no registry N" before "no row"
             exists = db.execute(
                 "SELECT 1 FROM registry_rows WHERE registry_id = ? AND row_no = ?",
                 (registry_id, row),
             ).fetchone()
             if exists is None:
-                raise KeyError(f"registry {registry_id} has no row {row}")
+                raise NotFound("row", row, f"registry {registry_id} has no row {row}")
             old = db.execute(
                 "SELECT * FROM registry_results WHERE registry_id = ? AND row_no = ?",
                 (registry_id, row),

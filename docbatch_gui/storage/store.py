@@ -4,6 +4,10 @@ State changes go through ``transition`` only. It checks the state contract again
 the state *in the store* inside one transaction, and optionally the attempt number
 as a fencing token, so a worker acting on a stale view (it came back after its
 deadline, or after the job was retried) is refused instead of overwriting.
+
+A job, document, registry, row or batch asked for by an id that does not exist raises
+``NotFound`` on every backend, so a caller tells "no such thing" from a bug (a plain
+``KeyError``) and the command line returns the same exit code whatever the backend.
 """
 
 from __future__ import annotations
@@ -79,7 +83,7 @@ class RegistryStore(Protocol):
         ...
 
     def get_registry(self, registry_id: int) -> Registry:
-        """Raises KeyError("no registry N") when it does not exist."""
+        """Raises NotFound("no registry N") when it does not exist."""
         ...
 
     def list_registries(self, *, staging: bool = False) -> list[Registry]:
@@ -131,7 +135,7 @@ class RegistryStore(Protocol):
     def assign(self, registry_id: int, row: int, document_id: int | None, who: str) -> SearchResult:
         """Set a row's document by hand (None unassigns) and write the audit record.
 
-        Raises KeyError when the row does not exist in the registry.
+        Raises NotFound when the row does not exist in the registry.
         """
         ...
 
@@ -210,7 +214,7 @@ class Store(RegistryStore, Protocol):
 
     def update_document(self, document: Document) -> Document:
         """One document changed in place (a review edit): its id stays, so registry
-        matches and links to it stay valid. KeyError when it is gone."""
+        matches and links to it stay valid. NotFound when it is gone."""
         ...
 
     def list_documents(self, job_id: int | None = None) -> list[Document]: ...

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from docbatch_gui.domain.errors import NotFound
 from docbatch_gui.domain.registry import (
     FilteredRowRecord,
     RegistryRowRecord,
@@ -55,10 +56,11 @@ class RegistryContract:
         other = store.create_registry("b", "/in/b.xlsx", {})
         assert [r.id for r in store.list_registries()] == [reg.id, other.id]
 
-    def test_missing_registry_is_a_key_error(self, store: Store) -> None:
-        with pytest.raises(KeyError, match="no registry 99"):
+    def test_missing_registry_is_not_found(self, store: Store) -> None:
+        with pytest.raises(NotFound, match=r"^no registry 99$") as missing:
             store.get_registry(99)
-        with pytest.raises(KeyError):
+        assert (missing.value.what, missing.value.which) == ("registry", 99)
+        with pytest.raises(NotFound):
             store.update_registry(99, status="error")
 
     def test_find_by_source_file_gives_the_newest(self, store: Store) -> None:
@@ -131,8 +133,11 @@ class RegistryContract:
 
     def test_assigning_an_unknown_row_is_refused(self, store: Store) -> None:
         reg = store.create_registry("a", "/in/a.xlsx", {})
-        with pytest.raises(KeyError, match="no row 5"):
+        with pytest.raises(NotFound, match=rf"^registry {reg.id} has no row 5$") as missing:
             store.assign(reg.id, 5, 1, "anna")
+        assert (missing.value.what, missing.value.which) == ("row", 5)
+        with pytest.raises(NotFound, match=r"^no registry 999$"):
+            store.assign(999, 5, None, "anna")
         assert store.list_assignments(reg.id) == []
 
     def test_clear_data_and_delete(self, store: Store) -> None:
@@ -148,7 +153,7 @@ class RegistryContract:
         assert store.list_results(reg.id) == []
         assert store.count_registry_rows(other.id) == 1  # the other registry is untouched
         store.delete_registry(other.id)
-        with pytest.raises(KeyError):
+        with pytest.raises(NotFound):
             store.get_registry(other.id)
         assert store.list_registry_rows(other.id) == []
 
@@ -173,7 +178,7 @@ class RegistryContract:
         assert [r.row for r in store.list_filtered_rows(reg.id)] == [7]
         assert store.list_results(reg.id) == []  # results of the old rows are gone
         assert [a.document_id for a in store.list_assignments(reg.id)] == [5]  # the audit stays
-        with pytest.raises(KeyError):
+        with pytest.raises(NotFound):
             store.get_registry(staging.id)
         assert [r.id for r in store.list_registries(staging=True)] == [reg.id]
         store.put_results(reg.id, [result(4, 9)])

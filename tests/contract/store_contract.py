@@ -19,6 +19,7 @@ from docbatch_gui.domain import (
     InvalidTransition,
     JobState,
     NewJob,
+    NotFound,
     OcrRecord,
     Page,
     Phase,
@@ -58,9 +59,26 @@ class StoreContract:
         assert len(set(ids)) == 5
         assert [j.id for j in store.list_jobs()] == sorted(ids)
 
-    def test_get_missing_job_raises_key_error(self, store: Store) -> None:
-        with pytest.raises(KeyError):
+    def test_get_missing_job_raises_not_found(self, store: Store) -> None:
+        with pytest.raises(NotFound, match=r"^no job 999999$") as missing:
             store.get_job(999_999)
+        assert (missing.value.what, missing.value.which) == ("job", 999_999)
+        assert not isinstance(missing.value, KeyError)  # a bug's KeyError stays apart
+        with pytest.raises(NotFound, match=r"^no job 999999$"):
+            store.transition(999_999, JobState.CANCELED)
+        with pytest.raises(NotFound, match=r"^no job 999999$"):
+            store.update_job(999_999, progress=0.5)
+
+    def test_a_missing_document_or_batch_is_not_found(self, store: Store) -> None:
+        job = store.create_job(new_job())
+        (doc,) = store.replace_documents(job.id, [Document(job.id, 0, "invoice", 1, 1)])
+        assert doc.id is not None
+        with pytest.raises(NotFound, match=rf"^job {job.id} has no document {doc.id + 1}$") as gone:
+            store.update_document(replace(doc, id=doc.id + 1))
+        assert (gone.value.what, gone.value.which) == ("document", doc.id + 1)
+        with pytest.raises(NotFound, match=r"^no batch 999$") as batch:
+            store.update_batch(999, status="ended")
+        assert (batch.value.what, batch.value.which) == ("batch", 999)
 
     def test_list_jobs_filters_by_state_and_ids(self, store: Store) -> None:
         a = store.create_job(new_job(name="a.pdf"))
@@ -206,7 +224,7 @@ class StoreContract:
         store.put_pages([Page(job.id, 1, 10, 20, "c" * 64, "d" * 64, "text")])
         store.replace_documents(job.id, [Document(job.id, 0, "invoice", 1, 1)])
         store.delete_job(job.id)
-        with pytest.raises(KeyError):
+        with pytest.raises(NotFound):
             store.get_job(job.id)
         assert store.list_pages(job.id) == []
         assert store.list_documents(job.id) == []
@@ -285,7 +303,7 @@ class StoreContract:
             job.id, [replace(second, doc_index=0, id=second.id), Document(job.id, 1, "act", 3, 3)]
         )
         assert again[0].id == second.id and again[1].id not in (first.id, second.id)
-        with pytest.raises(KeyError):
+        with pytest.raises(NotFound):
             store.update_document(first)  # gone with the replace
         store.archive_documents(job.id, [edited], "not found again")
         (entry,) = store.document_history(job.id)
@@ -371,7 +389,7 @@ class StoreContract:
         (ended,) = store.list_batches(["ended"])
         assert ended.batch_id == "msgbatch_1" and ended.results_done
         assert ended.request_counts == {"succeeded": 2}
-        with pytest.raises(KeyError):
+        with pytest.raises(NotFound):
             store.update_batch(999, status="ended")
 
     # -- OCR ------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from docbatch_gui.app.facade import DocBatchApp
-from docbatch_gui.cli_output import page_json
+from docbatch_gui.cli.output import page_json
 from docbatch_gui.domain import ErrorKind, JobState
 from tests import builders
 from tests.conftest import SAMPLES

@@ -43,7 +43,7 @@ def test_a_damaged_database_is_one_sentence_and_is_kept(tmp_path: Path) -> None:
     db.write_bytes(b"this is no database, it was overwritten " * 200)
     before = db.read_bytes()
     result = cli(data, "jobs")
-    assert result.returncode == 1
+    assert result.returncode == 6  # storage
     line = one_line(result.stderr)
     assert str(db) in line and "is damaged" in line and "restore it from a backup" in line
     assert db.read_bytes() == before  # never replaced
@@ -57,7 +57,7 @@ def test_an_empty_database_is_reported_not_replaced(tmp_path: Path) -> None:
     db = data / "docbatch.sqlite3"
     db.touch()
     result = cli(data, "process", str(INVOICE), "--mode", "offline")
-    assert result.returncode == 1
+    assert result.returncode == 6
     line = one_line(result.stderr)
     assert f"{db} is empty (0 bytes)" in line and "Restore it from a backup" in line
     assert db.stat().st_size == 0
@@ -77,7 +77,7 @@ def test_a_locked_database_waits_then_leaves_the_job_queued(tmp_path: Path) -> N
     finally:
         holder.execute("ROLLBACK")
         holder.close()
-    assert result.returncode == 1
+    assert result.returncode == 6
     line = one_line(result.stderr)
     assert "is locked by another program (waited 1 s)" in line
     assert waited >= 1
@@ -116,7 +116,7 @@ def test_a_full_disk_is_one_sentence_and_loses_nothing(
     if small_disk is not None:
         data = small_disk / "data"
         result = cli(data, "process", str(scan), "--mode", "offline")
-        assert result.returncode == 1
+        assert result.returncode == 6
         line = one_line(result.stderr)
         leftovers = list((data / "blobs" / ".incoming").iterdir())
     else:  # no mount allowed: the same write fails with an injected ENOSPC
@@ -129,7 +129,7 @@ def test_a_full_disk_is_one_sentence_and_loses_nothing(
         monkeypatch.setattr(LocalBlobStore, "put_file", full)
         data = tmp_path / "data"
         code = cli_module.main(["--data-dir", str(data), "process", str(scan), "--mode", "offline"])
-        assert code == 1
+        assert code == 6
         line = one_line(capsys.readouterr().err)
         leftovers = []
     assert f"The disk holding {data} is full: free some space" in line
@@ -141,7 +141,7 @@ def test_a_utf16_settings_file_is_one_sentence(tmp_path: Path) -> None:
     settings = tmp_path / "settings.json"
     settings.write_text('{"JPEG_QUALITY": 70}', encoding="utf-16")
     result = cli(tmp_path / "data", "jobs", env={"DOCBATCH_SETTINGS_FILE": str(settings)})
-    assert result.returncode == 2
+    assert result.returncode == 5
     line = one_line(result.stderr)
     assert f"The settings file {settings} is not UTF-8 text (it looks like UTF-16" in line
     assert "save it again as UTF-8" in line

@@ -91,7 +91,7 @@ def test_documents_filter_by_job(processed: Path) -> None:
     assert documents[0]["doc_type"] == "waybill"
     assert documents[0]["fields"]["number"] == "318"
     missing = cli(processed, "documents", "--job", "9999")
-    assert missing.returncode == 1 and "9999" in missing.stderr
+    assert missing.returncode == 3 and "No job 9999 in the data folder" in missing.stderr
 
 
 def test_second_copy_is_a_duplicate_and_force_reprocesses(tmp_path: Path) -> None:
@@ -137,14 +137,14 @@ def test_process_without_wait_only_queues(tmp_path: Path) -> None:
 
 def test_unavailable_mode_is_refused_with_a_clear_message(tmp_path: Path) -> None:
     result = cli(tmp_path / "data", "process", str(SAMPLES), "--mode", "sync")
-    assert result.returncode == 2
+    assert result.returncode == 5  # a configuration error
     assert "--mode offline" in result.stderr
     assert cli_json(tmp_path / "data", "jobs") == []
 
 
 def test_invalid_setting_stops_the_start_naming_variable_value_and_range(tmp_path: Path) -> None:
     result = cli(tmp_path / "data", "jobs", env={"JOB_TIMEOUT": "-5"})
-    assert result.returncode == 2
+    assert result.returncode == 5
     assert "JOB_TIMEOUT='-5'" in result.stderr
     assert "0.1 to 86400" in result.stderr
     result = cli(tmp_path / "data", "jobs", env={"MAX_CONCURRENCY": "50"})

@@ -126,7 +126,7 @@ def test_reimport_with_results_needs_force_and_manual_assignment_survives(setup)
     assert cli(data, "registry", "search", reg_id).returncode == 0
 
     again = cli(data, "registry", "import", str(registry), "--config", str(config))
-    assert again.returncode == 1
+    assert again.returncode == 4  # refused as things are: --force says go ahead
     assert registry.name in again.stderr and "--force" in again.stderr
 
     assigned = cli(data, "registry", "assign", reg_id, "4", str(ids["СЧ-5555"]), "--who", "anna")
@@ -147,15 +147,15 @@ def test_bad_config_names_the_key_path(setup, tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({**CONFIG, "mapping": {"number": "A"}, "colour": 1}))
     result = cli(data, "registry", "import", str(registry), "--config", str(bad))
-    assert result.returncode == 2
+    assert result.returncode == 5
     assert "colour: unknown key" in result.stderr and "bad.json" in result.stderr
 
 
 def test_unknown_registry_is_a_clear_error(setup) -> None:
     data, *_ = setup
     result = cli(data, "registry", "search", "42")
-    assert result.returncode == 1
-    assert "no registry 42" in result.stderr
+    assert result.returncode == 3
+    assert "No registry 42" in result.stderr and "registry list" in result.stderr
 
 
 def test_kill_during_a_reimport_keeps_the_old_registry_and_releases_it(
@@ -222,6 +222,6 @@ def test_export_refuses_a_registry_that_is_not_fully_imported(
     store.update_registry(reg, stats={})  # as a first import killed halfway leaves it
     store.close()
     result = cli(data, "registry", "export", str(reg), str(tmp_path / "part.xlsx"))
-    assert result.returncode == 1
+    assert result.returncode == 4
     assert "is not fully imported" in result.stderr and "import it again" in result.stderr
     assert not (tmp_path / "part.xlsx").exists()

@@ -163,7 +163,7 @@ def test_cli_retry_needs_force_over_corrections(
     app.close()
     data = tmp_path / "data"
     refused = cli(data, "retry", str(job_id))
-    assert refused.returncode == 1
+    assert refused.returncode == 4
     assert "corrected or confirmed by a person" in refused.stderr
     assert "--force" in refused.stderr
     forced = cli(data, "retry", str(job_id), "--force")

@@ -69,7 +69,7 @@ def test_oauth_folder_and_cli(tmp_path: Path, tree: dict[str, bytes]) -> None:
         refused = cli(tmp_path / "d2", *command, env={**env, "YADISK_TOKEN": "bad"})
     assert result.returncode == 0, result.stderr
     assert "2 file(s) queued" in result.stdout
-    assert refused.returncode == 1 and "401" in refused.stderr
+    assert refused.returncode == 8 and "401" in refused.stderr  # the account: its token
 
 
 def test_cancel_stops_the_import(tmp_path: Path, tree: dict[str, bytes]) -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from docbatch_gui.app.batch_stats import batch_row, month_start, month_summary
 from docbatch_gui.app.facade import DocBatchApp
-from docbatch_gui.domain.errors import InvalidTransition
+from docbatch_gui.domain.errors import InvalidTransition, NotFound
 from docbatch_gui.domain.models import BatchRecord, Job
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.llm.metrics import SyncMetrics
@@ -162,5 +162,5 @@ def test_cancel_batch_cancels_its_unfinished_jobs_only(app: DocBatchApp) -> None
     assert row.status == "canceling" and not row.cancelable
     with pytest.raises(InvalidTransition):
         app.cancel_batch(batches["ended"].id)
-    with pytest.raises(KeyError):
+    with pytest.raises(NotFound):
         app.cancel_batch(999)

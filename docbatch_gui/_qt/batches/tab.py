@@ -49,7 +49,7 @@ from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.delegates import ProgressDelegate
 from docbatch_gui._qt.widgets.dialogs import confirm
 from docbatch_gui.app.batch_stats import BatchRow, MonthSummary
-from docbatch_gui.domain.errors import DocBatchError, InvalidTransition
+from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.llm.metrics import SyncSnapshot
 
 log = logging.getLogger(__name__)
@@ -332,7 +332,7 @@ class BatchesTab(QWidget):
         await self.refresh(full=True)
 
     def _failed(self, error: BaseException) -> None:
-        if isinstance(error, InvalidTransition | DocBatchError | KeyError):
+        if isinstance(error, DocBatchError):
             text = getattr(error, "message", None) or str(error)
         else:
             text = self.tr("Unexpected error: {0}").format(error)

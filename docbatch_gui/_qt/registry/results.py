@@ -301,5 +301,5 @@ class ResultsView(QWidget):
         return {j.id: j.file_name for j in self.ctx.app.store.list_jobs()}
 
     def _failed(self, error: BaseException) -> None:
-        if isinstance(error, DocBatchError | KeyError | OSError):
+        if isinstance(error, DocBatchError | OSError):
             self.ctx.notifier.notify(str(error).strip("'\""), "error")

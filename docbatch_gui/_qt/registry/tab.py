@@ -245,5 +245,5 @@ class RegistryTab(QWidget):
         await self.refresh()
 
     def _failed(self, error: BaseException) -> None:
-        if isinstance(error, DocBatchError | KeyError | OSError):
+        if isinstance(error, DocBatchError | OSError):
             self.ctx.notifier.notify(str(error), "error")

@@ -340,5 +340,5 @@ class ReviewTab(ReviewForm, QWidget):
         self.move(1)
 
     def _failed(self, error: BaseException) -> None:
-        if isinstance(error, DocBatchError | KeyError):
+        if isinstance(error, DocBatchError):
             self.ctx.notifier.notify(str(error), "error")

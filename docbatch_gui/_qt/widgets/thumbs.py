@@ -15,6 +15,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage, QPixmap
 
 from docbatch_gui.app.facade import DocBatchApp
+from docbatch_gui.domain.errors import NotFound
 from docbatch_gui.domain.models import Page
 
 log = logging.getLogger(__name__)
@@ -43,7 +44,7 @@ class PageImages:
         loop = asyncio.get_running_loop()
         try:
             data = await loop.run_in_executor(None, self.app.thumbnail, job_id, page_no)
-        except (KeyError, OSError) as exc:
+        except (NotFound, OSError) as exc:
             log.debug("no thumbnail for job %s page %s: %s", job_id, page_no, exc)
             return None
         pixmap = QPixmap.fromImage(QImage.fromData(data))
@@ -73,7 +74,7 @@ class PageImages:
 
         try:
             image = await asyncio.get_running_loop().run_in_executor(None, load)
-        except (KeyError, OSError):
+        except (NotFound, OSError):
             return None
         if image is not None:
             self._previews[key] = image
@@ -86,7 +87,7 @@ class PageImages:
         loop = asyncio.get_running_loop()
         try:
             data = await loop.run_in_executor(None, self.app.page_image, job_id, page_no)
-        except (KeyError, OSError) as exc:
+        except (NotFound, OSError) as exc:
             log.debug("no image for job %s page %s: %s", job_id, page_no, exc)
             return None
         return QImage.fromData(data)

@@ -1,4 +1,5 @@
-"""What the CLI prints: the JSON objects (a contract) and the human-readable views."""
+"""What the CLI prints: the JSON objects (a contract), the human-readable views, and
+the consoles every command writes to (stdout for results, stderr for problems)."""
 
 from __future__ import annotations
 
@@ -13,9 +14,21 @@ from docbatch_gui.app.batch_stats import requests_done, requests_total, shown_co
 from docbatch_gui.domain.models import BatchRecord, Document, Job, Page
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.domain.text import printable
+from docbatch_gui.settings.secrets import scrub_secrets
 
 if TYPE_CHECKING:
     from docbatch_gui.app.facade import DocBatchApp
+
+#: results; soft_wrap keeps long lines whole for scripts that grep them
+out = Console(highlight=False, soft_wrap=True)
+#: problems and progress, so that stdout stays parseable with --json
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def complain(message: str, style: str = "red") -> None:
+    """Print to stderr without markup (file names may hold brackets), secrets masked."""
+    err.print(Text(printable(scrub_secrets(message)), style=style))
+
 
 STATE_STYLE = {
     JobState.DONE: "green",

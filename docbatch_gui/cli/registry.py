@@ -20,20 +20,15 @@ import json
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
 from rich.text import Text
 
-from docbatch_gui.domain.errors import ConfigError, DocBatchError
+from docbatch_gui.cli.output import err, out
+from docbatch_gui.domain.errors import ExitCode
 from docbatch_gui.domain.registry import Registry, SearchResult
 from docbatch_gui.registry.service import RESULT_FILTERS
 
 if TYPE_CHECKING:
     from docbatch_gui.app.facade import DocBatchApp
-
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
-
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def add_registry_parser(commands: Any) -> None:
@@ -113,14 +108,9 @@ def _progress(label: str) -> Any:
 
 
 def cmd_registry(app: DocBatchApp, args: argparse.Namespace) -> int:
-    try:
-        return _ACTIONS[args.registry_command](app, args)
-    except ConfigError as exc:
-        err.print(Text(str(exc), style="red"))
-        return EXIT_USAGE
-    except DocBatchError as exc:
-        err.print(Text(str(exc), style="red"))
-        return EXIT_FAILED
+    """An error is raised on to ``cli.errors``: the same sentence and exit code as
+    every other command (no registry 7 is exit 3 here as no job 7 is elsewhere)."""
+    return _ACTIONS[args.registry_command](app, args)
 
 
 def _import(app: DocBatchApp, args: argparse.Namespace) -> int:
@@ -141,7 +131,7 @@ def _import(app: DocBatchApp, args: argparse.Namespace) -> int:
         out.print(
             f"registry {summary.registry_id}: {summary.kept} rows kept, {summary.filtered} filtered"
         )
-    return EXIT_OK
+    return ExitCode.OK
 
 
 def _search(app: DocBatchApp, args: argparse.Namespace) -> int:
@@ -156,19 +146,19 @@ def _search(app: DocBatchApp, args: argparse.Namespace) -> int:
             f"registry {args.id}: {summary.matched} rows matched, {summary.no_match} without "
             f"a document, {summary.with_warnings} with warnings, {summary.manual} kept manual"
         )
-    return EXIT_OK
+    return ExitCode.OK
 
 
 def _results(app: DocBatchApp, args: argparse.Namespace) -> int:
     results = app.registry.results(args.id, args.filter)
     if args.json:
         print(json.dumps([result_json(r) for r in results], ensure_ascii=False, indent=2))
-        return EXIT_OK
+        return ExitCode.OK
     for r in results:
         doc = "—" if r.document_id is None else str(r.document_id)
         warnings = "; ".join(r.warnings)
         out.print(Text(f"row {r.row:>6}  document {doc:>6}  score {r.score:.2f}  {warnings}"))
-    return EXIT_OK
+    return ExitCode.OK
 
 
 def _unmatched(app: DocBatchApp, args: argparse.Namespace) -> int:
@@ -180,25 +170,25 @@ def _unmatched(app: DocBatchApp, args: argparse.Namespace) -> int:
     else:
         for doc_type, docs in sorted(by_type.items()):
             out.print(Text(f"{doc_type}: {len(docs)} — " + ", ".join(str(d.id) for d in docs)))
-    return EXIT_OK
+    return ExitCode.OK
 
 
 def _assign(app: DocBatchApp, args: argparse.Namespace) -> int:
     result = app.registry.assign(args.id, args.row, args.document, _who(args))
     out.print(Text(f"row {result.row}: document {result.document_id}, by {result.assigned_by}"))
-    return EXIT_OK
+    return ExitCode.OK
 
 
 def _unassign(app: DocBatchApp, args: argparse.Namespace) -> int:
     result = app.registry.unassign(args.id, args.row, _who(args))
     out.print(Text(f"row {result.row}: no document, by {result.assigned_by}"))
-    return EXIT_OK
+    return ExitCode.OK
 
 
 def _export(app: DocBatchApp, args: argparse.Namespace) -> int:
     written = app.registry.export(args.id, args.out, progress=_progress("rows exported"))
     out.print(Text(f"registry {args.id}: {written} rows written to {args.out}"))
-    return EXIT_OK
+    return ExitCode.OK
 
 
 def _list(app: DocBatchApp, args: argparse.Namespace) -> int:
@@ -209,7 +199,7 @@ def _list(app: DocBatchApp, args: argparse.Namespace) -> int:
         for r in registries:
             line = f"{r.id:>4}  {r.status.value:<10}  {r.name}  ({r.stats.get('kept', 0)} rows)"
             out.print(Text(line + (f"  error: {r.task_error}" if r.task_error else "")))
-    return EXIT_OK
+    return ExitCode.OK
 
 
 _ACTIONS = {

@@ -1,0 +1,314 @@
+"""The commands that act on jobs, batches and the worker; ``registry`` has its own
+module. Each returns an exit code; an error it does not handle itself is raised and
+turned into one sentence and a documented exit code by ``cli.errors``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import signal
+from collections.abc import Callable, Iterator
+
+from rich.markup import escape as escape_markup
+from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+from rich.text import Text
+
+from docbatch_gui.app.facade import DocBatchApp
+from docbatch_gui.cli.errors import describe, sentence
+from docbatch_gui.cli.output import (
+    batch_json,
+    complain,
+    document_json,
+    out,
+    page_json,
+    print_batches,
+    print_documents,
+    print_jobs,
+    print_pages,
+    summary_line,
+)
+from docbatch_gui.cli.registry import cmd_registry
+from docbatch_gui.diagnostics.doctor import Status, run_checks, run_live
+from docbatch_gui.domain.errors import DocBatchError, ExitCode
+from docbatch_gui.domain.models import Job
+from docbatch_gui.domain.states import FINAL_STATES
+from docbatch_gui.domain.text import printable
+from docbatch_gui.engine.intake import shown_path
+from docbatch_gui.settings.model import Settings
+
+MAX_DOCUMENTS_SHOWN = 30  # more than a screenful is better read with `documents`
+
+
+def cmd_process(app: DocBatchApp, args: argparse.Namespace) -> int:
+    report = app.add(args.paths, mode=args.mode, force=args.force)
+    for path in report.skipped:
+        complain(f"skipped {shown_path(path)}: file type not supported", "yellow")
+    for path, why in report.passed_over:
+        complain(f"not read {shown_path(path)}: {why}", "yellow")
+    if not report.results:
+        complain("No supported files found in the given paths.")
+        return ExitCode.UNSUPPORTED
+    ids = [job.id for job in report.jobs]
+    if not args.wait:
+        jobs = app.jobs(ids)
+        print_jobs(out, jobs, args.json, app.batches_by_job())
+        return ExitCode.OK
+    jobs, interrupted = _run_with_progress(app, ids, show=out.is_terminal and not args.json)
+    if args.json:
+        print_jobs(out, jobs, True, app.batches_by_job())
+    else:
+        print_jobs(out, jobs, False)
+        out.print(summary_line(jobs))
+        documents = app.documents_for(ids)
+        if len(documents) <= MAX_DOCUMENTS_SHOWN:
+            print_documents(out, app, documents)
+        else:
+            out.print(
+                f"{len(documents)} documents found; list them with "
+                "`docbatch documents --job ID` (add --json for scripts)."
+            )
+    if app.halted is not None:
+        complain(f"Stopped: {app.halted.message}")
+    if interrupted:
+        left = sum(1 for j in jobs if j.state.value == "queued")
+        complain(
+            f"Interrupted: {left} job(s) left in the queue; `docbatch worker --once` or the "
+            "next `process --wait` continues them.",
+            "yellow",
+        )
+    return ExitCode.OK if all(app.succeeded(j) for j in jobs) else ExitCode.FAILED
+
+
+def _run_with_progress(app: DocBatchApp, ids: list[int], *, show: bool) -> tuple[list[Job], bool]:
+    progress = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.percentage:>3.0f}%"),
+        TextColumn("{task.fields[state]}"),
+        TimeElapsedColumn(),
+        console=out,
+        disable=not show,
+        transient=False,
+    )
+    tasks: dict[int, TaskID] = {}
+
+    def on_job(job: Job) -> None:
+        if job.id not in tasks:
+            if job.id not in ids:
+                return
+            name = escape_markup(printable(job.file_name)[:40])  # a name like "[/]" is text
+            tasks[job.id] = progress.add_task(name, total=1.0, state="")
+        done = 1.0 if job.state in FINAL_STATES else job.progress
+        progress.update(tasks[job.id], completed=done, state=job.state.value)
+
+    stop = asyncio.Event()
+
+    async def run() -> list[Job]:
+        with _stop_on_signals(stop):
+            return await app.run(ids, on_job, stop=stop)
+
+    with progress:
+        for job in app.jobs(ids):
+            on_job(job)
+        jobs = asyncio.run(run())
+    return jobs, stop.is_set()
+
+
+@contextlib.contextmanager
+def _stop_on_signals(stop: asyncio.Event) -> Iterator[None]:
+    """SIGINT and SIGTERM ask the worker to stop: running children are killed, their
+    jobs go back to the queue, and the process exits cleanly."""
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        yield
+    finally:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(sig)
+
+
+def cmd_jobs(app: DocBatchApp, args: argparse.Namespace) -> int:
+    jobs = app.jobs()
+    if args.state:
+        jobs = [j for j in jobs if j.state.value in set(args.state)]
+    usage = app.tokens_by_job([j.id for j in jobs if j.mode != "offline"]) if args.json else {}
+    print_jobs(out, jobs, args.json, app.batches_by_job(), usage)
+    return ExitCode.OK
+
+
+def cmd_documents(app: DocBatchApp, args: argparse.Namespace) -> int:
+    if args.job is not None:
+        app.store.get_job(args.job)  # NotFound → "no job N" and exit 3
+    documents = app.documents(args.job)
+    if args.json:
+        names = {j.id: j.file_name for j in app.jobs()}
+        print(
+            json.dumps(
+                [document_json(d, names.get(d.job_id)) for d in documents],
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
+    else:
+        print_documents(out, app, documents)
+    return ExitCode.OK
+
+
+def cmd_worker(app: DocBatchApp, args: argparse.Namespace) -> int:
+    async def run() -> None:
+        stop = asyncio.Event()
+        with _stop_on_signals(stop):
+            while not stop.is_set():
+                await app.run(None, stop=stop)
+                if args.once:
+                    return
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), app.settings.poll_interval)
+
+    asyncio.run(run())
+    return ExitCode.OK
+
+
+def cmd_celery_worker(app: DocBatchApp, args: argparse.Namespace) -> int:
+    """A Celery worker with this project's settings; ``worker`` stays the batch loop."""
+    import os
+
+    from docbatch_gui.distributed.celery_app import configure
+
+    celery = configure(app.settings)
+    name = args.name or f"docbatch-{os.getpid()}@%h"
+    celery.worker_main(
+        ["worker", "--loglevel", args.loglevel, "--concurrency", str(args.concurrency), "-n", name]
+    )
+    return ExitCode.OK
+
+
+def cmd_import_yadisk(app: DocBatchApp, args: argparse.Namespace) -> int:
+    """The token comes from YADISK_TOKEN or the keyring, never from the command line."""
+    import httpx
+
+    try:
+        report = app.import_yadisk(args.url, mode=args.mode, force=args.force)
+    except httpx.HTTPStatusError as exc:
+        status = exc.response.status_code
+        code = {401: ExitCode.CRITICAL, 403: ExitCode.CRITICAL, 404: ExitCode.NOT_FOUND}
+        complain(sentence(f"Yandex.Disk answered {status}: {exc}; check the link and YADISK_TOKEN"))
+        return code.get(status, ExitCode.FAILED)
+    except httpx.HTTPError as exc:  # no answer at all
+        complain(sentence(f"Yandex.Disk cannot be reached ({exc}): check the network"))
+        return ExitCode.BUSY
+    for result in report.results:
+        note = f" (duplicate of job {result.duplicate_of.id})" if result.duplicate_of else ""
+        name = printable(result.job.file_name)
+        out.print(Text(f"job {result.job.id}: {name} {result.job.state}{note}"))
+    out.print(f"{len(report.results)} file(s) queued from Yandex.Disk")
+    return ExitCode.OK
+
+
+def cmd_pages(app: DocBatchApp, args: argparse.Namespace) -> int:
+    app.store.get_job(args.job)  # NotFound → "no job N" and exit 3
+    pages = app.pages(args.job)
+    if args.json:
+        print(json.dumps([page_json(p) for p in pages], ensure_ascii=False, indent=2))
+    else:
+        print_pages(out, pages)
+    return ExitCode.OK
+
+
+def cmd_batches(app: DocBatchApp, args: argparse.Namespace) -> int:
+    batches = app.batches()
+    if args.json:
+        print(json.dumps([batch_json(b) for b in batches], indent=2))
+    else:
+        print_batches(out, batches)
+    return ExitCode.OK
+
+
+def cmd_pause(app: DocBatchApp, args: argparse.Namespace) -> int:
+    app.set_paused(True)
+    out.print(
+        "Worker paused: no new job starts and no batch is submitted or polled until "
+        "`docbatch resume`; steps already running finish."
+    )
+    return ExitCode.OK
+
+
+def cmd_resume(app: DocBatchApp, args: argparse.Namespace) -> int:
+    app.set_paused(False)
+    out.print("Worker resumed.")
+    return ExitCode.OK
+
+
+def cmd_retry(app: DocBatchApp, args: argparse.Namespace) -> int:
+    return _each_job(app, args.ids, lambda i: app.retry(i, force=args.force), "queued again")
+
+
+def cmd_cancel(app: DocBatchApp, args: argparse.Namespace) -> int:
+    return _each_job(app, args.ids, app.cancel, "canceled")
+
+
+def _each_job(app: DocBatchApp, ids: list[int], act: Callable[[int], Job], done: str) -> int:
+    """Act on every id given: one refused (missing, in the wrong state, corrected by a
+    person) is one line on stderr and does not stop the others. The exit code is the
+    first refusal's. A store that cannot be used stops them all, as in any command."""
+    code: int = ExitCode.OK
+    for job_id in ids:
+        try:
+            job = act(job_id)
+        except DocBatchError as exc:
+            if exc.exit_code not in (ExitCode.NOT_FOUND, ExitCode.WRONG_STATE):
+                raise
+            failed, message = describe(exc, app.settings) or (exc.exit_code, exc.message)
+            if f"job {job_id}" not in message.lower():
+                message = f"job {job_id}: {message}"
+            complain(sentence(message))
+            code = code or failed
+            continue
+        out.print(Text(f"job {job.id} ({printable(job.file_name)}) {done}"))
+    return code
+
+
+def cmd_doctor(settings: Settings, args: argparse.Namespace) -> int:
+    checks = run_checks(settings)
+    live = run_live(settings, batch=args.batch) if args.live else []
+    failed = any(c.status is Status.FAIL for c in checks) or any(
+        c.status is Status.FAIL for c in live
+    )
+    if args.json:
+        print(json.dumps([c.as_dict() for c in [*checks, *live]], indent=2))
+        return ExitCode.FAILED if failed else ExitCode.OK
+    marks = {
+        Status.OK: "[green]ok[/]",
+        Status.INFO: "[cyan]info[/]",
+        Status.WARN: "[yellow]warn[/]",
+        Status.FAIL: "[red]FAIL[/]",
+    }
+    for check in [*checks, *live]:
+        # the detail may quote a path or a server's words: printed as text, not markup
+        out.print(f"{marks[check.status]:>6}  ", end="", highlight=False)
+        out.print(Text(f"{check.name}: {printable(check.detail)}"), highlight=False)
+    if live:
+        spent = sum(c.cost_usd or 0.0 for c in live)
+        out.print(f"        live check cost ${spent:.6f} in all", highlight=False)
+    return ExitCode.FAILED if failed else ExitCode.OK
+
+
+COMMANDS = {
+    "process": cmd_process,
+    "jobs": cmd_jobs,
+    "documents": cmd_documents,
+    "worker": cmd_worker,
+    "celery-worker": cmd_celery_worker,
+    "import-yadisk": cmd_import_yadisk,
+    "batches": cmd_batches,
+    "pages": cmd_pages,
+    "pause": cmd_pause,
+    "resume": cmd_resume,
+    "retry": cmd_retry,
+    "cancel": cmd_cancel,
+    "registry": cmd_registry,
+}

@@ -1,0 +1,302 @@
+"""Every command, asked for something that does not exist or is in the wrong state,
+ends with one sentence on stderr and its documented exit code, never a traceback.
+
+The commands are read from the parser: a new command fails ``test_every_command_is_
+covered`` until a case below says how it fails. Commands run in-process (``main``)
+for speed; one subprocess proves that nothing reaches a real terminal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from docbatch_gui.cli import build_parser, main
+from docbatch_gui.domain import Document, ExitCode, JobState, NewJob
+from docbatch_gui.domain.errors import DocBatchError
+from docbatch_gui.storage.sqlite import SQLiteStore
+from tests.conftest import REPO, SAMPLES
+from tests.helpers import cli
+
+MISSING = "999999"
+REGISTRY_SAMPLE = REPO / "resources" / "registry_sample"
+
+
+@dataclass(frozen=True)
+class Data:
+    ok: Path  # a queued job, a done job a person confirmed, two registries
+    damaged: Path  # a database overwritten with garbage
+    empty: Path  # a folder with no supported file
+    queued: int
+    done: int
+    imported: int  # a registry fully imported
+    half: int  # a registry whose import never finished
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory: pytest.TempPathFactory) -> Data:
+    root = tmp_path_factory.mktemp("cli-errors")
+    ok = root / "ok"
+    ok.mkdir()
+    store = SQLiteStore(ok / "docbatch.sqlite3")
+    queued = store.create_job(NewJob("queued.pdf", "/in/queued.pdf", "a" * 64, 1)).id
+    done = store.create_job(NewJob("done.pdf", "/in/done.pdf", "b" * 64, 1)).id
+    for state in (JobState.PREPARING, JobState.BUILDING, JobState.DONE):
+        store.transition(done, state)
+    store.replace_documents(done, [Document(done, 0, "invoice", 1, 1, confirmed_by="anna")])
+    half = store.create_registry("half", "/in/half.xlsx", {}).id
+    store.close()
+    from docbatch_gui.app.facade import DocBatchApp
+    from docbatch_gui.settings.model import load_settings
+
+    app = DocBatchApp(load_settings(data_dir=ok))
+    try:
+        summary = app.registry.import_registry(
+            REGISTRY_SAMPLE / "registry.xlsx", REGISTRY_SAMPLE / "config.json"
+        )
+    finally:
+        app.close()
+    damaged = root / "damaged"
+    damaged.mkdir()
+    (damaged / "docbatch.sqlite3").write_bytes(b"this is no database " * 200)
+    empty = root / "empty"
+    empty.mkdir()  # a file in it would add a "skipped" line before the sentence
+    return Data(ok, damaged, empty, queued, done, summary.registry_id, half)
+
+
+@dataclass(frozen=True)
+class Case:
+    """``argv`` after ``--data-dir``; ``{queued}`` and the like are filled from Data."""
+
+    argv: tuple[str, ...]
+    code: int
+    says: tuple[str, ...]
+    where: str = "ok"  # which data folder of Data
+    #: doctor reports on stdout, one line per check; everything else on stderr
+    stderr_lines: int = 1
+    env: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def command(self) -> tuple[str, ...]:
+        return self.argv[:2] if self.argv[0] == "registry" else self.argv[:1]
+
+
+NOT_FOUND, WRONG_STATE = ExitCode.NOT_FOUND, ExitCode.WRONG_STATE
+CASES = [
+    Case(("process", "--mode", "sync", str(SAMPLES)), ExitCode.CONFIG, ("ANTHROPIC_API_KEY",)),
+    Case(("process", "{empty}"), ExitCode.UNSUPPORTED, ("No supported files found",)),
+    Case(("process", str(SAMPLES)), ExitCode.STORAGE, ("is damaged",), where="damaged"),
+    Case(("jobs",), ExitCode.STORAGE, ("is damaged", "restore it from a backup"), "damaged"),
+    Case(("documents", "--job", MISSING), NOT_FOUND, ("No job 999999", "`docbatch jobs`")),
+    Case(("pages", "--job", MISSING), NOT_FOUND, ("No job 999999", "`docbatch jobs`")),
+    Case(("doctor",), ExitCode.FAILED, (), where="damaged", stderr_lines=0),
+    Case(("worker", "--once"), ExitCode.STORAGE, ("is damaged",), where="damaged"),
+    Case(("celery-worker",), ExitCode.CONFIG, ("CELERY_BROKER_URL",)),
+    Case(
+        ("import-yadisk", "https://disk.yandex.ru/d/abc"),
+        ExitCode.BUSY,
+        ("Yandex.Disk cannot be reached", "check the network"),
+        env={"YADISK_API_URL": "http://127.0.0.1:9"},  # nothing listens there
+    ),
+    Case(("batches",), ExitCode.STORAGE, ("is damaged",), where="damaged"),
+    Case(("pause",), ExitCode.STORAGE, ("is damaged",), where="damaged"),
+    Case(("resume",), ExitCode.STORAGE, ("is damaged",), where="damaged"),
+    Case(("retry", MISSING), NOT_FOUND, ("No job 999999", "`docbatch jobs`")),
+    Case(("retry", "{queued}"), WRONG_STATE, ("queued.pdf", "already waiting")),
+    Case(("retry", "{done}"), WRONG_STATE, ("corrected or confirmed by a person", "--force")),
+    Case(("cancel", MISSING), NOT_FOUND, ("No job 999999", "`docbatch jobs`")),
+    Case(("cancel", "{done}"), WRONG_STATE, ("done.pdf", "is done already")),
+    Case(
+        ("registry", "import", "/nowhere/ledger.xlsx", "--config", "{config}"),
+        NOT_FOUND,
+        ("/nowhere/ledger.xlsx", "check the path"),
+    ),
+    Case(
+        ("registry", "import", "{workbook}", "--config", "{workbook}"),
+        ExitCode.CONFIG,
+        ("not UTF-8 JSON text",),
+    ),
+    Case(("registry", "search", MISSING), NOT_FOUND, ("No registry 999999", "registry list")),
+    Case(("registry", "results", MISSING), NOT_FOUND, ("No registry 999999",)),
+    Case(("registry", "unmatched", MISSING), NOT_FOUND, ("No registry 999999",)),
+    Case(("registry", "assign", MISSING, "5", "1"), NOT_FOUND, ("No registry 999999",)),
+    Case(("registry", "assign", "{imported}", "5", MISSING), NOT_FOUND, ("No document 999999",)),
+    Case(("registry", "unassign", MISSING, "5"), NOT_FOUND, ("No registry 999999",)),
+    Case(("registry", "unassign", "{imported}", MISSING), NOT_FOUND, ("has no row 999999",)),
+    Case(("registry", "export", MISSING, "{tmp}/out.xlsx"), NOT_FOUND, ("No registry 999999",)),
+    Case(("registry", "export", "{half}", "{tmp}/out.xlsx"), WRONG_STATE, ("not fully imported",)),
+    Case(
+        ("registry", "export", "{imported}", "/nowhere/out.xlsx"),
+        NOT_FOUND,
+        ("/nowhere/out.xlsx", "check the path"),
+    ),
+    Case(("registry", "export", "{imported}", "{tmp}"), ExitCode.UNSUPPORTED, ("is a folder",)),
+    Case(("registry", "list"), ExitCode.STORAGE, ("is damaged",), where="damaged"),
+]
+
+
+def leaf_commands(parser: argparse.ArgumentParser, prefix: tuple[str, ...] = ()) -> Iterator:
+    """``("jobs",)``, ``("registry", "export")``…: every command a user can type."""
+    subparsers = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    if not subparsers:
+        yield prefix
+        return
+    for name, child in subparsers[0].choices.items():
+        yield from leaf_commands(child, (*prefix, name))
+
+
+def test_every_command_is_covered() -> None:
+    commands = set(leaf_commands(build_parser()))
+    assert len(commands) > 15
+    assert {c.command for c in CASES} == commands
+
+
+def filled(case: Case, data: Data, tmp: Path) -> list[str]:
+    values = {
+        "queued": data.queued,
+        "done": data.done,
+        "imported": data.imported,
+        "half": data.half,
+        "empty": data.empty,
+        "tmp": tmp,
+        "config": REGISTRY_SAMPLE / "config.json",
+        "workbook": REGISTRY_SAMPLE / "registry.xlsx",
+    }
+    folder = {"ok": data.ok, "damaged": data.damaged}[case.where]
+    return ["--data-dir", str(folder), *(a.format(**values) for a in case.argv)]
+
+
+def lines(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: " ".join(c.argv))
+def test_a_wrong_request_is_one_sentence_and_its_exit_code(
+    case: Case,
+    data: Data,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for name, value in case.env.items():
+        monkeypatch.setenv(name, value)
+    code = main(filled(case, data, tmp_path))
+    captured = capsys.readouterr()
+    assert code == case.code, captured.err
+    assert "Traceback" not in captured.err + captured.out
+    shown = lines(captured.err)
+    assert len(shown) == case.stderr_lines, captured.err
+    for line in shown:
+        first = line.split(" ", 1)[0]  # a capital, or a path or option shown as it is
+        assert not (first.isalpha() and first.islower()), line
+        assert line.endswith("."), line
+    for words in case.says:
+        assert words in captured.err, captured.err
+
+
+def test_several_ids_each_get_their_line_and_the_others_are_done(
+    data: Data, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["--data-dir", str(data.ok), "cancel", MISSING, str(data.done), MISSING])
+    captured = capsys.readouterr()
+    assert code == ExitCode.NOT_FOUND  # the first refusal's
+    assert [line.split(":")[0].split(" in ")[0] for line in lines(captured.err)] == [
+        "No job 999999",
+        f"Job {data.done} (done.pdf) is done already",
+        "No job 999999",
+    ]
+
+
+def test_an_unexpected_error_is_one_line_naming_the_log_which_has_the_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from docbatch_gui.app.facade import DocBatchApp
+
+    def broken(self: DocBatchApp, *args: object) -> None:
+        raise ValueError("a bug nobody foresaw")
+
+    monkeypatch.setattr(DocBatchApp, "jobs", broken)
+    data = tmp_path / "data"
+    assert main(["--data-dir", str(data), "jobs"]) == ExitCode.FAILED
+    (line,) = lines(capsys.readouterr().err)
+    log = data / "logs" / "docbatch.log"
+    assert line == (
+        "docbatch jobs failed unexpectedly (ValueError: a bug nobody foresaw); the details "
+        f"are in {log}; --debug shows them here."
+    )
+    logged = log.read_text(encoding="utf-8")
+    assert "docbatch jobs failed unexpectedly" in logged and "Traceback" in logged
+    assert 'raise ValueError("a bug nobody foresaw")' in logged
+
+    assert main(["--data-dir", str(data), "--debug", "jobs"]) == ExitCode.FAILED
+    shown = capsys.readouterr().err
+    assert "Traceback" in shown and shown.rstrip().endswith("the traceback is above.")
+    monkeypatch.setenv("DOCBATCH_DEBUG", "1")
+    assert main(["--data-dir", str(data), "documents", "--job", MISSING]) == NOT_FOUND
+    assert "Traceback" in capsys.readouterr().err  # a known error shows its path too
+
+
+def test_ctrl_c_is_exit_130_without_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from docbatch_gui.app.facade import DocBatchApp
+
+    def interrupted(self: DocBatchApp, *args: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(DocBatchApp, "batches", interrupted)
+    assert main(["--data-dir", str(tmp_path / "data"), "batches"]) == ExitCode.INTERRUPTED
+    (line,) = lines(capsys.readouterr().err)
+    assert line.startswith("Interrupted:")
+
+
+def test_in_a_real_terminal_process_nothing_but_the_sentence_shows(data: Data) -> None:
+    result = cli(data.ok, "retry", MISSING)
+    assert result.returncode == ExitCode.NOT_FOUND
+    assert result.stdout == ""
+    assert lines(result.stderr) == [
+        f"No job 999999 in the data folder {data.ok}: `docbatch jobs` lists the jobs "
+        "(--data-dir picks another data folder)."
+    ]
+    gone = subprocess.Popen(
+        [sys.executable, "-m", "docbatch_gui.cli", "--data-dir", str(data.ok), "jobs", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=REPO,
+    )
+    assert gone.stdout is not None
+    gone.stdout.close()  # the reader went away, as `| head` does
+    _, stderr = gone.communicate(timeout=120)
+    assert gone.returncode == ExitCode.BROKEN_PIPE, stderr
+    assert b"Traceback" not in stderr
+
+
+def documented_codes() -> dict[int, str]:
+    text = (REPO / "docs" / "cli.md").read_text(encoding="utf-8")
+    return {int(m[1]): m[2] for m in re.finditer(r"^\| (\d+) \| `(\w+)` \|", text, re.M)}
+
+
+def test_the_exit_codes_are_documented_and_every_error_has_one() -> None:
+    assert documented_codes() == {c.value: c.name for c in ExitCode}
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    for code in ExitCode:
+        assert re.search(rf"^\| {code.value} \|", readme, re.M), code
+
+    def subclasses(cls: type) -> Iterator[type]:
+        for sub in cls.__subclasses__():
+            yield sub
+            yield from subclasses(sub)
+
+    import docbatch_gui.registry.service  # noqa: F401  (errors defined there)
+
+    errors = list(subclasses(DocBatchError))
+    assert len(errors) > 15
+    for error in errors:
+        assert isinstance(error.exit_code, ExitCode), error
