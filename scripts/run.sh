@@ -11,8 +11,8 @@ ensure_apt tesseract-ocr tesseract-ocr-rus tesseract-ocr-eng
 if [ "${1:-}" = "--headless" ]; then
     shift
     ensure_venv ""
-    say "processing the bundled samples in resources/samples/"
-    exec "$VENV/bin/docbatch" process "$ROOT/resources/samples" --wait "$@"
+    say "processing the bundled samples in docbatch_gui/resources/samples/"
+    exec "$VENV/bin/docbatch" process "$ROOT/docbatch_gui/resources/samples" --wait "$@"
 fi
 ensure_apt "${QT_RUNTIME_APT[@]}"
 if [ -z "${QT_QPA_PLATFORM:-}" ] && [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
@@ -22,5 +22,5 @@ if [ -z "${QT_QPA_PLATFORM:-}" ] && [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DIS
 fi
 [ "${QT_QPA_PLATFORM:-xcb}" = "xcb" ] && ensure_apt "${QT_X11_APT[@]}"
 ensure_venv ""
-say "starting the DocBatch window (drop files on it; the samples are in resources/samples/)"
+say "starting the DocBatch window (drop files on it; the samples are in docbatch_gui/resources/samples/)"
 exec "$VENV/bin/docbatch-gui" "$@"
