@@ -15,7 +15,8 @@ What the analysis cannot see on its own, and is therefore named here:
 - the Claude and Vision SDKs, keyring and pytesseract are imported lazily inside
   functions; the analysis follows those imports, and the self-test imports them in
   the bundle to prove it;
-- ``resources/`` (profiles, prompts, pricing, samples, translations) is data;
+- ``docbatch_gui/resources/`` (profiles, prompts, pricing, samples, translations) is
+  data, copied file by file to the same place in the bundle;
 - Qt's platform plugins: ``offscreen`` (the self-test, CI) and ``xcb`` (X11) on
   Linux, ``windows`` on Windows; checked after the build.
 """
@@ -31,6 +32,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
+#: the package's data folder; the bundle keeps the same relative path
+RESOURCES = Path("docbatch_gui") / "resources"
 NAME = "DocBatch"
 ENTRY = "docbatch_gui._qt.main:main"
 
@@ -91,6 +94,16 @@ def write_entry(work: Path) -> Path:
     return entry
 
 
+def data_files() -> list[Path]:
+    """Every data file of the package: not its code (that is collected as modules) and
+    not a stale ``__pycache__``, which copying the whole folder would bring along."""
+    return sorted(
+        path
+        for path in (ROOT / RESOURCES).rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix not in (".py", ".pyc")
+    )
+
+
 def pyinstaller_args(args: argparse.Namespace, work: Path) -> list[str]:
     sep = os.pathsep
     command = [
@@ -109,9 +122,9 @@ def pyinstaller_args(args: argparse.Namespace, work: Path) -> list[str]:
         str(work),
         "--paths",
         str(ROOT),
-        "--add-data",
-        f"{ROOT / 'resources'}{sep}resources",
     ]
+    for source in data_files():
+        command += ["--add-data", f"{source}{sep}{source.parent.relative_to(ROOT)}"]
     for name in HIDDEN_IMPORTS:
         command += ["--hidden-import", name]
     for name in COLLECT_SUBMODULES:
@@ -133,10 +146,11 @@ def check_bundle(app_dir: Path) -> list[str]:
     """What a whole bundle must hold; an empty list when nothing is missing."""
     problems = []
     internal = app_dir / "_internal"
-    if not (internal / "resources" / "samples").is_dir():
-        problems.append("resources/samples is missing")
-    if not (internal / "resources" / "profiles" / "default.json").is_file():
-        problems.append("resources/profiles/default.json is missing")
+    data = internal / RESOURCES
+    if not (data / "samples").is_dir():
+        problems.append(f"{RESOURCES.as_posix()}/samples is missing")
+    if not (data / "profiles" / "default.json").is_file():
+        problems.append(f"{RESOURCES.as_posix()}/profiles/default.json is missing")
     plugins = list(internal.rglob("plugins/platforms/*"))
     names = {p.name.split(".")[0] for p in plugins}
     problems += [f"Qt platform plugin {n} is missing" for n in platform_plugins() if n not in names]

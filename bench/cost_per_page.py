@@ -1,12 +1,12 @@
 """Cost per page of the bundled samples in batch mode, from the model catalogue.
 
-The bundled samples (``resources/samples``) run through the real ``DocBatchApp`` in
+The bundled samples (``docbatch_gui/resources/samples``) run through the real ``DocBatchApp`` in
 batch mode against the strict fake Anthropic API (``tests/fakes``), with the default
 model, effort and thinking. Two figures per page:
 
 - **actual**: the usage the fake reports for each answer (its token counts follow the
   documented image formula ⌈w/28⌉·⌈h/28⌉ and about four characters a text token; the
-  real tokenizer differs somewhat), priced by ``resources/models.json`` at batch
+  real tokenizer differs somewhat), priced by ``docbatch_gui/resources/models.json`` at batch
   prices;
 - **estimate**: what DocBatch shows before sending, for every model in the catalogue
   with its own ``auto`` effort and thinking, on the same pages (the formula basis,
@@ -33,7 +33,7 @@ from docbatch_gui.llm.catalogue import Usage, load_catalogue  # noqa: E402
 from docbatch_gui.settings.model import load_settings  # noqa: E402
 from tests.fakes.anthropic_server import FakeAnthropic  # noqa: E402
 
-SAMPLES = ROOT / "resources" / "samples"
+SAMPLES = ROOT / "docbatch_gui" / "resources" / "samples"
 
 
 def main() -> None:

@@ -30,7 +30,7 @@ from docbatch_gui.pipeline.prepare import prepare_pool, run_prepare  # noqa: E40
 from docbatch_gui.pipeline.render import PrepareTask, RenderedPage, target_size  # noqa: E402
 from docbatch_gui.storage.blobs import LocalBlobStore  # noqa: E402
 
-SAMPLE = ROOT / "resources" / "samples" / "ru_three_documents.pdf"
+SAMPLE = ROOT / "docbatch_gui" / "resources" / "samples" / "ru_three_documents.pdf"
 
 
 def make_pdf(path: Path, pages: int) -> Path:

@@ -53,29 +53,45 @@ find_python() {
     say "Python 3.11 or newer is required"; return 1
 }
 
-# ensure_venv EXTRAS: create .venv if needed and install the project with EXTRAS
-# (e.g. "" or "dev"); reinstalls only when pyproject.toml changed.
-ensure_venv() {
-    local extras="$1" python stamp
+#: the versions the test suite passed with; every install takes them as constraints
+#: (refreshed by scripts/lock.sh)
+LOCK="$ROOT/requirements/dev.lock"
+
+# make_venv: create .venv if it does not exist yet (nothing of the project installed).
+make_venv() {
+    local python
     python="$(find_python)"
-    if [ ! -x "$VENV/bin/python" ]; then
-        if ! "$python" -c 'import ensurepip, venv' 2>/dev/null; then
-            local minor; minor="$("$python" -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')"
-            ensure_apt "python${minor}-venv" || ensure_apt python3-venv
-        fi
-        say "creating $VENV"
-        "$python" -m venv "$VENV"
-        "$VENV/bin/python" -m pip install -q --upgrade pip
+    [ -x "$VENV/bin/python" ] && return 0
+    if ! "$python" -c 'import ensurepip, venv' 2>/dev/null; then
+        local minor; minor="$("$python" -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')"
+        ensure_apt "python${minor}-venv" || ensure_apt python3-venv
     fi
+    say "creating $VENV"
+    "$python" -m venv "$VENV"
+    "$VENV/bin/python" -m pip install -q --upgrade pip
+}
+
+# covers INSTALLED WANTED: true when the installed extras include the wanted ones;
+# [dev] pulls in [gui], and [gui] is the core plus Qt.
+covers() {
+    [ "$1" = "$2" ] || [ "$1" = dev ] || { [ "$1" = gui ] && [ -z "$2" ]; }
+}
+
+# ensure_venv EXTRAS: create .venv if needed and install the project with EXTRAS
+# ("" for the core, "gui", or "dev"), pinned to the lock file; reinstalls only when
+# pyproject.toml or the lock changed, or more extras are wanted.
+ensure_venv() {
+    local extras="$1" stamp hash installed=""
+    make_venv
     stamp="$VENV/.docbatch-installed"
-    local hash; hash="$(sha256sum pyproject.toml | cut -c1-16)"
-    # [dev] includes the base install, so it satisfies a plain run too.
-    if [ -f "$stamp" ] && { grep -qxF "$hash [$extras]" "$stamp" || grep -qxF "$hash [dev]" "$stamp"; }; then
-        return 0
+    hash="$(cat pyproject.toml "$LOCK" | sha256sum | cut -c1-16)"
+    if [ -f "$stamp" ] && [ "$(cut -d' ' -f1 "$stamp")" = "$hash" ]; then
+        installed="$(cut -d' ' -f2 "$stamp")"; installed="${installed#[}"; installed="${installed%]}"
+        covers "$installed" "$extras" && return 0
     fi
-    say "installing DocBatch${extras:+ with [$extras]} into .venv"
+    say "installing DocBatch${extras:+ with [$extras]} into .venv (versions from ${LOCK#"$ROOT"/})"
     local spec="."
     [ -n "$extras" ] && spec=".[$extras]"
-    "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e "$spec"
+    "$VENV/bin/python" -m pip install -q --disable-pip-version-check -c "$LOCK" -e "$spec"
     echo "$hash [$extras]" > "$stamp"
 }

@@ -1,7 +1,7 @@
 """Update the translation sources and compile them: ``.venv/bin/python scripts/i18n.py``.
 
 1. ``pyside6-lupdate`` reads every ``tr()`` / ``QCoreApplication.translate()`` in
-   ``docbatch_gui/_qt/**/*.py`` into ``resources/i18n/docbatch_<lang>.ts``. Existing
+   ``docbatch_gui/_qt/**/*.py`` into ``docbatch_gui/resources/i18n/docbatch_<lang>.ts``. Existing
    translations are kept; new strings come in as ``unfinished``, strings no longer in
    the code are dropped.
 2. The untranslated entries are listed (translate them in the ``.ts``, by hand or
@@ -25,7 +25,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = ROOT / "docbatch_gui" / "_qt"
-I18N = ROOT / "resources" / "i18n"
+I18N = ROOT / "docbatch_gui" / "resources" / "i18n"
 #: every language but English, the source language
 LANGUAGES = ("ru",)
 

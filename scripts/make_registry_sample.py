@@ -1,4 +1,4 @@
-"""Write ``resources/registry_sample/``: an auditor's registry for the bundled samples.
+"""Write ``docbatch_gui/resources/registry_sample/``: an auditor's registry for the bundled samples.
 
 It is laid out the way real ones are: a title above the table, the header on row 3
 with the amount's unit on row 4, the counterparty written once per group (fill
@@ -16,7 +16,7 @@ from pathlib import Path
 from openpyxl import Workbook
 from openpyxl.styles import Alignment, Font
 
-OUT = Path(__file__).resolve().parents[1] / "resources" / "registry_sample"
+OUT = Path(__file__).resolve().parents[1] / "docbatch_gui" / "resources" / "registry_sample"
 
 ROWS = [
     # counterparty (written once per group), no., number, date, kind, amount

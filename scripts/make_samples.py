@@ -1,9 +1,9 @@
-"""Generate the bundled sample files in ``resources/samples/``.
+"""Generate the bundled sample files in ``docbatch_gui/resources/samples/``.
 
 The samples are the fixtures of the offline extractor tests and the files a new
 operator tries first, so they are generated from code: the expected values in the
-tests and in resources/SAMPLES.md stay traceable to one place, and the output is identical on
-every run (no timestamps, seeded noise).
+tests and in docbatch_gui/resources/SAMPLES.md stay traceable to one place, and the
+output is identical on every run (no timestamps, seeded noise).
 
 Run: ``python scripts/make_samples.py [output_dir]``.
 """
@@ -19,7 +19,7 @@ import pymupdf
 from PIL import Image, ImageFilter
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_OUT = ROOT / "resources" / "samples"
+DEFAULT_OUT = ROOT / "docbatch_gui" / "resources" / "samples"
 A4 = pymupdf.paper_rect("a4")
 BODY = pymupdf.Rect(45, 40, A4.width - 45, A4.height - 40)
 

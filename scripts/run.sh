@@ -10,9 +10,9 @@ source "$(dirname "$0")/bootstrap.sh"
 ensure_apt tesseract-ocr tesseract-ocr-rus tesseract-ocr-eng
 if [ "${1:-}" = "--headless" ]; then
     shift
-    ensure_venv ""
-    say "processing the bundled samples in resources/samples/"
-    exec "$VENV/bin/docbatch" process "$ROOT/resources/samples" --wait "$@"
+    ensure_venv ""  # the core alone: no Qt needed in a terminal
+    say "processing the bundled samples in docbatch_gui/resources/samples/"
+    exec "$VENV/bin/docbatch" process "$ROOT/docbatch_gui/resources/samples" --wait "$@"
 fi
 ensure_apt "${QT_RUNTIME_APT[@]}"
 if [ -z "${QT_QPA_PLATFORM:-}" ] && [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
@@ -21,6 +21,7 @@ if [ -z "${QT_QPA_PLATFORM:-}" ] && [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DIS
     exit 2
 fi
 [ "${QT_QPA_PLATFORM:-xcb}" = "xcb" ] && ensure_apt "${QT_X11_APT[@]}"
-ensure_venv ""
-say "starting the DocBatch window (drop files on it; the samples are in resources/samples/)"
+# the core (SQLite, local blobs, Tesseract, Claude) and the window's [gui] extra
+ensure_venv "gui"
+say "starting the DocBatch window (drop files on it; the samples are in docbatch_gui/resources/samples/)"
 exec "$VENV/bin/docbatch-gui" "$@"

@@ -40,7 +40,7 @@ async def scenario(window: object, out: Path, lang: str) -> None:
     suffix = "" if lang == "en" else f"_{lang}"
     window.grab().save(str(out / f"queue{suffix}.png"))
     # the bundled registry sample, imported and searched as the wizard would
-    sample = ROOT / "resources" / "registry_sample"
+    sample = ROOT / "docbatch_gui" / "resources" / "registry_sample"
     loop = asyncio.get_running_loop()
     app = window.ctx.app
     summary = await loop.run_in_executor(

@@ -8,6 +8,7 @@ ensure_apt tesseract-ocr tesseract-ocr-rus tesseract-ocr-eng
 ensure_apt redis-server
 # The GUI tests run offscreen: Qt's runtime libraries, but no X server.
 ensure_apt "${QT_RUNTIME_APT[@]}"
+# [dev]: every extra and the test tools, at the versions of requirements/dev.lock
 ensure_venv "dev"
 export QT_QPA_PLATFORM=offscreen
 say "running the test suite"

@@ -16,7 +16,9 @@ if TYPE_CHECKING:
     from docbatch_gui.app.facade import DocBatchApp
 
 REPO = Path(__file__).resolve().parents[1]
-SAMPLES = REPO / "resources" / "samples"
+#: the package's bundled data, read here from the checkout
+RESOURCES = REPO / "docbatch_gui" / "resources"
+SAMPLES = RESOURCES / "samples"
 
 # The tests must not pick up a developer's real keys or backends.
 for variable in (

@@ -1,4 +1,5 @@
-"""Qt translations: ``resources/i18n/docbatch_<lang>.qm``, made from ``.ts`` sources.
+"""Qt translations: ``docbatch_gui/resources/i18n/docbatch_<lang>.qm``, made from
+``.ts`` sources.
 
 The language is the one chosen in Settings, else the system locale; English is the
 source language and needs no file.

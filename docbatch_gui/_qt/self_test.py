@@ -33,14 +33,22 @@ LAZY_MODULES = (
     "openpyxl",
     "rapidfuzz",
 )
+#: from an optional extra: a pip install may leave it out (and then says so when the
+#: feature is chosen); a bundle must carry it
+EXTRA_MODULES = {"google.cloud.vision", "google.oauth2.service_account"}
 
 
 def missing_modules() -> dict[str, str]:
     """The lazily imported modules that fail to import, with the reason."""
     import importlib
 
+    from docbatch_gui.extras import available
+    from docbatch_gui.frozen import is_frozen
+
     missing = {}
     for name in LAZY_MODULES:
+        if name in EXTRA_MODULES and not is_frozen() and not available(name):
+            continue
         try:
             importlib.import_module(name)
         except Exception as exc:  # ImportError, or a broken package's own error

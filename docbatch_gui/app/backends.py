@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from docbatch_gui.extras import require
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.settings.secrets import keyring_secret
 from docbatch_gui.storage.health import make_private
@@ -28,6 +29,7 @@ def minio_secret(settings: Settings) -> str | None:
 
 def open_store(settings: Settings) -> Store:
     if settings.mongodb_uri:
+        require("team", "pymongo", "MONGODB_URI (a shared MongoDB store)")
         from docbatch_gui.storage.mongo import MongoStore
 
         return MongoStore.connect(settings.mongodb_uri)
@@ -40,6 +42,7 @@ def open_store(settings: Settings) -> Store:
 
 def open_blobs(settings: Settings) -> BlobStore:
     if settings.minio_endpoint:
+        require("team", "minio", "MINIO_ENDPOINT (shared MinIO blobs)")
         from docbatch_gui.storage.minio_blobs import MinioBlobStore
 
         return MinioBlobStore(

@@ -4,7 +4,7 @@ is what the doctor checks on a server).
 
 Every test returns a ``ConnectionResult`` and never raises: a failure is an answer
 the operator reads, not a crash. Libraries are imported on use, so a missing optional
-client (pymongo, minio) is reported as "install it" instead of breaking start-up.
+client (pymongo, minio) is reported as the extra to install instead of breaking start-up.
 Blocking clients run in a thread with short timeouts; messages pass through
 ``scrub`` so a library that quotes a URI or a key cannot show a secret.
 """
@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 from urllib.parse import unquote, urlsplit
 
+from docbatch_gui.extras import MissingExtra
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.settings.secrets import scrub, secret_values
 
@@ -50,8 +51,8 @@ async def _timed(settings: Settings, probe: Callable[[], tuple[bool, str]]) -> C
     return ConnectionResult(ok, scrub(message, secret_values(settings)), time.monotonic() - started)
 
 
-def _missing(package: str) -> tuple[bool, str]:
-    return False, f"the {package} package is not installed: install {package} (pip install it)"
+def _missing(feature: str, extra: str) -> tuple[bool, str]:
+    return False, str(MissingExtra(feature, extra))
 
 
 # -- Anthropic ---------------------------------------------------------------------------
@@ -120,7 +121,7 @@ def _vision_probe(settings: Settings) -> tuple[bool, str]:
     try:
         import google.cloud.vision  # noqa: F401
     except ImportError:
-        return _missing("google-cloud-vision")
+        return _missing("Google Vision", "vision")
     from docbatch_gui.domain.errors import DocBatchError
     from docbatch_gui.pipeline.ocr_vision import VisionOcr
 
@@ -151,7 +152,7 @@ def _mongo_probe(uri: str) -> tuple[bool, str]:
     try:
         import pymongo
     except ImportError:
-        return _missing("pymongo")
+        return _missing("MongoDB", "team")
     ms = int(TIMEOUT * 1000)
     client: pymongo.MongoClient = pymongo.MongoClient(
         uri, serverSelectionTimeoutMS=ms, connectTimeoutMS=ms, socketTimeoutMS=ms
@@ -182,7 +183,7 @@ def _minio_probe(settings: Settings) -> tuple[bool, str]:
         import urllib3
         from minio import Minio
     except ImportError:
-        return _missing("minio")
+        return _missing("MinIO", "team")
     endpoint = settings.minio_endpoint or ""
     parts = urlsplit(endpoint if "://" in endpoint else "//" + endpoint)
     secure = settings.minio_secure or parts.scheme == "https"

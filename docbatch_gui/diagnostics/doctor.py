@@ -16,6 +16,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from docbatch_gui.extras import MissingExtra, available
 from docbatch_gui.settings.model import Settings
 
 
@@ -228,6 +229,9 @@ def _ocr(settings: Settings) -> Check:
             "OCR", Status.OK, f"Tesseract ({languages}); OCR_LANGUAGES={settings.ocr_languages}"
         )
     if engine == "google_vision":
+        if not available("google.cloud.vision"):
+            missing = MissingExtra("OCR_ENGINE=google_vision", "vision")
+            return Check("OCR", Status.FAIL, str(missing))
         where = settings.google_vision_endpoint or "vision.googleapis.com"
         creds = settings.google_application_credentials
         detail = f"credentials {creds}" if creds else "credentials from the environment"
@@ -253,6 +257,14 @@ def _team_backends(settings: Settings) -> list[Check]:
         if value:
             result = asyncio.run(test(settings))
             checks.append(Check(name, Status.OK if result.ok else Status.FAIL, result.message))
+    # Redis is pinged over its protocol, without its client; the work needs the client
+    celery = settings.execution == "celery" or bool(settings.celery_broker_url)
+    for name, needed, module in (
+        ("REDIS_URL", bool(settings.redis_url), "redis"),
+        ("Celery", celery, "celery"),
+    ):
+        if needed and not available(module):
+            checks.append(Check(name, Status.FAIL, str(MissingExtra(name, "team"))))
     creds = settings.google_application_credentials
     if creds and not creds.is_file():
         checks.append(

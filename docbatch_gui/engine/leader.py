@@ -17,6 +17,8 @@ import threading
 import uuid
 from types import TracebackType
 
+from docbatch_gui.extras import require
+
 log = logging.getLogger(__name__)
 
 LEADER_KEY = "docbatch:leader:batch-loop"
@@ -38,6 +40,7 @@ class RedisLeaderLock:
     """Same interface as ``WorkerLock``: ``acquire`` (non-blocking), ``release``, ``held``."""
 
     def __init__(self, url: str, *, ttl: float = 30.0, key: str = LEADER_KEY) -> None:
+        require("team", "redis", "REDIS_URL (the shared batch-loop leader lock)")
         import redis
 
         self.key = key

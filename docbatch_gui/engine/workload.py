@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from docbatch_gui.domain.errors import DocBatchError, ErrorKind, ExitCode
+from docbatch_gui.extras import require
 
 log = logging.getLogger(__name__)
 
@@ -125,6 +126,7 @@ class RedisWorkload:
     """Shared accounting in Redis: one key per running task, with a TTL."""
 
     def __init__(self, url: str, *, ttl: int = TTL_SECONDS, timeout: float = 2.0) -> None:
+        require("team", "redis", "REDIS_URL (the shared workload manager)")
         import redis
 
         self.url = url

@@ -1,10 +1,11 @@
 """The model catalogue: one place for what each Claude model costs and accepts.
 
 Prices, thinking and effort rules, the minimum cacheable prefix and image limits
-change with every model release, so they live in ``resources/models.json``, not in
-code. Request building asks the catalogue which ``thinking`` and ``effort`` to send,
-and cost reading asks it for prices. There are no prefix guesses: a model id that
-is not listed is refused with the list of known ones.
+change with every model release, so they live in
+``docbatch_gui/resources/models.json``, not in code. Request building asks the
+catalogue which ``thinking`` and ``effort`` to send, and cost reading asks it for
+prices. There are no prefix guesses: a model id that is not listed is refused with
+the list of known ones.
 """
 
 from __future__ import annotations
@@ -167,8 +168,9 @@ class Catalogue:
         if info is None:
             raise UnknownModel(
                 f"Unknown Claude model {model!r}. Known models: {', '.join(self.models)} "
-                f"(resources/models.json, checked {self.checked}). Set ANTHROPIC_MODEL to one "
-                "of them, or add the model to the catalogue with its prices and rules."
+                f"(docbatch_gui/resources/models.json, checked {self.checked}). Set "
+                "ANTHROPIC_MODEL to one of them, or add the model to the catalogue with its "
+                "prices and rules."
             )
         return info
 

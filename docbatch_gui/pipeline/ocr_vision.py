@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from docbatch_gui.domain.errors import CriticalError, RetryableError
+from docbatch_gui.extras import require
 from docbatch_gui.pipeline.ocr import OcrResult
 from docbatch_gui.pipeline.orientation import from_vote
 
@@ -112,6 +113,7 @@ class VisionOcr:
             return self._client
 
     def _build_client(self) -> Any:
+        require("vision", "google.cloud.vision", "Google Vision")
         import google.auth
         from google.auth import exceptions as auth_exceptions
         from google.auth.credentials import AnonymousCredentials

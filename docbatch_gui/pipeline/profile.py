@@ -1,8 +1,8 @@
 """The document-type profile: what the offline extractor looks for, kept as data.
 
 Keywords, label phrases and required fields change with every customer's document
-mix; keeping them in ``resources/profiles/*.json`` lets an administrator tune them
-without a release. The JSON is validated once at load time, so a typo stops the
+mix; keeping them in ``docbatch_gui/resources/profiles/*.json`` lets an administrator
+tune them without a release. The JSON is validated once at load time, so a typo stops the
 start with one clear message instead of silently weakening extraction later.
 """
 

@@ -1,5 +1,5 @@
 """The Russian translation is complete: every string in the code has a translation in
-``resources/i18n/docbatch_ru.ts``, the committed ``.qm`` holds exactly those, and the
+``docbatch_gui/resources/i18n/docbatch_ru.ts``, the committed ``.qm`` holds exactly those, and the
 main window built in Russian shows no English string."""
 
 from __future__ import annotations

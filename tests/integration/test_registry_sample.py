@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.conftest import REPO, SAMPLES
+from tests.conftest import RESOURCES, SAMPLES
 from tests.helpers import cli, cli_json
 
-SAMPLE = REPO / "resources" / "registry_sample"
+SAMPLE = RESOURCES / "registry_sample"
 
 
 def test_the_registry_sample_matches_the_bundled_samples(tmp_path: Path) -> None:

@@ -20,7 +20,8 @@ from docbatch_gui.pipeline.profile import load_profile
 from docbatch_gui.pipeline.schema_limits import schema_problems
 from tests.fakes.anthropic_rules import Refusal, check_message
 
-PROFILES = sorted((Path(__file__).resolve().parents[2] / "resources" / "profiles").glob("*.json"))
+RESOURCES = Path(__file__).resolve().parents[2] / "docbatch_gui" / "resources"
+PROFILES = sorted((RESOURCES / "profiles").glob("*.json"))
 
 
 def _through_the_fake(schema: dict[str, Any]) -> None:

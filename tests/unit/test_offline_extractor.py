@@ -15,7 +15,8 @@ from docbatch_gui.pipeline.offline import PageText, extract_documents, parse_fil
 from docbatch_gui.pipeline.profile import Profile, load_profile
 
 REPO = Path(__file__).resolve().parents[2]
-SAMPLES = REPO / "resources" / "samples"
+RESOURCES = REPO / "docbatch_gui" / "resources"
+SAMPLES = RESOURCES / "samples"
 FIELD_KEYS = {
     "number",
     "date",
@@ -31,7 +32,7 @@ FIELD_KEYS = {
 
 @pytest.fixture(scope="module")
 def profile() -> Profile:
-    return load_profile(REPO / "resources" / "profiles" / "default.json")
+    return load_profile(RESOURCES / "profiles" / "default.json")
 
 
 def _pages(path: Path) -> list[PageText]:
@@ -260,7 +261,7 @@ def test_filename_mismatch_is_a_review_reason(profile: Profile) -> None:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.text(max_size=300), min_size=1, max_size=5))
 def test_any_text_gives_contiguous_documents(texts: list[str]) -> None:
-    profile = load_profile(REPO / "resources" / "profiles" / "default.json")
+    profile = load_profile(RESOURCES / "profiles" / "default.json")
     pages = [PageText(i + 1, text) for i, text in enumerate(texts)]
     docs = extract_documents(1, "random.pdf", pages, profile)
     assert docs[0].page_from == 1 and docs[-1].page_to == len(texts)

@@ -14,10 +14,12 @@ from docbatch_gui.pipeline.profile import default_profile_path, label_regex, loa
 from docbatch_gui.resources import resources_dir
 
 REPO = Path(__file__).resolve().parents[2]
+RESOURCES = REPO / "docbatch_gui" / "resources"
+DEFAULT = RESOURCES / "profiles" / "default.json"
 
 
 def _default_json() -> dict[str, Any]:
-    return json.loads((REPO / "resources" / "profiles" / "default.json").read_text("utf-8"))
+    return json.loads(DEFAULT.read_text("utf-8"))
 
 
 def _write(tmp_path: Path, data: object) -> Path:
@@ -29,7 +31,7 @@ def _write(tmp_path: Path, data: object) -> Path:
 def test_default_profile_loads(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("DOCBATCH_RESOURCES", raising=False)
     profile = load_profile()
-    assert profile.source == REPO / "resources" / "profiles" / "default.json"
+    assert profile.source == DEFAULT
     assert [t.key for t in profile.doc_types] == [
         "invoice",
         "act",
@@ -58,9 +60,9 @@ def test_default_profile_loads(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_resources_dir_env_override(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("DOCBATCH_RESOURCES", raising=False)
-    assert resources_dir() == REPO / "resources"
+    assert resources_dir() == RESOURCES
     copy = tmp_path / "res"
-    shutil.copytree(REPO / "resources" / "profiles", copy / "profiles")
+    shutil.copytree(RESOURCES / "profiles", copy / "profiles")
     monkeypatch.setenv("DOCBATCH_RESOURCES", str(copy))
     assert resources_dir() == copy.resolve()
     assert default_profile_path() == copy.resolve() / "profiles" / "default.json"
