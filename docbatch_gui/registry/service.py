@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +30,7 @@ from docbatch_gui.engine.workload import Workload, workload_for
 from docbatch_gui.registry import search as search_mod
 from docbatch_gui.registry.config import RegistryConfig, load_config
 from docbatch_gui.registry.exporter import write_export
-from docbatch_gui.registry.importer import FilteredRow, RegistryRow, preview, read_registry
+from docbatch_gui.registry.importer import preview, read_registry
 from docbatch_gui.registry.matcher import RegistryRow as MatchRow
 from docbatch_gui.registry.progress import ProgressFn, check_cancel
 from docbatch_gui.storage.store import Store
@@ -89,21 +89,24 @@ class PreviewResult:
     sheet: str
     sheet_names: list[str]
     headers: list[str]
-    rows: list[RegistryRow | FilteredRow]  # the first rows as parsed, in sheet order
+    rows: list[RegistryRowRecord | FilteredRowRecord]  # the first rows as parsed, in sheet order
     kept: int  # over the whole sheet
     filtered: int
     by_reason: dict[str, int]
-    filtered_rows: list[FilteredRow]  # up to 50, with reasons
+    filtered_rows: list[FilteredRowRecord]  # up to 50, with reasons
 
 
 def _config(source: ConfigSource) -> RegistryConfig:
     return source if isinstance(source, RegistryConfig) else load_config(source)
 
 
-def _record(row: RegistryRow) -> RegistryRowRecord:
+def _record(row: RegistryRowRecord) -> RegistryRowRecord:
     """A row as stored: its text values without control or direction characters."""
-    return RegistryRowRecord(
-        row.row, _clean(row.raw_data), _clean(row.mapped_data), _clean(row.normalized)
+    return replace(
+        row,
+        raw_data=_clean(row.raw_data),
+        mapped_data=_clean(row.mapped_data),
+        normalized=_clean(row.normalized),
     )
 
 
@@ -306,10 +309,7 @@ class RegistryService:
                 beat = time.monotonic()
             if progress is not None:
                 progress(run.stats.kept, None)
-        self.store.set_filtered_rows(
-            into.id,
-            [FilteredRowRecord(f.row, f.reason, f.values, f.detail) for f in run.filtered],
-        )
+        self.store.set_filtered_rows(into.id, run.filtered)
         if progress is not None:
             progress(run.stats.kept, run.stats.kept)
         return asdict(run.stats)
