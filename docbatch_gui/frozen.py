@@ -4,8 +4,6 @@ From source, an isolated child is ``python -m docbatch_gui.pipeline.child``. In 
 frozen bundle ``sys.executable`` is the ``DocBatch`` program itself, which has no
 ``-m``; so children are started as ``DocBatch --child MODULE`` and the entry point
 hands them to :func:`dispatch_child` before anything else (no Qt, no window).
-``multiprocessing`` spawn children (the extraction pool) are handled by
-``multiprocessing.freeze_support()``, which the entry point calls first.
 """
 
 from __future__ import annotations

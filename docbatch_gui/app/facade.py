@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from functools import cached_property
@@ -22,6 +21,7 @@ from docbatch_gui.app.review import ReviewService
 from docbatch_gui.app.views import BatchViews, RemoteSources
 from docbatch_gui.domain.errors import ConfigError, DocBatchError, InvalidTransition, NotFound
 from docbatch_gui.domain.models import Document, Job, Page
+from docbatch_gui.domain.progress import CancelToken, ProgressSink
 from docbatch_gui.domain.states import (
     FINAL_STATES,
     PAUSED_SETTING,
@@ -31,7 +31,7 @@ from docbatch_gui.domain.states import (
     check_operator_move,
 )
 from docbatch_gui.engine.documents import check_corrections
-from docbatch_gui.engine.intake import IntakeProgress, IntakeReport, intake_paths
+from docbatch_gui.engine.intake import IntakeReport, intake_paths
 from docbatch_gui.engine.leader import RedisLeaderLock
 from docbatch_gui.engine.lock import WorkerLock
 from docbatch_gui.engine.recovery import recover_interrupted
@@ -190,8 +190,8 @@ class DocBatchApp(BatchViews, RemoteSources):
         *,
         mode: str | None = None,
         force: bool = False,
-        progress: IntakeProgress | None = None,
-        cancel: threading.Event | None = None,
+        progress: ProgressSink | None = None,
+        cancel: CancelToken | None = None,
     ) -> IntakeReport:
         return intake_paths(
             self.store,

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import logging
 import tempfile
-import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,6 +20,7 @@ from docbatch_gui.app.batch_stats import (
 )
 from docbatch_gui.domain.errors import InvalidTransition, NotFound
 from docbatch_gui.domain.models import BatchRecord, Job
+from docbatch_gui.domain.progress import CancelToken, ProgressSink
 from docbatch_gui.domain.states import FINAL_STATES
 from docbatch_gui.engine.intake import IntakeReport
 from docbatch_gui.llm.metrics import SyncMetrics, SyncSnapshot
@@ -29,7 +29,6 @@ from docbatch_gui.settings.secrets import keyring_secret
 if TYPE_CHECKING:
     from docbatch_gui.engine.workload import Workload
     from docbatch_gui.settings.model import Settings
-    from docbatch_gui.sources.yadisk import Progress
     from docbatch_gui.storage.store import Store
 
 log = logging.getLogger(__name__)
@@ -118,13 +117,13 @@ class RemoteSources:
         token: str | None = None,
         mode: str | None = None,
         force: bool = False,
-        progress: Progress | None = None,
-        cancel: threading.Event | None = None,
+        progress: ProgressSink | None = None,
+        cancel: CancelToken | None = None,
     ) -> IntakeReport:
         """Queue every supported file of a Yandex.Disk public link (or, with an OAuth
         token, a folder path such as ``disk:/Scans``). Downloads run in parallel with
-        the workload manager's thread counts; ``progress(done, total, name)`` is called
-        from download threads; setting ``cancel`` stops it (ImportCanceled)."""
+        the workload manager's thread counts; ``progress`` hears of each file (its name
+        as ``what``) from download threads; canceling ``cancel`` stops it (``Canceled``)."""
         from docbatch_gui.sources.yadisk import YandexDisk, download_all
 
         mode = self.resolve_mode(mode)

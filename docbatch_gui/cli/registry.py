@@ -24,6 +24,7 @@ from rich.text import Text
 
 from docbatch_gui.cli.output import err, out
 from docbatch_gui.domain.errors import ExitCode
+from docbatch_gui.domain.progress import Progress, ProgressSink
 from docbatch_gui.domain.registry import Registry, SearchResult
 from docbatch_gui.registry.service import RESULT_FILTERS
 
@@ -96,13 +97,14 @@ def _who(args: argparse.Namespace) -> str:
     return args.who or getpass.getuser()
 
 
-def _progress(label: str) -> Any:
-    """A one-line stderr counter on a terminal; silent in scripts."""
+def _progress() -> ProgressSink | None:
+    """A one-line stderr counter on a terminal ("rows imported: 300/1200"); silent in
+    scripts. The operation names what it counts."""
     if not err.is_terminal:
         return None
 
-    def show(done: int, total: int | None) -> None:
-        err.print(f"\r{label}: {done}" + (f"/{total}" if total else ""), end="")
+    def show(step: Progress) -> None:
+        err.print(f"\r{step.what}: {step.done}" + (f"/{step.total}" if step.total else ""), end="")
 
     return show
 
@@ -116,7 +118,7 @@ def cmd_registry(app: DocBatchApp, args: argparse.Namespace) -> int:
 def _import(app: DocBatchApp, args: argparse.Namespace) -> int:
     summary = app.registry.import_registry(
         args.file, args.config, name=args.name, force=args.force,
-        progress=_progress("rows imported"),
+        progress=_progress(),
     )  # fmt: skip
     if args.json:
         payload = {
@@ -138,7 +140,7 @@ def _search(app: DocBatchApp, args: argparse.Namespace) -> int:
     pairs = app.registry.candidate_pairs(args.id)
     if not args.json:
         out.print(f"registry {args.id}: {pairs} candidate pairs to score")
-    summary = app.registry.search(args.id, progress=_progress("rows matched"))
+    summary = app.registry.search(args.id, progress=_progress())
     if args.json:
         print(json.dumps(asdict(summary), indent=2))
     else:
@@ -186,7 +188,7 @@ def _unassign(app: DocBatchApp, args: argparse.Namespace) -> int:
 
 
 def _export(app: DocBatchApp, args: argparse.Namespace) -> int:
-    written = app.registry.export(args.id, args.out, progress=_progress("rows exported"))
+    written = app.registry.export(args.id, args.out, progress=_progress())
     out.print(Text(f"registry {args.id}: {written} rows written to {args.out}"))
     return ExitCode.OK
 

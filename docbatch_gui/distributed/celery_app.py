@@ -4,17 +4,17 @@ Tasks are acknowledged late and rejected when their worker process dies, so a ta
 whose worker was killed goes back to the queue instead of being lost; the store's
 attempt fencing makes the re-run safe. One task at a time per process
 (prefetch 1): a long registry search never holds short jobs hostage.
+
+A task runs the same engine as the desktop; its children (render, OCR, offline
+extraction) are plain subprocesses in their own process groups, not
+``multiprocessing`` children, so Celery's daemonic pool processes may start them.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-from multiprocessing.process import AuthenticationString
-from typing import Any
 
 from celery import Celery
-from celery.signals import worker_process_init
 
 from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.settings.model import Settings
@@ -55,16 +55,3 @@ def configure(settings: Settings) -> Celery:
     # Pool processes and tasks read the same settings, data directory included.
     os.environ.setdefault("DOCBATCH_DATA_DIR", str(settings.data_dir))
     return app
-
-
-@worker_process_init.connect
-def _allow_children(**_: Any) -> None:
-    """A task runs the same engine as the desktop, which renders in child processes
-    and extracts in a small process pool; Celery's pool processes are flagged daemonic,
-    which ``multiprocessing`` refuses to let have children. The engine shuts its pools
-    down at the end of every task, so nothing outlives the task."""
-    config = multiprocessing.current_process()._config  # type: ignore[attr-defined]
-    config["daemon"] = False
-    # billiard's key type refuses the standard library's spawn pickling; use a fresh
-    # standard one, as any process started by ``multiprocessing`` has.
-    config["authkey"] = AuthenticationString(os.urandom(32))

@@ -4,44 +4,38 @@ The service already does the bookkeeping of import and search: their workload sl
 (``registry_search`` is one at a time, team-wide), and status ``error`` with
 ``task_error`` on any failure. Export keeps the registry's status as it is in the
 desktop, so only a Celery export records its failure here; each function re-raises,
-so Celery marks the task failed too. Progress goes to the task's ``report``
+so Celery marks the task failed too. Progress goes to the task's ``report`` sink
 (``update_state(PROGRESS, {progress, message})``).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
 from docbatch_gui.domain.errors import NotFound
+from docbatch_gui.domain.progress import Progress, ProgressSink
 from docbatch_gui.domain.registry import RegistryStatus
-from docbatch_gui.registry.progress import ProgressFn
 from docbatch_gui.registry.service import RegistryService
 
 log = logging.getLogger(__name__)
 
-#: ``report(progress 0..1, message, force=False)``: the task's throttled reporter
-Report = Callable[..., None]
 
+def progress_to(report: ProgressSink, what: str) -> ProgressSink:
+    """The service's row counts, told as the sentence the GUI and the CLI show."""
 
-def progress_to(report: Report, what: str) -> ProgressFn:
-    """The service's ``progress(done, total)`` as a fraction and a sentence."""
-
-    def progress(done: int, total: int | None) -> None:
-        if total:
-            report(done / total, f"{what}: {done} of {total} rows")
-        else:
-            report(0.0, f"{what}: {done} rows")
+    def progress(step: Progress) -> None:
+        counted = f"{step.done} of {step.total}" if step.total else str(step.done)
+        report(replace(step, what=f"{what}: {counted} rows"))
 
     return progress
 
 
 def import_rows(
     service: RegistryService,
-    report: Report,
+    report: ProgressSink,
     file: str,
     config: dict[str, Any] | str,
     *,
@@ -54,25 +48,28 @@ def import_rows(
         file, config, name=name, registry_id=registry_id, force=force,
         progress=progress_to(report, "import"),
     )  # fmt: skip
-    report(1.0, f"registry {summary.registry_id}: {summary.kept} rows imported", force=True)
+    report(Progress(1, 1, f"registry {summary.registry_id}: {summary.kept} rows imported"))
     return asdict(summary)
 
 
-def search(service: RegistryService, report: Report, registry_id: int) -> dict[str, Any]:
+def search(service: RegistryService, report: ProgressSink, registry_id: int) -> dict[str, Any]:
     summary = service.search(int(registry_id), progress=progress_to(report, "search"))
-    report(1.0, f"registry {registry_id}: {summary.matched} of {summary.rows} rows matched",
-           force=True)  # fmt: skip
+    report(
+        Progress(1, 1, f"registry {registry_id}: {summary.matched} of {summary.rows} rows matched")
+    )
     return asdict(summary)
 
 
-def export(service: RegistryService, report: Report, registry_id: int, out: str) -> dict[str, Any]:
+def export(
+    service: RegistryService, report: ProgressSink, registry_id: int, out: str
+) -> dict[str, Any]:
     """Write the .xlsx to ``out`` (a path the worker can write and the operator read)."""
     try:
         rows = service.export(int(registry_id), Path(out), progress=progress_to(report, "export"))
     except Exception as exc:
         mark_error(service, int(registry_id), f"export failed: {exc}")
         raise
-    report(1.0, f"registry {registry_id}: {rows} rows exported", force=True)
+    report(Progress(1, 1, f"registry {registry_id}: {rows} rows exported"))
     return {"registry_id": int(registry_id), "rows": rows, "out": out}
 
 

@@ -21,6 +21,7 @@ from docbatch_gui.distributed import registry_calls
 from docbatch_gui.distributed.celery_app import app
 from docbatch_gui.domain.errors import InvalidTransition
 from docbatch_gui.domain.models import Job
+from docbatch_gui.domain.progress import Progress, ProgressSink
 from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState
 from docbatch_gui.engine.faults import crash_once
 from docbatch_gui.settings.model import Settings, load_settings
@@ -30,7 +31,7 @@ log = logging.getLogger(__name__)
 PROGRESS = "PROGRESS"
 REPORT_EVERY_S = 0.5  # progress writes to Redis at most this often per task
 MINUTE = 60
-#: soft and hard time limits (seconds); the search's are the seed's 60 and 65 minutes
+#: soft and hard time limits (seconds); a search gets 60 and 65 minutes
 LIMITS = {"soft_time_limit": 30 * MINUTE, "time_limit": 35 * MINUTE}
 SEARCH_LIMITS = {"soft_time_limit": 60 * MINUTE, "time_limit": 65 * MINUTE}
 
@@ -51,16 +52,17 @@ def opened_app(settings: Settings) -> Iterator[Any]:
         docapp.close()
 
 
-def reporter(task: Task) -> Callable[[float, str], None]:
-    """Progress to the result backend, throttled; the last word always gets through."""
+def reporter(task: Task) -> ProgressSink:
+    """Progress to the result backend as ``{progress 0..1, message}``, throttled; the
+    last word (a finished ``Progress``) always gets through."""
     last = [0.0]
 
-    def report(progress: float, message: str, *, force: bool = False) -> None:
+    def report(progress: Progress) -> None:
         now = time.monotonic()
-        if force or now - last[0] >= REPORT_EVERY_S:
+        if progress.finished or now - last[0] >= REPORT_EVERY_S:
             last[0] = now
             if task.request.id:  # called directly (tests, eager) there is no result to update
-                meta = {"progress": round(progress, 3), "message": message}
+                meta = {"progress": round(progress.share or 0.0, 3), "message": progress.what}
                 task.update_state(state=PROGRESS, meta=meta)
 
     return report
@@ -99,7 +101,7 @@ def process_job(self: Task, job_id: int, prepare_only: bool = False) -> dict[str
     report = reporter(self)
 
     def on_job(job: Job) -> None:
-        report(job.progress, f"{job.file_name}: {job.state.value}")
+        report(Progress.of_share(job.progress, f"{job.file_name}: {job.state.value}"))
         if job.state is JobState.PREPARING:
             crash_once("celery_mid_job")  # tests only: a worker killed mid-task
 
@@ -109,7 +111,7 @@ def process_job(self: Task, job_id: int, prepare_only: bool = False) -> dict[str
             _requeue_after_lost_worker(docapp.store, job)
         final = asyncio.run(_run_job(docapp, job_id, on_job, prepare_only))
         state = final.state.value if final is not None else docapp.store.get_job(job_id).state
-        report(1.0, f"job {job_id}: {state}", force=True)
+        report(Progress(1, 1, f"job {job_id}: {state}"))
         return {
             "job_id": job_id,
             "state": str(state),

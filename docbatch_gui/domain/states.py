@@ -10,7 +10,10 @@ deadline can never move a ``timed_out`` job to ``done``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from datetime import datetime
 from enum import StrEnum
+from typing import Any
 
 from docbatch_gui.domain.errors import InvalidTransition
 
@@ -124,6 +127,37 @@ def check_operator_move(job_id: int, file_name: str, current: JobState, target: 
         f"job {job_id} ({file_name}) is {current} already: only a queued or running job "
         "can be canceled; retry it to process it again"
     )
+
+
+#: What a move back to ``queued`` (retry, force reprocess, recovery) clears unless the
+#: caller says otherwise: the previous attempt's failure and progress must not show
+#: on the new one.
+REQUEUE_RESETS: Mapping[str, Any] = {
+    "error_kind": None,
+    "error": None,
+    "termination_confirmed": None,
+    "progress": 0.0,
+}
+
+
+def transition_fields(
+    current_phase: Phase | str | None, to: JobState, fields: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The job fields a store writes for a move to ``to``: the caller's ``fields``
+    over the defaults (the phase of the new state, the resets of a requeue). Every
+    store backend applies this, so SQLite and MongoDB jobs look alike after any move."""
+    values = dict(fields)
+    values.setdefault("phase", PHASE_OF.get(to, current_phase))
+    if to is S.QUEUED:
+        for name, value in REQUEUE_RESETS.items():
+            values.setdefault(name, value)
+    values["state"] = to
+    return values
+
+
+def claim_fields(attempts: int, to: JobState, deadline: datetime | None) -> dict[str, Any]:
+    """The job fields a claim out of ``queued`` writes: a new attempt, its deadline."""
+    return {"state": to, "phase": PHASE_OF.get(to), "attempts": attempts + 1, "deadline": deadline}
 
 
 #: the store setting that pauses the worker (no new job starts, no batch is submitted

@@ -7,13 +7,13 @@ are in the blob store and the job is in the store, whatever crashes next.
 from __future__ import annotations
 
 import logging
-import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from docbatch_gui.domain.errors import UnsupportedInput
 from docbatch_gui.domain.models import Job, NewJob
+from docbatch_gui.domain.progress import CancelToken, ProgressSink, canceled, report
 from docbatch_gui.domain.states import JobState, Phase
 from docbatch_gui.domain.text import printable
 from docbatch_gui.engine.job_log import log_failure
@@ -23,9 +23,6 @@ from docbatch_gui.storage.blobs import BlobStore, sha256_file
 from docbatch_gui.storage.store import Store
 
 log = logging.getLogger("docbatch_gui.engine.worker")
-
-#: (files done, files in all or None while unknown, the file being taken in)
-IntakeProgress = Callable[[int, int | None, Path], None]
 
 EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
@@ -64,8 +61,8 @@ def intake_paths(
     mode: str,
     force: bool = False,
     max_file_mb: int = 1024,
-    progress: IntakeProgress | None = None,
-    cancel: threading.Event | None = None,
+    progress: ProgressSink | None = None,
+    cancel: CancelToken | None = None,
     links_out: bool = False,
 ) -> IntakeReport:
     """Queue files. A file named explicitly always gets a job (a failed one if its
@@ -73,32 +70,32 @@ def intake_paths(
     so a folder of scans with a stray spreadsheet does not fill the queue with errors.
 
     A big folder takes a while (every file is hashed and copied): ``progress`` hears
-    of each file, and ``cancel`` stops between two files.
+    of each file (its name as ``what``), and ``cancel`` stops between two files; the
+    report then says so (``canceled``) and the files taken in so far stay queued.
     """
-    report = IntakeReport()
+    result = IntakeReport()
     files = iter_files(paths, links_out=links_out)
     found = list(files) if progress is not None else files
     total = len(found) if isinstance(found, list) else None
     for done, item in enumerate(found):
-        if cancel is not None and cancel.is_set():
-            report.canceled = True
+        if canceled(cancel):
+            result.canceled = True
             break
-        if progress is not None:
-            progress(done, total, item.path)
+        report(progress, done, total, item.path.name)
         if not item.explicit and item.problem is not None:
             log.warning("passed over %s: %s", shown_path(item.path), item.problem)
-            report.passed_over.append((item.path, item.problem))
+            result.passed_over.append((item.path, item.problem))
             continue
         if not item.explicit and item.path.suffix.lower() not in SUPPORTED_EXTENSIONS:
-            report.skipped.append(item.path)
+            result.skipped.append(item.path)
             continue
-        report.results.append(
+        result.results.append(
             intake_file(
                 store, blobs, item.path, mode=mode, force=force, max_file_mb=max_file_mb,
                 problem=item.problem,
             )
         )  # fmt: skip
-    return report
+    return result
 
 
 def intake_file(

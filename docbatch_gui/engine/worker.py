@@ -14,9 +14,7 @@ import errno
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
-from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime, timedelta
-from multiprocessing import get_context
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -35,7 +33,8 @@ from docbatch_gui.engine.job_log import ENDED_BADLY, log_failure, log_skipped_pa
 from docbatch_gui.engine.ocr_step import OcrStep
 from docbatch_gui.pipeline.formats import stored_kind
 from docbatch_gui.pipeline.isolate import ChildPool
-from docbatch_gui.pipeline.offline import PageText, extract_documents
+from docbatch_gui.pipeline.offline import PageText
+from docbatch_gui.pipeline.offline_run import extract_in_child
 from docbatch_gui.pipeline.prepare import ChildDied, PrepareTimeout, prepare_pool, run_prepare
 from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.pipeline.render import PrepareTask, RenderedPage
@@ -86,7 +85,6 @@ class LocalWorker:
         self.modes = LOCAL_MODES | ({ProcessingMode.SYNC.value} if claude else set())
         #: set by a critical error (auth, billing): no further job is started
         self.halted: DocBatchError | None = None
-        self._cpu: ProcessPoolExecutor | None = None
         #: False while the operator paused the worker or the GUI is closing: running
         #: jobs finish, no new one starts
         self.may_start = may_start or (lambda: True)
@@ -123,24 +121,22 @@ class LocalWorker:
         queued = self._queued() if self.may_start() else []
         if not queued:
             return
-        async with self.opened(warm=len(queued), stop=stop):
+        async with self.opened(warm=len(queued)):
             await self._drain_queue(stop)
 
     @contextlib.asynccontextmanager
-    async def opened(self, *, warm: int, stop: asyncio.Event | None = None) -> AsyncIterator[None]:
-        """The executors CPU work needs, for the body's duration: render children for
-        pages, a small process pool for extraction (a thread would hold the GIL and
-        stall the event loop, and with it every other job's progress and the GUI)."""
+    async def opened(self, *, warm: int) -> AsyncIterator[None]:
+        """The children CPU work needs, for the body's duration: they render pages, run
+        Tesseract and the offline extractor (in this process, CPU work would hold the
+        GIL and stall the event loop, and with it every other job and the GUI). A job
+        still running when the body ends was canceled and put back in the queue; closing
+        the pool then ends its child."""
         workers = self.settings.render_workers
-        self._cpu = ProcessPoolExecutor(workers, mp_context=get_context("spawn"))
         try:
             async with prepare_pool(workers) as self._pool:
                 await self._pool.warm_up(min(warm, workers))
                 yield
         finally:
-            # Queued extractions are dropped (their jobs are back in the queue); one
-            # already running finishes in its process, which then exits.
-            self._cpu.shutdown(wait=not (stop and stop.is_set()), cancel_futures=True)
             self._pool = None
 
     async def _drain_queue(self, stop: asyncio.Event | None) -> None:
@@ -293,7 +289,7 @@ class LocalWorker:
         job = self.emit(
             self.store.transition(job.id, JobState.EXTRACTING, attempt=attempt, progress=0.9)
         )
-        extracted = await self._extract(job, attempt)
+        extracted = await self._extract(job, attempt, deadline)
         self.store.transition(job.id, JobState.BUILDING, attempt=attempt)
         documents = store_documents(self.store, job.id, extracted)
         final = (
@@ -420,7 +416,7 @@ class LocalWorker:
             result.child_peak_rss_mb or 0,
         )
 
-    async def _extract(self, job: Job, attempt: int) -> list[Document]:
+    async def _extract(self, job: Job, attempt: int, deadline: float) -> list[Document]:
         if job.mode == ProcessingMode.SYNC.value:
             if self.claude is None:
                 raise DocBatchError(f"{job.file_name}: sync mode needs ANTHROPIC_API_KEY.")
@@ -429,7 +425,7 @@ class LocalWorker:
             )
             return await extraction.extract(job, attempt)
         pages = [PageText(p.page_no, p.text, p.ocr_engine) for p in self.store.list_pages(job.id)]
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            self._cpu, extract_documents, job.id, job.file_name, pages, self.profile
+        assert self._pool is not None, "process() runs inside opened()"
+        return await extract_in_child(
+            self._pool, job.id, job.file_name, pages, self.profile, deadline
         )

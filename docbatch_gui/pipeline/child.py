@@ -1,8 +1,8 @@
 """Entry point of an isolated prepare child: ``python -m docbatch_gui.pipeline.child``.
 
 It reads one task per line on stdin: a ``PrepareTask`` (answered with ``count``, then
-``page`` per page, then ``done`` or ``error``), an OCR task (``ocr`` per page), or one
-page's text layer (``text``). A
+``page`` per page, then ``done`` or ``error``), an OCR task (``ocr`` per page), one
+page's text layer (``text``), or a job's offline extraction (``documents``). A
 message is a JSON line followed by ``payload_bytes`` raw bytes (the page's JPEGs). It
 exits at EOF. Library chatter (MuPDF warnings) goes to stderr so it can never
 corrupt the stream.
@@ -19,6 +19,7 @@ import resource
 import signal
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from docbatch_gui.domain.errors import DocBatchError
@@ -131,6 +132,47 @@ def text_of_page(task: dict[str, Any], send: Send) -> None:
     send({"event": "done", "peak_rss_mb": _peak_rss_mb()})
 
 
+_PROFILES: dict[tuple[str, int], Any] = {}
+
+
+def _profile(path: str) -> Any:
+    """The extraction profile, loaded once per file version: a long-lived child takes
+    an administrator's edit at its next task, as a fresh process would."""
+    from docbatch_gui.pipeline.profile import load_profile
+
+    try:
+        key = (path, os.stat(path).st_mtime_ns)
+    except OSError:
+        key = (path, 0)
+    if key not in _PROFILES:
+        _PROFILES.clear()
+        _PROFILES[key] = load_profile(Path(path))
+    return _PROFILES[key]
+
+
+def extract_offline(task: dict[str, Any], send: Send) -> None:
+    """A job's documents from its pages' text, by the offline extractor. In a child:
+    pure CPU work in the parent would hold the GIL and stall its event loop (and with
+    it every other job and the GUI), and a runaway pattern is stopped by the deadline."""
+    from docbatch_gui.pipeline.offline import PageText, extract_documents
+
+    try:
+        pages = [PageText(**page) for page in task["pages"]]
+        documents = extract_documents(
+            int(task["job_id"]), task["file_name"], pages, _profile(task["profile"])
+        )
+    except DocBatchError as exc:
+        send({"event": "error", "kind": exc.kind.value, "message": exc.message})
+        return
+    except Exception as exc:  # a bug, not the file: retried, and reported with the log
+        message = f"{task['file_name']}: internal error in the offline extractor "
+        message += f"({type(exc).__name__}: {str(exc)[:200]}). Retry it; if it fails again, "
+        send({"event": "error", "kind": "retryable", "message": message + "report it."})
+        return
+    send({"event": "documents", "documents": [d.as_dict() for d in documents]})
+    send({"event": "done", "peak_rss_mb": _peak_rss_mb()})
+
+
 def _peak_rss_mb() -> float:
     """This child's peak memory so far, reported so that bounded memory is measurable."""
     return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
@@ -167,6 +209,8 @@ def main() -> int:
             ocr_pages(task, send)
         elif task.get("kind") == "page_text":
             text_of_page(task, send)
+        elif task.get("kind") == "extract":
+            extract_offline(task, send)
         else:
             render_one(PrepareTask(**task), send)
     return 0

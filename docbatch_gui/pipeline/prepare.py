@@ -23,7 +23,8 @@ from docbatch_gui.pipeline.textutil import page_ranges
 
 CHILD_MODULE = "docbatch_gui.pipeline.child"
 
-_KINDS: dict[str, type[DocBatchError]] = {
+#: the error a child's ``error`` event stands for, by its ``kind``
+CHILD_ERRORS: dict[str, type[DocBatchError]] = {
     ErrorKind.UNSUPPORTED.value: UnsupportedInput,
     ErrorKind.RETRYABLE.value: RetryableError,
 }
@@ -163,7 +164,7 @@ async def _render_from(
                 elif event == "done":
                     progress.peak = max(progress.peak or 0, message.get("peak_rss_mb") or 0)
                 elif event == "error":
-                    error_class = _KINDS.get(message["kind"], UnsupportedInput)
+                    error_class = CHILD_ERRORS.get(message["kind"], UnsupportedInput)
                     raise error_class(message["message"], file=task.file_name)
         except ChildCrashed as exc:
             raise ChildDied(

@@ -13,7 +13,6 @@ import contextlib
 import errno
 import os
 import re
-import threading
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import date
 from pathlib import Path
@@ -26,9 +25,9 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 from docbatch_gui.domain.models import Document
+from docbatch_gui.domain.progress import CancelToken, ProgressSink, raise_if_canceled, report
 from docbatch_gui.domain.registry import RegistryRowRecord, SearchResult
 from docbatch_gui.domain.text import clean_value
-from docbatch_gui.registry.progress import ProgressFn, check_cancel
 
 __all__ = ["DOCUMENT_COLUMNS", "MATCH_COLUMNS", "escape_cell", "write_export"]
 
@@ -39,6 +38,8 @@ MATCH_COLUMNS = ["Строка", "Документ id", "Документ: фа�
 DOCUMENT_COLUMNS = ["Документ id", "Файл", "Страницы", "Тип", "Номер", "Дата", "Сумма"]
 _FORMULA_START = ("=", "+", "-", "@")
 PROGRESS_EVERY = 1000
+#: what the export's progress counts (``Progress.what``)
+EXPORTED = "rows exported"
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 DATE_FORMAT = "DD.MM.YYYY"
 AMOUNT_FORMAT = "#,##0.00"
@@ -111,8 +112,8 @@ def write_export(
     unmatched: Sequence[Document],
     *,
     total: int | None = None,
-    progress: ProgressFn | None = None,
-    cancel: threading.Event | None = None,
+    progress: ProgressSink | None = None,
+    cancel: CancelToken | None = None,
 ) -> int:
     """Write the export and return the number of registry rows written.
 
@@ -154,9 +155,8 @@ def write_export(
             sheet.append([typed(sheet, v, formats.get(i)) for i, v in enumerate(values)])
             written += 1
             if written % PROGRESS_EVERY == 0:
-                check_cancel(cancel, "registry export")
-                if progress is not None:
-                    progress(written, total)
+                raise_if_canceled(cancel, "registry export")
+                report(progress, written, total, EXPORTED)
         lonely = workbook.create_sheet("Документы без строки")
         header(lonely, DOCUMENT_COLUMNS, [12, 36, 10, 14, 18, 12, 14])
         lonely_formats = {5: DATE_FORMAT, 6: AMOUNT_FORMAT}
@@ -167,6 +167,5 @@ def write_export(
         partial.replace(out)
     finally:
         partial.unlink(missing_ok=True)
-    if progress is not None:
-        progress(written, total if total is not None else written)
+    report(progress, written, total if total is not None else written, EXPORTED)
     return written

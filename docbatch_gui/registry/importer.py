@@ -1,4 +1,4 @@
-"""Registry rows from a workbook, in the seed's order of steps (seed 003).
+"""Registry rows from a workbook, in a fixed order of steps.
 
 strip autoFilter → headers (``header_row`` with per-column ``column_header_row``
 overrides, merged header cells resolved) → data from ``data_start_row`` → fill-down →
@@ -6,10 +6,10 @@ filters (keywords, empty required column, too few filled cells) → kept rows in
 chunks → up to ``max_filtered_samples`` filtered rows with their reason.
 
 Everything streams: only the current chunk and the header rows are held, so a million
-rows import in bounded memory. The caller persists the chunks; the seed's ``force``
+rows import in bounded memory. The caller persists the chunks; the ``force``
 guard (do not overwrite rows that already have search results) belongs to it too.
 
-Two deliberate differences from the seed: a row skipped for a keyword ("ИТОГО по
+Two deliberate choices: a row skipped for a keyword ("ИТОГО по
 группе") does not feed fill-down, so a subtotal label never leaks into the next group;
 and entirely empty rows are counted under ``empty_row`` but not kept as samples, so
 the 50 samples show rows a person may want back rather than blank lines.
@@ -23,12 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from docbatch_gui.domain.errors import ConfigError, UnsupportedInput
+from docbatch_gui.domain.registry import FilteredRowRecord, RegistryRowRecord
 from docbatch_gui.registry.config import RegistryConfig, column_letter
 from docbatch_gui.registry.excel import OpenedSheet, SheetScan, open_sheet
 from docbatch_gui.registry.rows import (
     REASON_EMPTY,
-    FilteredRow,
-    RegistryRow,
     RowFilter,
     is_empty,
     json_safe,
@@ -36,11 +35,9 @@ from docbatch_gui.registry.rows import (
 )
 
 __all__ = [
-    "FilteredRow",
     "ImportRun",
     "ImportStats",
     "Preview",
-    "RegistryRow",
     "json_safe",
     "normalize_field",
     "preview",
@@ -125,7 +122,7 @@ def _check_columns(config: RegistryConfig, width: int, sheet: str) -> None:
 
 def _parse(
     sheet: OpenedSheet, config: RegistryConfig, stats: ImportStats, path: Path
-) -> Iterator[RegistryRow | FilteredRow]:
+) -> Iterator[RegistryRowRecord | FilteredRowRecord]:
     """Yield every data row as kept or filtered; fills ``stats`` as it goes."""
     header_row_numbers = {config.header_row, *config.column_header_row.values()}
     needed = set(header_row_numbers)
@@ -156,7 +153,7 @@ def _parse(
             row_filter = start()
         stats.total_rows += 1
         result = row_filter(number, values)
-        if isinstance(result, RegistryRow):
+        if isinstance(result, RegistryRowRecord):
             stats.kept += 1
         else:
             stats.filtered += 1
@@ -197,25 +194,25 @@ class ImportRun:
         self.chunk_size = chunk_size
         self.max_filtered_samples = max_filtered_samples
         self.stats = ImportStats()
-        self.filtered: list[FilteredRow] = []
+        self.filtered: list[FilteredRowRecord] = []
         self.finished = False
         self._started = False
 
-    def __iter__(self) -> Iterator[list[RegistryRow]]:
+    def __iter__(self) -> Iterator[list[RegistryRowRecord]]:
         return self.chunks()
 
-    def chunks(self) -> Iterator[list[RegistryRow]]:
+    def chunks(self) -> Iterator[list[RegistryRowRecord]]:
         if self._started:
             raise RuntimeError("an ImportRun can be iterated only once; start a new one")
         self._started = True
         return self._chunks()
 
-    def _chunks(self) -> Iterator[list[RegistryRow]]:
+    def _chunks(self) -> Iterator[list[RegistryRowRecord]]:
         with open_sheet(self.path, self.config.sheet) as sheet:
             self._note_scan(sheet.name, sheet.scan)
-            chunk: list[RegistryRow] = []
+            chunk: list[RegistryRowRecord] = []
             for item in _parse(sheet, self.config, self.stats, self.path):
-                if isinstance(item, RegistryRow):
+                if isinstance(item, RegistryRowRecord):
                     chunk.append(item)
                     if len(chunk) >= self.chunk_size:
                         yield chunk
@@ -248,13 +245,13 @@ class Preview:
     sheet: str
     sheet_names: list[str]
     headers: list[str]
-    rows: list[RegistryRow | FilteredRow]  # in sheet order, kept and filtered mixed
+    rows: list[RegistryRowRecord | FilteredRowRecord]  # in sheet order, kept and filtered mixed
 
 
 def preview(path: Path, config: RegistryConfig, *, rows: int = 20) -> Preview:
     """Parse only the first ``rows`` data rows (the cleaning copy still reads the file)."""
     stats = ImportStats()
-    items: list[RegistryRow | FilteredRow] = []
+    items: list[RegistryRowRecord | FilteredRowRecord] = []
     path = Path(path)
     with open_sheet(path, config.sheet) as sheet:
         parsed = _parse(sheet, config, stats, path)

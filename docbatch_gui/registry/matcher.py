@@ -1,4 +1,4 @@
-"""Match registry rows to documents with weighted rules (seed 003, registry search).
+"""Match registry rows to documents with weighted rules.
 
 Two phases: ``index.DocumentIndex`` finds, per row, the documents that can pass at
 least one sub-rule; each candidate is then scored by every rule and the best rule
@@ -14,9 +14,10 @@ arithmetic in ``scoring``. The names callers use are still importable from here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
+from docbatch_gui.domain.progress import ProgressSink, report
 from docbatch_gui.registry.index import (
     COMPARATOR_KIND,
     DocumentIndex,
@@ -215,7 +216,7 @@ class RegistryMatcher(Scoring):
         self,
         rows: Sequence[RegistryRow],
         *,
-        progress: Callable[[int, int], None] | None = None,
+        progress: ProgressSink | None = None,
     ) -> Iterator[Match]:
         """Match every row; results come in row order once all rows are scored.
 
@@ -227,8 +228,8 @@ class RegistryMatcher(Scoring):
         self.last_candidate_pairs = 0
         for n, row in enumerate(rows, start=1):
             ranked.append(self._rank(row))
-            if progress is not None and (n % PROGRESS_EVERY == 0 or n == total):
-                progress(n, total)
+            if n % PROGRESS_EVERY == 0 or n == total:
+                report(progress, n, total)
         assigned = self._assign(ranked)
         owner = {doc: pos for pos, doc in assigned.items()}
         for pos in range(total):

@@ -1,5 +1,8 @@
 """A registry row as kept or filtered: fill-down, the filters, the three representations.
 
+The rows it makes are the store's own records (``domain.registry``), so an import
+hands them to the store as they are.
+
 Split from the importer because this is the per-row work of an import, run 100,000
 times for a big registry, while the importer does the per-sheet work (headers, chunks,
 statistics). The helpers here are shared with search (``normalize_field``).
@@ -8,7 +11,6 @@ statistics). The helpers here are shared with search (``normalize_field``).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any
@@ -19,6 +21,7 @@ from docbatch_gui.domain.normalize import (
     normalize_number,
     normalize_text,
 )
+from docbatch_gui.domain.registry import FilteredRowRecord, RegistryRowRecord
 from docbatch_gui.registry.config import RegistryConfig, column_letter
 
 __all__ = [
@@ -26,8 +29,6 @@ __all__ = [
     "REASON_KEYWORD",
     "REASON_REQUIRED",
     "REASON_TOO_FEW",
-    "FilteredRow",
-    "RegistryRow",
     "RowFilter",
     "is_empty",
     "json_safe",
@@ -38,26 +39,6 @@ REASON_KEYWORD = "skip_word"
 REASON_REQUIRED = "required_empty"
 REASON_TOO_FEW = "too_few_cells"
 REASON_EMPTY = "empty_row"
-
-
-@dataclass(frozen=True)
-class RegistryRow:
-    """One kept row in the three representations the matcher and the UI need."""
-
-    row: int  # 1-based Excel row
-    raw_data: dict[str, Any]  # header → value as read, JSON-safe
-    mapped_data: dict[str, Any]  # registry field → value as read, JSON-safe
-    normalized: dict[str, str | None]  # registry field → value via domain.normalize
-
-
-@dataclass(frozen=True)
-class FilteredRow:
-    """A row the filters dropped, kept so a person can see why and adjust settings."""
-
-    row: int
-    reason: str  # one of the REASON_* codes, also the key in ImportStats.by_reason
-    values: list[Any]  # JSON-safe cell values after fill-down
-    detail: str = ""  # human-readable explanation
 
 
 def json_safe(value: Any) -> Any:
@@ -107,7 +88,7 @@ def _fold(text: str) -> str:
 
 
 class RowFilter:
-    """Turns raw value tuples into RegistryRow or FilteredRow, keeping fill-down state."""
+    """Turns raw value tuples into kept or filtered row records, keeping fill-down state."""
 
     def __init__(self, config: RegistryConfig, headers: list[str]) -> None:
         self.config = config
@@ -118,7 +99,7 @@ class RowFilter:
         self.last_values: dict[int, Any] = {}
         self._normalized: dict[tuple[str, type, Any], str | None] = {}
 
-    def __call__(self, row: int, raw: tuple[Any, ...]) -> RegistryRow | FilteredRow:
+    def __call__(self, row: int, raw: tuple[Any, ...]) -> RegistryRowRecord | FilteredRowRecord:
         # Called once per data row: the emptiness test is inlined and each text cell is
         # folded once, not once per skip word.
         values = list(raw[: self.width])
@@ -127,12 +108,12 @@ class RowFilter:
             1 for v in values if v is not None and not (isinstance(v, str) and not v.strip())
         )
         if not filled:
-            return FilteredRow(row, REASON_EMPTY, [], "empty row")
+            return FilteredRowRecord(row, REASON_EMPTY, [], "empty row")
         if self.words:
             texts = [_fold(v) for v in values if isinstance(v, str)]
             for word, folded in self.words:
                 if any(folded in text for text in texts):
-                    return FilteredRow(
+                    return FilteredRowRecord(
                         row, REASON_KEYWORD, [json_safe(v) for v in values], f"contains {word!r}"
                     )
         for col in self.fill_columns:
@@ -143,21 +124,21 @@ class RowFilter:
                 self.last_values[col] = values[col]
         required = self.config.required_column_index
         if required is not None and is_empty(values[required]):
-            return FilteredRow(
+            return FilteredRowRecord(
                 row,
                 REASON_REQUIRED,
                 [json_safe(v) for v in values],
                 f"required column {column_letter(required)} is empty",
             )
         if filled < self.config.min_filled_cells:
-            return FilteredRow(
+            return FilteredRowRecord(
                 row,
                 REASON_TOO_FEW,
                 [json_safe(v) for v in values],
                 f"{filled} filled cells, fewer than {self.config.min_filled_cells}",
             )
         mapping = self.config.mapping
-        return RegistryRow(
+        return RegistryRowRecord(
             row=row,
             raw_data={
                 h: v if v.__class__ in _JSON_PLAIN else json_safe(v)

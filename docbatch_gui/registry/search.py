@@ -1,4 +1,4 @@
-"""Registry search against the store: the matcher's pure run, persisted (seed 003).
+"""Registry search against the store: the matcher's pure run, persisted.
 
 The matcher knows nothing of storage or of the pydantic configuration, so this module
 translates both ways, writes results in chunks of 200, keeps what operators assigned
@@ -8,7 +8,6 @@ failure as status ``error`` with ``task_error`` so the GUI can say what happened
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -16,12 +15,18 @@ from datetime import UTC, datetime, timedelta
 
 from docbatch_gui.domain.errors import JobTimeout
 from docbatch_gui.domain.models import Document
+from docbatch_gui.domain.progress import (
+    CancelToken,
+    Progress,
+    ProgressSink,
+    raise_if_canceled,
+    report,
+)
 from docbatch_gui.domain.registry import Registry, RegistryRowRecord, RegistryStatus, SearchResult
 from docbatch_gui.engine.owner import HEARTBEAT_EVERY, owner_alive, this_owner
 from docbatch_gui.engine.workload import Workload, WorkloadBusy
 from docbatch_gui.registry import matcher as m
 from docbatch_gui.registry.config import RegistryConfig, load_config
-from docbatch_gui.registry.progress import ProgressFn, check_cancel
 from docbatch_gui.storage.store import Store
 
 __all__ = [
@@ -35,7 +40,9 @@ __all__ = [
 ]
 
 RESULT_CHUNK = 200
-#: DESIGN.md time limits of a search; past the hard one a "searching" status is stale.
+#: what the search's progress counts (``Progress.what``)
+MATCHED = "rows matched"
+#: The time limits of a search; past the hard one a "searching" status is stale.
 SOFT_LIMIT = timedelta(minutes=60)
 HARD_LIMIT = timedelta(minutes=65)
 
@@ -126,8 +133,8 @@ def run_search(
     documents: Sequence[Document],
     *,
     workload: Workload,
-    progress: ProgressFn | None = None,
-    cancel: threading.Event | None = None,
+    progress: ProgressSink | None = None,
+    cancel: CancelToken | None = None,
 ) -> SearchSummary:
     """Match every row, replacing earlier automatic results; manual ones are kept.
 
@@ -184,8 +191,8 @@ def _search(
     store: Store,
     registry_id: int,
     documents: Sequence[Document],
-    progress: ProgressFn | None,
-    cancel: threading.Event | None,
+    progress: ProgressSink | None,
+    cancel: CancelToken | None,
 ) -> SearchSummary:
     config, rows, offered, manual = _load(store, registry_id, documents)
     matcher = build_matcher(config, offered)
@@ -193,9 +200,10 @@ def _search(
 
     started = beat = time.monotonic()
 
-    def on_progress(done: int, total: int) -> None:
+    def on_progress(step: Progress) -> None:
         nonlocal beat
-        check_cancel(cancel, "registry search")
+        done, total = step.done, step.total
+        raise_if_canceled(cancel, "registry search")
         if time.monotonic() - beat > HEARTBEAT_EVERY.total_seconds():
             store.update_registry(registry_id)  # the heartbeat: updated_at
             beat = time.monotonic()
@@ -204,8 +212,7 @@ def _search(
                 f"registry search stopped after {SOFT_LIMIT} at row {done} of {total}: narrow "
                 "the rules (more required sub-rules) or split the registry"
             )
-        if progress is not None:
-            progress(done, total)
+        report(progress, done, total, MATCHED)
 
     store.clear_results(registry_id, keep_manual=True)
     matched = no_match = warned = 0

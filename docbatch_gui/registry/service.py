@@ -1,22 +1,22 @@
 """The registry operations the GUI and the CLI call (``app.registry``), headless.
 
-Each long operation takes ``progress(done, total)`` and a ``threading.Event`` to
-cancel, so the GUI can run it in a worker thread with a progress bar and a Cancel
-button, and the CLI can print progress. Everything persists through the Store
+Each long operation takes a ``ProgressSink`` and a ``CancelToken``
+(``domain.progress``), so the GUI can run it in a worker thread with a progress bar
+and a Cancel button, and the CLI can print progress. Everything persists through the Store
 protocol, so a MongoDB backend works unchanged.
 """
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from docbatch_gui.domain.errors import DocBatchError, ErrorKind, ExitCode, NotFound
 from docbatch_gui.domain.models import Document
+from docbatch_gui.domain.progress import CancelToken, ProgressSink, raise_if_canceled, report
 from docbatch_gui.domain.registry import (
     FilteredRowRecord,
     Registry,
@@ -30,9 +30,8 @@ from docbatch_gui.engine.workload import Workload, workload_for
 from docbatch_gui.registry import search as search_mod
 from docbatch_gui.registry.config import RegistryConfig, load_config
 from docbatch_gui.registry.exporter import write_export
-from docbatch_gui.registry.importer import FilteredRow, RegistryRow, preview, read_registry
+from docbatch_gui.registry.importer import preview, read_registry
 from docbatch_gui.registry.matcher import RegistryRow as MatchRow
-from docbatch_gui.registry.progress import ProgressFn, check_cancel
 from docbatch_gui.storage.store import Store
 
 __all__ = [
@@ -45,6 +44,8 @@ __all__ = [
 ]
 
 #: Filters of ``results``: what the results view offers.
+#: what the import's progress counts (``Progress.what``)
+IMPORTED = "rows imported"
 RESULT_FILTERS = ("all", "matched", "no_match", "warnings", "ties", "manual")
 ConfigSource = RegistryConfig | dict[str, Any] | str | Path
 #: statuses a registry rests in; a failed re-import returns to the one it had
@@ -91,21 +92,24 @@ class PreviewResult:
     sheet: str
     sheet_names: list[str]
     headers: list[str]
-    rows: list[RegistryRow | FilteredRow]  # the first rows as parsed, in sheet order
+    rows: list[RegistryRowRecord | FilteredRowRecord]  # the first rows as parsed, in sheet order
     kept: int  # over the whole sheet
     filtered: int
     by_reason: dict[str, int]
-    filtered_rows: list[FilteredRow]  # up to 50, with reasons
+    filtered_rows: list[FilteredRowRecord]  # up to 50, with reasons
 
 
 def _config(source: ConfigSource) -> RegistryConfig:
     return source if isinstance(source, RegistryConfig) else load_config(source)
 
 
-def _record(row: RegistryRow) -> RegistryRowRecord:
+def _record(row: RegistryRowRecord) -> RegistryRowRecord:
     """A row as stored: its text values without control or direction characters."""
-    return RegistryRowRecord(
-        row.row, _clean(row.raw_data), _clean(row.mapped_data), _clean(row.normalized)
+    return replace(
+        row,
+        raw_data=_clean(row.raw_data),
+        mapped_data=_clean(row.mapped_data),
+        normalized=_clean(row.normalized),
     )
 
 
@@ -147,8 +151,8 @@ class RegistryService:
         name: str | None = None,
         registry_id: int | None = None,
         force: bool = False,
-        progress: ProgressFn | None = None,
-        cancel: threading.Event | None = None,
+        progress: ProgressSink | None = None,
+        cancel: CancelToken | None = None,
     ) -> ImportSummary:
         """Import into ``registry_id``, else into the registry last imported from this
         file, else into a new one. Replacing rows that have search results needs
@@ -180,8 +184,8 @@ class RegistryService:
         path: Path,
         cfg: RegistryConfig,
         name: str | None,
-        progress: ProgressFn | None,
-        cancel: threading.Event | None,
+        progress: ProgressSink | None,
+        cancel: CancelToken | None,
     ) -> ImportSummary:
         reg = self.store.create_registry(
             name or path.stem, str(path), cfg.model_dump(mode="json"), task_owner=this_owner()
@@ -209,8 +213,8 @@ class RegistryService:
         existing: Registry,
         path: Path,
         cfg: RegistryConfig,
-        progress: ProgressFn | None,
-        cancel: threading.Event | None,
+        progress: ProgressSink | None,
+        cancel: CancelToken | None,
     ) -> ImportSummary:
         """Into a staging copy, swapped in whole at the end: a failure or a kill at any
         point leaves the registry as it was (rows, results, status)."""
@@ -291,29 +295,24 @@ class RegistryService:
         shown: int,
         path: Path,
         cfg: RegistryConfig,
-        progress: ProgressFn | None,
-        cancel: threading.Event | None,
+        progress: ProgressSink | None,
+        cancel: CancelToken | None,
     ) -> dict[str, Any]:
         """Rows into ``into`` (the registry, or its staging copy), with a heartbeat on
         ``shown`` (the registry other processes look at) so they can tell we live."""
         run = read_registry(path, cfg, chunk_size=500)
         beat = time.monotonic()
         for chunk in run:
-            check_cancel(cancel, "registry import")
+            raise_if_canceled(cancel, "registry import")
             self.store.add_registry_rows(into.id, [_record(r) for r in chunk])
             if time.monotonic() - beat > HEARTBEAT_EVERY.total_seconds():
                 self.store.update_registry(shown)  # refreshes updated_at
                 if into.id != shown:
                     self.store.update_registry(into.id)
                 beat = time.monotonic()
-            if progress is not None:
-                progress(run.stats.kept, None)
-        self.store.set_filtered_rows(
-            into.id,
-            [FilteredRowRecord(f.row, f.reason, f.values, f.detail) for f in run.filtered],
-        )
-        if progress is not None:
-            progress(run.stats.kept, run.stats.kept)
+            report(progress, run.stats.kept, None, IMPORTED)
+        self.store.set_filtered_rows(into.id, run.filtered)
+        report(progress, run.stats.kept, run.stats.kept, IMPORTED)
         return asdict(run.stats)
 
     # -- search -------------------------------------------------------------------------
@@ -343,8 +342,8 @@ class RegistryService:
         self,
         registry_id: int,
         *,
-        progress: ProgressFn | None = None,
-        cancel: threading.Event | None = None,
+        progress: ProgressSink | None = None,
+        cancel: CancelToken | None = None,
     ) -> search_mod.SearchSummary:
         return search_mod.run_search(
             self.store, registry_id, self.documents(),
@@ -404,8 +403,8 @@ class RegistryService:
         registry_id: int,
         out: Path | str,
         *,
-        progress: ProgressFn | None = None,
-        cancel: threading.Event | None = None,
+        progress: ProgressSink | None = None,
+        cancel: CancelToken | None = None,
     ) -> int:
         """Write the .xlsx export; returns the number of registry rows written.
 

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 
+from docbatch_gui.domain.progress import Canceled, CancelToken, ProgressSink, report
 from docbatch_gui.pipeline.formats import SUPPORTED_EXTENSIONS
 
 PAGE = 100
@@ -25,12 +26,6 @@ CHUNK = 1024 * 1024
 TIMEOUT = httpx.Timeout(30.0, connect=10.0)
 #: image kinds that are slow to decode and get the smaller TIFF thread count
 TIFF_LIKE = {".tif", ".tiff"}
-
-Progress = Callable[[int, int, str], None]  # done, total, file name
-
-
-class ImportCanceled(Exception):
-    """The operator canceled; files already downloaded are still queued."""
 
 
 @dataclass(frozen=True)
@@ -122,24 +117,27 @@ def download_all(
     *,
     pdf_threads: int,
     tiff_threads: int,
-    progress: Progress | None = None,
-    cancel: threading.Event | None = None,
+    progress: ProgressSink | None = None,
+    cancel: CancelToken | None = None,
 ) -> list[Path]:
-    """Download in parallel: TIFFs on their own, smaller pool (they are the heavy ones)."""
+    """Download in parallel: TIFFs on their own, smaller pool (they are the heavy ones).
+
+    ``progress`` hears of each downloaded file; after ``cancel`` no new download
+    starts and :class:`Canceled` is raised once the running ones ended.
+    """
     files = list(disk.list_files(source))
     done: list[Path] = []
     lock = threading.Lock()
-    cancel = cancel or threading.Event()
+    cancel = cancel or CancelToken()
 
     def fetch(index: int, remote: RemoteFile) -> None:
-        if cancel.is_set():
+        if cancel.canceled:
             return
         # one folder per file: two remote folders may hold the same name
         path = disk.download(source, remote, folder / f"{index:05d}")
         with lock:
             done.append(path)
-            if progress:
-                progress(len(done), len(files), remote.name)
+            report(progress, len(done), len(files), remote.name)
 
     numbered = list(enumerate(files))
     heavy = [(n, f) for n, f in numbered if Path(f.name).suffix.lower() in TIFF_LIKE]
@@ -152,6 +150,6 @@ def download_all(
         futures += [tiff_pool.submit(fetch, n, f) for n, f in heavy]
         for future in futures:
             future.result()
-    if cancel.is_set():
-        raise ImportCanceled(f"import canceled after {len(done)} of {len(files)} files")
+    if cancel.canceled:
+        raise Canceled(f"import canceled after {len(done)} of {len(files)} files")
     return sorted(done)

@@ -19,7 +19,14 @@ from pymongo.database import Database
 
 from docbatch_gui.domain.errors import ErrorKind, NotFound
 from docbatch_gui.domain.models import Document, Job, NewJob
-from docbatch_gui.domain.states import FAILURE_STATES, PHASE_OF, JobState, Phase, check_transition
+from docbatch_gui.domain.states import (
+    FAILURE_STATES,
+    JobState,
+    Phase,
+    check_transition,
+    claim_fields,
+    transition_fields,
+)
 from docbatch_gui.storage.mongo_records import MongoRecords, now_iso
 from docbatch_gui.storage.mongo_registry import MongoRegistry
 from docbatch_gui.storage.store import JOB_FIELDS, check_attempt, check_expectations, scrubbed
@@ -230,15 +237,9 @@ class MongoStore(MongoRecords, MongoRegistry):
             raw = self._raw(job_id)
             job = _doc_to_job(raw)
             check_expectations(job, to, expected, attempt)
-            values = dict(fields)
-            values.setdefault("phase", PHASE_OF.get(to, job.phase))
-            if to is JobState.QUEUED:
-                values.setdefault("error_kind", None)
-                values.setdefault("error", None)
-                values.setdefault("termination_confirmed", None)
-                values.setdefault("progress", 0.0)
+            values = transition_fields(job.phase, to, fields)
             event = _event(job.state, to, values.get("phase"), job.attempts, values.get("error"))
-            update = {"$set": self._fields({**values, "state": to}), "$push": {"events": event}}
+            update = {"$set": self._fields(values), "$push": {"events": event}}
             done = self._swap(raw, update)
             if done is not None:
                 return _doc_to_job(done)
@@ -250,9 +251,8 @@ class MongoStore(MongoRecords, MongoRegistry):
         if job.state is not JobState.QUEUED:
             return None
         check_transition(job.state, to, job_id)
-        phase = PHASE_OF.get(to)
-        values = {"state": to, "phase": phase, "attempts": job.attempts + 1, "deadline": deadline}
-        event = _event(job.state, to, phase, job.attempts + 1, "claimed")
+        values = claim_fields(job.attempts, to, deadline)
+        event = _event(job.state, to, values["phase"], values["attempts"], "claimed")
         done = self._swap(raw, {"$set": self._fields(values), "$push": {"events": event}})
         return _doc_to_job(done) if done is not None else None
 

@@ -24,7 +24,14 @@ from docbatch_gui.domain.models import (
     NewJob,
     Page,
 )
-from docbatch_gui.domain.states import FAILURE_STATES, PHASE_OF, JobState, Phase, check_transition
+from docbatch_gui.domain.states import (
+    FAILURE_STATES,
+    JobState,
+    Phase,
+    check_transition,
+    claim_fields,
+    transition_fields,
+)
 from docbatch_gui.storage.health import check_not_empty, storage_error
 from docbatch_gui.storage.sqlite_records import RecordTables
 from docbatch_gui.storage.sqlite_records import now_utc as _now
@@ -249,15 +256,10 @@ class SQLiteStore(RecordTables, RegistryTables):
         with self._tx() as db:
             job = self._get(db, job_id)
             check_expectations(job, to, expected, attempt)
-            fields.setdefault("phase", PHASE_OF.get(to, job.phase))
-            if to is JobState.QUEUED:
-                fields.setdefault("error_kind", None)
-                fields.setdefault("error", None)
-                fields.setdefault("termination_confirmed", None)
-                fields.setdefault("progress", 0.0)
-            self._write_fields(db, job_id, {**fields, "state": to})
-            detail = fields.get("error") or None
-            self._event(db, job_id, job.state, to, fields.get("phase"), job.attempts, detail)
+            values = transition_fields(job.phase, to, fields)
+            self._write_fields(db, job_id, values)
+            detail = values.get("error") or None
+            self._event(db, job_id, job.state, to, values.get("phase"), job.attempts, detail)
             return self._get(db, job_id)
 
     def claim(self, job_id: int, to: JobState, *, deadline: datetime | None = None) -> Job | None:
@@ -266,13 +268,9 @@ class SQLiteStore(RecordTables, RegistryTables):
             if job.state is not JobState.QUEUED:
                 return None
             check_transition(job.state, to, job_id)
-            phase = PHASE_OF.get(to)
-            self._write_fields(
-                db,
-                job_id,
-                {"state": to, "phase": phase, "attempts": job.attempts + 1, "deadline": deadline},
-            )
-            self._event(db, job_id, job.state, to, phase, job.attempts + 1, "claimed")
+            values = claim_fields(job.attempts, to, deadline)
+            self._write_fields(db, job_id, values)
+            self._event(db, job_id, job.state, to, values["phase"], values["attempts"], "claimed")
             return self._get(db, job_id)
 
     def update_job(self, job_id: int, *, attempt: int | None = None, **fields: Any) -> Job:

@@ -1,9 +1,11 @@
 """A child speaking the isolate protocol that can hang, after starting a grandchild.
 
 It stands in for a renderer stuck on a pathological scan: the timeout must kill the
-whole process tree, not just the direct child (seed 004). Tasks:
+whole process tree, not just the direct child. Tasks:
 ``{"do": "echo"}`` answers done; ``{"do": "hang"}`` starts a grandchild and sleeps;
 ``{"do": "exit"}`` starts a grandchild and exits mid-task; ``{"do": "crash"}`` exits.
+A task of the real protocol (with a ``kind``, e.g. an offline extraction) is told
+what to do by its ``file_name``.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ def send(message: dict[str, object]) -> None:
 if __name__ == "__main__":
     for line in sys.stdin:
         task = json.loads(line)
+        if "kind" in task:
+            task["do"] = task["file_name"]
         if task["do"] == "echo":
             send({"event": "done", "pid": os.getpid()})
             continue

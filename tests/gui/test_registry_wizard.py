@@ -51,7 +51,7 @@ async def open_wizard(window: Any) -> AsyncIterator[Callable[[], Awaitable[Opene
         if not task.done() and tab.wizard is not None:
             tab.wizard.close_when_idle = False
             if tab.wizard.run_page.cancel is not None:
-                tab.wizard.run_page.cancel.set()
+                tab.wizard.run_page.cancel.cancel()
             await until(lambda: not tab.wizard.run_page.running, what="run stopped")
             tab.wizard.reject()
         await asyncio.wait_for(asyncio.shield(task), 10)

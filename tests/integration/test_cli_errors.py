@@ -22,11 +22,11 @@ from docbatch_gui.cli import build_parser, main
 from docbatch_gui.domain import Document, ExitCode, JobState, NewJob
 from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.storage.sqlite import SQLiteStore
-from tests.conftest import REPO, SAMPLES
+from tests.conftest import REPO, RESOURCES, SAMPLES
 from tests.helpers import cli
 
 MISSING = "999999"
-REGISTRY_SAMPLE = REPO / "resources" / "registry_sample"
+REGISTRY_SAMPLE = RESOURCES / "registry_sample"
 
 
 @dataclass(frozen=True)

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 import pytest
 
 from docbatch_gui.app.facade import DocBatchApp
+from docbatch_gui.domain.progress import Canceled, CancelToken
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.settings.model import load_settings
-from docbatch_gui.sources.yadisk import ImportCanceled, safe_name
+from docbatch_gui.sources.yadisk import safe_name
 from tests import builders
 from tests.fakes.yadisk_server import PUBLIC_KEY, TOKEN, FakeYandexDisk
 from tests.helpers import cli
@@ -47,7 +47,7 @@ def test_public_folder_is_imported_with_paging_and_dedup(
         seen: list[tuple[int, int]] = []
         try:
             report = docapp.import_yadisk(
-                PUBLIC_KEY, mode="offline", progress=lambda d, t, n: seen.append((d, t))
+                PUBLIC_KEY, mode="offline", progress=lambda p: seen.append((p.done, p.total))
             )
         finally:
             docapp.close()
@@ -73,14 +73,14 @@ def test_oauth_folder_and_cli(tmp_path: Path, tree: dict[str, bytes]) -> None:
 
 
 def test_cancel_stops_the_import(tmp_path: Path, tree: dict[str, bytes]) -> None:
-    cancel = threading.Event()
+    cancel = CancelToken()
     with FakeYandexDisk(tree) as fake:
         settings = load_settings(data_dir=tmp_path / "data", YADISK_API_URL=fake.url)
         docapp = DocBatchApp(settings)
         try:
-            with pytest.raises(ImportCanceled):
+            with pytest.raises(Canceled):
                 docapp.import_yadisk(
-                    PUBLIC_KEY, mode="offline", progress=lambda *a: cancel.set(), cancel=cancel
+                    PUBLIC_KEY, mode="offline", progress=lambda p: cancel.cancel(), cancel=cancel
                 )
             assert docapp.jobs() == []
         finally:

@@ -16,14 +16,10 @@ import psutil
 import pytest
 
 from docbatch_gui.domain.errors import ConfigError, UnsupportedInput
+from docbatch_gui.domain.registry import FilteredRowRecord, RegistryRowRecord
 from docbatch_gui.registry.config import RegistryConfig, column_index, column_letter, load_config
 from docbatch_gui.registry.excel import check_archive
-from docbatch_gui.registry.importer import (
-    FilteredRow,
-    RegistryRow,
-    preview,
-    read_registry,
-)
+from docbatch_gui.registry.importer import preview, read_registry
 from tests.builders import write_big_registry
 
 SEED_CONFIG: dict[str, Any] = {
@@ -123,7 +119,7 @@ def config() -> RegistryConfig:
     return load_config(SEED_CONFIG)
 
 
-def run_all(path: Path, config: RegistryConfig, **kw: Any) -> tuple[list[RegistryRow], Any]:
+def run_all(path: Path, config: RegistryConfig, **kw: Any) -> tuple[list[RegistryRowRecord], Any]:
     run = read_registry(path, config, **kw)
     rows = [row for chunk in run for row in chunk]
     assert run.finished
@@ -201,7 +197,12 @@ def test_preview_returns_first_rows_kept_and_filtered(
     result = preview(registry, config, rows=4)
     assert result.sheet == "Реестр" and result.sheet_names == ["Реестр", "Справка"]
     assert result.headers[5] == "с НДС"
-    assert [type(r) for r in result.rows] == [RegistryRow, RegistryRow, RegistryRow, FilteredRow]
+    assert [type(r) for r in result.rows] == [
+        RegistryRowRecord,
+        RegistryRowRecord,
+        RegistryRowRecord,
+        FilteredRowRecord,
+    ]
 
 
 def test_autofilter_that_breaks_openpyxl_is_stripped(

@@ -190,7 +190,7 @@ def test_progress_every_hundred_rows() -> None:
     rows = [row(i, number=str(i)) for i in range(250)]
     list(
         RegistryMatcher([BASIC], [doc(1, number="1")]).match(
-            rows, progress=lambda *a: calls.append(a)
+            rows, progress=lambda p: calls.append((p.done, p.total))
         )
     )
     assert calls == [(100, 250), (200, 250), (250, 250)]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from datetime import date
 from pathlib import Path
 
@@ -12,11 +11,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from docbatch_gui.domain import Document, NewJob
+from docbatch_gui.domain.progress import Canceled, CancelToken
 from docbatch_gui.domain.registry import RegistryStatus
 from docbatch_gui.engine.workload import WorkloadBusy
 from docbatch_gui.registry.importer import normalize_field
 from docbatch_gui.registry.index import normalize_key
-from docbatch_gui.registry.progress import Cancelled
 from docbatch_gui.registry.service import RegistryService
 from docbatch_gui.storage.sqlite import SQLiteStore
 
@@ -40,11 +39,11 @@ def test_import_reports_progress_and_search_progress_every_hundred(service) -> N
     svc, book = service
     seen: list[tuple[int, int | None]] = []
     summary = svc.import_registry(
-        book, {"mapping": {"number": "A"}}, progress=lambda *a: seen.append(a)
+        book, {"mapping": {"number": "A"}}, progress=lambda p: seen.append((p.done, p.total))
     )
     assert summary.kept == 300 and seen[-1] == (300, 300)
     steps: list[int] = []
-    result = svc.search(summary.registry_id, progress=lambda done, total: steps.append(done))
+    result = svc.search(summary.registry_id, progress=lambda p: steps.append(p.done))
     assert steps == [100, 200, 300] and result.matched == 300
     assert svc.store.get_registry(summary.registry_id).status is RegistryStatus.SEARCHED
 
@@ -52,9 +51,9 @@ def test_import_reports_progress_and_search_progress_every_hundred(service) -> N
 def test_canceled_search_leaves_status_error_with_the_reason(service) -> None:
     svc, book = service
     reg = svc.import_registry(book, {"mapping": {"number": "A"}}).registry_id
-    cancel = threading.Event()
-    cancel.set()
-    with pytest.raises(Cancelled):
+    cancel = CancelToken()
+    cancel.cancel()
+    with pytest.raises(Canceled):
         svc.search(reg, cancel=cancel)
     stored = svc.store.get_registry(reg)
     assert stored.status is RegistryStatus.ERROR and "canceled" in (stored.task_error or "")

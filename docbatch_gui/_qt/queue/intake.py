@@ -5,16 +5,15 @@ A mixin of :class:`docbatch_gui._qt.queue.tab.QueueTab` (its context and notifie
 
 from __future__ import annotations
 
-import asyncio
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QProgressDialog, QWidget
+from PySide6.QtWidgets import QWidget
 
 from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.widgets.dialogs import choose_files, choose_folder
+from docbatch_gui._qt.widgets.progress import run_with_progress
+from docbatch_gui.domain.progress import Progress
 from docbatch_gui.engine.intake import IntakeReport
 from docbatch_gui.pipeline.formats import SUPPORTED_EXTENSIONS
 
@@ -29,34 +28,19 @@ class QueueIntake(QWidget):
         when it takes more than a second (a big folder: every file is hashed)."""
         if not paths:
             return
-        loop = asyncio.get_running_loop()
-        cancel = threading.Event()
-        dialog = QProgressDialog(self.tr("Adding files…"), self.tr("Stop"), 0, 0, self)
-        dialog.setWindowTitle(self.tr("Adding files"))
-        dialog.setWindowModality(Qt.WindowModality.WindowModal)
-        dialog.setMinimumDuration(1000)
-        dialog.setAutoClose(False)
-        dialog.setAutoReset(False)
-        dialog.canceled.connect(cancel.set)
 
-        def show(done: int, total: int | None, path: Path) -> None:
-            if total is not None:
-                dialog.setMaximum(total)
-            dialog.setValue(done)
-            dialog.setLabelText(self.tr("Adding {0}…").format(path.name))
+        def adding(progress: Progress) -> str:
+            return self.tr("Adding {0}…").format(progress.what)
 
-        def progress(done: int, total: int | None, path: Path) -> None:
-            loop.call_soon_threadsafe(show, done, total, path)
-
-        try:
-            report = await loop.run_in_executor(
-                None,
-                lambda: self.ctx.app.add(paths, force=force, progress=progress, cancel=cancel),
-            )
-        finally:
-            dialog.canceled.disconnect(cancel.set)
-            dialog.reset()
-            dialog.deleteLater()
+        report = await run_with_progress(
+            self,
+            self.tr("Adding files"),
+            self.tr("Adding files…"),
+            lambda sink, token: self.ctx.app.add(paths, force=force, progress=sink, cancel=token),
+            describe=adding,
+            cancel_text=self.tr("Stop"),
+            show_after_ms=1000,
+        )
         self.ctx.bridge.publish(report.jobs)
         self.ctx.notifier.notify(self._intake_message(report), "info")
 

@@ -1,9 +1,8 @@
 """*Import from Yandex.Disk…*: ask for a link or a folder, download, queue.
 
 The dialog is awaited with ``ask()`` (``open()`` and a future, never ``exec()``), the
-download runs in an executor so the window stays responsive, and its progress comes
-back to the GUI thread through ``call_soon_threadsafe``: download threads must never
-touch a widget. Cancel sets the ``threading.Event`` the downloader checks between
+download runs in a worker thread behind a ``ProgressDialog`` (``_qt.widgets.progress``)
+so the window stays responsive; Cancel cancels the token the downloader checks between
 files. An OAuth token typed here goes to the system keyring only, never to the
 settings file or a log line.
 """
@@ -12,9 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import threading
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
@@ -22,15 +20,15 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QLabel,
     QLineEdit,
-    QProgressDialog,
     QVBoxLayout,
     QWidget,
 )
 
 from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.widgets.dialogs import ask
+from docbatch_gui._qt.widgets.progress import ProgressDialog
+from docbatch_gui.domain.progress import Canceled, Progress
 from docbatch_gui.settings.secrets import keyring_secret, set_keyring_secret
-from docbatch_gui.sources.yadisk import ImportCanceled
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +91,7 @@ class YadiskImport(QObject):
         self.window = parent
         #: the open dialogs, for tests and for closing the window mid-import
         self.dialog: YadiskDialog | None = None
-        self.progress: QProgressDialog | None = None
+        self.progress: ProgressDialog | None = None
 
     async def run(self) -> None:
         loop = asyncio.get_running_loop()
@@ -128,37 +126,25 @@ class YadiskImport(QObject):
             )  # fmt: skip
 
     async def _download(self, source: str, token: str | None) -> None:
-        loop = asyncio.get_running_loop()
-        cancel = threading.Event()
-        progress = QProgressDialog(
-            self.tr("Listing the folder on Yandex.Disk…"), self.tr("Cancel"), 0, 0, self.window
-        )
-        progress.setWindowTitle(self.tr("Import from Yandex.Disk"))
-        progress.setWindowModality(Qt.WindowModality.WindowModal)
-        progress.setMinimumDuration(0)
-        progress.setAutoReset(False)
-        progress.canceled.connect(cancel.set)
-        self.progress = progress
-        progress.open()
-
-        def shown(done: int, total: int, name: str) -> None:  # on the GUI thread
-            if self.progress is progress and not cancel.is_set():
-                progress.setMaximum(total)
-                progress.setValue(done)
-                text = self.tr("Downloaded {0} of {1}: {2}").format(done, total, name)
-                progress.setLabelText(text)
-
-        def on_progress(done: int, total: int, name: str) -> None:  # download threads
-            loop.call_soon_threadsafe(shown, done, total, name)
-
-        try:
-            report = await loop.run_in_executor(
-                None,
-                lambda: self.ctx.app.import_yadisk(
-                    source, token=token, progress=on_progress, cancel=cancel
-                ),
+        def downloaded(progress: Progress) -> str:
+            return self.tr("Downloaded {0} of {1}: {2}").format(
+                progress.done, progress.total, progress.what
             )
-        except ImportCanceled:
+
+        self.progress = dialog = ProgressDialog(
+            self.window,
+            self.tr("Import from Yandex.Disk"),
+            self.tr("Listing the folder on Yandex.Disk…"),
+            describe=downloaded,
+            show_after_ms=0,
+        )
+        try:
+            report = await dialog.run(
+                lambda sink, cancel: self.ctx.app.import_yadisk(
+                    source, token=token, progress=sink, cancel=cancel
+                )
+            )
+        except Canceled:
             self.ctx.notifier.notify(self.tr("Yandex.Disk import canceled; nothing was queued."))
             return
         except Exception as exc:
@@ -167,8 +153,6 @@ class YadiskImport(QObject):
             return
         finally:
             self.progress = None
-            progress.close()
-            progress.deleteLater()
         self.ctx.bridge.publish(report.jobs)
         duplicates = sum(1 for r in report.results if r.is_duplicate)
         message = self.tr("Queued {0} file(s) from Yandex.Disk.").format(

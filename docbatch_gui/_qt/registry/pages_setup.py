@@ -29,8 +29,8 @@ from PySide6.QtWidgets import (
 from docbatch_gui._qt.registry.models import RowsModel, display, reason_label
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.dialogs import choose_files
+from docbatch_gui.domain.registry import FilteredRowRecord, RegistryRowRecord
 from docbatch_gui.registry.config import RegistryConfig, column_letter
-from docbatch_gui.registry.importer import FilteredRow, RegistryRow
 from docbatch_gui.registry.service import PreviewResult
 
 if TYPE_CHECKING:
@@ -250,7 +250,7 @@ class RowsPage(WizardPart):
         rows: list[list[Any]] = []
         marks: list[str | None] = []
         for item in result.rows:
-            if isinstance(item, RegistryRow):
+            if isinstance(item, RegistryRowRecord):
                 rows.append(
                     [item.row, self.tr("kept"), *(item.raw_data.get(h) for h in result.headers)]
                 )
@@ -287,8 +287,8 @@ def samples(result: PreviewResult, column: int, count: int = 3) -> list[str]:
     header = result.headers[column]
     found: list[str] = []
     for item in result.rows:
-        value = item.raw_data.get(header) if isinstance(item, RegistryRow) else None
-        if isinstance(item, FilteredRow) or value in (None, ""):
+        value = item.raw_data.get(header) if isinstance(item, RegistryRowRecord) else None
+        if isinstance(item, FilteredRowRecord) or value in (None, ""):
             continue
         found.append(display(value))
         if len(found) >= count:

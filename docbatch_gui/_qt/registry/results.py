@@ -41,14 +41,14 @@ from docbatch_gui._qt.registry.models import (
     SortRole,
     display,
 )
-from docbatch_gui._qt.registry.progress import run_with_progress
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.delegates import ProgressDelegate
 from docbatch_gui._qt.widgets.dialogs import ask
+from docbatch_gui._qt.widgets.progress import counted, run_with_progress
 from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui.domain.errors import DocBatchError
+from docbatch_gui.domain.progress import Canceled
 from docbatch_gui.domain.registry import Registry
-from docbatch_gui.registry.progress import Cancelled
 from docbatch_gui.registry.service import RESULT_FILTERS
 
 ROW_PAGE = 5000
@@ -284,14 +284,15 @@ class ResultsView(QWidget):
         assert self.registry_id is not None
         registry_id, service = self.registry_id, self.ctx.app.registry
         try:
+            label = self.tr("Writing {0}…").format(out.name)
             rows = await run_with_progress(
                 self,
                 self.tr("Export"),
-                self.tr("Writing {0}…").format(out.name),
+                label,
                 lambda p, c: service.export(registry_id, out, progress=p, cancel=c),
-                unit=self.tr("rows"),
+                describe=counted(label, self.tr("rows")),
             )
-        except Cancelled:
+        except Canceled:
             self.ctx.notifier.notify(self.tr("Export canceled."), "info")
             return None
         self.ctx.notifier.notify(self.tr("Exported {0} rows to {1}").format(rows, out), "success")

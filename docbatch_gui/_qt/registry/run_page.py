@@ -1,6 +1,6 @@
 """Wizard page 6: import and search, with progress and Cancel, then a summary.
 
-Both steps run in a worker thread; Cancel sets the ``threading.Event`` the core
+Both steps run in a worker thread; Cancel cancels the ``CancelToken`` the core
 checks between chunks, so the run stops within one chunk and the registry is left
 with status ``error`` and the reason, never half-written without a word. When the
 registry already has search results the core refuses (``NeedsForce``) and the page
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import html
-import threading
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -25,10 +24,10 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from docbatch_gui._qt.registry.progress import set_bar, thread_progress
 from docbatch_gui._qt.tasks import spawn
+from docbatch_gui._qt.widgets.progress import set_bar, thread_sink
 from docbatch_gui.domain.errors import DocBatchError
-from docbatch_gui.registry.progress import Cancelled
+from docbatch_gui.domain.progress import Canceled, CancelToken, Progress
 from docbatch_gui.registry.search import SearchSummary
 from docbatch_gui.registry.service import ImportSummary, NeedsForce
 
@@ -82,7 +81,7 @@ class RunPage(QWizardPage):
         layout.addWidget(self.stage)
         layout.addWidget(self.bar)
         layout.addWidget(self.outcome, 1)
-        self.cancel: threading.Event | None = None
+        self.cancel: CancelToken | None = None
         self.running = False
         self.done_id: int | None = None
         self.imported: ImportSummary | None = None
@@ -112,7 +111,7 @@ class RunPage(QWizardPage):
 
     def cancel_run(self) -> None:
         if self.cancel is not None:
-            self.cancel.set()
+            self.cancel.cancel()
             self.stage.setText(self.tr("Canceling after the current chunk…"))
             self.cancel_button.setEnabled(False)
 
@@ -127,13 +126,15 @@ class RunPage(QWizardPage):
                 button.setEnabled(not running)
         self.completeChanged.emit()
 
-    def _imported(self, done: int, total: int | None) -> None:
-        set_bar(self.bar, done, total)
-        self.stage.setText(self.tr("Importing: {0} rows").format(done))
+    def _imported(self, progress: Progress) -> None:
+        set_bar(self.bar, progress)
+        self.stage.setText(self.tr("Importing: {0} rows").format(progress.done))
 
-    def _searched(self, done: int, total: int | None) -> None:
-        set_bar(self.bar, done, total)
-        self.stage.setText(self.tr("Searching: row {0} of {1}").format(done, total or "?"))
+    def _searched(self, progress: Progress) -> None:
+        set_bar(self.bar, progress)
+        self.stage.setText(
+            self.tr("Searching: row {0} of {1}").format(progress.done, progress.total or "?")
+        )
 
     async def run(self, force: bool = False) -> None:
         """Import then search; every outcome ends in a readable line on the page."""
@@ -143,7 +144,7 @@ class RunPage(QWizardPage):
         loop = asyncio.get_running_loop()
         self.finished = loop.create_future()
         service = w.ctx.app.registry
-        self.cancel = cancel = threading.Event()
+        self.cancel = cancel = CancelToken()
         self.outcome.setText("")
         self.force_button.hide()
         self._busy(True)
@@ -161,7 +162,7 @@ class RunPage(QWizardPage):
                     name=w.file_page.name.text().strip() or None,
                     registry_id=w.registry_id,
                     force=force,
-                    progress=thread_progress(self._imported),
+                    progress=thread_sink(self._imported),
                     cancel=cancel,
                 ),
             )
@@ -174,7 +175,7 @@ class RunPage(QWizardPage):
                 partial(
                     service.search,
                     w.registry_id,
-                    progress=thread_progress(self._searched),
+                    progress=thread_sink(self._searched),
                     cancel=cancel,
                 ),
             )
@@ -182,7 +183,7 @@ class RunPage(QWizardPage):
             outcome = "needs_force"
             self.outcome.setText(html.escape(str(exc)))
             self.force_button.show()
-        except Cancelled:
+        except Canceled:
             outcome = "canceled"
             self.outcome.setText(
                 self.tr(

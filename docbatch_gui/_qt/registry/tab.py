@@ -25,15 +25,15 @@ from PySide6.QtWidgets import (
 
 from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.registry.models import REG_FILE, REG_NAME, RecordRole, RegistryListModel
-from docbatch_gui._qt.registry.progress import run_with_progress
 from docbatch_gui._qt.registry.results import ResultsView
 from docbatch_gui._qt.registry.wizard import RegistryWizard
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.dialogs import ask, confirm
+from docbatch_gui._qt.widgets.progress import counted, run_with_progress
 from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui.domain.errors import DocBatchError
+from docbatch_gui.domain.progress import Canceled
 from docbatch_gui.domain.registry import Registry
-from docbatch_gui.registry.progress import Cancelled
 
 
 class RegistryTab(QWidget):
@@ -191,14 +191,15 @@ class RegistryTab(QWidget):
         loop = asyncio.get_running_loop()
         pairs = await loop.run_in_executor(None, service.candidate_pairs, reg.id)
         try:
+            label = self.tr("Searching “{0}”: {1} candidate pairs to score").format(reg.name, pairs)
             found = await run_with_progress(
                 self,
                 self.tr("Search"),
-                self.tr("Searching “{0}”: {1} candidate pairs to score").format(reg.name, pairs),
+                label,
                 lambda p, c: service.search(reg.id, progress=p, cancel=c),
-                unit=self.tr("rows"),
+                describe=counted(label, self.tr("rows")),
             )
-        except Cancelled:
+        except Canceled:
             self.ctx.notifier.notify(self.tr("Search canceled."), "info")
             await self.refresh()
             return

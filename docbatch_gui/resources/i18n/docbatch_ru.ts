@@ -920,6 +920,13 @@ Allowed: {1}</source>
     </message>
 </context>
 <context>
+    <name>Progress</name>
+    <message>
+        <source>Cancel</source>
+        <translation>Отмена</translation>
+    </message>
+</context>
+<context>
     <name>QueueIntake</name>
     <message>
         <source>Adding files…</source>
@@ -1079,10 +1086,6 @@ Process {1} again?</source>
 </context>
 <context>
     <name>Registry</name>
-    <message>
-        <source>Cancel</source>
-        <translation>Отмена</translation>
-    </message>
     <message>
         <source>Importing</source>
         <translation>Импорт</translation>
@@ -2115,10 +2118,6 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
     <message>
         <source>Listing the folder on Yandex.Disk…</source>
         <translation>Получение списка файлов на Яндекс.Диске…</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>Отмена</translation>
     </message>
     <message>
         <source>Import from Yandex.Disk</source>

@@ -1,0 +1,76 @@
+"""Offline extraction as the parent sees it: a render child runs it, under the job's
+deadline.
+
+The extractor is pure CPU work: in the engine's own process it would hold the GIL and
+stall the event loop, and with it every other job's progress and the GUI. The render
+children are already there, warm, killable as a process group and replaced when they
+die, so extraction is one more task for them; a stalled extractor is killed at the
+deadline and a crashed one is counted against the file, exactly as rendering is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from docbatch_gui.domain.errors import UnsupportedInput
+from docbatch_gui.domain.models import Document
+from docbatch_gui.pipeline.isolate import ChildCrashed, ChildPool, DeadlineExceeded
+from docbatch_gui.pipeline.offline import PageText
+from docbatch_gui.pipeline.prepare import CHILD_ERRORS, ChildDied, PrepareTimeout
+from docbatch_gui.pipeline.profile import Profile
+
+
+def extract_task(
+    job_id: int, file_name: str, pages: Sequence[PageText], profile: Profile
+) -> dict[str, Any]:
+    """The child's task: pages as plain values, the profile as its file (the child
+    loads it; compiled patterns do not cross a pipe)."""
+    return {
+        "kind": "extract",
+        "job_id": job_id,
+        "file_name": file_name,
+        "profile": str(profile.source),
+        "pages": [
+            {"page_no": p.page_no, "text": p.text, "ocr_engine": p.ocr_engine} for p in pages
+        ],
+    }
+
+
+async def extract_in_child(
+    pool: ChildPool,
+    job_id: int,
+    file_name: str,
+    pages: Sequence[PageText],
+    profile: Profile,
+    deadline: float,
+) -> list[Document]:
+    """The job's documents, extracted in a leased child before ``deadline`` (a
+    ``time.monotonic()`` value). Past it: ``PrepareTimeout``, the child group killed;
+    a child that dies: ``ChildDied``."""
+    documents: list[Document] = []
+    async with pool.lease() as child:
+        try:
+            async for message in child.run(
+                extract_task(job_id, file_name, pages, profile), deadline
+            ):
+                event = message.get("event")
+                if event == "documents":
+                    documents = [Document(**d) for d in message["documents"]]
+                elif event == "error":
+                    error_class = CHILD_ERRORS.get(message["kind"], UnsupportedInput)
+                    raise error_class(message["message"], file=file_name)
+        except DeadlineExceeded as exc:
+            raise PrepareTimeout(
+                f"{file_name}: reading the documents out of its {len(pages)} page(s) took "
+                "longer than JOB_TIMEOUT and was stopped. Raise JOB_TIMEOUT and retry.",
+                pages_done=0,
+                pages_total=len(pages),
+                confirmed=exc.termination_confirmed,
+            ) from None
+        except ChildCrashed as exc:
+            raise ChildDied(
+                f"{file_name}: the offline extractor stopped unexpectedly ({str(exc)[:200]}).",
+                file=file_name,
+            ) from None
+    return documents
