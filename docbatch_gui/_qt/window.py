@@ -31,6 +31,7 @@ from docbatch_gui._qt.widgets.log_panel import LogPanel
 from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui.app.host import EngineState
 from docbatch_gui.domain.models import Job
+from docbatch_gui.domain.states import JobState
 from docbatch_gui.settings.model import Settings
 
 log = logging.getLogger(__name__)
@@ -167,8 +168,6 @@ class MainWindow(QMainWindow):
         busy = self.queue_tab.model.busy()
         if busy == 0 and self._busy_before > 0:
             counts = self.queue_tab.model.count_by_state()
-            from docbatch_gui.domain.states import JobState
-
             self.ctx.notifier.notify(
                 self.tr("Run finished: {0} done, {1} to review, {2} failed.").format(
                     counts.get(JobState.DONE, 0),
