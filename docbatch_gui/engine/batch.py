@@ -1,4 +1,4 @@
-"""Batch mode: the unified worker loop of seed 000, made crash-safe.
+"""Batch mode: one worker loop that submits and polls, made crash-safe.
 
 One cycle: submit (prepare up to ``BATCH_SIZE`` queued jobs under ``OCR_WORKERS``,
 build their requests, split them into batches, create them), then poll (retrieve
