@@ -80,7 +80,7 @@ sys.path.insert(0, str(ROOT))
 from docbatch_gui.app.facade import DocBatchApp  # noqa: E402
 from docbatch_gui.domain.states import JobState  # noqa: E402
 from docbatch_gui.engine import batch as batch_module  # noqa: E402
-from docbatch_gui.engine import batch_results, extraction, worker  # noqa: E402
+from docbatch_gui.engine import batch_results, extraction, render_step  # noqa: E402
 from docbatch_gui.llm.batches import BatchClient  # noqa: E402
 from docbatch_gui.llm.requests import custom_id  # noqa: E402
 from docbatch_gui.pipeline.isolate import ChildPool  # noqa: E402
@@ -256,7 +256,7 @@ def _timed_work(label: str, group: str, function: Callable[..., Any]) -> Callabl
 
 def instrument() -> None:
     """Wrap, in this process only, what the bookkeeping figure must exclude."""
-    original_prepare = worker.run_prepare
+    original_prepare = render_step.run_prepare
 
     async def run_prepare(*args: Any, on_count: Any, on_page: Any, **kwargs: Any) -> Any:
         inside = [0.0]
@@ -284,7 +284,7 @@ def instrument() -> None:
             CLOCK.add("render (child)", time.perf_counter() - started - inside[0])
             CLOCK.add("render callbacks (store pages)", inside[0])
 
-    worker.run_prepare = run_prepare
+    render_step.run_prepare = run_prepare
     ChildPool.warm_up = _timed_wait("child start", ChildPool.warm_up)  # type: ignore[method-assign]
     ChildPool.close = _timed_wait("child stop", ChildPool.close)  # type: ignore[method-assign]
     for name in ("create", "retrieve", "cancel", "created_between", "close"):

@@ -213,7 +213,8 @@ def in_process(args: argparse.Namespace) -> dict[str, float]:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
-    from docbatch_gui._qt.main import build_window, freeze_startup_heap
+    from docbatch_gui._qt.build import build_window
+    from docbatch_gui._qt.main import freeze_startup_heap
     from docbatch_gui._qt.window import MainWindow
     from docbatch_gui.settings.model import load_settings
 
@@ -239,7 +240,7 @@ def in_process(args: argparse.Namespace) -> dict[str, float]:
         results["ticks"] = len(lateness)
         results["load_100k_s"] = round(await measure_load(window, args.rows), 3)
         await window.shutdown()
-        window.ctx.app.close()
+        window.ctx.host.close()
 
     with loop:
         loop.run_until_complete(scenario())

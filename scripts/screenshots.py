@@ -74,9 +74,9 @@ def main() -> int:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
+    from docbatch_gui._qt.build import build_window
     from docbatch_gui._qt.i18n import install_translator
     from docbatch_gui._qt.loop import make_loop
-    from docbatch_gui._qt.main import build_window
     from docbatch_gui.settings.model import load_settings
 
     lang = sys.argv[1] if len(sys.argv) > 1 else "en"

@@ -9,11 +9,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
-import getpass
 import json
 import logging
 import multiprocessing
-import os
 import sqlite3
 import sys
 import time
@@ -67,6 +65,7 @@ def run_gui(args: argparse.Namespace) -> int:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication, QMessageBox
 
+    from docbatch_gui._qt.build import build_window
     from docbatch_gui._qt.gc_guard import GuiThreadCollector
     from docbatch_gui._qt.i18n import chosen_language, install_translator
     from docbatch_gui._qt.loop import make_loop
@@ -165,15 +164,15 @@ def _exit_after_show(loop: asyncio.AbstractEventLoop, window: object) -> int:
     elapsed = time.monotonic() - STARTED
     print(json.dumps({"shown_at": painted_at, "since_main_import_s": round(elapsed, 3)}))
     sys.stdout.flush()
-    window.ctx.app.close()  # type: ignore[attr-defined]
+    window.ctx.host.close()  # type: ignore[attr-defined]
     return 0
 
 
 def store_problem(settings: object) -> str | None:
     """Why the store cannot be opened, in one sentence; None when it opens (or is
     still to be created: the window creates it)."""
-    from docbatch_gui.app.backends import open_store
     from docbatch_gui.settings.model import Settings
+    from docbatch_gui.storage.backends import open_store
 
     assert isinstance(settings, Settings)
     if not settings.mongodb_uri and not settings.db_path.exists():
@@ -185,30 +184,6 @@ def store_problem(settings: object) -> str | None:
     except (sqlite3.Error, OSError) as exc:
         return str(storage_error(exc, settings.db_path))
     return None
-
-
-def build_window(settings: object, qsettings: object) -> object:
-    """The window and what it needs; importable by tests and the self-test."""
-    from docbatch_gui._qt.bridge import EngineBridge
-    from docbatch_gui._qt.context import GuiContext
-    from docbatch_gui._qt.notify import Notifier
-    from docbatch_gui._qt.widgets.log_panel import install_log_handler
-    from docbatch_gui._qt.window import MainWindow
-    from docbatch_gui.app.facade import DocBatchApp
-    from docbatch_gui.settings.model import Settings
-
-    assert isinstance(settings, Settings)
-    app = DocBatchApp(settings)
-    ctx = GuiContext(
-        app=app,
-        bridge=EngineBridge(app),
-        notifier=Notifier(),
-        qsettings=qsettings,  # type: ignore[arg-type]
-        operator=operator_name(),
-    )
-    window = MainWindow(ctx)
-    window.log_handler = install_log_handler(window.log_panel)
-    return window
 
 
 def freeze_startup_heap() -> None:
@@ -232,11 +207,4 @@ async def run_window(window: object) -> None:
     window.closed.connect(lambda: closed.done() or closed.set_result(None))
     await window.start()
     await closed
-    window.ctx.app.close()
-
-
-def operator_name() -> str:
-    try:
-        return os.environ.get("DOCBATCH_OPERATOR") or getpass.getuser()
-    except Exception:  # no login name (some containers)
-        return "operator"
+    window.ctx.host.close()

@@ -15,6 +15,15 @@ import tempfile
 import time
 from pathlib import Path
 
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+
+from docbatch_gui._qt.build import build_window
+from docbatch_gui._qt.gc_guard import GuiThreadCollector
+from docbatch_gui._qt.loop import make_loop
+from docbatch_gui.resources import resources_dir
+from docbatch_gui.settings.model import load_settings
+
 SAMPLE = "en_invoice_INV-2024-0042.pdf"
 LIMIT_S = 180
 #: imported lazily by the app (only when a key or a backend is configured), so an
@@ -57,17 +66,7 @@ def missing_modules() -> dict[str, str]:
 
 
 def run_self_test() -> int:
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtCore import QSettings
-    from PySide6.QtWidgets import QApplication
-
-    from docbatch_gui._qt.gc_guard import GuiThreadCollector
-    from docbatch_gui._qt.loop import make_loop
-    from docbatch_gui._qt.main import build_window
-    from docbatch_gui._qt.window import MainWindow
-    from docbatch_gui.resources import resources_dir
-    from docbatch_gui.settings.model import load_settings
-
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # read by QApplication
     started = time.monotonic()
     qapp = QApplication.instance() or QApplication(sys.argv[:1])
     data_dir = Path(tempfile.mkdtemp(prefix="docbatch-selftest-"))
@@ -78,7 +77,6 @@ def run_self_test() -> int:
     loop = make_loop(qapp)
     asyncio.set_event_loop(loop)
     window = build_window(settings, qsettings)
-    assert isinstance(window, MainWindow)
     collector = GuiThreadCollector(qapp)
     collector.start()
     window.show()
@@ -115,7 +113,7 @@ def run_self_test() -> int:
             and not report["missing_modules"]
         )
         await window.shutdown()
-        window.ctx.app.close()
+        window.ctx.host.close()
 
     with loop:
         loop.run_until_complete(scenario())

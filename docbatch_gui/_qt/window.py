@@ -7,7 +7,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -29,14 +29,12 @@ from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.dialogs import confirm
 from docbatch_gui._qt.widgets.log_panel import LogPanel
 from docbatch_gui._qt.widgets.thumbs import PageImages
-from docbatch_gui.app.facade import DocBatchApp
+from docbatch_gui.app.host import EngineState
 from docbatch_gui.domain.models import Job
+from docbatch_gui.domain.states import JobState
 from docbatch_gui.settings.model import Settings
 
 log = logging.getLogger(__name__)
-
-#: how often the stored pause flag is read (the CLI may flip it)
-FLAG_POLL_MS = 2000
 
 
 class MainWindow(QMainWindow):
@@ -55,7 +53,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("DocBatch")
         self.setAcceptDrops(True)
         self.resize(1280, 800)
-        self.images = PageImages(ctx.app)
+        self.images = PageImages(ctx.host)
 
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
@@ -72,7 +70,6 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.tabs)
         self.queue_tab.review_requested.connect(self.show_review)
         self.settings_tab.saved.connect(lambda settings: spawn(self.apply_settings(settings)))
-        self._applying: asyncio.Task[None] | None = None
 
         self.log_panel = LogPanel()
         self.log_dock = QDockWidget(self.tr("Log"), self)
@@ -90,10 +87,8 @@ class MainWindow(QMainWindow):
         self.shutting_down = False
         self._closing = False
         self._close_allowed = False
-        self._flag_timer = QTimer(self)
-        self._flag_timer.setInterval(FLAG_POLL_MS)
-        self._flag_timer.timeout.connect(self._poll_flags_soon)
         ctx.bridge.jobs_changed.connect(self._jobs_changed)
+        ctx.bridge.engine_state.connect(self._engine_state)
         ctx.bridge.halted.connect(self._halted)
         self._restore()
 
@@ -136,9 +131,8 @@ class MainWindow(QMainWindow):
         loop = asyncio.get_running_loop()
         jobs: list[Job] = await loop.run_in_executor(None, self.ctx.app.jobs)
         self.queue_tab.load(jobs)
-        self.ctx.bridge.start()
-        await self._poll_flags()
-        self._flag_timer.start()
+        self.queue_tab.sync_paused(await self.ctx.bridge.call(self.ctx.app.is_paused))
+        self.ctx.bridge.start()  # from here the host reports the flag's changes
         self._busy_before = self.queue_tab.model.busy()
         self.statusBar().showMessage(self.tr("Ready"), 3000)
         self.started.emit()
@@ -146,51 +140,34 @@ class MainWindow(QMainWindow):
     async def apply_settings(self, settings: Settings) -> None:
         """Run the engine on new settings without interrupting anyone's work.
 
-        No new job starts from here on; once the running ones finished, the engine
-        stops, a new facade is opened on the new settings (another data directory or
-        backend is loaded into the queue) and the engine starts again.
+        The host takes no new job from here on, lets the running ones finish, opens a
+        new facade on the new settings and starts again; another data directory or
+        backend is then loaded into the queue.
         """
-        if self._applying is not None and not self._applying.done():
-            self._applying.cancel()
-        self._applying = asyncio.current_task()
-        bridge = self.ctx.bridge
-        self.ctx.app.draining = True
-        if await bridge.call(bridge.active_jobs):
+        host, bridge = self.ctx.host, self.ctx.bridge
+        old = host.app.settings
+        if await bridge.call(host.active_jobs):
             self.ctx.notifier.notify(
                 self.tr("Settings saved: they apply when the running jobs finished.")
             )
-        while await bridge.call(bridge.active_jobs):
-            await asyncio.sleep(0.5)
-        await asyncio.get_running_loop().run_in_executor(None, bridge.stop)
-        old = self.ctx.app
-        new = DocBatchApp(settings)
-        self.ctx.app = bridge.app = self.images.app = new
-        await asyncio.get_running_loop().run_in_executor(None, old.close)
-        if settings.data_dir != old.settings.data_dir or settings.mongodb_uri != (
-            old.settings.mongodb_uri
-        ):
-            jobs = await asyncio.get_running_loop().run_in_executor(None, new.jobs)
-            self.queue_tab.load(jobs)
-        bridge.start()
+        await bridge.call(host.restart, settings)
+        if settings.data_dir != old.data_dir or settings.mongodb_uri != old.mongodb_uri:
+            self.images.clear()
+            self.queue_tab.load(await bridge.call(host.app.jobs))
         self.ctx.notifier.notify(self.tr("Settings applied."), "success")
 
-    def _poll_flags_soon(self) -> None:
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            return  # the loop has ended (the window is going): nothing to show
-        spawn(self._poll_flags())
-
-    async def _poll_flags(self) -> None:
-        paused = await self.ctx.bridge.call(self.ctx.app.is_paused)
-        self.queue_tab.sync_paused(paused)
+    def _engine_state(self, state: str) -> None:
+        """The pause button follows the engine: paused (here or by ``docbatch pause``),
+        or stopped by a critical error, it offers Resume."""
+        if state in (EngineState.PAUSED, EngineState.HALTED):
+            self.queue_tab.sync_paused(True)
+        elif state == EngineState.RUNNING:
+            self.queue_tab.sync_paused(False)
 
     def _jobs_changed(self, jobs: list[Job]) -> None:
         busy = self.queue_tab.model.busy()
         if busy == 0 and self._busy_before > 0:
             counts = self.queue_tab.model.count_by_state()
-            from docbatch_gui.domain.states import JobState
-
             self.ctx.notifier.notify(
                 self.tr("Run finished: {0} done, {1} to review, {2} failed.").format(
                     counts.get(JobState.DONE, 0),
@@ -275,9 +252,9 @@ class MainWindow(QMainWindow):
 
     async def _close_flow(self) -> None:
         try:
-            running = await self.ctx.bridge.call(self.ctx.bridge.active_jobs)
+            running = await self.ctx.bridge.call(self.ctx.host.active_jobs)
             wait = False
-            if running and self.ctx.bridge.running:
+            if running and self.ctx.host.running:
                 answer = await confirm(
                     self,
                     self.tr("Close DocBatch"),
@@ -293,41 +270,37 @@ class MainWindow(QMainWindow):
                 if answer == QMessageBox.StandardButton.Cancel:
                     return
                 wait = answer == QMessageBox.StandardButton.Yes
-            if wait and not await self._wait_for_running():
-                return
+            if wait:
+                await self._drain_or_leave()
             await self.shutdown()
             self._close_allowed = True
             self.close()
         finally:
             self._closing = False
 
-    async def _wait_for_running(self) -> bool:
-        """Let running jobs finish with a progress dialog; False if the operator
-        canceled the close."""
-        self.ctx.app.draining = True
+    async def _drain_or_leave(self) -> None:
+        """Let running jobs finish, with a progress dialog whose button leaves them
+        (they resume on the next start); either way the window then closes."""
         dialog = QProgressDialog(
             self.tr("Waiting for running steps to finish…"), self.tr("Leave them"), 0, 0, self
         )
         dialog.setWindowModality(Qt.WindowModality.WindowModal)
         dialog.setMinimumDuration(0)
-        left_early = asyncio.get_running_loop().create_future()
-        dialog.canceled.connect(lambda: left_early.done() or left_early.set_result(True))
+        left = asyncio.get_running_loop().create_future()
+        dialog.canceled.connect(lambda: left.done() or left.set_result(None))
+        drained = asyncio.ensure_future(self.ctx.host.drained())
         dialog.open()
         try:
-            while not left_early.done():
-                if await self.ctx.bridge.call(self.ctx.bridge.active_jobs) == 0:
-                    break
-                await asyncio.wait([left_early], timeout=0.5)
+            await asyncio.wait([left, drained], return_when=asyncio.FIRST_COMPLETED)
         finally:
+            drained.cancel()
             dialog.close()
-        return True
 
     async def shutdown(self) -> None:
         """Stop the engine (interrupted steps resume on the next start) and save state."""
         self.shutting_down = True
         self.save_state()
-        self._flag_timer.stop()
-        await asyncio.get_running_loop().run_in_executor(None, self.ctx.bridge.stop)
+        await asyncio.get_running_loop().run_in_executor(None, self.ctx.host.stop)
         if self.log_handler is not None:
             remove = getattr(self.log_handler, "remove", None)
             if remove is not None:

@@ -1,2 +1,3 @@
 """The application layer: the facade the GUI and the CLI call (``facade.DocBatchApp``),
-the backends it opens, the review service and the figures its views show."""
+the engine host that runs it for the GUI (``host.EngineHost``), the review service and
+the figures its views show."""

@@ -8,7 +8,6 @@ knows nothing of Qt or terminals; progress goes out through a listener callback.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
@@ -16,7 +15,6 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from docbatch_gui.app.backends import open_blobs, open_store
 from docbatch_gui.app.review import ReviewService
 from docbatch_gui.app.views import BatchViews, RemoteSources
 from docbatch_gui.domain.errors import ConfigError, DocBatchError, InvalidTransition, NotFound
@@ -30,6 +28,12 @@ from docbatch_gui.domain.states import (
     ProcessingMode,
     check_operator_move,
 )
+from docbatch_gui.engine.context import (
+    EngineContext,
+    anthropic_key,
+    batch_client,
+    sync_client,
+)
 from docbatch_gui.engine.documents import check_corrections
 from docbatch_gui.engine.intake import IntakeReport, intake_paths
 from docbatch_gui.engine.leader import RedisLeaderLock
@@ -41,7 +45,8 @@ from docbatch_gui.pipeline.isolate import kill_all
 from docbatch_gui.pipeline.profile import Profile, load_profile
 from docbatch_gui.pipeline.render import make_thumbnail
 from docbatch_gui.settings.model import Execution, Settings
-from docbatch_gui.settings.secrets import keyring_secret, remember_secrets, secret_values
+from docbatch_gui.settings.secrets import remember_secrets, secret_values
+from docbatch_gui.storage.backends import open_blobs, open_store
 from docbatch_gui.storage.blobs import BlobStore
 from docbatch_gui.storage.store import Store
 
@@ -54,6 +59,16 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 WATCH_INTERVAL = 0.5
+
+
+async def first_of(*events: asyncio.Event, timeout: float | None = None) -> None:
+    """Wait until one of the events is set, or the timeout passed."""
+    waiting = [asyncio.ensure_future(e.wait()) for e in events]
+    try:
+        await asyncio.wait(waiting, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in waiting:
+            task.cancel()
 
 
 class DocBatchApp(BatchViews, RemoteSources):
@@ -71,8 +86,6 @@ class DocBatchApp(BatchViews, RemoteSources):
         self._dispatched: set[int] = set()
         #: the critical error that stopped the last run, for the operator
         self.halted: DocBatchError | None = None
-        #: set when the GUI closes and waits: running jobs finish, none starts
-        self.draining = False
         #: live sync-mode counters, shared by every run's client (the GUI polls them)
         self.sync_metrics = SyncMetrics(settings.max_concurrency)
 
@@ -106,6 +119,11 @@ class DocBatchApp(BatchViews, RemoteSources):
     def profile(self) -> Profile:
         return load_profile()
 
+    @cached_property
+    def context(self) -> EngineContext:
+        """What the engine's steps work with: this facade's store, blobs and settings."""
+        return EngineContext(self.store, self.blobs, self.settings, self.profile)
+
     def close(self) -> None:
         kill_all()
         self.lock.release()
@@ -117,9 +135,7 @@ class DocBatchApp(BatchViews, RemoteSources):
     @cached_property
     def anthropic_key(self) -> str | None:
         """From ANTHROPIC_API_KEY, else the OS keyring (where the GUI stores it)."""
-        if self.settings.anthropic_api_key is not None:
-            return self.settings.anthropic_api_key.get_secret_value()
-        return keyring_secret("ANTHROPIC_API_KEY")
+        return anthropic_key(self.settings)
 
     def resolve_mode(self, requested: str | None) -> str:
         if requested is None and self.anthropic_key is None:
@@ -140,14 +156,7 @@ class DocBatchApp(BatchViews, RemoteSources):
     def batch_client(self) -> BatchClient | None:
         if self.anthropic_key is None:
             return None
-        from docbatch_gui.llm.batches import BatchClient
-
-        return BatchClient(
-            api_key=self.anthropic_key,
-            base_url=self.settings.anthropic_base_url,
-            timeout=self.settings.anthropic_timeout,
-            max_retries=self.settings.anthropic_max_retries,
-        )
+        return batch_client(self.settings, self.anthropic_key)
 
     def set_paused(self, paused: bool) -> None:
         """The worker's pause flag, in the store: the GUI and the CLI share it.
@@ -161,28 +170,13 @@ class DocBatchApp(BatchViews, RemoteSources):
         return bool(self.store.get_setting(PAUSED_SETTING, False))
 
     def may_start(self) -> bool:
-        return not self.draining and not self.is_paused()
+        return not self.is_paused()
 
     def claude(self) -> ClaudeSync | None:
         """A client for this run, or None without a key (offline jobs only)."""
         if self.anthropic_key is None:
             return None
-        from docbatch_gui.llm.catalogue import load_catalogue
-        from docbatch_gui.llm.claude import ClaudeSync  # the SDK is slow to import
-
-        return ClaudeSync(
-            api_key=self.anthropic_key,
-            base_url=self.settings.anthropic_base_url,
-            profile=self.profile,
-            max_concurrency=self.settings.max_concurrency,
-            timeout=self.settings.anthropic_timeout,
-            max_retries=self.settings.anthropic_max_retries,
-            request_retries=self.settings.request_retries,
-            max_output_tokens=load_catalogue()
-            .model(self.settings.anthropic_model)
-            .max_output_tokens,
-            metrics=self.sync_metrics,
-        )
+        return sync_client(self.settings, self.profile, self.anthropic_key, self.sync_metrics)
 
     def add(
         self,
@@ -299,7 +293,7 @@ class DocBatchApp(BatchViews, RemoteSources):
             return False
         from docbatch_gui.engine.batch import BatchEngine
 
-        engine = BatchEngine(self.store, self.blobs, self.settings, self.profile, client, worker)
+        engine = BatchEngine(self.context, client, worker)
         if not engine.has_work():
             return False
         await engine.cycle()
@@ -337,20 +331,30 @@ class DocBatchApp(BatchViews, RemoteSources):
         *,
         once: bool = True,
         stop: asyncio.Event | None = None,
+        drain: asyncio.Event | None = None,
     ) -> list[Job]:
         """Process the queue until the given jobs (or all queued jobs) are settled.
 
         If another process on this data directory holds the worker lock (the GUI, say),
-        this one only watches the store while that one works.
+        this one only watches the store while that one works. ``stop`` ends the run at
+        once (running steps are interrupted and resume on the next start); ``drain``
+        ends it gently: no job starts or is sent any more, no batch cycle begins, and
+        the run returns once the jobs this process runs have finished.
         """
         stop = stop or asyncio.Event()
+        drain = drain or asyncio.Event()
+
+        def may_start() -> bool:
+            return not drain.is_set() and self.may_start()
+
         self.halted = None
         batch_pending = False
         clients: tuple[ClaudeSync | None, BatchClient | None] | None = None
         try:
             while not stop.is_set():
                 distributed = self.settings.execution is Execution.CELERY
-                if distributed:
+                if distributed and not drain.is_set():
+                    # Imported here: Celery costs half a second, for teams that use it.
                     from docbatch_gui.distributed.dispatch import dispatch_queued
 
                     dispatch_queued(self.store, self.settings, self._dispatched)
@@ -362,27 +366,19 @@ class DocBatchApp(BatchViews, RemoteSources):
                     # certificates and costs milliseconds that add up over cycles.
                     clients = clients or (self.claude(), self.batch_client())
                     claude, batches = clients
-                    worker = LocalWorker(
-                        self.store,
-                        self.blobs,
-                        self.settings,
-                        self.profile,
-                        listener,
-                        claude,
-                        may_start=self.may_start,
-                    )
+                    worker = LocalWorker(self.context, listener, claude, may_start=may_start)
                     if not distributed:  # else Celery workers run queued jobs
                         await worker.run_until_idle(stop)
-                    batch_pending = await self._batch_cycle(worker, batches)
+                    if not drain.is_set():
+                        batch_pending = await self._batch_cycle(worker, batches)
                     self.halted = worker.halted or self.halted
                     if self.halted is not None:
                         # Auth or billing: stop here, say it once; queued jobs stay queued.
                         break
-                if self._settled(job_ids, once, listener):
+                if drain.is_set() or self._settled(job_ids, once, listener):
                     break
                 interval = self.settings.poll_interval if batch_pending else WATCH_INTERVAL
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(stop.wait(), interval)
+                await first_of(stop, drain, timeout=interval)
         finally:
             for client in clients or ():
                 if client is not None:

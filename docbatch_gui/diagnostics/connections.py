@@ -190,7 +190,7 @@ def _minio_probe(settings: Settings) -> tuple[bool, str]:
     http = urllib3.PoolManager(
         timeout=urllib3.Timeout(connect=TIMEOUT, read=TIMEOUT), retries=urllib3.Retry(0)
     )
-    from docbatch_gui.app.backends import minio_secret
+    from docbatch_gui.storage.backends import minio_secret
 
     client = Minio(
         parts.netloc,

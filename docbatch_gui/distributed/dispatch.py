@@ -7,6 +7,8 @@ wasteful, so each process remembers what it sent.
 
 from __future__ import annotations
 
+from docbatch_gui.distributed.celery_app import configure
+from docbatch_gui.distributed.tasks import process_job
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.storage.store import Store
@@ -17,9 +19,6 @@ DISPATCHED_MODES = ("offline", "sync")
 
 def dispatch_queued(store: Store, settings: Settings, sent: set[int]) -> list[str]:
     """Send every queued job not sent yet; returns the Celery task ids."""
-    from docbatch_gui.distributed.celery_app import configure
-    from docbatch_gui.distributed.tasks import process_job
-
     configure(settings)
     task_ids = []
     for mode in DISPATCHED_MODES:

@@ -1,9 +1,10 @@
 """Celery tasks: a job (preparation, sync or offline extraction) and the registry steps.
 
 Each task opens its own store and blob connections (a task may run on any machine),
-holds its workload slot while it runs (the registry service holds its own), and reports progress as
-``update_state(state="PROGRESS", meta={"progress", "message"})``; the GUI and the CLI
-read it through ``AsyncResult`` (``task_progress``).
+holds its workload slot while it runs (the registry service holds its own), and
+reports progress as ``update_state(state="PROGRESS", meta={"progress", "message"})``;
+the GUI and the CLI read it through ``AsyncResult`` (``task_progress``). A job runs
+through the engine's ``run_job``, exactly as in the desktop's own loop.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 from celery import Task
@@ -23,8 +24,13 @@ from docbatch_gui.domain.errors import InvalidTransition
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.progress import Progress, ProgressSink
 from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState
+from docbatch_gui.engine.context import opened_context
 from docbatch_gui.engine.faults import crash_once
+from docbatch_gui.engine.worker import run_job
+from docbatch_gui.engine.workload import Workload, workload_for
+from docbatch_gui.registry.service import RegistryService
 from docbatch_gui.settings.model import Settings, load_settings
+from docbatch_gui.storage.backends import open_store
 
 log = logging.getLogger(__name__)
 
@@ -40,16 +46,9 @@ def task_settings() -> Settings:
     return load_settings()
 
 
-@contextlib.contextmanager
-def opened_app(settings: Settings) -> Iterator[Any]:
-    """The facade with this task's own store and blob connections."""
-    from docbatch_gui.app.facade import DocBatchApp
-
-    docapp = DocBatchApp(settings)
-    try:
-        yield docapp
-    finally:
-        docapp.close()
+def task_workload(settings: Settings) -> Workload:
+    """The team's workload manager (Redis), as the desktop sees it."""
+    return workload_for(settings.redis_url, ttl=settings.workload_ttl)
 
 
 def reporter(task: Task) -> ProgressSink:
@@ -78,22 +77,6 @@ def _requeue_after_lost_worker(store: Any, job: Job) -> None:
             log.warning("job %s: worker lost during %s; running it again", job.id, job.state)
 
 
-async def _run_job(docapp: Any, job_id: int, listener: Callable[[Job], None], prepare: bool) -> Any:
-    from docbatch_gui.engine.worker import LocalWorker
-
-    job = docapp.store.get_job(job_id)
-    claude = docapp.claude() if job.mode == "sync" else None
-    worker = LocalWorker(
-        docapp.store, docapp.blobs, docapp.settings, docapp.profile, listener, claude
-    )
-    try:
-        async with worker.opened(warm=1):
-            return await worker.process(job_id, prepare_only=prepare)
-    finally:
-        if claude is not None:
-            await claude.close()
-
-
 @app.task(bind=True, name="docbatch.process_job", **LIMITS)
 def process_job(self: Task, job_id: int, prepare_only: bool = False) -> dict[str, Any]:
     """Prepare a job and, unless ``prepare_only`` (batch mode), extract its documents."""
@@ -105,12 +88,13 @@ def process_job(self: Task, job_id: int, prepare_only: bool = False) -> dict[str
         if job.state is JobState.PREPARING:
             crash_once("celery_mid_job")  # tests only: a worker killed mid-task
 
-    with opened_app(settings) as docapp, docapp.workload.track_task("job_processing", job_id):
-        job = docapp.store.get_job(job_id)
+    slot = task_workload(settings).track_task("job_processing", job_id)
+    with opened_context(settings) as context, slot:  # the slot is held while it runs
+        job = context.store.get_job(job_id)
         if (self.request.delivery_info or {}).get("redelivered"):
-            _requeue_after_lost_worker(docapp.store, job)
-        final = asyncio.run(_run_job(docapp, job_id, on_job, prepare_only))
-        state = final.state.value if final is not None else docapp.store.get_job(job_id).state
+            _requeue_after_lost_worker(context.store, job)
+        final = asyncio.run(run_job(context, job_id, listener=on_job, prepare_only=prepare_only))
+        state = final.state.value if final is not None else context.store.get_job(job_id).state
         report(Progress(1, 1, f"job {job_id}: {state}"))
         return {
             "job_id": job_id,
@@ -123,8 +107,12 @@ def process_job(self: Task, job_id: int, prepare_only: bool = False) -> dict[str
 def _registry_task(task: Task, call: Callable[..., dict[str, Any]], *args: Any, **kw: Any) -> Any:
     """The frame every registry task shares: its own connections and progress. The
     service holds the workload slot and records failures (``registry_calls``)."""
-    with opened_app(task_settings()) as docapp:
-        return call(docapp.registry, reporter(task), *args, **kw)
+    settings = task_settings()
+    store = open_store(settings)  # the registry needs no blobs and no profile
+    try:
+        return call(RegistryService(store, task_workload(settings)), reporter(task), *args, **kw)
+    finally:
+        store.close()
 
 
 @app.task(bind=True, name="docbatch.registry_import", **LIMITS)

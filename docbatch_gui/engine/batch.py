@@ -1,4 +1,4 @@
-"""Batch mode: the unified worker loop of seed 000, made crash-safe.
+"""Batch mode: one worker loop that submits and polls, made crash-safe.
 
 One cycle: submit (prepare up to ``BATCH_SIZE`` queued jobs under ``OCR_WORKERS``,
 build their requests, split them into batches, create them), then poll (retrieve
@@ -22,17 +22,14 @@ from docbatch_gui.domain.errors import DocBatchError, ErrorKind, InvalidTransiti
 from docbatch_gui.domain.models import BatchRecord, Job, RequestRecord
 from docbatch_gui.domain.states import PAUSED_SETTING, JobState
 from docbatch_gui.engine.batch_results import ResultBuilder
+from docbatch_gui.engine.context import EngineContext
 from docbatch_gui.engine.estimates import CostEstimator
 from docbatch_gui.engine.extraction import group_request, page_groups
 from docbatch_gui.engine.faults import crash_point
-from docbatch_gui.engine.worker import LocalWorker
+from docbatch_gui.engine.worker import LocalWorker, run_job
 from docbatch_gui.llm.batches import BatchClient
 from docbatch_gui.llm.catalogue import Usage
 from docbatch_gui.llm.requests import ExtractionRequest, custom_id
-from docbatch_gui.pipeline.profile import Profile
-from docbatch_gui.settings.model import Settings
-from docbatch_gui.storage.blobs import BlobStore
-from docbatch_gui.storage.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -50,21 +47,18 @@ def _now() -> datetime:
 class BatchEngine:
     def __init__(
         self,
-        store: Store,
-        blobs: BlobStore,
-        settings: Settings,
-        profile: Profile,
+        context: EngineContext,
         client: BatchClient,
         worker: LocalWorker,
     ) -> None:
-        self.store = store
-        self.blobs = blobs
-        self.settings = settings
-        self.profile = profile
+        self.store = context.store
+        self.blobs = context.blobs
+        self.settings = context.settings
+        self.profile = context.profile
         self.client = client
         self.worker = worker
-        self.estimator = CostEstimator(store, settings, profile)
-        self.results = ResultBuilder(store, settings, profile, worker.emit)
+        self.estimator = CostEstimator(self.store, self.settings, self.profile)
+        self.results = ResultBuilder(context, worker.emit)
         self.halted: DocBatchError | None = None
 
     # -- the loop -----------------------------------------------------------------------
@@ -106,7 +100,9 @@ class BatchEngine:
 
             async def prepare(job: Job) -> Job | None:  # submit_multiple_jobs
                 async with slots:
-                    return await self.worker.process(job.id, prepare_only=True)
+                    return await run_job(
+                        self.worker.context, job.id, worker=self.worker, prepare_only=True
+                    )
 
             async with self.worker.opened(warm=len(queued)):
                 results = await asyncio.gather(*(prepare(j) for j in queued))

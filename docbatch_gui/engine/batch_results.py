@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from docbatch_gui.domain.errors import CriticalError, ErrorKind, InvalidTransition
 from docbatch_gui.domain.models import BatchRecord, Job, RequestRecord
 from docbatch_gui.domain.states import JobState
+from docbatch_gui.engine.context import EngineContext
 from docbatch_gui.engine.documents import store_documents
 from docbatch_gui.engine.faults import crash_point
 from docbatch_gui.engine.limits import ResultLimiter
@@ -31,9 +32,6 @@ from docbatch_gui.llm.claude import (
     refused_request,
 )
 from docbatch_gui.llm.requests import parse_custom_id
-from docbatch_gui.pipeline.profile import Profile
-from docbatch_gui.settings.model import Settings
-from docbatch_gui.storage.store import Store
 
 if TYPE_CHECKING:
     from docbatch_gui.engine.worker import JobListener
@@ -46,12 +44,10 @@ REFUSED_ERRORS = frozenset({"invalid_request_error", "not_found_error", "request
 
 
 class ResultBuilder:
-    def __init__(
-        self, store: Store, settings: Settings, profile: Profile, listener: JobListener
-    ) -> None:
-        self.store = store
-        self.settings = settings
-        self.profile = profile
+    def __init__(self, context: EngineContext, listener: JobListener) -> None:
+        self.store = context.store
+        self.settings = settings = context.settings
+        self.profile = context.profile
         self.listener = listener
         self.catalogue = load_catalogue()
         self.limiter = ResultLimiter(settings.result_workers, settings.max_concurrent_mb)

@@ -20,6 +20,7 @@ from docbatch_gui.domain.errors import (
     UnsupportedInput,
 )
 from docbatch_gui.domain.models import Document, Job, Page, RequestRecord
+from docbatch_gui.engine.context import EngineContext
 from docbatch_gui.engine.estimates import CostEstimator
 from docbatch_gui.llm.answers import RawDocument, stitch
 from docbatch_gui.llm.catalogue import Usage, load_catalogue
@@ -32,7 +33,6 @@ from docbatch_gui.llm.requests import (
 from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.storage.blobs import BlobStore
-from docbatch_gui.storage.store import Store
 
 if TYPE_CHECKING:  # the SDK takes two seconds to import: only when sync mode runs
     from collections.abc import Sequence
@@ -82,20 +82,17 @@ def group_request(
 class SyncExtraction:
     def __init__(
         self,
-        store: Store,
-        blobs: BlobStore,
-        settings: Settings,
-        profile: Profile,
+        context: EngineContext,
         claude: ClaudeSync,
     ) -> None:
-        self.store = store
-        self.blobs = blobs
-        self.settings = settings
-        self.profile = profile
+        self.store = context.store
+        self.blobs = context.blobs
+        self.settings = context.settings
+        self.profile = context.profile
         self.claude = claude
         self.catalogue = load_catalogue()
-        self.estimator = CostEstimator(store, settings, profile)
-        self.chunk = max(2, 2 * settings.max_concurrency)
+        self.estimator = CostEstimator(self.store, self.settings, self.profile)
+        self.chunk = max(2, 2 * self.settings.max_concurrency)
 
     def estimate(self, job: Job, pages: Sequence[Page]) -> float | None:
         """Cost before sending, from page sizes alone (no images read)."""

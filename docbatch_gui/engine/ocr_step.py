@@ -15,14 +15,12 @@ from dataclasses import replace
 
 from docbatch_gui.domain.models import Job, OcrRecord, Page
 from docbatch_gui.domain.states import JobState
+from docbatch_gui.engine.context import EngineContext
 from docbatch_gui.pipeline.formats import stored_kind
 from docbatch_gui.pipeline.isolate import ChildPool
 from docbatch_gui.pipeline.ocr import OcrResult, rotate_jpeg
 from docbatch_gui.pipeline.ocr_run import OcrPage, engine_in_threads, tesseract_in_children
 from docbatch_gui.pipeline.render import make_thumbnail
-from docbatch_gui.settings.model import Settings
-from docbatch_gui.storage.blobs import BlobStore
-from docbatch_gui.storage.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -58,15 +56,13 @@ def better_text(layer: str, ocr: str) -> tuple[str, bool]:
 class OcrStep:
     def __init__(
         self,
-        store: Store,
-        blobs: BlobStore,
-        settings: Settings,
+        context: EngineContext,
         pool: ChildPool,
         slots: asyncio.Semaphore | None = None,
     ) -> None:
-        self.store = store
-        self.blobs = blobs
-        self.settings = settings
+        self.store = context.store
+        self.blobs = context.blobs
+        self.settings = settings = context.settings
         self.pool = pool
         #: OCR_WORKERS, shared by the worker's jobs: how many read pages at once
         self.slots = slots or asyncio.Semaphore(settings.ocr_workers)

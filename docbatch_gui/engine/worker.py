@@ -15,7 +15,6 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from docbatch_gui.domain.errors import (
@@ -23,25 +22,20 @@ from docbatch_gui.domain.errors import (
     ErrorKind,
     InvalidTransition,
     StoreBusy,
-    UnsupportedInput,
 )
-from docbatch_gui.domain.models import Document, Job, Page
+from docbatch_gui.domain.models import Document, Job
 from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState, ProcessingMode
+from docbatch_gui.engine.context import EngineContext, anthropic_key, sync_client
 from docbatch_gui.engine.documents import store_documents
 from docbatch_gui.engine.extraction import SyncExtraction
-from docbatch_gui.engine.job_log import ENDED_BADLY, log_failure, log_skipped_page
+from docbatch_gui.engine.job_log import ENDED_BADLY, log_failure
 from docbatch_gui.engine.ocr_step import OcrStep
-from docbatch_gui.pipeline.formats import stored_kind
+from docbatch_gui.engine.render_step import RenderStep
 from docbatch_gui.pipeline.isolate import ChildPool
 from docbatch_gui.pipeline.offline import PageText
 from docbatch_gui.pipeline.offline_run import extract_in_child
-from docbatch_gui.pipeline.prepare import ChildDied, PrepareTimeout, prepare_pool, run_prepare
-from docbatch_gui.pipeline.profile import Profile
-from docbatch_gui.pipeline.render import PrepareTask, RenderedPage
-from docbatch_gui.settings.model import Settings
-from docbatch_gui.storage.blobs import BlobStore, sha256_file
+from docbatch_gui.pipeline.prepare import ChildDied, PrepareTimeout, prepare_pool
 from docbatch_gui.storage.health import storage_error
-from docbatch_gui.storage.store import Store
 
 if TYPE_CHECKING:  # importing the SDK costs two seconds; only sync mode needs it
     from docbatch_gui.llm.claude import ClaudeSync
@@ -53,8 +47,6 @@ MAX_ATTEMPTS = 3
 MAX_CHILD_CRASHES = 3
 #: a safety net: a job interrupted this often with its worker fails all the same
 MAX_INTERRUPTIONS = 50
-PAGE_FLUSH_COUNT = 16
-PAGE_FLUSH_SECONDS = 0.5
 #: the modes this worker can finish; others wait for their own workers
 LOCAL_MODES = frozenset({ProcessingMode.OFFLINE.value})
 
@@ -64,18 +56,16 @@ JobListener = Callable[[Job], None]
 class LocalWorker:
     def __init__(
         self,
-        store: Store,
-        blobs: BlobStore,
-        settings: Settings,
-        profile: Profile,
+        context: EngineContext,
         listener: JobListener | None = None,
         claude: ClaudeSync | None = None,
         may_start: Callable[[], bool] | None = None,
     ) -> None:
-        self.store = store
-        self.blobs = blobs
-        self.settings = settings
-        self.profile = profile
+        self.context = context
+        self.store = context.store
+        self.blobs = context.blobs
+        self.settings = settings = context.settings
+        self.profile = context.profile
         self.listener = listener or (lambda job: None)
         self._logged: set[tuple[int, int, JobState]] = set()
         self._pool: ChildPool | None = None
@@ -148,7 +138,9 @@ class LocalWorker:
                 startable = not self.halted and self.may_start()
                 for job in self._queued() if startable else []:
                     if job.id not in running and len(running) < self.settings.render_workers:
-                        running[job.id] = asyncio.create_task(self.process(job.id))
+                        running[job.id] = asyncio.create_task(
+                            run_job(self.context, job.id, worker=self)
+                        )
                 if not running:
                     return
                 # Wake on the first finished job, or at once when asked to stop.
@@ -274,13 +266,14 @@ class LocalWorker:
             return None
 
     async def _run(self, job: Job, attempt: int, deadline: float, prepare_only: bool) -> Job:
-        if self._pages_ready(job):
+        assert self._pool is not None, "process() runs inside opened()"
+        render = RenderStep(self.context, self._pool, self.emit)
+        if render.pages_ready(job):
             log.info("job %s: pages already rendered; not rendering again", job.id)
         else:
-            await self._render(job, attempt, deadline)
-        assert self._pool is not None
+            await render.run(job, attempt, deadline)
         job = self.emit(
-            await OcrStep(self.store, self.blobs, self.settings, self._pool, self._ocr_slots).run(
+            await OcrStep(self.context, self._pool, self._ocr_slots).run(
                 self.store.get_job(job.id), attempt, deadline
             )
         )
@@ -299,133 +292,44 @@ class LocalWorker:
         )
         return self.emit(self.store.transition(job.id, final, attempt=attempt, progress=1.0))
 
-    def _pages_ready(self, job: Job) -> bool:
-        """A retry after an extraction failure reuses the rendered pages."""
-        if not job.pages or not job.artifacts_deliverable:
-            return False
-        pages = self.store.list_pages(job.id)
-        return len(pages) == job.pages and all(p.deliverable for p in pages)
-
-    async def _render(self, job: Job, attempt: int, deadline: float) -> None:
-        self.store.delete_pages(job.id)  # leftovers of an interrupted attempt
-        source = self._stored_source(job)
-        kind = stored_kind(source)
-        task = PrepareTask(
-            source=str(source),
-            file_name=job.file_name,
-            kind=kind,
-            jpeg_quality=self.settings.jpeg_quality,
-            max_pages=self.settings.max_pages,
-        )
-        await self._prepare(job, attempt, task, deadline)
-        self.store.set_pages_deliverable(job.id, True)
-
-    def _stored_source(self, job: Job) -> Path:
-        """The job's bytes on this machine: the stored copy when it is whole, else the
-        file taken again from where it was added (a refused file is never stored, and
-        a damaged copy is replaced), provided it still has the same content."""
-        path = self.blobs.local_path(job.sha256)
-        if path is not None and path.stat().st_size == job.size:
-            return path
-        original = Path(job.source_path)
-        try:
-            same = original.is_file() and sha256_file(original)[0] == job.sha256
-        except OSError:
-            same = False
-        if not same:
-            what = "is damaged" if path is not None else "is missing"
-            raise UnsupportedInput(
-                f"{job.file_name}: the stored copy {what}, and {job.source_path} is gone or "
-                "has changed since it was added. Add the file again.",
-                file=job.file_name,
-            )
-        self.blobs.put_file(original)  # verified on the way in (a bad copy is replaced)
-        restored = self.blobs.local_path(job.sha256)
-        if restored is None:
-            raise DocBatchError(f"{job.file_name}: the stored copy could not be written.")
-        return restored
-
-    async def _prepare(self, job: Job, attempt: int, task: PrepareTask, deadline: float) -> None:
-        pending: list[Page] = []
-        state = {"total": 0, "done": 0, "flushed_at": time.monotonic()}
-
-        def flush() -> None:
-            if pending:
-                self.store.put_pages(pending)
-                pending.clear()
-            total = state["total"] or 1
-            self.emit(
-                self.store.update_job(
-                    job.id, attempt=attempt, progress=round(0.9 * state["done"] / total, 3)
-                )
-            )
-            state["flushed_at"] = time.monotonic()
-
-        async def on_count(count: int) -> None:
-            state["total"] = count
-            self.emit(self.store.update_job(job.id, attempt=attempt, pages=count))
-
-        async def on_page(page: RenderedPage) -> None:
-            image_sha = self.blobs.put_bytes(page.image) if page.image else None
-            thumb_sha = self.blobs.put_bytes(page.thumb) if page.thumb else None
-            if page.error:
-                log_skipped_page(job, page.page_no, page.error, len(page.text))
-            pending.append(
-                Page(
-                    job.id,
-                    page.page_no,
-                    page.width,
-                    page.height,
-                    image_sha,
-                    thumb_sha,
-                    page.text,
-                    render_error=page.error,
-                    rotation=page.rotation,
-                    rotation_confidence=page.rotation_confidence,
-                    orientation_note=page.orientation_note,
-                    orientation_uncertain=page.orientation_uncertain,
-                )
-            )
-            state["done"] += 1
-            elapsed = time.monotonic() - state["flushed_at"]
-            if len(pending) >= PAGE_FLUSH_COUNT or elapsed > PAGE_FLUSH_SECONDS:
-                flush()
-
-        assert self._pool is not None, "process() runs inside run_until_idle()"
-        try:
-            result = await run_prepare(
-                task,
-                deadline,
-                self._pool,
-                on_count=on_count,
-                on_page=on_page,
-                timeout_hint=f"JOB_TIMEOUT={self.settings.job_timeout:g}s",
-                page_timeout=self.settings.page_timeout,
-            )
-        finally:
-            # Pages rendered before a failure are kept (marked undeliverable) as
-            # evidence of where it stopped.
-            with contextlib.suppress(InvalidTransition):
-                flush()
-        log.info(
-            "job %s (%s): %d pages prepared (%d skipped), render child peak %.0f MB",
-            job.id,
-            job.file_name,
-            result.pages_done,
-            len(result.pages_skipped),
-            result.child_peak_rss_mb or 0,
-        )
-
     async def _extract(self, job: Job, attempt: int, deadline: float) -> list[Document]:
         if job.mode == ProcessingMode.SYNC.value:
             if self.claude is None:
                 raise DocBatchError(f"{job.file_name}: sync mode needs ANTHROPIC_API_KEY.")
-            extraction = SyncExtraction(
-                self.store, self.blobs, self.settings, self.profile, self.claude
-            )
-            return await extraction.extract(job, attempt)
+            return await SyncExtraction(self.context, self.claude).extract(job, attempt)
         pages = [PageText(p.page_no, p.text, p.ocr_engine) for p in self.store.list_pages(job.id)]
         assert self._pool is not None, "process() runs inside opened()"
         return await extract_in_child(
             self._pool, job.id, job.file_name, pages, self.profile, deadline
         )
+
+
+async def run_job(
+    context: EngineContext,
+    job_id: int,
+    *,
+    worker: LocalWorker | None = None,
+    listener: JobListener | None = None,
+    prepare_only: bool = False,
+) -> Job | None:
+    """Run one job: the single entry of the local engine loop and of a Celery task,
+    so that where a job runs never changes what happens to it.
+
+    The local loop passes its ``worker``: executors already open and shared by the
+    jobs running at once, and the run's Claude client. A Celery task passes none: the
+    job gets a worker of its own, opened for it alone, with a sync-mode client when
+    its mode needs one, all closed when it ends. None if another worker claimed the
+    job first.
+    """
+    if worker is not None:
+        return await worker.process(job_id, prepare_only=prepare_only)
+    job = context.store.get_job(job_id)
+    key = anthropic_key(context.settings) if job.mode == ProcessingMode.SYNC else None
+    claude = sync_client(context.settings, context.profile, key) if key else None
+    own = LocalWorker(context, listener, claude)
+    try:
+        async with own.opened(warm=1):
+            return await own.process(job_id, prepare_only=prepare_only)
+    finally:
+        if claude is not None:
+            await claude.close()

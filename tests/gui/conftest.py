@@ -75,7 +75,7 @@ def qsettings(tmp_path: Path) -> QSettings:
 @pytest_asyncio.fixture
 async def window(gui_settings: Settings, qsettings: QSettings) -> AsyncIterator[Any]:
     """The real main window on a fresh data directory, started, shut down after."""
-    from docbatch_gui._qt.main import build_window
+    from docbatch_gui._qt.build import build_window
     from docbatch_gui._qt.tasks import drain
 
     win = build_window(gui_settings, qsettings)
@@ -86,7 +86,7 @@ async def window(gui_settings: Settings, qsettings: QSettings) -> AsyncIterator[
     finally:
         await drain()
         await win.shutdown()
-        win.ctx.app.close()
+        win.ctx.host.close()
         win.deleteLater()
 
 

@@ -9,12 +9,13 @@ from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.notify import Notifier
 from docbatch_gui._qt.settings.tab import SettingsTab
 from docbatch_gui.app.facade import DocBatchApp
+from docbatch_gui.app.host import EngineHost
 from docbatch_gui.settings.model import load_settings
 
 
 def make_tab(qsettings: QSettings) -> SettingsTab:
-    app = DocBatchApp(load_settings())
+    host = EngineHost(DocBatchApp(load_settings()))
     ctx = GuiContext(
-        app=app, bridge=EngineBridge(app), notifier=Notifier(), qsettings=qsettings, operator="t"
+        host=host, bridge=EngineBridge(host), notifier=Notifier(), qsettings=qsettings, operator="t"
     )
     return SettingsTab(ctx)

@@ -31,6 +31,7 @@ from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.notify import Notifier
 from docbatch_gui._qt.tasks import drain, spawn
 from docbatch_gui.app.facade import DocBatchApp
+from docbatch_gui.app.host import EngineHost
 from docbatch_gui.domain.models import BatchRecord
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.settings.model import load_settings
@@ -38,7 +39,8 @@ from tests.batch_seed import ENDED_ID, OPEN_ID, batch_job, seed
 
 
 def make_tab(qtbot: QtBot, app: DocBatchApp, qsettings: QSettings) -> BatchesTab:
-    ctx = GuiContext(app, EngineBridge(app), Notifier(), qsettings, "tester")
+    host = EngineHost(app)
+    ctx = GuiContext(host, EngineBridge(host), Notifier(), qsettings, "tester")
     tab = BatchesTab(ctx)
     qtbot.addWidget(tab)
     tab.resize(1180, 420)

@@ -93,7 +93,7 @@ async def test_cancel_keeps_the_window_open(window: Any, tmp_path: Path) -> None
 async def test_column_widths_and_window_layout_come_back(
     window: Any, gui_settings: Any, qsettings: Any
 ) -> None:
-    from docbatch_gui._qt.main import build_window
+    from docbatch_gui._qt.build import build_window
 
     window.queue_tab.table.setColumnWidth(1, 333)
     window.batches_tab.table.setColumnWidth(0, 222)
@@ -103,5 +103,5 @@ async def test_column_widths_and_window_layout_come_back(
         assert again.queue_tab.table.columnWidth(1) == 333
         assert again.batches_tab.table.columnWidth(0) == 222
     finally:
-        again.ctx.app.close()
+        again.ctx.host.close()
         again.deleteLater()

@@ -30,7 +30,7 @@ def app(claude_settings: Settings) -> DocBatchApp:
 
 def cycles(app: DocBatchApp, count: int = 1) -> None:
     async def main() -> None:
-        worker = LocalWorker(app.store, app.blobs, app.settings, app.profile)
+        worker = LocalWorker(app.context)
         client = app.batch_client()
         try:
             for _ in range(count):

@@ -284,7 +284,9 @@ class QueueTab(QueueIntake, QWidget):
     # -- pause ---------------------------------------------------------------------------
 
     def _pause_toggled(self, paused: bool) -> None:
-        spawn(self.ctx.bridge.call(self.ctx.app.set_paused, paused), self._failed)
+        """Resume also restarts an engine a critical error stopped (the host wakes it)."""
+        host = self.ctx.host
+        spawn(self.ctx.bridge.call(host.pause if paused else host.resume), self._failed)
         self._show_paused(paused)
 
     def _show_paused(self, paused: bool) -> None:
@@ -298,7 +300,8 @@ class QueueTab(QueueIntake, QWidget):
             self.paused_banner.setVisible(paused)
 
     def sync_paused(self, paused: bool) -> None:
-        """Show the stored flag (the CLI may have changed it)."""
+        """Show the engine's state (the CLI may have changed the flag, or a critical
+        error stopped the queue): checked offers Resume."""
         if self.pause_button.isChecked() != paused:
             self.pause_button.blockSignals(True)
             self.pause_button.setChecked(paused)

@@ -45,7 +45,7 @@ class RegistryTab(QWidget):
     ) -> None:
         super().__init__(parent)
         self.ctx = ctx
-        self.images = images or PageImages(ctx.app)
+        self.images = images or PageImages(ctx.host)
         self.wizard: RegistryWizard | None = None
 
         self.new_button = QPushButton(self.tr("New registry…"))

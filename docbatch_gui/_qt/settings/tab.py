@@ -1,9 +1,10 @@
 """The Settings tab: every field of the settings model, validated as typed.
 
 Saving writes the settings file and the keyring (``settings.saving.save_settings``)
-and emits ``saved``; the engine keeps the settings it started with until DocBatch
-restarts, which the tab says. Connection tests run on the loop through ``spawn`` and
-their blocking clients in threads, so the window never freezes on a dead host.
+and emits ``saved``; the window hands them to the engine host, which restarts the
+engine on them once the running jobs finished (``EngineHost.restart``). Connection
+tests run on the loop through ``spawn`` and their blocking clients in threads, so the
+window never freezes on a dead host.
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage, QPixmap
 
 from docbatch_gui.app.facade import DocBatchApp
+from docbatch_gui.app.host import EngineHost
 from docbatch_gui.domain.errors import NotFound
 from docbatch_gui.domain.models import Page
 
@@ -24,10 +25,20 @@ CACHE_SIZE = 2000
 
 
 class PageImages:
-    def __init__(self, app: DocBatchApp) -> None:
-        self.app = app
+    def __init__(self, host: EngineHost) -> None:
+        self.host = host
         self._thumbs: OrderedDict[tuple[int, int], QPixmap] = OrderedDict()
         self._previews: OrderedDict[tuple[int, int, int, int], QImage] = OrderedDict()
+
+    @property
+    def app(self) -> DocBatchApp:
+        """The host's facade of the moment (new settings open a new one)."""
+        return self.host.app
+
+    def clear(self) -> None:
+        """Forget every cached image: the queue now comes from another store."""
+        self._thumbs.clear()
+        self._previews.clear()
 
     def forget(self, job_id: int) -> None:
         """Drop a job's cached images (its pages were turned upright after OCR)."""

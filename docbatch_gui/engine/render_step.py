@@ -1,0 +1,157 @@
+"""The render step of a job: the file's pages, rendered in a child, stored as they come.
+
+Pages are written in small flushes (``PAGE_FLUSH_COUNT`` pages or
+``PAGE_FLUSH_SECONDS``), so a long file shows progress and a crash loses little;
+the pages of a failed attempt stay, marked undeliverable, as evidence of where it
+stopped.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from docbatch_gui.domain.errors import DocBatchError, InvalidTransition, UnsupportedInput
+from docbatch_gui.domain.models import Job, Page
+from docbatch_gui.engine.context import EngineContext
+from docbatch_gui.engine.job_log import log_skipped_page
+from docbatch_gui.pipeline.formats import stored_kind
+from docbatch_gui.pipeline.isolate import ChildPool
+from docbatch_gui.pipeline.prepare import run_prepare
+from docbatch_gui.pipeline.render import PrepareTask, RenderedPage
+from docbatch_gui.storage.blobs import sha256_file
+
+log = logging.getLogger(__name__)
+
+PAGE_FLUSH_COUNT = 16
+PAGE_FLUSH_SECONDS = 0.5
+
+
+class RenderStep:
+    def __init__(self, context: EngineContext, pool: ChildPool, emit: Callable[[Job], Job]) -> None:
+        self.store = context.store
+        self.blobs = context.blobs
+        self.settings = context.settings
+        self.pool = pool
+        #: the worker's listener call (progress to the CLI and the GUI)
+        self.emit = emit
+
+    def pages_ready(self, job: Job) -> bool:
+        """A retry after an extraction failure reuses the rendered pages."""
+        if not job.pages or not job.artifacts_deliverable:
+            return False
+        pages = self.store.list_pages(job.id)
+        return len(pages) == job.pages and all(p.deliverable for p in pages)
+
+    async def run(self, job: Job, attempt: int, deadline: float) -> None:
+        """Render every page of the job's file in a child, storing pages as they come."""
+        self.store.delete_pages(job.id)  # leftovers of an interrupted attempt
+        source = self._stored_source(job)
+        kind = stored_kind(source)
+        task = PrepareTask(
+            source=str(source),
+            file_name=job.file_name,
+            kind=kind,
+            jpeg_quality=self.settings.jpeg_quality,
+            max_pages=self.settings.max_pages,
+        )
+        await self._prepare(job, attempt, task, deadline)
+        self.store.set_pages_deliverable(job.id, True)
+
+    def _stored_source(self, job: Job) -> Path:
+        """The job's bytes on this machine: the stored copy when it is whole, else the
+        file taken again from where it was added (a refused file is never stored, and
+        a damaged copy is replaced), provided it still has the same content."""
+        path = self.blobs.local_path(job.sha256)
+        if path is not None and path.stat().st_size == job.size:
+            return path
+        original = Path(job.source_path)
+        try:
+            same = original.is_file() and sha256_file(original)[0] == job.sha256
+        except OSError:
+            same = False
+        if not same:
+            what = "is damaged" if path is not None else "is missing"
+            raise UnsupportedInput(
+                f"{job.file_name}: the stored copy {what}, and {job.source_path} is gone or "
+                "has changed since it was added. Add the file again.",
+                file=job.file_name,
+            )
+        self.blobs.put_file(original)  # verified on the way in (a bad copy is replaced)
+        restored = self.blobs.local_path(job.sha256)
+        if restored is None:
+            raise DocBatchError(f"{job.file_name}: the stored copy could not be written.")
+        return restored
+
+    async def _prepare(self, job: Job, attempt: int, task: PrepareTask, deadline: float) -> None:
+        pending: list[Page] = []
+        state = {"total": 0, "done": 0, "flushed_at": time.monotonic()}
+
+        def flush() -> None:
+            if pending:
+                self.store.put_pages(pending)
+                pending.clear()
+            total = state["total"] or 1
+            self.emit(
+                self.store.update_job(
+                    job.id, attempt=attempt, progress=round(0.9 * state["done"] / total, 3)
+                )
+            )
+            state["flushed_at"] = time.monotonic()
+
+        async def on_count(count: int) -> None:
+            state["total"] = count
+            self.emit(self.store.update_job(job.id, attempt=attempt, pages=count))
+
+        async def on_page(page: RenderedPage) -> None:
+            image_sha = self.blobs.put_bytes(page.image) if page.image else None
+            thumb_sha = self.blobs.put_bytes(page.thumb) if page.thumb else None
+            if page.error:
+                log_skipped_page(job, page.page_no, page.error, len(page.text))
+            pending.append(
+                Page(
+                    job.id,
+                    page.page_no,
+                    page.width,
+                    page.height,
+                    image_sha,
+                    thumb_sha,
+                    page.text,
+                    render_error=page.error,
+                    rotation=page.rotation,
+                    rotation_confidence=page.rotation_confidence,
+                    orientation_note=page.orientation_note,
+                    orientation_uncertain=page.orientation_uncertain,
+                )
+            )
+            state["done"] += 1
+            elapsed = time.monotonic() - state["flushed_at"]
+            if len(pending) >= PAGE_FLUSH_COUNT or elapsed > PAGE_FLUSH_SECONDS:
+                flush()
+
+        try:
+            result = await run_prepare(
+                task,
+                deadline,
+                self.pool,
+                on_count=on_count,
+                on_page=on_page,
+                timeout_hint=f"JOB_TIMEOUT={self.settings.job_timeout:g}s",
+                page_timeout=self.settings.page_timeout,
+            )
+        finally:
+            # Pages rendered before a failure are kept (marked undeliverable) as
+            # evidence of where it stopped.
+            with contextlib.suppress(InvalidTransition):
+                flush()
+        log.info(
+            "job %s (%s): %d pages prepared (%d skipped), render child peak %.0f MB",
+            job.id,
+            job.file_name,
+            result.pages_done,
+            len(result.pages_skipped),
+            result.child_peak_rss_mb or 0,
+        )

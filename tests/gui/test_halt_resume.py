@@ -1,0 +1,48 @@
+"""After a critical error stopped the queue, the notice says "press Resume": the button
+offers it, and pressing it takes the next job."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from docbatch_gui.domain.errors import CriticalError
+from docbatch_gui.domain.states import SUCCESS_STATES, JobState
+from docbatch_gui.engine.worker import LocalWorker
+from tests.builders import text_pdf
+from tests.gui.conftest import signal_future, until
+
+pytestmark = pytest.mark.asyncio(loop_factories=["qasync"])
+
+
+async def test_resume_after_a_critical_error_takes_the_next_job(
+    window: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    extract = LocalWorker._extract
+    calls: list[int] = []
+
+    async def refused_once(self: LocalWorker, job: Any, attempt: int, deadline: float) -> Any:
+        calls.append(job.id)
+        if len(calls) == 1:
+            raise CriticalError("Anthropic: your credit balance is too low")
+        return await extract(self, job, attempt, deadline)
+
+    monkeypatch.setattr(LocalWorker, "_extract", refused_once)
+    halted = signal_future(window.ctx.bridge.halted)
+    # Two run at once (RENDER_WORKERS=2): one is refused, the other finishes, the
+    # third must wait for the operator.
+    paths = [text_pdf(tmp_path / f"{name}.pdf", text=f"{name} {{n}}") for name in "abc"]
+    await window.queue_tab.add_paths(paths)
+    (message,) = await asyncio.wait_for(halted, 60)
+    assert "credit balance" in message
+    store = window.ctx.app.store
+    third = max(job.id for job in store.list_jobs())
+    assert store.get_job(third).state is JobState.QUEUED
+    button = window.queue_tab.pause_button
+    assert button.isChecked() and button.text() == "Resume"
+    button.click()
+    await until(lambda: store.get_job(third).state in SUCCESS_STATES, what="the next job done")
+    assert not button.isChecked() and not window.ctx.app.is_paused()

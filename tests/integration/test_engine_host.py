@@ -1,0 +1,115 @@
+"""The engine host without a window: drain, restart on new settings, resume after a
+critical error stopped the queue."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from docbatch_gui.app.host import EngineHost, EngineState
+from docbatch_gui.domain.errors import CriticalError
+from docbatch_gui.domain.states import RECOVERABLE_STATES, SUCCESS_STATES, JobState
+from docbatch_gui.engine.worker import LocalWorker
+from docbatch_gui.settings.model import Settings, load_settings
+from tests.builders import text_pdf
+
+
+def wait_for(predicate: Callable[[], bool], what: str, timeout: float = 120) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def host_settings(tmp_path: Path) -> Settings:
+    """One job at a time, so that a second one stays queued while the first runs."""
+    return load_settings(
+        data_dir=tmp_path / "data",
+        PROCESSING_MODE="offline",
+        OCR_ENGINE="none",
+        JOB_TIMEOUT=120,
+        RENDER_WORKERS=1,
+    )
+
+
+@pytest.fixture
+def host(host_settings: Settings) -> Iterator[EngineHost]:
+    engine = EngineHost.for_settings(host_settings)
+    yield engine
+    engine.close()
+
+
+def add(host: EngineHost, *paths: Path) -> list[int]:
+    return [job.id for job in host.app.add(paths).jobs]
+
+
+def state_of(host: EngineHost, job_id: int) -> JobState:
+    return host.app.store.get_job(job_id).state
+
+
+def test_drain_lets_the_running_job_finish_and_starts_no_other(
+    host: EngineHost, tmp_path: Path
+) -> None:
+    seen: list[EngineState] = []
+    host.add_state_listener(seen.append)
+    big, small = add(
+        host, text_pdf(tmp_path / "big.pdf", pages=300), text_pdf(tmp_path / "small.pdf")
+    )
+    host.start()
+    wait_for(lambda: state_of(host, big) in RECOVERABLE_STATES, "the big job running")
+    assert host.drain(timeout=120)
+    job = host.app.store.get_job(big)
+    assert job.state in SUCCESS_STATES and job.attempts == 1  # finished, not interrupted
+    assert state_of(host, small) is JobState.QUEUED  # taken by nobody
+    assert host.state is EngineState.STOPPED
+    assert seen[:1] == [EngineState.RUNNING] and EngineState.DRAINING in seen
+    assert seen[-1] is EngineState.STOPPED
+
+
+def test_restart_opens_the_new_settings_and_keeps_the_queue(
+    host: EngineHost, host_settings: Settings, tmp_path: Path
+) -> None:
+    host.pause()
+    ids = add(host, text_pdf(tmp_path / "a.pdf"), text_pdf(tmp_path / "b.pdf", text="Other {n}"))
+    host.start()
+    wait_for(lambda: host.state is EngineState.PAUSED, "the paused state")
+    old = host.app
+    host.restart(host_settings.model_copy(update={"batch_size": 44}))
+    assert host.app is not old and host.app.settings.batch_size == 44
+    assert host.running and host.state is EngineState.PAUSED  # the flag is in the store
+    assert [state_of(host, i) for i in ids] == [JobState.QUEUED, JobState.QUEUED]
+    host.resume()
+    wait_for(lambda: all(state_of(host, i) in SUCCESS_STATES for i in ids), "both jobs done")
+
+
+def test_resume_after_a_critical_error_processes_the_next_job(
+    host: EngineHost, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    extract = LocalWorker._extract
+    calls: list[int] = []
+
+    async def refused_once(self: LocalWorker, job: Any, attempt: int, deadline: float) -> Any:
+        calls.append(job.id)
+        if len(calls) == 1:
+            raise CriticalError("Anthropic: your credit balance is too low")
+        return await extract(self, job, attempt, deadline)
+
+    monkeypatch.setattr(LocalWorker, "_extract", refused_once)
+    first, second = add(
+        host, text_pdf(tmp_path / "a.pdf"), text_pdf(tmp_path / "b.pdf", text="Other {n}")
+    )
+    host.start()
+    wait_for(lambda: host.state is EngineState.HALTED, "the halt")
+    assert host.halted is not None and "credit balance" in host.halted.message
+    assert state_of(host, first) is JobState.FAILED
+    time.sleep(1.5)  # the engine looks for work every 0.5 s: it must not, halted
+    assert state_of(host, second) is JobState.QUEUED
+    host.resume()  # the operator fixed the billing and pressed Resume
+    wait_for(lambda: state_of(host, second) in SUCCESS_STATES, "the next job done")
+    assert host.state is EngineState.RUNNING and host.halted is None
