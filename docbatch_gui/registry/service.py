@@ -108,6 +108,9 @@ def _record(row: RegistryRow) -> RegistryRowRecord:
 
 
 def _clean(values: dict[str, Any]) -> dict[str, Any]:
+    texts = [v for v in values.values() if isinstance(v, str)]
+    if "".join(texts).isprintable():  # the usual row: one check instead of one a cell
+        return values
     return {k: clean_value(v) if isinstance(v, str) else v for k, v in values.items()}
 
 
