@@ -29,7 +29,7 @@ from docbatch_gui.stats import (
 
 if TYPE_CHECKING:
     from docbatch_gui.config import Settings
-    from docbatch_gui.engine.workload import Workload
+    from docbatch_gui.coordination.workload import Workload
     from docbatch_gui.sources.yadisk import Progress
     from docbatch_gui.storage.store import Store
 

@@ -42,7 +42,7 @@ class Registry:
     stats: dict[str, Any] = field(default_factory=dict)
     created_at: datetime | None = None
     updated_at: datetime | None = None  # also the heartbeat of a running import or search
-    #: ``host:pid:started`` of the process importing or searching it (engine.owner)
+    #: ``host:pid:started`` of the process importing or searching it (coordination.owner)
     task_owner: str | None = None
 
 

@@ -15,6 +15,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from docbatch_gui.coordination.owner import HEARTBEAT_EVERY, owner_alive, this_owner
+from docbatch_gui.coordination.workload import Workload, workload_for
 from docbatch_gui.domain.errors import DocBatchError, ErrorKind
 from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.registry import (
@@ -25,8 +27,6 @@ from docbatch_gui.domain.registry import (
     SearchResult,
 )
 from docbatch_gui.domain.text import clean_value
-from docbatch_gui.engine.owner import HEARTBEAT_EVERY, owner_alive, this_owner
-from docbatch_gui.engine.workload import Workload, workload_for
 from docbatch_gui.registry import search as search_mod
 from docbatch_gui.registry.config import RegistryConfig, load_config
 from docbatch_gui.registry.exporter import write_export

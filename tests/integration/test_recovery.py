@@ -14,8 +14,8 @@ from pathlib import Path
 
 from docbatch_gui.app import DocBatchApp
 from docbatch_gui.config import Settings
+from docbatch_gui.coordination.lock import WorkerLock
 from docbatch_gui.domain import ErrorKind, JobState
-from docbatch_gui.engine.lock import WorkerLock
 from tests import builders
 from tests.helpers import REPO, child_processes, cli_json
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 import redis
 
-from docbatch_gui.engine.workload import (
+from docbatch_gui.coordination.workload import (
     CAPACITY,
     FALLBACK_THREADS,
     ImportThreads,
@@ -121,7 +121,7 @@ def test_unreachable_redis_uses_defaults_and_logs_once(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     workload = RedisWorkload(f"redis://127.0.0.1:{free_port()}/0", timeout=0.5)
-    with caplog.at_level(logging.WARNING, logger="docbatch_gui.engine.workload"):
+    with caplog.at_level(logging.WARNING, logger="docbatch_gui.coordination.workload"):
         assert workload.import_threads() == FALLBACK_THREADS
         assert workload.import_threads() == FALLBACK_THREADS
         with workload.track_task("job_processing", 1):  # work goes on, counted locally
