@@ -85,7 +85,7 @@ class DocBatchApp(BatchViews, RemoteSources):
 
     @cached_property
     def registry(self) -> RegistryService:
-        """Registry import, search, review and export (seed 003)."""
+        """Registry import, search, review and export."""
         from docbatch_gui.registry.service import RegistryService
 
         return RegistryService(self.store, self.workload)

@@ -1,4 +1,4 @@
-"""Registry search against the store: the matcher's pure run, persisted (seed 003).
+"""Registry search against the store: the matcher's pure run, persisted.
 
 The matcher knows nothing of storage or of the pydantic configuration, so this module
 translates both ways, writes results in chunks of 200, keeps what operators assigned
@@ -35,7 +35,7 @@ __all__ = [
 ]
 
 RESULT_CHUNK = 200
-#: DESIGN.md time limits of a search; past the hard one a "searching" status is stale.
+#: time limits of a search; past the hard one a "searching" status is stale.
 SOFT_LIMIT = timedelta(minutes=60)
 HARD_LIMIT = timedelta(minutes=65)
 

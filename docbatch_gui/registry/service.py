@@ -108,9 +108,8 @@ def _record(row: RegistryRow) -> RegistryRowRecord:
 
 
 def _clean(values: dict[str, Any]) -> dict[str, Any]:
-    texts = [v for v in values.values() if isinstance(v, str)]
-    if "".join(texts).isprintable():  # the usual row: one check instead of one a cell
-        return values
+    if "".join(v for v in values.values() if isinstance(v, str)).isprintable():
+        return values  # the usual row: one check, not one a cell
     return {k: clean_value(v) if isinstance(v, str) else v for k, v in values.items()}
 
 

@@ -1,7 +1,7 @@
 """Registry end to end through the real CLI: import, search, results JSON, export.
 
 Documents are inserted into the data directory's store directly (the pipeline is
-tested elsewhere); the registry is a real .xlsx with the seed's layout quirks.
+tested elsewhere); the registry is a real .xlsx with a real registry's layout quirks.
 """
 
 from __future__ import annotations
