@@ -125,10 +125,10 @@ def read(path: Path, *, reader: str = "auto") -> tuple[list[tuple[Any, ...]], in
         return rows, width, sheet.reader
 
 
-def same_values(rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+def same_values(rows: list[tuple[Any, ...]], width: int = 6) -> list[tuple[Any, ...]]:
     """openpyxl's values where calamine's differ on purpose: "" (an empty string
     cell) and error cells (``#N/A``) are empty to calamine."""
-    return [tuple(None if v == "" or v == "#N/A" else v for v in row) for row in rows]
+    return [tuple(None if v == "" or v == "#N/A" else v for v in row[:width]) for row in rows]
 
 
 @pytest.fixture(autouse=True)
@@ -206,6 +206,45 @@ def test_what_calamine_would_abort_on_goes_to_openpyxl(tmp_path: Path, rows: str
     assert outcome(path) == outcome(path, reader="openpyxl")
     with open_sheet(path, None) as sheet:
         assert sheet.reader == "openpyxl"
+
+
+@pytest.mark.parametrize(
+    ("edit", "reader"),
+    [
+        (lambda x: x.replace("<sheetData>", "<!-- <c r=\"XFD9\"> --><sheetData>"), "calamine"),
+        (lambda x: x.replace('<row r="2">', '<row r="2.0">'), "openpyxl"),  # calamine refuses it
+        (lambda x: x.replace('<row r="3">', '<row spans="1:6" r="3">'), "openpyxl"),  # unbounded
+    ],
+    ids=["comment", "float-row", "row-ref-not-first"],
+)  # fmt: skip
+def test_unusual_sheets_read_the_same(tmp_path: Path, edit: Any, reader: str) -> None:
+    path = rewrite_sheet(write_book(tmp_path / "u.xlsx"), edit)
+    rows, _, used = read(path)
+    assert used == reader
+    reference = read(path, reader="openpyxl")[0]
+    assert rows == (same_values(reference) if used == "calamine" else reference)
+
+
+def test_a_prefixed_sheet_reads_as_the_plain_one(tmp_path: Path) -> None:
+    """openpyxl's read-only mode finds no rows in it; calamine reads them all."""
+    plain = read(write_book(tmp_path / "plain.xlsx"))[0]
+    path = rewrite_sheet(
+        write_book(tmp_path / "x.xlsx"),
+        lambda x: x.replace(f'<worksheet xmlns="{NS}"', f'<x:worksheet xmlns:x="{NS}"')
+        .replace("</worksheet>", "</x:worksheet>"),
+    )  # fmt: skip
+    assert read(path) == (plain, 6, "calamine")
+
+
+def rewrite_sheet(path: Path, edit: Any) -> Path:
+    with zipfile.ZipFile(path) as zf:
+        parts = {n: zf.read(n) for n in zf.namelist()}
+    sheet = parts["xl/worksheets/sheet1.xml"].decode()
+    parts["xl/worksheets/sheet1.xml"] = edit(sheet).encode()
+    with zipfile.ZipFile(path, "w") as zf:
+        for name, data in parts.items():
+            zf.writestr(name, data)
+    return path
 
 
 def test_a_sheet_calamine_cannot_read_is_read_by_openpyxl(tmp_path: Path, caplog: Any) -> None:
