@@ -89,39 +89,38 @@ def _patterns(prefix: bytes) -> _Patterns:
     return _Patterns(prefix)
 
 
-def _wider(columns: int) -> bytes:
-    """Column letters past ``columns``: two letters and more always (exactly checked
-    on a match), one letter when it is past the widest seen so far."""
-    single = b"|[%c-Z%c-z]" % (65 + columns, 97 + columns) if columns < 26 else b""
-    return rb"[A-Za-z]{2,}" + single
+def _single(columns: int) -> bytes:
+    """One column letter past ``columns`` (below 26), as a character class."""
+    return b"[%c-Z%c-z]" % (65 + columns, 97 + columns)
 
 
 def _below(rows: int) -> bytes:
     """Row digits clearly past ``rows``, judged on the first two digits: a cell's own
     reference places it, whatever its ``<row>`` says, so this bounds every cell's row
-    to 1.1 × the highest row number at the cost of a search."""
+    to 1.1 × the highest row number at the cost of a search. The lookahead makes the
+    usual cell (fewer digits) fail at once."""
     digits = str(rows).encode()
     size = len(digits)
     alternatives = [rb"\d{%d}" % (size + 1)]
-    first = digits[0] - 48
-    if first < 9:
-        alternatives.append(rb"[%d-9]\d{%d}\D" % (first + 1, size - 1))
-    if size >= 2 and digits[1] - 48 < 9:
-        alternatives.append(rb"%d[%d-9]\d{%d}\D" % (first, digits[1] - 48 + 1, size - 2))
-    return b"(?:" + b"|".join(alternatives) + b")"
+    if digits[0] < ord("9"):
+        alternatives.append(b"[%c-9]" % (digits[0] + 1))
+    if size >= 2 and digits[1] < ord("9"):
+        alternatives.append(b"%c[%c-9]" % (digits[0], digits[1] + 1))
+    return rb"(?=\d{%d})(?:" % size + b"|".join(alternatives) + b")"
 
 
 @lru_cache(maxsize=64)  # the row bound grows piece by piece
 def _outside(cell_start: bytes, rows: int, columns: int) -> re.Pattern[bytes]:
-    """One search for a cell past the bounds seen so far, in either direction."""
-    return re.compile(
-        cell_start + rb"(?:(?:" + _wider(columns) + rb")\d|[A-Za-z]{1,3}" + _below(rows) + b")"
-    )
+    """One search for a cell past the bounds seen so far: two column letters or more
+    (checked exactly on a match), one letter past the widest yet, or a row too far."""
+    wide = rb"[A-Za-z]{2}|" + (_single(columns) + rb"\d|" if columns < 26 else b"")
+    return re.compile(cell_start + b"(?:" + wide + rb"[A-Za-z]" + _below(rows) + b")")
 
 
 @lru_cache(maxsize=64)
 def _wider_than(cell_start: bytes, columns: int) -> re.Pattern[bytes]:
-    return re.compile(cell_start + b"(" + _wider(columns) + rb")\d")
+    single = b"|" + _single(columns) if columns < 26 else b""
+    return re.compile(cell_start + rb"([A-Za-z]{2,}" + single + rb")\d")
 
 
 @lru_cache(maxsize=64)
