@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import io
-import zipfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pymupdf
@@ -155,59 +153,3 @@ def multipage_tiff(path: Path, pages: int = 2) -> Path:
     frames = [Image.new("L", (1240, 1754), 255) for _ in range(pages)]
     frames[0].save(path, save_all=True, append_images=frames[1:], compression="tiff_lzw")
     return path
-
-
-def write_big_registry(path: Path, rows: int) -> None:
-    """Write the sheet XML directly: openpyxl's writer would take minutes."""
-    content_types = (
-        '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/'
-        'package/2006/content-types"><Default Extension="rels" ContentType="application/'
-        'vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType='
-        '"application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/'
-        'vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName='
-        '"/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-'
-        'officedocument.spreadsheetml.worksheet+xml"/></Types>'
-    )
-    rels = (
-        '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
-        '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/'
-        'relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>'
-    )
-    workbook = (
-        '<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
-        'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">'
-        '<sheets><sheet name="Реестр" sheetId="1" r:id="rId1"/></sheets></workbook>'
-    )
-    workbook_rels = (
-        '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
-        '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/'
-        'relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>'
-    )
-
-    def sheet() -> Iterator[str]:
-        yield (
-            '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
-            '<sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>Номер</t></is></c>'
-            '<c r="B1" t="inlineStr"><is><t>Дата</t></is></c>'
-            '<c r="C1" t="inlineStr"><is><t>Сумма</t></is></c></row>'
-        )
-        for i in range(2, rows + 2):
-            yield (
-                f'<row r="{i}"><c r="A{i}" t="inlineStr"><is><t>Д-{i}</t></is></c>'
-                f'<c r="B{i}"><v>{45000 + i % 1000}</v></c><c r="C{i}"><v>{i}.5</v></c></row>'
-            )
-        yield "</sheetData></worksheet>"
-
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as zf:
-        zf.writestr("[Content_Types].xml", content_types)
-        zf.writestr("_rels/.rels", rels)
-        zf.writestr("xl/workbook.xml", workbook)
-        zf.writestr("xl/_rels/workbook.xml.rels", workbook_rels)
-        with zf.open("xl/worksheets/sheet1.xml", "w") as out:
-            batch: list[str] = []
-            for part in sheet():
-                batch.append(part)
-                if len(batch) >= 10_000:
-                    out.write("".join(batch).encode())
-                    batch.clear()
-            out.write("".join(batch).encode())

@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import psutil
+
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -38,24 +40,20 @@ def child_processes(tag: str | None = None, *, parent: int | None = None) -> lis
     never mistakes another run's children (a benchmark, a parallel test) for its own;
     with ``parent``, only that process's direct children."""
     found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
+    for process in psutil.process_iter(["cmdline", "status", "ppid"]):
+        info = process.info
+        if not any("docbatch_gui.pipeline.child" in arg for arg in info["cmdline"] or ()):
             continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ")
-            stat = (entry / "stat").read_text()
-        except OSError:
+        if info["status"] in (psutil.STATUS_ZOMBIE, psutil.STATUS_DEAD):
             continue
-        if b"docbatch_gui.pipeline.child" not in cmdline or stat[stat.rfind(")") + 2] in "ZX":
-            continue
-        if parent is not None and int(stat[stat.rfind(")") + 2 :].split()[1]) != parent:
+        if parent is not None and info["ppid"] != parent:
             continue
         if tag is not None:
             try:
-                environ = (entry / "environ").read_bytes().split(b"\0")
-            except OSError:
+                environ = process.environ()
+            except psutil.Error:
                 continue
-            if f"DOCBATCH_TEST_TAG={tag}".encode() not in environ:
+            if environ.get("DOCBATCH_TEST_TAG") != tag:
                 continue
-        found.append(int(entry.name))
+        found.append(process.pid)
     return found

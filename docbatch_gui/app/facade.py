@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 
 from docbatch_gui.app.review import ReviewService
 from docbatch_gui.app.views import BatchViews, RemoteSources
+from docbatch_gui.coordination.leader import RedisLeaderLock
+from docbatch_gui.coordination.lock import WorkerLock
 from docbatch_gui.domain.errors import ConfigError, DocBatchError, InvalidTransition, NotFound
 from docbatch_gui.domain.models import Document, Job, Page
 from docbatch_gui.domain.progress import CancelToken, ProgressSink
@@ -36,8 +38,6 @@ from docbatch_gui.engine.context import (
 )
 from docbatch_gui.engine.documents import check_corrections
 from docbatch_gui.engine.intake import IntakeReport, intake_paths
-from docbatch_gui.engine.leader import RedisLeaderLock
-from docbatch_gui.engine.lock import WorkerLock
 from docbatch_gui.engine.recovery import recover_interrupted
 from docbatch_gui.engine.worker import MAX_INTERRUPTIONS, JobListener, LocalWorker
 from docbatch_gui.llm.metrics import SyncMetrics
@@ -51,7 +51,7 @@ from docbatch_gui.storage.blobs import BlobStore
 from docbatch_gui.storage.store import Store
 
 if TYPE_CHECKING:
-    from docbatch_gui.engine.workload import Workload
+    from docbatch_gui.coordination.workload import Workload
     from docbatch_gui.llm.batches import BatchClient
     from docbatch_gui.llm.claude import ClaudeSync
     from docbatch_gui.registry.service import RegistryService
@@ -111,7 +111,7 @@ class DocBatchApp(BatchViews, RemoteSources):
     @cached_property
     def workload(self) -> Workload:
         """The workload manager: shared in Redis with ``REDIS_URL``, else this process's."""
-        from docbatch_gui.engine.workload import workload_for
+        from docbatch_gui.coordination.workload import workload_for
 
         return workload_for(self.settings.redis_url, ttl=self.settings.workload_ttl)
 

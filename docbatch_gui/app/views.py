@@ -27,7 +27,7 @@ from docbatch_gui.llm.metrics import SyncMetrics, SyncSnapshot
 from docbatch_gui.settings.secrets import keyring_secret
 
 if TYPE_CHECKING:
-    from docbatch_gui.engine.workload import Workload
+    from docbatch_gui.coordination.workload import Workload
     from docbatch_gui.settings.model import Settings
     from docbatch_gui.storage.store import Store
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from celery import Task
 
+from docbatch_gui.coordination.workload import Workload, workload_for
 from docbatch_gui.distributed import registry_calls
 from docbatch_gui.distributed.celery_app import app
 from docbatch_gui.domain.errors import InvalidTransition
@@ -27,7 +28,6 @@ from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState
 from docbatch_gui.engine.context import opened_context
 from docbatch_gui.engine.faults import crash_once
 from docbatch_gui.engine.worker import run_job
-from docbatch_gui.engine.workload import Workload, workload_for
 from docbatch_gui.registry.service import RegistryService
 from docbatch_gui.settings.model import Settings, load_settings
 from docbatch_gui.storage.backends import open_store

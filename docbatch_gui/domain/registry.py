@@ -1,4 +1,4 @@
-"""Registry records as every store backend keeps them (seed 003).
+"""Registry records as every store backend keeps them.
 
 Plain frozen dataclasses of JSON-friendly values, so SQLite and the coming MongoDB
 backend store the same shapes and the GUI, the CLI and Celery tasks pass them around
@@ -42,7 +42,7 @@ class Registry:
     stats: dict[str, Any] = field(default_factory=dict)
     created_at: datetime | None = None
     updated_at: datetime | None = None  # also the heartbeat of a running import or search
-    #: ``host:pid:started`` of the process importing or searching it (engine.owner)
+    #: ``host:pid:started`` of the process importing or searching it (coordination.owner)
     task_owner: str | None = None
 
 

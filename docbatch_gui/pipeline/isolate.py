@@ -1,6 +1,6 @@
 """Run a step in a child process with a deadline, and kill its whole process group.
 
-Seed 004: a timeout has three parts. Stop waiting; stop the work (the whole process
+A timeout has three parts. Stop waiting; stop the work (the whole process
 tree, not just the direct child, and confirm it is gone); mark the partial output
 undeliverable. This module does the first two and reports whether the kill was
 confirmed; the engine does the third.
@@ -28,8 +28,9 @@ import os
 import signal
 import time
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
+
+import psutil
 
 from docbatch_gui.frozen import child_command
 
@@ -61,34 +62,23 @@ class ChildCrashed(Exception):
 
 
 def _group_members(pgid: int) -> list[int]:
-    """Live (non-zombie) processes in a group, from /proc; Linux only."""
+    """Live processes in a group: a killed child stays a zombie until it is reaped,
+    and a zombie no longer runs, so it does not count."""
     members = []
-    proc = Path("/proc")
-    for entry in proc.iterdir():
-        if not entry.name.isdigit():
-            continue
+    for pid in psutil.pids():
         try:
-            stat = (entry / "stat").read_text()
-        except OSError:
+            if os.getpgid(pid) == pgid and psutil.Process(pid).status() not in _GONE:
+                members.append(pid)
+        except (ProcessLookupError, psutil.Error):  # ended meanwhile
             continue
-        # the command name may hold spaces or parentheses: split after the last ')'
-        fields = stat[stat.rfind(")") + 2 :].split()
-        state, group = fields[0], int(fields[2])
-        if group == pgid and state not in ("Z", "X"):
-            members.append(int(entry.name))
     return members
 
 
+_GONE = frozenset({psutil.STATUS_ZOMBIE, psutil.STATUS_DEAD})
+
+
 def group_alive(pgid: int) -> bool:
-    if Path("/proc/self/stat").exists():
-        return bool(_group_members(pgid))
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+    return bool(_group_members(pgid))
 
 
 def kill_group(pgid: int, *, confirm_within: float = 5.0) -> bool:

@@ -5,8 +5,9 @@ point it at a plain-HTTP fake) and ``DOCUMENT_TEXT_DETECTION``, the feature mean
 dense scanned pages. Three things the client does not do for us:
 
 - Retries. Its default retry keeps trying 503s and deadlines for up to 600 s, which
-  would stall a worker for ten minutes, so every call passes ``retry=None`` and an
-  explicit ``timeout``, and this module retries a few times with a short backoff.
+  would stall a worker for ten minutes. Each call here has an explicit ``timeout``,
+  and a ``google.api_core.retry.Retry`` of our own tries transient failures a few
+  times (``attempts``) with a short, jittered exponential backoff.
 - Failure kinds. Billing and credential refusals stop the queue (``CriticalError``)
   because no retry can fix them; transient failures become ``RetryableError``; an
   error for this one image (inside a 200) fails only this page's OCR.
@@ -18,7 +19,6 @@ dense scanned pages. Three things the client does not do for us:
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -60,6 +60,25 @@ def _vectors(annotation: Any) -> list[tuple[float, float, float]]:
     return words if any(dx or dy for dx, dy, _ in words) else blocks
 
 
+def _transient_errors() -> tuple[type[Exception], ...]:
+    """Failures another attempt may cure: overload, a deadline, the network."""
+    import requests
+    from google.api_core import exceptions as api
+    from google.auth import exceptions as auth_exceptions
+
+    return (
+        api.ServiceUnavailable,
+        api.DeadlineExceeded,
+        api.InternalServerError,
+        api.TooManyRequests,
+        api.BadGateway,
+        api.GatewayTimeout,
+        requests.exceptions.ConnectionError,
+        requests.exceptions.Timeout,
+        auth_exceptions.TransportError,
+    )
+
+
 def _api_message(exc: Any) -> str:
     """The server's message without the "POST https://...: " prefix api_core adds."""
     message = str(getattr(exc, "message", "") or exc)
@@ -89,7 +108,9 @@ class VisionOcr:
         anonymous credentials; otherwise ``credentials_file`` or the environment's
         application-default credentials are used. ``credentials`` (a google.auth
         credentials object) overrides all of these, for callers that already hold one.
-        ``backoff`` is the first pause between attempts, doubled after each."""
+        ``backoff`` bounds the first pause between attempts, doubled after each (a
+        random share of it is slept, so engines on several threads do not retry in
+        step)."""
         if attempts < 1:
             raise ValueError("attempts must be at least 1")
         self.languages = tuple(languages)
@@ -159,29 +180,57 @@ class VisionOcr:
             "features": [{"type_": _DOCUMENT_TEXT_DETECTION}],
             "image_context": {"language_hints": list(self.languages)},
         }
-        last_cause = ""
-        for attempt in range(1, self.attempts + 1):
-            try:
-                batch = client.batch_annotate_images(
-                    requests=[request], retry=None, timeout=self.timeout
-                )
-            except api.BadRequest as exc:  # about this one image: only its OCR fails
-                return OcrResult(
-                    page_no,
-                    "",
-                    engine=self.name,
-                    error=f"Google Vision rejected this page (400): {_api_message(exc)}",
-                )
-            except Exception as exc:
-                last_cause = self._classify(exc)  # raises unless the failure is transient
-            else:
-                return self._result(batch.responses[0], page_no)
-            if attempt < self.attempts:
-                time.sleep(self.backoff * 2 ** (attempt - 1))
-        raise RetryableError(
-            f"Google Vision did not answer page {page_no} after {self.attempts} attempts: "
-            f"{last_cause}"
+        retry, failures = self._retry()
+        try:
+            # retry=None: the client's own retry must not run inside ours.
+            batch = retry(client.batch_annotate_images)(
+                requests=[request], retry=None, timeout=self.timeout
+            )
+        except api.BadRequest as exc:  # about this one image: only its OCR fails
+            return OcrResult(
+                page_no,
+                "",
+                engine=self.name,
+                error=f"Google Vision rejected this page (400): {_api_message(exc)}",
+            )
+        except api.RetryError as exc:  # the overall deadline, before the attempts ran out
+            cause = self._classify(exc.cause) if isinstance(exc.cause, Exception) else str(exc)
+            raise RetryableError(
+                f"Google Vision did not answer page {page_no} after {len(failures)} attempts: "
+                f"{cause}"
+            ) from exc
+        except Exception as exc:
+            cause = self._classify(exc)  # raises unless the failure is transient
+            raise RetryableError(
+                f"Google Vision did not answer page {page_no} after {len(failures)} attempts: "
+                f"{cause}"
+            ) from exc
+        return self._result(batch.responses[0], page_no)
+
+    def _retry(self) -> tuple[Any, list[Exception]]:
+        """A Retry for one page, and the transient failures it met. It stops after
+        ``attempts`` calls (the predicate counts them: Retry itself only knows a
+        deadline) and by the deadline that many timed-out calls and pauses take."""
+        from google.api_core.retry import Retry
+
+        transient = _transient_errors()
+        failures: list[Exception] = []
+
+        def again(exc: Exception) -> bool:
+            if not isinstance(exc, transient):
+                return False
+            failures.append(exc)
+            return len(failures) < self.attempts
+
+        longest = self.backoff * 2 ** max(0, self.attempts - 2)
+        retry = Retry(
+            predicate=again,
+            initial=self.backoff,
+            multiplier=2.0,
+            maximum=longest,
+            timeout=self.attempts * (self.timeout + longest),
         )
+        return retry, failures
 
     def _result(self, response: Any, page_no: int) -> OcrResult:
         if response.error.message:
@@ -235,17 +284,7 @@ class VisionOcr:
             raise CriticalError(
                 f"Google Vision credentials were refused: {_CREDENTIALS_HINT} ({exc})"
             ) from exc
-        transient = (
-            api.ServiceUnavailable,
-            api.DeadlineExceeded,
-            api.InternalServerError,
-            api.TooManyRequests,
-            api.BadGateway,
-            api.GatewayTimeout,
-            requests.exceptions.ConnectionError,
-            requests.exceptions.Timeout,
-            auth_exceptions.TransportError,
-        )
+        transient = _transient_errors()
         if isinstance(exc, requests.exceptions.Timeout):
             return f"no answer within {self.timeout:g} s ({type(exc).__name__})"
         if isinstance(exc, requests.exceptions.ConnectionError):

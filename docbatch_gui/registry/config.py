@@ -3,10 +3,11 @@
 The wizard writes this JSON and a person may edit it by hand, so every mistake must
 be reported with the key path that holds it (``rules[0].subrules[1].comparator``)
 instead of surfacing later as a wrong match. Columns are accepted both as Excel
-letters, which is what people see, and as 0-based ints, which is what the seed stored;
-both become 0-based ints here so that nothing downstream has to care.
+letters, which is what people see, and as 0-based ints, which is what older
+configurations stored; both become 0-based ints here so that nothing downstream has
+to care.
 
-Old single-column configurations, as the seed's first registry search stored them
+Old single-column configurations, as the first registry search stored them
 (``{"column_index": 2, "mapping_id": "number"}`` at the top level), are migrated on
 load: ``mapping_id`` names the registry field read from ``column_index``, it is added
 to ``mapping`` and, when no ``rules`` are given, becomes one rule with one required
@@ -20,6 +21,7 @@ import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+from openpyxl.utils import column_index_from_string, get_column_letter
 from pydantic import (
     BaseModel,
     BeforeValidator,
@@ -56,10 +58,10 @@ def column_index(value: str | int) -> int:
     elif isinstance(value, str) and value.strip().isdigit():
         index = int(value.strip())
     elif isinstance(value, str) and _LETTERS_RE.match(value.strip()):
-        index = 0
-        for ch in value.strip().upper():
-            index = index * 26 + (ord(ch) - ord("A") + 1)
-        index -= 1
+        try:
+            index = column_index_from_string(value.strip().upper()) - 1
+        except ValueError:  # three letters past XFD
+            index = _MAX_COLUMN
     else:
         raise ValueError(
             f"{value!r} is not a column: use an Excel letter like 'C' or a 0-based index"
@@ -71,12 +73,7 @@ def column_index(value: str | int) -> int:
 
 def column_letter(index: int) -> str:
     """Inverse of :func:`column_index` for 0-based ints (26 → "AA")."""
-    letters = ""
-    n = index + 1
-    while n:
-        n, rem = divmod(n - 1, 26)
-        letters = chr(ord("A") + rem) + letters
-    return letters
+    return get_column_letter(index + 1)
 
 
 Column = Annotated[int, BeforeValidator(column_index)]

@@ -1,18 +1,19 @@
-"""Registry rows from a workbook, in a fixed order of steps.
+"""Registry rows from a workbook, step by step.
 
-strip autoFilter → headers (``header_row`` with per-column ``column_header_row``
+autoFilter ignored → headers (``header_row`` with per-column ``column_header_row``
 overrides, merged header cells resolved) → data from ``data_start_row`` → fill-down →
 filters (keywords, empty required column, too few filled cells) → kept rows in
 chunks → up to ``max_filtered_samples`` filtered rows with their reason.
 
-Everything streams: only the current chunk and the header rows are held, so a million
-rows import in bounded memory. The caller persists the chunks; the ``force``
+Only the current chunk and the header rows are held here. The sheet itself is held
+by calamine up to ``excel.CALAMINE_BUDGET`` and streamed by openpyxl past it, so a
+million rows import in bounded memory. The caller persists the chunks; the ``force``
 guard (do not overwrite rows that already have search results) belongs to it too.
 
-Two deliberate choices: a row skipped for a keyword ("ИТОГО по
-группе") does not feed fill-down, so a subtotal label never leaks into the next group;
-and entirely empty rows are counted under ``empty_row`` but not kept as samples, so
-the 50 samples show rows a person may want back rather than blank lines.
+A row skipped for a keyword ("ИТОГО по группе") does not feed fill-down, so a
+subtotal label never leaks into the next group; and entirely empty rows are counted
+under ``empty_row`` but not kept as samples, so the 50 samples show rows a person
+may want back rather than blank lines.
 """
 
 from __future__ import annotations
@@ -77,7 +78,7 @@ def build_headers(
 ) -> list[str]:
     """One unique name per column; an empty cell inside a merge takes its top-left value.
 
-    Read-only openpyxl has no merged ranges, so they come from the cleaning pass. An
+    The readers give no merged ranges, so they come from the sheet scan. An
     empty header with no merge is named by its column letter; a duplicate name gets
     its letter appended, so raw_data never loses a column.
     """
@@ -181,7 +182,8 @@ class ImportRun:
 
     ``stats`` fills while iterating and is complete once ``finished`` is True;
     ``filtered`` holds the first filtered rows (empty rows excepted) with reasons.
-    The temporary cleaned workbook is removed when iteration ends or is abandoned.
+    The workbook is closed (and any temporary copy removed) when iteration ends or
+    is abandoned.
     """
 
     def __init__(
@@ -249,7 +251,7 @@ class Preview:
 
 
 def preview(path: Path, config: RegistryConfig, *, rows: int = 20) -> Preview:
-    """Parse only the first ``rows`` data rows (the cleaning copy still reads the file)."""
+    """Parse only the first ``rows`` data rows (the scan still reads the whole sheet)."""
     stats = ImportStats()
     items: list[RegistryRowRecord | FilteredRowRecord] = []
     path = Path(path)

@@ -13,6 +13,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
+from docbatch_gui.coordination.owner import HEARTBEAT_EVERY, owner_alive, this_owner
+from docbatch_gui.coordination.workload import Workload, WorkloadBusy
 from docbatch_gui.domain.errors import JobTimeout
 from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.progress import (
@@ -23,8 +25,6 @@ from docbatch_gui.domain.progress import (
     report,
 )
 from docbatch_gui.domain.registry import Registry, RegistryRowRecord, RegistryStatus, SearchResult
-from docbatch_gui.engine.owner import HEARTBEAT_EVERY, owner_alive, this_owner
-from docbatch_gui.engine.workload import Workload, WorkloadBusy
 from docbatch_gui.registry import matcher as m
 from docbatch_gui.registry.config import RegistryConfig, load_config
 from docbatch_gui.storage.store import Store
@@ -169,7 +169,7 @@ def run_search(
 def refuse_if_busy(registry: Registry) -> None:
     """An import or a search of this registry running in another window, process or
     machine (its status says so) must finish first: two runs would interleave chunks.
-    One whose process is gone (``engine.owner``) is no obstacle."""
+    One whose process is gone (``coordination.owner``) is no obstacle."""
     running = registry.status in (RegistryStatus.IMPORTING, RegistryStatus.SEARCHING)
     if (
         running

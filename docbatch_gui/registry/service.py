@@ -14,6 +14,8 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from docbatch_gui.coordination.owner import HEARTBEAT_EVERY, owner_alive, this_owner
+from docbatch_gui.coordination.workload import Workload, workload_for
 from docbatch_gui.domain.errors import DocBatchError, ErrorKind, ExitCode, NotFound
 from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.progress import CancelToken, ProgressSink, raise_if_canceled, report
@@ -25,8 +27,6 @@ from docbatch_gui.domain.registry import (
     SearchResult,
 )
 from docbatch_gui.domain.text import clean_value
-from docbatch_gui.engine.owner import HEARTBEAT_EVERY, owner_alive, this_owner
-from docbatch_gui.engine.workload import Workload, workload_for
 from docbatch_gui.registry import search as search_mod
 from docbatch_gui.registry.config import RegistryConfig, load_config
 from docbatch_gui.registry.exporter import write_export
@@ -114,6 +114,8 @@ def _record(row: RegistryRowRecord) -> RegistryRowRecord:
 
 
 def _clean(values: dict[str, Any]) -> dict[str, Any]:
+    if "".join(v for v in values.values() if isinstance(v, str)).isprintable():
+        return values  # the usual row: one check, not one a cell
     return {k: clean_value(v) if isinstance(v, str) else v for k, v in values.items()}
 
 

@@ -13,8 +13,8 @@ import time
 from pathlib import Path
 
 from docbatch_gui.app.facade import DocBatchApp
+from docbatch_gui.coordination.lock import WorkerLock
 from docbatch_gui.domain import ErrorKind, JobState
-from docbatch_gui.engine.lock import WorkerLock
 from docbatch_gui.settings.model import Settings
 from tests import builders
 from tests.helpers import REPO, child_processes, cli_json

@@ -1,7 +1,7 @@
 """Registry end to end through the real CLI: import, search, results JSON, export.
 
 Documents are inserted into the data directory's store directly (the pipeline is
-tested elsewhere); the registry is a real .xlsx with the seed's layout quirks.
+tested elsewhere); the registry is a real .xlsx with a real registry's layout quirks.
 """
 
 from __future__ import annotations
@@ -170,14 +170,14 @@ def test_kill_during_a_reimport_keeps_the_old_registry_and_releases_it(
     import sys
     import time
 
-    from tests.builders import write_big_registry
+    from scripts.big_registry import write_big_registry
     from tests.helpers import REPO
 
     data, book, config, _ = setup
     reg = cli_json(data, "registry", "import", str(book), "--config", str(config))["id"]
     assert cli(data, "registry", "search", str(reg)).returncode == 0
     before = cli_json(data, "registry", "results", str(reg))
-    write_big_registry(book, 120_000)  # the same file, now big
+    write_big_registry(book, 120_000, columns=3)  # the same file, now big
     big_config = tmp_path / "big.json"
     big_config.write_text(json.dumps({"mapping": {"number": "A", "date": "B", "amount": "C"}}))
     command = [sys.executable, "-m", "docbatch_gui.cli", "--data-dir", str(data), "registry",

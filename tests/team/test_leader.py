@@ -10,7 +10,7 @@ from pathlib import Path
 
 import redis
 
-from docbatch_gui.engine.leader import LEADER_KEY, RedisLeaderLock
+from docbatch_gui.coordination.leader import LEADER_KEY, RedisLeaderLock
 from tests.conftest import SAMPLES
 from tests.fakes.anthropic_server import FakeAnthropic
 from tests.helpers import cli

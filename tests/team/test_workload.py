@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 import redis
 
-from docbatch_gui.engine.workload import (
+from docbatch_gui.coordination.workload import (
     CAPACITY,
     FALLBACK_THREADS,
     ImportThreads,
@@ -83,7 +83,7 @@ def test_unknown_task_type_is_an_error(workload: Workload) -> None:
         pass
 
 
-def test_redis_key_has_the_seed_name_and_a_70_minute_ttl(
+def test_redis_key_has_the_documented_name_and_a_70_minute_ttl(
     redis_url: str, client: redis.Redis
 ) -> None:
     workload = RedisWorkload(redis_url)
@@ -99,6 +99,22 @@ def test_two_machines_share_the_accounting(redis_url: str) -> None:
         assert there.available() == CAPACITY - 4
         with pytest.raises(WorkloadBusy), there.track_task("registry_search", "b"):
             pass
+
+
+def test_a_rerun_takes_over_its_own_leftover_slot_and_frees_it(
+    redis_url: str, client: redis.Redis
+) -> None:
+    """The worker of search "r7" died holding the slot: its re-run is not refused by
+    it, gets a fresh TTL, and frees the slot when done; another search names r7."""
+    dead = RedisWorkload(redis_url, ttl=600).track_task("registry_search", "r7")
+    dead.__enter__()  # and never exit: the worker died
+    client.expire("workload:exclusive:registry_search", 5)
+    other = RedisWorkload(redis_url, ttl=600)
+    with pytest.raises(WorkloadBusy, match="id r7"), other.track_task("registry_search", "r8"):
+        pass
+    with other.track_task("registry_search", "r7"):
+        assert client.ttl("workload:exclusive:registry_search") > 500
+    assert not client.exists("workload:exclusive:registry_search")
 
 
 def test_a_dead_task_stops_counting_when_its_key_expires(
@@ -121,7 +137,7 @@ def test_unreachable_redis_uses_defaults_and_logs_once(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     workload = RedisWorkload(f"redis://127.0.0.1:{free_port()}/0", timeout=0.5)
-    with caplog.at_level(logging.WARNING, logger="docbatch_gui.engine.workload"):
+    with caplog.at_level(logging.WARNING, logger="docbatch_gui.coordination.workload"):
         assert workload.import_threads() == FALLBACK_THREADS
         assert workload.import_threads() == FALLBACK_THREADS
         with workload.track_task("job_processing", 1):  # work goes on, counted locally

@@ -8,6 +8,7 @@ import os
 import time
 from pathlib import Path
 
+import psutil
 import pytest
 
 from docbatch_gui.pipeline.isolate import (
@@ -25,10 +26,9 @@ FAKE = "tests.fakes.stuck_child"
 
 def alive(pid: int) -> bool:
     try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
+        return psutil.Process(pid).status() not in (psutil.STATUS_ZOMBIE, psutil.STATUS_DEAD)
+    except psutil.NoSuchProcess:
         return False
-    return stat[stat.rfind(")") + 2] not in "ZX"
 
 
 @pytest.fixture(autouse=True)

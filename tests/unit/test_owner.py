@@ -7,7 +7,7 @@ import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
 
-from docbatch_gui.engine.owner import HEARTBEAT_STALE, owner_alive, this_owner
+from docbatch_gui.coordination.owner import HEARTBEAT_STALE, owner_alive, this_owner
 
 
 def test_this_process_is_alive_and_a_finished_one_is_not() -> None:

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from docbatch_gui.coordination.workload import WorkloadBusy
 from docbatch_gui.domain import Document, NewJob
 from docbatch_gui.domain.progress import Canceled, CancelToken
 from docbatch_gui.domain.registry import RegistryStatus
-from docbatch_gui.engine.workload import WorkloadBusy
 from docbatch_gui.registry.importer import normalize_field
 from docbatch_gui.registry.index import normalize_key
 from docbatch_gui.registry.service import RegistryService

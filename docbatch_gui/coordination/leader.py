@@ -23,32 +23,27 @@ log = logging.getLogger(__name__)
 
 LEADER_KEY = "docbatch:leader:batch-loop"
 
-# Renew or release only while the lock still carries our token.
-_RENEW = """
-if redis.call('get', KEYS[1]) == ARGV[1] then
-  return redis.call('pexpire', KEYS[1], ARGV[2])
-end
-return 0
-"""
-_RELEASE = """
-if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
-return 0
-"""
-
 
 class RedisLeaderLock:
-    """Same interface as ``WorkerLock``: ``acquire`` (non-blocking), ``release``, ``held``."""
+    """Same interface as ``WorkerLock``: ``acquire`` (non-blocking), ``release``, ``held``.
+
+    A redis-py ``Lock`` does the Redis side: set-if-absent with the TTL, and renewal
+    and release only while the key still carries our token. The token names this
+    process (``host:pid:…``) so an operator can see who leads.
+    """
 
     def __init__(self, url: str, *, ttl: float = 30.0, key: str = LEADER_KEY) -> None:
         require("team", "redis", "REDIS_URL (the shared batch-loop leader lock)")
         import redis
 
         self.key = key
-        self.ttl_ms = int(ttl * 1000)
+        self.ttl = ttl
         self.redis = redis.Redis.from_url(
             url, socket_connect_timeout=2, socket_timeout=2, decode_responses=True
         )
         self.token = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        # Not thread-local: the renewal thread must see the token acquire() stored.
+        self._lock = self.redis.lock(key, timeout=ttl, blocking=False, thread_local=False)
         self._held = threading.Event()
         self._stop = threading.Event()
         self._renewer: threading.Thread | None = None
@@ -59,7 +54,7 @@ class RedisLeaderLock:
         if self._held.is_set():
             return True
         try:
-            won = bool(self.redis.set(self.key, self.token, nx=True, px=self.ttl_ms))
+            won = self._lock.acquire(token=self.token)
         except redis.RedisError as exc:
             log.warning("leader lock: Redis unreachable (%s); not leading", exc)
             return False
@@ -72,21 +67,21 @@ class RedisLeaderLock:
         return won
 
     def _renew(self) -> None:
-        import redis
+        """Reset the TTL every third of it; a failed renewal means another machine
+        may lead already, so this one stops at once."""
+        from redis.exceptions import LockError, RedisError
 
-        while not self._stop.wait(self.ttl_ms / 3000):
+        while not self._stop.wait(self.ttl / 3):
             try:
-                kept = self.redis.eval(_RENEW, 1, self.key, self.token, self.ttl_ms)
-            except redis.RedisError as exc:
-                log.warning("leader lock: renewal failed (%s)", exc)
-                kept = 0
-            if not kept:
-                log.warning("leader lock lost by %s; another machine may lead now", self.token)
+                self._lock.reacquire()
+            except (LockError, RedisError) as exc:
+                log.warning("leader lock lost by %s (%s); another machine may lead now",
+                            self.token, exc)  # fmt: skip
                 self._held.clear()
                 return
 
     def release(self) -> None:
-        import redis
+        from redis.exceptions import LockError, RedisError
 
         self._stop.set()
         if self._renewer is not None:
@@ -94,8 +89,10 @@ class RedisLeaderLock:
             self._renewer = None
         if self._held.is_set():
             self._held.clear()
-            with contextlib.suppress(redis.RedisError):  # else the TTL frees it
-                self.redis.eval(_RELEASE, 1, self.key, self.token)
+            # Not ours any more (another leader took over): left alone. Unreachable:
+            # the TTL frees it.
+            with contextlib.suppress(LockError, RedisError):
+                self._lock.release()
 
     @property
     def held(self) -> bool:

@@ -7,7 +7,7 @@ Yandex.Disk size their download threads from what is left of the capacity.
 
 With ``REDIS_URL`` the accounting is shared by every machine; without it (the
 embedded default) the same accounting is kept in this process. When Redis cannot
-be reached, imports use the seed's defaults (10 PDF, 2 TIFF threads) and the
+be reached, imports use fixed defaults (10 PDF, 2 TIFF threads) and the
 problem is logged once, not on every call: a busy-ness estimate must never stop
 work.
 """
@@ -21,12 +21,15 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from docbatch_gui.domain.errors import DocBatchError, ErrorKind, ExitCode
 from docbatch_gui.extras import require
+
+if TYPE_CHECKING:
+    from redis.lock import Lock
 
 log = logging.getLogger(__name__)
 
@@ -37,12 +40,6 @@ CAPACITY = 12
 COSTS: dict[str, int] = {"job_processing": 2, "registry_search": 4, "registry_export": 3}
 #: task types of which only one may run at a time, team-wide
 EXCLUSIVE = frozenset({"registry_search"})
-
-# Compare-and-delete: release an exclusive slot only if it is still ours.
-_RELEASE = """
-if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
-return 0
-"""
 
 
 @dataclass(frozen=True)
@@ -152,16 +149,16 @@ class RedisWorkload:
     @contextmanager
     def track_task(self, task_type: str, task_id: str | int) -> Iterator[None]:
         import redis
+        from redis.exceptions import LockError
 
         cost = _cost(task_type)
         key = f"{KEY_PREFIX}{task_type}:{task_id}"
         owner = f"{task_id}@{socket.gethostname()}:{os.getpid()}"
         value = json.dumps({"cost": cost, "owner": owner, "started": time.time()})
-        exclusive = f"{EXCLUSIVE_PREFIX}{task_type}" if task_type in EXCLUSIVE else None
+        slot: Lock | None = None
         try:
-            if exclusive and not self._take(exclusive, str(task_id)):
-                holder = self.redis.get(exclusive) or "another task"
-                raise WorkloadBusy(busy_message(task_type, f"id {holder}"))
+            if task_type in EXCLUSIVE:
+                slot = self._take(f"{EXCLUSIVE_PREFIX}{task_type}", str(task_id))
             self.redis.set(key, value, ex=self.ttl)
         except redis.RedisError as exc:
             self._unreachable(exc)
@@ -173,17 +170,27 @@ class RedisWorkload:
         finally:
             try:
                 self.redis.delete(key)
-                if exclusive:
-                    self.redis.eval(_RELEASE, 1, exclusive, str(task_id))
+                if slot is not None:
+                    with suppress(LockError):  # expired, or taken since: not ours to free
+                        slot.release()
             except redis.RedisError as exc:  # the TTL removes it later
                 self._unreachable(exc)
 
-    def _take(self, key: str, task_id: str) -> bool:
-        """The exclusive slot, or True if this same task already holds it (a re-run
-        after its worker died must not be refused by its own leftover)."""
-        if self.redis.set(key, task_id, nx=True, ex=self.ttl):
-            return True
-        return self.redis.get(key) == task_id
+    def _take(self, key: str, task_id: str) -> Lock:
+        """The exclusive slot, a redis-py ``Lock`` whose token is the task id, so the
+        holder's id is what a refused task reports. A slot this same task already
+        holds is taken over with a fresh TTL: a re-run after its worker died must not
+        be refused by its own leftover."""
+        slot = self.redis.lock(key, timeout=self.ttl, blocking=False, thread_local=False)
+        if slot.acquire(token=task_id):
+            return slot
+        holder = self.redis.get(key)
+        if holder != task_id:
+            task_type = key.removeprefix(EXCLUSIVE_PREFIX)
+            raise WorkloadBusy(busy_message(task_type, f"id {holder or 'another task'}"))
+        slot.local.token = self.redis.get_encoder().encode(task_id)  # adopt the leftover
+        slot.reacquire()  # with a check of the token, in one script
+        return slot
 
     def active(self) -> dict[str, int]:
         """Running tasks and their cost; raises ``redis.RedisError`` when unreachable."""

@@ -1,0 +1,66 @@
+"""One local worker per data directory.
+
+The GUI and a CLI ``process --wait`` may run at once on the same data directory; the
+one holding this lock processes jobs, the other is refused it and just watches the
+store. ``filelock.FileLock`` is a kernel lock (``flock`` on Unix), which the kernel
+drops when its holder dies, however it dies, so a crashed holder never blocks the
+next worker; a soft lock file would outlive it.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from types import TracebackType
+
+from filelock import FileLock, Timeout
+
+log = logging.getLogger(__name__)
+
+
+class WorkerLock:
+    def __init__(self, data_dir: Path) -> None:
+        self.path = Path(data_dir) / "worker.lock"
+        # Not thread-local: the GUI takes it in a worker thread and frees it on close.
+        self._lock = FileLock(self.path, mode=0o600, thread_local=False)
+        self._refused = False
+
+    def acquire(self) -> bool:
+        """Take the lock without waiting; False while another process holds it."""
+        if self._lock.is_locked:
+            return True
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._lock.acquire(timeout=0)
+        except Timeout:
+            if not self._refused:  # said once: a watcher asks again every few seconds
+                self._refused = True
+                log.info(
+                    "%s is held by another DocBatch process on this data folder (the "
+                    "window, or another docbatch command): that one processes the jobs, "
+                    "this one watches them until it exits",
+                    self.path,
+                )
+            return False
+        self._refused = False
+        return True
+
+    def release(self) -> None:
+        if self._lock.is_locked:
+            self._lock.release(force=True)
+
+    @property
+    def held(self) -> bool:
+        return self._lock.is_locked
+
+    def __enter__(self) -> WorkerLock:
+        self.acquire()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.release()
