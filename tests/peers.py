@@ -9,10 +9,11 @@ from __future__ import annotations
 import shutil
 import socket
 import subprocess
-import time
 import urllib.request
 from pathlib import Path
 from typing import Self
+
+from tests.helpers import wait_for
 
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 
@@ -54,16 +55,16 @@ class RedisServer:
         import redis
 
         client = redis.Redis.from_url(self.url)
-        for _ in range(200):
+        process = self.process
+
+        def answers() -> bool:
             try:
-                client.ping()
-                break
+                return bool(client.ping())
             except redis.ConnectionError:
-                if self.process.poll() is not None:
-                    raise RuntimeError(
-                        f"redis-server exited with {self.process.returncode}"
-                    ) from None
-                time.sleep(0.02)
+                assert process.poll() is None, f"redis-server exited with {process.returncode}"
+                return False
+
+        wait_for(answers, 10, f"redis-server on port {self.port}", interval=0.02)
         client.close()
         return self
 

@@ -18,7 +18,7 @@ from docbatch_gui._qt.tasks import drain
 from docbatch_gui.domain.states import JobState
 from tests.builders import text_pdf
 from tests.conftest import SAMPLES
-from tests.gui.conftest import until
+from tests.gui.conftest import shown_box, until
 
 pytestmark = pytest.mark.asyncio(loop_factories=["qasync"])
 
@@ -191,13 +191,8 @@ async def test_processing_a_corrected_file_again_asks_first(window: Any, tmp_pat
     async def answer(button: QMessageBox.StandardButton) -> None:
         select(window, "fixed.pdf")
         tab.reprocess_action.trigger()
-        box = None
-        for _ in range(250):
-            box = next((b for b in tab.findChildren(QMessageBox) if b.isVisible()), None)
-            if box is not None:
-                break
-            await asyncio.sleep(0.02)
-        assert box is not None, "no question was asked"
+        await until(lambda: shown_box(tab), 10, "the question")
+        box = shown_box(tab)
         assert "corrected or confirmed by a person" in box.text()
         box.button(button).click()
         await drain()

@@ -24,7 +24,7 @@ from PIL import Image
 
 from tests import builders
 from tests.conftest import SAMPLES
-from tests.helpers import REPO, cli
+from tests.helpers import REPO, cli, wait_for
 
 INVOICE = SAMPLES / "en_invoice_INV-2024-0042.pdf"
 
@@ -164,13 +164,14 @@ def test_a_worker_killed_ten_times_while_preparing_fails_no_good_file(tmp_path: 
     for kill in range(1, 11):
         worker = subprocess.Popen(command, cwd=REPO, stdout=subprocess.DEVNULL,
                                   stderr=subprocess.DEVNULL)  # fmt: skip
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and worker.poll() is None:
+
+        def rendering(attempt: int = kill, worker: subprocess.Popen[bytes] = worker) -> bool:
+            assert worker.poll() is None, "the worker finished before it could be killed"
             with sqlite3.connect(db) as conn:
-                attempts, state = conn.execute("SELECT attempts, state FROM jobs").fetchone()
-            if attempts == kill and state == "preparing":  # this attempt is rendering
-                break
-            time.sleep(0.02)
+                row = conn.execute("SELECT attempts, state FROM jobs").fetchone()
+            return tuple(row) == (attempt, "preparing")  # this attempt is rendering
+
+        wait_for(rendering, 60, f"attempt {kill} to render", interval=0.02)
         time.sleep(0.05 * (kill % 3))  # at different moments of the rendering
         assert worker.poll() is None, "the worker finished before it could be killed"
         worker.send_signal(signal.SIGKILL)

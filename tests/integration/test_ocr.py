@@ -10,7 +10,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,7 +21,7 @@ from docbatch_gui.config import load_settings
 from docbatch_gui.domain import ErrorKind, JobState
 from tests.conftest import SAMPLES
 from tests.fakes.vision_server import FakeVision
-from tests.helpers import REPO, cli
+from tests.helpers import REPO, cli, wait_for
 
 
 @pytest.fixture
@@ -129,9 +128,7 @@ def test_kill_in_the_middle_of_ocr_redoes_only_the_missing_pages(
     process = subprocess.Popen(
         [*command, "process", str(source), "--wait"], cwd=REPO, env=env, stdout=subprocess.DEVNULL
     )
-    deadline = time.monotonic() + 60
-    while vision.calls < 3 and time.monotonic() < deadline:
-        time.sleep(0.02)
+    wait_for(lambda: vision.calls >= 3, 60, "three pages read", interval=0.02)
     process.send_signal(signal.SIGKILL)
     process.wait()
     done_before = vision.calls
