@@ -16,6 +16,9 @@ from typing import Self
 from tests.helpers import wait_for
 
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
+#: Processes of the peers that serve the whole session, not one test: the per-test
+#: process check in tests/conftest.py leaves them alone.
+SHARED_PIDS: set[int] = set()
 
 
 def free_port() -> int:
@@ -52,6 +55,7 @@ class RedisServer:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
+        SHARED_PIDS.add(self.process.pid)
         import redis
 
         client = redis.Redis.from_url(self.url)
@@ -72,6 +76,8 @@ class RedisServer:
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
             self.process.wait(timeout=10)
+        if self.process is not None:
+            SHARED_PIDS.discard(self.process.pid)
 
     def __enter__(self) -> Self:
         return self.start()

@@ -14,13 +14,17 @@ from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState
 from tests.builders import text_pdf
 from tests.gui.conftest import signal_future, until
 from tests.helpers import child_processes
+from tests.peers import SHARED_PIDS
 
 
 def descendants() -> list[str]:
     """Every process this test process started and that is still alive, but for
-    multiprocessing's resource tracker (one per interpreter, by design)."""
+    multiprocessing's resource tracker (one per interpreter, by design) and the peers
+    that serve the whole session (a Redis an earlier test on this worker started)."""
     alive = []
     for child in psutil.Process().children(recursive=True):
+        if child.pid in SHARED_PIDS:
+            continue
         try:
             if child.status() == psutil.STATUS_ZOMBIE:
                 continue
