@@ -19,10 +19,15 @@ from docbatch_gui.engine.lock import WorkerLock
 from tests import builders
 from tests.helpers import REPO, child_processes, cli_json, wait_for
 
+#: Long enough that rendering is still under way when the test stops it: the test
+#: acts the moment the job is stored as "preparing", and 300 pages take seconds to
+#: render. (It was 3,000 pages; the recovery run then rendered them all again.)
+PAGES = 300
+
 
 def start_rendering_a_big_file(tmp_path: Path, data: Path) -> subprocess.Popen[str]:
-    """`docbatch process --wait` on a 3,000-page file, returned once rendering runs."""
-    big = builders.text_pdf(tmp_path / "big.pdf", pages=3000)
+    """`docbatch process --wait` on a 300-page file, returned once rendering runs."""
+    big = builders.text_pdf(tmp_path / "big.pdf", pages=PAGES)
     command = ["-m", "docbatch_gui.cli", "--data-dir", str(data), "process", str(big), "--wait"]
     process = subprocess.Popen(
         [sys.executable, *command],
@@ -121,7 +126,7 @@ def test_sigkill_mid_render_loses_nothing_and_leaves_no_process(tmp_path: Path) 
     assert result.returncode == 0, result.stderr
     (job,) = cli_json(data, "jobs")
     assert job["state"] in ("done", "needs_review")
-    assert job["pages"] == 3000 and job["attempts"] == 2
+    assert job["pages"] == PAGES and job["attempts"] == 2
     documents = json.loads(
         subprocess.run(
             [
@@ -139,7 +144,7 @@ def test_sigkill_mid_render_loses_nothing_and_leaves_no_process(tmp_path: Path) 
             check=True,
         ).stdout
     )
-    assert documents and documents[-1]["page_to"] == 3000
+    assert documents and documents[-1]["page_to"] == PAGES
 
 
 def test_sigterm_stops_at_once_and_requeues_running_jobs(tmp_path: Path) -> None:
