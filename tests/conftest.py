@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import tempfile
 import time
@@ -35,6 +36,15 @@ for variable in (
 os.environ["DOCBATCH_SETTINGS_FILE"] = os.path.join(
     tempfile.gettempdir(), f"docbatch-tests-{os.getpid()}", "settings.json"
 )
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What collection imported (the SDKs, Qt, the test modules) lives for the whole
+    run: move it out of the garbage collector's sight, so that each collection (after
+    every GUI test, and Python's own) walks only what the tests made. A full
+    collection over those ~300,000 objects costs about 0.2 s."""
+    gc.collect()
+    gc.freeze()
 
 
 # -- no process outlives its test ---------------------------------------------------------
