@@ -59,6 +59,7 @@ async def running(window: Any, tmp_path: Path) -> int:
     return store.list_jobs()[0].id
 
 
+@pytest.mark.slow
 async def test_leave_for_next_start_stops_at_once_and_leaves_no_process(
     window: Any, tmp_path: Path
 ) -> None:
@@ -75,6 +76,7 @@ async def test_leave_for_next_start_stops_at_once_and_leaves_no_process(
     assert job.state in RECOVERABLE_STATES | {JobState.QUEUED}
 
 
+@pytest.mark.slow
 async def test_wait_lets_the_running_job_finish(window: Any, tmp_path: Path) -> None:
     job_id = await running(window, tmp_path)
     closed = signal_future(window.closed)
@@ -86,6 +88,7 @@ async def test_wait_lets_the_running_job_finish(window: Any, tmp_path: Path) -> 
     await until(lambda: not descendants(), timeout=10, what=f"no processes left: {descendants()}")
 
 
+@pytest.mark.slow
 async def test_cancel_keeps_the_window_open(window: Any, tmp_path: Path) -> None:
     await running(window, tmp_path)
     window.close()

@@ -70,6 +70,7 @@ def redis_port(tmp_path: Path) -> Iterator[int]:
         process.wait(10)
 
 
+@pytest.mark.slow
 async def test_anthropic_accepts_a_good_key_and_says_why_not_otherwise() -> None:
     with FakeAnthropic() as fake:
         good = await connections.test_anthropic(
@@ -124,6 +125,7 @@ async def test_redis_on_a_closed_port_is_a_clear_failure() -> None:
     assert not result.ok and "cannot reach Redis" in result.message
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("package", "probe", "values"),
     [

@@ -15,6 +15,8 @@ import pytest
 from tests.conftest import REPO
 from tests.helpers import wait_for
 
+pytestmark = pytest.mark.slow  # a real window process per signal
+
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_a_signal_stops_the_window_like_a_close(tmp_path: Path, signum: int) -> None:

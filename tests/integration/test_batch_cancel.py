@@ -11,6 +11,8 @@ from docbatch_gui.domain import JobState
 from tests.fakes.anthropic_server import FakeAnthropic
 from tests.integration.test_batch_mode import INVOICE, RUSSIAN, cycles
 
+pytestmark = pytest.mark.slow  # a whole batch-mode run
+
 
 @pytest.fixture
 def app(claude_settings: Settings) -> DocBatchApp:

@@ -24,6 +24,8 @@ from tests.conftest import SAMPLES
 from tests.fakes.anthropic_server import FakeAnthropic
 from tests.helpers import REPO, child_processes, cli, wait_for
 
+pytestmark = pytest.mark.slow  # a worker killed and started again per crash point
+
 FILES = ["en_invoice_INV-2024-0042.pdf", "ru_three_documents.pdf", "scan_two_pages.tiff"]
 
 

@@ -54,6 +54,7 @@ def vision_app(tmp_path: Path, vision: FakeVision, **extra: object) -> DocBatchA
     return DocBatchApp(settings)
 
 
+@pytest.mark.slow
 def test_vision_text_feeds_the_extractor_and_rotation_turns_the_page(
     tmp_path: Path, vision: FakeVision
 ) -> None:
@@ -72,6 +73,7 @@ def test_vision_text_feeds_the_extractor_and_rotation_turns_the_page(
     app.close()
 
 
+@pytest.mark.slow
 def test_cache_second_run_and_force_make_no_ocr_calls(tmp_path: Path, vision: FakeVision) -> None:
     app = vision_app(tmp_path, vision)
     source = scan(tmp_path / "three.tif", 3)
@@ -86,6 +88,7 @@ def test_cache_second_run_and_force_make_no_ocr_calls(tmp_path: Path, vision: Fa
     app.close()
 
 
+@pytest.mark.slow
 def test_billing_disabled_is_critical_stops_the_queue_and_is_not_retried(
     tmp_path: Path, vision: FakeVision
 ) -> None:
@@ -102,6 +105,7 @@ def test_billing_disabled_is_critical_stops_the_queue_and_is_not_retried(
     app.close()
 
 
+@pytest.mark.slow
 def test_a_page_error_fails_only_that_page(tmp_path: Path, vision: FakeVision) -> None:
     app = vision_app(tmp_path, vision, OCR_WORKERS=1)
     vision.per_image_error_next("Bad image data.")
@@ -112,6 +116,7 @@ def test_a_page_error_fails_only_that_page(tmp_path: Path, vision: FakeVision) -
     app.close()
 
 
+@pytest.mark.slow
 def test_kill_in_the_middle_of_ocr_redoes_only_the_missing_pages(
     tmp_path: Path, vision: FakeVision
 ) -> None:
@@ -147,6 +152,7 @@ def test_kill_in_the_middle_of_ocr_redoes_only_the_missing_pages(
         assert key in pages[0]
 
 
+@pytest.mark.slow
 def test_tesseract_reads_the_sideways_photo_sample(tmp_path: Path) -> None:
     app = DocBatchApp(load_settings(data_dir=tmp_path / "data", OCR_ENGINE="tesseract"))
     photo = SAMPLES / "photo_invoice_sideways.jpg"
@@ -170,6 +176,7 @@ def _short_layer_pdf(path: Path, text: str, pages: int = 2) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_ocr_never_replaces_a_text_layer_with_less(tmp_path: Path, vision: FakeVision) -> None:
     """OCR that reads nothing (or less) keeps the file's own text, does not turn the
     page, and the review reason says what happened."""
@@ -185,6 +192,7 @@ def test_ocr_never_replaces_a_text_layer_with_less(tmp_path: Path, vision: FakeV
     app.close()
 
 
+@pytest.mark.slow
 def test_ocr_adds_text_where_the_layer_has_almost_none(tmp_path: Path, vision: FakeVision) -> None:
     app = vision_app(tmp_path, vision)
     pdf = _short_layer_pdf(tmp_path / "three.pdf", "3", pages=1)

@@ -12,12 +12,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from docbatch_gui.app import DocBatchApp
 from docbatch_gui.config import Settings
 from docbatch_gui.domain import ErrorKind, JobState
 from docbatch_gui.engine.lock import WorkerLock
 from tests import builders
 from tests.helpers import REPO, child_processes, cli_json, wait_for
+
+pytestmark = pytest.mark.slow  # processes killed mid-render and started again
 
 #: Long enough that rendering is still under way when the test stops it: the test
 #: acts the moment the job is stored as "preparing", and 300 pages take seconds to

@@ -17,6 +17,8 @@ from docbatch_gui.domain import Document, NewJob
 from docbatch_gui.storage.sqlite import SQLiteStore
 from tests.helpers import cli, cli_json, wait_for
 
+pytestmark = pytest.mark.slow  # the registry CLI, a 120,000-row import killed
+
 CONFIG = {
     "sheet": "Реестр",
     "header_row": 1,

@@ -7,6 +7,7 @@ import signal
 from collections import Counter
 from pathlib import Path
 
+import pytest
 import redis
 
 from docbatch_gui.engine.leader import LEADER_KEY, RedisLeaderLock
@@ -41,6 +42,7 @@ def test_only_one_holder_and_takeover_after_the_ttl(redis_url: str) -> None:
     assert client.get(LEADER_KEY) is None
 
 
+@pytest.mark.slow
 def test_leader_killed_mid_batch_follower_takes_over_without_double_submission(
     tmp_path: Path, fake_anthropic: FakeAnthropic, redis_url: str
 ) -> None:

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 PACKAGE = Path(__file__).resolve().parents[2] / "docbatch_gui"
 QT_MODULES = ("PySide6", "PyQt5", "PyQt6", "qasync", "shiboken6", "pytestqt")
 
@@ -37,6 +39,7 @@ def test_core_source_imports_no_qt() -> None:
     assert {k: v for k, v in offenders.items() if v} == {}
 
 
+@pytest.mark.slow
 def test_importing_the_whole_core_loads_no_qt() -> None:
     modules = sorted(
         "docbatch_gui." + ".".join(p.relative_to(PACKAGE).with_suffix("").parts)
