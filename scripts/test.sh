@@ -1,6 +1,13 @@
 #!/usr/bin/env bash
 # Quick start, command 2: install everything the tests need and run the whole suite.
 # .ci/run calls exactly this. Extra arguments go to pytest.
+# --fast: the fast loop, every test but those marked slow (about a minute on 2 cores);
+# the other arguments still go to pytest (docs/testing.md).
+args=()
+for arg in "$@"; do
+    if [ "$arg" = "--fast" ]; then args+=(-m "not slow"); else args+=("$arg"); fi
+done
+set -- ${args[@]+"${args[@]}"}
 source "$(dirname "$0")/bootstrap.sh"
 # Tesseract reads scans offline (Russian and English), no key needed.
 ensure_apt tesseract-ocr tesseract-ocr-rus tesseract-ocr-eng

@@ -1,4 +1,5 @@
-"""Shared test helpers: running the real CLI, and finding leftover processes."""
+"""Shared test helpers: running the real CLI, waiting for a condition, and finding
+leftover processes."""
 
 from __future__ import annotations
 
@@ -6,10 +7,14 @@ import json
 import os
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import psutil
+
+T = TypeVar("T")
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -32,6 +37,29 @@ def cli_json(data_dir: Path, *args: str, env: dict[str, str] | None = None) -> A
     result = cli(data_dir, *args, "--json", env=env)
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
+
+
+def wait_for(
+    condition: Callable[[], T],
+    timeout: float = 60,
+    what: str | Callable[[], str] = "",
+    interval: float = 0.05,
+) -> T:
+    """Poll ``condition`` until it returns something true and return that; fail the
+    test with ``what`` (a text, or a function giving one then) after ``timeout``
+    seconds. Waiting on the thing itself, never a fixed sleep: fast when it happens at
+    once, patient on a loaded machine. (GUI tests await ``tests.gui.conftest.until``
+    instead: it lets the event loop run meanwhile.)"""
+    deadline = time.monotonic() + timeout
+    while True:
+        result = condition()
+        if result or time.monotonic() > deadline:
+            break
+        time.sleep(interval)
+    if not result:
+        told = what() if callable(what) else what
+        raise AssertionError(f"timed out after {timeout} s waiting for {told or condition}")
+    return result
 
 
 def child_processes(tag: str | None = None, *, parent: int | None = None) -> list[int]:

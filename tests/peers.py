@@ -9,12 +9,16 @@ from __future__ import annotations
 import shutil
 import socket
 import subprocess
-import time
 import urllib.request
 from pathlib import Path
 from typing import Self
 
+from tests.helpers import wait_for
+
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
+#: Processes of the peers that serve the whole session, not one test: the per-test
+#: process check in tests/conftest.py leaves them alone.
+SHARED_PIDS: set[int] = set()
 
 
 def free_port() -> int:
@@ -51,19 +55,20 @@ class RedisServer:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
+        SHARED_PIDS.add(self.process.pid)
         import redis
 
         client = redis.Redis.from_url(self.url)
-        for _ in range(200):
+        process = self.process
+
+        def answers() -> bool:
             try:
-                client.ping()
-                break
+                return bool(client.ping())
             except redis.ConnectionError:
-                if self.process.poll() is not None:
-                    raise RuntimeError(
-                        f"redis-server exited with {self.process.returncode}"
-                    ) from None
-                time.sleep(0.02)
+                assert process.poll() is None, f"redis-server exited with {process.returncode}"
+                return False
+
+        wait_for(answers, 10, f"redis-server on port {self.port}", interval=0.02)
         client.close()
         return self
 
@@ -71,6 +76,8 @@ class RedisServer:
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
             self.process.wait(timeout=10)
+        if self.process is not None:
+            SHARED_PIDS.discard(self.process.pid)
 
     def __enter__(self) -> Self:
         return self.start()

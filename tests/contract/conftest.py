@@ -57,7 +57,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
         yield from _mongo_store(request.param)
 
 
-@pytest.fixture(params=["local", "minio"])
+@pytest.fixture(params=["local", pytest.param("minio", marks=pytest.mark.slow)])  # moto: seconds
 def blobs(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[BlobStore]:
     if request.param == "local":
         yield LocalBlobStore(tmp_path / "blobs")

@@ -192,6 +192,7 @@ def test_batch_custom_ids_must_be_unique_and_well_formed(client: anthropic.Anthr
         client.messages.batches.create(requests=twice)
 
 
+@pytest.mark.slow
 def test_a_batch_over_100000_requests_is_refused(client: anthropic.Anthropic) -> None:
     tiny = {"model": MODEL, "max_tokens": 1, "messages": [{"role": "user", "content": "."}]}
     requests = [{"custom_id": f"r{n}", "params": tiny} for n in range(100_001)]

@@ -103,6 +103,13 @@ def signal_future(signal: SignalInstance) -> asyncio.Future[tuple[Any, ...]]:
     return future
 
 
+def shown_box(parent: Any) -> Any:
+    """The message box ``parent`` shows now, if any."""
+    from PySide6.QtWidgets import QMessageBox
+
+    return next((b for b in parent.findChildren(QMessageBox) if b.isVisible()), None)
+
+
 async def until(predicate: Callable[[], bool], timeout: float = 60, what: str = "") -> None:
     """Await a condition the GUI reaches by itself; fail with what was awaited."""
     loop = asyncio.get_running_loop()

@@ -36,6 +36,7 @@ from docbatch_gui.domain.models import BatchRecord
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.settings.model import load_settings
 from tests.batch_seed import ENDED_ID, OPEN_ID, batch_job, seed
+from tests.gui.conftest import shown_box, until
 
 
 def make_tab(qtbot: QtBot, app: DocBatchApp, qsettings: QSettings) -> BatchesTab:
@@ -125,15 +126,8 @@ async def test_cancel_asks_then_cancels_the_jobs_and_the_row_shows_it(
 
     async def answer(button: QMessageBox.StandardButton) -> None:
         task = spawn(tab.cancel_selected())
-        box = None
-        for _ in range(100):
-            boxes = [b for b in tab.findChildren(QMessageBox) if b.isVisible()]
-            if boxes:
-                box = boxes[0]
-                break
-            await asyncio.sleep(0.02)
-        assert box is not None, "no confirmation was shown"
-        box.button(button).click()
+        await until(lambda: shown_box(tab), 10, "the confirmation")
+        shown_box(tab).button(button).click()
         await asyncio.wait_for(task, 5)
 
     await answer(QMessageBox.StandardButton.No)

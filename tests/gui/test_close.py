@@ -14,13 +14,17 @@ from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState
 from tests.builders import text_pdf
 from tests.gui.conftest import signal_future, until
 from tests.helpers import child_processes
+from tests.peers import SHARED_PIDS
 
 
 def descendants() -> list[str]:
     """Every process this test process started and that is still alive, but for
-    multiprocessing's resource tracker (one per interpreter, by design)."""
+    multiprocessing's resource tracker (one per interpreter, by design) and the peers
+    that serve the whole session (a Redis an earlier test on this worker started)."""
     alive = []
     for child in psutil.Process().children(recursive=True):
+        if child.pid in SHARED_PIDS:
+            continue
         try:
             if child.status() == psutil.STATUS_ZOMBIE:
                 continue
@@ -55,6 +59,7 @@ async def running(window: Any, tmp_path: Path) -> int:
     return store.list_jobs()[0].id
 
 
+@pytest.mark.slow
 async def test_leave_for_next_start_stops_at_once_and_leaves_no_process(
     window: Any, tmp_path: Path
 ) -> None:
@@ -71,6 +76,7 @@ async def test_leave_for_next_start_stops_at_once_and_leaves_no_process(
     assert job.state in RECOVERABLE_STATES | {JobState.QUEUED}
 
 
+@pytest.mark.slow
 async def test_wait_lets_the_running_job_finish(window: Any, tmp_path: Path) -> None:
     job_id = await running(window, tmp_path)
     closed = signal_future(window.closed)
@@ -82,6 +88,7 @@ async def test_wait_lets_the_running_job_finish(window: Any, tmp_path: Path) -> 
     await until(lambda: not descendants(), timeout=10, what=f"no processes left: {descendants()}")
 
 
+@pytest.mark.slow
 async def test_cancel_keeps_the_window_open(window: Any, tmp_path: Path) -> None:
     await running(window, tmp_path)
     window.close()

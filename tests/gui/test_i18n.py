@@ -257,11 +257,15 @@ def strings(window: Any) -> list[tuple[str, str]]:
 
 @pytest.mark.asyncio(loop_factories=["qasync"])
 async def test_the_main_window_in_russian_shows_no_english(russian: None, window: Any) -> None:
+    from docbatch_gui._qt.tasks import drain
+
     for index in range(window.tabs.count()):  # each tab fills itself when shown
         window.tabs.setCurrentIndex(index)
-        await asyncio.sleep(0.3)
+        await asyncio.sleep(0)
+        await drain()
     window.log_dock.show()
-    await asyncio.sleep(0.1)
+    await asyncio.sleep(0)
+    await drain()
     shown = strings(window)
     texts = {text for _, text in shown}
     assert len(texts) > 150, "the walk found too little to be a real window"

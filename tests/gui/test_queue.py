@@ -18,7 +18,7 @@ from docbatch_gui._qt.tasks import drain
 from docbatch_gui.domain.states import JobState
 from tests.builders import text_pdf
 from tests.conftest import SAMPLES
-from tests.gui.conftest import until
+from tests.gui.conftest import shown_box, until
 
 pytestmark = pytest.mark.asyncio(loop_factories=["qasync"])
 
@@ -65,6 +65,7 @@ async def test_drop_of_files_and_a_folder_queues_them(window: Any, tmp_path: Pat
     assert "notes.xyz" not in states(window)
 
 
+@pytest.mark.slow
 async def test_progress_and_state_reach_the_table(window: Any) -> None:
     seen: list[tuple[str, float]] = []
     model = window.queue_tab.model
@@ -84,6 +85,7 @@ async def test_progress_and_state_reach_the_table(window: Any) -> None:
     assert model.index(0, 5).data() == "3"
 
 
+@pytest.mark.slow
 async def test_pause_stops_new_work_and_resume_restarts_it(window: Any, tmp_path: Path) -> None:
     tab = window.queue_tab
     tab.pause_button.click()
@@ -102,6 +104,7 @@ async def test_pause_stops_new_work_and_resume_restarts_it(window: Any, tmp_path
     await until(lambda: states(window).get("held.pdf") in ("done", "needs_review"), what="resumed")
 
 
+@pytest.mark.slow
 async def test_force_reprocess_of_a_duplicate(window: Any, tmp_path: Path) -> None:
     tab = window.queue_tab
     first = text_pdf(tmp_path / "first.pdf", text="Invoice No. 9 {n}\nTotal: 10.00 USD")
@@ -123,6 +126,7 @@ async def test_force_reprocess_of_a_duplicate(window: Any, tmp_path: Path) -> No
     assert window.ctx.app.store.get_job(job.id).state in (JobState.DONE, JobState.NEEDS_REVIEW)
 
 
+@pytest.mark.slow
 async def test_filters_by_state_and_name(window: Any, tmp_path: Path) -> None:
     tab = window.queue_tab
     await tab.add_paths([text_pdf(tmp_path / "good.pdf"), tmp_path / "missing.pdf"])
@@ -174,6 +178,7 @@ async def test_adding_a_big_folder_shows_progress_and_can_be_stopped(
     assert 0 < added < 400  # stopped between two files; those taken in stay queued
 
 
+@pytest.mark.slow
 async def test_processing_a_corrected_file_again_asks_first(window: Any, tmp_path: Path) -> None:
     """A person's corrections are at stake: Cancel leaves the job alone, Yes processes
     it again and keeps the corrected value on the same document."""
@@ -191,13 +196,8 @@ async def test_processing_a_corrected_file_again_asks_first(window: Any, tmp_pat
     async def answer(button: QMessageBox.StandardButton) -> None:
         select(window, "fixed.pdf")
         tab.reprocess_action.trigger()
-        box = None
-        for _ in range(250):
-            box = next((b for b in tab.findChildren(QMessageBox) if b.isVisible()), None)
-            if box is not None:
-                break
-            await asyncio.sleep(0.02)
-        assert box is not None, "no question was asked"
+        await until(lambda: shown_box(tab), 10, "the question")
+        box = shown_box(tab)
         assert "corrected or confirmed by a person" in box.text()
         box.button(button).click()
         await drain()

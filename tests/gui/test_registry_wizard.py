@@ -67,6 +67,7 @@ def next_page(wizard: RegistryWizard) -> None:
     wizard.next()
 
 
+@pytest.mark.slow
 async def test_wizard_walks_every_page_then_imports_and_searches(
     window: Any, open_wizard: Any, tmp_path: Path
 ) -> None:
@@ -163,6 +164,7 @@ async def test_wizard_walks_every_page_then_imports_and_searches(
     assert window.registry_tab.model.rowCount() == 1
 
 
+@pytest.mark.slow
 async def test_cancel_during_import_leaves_error_and_the_wizard_usable(
     window: Any, open_wizard: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -13,7 +13,10 @@ from docbatch_gui.domain.states import RECOVERABLE_STATES
 from tests.builders import text_pdf
 from tests.gui.conftest import signal_future, until
 
-pytestmark = pytest.mark.asyncio(loop_factories=["qasync"])
+pytestmark = [
+    pytest.mark.slow,  # the engine restarts around a running job
+    pytest.mark.asyncio(loop_factories=["qasync"]),
+]
 
 
 async def applied(window: Any) -> None:

@@ -6,7 +6,6 @@ import importlib.util
 import shutil
 import socket
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ from docbatch_gui.diagnostics import connections
 from docbatch_gui.settings.model import Settings, load_settings
 from tests.fakes.anthropic_server import FakeAnthropic
 from tests.fakes.vision_server import FakeVision
+from tests.helpers import wait_for
 
 pytestmark = pytest.mark.asyncio
 KEY = "sk-ant-conn-secret-42"
@@ -55,19 +55,22 @@ def redis_port(tmp_path: Path) -> Iterator[int]:
     args += ["--appendonly", "no", "--dir", str(tmp_path), "--requirepass", REDIS_PASSWORD]
     process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
+
+        def listening() -> bool:
             try:
                 socket.create_connection(("127.0.0.1", port), 0.2).close()
-                break
             except OSError:
-                time.sleep(0.05)
+                return False
+            return True
+
+        wait_for(listening, 10, f"redis-server on port {port}")
         yield port
     finally:
         process.terminate()
         process.wait(10)
 
 
+@pytest.mark.slow
 async def test_anthropic_accepts_a_good_key_and_says_why_not_otherwise() -> None:
     with FakeAnthropic() as fake:
         good = await connections.test_anthropic(
@@ -122,6 +125,7 @@ async def test_redis_on_a_closed_port_is_a_clear_failure() -> None:
     assert not result.ok and "cannot reach Redis" in result.message
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("package", "probe", "values"),
     [

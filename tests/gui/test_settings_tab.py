@@ -116,6 +116,7 @@ def test_environment_fields_are_read_only_and_not_saved(
     assert "OCR_WORKERS" in tab.values()
 
 
+@pytest.mark.slow
 @pytest.mark.asyncio
 async def test_connection_test_shows_success_and_failure_inline(
     qtbot: QtBot, qsettings: QSettings, ring: MemoryKeyring, caplog: pytest.LogCaptureFixture

@@ -7,13 +7,15 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import psutil
 import pytest
 
 from tests.conftest import REPO
+from tests.helpers import wait_for
+
+pytestmark = pytest.mark.slow  # a real window process per signal
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
@@ -35,12 +37,13 @@ def test_a_signal_stops_the_window_like_a_close(tmp_path: Path, signum: int) -> 
         text=True,
     )
     try:
-        deadline = time.monotonic() + 60
-        while not (data / "docbatch.sqlite3").exists():  # the window opened its store
+        lock = data / "worker.lock"
+
+        def engine_started() -> bool:  # it holds the worker lock: the store is open too
             assert process.poll() is None, process.communicate()[0]
-            assert time.monotonic() < deadline, "the window never opened its store"
-            time.sleep(0.2)
-        time.sleep(1.0)  # let the engine start too
+            return lock.exists() and lock.read_text() == str(process.pid)
+
+        wait_for(engine_started, 60, "the window to start its engine")
         children = psutil.Process(process.pid).children(recursive=True)
         process.send_signal(signum)
         output, _ = process.communicate(timeout=60)

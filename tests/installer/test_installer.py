@@ -27,6 +27,7 @@ def last_json(stdout: str) -> dict[str, object]:
     return json.loads(lines[-1])
 
 
+@pytest.mark.slow
 def test_self_test_from_source(tmp_path: Path) -> None:
     result = subprocess.run(
         [sys.executable, "-m", "docbatch_gui", "--self-test"],
@@ -42,6 +43,7 @@ def test_self_test_from_source(tmp_path: Path) -> None:
     assert report["missing_modules"] == {}
 
 
+@pytest.mark.slow
 def test_window_reports_its_first_show(tmp_path: Path) -> None:
     """The hidden option the start-up benchmark uses: show, paint, print, exit."""
     result = subprocess.run(

@@ -42,6 +42,7 @@ def inbox(tmp_path: Path) -> Path:
     return folder
 
 
+@pytest.mark.slow
 def test_every_bad_input_fails_alone_with_a_clear_reason(
     app: DocBatchApp, inbox: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -70,6 +71,7 @@ def test_every_bad_input_fails_alone_with_a_clear_reason(
         assert logged.count(line) == 1, (line, logged)
 
 
+@pytest.mark.slow
 def test_failures_reach_the_log_file(tmp_path: Path) -> None:
     data = tmp_path / "data"
     bad = tmp_path / "garbage.pdf"
@@ -80,6 +82,7 @@ def test_failures_reach_the_log_file(tmp_path: Path) -> None:
     assert "job 1 (garbage.pdf) failed [unsupported]: garbage.pdf:" in text
 
 
+@pytest.mark.slow
 def test_truncated_pdf_is_refused(app: DocBatchApp, tmp_path: Path) -> None:
     source = builders.text_pdf(tmp_path / "full.pdf", pages=30)
     truncated = builders.truncated_pdf(tmp_path / "truncated.pdf", source)
@@ -90,6 +93,7 @@ def test_truncated_pdf_is_refused(app: DocBatchApp, tmp_path: Path) -> None:
     assert job.artifacts_deliverable is False
 
 
+@pytest.mark.slow
 def test_folder_scan_skips_unsupported_types_by_name(app: DocBatchApp, inbox: Path) -> None:
     report = app.add([inbox])
     assert [p.name for p in report.skipped] == ["report.docx"]
@@ -113,6 +117,7 @@ def test_oversized_file_is_refused_before_rendering(app: DocBatchApp, tmp_path: 
     assert "MAX_FILE_MB" in (job.error or "")
 
 
+@pytest.mark.slow
 def test_what_other_readers_open_is_processed(app: DocBatchApp, tmp_path: Path) -> None:
     """NUL padding after %%EOF is not a cut-off file, and a page tree MuPDF alone finds
     empty is rebuilt by qpdf: both are read, not refused."""
@@ -128,6 +133,7 @@ def test_what_other_readers_open_is_processed(app: DocBatchApp, tmp_path: Path) 
     assert "Invoice No 42" in page.text
 
 
+@pytest.mark.slow
 def test_a_page_the_renderer_never_finishes_is_skipped_not_the_file(
     app: DocBatchApp, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -158,6 +164,7 @@ def test_a_page_the_renderer_never_finishes_is_skipped_not_the_file(
     assert "Splitting the file would not help" in line
 
 
+@pytest.mark.slow
 def test_the_job_deadline_still_holds_over_skipped_pages(app: DocBatchApp, tmp_path: Path) -> None:
     """Every page slow: each is skipped after PAGE_TIMEOUT, but the file as a whole
     still stops at JOB_TIMEOUT, and the message names where it stopped."""

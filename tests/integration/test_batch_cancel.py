@@ -11,6 +11,8 @@ from docbatch_gui.settings.model import Settings
 from tests.fakes.anthropic_server import FakeAnthropic
 from tests.integration.test_batch_mode import INVOICE, RUSSIAN, cycles
 
+pytestmark = pytest.mark.slow  # a whole batch-mode run
+
 
 @pytest.fixture
 def app(claude_settings: Settings) -> DocBatchApp:

@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -22,7 +22,9 @@ import pytest
 from docbatch_gui.engine.faults import POINTS
 from tests.conftest import SAMPLES
 from tests.fakes.anthropic_server import FakeAnthropic
-from tests.helpers import REPO, child_processes, cli
+from tests.helpers import REPO, child_processes, cli, wait_for
+
+pytestmark = pytest.mark.slow  # a worker killed and started again per crash point
 
 FILES = ["en_invoice_INV-2024-0042.pdf", "ru_three_documents.pdf", "scan_two_pages.tiff"]
 
@@ -42,6 +44,21 @@ def jobs(data: Path, env: dict[str, str]) -> list[dict]:
     result = cli(data, "jobs", "--json", env=env)
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
+
+
+def stored_states(data: Path) -> dict[str, str]:
+    """Each job's state as stored, by file name: read directly, as polling through
+    ``docbatch jobs`` would start a Python process every time."""
+    try:
+        with sqlite3.connect(f"file:{data / 'docbatch.sqlite3'}?mode=ro", uri=True) as db:
+            return dict(db.execute("SELECT file_name, state FROM jobs").fetchall())
+    except sqlite3.Error:  # busy this instant
+        return {}
+
+
+def all_finished(data: Path) -> bool:
+    states = stored_states(data)
+    return bool(states) and set(states.values()) <= {"done", "needs_review", "failed"}
 
 
 def submitted_ids(fake: FakeAnthropic) -> list[str]:
@@ -70,22 +87,20 @@ def test_kill_9_never_pays_twice_nor_loses_a_job(
     crashing = worker(data, {**env, "DOCBATCH_CRASH_AT": point})
     crashing.communicate(timeout=120)
     assert crashing.returncode == -signal.SIGKILL, f"never reached {point}"
-    deadline = time.monotonic() + 10
-    while child_processes(str(data)) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert child_processes(str(data)) == []
+    wait_for(lambda: not child_processes(str(data)), 10, "the children to die with it")
 
     survivor = worker(data, env)
     try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            states = {j["file"]: j["state"] for j in jobs(data, env)}
-            if set(states.values()) <= {"done", "needs_review"}:
-                break
-            time.sleep(0.2)
+        wait_for(
+            lambda: all_finished(data),
+            120,
+            lambda: f"every job to finish: {stored_states(data)}",
+            interval=0.2,
+        )
     finally:
         survivor.send_signal(signal.SIGTERM)
         survivor.communicate(timeout=60)
+    states = {j["file"]: j["state"] for j in jobs(data, env)}
     assert states == {
         "en_invoice_INV-2024-0042.pdf": "done",
         "ru_three_documents.pdf": "done",

@@ -17,6 +17,8 @@ from tests.conftest import SAMPLES
 from tests.fakes.anthropic_server import FakeAnthropic
 from tests.helpers import cli
 
+pytestmark = pytest.mark.slow  # whole batch-mode runs through the CLI
+
 INVOICE = SAMPLES / "en_invoice_INV-2024-0042.pdf"
 RUSSIAN = SAMPLES / "ru_three_documents.pdf"
 

@@ -24,7 +24,7 @@ from PIL import Image
 
 from tests import builders
 from tests.conftest import SAMPLES
-from tests.helpers import REPO, cli
+from tests.helpers import REPO, cli, wait_for
 
 INVOICE = SAMPLES / "en_invoice_INV-2024-0042.pdf"
 
@@ -36,6 +36,7 @@ def one_line(text: str) -> str:
     return lines[0]
 
 
+@pytest.mark.slow
 def test_a_damaged_database_is_one_sentence_and_is_kept(tmp_path: Path) -> None:
     data = tmp_path / "data"
     data.mkdir()
@@ -51,6 +52,7 @@ def test_a_damaged_database_is_one_sentence_and_is_kept(tmp_path: Path) -> None:
     assert "is damaged (quick_check" in doctor.stdout or "is damaged" in doctor.stdout
 
 
+@pytest.mark.slow
 def test_an_empty_database_is_reported_not_replaced(tmp_path: Path) -> None:
     data = tmp_path / "data"
     data.mkdir()
@@ -63,6 +65,7 @@ def test_an_empty_database_is_reported_not_replaced(tmp_path: Path) -> None:
     assert db.stat().st_size == 0
 
 
+@pytest.mark.slow
 def test_a_locked_database_waits_then_leaves_the_job_queued(tmp_path: Path) -> None:
     data = tmp_path / "data"
     source = tmp_path / "invoice.pdf"
@@ -104,6 +107,7 @@ def small_disk(tmp_path: Path) -> Iterator[Path | None]:
         subprocess.run(["umount", "-l", str(mount)], check=False)
 
 
+@pytest.mark.slow
 def test_a_full_disk_is_one_sentence_and_loses_nothing(
     tmp_path: Path,
     small_disk: Path | None,
@@ -137,6 +141,7 @@ def test_a_full_disk_is_one_sentence_and_loses_nothing(
     assert leftovers == []  # no half-written blob
 
 
+@pytest.mark.slow
 def test_a_utf16_settings_file_is_one_sentence(tmp_path: Path) -> None:
     settings = tmp_path / "settings.json"
     settings.write_text('{"JPEG_QUALITY": 70}', encoding="utf-16")
@@ -147,6 +152,7 @@ def test_a_utf16_settings_file_is_one_sentence(tmp_path: Path) -> None:
     assert "save it again as UTF-8" in line
 
 
+@pytest.mark.slow
 def test_a_worker_killed_ten_times_while_preparing_fails_no_good_file(tmp_path: Path) -> None:
     data = tmp_path / "data"
     big = builders.text_pdf(tmp_path / "long.pdf", pages=40)
@@ -164,13 +170,14 @@ def test_a_worker_killed_ten_times_while_preparing_fails_no_good_file(tmp_path: 
     for kill in range(1, 11):
         worker = subprocess.Popen(command, cwd=REPO, stdout=subprocess.DEVNULL,
                                   stderr=subprocess.DEVNULL)  # fmt: skip
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and worker.poll() is None:
+
+        def rendering(attempt: int = kill, worker: subprocess.Popen[bytes] = worker) -> bool:
+            assert worker.poll() is None, "the worker finished before it could be killed"
             with sqlite3.connect(db) as conn:
-                attempts, state = conn.execute("SELECT attempts, state FROM jobs").fetchone()
-            if attempts == kill and state == "preparing":  # this attempt is rendering
-                break
-            time.sleep(0.02)
+                row = conn.execute("SELECT attempts, state FROM jobs").fetchone()
+            return tuple(row) == (attempt, "preparing")  # this attempt is rendering
+
+        wait_for(rendering, 60, f"attempt {kill} to render", interval=0.02)
         time.sleep(0.05 * (kill % 3))  # at different moments of the rendering
         assert worker.poll() is None, "the worker finished before it could be killed"
         worker.send_signal(signal.SIGKILL)
@@ -183,6 +190,7 @@ def test_a_worker_killed_ten_times_while_preparing_fails_no_good_file(tmp_path: 
     assert attempts == 11 and crashes == 0  # interruptions are not the file's fault
 
 
+@pytest.mark.slow
 def test_a_file_that_kills_its_render_child_fails_after_three_crashes(tmp_path: Path) -> None:
     data = tmp_path / "data"
     env = {"DOCBATCH_CRASH_AT": "child_render"}

@@ -19,6 +19,8 @@ from docbatch_gui.settings.model import Settings
 from tests.conftest import SAMPLES
 from tests.fakes.anthropic_server import FakeAnthropic
 
+pytestmark = pytest.mark.slow  # whole runs against the strict fake
+
 INVOICE = SAMPLES / "en_invoice_INV-2024-0042.pdf"
 
 

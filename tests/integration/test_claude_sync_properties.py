@@ -120,6 +120,7 @@ shapes = st.lists(
 )
 
 
+@pytest.mark.slow
 @EXAMPLES
 @given(shapes, st.data())
 def test_partition_nothing_lost_or_doubled(
@@ -136,6 +137,7 @@ def test_partition_nothing_lost_or_doubled(
     assert {(o.request.job_id, o.request.group) for o in outcomes if not o.ok} == set(failing)
 
 
+@pytest.mark.slow
 @EXAMPLES
 @given(shapes, st.integers(1, 5))
 def test_the_concurrency_bound_is_never_exceeded(
@@ -161,6 +163,7 @@ def test_the_bound_is_actually_reached(echo: tuple[FakeAnthropic, EchoModel]) ->
     assert model.peak == 4
 
 
+@pytest.mark.slow
 @EXAMPLES
 @given(shapes.flatmap(lambda s: st.tuples(st.just(s), st.permutations(s))))
 def test_order_is_deterministic_whatever_the_input_order(
@@ -176,6 +179,7 @@ def test_order_is_deterministic_whatever_the_input_order(
     assert order == [f"job_{j}_batch_{g}" for j, g in sorted(first)]
 
 
+@pytest.mark.slow
 @EXAMPLES
 @given(shapes)
 def test_each_answer_maps_to_its_request(
@@ -199,6 +203,7 @@ def test_config_accepts_exactly_1_to_20(value: int) -> None:
             load_settings(MAX_CONCURRENCY=value)
 
 
+@pytest.mark.slow
 @EXAMPLES
 @given(shapes, st.data())
 def test_log_counts_are_consistent(

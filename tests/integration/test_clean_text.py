@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import openpyxl
+import pytest
 
 from docbatch_gui.domain import Document, NewJob
 from docbatch_gui.domain.text import clean_value, printable
@@ -57,6 +58,7 @@ def test_stored_values_are_clean_and_an_export_never_fails_on_a_character(
     store.close()
 
 
+@pytest.mark.slow
 def test_a_file_name_with_escape_sequences_is_shown_escaped(tmp_path: Path) -> None:
     data = tmp_path / "data"
     bad = builders.corrupt_pdf(tmp_path / "inv\x1b[31mRED\u202efdp.pdf")
@@ -71,6 +73,7 @@ def test_a_file_name_with_escape_sequences_is_shown_escaped(tmp_path: Path) -> N
     assert jobs[0]["file"] == "inv\x1b[31mRED\u202efdp.pdf"  # the data itself is kept
 
 
+@pytest.mark.slow
 def test_markup_in_a_file_name_is_text(tmp_path: Path) -> None:
     data = tmp_path / "data"
     odd = builders.corrupt_pdf(tmp_path / "[bold]not bold [red]x[on blue].pdf")

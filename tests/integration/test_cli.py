@@ -14,6 +14,8 @@ from tests.conftest import SAMPLES
 from tests.fakes.anthropic_server import FakeAnthropic
 from tests.helpers import cli, cli_json
 
+pytestmark = pytest.mark.slow  # every test starts the CLI, some several times
+
 JOB_KEYS = {"id", "file", "state", "phase", "error_kind", "error", "pages", "documents"}
 DOC_KEYS = {"job_id", "doc_type", "page_from", "page_to", "fields", "confidence", "filename_fields"}
 

@@ -27,7 +27,10 @@ from docbatch_gui.pipeline.ocr_tesseract import (
 from docbatch_gui.settings.model import load_settings
 from tests.helpers import REPO
 
-pytestmark = pytest.mark.skipif(not tesseract_available(), reason="needs tesseract (rus, eng)")
+pytestmark = [
+    pytest.mark.slow,  # real-world files through OCR
+    pytest.mark.skipif(not tesseract_available(), reason="needs tesseract (rus, eng)"),
+]
 
 PROCESSED = (JobState.DONE, JobState.NEEDS_REVIEW)
 

@@ -10,7 +10,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,7 +21,7 @@ from docbatch_gui.domain import ErrorKind, JobState
 from docbatch_gui.settings.model import load_settings
 from tests.conftest import SAMPLES
 from tests.fakes.vision_server import FakeVision
-from tests.helpers import REPO, cli
+from tests.helpers import REPO, cli, wait_for
 
 
 @pytest.fixture
@@ -55,6 +54,7 @@ def vision_app(tmp_path: Path, vision: FakeVision, **extra: object) -> DocBatchA
     return DocBatchApp(settings)
 
 
+@pytest.mark.slow
 def test_vision_text_feeds_the_extractor_and_rotation_turns_the_page(
     tmp_path: Path, vision: FakeVision
 ) -> None:
@@ -73,6 +73,7 @@ def test_vision_text_feeds_the_extractor_and_rotation_turns_the_page(
     app.close()
 
 
+@pytest.mark.slow
 def test_cache_second_run_and_force_make_no_ocr_calls(tmp_path: Path, vision: FakeVision) -> None:
     app = vision_app(tmp_path, vision)
     source = scan(tmp_path / "three.tif", 3)
@@ -87,6 +88,7 @@ def test_cache_second_run_and_force_make_no_ocr_calls(tmp_path: Path, vision: Fa
     app.close()
 
 
+@pytest.mark.slow
 def test_billing_disabled_is_critical_stops_the_queue_and_is_not_retried(
     tmp_path: Path, vision: FakeVision
 ) -> None:
@@ -103,6 +105,7 @@ def test_billing_disabled_is_critical_stops_the_queue_and_is_not_retried(
     app.close()
 
 
+@pytest.mark.slow
 def test_a_page_error_fails_only_that_page(tmp_path: Path, vision: FakeVision) -> None:
     app = vision_app(tmp_path, vision, OCR_WORKERS=1)
     vision.per_image_error_next("Bad image data.")
@@ -113,6 +116,7 @@ def test_a_page_error_fails_only_that_page(tmp_path: Path, vision: FakeVision) -
     app.close()
 
 
+@pytest.mark.slow
 def test_kill_in_the_middle_of_ocr_redoes_only_the_missing_pages(
     tmp_path: Path, vision: FakeVision
 ) -> None:
@@ -129,9 +133,7 @@ def test_kill_in_the_middle_of_ocr_redoes_only_the_missing_pages(
     process = subprocess.Popen(
         [*command, "process", str(source), "--wait"], cwd=REPO, env=env, stdout=subprocess.DEVNULL
     )
-    deadline = time.monotonic() + 60
-    while vision.calls < 3 and time.monotonic() < deadline:
-        time.sleep(0.02)
+    wait_for(lambda: vision.calls >= 3, 60, "three pages read", interval=0.02)
     process.send_signal(signal.SIGKILL)
     process.wait()
     done_before = vision.calls
@@ -150,6 +152,7 @@ def test_kill_in_the_middle_of_ocr_redoes_only_the_missing_pages(
         assert key in pages[0]
 
 
+@pytest.mark.slow
 def test_tesseract_reads_the_sideways_photo_sample(tmp_path: Path) -> None:
     app = DocBatchApp(load_settings(data_dir=tmp_path / "data", OCR_ENGINE="tesseract"))
     photo = SAMPLES / "photo_invoice_sideways.jpg"
@@ -173,6 +176,7 @@ def _short_layer_pdf(path: Path, text: str, pages: int = 2) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_ocr_never_replaces_a_text_layer_with_less(tmp_path: Path, vision: FakeVision) -> None:
     """OCR that reads nothing (or less) keeps the file's own text, does not turn the
     page, and the review reason says what happened."""
@@ -188,6 +192,7 @@ def test_ocr_never_replaces_a_text_layer_with_less(tmp_path: Path, vision: FakeV
     app.close()
 
 
+@pytest.mark.slow
 def test_ocr_adds_text_where_the_layer_has_almost_none(tmp_path: Path, vision: FakeVision) -> None:
     app = vision_app(tmp_path, vision)
     pdf = _short_layer_pdf(tmp_path / "three.pdf", "3", pages=1)

@@ -8,6 +8,7 @@ import io
 import shutil
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from docbatch_gui.app.facade import DocBatchApp
@@ -15,6 +16,8 @@ from docbatch_gui.domain import JobState
 from docbatch_gui.pipeline.render import MAX_LONG_EDGE, MAX_PIXELS, THUMB_LONG_EDGE
 from tests import builders
 from tests.conftest import SAMPLES
+
+pytestmark = pytest.mark.slow  # the full pipeline on real samples
 
 
 def run(app: DocBatchApp, paths: list[Path]) -> list:

@@ -8,6 +8,8 @@ import os
 import stat
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import SAMPLES
 from tests.fakes.anthropic_server import FakeAnthropic
 from tests.helpers import cli
@@ -27,6 +29,7 @@ def test_credential_shapes_are_scrubbed_whatever_their_value() -> None:
     assert "hunter22" not in clean and "mongodb://app:***@db" in clean
 
 
+@pytest.mark.slow
 def test_an_echoed_key_is_scrubbed_everywhere(
     tmp_path: Path, fake_anthropic: FakeAnthropic
 ) -> None:
@@ -52,6 +55,7 @@ def mode(path: Path) -> int:
     return stat.S_IMODE(path.stat().st_mode)
 
 
+@pytest.mark.slow
 def test_the_data_folder_is_private_and_doctor_checks_it(tmp_path: Path) -> None:
     data = tmp_path / "data"
     assert cli(data, "process", str(INVOICE), "--mode", "offline", "--wait").returncode == 0
@@ -75,6 +79,7 @@ def test_the_data_folder_is_private_and_doctor_checks_it(tmp_path: Path) -> None
     assert mode(data) == 0o700 and mode(data / "docbatch.sqlite3") == 0o600
 
 
+@pytest.mark.slow
 def test_doctor_reports_leftover_temporaries(tmp_path: Path) -> None:
     data = tmp_path / "data"
     incoming = data / "blobs" / ".incoming"

@@ -7,22 +7,31 @@ import asyncio
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
+
+import pytest
 
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.coordination.lock import WorkerLock
 from docbatch_gui.domain import ErrorKind, JobState
 from docbatch_gui.settings.model import Settings
 from tests import builders
-from tests.helpers import REPO, child_processes, cli_json
+from tests.helpers import REPO, child_processes, cli_json, wait_for
+
+pytestmark = pytest.mark.slow  # processes killed mid-render and started again
+
+#: Long enough that rendering is still under way when the test stops it: the test
+#: acts the moment the job is stored as "preparing", and 300 pages take seconds to
+#: render. (It was 3,000 pages; the recovery run then rendered them all again.)
+PAGES = 300
 
 
 def start_rendering_a_big_file(tmp_path: Path, data: Path) -> subprocess.Popen[str]:
-    """`docbatch process --wait` on a 3,000-page file, returned once rendering runs."""
-    big = builders.text_pdf(tmp_path / "big.pdf", pages=3000)
+    """`docbatch process --wait` on a 300-page file, returned once rendering runs."""
+    big = builders.text_pdf(tmp_path / "big.pdf", pages=PAGES)
     command = ["-m", "docbatch_gui.cli", "--data-dir", str(data), "process", str(big), "--wait"]
     process = subprocess.Popen(
         [sys.executable, *command],
@@ -32,12 +41,19 @@ def start_rendering_a_big_file(tmp_path: Path, data: Path) -> subprocess.Popen[s
         text=True,
         env={**os.environ, "DOCBATCH_TEST_TAG": str(data)},
     )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not child_processes(str(data)):
-        time.sleep(0.05)
-    assert child_processes(str(data)), "the render child never started"
-    time.sleep(0.5)
+    wait_for(lambda: child_processes(str(data)), 60, "the render child to start")
+    wait_for(lambda: job_state(data) == "preparing", 60, "the job to be rendering")
     return process
+
+
+def job_state(data: Path) -> str | None:
+    """The one job's state as stored, read without a process of our own."""
+    try:
+        with sqlite3.connect(f"file:{data / 'docbatch.sqlite3'}?mode=ro", uri=True) as db:
+            row = db.execute("SELECT state FROM jobs").fetchone()
+    except sqlite3.Error:  # not created yet, or busy this instant
+        return None
+    return row[0] if row else None
 
 
 def test_interrupted_job_is_requeued_on_start(app: DocBatchApp, tmp_path: Path) -> None:
@@ -101,10 +117,7 @@ def test_sigkill_mid_render_loses_nothing_and_leaves_no_process(tmp_path: Path) 
     process = start_rendering_a_big_file(tmp_path, data)
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and child_processes(str(data)):
-        time.sleep(0.05)
-    assert child_processes(str(data)) == []  # the child died with its parent
+    wait_for(lambda: not child_processes(str(data)), 10, "the child to die with its parent")
     (job,) = cli_json(data, "jobs")
     assert job["state"] == "preparing"  # exactly where it was; not lost, not "done"
     result = subprocess.run(
@@ -117,7 +130,7 @@ def test_sigkill_mid_render_loses_nothing_and_leaves_no_process(tmp_path: Path) 
     assert result.returncode == 0, result.stderr
     (job,) = cli_json(data, "jobs")
     assert job["state"] in ("done", "needs_review")
-    assert job["pages"] == 3000 and job["attempts"] == 2
+    assert job["pages"] == PAGES and job["attempts"] == 2
     documents = json.loads(
         subprocess.run(
             [
@@ -135,7 +148,7 @@ def test_sigkill_mid_render_loses_nothing_and_leaves_no_process(tmp_path: Path) 
             check=True,
         ).stdout
     )
-    assert documents and documents[-1]["page_to"] == 3000
+    assert documents and documents[-1]["page_to"] == PAGES
 
 
 def test_sigterm_stops_at_once_and_requeues_running_jobs(tmp_path: Path) -> None:
@@ -149,7 +162,4 @@ def test_sigterm_stops_at_once_and_requeues_running_jobs(tmp_path: Path) -> None
     assert job["state"] == "queued", job  # it stopped mid-render, not after finishing
     # A spare child that was still starting when the signal came exits at its first
     # read of the closed pipe; give it a moment rather than racing it.
-    deadline = time.monotonic() + 10
-    while child_processes(str(data)) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert child_processes(str(data)) == []
+    wait_for(lambda: not child_processes(str(data)), 10, "no render child left")

@@ -15,7 +15,9 @@ import pytest
 
 from docbatch_gui.domain import Document, NewJob
 from docbatch_gui.storage.sqlite import SQLiteStore
-from tests.helpers import cli, cli_json
+from tests.helpers import cli, cli_json, wait_for
+
+pytestmark = pytest.mark.slow  # the registry CLI, a 120,000-row import killed
 
 CONFIG = {
     "sheet": "Реестр",
@@ -168,7 +170,6 @@ def test_kill_during_a_reimport_keeps_the_old_registry_and_releases_it(
     import sqlite3
     import subprocess
     import sys
-    import time
 
     from scripts.big_registry import write_big_registry
     from tests.helpers import REPO
@@ -185,14 +186,18 @@ def test_kill_during_a_reimport_keeps_the_old_registry_and_releases_it(
     process = subprocess.Popen(command, cwd=REPO, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)  # fmt: skip
     db = sqlite3.connect(data / "docbatch.sqlite3", timeout=30)
-    staged, deadline = 0, time.monotonic() + 120
-    while staged < 5_000 and time.monotonic() < deadline and process.poll() is None:
-        time.sleep(0.05)
-        staged = db.execute(
-            "SELECT COUNT(*) FROM registry_rows WHERE registry_id IN "
-            "(SELECT id FROM registries WHERE status = 'staging')"
-        ).fetchone()[0]
-    assert staged >= 5_000, "the import never reached its staging rows"
+
+    def staged() -> bool:
+        assert process.poll() is None, "the import ended before it could be killed"
+        return (
+            db.execute(
+                "SELECT COUNT(*) FROM registry_rows WHERE registry_id IN "
+                "(SELECT id FROM registries WHERE status = 'staging')"
+            ).fetchone()[0]
+            >= 5_000
+        )
+
+    wait_for(staged, 120, "the import to reach its staging rows")
     process.send_signal(signal.SIGKILL)
     process.wait()
     assert db.execute("SELECT status FROM registries WHERE id = ?", (reg,)).fetchone()[0] == (

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import RESOURCES, SAMPLES
 from tests.helpers import cli, cli_json
+
+pytestmark = pytest.mark.slow  # the bundled samples processed, then matched
 
 SAMPLE = RESOURCES / "registry_sample"
 

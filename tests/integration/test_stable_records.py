@@ -107,6 +107,7 @@ def corrected_job(tmp_path: Path) -> tuple[DocBatchApp, int, int]:
     return app, job.id, document.id
 
 
+@pytest.mark.slow
 def test_a_retry_asks_first_then_keeps_the_corrections(
     corrected_job: tuple[DocBatchApp, int, int],
 ) -> None:
@@ -127,6 +128,7 @@ def test_a_retry_asks_first_then_keeps_the_corrections(
     app.close()
 
 
+@pytest.mark.slow
 def test_a_document_not_found_again_is_archived_and_its_row_matched_again(
     corrected_job: tuple[DocBatchApp, int, int], tmp_path: Path
 ) -> None:
@@ -156,6 +158,7 @@ def test_a_document_not_found_again_is_archived_and_its_row_matched_again(
     app.close()
 
 
+@pytest.mark.slow
 def test_cli_retry_needs_force_over_corrections(
     corrected_job: tuple[DocBatchApp, int, int], tmp_path: Path
 ) -> None:

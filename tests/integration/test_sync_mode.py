@@ -19,6 +19,8 @@ from tests.fakes.anthropic_answers import expected_documents, wire_fields
 from tests.fakes.anthropic_server import FakeAnthropic
 from tests.helpers import cli
 
+pytestmark = pytest.mark.slow  # whole sync-mode runs
+
 
 def page_texts(path: Path) -> list[tuple[int, str]]:
     with pymupdf.open(path) as document:

@@ -19,6 +19,8 @@ from tests import builders
 from tests.conftest import SAMPLES
 from tests.helpers import child_processes
 
+pytestmark = pytest.mark.slow  # a 2,000-page file
+
 
 @pytest.fixture(scope="module")
 def huge_pdf(tmp_path_factory: pytest.TempPathFactory) -> Path:

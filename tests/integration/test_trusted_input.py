@@ -87,6 +87,7 @@ def test_a_refused_file_is_never_stored(app: DocBatchApp, tmp_path: Path) -> Non
     assert stored_keys(app) == set()
 
 
+@pytest.mark.slow
 def test_a_truncated_blob_is_repaired_by_force(tmp_path: Path) -> None:
     data = tmp_path / "data"
     source = tmp_path / "invoice.pdf"
@@ -101,6 +102,7 @@ def test_a_truncated_blob_is_repaired_by_force(tmp_path: Path) -> None:
     assert "damaged; replaced with a good copy" in (data / "logs" / "docbatch.log").read_text()
 
 
+@pytest.mark.slow
 def test_a_damaged_blob_is_taken_again_from_the_source_on_retry(
     app: DocBatchApp, tmp_path: Path
 ) -> None:
@@ -139,6 +141,7 @@ def test_incoming_leftovers_of_a_dead_writer_are_swept(tmp_path: Path) -> None:
     assert not dead.exists() and not legacy.exists() and live.exists()
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("moto_s3")
 def test_the_minio_cache_is_bounded_and_never_serves_a_damaged_copy(
     moto_s3: object, tmp_path: Path

@@ -15,7 +15,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,7 +29,7 @@ from docbatch_gui.domain.states import FINAL_STATES, JobState
 from docbatch_gui.settings.model import load_settings
 from docbatch_gui.storage.store import Store
 from tests import builders
-from tests.helpers import REPO
+from tests.helpers import REPO, wait_for
 from tests.integration.test_registry_cli import CONFIG, make_registry
 from tests.peers import MotoS3
 
@@ -172,16 +171,23 @@ def test_jobs_spread_over_two_workers_and_survive_a_killed_one(
             return [j for j in store.list_jobs() if j.mode == "offline"]
 
         events: list[tuple[str, str]] = []
-        for _ in range(3000):
-            events += workload_events(client, pubsub)
-            jobs = processed()
-            if (
-                all(j.state in FINAL_STATES for j in jobs)
+
+        def settled() -> bool:
+            events.extend(workload_events(client, pubsub))
+            return (
+                all(j.state in FINAL_STATES for j in processed())
                 and search.ready()
                 and not client.keys("workload:*")
-            ):
-                break
-            time.sleep(0.05)
+            )
+
+        wait_for(
+            settled,
+            180,
+            lambda: (
+                f"every job and the search to end, the workload keys to go: "
+                f"{ {j.file_name: j.state for j in processed()} }, {client.keys('workload:*')}"
+            ),
+        )
         events += workload_events(client, pubsub)
         states = {j.file_name: j.state for j in processed()}
         assert set(states.values()) == {JobState.DONE}, states

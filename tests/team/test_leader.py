@@ -4,17 +4,24 @@
 from __future__ import annotations
 
 import signal
-import time
 from collections import Counter
 from pathlib import Path
 
+import pytest
 import redis
 
 from docbatch_gui.coordination.leader import LEADER_KEY, RedisLeaderLock
 from tests.conftest import SAMPLES
 from tests.fakes.anthropic_server import FakeAnthropic
-from tests.helpers import cli
-from tests.integration.test_batch_crash import FILES, jobs, submitted_ids, worker
+from tests.helpers import cli, wait_for
+from tests.integration.test_batch_crash import (
+    FILES,
+    all_finished,
+    jobs,
+    stored_states,
+    submitted_ids,
+    worker,
+)
 
 
 def test_only_one_holder_and_takeover_after_the_ttl(redis_url: str) -> None:
@@ -35,6 +42,7 @@ def test_only_one_holder_and_takeover_after_the_ttl(redis_url: str) -> None:
     assert client.get(LEADER_KEY) is None
 
 
+@pytest.mark.slow
 def test_leader_killed_mid_batch_follower_takes_over_without_double_submission(
     tmp_path: Path, fake_anthropic: FakeAnthropic, redis_url: str
 ) -> None:
@@ -52,27 +60,28 @@ def test_leader_killed_mid_batch_follower_takes_over_without_double_submission(
     client = redis.Redis.from_url(redis_url, decode_responses=True)
 
     leader = worker(data, {**env, "DOCBATCH_CRASH_AT": "during_polling"})
-    for _ in range(600):  # the leader holds the lock before the follower starts
-        holder = client.get(LEADER_KEY) or ""
-        if f":{leader.pid}:" in holder or leader.poll() is not None:
-            break
-        time.sleep(0.05)
-    assert f":{leader.pid}:" in holder
+
+    def leader_holds_the_lock() -> bool:  # before the follower starts
+        assert leader.poll() is None, leader.communicate()
+        return f":{leader.pid}:" in (client.get(LEADER_KEY) or "")
+
+    wait_for(leader_holds_the_lock, 30, "the leader to take the lock")
     follower = worker(data, env)
     try:
         leader.communicate(timeout=120)
         assert leader.returncode == -signal.SIGKILL, "the leader never reached polling"
         assert follower.poll() is None
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            states = {j["file"]: j["state"] for j in jobs(data, env)}
-            if set(states.values()) <= {"done", "needs_review", "failed"}:
-                break
-            time.sleep(0.2)
+        wait_for(
+            lambda: all_finished(data),
+            120,
+            lambda: f"every job to finish: {stored_states(data)}",
+            interval=0.2,
+        )
         assert f":{follower.pid}:" in (client.get(LEADER_KEY) or "")
     finally:
         follower.send_signal(signal.SIGTERM)
         follower.communicate(timeout=60)
+    states = {j["file"]: j["state"] for j in jobs(data, env)}
     assert set(states.values()) == {"done"}, states
     ids = submitted_ids(fake_anthropic)
     assert len(ids) == 3 and sorted(ids) == sorted(set(ids)), Counter(ids).most_common(3)

@@ -37,6 +37,7 @@ def test_safe_names_never_leave_the_folder() -> None:
     assert safe_name("a\x00b.pdf") == "ab.pdf"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("links", [True, False])
 def test_public_folder_is_imported_with_paging_and_dedup(
     tmp_path: Path, tree: dict[str, bytes], links: bool
@@ -60,6 +61,7 @@ def test_public_folder_is_imported_with_paging_and_dedup(
     assert not list((tmp_path / "data").rglob("evil.pdf*"))  # nothing written outside
 
 
+@pytest.mark.slow
 def test_oauth_folder_and_cli(tmp_path: Path, tree: dict[str, bytes]) -> None:
     small = {k: v for k, v in tree.items() if "sub/" in k}
     with FakeYandexDisk(small, links=False) as fake:

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 PACKAGE = Path(__file__).resolve().parents[2] / "docbatch_gui"
 QT_MODULES = ("PySide6", "PyQt5", "PyQt6", "qasync", "shiboken6", "pytestqt")
 
@@ -26,6 +28,7 @@ def test_import_contracts_hold() -> None:
     )
 
 
+@pytest.mark.slow
 def test_importing_the_whole_core_loads_no_qt() -> None:
     modules = sorted(
         "docbatch_gui." + ".".join(p.relative_to(PACKAGE).with_suffix("").parts)

@@ -66,6 +66,7 @@ def test_normalize_text_examples(raw: str | None, expected: str) -> None:
     assert normalize_text(raw) == expected
 
 
+@pytest.mark.slow
 @given(st.text())
 def test_normalize_text_is_idempotent(text: str) -> None:
     once = normalize_text(text)

@@ -86,6 +86,7 @@ def test_installed_languages() -> None:
     assert {"rus", "eng"} <= set(tesseract_languages())
 
 
+@pytest.mark.slow
 def test_upright_page(invoice: bytes) -> None:
     result = tesseract_page(invoice, 1)
     assert result.error is None
@@ -94,6 +95,7 @@ def test_upright_page(invoice: bytes) -> None:
     _assert_invoice_text(result.text)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("turned_clockwise", [90, 180, 270])
 def test_turned_page_is_detected_and_read(invoice: bytes, turned_clockwise: int) -> None:
     """``rotation`` is the clockwise turn that undoes the scan's: turning the image by
@@ -108,6 +110,7 @@ def test_turned_page_is_detected_and_read(invoice: bytes, turned_clockwise: int)
     assert upright_again.rotation == 0
 
 
+@pytest.mark.slow
 def test_blank_page(monkeypatch: pytest.MonkeyPatch) -> None:
     """OSD refuses a page without text; the page is still a result, not an error."""
     monkeypatch.delenv("OMP_THREAD_LIMIT", raising=False)
@@ -142,6 +145,7 @@ def test_missing_language_is_a_config_error(invoice: bytes) -> None:
         tesseract_page(invoice, 1, languages="rus+xyz")
 
 
+@pytest.mark.slow
 def test_tesseract_error_fails_only_the_page(invoice: bytes) -> None:
     """A Tesseract failure while reading (here: an invalid option) is this page's error."""
     import pytesseract

@@ -6,6 +6,7 @@ import random
 import time
 from datetime import date, timedelta
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -294,6 +295,7 @@ def _rows(draw) -> list[RegistryRow]:
     ]
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=_rules, docs=_documents(), rows=_rows(), threshold=st.sampled_from([0.3, 0.7, 0.9]))
 def test_index_never_loses_a_pair_brute_force_would_score(rules, docs, rows, threshold) -> None:
@@ -352,6 +354,7 @@ SCALE_RULES = [
 ]
 
 
+@pytest.mark.slow
 def test_candidate_pairs_much_smaller_than_all_pairs() -> None:
     docs, rows = _generate(2000)
     matcher = RegistryMatcher(SCALE_RULES, docs)
@@ -373,6 +376,7 @@ def test_deterministic() -> None:
     assert first == second
 
 
+@pytest.mark.slow
 def test_accuracy_at_scale() -> None:
     """5,000 × 5,000 with noise: the index still finds the true match of 99 % of the
     rows. Timing and the full 20,000 × 20,000 are bench/registry_search.py's job."""

@@ -94,6 +94,7 @@ def test_structured_output_and_forced_tool_modes(profile: Profile) -> None:
     assert "no text layer" in schema_mode.params["messages"][0]["content"][1]["text"]
 
 
+@pytest.mark.slow
 def test_oversized_images_are_reencoded_within_limits() -> None:
     wide, width, height = fit_image(jpeg((9000, 300)), max_side=8000, max_base64=MAX_IMAGE_BASE64)
     assert max(width, height) <= 8000
@@ -110,12 +111,13 @@ def test_an_image_within_limits_is_sent_as_it_is() -> None:
 
 
 def test_more_than_twenty_images_get_the_2000_px_limit(profile: Profile) -> None:
-    pages = [PagePayload(n, jpeg((2400, 1200)), "") for n in range(1, 23)]
+    pages = [PagePayload(n, jpeg((2400, 120)), "") for n in range(1, 23)]  # over 2000 px wide
     (request,) = build_requests(1, "f.pdf", pages, profile, model="m", group_size=30, max_tokens=9)
     assert all(max(size) <= 2000 for size in image_sizes(request.params))
     assert request.size_bytes < 32 * 2**20
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", list(OutputMode))
 def test_requests_validate_against_the_sdk_request_types(
     profile: Profile, mode: OutputMode

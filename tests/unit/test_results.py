@@ -114,6 +114,7 @@ def raw(first: int, last: int, cont: bool) -> RawDocument:
     return RawDocument(first, last, cont, "unknown", {}, {}, {})
 
 
+@pytest.mark.slow
 @given(st.lists(st.tuples(st.integers(1, 5), st.booleans()), min_size=1, max_size=30))
 def test_stitching_keeps_every_page_once_and_in_order(spans: list[tuple[int, bool]]) -> None:
     profile = load_profile()

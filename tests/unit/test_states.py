@@ -126,3 +126,4 @@ class StoreFollowsContract(RuleBasedStateMachine):
 
 TestStoreFollowsContract = StoreFollowsContract.TestCase
 TestStoreFollowsContract.settings = settings(max_examples=60, stateful_step_count=25, deadline=None)
+TestStoreFollowsContract.pytestmark = [pytest.mark.slow]
