@@ -23,7 +23,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from docbatch_gui.domain.errors import DocBatchError, ErrorKind, ExitCode
 from docbatch_gui.extras import require
@@ -160,7 +160,8 @@ class RedisWorkload:
         exclusive = f"{EXCLUSIVE_PREFIX}{task_type}" if task_type in EXCLUSIVE else None
         try:
             if exclusive and not self._take(exclusive, str(task_id)):
-                holder = self.redis.get(exclusive) or "another task"
+                # decode_responses=True makes it a str; redis's annotations cannot know
+                holder = cast("str | None", self.redis.get(exclusive)) or "another task"
                 raise WorkloadBusy(busy_message(task_type, f"id {holder}"))
             self.redis.set(key, value, ex=self.ttl)
         except redis.RedisError as exc:

@@ -130,6 +130,7 @@ def open_pdf(task: PrepareTask) -> Any:
                 document.close()
             document = repaired
     if document is None:
+        assert error is not None  # no document only when MuPDF raised (qpdf gives one or None)
         raise _unsupported(
             task,
             f"the PDF is damaged: neither MuPDF nor qpdf can open it ({_short(error, task)})",

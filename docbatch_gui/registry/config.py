@@ -234,11 +234,12 @@ def default_rules(fields: list[str]) -> list[dict[str, Any]]:
 
 
 def _migrated_rule(field: str) -> dict[str, Any]:
-    comparator, params = {
+    defaults: dict[str, tuple[str, dict[str, Any]]] = {
         "number": ("number", {"threshold": 85}),
         "date": ("date", {"tolerance_days": 0}),
         "amount": ("amount", {"tolerance": 0.01}),
-    }.get(field, ("exact", {}))
+    }
+    comparator, params = defaults.get(field, ("exact", {}))
     return {
         "name": "migrated single column",
         "subrules": [

@@ -31,7 +31,9 @@ from xml.etree import ElementTree
 
 from openpyxl.packaging.manifest import Manifest
 from openpyxl.packaging.workbook import WorkbookPackage
-from openpyxl.reader.excel import SHARED_STRINGS, _find_workbook_part
+
+# Private helpers of openpyxl's reader, left out of its stubs (types-openpyxl).
+from openpyxl.reader.excel import SHARED_STRINGS, _find_workbook_part  # type: ignore[attr-defined]
 from openpyxl.styles.stylesheet import Stylesheet
 from openpyxl.utils.cell import coordinate_to_tuple, range_boundaries
 from openpyxl.utils.datetime import CALENDAR_MAC_1904, WINDOWS_EPOCH, from_excel, from_ISO8601
@@ -195,18 +197,31 @@ def _shared_strings(src: IO[bytes]) -> list[str]:
     return strings
 
 
+def _xml(data: bytes) -> Any:
+    """An XML part parsed for openpyxl's ``from_tree``. Any: types-openpyxl describes
+    that argument as a protocol ElementTree's Element (what openpyxl itself passes)
+    does not match."""
+    return ElementTree.fromstring(data)
+
+
 def read_book(zf: zipfile.ZipFile) -> Book:
     """Shared strings, date styles and epoch, found where openpyxl finds them."""
     try:
-        package = Manifest.from_tree(ElementTree.fromstring(zf.read("[Content_Types].xml")))
+        package = Manifest.from_tree(_xml(zf.read("[Content_Types].xml")))
+        if package is None:  # the stubs allow None; openpyxl's from_tree never returns it
+            raise Unsupported("no content types")
         if _find_workbook_part(package).PartName != "/xl/workbook.xml":
             raise Unsupported("the workbook part is not xl/workbook.xml")
-        workbook = WorkbookPackage.from_tree(ElementTree.fromstring(zf.read("xl/workbook.xml")))
+        workbook = WorkbookPackage.from_tree(_xml(zf.read("xl/workbook.xml")))
+        if workbook is None:
+            raise Unsupported("no workbook")
         epoch = CALENDAR_MAC_1904 if workbook.properties.date1904 else WINDOWS_EPOCH
         date_styles: frozenset[int] = frozenset()
         timedelta_styles: frozenset[int] = frozenset()
         if "xl/styles.xml" in zf.NameToInfo:
-            styles = Stylesheet.from_tree(ElementTree.fromstring(zf.read("xl/styles.xml")))
+            # Any: date_formats and timedelta_formats are set in Stylesheet.__init__ and
+            # missing from its stubs.
+            styles: Any = Stylesheet.from_tree(_xml(zf.read("xl/styles.xml")))
             if styles.cell_styles:
                 date_styles = frozenset(styles.date_formats)
                 timedelta_styles = frozenset(styles.timedelta_formats)
