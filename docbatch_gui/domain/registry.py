@@ -1,4 +1,4 @@
-"""Registry records as every store backend keeps them (seed 003).
+"""Registry records as every store backend keeps them.
 
 Plain frozen dataclasses of JSON-friendly values, so SQLite and the coming MongoDB
 backend store the same shapes and the GUI, the CLI and Celery tasks pass them around

@@ -7,7 +7,7 @@ Yandex.Disk size their download threads from what is left of the capacity.
 
 With ``REDIS_URL`` the accounting is shared by every machine; without it (the
 embedded default) the same accounting is kept in this process. When Redis cannot
-be reached, imports use the seed's defaults (10 PDF, 2 TIFF threads) and the
+be reached, imports use fixed defaults (10 PDF, 2 TIFF threads) and the
 problem is logged once, not on every call: a busy-ness estimate must never stop
 work.
 """

@@ -1,6 +1,6 @@
 """Run a step in a child process with a deadline, and kill its whole process group.
 
-Seed 004: a timeout has three parts. Stop waiting; stop the work (the whole process
+A timeout has three parts. Stop waiting; stop the work (the whole process
 tree, not just the direct child, and confirm it is gone); mark the partial output
 undeliverable. This module does the first two and reports whether the kill was
 confirmed; the engine does the third.

@@ -6,7 +6,7 @@ save pages as they arrive.
 
 Size: the API downscales anything over ~1.15 megapixels or a 1568 px long edge, so
 rendering larger only costs time and bytes. Grayscale JPEG through Pillow is the
-fastest legible encoding (FINDINGS.md; ``bench/prepare.py`` measures it here).
+fastest legible encoding (``bench/prepare.py`` measures it).
 """
 
 from __future__ import annotations

@@ -3,10 +3,10 @@
 The wizard writes this JSON and a person may edit it by hand, so every mistake must
 be reported with the key path that holds it (``rules[0].subrules[1].comparator``)
 instead of surfacing later as a wrong match. Columns are accepted both as Excel
-letters, which is what people see, and as 0-based ints, which is what the seed stored;
+letters, which is what people see, and as 0-based ints, which older configurations hold;
 both become 0-based ints here so that nothing downstream has to care.
 
-Old single-column configurations, as the seed's first registry search stored them
+Old single-column configurations, as the first registry search stored them
 (``{"column_index": 2, "mapping_id": "number"}`` at the top level), are migrated on
 load: ``mapping_id`` names the registry field read from ``column_index``, it is added
 to ``mapping`` and, when no ``rules`` are given, becomes one rule with one required
