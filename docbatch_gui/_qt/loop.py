@@ -16,12 +16,13 @@ Two things differ from a plain ``qasync.QEventLoop``:
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextvars import Context
-from typing import Any
+from typing import Any, TypeVar
 
 import qasync
 from PySide6.QtCore import QCoreApplication, QEvent, QObject
@@ -30,6 +31,7 @@ from PySide6.QtWidgets import QApplication
 #: store reads, thumbnails, connection tests: short and I/O bound
 IO_THREADS = 4
 WAKE = QEvent.Type(QEvent.registerEventType())
+T = TypeVar("T")
 
 
 class _Waker(QObject):
@@ -79,5 +81,11 @@ class GuiLoop(qasync.QEventLoop):
         super().close()
 
 
-def make_loop(app: QApplication) -> qasync.QEventLoop:
+def make_loop(app: QApplication) -> GuiLoop:
     return GuiLoop(app)
+
+
+def resolve(future: asyncio.Future[T], value: T) -> None:
+    """Set a future's result unless it is done already (a signal may fire twice)."""
+    if not future.done():
+        future.set_result(value)

@@ -16,10 +16,14 @@ import sqlite3
 import sys
 import time
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from docbatch_gui.domain.errors import ConfigError, DocBatchError
 from docbatch_gui.frozen import dispatch_child
 from docbatch_gui.storage.health import storage_error
+
+if TYPE_CHECKING:
+    from docbatch_gui._qt.loop import GuiLoop
 
 #: when this module was first imported: the start of the window's clock
 STARTED = time.monotonic()
@@ -135,13 +139,15 @@ def stop_on_signals(window: object) -> None:
     ticker.start(300)
 
 
-def _exit_after_show(loop: asyncio.AbstractEventLoop, window: object) -> int:
+def _exit_after_show(loop: GuiLoop, window: object) -> int:
     """Show the window, wait for its first paint, print the timing and leave.
 
     Nothing is started (no queue load, no engine), so nothing needs stopping.
     """
     from PySide6.QtCore import QEvent, QObject, QTimer
     from PySide6.QtWidgets import QWidget
+
+    from docbatch_gui._qt.loop import resolve
 
     assert isinstance(window, QWidget)
     shown: asyncio.Future[float] = loop.create_future()
@@ -150,7 +156,7 @@ def _exit_after_show(loop: asyncio.AbstractEventLoop, window: object) -> int:
         def eventFilter(self, watched: QObject, event: QEvent) -> bool:
             if event.type() == QEvent.Type.Expose and not shown.done():
                 # the expose is painted synchronously; report once that returned
-                QTimer.singleShot(0, lambda: shown.done() or shown.set_result(time.time()))
+                QTimer.singleShot(0, lambda: resolve(shown, time.time()))
             return False
 
     watch = ExposeWatch()
@@ -200,11 +206,12 @@ def freeze_startup_heap() -> None:
 
 async def run_window(window: object) -> None:
     """Start the window's slow work, then wait until it closed."""
+    from docbatch_gui._qt.loop import resolve
     from docbatch_gui._qt.window import MainWindow
 
     assert isinstance(window, MainWindow)
     closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-    window.closed.connect(lambda: closed.done() or closed.set_result(None))
+    window.closed.connect(lambda: resolve(closed, None))
     await window.start()
     await closed
     window.ctx.host.close()

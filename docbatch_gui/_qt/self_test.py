@@ -69,6 +69,7 @@ def run_self_test() -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # read by QApplication
     started = time.monotonic()
     qapp = QApplication.instance() or QApplication(sys.argv[:1])
+    assert isinstance(qapp, QApplication)
     data_dir = Path(tempfile.mkdtemp(prefix="docbatch-selftest-"))
     settings = load_settings(
         DOCBATCH_DATA_DIR=str(data_dir), PROCESSING_MODE="offline", OCR_ENGINE="none"

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from docbatch_gui._qt.batches.tab import BatchesTab
 from docbatch_gui._qt.context import GuiContext
+from docbatch_gui._qt.loop import resolve
 from docbatch_gui._qt.queue.tab import QueueTab
 from docbatch_gui._qt.queue.yadisk_dialog import YadiskImport
 from docbatch_gui._qt.registry.tab import RegistryTab
@@ -287,7 +288,7 @@ class MainWindow(QMainWindow):
         dialog.setWindowModality(Qt.WindowModality.WindowModal)
         dialog.setMinimumDuration(0)
         left = asyncio.get_running_loop().create_future()
-        dialog.canceled.connect(lambda: left.done() or left.set_result(None))
+        dialog.canceled.connect(lambda: resolve(left, None))
         drained = asyncio.ensure_future(self.ctx.host.drained())
         dialog.open()
         try:

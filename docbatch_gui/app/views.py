@@ -35,8 +35,11 @@ log = logging.getLogger(__name__)
 
 
 class BatchViews:
-    store: Store
     sync_metrics: SyncMetrics
+
+    @property
+    def store(self) -> Store:  # DocBatchApp opens it on first use (a cached_property)
+        raise NotImplementedError
 
     def cancel(self, job_id: int) -> Job:
         raise NotImplementedError
@@ -102,7 +105,10 @@ class BatchViews:
 
 class RemoteSources:
     settings: Settings
-    workload: Workload
+
+    @property
+    def workload(self) -> Workload:  # DocBatchApp makes it on first use (a cached_property)
+        raise NotImplementedError
 
     def resolve_mode(self, requested: str | None) -> str:
         raise NotImplementedError

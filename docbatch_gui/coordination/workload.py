@@ -23,7 +23,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from docbatch_gui.domain.errors import DocBatchError, ErrorKind, ExitCode
 from docbatch_gui.extras import require
@@ -184,7 +184,8 @@ class RedisWorkload:
         slot = self.redis.lock(key, timeout=self.ttl, blocking=False, thread_local=False)
         if slot.acquire(token=task_id):
             return slot
-        holder = self.redis.get(key)
+        # decode_responses=True makes it a str; redis's annotations cannot know
+        holder = cast("str | None", self.redis.get(key))
         if holder != task_id:
             task_type = key.removeprefix(EXCLUSIVE_PREFIX)
             raise WorkloadBusy(busy_message(task_type, f"id {holder or 'another task'}"))

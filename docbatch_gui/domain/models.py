@@ -71,7 +71,7 @@ class Page:
     """One rendered page. Artifacts are blob hashes in the blob store.
 
     ``deliverable`` stays False until the whole prepare step succeeded, so a
-    half-rendered file from a killed child is never shown as a result (seed 004).
+    half-rendered file from a killed child is never shown as a result.
     """
 
     job_id: int

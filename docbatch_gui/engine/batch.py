@@ -201,6 +201,9 @@ class BatchEngine:
                     group=request.group,
                     pages=list(request.pages),
                     state="pending",
+                    error_kind=None,  # pending: no error and no answer yet
+                    error=None,
+                    answer=None,
                     attempts=(previous.attempts if previous else 0) + 1,
                     mode=BATCH,
                     batch=intent.id,

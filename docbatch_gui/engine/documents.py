@@ -101,7 +101,8 @@ def _same_document(candidates: Sequence[Document], document: Document) -> Docume
     pages = (document.page_from, document.page_to)
     same_pages = [c for c in candidates if _model_pages(c) == pages]
     typed = [c for c in same_pages if _model_type(c) == document.doc_type]
-    return (typed or same_pages or [None])[0]
+    found = typed or same_pages
+    return found[0] if found else None
 
 
 def _model_pages(document: Document) -> tuple[int, int]:

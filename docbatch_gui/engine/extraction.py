@@ -175,7 +175,11 @@ class SyncExtraction:
                 error=outcome.error.message if outcome.error else None,
                 cost_usd=cost,
                 mode="sync",
-                answer=[asdict(d) for d in outcome.documents] if outcome.ok else None,
+                answer=(
+                    [asdict(d) for d in outcome.documents]
+                    if outcome.ok and outcome.documents is not None
+                    else None
+                ),
                 max_tokens=outcome.max_tokens,
                 note=outcome.note or (previous.note if previous else None),
                 **usage.as_fields(),

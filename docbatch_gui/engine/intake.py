@@ -14,7 +14,7 @@ from pathlib import Path
 from docbatch_gui.domain.errors import UnsupportedInput
 from docbatch_gui.domain.models import Job, NewJob
 from docbatch_gui.domain.progress import CancelToken, ProgressSink, canceled, report
-from docbatch_gui.domain.states import JobState, Phase
+from docbatch_gui.domain.states import JobState, Phase, ProcessingMode
 from docbatch_gui.domain.text import printable
 from docbatch_gui.engine.job_log import log_failure
 from docbatch_gui.pipeline.formats import SUPPORTED_EXTENSIONS, check_file
@@ -136,7 +136,9 @@ def intake_file(
     original = None if force else store.find_original(sha256)
     if original is not None and refused is None:
         job = store.create_job(
-            NewJob(path.name, source_path, sha256, size, mode, duplicate_of=original.id)
+            NewJob(
+                path.name, source_path, sha256, size, ProcessingMode(mode), duplicate_of=original.id
+            )
         )
         job = store.transition(
             job.id,
@@ -145,7 +147,7 @@ def intake_file(
             "not processed again. Use --force (or Process again) to reprocess it.",
         )
         return IntakeResult(job, duplicate_of=original)
-    job = store.create_job(NewJob(path.name, source_path, sha256, size, mode))
+    job = store.create_job(NewJob(path.name, source_path, sha256, size, ProcessingMode(mode)))
     if refused is not None:
         job = store.transition(
             job.id,
@@ -160,7 +162,7 @@ def intake_file(
 
 def _unread(store: Store, path: Path, source_path: str, mode: str, error: str) -> IntakeResult:
     """A job for a path that was not read at all: failed at intake with ``error``."""
-    job = store.create_job(NewJob(path.name, source_path, EMPTY_SHA256, 0, mode))
+    job = store.create_job(NewJob(path.name, source_path, EMPTY_SHA256, 0, ProcessingMode(mode)))
     job = store.transition(
         job.id,
         JobState.FAILED,

@@ -15,7 +15,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from docbatch_gui.domain.errors import (
     DocBatchError,
@@ -50,7 +50,7 @@ MAX_INTERRUPTIONS = 50
 #: the modes this worker can finish; others wait for their own workers
 LOCAL_MODES = frozenset({ProcessingMode.OFFLINE.value})
 
-JobListener = Callable[[Job], None]
+JobListener = Callable[[Job], object]  # what a listener returns is ignored
 
 
 class LocalWorker:
@@ -258,7 +258,7 @@ class LocalWorker:
             error=f"{exc.message} It happened {crashes} times on this file.",
         )
 
-    def _finish(self, job_id: int, state: JobState, attempt: int, **fields: object) -> Job | None:
+    def _finish(self, job_id: int, state: JobState, attempt: int, **fields: Any) -> Job | None:
         try:
             return self.emit(self.store.transition(job_id, state, attempt=attempt, **fields))
         except InvalidTransition as exc:

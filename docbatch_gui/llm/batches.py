@@ -9,9 +9,11 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 import anthropic
+from anthropic.types.message_create_params import MessageCreateParamsNonStreaming
+from anthropic.types.messages.batch_create_params import Request
 
 from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.llm.claude import classify_api_error
@@ -72,7 +74,11 @@ class BatchClient:
             raise classify_api_error(exc) from None
 
     async def create(self, requests: Sequence[ExtractionRequest]) -> BatchStatus:
-        entries = [{"custom_id": r.custom_id, "params": r.params} for r in requests]
+        # params is the Messages API body, built as a plain dict in llm/requests.py
+        entries = [
+            Request(custom_id=r.custom_id, params=cast(MessageCreateParamsNonStreaming, r.params))
+            for r in requests
+        ]
         batch = await self._call(self.client.messages.batches.create(requests=entries))
         return _status(batch)
 
@@ -111,5 +117,5 @@ class BatchClient:
                     getattr(inner, "message", None),
                 )
         except anthropic.APIError as exc:
-            error: DocBatchError = classify_api_error(exc)
-            raise error from None
+            failure: DocBatchError = classify_api_error(exc)
+            raise failure from None

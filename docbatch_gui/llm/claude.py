@@ -1,4 +1,4 @@
-"""Sync mode (seed 001): every request of every job at once, under one semaphore.
+"""Sync mode: every request of every job at once, under one semaphore.
 
 Each request keeps its own outcome (a failure never stops the others), the outcomes
 come back in a deterministic order (job, then group), and one INFO line at the start

@@ -26,7 +26,7 @@ class OutputMode(StrEnum):
     TOOL = "tool"
 
 
-# API limits (FINDINGS.md); a little headroom under each.
+# API limits (docs/claude-api-contract.md); a little headroom under each.
 MAX_IMAGE_BASE64 = 5_242_880 - 4096
 MAX_REQUEST_BYTES = 32 * 2**20 - 256 * 1024
 MAX_SIDE = 8000

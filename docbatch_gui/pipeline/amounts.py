@@ -138,9 +138,9 @@ def _line_candidates(
             value, how = found
             cands.append(_Cand(kind, value, _CONF[kind][how], i))
         elif not later and not re.search(r"\d", text[end:]):
-            value = _next_line_value(nxt)
-            if value is not None:
-                cands.append(_Cand(kind, value, _CONF[kind][2], i))
+            next_value = _next_line_value(nxt)
+            if next_value is not None:
+                cands.append(_Cand(kind, next_value, _CONF[kind][2], i))
     return cands
 
 

@@ -95,7 +95,7 @@ def extract_number(
 ) -> tuple[str | None, float]:
     spec = profile.field("number")
     cands: list[_Cand] = []
-    marked = next(((i, n) for i in titles if (n := _marked_number(lines[i]))), None)
+    marked = next(((i, m) for i in titles if (m := _marked_number(lines[i]))), None)
     if marked is not None:
         cands.append(_Cand(marked[1], HIGH, marked[0]))
     elif titles:

@@ -289,7 +289,7 @@ class VisionOcr:
             return f"no answer within {self.timeout:g} s ({type(exc).__name__})"
         if isinstance(exc, requests.exceptions.ConnectionError):
             return f"cannot connect to Google Vision ({type(exc).__name__})"
-        if isinstance(exc, api.GoogleAPICallError) and isinstance(exc, transient):
+        if isinstance(exc, transient) and isinstance(exc, api.GoogleAPICallError):
             return f"{exc.code} {type(exc).__name__}: {_api_message(exc)}"
         if isinstance(exc, transient):
             return f"{type(exc).__name__}: {exc}"

@@ -10,7 +10,7 @@ required fields), so tuning happens in JSON, not here.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from docbatch_gui.domain.models import Document
@@ -209,7 +209,11 @@ def classify(text: str, title_scores: Mapping[str, float], profile: Profile) -> 
 def _filename_conflicts(fields: dict[str, str | None], hints: dict[str, str | None]) -> list[str]:
     """Disagreement between the name and the content is worth a look by a person."""
     reasons = []
-    checks = {"number": normalize_number, "date": str, "amount": normalize_amount}
+    checks: dict[str, Callable[[str], object]] = {
+        "number": normalize_number,
+        "date": str,
+        "amount": normalize_amount,
+    }
     for key, norm in checks.items():
         have, hint = fields.get(key), hints.get(key)
         if have and hint and norm(have) != norm(hint):

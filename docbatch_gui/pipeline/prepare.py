@@ -37,7 +37,8 @@ class ChildDied(UnsupportedInput):
 
 
 class PrepareTimeout(JobTimeout):
-    """Timed out; carries what the state contract records (seed 004)."""
+    """Timed out; carries what the job records: pages done of the total, and whether
+    the kill of the child's process group was confirmed."""
 
     def __init__(
         self, message: str, *, pages_done: int, pages_total: int | None, confirmed: bool

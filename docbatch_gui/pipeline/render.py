@@ -6,7 +6,7 @@ save pages as they arrive.
 
 Size: the API downscales anything over ~1.15 megapixels or a 1568 px long edge, so
 rendering larger only costs time and bytes. Grayscale JPEG through Pillow is the
-fastest legible encoding (FINDINGS.md; ``bench/prepare.py`` measures it here).
+fastest legible encoding (``bench/prepare.py`` measures it).
 """
 
 from __future__ import annotations
@@ -130,6 +130,7 @@ def open_pdf(task: PrepareTask) -> Any:
                 document.close()
             document = repaired
     if document is None:
+        assert error is not None  # no document only when MuPDF raised (qpdf gives one or None)
         raise _unsupported(
             task,
             f"the PDF is damaged: neither MuPDF nor qpdf can open it ({_short(error, task)})",

@@ -3,9 +3,8 @@
 The wizard writes this JSON and a person may edit it by hand, so every mistake must
 be reported with the key path that holds it (``rules[0].subrules[1].comparator``)
 instead of surfacing later as a wrong match. Columns are accepted both as Excel
-letters, which is what people see, and as 0-based ints, which is what older
-configurations stored; both become 0-based ints here so that nothing downstream has
-to care.
+letters, which is what people see, and as 0-based ints, which older configurations hold;
+both become 0-based ints here so that nothing downstream has to care.
 
 Old single-column configurations, as the first registry search stored them
 (``{"column_index": 2, "mapping_id": "number"}`` at the top level), are migrated on
@@ -231,11 +230,12 @@ def default_rules(fields: list[str]) -> list[dict[str, Any]]:
 
 
 def _migrated_rule(field: str) -> dict[str, Any]:
-    comparator, params = {
+    defaults: dict[str, tuple[str, dict[str, Any]]] = {
         "number": ("number", {"threshold": 85}),
         "date": ("date", {"tolerance_days": 0}),
         "amount": ("amount", {"tolerance": 0.01}),
-    }.get(field, ("exact", {}))
+    }
+    comparator, params = defaults.get(field, ("exact", {}))
     return {
         "name": "migrated single column",
         "subrules": [

@@ -16,13 +16,14 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
+from openpyxl.worksheet.worksheet import Worksheet
 
 from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.progress import CancelToken, ProgressSink, raise_if_canceled, report
@@ -80,10 +81,13 @@ def typed(sheet: WriteOnlyWorksheet, value: Any, number_format: str | None = Non
 def header(sheet: WriteOnlyWorksheet, names: Sequence[str], widths: Sequence[int]) -> None:
     """A bold, frozen, filterable first row, and readable column widths (set before
     the first row: write-only sheets take them only then)."""
+    # A write-only sheet gets column_dimensions and auto_filter from Worksheet._setup,
+    # which it borrows; types-openpyxl leaves them out of WriteOnlyWorksheet.
+    layout = cast(Worksheet, sheet)
     for index, width in enumerate(widths, start=1):
-        sheet.column_dimensions[get_column_letter(index)].width = width
+        layout.column_dimensions[get_column_letter(index)].width = width
     sheet.freeze_panes = "A2"
-    sheet.auto_filter.ref = f"A1:{get_column_letter(max(1, len(names)))}1"
+    layout.auto_filter.ref = f"A1:{get_column_letter(max(1, len(names)))}1"
     cells = []
     for name in names:
         cell = WriteOnlyCell(sheet, value=escape_cell(name))

@@ -18,7 +18,7 @@ may want back rather than blank lines.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -123,7 +123,7 @@ def _check_columns(config: RegistryConfig, width: int, sheet: str) -> None:
 
 def _parse(
     sheet: OpenedSheet, config: RegistryConfig, stats: ImportStats, path: Path
-) -> Iterator[RegistryRowRecord | FilteredRowRecord]:
+) -> Generator[RegistryRowRecord | FilteredRowRecord, None, None]:
     """Yield every data row as kept or filtered; fills ``stats`` as it goes."""
     header_row_numbers = {config.header_row, *config.column_header_row.values()}
     needed = set(header_row_numbers)

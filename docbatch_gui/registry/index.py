@@ -56,7 +56,7 @@ Key = tuple[str, Kind]  # (document_field path, kind)
 def document_value(doc: Any, path: str) -> str | list[str] | None:
     """The raw value a sub-rule reads from a document, or None when there is none.
 
-    Content wins over the file name (seed 003, field priority): "from_filename.X" is
+    Content wins over the file name: "from_filename.X" is
     None whenever the content has a value for X, so a stale or generic file name never
     outvotes what the document itself says. "from_content.X" never falls back.
     """

@@ -1,5 +1,5 @@
 """The matcher's rules and results, and how one registry value compares with one
-document value (seed 003, registry search).
+document value.
 
 These dataclasses are the matcher's own inputs and outputs; the pydantic rule
 configuration is translated into them by the caller so that matching does not depend

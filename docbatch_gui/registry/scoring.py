@@ -40,6 +40,10 @@ class Scoring:
     _present: list[int]  # per document: bit mask of the probes it has values for
     _bounds: dict[tuple[int, int], float]
 
+    def _row_values(self, row: RegistryRow) -> list[Any]:
+        """The row's normalized value per probe (``RegistryMatcher`` provides it)."""
+        raise NotImplementedError
+
     def _bound(self, values: list[Any], doc: int, mask: int) -> float:
         """Upper bound of a candidate's score from its index hits alone.
 

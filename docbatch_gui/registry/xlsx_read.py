@@ -89,6 +89,7 @@ def _calamine_rows(sheet: python_calamine.CalamineSheet) -> Rows:
     if start is None:
         return
     pad = [None] * start[1]  # iter_rows starts at row 1 but at the first used column
+    value: Any  # narrowed by the class checks below, which mypy cannot follow
     for values in sheet.iter_rows():
         row: list[Any] = pad.copy()
         append = row.append

@@ -163,8 +163,8 @@ class Settings(BaseSettings):
     max_output_tokens: int = Field(8192, ge=256, le=128_000, alias="MAX_OUTPUT_TOKENS")
     #: how often one request group is sent again after an invalid answer or an error
     request_retries: int = Field(2, ge=0, le=10, alias="REQUEST_RETRIES")
-    # Message Batches limits (the API allows 100,000 requests and 256 MB; the seed
-    # system kept 10,000 and 200 MB).
+    # Message Batches limits (the API allows 100,000 requests and 256 MB; the defaults
+    # keep headroom under both, see docs/claude-api-contract.md).
     batch_max_requests: int = Field(10_000, ge=1, le=100_000, alias="BATCH_MAX_REQUESTS")
     batch_max_mb: float = Field(200, ge=0.01, le=256, alias="BATCH_MAX_MB")
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
+from collections.abc import Iterable
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
@@ -111,7 +112,7 @@ def mask_uri_password(uri: str) -> str:
     return urlunsplit(parts._replace(netloc=f"{user}:{MASK}@{host}"))
 
 
-def scrub(text: str, secrets: list[str | None]) -> str:
+def scrub(text: str, secrets: Iterable[str | None]) -> str:
     """Remove known secret values from a text that came from a library (an
     exception message may quote a URI or a header)."""
     for secret in secrets:
@@ -164,7 +165,8 @@ def scrub_secrets(text: str) -> str:
     job's error, logged or printed."""
     if not text:
         return text
-    text = scrub(text, sorted(_known, key=len, reverse=True))
+    longest_first: list[str] = sorted(_known, key=len, reverse=True)
+    text = scrub(text, longest_first)
     for pattern in SECRET_PATTERNS:
         text = pattern.sub(_masked, text)
     return text

@@ -59,7 +59,12 @@ class YandexDisk:
 
     def _listing(self, source: str, path: str, offset: int) -> dict:
         if is_public(source):
-            params = {"public_key": source, "path": path, "limit": PAGE, "offset": offset}
+            params: dict[str, str | int] = {
+                "public_key": source,
+                "path": path,
+                "limit": PAGE,
+                "offset": offset,
+            }
             response = self.http.get("/v1/disk/public/resources", params=params)
         else:
             params = {"path": path, "limit": PAGE, "offset": offset}

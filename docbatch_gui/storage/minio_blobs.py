@@ -110,7 +110,9 @@ class MinioBlobStore:
         return sha256
 
     def open(self, sha256: str) -> BinaryIO:
-        return _Stream(self.client.get_object(self.bucket, self._key(sha256)))
+        # _Stream implements what blob readers use (read, close, with); typing.BinaryIO's
+        # other methods are abstract only to the type checker.
+        return _Stream(self.client.get_object(self.bucket, self._key(sha256)))  # type: ignore[abstract]
 
     def read(self, sha256: str) -> bytes:
         with self.open(sha256) as handle:

@@ -136,6 +136,7 @@ class MongoStore(MongoRecords, MongoRegistry):
             upsert=True,
             return_document=ReturnDocument.AFTER,
         )
+        assert counter is not None  # upsert with ReturnDocument.AFTER always returns one
         return int(counter["value"]) - count + 1
 
     def close(self) -> None:

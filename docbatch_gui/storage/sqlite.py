@@ -202,7 +202,8 @@ class SQLiteStore(RecordTables, RegistryTables):
         mode: str | None = None,
         limit: int | None = None,
     ) -> list[Job]:
-        sql, args = "SELECT * FROM jobs", []
+        sql = "SELECT * FROM jobs"
+        args: list[str | int] = []
         clauses = []
         if states is not None:
             values = [JobState(s).value for s in states]

@@ -105,7 +105,7 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (sha256, page_no, engine)
     );
     """,
-    # 5: registries (seed 003): rows in three views, filtered samples, results, audit
+    # 5: registries: rows in three views, filtered samples, results, audit
     """
     CREATE TABLE registries (
         id INTEGER PRIMARY KEY AUTOINCREMENT,

@@ -289,6 +289,18 @@ class RulesPage(WizardPart):
         assert isinstance(box, QCheckBox)
         return box
 
+    def combo(self, row: int, col: int) -> QComboBox:
+        """The field, document-field or comparator box ``add_subrule`` put in a cell."""
+        box = self.table.cellWidget(row, col)
+        assert isinstance(box, QComboBox)
+        return box
+
+    def spin(self, row: int, col: int) -> QDoubleSpinBox:
+        """The parameter or weight box ``add_subrule`` put in a cell."""
+        box = self.table.cellWidget(row, col)
+        assert isinstance(box, QDoubleSpinBox)
+        return box
+
     def _param_for(self, spin: QDoubleSpinBox, comparator: str, sub: dict[str, Any]) -> None:
         key, low, high, decimals, default = PARAMS[comparator]
         spin.blockSignals(True)
@@ -320,9 +332,7 @@ class RulesPage(WizardPart):
 
     def initializePage(self) -> None:
         mapped = set(self.owner.mapping_page.mapping())
-        used = {
-            self.table.cellWidget(r, R_FIELD).currentText() for r in range(self.table.rowCount())
-        }
+        used = {self.combo(r, R_FIELD).currentText() for r in range(self.table.rowCount())}
         if not self.table.rowCount() or not used <= mapped:
             self.set_defaults()  # first visit, or the mapping changed under the rules
         self.estimator.request(now=True)
@@ -330,18 +340,19 @@ class RulesPage(WizardPart):
     def part(self) -> dict[str, Any]:
         rules: dict[str, list[dict[str, Any]]] = {}
         for row in range(self.table.rowCount()):
-            name = (self.table.item(row, R_NAME).text() or "default").strip() or "default"
-            comparator = self.table.cellWidget(row, R_CMP).currentText()
+            item = self.table.item(row, R_NAME)
+            name = ((item.text() if item else "") or "default").strip() or "default"
+            comparator = self.combo(row, R_CMP).currentText()
             sub: dict[str, Any] = {
-                "field": self.table.cellWidget(row, R_FIELD).currentText(),
-                "document_field": self.table.cellWidget(row, R_DOC).currentText().strip(),
+                "field": self.combo(row, R_FIELD).currentText(),
+                "document_field": self.combo(row, R_DOC).currentText().strip(),
                 "comparator": comparator,
-                "weight": round(self.table.cellWidget(row, R_WEIGHT).value(), 4),
+                "weight": round(self.spin(row, R_WEIGHT).value(), 4),
                 "required": self.required_box(row).isChecked(),
             }
             key = PARAMS[comparator][0]
             if key is not None:
-                value = self.table.cellWidget(row, R_PARAM).value()
+                value = self.spin(row, R_PARAM).value()
                 sub[key] = int(value) if key == "tolerance_days" else value
             rules.setdefault(name, []).append(sub)
         return {

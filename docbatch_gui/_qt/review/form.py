@@ -6,6 +6,7 @@ and collecting the operator's edits. A mixin of
 from __future__ import annotations
 
 import re
+from typing import TypedDict
 
 from PySide6.QtWidgets import (
     QComboBox,
@@ -22,6 +23,14 @@ from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.widgets.icons import confidence_color, disc_icon
 from docbatch_gui._qt.widgets.page_view import PageView
 from docbatch_gui.domain.models import Document, Job
+
+
+class DocEdits(TypedDict):
+    """The form's values, as keyword arguments of ``ReviewService.edit``."""
+
+    fields: dict[str, str | None]
+    doc_type: str | None
+    pages: tuple[int, int]
 
 
 def audit_line(entry: dict[str, object], actions: dict[str, str], fields: dict[str, str]) -> str:
@@ -134,10 +143,10 @@ class ReviewForm(QWidget):
                 self.editors[key].setFocus()
                 return
 
-    def edits(self) -> dict[str, object]:
+    def edits(self) -> DocEdits:
         doc = self.current
         assert doc is not None
-        fields = {
+        fields: dict[str, str | None] = {
             key: editor.text()
             for key, editor in self.editors.items()
             if (editor.text().strip() or None) != doc.fields.get(key)

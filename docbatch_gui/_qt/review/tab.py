@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 
 from PySide6.QtCore import QLocale, Qt, Signal
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -176,8 +176,8 @@ class ReviewTab(ReviewForm, QWidget):
             ["Ctrl+Return", "Ctrl+Enter"],
             lambda: spawn(self.confirm(), self._failed),
         )
-        bind(self.next_button, ["PgDown", "Ctrl+Down"], lambda: self.move(1))
-        bind(self.previous_button, ["PgUp", "Ctrl+Up"], lambda: self.move(-1))
+        bind(self.next_button, ["PgDown", "Ctrl+Down"], lambda: self.move_by(1))
+        bind(self.previous_button, ["PgUp", "Ctrl+Up"], lambda: self.move_by(-1))
         empty = QAction(self)
         empty.setShortcut(QKeySequence("F3"))
         empty.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
@@ -243,11 +243,15 @@ class ReviewTab(ReviewForm, QWidget):
         return None if doc_index is None else (job_id, doc_index)
 
     def _doc_items(self) -> list[QTreeWidgetItem]:
-        items = []
-        for i in range(self.tree.topLevelItemCount()):
-            top = self.tree.topLevelItem(i)
-            items.extend(top.child(j) for j in range(top.childCount()))
+        items: list[QTreeWidgetItem] = []
+        for top in self._job_items():
+            children = (top.child(j) for j in range(top.childCount()))
+            items.extend(child for child in children if child is not None)
         return items
+
+    def _job_items(self) -> list[QTreeWidgetItem]:
+        found = (self.tree.topLevelItem(i) for i in range(self.tree.topLevelItemCount()))
+        return [item for item in found if item is not None]
 
     def select(self, job_id: int, doc_index: int) -> bool:
         for item in self._doc_items():
@@ -262,7 +266,7 @@ class ReviewTab(ReviewForm, QWidget):
         await self.refresh()
         self.select(job_id, doc_index)
 
-    def move(self, step: int) -> None:
+    def move_by(self, step: int) -> None:
         items = self._doc_items()
         if not items:
             return
@@ -272,18 +276,15 @@ class ReviewTab(ReviewForm, QWidget):
         self.tree.setCurrentItem(items[target])
 
     def _jobs_changed(self, jobs: list[Job]) -> None:
-        shown = {
-            self.tree.topLevelItem(i).data(0, ROLE_KEY)[0]
-            for i in range(self.tree.topLevelItemCount())
-        }
+        shown = {item.data(0, ROLE_KEY)[0] for item in self._job_items()}
         if (
             any(j.state is JobState.NEEDS_REVIEW and j.id not in shown for j in jobs)
             and self.isVisible()
         ):
             spawn(self.refresh())
 
-    def showEvent(self, event: object) -> None:
-        super().showEvent(event)  # type: ignore[arg-type]
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
         spawn(self.refresh())
 
     # -- the form --------------------------------------------------------------------------
@@ -314,7 +315,7 @@ class ReviewTab(ReviewForm, QWidget):
             None,
             lambda: self.ctx.app.review.edit(
                 doc.job_id, doc.doc_index, who=self.ctx.operator, **changes
-            ),  # type: ignore[arg-type]
+            ),
         )
         self._show(saved)
         self.saved.emit(saved.job_id, saved.doc_index)
@@ -337,7 +338,7 @@ class ReviewTab(ReviewForm, QWidget):
         await self.refresh()
         self.confirmed.emit(confirmed.job_id, confirmed.doc_index)
         self.select(confirmed.job_id, confirmed.doc_index)
-        self.move(1)
+        self.move_by(1)
 
     def _failed(self, error: BaseException) -> None:
         if isinstance(error, DocBatchError):

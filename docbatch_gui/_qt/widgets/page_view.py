@@ -34,10 +34,10 @@ class PageView(QWidget):
 
         self.label = QLabel(self.tr("No page"))
         self.label.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
-        self.scroll = QScrollArea()
-        self.scroll.setWidget(self.label)
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setWidget(self.label)
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setAlignment(Qt.AlignmentFlag.AlignHCenter)
         self.previous_button = QPushButton("◀")
         self.previous_button.setToolTip(self.tr("Previous page"))
         self.previous_button.clicked.connect(lambda: self.go(self.position - 1))
@@ -59,7 +59,7 @@ class PageView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.warning)
-        layout.addWidget(self.scroll, 1)
+        layout.addWidget(self.scroll_area, 1)
         layout.addLayout(nav)
         self._update_nav()
 
@@ -110,7 +110,7 @@ class PageView(QWidget):
     def _fit(self) -> None:
         if self._image is None or self._image.isNull():
             return
-        width = max(200, self.scroll.viewport().width() - 24)
+        width = max(200, self.scroll_area.viewport().width() - 24)
         scaled = self._image.scaledToWidth(width, Qt.TransformationMode.SmoothTransformation)
         self.label.setPixmap(QPixmap.fromImage(scaled))
 
