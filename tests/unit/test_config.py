@@ -73,7 +73,7 @@ def test_mode_is_offline_without_a_key(monkeypatch: pytest.MonkeyPatch, tmp_path
     from docbatch_gui.app.facade import DocBatchApp
 
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-    monkeypatch.setattr("docbatch_gui.app.facade.keyring_secret", lambda name: None)
+    monkeypatch.setattr("docbatch_gui.engine.context.keyring_secret", lambda name: None)
     app = DocBatchApp(load_settings(data_dir=tmp_path))
     assert app.resolve_mode(None) == "offline"
     for mode in ("sync", "batch"):
