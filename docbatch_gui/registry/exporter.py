@@ -22,7 +22,6 @@ from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
-from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 from openpyxl.worksheet.worksheet import Worksheet
 
 from docbatch_gui.domain.models import Document
@@ -45,6 +44,9 @@ _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 DATE_FORMAT = "DD.MM.YYYY"
 AMOUNT_FORMAT = "#,##0.00"
 SCORE_FORMAT = "0%"
+#: a sheet of ``Workbook(write_only=True)``: openpyxl names its class only in a private
+#: module, so it is not imported
+WriteOnlySheet = Any
 
 
 def escape_cell(value: Any) -> Any:
@@ -59,7 +61,7 @@ def escape_cell(value: Any) -> Any:
     return value
 
 
-def typed(sheet: WriteOnlyWorksheet, value: Any, number_format: str | None = None) -> Any:
+def typed(sheet: WriteOnlySheet, value: Any, number_format: str | None = None) -> Any:
     """A cell an auditor can sort and sum: ISO dates become dates, the document's
     amounts numbers, scores percentages. Anything else is written as it is (escaped)."""
     value = escape_cell(value)
@@ -78,7 +80,7 @@ def typed(sheet: WriteOnlyWorksheet, value: Any, number_format: str | None = Non
     return cell
 
 
-def header(sheet: WriteOnlyWorksheet, names: Sequence[str], widths: Sequence[int]) -> None:
+def header(sheet: WriteOnlySheet, names: Sequence[str], widths: Sequence[int]) -> None:
     """A bold, frozen, filterable first row, and readable column widths (set before
     the first row: write-only sheets take them only then)."""
     # A write-only sheet gets column_dimensions and auto_filter from Worksheet._setup,

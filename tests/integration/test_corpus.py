@@ -8,13 +8,13 @@ the git-ignored ``.corpus/`` and reused after; ``bench/corpus.py`` runs all of i
 from __future__ import annotations
 
 import asyncio
-import fcntl
 import importlib.util
 import json
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from filelock import FileLock
 
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.domain import ErrorKind, JobState
@@ -48,8 +48,7 @@ def corpus() -> Iterator[dict[str, dict[str, Any]]]:
     """The manifest's entries by "project/file"; both test workers share one download."""
     dest = REPO / ".corpus"
     dest.mkdir(exist_ok=True)
-    with open(dest / ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with FileLock(dest / ".lock"):
         _corpus_script().ensure(dest)
     manifest = json.loads((dest / "manifest.json").read_text(encoding="utf-8"))
     yield {f"{e['project']}/{e['file']}": {**e, "path": dest / e["project"] / e["file"]}
