@@ -41,7 +41,8 @@ def test_a_signal_stops_the_window_like_a_close(tmp_path: Path, signum: int) -> 
 
         def engine_started() -> bool:  # it holds the worker lock: the store is open too
             assert process.poll() is None, process.communicate()[0]
-            return lock.exists() and lock.read_text() == str(process.pid)
+            held = {f.path for f in psutil.Process(process.pid).open_files()}
+            return str(lock) in held
 
         wait_for(engine_started, 60, "the window to start its engine")
         children = psutil.Process(process.pid).children(recursive=True)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from docbatch_gui.domain.errors import ExitCode
 from docbatch_gui.extras import MissingExtra, available, require
 from tests.conftest import REPO, SAMPLES
 
@@ -94,7 +95,7 @@ def test_the_window_without_its_extra_says_so_in_one_line(tmp_path: Path) -> Non
 def test_a_team_backend_without_its_extra_is_one_sentence(tmp_path: Path) -> None:
     env = {**core_only_env(tmp_path), "MONGODB_URI": "mongodb://localhost:1/docbatch"}
     result = run(env, "-m", "docbatch_gui.cli", "jobs")
-    assert result.returncode == 2
+    assert result.returncode == ExitCode.CONFIG  # a missing extra is a configuration error
     assert "Traceback" not in result.stderr
     assert "'team' extra: pip install 'docbatch-gui[team]'" in result.stderr
 
