@@ -10,6 +10,7 @@ from docbatch_gui._qt.bridge import EngineBridge
 from docbatch_gui._qt.notify import Notifier
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.app.host import EngineHost
+from docbatch_gui.domain.models import Document
 
 
 @dataclass
@@ -32,5 +33,22 @@ class GuiContext:
         doc_type = self.app.profile.doc_type(key)
         if doc_type is None:
             return key
-        language = QLocale().name().split("_")[0]
+        language = interface_language()
         return doc_type.labels.get(language) or doc_type.labels.get("en") or key
+
+    def field_label(self, key: str) -> str:
+        """A field's label in the interface language (its key when the profile has none)."""
+        spec = next((f for f in self.app.profile.fields if f.key == key), None)
+        if spec is None:
+            return key
+        return spec.labels.get(interface_language()) or spec.labels.get("en") or key
+
+    def reasons(self, doc: Document) -> list[str]:
+        """Why the document needs review, in the interface language with field labels."""
+        labels = {f.key: self.field_label(f.key) for f in self.app.profile.fields}
+        return [code.words(interface_language(), labels) for code in doc.review_codes]
+
+
+def interface_language() -> str:
+    """The interface language ("en", "ru"): the translator installs it as the locale."""
+    return QLocale().name().split("_")[0]

@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from docbatch_gui.domain.errors import ErrorKind
+from docbatch_gui.domain.reasons import ReviewCode, codes_from_body
 from docbatch_gui.domain.states import JobState, Phase, ProcessingMode
 
 
@@ -101,6 +102,10 @@ class Document:
 
     ``fields`` and ``filename_fields`` map field names to normalised strings (ISO
     dates, dot-decimal amounts) or None when unreadable: null over wrong.
+    ``review_codes`` say why a person should look (``review_reasons`` words them in
+    English). ``locations`` say where each value stands: ``{field: {"page": N,
+    "box": [x0, y0, x1, y1]}}``, the page numbered in the file from 1 and the box in
+    fractions of the page's width and height, origin top-left.
     """
 
     job_id: int
@@ -113,7 +118,8 @@ class Document:
     filename_fields: dict[str, str | None] = field(default_factory=dict)
     handwritten_numbers: list[str] = field(default_factory=list)
     needs_review: bool = False
-    review_reasons: list[str] = field(default_factory=list)
+    review_codes: list[ReviewCode] = field(default_factory=list)
+    locations: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: who confirmed the document, and when (ISO UTC); None until a person did
     confirmed_by: str | None = None
     confirmed_at: str | None = None
@@ -128,6 +134,21 @@ class Document:
             return str(self.page_from)
         return f"{self.page_from}–{self.page_to}"
 
+    @property
+    def review_reasons(self) -> list[str]:
+        """The review codes in English words (the CLI's and the log's)."""
+        return [code.words() for code in self.review_codes]
+
+    @classmethod
+    def from_body(cls, body: dict[str, Any]) -> Document:
+        """A stored document; one saved before review codes existed keeps its reasons
+        as notes, and keys this version does not know are dropped."""
+        known = {f for f in cls.__dataclass_fields__ if f != "review_codes"}
+        return cls(
+            **{k: v for k, v in body.items() if k in known},
+            review_codes=codes_from_body(body),
+        )
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,
@@ -141,7 +162,9 @@ class Document:
             "filename_fields": dict(self.filename_fields),
             "handwritten_numbers": list(self.handwritten_numbers),
             "needs_review": self.needs_review,
-            "review_reasons": list(self.review_reasons),
+            "review_reasons": self.review_reasons,
+            "review_codes": [code.as_dict() for code in self.review_codes],
+            "locations": {k: dict(v) for k, v in self.locations.items()},
             "confirmed_by": self.confirmed_by,
             "confirmed_at": self.confirmed_at,
             "audit": [dict(entry) for entry in self.audit],

@@ -213,7 +213,7 @@ class ResultBuilder:
             job = self._emit(self.store.transition(job.id, JobState.BUILDING))
             crash_point("mid_build")
             groups = [
-                [RawDocument(**d) for d in r.answer or []]
+                [RawDocument.from_body(d) for d in r.answer or []]
                 for r in sorted(records, key=lambda r: r.group)
             ]
             documents = store_documents(self.store, job.id, stitch(job.id, groups, self.profile))

@@ -23,6 +23,7 @@ from typing import Any
 
 from docbatch_gui.domain.errors import DocBatchError, ErrorKind, ExitCode
 from docbatch_gui.domain.models import Document
+from docbatch_gui.domain.reasons import ReviewCode, without_fields
 from docbatch_gui.domain.text import clean_value
 from docbatch_gui.pipeline.review import with_page_notes
 from docbatch_gui.storage.store import Store
@@ -150,21 +151,23 @@ def _carried(earlier: Document, document: Document) -> Document:
             "confirmed_by": earlier.confirmed_by,
             "confirmed_at": earlier.confirmed_at,
             "needs_review": False,
-            "review_reasons": [],
+            "review_codes": [],
         }
         note["new"] = "found again: corrections and confirmation carried over"
     else:
-        reasons = [r for r in document.review_reasons if r.split(" ", 1)[0] not in edited]
+        reasons = without_fields(document.review_codes, edited)
         if earlier.confirmed_by:
             reasons.append(
-                f"processed again after {earlier.confirmed_by} confirmed it: "
-                f"{', '.join(changed)} changed; check and confirm again"
+                ReviewCode(
+                    "reprocessed_after_confirm",
+                    params={"who": earlier.confirmed_by, "changed": ", ".join(changed)},
+                )
             )
         confirmation = {
             "confirmed_by": None,
             "confirmed_at": None,
             "needs_review": bool(reasons),
-            "review_reasons": reasons,
+            "review_codes": reasons,
         }
         note["new"] = "found again: corrections carried over"
     return replace(

@@ -108,7 +108,7 @@ class SyncExtraction:
         for number, group in enumerate(groups, start=1):
             record = done.get(custom_id(job.id, number))
             if record and record.pages == [p.page_no for p in group]:
-                answers[number] = [RawDocument(**d) for d in record.answer or []]
+                answers[number] = [RawDocument.from_body(d) for d in record.answer or []]
         todo = [n for n in range(1, len(groups) + 1) if n not in answers]
         if todo and not self.estimator.measured:  # free count_tokens, once per prompt
             sample = self._request(job, todo[0], groups, len(pages), records)

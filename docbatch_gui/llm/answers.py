@@ -16,6 +16,7 @@ from typing import Any
 from docbatch_gui.domain.errors import RetryableError
 from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.normalize import normalize_amount, normalize_date
+from docbatch_gui.domain.reasons import ReviewCode
 from docbatch_gui.domain.text import clean_value
 from docbatch_gui.llm.prompt import doc_type_keys
 from docbatch_gui.pipeline.profile import Profile
@@ -44,7 +45,16 @@ class RawDocument:
     confidence: dict[str, float]
     filename_fields: dict[str, str | None]
     handwritten_numbers: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    notes: list[ReviewCode] = field(default_factory=list)
+
+    @classmethod
+    def from_body(cls, body: dict[str, Any]) -> RawDocument:
+        """A stored answer (``dataclasses.asdict``); notes saved as text stay notes."""
+        notes = [
+            ReviewCode.from_dict(n) if isinstance(n, dict) else ReviewCode.note(str(n))
+            for n in body.get("notes") or []
+        ]
+        return cls(**{**body, "notes": notes})
 
 
 def _require(condition: bool, problem: str) -> None:
@@ -98,7 +108,7 @@ def parse_answer(
     return documents
 
 
-def _clean(key: str, value: object) -> tuple[str | None, str | None]:
+def _clean(key: str, value: object) -> tuple[str | None, ReviewCode | None]:
     """(normalised value, note) — a value that does not parse is dropped, with a note."""
     if value is None or (isinstance(value, str) and not value.strip()):
         return None, None
@@ -108,7 +118,7 @@ def _clean(key: str, value: object) -> tuple[str | None, str | None]:
         return text, None
     normalised = normaliser(text)
     if normalised is None:
-        return None, f"{key} {text!r} is not readable as a {key.replace('_', ' ')}; left empty"
+        return None, ReviewCode("unreadable_value", key, {"value": text})
     return normalised, None
 
 
@@ -121,7 +131,7 @@ def _items(raw: object, what: str, n: int) -> list[dict[str, Any]]:
 
 def _fields(
     raw: object, keys: list[str], n: int
-) -> tuple[dict[str, str | None], dict[str, float], list[str]]:
+) -> tuple[dict[str, str | None], dict[str, float], list[ReviewCode]]:
     """``[{key, found, value, confidence}]`` into values and confidences per key.
 
     A key the answer leaves out is not found. A key given twice with two different
@@ -129,7 +139,7 @@ def _fields(
     """
     fields: dict[str, str | None] = dict.fromkeys(keys)
     confidence: dict[str, float] = dict.fromkeys(keys, 0.0)
-    notes: list[str] = []
+    notes: list[ReviewCode] = []
     seen: dict[str, str | None] = {}
     for item in _items(raw, "fields", n):
         key = item.get("key")
@@ -140,7 +150,7 @@ def _fields(
             notes.append(note)
         if key in seen:
             if seen[key] != value and value is not None and seen[key] is not None:
-                notes.append(f"{key} was read twice ({seen[key]!r}, {value!r}); left empty")
+                notes.append(ReviewCode("read_twice", key, {"first": seen[key], "second": value}))
                 fields[key], confidence[key] = None, 0.0
             continue
         seen[key] = value
@@ -203,7 +213,7 @@ def stitch(
                 filename_fields=doc.filename_fields,
                 handwritten_numbers=doc.handwritten_numbers,
                 needs_review=bool(reasons),
-                review_reasons=reasons,
+                review_codes=reasons,
             )
         )
     return documents

@@ -20,6 +20,7 @@ from docbatch_gui.domain.normalize import (
     normalize_number,
     normalize_text,
 )
+from docbatch_gui.domain.reasons import ReviewCode
 from docbatch_gui.pipeline.amounts import extract_amounts
 from docbatch_gui.pipeline.profile import FieldProfile, Profile
 from docbatch_gui.pipeline.textutil import fold, label_at_start
@@ -50,7 +51,7 @@ _PARTY_CONTEXT_LINES = 5
 class FieldResult:
     values: dict[str, str | None]
     confidence: dict[str, float]
-    notes: list[str] = field(default_factory=list)
+    notes: list[ReviewCode] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -274,14 +275,14 @@ def extract_party(lines: Sequence[str], spec: FieldProfile) -> tuple[str | None,
 
 def extract_tax_ids(
     lines: Sequence[str], party_lines: dict[str, list[int]], spec: FieldProfile
-) -> tuple[dict[str, list[_Cand]], list[str]]:
+) -> tuple[dict[str, list[_Cand]], list[tuple[str, str]]]:
     """Tax ids by party; a line belongs to the nearest party label above it."""
     label_owner: dict[int, str] = {}
     for party, rows in party_lines.items():
         for row in rows:
             label_owner.setdefault(row, party)
     found: dict[str, list[_Cand]] = {party: [] for party in party_lines}
-    bad: list[str] = []
+    bad: list[tuple[str, str]] = []  # (party, an INN that fails its checksum)
     for i, line in enumerate(lines):
         folded = fold(line)
         for pattern, phrase in zip(spec.keyword_re, spec.keywords, strict=True):
@@ -295,7 +296,7 @@ def extract_tax_ids(
                         continue
                     inn = value_m.group(1)
                     if not inn_is_valid(inn):
-                        bad.append(f"{owner}_tax_id: INN {inn} fails the checksum")
+                        bad.append((owner, inn))
                         continue
                     conf = HIGH if same_line else 0.8
                     found[owner].append(_Cand(inn, conf, i))
@@ -327,7 +328,7 @@ def extract_fields(lines: Sequence[str], titles: Sequence[int], profile: Profile
     """
     values: dict[str, str | None] = dict.fromkeys(profile.field_keys)
     conf: dict[str, float] = dict.fromkeys(profile.field_keys, 0.0)
-    notes: list[str] = []
+    notes: list[ReviewCode] = []
     amount_lines: list[int] = []
     party_lines: dict[str, list[int]] = {}
     kinds = {f.kind for f in profile.fields}
@@ -354,7 +355,11 @@ def extract_fields(lines: Sequence[str], titles: Sequence[int], profile: Profile
             cands = found.get(spec.party or "", [])
             values[spec.key], conf[spec.key] = _pick(cands, normalize_number)
             if values[spec.key] is None:
-                notes.extend(b for b in bad if b.startswith(f"{spec.party}_"))
+                notes.extend(
+                    ReviewCode("inn_invalid", spec.key, {"value": inn})
+                    for party, inn in bad
+                    if party == spec.party
+                )
     for key, value in values.items():
         if value is None:
             conf[key] = 0.0

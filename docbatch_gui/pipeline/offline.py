@@ -20,6 +20,7 @@ from docbatch_gui.domain.normalize import (
     normalize_number,
     normalize_text,
 )
+from docbatch_gui.domain.reasons import ReviewCode
 from docbatch_gui.pipeline.fields import extract_fields
 from docbatch_gui.pipeline.filename import parse_filename
 from docbatch_gui.pipeline.profile import UNKNOWN, Profile
@@ -152,18 +153,21 @@ def _analyse(page: PageText, profile: Profile) -> _PageInfo:
     )
 
 
-def _unread_reasons(unread: Sequence[_PageInfo]) -> list[str]:
+def _unread_reasons(unread: Sequence[_PageInfo]) -> list[ReviewCode]:
     """What really happened on pages with (almost) no text, grouped by cause."""
-    causes: dict[str, list[int]] = {}
+    causes: dict[tuple[str, str], list[int]] = {}
     for page in unread:
         if page.ocr_engine:
-            cause = f"OCR ({page.ocr_engine}) found no readable text on {{pages}}: check the scan"
+            cause = ("pages_ocr_empty", page.ocr_engine)
         elif page.chars:
-            cause = "almost no text on {pages} (a few characters in the file's text layer)"
+            cause = ("pages_little_text", "")
         else:
-            cause = "no text layer on {pages} (scan): OCR needed"
+            cause = ("pages_no_text", "")
         causes.setdefault(cause, []).append(page.page_no)
-    return [cause.format(pages=page_ranges(numbers)) for cause, numbers in causes.items()]
+    return [
+        ReviewCode(code, params={"pages": page_ranges(numbers), "engine": engine})
+        for (code, engine), numbers in causes.items()
+    ]
 
 
 def _split_pages(pages: Sequence[PageText], profile: Profile) -> list[list[_PageInfo]]:
@@ -206,7 +210,9 @@ def classify(text: str, title_scores: Mapping[str, float], profile: Profile) -> 
     return best_key, best
 
 
-def _filename_conflicts(fields: dict[str, str | None], hints: dict[str, str | None]) -> list[str]:
+def _filename_conflicts(
+    fields: dict[str, str | None], hints: dict[str, str | None]
+) -> list[ReviewCode]:
     """Disagreement between the name and the content is worth a look by a person."""
     reasons = []
     checks: dict[str, Callable[[str], object]] = {
@@ -217,7 +223,7 @@ def _filename_conflicts(fields: dict[str, str | None], hints: dict[str, str | No
     for key, norm in checks.items():
         have, hint = fields.get(key), hints.get(key)
         if have and hint and norm(have) != norm(hint):
-            reasons.append(f"{key} differs from file name ({have} vs {hint})")
+            reasons.append(ReviewCode("filename_mismatch", key, {"value": have, "hint": hint}))
     return reasons
 
 
@@ -244,7 +250,7 @@ def _build(
     )
     result = extract_fields(lines, titles, profile)
 
-    reasons: list[str] = []
+    reasons: list[ReviewCode] = []
     reasons.extend(_unread_reasons(unread))
     reasons.extend(review_reasons(doc_type, result.values, result.confidence, profile))
     reasons.extend(result.notes)
@@ -260,7 +266,7 @@ def _build(
         confidence=result.confidence,
         filename_fields=dict(hints),
         needs_review=bool(reasons),
-        review_reasons=reasons,
+        review_codes=reasons,
     )
 
 

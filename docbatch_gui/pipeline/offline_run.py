@@ -56,7 +56,7 @@ async def extract_in_child(
             ):
                 event = message.get("event")
                 if event == "documents":
-                    documents = [Document(**d) for d in message["documents"]]
+                    documents = [Document.from_body(d) for d in message["documents"]]
                 elif event == "error":
                     error_class = CHILD_ERRORS.get(message["kind"], UnsupportedInput)
                     raise error_class(message["message"], file=file_name)

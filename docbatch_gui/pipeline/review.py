@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from docbatch_gui.domain.models import Document, Page
+from docbatch_gui.domain.reasons import ReviewCode
 from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.pipeline.textutil import page_ranges
 
@@ -17,19 +18,19 @@ def review_reasons(
     values: Mapping[str, str | None],
     confidence: Mapping[str, float],
     profile: Profile,
-) -> list[str]:
+) -> list[ReviewCode]:
     """Unknown type, a required field missing, or a value below the review threshold."""
-    reasons: list[str] = []
+    reasons: list[ReviewCode] = []
     if doc_type == UNKNOWN:
-        reasons.append("document type unknown")
+        reasons.append(ReviewCode("type_unknown"))
     spec = profile.doc_type(doc_type)
     for key in spec.required_fields if spec else ():
         if values.get(key) is None:
-            reasons.append(f"{key} not found")
+            reasons.append(ReviewCode("field_missing", key))
     for key, value in values.items():
         score = confidence.get(key, 0.0)
         if value is not None and score < profile.review_threshold:
-            reasons.append(f"{key} uncertain (confidence {score:.2f})")
+            reasons.append(ReviewCode("low_confidence", key, {"confidence": round(score, 2)}))
     return reasons
 
 
@@ -47,21 +48,15 @@ def with_page_notes(documents: Sequence[Document], pages: Sequence[Page]) -> lis
         reasons = []
         mine = [n for n in skipped if n in inside]
         if mine:
-            reasons.append(
-                f"{page_ranges(mine)} could not be rendered in time (PAGE_TIMEOUT): "
-                "only the file's text layer was read; check it against the source file"
-            )
+            reasons.append(ReviewCode("pages_not_rendered", params={"pages": page_ranges(mine)}))
         mine = [n for n in uncertain if n in inside]
         if mine:
-            reasons.append(
-                f"orientation uncertain on {page_ranges(mine)}: kept as scanned; "
-                "turn it if it is upside down or sideways"
-            )
+            reasons.append(ReviewCode("orientation_uncertain", params={"pages": page_ranges(mine)}))
         if reasons:
             document = replace(
                 document,
                 needs_review=True,
-                review_reasons=[*document.review_reasons, *reasons],
+                review_codes=[*document.review_codes, *reasons],
             )
         noted.append(document)
     return noted

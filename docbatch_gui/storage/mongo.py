@@ -340,4 +340,4 @@ class MongoStore(MongoRecords, MongoRegistry):
         cursor = self.db.documents.find(query, {"_id": 0}).sort(
             [("job_id", ASCENDING), ("doc_index", ASCENDING)]
         )
-        return [Document(**doc) for doc in cursor]
+        return [Document.from_body(doc) for doc in cursor]

@@ -456,17 +456,15 @@ class SQLiteStore(RecordTables, RegistryTables):
         documents = []
         for r in rows:
             body = json.loads(r["body"])
-            documents.append(
-                Document(
-                    id=r["id"],
-                    job_id=r["job_id"],
-                    doc_index=r["doc_index"],
-                    doc_type=r["doc_type"],
-                    page_from=r["page_from"],
-                    page_to=r["page_to"],
-                    **body,
-                )
+            body.update(
+                id=r["id"],
+                job_id=r["job_id"],
+                doc_index=r["doc_index"],
+                doc_type=r["doc_type"],
+                page_from=r["page_from"],
+                page_to=r["page_to"],
             )
+            documents.append(Document.from_body(body))
         return documents
 
 

@@ -25,6 +25,7 @@ from docbatch_gui.domain import (
     Phase,
     RequestRecord,
 )
+from docbatch_gui.domain.reasons import ReviewCode
 from docbatch_gui.storage.store import Store
 
 SHA_A = "a" * 64
@@ -273,7 +274,7 @@ class StoreContract:
                 filename_fields={"number": "123"},
                 handwritten_numbers=["77"],
                 needs_review=True,
-                review_reasons=["date not found"],
+                review_codes=[ReviewCode("field_missing", "date")],
             ),
             Document(job.id, 1, "act", 3, 3),
         ]

@@ -10,6 +10,7 @@ from PIL import Image
 
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.domain.models import Document, NewJob, Page
+from docbatch_gui.domain.reasons import ReviewCode
 from docbatch_gui.domain.states import JobState
 from tests.gui.conftest import signal_future, until
 
@@ -38,7 +39,7 @@ def waiting_job(app: DocBatchApp, documents: int = 2) -> int:
                 fields={"number": f"10{index}", "date": None, "amount": "50.00"},
                 confidence={"number": 0.4, "amount": 0.95},
                 needs_review=True,
-                review_reasons=["date not found"],
+                review_codes=[ReviewCode("field_missing", "date")],
             )
             for index in range(documents)
         ],

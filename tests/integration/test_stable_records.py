@@ -15,6 +15,7 @@ import pytest
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.app.review import ReviewService
 from docbatch_gui.domain import Document, JobState, NewJob
+from docbatch_gui.domain.reasons import ReviewCode
 from docbatch_gui.engine.documents import NOT_FOUND_AGAIN, CorrectionsAtRisk, carry_corrections
 from docbatch_gui.registry.service import RegistryService
 from docbatch_gui.storage.sqlite import SQLiteStore
@@ -75,7 +76,8 @@ def test_carry_over_matches_on_the_pages_the_model_gave() -> None:
     again = Document(
         1, 0, "invoice", 1, 2,
         fields={"number": "1", "date": "2024-01-02", "amount": "10.00"},
-        needs_review=True, review_reasons=["number uncertain (confidence 0.40)"],
+        needs_review=True,
+        review_codes=[ReviewCode("low_confidence", "number", {"confidence": 0.4})],
     )  # fmt: skip
     (kept,), lost = carry_corrections([earlier], [again])
     assert lost == []

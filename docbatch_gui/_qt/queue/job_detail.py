@@ -116,8 +116,8 @@ class JobDetail(QWidget):
             review = self.tr("yes") if doc.needs_review else ""
             item = QTreeWidgetItem([self.ctx.doc_type_label(doc.doc_type), pages, *values, review])
             item.setData(0, Qt.ItemDataRole.UserRole, (doc.job_id, doc.doc_index))
-            if doc.review_reasons:
-                item.setToolTip(5, "\n".join(doc.review_reasons))
+            if doc.review_codes:
+                item.setToolTip(5, "\n".join(self.ctx.reasons(doc)))
             self.documents.addTopLevelItem(item)
         for column in range(self.documents.columnCount()):
             self.documents.resizeColumnToContents(column)

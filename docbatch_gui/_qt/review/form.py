@@ -5,7 +5,6 @@ and collecting the operator's edits. A mixin of
 
 from __future__ import annotations
 
-import re
 from typing import TypedDict
 
 from PySide6.QtWidgets import (
@@ -19,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from docbatch_gui._qt.context import GuiContext
+from docbatch_gui._qt.context import GuiContext, interface_language
 from docbatch_gui._qt.widgets.icons import confidence_color, disc_icon
 from docbatch_gui._qt.widgets.page_view import PageView
 from docbatch_gui.domain.models import Document, Job
@@ -82,7 +81,12 @@ class ReviewForm(QWidget):
         for key, editor in self.editors.items():
             editor.setText(doc.fields.get(key) or "")
             self._mark(editor, doc.confidence.get(key) if key in doc.fields else None, key, doc)
-        reasons = [self._reason(r) for r in doc.review_reasons] if doc.needs_review else []
+        language = interface_language()
+        reasons = (
+            [code.words(language, self.field_labels) for code in doc.review_codes]
+            if doc.needs_review
+            else []
+        )
         if doc.confirmed_by:
             reasons = [
                 self.tr("Confirmed by {0} at {1}").format(doc.confirmed_by, doc.confirmed_at)
@@ -97,20 +101,6 @@ class ReviewForm(QWidget):
         fields = {**self.field_labels, "doc_type": self.tr("type"), "pages": self.tr("pages")}
         self.history.setPlainText("\n".join(audit_line(e, actions, fields) for e in doc.audit))
         self.page_view.show_pages(doc.job_id, list(range(doc.page_from, doc.page_to + 1)))
-
-    def _reason(self, reason: str) -> str:
-        """A review reason from the core, in the interface language when it is known."""
-        if reason == "document type unknown":
-            return self.tr("Document type unknown")
-        if found := re.fullmatch(r"(\w+) not found", reason):
-            key = found[1]
-            return self.tr("{0}: not found").format(self.field_labels.get(key, key))
-        if found := re.fullmatch(r"(\w+) uncertain \(confidence ([\d.]+)\)", reason):
-            key = found[1]
-            return self.tr("{0}: uncertain (confidence {1:.0%})").format(
-                self.field_labels.get(key, key), float(found[2])
-            )
-        return reason
 
     def _mark(self, editor: QLineEdit, confidence: float | None, key: str, doc: Document) -> None:
         found = doc.fields.get(key) is not None

@@ -233,7 +233,7 @@ class ReviewTab(ReviewForm, QWidget):
             item.setIcon(0, disc_icon("#188038", "✓"))
         elif doc.needs_review:
             item.setIcon(0, disc_icon("#e37400", "!"))
-            item.setToolTip(0, "\n".join(doc.review_reasons))
+            item.setToolTip(0, "\n".join(self.ctx.reasons(doc)))
         return item
 
     def _key(self, item: QTreeWidgetItem | None) -> tuple[int, int] | None:

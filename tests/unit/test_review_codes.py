@@ -1,0 +1,56 @@
+"""Review reasons are codes: worded in both languages, stored and read back."""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+
+from docbatch_gui.domain.models import Document
+from docbatch_gui.domain.reasons import LANGUAGES, TEMPLATES, ReviewCode, codes_from_body
+
+
+def _placeholders(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+@pytest.mark.parametrize("code", sorted(TEMPLATES))
+def test_every_code_is_worded_in_every_language_with_the_same_parameters(code: str) -> None:
+    templates = TEMPLATES[code]
+    assert set(templates) == set(LANGUAGES)
+    assert templates["ru"] != templates["en"] or code == "note"
+    assert _placeholders(templates["ru"]) == _placeholders(templates["en"])
+
+
+def test_a_code_is_worded_with_the_field_label_of_the_language() -> None:
+    code = ReviewCode("low_confidence", "amount", {"confidence": 0.4})
+    assert code.words() == "amount uncertain (confidence 0.40)"
+    assert code.words("ru", {"amount": "Сумма"}) == "Сумма: неуверенно (уверенность 0.40)"
+
+
+def test_a_code_with_missing_parameters_or_unknown_to_this_version_is_still_readable() -> None:
+    assert ReviewCode("vat_mismatch", "vat_amount").words() == "vat_amount: vat_mismatch"
+    newer = ReviewCode("from_the_future", None, {"x": 1})
+    assert newer.words("ru") == "from_the_future (x=1)"
+
+
+def test_a_document_round_trips_its_codes_and_locations() -> None:
+    document = Document(
+        1, 0, "invoice", 1, 1,
+        fields={"number": "7"},
+        review_codes=[ReviewCode("field_missing", "date")],
+        locations={"number": {"page": 1, "box": [0.1, 0.2, 0.3, 0.25]}},
+    )  # fmt: skip
+    body = document.as_dict()
+    assert body["review_reasons"] == ["date not found"]
+    assert body["review_codes"] == [{"code": "field_missing", "field": "date", "params": {}}]
+    assert Document.from_body(body) == document
+
+
+def test_reasons_stored_before_codes_become_notes() -> None:
+    body = {"review_reasons": ["number differs from file name (1 vs 2)"]}
+    (code,) = codes_from_body(body)
+    assert code.code == "note" and code.words() == "number differs from file name (1 vs 2)"
+    old = {"job_id": 1, "doc_index": 0, "doc_type": "act", "page_from": 1, "page_to": 1,
+           "review_reasons": ["date not found"], "retired_key": 1}  # fmt: skip
+    assert Document.from_body(old).review_reasons == ["date not found"]
