@@ -45,6 +45,7 @@ REFUSED_ERRORS = frozenset({"invalid_request_error", "not_found_error", "request
 
 class ResultBuilder:
     def __init__(self, context: EngineContext, listener: JobListener) -> None:
+        self.context = context
         self.store = context.store
         self.settings = settings = context.settings
         self.profile = context.profile
@@ -216,7 +217,7 @@ class ResultBuilder:
                 [RawDocument.from_body(d) for d in r.answer or []]
                 for r in sorted(records, key=lambda r: r.group)
             ]
-            documents = store_documents(self.store, job.id, stitch(job.id, groups, self.profile))
+            documents = store_documents(self.context, job.id, stitch(job.id, groups, self.profile))
             cost = sum(r.cost_usd or 0.0 for r in records)
             final = (
                 JobState.NEEDS_REVIEW

@@ -25,6 +25,8 @@ from docbatch_gui.domain.errors import DocBatchError, ErrorKind, ExitCode
 from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.reasons import ReviewCode, without_fields
 from docbatch_gui.domain.text import clean_value
+from docbatch_gui.engine.checking import checked
+from docbatch_gui.engine.context import EngineContext
 from docbatch_gui.pipeline.review import with_page_notes
 from docbatch_gui.storage.store import Store
 
@@ -55,9 +57,13 @@ def check_corrections(store: Store, job_id: int, file_name: str, *, force: bool)
         )
 
 
-def store_documents(store: Store, job_id: int, documents: Sequence[Document]) -> list[Document]:
+def store_documents(
+    ctx: EngineContext, job_id: int, documents: Sequence[Document]
+) -> list[Document]:
     """The one way extracted documents are saved (worker and batch results alike)."""
+    store = ctx.store
     fresh = with_page_notes([_cleaned(d) for d in documents], store.list_pages(job_id))
+    fresh = checked(ctx, job_id, fresh)
     kept, lost = carry_corrections(store.list_documents(job_id), fresh)
     if lost:
         store.archive_documents(job_id, lost, NOT_FOUND_AGAIN)

@@ -284,7 +284,7 @@ class LocalWorker:
         )
         extracted = await self._extract(job, attempt, deadline)
         self.store.transition(job.id, JobState.BUILDING, attempt=attempt)
-        documents = store_documents(self.store, job.id, extracted)
+        documents = store_documents(self.context, job.id, extracted)
         final = (
             JobState.NEEDS_REVIEW
             if any(d.needs_review for d in documents) or not documents

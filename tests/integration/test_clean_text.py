@@ -11,8 +11,12 @@ import pytest
 
 from docbatch_gui.domain import Document, NewJob
 from docbatch_gui.domain.text import clean_value, printable
+from docbatch_gui.engine.context import EngineContext
 from docbatch_gui.engine.documents import store_documents
+from docbatch_gui.pipeline.profile import load_profile
 from docbatch_gui.registry.service import RegistryService
+from docbatch_gui.settings.model import Settings
+from docbatch_gui.storage.blobs import LocalBlobStore
 from docbatch_gui.storage.sqlite import SQLiteStore
 from tests import builders
 from tests.helpers import cli
@@ -34,8 +38,9 @@ def test_stored_values_are_clean_and_an_export_never_fails_on_a_character(
     store = SQLiteStore(tmp_path / "db.sqlite3")
     job = store.create_job(NewJob("a.pdf", "/a.pdf", "a" * 64, 1))
     store.update_job(job.id, pages=2)
+    ctx = EngineContext(store, LocalBlobStore(tmp_path / "blobs"), Settings(), load_profile())
     (saved,) = store_documents(
-        store, job.id, [Document(job.id, 0, "invoice", 1, 1, fields={"counterparty": NASTY})]
+        ctx, job.id, [Document(job.id, 0, "invoice", 1, 1, fields={"counterparty": NASTY})]
     )
     assert saved.fields["counterparty"] == "ООО «Ромашка»[2J"
     # a record written before values were cleaned still exports

