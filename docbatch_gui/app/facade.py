@@ -15,6 +15,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from docbatch_gui.app.exports import DocumentExports
 from docbatch_gui.app.review import ReviewService
 from docbatch_gui.app.views import BatchViews, RemoteSources
 from docbatch_gui.coordination.leader import RedisLeaderLock
@@ -107,6 +108,11 @@ class DocBatchApp(BatchViews, RemoteSources):
         from docbatch_gui.registry.service import RegistryService
 
         return RegistryService(self.store, self.workload)
+
+    @cached_property
+    def exports(self) -> DocumentExports:
+        """Documents out to xlsx, csv and json, in saved layouts."""
+        return DocumentExports(self.store, self.settings, self.profile)
 
     @cached_property
     def workload(self) -> Workload:

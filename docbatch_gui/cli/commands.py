@@ -18,6 +18,7 @@ from rich.text import Text
 
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.cli.errors import describe, sentence
+from docbatch_gui.cli.export import cmd_export
 from docbatch_gui.cli.output import (
     batch_json,
     complain,
@@ -311,4 +312,5 @@ COMMANDS = {
     "retry": cmd_retry,
     "cancel": cmd_cancel,
     "registry": cmd_registry,
+    "export": cmd_export,
 }

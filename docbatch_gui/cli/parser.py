@@ -11,6 +11,7 @@ import argparse
 
 from docbatch_gui import __version__
 from docbatch_gui.cli.errors import DEBUG_VARIABLE
+from docbatch_gui.cli.export import add_export_parser
 from docbatch_gui.cli.registry import add_registry_parser
 
 #: what ``docbatch --help`` says of exit codes (docs/cli.md has the whole table)
@@ -108,4 +109,5 @@ def build_parser() -> argparse.ArgumentParser:
     cancel = commands.add_parser("cancel", help="cancel queued or running jobs")
     cancel.add_argument("ids", nargs="+", type=int, metavar="ID")
     add_registry_parser(commands)
+    add_export_parser(commands)
     return parser

@@ -139,6 +139,14 @@ CASES = [
     ),
     Case(("registry", "export", "{imported}", "{tmp}"), ExitCode.UNSUPPORTED, ("is a folder",)),
     Case(("registry", "list"), ExitCode.STORAGE, ("is damaged",), where="damaged"),
+    Case(("export", "{tmp}/out.xlsx", "--job", MISSING), NOT_FOUND, ("No job 999999",)),
+    Case(("export", "/nowhere/out.xlsx"), NOT_FOUND, ("/nowhere/out.xlsx", "check the path")),
+    Case(("export", "{tmp}/out.pdf"), ExitCode.CONFIG, ("export to .xlsx, .csv or .json",)),
+    Case(
+        ("export", "{tmp}/o.csv", "--layout", "nope"),
+        NOT_FOUND,
+        ("No export layout 'nope' (known: all, 1c)",),
+    ),
 ]
 
 
