@@ -37,7 +37,7 @@ from docbatch_gui.engine.context import (
     batch_client,
     sync_client,
 )
-from docbatch_gui.engine.documents import check_corrections
+from docbatch_gui.engine.documents import check_corrections, finished
 from docbatch_gui.engine.intake import IntakeReport, intake_paths
 from docbatch_gui.engine.recovery import recover_interrupted
 from docbatch_gui.engine.worker import MAX_INTERRUPTIONS, JobListener, LocalWorker
@@ -240,7 +240,7 @@ class DocBatchApp(BatchViews, RemoteSources):
 
     @cached_property
     def review(self) -> ReviewService:
-        return ReviewService(self.store)
+        return ReviewService(self.store, lambda job: finished(self.context, job))
 
     def page_image(self, job_id: int, page_no: int) -> bytes:
         """The rendered page (upright), as stored: what Claude saw."""

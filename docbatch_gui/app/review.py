@@ -7,6 +7,7 @@ the last unconfirmed document of a ``needs_review`` job moves the job to ``done`
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
@@ -53,8 +54,10 @@ def normalize_field(name: str, value: str | None) -> str | None:
 
 
 class ReviewService:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, on_final: Callable[[Job], object] | None = None) -> None:
         self.store = store
+        #: told when a confirmation finishes a job (the webhook)
+        self.on_final = on_final
 
     def waiting(self) -> list[Job]:
         """Every job waiting for a person, oldest first."""
@@ -128,6 +131,8 @@ class ReviewService:
             job = self.store.transition(
                 job_id, JobState.DONE, expected=JobState.NEEDS_REVIEW, error=None
             )
+            if self.on_final is not None:
+                self.on_final(job)
         return saved, job
 
     def _check_pages(self, job_id: int, pages: tuple[int, int]) -> None:

@@ -32,15 +32,19 @@ from docbatch_gui.cli.output import (
     summary_line,
 )
 from docbatch_gui.cli.registry import cmd_registry
+from docbatch_gui.cli.webhooks import cmd_webhooks
 from docbatch_gui.diagnostics.doctor import Status, run_checks, run_live
 from docbatch_gui.domain.errors import DocBatchError, ExitCode
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import FINAL_STATES
 from docbatch_gui.domain.text import printable
 from docbatch_gui.engine.intake import shown_path
+from docbatch_gui.outbound.webhook import sender_for
 from docbatch_gui.settings.model import Settings
 
 MAX_DOCUMENTS_SHOWN = 30  # more than a screenful is better read with `documents`
+#: how long `process --wait` waits for its webhooks before it exits
+WEBHOOK_FLUSH_SECONDS = 30
 
 
 def cmd_process(app: DocBatchApp, args: argparse.Namespace) -> int:
@@ -71,6 +75,9 @@ def cmd_process(app: DocBatchApp, args: argparse.Namespace) -> int:
                 f"{len(documents)} documents found; list them with "
                 "`docbatch documents --job ID` (add --json for scripts)."
             )
+    sender = sender_for(app.settings)
+    if sender is not None and not sender.flush(WEBHOOK_FLUSH_SECONDS):
+        complain("Some webhook deliveries are still pending; the next run sends them.", "yellow")
     if app.halted is not None:
         complain(f"Stopped: {app.halted.message}")
     if interrupted:
@@ -313,4 +320,5 @@ COMMANDS = {
     "cancel": cmd_cancel,
     "registry": cmd_registry,
     "export": cmd_export,
+    "webhooks": cmd_webhooks,
 }

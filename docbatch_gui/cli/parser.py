@@ -13,6 +13,7 @@ from docbatch_gui import __version__
 from docbatch_gui.cli.errors import DEBUG_VARIABLE
 from docbatch_gui.cli.export import add_export_parser
 from docbatch_gui.cli.registry import add_registry_parser
+from docbatch_gui.cli.webhooks import add_webhooks_parser
 
 #: what ``docbatch --help`` says of exit codes (docs/cli.md has the whole table)
 EXIT_CODES = """exit codes:
@@ -110,4 +111,5 @@ def build_parser() -> argparse.ArgumentParser:
     cancel.add_argument("ids", nargs="+", type=int, metavar="ID")
     add_registry_parser(commands)
     add_export_parser(commands)
+    add_webhooks_parser(commands)
     return parser

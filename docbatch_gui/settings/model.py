@@ -61,16 +61,23 @@ def default_ocr_engine() -> str:
     return "tesseract" if shutil.which("tesseract") else "none"
 
 
-CHOICE_FIELDS = ("ocr_engine", "claude_effort", "claude_thinking", "anthropic_model")
+CHOICE_FIELDS = ("ocr_engine", "claude_effort", "claude_thinking", "anthropic_model", "watch_after")
+
+
+#: what happens to a watched folder's file after intake
+WATCH_AFTER = ("keep", "move")
 
 
 def fixed_choices(field_name: str) -> tuple[str, ...]:
     """The values a str setting is limited to (validation, messages, the GUI's lists)."""
     if field_name == "anthropic_model":
         return known_models()
-    return {"ocr_engine": OCR_ENGINES, "claude_effort": EFFORTS, "claude_thinking": THINKING}[
-        field_name
-    ]
+    return {
+        "ocr_engine": OCR_ENGINES,
+        "claude_effort": EFFORTS,
+        "claude_thinking": THINKING,
+        "watch_after": WATCH_AFTER,
+    }[field_name]
 
 
 def combination_problem(
@@ -203,6 +210,24 @@ class Settings(BaseSettings):
     #: another Vision endpoint (a regional one, or a test server)
     google_vision_endpoint: str | None = Field(None, alias="GOOGLE_VISION_ENDPOINT")
 
+    # Documents out: a POST for each job that reaches done or needs_review, signed with
+    # an HMAC of the body (X-DocBatch-Signature), retried, and kept when it fails.
+    webhook_url: str | None = Field(None, alias="WEBHOOK_URL")
+    webhook_secret: SecretStr | None = Field(None, alias="WEBHOOK_SECRET")
+    #: tries per delivery (the waits between them grow: 1, 2, 4 … up to 60 s)
+    webhook_attempts: int = Field(5, ge=1, le=20, alias="WEBHOOK_ATTEMPTS")
+    webhook_timeout: float = Field(10, ge=0.5, le=300, alias="WEBHOOK_TIMEOUT")
+
+    # Watched folders: files a scanner drops there are queued once they are complete.
+    #: folders to watch whenever the window or ``docbatch worker`` runs (";" between)
+    watch_folders: str = Field("", alias="WATCH_FOLDERS")
+    #: a file is complete when its size and time have not changed for this long
+    watch_settle_seconds: float = Field(3, ge=0.1, le=3600, alias="WATCH_SETTLE_SECONDS")
+    #: how often the folders are listed too (network shares send no events)
+    watch_poll_seconds: float = Field(5, ge=0.2, le=3600, alias="WATCH_POLL_SECONDS")
+    #: after intake: keep the original, or move it into processed/ or failed/ beside it
+    watch_after: str = Field("keep", alias="WATCH_AFTER")
+
     @classmethod
     def settings_customise_sources(
         cls,
@@ -232,13 +257,17 @@ class Settings(BaseSettings):
         "yadisk_token",
         "google_application_credentials",
         "google_vision_endpoint",
+        "webhook_url",
+        "webhook_secret",
         mode="before",
     )
     @classmethod
     def _empty_is_unset(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
 
-    @field_validator("ocr_engine", "claude_effort", "claude_thinking", "anthropic_model")
+    @field_validator(
+        "ocr_engine", "claude_effort", "claude_thinking", "anthropic_model", "watch_after"
+    )
     @classmethod
     def _one_of(cls, value: str, info: ValidationInfo) -> str:
         allowed = fixed_choices(str(info.field_name))
@@ -278,6 +307,10 @@ class Settings(BaseSettings):
             if name in _URI_FIELDS and isinstance(value, str):
                 value = mask_uri_password(value)
             yield name, value
+
+    @property
+    def watched_folders(self) -> list[Path]:
+        return [Path(p.strip()).expanduser() for p in self.watch_folders.split(";") if p.strip()]
 
     @property
     def db_path(self) -> Path:
