@@ -11,12 +11,14 @@ import contextlib
 import json
 import signal
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 from rich.markup import escape as escape_markup
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
 from docbatch_gui.app.facade import DocBatchApp
+from docbatch_gui.app.watching import WatchService
 from docbatch_gui.cli.errors import describe, sentence
 from docbatch_gui.cli.export import cmd_export
 from docbatch_gui.cli.output import (
@@ -167,18 +169,48 @@ def cmd_documents(app: DocBatchApp, args: argparse.Namespace) -> int:
 
 
 def cmd_worker(app: DocBatchApp, args: argparse.Namespace) -> int:
-    async def run() -> None:
-        stop = asyncio.Event()
+    folders = [] if args.once else app.settings.watched_folders
+    asyncio.run(_serve(app, folders, once=args.once))
+    return ExitCode.OK
+
+
+def cmd_watch(app: DocBatchApp, args: argparse.Namespace) -> int:
+    folders = [Path(p).expanduser().resolve() for p in args.folders]
+    out.print(f"Watching {', '.join(str(f) for f in folders)}; Ctrl+C stops.", markup=False)
+    asyncio.run(_serve(app, folders, once=False, process=not args.no_process))
+    return ExitCode.OK
+
+
+async def _serve(
+    app: DocBatchApp, folders: list[Path], *, once: bool, process: bool = True
+) -> None:
+    """Process the queue until stopped, watching ``folders``: a new file wakes the
+    engine at once; otherwise it looks again every POLL_INTERVAL seconds."""
+    loop = asyncio.get_running_loop()
+    stop, wake = asyncio.Event(), asyncio.Event()
+    watching = WatchService(
+        app,
+        folders,
+        wake=lambda: loop.call_soon_threadsafe(wake.set),
+        notify=lambda line: complain(line, "cyan"),
+    )
+    watching.start()
+    try:
         with _stop_on_signals(stop):
             while not stop.is_set():
-                await app.run(None, stop=stop)
-                if args.once:
+                wake.clear()
+                if process:
+                    await app.run(None, stop=stop)
+                if once:
                     return
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(stop.wait(), app.settings.poll_interval)
-
-    asyncio.run(run())
-    return ExitCode.OK
+                waits = [asyncio.ensure_future(e.wait()) for e in (stop, wake)]
+                await asyncio.wait(
+                    waits, timeout=app.settings.poll_interval, return_when="FIRST_COMPLETED"
+                )
+                for waiting in waits:
+                    waiting.cancel()
+    finally:
+        await asyncio.to_thread(watching.stop)
 
 
 def cmd_celery_worker(app: DocBatchApp, args: argparse.Namespace) -> int:
@@ -320,5 +352,6 @@ COMMANDS = {
     "cancel": cmd_cancel,
     "registry": cmd_registry,
     "export": cmd_export,
+    "watch": cmd_watch,
     "webhooks": cmd_webhooks,
 }

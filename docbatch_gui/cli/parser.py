@@ -77,7 +77,24 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --live: also create a one-request batch and cancel it (not billed)",
     )
 
-    worker = commands.add_parser("worker", help="process the queue in the foreground")
+    watch = commands.add_parser(
+        "watch",
+        help="queue files dropped into folders (a scanner's share) until stopped",
+        description="Watch folders: each complete new file is queued once (size and time "
+        "unchanged for WATCH_SETTLE_SECONDS; temporary names are waited out) and processed. "
+        "WATCH_AFTER=move puts originals into processed/ or failed/ beside them. A missing "
+        "folder is reported and tried again. Ctrl+C stops.",
+    )
+    watch.add_argument("folders", nargs="+", metavar="DIR", help="folders to watch")
+    watch.add_argument(
+        "--no-process",
+        action="store_true",
+        help="only queue the files (the window or `docbatch worker` processes them)",
+    )
+
+    worker = commands.add_parser(
+        "worker", help="process the queue in the foreground (and watch WATCH_FOLDERS)"
+    )
     worker.add_argument("--once", action="store_true", help="process what is queued, then exit")
 
     celery = commands.add_parser(

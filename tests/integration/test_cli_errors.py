@@ -139,6 +139,7 @@ CASES = [
     ),
     Case(("registry", "export", "{imported}", "{tmp}"), ExitCode.UNSUPPORTED, ("is a folder",)),
     Case(("registry", "list"), ExitCode.STORAGE, ("is damaged",), where="damaged"),
+    Case(("watch", "{tmp}"), ExitCode.STORAGE, ("is damaged",), where="damaged"),
     Case(("webhooks", "--resend", "x"), ExitCode.CONFIG, ("WEBHOOK_URL is not set",)),
     Case(
         ("webhooks", "--resend", "x"),
