@@ -11,6 +11,8 @@ import threading
 import time
 from pathlib import Path
 
+from docbatch_gui.app.host import EngineHost
+from docbatch_gui.settings.model import load_settings
 from docbatch_gui.sources.watch import FolderWatcher, Ledger, is_temporary
 from tests.helpers import REPO, cli_json, wait_for
 
@@ -140,3 +142,21 @@ def test_watch_processes_moves_originals_and_a_restart_takes_nothing_twice(
     assert len(cli_json(data, "jobs", env=keep)) == 3
     assert (kept / "a.pdf").exists() and not (kept / "processed").exists()
     assert json.dumps(jobs)  # the first run's jobs are still listed
+
+
+def test_the_engine_host_watches_the_settings_folders_while_it_runs(tmp_path: Path) -> None:
+    folder = tmp_path / "inbox"
+    folder.mkdir()
+    settings = load_settings(data_dir=tmp_path / "data", OCR_ENGINE="none",
+                             **{**FAST, "WATCH_FOLDERS": str(folder)})  # fmt: skip
+    host = EngineHost.for_settings(settings)
+    try:
+        host.start()
+        assert host.watching is not None and host.watching.folders == [folder]
+        (folder / "a.pdf").write_bytes((SAMPLES / "en_invoice_INV-2024-0042.pdf").read_bytes())
+        wait_for(lambda: [j for j in host.app.jobs() if j.state.value in ("done", "needs_review")],
+                 120, "the dropped file to be processed")  # fmt: skip
+        host.stop()
+        assert host.watching is None
+    finally:
+        host.close()
