@@ -38,13 +38,13 @@ async def test_the_legend_says_what_each_dot_colour_means(window: Any) -> None:
     tab = await open_review(window, boxed_job(window.ctx.app))
     legend = tab.findChild(ConfidenceLegend)
     assert legend is not None and legend.isVisible()
-    colors = [color.name() for color, _ in legend.entries]
+    colors = [color.name() for color, _, _ in legend.entries]
     expected = [confidence_color(c).name() for c in (0.9, 0.7, 0.1, None)]
     assert colors == expected  # green, amber, red, grey
-    words = [w for _, w in legend.entries]
-    assert "85%" in words[0] and "60–84%" in words[1] and "not found" in words[2]
-    for color, _ in legend.entries:
-        assert color.name() in legend.text()
+    assert [word for _, word, _ in legend.entries] == ["sure", "unsure", "not found", "no score"]
+    for color, word, _ in legend.entries:
+        assert color.name() in legend.text() and word in legend.text()
+    assert "85% or more" in legend.toolTip() and "60–84%" in legend.toolTip()
 
 
 @QASYNC

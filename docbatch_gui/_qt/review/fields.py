@@ -100,28 +100,44 @@ def add_field_rows(form: QFormLayout, profile: Profile, language: str) -> FieldR
 
 
 class ConfidenceLegend(QLabel):
-    """What the dots' colours mean, under the fields they mark."""
+    """What the dots' colours mean, under the fields they mark: a word each, short
+    enough for one line in a small window; the thresholds are in its tooltip."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setTextFormat(Qt.TextFormat.RichText)
-        self.setWordWrap(True)
         self.setStyleSheet("color: palette(mid);")
         sure, unsure = round(SURE * 100), round(UNSURE * 100)
-        #: (colour, meaning), as shown
-        self.entries: list[tuple[QColor, str]] = [
-            (confidence_color(SURE), self.tr("sure ({0}% or more, or typed by a person)")),
-            (confidence_color(UNSURE), self.tr("unsure ({1}–{2}%)")),
-            (confidence_color(0.0), self.tr("not found, or under {1}%")),
-            (confidence_color(None), self.tr("no confidence given")),
+        #: (colour, word, what it means), as shown
+        self.entries: list[tuple[QColor, str, str]] = [
+            (
+                confidence_color(SURE),
+                self.tr("sure"),
+                self.tr("Sure: confidence {0}% or more, or typed by a person").format(sure),
+            ),
+            (
+                confidence_color(UNSURE),
+                self.tr("unsure"),
+                self.tr("Unsure: confidence {0}–{1}%").format(unsure, sure - 1),
+            ),
+            (
+                confidence_color(0.0),
+                self.tr("not found"),
+                self.tr("Not found, or confidence under {0}%").format(unsure),
+            ),
+            (
+                confidence_color(None),
+                self.tr("no score"),
+                self.tr("The reader gave no confidence for this value"),
+            ),
         ]
-        self.entries = [(c, words.format(sure, unsure, sure - 1)) for c, words in self.entries]
         self.setText(
-            " &nbsp; ".join(
-                f'<span style="color: {color.name()}">●</span>&nbsp;{html.escape(words)}'
-                for color, words in self.entries
+            " ".join(
+                f'<span style="color: {color.name()}">●</span>&nbsp;{html.escape(word)}'
+                for color, word, _ in self.entries
             )
         )
+        self.setToolTip("\n".join(meaning for _, _, meaning in self.entries))
 
 
 def field_color(doc: Document, key: str) -> QColor:

@@ -124,14 +124,16 @@ class PageCanvas(QGraphicsView):
 
     def set_image(self, image: QImage | None, keep_scroll: bool = False) -> None:
         """Show a page (None clears it); the zoom stays as the operator left it. A new
-        page starts at its top; the same page shown again (``keep_scroll``) stays put."""
+        page starts at its top left; the same page shown again (``keep_scroll``, after
+        a save) stays put."""
         self.set_boxes([])
         pixmap = QPixmap() if image is None else QPixmap.fromImage(image)
         self._page.setPixmap(pixmap)
         self.scene().setSceneRect(QRectF(pixmap.rect()))
         self._apply_zoom(self.zoom if self.fit is None else self._fitted())
         if not keep_scroll:
-            self.verticalScrollBar().setValue(self.verticalScrollBar().minimum())
+            for bar in (self.horizontalScrollBar(), self.verticalScrollBar()):
+                bar.setValue(bar.minimum())
 
     def has_image(self) -> bool:
         return not self._page.pixmap().isNull()

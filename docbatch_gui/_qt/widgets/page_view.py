@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QStackedWidget,
-    QToolButton,
+    QToolBar,
     QVBoxLayout,
     QWidget,
 )
@@ -72,17 +72,19 @@ class PageView(QWidget):
         self.zoom_label.setMinimumWidth(40)
         self.zoom_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.zoom_actions = self._zoom_actions()
+        # a tool bar, so that in a narrow window the zoom buttons fold behind its »
+        # rather than widen the page view
+        zoom = QToolBar()
+        zoom.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        zoom.addAction(self.zoom_actions[0])
+        zoom.addWidget(self.zoom_label)
+        zoom.addActions(self.zoom_actions[1:])
         nav = QHBoxLayout()
         nav.addWidget(self.previous_button)
         nav.addWidget(self.where)
         nav.addWidget(self.next_button)
         nav.addStretch(1)
-        for action in self.zoom_actions:
-            button = QToolButton()
-            button.setDefaultAction(action)
-            nav.addWidget(button)
-            if action is self.zoom_actions[0]:
-                nav.addWidget(self.zoom_label)
+        nav.addWidget(zoom, 0, Qt.AlignmentFlag.AlignRight)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.warning)
