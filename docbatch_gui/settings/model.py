@@ -197,6 +197,8 @@ class Settings(BaseSettings):
     blob_cache_mb: int = Field(2048, ge=16, le=1_000_000, alias="BLOB_CACHE_MB")
     redis_url: str | None = Field(None, alias="REDIS_URL")
     celery_broker_url: str | None = Field(None, alias="CELERY_BROKER_URL")
+    #: the only folder Celery tasks read registries from and write exports to
+    shared_folder: Path | None = Field(None, alias="SHARED_FOLDER")
     # Team scale: where heavy tasks run, the workload keys' TTL, the batch leader lock.
     execution: Execution = Field(Execution.IN_PROCESS, alias="EXECUTION")
     workload_ttl: int = Field(70 * 60, ge=1, le=86_400, alias="WORKLOAD_TTL")
@@ -259,6 +261,7 @@ class Settings(BaseSettings):
         "google_vision_endpoint",
         "webhook_url",
         "webhook_secret",
+        "shared_folder",
         mode="before",
     )
     @classmethod
