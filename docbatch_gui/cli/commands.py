@@ -38,6 +38,7 @@ from docbatch_gui.cli.webhooks import cmd_webhooks
 from docbatch_gui.diagnostics.doctor import Status, run_checks, run_live
 from docbatch_gui.domain.errors import DocBatchError, ExitCode
 from docbatch_gui.domain.models import Job
+from docbatch_gui.domain.progress import Canceled, CancelToken
 from docbatch_gui.domain.states import FINAL_STATES
 from docbatch_gui.domain.text import printable
 from docbatch_gui.engine.intake import shown_path
@@ -231,8 +232,13 @@ def cmd_import_yadisk(app: DocBatchApp, args: argparse.Namespace) -> int:
     """The token comes from YADISK_TOKEN or the keyring, never from the command line."""
     import httpx
 
+    cancel = CancelToken()
     try:
-        report = app.import_yadisk(args.url, mode=args.mode, force=args.force)
+        with _cancel_on_signals(cancel):
+            report = app.import_yadisk(args.url, mode=args.mode, force=args.force, cancel=cancel)
+    except Canceled:
+        complain("Interrupted: the Yandex.Disk import was stopped; nothing was queued.")
+        return ExitCode.INTERRUPTED
     except httpx.HTTPStatusError as exc:
         status = exc.response.status_code
         code = {401: ExitCode.CRITICAL, 403: ExitCode.CRITICAL, 404: ExitCode.NOT_FOUND}
@@ -245,8 +251,25 @@ def cmd_import_yadisk(app: DocBatchApp, args: argparse.Namespace) -> int:
         note = f" (duplicate of job {result.duplicate_of.id})" if result.duplicate_of else ""
         name = printable(result.job.file_name)
         out.print(Text(f"job {result.job.id}: {name} {result.job.state}{note}"))
+    for path, why in report.passed_over:
+        complain(f"not imported {printable(str(path))}: {why}", "yellow")
     out.print(f"{len(report.results)} file(s) queued from Yandex.Disk")
     return ExitCode.OK
+
+
+@contextlib.contextmanager
+def _cancel_on_signals(cancel: CancelToken) -> Iterator[None]:
+    """Ctrl+C and SIGTERM cancel a blocking operation that checks ``cancel``."""
+
+    def handler(signum: int, frame: object) -> None:
+        cancel.cancel()
+
+    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
 
 
 def cmd_pages(app: DocBatchApp, args: argparse.Namespace) -> int:

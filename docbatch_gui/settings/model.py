@@ -206,6 +206,10 @@ class Settings(BaseSettings):
     # Yandex.Disk import: an OAuth token for private folders (public links need none).
     yadisk_token: SecretStr | None = Field(None, alias="YADISK_TOKEN")
     yadisk_api_url: str = Field("https://cloud-api.yandex.net", alias="YADISK_API_URL")
+    #: seconds for a whole import; a server that drips data cannot hold it longer
+    yadisk_timeout: float = Field(3600, ge=1, le=86_400, alias="YADISK_TIMEOUT")
+    yadisk_max_files: int = Field(10_000, ge=1, le=1_000_000, alias="YADISK_MAX_FILES")
+    yadisk_max_depth: int = Field(20, ge=0, le=1000, alias="YADISK_MAX_DEPTH")
     google_application_credentials: Path | None = Field(
         None, alias="GOOGLE_APPLICATION_CREDENTIALS"
     )
