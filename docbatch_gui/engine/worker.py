@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from docbatch_gui.coordination.workload import Workload
 from docbatch_gui.domain.errors import (
     DocBatchError,
     ErrorKind,
@@ -61,8 +62,11 @@ class LocalWorker:
         listener: JobListener | None = None,
         claude: ClaudeSync | None = None,
         may_start: Callable[[], bool] | None = None,
+        workload: Workload | None = None,
     ) -> None:
         self.context = context
+        #: where running jobs are registered (``job_processing``), as Celery tasks do
+        self.workload = workload
         self.store = context.store
         self.blobs = context.blobs
         self.settings = settings = context.settings
@@ -116,6 +120,13 @@ class LocalWorker:
         async with self.opened(warm=len(queued)):
             await self._drain_queue(stop)
 
+    async def _registered(self, job_id: int) -> Job | None:
+        """Run one job, counted in the team's workload while it runs."""
+        if self.workload is None:
+            return await run_job(self.context, job_id, worker=self)
+        with self.workload.track_task("job_processing", job_id):
+            return await run_job(self.context, job_id, worker=self)
+
     @contextlib.asynccontextmanager
     async def opened(self, *, warm: int) -> AsyncIterator[None]:
         """The children CPU work needs, for the body's duration: they render pages, run
@@ -140,9 +151,7 @@ class LocalWorker:
                 startable = not self.halted and self.may_start()
                 for job in self._queued() if startable else []:
                     if job.id not in running and len(running) < self.settings.render_workers:
-                        running[job.id] = asyncio.create_task(
-                            run_job(self.context, job.id, worker=self)
-                        )
+                        running[job.id] = asyncio.create_task(self._registered(job.id))
                 if not running:
                     return
                 # Wake on the first finished job, or at once when asked to stop.
