@@ -22,6 +22,7 @@ from docbatch_gui.domain.errors import (
     DocBatchError,
     ErrorKind,
     InvalidTransition,
+    JobTimeout,
     StoreBusy,
 )
 from docbatch_gui.domain.models import Document, Job
@@ -53,6 +54,10 @@ MAX_INTERRUPTIONS = 50
 LOCAL_MODES = frozenset({ProcessingMode.OFFLINE.value})
 
 JobListener = Callable[[Job], object]  # what a listener returns is ignored
+
+
+class ExtractionTimeout(JobTimeout):
+    """Extraction ran past the job's deadline (a slow or dripping API)."""
 
 
 class LocalWorker:
@@ -214,6 +219,10 @@ class LocalWorker:
                 error=exc.message,
                 termination_confirmed=exc.termination_confirmed,
             )
+        except ExtractionTimeout as exc:
+            return self._finish(
+                job.id, JobState.TIMED_OUT, attempt, error_kind=ErrorKind.TIMEOUT, error=exc.message
+            )
         except InvalidTransition as exc:
             # Someone else moved the job (canceled, retried, timed out): our result is
             # stale and must not be delivered.
@@ -304,7 +313,15 @@ class LocalWorker:
         if job.mode == ProcessingMode.SYNC.value:
             if self.claude is None:
                 raise DocBatchError(f"{job.file_name}: sync mode needs ANTHROPIC_API_KEY.")
-            return await SyncExtraction(self.context, self.claude).extract(job, attempt)
+            reading = SyncExtraction(self.context, self.claude).extract(job, attempt)
+            try:  # the SDK's timeout is per read: a server dripping bytes never trips it
+                return await asyncio.wait_for(reading, max(0.1, deadline - time.monotonic()))
+            except TimeoutError:
+                raise ExtractionTimeout(
+                    f"{job.file_name}: Claude did not finish reading it within JOB_TIMEOUT "
+                    f"({self.settings.job_timeout:g} s); the requests were stopped. Retry it "
+                    "later, or raise JOB_TIMEOUT for very long files."
+                ) from None
         pages = [PageText(p.page_no, p.text, p.ocr_engine) for p in self.store.list_pages(job.id)]
         assert self._pool is not None, "process() runs inside opened()"
         return await extract_in_child(
