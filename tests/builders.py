@@ -153,3 +153,33 @@ def multipage_tiff(path: Path, pages: int = 2) -> Path:
     frames = [Image.new("L", (1240, 1754), 255) for _ in range(pages)]
     frames[0].save(path, save_all=True, append_images=frames[1:], compression="tiff_lzw")
     return path
+
+
+def text_bomb_pdf(path: Path, repeats: int = 200_000) -> Path:
+    """A one-page PDF of a few kilobytes whose text layer holds millions of characters:
+    the same line repeated in a compressed content stream."""
+    import zlib
+
+    line = b"BT /F1 1 Tf 10 10 Td (INVOICE 123456789 TOTAL 100.00 ) Tj ET\n"
+    stream = zlib.compress(line * repeats, 9)
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream
+        + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]  # fmt: skip
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1, xref)  # fmt: skip
+    path.write_bytes(bytes(out))
+    return path

@@ -155,6 +155,8 @@ class Settings(BaseSettings):
     follow_symlinks_out: bool = Field(False, alias="FOLLOW_SYMLINKS_OUT")
     max_pages: int = Field(10_000, ge=1, le=1_000_000, alias="MAX_PAGES")
     jpeg_quality: int = Field(80, ge=30, le=95, alias="JPEG_QUALITY")
+    #: text kept per page; a dense printed page has about 10,000 characters
+    max_page_text_chars: int = Field(100_000, ge=1000, le=10_000_000, alias="MAX_PAGE_TEXT_CHARS")
 
     # Claude extraction.
     anthropic_model: str = Field(
