@@ -148,6 +148,14 @@ class Settings(BaseSettings):
     follow_symlinks_out: bool = Field(False, alias="FOLLOW_SYMLINKS_OUT")
     max_pages: int = Field(10_000, ge=1, le=1_000_000, alias="MAX_PAGES")
     jpeg_quality: int = Field(80, ge=30, le=95, alias="JPEG_QUALITY")
+    #: a document dated before this year goes to review (an OCR'd "1924" for "2024")
+    check_min_year: int = Field(
+        2000,
+        ge=1900,
+        le=2100,
+        alias="CHECK_MIN_YEAR",
+        description="Documents dated before this year go to review as too old.",
+    )
 
     # Claude extraction.
     anthropic_model: str = Field(

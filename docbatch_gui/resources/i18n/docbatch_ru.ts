@@ -1389,18 +1389,6 @@ Process {1} again?</source>
         <translation>страницы</translation>
     </message>
     <message>
-        <source>Document type unknown</source>
-        <translation>Тип документа не определён</translation>
-    </message>
-    <message>
-        <source>{0}: not found</source>
-        <translation>{0}: не найдено</translation>
-    </message>
-    <message>
-        <source>{0}: uncertain (confidence {1:.0%})</source>
-        <translation>{0}: низкая уверенность ({1:.0%})</translation>
-    </message>
-    <message>
         <source>Not found in the document</source>
         <translation>Не найдено в документе</translation>
     </message>
@@ -1869,6 +1857,10 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
     <message>
         <source>JPEG quality</source>
         <translation>Качество JPEG</translation>
+    </message>
+    <message>
+        <source>Documents dated before this year go to review</source>
+        <translation>Документы, датированные раньше этого года, — на проверку</translation>
     </message>
     <message>
         <source>Render timeout per page, s</source>
