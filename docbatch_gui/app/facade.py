@@ -15,6 +15,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from docbatch_gui.app.exports import DocumentExports
 from docbatch_gui.app.review import ReviewService
 from docbatch_gui.app.views import BatchViews, RemoteSources
 from docbatch_gui.checks import DocumentChecker
@@ -37,7 +38,7 @@ from docbatch_gui.engine.context import (
     batch_client,
     sync_client,
 )
-from docbatch_gui.engine.documents import check_corrections
+from docbatch_gui.engine.documents import check_corrections, finished
 from docbatch_gui.engine.intake import IntakeReport, intake_paths
 from docbatch_gui.engine.recovery import recover_interrupted
 from docbatch_gui.engine.worker import MAX_INTERRUPTIONS, JobListener, LocalWorker
@@ -108,6 +109,11 @@ class DocBatchApp(BatchViews, RemoteSources):
         from docbatch_gui.registry.service import RegistryService
 
         return RegistryService(self.store, self.workload)
+
+    @cached_property
+    def exports(self) -> DocumentExports:
+        """Documents out to xlsx, csv and json, in saved layouts."""
+        return DocumentExports(self.store, self.settings, self.profile)
 
     @cached_property
     def workload(self) -> Workload:
@@ -236,7 +242,7 @@ class DocBatchApp(BatchViews, RemoteSources):
     @cached_property
     def review(self) -> ReviewService:
         checker = DocumentChecker(self.profile, min_year=self.settings.check_min_year)
-        return ReviewService(self.store, checker)
+        return ReviewService(self.store, lambda job: finished(self.context, job), checker=checker)
 
     def page_image(self, job_id: int, page_no: int) -> bytes:
         """The rendered page (upright), as stored: what Claude saw."""

@@ -12,6 +12,7 @@ edit is no longer confirmed until the person confirms it again.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
@@ -61,10 +62,18 @@ def normalize_field(name: str, value: str | None) -> str | None:
 
 
 class ReviewService:
-    def __init__(self, store: Store, checker: DocumentChecker | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        on_final: Callable[[Job], object] | None = None,
+        *,
+        checker: DocumentChecker | None = None,
+    ) -> None:
         """``checker`` holds the engine's profile and settings; without one, the
         bundled profile with the default settings."""
         self.store = store
+        #: told when a confirmation finishes a job (the webhook)
+        self.on_final = on_final
         self._checker = checker
 
     @property
@@ -162,6 +171,8 @@ class ReviewService:
             job = self.store.transition(
                 job_id, JobState.DONE, expected=JobState.NEEDS_REVIEW, error=None
             )
+            if self.on_final is not None:
+                self.on_final(job)
         return saved, job
 
     def _check_pages(self, job_id: int, pages: tuple[int, int]) -> None:

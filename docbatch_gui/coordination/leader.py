@@ -15,8 +15,8 @@ import os
 import socket
 import threading
 import uuid
-from types import TracebackType
 
+from docbatch_gui.coordination.lock import HeldLock
 from docbatch_gui.extras import require
 
 log = logging.getLogger(__name__)
@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 LEADER_KEY = "docbatch:leader:batch-loop"
 
 
-class RedisLeaderLock:
+class RedisLeaderLock(HeldLock):
     """Same interface as ``WorkerLock``: ``acquire`` (non-blocking), ``release``, ``held``.
 
     A redis-py ``Lock`` does the Redis side: set-if-absent with the TTL, and renewal
@@ -97,15 +97,3 @@ class RedisLeaderLock:
     @property
     def held(self) -> bool:
         return self._held.is_set()
-
-    def __enter__(self) -> RedisLeaderLock:
-        self.acquire()
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.release()

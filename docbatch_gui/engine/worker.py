@@ -26,11 +26,12 @@ from docbatch_gui.domain.errors import (
 from docbatch_gui.domain.models import Document, Job
 from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState, ProcessingMode
 from docbatch_gui.engine.context import EngineContext, anthropic_key, sync_client
-from docbatch_gui.engine.documents import store_documents
+from docbatch_gui.engine.documents import final_state, finished, store_documents
 from docbatch_gui.engine.extraction import SyncExtraction
 from docbatch_gui.engine.job_log import ENDED_BADLY, log_failure
 from docbatch_gui.engine.ocr_step import OcrStep
 from docbatch_gui.engine.render_step import RenderStep
+from docbatch_gui.outbound.webhook import sender_for
 from docbatch_gui.pipeline.isolate import ChildPool
 from docbatch_gui.pipeline.offline import PageText
 from docbatch_gui.pipeline.offline_run import extract_in_child
@@ -78,6 +79,7 @@ class LocalWorker:
         #: False while the operator paused the worker or the GUI is closing: running
         #: jobs finish, no new one starts
         self.may_start = may_start or (lambda: True)
+        sender_for(settings)  # what a previous run left in the webhook outbox goes out
 
     def emit(self, job: Job) -> Job:
         """Tell the listener (CLI progress, GUI models); its failures never stop work.
@@ -285,12 +287,9 @@ class LocalWorker:
         extracted = await self._extract(job, attempt, deadline)
         self.store.transition(job.id, JobState.BUILDING, attempt=attempt)
         documents = store_documents(self.context, job.id, extracted)
-        final = (
-            JobState.NEEDS_REVIEW
-            if any(d.needs_review for d in documents) or not documents
-            else JobState.DONE
-        )
-        return self.emit(self.store.transition(job.id, final, attempt=attempt, progress=1.0))
+        final = final_state(documents)
+        job = self.store.transition(job.id, final, attempt=attempt, progress=1.0)
+        return self.emit(finished(self.context, job))
 
     async def _extract(self, job: Job, attempt: int, deadline: float) -> list[Document]:
         if job.mode == ProcessingMode.SYNC.value:
