@@ -182,4 +182,41 @@ def text_bomb_pdf(path: Path, repeats: int = 200_000) -> Path:
     out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
         len(objects) + 1, xref)  # fmt: skip
     path.write_bytes(bytes(out))
+
+
+def invoice_pdf(
+    path: Path,
+    *,
+    number: str = "123",
+    day: str = "12.03.2024",
+    seller: str = "ПАО Сбербанк",
+    seller_inn: str = "7707083893",
+    buyer: str = "ООО «Яндекс»",
+    buyer_inn: str = "7736207543",
+    total: str = "118 000,00",
+    vat: str = "19 666,67",
+    rate: int = 20,
+) -> Path:
+    """A clean one-page born-digital Russian invoice, as accounting programs print one."""
+    html = f"""
+    <table><tr><td>ПАО СБЕРБАНК г. Москва<br>Банк получателя</td><td>БИК<br>Сч. №</td>
+    <td>044525225<br>30101810400000000225</td></tr>
+    <tr><td>ИНН {seller_inn} КПП 773601001<br>{seller}<br>Получатель</td><td>Сч. №</td>
+    <td>40702810938000012345</td></tr></table>
+    <h1>Счет на оплату № {number} от {day}</h1>
+    <p>Поставщик (Исполнитель): <b>{seller}, ИНН {seller_inn}, КПП 773601001,
+    117997, г. Москва, ул. Вавилова, д. 19</b></p>
+    <p>Покупатель (Заказчик): <b>{buyer}, ИНН {buyer_inn}, КПП 770401001,
+    119021, г. Москва, ул. Льва Толстого, д. 16</b></p>
+    <table><tr><th>№</th><th>Товары (работы, услуги)</th><th>Кол-во</th><th>Сумма</th></tr>
+    <tr><td>1</td><td>Услуги по договору</td><td>1</td><td>{total}</td></tr></table>
+    <p>Итого: {total}</p>
+    <p>В том числе НДС {rate}%: {vat}</p>
+    <p><b>Итого к оплате: {total} руб.</b></p>
+    <p>Руководитель ____________ Бухгалтер ____________</p>
+    """
+    document = pymupdf.open()
+    page = document.new_page(width=595, height=842)
+    page.insert_htmlbox(pymupdf.Rect(45, 40, 550, 800), html, css="* {font-size: 9.5pt;}")
+    document.save(path)
     return path

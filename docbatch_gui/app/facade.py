@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from docbatch_gui.app.exports import DocumentExports
 from docbatch_gui.app.review import ReviewService
 from docbatch_gui.app.views import BatchViews, RemoteSources
+from docbatch_gui.checks import DocumentChecker
 from docbatch_gui.coordination.leader import RedisLeaderLock, leader_key
 from docbatch_gui.coordination.lock import WorkerLock
 from docbatch_gui.domain.errors import (
@@ -250,7 +251,8 @@ class DocBatchApp(BatchViews, RemoteSources):
 
     @cached_property
     def review(self) -> ReviewService:
-        return ReviewService(self.store, lambda job: finished(self.context, job))
+        checker = DocumentChecker(self.profile, min_year=self.settings.check_min_year)
+        return ReviewService(self.store, lambda job: finished(self.context, job), checker=checker)
 
     def page_image(self, job_id: int, page_no: int) -> bytes:
         """The rendered page (upright), as stored: what Claude saw."""

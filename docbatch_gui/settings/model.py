@@ -157,6 +157,14 @@ class Settings(BaseSettings):
     jpeg_quality: int = Field(80, ge=30, le=95, alias="JPEG_QUALITY")
     #: text kept per page; a dense printed page has about 10,000 characters
     max_page_text_chars: int = Field(100_000, ge=1000, le=10_000_000, alias="MAX_PAGE_TEXT_CHARS")
+    #: a document dated before this year goes to review (an OCR'd "1924" for "2024")
+    check_min_year: int = Field(
+        2000,
+        ge=1900,
+        le=2100,
+        alias="CHECK_MIN_YEAR",
+        description="Documents dated before this year go to review as too old.",
+    )
 
     # Claude extraction.
     anthropic_model: str = Field(

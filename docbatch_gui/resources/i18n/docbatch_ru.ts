@@ -1918,6 +1918,10 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
         <translation>Качество JPEG</translation>
     </message>
     <message>
+        <source>Documents dated before this year go to review</source>
+        <translation>Документы, датированные раньше этого года, — на проверку</translation>
+    </message>
+    <message>
         <source>Render timeout per page, s</source>
         <translation>Время отрисовки одной страницы, с</translation>
     </message>
