@@ -65,6 +65,8 @@ def value_label(value: str) -> str:
         "max": translate("SettingValue", "maximum"),
         "inprocess": translate("SettingValue", "in this program"),
         "celery": translate("SettingValue", "Celery workers"),
+        "keep": translate("SettingValue", "kept where it is"),
+        "move": translate("SettingValue", "moved to processed/ or failed/"),
     }
     if value in labels:
         return labels[value]

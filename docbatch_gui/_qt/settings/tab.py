@@ -51,6 +51,7 @@ GROUPS: list[tuple[str, list[str], Probe | None]] = [
             "batch_size", "poll_interval", "result_workers", "max_concurrent_mb",
             "job_timeout", "page_timeout", "render_workers", "group_size", "max_file_mb",
             "max_pages", "jpeg_quality", "follow_symlinks_out", "check_min_year",
+            "max_page_text_chars",
         ],
         None,
     ),
@@ -84,8 +85,19 @@ GROUPS: list[tuple[str, list[str], Probe | None]] = [
     ),
     ("redis", ["redis_url"], connections.test_redis),
     ("celery", ["celery_broker_url"], connections.test_celery_broker),
-    ("execution", ["execution", "workload_ttl", "leader_ttl"], None),
-    ("yadisk", ["yadisk_token", "yadisk_api_url"], None),
+    ("execution", ["execution", "workload_ttl", "leader_ttl", "shared_folder"], None),
+    (
+        "yadisk",
+        ["yadisk_token", "yadisk_api_url", "yadisk_timeout", "yadisk_max_files",
+         "yadisk_max_depth"],
+        None,
+    ),
+    (
+        "inout",
+        ["watch_folders", "watch_after", "watch_settle_seconds", "watch_poll_seconds",
+         "webhook_url", "webhook_secret", "webhook_attempts", "webhook_timeout"],
+        None,
+    ),
 ]  # fmt: skip
 
 
@@ -200,6 +212,7 @@ class SettingsTab(QWidget):
             "celery": self.tr("Celery"),
             "execution": self.tr("Team execution"),
             "yadisk": self.tr("Yandex.Disk"),
+            "inout": self.tr("Documents in and out"),
             "other": self.tr("Other"),
         }
 
@@ -255,6 +268,19 @@ class SettingsTab(QWidget):
             "yadisk_api_url": self.tr("API address"),
             "google_application_credentials": self.tr("Credentials file"),
             "google_vision_endpoint": self.tr("Vision endpoint"),
+            "max_page_text_chars": self.tr("Most text kept per page, characters"),
+            "shared_folder": self.tr("Shared folder for Celery tasks"),
+            "yadisk_timeout": self.tr("Whole import within, s"),
+            "yadisk_max_files": self.tr("Most files per import"),
+            "yadisk_max_depth": self.tr("Deepest folder level"),
+            "watch_folders": self.tr("Watched folders (; between)"),
+            "watch_after": self.tr("After intake, the original is"),
+            "watch_settle_seconds": self.tr("A file is complete after unchanged, s"),
+            "watch_poll_seconds": self.tr("List watched folders every, s"),
+            "webhook_url": self.tr("Webhook URL"),
+            "webhook_secret": self.tr("Webhook signing secret"),
+            "webhook_attempts": self.tr("Webhook tries per delivery"),
+            "webhook_timeout": self.tr("Webhook timeout per try, s"),
         }
 
     def _group(self, group: str, names: list[str], probe: Probe | None) -> QGroupBox:

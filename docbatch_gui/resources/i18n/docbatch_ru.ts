@@ -1783,6 +1783,14 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
         <translation>на воркерах Celery</translation>
     </message>
     <message>
+        <source>kept where it is</source>
+        <translation>остаётся на месте</translation>
+    </message>
+    <message>
+        <source>moved to processed/ or failed/</source>
+        <translation>переносится в processed/ или failed/</translation>
+    </message>
+    <message>
         <source>per million tokens</source>
         <translation>за миллион токенов</translation>
     </message>
@@ -1848,6 +1856,10 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
     <message>
         <source>Yandex.Disk</source>
         <translation>Яндекс.Диск</translation>
+    </message>
+    <message>
+        <source>Documents in and out</source>
+        <translation>Приём и выдача документов</translation>
     </message>
     <message>
         <source>Other</source>
@@ -2048,6 +2060,58 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
     <message>
         <source>Vision endpoint</source>
         <translation>Адрес сервера Vision</translation>
+    </message>
+    <message>
+        <source>Most text kept per page, characters</source>
+        <translation>Наибольший текст страницы, символов</translation>
+    </message>
+    <message>
+        <source>Shared folder for Celery tasks</source>
+        <translation>Общая папка для задач Celery</translation>
+    </message>
+    <message>
+        <source>Whole import within, s</source>
+        <translation>Весь импорт не дольше, с</translation>
+    </message>
+    <message>
+        <source>Most files per import</source>
+        <translation>Наибольшее число файлов за импорт</translation>
+    </message>
+    <message>
+        <source>Deepest folder level</source>
+        <translation>Наибольшая глубина папок</translation>
+    </message>
+    <message>
+        <source>Watched folders (; between)</source>
+        <translation>Отслеживаемые папки (через ;)</translation>
+    </message>
+    <message>
+        <source>After intake, the original is</source>
+        <translation>После приёма исходный файл</translation>
+    </message>
+    <message>
+        <source>A file is complete after unchanged, s</source>
+        <translation>Файл готов, если не меняется, с</translation>
+    </message>
+    <message>
+        <source>List watched folders every, s</source>
+        <translation>Просматривать папки каждые, с</translation>
+    </message>
+    <message>
+        <source>Webhook URL</source>
+        <translation>URL вебхука</translation>
+    </message>
+    <message>
+        <source>Webhook signing secret</source>
+        <translation>Секрет подписи вебхука</translation>
+    </message>
+    <message>
+        <source>Webhook tries per delivery</source>
+        <translation>Попыток доставки вебхука</translation>
+    </message>
+    <message>
+        <source>Webhook timeout per try, s</source>
+        <translation>Тайм-аут попытки вебхука, с</translation>
     </message>
     <message>
         <source>Interface</source>
