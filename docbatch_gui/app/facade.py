@@ -234,7 +234,7 @@ class DocBatchApp(BatchViews, RemoteSources):
 
     @cached_property
     def review(self) -> ReviewService:
-        return ReviewService(self.store)
+        return ReviewService(self.store, keep_values=self.settings.counterparty_kept)
 
     def page_image(self, job_id: int, page_no: int) -> bytes:
         """The rendered page (upright), as stored: what Claude saw."""

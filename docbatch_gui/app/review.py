@@ -3,6 +3,8 @@
 Every change is kept on the document with who made it and when (the audit trail),
 so an auditor can tell a value the model read from one a person typed. Confirming
 the last unconfirmed document of a ``needs_review`` job moves the job to ``done``.
+A confirmed document is also remembered under its seller's INN, so the next document
+of that seller is checked against it (``checks.counterparty``).
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
+from docbatch_gui.checks.counterparty import SELLER_INN, clean_inn, confirmed_entry
+from docbatch_gui.domain.counterparty import Counterparty
 from docbatch_gui.domain.errors import DocBatchError, ErrorKind, ExitCode, NotFound
 from docbatch_gui.domain.models import Document, Job
 from docbatch_gui.domain.normalize import normalize_amount, normalize_date
@@ -53,8 +57,10 @@ def normalize_field(name: str, value: str | None) -> str | None:
 
 
 class ReviewService:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, *, keep_values: int = 5) -> None:
         self.store = store
+        #: how many of a seller's newest confirmed documents keep their values
+        self.keep_values = keep_values
 
     def waiting(self) -> list[Job]:
         """Every job waiting for a person, oldest first."""
@@ -120,6 +126,9 @@ class ReviewService:
             audit=[*doc.audit, _entry(at, who, "confirm", None, None, None)],
         )
         saved = self.store.update_document(updated)  # in place: the id and matches stay
+        entry = confirmed_entry(saved, at)
+        if entry is not None:
+            self.store.remember_confirmed(entry, keep=self.keep_values)
         job = self.store.get_job(job_id)
         remaining = [
             d for d in self.store.list_documents(job_id) if d.needs_review and not d.confirmed_by
@@ -129,6 +138,20 @@ class ReviewService:
                 job_id, JobState.DONE, expected=JobState.NEEDS_REVIEW, error=None
             )
         return saved, job
+
+    # -- what confirmed documents taught ----------------------------------------------
+
+    def counterparty_of(self, document: Document) -> Counterparty | None:
+        """What is remembered of the document's seller (by its INN), if anything."""
+        inn = clean_inn(document.fields.get(SELLER_INN))
+        return self.store.counterparty(inn) if inn else None
+
+    def counterparties(self) -> list[Counterparty]:
+        return self.store.list_counterparties()
+
+    def forget_counterparty(self, inn: str) -> int:
+        """Forget one seller; NotFound when nothing is remembered of ``inn``."""
+        return self.store.forget_counterparty(inn.strip())
 
     def _check_pages(self, job_id: int, pages: tuple[int, int]) -> None:
         first, last = pages

@@ -8,8 +8,10 @@ from collections.abc import Sequence
 
 from docbatch_gui.domain.models import Document
 from docbatch_gui.engine.context import EngineContext
+from docbatch_gui.engine.counterparties import with_counterparty_priors
 
 
 def checked(ctx: EngineContext, job_id: int, documents: Sequence[Document]) -> list[Document]:
     """``documents`` with what the checks found (codes, lowered confidence, locations)."""
+    documents = with_counterparty_priors(ctx.store, documents)
     return list(documents)
