@@ -17,6 +17,7 @@ from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedCo
 from rich.text import Text
 
 from docbatch_gui.app.facade import DocBatchApp
+from docbatch_gui.cli.counterparties import cmd_counterparties
 from docbatch_gui.cli.errors import describe, sentence
 from docbatch_gui.cli.output import (
     batch_json,
@@ -311,4 +312,5 @@ COMMANDS = {
     "retry": cmd_retry,
     "cancel": cmd_cancel,
     "registry": cmd_registry,
+    "counterparties": cmd_counterparties,
 }

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 
 from docbatch_gui import __version__
+from docbatch_gui.cli.counterparties import add_counterparties_parser
 from docbatch_gui.cli.errors import DEBUG_VARIABLE
 from docbatch_gui.cli.registry import add_registry_parser
 
@@ -108,4 +109,5 @@ def build_parser() -> argparse.ArgumentParser:
     cancel = commands.add_parser("cancel", help="cancel queued or running jobs")
     cancel.add_argument("ids", nargs="+", type=int, metavar="ID")
     add_registry_parser(commands)
+    add_counterparties_parser(commands)
     return parser

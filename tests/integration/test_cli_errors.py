@@ -139,6 +139,11 @@ CASES = [
     ),
     Case(("registry", "export", "{imported}", "{tmp}"), ExitCode.UNSUPPORTED, ("is a folder",)),
     Case(("registry", "list"), ExitCode.STORAGE, ("is damaged",), where="damaged"),
+    Case(
+        ("counterparties", "--forget", "7701234560"),
+        NOT_FOUND,
+        ("No counterparty with INN 7701234560", "`docbatch counterparties`"),
+    ),
 ]
 
 
