@@ -4,6 +4,7 @@ of the same seller is reviewed, and what Claude is shown with its pages."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -13,9 +14,13 @@ import pytest
 
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.cli import main
-from docbatch_gui.domain import JobState
-from docbatch_gui.domain.models import Document
+from docbatch_gui.domain import JobState, NewJob
+from docbatch_gui.domain.counterparty import ConfirmedDocument
+from docbatch_gui.domain.models import Document, Page
+from docbatch_gui.engine.counterparties import request_examples
+from docbatch_gui.pipeline.profile import load_profile
 from docbatch_gui.settings.model import Settings
+from docbatch_gui.storage.sqlite import SQLiteStore
 from tests.fakes.anthropic_server import FakeAnthropic
 
 SELLER_INN, BUYER_INN = "7701234560", "5003123458"
@@ -49,6 +54,41 @@ def process(app: DocBatchApp, path: Path, mode: str) -> Document:
 def cli_json(settings: Settings, capsys: pytest.CaptureFixture[str], *args: str) -> Any:
     assert main(["--data-dir", str(settings.data_dir), *args]) == 0
     return json.loads(capsys.readouterr().out)
+
+
+def test_examples_come_from_the_seller_read_in_the_text_and_never_from_the_same_job(
+    tmp_path: Path,
+) -> None:
+    store = SQLiteStore(tmp_path / "db.sqlite3")
+    profile = load_profile()
+    job = store.create_job(NewJob("scan.pdf", "/in/scan.pdf", "e" * 64, 1))
+    text = (
+        "Счет на оплату № 12-0047 от 01.03.2025\n"
+        f"Поставщик: ООО «Ромашка», ИНН {SELLER_INN}, КПП 770101001\n"
+        f"Покупатель: АО «Вектор», ИНН {BUYER_INN}, КПП 500301001\n"
+    )
+    group = [Page(job.id, 1, 600, 800, text=text)]
+
+    def remember(document_id: int, inn: str, job_id: int) -> None:
+        fields = {"number": f"N{document_id}", "seller_tax_id": inn}
+        entry = ConfirmedDocument(
+            inn, document_id, job_id, "invoice", f"2025-01-0{document_id}", fields=fields
+        )
+        store.remember_confirmed(entry, keep=5)
+
+    remember(1, BUYER_INN, 50)  # the buyer sells too: no guide to this seller
+    assert request_examples(store, profile, job, group) == ""
+    remember(2, SELLER_INN, job.id)  # confirmed on these very pages: not an example
+    assert request_examples(store, profile, job, group) == ""
+    remember(3, SELLER_INN, 51)
+    remember(4, SELLER_INN, 52)
+    text_block = request_examples(store, profile, job, group)
+    assert '"number": "N4"' in text_block and "N3" not in text_block  # profile: 1 example
+    two = dataclasses.replace(profile, counterparty_examples=2)
+    assert "N3" in request_examples(store, two, job, group)
+    none = dataclasses.replace(profile, counterparty_examples=0)
+    assert request_examples(store, none, job, group) == ""
+    store.close()
 
 
 def test_a_confirmed_invoice_flags_the_next_one_with_another_vat_rate(
