@@ -59,7 +59,8 @@ def print_counterparties(console: Console, counterparties: list[Counterparty]) -
         )
         return
     table = Table(title="Counterparties", title_justify="left")
-    for column in ("INN", "name", "documents", "types", "VAT", "number formats", "last"):
+    table.add_column("INN", no_wrap=True)  # copied into --forget: never broken
+    for column in ("name", "docs", "types", "VAT", "number formats", "last confirmed"):
         table.add_column(column)
     for counterparty in counterparties:
         table.add_row(
@@ -69,6 +70,6 @@ def print_counterparties(console: Console, counterparties: list[Counterparty]) -
             ", ".join(counterparty.doc_types),
             ", ".join(f"{rate}%" for rate in counterparty.vat_rates),
             Text(_shapes(counterparty)),
-            (counterparty.last_confirmed_at or "")[:19],
+            (counterparty.last_confirmed_at or "")[:10],
         )
     console.print(table)

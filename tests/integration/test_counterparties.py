@@ -106,6 +106,9 @@ def test_a_confirmed_invoice_flags_the_next_one_with_another_vat_rate(
     assert known["confirmed"] == 1 and known["vat_rates"] == {"20": 1}
     assert known["number_formats"] == {"invoice": {"##-####": 1}}
     assert known["recent"][0]["fields"]["number"] == "12-0045"
+    assert main(["--data-dir", str(settings.data_dir), "counterparties"]) == 0
+    table = capsys.readouterr().out
+    assert SELLER_INN in table and "«Ромашка»" in table and "20%" in table
 
     same = process(
         app, invoice_pdf(tmp_path / "b.pdf", "12-0046", "118 000,00", "19 666,67", 20), "offline"
