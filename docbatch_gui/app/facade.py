@@ -252,7 +252,12 @@ class DocBatchApp(BatchViews, RemoteSources):
     @cached_property
     def review(self) -> ReviewService:
         checker = DocumentChecker(self.profile, min_year=self.settings.check_min_year)
-        return ReviewService(self.store, lambda job: finished(self.context, job), checker=checker)
+        return ReviewService(
+            self.store,
+            lambda job: finished(self.context, job),
+            checker=checker,
+            keep_values=self.settings.counterparty_kept,
+        )
 
     def page_image(self, job_id: int, page_no: int) -> bytes:
         """The rendered page (upright), as stored: what Claude saw."""

@@ -19,6 +19,7 @@ from rich.text import Text
 
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.app.watching import WatchService
+from docbatch_gui.cli.counterparties import cmd_counterparties
 from docbatch_gui.cli.errors import describe, sentence
 from docbatch_gui.cli.export import cmd_export
 from docbatch_gui.cli.output import (
@@ -377,4 +378,5 @@ COMMANDS = {
     "export": cmd_export,
     "watch": cmd_watch,
     "webhooks": cmd_webhooks,
+    "counterparties": cmd_counterparties,
 }

@@ -39,10 +39,11 @@ WHERE_TO_LOOK = {
     "row": "`docbatch registry results ID` lists a registry's rows",
     "batch": "`docbatch batches --json` lists the batches with their local ids",
     "setting": "the Configuration section of the README lists the settings",
+    "counterparty": "`docbatch counterparties` lists the remembered sellers",
     "file": "check the path",
 }
 #: things kept in the data folder: a wrong --data-dir is the usual cause
-IN_DATA_FOLDER = {"job", "document", "page", "registry", "row", "batch"}
+IN_DATA_FOLDER = {"job", "document", "page", "registry", "row", "batch", "counterparty"}
 
 
 def debug_requested(flag: bool) -> bool:

@@ -229,6 +229,8 @@ class RequestRecord:
     max_tokens: int | None = None
     note: str | None = None  # something the operator should know about this group
     batch_cost_usd: float | None = None  # what the answer from ``batch`` cost alone
+    #: input tokens the seller's confirmed examples added (estimated from their text)
+    example_tokens: int = 0
 
     def body(self) -> dict[str, Any]:
         return dict(self.__dict__)

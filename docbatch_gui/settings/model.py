@@ -185,6 +185,17 @@ class Settings(BaseSettings):
     batch_max_requests: int = Field(10_000, ge=1, le=100_000, alias="BATCH_MAX_REQUESTS")
     batch_max_mb: float = Field(200, ge=0.01, le=256, alias="BATCH_MAX_MB")
 
+    # Review: what confirmed documents teach about their sellers.
+    counterparty_kept: int = Field(
+        5,
+        ge=0,
+        le=100,
+        alias="COUNTERPARTY_KEPT",
+        description="How many of a seller's newest confirmed documents keep their values "
+        "(shown to Claude as examples); older ones only count toward the seller's usual "
+        "types, VAT rate and number format",
+    )
+
     # OCR: Tesseract offline, Google Cloud Vision online, or none.
     ocr_engine: str = Field(default_factory=lambda: default_ocr_engine(), alias="OCR_ENGINE")
     ocr_languages: str = Field("ru,en", min_length=2, alias="OCR_LANGUAGES")

@@ -33,6 +33,7 @@ from docbatch_gui.domain.states import (
     transition_fields,
 )
 from docbatch_gui.storage.health import check_not_empty, storage_error
+from docbatch_gui.storage.sqlite_counterparties import CounterpartyTables
 from docbatch_gui.storage.sqlite_records import RecordTables
 from docbatch_gui.storage.sqlite_records import now_utc as _now
 from docbatch_gui.storage.sqlite_registry import RegistryTables
@@ -87,7 +88,7 @@ def _row_to_job(row: sqlite3.Row) -> Job:
     )
 
 
-class SQLiteStore(RecordTables, RegistryTables):
+class SQLiteStore(RecordTables, RegistryTables, CounterpartyTables):
     """Store on one SQLite file; safe to share between threads of one process."""
 
     def __init__(self, path: Path | str, *, busy_timeout: float = 30) -> None:

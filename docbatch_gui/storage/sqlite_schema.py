@@ -182,4 +182,15 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE jobs ADD COLUMN crashes INTEGER NOT NULL DEFAULT 0;
     """,
+    # 10: what confirmed documents taught about their sellers, one row per document
+    """
+    CREATE TABLE counterparty_documents (
+        document_id INTEGER PRIMARY KEY,
+        inn TEXT NOT NULL,
+        confirmed_at TEXT NOT NULL,
+        fields TEXT,
+        body TEXT NOT NULL
+    );
+    CREATE INDEX counterparty_documents_inn ON counterparty_documents(inn, confirmed_at);
+    """,
 ]

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
+from docbatch_gui.domain.counterparty import ConfirmedDocument, Counterparty
 from docbatch_gui.domain.errors import InvalidTransition
 from docbatch_gui.domain.models import (
     BatchRecord,
@@ -144,8 +145,31 @@ class RegistryStore(Protocol):
         ...
 
 
+class CounterpartyStore(Protocol):
+    """What confirmed documents taught about their sellers, kept per document and
+    summed per seller INN on reading (``domain.counterparty``)."""
+
+    def remember_confirmed(self, entry: ConfirmedDocument, *, keep: int) -> None:
+        """Insert or replace the entry of its document; then only the ``keep`` newest
+        entries of that INN keep their field values."""
+        ...
+
+    def counterparty(self, inn: str) -> Counterparty | None:
+        """None when no confirmed document has this seller INN."""
+        ...
+
+    def list_counterparties(self) -> list[Counterparty]:
+        """By name, then INN."""
+        ...
+
+    def forget_counterparty(self, inn: str) -> int:
+        """Drop everything remembered of this INN; returns how many documents it had.
+        Raises NotFound when nothing is remembered of it."""
+        ...
+
+
 @runtime_checkable
-class Store(RegistryStore, Protocol):
+class Store(RegistryStore, CounterpartyStore, Protocol):
     """Jobs, pages, documents, events, small settings, and registries."""
 
     def close(self) -> None: ...

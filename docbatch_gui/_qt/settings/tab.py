@@ -68,7 +68,7 @@ GROUPS: list[tuple[str, list[str], Probe | None]] = [
         [
             "anthropic_api_key", "anthropic_base_url", "anthropic_timeout",
             "anthropic_max_retries", "claude_effort", "claude_thinking", "claude_output",
-            "max_output_tokens", "request_retries",
+            "max_output_tokens", "request_retries", "counterparty_kept",
             "batch_max_requests", "batch_max_mb",
         ],
         connections.test_anthropic,
@@ -244,6 +244,7 @@ class SettingsTab(QWidget):
             "claude_thinking": self.tr("Thinking"),
             "max_output_tokens": self.tr("Max output tokens"),
             "request_retries": self.tr("Request retries"),
+            "counterparty_kept": self.tr("Confirmed documents kept per seller"),
             "batch_max_requests": self.tr("Requests per batch"),
             "batch_max_mb": self.tr("Batch size limit, MB"),
             "ocr_engine": self.tr("Engine"),

@@ -252,6 +252,53 @@
     </message>
 </context>
 <context>
+    <name>CounterpartyPanel</name>
+    <message>
+        <source>Known counterparty</source>
+        <translation>Известный контрагент</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Название</translation>
+    </message>
+    <message>
+        <source>Usual types</source>
+        <translation>Обычные типы</translation>
+    </message>
+    <message>
+        <source>VAT rate</source>
+        <translation>Ставка НДС</translation>
+    </message>
+    <message>
+        <source>Number format</source>
+        <translation>Формат номера</translation>
+    </message>
+    <message>
+        <source>Confirmed documents</source>
+        <translation>Подтверждённых документов</translation>
+    </message>
+    <message>
+        <source>Forget this counterparty…</source>
+        <translation>Забыть этого контрагента…</translation>
+    </message>
+    <message>
+        <source>Its next documents are checked as a new seller&apos;s; documents stay as they are</source>
+        <translation>Его следующие документы проверяются как от нового продавца; сами документы не меняются</translation>
+    </message>
+    <message>
+        <source>Known counterparty: INN {0}</source>
+        <translation>Известный контрагент: ИНН {0}</translation>
+    </message>
+    <message>
+        <source>Forget counterparty</source>
+        <translation>Забыть контрагента</translation>
+    </message>
+    <message>
+        <source>Forget what {0} confirmed document(s) taught about {1} (INN {2})? Its next documents are checked as a new seller&apos;s; the documents themselves stay.</source>
+        <translation>Забыть то, что {0} подтверждённых документа(ов) сообщили о {1} (ИНН {2})? Его следующие документы будут проверяться как от нового продавца; сами документы останутся.</translation>
+    </message>
+</context>
+<context>
     <name>DocumentPicker</name>
     <message>
         <source>Assign a document</source>
@@ -1968,6 +2015,10 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
     <message>
         <source>Request retries</source>
         <translation>Повторы запроса</translation>
+    </message>
+    <message>
+        <source>Confirmed documents kept per seller</source>
+        <translation>Хранить подтверждённых документов продавца</translation>
     </message>
     <message>
         <source>Requests per batch</source>
