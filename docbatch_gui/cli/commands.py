@@ -19,6 +19,7 @@ from rich.text import Text
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.cli.errors import describe, sentence
 from docbatch_gui.cli.output import (
+    Language,
     batch_json,
     complain,
     document_json,
@@ -71,7 +72,7 @@ def cmd_process(app: DocBatchApp, args: argparse.Namespace) -> int:
                 "`docbatch documents --job ID` (add --json for scripts)."
             )
     if app.halted is not None:
-        complain(f"Stopped: {app.halted.message}")
+        complain(f"Stopped: {app.halted.words(Language.current)}")
     if interrupted:
         left = sum(1 for j in jobs if j.state.value == "queued")
         complain(

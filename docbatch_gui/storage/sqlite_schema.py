@@ -182,4 +182,9 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE jobs ADD COLUMN crashes INTEGER NOT NULL DEFAULT 0;
     """,
+    # 10: the message a job's error words (code and JSON parameters), for its language
+    """
+    ALTER TABLE jobs ADD COLUMN error_code TEXT;
+    ALTER TABLE jobs ADD COLUMN error_params TEXT;
+    """,
 ]

@@ -21,6 +21,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor, QIcon, QPixmap
 
+from docbatch_gui._qt.context import interface_language
 from docbatch_gui._qt.widgets.icons import state_icon
 from docbatch_gui._qt.widgets.table_model import Index, TableModel
 from docbatch_gui.domain.models import Job
@@ -45,6 +46,11 @@ ProgressRole = Qt.ItemDataRole.UserRole + 5
 SortRole = Qt.ItemDataRole.UserRole + 6
 
 THUMB_SIZE = 48
+
+
+def error_text(job: Job) -> str:
+    """The job's error in the interface language (its stored English without a code)."""
+    return job.error_words(interface_language()) or ""
 
 
 def state_label(state: JobState) -> str:
@@ -215,7 +221,7 @@ class JobTableModel(TableModel):
                 return state_icon(job.state)
         elif role == Qt.ItemDataRole.ToolTipRole:
             if column == COL_ERROR and job.error:
-                return job.error
+                return error_text(job)
             if column == COL_FILE:
                 return job.source_path
         elif role == Qt.ItemDataRole.ForegroundRole and column == COL_ERROR:
@@ -256,7 +262,7 @@ class JobTableModel(TableModel):
             cost = job.cost_actual_usd if job.cost_actual_usd is not None else job.cost_estimate_usd
             return "" if cost is None else f"${cost:.4f}"
         if column == COL_ERROR:
-            return (job.error or "").splitlines()[0] if job.error else ""
+            return error_text(job).splitlines()[0] if job.error else ""
         return None
 
     def _sort_key(self, job: Job, column: int) -> Any:

@@ -50,6 +50,7 @@ from docbatch_gui._qt.queue.jobs_model import (
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.delegates import ProgressDelegate
 from docbatch_gui._qt.widgets.dialogs import confirm
+from docbatch_gui._qt.widgets.fit import ElidedLabel
 from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui.domain.errors import DocBatchError, ErrorKind
 from docbatch_gui.domain.models import Job
@@ -87,6 +88,7 @@ class QueueTab(QueueIntake, QWidget):
         self.paused_banner.setText(
             self.tr("The worker is paused: no new job starts. Running steps finish.")
         )
+        self.paused_banner.setWordWrap(True)  # a long translation wraps, not widens
         self.paused_banner.hide()
 
         split = QSplitter(Qt.Orientation.Horizontal)
@@ -146,7 +148,7 @@ class QueueTab(QueueIntake, QWidget):
         self.search.setPlaceholderText(self.tr("Search file names"))
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self.proxy.set_text)
-        self.counts = QLabel()
+        self.counts = ElidedLabel()  # shrinks with "…" on a small screen
 
         bar = QHBoxLayout()
         bar.addWidget(self.add_files_button)
