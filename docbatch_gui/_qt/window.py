@@ -292,7 +292,7 @@ class MainWindow(QMainWindow):
         box.setDefaultButton(leave)
         await ask(box)
         clicked = box.clickedButton()
-        return {wait: "wait", leave: "quit"}.get(clicked)
+        return "wait" if clicked is wait else "quit" if clicked is leave else None
 
     async def _drain_or_leave(self) -> None:
         """Let running jobs finish, with a progress dialog whose button leaves them

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import string
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from docbatch_gui.domain.texts_jobs import JOB_TEXTS
@@ -163,7 +163,7 @@ def from_wire(body: Mapping[str, Any]) -> str:
 
 
 def worded_list(
-    texts: list[str], codes: list[Mapping[str, Any]] | None, language: str = "en"
+    texts: Sequence[str], codes: Sequence[Mapping[str, Any]] | None, language: str = "en"
 ) -> list[str]:
     """Stored English texts worded again from their codes when both lists agree (a
     record written before codes existed has none: its texts are shown as they are)."""

@@ -196,6 +196,14 @@ JOB_TEXTS: dict[str, dict[str, str]] = {
         "ru": "У Tesseract нет данных для {missing} (OCR_LANGUAGES={languages}). Установите "
         "их: apt-get install {packages}",
     },
+    "ocr_language_missing": {
+        "en": "Tesseract cannot read {missing}: it has no data for it. Installed are "
+        "{installed}; use codes such as ru, en (or Tesseract's own names), or install the "
+        "language's data for Tesseract.",
+        "ru": "Tesseract не умеет читать {missing}: для этого языка нет данных. Установлены: "
+        "{installed}; укажите коды вроде ru, en (или имена Tesseract) либо установите "
+        "данные этого языка для Tesseract.",
+    },
     # the worker
     "internal_error": {
         "en": "{file}: internal error ({error}). Retry it; if it fails again, report it "

@@ -187,6 +187,9 @@ class JobTableModel(TableModel):
             index = self.index(row, COL_THUMB)
             self.dataChanged.emit(index, index, [Qt.ItemDataRole.DecorationRole])
 
+    def row_of(self, job_id: int) -> int | None:
+        return self._row_of.get(job_id)
+
     def job(self, job_id: int) -> Job | None:
         row = self._row_of.get(job_id)
         return None if row is None else self._items[row]
