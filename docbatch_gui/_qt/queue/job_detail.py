@@ -19,7 +19,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from docbatch_gui._qt.context import GuiContext, interface_language
+from docbatch_gui._qt.context import GuiContext
+from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui.domain.models import Document, Job
 

@@ -20,8 +20,9 @@ from PySide6.QtCore import (
     Signal,
 )
 from PySide6.QtGui import QColor, QIcon, QPixmap
+from PySide6.QtWidgets import QWidget
 
-from docbatch_gui._qt.context import interface_language
+from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.widgets.icons import state_icon
 from docbatch_gui._qt.widgets.table_model import Index, TableModel
 from docbatch_gui.domain.models import Job
@@ -51,6 +52,16 @@ THUMB_SIZE = 48
 def error_text(job: Job) -> str:
     """The job's error in the interface language (its stored English without a code)."""
     return job.error_words(interface_language()) or ""
+
+
+def state_column_width(view: QWidget) -> int:
+    """Wide enough for the longest state label in the interface language, with its
+    icon: "Needs review" fits in 130 px, its Russian does not."""
+    if not JOB_STATE_LABELS:
+        refresh_labels()
+    metrics = view.fontMetrics()
+    widest = max(metrics.horizontalAdvance(label) for label in JOB_STATE_LABELS.values())
+    return max(130, widest + 16 + 32)  # the icon, the cell's margins and spacing
 
 
 def state_label(state: JobState) -> str:

@@ -42,6 +42,7 @@ from docbatch_gui._qt.queue.jobs_model import (
     JobFilterProxy,
     JobRole,
     JobTableModel,
+    state_column_width,
     state_label,
 )
 from docbatch_gui._qt.tasks import spawn
@@ -179,7 +180,7 @@ class QueueTab(QueueIntake, QueueFiles, QWidget):
             (COL_THUMB, THUMB_SIZE + 12),
             (COL_FILE, 260),
             (COL_PAGES, 60),
-            (COL_STATE, 130),
+            (COL_STATE, state_column_width(table)),
             (COL_PROGRESS, 120),
             (COL_DOCUMENTS, 90),
             (COL_COST, 80),

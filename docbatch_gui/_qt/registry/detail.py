@@ -22,7 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from docbatch_gui._qt.context import GuiContext, interface_language
+from docbatch_gui._qt.context import GuiContext
+from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.registry.models import ResultRow, display
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.thumbs import PageImages

@@ -22,7 +22,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor
 
-from docbatch_gui._qt.context import interface_language
+from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.widgets.icons import disc_icon
 from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.registry import (

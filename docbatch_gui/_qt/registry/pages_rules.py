@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from docbatch_gui._qt.context import interface_language
+from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.registry.latest import LatestRunner
 from docbatch_gui._qt.registry.pages_setup import WizardPart
 from docbatch_gui.registry.config import RegistryConfig, default_rules

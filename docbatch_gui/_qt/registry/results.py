@@ -33,7 +33,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from docbatch_gui._qt.context import GuiContext, interface_language
+from docbatch_gui._qt.context import GuiContext
+from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.registry.detail import MatchDetail
 from docbatch_gui._qt.registry.dialogs import DocumentPicker, UnmatchedDialog
 from docbatch_gui._qt.registry.models import (

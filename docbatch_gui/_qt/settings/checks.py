@@ -7,7 +7,7 @@ said in the interface language.
 
 from __future__ import annotations
 
-from docbatch_gui._qt.context import interface_language
+from docbatch_gui._qt.language import interface_language
 from docbatch_gui.engine.ocr_languages import languages_problem
 
 
