@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QProgressDialog,
-    QTabWidget,
 )
 
 from docbatch_gui._qt.batches.tab import BatchesTab
@@ -28,7 +27,7 @@ from docbatch_gui._qt.review.tab import ReviewTab
 from docbatch_gui._qt.settings.tab import SettingsTab
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.dialogs import ask
-from docbatch_gui._qt.widgets.fit import fit_to_screen
+from docbatch_gui._qt.widgets.fit import ScrollingTabs, fit_to_screen
 from docbatch_gui._qt.widgets.log_panel import LogPanel
 from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui.app.host import EngineState
@@ -57,7 +56,7 @@ class MainWindow(QMainWindow):
         fit_to_screen(self, 1280, 800)
         self.images = PageImages(ctx.host)
 
-        self.tabs = QTabWidget()
+        self.tabs = ScrollingTabs()  # a tab scrolls rather than outgrow a small screen
         self.tabs.setDocumentMode(True)
         self.queue_tab = QueueTab(ctx, self.images)
         self.review_tab = ReviewTab(ctx, self.images)

@@ -80,11 +80,11 @@ REGISTRY_TEXTS: dict[str, dict[str, str]] = {
     },
     "reason_too_few_cells": {"en": "Too few filled cells", "ru": "Мало заполненных ячеек"},
     # what a sub-rule compares, and how
-    "comparator_exact": {"en": "exactly equal", "ru": "точное совпадение"},
+    "comparator_exact": {"en": "exact match", "ru": "точное совпадение"},
     "comparator_fuzzy": {"en": "similar text", "ru": "похожий текст"},
-    "comparator_number": {"en": "document number", "ru": "номер документа"},
-    "comparator_date": {"en": "date", "ru": "дата"},
-    "comparator_amount": {"en": "amount", "ru": "сумма"},
+    "comparator_number": {"en": "similar number", "ru": "похожий номер"},
+    "comparator_date": {"en": "date ± days", "ru": "дата ± дни"},
+    "comparator_amount": {"en": "amount ± tolerance", "ru": "сумма ± допуск"},
     "source_content": {
         "en": "{field} (from the document)",
         "ru": "{field} (из документа)",

@@ -143,7 +143,13 @@ class QueueTab(QueueIntake, QueueFiles, QWidget):
         self.error_filter.currentIndexChanged.connect(
             lambda: self.proxy.set_error_kind(self.error_filter.currentData())
         )
+        for box in (self.state_filter, self.error_filter):  # not as wide as the longest
+            box.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            )
+            box.setMinimumContentsLength(13)
         self.search = QLineEdit()
+        self.search.setMinimumWidth(140)
         self.search.setPlaceholderText(self.tr("Search file names"))
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self.proxy.set_text)
