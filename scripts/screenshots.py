@@ -73,6 +73,8 @@ async def scenario(window: object, out: Path, lang: str) -> None:
 
 
 def main() -> int:
+    import argparse
+
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
@@ -80,8 +82,6 @@ def main() -> int:
     from docbatch_gui._qt.i18n import install_translator
     from docbatch_gui._qt.loop import make_loop
     from docbatch_gui.settings.model import load_settings
-
-    import argparse
 
     parser = argparse.ArgumentParser()
     parser.add_argument("lang", nargs="?", default="en", choices=["en", "ru"])

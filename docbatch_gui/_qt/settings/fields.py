@@ -66,6 +66,10 @@ def value_label(value: str) -> str:
         "max": translate("SettingValue", "maximum"),
         "inprocess": translate("SettingValue", "in this program"),
         "celery": translate("SettingValue", "Celery workers"),
+        # the command line's language: a language is named in itself
+        "": translate("SettingValue", "the system's"),
+        "en": "English",
+        "ru": "Русский",
     }
     if value in labels:
         return labels[value]

@@ -8,69 +8,61 @@ and Save waits until it is fixed.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtGui import QFocusEvent, QValidator
 from PySide6.QtWidgets import QAbstractSpinBox, QDoubleSpinBox, QSpinBox
 
-# A mixin placed before the Qt class; typed as a spin box so its calls are checked.
-_Base = QAbstractSpinBox if TYPE_CHECKING else object
+
+def typed_out_of_range(box: QAbstractSpinBox, low: float, high: float) -> float | None:
+    """The number typed in ``box`` when it lies outside ``low``..``high``; None when it
+    fits (or what is typed is no number at all)."""
+    number = _number(box.lineEdit().text().strip(), box)
+    if number is None:
+        return None
+    return number if not low <= number <= high else None
 
 
-class _KeepsTyped(_Base):
-    """What both boxes share: the typed number when it is out of range."""
+def _kept(box: QAbstractSpinBox, state: QValidator.State, text: str) -> QValidator.State:
+    """An out-of-range number stays in the box (Intermediate) instead of the keystroke
+    being refused."""
+    if state is QValidator.State.Invalid and _number(text.strip(), box) is not None:
+        return QValidator.State.Intermediate
+    return state
 
+
+def _number(text: str, box: QAbstractSpinBox) -> float | None:
+    locale = box.locale()
+    cleaned = text.replace(locale.groupSeparator(), "").replace("\u00a0", "").replace(" ", "")
+    try:
+        return float(cleaned.replace(locale.decimalPoint(), "."))
+    except ValueError:
+        return None
+
+
+class RangeSpinBox(QSpinBox):
     def typed(self) -> float | None:
-        """The number typed when it lies outside the range; None when it fits (or
-        what is typed is no number at all)."""
-        text = self.lineEdit().text().strip()
-        number = _number(text, self.locale().groupSeparator(), self.locale().decimalPoint())
-        if number is None:
-            return None
-        low, high = self._bounds()
-        return number if not low <= number <= high else None
+        return typed_out_of_range(self, self.minimum(), self.maximum())
 
-    def _bounds(self) -> tuple[float, float]:
-        raise NotImplementedError
-
-    def _validated(self, state: QValidator.State, text: str) -> QValidator.State:
-        """An out-of-range number stays in the box (Intermediate) instead of the
-        keystroke being refused."""
-        if state is QValidator.State.Invalid:
-            separator, point = self.locale().groupSeparator(), self.locale().decimalPoint()
-            if _number(text.strip(), separator, point) is not None:
-                return QValidator.State.Intermediate
-        return state
+    def validate(self, text: str, pos: int) -> tuple[QValidator.State, str, int]:
+        state, text, pos = super().validate(text, pos)
+        return _kept(self, state, text), text, pos
 
     def focusOutEvent(self, event: QFocusEvent) -> None:
         typed = self.lineEdit().text() if self.typed() is not None else None
-        super().focusOutEvent(event)  # resets the text to the last value in range
+        super().focusOutEvent(event)  # puts back the last value in range...
         if typed is not None:
             self.lineEdit().setText(typed)  # ...which would be a silent change
 
 
-class RangeSpinBox(_KeepsTyped, QSpinBox):
-    def validate(self, text: str, pos: int) -> object:
-        state, text, pos = super().validate(text, pos)  # type: ignore[misc]
-        return self._validated(state, text), text, pos
+class RangeDoubleSpinBox(QDoubleSpinBox):
+    def typed(self) -> float | None:
+        return typed_out_of_range(self, self.minimum(), self.maximum())
 
-    def _bounds(self) -> tuple[float, float]:
-        return self.minimum(), self.maximum()
+    def validate(self, text: str, pos: int) -> tuple[QValidator.State, str, int]:
+        state, text, pos = super().validate(text, pos)
+        return _kept(self, state, text), text, pos
 
-
-class RangeDoubleSpinBox(_KeepsTyped, QDoubleSpinBox):
-    def validate(self, text: str, pos: int) -> object:
-        state, text, pos = super().validate(text, pos)  # type: ignore[misc]
-        return self._validated(state, text), text, pos
-
-    def _bounds(self) -> tuple[float, float]:
-        return self.minimum(), self.maximum()
-
-
-def _number(text: str, separator: str, point: str) -> float | None:
-    cleaned = text.replace(separator, "").replace("\u00a0", "").replace(" ", "")
-    cleaned = cleaned.replace(point, ".")
-    try:
-        return float(cleaned)
-    except ValueError:
-        return None
+    def focusOutEvent(self, event: QFocusEvent) -> None:
+        typed = self.lineEdit().text() if self.typed() is not None else None
+        super().focusOutEvent(event)
+        if typed is not None:
+            self.lineEdit().setText(typed)

@@ -235,6 +235,7 @@ class SettingsTab(QWidget):
             "batch_max_mb": self.tr("Batch size limit, MB"),
             "ocr_engine": self.tr("Engine"),
             "ocr_languages": self.tr("Languages"),
+            "language": self.tr("Command-line language"),
             "ocr_timeout": self.tr("Timeout, s"),
             "ocr_min_text_chars": self.tr("OCR below this many characters"),
             "anthropic_api_key": self.tr("API key"),

@@ -1762,6 +1762,10 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
         <translation>на воркерах Celery</translation>
     </message>
     <message>
+        <source>the system&apos;s</source>
+        <translation>как в системе</translation>
+    </message>
+    <message>
         <source>per million tokens</source>
         <translation>за миллион токенов</translation>
     </message>
@@ -1947,6 +1951,10 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
     <message>
         <source>Languages</source>
         <translation>Языки</translation>
+    </message>
+    <message>
+        <source>Command-line language</source>
+        <translation>Язык командной строки</translation>
     </message>
     <message>
         <source>Timeout, s</source>
