@@ -155,3 +155,21 @@ async def test_the_wizard_takes_a_typed_path_and_its_name_follows_the_file(
         wizard.rules_page.estimator.stop()
         wizard.deleteLater()
         await drain()
+
+
+async def test_a_refused_workbook_is_said_in_russian(
+    russian: None, window: Any, tmp_path: Path
+) -> None:
+    old = tmp_path / "old.xlsx"
+    old.write_bytes(bytes.fromhex("D0CF11E0A1B11AE1") + b"\0" * 600)
+    wizard = RegistryWizard(window.ctx, window)
+    try:
+        wizard.file_page.set_file(old)
+        await until(lambda: bool(wizard.preview_error), what="the refusal")
+        assert "старый файл Excel 97-2003" in wizard.preview_error
+        assert "старый файл Excel" in wizard.file_page.status.text()
+    finally:
+        wizard.runner.stop()
+        wizard.rules_page.estimator.stop()
+        wizard.deleteLater()
+        await drain()

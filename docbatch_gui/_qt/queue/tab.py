@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from docbatch_gui._qt.context import GuiContext
+from docbatch_gui._qt.language import error_text
 from docbatch_gui._qt.queue.files import QueueFiles
 from docbatch_gui._qt.queue.intake import QueueIntake
 from docbatch_gui._qt.queue.job_detail import JobDetail
@@ -343,7 +344,7 @@ class QueueTab(QueueIntake, QueueFiles, QWidget):
         )
 
     def _failed(self, error: BaseException) -> None:
-        self.ctx.notifier.notify(str(error), "error")
+        self.ctx.notifier.notify(error_text(error), "error")
 
     def _each(self, operation: Callable[..., Job]) -> None:
         jobs = self.selected_jobs()

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from docbatch_gui._qt.context import GuiContext
-from docbatch_gui._qt.language import interface_language
+from docbatch_gui._qt.language import error_text, interface_language
 from docbatch_gui._qt.registry.detail import MatchDetail
 from docbatch_gui._qt.registry.dialogs import DocumentPicker, UnmatchedDialog
 from docbatch_gui._qt.registry.models import (
@@ -332,4 +332,4 @@ class ResultsView(QWidget):
 
     def _failed(self, error: BaseException) -> None:
         if isinstance(error, DocBatchError | OSError):
-            self.ctx.notifier.notify(str(error).strip("'\""), "error")
+            self.ctx.notifier.notify(error_text(error).strip("'\""), "error")

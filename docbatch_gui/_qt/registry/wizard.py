@@ -19,6 +19,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QDialog, QFileDialog, QWidget, QWizard
 
 from docbatch_gui._qt.context import GuiContext
+from docbatch_gui._qt.language import error_text
 from docbatch_gui._qt.registry.latest import LatestRunner
 from docbatch_gui._qt.registry.pages_file import FilePage
 from docbatch_gui._qt.registry.pages_match import FiltersPage
@@ -163,4 +164,4 @@ class RegistryWizard(QWizard):
 
     def _failed(self, error: BaseException) -> None:
         if isinstance(error, DocBatchError | OSError):
-            self.ctx.notifier.notify(str(error), "error")
+            self.ctx.notifier.notify(error_text(error), "error")
