@@ -10,6 +10,7 @@ store's attempt fencing and the batch intents cover the moment in between.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
 import os
 import socket
@@ -22,6 +23,13 @@ from docbatch_gui.extras import require
 log = logging.getLogger(__name__)
 
 LEADER_KEY = "docbatch:leader:batch-loop"
+
+
+def leader_key(store_identity: str) -> str:
+    """The lock of one data store: two workstations that share a Redis but keep their
+    own SQLite queues each lead their own; machines on one MongoDB share one leader."""
+    digest = hashlib.sha256(store_identity.encode()).hexdigest()[:16]
+    return f"{LEADER_KEY}:{digest}"
 
 
 class RedisLeaderLock(HeldLock):
@@ -47,6 +55,8 @@ class RedisLeaderLock(HeldLock):
         self._held = threading.Event()
         self._stop = threading.Event()
         self._renewer: threading.Thread | None = None
+        #: why the last ``acquire`` could not ask Redis at all (None: Redis answered)
+        self.unreachable: Exception | None = None
 
     def acquire(self) -> bool:
         import redis
@@ -56,8 +66,11 @@ class RedisLeaderLock(HeldLock):
         try:
             won = self._lock.acquire(token=self.token)
         except redis.RedisError as exc:
-            log.warning("leader lock: Redis unreachable (%s); not leading", exc)
+            if self.unreachable is None:
+                log.warning("leader lock: Redis unreachable (%s); not leading", exc)
+            self.unreachable = exc
             return False
+        self.unreachable = None
         if won:
             log.info("leader lock taken by %s", self.token)
             self._held.set()

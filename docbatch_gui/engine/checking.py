@@ -8,8 +8,10 @@ from collections.abc import Sequence
 
 from docbatch_gui.domain.models import Document
 from docbatch_gui.engine.context import EngineContext
+from docbatch_gui.engine.field_checks import field_checks
 
 
 def checked(ctx: EngineContext, job_id: int, documents: Sequence[Document]) -> list[Document]:
     """``documents`` with what the checks found (codes, lowered confidence, locations)."""
+    documents = field_checks(ctx, job_id, documents)
     return list(documents)
