@@ -16,7 +16,7 @@ from PySide6.QtCore import QLocale
 from PySide6.QtWidgets import QApplication
 
 from docbatch_gui._qt.i18n import install_translator
-from docbatch_gui._qt.registry.pages_rules import R_CMP, R_DOC, key_of
+from docbatch_gui._qt.registry.pages_rules import R_CMP, R_DOC, R_FIELD, key_of
 from docbatch_gui._qt.registry.results import export_file_name
 from docbatch_gui._qt.registry.wizard import RegistryWizard
 from docbatch_gui._qt.tasks import drain, spawn
@@ -111,10 +111,15 @@ async def test_rules_speak_in_words_and_keep_their_keys(window: Any, tmp_path: P
         wizard.load_template(config_file(tmp_path / "config.json"))
         await until(lambda: wizard.preview is not None, what="preview")
         rules = wizard.rules_page
+        # the template's rules, loaded before the columns were known, keep their fields
+        loaded = [sub["field"] for sub in rules.part()["rules"][0]["subrules"]]
+        assert len(set(loaded)) == len(loaded), loaded
         rules.set_defaults()
         assert rules.combo(0, R_DOC).currentText() == "Number (from the document)"
         assert key_of(rules.combo(0, R_DOC)) == "from_content.number"
         assert rules.combo(0, R_CMP).currentText() == "similar number"
+        assert rules.combo(1, R_FIELD).currentText() == "Date"  # the registry field too
+        assert key_of(rules.combo(1, R_FIELD)) == "date"
         docs = [rules.combo(0, R_DOC).itemText(i) for i in range(rules.combo(0, R_DOC).count())]
         assert "Date (from the file name)" in docs and "handwritten numbers" in docs
         rules.combo(0, R_DOC).setCurrentText("from_filename.number")  # typed as a key

@@ -94,7 +94,7 @@ class RulesPage(WizardPart):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
-        for col, width in enumerate((110, 130, 260, 120, 150, 100)):
+        for col, width in enumerate((110, 130, 240, 160, 130, 100)):
             self.table.setColumnWidth(col, width)
         self.table.verticalHeader().setDefaultSectionSize(32)
         self.table.itemChanged.connect(lambda _i: self.rules_changed())
@@ -111,6 +111,7 @@ class RulesPage(WizardPart):
         self.threshold.valueChanged.connect(lambda _v: self.rules_changed())
         self.pairs = QLabel()
         self.pairs.setStyleSheet("font-size: 11pt;")
+        self.pairs.setWordWrap(True)  # a long sentence in Russian
         buttons = QHBoxLayout()
         for button in (add, remove, defaults):
             buttons.addWidget(button)
@@ -141,9 +142,14 @@ class RulesPage(WizardPart):
         self.table.insertRow(row)
         self.table.setItem(row, R_NAME, QTableWidgetItem(rule))
         fields = list(self.owner.mapping_page.mapping()) or ["number"]
+        if sub.get("field") and sub["field"] not in fields:
+            # a template's rule loaded before its columns are known keeps its field
+            fields.append(sub["field"])
+        named = self.owner.mapping_page.labels
         field = QComboBox()
-        field.addItems(fields)
-        field.setCurrentText(sub.get("field") or fields[0])
+        for key in fields:
+            field.addItem(named.get(key, key), key)
+        select_key(field, sub.get("field") or fields[0])
         doc = QComboBox()
         doc.setEditable(True)  # a path the list does not offer may be typed
         language = interface_language()
@@ -151,7 +157,7 @@ class RulesPage(WizardPart):
             words = document_field_words(path, self.owner.ctx.field_label, language)
             doc.addItem(words, path)
             doc.setItemData(doc.count() - 1, path, Qt.ItemDataRole.ToolTipRole)
-        select_key(doc, sub.get("document_field") or f"from_content.{field.currentText()}")
+        select_key(doc, sub.get("document_field") or f"from_content.{key_of(field)}")
         comparator = QComboBox()
         for key in COMPARATORS:
             comparator.addItem(comparator_words(key, language), key)
@@ -240,7 +246,7 @@ class RulesPage(WizardPart):
 
     def initializePage(self) -> None:
         mapped = set(self.owner.mapping_page.mapping())
-        used = {self.combo(r, R_FIELD).currentText() for r in range(self.table.rowCount())}
+        used = {key_of(self.combo(r, R_FIELD)) for r in range(self.table.rowCount())}
         if not self.table.rowCount() or not used <= mapped:
             self.set_defaults()  # first visit, or the mapping changed under the rules
         self.estimator.request(now=True)
@@ -252,7 +258,7 @@ class RulesPage(WizardPart):
             name = ((item.text() if item else "") or "default").strip() or "default"
             comparator = key_of(self.combo(row, R_CMP))
             sub: dict[str, Any] = {
-                "field": self.combo(row, R_FIELD).currentText(),
+                "field": key_of(self.combo(row, R_FIELD)),
                 "document_field": key_of(self.combo(row, R_DOC)),
                 "comparator": comparator,
                 "weight": round(self.spin(row, R_WEIGHT).value(), 4),

@@ -221,7 +221,8 @@ class MappingPage(WizardPart):
                 "shows the column's header and sample values."
             )
         )
-        labels = {
+        #: each registry field in words (the rules page shows them too)
+        self.labels = labels = {
             "number": self.tr("Number"),
             "date": self.tr("Date"),
             "amount": self.tr("Amount"),
