@@ -28,6 +28,7 @@ from docbatch_gui.domain.errors import (
     InvalidTransition,
     NotFound,
 )
+from docbatch_gui.domain.messages import english
 from docbatch_gui.domain.models import Document, Job, Page
 from docbatch_gui.domain.progress import CancelToken, ProgressSink
 from docbatch_gui.domain.states import (
@@ -281,7 +282,9 @@ class DocBatchApp(BatchViews, RemoteSources):
     def cancel(self, job_id: int) -> Job:
         job = self.store.get_job(job_id)
         check_operator_move(job_id, job.file_name, job.state, JobState.CANCELED)
-        return self.store.transition(job_id, JobState.CANCELED, error="canceled by the operator")
+        return self.store.transition(
+            job_id, JobState.CANCELED, error=english("canceled_by_operator")
+        )
 
     def reprocess(self, job_id: int, *, force: bool = False) -> Job:
         """Process a finished job or a duplicate again, as a new attempt.

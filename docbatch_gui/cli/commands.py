@@ -23,6 +23,7 @@ from docbatch_gui.cli.counterparties import cmd_counterparties
 from docbatch_gui.cli.errors import describe, sentence
 from docbatch_gui.cli.export import cmd_export
 from docbatch_gui.cli.output import (
+    Language,
     batch_json,
     complain,
     document_json,
@@ -83,7 +84,7 @@ def cmd_process(app: DocBatchApp, args: argparse.Namespace) -> int:
     if sender is not None and not sender.flush(WEBHOOK_FLUSH_SECONDS):
         complain("Some webhook deliveries are still pending; the next run sends them.", "yellow")
     if app.halted is not None:
-        complain(f"Stopped: {app.halted.message}")
+        complain(f"Stopped: {app.halted.words(Language.current)}")
     if interrupted:
         left = sum(1 for j in jobs if j.state.value == "queued")
         complain(

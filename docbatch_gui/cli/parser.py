@@ -43,6 +43,11 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help=f"print the traceback of an error, not only its sentence (or set {DEBUG_VARIABLE}=1)",
     )
+    parser.add_argument(
+        "--lang",
+        choices=["en", "ru"],
+        help="the language of messages (default: the language setting, else the system's)",
+    )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     process = commands.add_parser("process", help="queue files and folders for processing")

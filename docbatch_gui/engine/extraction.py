@@ -221,9 +221,7 @@ def _summarise(failures: list[DocBatchError], total: int, file_name: str) -> Doc
     if critical is not None:
         return critical
     first = failures[0]
-    message = (
-        f"{file_name}: {len(failures)} of {total} requests to Claude failed; first: {first.message}"
-    )
+    params = {"file": file_name, "failed": len(failures), "total": total, "first": first.message}
     if all(isinstance(f, UnsupportedInput) for f in failures):
-        return UnsupportedInput(message, file=file_name)
-    return RetryableError(message + " Retry the job: answered pages are kept.", file=file_name)
+        return UnsupportedInput.coded("claude_requests_failed", params, file=file_name)
+    return RetryableError.coded("claude_requests_failed_retry", params, file=file_name)

@@ -61,11 +61,20 @@ def default_ocr_engine() -> str:
     return "tesseract" if shutil.which("tesseract") else "none"
 
 
-CHOICE_FIELDS = ("ocr_engine", "claude_effort", "claude_thinking", "anthropic_model", "watch_after")
+CHOICE_FIELDS = (
+    "ocr_engine",
+    "claude_effort",
+    "claude_thinking",
+    "anthropic_model",
+    "watch_after",
+    "language",
+)
 
 
 #: what happens to a watched folder's file after intake
 WATCH_AFTER = ("keep", "move")
+#: the languages messages are worded in ("" = the system's)
+MESSAGE_LANGUAGES = ("", "en", "ru")
 
 
 def fixed_choices(field_name: str) -> tuple[str, ...]:
@@ -77,6 +86,7 @@ def fixed_choices(field_name: str) -> tuple[str, ...]:
         "claude_effort": EFFORTS,
         "claude_thinking": THINKING,
         "watch_after": WATCH_AFTER,
+        "language": MESSAGE_LANGUAGES,
     }[field_name]
 
 
@@ -129,6 +139,9 @@ class Settings(BaseSettings):
 
     # Where the embedded store and blobs live.
     data_dir: Path = Field(default_factory=default_data_dir, alias="DOCBATCH_DATA_DIR")
+    #: the language the command line words its messages in: en, ru, or empty for the
+    #: system's (LC_ALL / LC_MESSAGES / LANG); the window has its own choice
+    language: str = Field("", alias="DOCBATCH_LANGUAGE")
 
     # Processing (names and defaults of the system DocBatch replaces).
     processing_mode: ProcessingMode = Field(ProcessingMode.SYNC, alias="PROCESSING_MODE")
@@ -293,9 +306,7 @@ class Settings(BaseSettings):
     def _empty_is_unset(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
 
-    @field_validator(
-        "ocr_engine", "claude_effort", "claude_thinking", "anthropic_model", "watch_after"
-    )
+    @field_validator(*CHOICE_FIELDS)
     @classmethod
     def _one_of(cls, value: str, info: ValidationInfo) -> str:
         allowed = fixed_choices(str(info.field_name))
@@ -360,7 +371,7 @@ def describe_allowed(field_name: str) -> str:
     if isinstance(annotation, type) and issubclass(annotation, StrEnum):
         return "one of " + ", ".join(m.value for m in annotation)
     if field_name in CHOICE_FIELDS:
-        return "one of " + ", ".join(fixed_choices(field_name))
+        return "one of " + ", ".join(c or "empty (the system's)" for c in fixed_choices(field_name))
     kind = getattr(annotation, "__name__", str(annotation))
     kind = {"int": "a whole number", "float": "a number", "bool": "true or false"}.get(kind, kind)
     if lower is not None and upper is not None:

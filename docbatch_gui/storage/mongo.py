@@ -75,6 +75,8 @@ def _doc_to_job(doc: dict[str, Any]) -> Job:
         created_at=_time(doc.get("created_at")),
         updated_at=_time(doc.get("updated_at")),
         crashes=doc.get("crashes", 0),
+        error_code=doc.get("error_code"),
+        error_params=doc.get("error_params") or {},
     )
 
 

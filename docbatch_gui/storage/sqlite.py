@@ -50,6 +50,8 @@ def _to_db(name: str, value: Any) -> Any:
         return value.astimezone(UTC).isoformat()
     if name in _BOOL_FIELDS:
         return int(bool(value))
+    if name == "error_params":
+        return json.dumps(value, ensure_ascii=False, default=str)
     if isinstance(value, (JobState, Phase, ErrorKind)):
         return value.value
     return value
@@ -85,6 +87,8 @@ def _row_to_job(row: sqlite3.Row) -> Job:
         created_at=_parse_time(row["created_at"]),
         updated_at=_parse_time(row["updated_at"]),
         crashes=row["crashes"],
+        error_code=row["error_code"],
+        error_params=json.loads(row["error_params"]) if row["error_params"] else {},
     )
 
 

@@ -193,4 +193,9 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX counterparty_documents_inn ON counterparty_documents(inn, confirmed_at);
     """,
+    # 11: the message a job's error words (code and JSON parameters), for its language
+    """
+    ALTER TABLE jobs ADD COLUMN error_code TEXT;
+    ALTER TABLE jobs ADD COLUMN error_params TEXT;
+    """,
 ]

@@ -146,6 +146,7 @@ class ReviewTab(ReviewForm, QWidget):
         split.addWidget(self.page_view)
         split.addWidget(right)
         split.setSizes([260, 560, 420])
+        self.splitter = split  # the window saves and restores it (QSettings)
         layout = QVBoxLayout(self)
         layout.addWidget(split)
         self._set_enabled(False)

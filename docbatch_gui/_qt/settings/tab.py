@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.i18n import LANGUAGE_KEY, LANGUAGES
+from docbatch_gui._qt.settings.checks import ocr_languages_error
 from docbatch_gui._qt.settings.fields import NOTE_STYLE, FieldEditor
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui.diagnostics import connections
@@ -249,6 +250,7 @@ class SettingsTab(QWidget):
             "batch_max_mb": self.tr("Batch size limit, MB"),
             "ocr_engine": self.tr("Engine"),
             "ocr_languages": self.tr("Languages"),
+            "language": self.tr("Command-line language"),
             "ocr_timeout": self.tr("Timeout, s"),
             "ocr_min_text_chars": self.tr("OCR below this many characters"),
             "anthropic_api_key": self.tr("API key"),
@@ -366,6 +368,8 @@ class SettingsTab(QWidget):
                     first = exc.errors()[0]
                     # an error without a field is a combination: judged below, whole
                     reason = first["msg"].removeprefix("Value error, ") if first["loc"] else None
+            if reason is None and name == "ocr_languages":
+                reason = ocr_languages_error(self.editors["ocr_engine"].value(), editor.value())
             editor.set_error(reason)
             errors += reason is not None
         if not errors:

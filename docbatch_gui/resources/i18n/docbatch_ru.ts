@@ -444,8 +444,8 @@ Allowed: {1}</source>
         <translation>Выберите файл реестра Excel (.xlsx, .xlsm) и лист со списком или начните с сохранённого шаблона.</translation>
     </message>
     <message>
-        <source>No file chosen</source>
-        <translation>Файл не выбран</translation>
+        <source>Type or paste a path, or choose a file</source>
+        <translation>Введите или вставьте путь либо выберите файл</translation>
     </message>
     <message>
         <source>Choose file…</source>
@@ -490,6 +490,10 @@ Allowed: {1}</source>
     <message>
         <source>Loaded {0}</source>
         <translation>Загружено: {0}</translation>
+    </message>
+    <message>
+        <source>No file at {0}: check the path.</source>
+        <translation>Файла {0} нет: проверьте путь.</translation>
     </message>
     <message>
         <source>Reading the sheet…</source>
@@ -836,6 +840,14 @@ Allowed: {1}</source>
         <translation>Заданий в обработке: {0}. Дождаться завершения выполняемых шагов или оставить их до следующего запуска? В любом случае ничего не потеряется.</translation>
     </message>
     <message>
+        <source>Wait for running jobs</source>
+        <translation>Дождаться выполняемых заданий</translation>
+    </message>
+    <message>
+        <source>Quit now</source>
+        <translation>Выйти сейчас</translation>
+    </message>
+    <message>
         <source>Waiting for running steps to finish…</source>
         <translation>Ожидание завершения выполняемых шагов…</translation>
     </message>
@@ -950,8 +962,8 @@ Allowed: {1}</source>
         <translation>нет значения: {0}</translation>
     </message>
     <message>
-        <source>{0} compared with the document&apos;s {1}; * required</source>
-        <translation>{0} сравнивается с полем документа {1}; * — обязательное условие</translation>
+        <source>{0} compared with {1}; * required</source>
+        <translation>{0} сравнивается с полем «{1}»; * — обязательное</translation>
     </message>
     <message>
         <source>Runner-up: {0}, p. {1}, {2}: {3:.0%}</source>
@@ -960,6 +972,18 @@ Allowed: {1}</source>
     <message>
         <source>No runner-up.</source>
         <translation>Второго кандидата нет.</translation>
+    </message>
+    <message>
+        <source>the registry</source>
+        <translation>реестре</translation>
+    </message>
+    <message>
+        <source>the document</source>
+        <translation>документе</translation>
+    </message>
+    <message>
+        <source>both</source>
+        <translation>обоих</translation>
     </message>
     <message>
         <source>No page image</source>
@@ -1033,6 +1057,28 @@ Allowed: {1}</source>
     </message>
 </context>
 <context>
+    <name>Queue</name>
+    <message>
+        <source>and {0} more</source>
+        <translation>и ещё {0}</translation>
+    </message>
+</context>
+<context>
+    <name>QueueFiles</name>
+    <message>
+        <source>{0} is no longer there: it was moved or deleted since it was added.</source>
+        <translation>{0} больше нет на месте: файл перемещён или удалён после добавления.</translation>
+    </message>
+    <message>
+        <source>No program on this computer opens {0}. Use Show in folder and open it from there, or install a viewer for this type of file.</source>
+        <translation>На этом компьютере нет программы, которая открывает {0}. Нажмите «Показать в папке» и откройте файл оттуда или установите программу просмотра для файлов этого типа.</translation>
+    </message>
+    <message>
+        <source>No file manager could be started; the file is in {0}</source>
+        <translation>Не удалось запустить файловый менеджер; файл находится в {0}</translation>
+    </message>
+</context>
+<context>
     <name>QueueIntake</name>
     <message>
         <source>Adding files…</source>
@@ -1047,6 +1093,14 @@ Allowed: {1}</source>
         <translation>Добавление файлов</translation>
     </message>
     <message>
+        <source>Drop files here or press Add files…</source>
+        <translation>Перетащите файлы сюда или нажмите «Добавить файлы…»</translation>
+    </message>
+    <message>
+        <source>No jobs match this filter.</source>
+        <translation>Нет заданий, подходящих под фильтр.</translation>
+    </message>
+    <message>
         <source>Adding {0}…</source>
         <translation>Добавляется {0}…</translation>
     </message>
@@ -1059,12 +1113,12 @@ Allowed: {1}</source>
         <translation>Уже известных файлов: {0}; они показаны как дубликаты (чтобы обработать их снова, выберите «Обработать заново»).</translation>
     </message>
     <message>
-        <source>{0} file(s) of unsupported types skipped.</source>
-        <translation>Пропущено файлов неподдерживаемых типов: {0}.</translation>
+        <source>{0} file(s) skipped, their type is not supported (PDF, TIFF, JPEG, PNG are): {1}.</source>
+        <translation>Пропущено файлов: {0}, их тип не поддерживается (поддерживаются PDF, TIFF, JPEG, PNG): {1}.</translation>
     </message>
     <message>
-        <source>{0} file(s) not read (links out of the folder, pipes, system files): see the log.</source>
-        <translation>Не прочитано файлов: {0} (ссылки за пределы папки, каналы, системные файлы): см. журнал.</translation>
+        <source>{0} file(s) not read: {1}.</source>
+        <translation>Не прочитано файлов: {0}: {1}.</translation>
     </message>
     <message>
         <source>Stopped by you; the rest was not added.</source>
@@ -1106,8 +1160,8 @@ Allowed: {1}</source>
         <translation>В работе</translation>
     </message>
     <message>
-        <source>Failed</source>
-        <translation>С ошибкой</translation>
+        <source>Failed or timed out</source>
+        <translation>С ошибкой или по тайм-ауту</translation>
     </message>
     <message>
         <source>Any error</source>
@@ -1211,22 +1265,6 @@ Process {1} again?</source>
     <message>
         <source>Error</source>
         <translation>Ошибка</translation>
-    </message>
-    <message>
-        <source>Contains a skip word</source>
-        <translation>Содержит стоп-слово</translation>
-    </message>
-    <message>
-        <source>Required column is empty</source>
-        <translation>Пуст обязательный столбец</translation>
-    </message>
-    <message>
-        <source>Too few filled cells</source>
-        <translation>Мало заполненных ячеек</translation>
-    </message>
-    <message>
-        <source>Empty row</source>
-        <translation>Пустая строка</translation>
     </message>
     <message>
         <source>Sheet “{0}”: &lt;b&gt;{1}&lt;/b&gt; rows kept, &lt;b&gt;{2}&lt;/b&gt; filtered</source>
@@ -1676,8 +1714,8 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
         <translation>Подсчёт пар-кандидатов…</translation>
     </message>
     <message>
-        <source>Phase 1 gives &lt;b&gt;{0}&lt;/b&gt; candidate pairs to score for {1} rows (against all documents: {2}).</source>
-        <translation>Этап 1: пар-кандидатов для оценки — &lt;b&gt;{0}&lt;/b&gt;, строк — {1} (при сравнении со всеми документами — {2}).</translation>
+        <source>These rules leave &lt;b&gt;{0}&lt;/b&gt; row–document pairs to compare in detail for {1} rows, out of {2} if every row were compared with every document.</source>
+        <translation>Эти правила оставляют для подробного сравнения &lt;b&gt;{0}&lt;/b&gt; пар «строка — документ» для {1} строк из {2}, если сравнивать каждую строку с каждым документом.</translation>
     </message>
 </context>
 <context>
@@ -1836,6 +1874,10 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
     <message>
         <source>moved to processed/ or failed/</source>
         <translation>переносится в processed/ или failed/</translation>
+    </message>
+    <message>
+        <source>the system&apos;s</source>
+        <translation>как в системе</translation>
     </message>
     <message>
         <source>per million tokens</source>
@@ -2035,6 +2077,10 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
     <message>
         <source>Languages</source>
         <translation>Языки</translation>
+    </message>
+    <message>
+        <source>Command-line language</source>
+        <translation>Язык командной строки</translation>
     </message>
     <message>
         <source>Timeout, s</source>
