@@ -52,7 +52,7 @@ GROUPS: list[tuple[str, list[str], Probe | None]] = [
             "batch_size", "poll_interval", "result_workers", "max_concurrent_mb",
             "job_timeout", "page_timeout", "render_workers", "group_size", "max_file_mb",
             "max_pages", "jpeg_quality", "follow_symlinks_out", "check_min_year",
-            "max_page_text_chars",
+            "max_page_text_chars", "language",
         ],
         None,
     ),
