@@ -8,6 +8,7 @@ Built for the keyboard: PgDown/PgUp move between documents, Ctrl+Enter confirms
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 from PySide6.QtCore import QLocale, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence, QShowEvent
@@ -32,6 +33,7 @@ from docbatch_gui._qt.review.counterparty import CounterpartyPanel
 from docbatch_gui._qt.review.fields import add_field_rows
 from docbatch_gui._qt.review.form import ReviewForm
 from docbatch_gui._qt.tasks import spawn
+from docbatch_gui._qt.widgets.export_documents import export_documents
 from docbatch_gui._qt.widgets.icons import disc_icon
 from docbatch_gui._qt.widgets.page_view import PageView
 from docbatch_gui._qt.widgets.thumbs import PageImages
@@ -73,6 +75,12 @@ class ReviewTab(ReviewForm, QWidget):
         left_layout.setContentsMargins(0, 0, 0, 0)
         left_layout.addWidget(self.tree, 1)
         left_layout.addWidget(self.empty)
+        self.export_button = QPushButton(self.tr("Export documents…"))
+        self.export_button.setToolTip(
+            self.tr("The selected job's documents, or all the jobs listed, to Excel, CSV or JSON")
+        )
+        self.export_button.clicked.connect(lambda: spawn(self.export_listed(), self._failed))
+        left_layout.addWidget(self.export_button)
         self.page_view = PageView(images)
 
         self.form_box = QGroupBox(self.tr("Document"))
@@ -227,6 +235,18 @@ class ReviewTab(ReviewForm, QWidget):
             item.setIcon(0, disc_icon("#e37400", "!"))
             item.setToolTip(0, "\n".join(self.ctx.reasons(doc)))
         return item
+
+    async def export_listed(self) -> Path | None:
+        """The selected job's documents, else every job the list shows."""
+        listed = [self.tree.topLevelItem(i) for i in range(self.tree.topLevelItemCount())]
+        ids = [item.data(0, ROLE_KEY)[0] for item in listed if item is not None]
+        chosen = self._key(self.tree.currentItem())
+        if chosen is not None:
+            ids = [chosen[0]]
+            scope = self.tr("The documents of the selected job")
+        else:
+            scope = self.tr("The documents of the {0} jobs listed").format(len(ids))
+        return await export_documents(self, self.ctx, ids, scope)
 
     def _key(self, item: QTreeWidgetItem | None) -> tuple[int, int] | None:
         if item is None:

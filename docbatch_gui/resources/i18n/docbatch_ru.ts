@@ -357,6 +357,72 @@
     </message>
 </context>
 <context>
+    <name>ExportDocuments</name>
+    <message>
+        <source>There are no documents to export here.</source>
+        <translation>Здесь нет документов для выгрузки.</translation>
+    </message>
+    <message>
+        <source>Export documents</source>
+        <translation>Выгрузка документов</translation>
+    </message>
+    <message>
+        <source>Excel (*.xlsx);;CSV (*.csv);;JSON (*.json)</source>
+        <translation>Excel (*.xlsx);;CSV (*.csv);;JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Export failed: {0}</source>
+        <translation>Выгрузка не удалась: {0}</translation>
+    </message>
+    <message>
+        <source>{0} document(s) exported to {1}</source>
+        <translation>Выгружено документов: {0} в {1}</translation>
+    </message>
+</context>
+<context>
+    <name>ExportDocumentsDialog</name>
+    <message>
+        <source>Export documents</source>
+        <translation>Выгрузка документов</translation>
+    </message>
+    <message>
+        <source>1C: load from a tabular document</source>
+        <translation>1С: загрузка из табличного документа</translation>
+    </message>
+    <message>
+        <source>All columns</source>
+        <translation>Все столбцы</translation>
+    </message>
+    <message>
+        <source>Columns</source>
+        <translation>Столбцы</translation>
+    </message>
+    <message>
+        <source>All documents</source>
+        <translation>Все документы</translation>
+    </message>
+    <message>
+        <source>Checked (confirmed or needing no review)</source>
+        <translation>Проверенные (подтверждённые или не требующие проверки)</translation>
+    </message>
+    <message>
+        <source>Waiting for review</source>
+        <translation>Ожидают проверки</translation>
+    </message>
+    <message>
+        <source>Documents</source>
+        <translation>Документы</translation>
+    </message>
+    <message>
+        <source>Headers in</source>
+        <translation>Заголовки на языке</translation>
+    </message>
+    <message>
+        <source>Choose file…</source>
+        <translation>Выбрать файл…</translation>
+    </message>
+</context>
+<context>
     <name>FieldEditor</name>
     <message>
         <source>Stored in the system keyring, never in the settings file.</source>
@@ -1564,6 +1630,14 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
 Здесь появляются задания, документы которых должен проверить человек. Чтобы исправить завершённое задание, дважды щёлкните его в Очереди.</translation>
     </message>
     <message>
+        <source>Export documents…</source>
+        <translation>Выгрузить документы…</translation>
+    </message>
+    <message>
+        <source>The selected job&apos;s documents, or all the jobs listed, to Excel, CSV or JSON</source>
+        <translation>Документы выбранного задания или всех заданий списка — в Excel, CSV или JSON</translation>
+    </message>
+    <message>
         <source>Document</source>
         <translation>Документ</translation>
     </message>
@@ -1602,6 +1676,14 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
     <message>
         <source>Waiting for review ({0})</source>
         <translation>Ожидают проверки ({0})</translation>
+    </message>
+    <message>
+        <source>The documents of the selected job</source>
+        <translation>Документы выбранного задания</translation>
+    </message>
+    <message>
+        <source>The documents of the {0} jobs listed</source>
+        <translation>Документы заданий в списке: {0}</translation>
     </message>
     <message>
         <source>{0}: all documents confirmed, done.</source>
