@@ -57,6 +57,9 @@ class Job:
     #: times this file's own render or OCR child died while the worker lived: what
     #: counts against the file (a killed or restarted worker does not)
     crashes: int = 0
+    #: the operator deleted the job but kept its documents: the queue no longer lists
+    #: it, while Review and the registry still use what it found
+    archived: bool = False
 
     def __post_init__(self) -> None:
         # stores hand over the text they keep; the type is the contract

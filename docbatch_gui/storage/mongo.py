@@ -74,6 +74,7 @@ def _doc_to_job(doc: dict[str, Any]) -> Job:
         created_at=_time(doc.get("created_at")),
         updated_at=_time(doc.get("updated_at")),
         crashes=doc.get("crashes", 0),
+        archived=bool(doc.get("archived", False)),
     )
 
 

@@ -39,7 +39,7 @@ from docbatch_gui.storage.sqlite_registry import RegistryTables
 from docbatch_gui.storage.sqlite_schema import MIGRATIONS
 from docbatch_gui.storage.store import JOB_FIELDS, check_attempt, check_expectations, scrubbed
 
-_BOOL_FIELDS = {"termination_confirmed", "artifacts_deliverable"}
+_BOOL_FIELDS = {"termination_confirmed", "artifacts_deliverable", "archived"}
 
 
 def _to_db(name: str, value: Any) -> Any:
@@ -84,6 +84,7 @@ def _row_to_job(row: sqlite3.Row) -> Job:
         created_at=_parse_time(row["created_at"]),
         updated_at=_parse_time(row["updated_at"]),
         crashes=row["crashes"],
+        archived=bool(row["archived"]),
     )
 
 

@@ -182,4 +182,8 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE jobs ADD COLUMN crashes INTEGER NOT NULL DEFAULT 0;
     """,
+    # 10: a job deleted from the queue whose documents the operator kept
+    """
+    ALTER TABLE jobs ADD COLUMN archived INTEGER NOT NULL DEFAULT 0;
+    """,
 ]

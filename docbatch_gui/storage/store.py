@@ -52,6 +52,7 @@ JOB_FIELDS: frozenset[str] = frozenset(
         "cost_estimate_usd",
         "cost_actual_usd",
         "crashes",
+        "archived",
     }
 )
 

@@ -25,6 +25,7 @@ from PySide6.QtGui import QColor
 from docbatch_gui._qt.widgets.icons import disc_icon
 from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.registry import Registry, RegistryStatus, SearchResult
+from docbatch_gui.registry.search import is_stale
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -228,8 +229,13 @@ class ResultRow:
     history: list[str] = field(default_factory=list)
 
     @property
+    def stale(self) -> bool:
+        """Its document's file is being processed again: the match waits to be checked."""
+        return self.result is not None and is_stale(self.result)
+
+    @property
     def score(self) -> float | None:
-        if self.result is None or self.result.document_id is None:
+        if self.result is None or self.result.document_id is None or self.stale:
             return None
         return self.result.score
 
@@ -304,8 +310,10 @@ class ResultsModel(QAbstractTableModel):
                 return disc_icon(*MANUAL_ICON)
             if result.warnings:
                 return disc_icon(*WARNING_ICON)
-        elif role == Qt.ItemDataRole.ToolTipRole and column == RES_WARN and result:
+        elif role == Qt.ItemDataRole.ToolTipRole and column in (RES_WARN, RES_SCORE) and result:
             return "\n".join(result.warnings) or None
+        elif role == Qt.ItemDataRole.ForegroundRole and column == RES_SCORE and item.stale:
+            return QColor(WARNING_ICON[0])
         elif (
             role == Qt.ItemDataRole.ForegroundRole
             and item.document is None
@@ -330,6 +338,8 @@ class ResultsModel(QAbstractTableModel):
         if column == RES_ROW:
             return str(item.row)
         if column == RES_SCORE:
+            if item.stale:
+                return self.tr("stale")
             return "" if item.score is None else f"{item.score:.0%}"
         if column == RES_WARN:
             return ""
