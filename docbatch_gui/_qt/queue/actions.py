@@ -41,48 +41,6 @@ class DeleteChoice(Enum):
     KEEP_DOCUMENTS = "keep_documents"
 
 
-async def ask_delete(parent: QWidget, jobs: Sequence[Job]) -> DeleteChoice | None:
-    """One question for the whole selection, naming the file (or the count); the
-    documents may stay for Review and the registry. None: the operator said no."""
-    if len(jobs) == 1:
-        question = parent.tr("Delete {0} from the queue?").format(jobs[0].file_name)
-    else:
-        question = parent.tr("Delete %n files from the queue?", "", len(jobs))
-    documents = sum(job.documents for job in jobs)
-    box = QMessageBox(QMessageBox.Icon.Question, parent.tr("Delete"), question, parent=parent)
-    box.setTextFormat(Qt.TextFormat.PlainText)  # the text quotes file names
-    both = keep = None
-    if documents:
-        box.setInformativeText(
-            parent.tr(
-                "Documents found in them: %n. Keep them for Review and registry matching, "
-                "or delete them too: registry rows matched to a deleted document are "
-                "matched again.",
-                "",
-                documents,
-            )
-        )
-        both = box.addButton(
-            parent.tr("Delete job and documents"), QMessageBox.ButtonRole.DestructiveRole
-        )
-        keep = box.addButton(
-            parent.tr("Delete job, keep documents"), QMessageBox.ButtonRole.AcceptRole
-        )
-    else:
-        both = box.addButton(parent.tr("Delete job"), QMessageBox.ButtonRole.DestructiveRole)
-    cancel = box.addButton(QMessageBox.StandardButton.Cancel)
-    box.setDefaultButton(cancel)
-    box.setEscapeButton(cancel)
-    await ask(box)
-    clicked = box.clickedButton()
-    box.deleteLater()
-    if clicked is not None and clicked is both:
-        return DeleteChoice.WITH_DOCUMENTS
-    if clicked is not None and clicked is keep:
-        return DeleteChoice.KEEP_DOCUMENTS
-    return None
-
-
 class QueueActions(QWidget):
     ctx: GuiContext
     table: QTableView
@@ -176,6 +134,47 @@ class QueueActions(QWidget):
         )
         return answer == QMessageBox.StandardButton.Yes
 
+    async def ask_delete(self, jobs: Sequence[Job]) -> DeleteChoice | None:
+        """One question for the whole selection, naming the file (or the count); the
+        documents may stay for Review and the registry. None: the operator said no."""
+        if len(jobs) == 1:
+            question = self.tr("Delete {0} from the queue?").format(jobs[0].file_name)
+        else:
+            question = self.tr("Delete %n files from the queue?", "", len(jobs))
+        documents = sum(job.documents for job in jobs)
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Delete"), question, parent=self)
+        box.setTextFormat(Qt.TextFormat.PlainText)  # the text quotes file names
+        both = keep = None
+        if documents:
+            box.setInformativeText(
+                self.tr(
+                    "Documents found in them: %n. Keep them for Review and registry matching, "
+                    "or delete them too: registry rows matched to a deleted document are "
+                    "matched again.",
+                    "",
+                    documents,
+                )
+            )
+            both = box.addButton(
+                self.tr("Delete job and documents"), QMessageBox.ButtonRole.DestructiveRole
+            )
+            keep = box.addButton(
+                self.tr("Delete job, keep documents"), QMessageBox.ButtonRole.AcceptRole
+            )
+        else:
+            both = box.addButton(self.tr("Delete job"), QMessageBox.ButtonRole.DestructiveRole)
+        cancel = box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(cancel)
+        box.setEscapeButton(cancel)
+        await ask(box)
+        clicked = box.clickedButton()
+        box.deleteLater()
+        if clicked is not None and clicked is both:
+            return DeleteChoice.WITH_DOCUMENTS
+        if clicked is not None and clicked is keep:
+            return DeleteChoice.KEEP_DOCUMENTS
+        return None
+
     def _delete(self) -> None:
         spawn(self.delete_selected(), self._failed)
 
@@ -184,7 +183,7 @@ class QueueActions(QWidget):
         jobs = self.selected_jobs()
         if not jobs or not self.delete_action.isEnabled():
             return
-        choice = await ask_delete(self, jobs)
+        choice = await self.ask_delete(jobs)
         if choice is None:
             return
         keep = choice is DeleteChoice.KEEP_DOCUMENTS

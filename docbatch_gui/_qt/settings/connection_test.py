@@ -62,9 +62,13 @@ class ConnectionTest(QWidget):
 
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.button)
-        row.addWidget(self.result, 1)
-        row.addWidget(self.details_button, 0, Qt.AlignmentFlag.AlignTop)
+        # top-aligned: a wrapped answer grows downwards, never pushes the button down
+        top = Qt.AlignmentFlag.AlignTop
+        self.result.setMinimumHeight(self.button.sizeHint().height())
+        self.result.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        row.addWidget(self.button, 0, top)
+        row.addWidget(self.result, 1, top)
+        row.addWidget(self.details_button, 0, top)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 0)
         layout.setSpacing(4)
