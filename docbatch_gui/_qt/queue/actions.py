@@ -140,19 +140,21 @@ class QueueActions(QWidget):
         if len(jobs) == 1:
             question = self.tr("Delete {0} from the queue?").format(jobs[0].file_name)
         else:
-            question = self.tr("Delete %n files from the queue?", "", len(jobs))
+            # counts as "name: N", which reads right for any N in both languages (a
+            # mixin's tr() finds no plural forms)
+            question = self.tr("Delete {0} files from the queue?").format(len(jobs))
         documents = sum(job.documents for job in jobs)
         box = QMessageBox(QMessageBox.Icon.Question, self.tr("Delete"), question, parent=self)
         box.setTextFormat(Qt.TextFormat.PlainText)  # the text quotes file names
         both = keep = None
         if documents:
+            found = self.tr("Documents found in them: {0}.").format(documents)
             box.setInformativeText(
-                self.tr(
-                    "Documents found in them: %n. Keep them for Review and registry matching, "
-                    "or delete them too: registry rows matched to a deleted document are "
-                    "matched again.",
-                    "",
-                    documents,
+                found
+                + " "
+                + self.tr(
+                    "Keep them for Review and registry matching, or delete them too: registry "
+                    "rows matched to a deleted document are matched again."
                 )
             )
             both = box.addButton(
@@ -197,12 +199,13 @@ class QueueActions(QWidget):
                 self._failed(exc)
         self.model.remove(deleted)
         self._update_counts()
-        if deleted:
-            self.ctx.notifier.notify(
-                self.tr("Jobs deleted: %n; their documents were kept.", "", len(deleted))
-                if keep
-                else self.tr("Jobs deleted with their documents: %n.", "", len(deleted))
-            )
+        if not deleted:
+            return
+        if keep:
+            done = self.tr("Jobs deleted: {0}; their documents were kept.")
+        else:
+            done = self.tr("Jobs deleted with their documents: {0}.")
+        self.ctx.notifier.notify(done.format(len(deleted)))
 
     def _update_counts(self) -> None:
         raise NotImplementedError  # the tab's counts line

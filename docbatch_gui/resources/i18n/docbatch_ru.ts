@@ -1020,25 +1020,29 @@ Process {1} again?</source>
         <source>Delete {0} from the queue?</source>
         <translation>Удалить {0} из очереди?</translation>
     </message>
-    <message numerus="yes">
-        <source>Delete %n files from the queue?</source>
-        <translation>
-            <numerusform>Удалить %n файл из очереди?</numerusform>
-            <numerusform>Удалить %n файла из очереди?</numerusform>
-            <numerusform>Удалить %n файлов из очереди?</numerusform>
-        </translation>
+    <message>
+        <source>Delete {0} files from the queue?</source>
+        <translation>Удалить из очереди файлы ({0})?</translation>
     </message>
     <message>
         <source>Delete</source>
         <translation>Удаление</translation>
     </message>
-    <message numerus="yes">
-        <source>Documents found in them: %n. Keep them for Review and registry matching, or delete them too: registry rows matched to a deleted document are matched again.</source>
-        <translation>
-            <numerusform>В них найден %n документ. Оставить его для проверки и сверки с реестром или удалить вместе с заданием? Строки реестра, сопоставленные с удалённым документом, будут сопоставлены заново.</numerusform>
-            <numerusform>В них найдено %n документа. Оставить их для проверки и сверки с реестром или удалить вместе с заданием? Строки реестра, сопоставленные с удалённым документом, будут сопоставлены заново.</numerusform>
-            <numerusform>В них найдено %n документов. Оставить их для проверки и сверки с реестром или удалить вместе с заданием? Строки реестра, сопоставленные с удалённым документом, будут сопоставлены заново.</numerusform>
-        </translation>
+    <message>
+        <source>Documents found in them: {0}.</source>
+        <translation>Найдено в них документов: {0}.</translation>
+    </message>
+    <message>
+        <source>Jobs deleted: {0}; their documents were kept.</source>
+        <translation>Удалено заданий: {0}; их документы сохранены.</translation>
+    </message>
+    <message>
+        <source>Jobs deleted with their documents: {0}.</source>
+        <translation>Удалено заданий вместе с документами: {0}.</translation>
+    </message>
+    <message>
+        <source>Keep them for Review and registry matching, or delete them too: registry rows matched to a deleted document are matched again.</source>
+        <translation>Оставить их для проверки и сверки с реестром или удалить вместе с заданиями? Строки реестра, сопоставленные с удалённым документом, будут сопоставлены заново.</translation>
     </message>
     <message>
         <source>Delete job and documents</source>
@@ -1051,22 +1055,6 @@ Process {1} again?</source>
     <message>
         <source>Delete job</source>
         <translation>Удалить задание</translation>
-    </message>
-    <message numerus="yes">
-        <source>Jobs deleted: %n; their documents were kept.</source>
-        <translation>
-            <numerusform>Удалено заданий: %n; документы сохранены.</numerusform>
-            <numerusform>Удалено заданий: %n; документы сохранены.</numerusform>
-            <numerusform>Удалено заданий: %n; документы сохранены.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Jobs deleted with their documents: %n.</source>
-        <translation>
-            <numerusform>Удалено заданий вместе с документами: %n.</numerusform>
-            <numerusform>Удалено заданий вместе с документами: %n.</numerusform>
-            <numerusform>Удалено заданий вместе с документами: %n.</numerusform>
-        </translation>
     </message>
 </context>
 <context>
