@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtCore import QPoint, QPointF, QSettings, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
     QApplication,
@@ -21,6 +21,8 @@ from PySide6.QtWidgets import (
 from pytestqt.qtbot import QtBot
 
 from docbatch_gui._qt.widgets.wheel_guard import install_wheel_guard
+from tests.fakes.memory_keyring import memory_keyring
+from tests.gui.settings_helpers import make_tab
 
 
 def wheel(widget: QWidget, notches: int = -1) -> None:
@@ -97,3 +99,29 @@ def test_a_focused_field_still_takes_the_wheel(form: Form, qtbot: QtBot) -> None
     qtbot.waitUntil(spin.hasFocus)
     wheel(spin)
     assert spin.value() != 50
+
+
+def test_scrolling_the_settings_page_changes_no_field(qtbot: QtBot, qsettings: QSettings) -> None:
+    """The real Settings page: the wheel over its engine combo box and a number field
+    scrolls the page and leaves both as they were."""
+    install_wheel_guard()
+    with memory_keyring():
+        tab = make_tab(qsettings)
+        qtbot.addWidget(tab)
+        tab.resize(900, 500)
+        tab.show()
+        qtbot.waitExposed(tab)
+        area = tab.findChild(QScrollArea)
+        assert area is not None
+        combo = tab.editors["ocr_engine"].editor
+        spin = tab.editors["batch_size"].editor
+        assert isinstance(combo, QComboBox) and isinstance(spin, QSpinBox)
+        tab.save_button.setFocus()
+        for field in (combo, spin):
+            area.ensureWidgetVisible(field)
+            engine, batch = combo.currentIndex(), spin.value()
+            before = area.verticalScrollBar().value()
+            wheel(field, notches=-1 if before == 0 else 1)
+            assert (combo.currentIndex(), spin.value()) == (engine, batch)
+            assert area.verticalScrollBar().value() != before  # the page moved instead
+        assert not tab.save_button.isEnabled()  # nothing changed, nothing to save
