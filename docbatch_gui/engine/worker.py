@@ -171,7 +171,9 @@ class LocalWorker:
         """Cancel the task of every running job the operator canceled: the child it
         leased is killed with its process group (``ChildPool.lease``), so its slot is
         free for the next queued file at once instead of after the file's last page."""
-        busy = [job_id for job_id, task in running.items() if not task.done()]
+        # a task already being canceled is left alone: a second cancel would cut its
+        # child's kill short
+        busy = [i for i, task in running.items() if not task.done() and not task.cancelling()]
         if not busy:
             return
         try:
