@@ -15,6 +15,7 @@ from docbatch_gui._qt.bridge import EngineBridge
 from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.notify import Notifier
 from docbatch_gui._qt.widgets.log_panel import install_log_handler
+from docbatch_gui._qt.widgets.wheel_guard import install_wheel_guard
 from docbatch_gui._qt.window import MainWindow
 from docbatch_gui.app.host import EngineHost
 from docbatch_gui.settings.model import Settings
@@ -22,6 +23,7 @@ from docbatch_gui.settings.model import Settings
 
 def build_window(settings: Settings, qsettings: QSettings) -> MainWindow:
     """The window over a new engine host; the engine starts with ``window.start()``."""
+    install_wheel_guard()  # before any widget is polished: scrolling changes no field
     host = EngineHost.for_settings(settings)
     ctx = GuiContext(
         host=host,

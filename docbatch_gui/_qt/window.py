@@ -12,6 +12,7 @@ from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKe
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
+    QLabel,
     QMainWindow,
     QMessageBox,
     QProgressDialog,
@@ -79,6 +80,17 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.log_dock)
         self.log_dock.hide()
         self._build_menus()
+        #: said plainly, always: without a key every document is read offline
+        self.offline_label = QLabel(
+            self.tr("Offline: no Claude key — documents are read by the offline extractor")
+        )
+        self.offline_label.setObjectName("offline_label")
+        self.offline_label.setStyleSheet("color: #5c4400; padding: 0 8px;")
+        self.offline_label.setToolTip(
+            self.tr("Set the Anthropic API key in Settings (Claude) to read documents with Claude.")
+        )
+        self.offline_label.hide()
+        self.statusBar().addPermanentWidget(self.offline_label)
         self.statusBar().showMessage(self.tr("Starting…"))
 
         #: set by main.build_window; removed on shutdown so that no record is ever
@@ -133,6 +145,7 @@ class MainWindow(QMainWindow):
         jobs: list[Job] = await loop.run_in_executor(None, self.ctx.app.jobs)
         self.queue_tab.load(jobs)
         self.queue_tab.sync_paused(await self.ctx.bridge.call(self.ctx.app.is_paused))
+        await self.show_offline()
         self.ctx.bridge.start()  # from here the host reports the flag's changes
         self._busy_before = self.queue_tab.model.busy()
         self.statusBar().showMessage(self.tr("Ready"), 3000)
@@ -155,7 +168,14 @@ class MainWindow(QMainWindow):
         if settings.data_dir != old.data_dir or settings.mongodb_uri != old.mongodb_uri:
             self.images.clear()
             self.queue_tab.load(await bridge.call(host.app.jobs))
+        await self.show_offline()
         self.ctx.notifier.notify(self.tr("Settings applied."), "success")
+
+    async def show_offline(self) -> None:
+        """The key is read off the GUI thread (the keyring may be slow to answer)."""
+        app = self.ctx.host.app
+        key = await asyncio.get_running_loop().run_in_executor(None, lambda: app.anthropic_key)
+        self.offline_label.setVisible(key is None)
 
     def _engine_state(self, state: str) -> None:
         """The pause button follows the engine: paused (here or by ``docbatch pause``),

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from docbatch_gui.app.exports import DocumentExports
+from docbatch_gui.app.job_moves import JobMoves
 from docbatch_gui.app.review import ReviewService
 from docbatch_gui.app.views import BatchViews, RemoteSources
 from docbatch_gui.checks import DocumentChecker
@@ -25,10 +26,8 @@ from docbatch_gui.domain.errors import (
     ConfigError,
     CoordinationUnavailable,
     DocBatchError,
-    InvalidTransition,
     NotFound,
 )
-from docbatch_gui.domain.messages import english
 from docbatch_gui.domain.models import Document, Job, Page
 from docbatch_gui.domain.progress import CancelToken, ProgressSink
 from docbatch_gui.domain.states import (
@@ -37,7 +36,6 @@ from docbatch_gui.domain.states import (
     SUCCESS_STATES,
     JobState,
     ProcessingMode,
-    check_operator_move,
 )
 from docbatch_gui.engine.context import (
     EngineContext,
@@ -45,7 +43,7 @@ from docbatch_gui.engine.context import (
     batch_client,
     sync_client,
 )
-from docbatch_gui.engine.documents import check_corrections, finished
+from docbatch_gui.engine.documents import finished
 from docbatch_gui.engine.intake import IntakeReport, intake_paths
 from docbatch_gui.engine.recovery import recover_interrupted
 from docbatch_gui.engine.worker import MAX_INTERRUPTIONS, JobListener, LocalWorker
@@ -80,7 +78,7 @@ async def first_of(*events: asyncio.Event, timeout: float | None = None) -> None
             task.cancel()
 
 
-class DocBatchApp(BatchViews, RemoteSources):
+class DocBatchApp(JobMoves, BatchViews, RemoteSources):
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         remember_secrets(secret_values(settings))  # scrubbed from every error and log line
@@ -218,7 +216,8 @@ class DocBatchApp(BatchViews, RemoteSources):
         )
 
     def jobs(self, ids: Iterable[int] | None = None) -> list[Job]:
-        return self.store.list_jobs(ids=ids)
+        """The queue: every job but those deleted with their documents kept."""
+        return [job for job in self.store.list_jobs(ids=ids) if not job.archived]
 
     def documents(self, job_id: int | None = None) -> list[Document]:
         return self.store.list_documents(job_id)
@@ -266,50 +265,6 @@ class DocBatchApp(BatchViews, RemoteSources):
         if page is None or page.image_sha is None:
             raise NotFound("page", page_no, f"job {job_id} has no rendered page {page_no}")
         return self.blobs.read(page.image_sha)
-
-    def retry(self, job_id: int, *, force: bool = False) -> Job:
-        """Put a finished or failed job back in the queue for a new attempt.
-
-        A job with documents a person corrected or confirmed needs ``force``
-        (``CorrectionsAtRisk`` says why); the corrections are then carried over where
-        the same document is found again (``engine.documents``).
-        """
-        job = self.store.get_job(job_id)
-        check_operator_move(job_id, job.file_name, job.state, JobState.QUEUED)
-        check_corrections(self.store, job_id, job.file_name, force=force)
-        return self.store.transition(job_id, JobState.QUEUED, error=None)
-
-    def cancel(self, job_id: int) -> Job:
-        job = self.store.get_job(job_id)
-        check_operator_move(job_id, job.file_name, job.state, JobState.CANCELED)
-        return self.store.transition(
-            job_id, JobState.CANCELED, error=english("canceled_by_operator")
-        )
-
-    def reprocess(self, job_id: int, *, force: bool = False) -> Job:
-        """Process a finished job or a duplicate again, as a new attempt.
-
-        A duplicate stops pointing at its original and is processed in its own right.
-        Answers already paid for are reused by the extraction step. Corrections are
-        guarded as in ``retry``.
-        """
-        job = self.store.get_job(job_id)
-        if job.state not in FINAL_STATES:
-            raise InvalidTransition(
-                f"{job.file_name} is {job.state}; wait for it to finish or cancel it first"
-            )
-        check_corrections(self.store, job_id, job.file_name, force=force)
-        return self.store.transition(
-            job_id, JobState.QUEUED, error=None, error_kind=None, duplicate_of=None
-        )
-
-    def delete(self, job_id: int) -> None:
-        """Forget a finished job, its pages and documents (blobs are shared by content
-        and stay)."""
-        job = self.store.get_job(job_id)
-        if job.state not in FINAL_STATES and job.state is not JobState.QUEUED:
-            raise InvalidTransition(f"{job.file_name} is {job.state}; cancel it before deleting")
-        self.store.delete_job(job_id)
 
     # -- running ----------------------------------------------------------------------
 

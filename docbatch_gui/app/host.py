@@ -33,6 +33,7 @@ from docbatch_gui.app.watching import WatchService
 from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState
+from docbatch_gui.engine.job_log import log_halt
 from docbatch_gui.engine.worker import JobListener
 from docbatch_gui.pipeline.isolate import kill_all
 from docbatch_gui.settings.model import Settings
@@ -295,6 +296,7 @@ class EngineHost:
                 if stop.is_set() or drain.is_set() or self.app.halted is None:
                     continue
                 # Auth or billing: queued jobs stay queued until the operator acts.
+                log_halt(str(self.app.halted))
                 wake.clear()
                 self._set_state(EngineState.HALTED)
                 await first_of(stop, wake, drain)

@@ -3,8 +3,12 @@
 is what the doctor checks on a server).
 
 Every test returns a ``ConnectionResult`` and never raises: a failure is an answer
-the operator reads, not a crash. Libraries are imported on use, so a missing optional
-client (pymongo, minio) is reported as the extra to install instead of breaking start-up.
+the operator reads, not a crash: one sentence saying what failed and what to check,
+with the client library's own text kept apart as ``details`` (shown on request). A
+backend that is not configured is not tested (``skipped``): the button tests what the
+settings use, Tesseract or Vision as OCR_ENGINE says. Libraries are imported on use,
+so a missing optional client (pymongo, minio) is reported as the extra to install
+instead of breaking start-up.
 Blocking clients run in a thread with short timeouts; messages pass through
 ``scrub`` so a library that quotes a URI or a key cannot show a secret.
 """
@@ -35,24 +39,49 @@ T = TypeVar("T")
 @dataclass(frozen=True)
 class ConnectionResult:
     ok: bool
+    #: one sentence: what was found, or what failed and what to check
     message: str
     seconds: float
+    #: the library's own words (an exception's text), for support; may be empty
+    details: str = ""
+    #: nothing to test: the backend is not configured
+    skipped: bool = False
 
 
-async def _timed(settings: Settings, probe: Callable[[], tuple[bool, str]]) -> ConnectionResult:
+#: what a probe returns: (ok, the sentence, the raw details)
+Outcome = tuple[bool, str, str]
+
+
+def _raw(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"
+
+
+def _result(settings: Settings, outcome: Outcome, started: float) -> ConnectionResult:
+    ok, message, details = outcome
+    secrets = secret_values(settings)
+    return ConnectionResult(
+        ok, scrub(message, secrets), time.monotonic() - started, scrub(details, secrets)
+    )
+
+
+def not_set(what: str) -> ConnectionResult:
+    return ConnectionResult(False, f"{what}: nothing to test.", 0.0, skipped=True)
+
+
+async def _timed(settings: Settings, probe: Callable[[], Outcome], name: str) -> ConnectionResult:
     """Run a blocking probe in a thread; any exception becomes a failed result."""
     started = time.monotonic()
     try:
-        ok, message = await asyncio.wait_for(asyncio.to_thread(probe), GUARD)
+        outcome = await asyncio.wait_for(asyncio.to_thread(probe), GUARD)
     except TimeoutError:
-        ok, message = False, f"no answer within {GUARD:g} s"
+        outcome = (False, f"{name} gave no answer within {GUARD:g} s.", "")
     except Exception as exc:
-        ok, message = False, f"{type(exc).__name__}: {exc}"
-    return ConnectionResult(ok, scrub(message, secret_values(settings)), time.monotonic() - started)
+        outcome = (False, f"{name} could not be tested: an unexpected error.", _raw(exc))
+    return _result(settings, outcome, started)
 
 
-def _missing(feature: str, extra: str) -> tuple[bool, str]:
-    return False, str(MissingExtra(feature, extra))
+def _missing(feature: str, extra: str) -> Outcome:
+    return False, str(MissingExtra(feature, extra)), ""
 
 
 # -- Anthropic ---------------------------------------------------------------------------
@@ -117,7 +146,7 @@ def _tiny_jpeg() -> bytes:
     return buffer.getvalue()
 
 
-def _vision_probe(settings: Settings) -> tuple[bool, str]:
+def _vision_probe(settings: Settings) -> Outcome:
     try:
         import google.cloud.vision  # noqa: F401
     except ImportError:
@@ -132,38 +161,95 @@ def _vision_probe(settings: Settings) -> tuple[bool, str]:
         attempts=1,
     )
     where = settings.google_vision_endpoint or "vision.googleapis.com"
+    failed = (
+        f"Google Vision at {where} did not read the test image: check the endpoint, the "
+        "credentials file and the network."
+    )
     try:
         result = engine.recognise(_tiny_jpeg(), 1)
     except DocBatchError as exc:
-        return False, str(exc)
+        return False, failed, str(exc)
     if result.error:
-        return False, result.error
-    return True, f"Google Vision at {where} answered"
+        return False, failed, result.error
+    return True, f"Google Vision at {where} answered.", ""
 
 
 async def test_vision(settings: Settings) -> ConnectionResult:
-    return await _timed(settings, lambda: _vision_probe(settings))
+    return await _timed(settings, lambda: _vision_probe(settings), "Google Vision")
+
+
+# -- Tesseract ---------------------------------------------------------------------------
+
+
+def _tesseract_probe(settings: Settings) -> Outcome:
+    from docbatch_gui.pipeline.ocr_tesseract import (
+        REQUIRED_LANGUAGES,
+        tesseract_available,
+        tesseract_languages,
+    )
+
+    installed = tesseract_languages()
+    if not tesseract_available():
+        wanted = " ".join(f"tesseract-ocr-{lang}" for lang in REQUIRED_LANGUAGES)
+        what = "is not installed" if not installed else "lacks Russian or English data"
+        return (
+            False,
+            f"Tesseract {what}: apt-get install tesseract-ocr {wanted}.",
+            f"languages found: {', '.join(installed) or 'none'}",
+        )
+    return True, f"Tesseract reads {', '.join(installed)}.", ""
+
+
+async def test_tesseract(settings: Settings) -> ConnectionResult:
+    return await _timed(settings, lambda: _tesseract_probe(settings), "Tesseract")
+
+
+async def test_ocr(settings: Settings) -> ConnectionResult:
+    """The OCR engine the settings use: Tesseract, Google Vision, or none to test."""
+    engine = str(settings.ocr_engine)
+    if engine == "tesseract":
+        return await test_tesseract(settings)
+    if engine == "google_vision":
+        return await test_vision(settings)
+    return not_set("OCR_ENGINE is none (scans without a text layer go to review)")
 
 
 # -- MongoDB -----------------------------------------------------------------------------
 
 
-def _mongo_probe(uri: str) -> tuple[bool, str]:
+def _hosts(uri: str) -> str:
+    return urlsplit(uri).netloc.rpartition("@")[2] or "localhost"
+
+
+def _mongo_probe(uri: str) -> Outcome:
     try:
         import pymongo
     except ImportError:
         return _missing("MongoDB", "team")
     ms = int(TIMEOUT * 1000)
-    client: pymongo.MongoClient = pymongo.MongoClient(
-        uri, serverSelectionTimeoutMS=ms, connectTimeoutMS=ms, socketTimeoutMS=ms
-    )
+    where = _hosts(uri)
+    try:
+        client: pymongo.MongoClient = pymongo.MongoClient(
+            uri, serverSelectionTimeoutMS=ms, connectTimeoutMS=ms, socketTimeoutMS=ms
+        )
+    except pymongo.errors.PyMongoError as exc:
+        return False, "The MongoDB URI is not valid: check MONGODB_URI.", _raw(exc)
     try:
         client.admin.command("ping")
         version = client.server_info().get("version", "?")
         name = client.get_default_database(default="docbatch").name
-        return True, f"MongoDB {version} answered; database {name}"
+        return True, f"MongoDB {version} at {where} answered; database {name}.", ""
+    except pymongo.errors.OperationFailure as exc:
+        if exc.code in (13, 18):  # Unauthorized, AuthenticationFailed
+            return False, f"MongoDB at {where} refused the user name or password.", _raw(exc)
+        return False, f"MongoDB at {where} refused the request.", _raw(exc)
     except pymongo.errors.PyMongoError as exc:
-        return False, f"MongoDB did not answer ({type(exc).__name__}): {exc}"
+        return (
+            False,
+            f"MongoDB at {where} did not answer within {TIMEOUT:g} s: check the address, "
+            "the port and that the server runs.",
+            _raw(exc),
+        )
     finally:
         client.close()
 
@@ -171,17 +257,18 @@ def _mongo_probe(uri: str) -> tuple[bool, str]:
 async def test_mongodb(settings: Settings) -> ConnectionResult:
     uri = settings.mongodb_uri
     if not uri:
-        return ConnectionResult(False, "no MONGODB_URI is set", 0.0)
-    return await _timed(settings, lambda: _mongo_probe(uri))
+        return not_set("MONGODB_URI is not set (the local database is used)")
+    return await _timed(settings, lambda: _mongo_probe(uri), "MongoDB")
 
 
 # -- MinIO -------------------------------------------------------------------------------
 
 
-def _minio_probe(settings: Settings) -> tuple[bool, str]:
+def _minio_probe(settings: Settings) -> Outcome:
     try:
         import urllib3
         from minio import Minio
+        from minio.error import S3Error
     except ImportError:
         return _missing("MinIO", "team")
     endpoint = settings.minio_endpoint or ""
@@ -202,19 +289,30 @@ def _minio_probe(settings: Settings) -> tuple[bool, str]:
     bucket = settings.minio_bucket
     try:
         exists = client.bucket_exists(bucket)
+    except S3Error as exc:
+        return (
+            False,
+            f"MinIO at {parts.netloc} refused: check the access key and the secret key.",
+            _raw(exc),
+        )
     except Exception as exc:
-        return False, f"MinIO at {parts.netloc} did not answer ({type(exc).__name__}): {exc}"
+        return (
+            False,
+            f"MinIO at {parts.netloc} did not answer: check the address, the port and "
+            "that the server runs.",
+            _raw(exc),
+        )
     finally:
         http.clear()
     if not exists:  # the blob store creates its bucket when missing
-        return True, f"MinIO at {parts.netloc} answered; bucket {bucket} will be created"
-    return True, f"MinIO at {parts.netloc}: bucket {bucket} exists"
+        return True, f"MinIO at {parts.netloc} answered; bucket {bucket} will be created.", ""
+    return True, f"MinIO at {parts.netloc}: bucket {bucket} exists.", ""
 
 
 async def test_minio(settings: Settings) -> ConnectionResult:
     if not settings.minio_endpoint:
-        return ConnectionResult(False, "no MINIO_ENDPOINT is set", 0.0)
-    return await _timed(settings, lambda: _minio_probe(settings))
+        return not_set("MINIO_ENDPOINT is not set (files are kept in the data folder)")
+    return await _timed(settings, lambda: _minio_probe(settings), "MinIO")
 
 
 # -- Redis -------------------------------------------------------------------------------
@@ -228,11 +326,11 @@ def _resp(*words: str) -> bytes:
     return b"".join(out)
 
 
-async def _redis_ping(url: str) -> tuple[bool, str]:
+async def _redis_ping(url: str) -> Outcome:
     """PING (after AUTH) over the Redis protocol itself: no client package needed."""
     parts = urlsplit(url)
     if parts.scheme not in ("redis", "rediss"):
-        return False, "REDIS_URL must start with redis:// or rediss://"
+        return False, "The Redis URL must start with redis:// or rediss://.", url
     host, port = parts.hostname or "localhost", parts.port or 6379
     context = ssl.create_default_context() if parts.scheme == "rediss" else None
     reader, writer = await asyncio.open_connection(host, port, ssl=context)
@@ -247,15 +345,18 @@ async def _redis_ping(url: str) -> tuple[bool, str]:
         for _ in range(2 if parts.password is not None else 1):
             line = (await reader.readline()).decode(errors="replace").strip()
             if not line.startswith("+"):
-                return False, f"Redis at {host}:{port} refused: {line[1:] or 'no answer'}"
-        return True, f"Redis at {host}:{port} answered PING"
+                said = line[1:] or "no answer"
+                if "NOAUTH" in said or "WRONGPASS" in said or "invalid password" in said:
+                    return False, f"Redis at {host}:{port} refused the password.", said
+                return False, f"Redis at {host}:{port} refused the request.", said
+        return True, f"Redis at {host}:{port} answered PING.", ""
     finally:
         writer.close()
 
 
 async def test_redis(settings: Settings) -> ConnectionResult:
     if not settings.redis_url:
-        return ConnectionResult(False, "no REDIS_URL is set", 0.0)
+        return not_set("REDIS_URL is not set (this computer works alone)")
     return await _redis_result(settings, settings.redis_url)
 
 
@@ -263,16 +364,23 @@ async def test_celery_broker(settings: Settings) -> ConnectionResult:
     """The broker Celery uses: CELERY_BROKER_URL, else REDIS_URL (as ``celery_app``)."""
     url = settings.celery_broker_url or settings.redis_url
     if not url:
-        return ConnectionResult(False, "no CELERY_BROKER_URL (or REDIS_URL) is set", 0.0)
+        return not_set("CELERY_BROKER_URL (or REDIS_URL) is not set")
     return await _redis_result(settings, url)
 
 
 async def _redis_result(settings: Settings, url: str) -> ConnectionResult:
     started = time.monotonic()
+    parts = urlsplit(url)
+    where = f"{parts.hostname or 'localhost'}:{parts.port or 6379}"
+    outcome: Outcome
     try:
-        ok, message = await asyncio.wait_for(_redis_ping(url), TIMEOUT)
+        outcome = await asyncio.wait_for(_redis_ping(url), TIMEOUT)
     except TimeoutError:
-        ok, message = False, f"Redis did not answer within {TIMEOUT:g} s"
+        outcome = (False, f"Redis at {where} did not answer within {TIMEOUT:g} s.", "")
     except (OSError, ValueError) as exc:
-        ok, message = False, f"cannot reach Redis ({type(exc).__name__}): {exc}"
-    return ConnectionResult(ok, scrub(message, secret_values(settings)), time.monotonic() - started)
+        outcome = (
+            False,
+            f"Cannot reach Redis at {where}: check the address, the port and that the server runs.",
+            _raw(exc),
+        )
+    return _result(settings, outcome, started)

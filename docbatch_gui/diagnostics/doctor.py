@@ -262,7 +262,8 @@ def _team_backends(settings: Settings) -> list[Check]:
     ):
         if value:
             result = asyncio.run(test(settings))
-            checks.append(Check(name, Status.OK if result.ok else Status.FAIL, result.message))
+            said = f"{result.message} ({result.details})" if result.details else result.message
+            checks.append(Check(name, Status.OK if result.ok else Status.FAIL, said))
     # Redis is pinged over its protocol, without its client; the work needs the client
     celery = settings.execution == "celery" or bool(settings.celery_broker_url)
     for name, needed, module in (

@@ -62,6 +62,9 @@ class Job:
     #: to word in their language; None for an error stored without one
     error_code: str | None = None
     error_params: dict[str, Any] = field(default_factory=dict)
+    #: the operator deleted the job but kept its documents: the queue no longer lists
+    #: it, while Review and the registry still use what it found
+    archived: bool = False
 
     def __post_init__(self) -> None:
         # stores hand over the text they keep; the type is the contract

@@ -51,6 +51,14 @@ REGISTRY_TEXTS: dict[str, dict[str, str]] = {
         "en": "document {document} (matched before) was deleted or replaced; matched again",
         "ru": "документ {document} (сопоставленный ранее) удалён или заменён; сопоставлено заново",
     },
+    "match_reprocessed": {
+        "en": "document {document} (matched before) was processed again; matched again",
+        "ru": "документ {document} (сопоставленный ранее) обработан повторно; сопоставлено заново",
+    },
+    "match_reprocessed_manual": {
+        "en": "document {document} (assigned by {who}) was processed again; matched again",
+        "ru": "документ {document} (назначил {who}) обработан повторно; сопоставлено заново",
+    },
     "match_rematched_manual": {
         "en": "document {document} (assigned by {who}) was deleted or replaced; matched again",
         "ru": "документ {document} (назначил {who}) удалён или заменён; сопоставлено заново",

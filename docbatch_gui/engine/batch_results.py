@@ -19,7 +19,12 @@ from docbatch_gui.domain.messages import english
 from docbatch_gui.domain.models import BatchRecord, Job, RequestRecord
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.engine.context import EngineContext
-from docbatch_gui.engine.documents import final_state, finished, store_documents
+from docbatch_gui.engine.documents import (
+    discard_documents,
+    final_state,
+    finished,
+    store_documents,
+)
 from docbatch_gui.engine.faults import crash_point
 from docbatch_gui.engine.limits import ResultLimiter
 from docbatch_gui.llm.answers import InvalidAnswer, RawDocument, parse_answer, stitch
@@ -213,6 +218,8 @@ class ResultBuilder:
                 await self._build(job, records)
         except InvalidTransition as exc:  # canceled meanwhile: results are discarded
             log.info("job %s: %s", job.id, exc)
+            if self.store.get_job(job.id).state is JobState.CANCELED:
+                discard_documents(self.store, job.id)  # stored just before the cancel
 
     async def _build(self, job: Job, records: list[RequestRecord]) -> None:
         async with self.limiter.admit(job.size):

@@ -33,6 +33,7 @@ from docbatch_gui.pipeline.review import with_page_notes
 from docbatch_gui.storage.store import Store
 
 NOT_FOUND_AGAIN = "not found again when the file was processed again"
+CANCELED = "the job was canceled by the operator"
 
 
 class CorrectionsAtRisk(DocBatchError):
@@ -84,6 +85,20 @@ def store_documents(
     if lost:
         store.archive_documents(job_id, lost, NOT_FOUND_AGAIN)
     return store.replace_documents(job_id, kept)
+
+
+def discard_documents(store: Store, job_id: int) -> int:
+    """A canceled job keeps no documents: what a canceled run (or the run before it)
+    left must never reach the Review tab or a registry export. Documents a person
+    corrected are archived first, so the audit trail stays. Returns how many went."""
+    documents = store.list_documents(job_id)
+    if not documents:
+        return 0
+    touched = corrected(documents)
+    if touched:
+        store.archive_documents(job_id, touched, CANCELED)
+    store.replace_documents(job_id, [])
+    return len(documents)
 
 
 def _cleaned(document: Document) -> Document:

@@ -1,8 +1,8 @@
-"""One log line per job failure or timeout: job, file, state, kind and reason.
+"""One log line per job failure, timeout, retry, cancel and halt: job, file and why.
 
 The Log panel and ``logs/docbatch.log`` are where an operator or support reads what
-went wrong after the fact, so every failure path (intake, the worker, batch results)
-goes through here.
+went wrong after the fact, so every such path (intake, the worker, batch results,
+the operator's own cancel and retry) goes through here.
 """
 
 from __future__ import annotations
@@ -27,6 +27,34 @@ def log_failure(job: Job) -> None:
         job.error_kind.value if job.error_kind else "?",
         job.error or "no reason recorded",
     )
+
+
+def log_retry(job: Job, max_attempts: int) -> None:
+    """A temporary failure the worker tries again by itself."""
+    log.warning(
+        "job %s (%s) will be tried again (attempt %s of %s failed: %s)",
+        job.id,
+        printable(job.file_name),
+        job.attempts,
+        max_attempts,
+        job.error or "no reason recorded",
+    )
+
+
+def log_operator(job: Job, what: str) -> None:
+    """An operator's cancel, retry or reprocess: the log says who stopped or restarted
+    a job when its history is read later."""
+    log.info("job %s (%s) %s by the operator", job.id, printable(job.file_name), what)
+
+
+def log_canceled(job: Job, what: str) -> None:
+    """What the engine did about a cancel (a running job's child stopped)."""
+    log.info("job %s (%s) canceled: %s", job.id, printable(job.file_name), what)
+
+
+def log_halt(reason: str) -> None:
+    """A critical error stopped the queue: queued jobs wait for the operator."""
+    log.error("the queue stopped: %s. Queued jobs wait; fix the setting, then Resume.", reason)
 
 
 def log_skipped_page(job: Job, page_no: int, reason: str, text_chars: int) -> None:

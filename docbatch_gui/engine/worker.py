@@ -29,9 +29,14 @@ from docbatch_gui.domain.messages import english
 from docbatch_gui.domain.models import Document, Job
 from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState, ProcessingMode
 from docbatch_gui.engine.context import EngineContext, anthropic_key, sync_client
-from docbatch_gui.engine.documents import final_state, finished, store_documents
+from docbatch_gui.engine.documents import (
+    discard_documents,
+    final_state,
+    finished,
+    store_documents,
+)
 from docbatch_gui.engine.extraction import SyncExtraction
-from docbatch_gui.engine.job_log import ENDED_BADLY, log_failure
+from docbatch_gui.engine.job_log import ENDED_BADLY, log_canceled, log_failure, log_retry
 from docbatch_gui.engine.ocr_step import OcrStep
 from docbatch_gui.engine.render_step import RenderStep
 from docbatch_gui.outbound.webhook import sender_for
@@ -53,6 +58,9 @@ MAX_CHILD_CRASHES = 3
 MAX_INTERRUPTIONS = 50
 #: the modes this worker can finish; others wait for their own workers
 LOCAL_MODES = frozenset({ProcessingMode.OFFLINE.value})
+#: how often the running jobs' states are read while they run: a cancel (from the
+#: window or ``docbatch cancel``, in any process) stops the job's child within this
+CANCEL_POLL_S = 0.25
 
 JobListener = Callable[[Job], object]  # what a listener returns is ignored
 
@@ -160,18 +168,56 @@ class LocalWorker:
                         running[job.id] = asyncio.create_task(self._registered(job.id))
                 if not running:
                     return
-                # Wake on the first finished job, or at once when asked to stop.
+                # Wake on the first finished job, at once when asked to stop, and now
+                # and then to see whether the operator canceled a running job.
                 await asyncio.wait(
-                    [*running.values(), stopping], return_when=asyncio.FIRST_COMPLETED
+                    [*running.values(), stopping],
+                    timeout=CANCEL_POLL_S,
+                    return_when=asyncio.FIRST_COMPLETED,
                 )
+                self._stop_canceled(running)
                 for job_id in [i for i, t in running.items() if t.done()]:
-                    running.pop(job_id).result()
+                    task = running.pop(job_id)
+                    if task.cancelled():  # canceled by the operator: its child is gone
+                        self._discard_canceled(job_id)
+                    else:
+                        task.result()
         finally:
             stopping.cancel()
             for task in running.values():
                 task.cancel()
             if running:
                 await asyncio.gather(*running.values(), return_exceptions=True)
+
+    def _stop_canceled(self, running: dict[int, asyncio.Task[Job | None]]) -> None:
+        """Cancel the task of every running job the operator canceled: the child it
+        leased is killed with its process group (``ChildPool.lease``), so its slot is
+        free for the next queued file at once instead of after the file's last page."""
+        # a task already being canceled is left alone: a second cancel would cut its
+        # child's kill short
+        busy = [i for i, task in running.items() if not task.done() and not task.cancelling()]
+        if not busy:
+            return
+        try:
+            jobs = self.store.list_jobs(ids=busy)
+        except DocBatchError as exc:  # a busy store: look again at the next poll
+            log.warning("could not read the running jobs: %s", exc)
+            return
+        for job in jobs:
+            if job.state is JobState.CANCELED:
+                running[job.id].cancel()
+
+    def _discard_canceled(self, job_id: int) -> None:
+        """What a canceled run left is not delivered: no documents, no pages shown."""
+        try:
+            job = self.store.get_job(job_id)
+            discard_documents(self.store, job_id)
+            self.store.set_pages_deliverable(job_id, False)
+        except DocBatchError as exc:  # deleted meanwhile, or a busy store
+            log.warning("job %s: canceled; its partial results stay hidden: %s", job_id, exc)
+            return
+        log_canceled(job, "its child process was stopped and its partial results discarded")
+        self.emit(job)
 
     async def process(self, job_id: int, *, prepare_only: bool = False) -> Job | None:
         """Run one job to a final state; None if another worker claimed it first.
@@ -228,7 +274,10 @@ class LocalWorker:
             # Someone else moved the job (canceled, retried, timed out): our result is
             # stale and must not be delivered.
             log.warning("job %s: %s", job.id, exc)
-            return self.store.get_job(job.id)
+            current = self.store.get_job(job.id)
+            if current.state is JobState.CANCELED:  # documents written just before
+                discard_documents(self.store, job.id)
+            return current
         except DocBatchError as exc:
             if exc.kind is ErrorKind.CRITICAL:
                 self.halted = self.halted or exc
@@ -238,6 +287,7 @@ class LocalWorker:
                 job.id, JobState.FAILED, attempt, error_kind=exc.kind, error=exc.message
             )
             if exc.kind is ErrorKind.RETRYABLE and attempt < MAX_ATTEMPTS and failed:
+                log_retry(failed, MAX_ATTEMPTS)
                 return self.emit(
                     self.store.transition(job.id, JobState.QUEUED, expected=JobState.FAILED)
                 )

@@ -26,6 +26,7 @@ from docbatch_gui.domain.progress import (
     report,
 )
 from docbatch_gui.domain.registry import Registry, RegistryRowRecord, RegistryStatus, SearchResult
+from docbatch_gui.domain.states import SUCCESS_STATES
 from docbatch_gui.registry import matcher as m
 from docbatch_gui.registry.config import RegistryConfig, load_config
 from docbatch_gui.storage.store import Store
@@ -34,6 +35,8 @@ __all__ = [
     "RESULT_CHUNK",
     "SearchSummary",
     "build_matcher",
+    "is_stale",
+    "mark_stale",
     "matcher_rules",
     "refuse_if_busy",
     "rematch_stale",
@@ -46,6 +49,10 @@ MATCHED = "rows matched"
 #: The time limits of a search; past the hard one a "searching" status is stale.
 SOFT_LIMIT = timedelta(minutes=60)
 HARD_LIMIT = timedelta(minutes=65)
+#: the first word of the warning on a result whose document is being processed again
+STALE = "stale:"
+#: registries whose results belong to a run in progress: left alone
+BUSY = (RegistryStatus.IMPORTING, RegistryStatus.SEARCHING)
 
 
 @dataclass(frozen=True)
@@ -231,22 +238,66 @@ def _search(
     return SearchSummary(registry_id, len(rows), matched, no_match, warned, manual, pairs)
 
 
+def is_stale(result: SearchResult) -> bool:
+    """Its document's file was processed again (or is being): the match waits to be
+    checked, and is not shown or exported as a sure one."""
+    return any(w.startswith(STALE) for w in result.warnings)
+
+
+def mark_stale(store: Store, document_ids: Iterable[int], why: str) -> int:
+    """Flag every registry result that uses one of these documents: their job is
+    processed again, so what matched them may change. ``rematch_stale`` checks them
+    once the job is done. Returns how many results were flagged."""
+    ids = set(document_ids)
+    if not ids:
+        return 0
+    flagged = 0
+    for registry in store.list_registries():
+        if registry.status in BUSY:
+            continue
+        stale = [
+            replace(r, warnings=[*r.warnings, f"{STALE} {why}"])
+            for r in store.list_results(registry.id)
+            if r.document_id in ids and not is_stale(r)
+        ]
+        if stale:
+            store.put_results(registry.id, stale)
+            flagged += len(stale)
+    return flagged
+
+
 def rematch_stale(
     store: Store, registry_id: int, documents: Sequence[Document]
 ) -> list[SearchResult]:
     """Rows whose document no longer exists (deleted, or not found again when its file
-    was processed again), matched again among the documents no other row holds; each
-    says so in its warnings. A registry being imported or searched is left alone."""
+    was processed again), and rows flagged stale whose job is done again, matched again
+    among the documents no other row holds; each says so in its warnings. A row an
+    operator assigned by hand keeps a document that still exists, with a note to check
+    it. Rows whose job is still being processed stay flagged. A registry being
+    imported or searched is left alone."""
     registry = store.get_registry(registry_id)
-    if registry.status in (RegistryStatus.IMPORTING, RegistryStatus.SEARCHING):
+    if registry.status in BUSY:
         return []
     results = store.list_results(registry_id)
-    existing = {d.id for d in documents}
-    stale = {
-        r.row: r for r in results if r.document_id is not None and r.document_id not in existing
-    }
+    by_id = {d.id: d for d in documents}
+    flagged = [r for r in results if r.document_id in by_id and is_stale(r)]
+    settled = _settled_jobs(store, {by_id[r.document_id].job_id for r in flagged})
+    kept: list[SearchResult] = []
+    stale: dict[int, SearchResult] = {}
+    for r in results:
+        if r.document_id is None:
+            continue
+        if r.document_id not in by_id:
+            stale[r.row] = r
+        elif is_stale(r) and by_id[r.document_id].job_id in settled:
+            if r.manual:
+                kept.append(_checked_manual(r))
+            else:
+                stale[r.row] = r
+    if kept:
+        store.put_results(registry_id, kept)
     if not stale:
-        return []
+        return kept
     taken = {r.document_id for r in results if r.row not in stale and r.document_id is not None}
     config = load_config(registry.config)
     rows = [r for r in matcher_rows(store.list_registry_rows(registry_id)) if r.row in stale]
@@ -254,12 +305,29 @@ def rematch_stale(
     fresh = []
     for match in matcher.match(rows):
         before = stale[match.row]
-        note = (
-            english("match_rematched_manual", document=before.document_id, who=before.assigned_by)
-            if before.manual
-            else english("match_rematched", document=before.document_id)
-        )
+        gone = before.document_id not in by_id
+        if before.manual:
+            code = "match_rematched_manual" if gone else "match_reprocessed_manual"
+            note = english(code, document=before.document_id, who=before.assigned_by)
+        else:
+            code = "match_rematched" if gone else "match_reprocessed"
+            note = english(code, document=before.document_id)
         result = to_result(match)
         fresh.append(replace(result, warnings=[*result.warnings, note]))
     store.put_results(registry_id, fresh)
-    return fresh
+    return kept + fresh
+
+
+def _settled_jobs(store: Store, job_ids: set[int]) -> set[int]:
+    """Of these jobs, the ones done (or waiting for review) again."""
+    if not job_ids:
+        return set()
+    return {j.id for j in store.list_jobs(ids=job_ids) if j.state in SUCCESS_STATES}
+
+
+def _checked_manual(result: SearchResult) -> SearchResult:
+    """A hand assignment whose document was processed again: the person's choice
+    stays, the flag becomes a note to look at it."""
+    warnings = [w for w in result.warnings if not w.startswith(STALE)]
+    note = f"document {result.document_id} was processed again after it was assigned; check it"
+    return replace(result, warnings=[*warnings, note])

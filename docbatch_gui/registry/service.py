@@ -386,6 +386,11 @@ class RegistryService:
             )
         return self.store.assign(registry_id, row, document_id, who)
 
+    def mark_stale(self, document_ids: Sequence[int], why: str) -> int:
+        """Flag the results that use these documents (their file is processed again);
+        they are matched again when read once the job is done."""
+        return search_mod.mark_stale(self.store, document_ids, why)
+
     def unassign(self, registry_id: int, row: int, who: str) -> SearchResult:
         return self.store.assign(registry_id, row, None, who)
 

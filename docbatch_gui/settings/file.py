@@ -24,12 +24,13 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-import platformdirs
 from pydantic import SecretStr
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource
 
 from docbatch_gui.domain.errors import ConfigError, NotFound
+from docbatch_gui.settings.keystore import secret_home
+from docbatch_gui.settings.paths import settings_path
 from docbatch_gui.settings.secrets import (
     SECRET_VARIABLES,
     URI_VARIABLES,
@@ -41,16 +42,6 @@ from docbatch_gui.settings.secrets import (
 )
 
 log = logging.getLogger(__name__)
-
-SETTINGS_FILE_ENV = "DOCBATCH_SETTINGS_FILE"
-
-
-def settings_path() -> Path:
-    """``DOCBATCH_SETTINGS_FILE``, else the per-user configuration folder."""
-    explicit = os.environ.get(SETTINGS_FILE_ENV, "").strip()
-    if explicit:
-        return Path(explicit).expanduser()
-    return Path(platformdirs.user_config_dir("DocBatch", appauthor=False)) / "settings.json"
 
 
 def _aliases(model: type[BaseSettings]) -> dict[str, str]:
@@ -170,7 +161,7 @@ def store_secrets(secrets: Mapping[str, str | None]) -> None:
                 delete_keyring_secret(name)
         except Exception as exc:  # no backend, locked: say so without the value
             raise ConfigError(
-                f"Could not store {name} in the system keyring ({type(exc).__name__}); "
+                f"Could not store {name} in {secret_home()} ({type(exc).__name__}); "
                 "set it in the environment instead"
             ) from None
 

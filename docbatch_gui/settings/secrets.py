@@ -1,7 +1,8 @@
-"""Secrets: from the environment, else the OS keyring; never from a settings file.
+"""Secrets: from the environment, else the keyring; never from a settings file.
 
 The GUI stores what an operator types into the keyring; scripts and servers use the
-environment. A machine without a keyring backend simply has no stored secrets.
+environment. A machine without a system keyring keeps them in an encrypted file
+instead (``keystore`` says where, and why).
 
 Which values are secret:
 
@@ -22,6 +23,13 @@ from collections.abc import Iterable
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
+from docbatch_gui.settings.keystore import (
+    file_keyring,
+    reading_backend,
+    system_keyring,
+    writing_backend,
+)
+
 log = logging.getLogger(__name__)
 
 SERVICE = "DocBatch"
@@ -39,32 +47,35 @@ def password_entry(variable: str) -> str:
 
 
 def keyring_secret(name: str) -> str | None:
+    """A stored secret: the system keyring, else the encrypted file (``keystore``);
+    None when neither has it (or neither exists: the environment is used alone)."""
     try:
-        import keyring
-        from keyring.errors import KeyringError
-
-        try:
-            return keyring.get_password(SERVICE, name) or None
-        except KeyringError as exc:
-            log.info("keyring unavailable (%s); using the environment only", type(exc).__name__)
+        backend = reading_backend()
+        if backend is None:
             return None
-    except Exception:  # no backend, D-Bus down, locked collection: treat as absent
+        return backend.get_password(SERVICE, name) or None
+    except Exception as exc:  # locked collection, wrong file key: treat as absent
+        log.info("stored secrets unavailable (%s); using the environment only", type(exc).__name__)
         return None
 
 
 def set_keyring_secret(name: str, value: str) -> None:
-    import keyring
+    from keyring.errors import NoKeyringError
 
-    keyring.set_password(SERVICE, name, value)
+    backend = writing_backend()
+    if backend is None:
+        raise NoKeyringError("no system keyring and no encrypted file keyring")
+    backend.set_password(SERVICE, name, value)
 
 
 def delete_keyring_secret(name: str) -> None:
-    """Forget a stored secret; nothing stored is not an error."""
-    import keyring
+    """Forget a stored secret wherever it is; nothing stored is not an error."""
     from keyring.errors import PasswordDeleteError
 
-    with contextlib.suppress(PasswordDeleteError):
-        keyring.delete_password(SERVICE, name)
+    for backend in (system_keyring(), file_keyring(create=False)):
+        if backend is not None:
+            with contextlib.suppress(PasswordDeleteError):
+                backend.delete_password(SERVICE, name)
 
 
 def split_uri_password(uri: str) -> tuple[str, str | None]:

@@ -77,6 +77,7 @@ def _doc_to_job(doc: dict[str, Any]) -> Job:
         crashes=doc.get("crashes", 0),
         error_code=doc.get("error_code"),
         error_params=doc.get("error_params") or {},
+        archived=bool(doc.get("archived", False)),
     )
 
 

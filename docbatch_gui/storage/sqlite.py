@@ -40,7 +40,7 @@ from docbatch_gui.storage.sqlite_registry import RegistryTables
 from docbatch_gui.storage.sqlite_schema import MIGRATIONS
 from docbatch_gui.storage.store import JOB_FIELDS, check_attempt, check_expectations, scrubbed
 
-_BOOL_FIELDS = {"termination_confirmed", "artifacts_deliverable"}
+_BOOL_FIELDS = {"termination_confirmed", "artifacts_deliverable", "archived"}
 
 
 def _to_db(name: str, value: Any) -> Any:
@@ -89,6 +89,7 @@ def _row_to_job(row: sqlite3.Row) -> Job:
         crashes=row["crashes"],
         error_code=row["error_code"],
         error_params=json.loads(row["error_params"]) if row["error_params"] else {},
+        archived=bool(row["archived"]),
     )
 
 

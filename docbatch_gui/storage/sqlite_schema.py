@@ -198,4 +198,8 @@ MIGRATIONS: list[str] = [
     ALTER TABLE jobs ADD COLUMN error_code TEXT;
     ALTER TABLE jobs ADD COLUMN error_params TEXT;
     """,
+    # 12: a job deleted from the queue whose documents the operator kept
+    """
+    ALTER TABLE jobs ADD COLUMN archived INTEGER NOT NULL DEFAULT 0;
+    """,
 ]

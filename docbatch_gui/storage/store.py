@@ -56,6 +56,7 @@ JOB_FIELDS: frozenset[str] = frozenset(
         "crashes",
         "error_code",
         "error_params",
+        "archived",
     }
 )
 

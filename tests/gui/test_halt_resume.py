@@ -31,6 +31,8 @@ async def test_resume_after_a_critical_error_takes_the_next_job(
         return await extract(self, job, attempt, deadline)
 
     monkeypatch.setattr(LocalWorker, "_extract", refused_once)
+    notices: list[tuple[str, str]] = []
+    window.ctx.notifier.shown.connect(lambda text, level: notices.append((text, level)))
     halted = signal_future(window.ctx.bridge.halted)
     # Two run at once (RENDER_WORKERS=2): one is refused, the other finishes, the
     # third must wait for the operator.
@@ -38,6 +40,17 @@ async def test_resume_after_a_critical_error_takes_the_next_job(
     await window.queue_tab.add_paths(paths)
     (message,) = await asyncio.wait_for(halted, 60)
     assert "credit balance" in message
+    # the notice says what happened and what to do, and so does the log
+    await until(lambda: any("press Resume" in text for text, _ in notices), what="the notice")
+    notice, level = next(n for n in notices if "press Resume" in n[0])
+    assert "credit balance" in notice and level == "error"
+    await until(
+        lambda: any(
+            "the queue stopped" in line.message and "credit balance" in line.message
+            for line in window.log_panel.model._items
+        ),
+        what="the halt in the Log panel",
+    )
     store = window.ctx.app.store
     third = max(job.id for job in store.list_jobs())
     assert store.get_job(third).state is JobState.QUEUED

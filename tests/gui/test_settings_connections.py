@@ -122,7 +122,8 @@ async def test_redis_ping_with_auth_and_a_wrong_password(redis_port: int) -> Non
 
 async def test_redis_on_a_closed_port_is_a_clear_failure() -> None:
     result = await connections.test_redis(settings(REDIS_URL=f"redis://127.0.0.1:{closed_port()}"))
-    assert not result.ok and "cannot reach Redis" in result.message
+    assert not result.ok and "Cannot reach Redis" in result.message
+    assert "ConnectionRefusedError" in result.details  # the raw words, behind Details
 
 
 @pytest.mark.slow

@@ -21,12 +21,18 @@ from PySide6.QtWidgets import (
 
 from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.language import interface_language
+from docbatch_gui._qt.queue.jobs_model import error_line, state_label
 from docbatch_gui._qt.widgets.thumbs import PageImages
+from docbatch_gui.domain.errors import ErrorKind
 from docbatch_gui.domain.models import Document, Job
 
 PAGE_ICON = QSize(150, 200)
 #: document fields shown in the list (the rest are in the review screen)
 SUMMARY_FIELDS = ("number", "date", "amount", "counterparty")
+ERROR_STYLE = (
+    "background: #fdecea; color: #8c1d18; border: 1px solid #f3b8b2;"
+    " border-radius: 4px; padding: 6px 8px;"
+)
 
 
 class JobDetail(QWidget):
@@ -43,6 +49,14 @@ class JobDetail(QWidget):
         self.title = QLabel(self.tr("Select a job to see its pages and documents."))
         self.title.setWordWrap(True)
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        #: why the job failed, timed out or was canceled, in words, with what to do
+        self.error = QLabel()
+        self.error.setObjectName("job_error")
+        self.error.setWordWrap(True)
+        self.error.setTextFormat(Qt.TextFormat.PlainText)  # quotes file names
+        self.error.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.error.setStyleSheet(ERROR_STYLE)
+        self.error.hide()
         self.pages = QListWidget()
         self.pages.setViewMode(QListView.ViewMode.IconMode)
         self.pages.setIconSize(PAGE_ICON)
@@ -71,6 +85,7 @@ class JobDetail(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.title)
+        layout.addWidget(self.error)
         layout.addWidget(split, 1)
 
     def show_job(self, job: Job | None) -> None:
@@ -79,6 +94,7 @@ class JobDetail(QWidget):
         self.job = job
         self.pages.clear()
         self.documents.clear()
+        self._show_error(job)
         if job is None:
             self.title.setText(self.tr("Select a job to see its pages and documents."))
             return
@@ -90,6 +106,36 @@ class JobDetail(QWidget):
             text += f'<br><span style="color:#b3261e">{error}</span>'
         self.title.setText(text)
         self._load_task = asyncio.ensure_future(self._load(job))
+
+    def _show_error(self, job: Job | None) -> None:
+        reason = error_line(job) if job is not None else None
+        self.error.setVisible(bool(reason))
+        if job is None or not reason:
+            self.error.clear()
+            return
+        kind = self._kind_labels().get(job.error_kind) if job.error_kind else None
+        what = state_label(job.state) + (f" ({kind})" if kind else "")
+        advice = self._advice().get(job.error_kind) if job.error_kind else None
+        text = f"{what}: {job.error}"
+        self.error.setText(text + (f"\n{advice}" if advice else ""))
+
+    def _kind_labels(self) -> dict[ErrorKind, str]:
+        return {
+            ErrorKind.UNSUPPORTED: self.tr("bad input"),
+            ErrorKind.RETRYABLE: self.tr("temporary"),
+            ErrorKind.TIMEOUT: self.tr("timeout"),
+            ErrorKind.CRITICAL: self.tr("critical"),
+        }
+
+    def _advice(self) -> dict[ErrorKind, str]:
+        return {
+            ErrorKind.UNSUPPORTED: self.tr("Retrying will not help: fix or replace the file."),
+            ErrorKind.RETRYABLE: self.tr("Retry it (Ctrl+R); it may pass next time."),
+            ErrorKind.TIMEOUT: self.tr(
+                "Retry it, or raise the time limits in Settings for files this large."
+            ),
+            ErrorKind.CRITICAL: self.tr("Fix the setting named above, then press Resume."),
+        }
 
     async def _load(self, job: Job) -> None:
         loop = asyncio.get_running_loop()

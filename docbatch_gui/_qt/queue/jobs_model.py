@@ -26,7 +26,7 @@ from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.widgets.icons import state_icon
 from docbatch_gui._qt.widgets.table_model import Index, TableModel
 from docbatch_gui.domain.models import Job
-from docbatch_gui.domain.states import ACTIVE_STATES, FINAL_STATES, JobState
+from docbatch_gui.domain.states import ACTIVE_STATES, FAILURE_STATES, FINAL_STATES, JobState
 
 # Columns
 COL_THUMB = 0
@@ -45,6 +45,8 @@ StateRole = Qt.ItemDataRole.UserRole + 3
 ErrorKindRole = Qt.ItemDataRole.UserRole + 4
 ProgressRole = Qt.ItemDataRole.UserRole + 5
 SortRole = Qt.ItemDataRole.UserRole + 6
+#: why a job ended badly, in words: the line painted under its file name
+ErrorLineRole = Qt.ItemDataRole.UserRole + 7
 
 THUMB_SIZE = 48
 
@@ -96,6 +98,13 @@ def refresh_labels() -> None:
     """Re-read the translated labels after the language changed."""
     JOB_STATE_LABELS.clear()
     JOB_STATE_LABELS.update(_labels())
+
+
+def error_line(job: Job) -> str | None:
+    """A failed, timed-out or canceled job's reason, for the line under its name."""
+    if job.state not in FAILURE_STATES or not job.error:
+        return None
+    return " ".join(job.error.split())
 
 
 class JobTableModel(TableModel):
@@ -237,7 +246,8 @@ class JobTableModel(TableModel):
             if column == COL_ERROR and job.error:
                 return error_text(job)
             if column == COL_FILE:
-                return job.source_path
+                reason = error_line(job)
+                return f"{job.source_path}\n\n{job.error}" if reason else job.source_path
         elif role == Qt.ItemDataRole.ForegroundRole and column == COL_ERROR:
             return QColor("#b3261e")
         elif role == Qt.ItemDataRole.TextAlignmentRole and column in (
@@ -259,6 +269,8 @@ class JobTableModel(TableModel):
             return None if job.state in FINAL_STATES else job.progress
         elif role == SortRole:
             return self._sort_key(job, column)
+        elif role == ErrorLineRole:
+            return error_line(job)
         return None
 
     def _display(self, job: Job, column: int) -> Any:

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
-from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -14,8 +12,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
-    QMenu,
-    QMessageBox,
     QPushButton,
     QSplitter,
     QStyle,
@@ -26,8 +22,8 @@ from PySide6.QtWidgets import (
 )
 
 from docbatch_gui._qt.context import GuiContext
-from docbatch_gui._qt.language import error_text
-from docbatch_gui._qt.queue.files import QueueFiles
+from docbatch_gui._qt.queue.actions import QueueActions
+from docbatch_gui._qt.queue.file_cell import FileCellDelegate
 from docbatch_gui._qt.queue.intake import QueueIntake
 from docbatch_gui._qt.queue.job_detail import JobDetail
 from docbatch_gui._qt.queue.jobs_model import (
@@ -48,21 +44,19 @@ from docbatch_gui._qt.queue.jobs_model import (
 )
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.delegates import ProgressDelegate
-from docbatch_gui._qt.widgets.dialogs import confirm
 from docbatch_gui._qt.widgets.empty import EmptyHint
 from docbatch_gui._qt.widgets.fit import ElidedLabel
 from docbatch_gui._qt.widgets.thumbs import PageImages
-from docbatch_gui.domain.errors import DocBatchError, ErrorKind
+from docbatch_gui.domain.errors import ErrorKind
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import FINAL_STATES, JobState
-from docbatch_gui.engine.documents import CorrectionsAtRisk
 
 #: the state filter's choices: (label, states); empty means all
 ACTIVE = [s.value for s in JobState if s not in FINAL_STATES]
 FAILED = [JobState.FAILED.value, JobState.TIMED_OUT.value]
 
 
-class QueueTab(QueueIntake, QueueFiles, QWidget):
+class QueueTab(QueueIntake, QueueActions, QWidget):
     review_requested = Signal(int, int)
 
     def __init__(self, ctx: GuiContext, images: PageImages, parent: QWidget | None = None) -> None:
@@ -181,6 +175,7 @@ class QueueTab(QueueIntake, QueueFiles, QWidget):
         table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         table.setIconSize(table.iconSize().expandedTo(table.iconSize()))
         table.setItemDelegateForColumn(COL_PROGRESS, ProgressDelegate(parent=table))
+        table.setItemDelegateForColumn(COL_FILE, FileCellDelegate(table))
         header = table.horizontalHeader()
         header.setStretchLastSection(True)
         for column, width in (
@@ -200,43 +195,6 @@ class QueueTab(QueueIntake, QueueFiles, QWidget):
         table.doubleClicked.connect(self._double_clicked)
         self.table = table
         self.empty_hint = EmptyHint(table, self._empty_text)
-
-    def _build_actions(self) -> None:
-        def action(text: str, handler: Callable[[], None], shortcut: str | None = None) -> QAction:
-            act = QAction(text, self)
-            act.triggered.connect(handler)
-            if shortcut:
-                act.setShortcut(QKeySequence(shortcut))
-                act.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-                self.table.addAction(act)
-            return act
-
-        self.cancel_action = action(self.tr("Cancel"), lambda: self._each(self.ctx.app.cancel))
-        self.retry_action = action(
-            self.tr("Retry"), lambda: self._each(self.ctx.app.retry), "Ctrl+R"
-        )
-        self.reprocess_action = action(
-            self.tr("Process again"), lambda: self._each(self.ctx.app.reprocess)
-        )
-        self.open_action = action(self.tr("Open source file"), self._open_source, "Return")
-        self.reveal_action = action(self.tr("Show in folder"), self._reveal)
-        self.delete_action = action(self.tr("Delete"), self._delete, "Delete")
-        row = QHBoxLayout()
-        for act in (
-            self.cancel_action,
-            self.retry_action,
-            self.reprocess_action,
-            self.open_action,
-            self.reveal_action,
-            self.delete_action,
-        ):
-            button = QPushButton(act.text())
-            button.clicked.connect(act.trigger)
-            act.changed.connect(lambda b=button, a=act: b.setEnabled(a.isEnabled()))
-            row.addWidget(button)
-        row.addStretch(1)
-        self.button_row = row
-        self._update_actions()
 
     # -- data ----------------------------------------------------------------------------
 
@@ -317,93 +275,10 @@ class QueueTab(QueueIntake, QueueFiles, QWidget):
             self.pause_button.blockSignals(False)
         self._show_paused(paused)
 
-    # -- actions -------------------------------------------------------------------------
-
-    def selected_jobs(self) -> list[Job]:
-        rows = self.table.selectionModel().selectedRows()
-        return [row.data(JobRole) for row in rows]
-
     def _selection_changed(self) -> None:
         jobs = self.selected_jobs()
         self.detail.show_job(jobs[0] if len(jobs) == 1 else None)
         self._update_actions()
-
-    def _update_actions(self) -> None:
-        jobs = self.selected_jobs()
-        final = bool(jobs) and all(j.state in FINAL_STATES for j in jobs)
-        self.cancel_action.setEnabled(bool(jobs) and not final)
-        self.retry_action.setEnabled(
-            bool(jobs)
-            and all(j.state in FINAL_STATES and j.state is not JobState.DUPLICATE for j in jobs)
-        )
-        self.reprocess_action.setEnabled(final)
-        self.open_action.setEnabled(len(jobs) == 1)
-        self.reveal_action.setEnabled(len(jobs) == 1)
-        self.delete_action.setEnabled(
-            bool(jobs) and all(j.state in FINAL_STATES or j.state is JobState.QUEUED for j in jobs)
-        )
-
-    def _failed(self, error: BaseException) -> None:
-        self.ctx.notifier.notify(error_text(error), "error")
-
-    def _each(self, operation: Callable[..., Job]) -> None:
-        jobs = self.selected_jobs()
-
-        async def run() -> None:
-            changed = []
-            for job in jobs:
-                try:
-                    changed.append(await self.ctx.bridge.call(operation, job.id))
-                except CorrectionsAtRisk as exc:
-                    if await self._go_on_over_corrections(job, exc):
-                        forced = functools.partial(operation, force=True)
-                        changed.append(await self.ctx.bridge.call(forced, job.id))
-                except DocBatchError as exc:
-                    self._failed(exc)
-            self.ctx.bridge.publish(changed)
-
-        spawn(run(), self._failed)
-
-    async def _go_on_over_corrections(self, job: Job, risk: CorrectionsAtRisk) -> bool:
-        """A person's corrections are at stake: ask before processing the file again."""
-        answer = await confirm(
-            self,
-            self.tr("Process again?"),
-            self.tr("{0}\n\nProcess {1} again?").format(risk.message, job.file_name),
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
-            QMessageBox.StandardButton.Cancel,
-        )
-        return answer == QMessageBox.StandardButton.Yes
-
-    def _delete(self) -> None:
-        jobs = self.selected_jobs()
-
-        async def run() -> None:
-            deleted = []
-            for job in jobs:
-                try:
-                    await self.ctx.bridge.call(self.ctx.app.delete, job.id)
-                    deleted.append(job.id)
-                except DocBatchError as exc:
-                    self._failed(exc)
-            self.model.remove(deleted)
-            self._update_counts()
-
-        spawn(run(), self._failed)
-
-    def _context_menu(self, pos: QPoint) -> None:
-        if not self.selected_jobs():
-            return
-        menu = QMenu(self)
-        menu.addAction(self.open_action)
-        menu.addAction(self.reveal_action)
-        menu.addSeparator()
-        menu.addAction(self.cancel_action)
-        menu.addAction(self.retry_action)
-        menu.addAction(self.reprocess_action)
-        menu.addSeparator()
-        menu.addAction(self.delete_action)
-        menu.popup(self.table.viewport().mapToGlobal(pos))
 
     def _double_clicked(self, index: QModelIndex) -> None:
         job: Job = index.data(JobRole)

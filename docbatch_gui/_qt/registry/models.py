@@ -31,6 +31,7 @@ from docbatch_gui.domain.registry import (
     RegistryStatus,
     SearchResult,
 )
+from docbatch_gui.registry.search import is_stale
 from docbatch_gui.registry.words import filter_detail, filter_reason
 
 Index = QModelIndex | QPersistentModelIndex
@@ -238,8 +239,13 @@ class ResultRow:
     history: list[str] = field(default_factory=list)
 
     @property
+    def stale(self) -> bool:
+        """Its document's file is being processed again: the match waits to be checked."""
+        return self.result is not None and is_stale(self.result)
+
+    @property
     def score(self) -> float | None:
-        if self.result is None or self.result.document_id is None:
+        if self.result is None or self.result.document_id is None or self.stale:
             return None
         return self.result.score
 
@@ -314,8 +320,10 @@ class ResultsModel(QAbstractTableModel):
                 return disc_icon(*MANUAL_ICON)
             if result.warnings:
                 return disc_icon(*WARNING_ICON)
-        elif role == Qt.ItemDataRole.ToolTipRole and column == RES_WARN and result:
+        elif role == Qt.ItemDataRole.ToolTipRole and column in (RES_WARN, RES_SCORE) and result:
             return "\n".join(result.warnings_in(interface_language())) or None
+        elif role == Qt.ItemDataRole.ForegroundRole and column == RES_SCORE and item.stale:
+            return QColor(WARNING_ICON[0])
         elif (
             role == Qt.ItemDataRole.ForegroundRole
             and item.document is None
@@ -340,6 +348,8 @@ class ResultsModel(QAbstractTableModel):
         if column == RES_ROW:
             return str(item.row)
         if column == RES_SCORE:
+            if item.stale:
+                return self.tr("stale")
             return "" if item.score is None else f"{item.score:.0%}"
         if column == RES_WARN:
             return ""

@@ -153,8 +153,12 @@ class RegistryTab(QWidget):
             button.setEnabled(has)
 
     def showEvent(self, event: object) -> None:
+        """Jobs may have been deleted or processed again meanwhile: the list and the
+        results are read again (rows whose document went are matched again then)."""
         super().showEvent(event)  # type: ignore[arg-type]
         spawn(self.refresh())
+        if self.results.registry_id is not None:
+            spawn(self.results.reload())
 
     # -- actions ---------------------------------------------------------------------
 

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 from docbatch_gui._qt.settings.spin import RangeDoubleSpinBox, RangeSpinBox
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.dialogs import choose_files, choose_folder
+from docbatch_gui.settings.keystore import file_path, system_keyring, uses_file
 from docbatch_gui.settings.model import CHOICE_FIELDS, describe_allowed, fixed_choices
 from docbatch_gui.settings.secrets import URI_VARIABLES, join_uri_password, split_uri_password
 
@@ -138,7 +139,7 @@ class FieldEditor(QWidget):
         layout.addWidget(self.note)
         layout.addWidget(self.error)
         if self.kind is SecretStr or self.password is not None:
-            self.set_note(self.tr("Stored in the system keyring, never in the settings file."))
+            self.set_note(self._secret_note())
         tip = self.tr("Environment variable: {0}\nAllowed: {1}").format(
             self.variable, self._allowed(name, info)
         )
@@ -278,6 +279,20 @@ class FieldEditor(QWidget):
             editor.setText(text)
 
     # -- state -----------------------------------------------------------------------------
+
+    def _secret_note(self) -> str:
+        """Where a secret typed here goes: the operator must know, as it differs
+        between a desktop and a server."""
+        if system_keyring() is not None:
+            return self.tr("Stored in the system keyring, never in the settings file.")
+        if uses_file():
+            return self.tr(
+                "No system keyring on this computer: stored in an encrypted file ({0}), "
+                "never in the settings file."
+            ).format(file_path())
+        return self.tr(
+            "No keyring on this computer: it cannot be stored; set {0} in the environment."
+        ).format(self.variable)
 
     def set_note(self, text: str) -> None:
         self.note.setText(text)

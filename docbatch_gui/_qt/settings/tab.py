@@ -10,7 +10,6 @@ window never freezes on a dead host.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from pydantic import ValidationError
@@ -30,18 +29,20 @@ from PySide6.QtWidgets import (
 from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.i18n import LANGUAGE_KEY, LANGUAGES
 from docbatch_gui._qt.settings.checks import ocr_languages_error
+from docbatch_gui._qt.settings.connection_test import (
+    FAIL_STYLE,
+    OK_STYLE,
+    ConnectionTest,
+    Probe,
+)
 from docbatch_gui._qt.settings.fields import NOTE_STYLE, FieldEditor
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui.diagnostics import connections
-from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.settings.file import settings_path
 from docbatch_gui.settings.model import Settings, combination_problem, load_settings
 from docbatch_gui.settings.saving import environment_overrides, save_settings
 
 LABEL_WIDTH = 220
-OK_STYLE = "color: #188038;"
-FAIL_STYLE = "color: #c62828;"
-Probe = Callable[[Settings], Awaitable[connections.ConnectionResult]]
 
 #: (group, fields, connection test); fields the model adds later land in "other"
 GROUPS: list[tuple[str, list[str], Probe | None]] = [
@@ -62,7 +63,7 @@ GROUPS: list[tuple[str, list[str], Probe | None]] = [
             "ocr_engine", "ocr_languages", "ocr_timeout", "ocr_min_text_chars",
             "google_application_credentials", "google_vision_endpoint",
         ],
-        connections.test_vision,
+        connections.test_ocr,
     ),
     (
         "claude",
@@ -100,48 +101,6 @@ GROUPS: list[tuple[str, list[str], Probe | None]] = [
         None,
     ),
 ]  # fmt: skip
-
-
-class ConnectionTest(QWidget):
-    """A *Test connection* button with its result beside it."""
-
-    finished = Signal(bool, str)
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 4, 0, 0)
-        self.button = QPushButton(self.tr("Test connection"))
-        self.result = QLabel()
-        self.result.setWordWrap(True)
-        self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        layout.addWidget(self.button)
-        layout.addWidget(self.result, 1)
-
-    def start(self, make_settings: Callable[[], Awaitable[Settings]], probe: Probe) -> None:
-        """Busy at once (the click is acknowledged), then the test runs on the loop."""
-        self.button.setEnabled(False)
-        self.button.setText(self.tr("Testing…"))
-        self.result.setStyleSheet("")
-        self.result.setText(self.tr("Connecting…"))
-        spawn(self._run(make_settings, probe))
-
-    async def _run(self, make_settings: Callable[[], Awaitable[Settings]], probe: Probe) -> None:
-        try:
-            settings = await make_settings()
-            outcome = await probe(settings)
-            ok, text = (
-                outcome.ok,
-                self.tr("{0} ({1:.2f} s)").format(outcome.message, outcome.seconds),
-            )
-        except ConfigError as exc:
-            ok, text = False, str(exc)
-        finally:
-            self.button.setEnabled(True)
-            self.button.setText(self.tr("Test connection"))
-        self.result.setStyleSheet(OK_STYLE if ok else FAIL_STYLE)
-        self.result.setText(("✓ " if ok else "✗ ") + text)
-        self.finished.emit(ok, text)
 
 
 class SettingsTab(QWidget):

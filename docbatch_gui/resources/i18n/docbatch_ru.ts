@@ -239,6 +239,10 @@
         <translation>Проверить подключение</translation>
     </message>
     <message>
+        <source>Details</source>
+        <translation>Подробности</translation>
+    </message>
+    <message>
         <source>Testing…</source>
         <translation>Проверка…</translation>
     </message>
@@ -491,6 +495,14 @@ Allowed: {1}</source>
         <translation>Выбор файла</translation>
     </message>
     <message>
+        <source>No system keyring on this computer: stored in an encrypted file ({0}), never in the settings file.</source>
+        <translation>На этом компьютере нет системного хранилища ключей: хранится в зашифрованном файле ({0}), никогда не в файле настроек.</translation>
+    </message>
+    <message>
+        <source>No keyring on this computer: it cannot be stored; set {0} in the environment.</source>
+        <translation>На этом компьютере нет хранилища ключей: сохранить нельзя; задайте {0} в переменных окружения.</translation>
+    </message>
+    <message>
         <source>set (hidden)</source>
         <translation>задано (скрыто)</translation>
     </message>
@@ -667,6 +679,38 @@ Allowed: {1}</source>
         <translation>Проверка</translation>
     </message>
     <message>
+        <source>bad input</source>
+        <translation>некорректный файл</translation>
+    </message>
+    <message>
+        <source>temporary</source>
+        <translation>временная ошибка</translation>
+    </message>
+    <message>
+        <source>timeout</source>
+        <translation>тайм-аут</translation>
+    </message>
+    <message>
+        <source>critical</source>
+        <translation>критическая ошибка</translation>
+    </message>
+    <message>
+        <source>Retrying will not help: fix or replace the file.</source>
+        <translation>Повтор не поможет: исправьте или замените файл.</translation>
+    </message>
+    <message>
+        <source>Retry it (Ctrl+R); it may pass next time.</source>
+        <translation>Повторите (Ctrl+R): в следующий раз может пройти.</translation>
+    </message>
+    <message>
+        <source>Retry it, or raise the time limits in Settings for files this large.</source>
+        <translation>Повторите или увеличьте ограничения времени в настройках для таких больших файлов.</translation>
+    </message>
+    <message>
+        <source>Fix the setting named above, then press Resume.</source>
+        <translation>Исправьте названную выше настройку и нажмите «Продолжить».</translation>
+    </message>
+    <message>
         <source>Page {0}</source>
         <translation>Страница {0}</translation>
     </message>
@@ -840,6 +884,14 @@ Allowed: {1}</source>
     <message>
         <source>Log</source>
         <translation>Журнал</translation>
+    </message>
+    <message>
+        <source>Offline: no Claude key — documents are read by the offline extractor</source>
+        <translation>Офлайн: нет ключа Claude — документы читает офлайн-распознаватель</translation>
+    </message>
+    <message>
+        <source>Set the Anthropic API key in Settings (Claude) to read documents with Claude.</source>
+        <translation>Укажите ключ Anthropic API в настройках (Claude), чтобы документы читал Claude.</translation>
     </message>
     <message>
         <source>Starting…</source>
@@ -1130,6 +1182,85 @@ Allowed: {1}</source>
     </message>
 </context>
 <context>
+    <name>QueueActions</name>
+    <message>
+        <source>Cancel</source>
+        <translation>Отменить</translation>
+    </message>
+    <message>
+        <source>Retry</source>
+        <translation>Повторить</translation>
+    </message>
+    <message>
+        <source>Process again</source>
+        <translation>Обработать заново</translation>
+    </message>
+    <message>
+        <source>Open source file</source>
+        <translation>Открыть исходный файл</translation>
+    </message>
+    <message>
+        <source>Show in folder</source>
+        <translation>Показать в папке</translation>
+    </message>
+    <message>
+        <source>Delete…</source>
+        <translation>Удалить…</translation>
+    </message>
+    <message>
+        <source>Process again?</source>
+        <translation>Обработать заново?</translation>
+    </message>
+    <message>
+        <source>{0}
+
+Process {1} again?</source>
+        <translation>{0}
+
+Обработать {1} заново?</translation>
+    </message>
+    <message>
+        <source>Delete {0} from the queue?</source>
+        <translation>Удалить {0} из очереди?</translation>
+    </message>
+    <message>
+        <source>Delete {0} files from the queue?</source>
+        <translation>Удалить из очереди файлы ({0})?</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Удаление</translation>
+    </message>
+    <message>
+        <source>Documents found in them: {0}.</source>
+        <translation>Найдено в них документов: {0}.</translation>
+    </message>
+    <message>
+        <source>Keep them for Review and registry matching, or delete them too: registry rows matched to a deleted document are matched again.</source>
+        <translation>Оставить их для проверки и сверки с реестром или удалить вместе с заданиями? Строки реестра, сопоставленные с удалённым документом, будут сопоставлены заново.</translation>
+    </message>
+    <message>
+        <source>Delete job and documents</source>
+        <translation>Удалить задание и документы</translation>
+    </message>
+    <message>
+        <source>Delete job, keep documents</source>
+        <translation>Удалить задание, оставить документы</translation>
+    </message>
+    <message>
+        <source>Delete job</source>
+        <translation>Удалить задание</translation>
+    </message>
+    <message>
+        <source>Jobs deleted: {0}; their documents were kept.</source>
+        <translation>Удалено заданий: {0}; их документы сохранены.</translation>
+    </message>
+    <message>
+        <source>Jobs deleted with their documents: {0}.</source>
+        <translation>Удалено заданий вместе с документами: {0}.</translation>
+    </message>
+</context>
+<context>
     <name>QueueFiles</name>
     <message>
         <source>{0} is no longer there: it was moved or deleted since it was added.</source>
@@ -1254,30 +1385,6 @@ Allowed: {1}</source>
         <translation>Поиск по имени файла</translation>
     </message>
     <message>
-        <source>Cancel</source>
-        <translation>Отменить</translation>
-    </message>
-    <message>
-        <source>Retry</source>
-        <translation>Повторить</translation>
-    </message>
-    <message>
-        <source>Process again</source>
-        <translation>Обработать заново</translation>
-    </message>
-    <message>
-        <source>Open source file</source>
-        <translation>Открыть исходный файл</translation>
-    </message>
-    <message>
-        <source>Show in folder</source>
-        <translation>Показать в папке</translation>
-    </message>
-    <message>
-        <source>Delete</source>
-        <translation>Удалить</translation>
-    </message>
-    <message>
         <source>{0} jobs · {1} done · {2} to review · {3} failed</source>
         <translation>Заданий: {0} · готово: {1} · на проверку: {2} · с ошибкой: {3}</translation>
     </message>
@@ -1296,18 +1403,6 @@ Allowed: {1}</source>
     <message>
         <source>Start no new job</source>
         <translation>Не запускать новые задания</translation>
-    </message>
-    <message>
-        <source>Process again?</source>
-        <translation>Обработать заново?</translation>
-    </message>
-    <message>
-        <source>{0}
-
-Process {1} again?</source>
-        <translation>{0}
-
-Обработать {1} заново?</translation>
     </message>
 </context>
 <context>
@@ -1483,6 +1578,10 @@ Process {1} again?</source>
     <message>
         <source>Score</source>
         <translation>Оценка</translation>
+    </message>
+    <message>
+        <source>stale</source>
+        <translation>устарело</translation>
     </message>
     <message>
         <source>no match</source>

@@ -1,0 +1,222 @@
+"""What the operator does to selected jobs: cancel, retry, process again, open, delete.
+
+A mixin of :class:`docbatch_gui._qt.queue.tab.QueueTab` (its context, table and
+model). Every move that loses something asks first, once for the whole selection,
+with buttons that say what they do.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from enum import Enum
+
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QMenu,
+    QMessageBox,
+    QPushButton,
+    QTableView,
+)
+
+from docbatch_gui._qt.context import GuiContext
+from docbatch_gui._qt.language import error_text
+from docbatch_gui._qt.queue.files import QueueFiles
+from docbatch_gui._qt.queue.jobs_model import JobRole, JobTableModel
+from docbatch_gui._qt.tasks import spawn
+from docbatch_gui._qt.widgets.dialogs import ask, confirm
+from docbatch_gui.domain.errors import DocBatchError
+from docbatch_gui.domain.models import Job
+from docbatch_gui.domain.states import FINAL_STATES, JobState
+from docbatch_gui.engine.documents import CorrectionsAtRisk
+
+
+class DeleteChoice(Enum):
+    WITH_DOCUMENTS = "with_documents"
+    KEEP_DOCUMENTS = "keep_documents"
+
+
+class QueueActions(QueueFiles):
+    ctx: GuiContext
+    table: QTableView
+    model: JobTableModel
+
+    def _build_actions(self) -> None:
+        def action(text: str, handler: Callable[[], None], shortcut: str | None = None) -> QAction:
+            act = QAction(text, self)
+            act.triggered.connect(handler)
+            if shortcut:
+                act.setShortcut(QKeySequence(shortcut))
+                act.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+                self.table.addAction(act)
+            return act
+
+        self.cancel_action = action(self.tr("Cancel"), lambda: self._each(self.ctx.app.cancel))
+        self.retry_action = action(
+            self.tr("Retry"), lambda: self._each(self.ctx.app.retry), "Ctrl+R"
+        )
+        self.reprocess_action = action(
+            self.tr("Process again"), lambda: self._each(self.ctx.app.reprocess)
+        )
+        self.open_action = action(self.tr("Open source file"), self._open_source, "Return")
+        self.reveal_action = action(self.tr("Show in folder"), self._reveal)
+        self.delete_action = action(self.tr("Delete…"), self._delete, "Delete")
+        row = QHBoxLayout()
+        for act in (
+            self.cancel_action,
+            self.retry_action,
+            self.reprocess_action,
+            self.open_action,
+            self.reveal_action,
+            self.delete_action,
+        ):
+            button = QPushButton(act.text())
+            button.clicked.connect(act.trigger)
+            act.changed.connect(lambda b=button, a=act: b.setEnabled(a.isEnabled()))
+            row.addWidget(button)
+        row.addStretch(1)
+        self.button_row = row
+        self._update_actions()
+
+    def selected_jobs(self) -> list[Job]:
+        rows = self.table.selectionModel().selectedRows()
+        return [row.data(JobRole) for row in rows]
+
+    def _update_actions(self) -> None:
+        jobs = self.selected_jobs()
+        final = bool(jobs) and all(j.state in FINAL_STATES for j in jobs)
+        self.cancel_action.setEnabled(bool(jobs) and not final)
+        self.retry_action.setEnabled(
+            bool(jobs)
+            and all(j.state in FINAL_STATES and j.state is not JobState.DUPLICATE for j in jobs)
+        )
+        self.reprocess_action.setEnabled(final)
+        self.open_action.setEnabled(len(jobs) == 1)
+        self.reveal_action.setEnabled(len(jobs) == 1)
+        self.delete_action.setEnabled(
+            bool(jobs) and all(j.state in FINAL_STATES or j.state is JobState.QUEUED for j in jobs)
+        )
+
+    def _failed(self, error: BaseException) -> None:
+        self.ctx.notifier.notify(error_text(error), "error")
+
+    def _each(self, operation: Callable[..., Job]) -> None:
+        jobs = self.selected_jobs()
+
+        async def run() -> None:
+            changed = []
+            for job in jobs:
+                try:
+                    changed.append(await self.ctx.bridge.call(operation, job.id))
+                except CorrectionsAtRisk as exc:
+                    if await self._go_on_over_corrections(job, exc):
+                        forced = functools.partial(operation, force=True)
+                        changed.append(await self.ctx.bridge.call(forced, job.id))
+                except DocBatchError as exc:
+                    self._failed(exc)
+            self.ctx.bridge.publish(changed)
+
+        spawn(run(), self._failed)
+
+    async def _go_on_over_corrections(self, job: Job, risk: CorrectionsAtRisk) -> bool:
+        """A person's corrections are at stake: ask before processing the file again."""
+        answer = await confirm(
+            self,
+            self.tr("Process again?"),
+            self.tr("{0}\n\nProcess {1} again?").format(risk.message, job.file_name),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel,
+        )
+        return answer == QMessageBox.StandardButton.Yes
+
+    async def ask_delete(self, jobs: Sequence[Job]) -> DeleteChoice | None:
+        """One question for the whole selection, naming the file (or the count); the
+        documents may stay for Review and the registry. None: the operator said no."""
+        if len(jobs) == 1:
+            question = self.tr("Delete {0} from the queue?").format(jobs[0].file_name)
+        else:
+            # counts as "name: N", which reads right for any N in both languages (a
+            # mixin's tr() finds no plural forms)
+            question = self.tr("Delete {0} files from the queue?").format(len(jobs))
+        documents = sum(job.documents for job in jobs)
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Delete"), question, parent=self)
+        box.setTextFormat(Qt.TextFormat.PlainText)  # the text quotes file names
+        both = keep = None
+        if documents:
+            found = self.tr("Documents found in them: {0}.").format(documents)
+            box.setInformativeText(
+                found
+                + " "
+                + self.tr(
+                    "Keep them for Review and registry matching, or delete them too: registry "
+                    "rows matched to a deleted document are matched again."
+                )
+            )
+            both = box.addButton(
+                self.tr("Delete job and documents"), QMessageBox.ButtonRole.DestructiveRole
+            )
+            keep = box.addButton(
+                self.tr("Delete job, keep documents"), QMessageBox.ButtonRole.AcceptRole
+            )
+        else:
+            both = box.addButton(self.tr("Delete job"), QMessageBox.ButtonRole.DestructiveRole)
+        cancel = box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(cancel)
+        box.setEscapeButton(cancel)
+        await ask(box)
+        clicked = box.clickedButton()
+        box.deleteLater()
+        if clicked is not None and clicked is both:
+            return DeleteChoice.WITH_DOCUMENTS
+        if clicked is not None and clicked is keep:
+            return DeleteChoice.KEEP_DOCUMENTS
+        return None
+
+    def _delete(self) -> None:
+        spawn(self.delete_selected(), self._failed)
+
+    async def delete_selected(self) -> None:
+        """Ask once, then delete each job off the GUI thread (Delete button, Del key)."""
+        jobs = self.selected_jobs()
+        if not jobs or not self.delete_action.isEnabled():
+            return
+        choice = await self.ask_delete(jobs)
+        if choice is None:
+            return
+        keep = choice is DeleteChoice.KEEP_DOCUMENTS
+        delete = functools.partial(self.ctx.app.delete, keep_documents=keep)
+        deleted = []
+        for job in jobs:
+            try:
+                await self.ctx.bridge.call(delete, job.id)
+                deleted.append(job.id)
+            except DocBatchError as exc:
+                self._failed(exc)
+        self.model.remove(deleted)
+        self._update_counts()
+        if not deleted:
+            return
+        if keep:
+            done = self.tr("Jobs deleted: {0}; their documents were kept.")
+        else:
+            done = self.tr("Jobs deleted with their documents: {0}.")
+        self.ctx.notifier.notify(done.format(len(deleted)))
+
+    def _update_counts(self) -> None:
+        raise NotImplementedError  # the tab's counts line
+
+    def _context_menu(self, pos: QPoint) -> None:
+        if not self.selected_jobs():
+            return
+        menu = QMenu(self)
+        menu.addAction(self.open_action)
+        menu.addAction(self.reveal_action)
+        menu.addSeparator()
+        menu.addAction(self.cancel_action)
+        menu.addAction(self.retry_action)
+        menu.addAction(self.reprocess_action)
+        menu.addSeparator()
+        menu.addAction(self.delete_action)
+        menu.popup(self.table.viewport().mapToGlobal(pos))

@@ -1,0 +1,166 @@
+"""Where secrets are kept: the system keyring, else an encrypted file, else nowhere.
+
+A desktop has a system keyring (Secret Service, Windows Credential Manager, the macOS
+Keychain) and secrets go there. A server, a container or CI often has none; there
+they go to an encrypted file beside the settings file (``secrets.cfg``), kept by
+``keyrings.cryptfile`` (AES-GCM under an Argon2 key), never to the settings file.
+The file's key is ``DOCBATCH_KEYRING_PASSWORD`` when set (the key is then on no disk),
+else a random key made once in ``secrets.key`` beside it, readable only by its owner:
+a copy of ``secrets.cfg`` alone (a support bundle, a backup without the key) gives
+nothing away, while the user's own account can read both, as with any file of
+theirs. Scripts and servers may keep using the environment, which always wins.
+
+Installing a file keyring package also offers it to every program's automatic
+keyring choice, where it would ask for its password on a terminal. So the choice is
+made here: the system keyring is the best backend that is not file-based, and the
+file keyring is used only as this module configures it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import secrets
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from docbatch_gui.settings.paths import settings_path
+
+if TYPE_CHECKING:
+    from keyring.backend import KeyringBackend
+
+log = logging.getLogger(__name__)
+
+PASSWORD_ENV = "DOCBATCH_KEYRING_PASSWORD"
+FILE_NAME = "secrets.cfg"
+KEY_NAME = "secrets.key"
+#: Argon2 cost: every secret read pays it, at start-up too. The key is random (32
+#: bytes) unless an operator's passphrase is given, so stretching buys little; these
+#: keep a read to a few hundredths of a second on a small machine
+TIME_COST = 2
+MEMORY_KIB = 2**14
+PARALLELISM = 1
+#: packages whose backends keep secrets in files: never the automatic choice
+FILE_BACKENDS = ("keyrings.cryptfile", "keyrings.alt")
+
+
+def file_path() -> Path:
+    return settings_path().parent / FILE_NAME
+
+
+def key_path() -> Path:
+    return settings_path().parent / KEY_NAME
+
+
+def _file_backed(backend: object) -> bool:
+    return type(backend).__module__.startswith(FILE_BACKENDS)
+
+
+def system_keyring() -> KeyringBackend | None:
+    """The keyring the operating system offers (or one a test installed); None when
+    there is none (keyring's fail or null backend)."""
+    try:
+        import keyring
+        from keyring.backends import chainer, fail
+
+        current = keyring.get_keyring()
+        if _file_backed(current) or isinstance(current, chainer.ChainerBackend):
+            # keyring's own pick may chain a file keyring that prompts on a terminal
+            keyring.core.init_backend(limit=lambda backend: not _file_backed(backend))
+            current = keyring.get_keyring()
+        if isinstance(current, fail.Keyring) or current.priority <= 0:
+            return None
+        return current
+    except Exception as exc:  # a broken backend (D-Bus down): as if there were none
+        log.info("no system keyring (%s)", type(exc).__name__)
+        return None
+
+
+#: opened file keyrings by (file, key): opening checks the key, which costs a decrypt
+_opened: dict[tuple[Path, str], KeyringBackend] = {}
+
+
+def file_keyring(*, create: bool) -> KeyringBackend | None:
+    """The encrypted file keyring, opened with its key; None when the package is
+    missing, or (``create`` False) when nothing was stored in it yet."""
+    path = file_path()
+    if not create and not path.exists():
+        return None
+    try:
+        from keyrings.cryptfile.cryptfile import CryptFileKeyring
+    except ImportError:
+        return None
+    key = _file_key(create=create)
+    if key is None:
+        log.warning("%s exists but its key (%s or %s) is missing", path, PASSWORD_ENV, key_path())
+        return None
+    if (path, key) in _opened and path.exists():
+        return _opened[(path, key)]
+    backend = CryptFileKeyring()
+    backend.file_path = str(path)
+    backend.time_cost, backend.memory_cost, backend.parallelism = (
+        TIME_COST,
+        MEMORY_KIB,
+        PARALLELISM,
+    )
+    if create:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    backend.keyring_key = key  # checks the key against the file (ValueError if wrong)
+    _opened[(path, key)] = backend
+    return backend
+
+
+def _file_key(*, create: bool) -> str | None:
+    """The file keyring's key: from the environment, else from the key file, made
+    (random, owner-only) when ``create``."""
+    from_env = os.environ.get(PASSWORD_ENV, "").strip()
+    if from_env:
+        return from_env
+    path = key_path()
+    with contextlib.suppress(FileNotFoundError):
+        return path.read_text(encoding="ascii").strip() or None
+    if not create:
+        return None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(32)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # another process made it first: use that one
+        return path.read_text(encoding="ascii").strip() or None
+    with os.fdopen(fd, "w", encoding="ascii") as handle:
+        handle.write(key + "\n")
+    return key
+
+
+def reading_backend() -> KeyringBackend | None:
+    """Where a secret is looked up: the system keyring, else the file (if any)."""
+    return system_keyring() or file_keyring(create=False)
+
+
+def writing_backend() -> KeyringBackend | None:
+    """Where a secret is stored; None: only the environment can hold secrets here."""
+    return system_keyring() or file_keyring(create=True)
+
+
+def secret_home() -> str:
+    """Where secrets typed in the window go, in the operator's words (English; the
+    window translates the cases it shows)."""
+    if system_keyring() is not None:
+        return "the system keyring"
+    if _file_keyring_installed():
+        return f"an encrypted file ({file_path()}), as this computer has no system keyring"
+    return "nowhere: this computer has no keyring; set secrets in the environment"
+
+
+def uses_file() -> bool:
+    """No system keyring here: secrets go to the encrypted file."""
+    return system_keyring() is None and _file_keyring_installed()
+
+
+def _file_keyring_installed() -> bool:
+    try:
+        import keyrings.cryptfile.cryptfile  # noqa: F401
+    except ImportError:
+        return False
+    return True
