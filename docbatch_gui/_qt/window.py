@@ -31,6 +31,7 @@ from docbatch_gui._qt.widgets.dialogs import ask
 from docbatch_gui._qt.widgets.fit import ScrollingTabs, fit_to_screen
 from docbatch_gui._qt.widgets.log_panel import LogPanel
 from docbatch_gui._qt.widgets.thumbs import PageImages
+from docbatch_gui._qt.widgets.watch_status import WatchStatus
 from docbatch_gui.app.host import EngineState
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import JobState
@@ -91,6 +92,8 @@ class MainWindow(QMainWindow):
         )
         self.offline_label.hide()
         self.statusBar().addPermanentWidget(self.offline_label)
+        self.watch_status = WatchStatus(self.ctx)
+        self.statusBar().addPermanentWidget(self.watch_status)
         self.statusBar().showMessage(self.tr("Starting…"))
 
         #: set by main.build_window; removed on shutdown so that no record is ever
@@ -148,6 +151,7 @@ class MainWindow(QMainWindow):
         await self.show_offline()
         self.ctx.bridge.start()  # from here the host reports the flag's changes
         self._busy_before = self.queue_tab.model.busy()
+        self.watch_status.refresh()
         self.statusBar().showMessage(self.tr("Ready"), 3000)
         self.started.emit()
 

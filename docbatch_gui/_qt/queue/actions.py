@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from enum import Enum
+from pathlib import Path
 
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QAction, QKeySequence
@@ -27,6 +28,7 @@ from docbatch_gui._qt.queue.files import QueueFiles
 from docbatch_gui._qt.queue.jobs_model import JobRole, JobTableModel
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.dialogs import ask, confirm
+from docbatch_gui._qt.widgets.export_documents import export_documents
 from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import FINAL_STATES, JobState
@@ -44,7 +46,9 @@ class QueueActions(QueueFiles):
     model: JobTableModel
 
     def _build_actions(self) -> None:
-        def action(text: str, handler: Callable[[], None], shortcut: str | None = None) -> QAction:
+        def action(
+            text: str, handler: Callable[[], object], shortcut: str | None = None
+        ) -> QAction:
             act = QAction(text, self)
             act.triggered.connect(handler)
             if shortcut:
@@ -63,6 +67,12 @@ class QueueActions(QueueFiles):
         self.open_action = action(self.tr("Open source file"), self._open_source, "Return")
         self.reveal_action = action(self.tr("Show in folder"), self._reveal)
         self.delete_action = action(self.tr("Delete…"), self._delete, "Delete")
+        self.export_action = action(
+            self.tr("Export documents…"), lambda: spawn(self.export_shown(), self._failed)
+        )
+        self.export_action.setToolTip(
+            self.tr("The selected jobs' documents, or those of every job the filter shows")
+        )
         row = QHBoxLayout()
         for act in (
             self.cancel_action,
@@ -71,6 +81,7 @@ class QueueActions(QueueFiles):
             self.open_action,
             self.reveal_action,
             self.delete_action,
+            self.export_action,
         ):
             button = QPushButton(act.text())
             button.clicked.connect(act.trigger)
@@ -79,6 +90,17 @@ class QueueActions(QueueFiles):
         row.addStretch(1)
         self.button_row = row
         self._update_actions()
+
+    async def export_shown(self) -> Path | None:
+        """The selected jobs' documents, else those of every job the filter lets through."""
+        jobs = self.selected_jobs()
+        if jobs:
+            scope = self.tr("The documents of the {0} selected job(s)").format(len(jobs))
+        else:
+            view = self.table.model()
+            jobs = [view.index(r, 0).data(JobRole) for r in range(view.rowCount())]
+            scope = self.tr("The documents of the {0} job(s) shown").format(len(jobs))
+        return await export_documents(self, self.ctx, [j.id for j in jobs], scope)
 
     def selected_jobs(self) -> list[Job]:
         rows = self.table.selectionModel().selectedRows()
@@ -217,6 +239,7 @@ class QueueActions(QueueFiles):
         menu.addAction(self.cancel_action)
         menu.addAction(self.retry_action)
         menu.addAction(self.reprocess_action)
+        menu.addAction(self.export_action)
         menu.addSeparator()
         menu.addAction(self.delete_action)
         menu.popup(self.table.viewport().mapToGlobal(pos))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import html
+from pathlib import Path
 
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QIcon, QPixmap
@@ -101,11 +102,22 @@ class JobDetail(QWidget):
         # names are the operator's data: escaped, so "<img …>.pdf" is shown as written
         name, where = html.escape(job.file_name), html.escape(job.source_path)
         text = f"<b>{name}</b><br>{where}"
+        folder = self._watched_folder(job)
+        if folder is not None:
+            text += "<br>" + html.escape(self.tr("from the watched folder {0}").format(folder))
         if job.error:  # in the interface language, worded from its code
             error = html.escape(job.error_words(interface_language()) or "")
             text += f'<br><span style="color:#b3261e">{error}</span>'
         self.title.setText(text)
         self._load_task = asyncio.ensure_future(self._load(job))
+
+    def _watched_folder(self, job: Job) -> str | None:
+        """The watched folder the file was taken from, if it was."""
+        watching = self.ctx.host.watching
+        folders = watching.folders if watching is not None else []
+        folders = folders or self.ctx.app.settings.watched_folders
+        source = Path(job.source_path)
+        return next((str(f) for f in folders if source.is_relative_to(f)), None)
 
     def _show_error(self, job: Job | None) -> None:
         reason = error_line(job) if job is not None else None

@@ -679,6 +679,10 @@ Allowed: {1}</source>
         <translation>Проверка</translation>
     </message>
     <message>
+        <source>from the watched folder {0}</source>
+        <translation>из отслеживаемой папки {0}</translation>
+    </message>
+    <message>
         <source>bad input</source>
         <translation>некорректный файл</translation>
     </message>
@@ -1206,6 +1210,22 @@ Allowed: {1}</source>
     <message>
         <source>Delete…</source>
         <translation>Удалить…</translation>
+    </message>
+    <message>
+        <source>Export documents…</source>
+        <translation>Выгрузить документы…</translation>
+    </message>
+    <message>
+        <source>The selected jobs&apos; documents, or those of every job the filter shows</source>
+        <translation>Документы выбранных заданий или всех заданий, которые показывает фильтр</translation>
+    </message>
+    <message>
+        <source>The documents of the {0} selected job(s)</source>
+        <translation>Документы выбранных заданий: {0}</translation>
+    </message>
+    <message>
+        <source>The documents of the {0} job(s) shown</source>
+        <translation>Документы показанных заданий: {0}</translation>
     </message>
     <message>
         <source>Process again?</source>
@@ -2461,6 +2481,17 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
     <message>
         <source>Every document is matched to a registry row.</source>
         <translation>Все документы сопоставлены со строками реестра.</translation>
+    </message>
+</context>
+<context>
+    <name>WatchStatus</name>
+    <message>
+        <source>Watching {0}; {1} cannot be reached</source>
+        <translation>Отслеживаются {0}; недоступно: {1}</translation>
+    </message>
+    <message>
+        <source>Watching {0}</source>
+        <translation>Отслеживаются {0}</translation>
     </message>
 </context>
 <context>

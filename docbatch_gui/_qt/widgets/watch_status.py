@@ -1,0 +1,46 @@
+"""The status bar's word on watched folders: which ones, and which cannot be reached.
+
+The host's watcher keeps its folders and their problems in memory, so reading them
+here every few seconds costs nothing on the GUI thread.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QLabel, QWidget
+
+from docbatch_gui._qt.context import GuiContext
+
+REFRESH_MS = 3000
+PROBLEM_STYLE = "color: #c62828; padding: 0 8px;"
+OK_STYLE = "color: palette(text); padding: 0 8px;"
+
+
+class WatchStatus(QLabel):
+    def __init__(self, ctx: GuiContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.setObjectName("watch_status")
+        self.hide()
+        self.timer = QTimer(self)
+        self.timer.timeout.connect(self.refresh)
+        self.timer.start(REFRESH_MS)
+
+    def refresh(self) -> None:
+        watching = self.ctx.host.watching
+        if watching is None or not watching.folders:
+            self.hide()
+            return
+        names = ", ".join(folder.name or str(folder) for folder in watching.folders)
+        problems = watching.problems
+        if problems:
+            self.setText(
+                self.tr("Watching {0}; {1} cannot be reached").format(names, len(problems))
+            )
+            self.setStyleSheet(PROBLEM_STYLE)
+            self.setToolTip("\n".join(problems.values()))
+        else:
+            self.setText(self.tr("Watching {0}").format(names))
+            self.setStyleSheet(OK_STYLE)
+            self.setToolTip("\n".join(str(f) for f in watching.folders))
+        self.show()
