@@ -1,0 +1,1 @@
+"""Checks of extracted values against their pages and their kind."""
