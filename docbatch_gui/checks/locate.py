@@ -281,23 +281,29 @@ def _same_token(page: str, value: str) -> bool:
     return page == value or (len(page) == 1 and len(value) > 1 and value.startswith(page))
 
 
-def _variants(tokens: list[str]) -> list[list[str]]:
-    """The name as given, with its legal form abbreviated, and written out."""
-    text = " ".join(tokens)
-    short = text
+def _abbreviated(tokens: list[str]) -> list[str]:
+    """The name with its legal form abbreviated ("общество с ограниченной
+    ответственностью" → "ооо")."""
+    short = " ".join(tokens)
     for abbreviation, words in LEGAL_FORMS.items():
         short = re.sub(rf"(?<!\S){words}(?!\S)", abbreviation, short)
-    long = " ".join(LEGAL_FORMS.get(t, t) for t in short.split())
+    return short.split()
+
+
+def _variants(tokens: list[str]) -> list[list[str]]:
+    """The name as given, with its legal form abbreviated, and written out."""
+    short = _abbreviated(tokens)
+    long = " ".join(LEGAL_FORMS.get(t, t) for t in short).split()
     out: list[list[str]] = []
-    for variant in (text, short, long):
-        if variant.split() not in out:
-            out.append(variant.split())
+    for variant in (tokens, short, long):
+        if variant not in out:
+            out.append(variant)
     return out
 
 
 def _core(tokens: list[str]) -> list[str]:
     """The name without its legal form, when what is left is a name at all."""
-    short = _variants(tokens)[1]
+    short = _abbreviated(tokens)
     core = [t for t in short if t not in LEGAL_FORMS]
     return core if core != short and any(len(t) >= 3 for t in core) else []
 
