@@ -19,8 +19,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
-from difflib import SequenceMatcher
+from functools import cached_property
 
+from docbatch_gui.checks.locate_names import name_at
 from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.normalize import (
     find_dates,
@@ -35,7 +36,6 @@ from docbatch_gui.pipeline.textutil import fold
 from docbatch_gui.pipeline.words import Word
 
 Box = tuple[float, float, float, float]
-Finder = Callable[[str, Sequence[Word]], Box | None]
 
 #: kinds whose value is printed as it is: one found on none of its pages is suspect.
 #: A currency is often only implied ("руб." gives RUB, or nothing does); it is
@@ -45,37 +45,91 @@ LITERAL_KINDS = frozenset({"number", "date", "amount", "vat", "party", "tax_id"}
 NOT_ON_PAGE_CONFIDENCE = 0.3
 #: fewer words than this on a document's pages cannot tell what is missing (a bad scan)
 MIN_WORDS = 10
+#: a longer document is searched on its first and last half of this many pages (a
+#: total is on the last, parties on the first) and nothing is flagged on it: the
+#: engine waits while a document is searched, about 10 ms a page
+MAX_PAGES = 60
 MAX_AMOUNT_WORDS = 6  # "118 000 руб. 00 коп." is five
 MAX_NUMBER_WORDS = 5  # a number or an account printed in groups
-FUZZY_NAME = 0.85  # OCR misreads a letter or two of a name
-#: legal forms as they are abbreviated and as they are written out
-LEGAL_FORMS = {
-    "ооо": "общество с ограниченной ответственностью",
-    "ао": "акционерное общество",
-    "пао": "публичное акционерное общество",
-    "зао": "закрытое акционерное общество",
-    "оао": "открытое акционерное общество",
-    "нао": "непубличное акционерное общество",
-    "ип": "индивидуальный предприниматель",
-    "llc": "limited liability company",
-    "ltd": "limited",
-    "inc": "incorporated",
-    "corp": "corporation",
-}
 _NUMBER_MARKS = frozenset({"no", "nr", "n", "number", "номер", "invoice", "счет", "акт"})
 _EDGES = re.compile(r"^[^\w$€₽¥₸£(+\-−]+|[^\w.$€₽¥₸£)]+$")
 _DIGITS = re.compile(r"\d+")
 
 
-def located(document: Document, pages: Mapping[int, Sequence[Word]], profile: Profile) -> Document:
+class PageWords:
+    """One page's words, with the views of them the finders share, each made once:
+    a document's nine fields, and the documents of a file, search the same pages."""
+
+    def __init__(self, words: Sequence[Word]) -> None:
+        self.words = list(words)
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    @cached_property
+    def numbers(self) -> list[str]:
+        """Each word's digits."""
+        return [normalize_number(w[0]) for w in self.words]
+
+    @cached_property
+    def digits(self) -> str:
+        """All the page's digits in a row: a value whose digits are not in it is not
+        on the page, whatever the words around it."""
+        return "".join(self.numbers)
+
+    @cached_property
+    def text(self) -> str:
+        return " ".join(w[0] for w in self.words)
+
+    @cached_property
+    def dates(self) -> list[tuple[int, int, str]]:
+        """(first word, end word, ISO date) of every date on the page."""
+        starts, at = [], 0
+        for word in self.words:
+            starts.append(at)
+            at += len(word[0]) + 1
+        out = []
+        for start, end, iso in find_dates(self.text):
+            first = max(i for i, s in enumerate(starts) if s <= start)
+            last = max(i for i, s in enumerate(starts) if s < end)
+            out.append((first, last + 1, iso))
+        return out
+
+    @cached_property
+    def tokens(self) -> tuple[list[str], list[int]]:
+        """``normalize_text`` tokens of the words, and the word each comes from."""
+        tokens, owners = [], []
+        for index, word in enumerate(self.words):
+            for token in normalize_text(word[0]).split():
+                tokens.append(token)
+                owners.append(index)
+        return tokens, owners
+
+    def box(self, start: int, end: int) -> Box:
+        """The union box of words ``start:end``."""
+        chosen = self.words[start:end]
+        return (
+            min(w[1] for w in chosen),
+            min(w[2] for w in chosen),
+            max(w[3] for w in chosen),
+            max(w[4] for w in chosen),
+        )
+
+
+Finder = Callable[[str, PageWords], Box | None]
+
+
+def located(document: Document, pages: Mapping[int, PageWords], profile: Profile) -> Document:
     """``document`` with the spot of each value found on its pages (``locations``),
     and a ``not_on_page`` code for each value that should be printed but is on none.
 
     ``pages`` maps page numbers to their words; a page absent or without words cannot
     tell, so nothing is flagged unless every page of the document has words.
     """
-    order = range(document.page_from, document.page_to + 1)
-    counts = [len(pages.get(n) or ()) for n in order]
+    order = [
+        (n, pages.get(n) or PageWords(())) for n in range(document.page_from, document.page_to + 1)
+    ]
+    counts = [len(words) for _, words in order]
     can_tell = all(counts) and sum(counts) >= MIN_WORDS
     kinds = {f.key: f.kind for f in profile.fields}
     locations = dict(document.locations)
@@ -86,7 +140,7 @@ def located(document: Document, pages: Mapping[int, Sequence[Word]], profile: Pr
         if not isinstance(value, str) or not value.strip():
             continue
         kind = kinds.get(name, "")
-        spot = find(value, kind, [(n, pages.get(n) or ()) for n in order], profile)
+        spot = find(value, kind, order, profile)
         if spot is not None:
             page, box = spot
             locations[name] = {"page": page, "box": list(box)}
@@ -106,6 +160,14 @@ def located(document: Document, pages: Mapping[int, Sequence[Word]], profile: Pr
     )
 
 
+def searched_pages(document: Document) -> list[int]:
+    """The pages a document's values are looked for on (``MAX_PAGES``)."""
+    numbers = list(range(document.page_from, document.page_to + 1))
+    if len(numbers) <= MAX_PAGES:
+        return numbers
+    return numbers[: MAX_PAGES // 2] + numbers[-MAX_PAGES // 2 :]
+
+
 def _should_be_printed(kind: str, value: str) -> bool:
     """A zero VAT is what "без НДС" or a blank VAT line is read as: not printed."""
     if kind not in LITERAL_KINDS:
@@ -117,34 +179,139 @@ def _should_be_printed(kind: str, value: str) -> bool:
 
 
 def find(
-    value: str, kind: str, pages: Iterable[tuple[int, Sequence[Word]]], profile: Profile
+    value: str, kind: str, pages: Iterable[tuple[int, PageWords]], profile: Profile
 ) -> tuple[int, Box] | None:
     """(page, box) of the first place ``value`` stands, pages in the order given."""
     finder: Finder
     if kind == "currency":
         markers = [p for c in profile.currencies if c.code == value.upper() for p in c.marker_re]
-        finder = lambda _value, words: find_currency(markers, words)  # noqa: E731
+        finder = lambda _value, page: find_currency(markers, page)  # noqa: E731
     else:
         finder = _FINDERS.get(kind, find_name)
-    for page_no, words in pages:
-        if words:
-            box = finder(value, words)
+    for page_no, page in pages:
+        if len(page):
+            box = finder(value, page)
             if box is not None:
                 return page_no, box
     return None
 
 
-# ------------------------------------------------------------------------- boxes
+# ------------------------------------------------------------------------ amounts
 
 
-def _union(words: Sequence[Word], start: int, end: int) -> Box:
-    chosen = words[start:end]
-    return (
-        min(w[1] for w in chosen),
-        min(w[2] for w in chosen),
-        max(w[3] for w in chosen),
-        max(w[4] for w in chosen),
-    )
+def _amount(page: PageWords, start: int, end: int) -> str | None:
+    """The amount words ``start:end`` read as, without its sign ("(1 200,00)" is a
+    refund printed in brackets, the same figure)."""
+    text = _EDGES.sub("", " ".join(w[0] for w in page.words[start:end]))
+    value = normalize_amount(text)
+    return value.lstrip("-") if value else None
+
+
+def find_amount(value: str, page: PageWords) -> Box | None:
+    """The first run of words that reads as the amount, and not as part of a larger
+    one: "1 000" inside "1 000 000,00" is not 1000. Runs whose digits cannot spell
+    the amount are never read."""
+    target = normalize_amount(value)
+    if target is None:
+        return None
+    target = target.lstrip("-")
+    whole, _, cents = target.partition(".")
+    spelt = whole + cents
+    if whole not in page.digits:
+        return None
+    size = len(page)
+    for start in range(size):
+        got = page.numbers[start]
+        if not got or not spelt.startswith(got):
+            continue
+        end = None
+        for stop in range(start + 1, min(size, start + MAX_AMOUNT_WORDS) + 1):
+            got = got if stop == start + 1 else got + page.numbers[stop - 1]
+            if not spelt.startswith(got):
+                if end is not None and _amount(page, start, stop) not in (None, target):
+                    end = None  # the match goes on into a larger number
+                break
+            if len(got) >= len(whole) and _amount(page, start, stop) == target:
+                end = stop  # the longest: "118 000 руб. 00 коп." over "118 000"
+        if end is None:
+            continue
+        before = _amount(page, start - 1, end) if start and page.numbers[start - 1] else None
+        if before is None or before == target:
+            return page.box(start, end)
+    return None
+
+
+# -------------------------------------------------------------------------- dates
+
+
+def find_date(value: str, page: PageWords) -> Box | None:
+    """The first date on the page that is the same day, however it is written."""
+    target = normalize_date(value)
+    for start, end, iso in page.dates if target else ():
+        if iso == target:
+            return page.box(start, end)
+    return None
+
+
+# ----------------------------------------------------------------- numbers, INNs
+
+
+def _marked(page: PageWords, start: int) -> bool:
+    """A number mark before (or on) the first word: "№", "#", "No.", "Invoice"."""
+    if page.words[start][0].lstrip()[:1] in ("№", "#"):
+        return True
+    if start == 0:
+        return False
+    previous = page.words[start - 1][0]
+    tokens = normalize_text(previous).split()
+    marked = previous.rstrip(":.").endswith(("№", "#"))
+    return marked or bool(tokens and tokens[-1] in _NUMBER_MARKS)
+
+
+def find_number(value: str, page: PageWords) -> Box | None:
+    """Words whose digits are the value's digits ("INV-2024-0042", "2024 - 1000"),
+    preferring those with its letters too and those after a number mark; a value
+    without digits ("б/н") is looked for as words."""
+    digits = normalize_number(value)
+    if not digits:
+        return find_name(value, page)
+    if digits not in page.digits:
+        return None
+    folded = normalize_text(value)
+    best: tuple[int, int, int] | None = None  # (score, start, end)
+    size = len(page)
+    for start in range(size):
+        got = page.numbers[start]
+        if not got or not digits.startswith(got):
+            continue
+        for stop in range(start, min(size, start + MAX_NUMBER_WORDS)):
+            got = got if stop == start else got + page.numbers[stop]
+            if not digits.startswith(got):
+                break
+            if got != digits:
+                continue
+            if stop > start and stop + 1 < size and page.words[stop + 1][0].isdigit():
+                break  # a number printed in groups goes on: this is only part of it
+            shown = normalize_text(" ".join(w[0] for w in page.words[start : stop + 1]))
+            score = 2 * (folded in shown) + _marked(page, start)
+            if best is None or score > best[0]:
+                best = (score, start, stop + 1)
+            break
+    return page.box(best[1], best[2]) if best else None
+
+
+def find_tax_id(value: str, page: PageWords) -> Box | None:
+    """The digits as a run inside a word ("7707083893/770701001" holds an INN and a
+    KPP), else as a number (grouped or with a dash: "12-3456789")."""
+    digits = normalize_number(value)
+    if not digits or digits not in page.digits:
+        return None
+    for index, number in enumerate(page.numbers):
+        if digits in number:
+            for run in _DIGITS.finditer(page.words[index][0]):
+                if run.group() == digits:
+                    return _part(page.words[index], run.start(), run.end())
+    return find_number(value, page)
 
 
 def _part(word: Word, start: int, end: int) -> Box:
@@ -154,218 +321,26 @@ def _part(word: Word, start: int, end: int) -> Box:
     return (round(x0 + start * width, 4), y0, round(x0 + end * width, 4), y1)
 
 
-def _has_digit(text: str) -> bool:
-    return any(ch.isdigit() for ch in text)
-
-
-# ------------------------------------------------------------------------ amounts
-
-
-def _amount(words: Sequence[Word], start: int, end: int) -> str | None:
-    """The amount words ``start:end`` read as, without its sign ("(1 200,00)" is a
-    refund printed in brackets, the same figure)."""
-    text = _EDGES.sub("", " ".join(w[0] for w in words[start:end]))
-    value = normalize_amount(text)
-    return value.lstrip("-") if value else None
-
-
-def find_amount(value: str, words: Sequence[Word]) -> Box | None:
-    """The first run of words that reads as the amount, and not as part of a larger
-    one: "1 000" inside "1 000 000,00" is not 1000."""
-    target = normalize_amount(value)
-    if target is None:
-        return None
-    target = target.lstrip("-")
-    for start, word in enumerate(words):
-        if not _has_digit(word[0]):
-            continue
-        end = None
-        for stop in range(start + 1, min(len(words), start + MAX_AMOUNT_WORDS) + 1):
-            read = _amount(words, start, stop)
-            if read == target:
-                end = stop  # the longest: "118 000 руб. 00 коп." over "118 000"
-            elif read is not None and end is not None:
-                end = None  # the match goes on into another number
-                break
-        if end is None:
-            continue
-        before = _amount(words, start - 1, end) if start else None
-        if before is None or before == target:
-            return _union(words, start, end)
-    return None
-
-
-# -------------------------------------------------------------------------- dates
-
-
-def find_date(value: str, words: Sequence[Word]) -> Box | None:
-    """The first date on the page that is the same day, however it is written."""
-    target = normalize_date(value)
-    if target is None:
-        return None
-    starts, text = [], ""
-    for word in words:
-        starts.append(len(text) + (1 if text else 0))
-        text = f"{text} {word[0]}" if text else word[0]
-    for start, end, iso in find_dates(text):
-        if iso == target:
-            first = max(i for i, s in enumerate(starts) if s <= start)
-            last = max(i for i, s in enumerate(starts) if s < end)
-            return _union(words, first, last + 1)
-    return None
-
-
-# ----------------------------------------------------------------- numbers, INNs
-
-
-def _marked(words: Sequence[Word], start: int) -> bool:
-    """A number mark before (or on) the first word: "№", "#", "No.", "Invoice"."""
-    if words[start][0].lstrip()[:1] in ("№", "#"):
-        return True
-    if start == 0:
-        return False
-    previous = words[start - 1][0]
-    tokens = normalize_text(previous).split()
-    return previous.rstrip(":.").endswith(("№", "#")) or bool(
-        tokens and tokens[-1] in _NUMBER_MARKS
-    )
-
-
-def find_number(value: str, words: Sequence[Word]) -> Box | None:
-    """Words whose digits are the value's digits ("INV-2024-0042", "2024 - 1000"),
-    preferring those with its letters too and those after a number mark; a value
-    without digits ("б/н") is looked for as words."""
-    digits = normalize_number(value)
-    if not digits:
-        return find_name(value, words)
-    folded = normalize_text(value)
-    best: tuple[int, int, int] | None = None  # (score, start, end)
-    for start, word in enumerate(words):
-        if not _has_digit(word[0]):
-            continue
-        got = ""
-        for stop in range(start, min(len(words), start + MAX_NUMBER_WORDS)):
-            got += normalize_number(words[stop][0])
-            if not digits.startswith(got):
-                break
-            if got != digits:
-                continue
-            if stop > start and stop + 1 < len(words) and words[stop + 1][0].isdigit():
-                break  # a number printed in groups goes on: this is only part of it
-            shown = normalize_text(" ".join(w[0] for w in words[start : stop + 1]))
-            score = 2 * (folded in shown) + _marked(words, start)
-            if best is None or score > best[0]:
-                best = (score, start, stop + 1)
-            break
-    return _union(words, best[1], best[2]) if best else None
-
-
-def find_tax_id(value: str, words: Sequence[Word]) -> Box | None:
-    """The digits as a run inside a word ("7707083893/770701001" holds an INN and a
-    KPP), else as a number (grouped or with a dash: "12-3456789")."""
-    digits = normalize_number(value)
-    if not digits:
-        return None
-    for word in words:
-        for run in _DIGITS.finditer(word[0]):
-            if run.group() == digits:
-                return _part(word, run.start(), run.end())
-    return find_number(value, words)
-
-
 # ---------------------------------------------------------------- names, currency
 
 
-def _same_token(page: str, value: str) -> bool:
-    """Equal, or an initial for a name ("И." for "Иван")."""
-    return page == value or (len(page) == 1 and len(value) > 1 and value.startswith(page))
+def find_name(value: str, page: PageWords) -> Box | None:
+    """The words that spell the name (``locate_names``); their union box."""
+    tokens, owners = page.tokens
+    span = name_at(tokens, value)
+    return page.box(owners[span[0]], owners[span[1] - 1] + 1) if span else None
 
 
-def _abbreviated(tokens: list[str]) -> list[str]:
-    """The name with its legal form abbreviated ("общество с ограниченной
-    ответственностью" → "ооо")."""
-    short = " ".join(tokens)
-    for abbreviation, words in LEGAL_FORMS.items():
-        short = re.sub(rf"(?<!\S){words}(?!\S)", abbreviation, short)
-    return short.split()
-
-
-def _variants(tokens: list[str]) -> list[list[str]]:
-    """The name as given, with its legal form abbreviated, and written out."""
-    short = _abbreviated(tokens)
-    long = " ".join(LEGAL_FORMS.get(t, t) for t in short).split()
-    out: list[list[str]] = []
-    for variant in (tokens, short, long):
-        if variant not in out:
-            out.append(variant)
-    return out
-
-
-def _core(tokens: list[str]) -> list[str]:
-    """The name without its legal form, when what is left is a name at all."""
-    short = _abbreviated(tokens)
-    core = [t for t in short if t not in LEGAL_FORMS]
-    return core if core != short and any(len(t) >= 3 for t in core) else []
-
-
-def find_name(value: str, words: Sequence[Word]) -> Box | None:
-    """The words that spell the name: exactly (case, quotes and punctuation aside, a
-    legal form abbreviated or written out, initials for first names), then without
-    its legal form, then with a letter or two misread."""
-    tokens = normalize_text(value).split()
-    if not tokens:
-        return None
-    stream = [
-        (token, k) for k, word in enumerate(words) for token in normalize_text(word[0]).split()
-    ]
-    page = [token for token, _ in stream]
-    candidates = _variants(tokens)
-    core = _core(tokens)
-    for wanted in [*candidates, *([core] if core else [])]:
-        at = _sequence_at(page, wanted)
-        if at is not None:
-            return _union(words, stream[at][1], stream[at + len(wanted) - 1][1] + 1)
-    for wanted in [*candidates, *([core] if core else [])]:
-        at = _fuzzy_at(page, wanted)
-        if at is not None:
-            return _union(words, stream[at][1], stream[at + len(wanted) - 1][1] + 1)
-    return None
-
-
-def _sequence_at(page: list[str], wanted: list[str]) -> int | None:
-    size = len(wanted)
-    for at in range(len(page) - size + 1):
-        if all(_same_token(page[at + k], wanted[k]) for k in range(size)):
-            return at
-    return None
-
-
-def _fuzzy_at(page: list[str], wanted: list[str]) -> int | None:
-    """The window of as many tokens most like the name, if like enough."""
-    target = " ".join(wanted)
-    if len(target) < 5:  # too short for a misread letter to be told from another word
-        return None
-    size = len(wanted)
-    best, best_at = FUZZY_NAME, None
-    matcher = SequenceMatcher(autojunk=False)
-    matcher.set_seq2(target)
-    for at in range(len(page) - size + 1):
-        matcher.set_seq1(" ".join(page[at : at + size]))
-        if matcher.real_quick_ratio() >= best and matcher.quick_ratio() >= best:
-            ratio = matcher.ratio()
-            if ratio >= best:
-                best, best_at = ratio + 1e-9, at
-    return best_at
-
-
-def find_currency(markers: Sequence[re.Pattern[str]], words: Sequence[Word]) -> Box | None:
+def find_currency(markers: Sequence[re.Pattern[str]], page: PageWords) -> Box | None:
     """The first word (or pair, for "российский рубль") showing one of the currency's
     markers ("руб.", "₽", "$")."""
+    if not any(p.search(fold(page.text)) for p in markers):
+        return None
     for size in (1, 2):  # a word alone first: "рублей", not "тысяч) рублей"
-        for start in range(len(words) - size + 1):
-            text = fold(" ".join(w[0] for w in words[start : start + size]))
+        for start in range(len(page) - size + 1):
+            text = fold(" ".join(w[0] for w in page.words[start : start + size]))
             if any(p.search(text) for p in markers):
-                return _union(words, start, start + size)
+                return page.box(start, start + size)
     return None
 
 

@@ -7,6 +7,7 @@ import pytest
 
 from docbatch_gui.checks.locate import (
     NOT_ON_PAGE_CONFIDENCE,
+    PageWords,
     find,
     find_amount,
     find_date,
@@ -22,7 +23,7 @@ from docbatch_gui.pipeline.words import Word
 PROFILE: Profile = load_profile()
 
 
-def page(*lines: str) -> list[Word]:
+def page(*lines: str) -> PageWords:
     """Words set left to right, one line of text per line of the page."""
     out: list[Word] = []
     for row, line in enumerate(lines):
@@ -32,15 +33,15 @@ def page(*lines: str) -> list[Word]:
             top = round(0.05 + row * 0.03, 4)
             out.append((token, round(x, 4), top, round(x + width, 4), round(top + 0.02, 4)))
             x += width + 0.01
-    return out
+    return PageWords(out)
 
 
-def box_of(words: list[Word], *tokens: str) -> tuple[float, float, float, float]:
+def box_of(page: PageWords, *tokens: str) -> tuple[float, float, float, float]:
     """The union box of the consecutive words ``tokens``."""
-    texts = [w[0] for w in words]
+    texts = [w[0] for w in page.words]
     for start in range(len(texts)):
         if texts[start : start + len(tokens)] == list(tokens):
-            chosen = words[start : start + len(tokens)]
+            chosen = page.words[start : start + len(tokens)]
             return (
                 min(w[1] for w in chosen),
                 min(w[2] for w in chosen),
@@ -72,7 +73,9 @@ def test_an_amount_is_not_found_inside_a_larger_one() -> None:
     assert find_amount("1000.00", page("Итого 1 000 000,00")) is None
     assert find_amount("200.00", page("Итого 1 200,00")) is None
     words = page("Итого 1 200,00", "Скидка 200,00")
-    assert find_amount("200.00", words) == box_of(words[3:], "200,00")  # the second line
+    assert find_amount("200.00", words) == box_of(
+        PageWords(words.words[3:]), "200,00"
+    )  # the second line
 
 
 @pytest.mark.parametrize(
@@ -107,7 +110,7 @@ def test_a_number_with_its_mark() -> None:
 
 def test_a_short_number_prefers_the_one_after_its_mark() -> None:
     words = page("Кол-во 45 шт", "Акт № 45 от 15.03.2024")
-    assert find_number("45", words) == box_of(words[3:], "45")  # the second line
+    assert find_number("45", words) == box_of(PageWords(words.words[3:]), "45")  # the second line
 
 
 def test_digits_of_a_date_are_not_a_number() -> None:
@@ -117,7 +120,7 @@ def test_digits_of_a_date_are_not_a_number() -> None:
 
 def test_an_inn_inside_inn_and_kpp() -> None:
     words = page("ИНН/КПП 7707083893/770701001")
-    _, x0, y0, x1, y1 = words[1]
+    _, x0, y0, x1, y1 = words.words[1]
     box = find_tax_id("7707083893", words)
     assert box is not None
     assert box[0] == x0 and box[2] < (x0 + x1) / 2 + 0.01  # the first half of the word
@@ -228,7 +231,7 @@ def test_what_is_not_printed_as_it_is_is_never_flagged() -> None:
 def test_pages_without_words_cannot_tell() -> None:
     """A scan without OCR, or a page of a multi-page document without words: no flag."""
     fields = {**FIELDS, "amount": "987654.32"}
-    assert not located(_document(fields), {1: []}, PROFILE).review_codes
+    assert not located(_document(fields), {1: PageWords([])}, PROFILE).review_codes
     two_pages = located(_document(fields, page_to=2), {1: INVOICE}, PROFILE)
     assert not two_pages.review_codes
     assert two_pages.locations["number"]["page"] == 1
@@ -237,5 +240,7 @@ def test_pages_without_words_cannot_tell() -> None:
 
 def test_a_value_on_a_later_page_has_that_page() -> None:
     second = page("Итого по документу: 118 000,00")
-    result = located(_document(FIELDS, page_to=2), {1: INVOICE[:6], 2: second}, PROFILE)
+    result = located(
+        _document(FIELDS, page_to=2), {1: PageWords(INVOICE.words[:6]), 2: second}, PROFILE
+    )
     assert result.locations["amount"]["page"] == 2
