@@ -88,10 +88,11 @@ def _same_token(page: str, wanted: str) -> bool:
 
 
 def _sequence_at(tokens: list[str], wanted: list[str]) -> int | None:
+    """Where the tokens stand in a row; the first one as it is (an initial alone, "д."
+    for "дом", would stand for anything), the others perhaps as initials."""
     first, size = wanted[0], len(wanted)
-    initial = first[0] if len(first) > 1 else first
     last = len(tokens) - size
-    for at in [i for i, t in enumerate(tokens) if t in (first, initial)]:
+    for at in [i for i, t in enumerate(tokens) if t == first]:
         if at <= last and all(_same_token(tokens[at + k], wanted[k]) for k in range(1, size)):
             return at
     return None

@@ -163,6 +163,8 @@ def test_another_name_is_not_the_name() -> None:
     # the legal form is the last thing relied on: the name itself is printed
     assert find_name("АО «Ромашка»", words) == box_of(words, "«Ромашка»")
     assert find_name("ООО «Василёк Плюс»", words) is None
+    address = page("г. Москва, ул. Ленина, д. 1, Покупатель: АО «Вектор»")
+    assert find_name("АО «Другое»", address) is None  # "д." is no initial of a name
 
 
 def test_a_currency_is_found_by_its_markers() -> None:
