@@ -832,6 +832,10 @@ Allowed: {1}</source>
         <translation>Результат</translation>
     </message>
     <message>
+        <source>On the page</source>
+        <translation>На странице</translation>
+    </message>
+    <message>
         <source>Assign document…</source>
         <translation>Назначить документ…</translation>
     </message>
@@ -1387,18 +1391,6 @@ Process {1} again?</source>
     <message>
         <source>pages</source>
         <translation>страницы</translation>
-    </message>
-    <message>
-        <source>Document type unknown</source>
-        <translation>Тип документа не определён</translation>
-    </message>
-    <message>
-        <source>{0}: not found</source>
-        <translation>{0}: не найдено</translation>
-    </message>
-    <message>
-        <source>{0}: uncertain (confidence {1:.0%})</source>
-        <translation>{0}: низкая уверенность ({1:.0%})</translation>
     </message>
     <message>
         <source>Not found in the document</source>
