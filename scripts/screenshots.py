@@ -63,11 +63,47 @@ async def scenario(window: object, out: Path, lang: str) -> None:
             await window.review_tab.open_job(several.id, 1)
         await asyncio.sleep(1.5)
         window.grab().save(str(out / f"{name}{suffix}.png"))
+    await review_box(window, out / f"review_box{suffix}.png")
     window.tabs.setCurrentWidget(window.queue_tab)
     window.log_dock.show()
     await asyncio.sleep(0.5)
     window.grab().save(str(out / f"log{suffix}.png"))
     await window.shutdown()
+
+
+async def review_box(window: object, path: Path) -> None:
+    """Review with the English invoice's number selected: its box drawn on the page.
+
+    Where the engine gave the number no location, it is found on the page's text layer
+    here, so the shot shows the box on the value all the same."""
+    from dataclasses import replace
+
+    import pymupdf
+
+    from docbatch_gui._qt.window import MainWindow
+
+    assert isinstance(window, MainWindow)
+    app = window.ctx.app
+    job = next(j for j in window.queue_tab.model.jobs() if j.file_name.startswith("en_invoice"))
+    doc = app.review.document(job.id, 0)
+    if "number" not in doc.locations and doc.fields.get("number"):
+        with pymupdf.open(job.source_path) as pdf:
+            page = pdf[doc.page_from - 1]
+            found = page.search_for(str(doc.fields["number"]))
+            if found:
+                x0, y0, x1, y1 = found[0]
+                width, height = page.rect.width, page.rect.height
+                box = [x0 / width, y0 / height, x1 / width, y1 / height]
+                where = {"number": {"page": doc.page_from, "box": box}}
+                app.store.update_document(replace(doc, locations={**doc.locations, **where}))
+    tab = window.review_tab
+    window.tabs.setCurrentWidget(tab)
+    await tab.open_job(job.id, 0)
+    await asyncio.sleep(1.0)
+    window.activateWindow()
+    tab.editors["number"].setFocus()
+    await asyncio.sleep(1.0)
+    window.grab().save(str(path))
 
 
 def main() -> int:

@@ -153,3 +153,70 @@ def multipage_tiff(path: Path, pages: int = 2) -> Path:
     frames = [Image.new("L", (1240, 1754), 255) for _ in range(pages)]
     frames[0].save(path, save_all=True, append_images=frames[1:], compression="tiff_lzw")
     return path
+
+
+def text_bomb_pdf(path: Path, repeats: int = 200_000) -> Path:
+    """A one-page PDF of a few kilobytes whose text layer holds millions of characters:
+    the same line repeated in a compressed content stream."""
+    import zlib
+
+    line = b"BT /F1 1 Tf 10 10 Td (INVOICE 123456789 TOTAL 100.00 ) Tj ET\n"
+    stream = zlib.compress(line * repeats, 9)
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream
+        + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]  # fmt: skip
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1, xref)  # fmt: skip
+    path.write_bytes(bytes(out))
+
+
+def invoice_pdf(
+    path: Path,
+    *,
+    number: str = "123",
+    day: str = "12.03.2024",
+    seller: str = "ПАО Сбербанк",
+    seller_inn: str = "7707083893",
+    buyer: str = "ООО «Яндекс»",
+    buyer_inn: str = "7736207543",
+    total: str = "118 000,00",
+    vat: str = "19 666,67",
+    rate: int = 20,
+) -> Path:
+    """A clean one-page born-digital Russian invoice, as accounting programs print one."""
+    html = f"""
+    <table><tr><td>ПАО СБЕРБАНК г. Москва<br>Банк получателя</td><td>БИК<br>Сч. №</td>
+    <td>044525225<br>30101810400000000225</td></tr>
+    <tr><td>ИНН {seller_inn} КПП 773601001<br>{seller}<br>Получатель</td><td>Сч. №</td>
+    <td>40702810938000012345</td></tr></table>
+    <h1>Счет на оплату № {number} от {day}</h1>
+    <p>Поставщик (Исполнитель): <b>{seller}, ИНН {seller_inn}, КПП 773601001,
+    117997, г. Москва, ул. Вавилова, д. 19</b></p>
+    <p>Покупатель (Заказчик): <b>{buyer}, ИНН {buyer_inn}, КПП 770401001,
+    119021, г. Москва, ул. Льва Толстого, д. 16</b></p>
+    <table><tr><th>№</th><th>Товары (работы, услуги)</th><th>Кол-во</th><th>Сумма</th></tr>
+    <tr><td>1</td><td>Услуги по договору</td><td>1</td><td>{total}</td></tr></table>
+    <p>Итого: {total}</p>
+    <p>В том числе НДС {rate}%: {vat}</p>
+    <p><b>Итого к оплате: {total} руб.</b></p>
+    <p>Руководитель ____________ Бухгалтер ____________</p>
+    """
+    document = pymupdf.open()
+    page = document.new_page(width=595, height=842)
+    page.insert_htmlbox(pymupdf.Rect(45, 40, 550, 800), html, css="* {font-size: 9.5pt;}")
+    document.save(path)
+    return path

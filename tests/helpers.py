@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -85,3 +86,10 @@ def child_processes(tag: str | None = None, *, parent: int | None = None) -> lis
                 continue
         found.append(process.pid)
     return found
+
+
+def closed_port() -> int:
+    """A port nobody listens on: bound, then released."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])

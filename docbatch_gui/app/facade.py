@@ -15,11 +15,19 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from docbatch_gui.app.exports import DocumentExports
 from docbatch_gui.app.review import ReviewService
 from docbatch_gui.app.views import BatchViews, RemoteSources
-from docbatch_gui.coordination.leader import RedisLeaderLock
+from docbatch_gui.checks import DocumentChecker
+from docbatch_gui.coordination.leader import RedisLeaderLock, leader_key
 from docbatch_gui.coordination.lock import WorkerLock
-from docbatch_gui.domain.errors import ConfigError, DocBatchError, InvalidTransition, NotFound
+from docbatch_gui.domain.errors import (
+    ConfigError,
+    CoordinationUnavailable,
+    DocBatchError,
+    InvalidTransition,
+    NotFound,
+)
 from docbatch_gui.domain.models import Document, Job, Page
 from docbatch_gui.domain.progress import CancelToken, ProgressSink
 from docbatch_gui.domain.states import (
@@ -36,7 +44,7 @@ from docbatch_gui.engine.context import (
     batch_client,
     sync_client,
 )
-from docbatch_gui.engine.documents import check_corrections
+from docbatch_gui.engine.documents import check_corrections, finished
 from docbatch_gui.engine.intake import IntakeReport, intake_paths
 from docbatch_gui.engine.recovery import recover_interrupted
 from docbatch_gui.engine.worker import MAX_INTERRUPTIONS, JobListener, LocalWorker
@@ -45,8 +53,8 @@ from docbatch_gui.pipeline.isolate import kill_all
 from docbatch_gui.pipeline.profile import Profile, load_profile
 from docbatch_gui.pipeline.render import make_thumbnail
 from docbatch_gui.settings.model import Execution, Settings
-from docbatch_gui.settings.secrets import remember_secrets, secret_values
-from docbatch_gui.storage.backends import open_blobs, open_store
+from docbatch_gui.settings.secrets import mask_uri_password, remember_secrets, secret_values
+from docbatch_gui.storage.backends import open_blobs, open_store, store_identity
 from docbatch_gui.storage.blobs import BlobStore
 from docbatch_gui.storage.store import Store
 
@@ -77,7 +85,11 @@ class DocBatchApp(BatchViews, RemoteSources):
         remember_secrets(secret_values(settings))  # scrubbed from every error and log line
         #: who runs the worker loop: one per data directory, or one per team (Redis)
         self.lock: WorkerLock | RedisLeaderLock = (
-            RedisLeaderLock(settings.redis_url, ttl=settings.leader_ttl)
+            RedisLeaderLock(
+                settings.redis_url,
+                ttl=settings.leader_ttl,
+                key=leader_key(store_identity(settings)),
+            )
             if settings.redis_url
             else WorkerLock(settings.data_dir)
         )
@@ -107,6 +119,11 @@ class DocBatchApp(BatchViews, RemoteSources):
         from docbatch_gui.registry.service import RegistryService
 
         return RegistryService(self.store, self.workload)
+
+    @cached_property
+    def exports(self) -> DocumentExports:
+        """Documents out to xlsx, csv and json, in saved layouts."""
+        return DocumentExports(self.store, self.settings, self.profile)
 
     @cached_property
     def workload(self) -> Workload:
@@ -234,7 +251,8 @@ class DocBatchApp(BatchViews, RemoteSources):
 
     @cached_property
     def review(self) -> ReviewService:
-        return ReviewService(self.store)
+        checker = DocumentChecker(self.profile, min_year=self.settings.check_min_year)
+        return ReviewService(self.store, lambda job: finished(self.context, job), checker=checker)
 
     def page_image(self, job_id: int, page_no: int) -> bytes:
         """The rendered page (upright), as stored: what Claude saw."""
@@ -300,6 +318,11 @@ class DocBatchApp(BatchViews, RemoteSources):
         self.halted = engine.halted or self.halted
         return engine.has_work()
 
+    def _leased(self, job_id: int) -> bool:
+        """A Celery worker holds this job now (its workload key lives): a new leader's
+        recovery must leave it running, or it would be processed and billed twice."""
+        return self.workload.holds("job_processing", job_id)
+
     def _settled(
         self, job_ids: Sequence[int] | None, once: bool, listener: JobListener | None
     ) -> bool:
@@ -360,13 +383,19 @@ class DocBatchApp(BatchViews, RemoteSources):
                     dispatch_queued(self.store, self.settings, self._dispatched)
                 if self.lock.acquire():
                     if not self._recovered:
-                        recover_interrupted(self.store, max_attempts=MAX_INTERRUPTIONS)
+                        recover_interrupted(
+                            self.store,
+                            max_attempts=MAX_INTERRUPTIONS,
+                            leased=self._leased if distributed else None,
+                        )
                         self._recovered = True
                     # One pair of API clients for the whole run: setting one up loads
                     # certificates and costs milliseconds that add up over cycles.
                     clients = clients or (self.claude(), self.batch_client())
                     claude, batches = clients
-                    worker = LocalWorker(self.context, listener, claude, may_start=may_start)
+                    worker = LocalWorker(
+                        self.context, listener, claude, may_start=may_start, workload=self.workload
+                    )
                     if not distributed:  # else Celery workers run queued jobs
                         await worker.run_until_idle(stop)
                     if not drain.is_set():
@@ -375,6 +404,13 @@ class DocBatchApp(BatchViews, RemoteSources):
                     if self.halted is not None:
                         # Auth or billing: stop here, say it once; queued jobs stay queued.
                         break
+                elif isinstance(self.lock, RedisLeaderLock) and self.lock.unreachable:
+                    self.halted = CoordinationUnavailable(
+                        f"Redis at {mask_uri_password(self.settings.redis_url or '')} cannot be "
+                        f"used ({self.lock.unreachable}): no machine can lead this queue. "
+                        "Check REDIS_URL and its password, then resume."
+                    )
+                    break
                 if drain.is_set() or self._settled(job_ids, once, listener):
                     break
                 interval = self.settings.poll_interval if batch_pending else WATCH_INTERVAL

@@ -29,6 +29,7 @@ from collections.abc import Callable
 from enum import StrEnum
 
 from docbatch_gui.app.facade import DocBatchApp, first_of
+from docbatch_gui.app.watching import WatchService
 from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import RECOVERABLE_STATES
@@ -78,6 +79,8 @@ class EngineHost:
         self._wake: asyncio.Event | None = None
         self._ready = threading.Event()
         self._drained: concurrent.futures.Future[bool] = concurrent.futures.Future()
+        #: the watched folders of the settings, while the engine runs
+        self.watching: WatchService | None = None
 
     @classmethod
     def for_settings(cls, settings: Settings) -> EngineHost:
@@ -140,6 +143,17 @@ class EngineHost:
             self._thread.start()
             if not self._ready.wait(START_TIMEOUT_S):
                 log.warning("the engine thread did not start in %s s", START_TIMEOUT_S)
+            self._start_watching()
+
+    def _start_watching(self) -> None:
+        if self.watching is None and self.app.settings.watched_folders:
+            self.watching = WatchService(self.app)
+            self.watching.start()
+
+    def _stop_watching(self) -> None:
+        watching, self.watching = self.watching, None
+        if watching is not None:
+            watching.stop()
 
     def drain(self, timeout: float | None = None) -> bool:
         """Take no new job, let the running ones finish, end the engine thread.
@@ -177,6 +191,7 @@ class EngineHost:
         """Stop at once: running steps are interrupted and their jobs go back to the
         queue on the next start. True when the engine thread ended in time."""
         with self._life:
+            self._stop_watching()
             thread = self._thread
             if thread is None:
                 self._set_state(EngineState.STOPPED)
@@ -197,6 +212,7 @@ class EngineHost:
         open a new facade on them, close the old one, start again."""
         with self._life:
             was_running = self.running
+            self._stop_watching()  # new settings may list other folders
             self.drain()
             self.stop()
             old, self.app = self.app, self._open_app(settings)

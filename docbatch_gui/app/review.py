@@ -3,19 +3,28 @@
 Every change is kept on the document with who made it and when (the audit trail),
 so an auditor can tell a value the model read from one a person typed. Confirming
 the last unconfirmed document of a ``needs_review`` job moves the job to ``done``.
+
+An edit is judged like a reader's value: the edited fields lose their old reasons,
+the field checks run again on the new values (a typed INN must pass its checksum
+too, VAT must still fit a corrected total), and a document confirmed before the
+edit is no longer confirmed until the person confirms it again.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
+from docbatch_gui.checks import DocumentChecker, document_text
 from docbatch_gui.domain.errors import DocBatchError, ErrorKind, ExitCode, NotFound
 from docbatch_gui.domain.models import Document, Job
 from docbatch_gui.domain.normalize import normalize_amount, normalize_date
+from docbatch_gui.domain.reasons import without_fields
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.domain.text import clean_value
+from docbatch_gui.pipeline.profile import load_profile
 from docbatch_gui.storage.store import Store
 
 #: the confidence a value a person typed or confirmed gets
@@ -53,8 +62,25 @@ def normalize_field(name: str, value: str | None) -> str | None:
 
 
 class ReviewService:
-    def __init__(self, store: Store) -> None:
+    def __init__(
+        self,
+        store: Store,
+        on_final: Callable[[Job], object] | None = None,
+        *,
+        checker: DocumentChecker | None = None,
+    ) -> None:
+        """``checker`` holds the engine's profile and settings; without one, the
+        bundled profile with the default settings."""
         self.store = store
+        #: told when a confirmation finishes a job (the webhook)
+        self.on_final = on_final
+        self._checker = checker
+
+    @property
+    def checker(self) -> DocumentChecker:
+        if self._checker is None:
+            self._checker = DocumentChecker(load_profile())
+        return self._checker
 
     def waiting(self) -> list[Job]:
         """Every job waiting for a person, oldest first."""
@@ -102,8 +128,25 @@ class ReviewService:
             changes.update(page_from=pages[0], page_to=pages[1])
         if len(audit) == len(doc.audit):
             return doc
-        updated = replace(doc, fields=new_fields, confidence=confidence, audit=audit, **changes)
-        return self.store.update_document(updated)
+        edited = {str(e["field"]) for e in audit[len(doc.audit) :] if e["action"] == "edit"}
+        updated = replace(
+            doc,
+            fields=new_fields,
+            confidence=confidence,
+            audit=audit,
+            review_codes=without_fields(doc.review_codes, edited),
+            confirmed_by=None,
+            confirmed_at=None,
+            **changes,
+        )
+        return self.store.update_document(self._rechecked(updated))
+
+    def _rechecked(self, document: Document) -> Document:
+        """The field checks on the edited values; the document needs review while any
+        reason is left (confirming is the person's own step)."""
+        text = document_text(document, self.store.list_pages(document.job_id))
+        checked = self.checker.check(document, text)
+        return replace(checked, needs_review=bool(checked.review_codes))
 
     def confirm(self, job_id: int, doc_index: int, *, who: str) -> tuple[Document, Job]:
         """Mark the document checked by a person; the job is done when all are."""
@@ -128,6 +171,8 @@ class ReviewService:
             job = self.store.transition(
                 job_id, JobState.DONE, expected=JobState.NEEDS_REVIEW, error=None
             )
+            if self.on_final is not None:
+                self.on_final(job)
         return saved, job
 
     def _check_pages(self, job_id: int, pages: tuple[int, int]) -> None:

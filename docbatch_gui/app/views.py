@@ -130,17 +130,24 @@ class RemoteSources:
         token, a folder path such as ``disk:/Scans``). Downloads run in parallel with
         the workload manager's thread counts; ``progress`` hears of each file (its name
         as ``what``) from download threads; canceling ``cancel`` stops it (``Canceled``)."""
-        from docbatch_gui.sources.yadisk import YandexDisk, download_all
+        from docbatch_gui.sources.yadisk import Limits, YandexDisk, download_all
 
         mode = self.resolve_mode(mode)
         if token is None and self.settings.yadisk_token is not None:
             token = self.settings.yadisk_token.get_secret_value()
         token = token or keyring_secret("YADISK_TOKEN")
         threads = self.workload.import_threads()
-        disk = YandexDisk(self.settings.yadisk_api_url, token)
+        limits = Limits(
+            max_file_bytes=self.settings.max_file_mb * 2**20,
+            max_files=self.settings.yadisk_max_files,
+            max_depth=self.settings.yadisk_max_depth,
+            deadline_s=self.settings.yadisk_timeout,
+        )
+        disk = YandexDisk(self.settings.yadisk_api_url, token, limits)
+        # removed on every way out: done, canceled, timed out or failed
         with tempfile.TemporaryDirectory(prefix="docbatch-yadisk-") as folder:
             try:
-                paths = download_all(
+                outcome = download_all(
                     disk,
                     source,
                     Path(folder),
@@ -151,4 +158,6 @@ class RemoteSources:
                 )
             finally:
                 disk.close()
-            return self.add(paths, mode=mode, force=force)
+            intake = self.add(outcome.paths, mode=mode, force=force)
+            intake.passed_over.extend((Path(name), why) for name, why in outcome.skipped)
+            return intake

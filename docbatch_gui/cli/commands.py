@@ -11,13 +11,16 @@ import contextlib
 import json
 import signal
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 from rich.markup import escape as escape_markup
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
 from docbatch_gui.app.facade import DocBatchApp
+from docbatch_gui.app.watching import WatchService
 from docbatch_gui.cli.errors import describe, sentence
+from docbatch_gui.cli.export import cmd_export
 from docbatch_gui.cli.output import (
     batch_json,
     complain,
@@ -31,15 +34,20 @@ from docbatch_gui.cli.output import (
     summary_line,
 )
 from docbatch_gui.cli.registry import cmd_registry
+from docbatch_gui.cli.webhooks import cmd_webhooks
 from docbatch_gui.diagnostics.doctor import Status, run_checks, run_live
 from docbatch_gui.domain.errors import DocBatchError, ExitCode
 from docbatch_gui.domain.models import Job
+from docbatch_gui.domain.progress import Canceled, CancelToken
 from docbatch_gui.domain.states import FINAL_STATES
 from docbatch_gui.domain.text import printable
 from docbatch_gui.engine.intake import shown_path
+from docbatch_gui.outbound.webhook import sender_for
 from docbatch_gui.settings.model import Settings
 
 MAX_DOCUMENTS_SHOWN = 30  # more than a screenful is better read with `documents`
+#: how long `process --wait` waits for its webhooks before it exits
+WEBHOOK_FLUSH_SECONDS = 30
 
 
 def cmd_process(app: DocBatchApp, args: argparse.Namespace) -> int:
@@ -70,6 +78,9 @@ def cmd_process(app: DocBatchApp, args: argparse.Namespace) -> int:
                 f"{len(documents)} documents found; list them with "
                 "`docbatch documents --job ID` (add --json for scripts)."
             )
+    sender = sender_for(app.settings)
+    if sender is not None and not sender.flush(WEBHOOK_FLUSH_SECONDS):
+        complain("Some webhook deliveries are still pending; the next run sends them.", "yellow")
     if app.halted is not None:
         complain(f"Stopped: {app.halted.message}")
     if interrupted:
@@ -159,18 +170,48 @@ def cmd_documents(app: DocBatchApp, args: argparse.Namespace) -> int:
 
 
 def cmd_worker(app: DocBatchApp, args: argparse.Namespace) -> int:
-    async def run() -> None:
-        stop = asyncio.Event()
+    folders = [] if args.once else app.settings.watched_folders
+    asyncio.run(_serve(app, folders, once=args.once))
+    return ExitCode.OK
+
+
+def cmd_watch(app: DocBatchApp, args: argparse.Namespace) -> int:
+    folders = [Path(p).expanduser().resolve() for p in args.folders]
+    out.print(f"Watching {', '.join(str(f) for f in folders)}; Ctrl+C stops.", markup=False)
+    asyncio.run(_serve(app, folders, once=False, process=not args.no_process))
+    return ExitCode.OK
+
+
+async def _serve(
+    app: DocBatchApp, folders: list[Path], *, once: bool, process: bool = True
+) -> None:
+    """Process the queue until stopped, watching ``folders``: a new file wakes the
+    engine at once; otherwise it looks again every POLL_INTERVAL seconds."""
+    loop = asyncio.get_running_loop()
+    stop, wake = asyncio.Event(), asyncio.Event()
+    watching = WatchService(
+        app,
+        folders,
+        wake=lambda: loop.call_soon_threadsafe(wake.set),
+        notify=lambda line: complain(line, "cyan"),
+    )
+    watching.start()
+    try:
         with _stop_on_signals(stop):
             while not stop.is_set():
-                await app.run(None, stop=stop)
-                if args.once:
+                wake.clear()
+                if process:
+                    await app.run(None, stop=stop)
+                if once:
                     return
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(stop.wait(), app.settings.poll_interval)
-
-    asyncio.run(run())
-    return ExitCode.OK
+                waits = [asyncio.ensure_future(e.wait()) for e in (stop, wake)]
+                await asyncio.wait(
+                    waits, timeout=app.settings.poll_interval, return_when="FIRST_COMPLETED"
+                )
+                for waiting in waits:
+                    waiting.cancel()
+    finally:
+        await asyncio.to_thread(watching.stop)
 
 
 def cmd_celery_worker(app: DocBatchApp, args: argparse.Namespace) -> int:
@@ -191,8 +232,13 @@ def cmd_import_yadisk(app: DocBatchApp, args: argparse.Namespace) -> int:
     """The token comes from YADISK_TOKEN or the keyring, never from the command line."""
     import httpx
 
+    cancel = CancelToken()
     try:
-        report = app.import_yadisk(args.url, mode=args.mode, force=args.force)
+        with _cancel_on_signals(cancel):
+            report = app.import_yadisk(args.url, mode=args.mode, force=args.force, cancel=cancel)
+    except Canceled:
+        complain("Interrupted: the Yandex.Disk import was stopped; nothing was queued.")
+        return ExitCode.INTERRUPTED
     except httpx.HTTPStatusError as exc:
         status = exc.response.status_code
         code = {401: ExitCode.CRITICAL, 403: ExitCode.CRITICAL, 404: ExitCode.NOT_FOUND}
@@ -205,8 +251,25 @@ def cmd_import_yadisk(app: DocBatchApp, args: argparse.Namespace) -> int:
         note = f" (duplicate of job {result.duplicate_of.id})" if result.duplicate_of else ""
         name = printable(result.job.file_name)
         out.print(Text(f"job {result.job.id}: {name} {result.job.state}{note}"))
+    for path, why in report.passed_over:
+        complain(f"not imported {printable(str(path))}: {why}", "yellow")
     out.print(f"{len(report.results)} file(s) queued from Yandex.Disk")
     return ExitCode.OK
+
+
+@contextlib.contextmanager
+def _cancel_on_signals(cancel: CancelToken) -> Iterator[None]:
+    """Ctrl+C and SIGTERM cancel a blocking operation that checks ``cancel``."""
+
+    def handler(signum: int, frame: object) -> None:
+        cancel.cancel()
+
+    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
 
 
 def cmd_pages(app: DocBatchApp, args: argparse.Namespace) -> int:
@@ -311,4 +374,7 @@ COMMANDS = {
     "retry": cmd_retry,
     "cancel": cmd_cancel,
     "registry": cmd_registry,
+    "export": cmd_export,
+    "watch": cmd_watch,
+    "webhooks": cmd_webhooks,
 }

@@ -11,7 +11,9 @@ import argparse
 
 from docbatch_gui import __version__
 from docbatch_gui.cli.errors import DEBUG_VARIABLE
+from docbatch_gui.cli.export import add_export_parser
 from docbatch_gui.cli.registry import add_registry_parser
+from docbatch_gui.cli.webhooks import add_webhooks_parser
 
 #: what ``docbatch --help`` says of exit codes (docs/cli.md has the whole table)
 EXIT_CODES = """exit codes:
@@ -75,7 +77,24 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --live: also create a one-request batch and cancel it (not billed)",
     )
 
-    worker = commands.add_parser("worker", help="process the queue in the foreground")
+    watch = commands.add_parser(
+        "watch",
+        help="queue files dropped into folders (a scanner's share) until stopped",
+        description="Watch folders: each complete new file is queued once (size and time "
+        "unchanged for WATCH_SETTLE_SECONDS; temporary names are waited out) and processed. "
+        "WATCH_AFTER=move puts originals into processed/ or failed/ beside them. A missing "
+        "folder is reported and tried again. Ctrl+C stops.",
+    )
+    watch.add_argument("folders", nargs="+", metavar="DIR", help="folders to watch")
+    watch.add_argument(
+        "--no-process",
+        action="store_true",
+        help="only queue the files (the window or `docbatch worker` processes them)",
+    )
+
+    worker = commands.add_parser(
+        "worker", help="process the queue in the foreground (and watch WATCH_FOLDERS)"
+    )
     worker.add_argument("--once", action="store_true", help="process what is queued, then exit")
 
     celery = commands.add_parser(
@@ -108,4 +127,6 @@ def build_parser() -> argparse.ArgumentParser:
     cancel = commands.add_parser("cancel", help="cancel queued or running jobs")
     cancel.add_argument("ids", nargs="+", type=int, metavar="ID")
     add_registry_parser(commands)
+    add_export_parser(commands)
+    add_webhooks_parser(commands)
     return parser

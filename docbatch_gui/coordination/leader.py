@@ -10,13 +10,14 @@ store's attempt fencing and the batch intents cover the moment in between.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
 import os
 import socket
 import threading
 import uuid
-from types import TracebackType
 
+from docbatch_gui.coordination.lock import HeldLock
 from docbatch_gui.extras import require
 
 log = logging.getLogger(__name__)
@@ -24,7 +25,14 @@ log = logging.getLogger(__name__)
 LEADER_KEY = "docbatch:leader:batch-loop"
 
 
-class RedisLeaderLock:
+def leader_key(store_identity: str) -> str:
+    """The lock of one data store: two workstations that share a Redis but keep their
+    own SQLite queues each lead their own; machines on one MongoDB share one leader."""
+    digest = hashlib.sha256(store_identity.encode()).hexdigest()[:16]
+    return f"{LEADER_KEY}:{digest}"
+
+
+class RedisLeaderLock(HeldLock):
     """Same interface as ``WorkerLock``: ``acquire`` (non-blocking), ``release``, ``held``.
 
     A redis-py ``Lock`` does the Redis side: set-if-absent with the TTL, and renewal
@@ -47,6 +55,8 @@ class RedisLeaderLock:
         self._held = threading.Event()
         self._stop = threading.Event()
         self._renewer: threading.Thread | None = None
+        #: why the last ``acquire`` could not ask Redis at all (None: Redis answered)
+        self.unreachable: Exception | None = None
 
     def acquire(self) -> bool:
         import redis
@@ -56,8 +66,11 @@ class RedisLeaderLock:
         try:
             won = self._lock.acquire(token=self.token)
         except redis.RedisError as exc:
-            log.warning("leader lock: Redis unreachable (%s); not leading", exc)
+            if self.unreachable is None:
+                log.warning("leader lock: Redis unreachable (%s); not leading", exc)
+            self.unreachable = exc
             return False
+        self.unreachable = None
         if won:
             log.info("leader lock taken by %s", self.token)
             self._held.set()
@@ -97,15 +110,3 @@ class RedisLeaderLock:
     @property
     def held(self) -> bool:
         return self._held.is_set()
-
-    def __enter__(self) -> RedisLeaderLock:
-        self.acquire()
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.release()

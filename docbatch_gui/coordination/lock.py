@@ -12,13 +12,38 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 from types import TracebackType
+from typing import Self
 
 from filelock import FileLock, Timeout
 
 log = logging.getLogger(__name__)
 
 
-class WorkerLock:
+class HeldLock:
+    """``with lock:`` for the worker lock and the team's leader lock alike: acquire
+    on the way in, release on the way out (``acquire`` may not get it: check
+    ``held``)."""
+
+    def acquire(self) -> bool:
+        raise NotImplementedError
+
+    def release(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        self.acquire()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.release()
+
+
+class WorkerLock(HeldLock):
     def __init__(self, data_dir: Path) -> None:
         self.path = Path(data_dir) / "worker.lock"
         # Not thread-local: the GUI takes it in a worker thread and frees it on close.
@@ -52,15 +77,3 @@ class WorkerLock:
     @property
     def held(self) -> bool:
         return self._lock.is_locked
-
-    def __enter__(self) -> WorkerLock:
-        self.acquire()
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.release()

@@ -74,6 +74,7 @@ def busy_message(task_type: str, holder: str) -> str:
 
 class Workload(Protocol):
     def track_task(self, task_type: str, task_id: str | int) -> Any: ...
+    def holds(self, task_type: str, task_id: str | int) -> bool: ...
     def active(self) -> dict[str, int]: ...
     def available(self) -> int: ...
     def import_threads(self) -> ImportThreads: ...
@@ -107,6 +108,10 @@ class LocalWorkload:
         finally:
             with self._lock:
                 self._tasks.pop(key, None)
+
+    def holds(self, task_type: str, task_id: str | int) -> bool:
+        with self._lock:
+            return f"{KEY_PREFIX}{task_type}:{task_id}" in self._tasks
 
     def active(self) -> dict[str, int]:
         with self._lock:
@@ -175,6 +180,17 @@ class RedisWorkload:
                         slot.release()
             except redis.RedisError as exc:  # the TTL removes it later
                 self._unreachable(exc)
+
+    def holds(self, task_type: str, task_id: str | int) -> bool:
+        """Whether a live task holds this slot (its key has not expired). Unreachable
+        Redis answers yes: what cannot be checked is not taken away from anyone."""
+        import redis
+
+        try:
+            return bool(self.redis.exists(f"{KEY_PREFIX}{task_type}:{task_id}"))
+        except redis.RedisError as exc:
+            self._unreachable(exc)
+            return True
 
     def _take(self, key: str, task_id: str) -> Lock:
         """The exclusive slot, a redis-py ``Lock`` whose token is the task id, so the

@@ -20,6 +20,11 @@ from celery import Task
 
 from docbatch_gui.coordination.workload import Workload, workload_for
 from docbatch_gui.distributed import registry_calls
+from docbatch_gui.distributed.arguments import (
+    registry_config_argument,
+    shared_path,
+    task_id_argument,
+)
 from docbatch_gui.distributed.celery_app import app
 from docbatch_gui.domain.errors import InvalidTransition
 from docbatch_gui.domain.models import Job
@@ -81,6 +86,7 @@ def _requeue_after_lost_worker(store: Any, job: Job) -> None:
 def process_job(self: Task, job_id: int, prepare_only: bool = False) -> dict[str, Any]:
     """Prepare a job and, unless ``prepare_only`` (batch mode), extract its documents."""
     settings = task_settings()
+    job_id = task_id_argument(job_id, "job")
     report = reporter(self)
 
     def on_job(job: Job) -> None:
@@ -124,20 +130,28 @@ def registry_import(
     registry_id: int | None = None,
     force: bool = False,
 ) -> dict[str, Any]:
+    settings = task_settings()
+    path = shared_path(settings, file, "registry file")
+    cfg = registry_config_argument(settings, config)
+    if registry_id is not None:
+        registry_id = task_id_argument(registry_id, "registry")
     return _registry_task(
-        self, registry_calls.import_rows, file, config,
-        name=name, registry_id=registry_id, force=force,
+        self, registry_calls.import_rows, str(path), cfg,
+        name=None if name is None else str(name)[:200], registry_id=registry_id,
+        force=force is True,
     )  # fmt: skip
 
 
 @app.task(bind=True, name="docbatch.registry_search", **SEARCH_LIMITS)
 def registry_search(self: Task, registry_id: int) -> dict[str, Any]:
-    return _registry_task(self, registry_calls.search, registry_id)
+    return _registry_task(self, registry_calls.search, task_id_argument(registry_id, "registry"))
 
 
 @app.task(bind=True, name="docbatch.registry_export", **LIMITS)
 def registry_export(self: Task, registry_id: int, out: str) -> dict[str, Any]:
-    return _registry_task(self, registry_calls.export, registry_id, out)
+    registry_id = task_id_argument(registry_id, "registry")
+    path = shared_path(task_settings(), out, "export file")
+    return _registry_task(self, registry_calls.export, registry_id, str(path))
 
 
 def task_progress(task_id: str) -> dict[str, Any]:

@@ -58,6 +58,11 @@ class RetryableError(DocBatchError):
     exit_code = ExitCode.BUSY
 
 
+class CoordinationUnavailable(RetryableError):
+    """The team's Redis cannot be used (down, or a wrong password): no machine can lead
+    the queue, so waiting would wait forever. The queue stops and says so."""
+
+
 class UnsupportedInput(DocBatchError):
     """The input cannot be processed as it is; the message says what to do."""
 

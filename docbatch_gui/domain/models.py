@@ -66,6 +66,33 @@ class Job:
     def is_duplicate(self) -> bool:
         return self.duplicate_of is not None
 
+    def as_dict(self) -> dict[str, Any]:
+        """The job as ``jobs --json`` and webhooks give it (JSON-friendly values)."""
+        return {
+            "id": self.id,
+            "file": self.file_name,
+            "path": self.source_path,
+            "state": self.state.value,
+            "phase": self.phase.value if self.phase else None,
+            "error_kind": self.error_kind.value if self.error_kind else None,
+            "error": self.error,
+            "pages": self.pages,
+            "documents": self.documents,
+            "mode": self.mode.value,
+            "attempts": self.attempts,
+            "progress": self.progress,
+            "duplicate_of": self.duplicate_of,
+            "termination_confirmed": self.termination_confirmed,
+            "artifacts_deliverable": self.artifacts_deliverable,
+            "sha256": self.sha256,
+            "size": self.size,
+            "deadline": self.deadline.isoformat() if self.deadline else None,
+            "created_at": self.created_at.isoformat() if self.created_at else None,
+            "updated_at": self.updated_at.isoformat() if self.updated_at else None,
+            "cost_estimate_usd": self.cost_estimate_usd,
+            "cost_actual_usd": self.cost_actual_usd,
+        }
+
 
 @dataclass(frozen=True)
 class Page:

@@ -269,6 +269,8 @@ _KOPEKS_RE = re.compile(
 _NUMBER_CORE_RE = re.compile(r"^(?P<pre>[^\d]*?)(?P<num>\d[\d ',.]*\d|\d)(?P<post>[^\d]*)$")
 _GROUPED_RE = re.compile(r"^\d{1,3}(?:(?P<sep>[ ',.])\d{3})(?:(?P=sep)\d{3})*$")
 _CENTS = Decimal("0.01")
+#: no document total reaches a quadrillion; more digits are a misread or an attack
+MAX_AMOUNT = Decimal(10) ** 15
 
 
 def _is_currency_noise(text: str) -> bool:
@@ -285,9 +287,14 @@ def _parse_integer_part(text: str) -> str | None:
 
 
 def _quantize(value: Decimal) -> str | None:
-    if not value.is_finite():
+    """Cents, or None for what no document total is: not finite, or 10^15 and more
+    (a run of digits misread as one number; Decimal's 28 digits would overflow)."""
+    if not value.is_finite() or abs(value) >= MAX_AMOUNT:
         return None
-    return str(value.quantize(_CENTS, rounding=ROUND_HALF_UP))
+    try:
+        return str(value.quantize(_CENTS, rounding=ROUND_HALF_UP))
+    except InvalidOperation:
+        return None
 
 
 def _parse_core(num: str) -> Decimal | None:

@@ -18,7 +18,7 @@ from docbatch_gui.domain.errors import CriticalError, ErrorKind, InvalidTransiti
 from docbatch_gui.domain.models import BatchRecord, Job, RequestRecord
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.engine.context import EngineContext
-from docbatch_gui.engine.documents import store_documents
+from docbatch_gui.engine.documents import final_state, finished, store_documents
 from docbatch_gui.engine.faults import crash_point
 from docbatch_gui.engine.limits import ResultLimiter
 from docbatch_gui.llm.answers import InvalidAnswer, RawDocument, parse_answer, stitch
@@ -219,20 +219,14 @@ class ResultBuilder:
             ]
             documents = store_documents(self.context, job.id, stitch(job.id, groups, self.profile))
             cost = sum(r.cost_usd or 0.0 for r in records)
-            final = (
-                JobState.NEEDS_REVIEW
-                if not documents or any(d.needs_review for d in documents)
-                else JobState.DONE
+            job = self.store.transition(
+                job.id,
+                final_state(documents),
+                expected=JobState.BUILDING,
+                progress=1.0,
+                cost_actual_usd=round(cost, 6),
             )
-            self._emit(
-                self.store.transition(
-                    job.id,
-                    final,
-                    expected=JobState.BUILDING,
-                    progress=1.0,
-                    cost_actual_usd=round(cost, 6),
-                )
-            )
+            self._emit(finished(self.context, job))
 
     def _emit(self, job: Job) -> Job:
         try:

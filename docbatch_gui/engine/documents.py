@@ -22,11 +22,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 from docbatch_gui.domain.errors import DocBatchError, ErrorKind, ExitCode
-from docbatch_gui.domain.models import Document
+from docbatch_gui.domain.models import Document, Job
 from docbatch_gui.domain.reasons import ReviewCode, without_fields
+from docbatch_gui.domain.states import JobState
 from docbatch_gui.domain.text import clean_value
 from docbatch_gui.engine.checking import checked
 from docbatch_gui.engine.context import EngineContext
+from docbatch_gui.outbound.webhook import announce
 from docbatch_gui.pipeline.review import with_page_notes
 from docbatch_gui.storage.store import Store
 
@@ -55,6 +57,20 @@ def check_corrections(store: Store, job_id: int, file_name: str, *, force: bool)
             "found again (the rest are archived with their audit trail). Confirm to go on "
             "(--force on the command line)."
         )
+
+
+def final_state(documents: Sequence[Document]) -> JobState:
+    """Done only when documents were found and none waits for a person."""
+    if not documents or any(d.needs_review for d in documents):
+        return JobState.NEEDS_REVIEW
+    return JobState.DONE
+
+
+def finished(ctx: EngineContext, job: Job) -> Job:
+    """A job reached its final state: tell whoever listens outside (the webhook)."""
+    if job.state in (JobState.DONE, JobState.NEEDS_REVIEW):
+        announce(ctx.settings, job, ctx.store.list_documents(job.id))
+    return job
 
 
 def store_documents(

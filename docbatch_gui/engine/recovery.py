@@ -11,6 +11,7 @@ net against a file that somehow kills the worker itself every time.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from docbatch_gui.domain.errors import ErrorKind
 from docbatch_gui.domain.models import Job
@@ -20,9 +21,16 @@ from docbatch_gui.storage.store import Store
 log = logging.getLogger(__name__)
 
 
-def recover_interrupted(store: Store, *, max_attempts: int) -> list[Job]:
+def recover_interrupted(
+    store: Store, *, max_attempts: int, leased: Callable[[int], bool] | None = None
+) -> list[Job]:
+    """``leased(job_id)``: a live worker elsewhere holds the job (a Celery task's lease
+    in Redis); such a job is running, not interrupted, and is left alone."""
     recovered = []
     for job in store.list_jobs(states=RECOVERABLE_STATES):
+        if leased is not None and leased(job.id):
+            log.info("job %s (%s) is running on a worker; left to it", job.id, job.file_name)
+            continue
         if job.attempts >= max_attempts:
             job = store.transition(
                 job.id,

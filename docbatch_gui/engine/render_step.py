@@ -114,6 +114,7 @@ class RenderStep:
             words_sha = self.blobs.put_bytes(encode(words)) if words else None
             if page.error:
                 log_skipped_page(job, page.page_no, page.error, len(page.text))
+            text = capped_text(job, page.page_no, page.text, self.settings.max_page_text_chars)
             pending.append(
                 Page(
                     job.id,
@@ -122,7 +123,7 @@ class RenderStep:
                     page.height,
                     image_sha,
                     thumb_sha,
-                    page.text,
+                    text,
                     render_error=page.error,
                     rotation=page.rotation,
                     rotation_confidence=page.rotation_confidence,
@@ -159,3 +160,16 @@ class RenderStep:
             len(result.pages_skipped),
             result.child_peak_rss_mb or 0,
         )
+
+
+def capped_text(job: Job, page_no: int, text: str, limit: int) -> str:
+    """A page's text, at most ``limit`` characters. A dense printed page holds about
+    ten thousand; millions are a text bomb (a few kilobytes of compressed, repeated
+    text) that would fill the database and hold the extractor."""
+    if len(text) <= limit:
+        return text
+    log.warning(
+        "job %s (%s): page %d has %d characters of text; the first %d are kept "
+        "(MAX_PAGE_TEXT_CHARS)", job.id, job.file_name, page_no, len(text), limit,
+    )  # fmt: skip
+    return text[:limit]

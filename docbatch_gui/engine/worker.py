@@ -17,20 +17,23 @@ from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from docbatch_gui.coordination.workload import Workload
 from docbatch_gui.domain.errors import (
     DocBatchError,
     ErrorKind,
     InvalidTransition,
+    JobTimeout,
     StoreBusy,
 )
 from docbatch_gui.domain.models import Document, Job
 from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState, ProcessingMode
 from docbatch_gui.engine.context import EngineContext, anthropic_key, sync_client
-from docbatch_gui.engine.documents import store_documents
+from docbatch_gui.engine.documents import final_state, finished, store_documents
 from docbatch_gui.engine.extraction import SyncExtraction
 from docbatch_gui.engine.job_log import ENDED_BADLY, log_failure
 from docbatch_gui.engine.ocr_step import OcrStep
 from docbatch_gui.engine.render_step import RenderStep
+from docbatch_gui.outbound.webhook import sender_for
 from docbatch_gui.pipeline.isolate import ChildPool
 from docbatch_gui.pipeline.offline import PageText
 from docbatch_gui.pipeline.offline_run import extract_in_child
@@ -53,6 +56,10 @@ LOCAL_MODES = frozenset({ProcessingMode.OFFLINE.value})
 JobListener = Callable[[Job], object]  # what a listener returns is ignored
 
 
+class ExtractionTimeout(JobTimeout):
+    """Extraction ran past the job's deadline (a slow or dripping API)."""
+
+
 class LocalWorker:
     def __init__(
         self,
@@ -60,8 +67,11 @@ class LocalWorker:
         listener: JobListener | None = None,
         claude: ClaudeSync | None = None,
         may_start: Callable[[], bool] | None = None,
+        workload: Workload | None = None,
     ) -> None:
         self.context = context
+        #: where running jobs are registered (``job_processing``), as Celery tasks do
+        self.workload = workload
         self.store = context.store
         self.blobs = context.blobs
         self.settings = settings = context.settings
@@ -78,6 +88,7 @@ class LocalWorker:
         #: False while the operator paused the worker or the GUI is closing: running
         #: jobs finish, no new one starts
         self.may_start = may_start or (lambda: True)
+        sender_for(settings)  # what a previous run left in the webhook outbox goes out
 
     def emit(self, job: Job) -> Job:
         """Tell the listener (CLI progress, GUI models); its failures never stop work.
@@ -114,6 +125,13 @@ class LocalWorker:
         async with self.opened(warm=len(queued)):
             await self._drain_queue(stop)
 
+    async def _registered(self, job_id: int) -> Job | None:
+        """Run one job, counted in the team's workload while it runs."""
+        if self.workload is None:
+            return await run_job(self.context, job_id, worker=self)
+        with self.workload.track_task("job_processing", job_id):
+            return await run_job(self.context, job_id, worker=self)
+
     @contextlib.asynccontextmanager
     async def opened(self, *, warm: int) -> AsyncIterator[None]:
         """The children CPU work needs, for the body's duration: they render pages, run
@@ -138,9 +156,7 @@ class LocalWorker:
                 startable = not self.halted and self.may_start()
                 for job in self._queued() if startable else []:
                     if job.id not in running and len(running) < self.settings.render_workers:
-                        running[job.id] = asyncio.create_task(
-                            run_job(self.context, job.id, worker=self)
-                        )
+                        running[job.id] = asyncio.create_task(self._registered(job.id))
                 if not running:
                     return
                 # Wake on the first finished job, or at once when asked to stop.
@@ -202,6 +218,10 @@ class LocalWorker:
                 error_kind=ErrorKind.TIMEOUT,
                 error=exc.message,
                 termination_confirmed=exc.termination_confirmed,
+            )
+        except ExtractionTimeout as exc:
+            return self._finish(
+                job.id, JobState.TIMED_OUT, attempt, error_kind=ErrorKind.TIMEOUT, error=exc.message
             )
         except InvalidTransition as exc:
             # Someone else moved the job (canceled, retried, timed out): our result is
@@ -285,18 +305,23 @@ class LocalWorker:
         extracted = await self._extract(job, attempt, deadline)
         self.store.transition(job.id, JobState.BUILDING, attempt=attempt)
         documents = store_documents(self.context, job.id, extracted)
-        final = (
-            JobState.NEEDS_REVIEW
-            if any(d.needs_review for d in documents) or not documents
-            else JobState.DONE
-        )
-        return self.emit(self.store.transition(job.id, final, attempt=attempt, progress=1.0))
+        final = final_state(documents)
+        job = self.store.transition(job.id, final, attempt=attempt, progress=1.0)
+        return self.emit(finished(self.context, job))
 
     async def _extract(self, job: Job, attempt: int, deadline: float) -> list[Document]:
         if job.mode == ProcessingMode.SYNC.value:
             if self.claude is None:
                 raise DocBatchError(f"{job.file_name}: sync mode needs ANTHROPIC_API_KEY.")
-            return await SyncExtraction(self.context, self.claude).extract(job, attempt)
+            reading = SyncExtraction(self.context, self.claude).extract(job, attempt)
+            try:  # the SDK's timeout is per read: a server dripping bytes never trips it
+                return await asyncio.wait_for(reading, max(0.1, deadline - time.monotonic()))
+            except TimeoutError:
+                raise ExtractionTimeout(
+                    f"{job.file_name}: Claude did not finish reading it within JOB_TIMEOUT "
+                    f"({self.settings.job_timeout:g} s); the requests were stopped. Retry it "
+                    "later, or raise JOB_TIMEOUT for very long files."
+                ) from None
         pages = [PageText(p.page_no, p.text, p.ocr_engine) for p in self.store.list_pages(job.id)]
         assert self._pool is not None, "process() runs inside opened()"
         return await extract_in_child(

@@ -8,6 +8,7 @@ becomes null with confidence 0 (null over wrong).
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -57,6 +58,12 @@ class RawDocument:
         return cls(**{**body, "notes": notes})
 
 
+#: a field value longer than this is not a value a document holds (a title page, a
+#: repeated string): the answer is invalid and asked again
+MAX_VALUE_CHARS = 1000
+MAX_HANDWRITTEN = 100
+
+
 def _require(condition: bool, problem: str) -> None:
     if not condition:
         raise InvalidAnswer(f"invalid answer: {problem}")
@@ -83,15 +90,20 @@ def parse_answer(
         _require(isinstance(item, dict), f"document {n} is not an object")
         first, last = item.get("page_from"), item.get("page_to")
         _require(
-            isinstance(first, int) and isinstance(last, int) and 1 <= first <= last <= len(pages),
-            f"document {n} names pages {first}-{last}, but the request held {len(pages)}",
+            _is_page(first) and _is_page(last) and 1 <= first <= last <= len(pages),
+            f"document {n} names pages {first!r}-{last!r}, but the request held {len(pages)}",
         )
         doc_type = item.get("doc_type")
         _require(doc_type in types, f"document {n} has unknown type {doc_type!r}")
         fields, confidence, notes = _fields(item.get("fields"), keys, n)
         filename = _filename_fields(item.get("filename_fields"), keys, types, n)
         handwritten = item.get("handwritten_numbers") or []
-        _require(isinstance(handwritten, list), f"document {n} handwritten_numbers is not a list")
+        _require(
+            isinstance(handwritten, list)
+            and len(handwritten) <= MAX_HANDWRITTEN
+            and all(len(str(h)) <= MAX_VALUE_CHARS for h in handwritten),
+            f"document {n} handwritten_numbers is not a short list of numbers",
+        )
         documents.append(
             RawDocument(
                 page_from=pages[first - 1],
@@ -105,7 +117,24 @@ def parse_answer(
                 notes=notes,
             )
         )
+    _require_apart(documents)
     return documents
+
+
+def _is_page(value: object) -> bool:
+    """A page number: an int, and not a bool (``True`` is an int in Python)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _require_apart(documents: Sequence[RawDocument]) -> None:
+    """Two documents cannot share a page: one of them is invented or duplicated."""
+    ordered = sorted(documents, key=lambda d: (d.page_from, d.page_to))
+    for before, after in itertools.pairwise(ordered):
+        _require(
+            after.page_from > before.page_to,
+            f"documents on pages {before.page_from}-{before.page_to} and "
+            f"{after.page_from}-{after.page_to} overlap",
+        )
 
 
 def _clean(key: str, value: object) -> tuple[str | None, ReviewCode | None]:
@@ -145,7 +174,16 @@ def _fields(
         key = item.get("key")
         if key not in fields:
             continue  # not a field of this profile; structured outputs never send one
-        value, note = _clean(key, item.get("value")) if item.get("found") else (None, None)
+        raw = item.get("value")
+        _require(
+            raw is None or (isinstance(raw, str | int | float) and not isinstance(raw, bool)),
+            f"document {n} field {key} is a {type(raw).__name__}, not a value",
+        )
+        _require(
+            len(str(raw or "")) <= MAX_VALUE_CHARS,
+            f"document {n} field {key} is {len(str(raw))} characters long",
+        )
+        value, note = _clean(key, raw) if item.get("found") else (None, None)
         if note:
             notes.append(note)
         if key in seen:

@@ -35,7 +35,21 @@ __all__ = [
 ]
 
 UNKNOWN = "unknown"
-FieldKind = Literal["number", "date", "amount", "currency", "vat", "party", "tax_id"]
+#: what a field holds; the offline extractor reads the first seven, the checks
+#: (``docbatch_gui.checks``) judge every kind they know, whichever reader filled it
+FieldKind = Literal[
+    "number",
+    "date",
+    "amount",
+    "currency",
+    "vat",
+    "party",
+    "tax_id",
+    "kpp",
+    "ogrn",
+    "bik",
+    "account",
+]
 
 
 # ---------------------------------------------------------------- runtime model

@@ -18,7 +18,9 @@ _SPACES = "\u00a0\u2007\u2009\u202f\u2002\u2003\u2004\u2005\u2006\u2008\u200a\t"
 
 # One amount as printed: RU/EN thousands grouping with an optional 1-2 digit fraction.
 AMOUNT_TOKEN_RE = re.compile(
-    r"(?<![\d.,])(?:"
+    # a minus sign right before the digits, after a space or a label ("Итого: -100,50",
+    # a credit note), is kept; one after a digit or letter is a hyphen ("10-20", "А-100")
+    r"(?:(?<![\w.,])[-\u2212](?=\d)|(?<![\d.,]))(?:"
     r"\d{1,3}(?: \d{3})+(?:[.,]\d{1,2})?"
     r"|\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?"
     r"|\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?"

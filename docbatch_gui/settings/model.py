@@ -61,16 +61,23 @@ def default_ocr_engine() -> str:
     return "tesseract" if shutil.which("tesseract") else "none"
 
 
-CHOICE_FIELDS = ("ocr_engine", "claude_effort", "claude_thinking", "anthropic_model")
+CHOICE_FIELDS = ("ocr_engine", "claude_effort", "claude_thinking", "anthropic_model", "watch_after")
+
+
+#: what happens to a watched folder's file after intake
+WATCH_AFTER = ("keep", "move")
 
 
 def fixed_choices(field_name: str) -> tuple[str, ...]:
     """The values a str setting is limited to (validation, messages, the GUI's lists)."""
     if field_name == "anthropic_model":
         return known_models()
-    return {"ocr_engine": OCR_ENGINES, "claude_effort": EFFORTS, "claude_thinking": THINKING}[
-        field_name
-    ]
+    return {
+        "ocr_engine": OCR_ENGINES,
+        "claude_effort": EFFORTS,
+        "claude_thinking": THINKING,
+        "watch_after": WATCH_AFTER,
+    }[field_name]
 
 
 def combination_problem(
@@ -148,6 +155,16 @@ class Settings(BaseSettings):
     follow_symlinks_out: bool = Field(False, alias="FOLLOW_SYMLINKS_OUT")
     max_pages: int = Field(10_000, ge=1, le=1_000_000, alias="MAX_PAGES")
     jpeg_quality: int = Field(80, ge=30, le=95, alias="JPEG_QUALITY")
+    #: text kept per page; a dense printed page has about 10,000 characters
+    max_page_text_chars: int = Field(100_000, ge=1000, le=10_000_000, alias="MAX_PAGE_TEXT_CHARS")
+    #: a document dated before this year goes to review (an OCR'd "1924" for "2024")
+    check_min_year: int = Field(
+        2000,
+        ge=1900,
+        le=2100,
+        alias="CHECK_MIN_YEAR",
+        description="Documents dated before this year go to review as too old.",
+    )
 
     # Claude extraction.
     anthropic_model: str = Field(
@@ -190,6 +207,8 @@ class Settings(BaseSettings):
     blob_cache_mb: int = Field(2048, ge=16, le=1_000_000, alias="BLOB_CACHE_MB")
     redis_url: str | None = Field(None, alias="REDIS_URL")
     celery_broker_url: str | None = Field(None, alias="CELERY_BROKER_URL")
+    #: the only folder Celery tasks read registries from and write exports to
+    shared_folder: Path | None = Field(None, alias="SHARED_FOLDER")
     # Team scale: where heavy tasks run, the workload keys' TTL, the batch leader lock.
     execution: Execution = Field(Execution.IN_PROCESS, alias="EXECUTION")
     workload_ttl: int = Field(70 * 60, ge=1, le=86_400, alias="WORKLOAD_TTL")
@@ -197,11 +216,33 @@ class Settings(BaseSettings):
     # Yandex.Disk import: an OAuth token for private folders (public links need none).
     yadisk_token: SecretStr | None = Field(None, alias="YADISK_TOKEN")
     yadisk_api_url: str = Field("https://cloud-api.yandex.net", alias="YADISK_API_URL")
+    #: seconds for a whole import; a server that drips data cannot hold it longer
+    yadisk_timeout: float = Field(3600, ge=1, le=86_400, alias="YADISK_TIMEOUT")
+    yadisk_max_files: int = Field(10_000, ge=1, le=1_000_000, alias="YADISK_MAX_FILES")
+    yadisk_max_depth: int = Field(20, ge=0, le=1000, alias="YADISK_MAX_DEPTH")
     google_application_credentials: Path | None = Field(
         None, alias="GOOGLE_APPLICATION_CREDENTIALS"
     )
     #: another Vision endpoint (a regional one, or a test server)
     google_vision_endpoint: str | None = Field(None, alias="GOOGLE_VISION_ENDPOINT")
+
+    # Documents out: a POST for each job that reaches done or needs_review, signed with
+    # an HMAC of the body (X-DocBatch-Signature), retried, and kept when it fails.
+    webhook_url: str | None = Field(None, alias="WEBHOOK_URL")
+    webhook_secret: SecretStr | None = Field(None, alias="WEBHOOK_SECRET")
+    #: tries per delivery (the waits between them grow: 1, 2, 4 … up to 60 s)
+    webhook_attempts: int = Field(5, ge=1, le=20, alias="WEBHOOK_ATTEMPTS")
+    webhook_timeout: float = Field(10, ge=0.5, le=300, alias="WEBHOOK_TIMEOUT")
+
+    # Watched folders: files a scanner drops there are queued once they are complete.
+    #: folders to watch whenever the window or ``docbatch worker`` runs (";" between)
+    watch_folders: str = Field("", alias="WATCH_FOLDERS")
+    #: a file is complete when its size and time have not changed for this long
+    watch_settle_seconds: float = Field(3, ge=0.1, le=3600, alias="WATCH_SETTLE_SECONDS")
+    #: how often the folders are listed too (network shares send no events)
+    watch_poll_seconds: float = Field(5, ge=0.2, le=3600, alias="WATCH_POLL_SECONDS")
+    #: after intake: keep the original, or move it into processed/ or failed/ beside it
+    watch_after: str = Field("keep", alias="WATCH_AFTER")
 
     @classmethod
     def settings_customise_sources(
@@ -232,13 +273,18 @@ class Settings(BaseSettings):
         "yadisk_token",
         "google_application_credentials",
         "google_vision_endpoint",
+        "webhook_url",
+        "webhook_secret",
+        "shared_folder",
         mode="before",
     )
     @classmethod
     def _empty_is_unset(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
 
-    @field_validator("ocr_engine", "claude_effort", "claude_thinking", "anthropic_model")
+    @field_validator(
+        "ocr_engine", "claude_effort", "claude_thinking", "anthropic_model", "watch_after"
+    )
     @classmethod
     def _one_of(cls, value: str, info: ValidationInfo) -> str:
         allowed = fixed_choices(str(info.field_name))
@@ -278,6 +324,10 @@ class Settings(BaseSettings):
             if name in _URI_FIELDS and isinstance(value, str):
                 value = mask_uri_password(value)
             yield name, value
+
+    @property
+    def watched_folders(self) -> list[Path]:
+        return [Path(p.strip()).expanduser() for p in self.watch_folders.split(";") if p.strip()]
 
     @property
     def db_path(self) -> Path:

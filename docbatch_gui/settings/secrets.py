@@ -6,7 +6,7 @@ environment. A machine without a keyring backend simply has no stored secrets.
 Which values are secret:
 
 * the ``SecretStr`` settings (``ANTHROPIC_API_KEY``, ``MINIO_SECRET_KEY``,
-  ``YADISK_TOKEN``), stored in the keyring under their variable name;
+  ``YADISK_TOKEN``, ``WEBHOOK_SECRET``), stored in the keyring under their variable name;
 * the password inside a connection URI (``MONGODB_URI``, ``REDIS_URL``,
   ``CELERY_BROKER_URL``). Only the password goes to the keyring, under
   ``<VARIABLE>_PASSWORD``; the settings file keeps the rest of the URI, so an operator
@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 SERVICE = "DocBatch"
 
 #: settings whose whole value is secret
-SECRET_VARIABLES = ("ANTHROPIC_API_KEY", "MINIO_SECRET_KEY", "YADISK_TOKEN")
+SECRET_VARIABLES = ("ANTHROPIC_API_KEY", "MINIO_SECRET_KEY", "YADISK_TOKEN", "WEBHOOK_SECRET")
 #: settings that are URIs and may carry a password
 URI_VARIABLES = ("MONGODB_URI", "REDIS_URL", "CELERY_BROKER_URL")
 MASK = "***"

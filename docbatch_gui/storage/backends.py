@@ -8,11 +8,12 @@ Celery task run on any machine.
 
 from __future__ import annotations
 
+import socket
 from typing import TYPE_CHECKING
 
 from docbatch_gui.extras import require
 from docbatch_gui.settings.model import Settings
-from docbatch_gui.settings.secrets import keyring_secret
+from docbatch_gui.settings.secrets import keyring_secret, split_uri_password
 from docbatch_gui.storage.health import make_private
 
 if TYPE_CHECKING:
@@ -25,6 +26,14 @@ def minio_secret(settings: Settings) -> str | None:
     if settings.minio_secret_key is not None:
         return settings.minio_secret_key.get_secret_value()
     return keyring_secret("MINIO_SECRET_KEY")
+
+
+def store_identity(settings: Settings) -> str:
+    """Which queue this is: the MongoDB server and database every machine of a team
+    shares, or this machine's own SQLite file (never a password)."""
+    if settings.mongodb_uri:
+        return "mongodb:" + split_uri_password(settings.mongodb_uri)[0]
+    return f"sqlite:{socket.gethostname()}:{settings.db_path.resolve()}"
 
 
 def open_store(settings: Settings) -> Store:

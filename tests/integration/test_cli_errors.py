@@ -139,6 +139,22 @@ CASES = [
     ),
     Case(("registry", "export", "{imported}", "{tmp}"), ExitCode.UNSUPPORTED, ("is a folder",)),
     Case(("registry", "list"), ExitCode.STORAGE, ("is damaged",), where="damaged"),
+    Case(("watch", "{tmp}"), ExitCode.STORAGE, ("is damaged",), where="damaged"),
+    Case(("webhooks", "--resend", "x"), ExitCode.CONFIG, ("WEBHOOK_URL is not set",)),
+    Case(
+        ("webhooks", "--resend", "x"),
+        NOT_FOUND,
+        ("No failed delivery x",),
+        env={"WEBHOOK_URL": "http://127.0.0.1:9/hook"},
+    ),
+    Case(("export", "{tmp}/out.xlsx", "--job", MISSING), NOT_FOUND, ("No job 999999",)),
+    Case(("export", "/nowhere/out.xlsx"), NOT_FOUND, ("/nowhere/out.xlsx", "check the path")),
+    Case(("export", "{tmp}/out.pdf"), ExitCode.CONFIG, ("export to .xlsx, .csv or .json",)),
+    Case(
+        ("export", "{tmp}/o.csv", "--layout", "nope"),
+        NOT_FOUND,
+        ("No export layout 'nope' (known: all, 1c)",),
+    ),
 ]
 
 

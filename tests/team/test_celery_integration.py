@@ -71,6 +71,7 @@ def team_env(tmp_path: Path, redis_url: str, moto_s3: MotoS3) -> dict[str, str]:
         "MINIO_SECRET_KEY": "test-secret",
         "MINIO_BUCKET": f"team-{uuid.uuid4().hex[:10]}",
         "EXECUTION": "celery",
+        "SHARED_FOLDER": str(tmp_path),  # the registry workbook is written there
         "RENDER_WORKERS": "1",
         "OCR_ENGINE": "none",
         "WORKLOAD_TTL": "4",  # the killed task's key must expire within the test
@@ -157,6 +158,12 @@ def test_jobs_spread_over_two_workers_and_survive_a_killed_one(
         imported = registry_import.delay(str(book), CONFIG).get(timeout=120)
         reg_id = imported["registry_id"]
         assert (imported["kept"], imported["filtered"]) == (3, 1)
+        # a foreign client on the broker asks a worker to write outside the shared folder
+        outside = tmp_path.parent / f"owned-{uuid.uuid4().hex[:6]}.xlsx"
+        refused = celery.send_task("docbatch.registry_export", args=[reg_id, str(outside)])
+        with pytest.raises(Exception, match="outside SHARED_FOLDER"):
+            refused.get(timeout=120)
+        assert not outside.exists()
 
         report = docapp.add(paths, mode="offline")
         assert len({j.sha256 for j in report.jobs}) == JOBS

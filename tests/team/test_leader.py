@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 import redis
 
-from docbatch_gui.coordination.leader import LEADER_KEY, RedisLeaderLock
+from docbatch_gui.coordination.leader import LEADER_KEY, RedisLeaderLock, leader_key
+from docbatch_gui.settings.model import load_settings
+from docbatch_gui.storage.backends import store_identity
 from tests.conftest import SAMPLES
 from tests.fakes.anthropic_server import FakeAnthropic
 from tests.helpers import cli, wait_for
@@ -58,12 +60,13 @@ def test_leader_killed_mid_batch_follower_takes_over_without_double_submission(
     queued = cli(data, "process", *(str(SAMPLES / f) for f in FILES), "--mode", "batch", env=env)
     assert queued.returncode == 0, queued.stderr
     client = redis.Redis.from_url(redis_url, decode_responses=True)
+    key = leader_key(store_identity(load_settings(data_dir=data)))
 
     leader = worker(data, {**env, "DOCBATCH_CRASH_AT": "during_polling"})
 
     def leader_holds_the_lock() -> bool:  # before the follower starts
         assert leader.poll() is None, leader.communicate()
-        return f":{leader.pid}:" in (client.get(LEADER_KEY) or "")
+        return f":{leader.pid}:" in (client.get(key) or "")
 
     wait_for(leader_holds_the_lock, 30, "the leader to take the lock")
     follower = worker(data, env)
@@ -77,7 +80,7 @@ def test_leader_killed_mid_batch_follower_takes_over_without_double_submission(
             lambda: f"every job to finish: {stored_states(data)}",
             interval=0.2,
         )
-        assert f":{follower.pid}:" in (client.get(LEADER_KEY) or "")
+        assert f":{follower.pid}:" in (client.get(key) or "")
     finally:
         follower.send_signal(signal.SIGTERM)
         follower.communicate(timeout=60)

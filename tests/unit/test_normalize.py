@@ -291,3 +291,23 @@ def test_inn_checksum_invalid(inn: str) -> None:
 def test_exactly_one_check_digit_completes_an_inn(prefix: str) -> None:
     valid = [d for d in "0123456789" if inn_is_valid(prefix + d)]
     assert len(valid) == 1
+
+
+def test_amounts_beyond_any_document_are_unreadable_not_a_crash() -> None:
+    from docbatch_gui.domain.normalize import normalize_amount
+
+    for huge in ("1" * 27, "1" * 30 + ",00", 1e40, "123 456 789 012 345 678 901 234 567 890"):
+        assert normalize_amount(huge) is None
+    assert normalize_amount("999 999 999 999 999,99") == "999999999999999.99"
+    assert normalize_amount("-100.50") == "-100.50" and normalize_amount("(1 000,00)") == "-1000.00"
+
+
+def test_the_offline_extractor_keeps_the_minus_of_a_credit_note() -> None:
+    from docbatch_gui.pipeline.amounts import extract_amounts
+    from docbatch_gui.pipeline.profile import load_profile
+
+    profile = load_profile()
+    assert extract_amounts(["Итого к оплате: -100,50 руб."], profile).total == "-100.50"
+    assert extract_amounts(["Total due: −1,234.56 USD"], profile).total == "-1234.56"
+    assert extract_amounts(["Итого - 100,00"], profile).total == "100.00"  # a dash, not a sign
+    assert extract_amounts(["Счет 12-100 Итого 5 000,00"], profile).total == "5000.00"

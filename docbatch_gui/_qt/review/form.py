@@ -5,13 +5,13 @@ and collecting the operator's edits. A mixin of
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TypedDict
 
 from PySide6.QtWidgets import (
     QComboBox,
     QGroupBox,
     QLabel,
-    QLineEdit,
     QPlainTextEdit,
     QPushButton,
     QSpinBox,
@@ -19,7 +19,13 @@ from PySide6.QtWidgets import (
 )
 
 from docbatch_gui._qt.context import GuiContext, interface_language
-from docbatch_gui._qt.widgets.icons import confidence_color, disc_icon
+from docbatch_gui._qt.review.fields import (
+    FieldEditor,
+    field_color,
+    field_problems,
+    value_boxes,
+)
+from docbatch_gui._qt.widgets.icons import disc_icon
 from docbatch_gui._qt.widgets.page_view import PageView
 from docbatch_gui.domain.models import Document, Job
 
@@ -32,10 +38,21 @@ class DocEdits(TypedDict):
     pages: tuple[int, int]
 
 
+def local_time(at: object) -> str:
+    """A stored UTC time ("2024-03-05T10:00:00+00:00") as the operator's clock showed
+    it; anything unreadable is shown as stored."""
+    try:
+        moment = datetime.fromisoformat(str(at))
+    except ValueError:
+        return str(at)
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
 def audit_line(entry: dict[str, object], actions: dict[str, str], fields: dict[str, str]) -> str:
-    """One line of the history; ``actions`` and ``fields`` give the operator's words
-    (translated) for the stored keys, anything missing is shown as stored."""
-    head = f"{entry['at']} {entry['who']}:"
+    """One line of the history, at local time; ``actions`` and ``fields`` give the
+    operator's words (translated) for the stored keys, anything missing is shown as
+    stored."""
+    head = f"{local_time(entry['at'])} {entry['who']}:"
     action = str(entry["action"])
     if action == "confirm":
         return f"{head} {actions.get(action, action)}"
@@ -49,7 +66,7 @@ class ReviewForm(QWidget):
     ctx: GuiContext
     current: Document | None
     current_job: Job | None
-    editors: dict[str, QLineEdit]
+    editors: dict[str, FieldEditor]
     markers: dict[str, QLabel]
     field_keys: list[str]
     field_labels: dict[str, str]
@@ -78,10 +95,11 @@ class ReviewForm(QWidget):
         for spin, value in ((self.page_from, doc.page_from), (self.page_to, doc.page_to)):
             spin.setRange(1, total)
             spin.setValue(value)
+        language = interface_language()
+        problems = field_problems(doc, language, self.field_labels)
         for key, editor in self.editors.items():
             editor.setText(doc.fields.get(key) or "")
-            self._mark(editor, doc.confidence.get(key) if key in doc.fields else None, key, doc)
-        language = interface_language()
+            self._mark(editor, key, doc, problems.get(key))
         reasons = (
             [code.words(language, self.field_labels) for code in doc.review_codes]
             if doc.needs_review
@@ -89,7 +107,9 @@ class ReviewForm(QWidget):
         )
         if doc.confirmed_by:
             reasons = [
-                self.tr("Confirmed by {0} at {1}").format(doc.confirmed_by, doc.confirmed_at)
+                self.tr("Confirmed by {0} at {1}").format(
+                    doc.confirmed_by, local_time(doc.confirmed_at)
+                )
             ]
         self.reasons.setText("\n".join(reasons))
         actions = {
@@ -100,13 +120,23 @@ class ReviewForm(QWidget):
         }
         fields = {**self.field_labels, "doc_type": self.tr("type"), "pages": self.tr("pages")}
         self.history.setPlainText("\n".join(audit_line(e, actions, fields) for e in doc.audit))
-        self.page_view.show_pages(doc.job_id, list(range(doc.page_from, doc.page_to + 1)))
+        focused = next((k for k, e in self.editors.items() if e.hasFocus()), None)
+        if focused is not None:
+            self.page_view.canvas.chosen = focused  # the next document shows the same field
+        self.page_view.show_pages(
+            doc.job_id,
+            list(range(doc.page_from, doc.page_to + 1)),
+            value_boxes(doc, self.field_labels),
+        )
 
-    def _mark(self, editor: QLineEdit, confidence: float | None, key: str, doc: Document) -> None:
+    def _mark(
+        self, editor: FieldEditor, key: str, doc: Document, problem: tuple[list[str], str] | None
+    ) -> None:
+        """The field's dot and tooltip; a field a check doubts is marked in place."""
         found = doc.fields.get(key) is not None
-        color = confidence_color(confidence if found else 0.0)
+        confidence = doc.confidence.get(key) if key in doc.fields else None
         marker = self.markers[key]
-        marker.setPixmap(disc_icon(color.name(), "").pixmap(12, 12))
+        marker.setPixmap(disc_icon(field_color(doc, key).name(), "").pixmap(12, 12))
         if not found:
             tip = self.tr("Not found in the document")
         elif (
@@ -118,7 +148,8 @@ class ReviewForm(QWidget):
         else:
             tip = self.tr("Confidence {0:.0%}").format(confidence or 0.0)
         marker.setToolTip(tip)
-        editor.setToolTip(tip)
+        reasons, color = problem if problem else ([], None)
+        editor.show_state(tip, reasons, color)
 
     def _set_enabled(self, enabled: bool) -> None:
         for widget in (self.form_box, self.save_button, self.confirm_button):

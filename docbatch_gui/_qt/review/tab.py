@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
     QPlainTextEdit,
     QPushButton,
     QSpinBox,
@@ -29,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from docbatch_gui._qt.context import GuiContext
+from docbatch_gui._qt.review.fields import add_field_rows
 from docbatch_gui._qt.review.form import ReviewForm
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.icons import disc_icon
@@ -51,9 +51,6 @@ class ReviewTab(ReviewForm, QWidget):
         self.ctx = ctx
         self.current: Document | None = None
         self.current_job: Job | None = None
-        self.editors: dict[str, QLineEdit] = {}
-        #: a coloured dot per field: how sure the model was (a person's value is sure)
-        self.markers: dict[str, QLabel] = {}
         self._extra_jobs: set[int] = set()
 
         self.tree = QTreeWidget()
@@ -93,22 +90,13 @@ class ReviewTab(ReviewForm, QWidget):
         pages_row.addStretch(1)
         self.form.addRow(self.tr("Type"), self.type_combo)
         self.form.addRow(self.tr("Pages"), pages_row)
-        self.field_keys = list(profile.field_keys)
-        self.field_labels: dict[str, str] = {}
-        for key in self.field_keys:
-            field = profile.field(key)
-            label = (field.labels.get(language) or field.labels.get("en")) if field else None
-            editor = QLineEdit()
-            editor.setClearButtonEnabled(True)
-            marker = QLabel()
-            marker.setFixedWidth(16)
-            self.editors[key] = editor
-            self.markers[key] = marker
-            row = QHBoxLayout()
-            row.addWidget(marker)
-            row.addWidget(editor, 1)
-            self.field_labels[key] = label or key
-            self.form.addRow(label or key, row)
+        rows = add_field_rows(self.form, profile, language)
+        self.field_keys, self.field_labels = rows.keys, rows.labels
+        self.editors, self.markers = rows.editors, rows.markers
+        for editor in self.editors.values():
+            editor.focused.connect(self.page_view.choose)
+        self.page_view.box_clicked.connect(lambda key: self.editors[key].setFocus())
+        self.addActions(self.page_view.zoom_actions)  # Ctrl++/Ctrl+− from the form too
         self.reasons = QLabel()
         self.reasons.setTextFormat(Qt.TextFormat.PlainText)  # user data
         self.reasons.setWordWrap(True)

@@ -1,21 +1,29 @@
-"""A page image shown large, fitted to the width, with page navigation."""
+"""A page image shown large, with page navigation, zoom and the values' boxes.
+
+The picture itself is a :class:`PageCanvas`; this widget adds what is around it: which
+page of the document, why a page has no image, the zoom buttons, and which page a
+chosen field's box is on.
+"""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterable
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QImage, QPixmap, QResizeEvent
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QScrollArea,
+    QStackedWidget,
+    QToolBar,
     QVBoxLayout,
     QWidget,
 )
 
 from docbatch_gui._qt.tasks import spawn
+from docbatch_gui._qt.widgets.page_canvas import PageCanvas, ValueBox
 from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui.domain.models import Page
 
@@ -23,21 +31,31 @@ WARNING_STYLE = "color: #8a5a00; background: #fff4d6; padding: 4px;"
 
 
 class PageView(QWidget):
+    #: the field whose box the operator clicked on the page
+    box_clicked = Signal(str)
+
     def __init__(self, images: PageImages, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.images = images
         self.job_id: int | None = None
         self.pages: list[int] = []
         self.position = 0
-        self._image: QImage | None = None
+        #: the boxes of the document shown, by field, on any of its pages
+        self.boxes: dict[str, ValueBox] = {}
+        #: (job id, page) of the picture on the canvas, once loaded
+        self.shown: tuple[int, int] | None = None
         self._task: asyncio.Task[None] | None = None
 
+        self.canvas = PageCanvas()
+        self.canvas.box_clicked.connect(self.box_clicked)
+        self.canvas.zoom_changed.connect(self._zoom_shown)
+        #: said instead of the page while it loads or when it has no image
         self.label = QLabel(self.tr("No page"))
         self.label.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
-        self.scroll_area = QScrollArea()
-        self.scroll_area.setWidget(self.label)
-        self.scroll_area.setWidgetResizable(True)
-        self.scroll_area.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+        self.label.setWordWrap(True)
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.label)
+        self.stack.addWidget(self.canvas)
         self.previous_button = QPushButton("◀")
         self.previous_button.setToolTip(self.tr("Previous page"))
         self.previous_button.clicked.connect(lambda: self.go(self.position - 1))
@@ -50,23 +68,86 @@ class PageView(QWidget):
         self.warning.setWordWrap(True)
         self.warning.setStyleSheet(WARNING_STYLE)
         self.warning.hide()
+        self.zoom_label = QLabel()
+        self.zoom_label.setMinimumWidth(40)
+        self.zoom_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.zoom_actions = self._zoom_actions()
+        # a tool bar, so that in a narrow window the zoom buttons fold behind its »
+        # rather than widen the page view
+        zoom = QToolBar()
+        zoom.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        zoom.addAction(self.zoom_actions[0])
+        zoom.addWidget(self.zoom_label)
+        zoom.addActions(self.zoom_actions[1:])
         nav = QHBoxLayout()
-        nav.addStretch(1)
         nav.addWidget(self.previous_button)
         nav.addWidget(self.where)
         nav.addWidget(self.next_button)
         nav.addStretch(1)
+        nav.addWidget(zoom, 0, Qt.AlignmentFlag.AlignRight)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.warning)
-        layout.addWidget(self.scroll_area, 1)
+        layout.addWidget(self.stack, 1)
         layout.addLayout(nav)
         self._update_nav()
+        self._zoom_shown(self.canvas.zoom)
 
-    def show_pages(self, job_id: int, pages: list[int]) -> None:
+    def _zoom_actions(self) -> list[QAction]:
+        """Zoom out, in, fit width, fit page: buttons here, keys wherever the owner adds
+        these actions (the Review tab adds them to itself, so they work from the form)."""
+        made: list[QAction] = []
+        for text, tip, keys, said, slot in (
+            ("−", self.tr("Zoom out"), ["Ctrl+-"], "−, Ctrl+−", self.canvas.zoom_out),
+            ("+", self.tr("Zoom in"), ["Ctrl++", "Ctrl+="], "+, Ctrl++", self.canvas.zoom_in),
+            (
+                self.tr("Width"),
+                self.tr("Fit the width"),
+                ["Ctrl+2"],
+                "Ctrl+2",
+                self.canvas.fit_width,
+            ),
+            (
+                self.tr("Page"),
+                self.tr("Fit the whole page"),
+                ["Ctrl+0"],
+                "Ctrl+0",
+                self.canvas.fit_page,
+            ),
+        ):
+            action = QAction(text, self)
+            action.setShortcuts([QKeySequence(k) for k in keys])
+            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            action.setToolTip(f"{tip} ({said})")
+            action.triggered.connect(slot)
+            self.addAction(action)
+            made.append(action)
+        return made
+
+    def _zoom_shown(self, zoom: float) -> None:
+        self.zoom_label.setText(f"{round(zoom * 100)}%")
+
+    def show_pages(self, job_id: int, pages: list[int], boxes: Iterable[ValueBox] = ()) -> None:
+        """Show a document's pages and its values' boxes. The same document shown again
+        (after a save) stays on its page; a chosen field's box decides the page."""
+        same = (job_id, pages) == (self.job_id, self.pages)
         self.job_id = job_id
         self.pages = pages
-        self.go(0)
+        self.boxes = {box.field: box for box in boxes if box.page in pages}
+        position = self.position if same and self.position < len(pages) else 0
+        chosen = self.boxes.get(self.canvas.chosen or "")
+        if chosen is not None:
+            position = pages.index(chosen.page)
+        self.go(position)
+
+    def choose(self, field: str | None) -> None:
+        """Fill a field's box and bring it into view, turning to its page if needed."""
+        box = self.boxes.get(field or "")
+        if box is not None and self.pages and box.page != self.pages[self.position]:
+            self.canvas.chosen = field  # drawn when that page has loaded
+            self.go(self.pages.index(box.page))
+            return
+        self.canvas.choose(field)
 
     def go(self, position: int) -> None:
         if not self.pages or not 0 <= position < len(self.pages) or self.job_id is None:
@@ -80,14 +161,22 @@ class PageView(QWidget):
 
     async def _load(self, job_id: int, page_no: int) -> None:
         self.label.setText(self.tr("Loading page {0}…").format(page_no))
+        if not self.canvas.has_image():
+            self.stack.setCurrentWidget(self.label)
         record = await self.images.page_record(job_id, page_no)
         self._show_notes(record)
         image = await self.images.page_image(job_id, page_no)
-        self._image = image
         if image is None or image.isNull():
+            self.shown = None
+            self.canvas.set_image(None)
             self.label.setText(self.tr("Page {0} has no image.").format(page_no))
+            self.stack.setCurrentWidget(self.label)
             return
-        self._fit()
+        self.canvas.set_image(image, keep_scroll=self.shown == (job_id, page_no))
+        self.shown = (job_id, page_no)
+        self.stack.setCurrentWidget(self.canvas)
+        self.canvas.set_boxes([b for b in self.boxes.values() if b.page == page_no])
+        self.canvas.choose(self.canvas.chosen)
 
     def _show_notes(self, page: Page | None) -> None:
         """A skipped page or an uncertain orientation is said above the page; how the
@@ -106,17 +195,6 @@ class PageView(QWidget):
             text = ""
         self.warning.setText(text)
         self.warning.setVisible(bool(text))
-
-    def _fit(self) -> None:
-        if self._image is None or self._image.isNull():
-            return
-        width = max(200, self.scroll_area.viewport().width() - 24)
-        scaled = self._image.scaledToWidth(width, Qt.TransformationMode.SmoothTransformation)
-        self.label.setPixmap(QPixmap.fromImage(scaled))
-
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)
-        self._fit()
 
     def _update_nav(self) -> None:
         many = len(self.pages) > 1

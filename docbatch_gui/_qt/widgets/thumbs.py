@@ -94,14 +94,17 @@ class PageImages:
         return image
 
     async def page_image(self, job_id: int, page_no: int) -> QImage | None:
-        """The full rendered page, for the review screen (not cached: it is large)."""
-        loop = asyncio.get_running_loop()
+        """The full rendered page, for the review screen (not cached: it is large).
+        Decoded in the worker thread as well: a full page takes tens of milliseconds."""
+
+        def load() -> QImage:
+            return QImage.fromData(self.app.page_image(job_id, page_no))
+
         try:
-            data = await loop.run_in_executor(None, self.app.page_image, job_id, page_no)
+            return await asyncio.get_running_loop().run_in_executor(None, load)
         except (NotFound, OSError) as exc:
             log.debug("no image for job %s page %s: %s", job_id, page_no, exc)
             return None
-        return QImage.fromData(data)
 
     async def page_record(self, job_id: int, page_no: int) -> Page | None:
         """What is known about the page (why it has no image, how it was turned)."""

@@ -198,6 +198,41 @@
     </message>
 </context>
 <context>
+    <name>ConfidenceLegend</name>
+    <message>
+        <source>sure</source>
+        <translation>уверенно</translation>
+    </message>
+    <message>
+        <source>Sure: confidence {0}% or more, or typed by a person</source>
+        <translation>Уверенно: уверенность {0}% и выше или значение введено человеком</translation>
+    </message>
+    <message>
+        <source>unsure</source>
+        <translation>неуверенно</translation>
+    </message>
+    <message>
+        <source>Unsure: confidence {0}–{1}%</source>
+        <translation>Неуверенно: уверенность {0}–{1}%</translation>
+    </message>
+    <message>
+        <source>not found</source>
+        <translation>не найдено</translation>
+    </message>
+    <message>
+        <source>Not found, or confidence under {0}%</source>
+        <translation>Не найдено или уверенность ниже {0}%</translation>
+    </message>
+    <message>
+        <source>no score</source>
+        <translation>без оценки</translation>
+    </message>
+    <message>
+        <source>The reader gave no confidence for this value</source>
+        <translation>Для этого значения уверенность не указана</translation>
+    </message>
+</context>
+<context>
     <name>ConnectionTest</name>
     <message>
         <source>Test connection</source>
@@ -901,6 +936,30 @@ Allowed: {1}</source>
     <message>
         <source>Next page</source>
         <translation>Следующая страница</translation>
+    </message>
+    <message>
+        <source>Zoom out</source>
+        <translation>Уменьшить</translation>
+    </message>
+    <message>
+        <source>Zoom in</source>
+        <translation>Увеличить</translation>
+    </message>
+    <message>
+        <source>Width</source>
+        <translation>По ширине</translation>
+    </message>
+    <message>
+        <source>Fit the width</source>
+        <translation>Вписать по ширине</translation>
+    </message>
+    <message>
+        <source>Page</source>
+        <translation>Целиком</translation>
+    </message>
+    <message>
+        <source>Fit the whole page</source>
+        <translation>Вписать страницу целиком</translation>
     </message>
     <message>
         <source>Loading page {0}…</source>
@@ -1861,6 +1920,10 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
     <message>
         <source>JPEG quality</source>
         <translation>Качество JPEG</translation>
+    </message>
+    <message>
+        <source>Documents dated before this year go to review</source>
+        <translation>Документы, датированные раньше этого года, — на проверку</translation>
     </message>
     <message>
         <source>Render timeout per page, s</source>

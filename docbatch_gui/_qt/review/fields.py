@@ -1,0 +1,183 @@
+"""The Review form's field rows: an editor per field with its confidence dot, the dots'
+legend, the mark on a field a check doubts, and where each value stands on the page.
+
+Kept apart from the tab so that the form says, next to the value itself, what the
+reasons above it say in a list: the operator's eye is on the field being corrected.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction, QColor, QFocusEvent
+from PySide6.QtWidgets import QFormLayout, QHBoxLayout, QLabel, QLineEdit, QWidget
+
+from docbatch_gui._qt.widgets.icons import SURE, UNSURE, confidence_color, disc_icon
+from docbatch_gui._qt.widgets.page_canvas import ValueBox
+from docbatch_gui.domain.models import Document
+from docbatch_gui.domain.reasons import ReviewCode
+from docbatch_gui.pipeline.profile import Profile
+
+#: codes that ask for a second look rather than say the value is wrong: amber, not red
+DOUBTS = frozenset(
+    {
+        "low_confidence",
+        "not_on_page",
+        "filename_mismatch",
+        "counterparty_name",
+        "counterparty_vat_rate",
+        "counterparty_number_format",
+        "note",
+    }
+)
+WRONG_COLOR = "#d93025"
+DOUBT_COLOR = "#e37400"
+
+
+class FieldEditor(QLineEdit):
+    """A field's editor that says when it gets the focus (the page then shows where its
+    value stands) and carries the mark of a failed check."""
+
+    focused = Signal(str)
+
+    def __init__(self, key: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.key = key
+        self.setClearButtonEnabled(True)
+        #: the "!" inside the editor, shown while a check doubts the value
+        self.problem = QAction(self)
+        self.addAction(self.problem, QLineEdit.ActionPosition.TrailingPosition)
+        self.show_state("", [], None)
+
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        super().focusInEvent(event)
+        self.focused.emit(self.key)
+
+    def show_state(self, tip: str, reasons: list[str], color: str | None) -> None:
+        """The confidence tip, and the reasons a check gave about this value: a border
+        and an icon in ``color`` (None when there are none)."""
+        self.problem.setVisible(color is not None)
+        if color is None:
+            self.setStyleSheet("")
+            self.setToolTip(tip)
+            return
+        self.problem.setIcon(disc_icon(color, "!"))
+        self.problem.setToolTip("\n".join(reasons))
+        self.setStyleSheet(f"QLineEdit {{ border: 2px solid {color}; border-radius: 3px; }}")
+        self.setToolTip("\n".join([*reasons, tip]))
+
+
+@dataclass
+class FieldRows:
+    """The editors and dots of the profile's fields, by key, in the profile's order."""
+
+    keys: list[str] = field(default_factory=list)
+    labels: dict[str, str] = field(default_factory=dict)
+    editors: dict[str, FieldEditor] = field(default_factory=dict)
+    markers: dict[str, QLabel] = field(default_factory=dict)
+
+
+def add_field_rows(form: QFormLayout, profile: Profile, language: str) -> FieldRows:
+    """A row per field of ``profile`` (label in ``language``), then the dots' legend."""
+    rows = FieldRows(keys=list(profile.field_keys))
+    for key in rows.keys:
+        spec = profile.field(key)
+        label = (spec.labels.get(language) or spec.labels.get("en")) if spec else None
+        editor = FieldEditor(key)
+        marker = QLabel()
+        marker.setFixedWidth(16)
+        rows.editors[key] = editor
+        rows.markers[key] = marker
+        rows.labels[key] = label or key
+        row = QHBoxLayout()
+        row.addWidget(marker)
+        row.addWidget(editor, 1)
+        form.addRow(label or key, row)
+    form.addRow(ConfidenceLegend())
+    return rows
+
+
+class ConfidenceLegend(QLabel):
+    """What the dots' colours mean, under the fields they mark: a word each, short
+    enough for one line in a small window; the thresholds are in its tooltip."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.RichText)
+        self.setStyleSheet("color: palette(mid);")
+        sure, unsure = round(SURE * 100), round(UNSURE * 100)
+        #: (colour, word, what it means), as shown
+        self.entries: list[tuple[QColor, str, str]] = [
+            (
+                confidence_color(SURE),
+                self.tr("sure"),
+                self.tr("Sure: confidence {0}% or more, or typed by a person").format(sure),
+            ),
+            (
+                confidence_color(UNSURE),
+                self.tr("unsure"),
+                self.tr("Unsure: confidence {0}–{1}%").format(unsure, sure - 1),
+            ),
+            (
+                confidence_color(0.0),
+                self.tr("not found"),
+                self.tr("Not found, or confidence under {0}%").format(unsure),
+            ),
+            (
+                confidence_color(None),
+                self.tr("no score"),
+                self.tr("The reader gave no confidence for this value"),
+            ),
+        ]
+        self.setText(
+            " ".join(
+                f'<span style="color: {color.name()}">●</span>&nbsp;{html.escape(word)}'
+                for color, word, _ in self.entries
+            )
+        )
+        self.setToolTip("\n".join(meaning for _, _, meaning in self.entries))
+
+
+def field_color(doc: Document, key: str) -> QColor:
+    """The colour of a field's dot and box: a value not found is red."""
+    found = doc.fields.get(key) is not None
+    return confidence_color(doc.confidence.get(key) if found else 0.0)
+
+
+def field_problems(
+    doc: Document, language: str, labels: dict[str, str]
+) -> dict[str, tuple[list[str], str]]:
+    """Per field, the reasons for review about it (worded with the fields' labels) and
+    the colour of its mark: red when a check says the value is wrong or missing, amber
+    when the reasons only ask for a look."""
+    about: dict[str, list[ReviewCode]] = {}
+    for code in doc.review_codes:
+        if code.field:
+            about.setdefault(code.field, []).append(code)
+    return {
+        key: (
+            [code.words(language, labels) for code in codes],
+            DOUBT_COLOR if all(code.code in DOUBTS for code in codes) else WRONG_COLOR,
+        )
+        for key, codes in about.items()
+    }
+
+
+def value_boxes(doc: Document, labels: dict[str, str]) -> list[ValueBox]:
+    """The document's value locations as boxes to draw; a malformed or empty location
+    is left out rather than drawn somewhere wrong."""
+    boxes: list[ValueBox] = []
+    for key, where in doc.locations.items():
+        try:
+            page = int(where["page"])
+            x0, y0, x1, y1 = (min(1.0, max(0.0, float(v))) for v in where["box"])
+        except (KeyError, TypeError, ValueError):
+            continue
+        if x1 <= x0 or y1 <= y0:
+            continue
+        value = doc.fields.get(key) or ""
+        tip = f"{labels.get(key, key)}: {value}"
+        boxes.append(ValueBox(key, page, (x0, y0, x1, y1), field_color(doc, key).name(), tip))
+    return boxes

@@ -1,0 +1,97 @@
+"""``docbatch export``: documents out to xlsx, csv or json, in a layout."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from docbatch_gui.app.facade import DocBatchApp
+from docbatch_gui.cli.output import complain, out
+from docbatch_gui.domain.errors import ExitCode
+from docbatch_gui.outbound.documents import ExportOptions, parse_since
+from docbatch_gui.outbound.layouts import Layout, parse_columns
+
+
+def add_export_parser(commands: Any) -> None:
+    export = commands.add_parser(
+        "export",
+        help="write documents to .xlsx, .csv or .json (one row per document)",
+        description="Write documents to OUT (.xlsx, .csv or .json by its suffix). JSON is "
+        "the same as `documents --json`; xlsx and csv follow a layout (--layout or "
+        "--columns). Layouts: `all` (default), `1c` (1C:Бухгалтерия's load from a "
+        "tabular document) and any saved with --save-layout.",
+    )
+    export.add_argument("out", nargs="?", metavar="OUT", help="the file to write")
+    export.add_argument(
+        "--state",
+        choices=["done", "needs_review", "all"],
+        default="all",
+        help="documents checked (done: confirmed or no review needed), waiting for review, "
+        "or all (default)",
+    )
+    export.add_argument("--job", type=int, action="append", metavar="ID", help="only this job")
+    export.add_argument("--since", metavar="DATE", help="only jobs added since DATE")
+    export.add_argument("--layout", default=None, help="a layout by name (default: all)")
+    export.add_argument(
+        "--columns",
+        metavar="LIST",
+        help="columns instead of a layout, e.g. job,file,number,date=Дата,amount",
+    )
+    export.add_argument("--save-layout", metavar="NAME", help="save --columns as layout NAME")
+    export.add_argument(
+        "--language", choices=["en", "ru"], help="header and words language (default: en)"
+    )
+    export.add_argument("--delimiter", help='CSV delimiter (default ";" for ru, "," for en)')
+    export.add_argument("--list-layouts", action="store_true", help="list the layouts and exit")
+    export.add_argument("--json", action="store_true", help="print the result as JSON")
+
+
+def cmd_export(app: DocBatchApp, args: argparse.Namespace) -> int:
+    exports = app.exports
+    if args.list_layouts:
+        found = exports.layouts()
+        if args.json:
+            print(json.dumps([lay.as_json() for lay in found.values()], ensure_ascii=False))
+        for layout in found.values():
+            keys = ", ".join(c.key.removeprefix("field:") for c in layout.columns)
+            out.print(f"{layout.name}: {keys}", highlight=False, markup=False)
+        return ExitCode.OK
+    if args.save_layout and not args.columns:
+        complain("docbatch export: --save-layout needs --columns")
+        return ExitCode.USAGE
+    layout = _layout(app, args)
+    if args.out is None:
+        if args.save_layout:
+            return ExitCode.OK
+        complain("docbatch export: give the file to write (OUT), or --list-layouts")
+        return ExitCode.USAGE
+    for job_id in args.job or []:
+        app.store.get_job(job_id)  # NotFound → "no job N" and exit 3
+    options = ExportOptions(
+        language=args.language or "en",
+        state=args.state,
+        job_ids=tuple(args.job or ()),
+        since=parse_since(args.since) if args.since else None,
+        delimiter=args.delimiter,
+    )
+    written = exports.export(Path(args.out), layout, options)
+    if args.json:
+        print(json.dumps({"out": str(Path(args.out).resolve()), "documents": written,
+                          "layout": layout.name}, ensure_ascii=False))  # fmt: skip
+    else:
+        out.print(f"{written} document(s) written to {args.out} ({layout.name})", markup=False)
+    return ExitCode.OK
+
+
+def _layout(app: DocBatchApp, args: argparse.Namespace) -> Layout:
+    exports = app.exports
+    if args.columns:
+        columns = parse_columns(args.columns, app.profile)
+        layout = Layout(args.save_layout or "columns", columns)
+        if args.save_layout:
+            path = exports.save_layout(layout)
+            out.print(f"layout {layout.name} saved to {path}", markup=False)
+        return layout
+    return exports.layout(args.layout or "all")

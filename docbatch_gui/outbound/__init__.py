@@ -1,0 +1,1 @@
+"""Documents out of DocBatch: exports (xlsx, csv, json, saved layouts) and webhooks."""

@@ -1,0 +1,233 @@
+"""Extracted documents out to a spreadsheet, a CSV file or JSON: one row per document.
+
+Accounting takes these files in: 1C loads a tabular document, a script reads a CSV,
+another system reads JSON. So values keep their types (a date is a date, an amount
+a number), a Russian CSV uses ``;`` and a decimal comma as Russian Excel expects,
+and JSON is exactly ``docbatch documents --json``, so a script reads either.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from pathlib import Path, PurePath
+from typing import Any, Literal
+
+from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
+
+from docbatch_gui.domain.errors import ConfigError
+from docbatch_gui.domain.models import Document, Job
+from docbatch_gui.outbound.files import atomic_output
+from docbatch_gui.outbound.layouts import Layout
+from docbatch_gui.pipeline.profile import Profile
+from docbatch_gui.registry.exporter import AMOUNT_FORMAT, DATE_FORMAT, escape_cell, header
+
+StateFilter = Literal["done", "needs_review", "all"]
+FORMATS = (".xlsx", ".csv", ".json")
+_NUMERIC_KINDS = ("amount", "vat")
+_REVIEW_WORDS = {
+    "needs_review": {"en": "needs review", "ru": "на проверке"},
+    "confirmed": {"en": "confirmed", "ru": "подтверждено"},
+    "done": {"en": "done", "ru": "готово"},
+}
+
+
+@dataclass(frozen=True)
+class ExportOptions:
+    language: str = "en"
+    state: StateFilter = "all"
+    job_ids: tuple[int, ...] = ()
+    since: datetime | None = None
+    #: CSV only: None picks ";" for Russian and "," otherwise
+    delimiter: str | None = None
+
+
+def review_state(document: Document) -> str:
+    """``needs_review`` until a person confirms it; ``confirmed`` or ``done`` after."""
+    if document.confirmed_by:
+        return "confirmed"
+    return "needs_review" if document.needs_review else "done"
+
+
+def select(
+    jobs: Iterable[Job], documents: Iterable[Document], options: ExportOptions
+) -> list[tuple[Job, Document]]:
+    """The documents of the jobs asked for, in job and document order."""
+    by_id = {job.id: job for job in jobs}
+    chosen = []
+    for document in documents:
+        job = by_id.get(document.job_id)
+        if job is None or (options.job_ids and job.id not in options.job_ids):
+            continue
+        if options.since is not None and (job.created_at is None or job.created_at < options.since):
+            continue
+        state = review_state(document)
+        if options.state == "needs_review" and state != "needs_review":
+            continue
+        if options.state == "done" and state == "needs_review":
+            continue
+        chosen.append((job, document))
+    return sorted(chosen, key=lambda pair: (pair[0].id, pair[1].doc_index))
+
+
+def parse_since(text: str) -> datetime:
+    """A date (``2024-03-12``, ``12.03.2024``) or an ISO time; naive means UTC."""
+    for parse in (datetime.fromisoformat, lambda t: datetime.strptime(t, "%d.%m.%Y")):
+        try:
+            moment = parse(text.strip())
+        except ValueError:
+            continue
+        return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    raise ConfigError(f"--since {text!r}: give a date such as 2024-03-12 or 12.03.2024")
+
+
+class _Cells:
+    """One document's values for a layout's columns, typed (dates, numbers)."""
+
+    def __init__(self, profile: Profile, language: str) -> None:
+        self.profile = profile
+        self.language = language
+        self.kinds = {f.key: f.kind for f in profile.fields}
+        self.labels = {f.key: f.labels.get(language) or f.key for f in profile.fields}
+
+    def value(self, key: str, job: Job, document: Document) -> Any:
+        if key.startswith("field:"):
+            name = key.removeprefix("field:")
+            raw = document.fields.get(name)
+            if raw is None:
+                return None
+            if self.kinds.get(name) in _NUMERIC_KINDS:
+                try:
+                    return float(raw)
+                except ValueError:
+                    return raw
+            if self.kinds.get(name) == "date":
+                try:
+                    return date.fromisoformat(raw)
+                except ValueError:
+                    return raw
+            return raw
+        return self._built_in(key, job, document)
+
+    def _built_in(self, key: str, job: Job, document: Document) -> Any:
+        match key:
+            case "job":
+                return job.id
+            case "document":
+                return document.id
+            case "file":
+                return job.file_name
+            case "folder":
+                return str(PurePath(job.source_path).parent)
+            case "pages":
+                return document.page_label.replace("–", "-")
+            case "type":
+                spec = self.profile.doc_type(document.doc_type)
+                labels = spec.labels if spec else {}
+                return labels.get(self.language) or document.doc_type
+            case "confidence":
+                found = [document.confidence.get(k, 0.0) for k, v in document.fields.items() if v]
+                return round(min(found), 2) if found else None
+            case "review":
+                return _REVIEW_WORDS[review_state(document)][self.language]
+            case "reasons":
+                words = [c.words(self.language, self.labels) for c in document.review_codes]
+                return "; ".join(words) or None
+            case "confirmed_by":
+                return document.confirmed_by
+            case "confirmed_at":
+                if not document.confirmed_at:
+                    return None
+                moment = datetime.fromisoformat(document.confirmed_at)
+                return moment.astimezone().replace(tzinfo=None)
+        return None
+
+
+def export_documents(
+    out: Path,
+    pairs: Sequence[tuple[Job, Document]],
+    layout: Layout,
+    profile: Profile,
+    options: ExportOptions,
+) -> int:
+    """Write ``pairs`` to ``out`` in the format its suffix names; returns the rows."""
+    suffix = Path(out).suffix.lower()
+    if suffix not in FORMATS:
+        raise ConfigError(f"{out}: export to .xlsx, .csv or .json (not {suffix or 'no suffix'})")
+    with atomic_output(out) as partial:
+        if suffix == ".json":
+            body = [{**d.as_dict(), "file": job.file_name} for job, d in pairs]
+            partial.write_text(json.dumps(body, ensure_ascii=False, indent=2), encoding="utf-8")
+        elif suffix == ".csv":
+            _write_csv(partial, pairs, layout, profile, options)
+        else:
+            _write_xlsx(partial, pairs, layout, profile, options)
+    return len(pairs)
+
+
+def _write_xlsx(
+    path: Path,
+    pairs: Sequence[tuple[Job, Document]],
+    layout: Layout,
+    profile: Profile,
+    options: ExportOptions,
+) -> None:
+    cells = _Cells(profile, options.language)
+    workbook = Workbook(write_only=True)
+    sheet = workbook.create_sheet("Документы" if options.language == "ru" else "Documents")
+    titles = [c.title(profile, options.language) for c in layout.columns]
+    header(sheet, titles, [max(10, min(40, len(t) + 4)) for t in titles])
+    for job, document in pairs:
+        row = []
+        for column in layout.columns:
+            value = escape_cell(cells.value(column.key, job, document))
+            if isinstance(value, date | float) or column.key == "confidence":
+                cell = WriteOnlyCell(sheet, value=value)
+                if isinstance(value, datetime):
+                    cell.number_format = "DD.MM.YYYY HH:MM"
+                elif isinstance(value, date):
+                    cell.number_format = DATE_FORMAT
+                elif column.key == "confidence":
+                    cell.number_format = "0%"
+                else:
+                    cell.number_format = AMOUNT_FORMAT
+                value = cell
+            row.append(value)
+        sheet.append(row)
+    workbook.save(path)
+
+
+def _write_csv(
+    path: Path,
+    pairs: Sequence[tuple[Job, Document]],
+    layout: Layout,
+    profile: Profile,
+    options: ExportOptions,
+) -> None:
+    russian = options.language == "ru"
+    delimiter = options.delimiter or (";" if russian else ",")
+    comma_decimal = delimiter == ";"
+    cells = _Cells(profile, options.language)
+
+    def text(value: Any) -> str:
+        if value is None:
+            return ""
+        if isinstance(value, datetime):
+            return value.strftime("%d.%m.%Y %H:%M" if russian else "%Y-%m-%d %H:%M")
+        if isinstance(value, date):
+            return value.strftime("%d.%m.%Y") if russian else value.isoformat()
+        if isinstance(value, float):
+            shown = f"{value:.2f}"
+            return shown.replace(".", ",") if comma_decimal else shown
+        return str(escape_cell(value))
+
+    # utf-8-sig: the byte-order mark is how Excel knows the file is UTF-8
+    with path.open("w", encoding="utf-8-sig", newline="") as stream:
+        writer = csv.writer(stream, delimiter=delimiter)
+        writer.writerow([c.title(profile, options.language) for c in layout.columns])
+        for job, document in pairs:
+            writer.writerow([text(cells.value(c.key, job, document)) for c in layout.columns])

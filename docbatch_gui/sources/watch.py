@@ -1,0 +1,256 @@
+"""Watched folders: a network scanner drops files, DocBatch takes each one once.
+
+A file is taken only when it is complete: its size and modification time have not
+changed for ``settle`` seconds, and its name is not a temporary one (``.part``,
+``.tmp``, ``~$…``, a leading dot) that a copier renames at the end. File-system
+events (watchdog) make a new file seen at once; the folders are also listed every
+``poll`` seconds, because a network share sends no events. A folder that is missing
+or unreadable (an unmounted share) is reported once and tried again at every listing.
+
+What was taken is written to a small SQLite ledger (path, size, modification time)
+in the data folder, so a restart takes nothing twice; a file changed in place (new
+size or time) counts as a new file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from watchdog.events import FileSystemEvent, FileSystemEventHandler
+from watchdog.observers import Observer
+from watchdog.observers.api import BaseObserver, ObservedWatch
+
+log = logging.getLogger(__name__)
+
+#: the subfolders originals are moved into; never watched themselves
+DONE_FOLDERS = ("processed", "failed")
+_TEMPORARY_SUFFIXES = (
+    ".part",
+    ".partial",
+    ".tmp",
+    ".temp",
+    ".crdownload",
+    ".filepart",
+    ".download",
+)
+
+
+def is_temporary(name: str) -> bool:
+    lowered = name.lower()
+    return name.startswith((".", "~$", "~")) or lowered.endswith(_TEMPORARY_SUFFIXES)
+
+
+@dataclass(frozen=True)
+class Taken:
+    path: str
+    folder: str
+    job_id: int | None
+    outcome: str  # queued | skipped | moved:<subfolder>
+
+
+class Ledger:
+    """Which files were taken, and what became of their originals."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self._lock = threading.Lock()
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS taken (path TEXT, size INTEGER, mtime_ns INTEGER, "
+            "folder TEXT, job_id INTEGER, outcome TEXT, at TEXT, "
+            "PRIMARY KEY (path, size, mtime_ns))"
+        )
+
+    @contextmanager
+    def _cursor(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            yield self._db
+
+    def knows(self, path: Path, size: int, mtime_ns: int) -> bool:
+        with self._cursor() as db:
+            row = db.execute(
+                "SELECT 1 FROM taken WHERE path = ? AND size = ? AND mtime_ns = ?",
+                (str(path), size, mtime_ns),
+            ).fetchone()
+        return row is not None
+
+    def record(
+        self, path: Path, size: int, mtime_ns: int, folder: Path, job_id: int | None, outcome: str
+    ) -> None:
+        at = datetime.now(UTC).isoformat(timespec="seconds")
+        with self._cursor() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO taken VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (str(path), size, mtime_ns, str(folder), job_id, outcome, at),
+            )
+
+    def waiting_to_move(self) -> list[Taken]:
+        """Taken files whose job had not finished when they were last looked at."""
+        with self._cursor() as db:
+            rows = db.execute(
+                "SELECT path, folder, job_id, outcome FROM taken WHERE outcome = 'queued' "
+                "AND job_id IS NOT NULL"
+            ).fetchall()
+        return [Taken(*row) for row in rows]
+
+    def moved(self, path: str, outcome: str) -> None:
+        with self._cursor() as db:
+            db.execute("UPDATE taken SET outcome = ? WHERE path = ? AND outcome = 'queued'",
+                       (outcome, path))  # fmt: skip
+
+    def close(self) -> None:
+        self._db.close()
+
+
+class _Wake(FileSystemEventHandler):
+    def __init__(self, wake: threading.Event) -> None:
+        self.wake = wake
+
+    def on_any_event(self, event: FileSystemEvent) -> None:
+        self.wake.set()
+
+
+class FolderWatcher:
+    """Lists ``folders`` on events and every ``poll`` seconds; calls ``on_ready(path,
+    folder)`` for each complete new file, ``on_problem(folder, message or None)`` when
+    a folder goes missing (or comes back: None), and ``on_tick()`` after each listing."""
+
+    def __init__(
+        self,
+        folders: Sequence[Path],
+        ledger: Ledger,
+        on_ready: Callable[[Path, Path], None],
+        *,
+        settle: float = 3.0,
+        poll: float = 5.0,
+        on_problem: Callable[[Path, str | None], None] | None = None,
+        on_tick: Callable[[], None] | None = None,
+    ) -> None:
+        self.folders = [Path(f).expanduser() for f in folders]
+        self.ledger = ledger
+        self.on_ready = on_ready
+        self.settle = settle
+        self.poll = poll
+        self.on_problem = on_problem or (lambda folder, message: None)
+        self.on_tick = on_tick or (lambda: None)
+        self.problems: dict[Path, str] = {}
+        self._seen: dict[Path, tuple[int, int, float]] = {}  # size, mtime_ns, since
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._observer: BaseObserver | None = None
+        self._scheduled: dict[Path, ObservedWatch | None] = {}  # folder → its watchdog watch
+        self._thread: threading.Thread | None = None
+
+    # -- life ------------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._observer = Observer()
+        self._observer.daemon = True
+        self._observer.start()
+        self._thread = threading.Thread(target=self._run, name="docbatch-watch", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+        if self._observer is not None:
+            self._observer.stop()
+            self._observer.join(timeout=5)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self.scan()
+                self.on_tick()
+            except Exception:  # the watcher must outlive one odd file or callback
+                log.exception("watched folders")
+            # listen for events, and settle: look again once a seen file may be complete
+            self._wake.wait(min(self.poll, self.settle) if self._seen else self.poll)
+            self._wake.clear()
+
+    # -- one listing -----------------------------------------------------------------
+
+    def scan(self) -> None:
+        for folder in self.folders:
+            try:
+                if not folder.is_dir():
+                    raise FileNotFoundError(f"{folder} is missing or not a folder")
+                self._schedule(folder)
+                files = list(self._files(folder))
+            except OSError as exc:
+                self._problem(folder, f"{folder}: {exc.strerror or exc}; tried again "
+                                      f"every {self.poll:g} s")  # fmt: skip
+                continue
+            self._problem(folder, None)
+            for path in files:
+                self._consider(path, folder)
+
+    def _files(self, folder: Path) -> Iterator[Path]:
+        for root, dirs, names in os.walk(folder):
+            here = Path(root)
+            dirs[:] = [d for d in dirs if not d.startswith(".") and not (
+                here == folder and d in DONE_FOLDERS)]  # fmt: skip
+            for name in names:
+                if not is_temporary(name):
+                    yield here / name
+
+    def _consider(self, path: Path, folder: Path) -> None:
+        try:
+            info = path.stat()
+        except OSError:
+            self._seen.pop(path, None)
+            return
+        if info.st_size == 0:
+            return  # a copier's first step: an empty file, filled later
+        now = time.monotonic()
+        size, mtime = info.st_size, info.st_mtime_ns
+        before = self._seen.get(path)
+        if before is None or before[:2] != (size, mtime):
+            self._seen[path] = (size, mtime, now)
+            return
+        if now - before[2] < self.settle or self.ledger.knows(path, size, mtime):
+            return
+        del self._seen[path]
+        self.on_ready(path, folder)
+
+    def _schedule(self, folder: Path) -> None:
+        if folder in self._scheduled or self._observer is None:
+            return
+        try:
+            watch = self._observer.schedule(_Wake(self._wake), str(folder), recursive=True)
+        except OSError as exc:  # no inotify here (a share): the listing still works
+            log.info("no file events for %s (%s); listing every %g s", folder, exc, self.poll)
+            watch = None
+        self._scheduled[folder] = watch
+
+    def _unschedule(self, folder: Path) -> None:
+        watch = self._scheduled.pop(folder, None)
+        if watch is not None and self._observer is not None:
+            with contextlib.suppress(KeyError, OSError):
+                self._observer.unschedule(watch)
+
+    def _problem(self, folder: Path, message: str | None) -> None:
+        if self.problems.get(folder) == message:
+            return
+        if message is None:
+            if folder not in self.problems:
+                return
+            del self.problems[folder]
+            log.info("watched folder %s is back", folder)
+        else:
+            self.problems[folder] = message
+            self._unschedule(folder)  # a remounted share is a new folder to watch
+            log.warning("watched folder %s", message)
+        self.on_problem(folder, message)
