@@ -25,6 +25,9 @@ Word = tuple[str, float, float, float, float]
 
 FORMAT = 1
 DIGITS = 4
+#: words kept of a page: a dense printed page has one or two thousand; a text bomb
+#: (a few kilobytes of repeated text) has millions, and its page text is cut too
+MAX_WORDS = 10_000
 
 
 def _fraction(value: float) -> float:
@@ -85,7 +88,7 @@ def turned(words: Iterable[Word], rotation: int) -> list[Word]:
 
 def encode(words: Sequence[Word]) -> bytes:
     """The blob of a page's words."""
-    body = {"format": FORMAT, "words": [list(w) for w in words]}
+    body = {"format": FORMAT, "words": [list(w) for w in words[:MAX_WORDS]]}
     return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
 
 
@@ -128,14 +131,18 @@ def from_pdf_page(page: Any, textpage: Any, rotation: int) -> list[Word]:
         word = normalised(text, box.x0, box.y0, box.x1, box.y1, rect.width, rect.height)
         if word is not None:
             out.append(word)
+            if len(out) >= MAX_WORDS:
+                break
     return turned(out, rotation)
 
 
 def from_tesseract_tsv(tsv: str, width: int, height: int) -> list[Word]:
     """The words of Tesseract's TSV output (level 5 rows) on a ``width`` × ``height``
     image."""
-    out = []
+    out: list[Word] = []
     for line in tsv.splitlines()[1:]:
+        if len(out) >= MAX_WORDS:
+            break
         cells = line.split("\t")
         if len(cells) < 12 or cells[0] != "5":
             continue

@@ -4,12 +4,15 @@ fractions of the page, whatever turn the file or the pipeline gave the page."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pymupdf
 import pytest
 
 from docbatch_gui.pipeline.ocr_vision import VisionOcr
+from docbatch_gui.pipeline.render import PrepareTask, open_pdf
 from docbatch_gui.pipeline.words import (
+    MAX_WORDS,
     decode,
     encode,
     from_pdf_page,
@@ -17,6 +20,7 @@ from docbatch_gui.pipeline.words import (
     normalised,
     turned,
 )
+from tests.builders import text_bomb_pdf
 from tests.fakes.vision_server import PAGE_HEIGHT, PAGE_WIDTH, FakeVision
 
 JPEG = b"\xff\xd8\xff\xe0 not really a jpeg, the fake only checks it is non-empty"
@@ -76,6 +80,17 @@ def test_the_renderers_own_turn_is_applied() -> None:
     (plain,) = from_pdf_page(page, page.get_textpage(), 0)
     (turned_word,) = from_pdf_page(page, page.get_textpage(), 90)
     assert turned_word == turned([plain], 90)[0]
+
+
+def test_a_text_bomb_keeps_a_bounded_number_of_words(tmp_path: Path) -> None:
+    """Millions of words of repeated text: the first MAX_WORDS are kept."""
+    bomb = tmp_path / "bomb.pdf"
+    text_bomb_pdf(bomb, repeats=5_000)
+    document = open_pdf(PrepareTask(source=str(bomb), file_name="bomb.pdf", kind="pdf"))
+    page = document[0]
+    words = from_pdf_page(page, page.get_textpage(), 0)
+    assert len(words) == MAX_WORDS
+    assert len(decode(encode(words * 2))) == MAX_WORDS
 
 
 def test_tesseract_tsv_rows_of_words() -> None:
