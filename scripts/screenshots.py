@@ -2,6 +2,8 @@
 
 Run under a real X server to get the platform's look:
 ``xvfb-run -s "-screen 0 1600x1000x24" .venv/bin/python scripts/screenshots.py [en|ru]``
+(``--out DIR`` writes elsewhere than docs/screenshots/; ``--size 1024x640`` checks a
+small screen).
 It opens the window on a throw-away data directory and drops the bundled samples on
 it. They are processed in batch mode against the test suite's wire-level fake of the
 Anthropic API (no key, no cost), so the queue shows costs and the Batches tab a real
@@ -107,6 +109,8 @@ async def review_box(window: object, path: Path) -> None:
 
 
 def main() -> int:
+    import argparse
+
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
@@ -115,8 +119,14 @@ def main() -> int:
     from docbatch_gui._qt.loop import make_loop
     from docbatch_gui.settings.model import load_settings
 
-    lang = sys.argv[1] if len(sys.argv) > 1 else "en"
-    OUT.mkdir(parents=True, exist_ok=True)
+    parser = argparse.ArgumentParser()
+    parser.add_argument("lang", nargs="?", default="en", choices=["en", "ru"])
+    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--size", default="1480x900", help="window size, WxH")
+    args = parser.parse_args()
+    lang, out = args.lang, args.out
+    width, height = (int(v) for v in args.size.split("x"))
+    out.mkdir(parents=True, exist_ok=True)
     qapp = QApplication.instance() or QApplication(sys.argv[:1])
     install_translator(qapp, lang)  # type: ignore[arg-type]
     data = Path(tempfile.mkdtemp(prefix="docbatch-shots-"))
@@ -138,12 +148,12 @@ def main() -> int:
     loop = make_loop(qapp)
     asyncio.set_event_loop(loop)
     window = build_window(settings, qsettings)
-    window.resize(1480, 900)  # type: ignore[attr-defined]
+    window.resize(width, height)  # type: ignore[attr-defined]
     window.show()  # type: ignore[attr-defined]
     with loop:
-        loop.run_until_complete(scenario(window, OUT, lang))
+        loop.run_until_complete(scenario(window, out, lang))
     fake.stop()
-    print(f"screenshots in {OUT}")
+    print(f"screenshots in {out}")
     return 0
 
 

@@ -182,6 +182,7 @@ def text_bomb_pdf(path: Path, repeats: int = 200_000) -> Path:
     out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
         len(objects) + 1, xref)  # fmt: skip
     path.write_bytes(bytes(out))
+    return path
 
 
 def invoice_pdf(

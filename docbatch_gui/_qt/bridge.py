@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from docbatch_gui._qt.language import interface_language
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.app.host import EngineHost, EngineState
 from docbatch_gui.domain.models import Job
@@ -75,7 +76,9 @@ class EngineBridge(QObject):
 
     def _on_state(self, state: EngineState) -> None:
         halted = self.host.halted
-        self._to_gui(self._state_changed, state, str(halted) if halted is not None else "")
+        # worded in the interface language, from its code when it has one
+        text = halted.words(interface_language()) if halted is not None else ""
+        self._to_gui(self._state_changed, state, text)
 
     def _state_changed(self, state: EngineState, message: str) -> None:
         self.engine_state.emit(state.value)

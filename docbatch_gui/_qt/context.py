@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QLocale, QSettings
+from PySide6.QtCore import QSettings
 
 from docbatch_gui._qt.bridge import EngineBridge
+from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.notify import Notifier
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.app.host import EngineHost
@@ -47,8 +48,3 @@ class GuiContext:
         """Why the document needs review, in the interface language with field labels."""
         labels = {f.key: self.field_label(f.key) for f in self.app.profile.fields}
         return [code.words(interface_language(), labels) for code in doc.review_codes]
-
-
-def interface_language() -> str:
-    """The interface language ("en", "ru"): the translator installs it as the locale."""
-    return QLocale().name().split("_")[0]

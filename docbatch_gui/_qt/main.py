@@ -18,6 +18,7 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from docbatch_gui._qt.qt_libraries import check_before_qt
 from docbatch_gui.domain.errors import ConfigError, DocBatchError
 from docbatch_gui.frozen import dispatch_child
 from docbatch_gui.storage.health import storage_error
@@ -58,6 +59,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if child_exit is not None:
         return child_exit
     args = parse_args(argv)
+    problem = check_before_qt()  # Qt would abort with a paragraph about plugins
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return 1
     if args.self_test:
         from docbatch_gui._qt.self_test import run_self_test
 

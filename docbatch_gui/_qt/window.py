@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QProgressDialog,
-    QTabWidget,
 )
 
 from docbatch_gui._qt.batches.tab import BatchesTab
@@ -27,7 +26,8 @@ from docbatch_gui._qt.registry.tab import RegistryTab
 from docbatch_gui._qt.review.tab import ReviewTab
 from docbatch_gui._qt.settings.tab import SettingsTab
 from docbatch_gui._qt.tasks import spawn
-from docbatch_gui._qt.widgets.dialogs import confirm
+from docbatch_gui._qt.widgets.dialogs import ask
+from docbatch_gui._qt.widgets.fit import ScrollingTabs, fit_to_screen
 from docbatch_gui._qt.widgets.log_panel import LogPanel
 from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui.app.host import EngineState
@@ -53,10 +53,10 @@ class MainWindow(QMainWindow):
         ctx.notifier.window = self
         self.setWindowTitle("DocBatch")
         self.setAcceptDrops(True)
-        self.resize(1280, 800)
+        fit_to_screen(self, 1280, 800)
         self.images = PageImages(ctx.host)
 
-        self.tabs = QTabWidget()
+        self.tabs = ScrollingTabs()  # a tab scrolls rather than outgrow a small screen
         self.tabs.setDocumentMode(True)
         self.queue_tab = QueueTab(ctx, self.images)
         self.review_tab = ReviewTab(ctx, self.images)
@@ -213,6 +213,7 @@ class MainWindow(QMainWindow):
         return {
             "queue/header": self.queue_tab.table.horizontalHeader(),
             "queue/splitter": self.queue_tab.splitter,
+            "review/splitter": self.review_tab.splitter,
             "batches/header": self.batches_tab.table.horizontalHeader(),
             "registry/header": registry.table.horizontalHeader(),
             "registry/splitter": registry.splitter,
@@ -256,21 +257,10 @@ class MainWindow(QMainWindow):
             running = await self.ctx.bridge.call(self.ctx.host.active_jobs)
             wait = False
             if running and self.ctx.host.running:
-                answer = await confirm(
-                    self,
-                    self.tr("Close DocBatch"),
-                    self.tr(
-                        "{0} job(s) are being processed. Wait for their running steps to "
-                        "finish, or leave them for the next start? Nothing is lost either way."
-                    ).format(running),
-                    QMessageBox.StandardButton.Yes
-                    | QMessageBox.StandardButton.No
-                    | QMessageBox.StandardButton.Cancel,
-                    QMessageBox.StandardButton.No,
-                )
-                if answer == QMessageBox.StandardButton.Cancel:
+                answer = await self._ask_close(running)
+                if answer is None:
                     return
-                wait = answer == QMessageBox.StandardButton.Yes
+                wait = answer == "wait"
             if wait:
                 await self._drain_or_leave()
             await self.shutdown()
@@ -278,6 +268,30 @@ class MainWindow(QMainWindow):
             self.close()
         finally:
             self._closing = False
+
+    async def _ask_close(self, running: int) -> str | None:
+        """ "wait" or "quit", or None to stay: buttons named for what they do, since a
+        Yes/No to a question with two choices in it is a guess."""
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            self.tr("Close DocBatch"),
+            self.tr(
+                "{0} job(s) are being processed. Wait for their running steps to "
+                "finish, or leave them for the next start? Nothing is lost either way."
+            ).format(running),
+            QMessageBox.StandardButton.NoButton,
+            self,
+        )
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        wait = box.addButton(self.tr("Wait for running jobs"), QMessageBox.ButtonRole.AcceptRole)
+        wait.setObjectName("wait_button")
+        leave = box.addButton(self.tr("Quit now"), QMessageBox.ButtonRole.DestructiveRole)
+        leave.setObjectName("quit_button")
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(leave)
+        await ask(box)
+        clicked = box.clickedButton()
+        return "wait" if clicked is wait else "quit" if clicked is leave else None
 
     async def _drain_or_leave(self) -> None:
         """Let running jobs finish, with a progress dialog whose button leaves them

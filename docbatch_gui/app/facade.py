@@ -28,6 +28,7 @@ from docbatch_gui.domain.errors import (
     InvalidTransition,
     NotFound,
 )
+from docbatch_gui.domain.messages import english
 from docbatch_gui.domain.models import Document, Job, Page
 from docbatch_gui.domain.progress import CancelToken, ProgressSink
 from docbatch_gui.domain.states import (
@@ -252,7 +253,12 @@ class DocBatchApp(BatchViews, RemoteSources):
     @cached_property
     def review(self) -> ReviewService:
         checker = DocumentChecker(self.profile, min_year=self.settings.check_min_year)
-        return ReviewService(self.store, lambda job: finished(self.context, job), checker=checker)
+        return ReviewService(
+            self.store,
+            lambda job: finished(self.context, job),
+            checker=checker,
+            keep_values=self.settings.counterparty_kept,
+        )
 
     def page_image(self, job_id: int, page_no: int) -> bytes:
         """The rendered page (upright), as stored: what Claude saw."""
@@ -276,7 +282,9 @@ class DocBatchApp(BatchViews, RemoteSources):
     def cancel(self, job_id: int) -> Job:
         job = self.store.get_job(job_id)
         check_operator_move(job_id, job.file_name, job.state, JobState.CANCELED)
-        return self.store.transition(job_id, JobState.CANCELED, error="canceled by the operator")
+        return self.store.transition(
+            job_id, JobState.CANCELED, error=english("canceled_by_operator")
+        )
 
     def reprocess(self, job_id: int, *, force: bool = False) -> Job:
         """Process a finished job or a duplicate again, as a new attempt.

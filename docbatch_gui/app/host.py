@@ -32,7 +32,7 @@ from docbatch_gui.app.facade import DocBatchApp, first_of
 from docbatch_gui.app.watching import WatchService
 from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.domain.models import Job
-from docbatch_gui.domain.states import RECOVERABLE_STATES
+from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState
 from docbatch_gui.engine.worker import JobListener
 from docbatch_gui.pipeline.isolate import kill_all
 from docbatch_gui.settings.model import Settings
@@ -72,6 +72,8 @@ class EngineHost:
         self._life = threading.RLock()
         self._state_listeners: list[StateListener] = []
         self._job_listeners: list[JobListener] = []
+        #: queued jobs announced while nothing was claimed (``_announce_waiting``)
+        self._announced: set[int] = set()
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop: asyncio.Event | None = None
@@ -304,3 +306,22 @@ class EngineHost:
         while not stop.is_set():
             await first_of(stop, timeout=FLAG_POLL_S)
             self._flag_state()
+            self._announce_waiting()
+
+    def _announce_waiting(self) -> None:
+        """While nothing is claimed (paused, or stopped by a critical error), a job
+        another process queued (``docbatch process``) reaches no listener: the worker
+        would announce it when it takes it. So the queued jobs are announced here, each
+        once, and the window shows them before Resume."""
+        if self.state not in (EngineState.PAUSED, EngineState.HALTED):
+            self._announced.clear()
+            return
+        try:
+            queued = self.app.store.list_jobs(states=[JobState.QUEUED])
+        except DocBatchError as exc:  # a busy store: try again at the next poll
+            log.warning("could not read the queue: %s", exc)
+            return
+        for job in queued:
+            if job.id not in self._announced:
+                self._announced.add(job.id)
+                self._on_job(job)

@@ -8,6 +8,9 @@ An edit is judged like a reader's value: the edited fields lose their old reason
 the field checks run again on the new values (a typed INN must pass its checksum
 too, VAT must still fit a corrected total), and a document confirmed before the
 edit is no longer confirmed until the person confirms it again.
+
+A confirmed document is also remembered under its seller's INN, so the next document
+of that seller is checked against it (``checks.counterparty``).
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from docbatch_gui.checks import DocumentChecker, document_text
+from docbatch_gui.checks.counterparty import SELLER_INN, clean_inn, confirmed_entry
+from docbatch_gui.domain.counterparty import Counterparty
 from docbatch_gui.domain.errors import DocBatchError, ErrorKind, ExitCode, NotFound
 from docbatch_gui.domain.models import Document, Job
 from docbatch_gui.domain.normalize import normalize_amount, normalize_date
@@ -68,6 +73,7 @@ class ReviewService:
         on_final: Callable[[Job], object] | None = None,
         *,
         checker: DocumentChecker | None = None,
+        keep_values: int = 5,
     ) -> None:
         """``checker`` holds the engine's profile and settings; without one, the
         bundled profile with the default settings."""
@@ -75,6 +81,8 @@ class ReviewService:
         #: told when a confirmation finishes a job (the webhook)
         self.on_final = on_final
         self._checker = checker
+        #: how many of a seller's newest confirmed documents keep their values
+        self.keep_values = keep_values
 
     @property
     def checker(self) -> DocumentChecker:
@@ -163,6 +171,9 @@ class ReviewService:
             audit=[*doc.audit, _entry(at, who, "confirm", None, None, None)],
         )
         saved = self.store.update_document(updated)  # in place: the id and matches stay
+        entry = confirmed_entry(saved, at)
+        if entry is not None:
+            self.store.remember_confirmed(entry, keep=self.keep_values)
         job = self.store.get_job(job_id)
         remaining = [
             d for d in self.store.list_documents(job_id) if d.needs_review and not d.confirmed_by
@@ -174,6 +185,20 @@ class ReviewService:
             if self.on_final is not None:
                 self.on_final(job)
         return saved, job
+
+    # -- what confirmed documents taught ----------------------------------------------
+
+    def counterparty_of(self, document: Document) -> Counterparty | None:
+        """What is remembered of the document's seller (by its INN), if anything."""
+        inn = clean_inn(document.fields.get(SELLER_INN))
+        return self.store.counterparty(inn) if inn else None
+
+    def counterparties(self) -> list[Counterparty]:
+        return self.store.list_counterparties()
+
+    def forget_counterparty(self, inn: str) -> int:
+        """Forget one seller; NotFound when nothing is remembered of ``inn``."""
+        return self.store.forget_counterparty(inn.strip())
 
     def _check_pages(self, job_id: int, pages: tuple[int, int]) -> None:
         first, last = pages

@@ -60,8 +60,11 @@ class BatchViews:
 
         found = {}
         for job_id in job_ids:
-            total = sum((Usage.of(r) for r in self.store.list_requests(job_id)), Usage())
-            found[job_id] = total.as_fields()
+            records = self.store.list_requests(job_id)
+            total = sum((Usage.of(r) for r in records), Usage())
+            # the part of the input the seller's confirmed examples took (estimated)
+            examples = sum(r.example_tokens for r in records)
+            found[job_id] = {**total.as_fields(), "example_tokens": examples}
         return found
 
     def batch_rows(self) -> list[BatchRow]:

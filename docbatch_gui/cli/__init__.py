@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import sys
 from collections.abc import Sequence
 
@@ -22,6 +23,7 @@ from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.app.log_file import log_to_file
 from docbatch_gui.cli.commands import COMMANDS, cmd_doctor
 from docbatch_gui.cli.errors import TerminalFilter, debug_requested, report
+from docbatch_gui.cli.output import Language
 from docbatch_gui.cli.parser import build_parser
 from docbatch_gui.settings.model import Settings, load_settings
 from docbatch_gui.settings.secrets import ScrubbingFilter
@@ -57,9 +59,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     debug = debug_requested(args.debug)
     settings: Settings | None = None
     app = None
+    Language.choose(args.lang, "", os.environ)  # until the settings are read
     try:
         overrides = {"data_dir": args.data_dir} if args.data_dir else {}
         settings = load_settings(**overrides)
+        Language.choose(args.lang, settings.language, os.environ)
         _setup_logging(settings, args.verbose)
         if args.command == "doctor":
             return cmd_doctor(settings, args)

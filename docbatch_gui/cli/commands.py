@@ -19,9 +19,11 @@ from rich.text import Text
 
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.app.watching import WatchService
+from docbatch_gui.cli.counterparties import cmd_counterparties
 from docbatch_gui.cli.errors import describe, sentence
 from docbatch_gui.cli.export import cmd_export
 from docbatch_gui.cli.output import (
+    Language,
     batch_json,
     complain,
     document_json,
@@ -82,7 +84,7 @@ def cmd_process(app: DocBatchApp, args: argparse.Namespace) -> int:
     if sender is not None and not sender.flush(WEBHOOK_FLUSH_SECONDS):
         complain("Some webhook deliveries are still pending; the next run sends them.", "yellow")
     if app.halted is not None:
-        complain(f"Stopped: {app.halted.message}")
+        complain(f"Stopped: {app.halted.words(Language.current)}")
     if interrupted:
         left = sum(1 for j in jobs if j.state.value == "queued")
         complain(
@@ -377,4 +379,5 @@ COMMANDS = {
     "export": cmd_export,
     "watch": cmd_watch,
     "webhooks": cmd_webhooks,
+    "counterparties": cmd_counterparties,
 }

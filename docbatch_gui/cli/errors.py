@@ -17,7 +17,7 @@ import traceback
 from pathlib import Path
 
 from docbatch_gui.app.log_file import log_path
-from docbatch_gui.cli.output import complain, err
+from docbatch_gui.cli.output import Language, complain, err
 from docbatch_gui.domain.errors import DocBatchError, ExitCode, NotFound
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.settings.secrets import scrub_secrets
@@ -39,10 +39,11 @@ WHERE_TO_LOOK = {
     "row": "`docbatch registry results ID` lists a registry's rows",
     "batch": "`docbatch batches --json` lists the batches with their local ids",
     "setting": "the Configuration section of the README lists the settings",
+    "counterparty": "`docbatch counterparties` lists the remembered sellers",
     "file": "check the path",
 }
 #: things kept in the data folder: a wrong --data-dir is the usual cause
-IN_DATA_FOLDER = {"job", "document", "page", "registry", "row", "batch"}
+IN_DATA_FOLDER = {"job", "document", "page", "registry", "row", "batch", "counterparty"}
 
 
 def debug_requested(flag: bool) -> bool:
@@ -112,7 +113,7 @@ def describe(exc: BaseException, settings: Settings | None) -> tuple[int, str] |
     if isinstance(exc, NotFound):
         return exc.exit_code, not_found(exc, settings)
     if isinstance(exc, DocBatchError):
-        return exc.exit_code, sentence(exc.message)
+        return exc.exit_code, sentence(exc.words(Language.current))
     if isinstance(exc, sqlite3.Error):
         db = settings.db_path if settings is not None else Path("the database")
         converted = storage_error(exc, db)

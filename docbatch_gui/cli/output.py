@@ -4,6 +4,7 @@ the consoles every command writes to (stdout for results, stderr for problems)."
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console, Group
@@ -11,6 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from docbatch_gui.app.batch_stats import requests_done, requests_total, shown_cost
+from docbatch_gui.domain.messages import LANGUAGES, word
 from docbatch_gui.domain.models import BatchRecord, Document, Job, Page
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.domain.text import printable
@@ -23,6 +25,33 @@ if TYPE_CHECKING:
 out = Console(highlight=False, soft_wrap=True)
 #: problems and progress, so that stdout stays parseable with --json
 err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+class Language:
+    """The language this run words messages in: ``--lang``, else the ``language``
+    setting, else the system's (``LC_ALL``, ``LC_MESSAGES``, ``LANG``), else English.
+    JSON output is not worded: it carries the English text and the code."""
+
+    current = "en"
+    #: the language asked for (``--lang`` or the setting), None when it is the system's:
+    #: a registry export keeps its Russian headers unless a language was asked for
+    chosen: str | None = None
+
+    @classmethod
+    def choose(cls, option: str | None, setting: str, environ: Mapping[str, str]) -> str:
+        cls.chosen = option or setting or None
+        cls.current = cls.chosen or system_language(environ)
+        return cls.current
+
+
+def system_language(environ: Mapping[str, str]) -> str:
+    """The language of the locale the terminal runs in, when messages exist in it."""
+    for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(variable, "")
+        if value:
+            code = value.split("_")[0].split(".")[0].lower()
+            return code if code in LANGUAGES else "en"
+    return "en"
 
 
 def complain(message: str, style: str = "red") -> None:
@@ -158,12 +187,11 @@ def job_cost(job: Job) -> str:
 def job_note(job: Job) -> str:
     if job.state is JobState.DUPLICATE and job.duplicate_of is not None:
         return f"same file as job {job.duplicate_of}; --force processes it again"
-    if job.error_kind and job.error:
-        label = {"retryable": "busy, will retry", "unsupported": "input not supported"}.get(
-            job.error_kind.value, job.error_kind.value
-        )
-        return f"{label}: {job.error}"
-    return job.error or ""
+    error = job.error_words(Language.current)
+    if job.error_kind and error:
+        label = word(f"kind_{job.error_kind.value}", {}, Language.current, job.error_kind.value)
+        return f"{label}: {error}"
+    return error or ""
 
 
 def print_jobs(

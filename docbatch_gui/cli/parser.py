@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 
 from docbatch_gui import __version__
+from docbatch_gui.cli.counterparties import add_counterparties_parser
 from docbatch_gui.cli.errors import DEBUG_VARIABLE
 from docbatch_gui.cli.export import add_export_parser
 from docbatch_gui.cli.registry import add_registry_parser
@@ -41,6 +42,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--debug",
         action="store_true",
         help=f"print the traceback of an error, not only its sentence (or set {DEBUG_VARIABLE}=1)",
+    )
+    parser.add_argument(
+        "--lang",
+        choices=["en", "ru"],
+        help="the language of messages (default: the language setting, else the system's)",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -129,4 +135,5 @@ def build_parser() -> argparse.ArgumentParser:
     add_registry_parser(commands)
     add_export_parser(commands)
     add_webhooks_parser(commands)
+    add_counterparties_parser(commands)
     return parser

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
-from docbatch_gui.cli.output import err, out
+from docbatch_gui.cli.output import Language, err, out
 from docbatch_gui.domain.errors import ExitCode
 from docbatch_gui.domain.progress import Progress, ProgressSink
 from docbatch_gui.domain.registry import Registry, SearchResult
@@ -158,7 +158,7 @@ def _results(app: DocBatchApp, args: argparse.Namespace) -> int:
         return ExitCode.OK
     for r in results:
         doc = "—" if r.document_id is None else str(r.document_id)
-        warnings = "; ".join(r.warnings)
+        warnings = "; ".join(r.warnings_in(Language.current))
         out.print(Text(f"row {r.row:>6}  document {doc:>6}  score {r.score:.2f}  {warnings}"))
     return ExitCode.OK
 
@@ -188,7 +188,9 @@ def _unassign(app: DocBatchApp, args: argparse.Namespace) -> int:
 
 
 def _export(app: DocBatchApp, args: argparse.Namespace) -> int:
-    written = app.registry.export(args.id, args.out, progress=_progress())
+    written = app.registry.export(
+        args.id, args.out, progress=_progress(), language=Language.chosen or "ru"
+    )
     out.print(Text(f"registry {args.id}: {written} rows written to {args.out}"))
     return ExitCode.OK
 

@@ -225,6 +225,12 @@ def _ocr(settings: Settings) -> Check:
                 "installed: apt-get install tesseract-ocr tesseract-ocr-rus tesseract-ocr-eng",
             )
         languages = ", ".join(tesseract_languages())
+        from docbatch_gui.engine.ocr_languages import languages_problem
+
+        problem = languages_problem(settings.ocr_languages)
+        if problem is not None:
+            return Check("OCR", Status.FAIL, f"OCR_LANGUAGES={settings.ocr_languages}: "
+                         + problem.english)  # fmt: skip
         return Check(
             "OCR", Status.OK, f"Tesseract ({languages}); OCR_LANGUAGES={settings.ocr_languages}"
         )

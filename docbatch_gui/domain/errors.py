@@ -9,8 +9,11 @@ without reading the message.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import IntEnum, StrEnum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
+
+from docbatch_gui.domain.messages import Message, english, message_of, word
 
 
 class ErrorKind(StrEnum):
@@ -51,6 +54,37 @@ class DocBatchError(Exception):
 
     def __str__(self) -> str:
         return self.message
+
+    @classmethod
+    def coded(
+        cls, code: str, params: Mapping[str, Any] | None = None, *, file: str | None = None
+    ) -> Self:
+        """The error of message ``code`` (``domain.messages``): its text is the English
+        wording, and the code and parameters go with it to the job and the front ends.
+        (``file`` is the error's path; a message's own ``{file}`` is in ``params``.)"""
+        return cls(english(code, **(params or {})), file=file)
+
+    @property
+    def as_message(self) -> Message | None:
+        """The message this error words, when it was raised with one."""
+        return message_of(self.message)
+
+    def words(self, language: str = "en") -> str:
+        """The error in ``language``; its English text when it has no code."""
+        found = self.as_message
+        if found is None:
+            return self.message
+        return word(found.code, found.params, language, fallback=self.message)
+
+    def job_error(self) -> dict[str, Any]:
+        """What a job records of this failure (kind, English text, code, parameters)."""
+        found = self.as_message
+        return {
+            "error_kind": self.kind,
+            "error": self.message,
+            "error_code": found.code if found else None,
+            "error_params": dict(found.params) if found else None,
+        }
 
 
 class RetryableError(DocBatchError):

@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from docbatch_gui.domain.errors import ErrorKind
+from docbatch_gui.domain.messages import word
 from docbatch_gui.domain.reasons import ReviewCode, codes_from_body
 from docbatch_gui.domain.states import JobState, Phase, ProcessingMode
 
@@ -57,14 +58,26 @@ class Job:
     #: times this file's own render or OCR child died while the worker lived: what
     #: counts against the file (a killed or restarted worker does not)
     crashes: int = 0
+    #: the message ``error`` words in English (``domain.messages``), for the front ends
+    #: to word in their language; None for an error stored without one
+    error_code: str | None = None
+    error_params: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # stores hand over the text they keep; the type is the contract
         object.__setattr__(self, "mode", ProcessingMode(self.mode))
+        if self.error_params is None:
+            object.__setattr__(self, "error_params", {})
 
     @property
     def is_duplicate(self) -> bool:
         return self.duplicate_of is not None
+
+    def error_words(self, language: str = "en") -> str | None:
+        """The error in ``language``: worded from its code, else the stored text."""
+        if self.error is None:
+            return None
+        return word(self.error_code, self.error_params, language, fallback=self.error)
 
     def as_dict(self) -> dict[str, Any]:
         """The job as ``jobs --json`` and webhooks give it (JSON-friendly values)."""
@@ -76,6 +89,8 @@ class Job:
             "phase": self.phase.value if self.phase else None,
             "error_kind": self.error_kind.value if self.error_kind else None,
             "error": self.error,
+            "error_code": self.error_code,
+            "error_params": self.error_params if self.error_code else None,
             "pages": self.pages,
             "documents": self.documents,
             "mode": self.mode.value,
@@ -232,6 +247,8 @@ class RequestRecord:
     max_tokens: int | None = None
     note: str | None = None  # something the operator should know about this group
     batch_cost_usd: float | None = None  # what the answer from ``batch`` cost alone
+    #: input tokens the seller's confirmed examples added (estimated from their text)
+    example_tokens: int = 0
 
     def body(self) -> dict[str, Any]:
         return dict(self.__dict__)

@@ -12,6 +12,8 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
+from docbatch_gui.domain.messages import english, message_of, worded_list
+
 
 class RegistryStatus(StrEnum):
     IMPORTING = "importing"
@@ -84,6 +86,26 @@ class SearchResult:
     manual: bool = False
     assigned_by: str | None = None
     assigned_at: str | None = None  # ISO UTC
+    #: the messages ``warnings`` word in English (``domain.texts_registry``), one per
+    #: warning, for the front ends to word in their language; empty on older records
+    warning_codes: list[dict[str, Any]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        # Warnings raised with their code (``messages.Worded``) bring it along, however
+        # the result was built (a search, a manual assignment, a re-match's note).
+        if any(message_of(w) for w in self.warnings):
+            codes = [_code_of(w) for w in self.warnings]
+            object.__setattr__(self, "warnings", [str(w) for w in self.warnings])
+            object.__setattr__(self, "warning_codes", codes)
+
+    def warnings_in(self, language: str = "en") -> list[str]:
+        """The warnings in ``language`` (as stored, for a record without codes)."""
+        return worded_list(self.warnings, self.warning_codes, language)
+
+
+def _code_of(text: str) -> dict[str, Any]:
+    found = message_of(text)
+    return found.as_dict() if found else {"code": "", "params": {}}
 
 
 def manual_result(
@@ -91,13 +113,13 @@ def manual_result(
 ) -> SearchResult:
     """What an operator's assignment (or unassignment, ``document_id`` None) makes of a
     row, in every backend alike: the earlier breakdown stays for reference."""
-    note = "assigned by hand" if document_id is not None else "unassigned by hand"
+    code = "match_assigned_by_hand" if document_id is not None else "match_unassigned_by_hand"
     return SearchResult(
         row=row,
         document_id=document_id,
         score=1.0 if document_id is not None else 0.0,
         explanation=previous.explanation if previous else [],
-        warnings=[f"{note} by {who}"],
+        warnings=[english(code, who=who)],
         manual=True,
         assigned_by=who,
         assigned_at=at,

@@ -135,6 +135,8 @@ def check_operator_move(job_id: int, file_name: str, current: JobState, target: 
 REQUEUE_RESETS: Mapping[str, Any] = {
     "error_kind": None,
     "error": None,
+    "error_code": None,
+    "error_params": None,
     "termination_confirmed": None,
     "progress": 0.0,
 }

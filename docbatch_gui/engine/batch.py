@@ -23,12 +23,14 @@ from docbatch_gui.domain.models import BatchRecord, Job, RequestRecord
 from docbatch_gui.domain.states import PAUSED_SETTING, JobState
 from docbatch_gui.engine.batch_results import ResultBuilder
 from docbatch_gui.engine.context import EngineContext
+from docbatch_gui.engine.counterparties import request_examples
 from docbatch_gui.engine.estimates import CostEstimator
 from docbatch_gui.engine.extraction import group_request, page_groups
 from docbatch_gui.engine.faults import crash_point
 from docbatch_gui.engine.worker import LocalWorker, run_job
 from docbatch_gui.llm.batches import BatchClient
 from docbatch_gui.llm.catalogue import Usage
+from docbatch_gui.llm.pricing import text_tokens
 from docbatch_gui.llm.requests import ExtractionRequest, custom_id
 
 log = logging.getLogger(__name__)
@@ -142,6 +144,7 @@ class BatchEngine:
                     group,
                     len(pages),
                     record.max_tokens if record else None,
+                    request_examples(self.store, self.profile, job, group),
                 )
             )
         return requests
@@ -210,6 +213,7 @@ class BatchEngine:
                     cost_usd=previous.cost_usd if previous else None,
                     max_tokens=previous.max_tokens if previous else None,
                     note=previous.note if previous else None,
+                    example_tokens=text_tokens(request.example_chars),
                     **(Usage.of(previous) if previous else Usage()).as_fields(),
                 )
             )

@@ -15,6 +15,7 @@ from dataclasses import asdict, replace
 from typing import TYPE_CHECKING, Any
 
 from docbatch_gui.domain.errors import CriticalError, ErrorKind, InvalidTransition
+from docbatch_gui.domain.messages import english
 from docbatch_gui.domain.models import BatchRecord, Job, RequestRecord
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.engine.context import EngineContext
@@ -195,9 +196,13 @@ class ResultBuilder:
                         job.id,
                         JobState.FAILED,
                         error_kind=ErrorKind.RETRYABLE,
-                        error=f"{job.file_name}: {len(again)} request(s) failed "
-                        f"{self.max_attempts} times; last: {again[0].error}. Retry the job: "
-                        "answered pages are kept.",
+                        error=english(
+                            "batch_requests_failed",
+                            file=job.file_name,
+                            count=len(again),
+                            times=self.max_attempts,
+                            last=again[0].error,
+                        ),
                     )
                 )
             elif again:

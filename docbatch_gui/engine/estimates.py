@@ -94,15 +94,23 @@ class CostEstimator:
         )
         return basis
 
-    def for_pages(self, groups: Sequence[Sequence[Page]], *, batch: bool) -> float | None:
-        """Before any image is read: page sizes and text layers only."""
+    def for_pages(
+        self,
+        groups: Sequence[Sequence[Page]],
+        *,
+        batch: bool,
+        extra_chars: Sequence[int] = (),
+    ) -> float | None:
+        """Before any image is read: page sizes and text layers only, plus
+        ``extra_chars`` of text per group (the seller's confirmed examples)."""
+        extra = [*extra_chars, *[0] * (len(groups) - len(extra_chars))]
         planned = [
             PlannedRequest(
                 [(p.width, p.height) for p in group],
-                sum(len(p.text) + PAGE_TEXT_MARKUP for p in group),
+                sum(len(p.text) + PAGE_TEXT_MARKUP for p in group) + more,
                 len(group),
             )
-            for group in groups
+            for group, more in zip(groups, extra, strict=False)
         ]
         return estimate_cost(self.catalogue, self.choice, self.basis(), planned, batch=batch)
 

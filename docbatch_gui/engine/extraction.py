@@ -21,9 +21,11 @@ from docbatch_gui.domain.errors import (
 )
 from docbatch_gui.domain.models import Document, Job, Page, RequestRecord
 from docbatch_gui.engine.context import EngineContext
+from docbatch_gui.engine.counterparties import request_examples
 from docbatch_gui.engine.estimates import CostEstimator
 from docbatch_gui.llm.answers import RawDocument, stitch
 from docbatch_gui.llm.catalogue import Usage, load_catalogue
+from docbatch_gui.llm.pricing import text_tokens
 from docbatch_gui.llm.requests import (
     ExtractionRequest,
     PagePayload,
@@ -56,10 +58,12 @@ def group_request(
     group: Sequence[Page],
     total_pages: int,
     max_tokens: int | None = None,
+    examples: str = "",
 ) -> ExtractionRequest:
     """One group's request, reading only this group's page images (sync and batch).
 
-    ``max_tokens`` is raised for a group whose earlier answer was cut off."""
+    ``max_tokens`` is raised for a group whose earlier answer was cut off; ``examples``
+    are the seller's confirmed documents (``counterparties.request_examples``)."""
     payloads = [
         PagePayload(p.page_no, blobs.read(p.image_sha) if p.image_sha else b"", p.text)
         for p in group
@@ -76,6 +80,7 @@ def group_request(
         max_tokens=max_tokens or settings.max_output_tokens,
         output_mode=settings.claude_output,
         options=settings.thinking_choice.params(),
+        examples=examples,
     )
 
 
@@ -93,11 +98,27 @@ class SyncExtraction:
         self.catalogue = load_catalogue()
         self.estimator = CostEstimator(self.store, self.settings, self.profile)
         self.chunk = max(2, 2 * self.settings.max_concurrency)
+        self._examples: dict[tuple[int, int], str] = {}
 
     def estimate(self, job: Job, pages: Sequence[Page]) -> float | None:
-        """Cost before sending, from page sizes alone (no images read)."""
+        """Cost before sending, from page sizes, text and the seller's examples (no
+        images read)."""
         groups = page_groups(pages, self.settings.group_size)
-        return self.estimator.for_pages(groups, batch=False)
+        extra = [len(self.examples(job, n, g)) for n, g in enumerate(groups, start=1)]
+        if any(extra):
+            log.info(
+                "job %s: the seller's confirmed examples add about %d input tokens",
+                job.id,
+                sum(text_tokens(chars) for chars in extra),
+            )
+        return self.estimator.for_pages(groups, batch=False, extra_chars=extra)
+
+    def examples(self, job: Job, number: int, group: Sequence[Page]) -> str:
+        """The group's examples, found once per run (the estimate and the request)."""
+        key = (job.id, number)
+        if key not in self._examples:
+            self._examples[key] = request_examples(self.store, self.profile, job, group)
+        return self._examples[key]
 
     async def extract(self, job: Job, attempt: int) -> list[Document]:
         pages = self.store.list_pages(job.id)
@@ -144,15 +165,18 @@ class SyncExtraction:
         """A group's request, with the larger budget an earlier cut-off answer earned."""
         record = records.get(custom_id(job.id, number))
         budget = record.max_tokens if record else None
+        group = groups[number - 1]
+        examples = self.examples(job, number, group)
         return group_request(
             self.blobs,
             self.settings,
             self.profile,
             job,
             number,
-            groups[number - 1],
+            group,
             total_pages,
             budget,
+            examples,
         )
 
     def _record(self, job: Job, outcome: RequestOutcome) -> None:
@@ -182,6 +206,7 @@ class SyncExtraction:
                 ),
                 max_tokens=outcome.max_tokens,
                 note=outcome.note or (previous.note if previous else None),
+                example_tokens=text_tokens(request.example_chars),
                 **usage.as_fields(),
             )
         )
@@ -196,9 +221,7 @@ def _summarise(failures: list[DocBatchError], total: int, file_name: str) -> Doc
     if critical is not None:
         return critical
     first = failures[0]
-    message = (
-        f"{file_name}: {len(failures)} of {total} requests to Claude failed; first: {first.message}"
-    )
+    params = {"file": file_name, "failed": len(failures), "total": total, "first": first.message}
     if all(isinstance(f, UnsupportedInput) for f in failures):
-        return UnsupportedInput(message, file=file_name)
-    return RetryableError(message + " Retry the job: answered pages are kept.", file=file_name)
+        return UnsupportedInput.coded("claude_requests_failed", params, file=file_name)
+    return RetryableError.coded("claude_requests_failed_retry", params, file=file_name)

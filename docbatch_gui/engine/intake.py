@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from docbatch_gui.domain.errors import UnsupportedInput
+from docbatch_gui.domain.messages import english
 from docbatch_gui.domain.models import Job, NewJob
 from docbatch_gui.domain.progress import CancelToken, ProgressSink, canceled, report
 from docbatch_gui.domain.states import JobState, Phase, ProcessingMode
@@ -112,15 +113,14 @@ def intake_file(
     if problem is not None:
         return _unread(
             store, path, str(path.absolute()), mode,
-            f"{path.name}: not read: {problem}. Copy the document itself into the folder, "
-            "or add it by its own path.",
+            english("intake_not_read", file=path.name, problem=problem),
         )  # fmt: skip
     source_path = str(path.resolve()) if path.exists() else str(path)
     if not path.is_file():
-        missing = "does not exist" if not path.exists() else "is not a regular file"
+        code = "intake_missing" if not path.exists() else "intake_not_file"
         return _unread(
             store, path, source_path, mode,
-            f"{path.name}: the path {missing} ({source_path}). Check the path and add it again.",
+            english(code, file=path.name, path=source_path),
         )  # fmt: skip
     try:
         check_file(path, max_bytes=max_file_mb * 2**20)
@@ -143,8 +143,9 @@ def intake_file(
         job = store.transition(
             job.id,
             JobState.DUPLICATE,
-            error=f"{path.name}: same content as job {original.id} ({original.file_name}); "
-            "not processed again. Use --force (or Process again) to reprocess it.",
+            error=english(
+                "duplicate", file=path.name, job=original.id, original=original.file_name
+            ),
         )
         return IntakeResult(job, duplicate_of=original)
     job = store.create_job(NewJob(path.name, source_path, sha256, size, ProcessingMode(mode)))

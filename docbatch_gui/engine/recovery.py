@@ -14,6 +14,7 @@ import logging
 from collections.abc import Callable
 
 from docbatch_gui.domain.errors import ErrorKind
+from docbatch_gui.domain.messages import english
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState
 from docbatch_gui.storage.store import Store
@@ -37,8 +38,12 @@ def recover_interrupted(
                 JobState.FAILED,
                 expected=job.state,
                 error_kind=ErrorKind.UNSUPPORTED,
-                error=f"{job.file_name}: processing was interrupted {job.attempts} times while "
-                f"in {job.state}; the file may be what stops the worker. Check it, then retry.",
+                error=english(
+                    "interrupted_repeatedly",
+                    file=job.file_name,
+                    attempts=job.attempts,
+                    state=str(job.state),
+                ),
             )
         else:
             job = store.transition(

@@ -75,11 +75,9 @@ class RenderStep:
         except OSError:
             same = False
         if not same:
-            what = "is damaged" if path is not None else "is missing"
-            raise UnsupportedInput(
-                f"{job.file_name}: the stored copy {what}, and {job.source_path} is gone or "
-                "has changed since it was added. Add the file again.",
-                file=job.file_name,
+            code = "stored_copy_damaged" if path is not None else "stored_copy_missing"
+            raise UnsupportedInput.coded(
+                code, {"file": job.file_name, "path": job.source_path}, file=job.file_name
             )
         self.blobs.put_file(original)  # verified on the way in (a bad copy is replaced)
         restored = self.blobs.local_path(job.sha256)

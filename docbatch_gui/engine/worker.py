@@ -25,6 +25,7 @@ from docbatch_gui.domain.errors import (
     JobTimeout,
     StoreBusy,
 )
+from docbatch_gui.domain.messages import english
 from docbatch_gui.domain.models import Document, Job
 from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState, ProcessingMode
 from docbatch_gui.engine.context import EngineContext, anthropic_key, sync_client
@@ -257,8 +258,9 @@ class LocalWorker:
                 JobState.FAILED,
                 attempt,
                 error_kind=ErrorKind.RETRYABLE,
-                error=f"{job.file_name}: internal error ({type(exc).__name__}: {exc}). "
-                "Retry it; if it fails again, report it with the log.",
+                error=english(
+                    "internal_error", file=job.file_name, error=f"{type(exc).__name__}: {exc}"
+                ),
             )
 
     def _child_died(self, job: Job, attempt: int, exc: ChildDied) -> Job | None:
@@ -275,7 +277,7 @@ class LocalWorker:
             JobState.FAILED,
             attempt,
             error_kind=exc.kind,
-            error=f"{exc.message} It happened {crashes} times on this file.",
+            error=english("crashed_repeatedly", error=exc.message, times=crashes),
         )
 
     def _finish(self, job_id: int, state: JobState, attempt: int, **fields: Any) -> Job | None:

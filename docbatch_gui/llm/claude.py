@@ -82,10 +82,8 @@ def cut_off_note(custom_id: str, pages: Sequence[int], budget: int, raised: int)
 
 
 def cut_off_error(pages: Sequence[int], budget: int) -> UnsupportedInput:
-    return UnsupportedInput(
-        f"The answer for pages {_span(pages)} did not fit in {budget} output tokens, even after "
-        "one retry with a larger budget. Lower GROUP_SIZE (fewer pages per request) or "
-        "lower CLAUDE_EFFORT, then retry the job: answered pages are kept."
+    return UnsupportedInput.coded(
+        "claude_answer_too_long", {"pages": _span(pages), "budget": budget}
     )
 
 
@@ -97,18 +95,12 @@ def classify_api_error(exc: Exception) -> DocBatchError:
     status = getattr(exc, "status_code", None)
     detail = _api_message(exc)
     if isinstance(exc, anthropic.AuthenticationError):
-        return CriticalError(
-            f"Claude refused the API key ({status}: {detail}). Check ANTHROPIC_API_KEY; "
-            "processing has stopped and nothing else is sent until it is fixed."
-        )
+        return CriticalError.coded("claude_key_refused", {"status": status, "detail": detail})
     if (
         isinstance(exc, anthropic.PermissionDeniedError | anthropic.PaymentRequiredError)
         or "credit balance" in detail.lower()
     ):
-        return CriticalError(
-            f"Claude refused the request for billing or permission reasons ({status}: "
-            f"{detail}). Check the account's plan and billing; processing has stopped."
-        )
+        return CriticalError.coded("claude_billing", {"status": status, "detail": detail})
     if isinstance(
         exc,
         anthropic.BadRequestError
@@ -118,26 +110,19 @@ def classify_api_error(exc: Exception) -> DocBatchError:
     ):
         return refused_request(f"{status}: {detail}")
     if isinstance(exc, anthropic.APITimeoutError):
-        return RetryableError("Claude did not answer in time (timeout); it will be retried.")
+        return RetryableError.coded("claude_timeout")
     if isinstance(exc, anthropic.APIConnectionError):
-        return RetryableError("Claude could not be reached (network); it will be retried.")
+        return RetryableError.coded("claude_network")
     if isinstance(exc, anthropic.APIStatusError):
-        return RetryableError(
-            f"Claude is busy or failing ({status}: {detail}); it will be retried."
-        )
-    return RetryableError(f"Claude call failed ({type(exc).__name__}); it will be retried.")
+        return RetryableError.coded("claude_busy", {"status": status, "detail": detail})
+    return RetryableError.coded("claude_failed", {"error": type(exc).__name__})
 
 
 def refused_request(reason: str) -> CriticalError:
     """A request DocBatch built was refused as invalid: our bug or our configuration
     (model, effort, thinking), never the operator's file. Sending more of the same
     would be refused too, so the queue stops."""
-    return CriticalError(
-        f"Claude refused a request DocBatch built ({reason}). This is a DocBatch or "
-        "configuration problem (model, effort, thinking), not a problem with the file: "
-        "processing has stopped. Check Settings → Claude, run `docbatch doctor --live`, "
-        "and report it if the settings are right."
-    )
+    return CriticalError.coded("claude_request_refused", {"reason": reason})
 
 
 def _api_message(exc: Exception) -> str:

@@ -12,6 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from docbatch_gui.domain.counterparty import ConfirmedDocument
 from docbatch_gui.pipeline.answer_schema import UNKNOWN, answer_schema
 from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.resources import resources_dir
@@ -64,3 +65,22 @@ def system_blocks(profile: Profile, group_size: int) -> list[dict[str, Any]]:
             "cache_control": {"type": "ephemeral"},
         },
     ]
+
+
+def counterparty_examples(inn: str, name: str | None, examples: list[ConfirmedDocument]) -> str:
+    """Confirmed documents of the seller these pages probably come from, as one text
+    block of the user message: it goes after the cached prefix, which stays the same
+    for every request, and tells the model they are a guide, not these pages."""
+    if not examples:
+        return ""
+    lines = [
+        f"Documents of the seller with INN {inn}"
+        + (f" ({name})" if name else "")
+        + " that an operator confirmed earlier. They show how this seller's documents "
+        "usually read (type, number format, VAT rate, names). They are not in these "
+        "pages: never copy a value from them that the pages do not show.",
+    ]
+    for example in examples:
+        shown = {"doc_type": example.doc_type, "fields": example.fields or {}}
+        lines.append(json.dumps(shown, ensure_ascii=False, sort_keys=True))
+    return "\n".join(lines)

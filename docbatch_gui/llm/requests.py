@@ -54,6 +54,8 @@ class ExtractionRequest:
     params: dict[str, Any] = field(repr=False)
     image_pixels: tuple[tuple[int, int], ...] = ()
     text_chars: int = 0
+    #: the part of ``text_chars`` that is confirmed examples of the seller (their cost)
+    example_chars: int = 0
 
     @property
     def size_bytes(self) -> int:
@@ -155,11 +157,14 @@ def build_request(
     max_tokens: int,
     output_mode: OutputMode = OutputMode.JSON_SCHEMA,
     options: Mapping[str, Any] | None = None,
+    examples: str = "",
 ) -> ExtractionRequest:
     """One group's request; the caller reads only this group's images into memory.
 
     ``options`` carries the model's ``thinking`` and ``output_config.effort`` (see
     ``llm.thinking``); the answer format is merged into the same ``output_config``.
+    ``examples`` (``prompt.counterparty_examples``) follow the header in the user
+    message, after the cached prefix, so the prefix stays the same for every request.
     """
     request_id = custom_id(job_id, number)
     max_side = MAX_SIDE_MANY_IMAGES if len(group) > MANY_IMAGES else MAX_SIDE
@@ -170,8 +175,10 @@ def build_request(
         f"{group[0].page_no}-{group[-1].page_no} of {total_pages}."
     )
     content: list[dict[str, Any]] = [{"type": "text", "text": header}]
+    if examples:
+        content.append({"type": "text", "text": examples})
     sizes = []
-    chars = len(header)
+    chars = len(header) + len(examples)
     for index, page in enumerate(group, start=1):
         if not page.jpeg:  # the renderer gave the page up: its text layer is all there is
             text = (
@@ -223,6 +230,7 @@ def build_request(
             "type": "json_schema",
             "schema": schema,
         }
+    pages = tuple(p.page_no for p in group)
     return ExtractionRequest(
-        request_id, job_id, number, tuple(p.page_no for p in group), params, tuple(sizes), chars
+        request_id, job_id, number, pages, params, tuple(sizes), chars, len(examples)
     )

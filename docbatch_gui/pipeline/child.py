@@ -23,9 +23,16 @@ from pathlib import Path
 from typing import Any
 
 from docbatch_gui.domain.errors import DocBatchError
+from docbatch_gui.domain.messages import english, wire
 from docbatch_gui.pipeline.render import PrepareTask, page_text, render_pages
 
 PIPE_BYTES = 1024 * 1024
+
+
+def _error(kind: str, text: str) -> dict[str, Any]:
+    """An error event: its English text, and its message code when it has one (the
+    parent rebuilds the error with it, so the job keeps the code)."""
+    return {"event": "error", "kind": kind, "message": text, **wire(text)}
 
 
 def _die_with_parent() -> None:
@@ -69,27 +76,14 @@ def render_one(task: PrepareTask, send: Send) -> None:
             }
             send(header, page.image + page.thumb)
     except DocBatchError as exc:
-        send({"event": "error", "kind": exc.kind.value, "message": exc.message})
+        send(_error(exc.kind.value, exc.message))
         return
     except MemoryError:
-        send(
-            {
-                "event": "error",
-                "kind": "retryable",
-                "message": f"{task.file_name}: ran out of memory while rendering; "
-                "it will be retried when fewer files are in progress.",
-            }
-        )
+        send(_error("retryable", english("render_out_of_memory", file=task.file_name)))
         return
     except Exception as exc:
-        send(
-            {
-                "event": "error",
-                "kind": "unsupported",
-                "message": f"{task.file_name}: could not be read ({type(exc).__name__}: "
-                f"{str(exc)[:200]}). Re-save it as PDF and add it again.",
-            }
-        )
+        error = f"{type(exc).__name__}: {str(exc)[:200]}"
+        send(_error("unsupported", english("render_unreadable", file=task.file_name, error=error)))
         return
     finally:
         _release_caches()
@@ -117,7 +111,7 @@ def ocr_pages(task: dict[str, Any], send: Send) -> None:
             )
             send({"event": "ocr", **result.__dict__})
     except DocBatchError as exc:  # e.g. Tesseract or a language not installed
-        send({"event": "error", "kind": exc.kind.value, "message": exc.message})
+        send(_error(exc.kind.value, exc.message))
         return
     send({"event": "done", "peak_rss_mb": _peak_rss_mb()})
 
@@ -163,12 +157,12 @@ def extract_offline(task: dict[str, Any], send: Send) -> None:
             int(task["job_id"]), task["file_name"], pages, _profile(task["profile"])
         )
     except DocBatchError as exc:
-        send({"event": "error", "kind": exc.kind.value, "message": exc.message})
+        send(_error(exc.kind.value, exc.message))
         return
     except Exception as exc:  # a bug, not the file: retried, and reported with the log
-        message = f"{task['file_name']}: internal error in the offline extractor "
-        message += f"({type(exc).__name__}: {str(exc)[:200]}). Retry it; if it fails again, "
-        send({"event": "error", "kind": "retryable", "message": message + "report it."})
+        error = f"{type(exc).__name__}: {str(exc)[:200]}"
+        text = english("extractor_internal_error", file=task["file_name"], error=error)
+        send(_error("retryable", text))
         return
     send({"event": "documents", "documents": [d.as_dict() for d in documents]})
     send({"event": "done", "peak_rss_mb": _peak_rss_mb()})

@@ -64,32 +64,25 @@ def check_file(path: Path, *, max_bytes: int) -> str:
     extension = path.suffix.lower()
     expected = SUPPORTED_EXTENSIONS.get(extension)
     if expected is None:
-        shown = extension or "no extension"
-        raise UnsupportedInput(
-            f"{name}: file type '{shown}' is not supported. {WHAT_TO_DO}", file=str(path)
-        )
+        if not extension:
+            raise UnsupportedInput.coded("file_no_extension", {"file": name}, file=str(path))
+        raise UnsupportedInput.coded("file_type", {"file": name, "type": extension}, file=str(path))
     size = path.stat().st_size
     if size == 0:
-        raise UnsupportedInput(
-            f"{name}: the file is empty (0 bytes); the copy or download probably did "
-            "not finish. Copy it again from its source and add it again.",
-            file=str(path),
-        )
+        raise UnsupportedInput.coded("file_empty", {"file": name}, file=str(path))
     if size > max_bytes:
-        raise UnsupportedInput(
-            f"{name}: the file is {size / 2**20:.0f} MB, over the limit of "
-            f"{max_bytes / 2**20:.0f} MB (MAX_FILE_MB). Split it into smaller files, "
-            "or raise MAX_FILE_MB.",
+        raise UnsupportedInput.coded(
+            "file_too_big",
+            {"file": name, "size_mb": size / 2**20, "max_mb": max_bytes / 2**20},
             file=str(path),
         )
     with open(path, "rb") as handle:
         head = handle.read(2048)
     actual = sniff(head)
     if actual != expected:
-        looks = f"it looks like {actual}" if actual else "its content is not recognised"
-        raise UnsupportedInput(
-            f"{name}: the extension says {expected.upper()} but {looks}. "
-            f"The file may be renamed or damaged. {WHAT_TO_DO}",
-            file=str(path),
+        params = {"file": name, "expected": expected.upper()}
+        code = "file_looks_like" if actual else "file_unrecognised"
+        raise UnsupportedInput.coded(
+            code, {**params, "actual": actual} if actual else params, file=str(path)
         )
     return actual

@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from docbatch_gui.domain.errors import ConfigError, DocBatchError, ErrorKind, UnsupportedInput
+from docbatch_gui.domain.messages import english, from_wire
 from docbatch_gui.pipeline.isolate import ChildCrashed, ChildPool, DeadlineExceeded
 from docbatch_gui.pipeline.ocr import OcrEngine, OcrResult
 from docbatch_gui.pipeline.prepare import ChildDied, PrepareTimeout
@@ -60,20 +61,19 @@ async def tesseract_in_children(
                 elif event == "error":
                     kind = ErrorKind(message["kind"])
                     error_class = ConfigError if kind is ErrorKind.CRITICAL else UnsupportedInput
-                    raise error_class(f"{file_name}: OCR failed: {message['message']}")
+                    raise error_class(
+                        english("ocr_failed", file=file_name, error=from_wire(message))
+                    )
         except DeadlineExceeded as exc:
             raise PrepareTimeout(
-                f"{file_name}: OCR took longer than JOB_TIMEOUT and was stopped at page "
-                f"{done + 1} of {len(pages)} needing OCR; the pages read so far are kept. "
-                "Raise JOB_TIMEOUT and retry.",
+                english("ocr_timeout", file=file_name, page=done + 1, total=len(pages)),
                 pages_done=done,
                 pages_total=len(pages),
                 confirmed=exc.termination_confirmed,
             ) from None
         except ChildCrashed as exc:
-            raise ChildDied(
-                f"{file_name}: the OCR process stopped unexpectedly ({str(exc)[:200]}).",
-                file=file_name,
+            raise ChildDied.coded(
+                "ocr_crashed", {"file": file_name, "detail": str(exc)[:200]}, file=file_name
             ) from None
 
 

@@ -216,15 +216,13 @@ class VisionOcr:
             )
         except api.RetryError as exc:  # the overall deadline, before the attempts ran out
             cause = self._classify(exc.cause) if isinstance(exc.cause, Exception) else str(exc)
-            raise RetryableError(
-                f"Google Vision did not answer page {page_no} after {len(failures)} attempts: "
-                f"{cause}"
+            raise RetryableError.coded(
+                "vision_no_answer", {"page": page_no, "attempts": len(failures), "cause": cause}
             ) from exc
         except Exception as exc:
             cause = self._classify(exc)  # raises unless the failure is transient
-            raise RetryableError(
-                f"Google Vision did not answer page {page_no} after {len(failures)} attempts: "
-                f"{cause}"
+            raise RetryableError.coded(
+                "vision_no_answer", {"page": page_no, "attempts": len(failures), "cause": cause}
             ) from exc
         return self._result(batch.responses[0], page_no)
 

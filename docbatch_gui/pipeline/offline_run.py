@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from docbatch_gui.domain.errors import UnsupportedInput
+from docbatch_gui.domain.messages import english, from_wire
 from docbatch_gui.domain.models import Document
 from docbatch_gui.pipeline.isolate import ChildCrashed, ChildPool, DeadlineExceeded
 from docbatch_gui.pipeline.offline import PageText
@@ -59,18 +60,16 @@ async def extract_in_child(
                     documents = [Document.from_body(d) for d in message["documents"]]
                 elif event == "error":
                     error_class = CHILD_ERRORS.get(message["kind"], UnsupportedInput)
-                    raise error_class(message["message"], file=file_name)
+                    raise error_class(from_wire(message), file=file_name)
         except DeadlineExceeded as exc:
             raise PrepareTimeout(
-                f"{file_name}: reading the documents out of its {len(pages)} page(s) took "
-                "longer than JOB_TIMEOUT and was stopped. Raise JOB_TIMEOUT and retry.",
+                english("extract_timeout", file=file_name, pages=len(pages)),
                 pages_done=0,
                 pages_total=len(pages),
                 confirmed=exc.termination_confirmed,
             ) from None
         except ChildCrashed as exc:
-            raise ChildDied(
-                f"{file_name}: the offline extractor stopped unexpectedly ({str(exc)[:200]}).",
-                file=file_name,
+            raise ChildDied.coded(
+                "extractor_crashed", {"file": file_name, "detail": str(exc)[:200]}, file=file_name
             ) from None
     return documents

@@ -17,6 +17,7 @@ from docbatch_gui.domain.errors import (
     RetryableError,
     UnsupportedInput,
 )
+from docbatch_gui.domain.messages import from_wire
 from docbatch_gui.pipeline.isolate import ChildCrashed, ChildPool, ChildStalled, DeadlineExceeded
 from docbatch_gui.pipeline.render import PrepareTask, RenderedPage
 from docbatch_gui.pipeline.textutil import page_ranges
@@ -166,11 +167,11 @@ async def _render_from(
                     progress.peak = max(progress.peak or 0, message.get("peak_rss_mb") or 0)
                 elif event == "error":
                     error_class = CHILD_ERRORS.get(message["kind"], UnsupportedInput)
-                    raise error_class(message["message"], file=task.file_name)
+                    raise error_class(from_wire(message), file=task.file_name)
         except ChildCrashed as exc:
-            raise ChildDied(
-                f"{task.file_name}: the renderer stopped unexpectedly ({str(exc)[:200]}). "
-                "The file may be damaged: re-save it as PDF and add it again.",
+            raise ChildDied.coded(
+                "renderer_crashed",
+                {"file": task.file_name, "detail": str(exc)[:200]},
                 file=task.file_name,
             ) from None
 

@@ -110,6 +110,8 @@ class Profile:
     doc_types: tuple[DocTypeProfile, ...]
     fields: tuple[FieldProfile, ...]
     currencies: tuple[CurrencyProfile, ...]
+    #: confirmed documents of a known seller shown to Claude with its pages (0–2)
+    counterparty_examples: int = 0
 
     @property
     def field_keys(self) -> tuple[str, ...]:
@@ -184,6 +186,7 @@ class _ProfileIn(_Strict):
     title_weight: float = Field(default=3.0, gt=0)
     min_type_score: float = Field(default=2.0, ge=0)
     min_page_chars: int = Field(default=5, ge=0)
+    counterparty_examples: int = Field(default=0, ge=0, le=2)
     doc_types: list[_DocTypeIn] = Field(min_length=1)
     fields: list[_FieldIn] = Field(min_length=1)
     currencies: list[_CurrencyIn] = []
@@ -299,6 +302,7 @@ def _compile(raw: _ProfileIn, source: Path) -> Profile:
         doc_types=doc_types,
         fields=fields,
         currencies=currencies,
+        counterparty_examples=raw.counterparty_examples,
     )
 
 

@@ -108,7 +108,13 @@ def make_thumbnail(page_jpeg: bytes) -> bytes:
         return _thumb_jpeg(image.convert("L"))
 
 
-def _unsupported(task: PrepareTask, problem: str, fix: str) -> UnsupportedInput:
+def _unsupported(
+    task: PrepareTask, problem: str, fix: str, code: str | None = None, **params: Any
+) -> UnsupportedInput:
+    """The file's refusal; with ``code``, the message (``domain.texts_jobs``) it words,
+    so the window and the CLI can say it in their language."""
+    if code is not None:
+        return UnsupportedInput.coded(code, {"file": task.file_name, **params}, file=task.file_name)
     return UnsupportedInput(f"{task.file_name}: {problem}. {fix}", file=task.file_name)
 
 
@@ -138,6 +144,8 @@ def open_pdf(task: PrepareTask) -> Any:
             task,
             f"the PDF is damaged: neither MuPDF nor qpdf can open it ({_short(error, task)})",
             "Get a fresh copy from its source, or re-save it with a PDF tool.",
+            "pdf_damaged",
+            detail=_short(error, task),
         )
     if document.is_repaired and not _ends_with_eof(task.source):
         # MuPDF can rebuild a cut-off file, but the pages past the cut come out blank
@@ -148,6 +156,7 @@ def open_pdf(task: PrepareTask) -> Any:
             "the PDF is truncated (the end of the file is missing; the copy or download "
             "did not finish)",
             "Get a fresh copy from its source and add it again.",
+            "pdf_truncated",
         )
     if _locked(document):
         document.close()
@@ -155,6 +164,7 @@ def open_pdf(task: PrepareTask) -> Any:
             task,
             "the PDF is password-protected",
             "Remove the password (open it and print or save it as a new PDF) and add it again.",
+            "pdf_password",
         )
     if document.page_count == 0:
         document.close()
@@ -162,6 +172,7 @@ def open_pdf(task: PrepareTask) -> Any:
             task,
             "the PDF has no pages (it may be truncated or damaged)",
             "Get a fresh copy from its source.",
+            "pdf_no_pages",
         )
     if document.page_count > task.max_pages:
         count = document.page_count
@@ -170,6 +181,9 @@ def open_pdf(task: PrepareTask) -> Any:
             task,
             f"the PDF has {count} pages, over the limit of {task.max_pages} (MAX_PAGES)",
             "Split it into smaller files, or raise MAX_PAGES.",
+            "pdf_too_many_pages",
+            count=count,
+            max=task.max_pages,
         )
     return document
 
@@ -229,12 +243,16 @@ def _open_image(task: PrepareTask) -> Any:
             f"the image is larger than {task.max_image_pixels:,} pixels "
             "(a possible decompression bomb)",
             "Scan or export it at a lower resolution (300 dpi is enough).",
+            "image_too_large",
+            pixels=task.max_image_pixels,
         ) from None
     except Exception as exc:
         raise _unsupported(
             task,
             f"the image is damaged and cannot be read ({_short(exc, task)})",
             "Get a fresh copy from its source, or re-save it with an image tool.",
+            "image_damaged",
+            detail=_short(exc, task),
         ) from None
 
 
@@ -356,6 +374,9 @@ def _render_image(task: PrepareTask, on_count: Callable[[int], None]) -> Iterato
                 task,
                 f"the image has {frames} pages, over the limit of {task.max_pages} (MAX_PAGES)",
                 "Split it into smaller files, or raise MAX_PAGES.",
+                "image_too_many_pages",
+                count=frames,
+                max=task.max_pages,
             )
         on_count(frames)
         for page_no in _page_range(task, frames):
@@ -376,6 +397,9 @@ def _render_image(task: PrepareTask, on_count: Callable[[int], None]) -> Iterato
                     task,
                     f"page {page_no} of the image is damaged ({_short(exc, task)})",
                     "Get a fresh copy from its source, or re-save it with an image tool.",
+                    "image_page_damaged",
+                    page=page_no,
+                    detail=_short(exc, task),
                 ) from None
             jpeg, thumb = _encode(gray, task.jpeg_quality, with_thumb=page_no == 1)
             yield RenderedPage(page_no, gray.width, gray.height, jpeg, thumb, "")

@@ -69,16 +69,13 @@ class OpenedSheet:
     reader: str  # "calamine" or "openpyxl"
 
 
-def _refuse(path: Path, what: str) -> UnsupportedInput:
-    return UnsupportedInput(f"{path.name}: {what}", file=str(path))
+def _said(path: Path, code: str, **params: Any) -> UnsupportedInput:
+    """A refusal worded from its message code (``domain.texts_registry``)."""
+    return UnsupportedInput.coded(code, {"file": path.name, **params}, file=str(path))
 
 
 def _corrupt(path: Path, detail: str) -> UnsupportedInput:
-    return _refuse(
-        path,
-        f"not a readable .xlsx workbook ({detail}). The file may be truncated or damaged: "
-        "open it in Excel and save it again as .xlsx, or download it again.",
-    )
+    return _said(path, "xlsx_damaged", detail=detail)
 
 
 def _ole_is_encrypted(path: Path) -> bool:
@@ -108,20 +105,11 @@ def check_archive(
     except FileNotFoundError as exc:
         raise NotFound("file", path, f"{path}: no such file") from exc
     except OSError as exc:
-        raise _refuse(path, f"cannot be opened ({exc.strerror or exc})") from exc
+        raise _said(path, "xlsx_cannot_open", reason=exc.strerror or str(exc)) from exc
     if head.startswith(_OLE_MAGIC):
         if _ole_is_encrypted(path):
-            raise _refuse(
-                path,
-                "the workbook is password-protected. Open it in Excel, remove the password "
-                "(File → Info → Protect Workbook → Encrypt with Password, clear it) and "
-                "save it as .xlsx.",
-            )
-        raise _refuse(
-            path,
-            "this is an old Excel 97-2003 .xls file. Open it in Excel and save it as "
-            ".xlsx (File → Save As → Excel Workbook).",
-        )
+            raise _said(path, "xlsx_password")
+        raise _said(path, "xlsx_old_xls")
     try:
         with zipfile.ZipFile(path) as zf:
             infos = zf.infolist()
@@ -133,21 +121,13 @@ def check_archive(
         raise _corrupt(path, f"missing part {', '.join(missing)}")
     total = sum(info.file_size for info in infos)
     if total > max_uncompressed:
-        raise _refuse(
-            path,
-            f"unpacks to {total / 2**20:.0f} MB, more than the {max_uncompressed / 2**20:.0f} "
-            "MB limit. Split the registry into smaller files or delete unused sheets.",
-        )
+        raise _said(path, "xlsx_too_big", size_mb=total / 2**20, max_mb=max_uncompressed / 2**20)
     for info in infos:
         if info.file_size < _RATIO_MIN_SIZE:
             continue
         ratio = info.file_size / max(info.compress_size, 1)
         if ratio > max_ratio:
-            raise _refuse(
-                path,
-                f"member {info.filename} claims a compression ratio of {ratio:.0f}:1, which "
-                "no real workbook has (a zip bomb?). Re-save the file from Excel.",
-            )
+            raise _said(path, "xlsx_zip_bomb", member=info.filename, ratio=ratio)
 
 
 def sheet_members(zf: zipfile.ZipFile) -> dict[str, str]:
@@ -192,14 +172,11 @@ def open_sheet(
         raise _corrupt(path, f"workbook.xml cannot be read: {exc}") from exc
     names = list(members)
     if not names:
-        raise _refuse(path, "the workbook has no sheets")
+        raise _said(path, "xlsx_no_sheets")
     name = names[0] if sheet is None else sheet
     if name not in members:
-        raise _refuse(
-            path,
-            f"there is no sheet named {name!r}; the sheets are: "
-            + ", ".join(repr(n) for n in names)
-            + ". Fix the sheet name in the registry settings.",
+        raise _said(
+            path, "xlsx_no_such_sheet", sheet=name, sheets=", ".join(repr(n) for n in names)
         )
     scan, strings = _scan(path, members[name])
     with contextlib.ExitStack() as stack:
@@ -223,7 +200,7 @@ def open_sheet(
             except (zipfile.BadZipFile, zlib.error, EOFError, ValueError) as exc:  # the copy
                 raise _corrupt(path, str(exc)) from exc
             if opened is None:
-                raise _refuse(path, f"sheet {name!r} is a chart sheet, not a table")
+                raise _said(path, "xlsx_chart_sheet", sheet=name)
         max_column, rows = opened
         yield OpenedSheet(name, names, _guarded_rows(path, rows), max_column, scan, used)
 

@@ -14,6 +14,7 @@ import errno
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import Any, cast
@@ -30,7 +31,7 @@ from docbatch_gui.domain.registry import RegistryRowRecord, SearchResult
 from docbatch_gui.domain.text import clean_value
 from docbatch_gui.registry.where import matched_locations, where_text
 
-__all__ = ["DOCUMENT_COLUMNS", "MATCH_COLUMNS", "escape_cell", "write_export"]
+__all__ = ["DOCUMENT_COLUMNS", "EXPORT_WORDS", "MATCH_COLUMNS", "escape_cell", "write_export"]
 
 # Prefixed so that they never collide with the registry's own "Номер", "Дата", "Сумма".
 MATCH_COLUMNS = ["Строка", "Документ id", "Документ: файл", "Документ: страницы",
@@ -38,6 +39,32 @@ MATCH_COLUMNS = ["Строка", "Документ id", "Документ: фа�
                  "Оценка", "Предупреждения", "Правило", "Вручную",
                  "Документ: где на странице"]  # fmt: skip
 DOCUMENT_COLUMNS = ["Документ id", "Файл", "Страницы", "Тип", "Номер", "Дата", "Сумма"]
+
+
+@dataclass(frozen=True)
+class ExportWords:
+    """What the export itself writes (headers, sheet names, "yes"), in one language;
+    whoever opens the workbook reads the language the operator works in."""
+
+    match_columns: Sequence[str]
+    document_columns: Sequence[str]
+    sheet: str
+    unmatched_sheet: str
+    yes: str
+
+
+EXPORT_WORDS = {
+    "ru": ExportWords(MATCH_COLUMNS, DOCUMENT_COLUMNS, "Реестр", "Документы без строки", "да"),
+    "en": ExportWords(
+        ["Row", "Document id", "Document: file", "Document: pages", "Document: type",
+         "Document: number", "Document: date", "Document: amount", "Score", "Warnings",
+         "Rule", "By hand", "Document: where on the page"],
+        ["Document id", "File", "Pages", "Type", "Number", "Date", "Amount"],
+        "Registry",
+        "Documents without a row",
+        "yes",
+    ),
+}  # fmt: skip
 _FORMULA_START = ("=", "+", "-", "@")
 PROGRESS_EVERY = 1000
 #: what the export's progress counts (``Progress.what``)
@@ -130,8 +157,10 @@ def write_export(
     total: int | None = None,
     progress: ProgressSink | None = None,
     cancel: CancelToken | None = None,
+    language: str = "ru",
 ) -> int:
-    """Write the export and return the number of registry rows written.
+    """Write the export and return the number of registry rows written; its headers,
+    sheet names and warnings in ``language`` (the registry's own columns as they are).
 
     The file is written next to ``out`` and renamed at the end, so a canceled or failed
     export never leaves a half-written workbook under the name the operator chose.
@@ -145,8 +174,9 @@ def write_export(
     except OSError as exc:
         raise type(exc)(exc.errno, exc.strerror, str(out)) from exc
     workbook = Workbook(write_only=True)
-    sheet = workbook.create_sheet("Реестр")
-    names = [*headers, *MATCH_COLUMNS]
+    words = EXPORT_WORDS.get(language, EXPORT_WORDS["ru"])
+    sheet = workbook.create_sheet(words.sheet)
+    names = [*headers, *words.match_columns]
     header(sheet, names, [max(10, min(40, len(str(n)) + 4)) for n in names])
     first_match = len(headers)
     formats = {first_match + 6: DATE_FORMAT, first_match + 7: AMOUNT_FORMAT,
@@ -163,9 +193,9 @@ def write_export(
                 doc_id,
                 *document_cells(doc, file_names.get(doc.job_id) if doc else None),
                 result.score if result else None,
-                "; ".join(result.warnings) if result else None,
+                "; ".join(result.warnings_in(language)) if result else None,
                 result.rule if result else None,
-                (result.assigned_by or "да") if result and result.manual else None,
+                (result.assigned_by or words.yes) if result and result.manual else None,
                 _where(doc, result),
             ]
             values = [*raw, *match]
@@ -174,8 +204,8 @@ def write_export(
             if written % PROGRESS_EVERY == 0:
                 raise_if_canceled(cancel, "registry export")
                 report(progress, written, total, EXPORTED)
-        lonely = workbook.create_sheet("Документы без строки")
-        header(lonely, DOCUMENT_COLUMNS, [12, 36, 10, 14, 18, 12, 14])
+        lonely = workbook.create_sheet(words.unmatched_sheet)
+        header(lonely, words.document_columns, [12, 36, 10, 14, 18, 12, 14])
         lonely_formats = {5: DATE_FORMAT, 6: AMOUNT_FORMAT}
         for doc in unmatched:
             cells = [doc.id, *document_cells(doc, file_names.get(doc.job_id))]

@@ -161,16 +161,14 @@ def _parse(
             stats.by_reason[result.reason] = stats.by_reason.get(result.reason, 0) + 1
         yield result
     if not any_value:
-        raise UnsupportedInput(
-            f"{path.name}: sheet {sheet.name!r} is empty. Choose the sheet that holds the "
-            "registry.",
-            file=str(path),
+        raise UnsupportedInput.coded(
+            "sheet_empty", {"file": path.name, "sheet": sheet.name}, file=str(path)
         )
     highest_header = max(header_row_numbers)
     if highest_header > last_row:
-        raise UnsupportedInput(
-            f"{path.name}: header row {highest_header} is beyond the last row {last_row} of "
-            f"sheet {sheet.name!r}. Fix header_row / column_header_row in the settings.",
+        raise UnsupportedInput.coded(
+            "header_beyond_end",
+            {"file": path.name, "header": highest_header, "last": last_row, "sheet": sheet.name},
             file=str(path),
         )
     if row_filter is None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from docbatch_gui.domain.messages import english
 from docbatch_gui.domain.progress import ProgressSink, report
 from docbatch_gui.registry.index import (
     COMPARATOR_KIND,
@@ -262,27 +263,35 @@ class RegistryMatcher(Scoring):
     ) -> Match:
         row = rows[pos]
         if not scored:
-            return Match(row=row.row, document_id=None, score=0.0, warnings=["no candidates"])
+            return Match(
+                row=row.row, document_id=None, score=0.0, warnings=[english("match_no_candidates")]
+            )
         warnings: list[str] = []
         best = scored[0]
         if best.score >= self.threshold and owner.get(best.doc) not in (None, pos):
             other = rows[owner[best.doc]].row
-            warnings.append(f"already matched to row {other}: document {self.ids[best.doc]}")
+            warnings.append(english("match_taken", row=other, document=self.ids[best.doc]))
         chosen = next((s for s in scored if s.doc == doc), None) if doc is not None else None
         shown = chosen or best
         # A document another row took is not a rival: the runner-up must be available.
         others = [s for s in scored if s.doc != shown.doc and owner.get(s.doc, pos) == pos]
         runner = others[0] if others else None
         if chosen is None and best.score < self.threshold:
-            warnings.append(f"below threshold: best {best.score:.2f} < {self.threshold:.2f}")
+            warnings.append(
+                english("match_below_threshold", best=best.score, threshold=self.threshold)
+            )
         if (
             runner is not None
             and shown.score - runner.score <= self.tie_margin
             and shown.score >= self.threshold - self.tie_margin
         ):
             warnings.append(
-                f"tie: document {self.ids[runner.doc]} scores {runner.score:.2f}"
-                f" (best {shown.score:.2f})"
+                english(
+                    "match_tie",
+                    document=self.ids[runner.doc],
+                    score=runner.score,
+                    best=shown.score,
+                )
             )
         explanation = self._score(self._row_values(row), row, shown.doc).explanation
         warnings.extend(amount_warnings(explanation))

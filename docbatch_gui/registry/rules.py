@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from rapidfuzz import fuzz
 
+from docbatch_gui.domain.messages import english
 from docbatch_gui.registry.index import COMPARATOR_KIND, Key, tolerance_cents
 
 __all__ = ["Comparator", "Match", "RegistryRow", "Rule", "SubRule", "amount_warnings", "compare"]
@@ -98,7 +99,7 @@ def amount_warnings(explanation: list[dict[str, Any]]) -> list[str]:
     if not any(e["passed"] and e["comparator"] != "amount" for e in explanation):
         return []
     return [
-        f"amount differs: registry {e['registry_value']}, document {e['document_value']}"
+        english("match_amount_differs", registry=e["registry_value"], document=e["document_value"])
         for e in explanation
         if e["comparator"] == "amount" and e["missing"] is None and not e["passed"]
     ]

@@ -16,6 +16,7 @@ from datetime import UTC, datetime, timedelta
 from docbatch_gui.coordination.owner import HEARTBEAT_EVERY, owner_alive, this_owner
 from docbatch_gui.coordination.workload import Workload, WorkloadBusy
 from docbatch_gui.domain.errors import JobTimeout
+from docbatch_gui.domain.messages import english
 from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.progress import (
     CancelToken,
@@ -208,9 +209,8 @@ def _search(
             store.update_registry(registry_id)  # the heartbeat: updated_at
             beat = time.monotonic()
         if time.monotonic() - started > SOFT_LIMIT.total_seconds():
-            raise JobTimeout(
-                f"registry search stopped after {SOFT_LIMIT} at row {done} of {total}: narrow "
-                "the rules (more required sub-rules) or split the registry"
+            raise JobTimeout.coded(
+                "registry_search_too_long", {"limit": str(SOFT_LIMIT), "done": done, "total": total}
             )
         report(progress, done, total, MATCHED)
 
@@ -254,8 +254,11 @@ def rematch_stale(
     fresh = []
     for match in matcher.match(rows):
         before = stale[match.row]
-        how = f"assigned by {before.assigned_by}" if before.manual else "matched before"
-        note = f"document {before.document_id} ({how}) was deleted or replaced; matched again"
+        note = (
+            english("match_rematched_manual", document=before.document_id, who=before.assigned_by)
+            if before.manual
+            else english("match_rematched", document=before.document_id)
+        )
         result = to_result(match)
         fresh.append(replace(result, warnings=[*result.warnings, note]))
     store.put_results(registry_id, fresh)

@@ -407,8 +407,10 @@ class RegistryService:
         *,
         progress: ProgressSink | None = None,
         cancel: CancelToken | None = None,
+        language: str = "ru",
     ) -> int:
-        """Write the .xlsx export; returns the number of registry rows written.
+        """Write the .xlsx export in ``language`` (its headers and warnings); returns
+        the number of registry rows written.
 
         A registry that is not fully imported is refused (``NotImported``): an export
         of part of it would look complete to whoever opens the file."""
@@ -425,7 +427,7 @@ class RegistryService:
             return write_export(
                 Path(out), headers, self._rows(registry_id), results, documents, names,
                 unmatched, total=self.store.count_registry_rows(registry_id),
-                progress=progress, cancel=cancel,
+                progress=progress, cancel=cancel, language=language,
             )  # fmt: skip
 
     def _rows(self, registry_id: int, page: int = 5000) -> Iterator[RegistryRowRecord]:

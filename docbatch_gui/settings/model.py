@@ -61,11 +61,20 @@ def default_ocr_engine() -> str:
     return "tesseract" if shutil.which("tesseract") else "none"
 
 
-CHOICE_FIELDS = ("ocr_engine", "claude_effort", "claude_thinking", "anthropic_model", "watch_after")
+CHOICE_FIELDS = (
+    "ocr_engine",
+    "claude_effort",
+    "claude_thinking",
+    "anthropic_model",
+    "watch_after",
+    "language",
+)
 
 
 #: what happens to a watched folder's file after intake
 WATCH_AFTER = ("keep", "move")
+#: the languages messages are worded in ("" = the system's)
+MESSAGE_LANGUAGES = ("", "en", "ru")
 
 
 def fixed_choices(field_name: str) -> tuple[str, ...]:
@@ -77,6 +86,7 @@ def fixed_choices(field_name: str) -> tuple[str, ...]:
         "claude_effort": EFFORTS,
         "claude_thinking": THINKING,
         "watch_after": WATCH_AFTER,
+        "language": MESSAGE_LANGUAGES,
     }[field_name]
 
 
@@ -129,6 +139,9 @@ class Settings(BaseSettings):
 
     # Where the embedded store and blobs live.
     data_dir: Path = Field(default_factory=default_data_dir, alias="DOCBATCH_DATA_DIR")
+    #: the language the command line words its messages in: en, ru, or empty for the
+    #: system's (LC_ALL / LC_MESSAGES / LANG); the window has its own choice
+    language: str = Field("", alias="DOCBATCH_LANGUAGE")
 
     # Processing (names and defaults of the system DocBatch replaces).
     processing_mode: ProcessingMode = Field(ProcessingMode.SYNC, alias="PROCESSING_MODE")
@@ -184,6 +197,17 @@ class Settings(BaseSettings):
     # keep headroom under both, see docs/claude-api-contract.md).
     batch_max_requests: int = Field(10_000, ge=1, le=100_000, alias="BATCH_MAX_REQUESTS")
     batch_max_mb: float = Field(200, ge=0.01, le=256, alias="BATCH_MAX_MB")
+
+    # Review: what confirmed documents teach about their sellers.
+    counterparty_kept: int = Field(
+        5,
+        ge=0,
+        le=100,
+        alias="COUNTERPARTY_KEPT",
+        description="How many of a seller's newest confirmed documents keep their values "
+        "(shown to Claude as examples); older ones only count toward the seller's usual "
+        "types, VAT rate and number format",
+    )
 
     # OCR: Tesseract offline, Google Cloud Vision online, or none.
     ocr_engine: str = Field(default_factory=lambda: default_ocr_engine(), alias="OCR_ENGINE")
@@ -282,9 +306,7 @@ class Settings(BaseSettings):
     def _empty_is_unset(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
 
-    @field_validator(
-        "ocr_engine", "claude_effort", "claude_thinking", "anthropic_model", "watch_after"
-    )
+    @field_validator(*CHOICE_FIELDS)
     @classmethod
     def _one_of(cls, value: str, info: ValidationInfo) -> str:
         allowed = fixed_choices(str(info.field_name))
@@ -349,7 +371,7 @@ def describe_allowed(field_name: str) -> str:
     if isinstance(annotation, type) and issubclass(annotation, StrEnum):
         return "one of " + ", ".join(m.value for m in annotation)
     if field_name in CHOICE_FIELDS:
-        return "one of " + ", ".join(fixed_choices(field_name))
+        return "one of " + ", ".join(c or "empty (the system's)" for c in fixed_choices(field_name))
     kind = getattr(annotation, "__name__", str(annotation))
     kind = {"int": "a whole number", "float": "a number", "bool": "true or false"}.get(kind, kind)
     if lower is not None and upper is not None:

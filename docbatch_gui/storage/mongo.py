@@ -27,6 +27,7 @@ from docbatch_gui.domain.states import (
     claim_fields,
     transition_fields,
 )
+from docbatch_gui.storage.mongo_counterparties import MongoCounterparties
 from docbatch_gui.storage.mongo_records import MongoRecords, now_iso
 from docbatch_gui.storage.mongo_registry import MongoRegistry
 from docbatch_gui.storage.store import JOB_FIELDS, check_attempt, check_expectations, scrubbed
@@ -74,6 +75,8 @@ def _doc_to_job(doc: dict[str, Any]) -> Job:
         created_at=_time(doc.get("created_at")),
         updated_at=_time(doc.get("updated_at")),
         crashes=doc.get("crashes", 0),
+        error_code=doc.get("error_code"),
+        error_params=doc.get("error_params") or {},
     )
 
 
@@ -94,7 +97,7 @@ def _event(
     }
 
 
-class MongoStore(MongoRecords, MongoRegistry):
+class MongoStore(MongoRecords, MongoRegistry, MongoCounterparties):
     """Store on one MongoDB database (``pymongo`` or ``mongomock`` alike)."""
 
     def __init__(self, database: Database[Any], *, owns_client: bool = False) -> None:
@@ -127,6 +130,7 @@ class MongoStore(MongoRecords, MongoRegistry):
             [("sha256", ASCENDING), ("engine", ASCENDING), ("page_no", ASCENDING)], unique=True
         )
         self._registry_indexes()
+        self._counterparty_indexes()
 
     def _next_ids(self, name: str, count: int = 1) -> int:
         """The first of ``count`` new ids: one atomic increment, shared by all clients."""

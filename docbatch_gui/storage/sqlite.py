@@ -33,6 +33,7 @@ from docbatch_gui.domain.states import (
     transition_fields,
 )
 from docbatch_gui.storage.health import check_not_empty, storage_error
+from docbatch_gui.storage.sqlite_counterparties import CounterpartyTables
 from docbatch_gui.storage.sqlite_records import RecordTables
 from docbatch_gui.storage.sqlite_records import now_utc as _now
 from docbatch_gui.storage.sqlite_registry import RegistryTables
@@ -49,6 +50,8 @@ def _to_db(name: str, value: Any) -> Any:
         return value.astimezone(UTC).isoformat()
     if name in _BOOL_FIELDS:
         return int(bool(value))
+    if name == "error_params":
+        return json.dumps(value, ensure_ascii=False, default=str)
     if isinstance(value, (JobState, Phase, ErrorKind)):
         return value.value
     return value
@@ -84,10 +87,12 @@ def _row_to_job(row: sqlite3.Row) -> Job:
         created_at=_parse_time(row["created_at"]),
         updated_at=_parse_time(row["updated_at"]),
         crashes=row["crashes"],
+        error_code=row["error_code"],
+        error_params=json.loads(row["error_params"]) if row["error_params"] else {},
     )
 
 
-class SQLiteStore(RecordTables, RegistryTables):
+class SQLiteStore(RecordTables, RegistryTables, CounterpartyTables):
     """Store on one SQLite file; safe to share between threads of one process."""
 
     def __init__(self, path: Path | str, *, busy_timeout: float = 30) -> None:

@@ -182,7 +182,23 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE jobs ADD COLUMN crashes INTEGER NOT NULL DEFAULT 0;
     """,
-    # 10: the blob of a page's words with their boxes (where each value stands)
+    # 10: what confirmed documents taught about their sellers, one row per document
+    """
+    CREATE TABLE counterparty_documents (
+        document_id INTEGER PRIMARY KEY,
+        inn TEXT NOT NULL,
+        confirmed_at TEXT NOT NULL,
+        fields TEXT,
+        body TEXT NOT NULL
+    );
+    CREATE INDEX counterparty_documents_inn ON counterparty_documents(inn, confirmed_at);
+    """,
+    # 11: the message a job's error words (code and JSON parameters), for its language
+    """
+    ALTER TABLE jobs ADD COLUMN error_code TEXT;
+    ALTER TABLE jobs ADD COLUMN error_params TEXT;
+    """,
+    # 12: the blob of a page's words with their boxes (where each value stands)
     """
     ALTER TABLE pages ADD COLUMN words_sha TEXT;
     ALTER TABLE ocr_cache ADD COLUMN words_sha TEXT;

@@ -15,7 +15,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
+from docbatch_gui.domain.counterparty import ConfirmedDocument, Counterparty
 from docbatch_gui.domain.errors import InvalidTransition
+from docbatch_gui.domain.messages import message_of
 from docbatch_gui.domain.models import (
     BatchRecord,
     Document,
@@ -52,6 +54,8 @@ JOB_FIELDS: frozenset[str] = frozenset(
         "cost_estimate_usd",
         "cost_actual_usd",
         "crashes",
+        "error_code",
+        "error_params",
     }
 )
 
@@ -144,8 +148,31 @@ class RegistryStore(Protocol):
         ...
 
 
+class CounterpartyStore(Protocol):
+    """What confirmed documents taught about their sellers, kept per document and
+    summed per seller INN on reading (``domain.counterparty``)."""
+
+    def remember_confirmed(self, entry: ConfirmedDocument, *, keep: int) -> None:
+        """Insert or replace the entry of its document; then only the ``keep`` newest
+        entries of that INN keep their field values."""
+        ...
+
+    def counterparty(self, inn: str) -> Counterparty | None:
+        """None when no confirmed document has this seller INN."""
+        ...
+
+    def list_counterparties(self) -> list[Counterparty]:
+        """By name, then INN."""
+        ...
+
+    def forget_counterparty(self, inn: str) -> int:
+        """Drop everything remembered of this INN; returns how many documents it had.
+        Raises NotFound when nothing is remembered of it."""
+        ...
+
+
 @runtime_checkable
-class Store(RegistryStore, Protocol):
+class Store(RegistryStore, CounterpartyStore, Protocol):
     """Jobs, pages, documents, events, small settings, and registries."""
 
     def close(self) -> None: ...
@@ -272,10 +299,22 @@ def check_attempt(job: Job, attempt: int | None) -> None:
 
 def scrubbed(fields: dict[str, Any]) -> dict[str, Any]:
     """Job or registry fields with their error text scrubbed of secrets: an error
-    message often quotes what a client library said, and that may echo a key."""
+    message often quotes what a client library said, and that may echo a key.
+
+    A job's ``error`` that words a message (``domain.messages.Worded``) leaves its
+    code and parameters in ``error_code`` and ``error_params``; any other new error
+    clears them, so a code never outlives the text it worded."""
     from docbatch_gui.settings.secrets import scrub_secrets
 
     clean = dict(fields)
+    if "error" in clean and "error_code" not in clean:
+        found = message_of(clean["error"])
+        clean["error_code"] = found.code if found else None
+        clean["error_params"] = (
+            {k: scrub_secrets(v) if isinstance(v, str) else v for k, v in found.params.items()}
+            if found
+            else None
+        )
     for name in ("error", "task_error"):
         if isinstance(clean.get(name), str):
             clean[name] = scrub_secrets(clean[name])

@@ -7,6 +7,7 @@ import pytest
 from docbatch_gui.domain import JobState, NewJob
 from docbatch_gui.storage.sqlite import MIGRATIONS, SQLiteStore
 from tests.contract.blob_contract import BlobContract
+from tests.contract.counterparty_contract import CounterpartyContract
 from tests.contract.registry_contract import RegistryContract
 from tests.contract.store_contract import StoreContract
 
@@ -20,6 +21,10 @@ class TestBlobStore(BlobContract):
 
 
 class TestRegistry(RegistryContract):
+    """Runs on every backend of the ``store`` fixture."""
+
+
+class TestCounterparties(CounterpartyContract):
     """Runs on every backend of the ``store`` fixture."""
 
 

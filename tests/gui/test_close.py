@@ -8,7 +8,7 @@ from typing import Any
 
 import psutil
 import pytest
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QAbstractButton, QApplication, QMessageBox
 
 from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState
 from tests.builders import text_pdf
@@ -39,14 +39,21 @@ def descendants() -> list[str]:
 pytestmark = pytest.mark.asyncio(loop_factories=["qasync"])
 
 
-async def answer_close_question(button: QMessageBox.StandardButton) -> None:
+async def answer_close_question(button: str) -> None:
+    """Click "wait_button", "quit_button" or "cancel" on the close question."""
     await until(
         lambda: isinstance(QApplication.activeModalWidget(), QMessageBox), what="close question"
     )
     box = QApplication.activeModalWidget()
     assert isinstance(box, QMessageBox)
     assert "being processed" in box.text()
-    box.button(button).click()
+    names = {b.text() for b in box.buttons()}
+    assert {"Wait for running jobs", "Quit now"} <= names, names
+    assert box.button(QMessageBox.StandardButton.Yes) is None  # no guessing game
+    if button == "cancel":
+        box.button(QMessageBox.StandardButton.Cancel).click()
+    else:
+        box.findChild(QAbstractButton, button).click()
 
 
 async def running(window: Any, tmp_path: Path) -> int:
@@ -67,7 +74,7 @@ async def test_leave_for_next_start_stops_at_once_and_leaves_no_process(
     assert child_processes(parent=os.getpid()), "the engine should be rendering in children"
     closed = signal_future(window.closed)
     window.close()
-    await answer_close_question(QMessageBox.StandardButton.No)
+    await answer_close_question("quit_button")
     await closed
     assert not window.ctx.bridge.running
     await until(lambda: not descendants(), timeout=10, what=f"no processes left: {descendants()}")
@@ -81,7 +88,7 @@ async def test_wait_lets_the_running_job_finish(window: Any, tmp_path: Path) -> 
     job_id = await running(window, tmp_path)
     closed = signal_future(window.closed)
     window.close()
-    await answer_close_question(QMessageBox.StandardButton.Yes)
+    await answer_close_question("wait_button")
     await closed
     job = window.ctx.app.store.get_job(job_id)
     assert job.state in (JobState.DONE, JobState.NEEDS_REVIEW)
@@ -92,7 +99,7 @@ async def test_wait_lets_the_running_job_finish(window: Any, tmp_path: Path) -> 
 async def test_cancel_keeps_the_window_open(window: Any, tmp_path: Path) -> None:
     await running(window, tmp_path)
     window.close()
-    await answer_close_question(QMessageBox.StandardButton.Cancel)
+    await answer_close_question("cancel")
     await until(lambda: not window._closing, what="close flow ended")
     assert window.isVisible() and window.ctx.bridge.running
 
@@ -104,11 +111,16 @@ async def test_column_widths_and_window_layout_come_back(
 
     window.queue_tab.table.setColumnWidth(1, 333)
     window.batches_tab.table.setColumnWidth(0, 222)
+    window.review_tab.splitter.setSizes([300, 500, 400])
+    review_sizes = window.review_tab.splitter.sizes()
     await window.shutdown()  # saves the layout, as closing does
     again = build_window(gui_settings, qsettings)
     try:
         assert again.queue_tab.table.columnWidth(1) == 333
         assert again.batches_tab.table.columnWidth(0) == 222
+        again.resize(window.size())
+        again.show()
+        assert again.review_tab.splitter.sizes() == review_sizes  # the Review splitter too
     finally:
         again.ctx.host.close()
         again.deleteLater()

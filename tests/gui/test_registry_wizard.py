@@ -132,7 +132,7 @@ async def test_wizard_walks_every_page_then_imports_and_searches(
     assert part["rules"][0]["subrules"][0]["required"] is True
     await until(lambda: rules.pair_count is not None, what="pair count")
     assert 0 < rules.pair_count < 5 * 5
-    assert "candidate pairs" in rules.pairs.text()
+    assert "pairs to compare" in rules.pairs.text()
     wizard.grab().save(str(shots_dir(tmp_path) / "registry_wizard_rules.png"))
     template = wizard.save_template(tmp_path / "template.json")
     saved = load_config(template)  # the CLI's loader takes it

@@ -155,6 +155,11 @@ CASES = [
         NOT_FOUND,
         ("No export layout 'nope' (known: all, 1c)",),
     ),
+    Case(
+        ("counterparties", "--forget", "7701234560"),
+        NOT_FOUND,
+        ("No counterparty with INN 7701234560", "`docbatch counterparties`"),
+    ),
 ]
 
 

@@ -8,18 +8,53 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtWidgets import QWidget
+from PySide6.QtCore import QCoreApplication, QItemSelection, QItemSelectionModel
+from PySide6.QtWidgets import QComboBox, QLineEdit, QTableView, QWidget
 
 from docbatch_gui._qt.context import GuiContext
+from docbatch_gui._qt.queue.jobs_model import COL_ERROR, COL_FILE, JobFilterProxy, JobTableModel
 from docbatch_gui._qt.widgets.dialogs import choose_files, choose_folder
 from docbatch_gui._qt.widgets.progress import run_with_progress
+from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.progress import Progress
 from docbatch_gui.engine.intake import IntakeReport
 from docbatch_gui.pipeline.formats import SUPPORTED_EXTENSIONS
 
+#: names listed in a message before "and N more"
+NAMED = 3
+
+
+def named(names: Sequence[str]) -> str:
+    """A few names, then how many more: a message stays one line for a big folder."""
+    shown = ", ".join(names[:NAMED])
+    if len(names) > NAMED:
+        shown += " " + QCoreApplication.translate("Queue", "and {0} more").format(
+            len(names) - NAMED
+        )
+    return shown
+
 
 class QueueIntake(QWidget):
     ctx: GuiContext
+    model: JobTableModel
+    proxy: JobFilterProxy
+    table: QTableView
+
+    state_filter: QComboBox
+    error_filter: QComboBox
+    search: QLineEdit
+
+    def _empty_text(self) -> str:
+        """What the empty queue says: how to add files, or that the filter hides all."""
+        if self.model.rowCount() == 0:
+            return self.tr("Drop files here or press Add files…")
+        return self.tr("No jobs match this filter.")
+
+    def clear_filters(self) -> None:
+        """Show every job: the filters back to "all", the search emptied."""
+        self.state_filter.setCurrentIndex(0)
+        self.error_filter.setCurrentIndex(0)
+        self.search.clear()
 
     # -- adding --------------------------------------------------------------------------
 
@@ -42,7 +77,39 @@ class QueueIntake(QWidget):
             show_after_ms=1000,
         )
         self.ctx.bridge.publish(report.jobs)
+        self.show_added(report.jobs)
         self.ctx.notifier.notify(self._intake_message(report), "info")
+
+    def show_added(self, jobs: list[Job]) -> None:
+        """Select the rows just added and scroll to them: the operator sees at once
+        where they went (a filter that hides them is cleared)."""
+        if not jobs:
+            return
+        self.model.apply(jobs)  # now, not at the bridge's next batch
+        job_ids = [job.id for job in jobs]
+        rows = self._proxy_rows(job_ids)
+        if not rows:
+            self.clear_filters()
+            rows = self._proxy_rows(job_ids)
+        selection = QItemSelection()
+        for row in rows:
+            selection.select(self.proxy.index(row, 0), self.proxy.index(row, COL_ERROR))
+        flags = QItemSelectionModel.SelectionFlag
+        self.table.selectionModel().select(selection, flags.ClearAndSelect | flags.Rows)
+        if rows:
+            first = self.proxy.index(rows[0], COL_FILE)
+            self.table.selectionModel().setCurrentIndex(first, flags.NoUpdate)
+            self.table.scrollTo(first)
+
+    def _proxy_rows(self, job_ids: list[int]) -> list[int]:
+        rows = []
+        for job_id in job_ids:
+            row = self.model.row_of(job_id)
+            if row is not None:
+                index = self.proxy.mapFromSource(self.model.index(row, 0))
+                if index.isValid():
+                    rows.append(index.row())
+        return sorted(rows)
 
     def _intake_message(self, report: IntakeReport) -> str:
         duplicates = [r for r in report.results if r.is_duplicate]
@@ -52,13 +119,14 @@ class QueueIntake(QWidget):
                 "{0} already known: shown as duplicates (use Process again to reprocess)."
             ).format(len(duplicates))
         if report.skipped:
-            message += " " + self.tr("{0} file(s) of unsupported types skipped.").format(
-                len(report.skipped)
-            )
-        if report.passed_over:
             message += " " + self.tr(
-                "{0} file(s) not read (links out of the folder, pipes, system files): see the log."
-            ).format(len(report.passed_over))
+                "{0} file(s) skipped, their type is not supported (PDF, TIFF, JPEG, PNG are): {1}."
+            ).format(len(report.skipped), named([p.name for p in report.skipped]))
+        if report.passed_over:
+            message += " " + self.tr("{0} file(s) not read: {1}.").format(
+                len(report.passed_over),
+                named([f"{path.name} ({why})" for path, why in report.passed_over]),
+            )
         if report.canceled:
             message += " " + self.tr("Stopped by you; the rest was not added.")
         return message

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from docbatch_gui._qt.context import GuiContext
+from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui.domain.models import Document, Job
 
@@ -83,7 +84,11 @@ class JobDetail(QWidget):
             return
         # names are the operator's data: escaped, so "<img …>.pdf" is shown as written
         name, where = html.escape(job.file_name), html.escape(job.source_path)
-        self.title.setText(f"<b>{name}</b><br>{where}")
+        text = f"<b>{name}</b><br>{where}"
+        if job.error:  # in the interface language, worded from its code
+            error = html.escape(job.error_words(interface_language()) or "")
+            text += f'<br><span style="color:#b3261e">{error}</span>'
+        self.title.setText(text)
         self._load_task = asyncio.ensure_future(self._load(job))
 
     async def _load(self, job: Job) -> None:

@@ -20,7 +20,9 @@ from PySide6.QtCore import (
     Signal,
 )
 from PySide6.QtGui import QColor, QIcon, QPixmap
+from PySide6.QtWidgets import QWidget
 
+from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.widgets.icons import state_icon
 from docbatch_gui._qt.widgets.table_model import Index, TableModel
 from docbatch_gui.domain.models import Job
@@ -45,6 +47,21 @@ ProgressRole = Qt.ItemDataRole.UserRole + 5
 SortRole = Qt.ItemDataRole.UserRole + 6
 
 THUMB_SIZE = 48
+
+
+def error_text(job: Job) -> str:
+    """The job's error in the interface language (its stored English without a code)."""
+    return job.error_words(interface_language()) or ""
+
+
+def state_column_width(view: QWidget) -> int:
+    """Wide enough for the longest state label in the interface language, with its
+    icon: "Needs review" fits in 130 px, its Russian does not."""
+    if not JOB_STATE_LABELS:
+        refresh_labels()
+    metrics = view.fontMetrics()
+    widest = max(metrics.horizontalAdvance(label) for label in JOB_STATE_LABELS.values())
+    return max(130, widest + 16 + 32)  # the icon, the cell's margins and spacing
 
 
 def state_label(state: JobState) -> str:
@@ -181,6 +198,9 @@ class JobTableModel(TableModel):
             index = self.index(row, COL_THUMB)
             self.dataChanged.emit(index, index, [Qt.ItemDataRole.DecorationRole])
 
+    def row_of(self, job_id: int) -> int | None:
+        return self._row_of.get(job_id)
+
     def job(self, job_id: int) -> Job | None:
         row = self._row_of.get(job_id)
         return None if row is None else self._items[row]
@@ -215,7 +235,7 @@ class JobTableModel(TableModel):
                 return state_icon(job.state)
         elif role == Qt.ItemDataRole.ToolTipRole:
             if column == COL_ERROR and job.error:
-                return job.error
+                return error_text(job)
             if column == COL_FILE:
                 return job.source_path
         elif role == Qt.ItemDataRole.ForegroundRole and column == COL_ERROR:
@@ -256,7 +276,7 @@ class JobTableModel(TableModel):
             cost = job.cost_actual_usd if job.cost_actual_usd is not None else job.cost_estimate_usd
             return "" if cost is None else f"${cost:.4f}"
         if column == COL_ERROR:
-            return (job.error or "").splitlines()[0] if job.error else ""
+            return error_text(job).splitlines()[0] if job.error else ""
         return None
 
     def _sort_key(self, job: Job, column: int) -> Any:

@@ -3,14 +3,10 @@
 from __future__ import annotations
 
 import functools
-import os
-import subprocess
-import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
-from PySide6.QtCore import QModelIndex, QPoint, Qt, QUrl, Signal
-from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
+from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -30,6 +26,8 @@ from PySide6.QtWidgets import (
 )
 
 from docbatch_gui._qt.context import GuiContext
+from docbatch_gui._qt.language import error_text
+from docbatch_gui._qt.queue.files import QueueFiles
 from docbatch_gui._qt.queue.intake import QueueIntake
 from docbatch_gui._qt.queue.job_detail import JobDetail
 from docbatch_gui._qt.queue.jobs_model import (
@@ -45,11 +43,14 @@ from docbatch_gui._qt.queue.jobs_model import (
     JobFilterProxy,
     JobRole,
     JobTableModel,
+    state_column_width,
     state_label,
 )
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.delegates import ProgressDelegate
 from docbatch_gui._qt.widgets.dialogs import confirm
+from docbatch_gui._qt.widgets.empty import EmptyHint
+from docbatch_gui._qt.widgets.fit import ElidedLabel
 from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui.domain.errors import DocBatchError, ErrorKind
 from docbatch_gui.domain.models import Job
@@ -61,7 +62,7 @@ ACTIVE = [s.value for s in JobState if s not in FINAL_STATES]
 FAILED = [JobState.FAILED.value, JobState.TIMED_OUT.value]
 
 
-class QueueTab(QueueIntake, QWidget):
+class QueueTab(QueueIntake, QueueFiles, QWidget):
     review_requested = Signal(int, int)
 
     def __init__(self, ctx: GuiContext, images: PageImages, parent: QWidget | None = None) -> None:
@@ -87,6 +88,7 @@ class QueueTab(QueueIntake, QWidget):
         self.paused_banner.setText(
             self.tr("The worker is paused: no new job starts. Running steps finish.")
         )
+        self.paused_banner.setWordWrap(True)  # a long translation wraps, not widens
         self.paused_banner.hide()
 
         split = QSplitter(Qt.Orientation.Horizontal)
@@ -124,7 +126,7 @@ class QueueTab(QueueIntake, QWidget):
         self.state_filter = QComboBox()
         self.state_filter.addItem(self.tr("All states"), [])
         self.state_filter.addItem(self.tr("Active"), ACTIVE)
-        self.state_filter.addItem(self.tr("Failed"), FAILED)
+        self.state_filter.addItem(self.tr("Failed or timed out"), FAILED)
         for state in JobState:
             self.state_filter.addItem(state_label(state), [state.value])
         self.state_filter.currentIndexChanged.connect(
@@ -142,11 +144,17 @@ class QueueTab(QueueIntake, QWidget):
         self.error_filter.currentIndexChanged.connect(
             lambda: self.proxy.set_error_kind(self.error_filter.currentData())
         )
+        for box in (self.state_filter, self.error_filter):  # not as wide as the longest
+            box.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            )
+            box.setMinimumContentsLength(13)
         self.search = QLineEdit()
+        self.search.setMinimumWidth(140)
         self.search.setPlaceholderText(self.tr("Search file names"))
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self.proxy.set_text)
-        self.counts = QLabel()
+        self.counts = ElidedLabel()  # shrinks with "…" on a small screen
 
         bar = QHBoxLayout()
         bar.addWidget(self.add_files_button)
@@ -179,7 +187,7 @@ class QueueTab(QueueIntake, QWidget):
             (COL_THUMB, THUMB_SIZE + 12),
             (COL_FILE, 260),
             (COL_PAGES, 60),
-            (COL_STATE, 130),
+            (COL_STATE, state_column_width(table)),
             (COL_PROGRESS, 120),
             (COL_DOCUMENTS, 90),
             (COL_COST, 80),
@@ -191,6 +199,7 @@ class QueueTab(QueueIntake, QWidget):
         table.selectionModel().selectionChanged.connect(self._selection_changed)
         table.doubleClicked.connect(self._double_clicked)
         self.table = table
+        self.empty_hint = EmptyHint(table, self._empty_text)
 
     def _build_actions(self) -> None:
         def action(text: str, handler: Callable[[], None], shortcut: str | None = None) -> QAction:
@@ -335,7 +344,7 @@ class QueueTab(QueueIntake, QWidget):
         )
 
     def _failed(self, error: BaseException) -> None:
-        self.ctx.notifier.notify(str(error), "error")
+        self.ctx.notifier.notify(error_text(error), "error")
 
     def _each(self, operation: Callable[..., Job]) -> None:
         jobs = self.selected_jobs()
@@ -381,23 +390,6 @@ class QueueTab(QueueIntake, QWidget):
             self._update_counts()
 
         spawn(run(), self._failed)
-
-    def _open_source(self) -> None:
-        jobs = self.selected_jobs()
-        if jobs:
-            QDesktopServices.openUrl(QUrl.fromLocalFile(jobs[0].source_path))
-
-    def _reveal(self) -> None:
-        jobs = self.selected_jobs()
-        if not jobs:
-            return
-        path = Path(jobs[0].source_path)
-        if sys.platform == "win32":
-            subprocess.Popen(["explorer", "/select,", str(path)])
-        elif sys.platform == "darwin":
-            subprocess.Popen(["open", "-R", str(path)])
-        else:
-            QDesktopServices.openUrl(QUrl.fromLocalFile(os.fspath(path.parent)))
 
     def _context_menu(self, pos: QPoint) -> None:
         if not self.selected_jobs():

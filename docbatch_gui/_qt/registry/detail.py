@@ -24,11 +24,13 @@ from PySide6.QtWidgets import (
 )
 
 from docbatch_gui._qt.context import GuiContext
+from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.registry.models import ResultRow, display
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui.domain.models import Document
 from docbatch_gui.registry.where import matched_locations, value_location, where_text
+from docbatch_gui.registry.words import comparator_words, document_field_words
 
 THUMB_W, THUMB_H = 200, 260
 
@@ -130,9 +132,10 @@ class MatchDetail(QWidget):
             self.score_label.setText(
                 self.tr("<b>Row {0}</b>: no document scores above the threshold.").format(item.row)
             )
+        language = interface_language()
         for e in result.explanation if result else []:
             outcome = (
-                self.tr("missing in {0}").format(e["missing"])
+                self.tr("missing in {0}").format(self._side(e["missing"]))
                 if e.get("missing")
                 else "✓"
                 if e.get("passed")
@@ -142,7 +145,9 @@ class MatchDetail(QWidget):
             self._append(
                 self.breakdown,
                 [
-                    f"{e['field']} ({e['comparator']})" + (" *" if e.get("required") else ""),
+                    f"{self.ctx.field_label(e['field'])} "
+                    f"({comparator_words(e['comparator'], language)})"
+                    + (" *" if e.get("required") else ""),
                     display(e.get("registry_value")),
                     display(e.get("document_value")),
                     f"{float(e.get('similarity') or 0):.0%}",
@@ -150,8 +155,9 @@ class MatchDetail(QWidget):
                     outcome,
                     where_text(spot) if spot else "",
                 ],
-                tip=self.tr("{0} compared with the document's {1}; * required").format(
-                    e["field"], e["document_field"]
+                tip=self.tr("{0} compared with {1}; * required").format(
+                    self.ctx.field_label(e["field"]),
+                    document_field_words(e["document_field"], self.ctx.field_label, language),
                 ),
             )
         notes = []
@@ -168,10 +174,18 @@ class MatchDetail(QWidget):
         else:
             notes.append(self.tr("No runner-up."))
         if result and result.warnings:
-            notes.append("⚠ " + "; ".join(result.warnings))
+            notes.append("⚠ " + "; ".join(result.warnings_in(language)))
         self.notes.setText("\n".join(notes))
         self.unassign_button.setEnabled(doc is not None)
         self.history.setPlainText("\n".join(item.history))
+
+    def _side(self, missing: str) -> str:
+        """Where a value is missing ("registry", "document" or both) in words."""
+        return {
+            "registry": self.tr("the registry"),
+            "document": self.tr("the document"),
+            "registry and document": self.tr("both"),
+        }.get(missing, missing)
 
     def _append(self, table: QTableWidget, values: list[str], tip: str = "") -> None:
         row = table.rowCount()

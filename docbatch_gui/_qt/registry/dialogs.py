@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from docbatch_gui._qt.registry.models import RowsModel
 from docbatch_gui._qt.widgets.dialogs import ask
+from docbatch_gui._qt.widgets.fit import fit_to_screen
 from docbatch_gui.domain.models import Document
 
 DOC_ID_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -46,7 +47,7 @@ class FilteredRowsDialog(_Dialog):
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Filtered rows"))
-        self.resize(1000, 560)
+        fit_to_screen(self, 1000, 560)
         self.model = RowsModel(self)
         self.model.set_rows(headers, rows, marks)
         table = QTableView()
@@ -101,7 +102,7 @@ class DocumentPicker(_Dialog):
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Assign a document"))
-        self.resize(900, 520)
+        fit_to_screen(self, 900, 520)
         self.model = QStandardItemModel(self)
         self.model.setHorizontalHeaderLabels(
             [
@@ -170,7 +171,7 @@ class UnmatchedDialog(_Dialog):
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Unmatched documents"))
-        self.resize(820, 520)
+        fit_to_screen(self, 820, 520)
         self.tree = QTreeWidget()
         self.tree.setHeaderLabels(
             [

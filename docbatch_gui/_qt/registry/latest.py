@@ -10,6 +10,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from docbatch_gui._qt.language import error_text
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui.domain.errors import DocBatchError
 
@@ -75,7 +76,7 @@ class LatestRunner(QObject):
                     result = await asyncio.get_running_loop().run_in_executor(None, job)
                 except (DocBatchError, ValueError, OSError) as exc:
                     if wanted == self._requested:
-                        self.failed.emit(str(exc))
+                        self.failed.emit(error_text(exc))
                 else:
                     if wanted == self._requested:
                         self.ready.emit(result)

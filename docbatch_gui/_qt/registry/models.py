@@ -22,9 +22,16 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor
 
+from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.widgets.icons import disc_icon
 from docbatch_gui.domain.models import Document
-from docbatch_gui.domain.registry import Registry, RegistryStatus, SearchResult
+from docbatch_gui.domain.registry import (
+    FilteredRowRecord,
+    Registry,
+    RegistryStatus,
+    SearchResult,
+)
+from docbatch_gui.registry.words import filter_detail, filter_reason
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -66,12 +73,15 @@ def status_label(status: RegistryStatus) -> str:
 
 def reason_label(reason: str) -> str:
     """A filter reason code (importer.REASON_*) in the operator's words."""
-    return {
-        "skip_word": QCoreApplication.translate("Registry", "Contains a skip word"),
-        "required_empty": QCoreApplication.translate("Registry", "Required column is empty"),
-        "too_few_cells": QCoreApplication.translate("Registry", "Too few filled cells"),
-        "empty_row": QCoreApplication.translate("Registry", "Empty row"),
-    }.get(reason, reason)
+    return filter_reason(reason, interface_language())
+
+
+def filter_text(record: FilteredRowRecord) -> str:
+    """Why a row was filtered, in the interface language: the detail when it has one."""
+    language = interface_language()
+    if record.detail:
+        return filter_detail(record, language)
+    return filter_reason(record.reason, language)
 
 
 def display(value: Any) -> str:
@@ -305,7 +315,7 @@ class ResultsModel(QAbstractTableModel):
             if result.warnings:
                 return disc_icon(*WARNING_ICON)
         elif role == Qt.ItemDataRole.ToolTipRole and column == RES_WARN and result:
-            return "\n".join(result.warnings) or None
+            return "\n".join(result.warnings_in(interface_language())) or None
         elif (
             role == Qt.ItemDataRole.ForegroundRole
             and item.document is None

@@ -1,4 +1,5 @@
-"""Wizard pages 1-3: the file and sheet, the header and data rows, the column mapping.
+"""Wizard pages 2-3: the header and data rows, the column mapping (page 1, the file,
+is in ``pages_file``), and what every page shares.
 
 Each page writes its part of the configuration JSON and asks the wizard for a new
 preview when an input changes; the preview (run off the GUI thread) comes back
@@ -8,27 +9,22 @@ through ``preview_changed`` and every page redraws from it.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
-    QPushButton,
     QSpinBox,
     QTableView,
     QVBoxLayout,
     QWizardPage,
 )
 
-from docbatch_gui._qt.registry.models import RowsModel, display, reason_label
-from docbatch_gui._qt.tasks import spawn
-from docbatch_gui._qt.widgets.dialogs import choose_files
+from docbatch_gui._qt.registry.models import RowsModel, display, filter_text, reason_label
 from docbatch_gui.domain.registry import FilteredRowRecord, RegistryRowRecord
 from docbatch_gui.registry.config import RegistryConfig, column_letter
 from docbatch_gui.registry.service import PreviewResult
@@ -95,87 +91,6 @@ def preview_table(model: RowsModel) -> QTableView:
 
 def letters(text: str) -> list[str]:
     return [p.strip().upper() for p in re.split(r"[,;\s]+", text) if p.strip()]
-
-
-class FilePage(WizardPart):
-    def __init__(self, wizard: RegistryWizard) -> None:
-        super().__init__(wizard)
-        self.setTitle(self.tr("File and sheet"))
-        self.setSubTitle(
-            self.tr(
-                "Choose the Excel registry (.xlsx, .xlsm) and the sheet "
-                "that holds the list, or start from a saved template."
-            )
-        )
-        self.path = QLineEdit()
-        self.path.setReadOnly(True)
-        self.path.setPlaceholderText(self.tr("No file chosen"))
-        browse = QPushButton(self.tr("Choose file…"))
-        browse.clicked.connect(lambda: spawn(self.browse(), wizard._failed))
-        template = QPushButton(self.tr("Load template…"))
-        template.clicked.connect(lambda: spawn(self.browse_template(), wizard._failed))
-        self.sheet = QComboBox()
-        self.sheet.currentIndexChanged.connect(lambda _i: self.owner.settings_changed(now=True))
-        self.name = QLineEdit()
-        self.template_label = QLabel()
-        row = QHBoxLayout()
-        row.addWidget(self.path, 1)
-        row.addWidget(browse)
-        form = QFormLayout()
-        form.addRow(self.tr("File"), row)
-        form.addRow(self.tr("Sheet"), self.sheet)
-        form.addRow(self.tr("Name"), self.name)
-        form.addRow(self.tr("Template"), template)
-        form.addRow("", self.template_label)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(self.status)
-        layout.addStretch(1)
-
-    async def browse(self) -> None:
-        files = await choose_files(
-            self, self.tr("Registry file"), "", self.tr("Excel (*.xlsx *.xlsm);;All files (*)")
-        )
-        if files:
-            self.set_file(Path(files[0]))
-
-    async def browse_template(self) -> None:
-        files = await choose_files(
-            self, self.tr("Registry template"), "", self.tr("JSON (*.json);;All files (*)")
-        )
-        if files:
-            self.owner.load_template(files[0])
-            self.template_label.setText(self.tr("Loaded {0}").format(Path(files[0]).name))
-
-    def set_file(self, path: Path) -> None:
-        self.owner.file = path
-        self.owner.preview = None
-        self.path.setText(str(path))
-        if not self.name.text().strip():
-            self.name.setText(path.stem)
-        self.status.setText(self.tr("Reading the sheet…"))
-        self.completeChanged.emit()
-        self.owner.settings_changed(now=True)
-
-    def part(self) -> dict[str, Any]:
-        return {"sheet": self.sheet.currentText() or None}
-
-    def load(self, config: RegistryConfig) -> None:
-        if config.sheet:
-            self._sheets([config.sheet], config.sheet)
-
-    def _sheets(self, names: list[str], current: str) -> None:
-        self.sheet.blockSignals(True)
-        known = [self.sheet.itemText(i) for i in range(self.sheet.count())]
-        if known != names:
-            self.sheet.clear()
-            self.sheet.addItems(names)
-        self.sheet.setCurrentText(current)
-        self.sheet.blockSignals(False)
-
-    def on_preview(self, result: PreviewResult) -> None:
-        self._sheets(result.sheet_names, result.sheet)
-        super().on_preview(result)
 
 
 class RowsPage(WizardPart):
@@ -257,7 +172,7 @@ class RowsPage(WizardPart):
                 marks.append(None)
             else:
                 rows.append([item.row, reason_label(item.reason), *item.values])
-                marks.append(item.detail or reason_label(item.reason))
+                marks.append(filter_text(item))
         self.model.set_rows(headers, rows, marks)
         self.table.resizeColumnsToContents()
 
@@ -306,7 +221,8 @@ class MappingPage(WizardPart):
                 "shows the column's header and sample values."
             )
         )
-        labels = {
+        #: each registry field in words (the rules page shows them too)
+        self.labels = labels = {
             "number": self.tr("Number"),
             "date": self.tr("Date"),
             "amount": self.tr("Amount"),

@@ -10,7 +10,9 @@ Everything that reads the store runs in a worker thread.
 from __future__ import annotations
 
 import asyncio
+import re
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +22,10 @@ from PySide6.QtWidgets import (
     QButtonGroup,
     QDialog,
     QFileDialog,
+    QFrame,
     QHBoxLayout,
-    QLabel,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QTableView,
     QToolButton,
@@ -31,6 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from docbatch_gui._qt.context import GuiContext
+from docbatch_gui._qt.language import error_text, interface_language
 from docbatch_gui._qt.registry.detail import MatchDetail
 from docbatch_gui._qt.registry.dialogs import DocumentPicker, UnmatchedDialog
 from docbatch_gui._qt.registry.models import (
@@ -44,6 +48,7 @@ from docbatch_gui._qt.registry.models import (
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.delegates import ProgressDelegate
 from docbatch_gui._qt.widgets.dialogs import ask
+from docbatch_gui._qt.widgets.fit import ElidedLabel
 from docbatch_gui._qt.widgets.progress import counted, run_with_progress
 from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui.domain.errors import DocBatchError
@@ -52,6 +57,15 @@ from docbatch_gui.domain.registry import Registry
 from docbatch_gui.registry.service import RESULT_FILTERS
 
 ROW_PAGE = 5000
+#: where the last export went: the next one is suggested there
+EXPORT_FOLDER_KEY = "registry/export_folder"
+
+
+def export_file_name(registry_name: str, day: date) -> str:
+    """The file name an export suggests: ``registry_<name>_<date>.xlsx``, the name
+    reduced to characters every file system takes."""
+    safe = re.sub(r"[^\w.-]+", "_", registry_name, flags=re.UNICODE).strip("._") or "registry"
+    return f"registry_{safe[:60]}_{day.isoformat()}.xlsx"
 
 
 @dataclass(frozen=True)
@@ -72,10 +86,10 @@ class ResultsView(QWidget):
         self.ctx = ctx
         self.images = images
         self.registry_id: int | None = None
+        self.registry_name = ""
         self.filter = "all"
 
-        self.title = QLabel()
-        self.title.setTextFormat(Qt.TextFormat.PlainText)  # user data
+        self.title = ElidedLabel()  # plain text (user data); shrinks on a small screen
         self.title.setStyleSheet("font-weight: bold;")
         labels = {
             "all": self.tr("All"),
@@ -88,7 +102,6 @@ class ResultsView(QWidget):
         self.filter_buttons: dict[str, QToolButton] = {}
         group = QButtonGroup(self)
         top = QHBoxLayout()
-        top.addWidget(self.title, 1)
         for name in RESULT_FILTERS:
             button = QToolButton()
             button.setText(labels[name])
@@ -102,7 +115,7 @@ class ResultsView(QWidget):
         self.unmatched_button.clicked.connect(lambda: spawn(self.show_unmatched(), self._failed))
         self.export_button = QPushButton(self.tr("Export…"))
         self.export_button.clicked.connect(lambda: spawn(self.export_dialog(), self._failed))
-        top.addSpacing(12)
+        top.addStretch(1)
         top.addWidget(self.unmatched_button)
         top.addWidget(self.export_button)
 
@@ -124,12 +137,18 @@ class ResultsView(QWidget):
         self.detail = MatchDetail(ctx, images)
         self.detail.assign_button.clicked.connect(lambda: spawn(self.assign_dialog(), self._failed))
         self.detail.unassign_button.clicked.connect(lambda: spawn(self.unassign(), self._failed))
+        # the explanation scrolls rather than making the window taller than the screen
+        detail_scroll = QScrollArea()
+        detail_scroll.setWidget(self.detail)
+        detail_scroll.setWidgetResizable(True)
+        detail_scroll.setFrameShape(QFrame.Shape.NoFrame)
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(self.table)
-        split.addWidget(self.detail)
+        split.addWidget(detail_scroll)
         split.setSizes([640, 600])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.title)
         layout.addLayout(top)
         layout.addWidget(split, 1)
 
@@ -152,6 +171,7 @@ class ResultsView(QWidget):
         self.table.resizeColumnsToContents()
         self.table.setColumnWidth(RES_SCORE, 110)
         reg = data.registry
+        self.registry_name = reg.name
         self.title.setText(self.tr("{0}: {1} rows shown").format(reg.name, len(data.rows)))
         if keep is None or not self.select_row(keep):
             self.detail.show_row(None)
@@ -273,23 +293,32 @@ class ResultsView(QWidget):
     async def export_dialog(self) -> None:
         if self.registry_id is None:
             return
-        dialog = QFileDialog(self, self.tr("Export registry"), "", self.tr("Excel (*.xlsx)"))
+        folder = str(self.ctx.qsettings.value(EXPORT_FOLDER_KEY, "") or Path.home())
+        dialog = QFileDialog(self, self.tr("Export registry"), folder, self.tr("Excel (*.xlsx)"))
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
         dialog.setDefaultSuffix("xlsx")
+        dialog.selectFile(export_file_name(self.registry_name, date.today()))
+        self.export_file_dialog = dialog  # tests reach it
         if await ask(dialog) == QDialog.DialogCode.Accepted and dialog.selectedFiles():
-            await self.export(Path(dialog.selectedFiles()[0]))
+            out = Path(dialog.selectedFiles()[0])
+            self.ctx.qsettings.setValue(EXPORT_FOLDER_KEY, str(out.parent))
+            await self.export(out)
 
-    async def export(self, out: Path) -> int | None:
-        """Export off the GUI thread behind a cancellable progress dialog."""
+    async def export(self, out: Path, language: str | None = None) -> int | None:
+        """Export off the GUI thread behind a cancellable progress dialog; headers and
+        warnings in ``language``, by default the interface's."""
         assert self.registry_id is not None
         registry_id, service = self.registry_id, self.ctx.app.registry
+        language = language or interface_language()
         try:
             label = self.tr("Writing {0}…").format(out.name)
             rows = await run_with_progress(
                 self,
                 self.tr("Export"),
                 label,
-                lambda p, c: service.export(registry_id, out, progress=p, cancel=c),
+                lambda p, c: service.export(
+                    registry_id, out, progress=p, cancel=c, language=language
+                ),
                 describe=counted(label, self.tr("rows")),
             )
         except Canceled:
@@ -303,4 +332,4 @@ class ResultsView(QWidget):
 
     def _failed(self, error: BaseException) -> None:
         if isinstance(error, DocBatchError | OSError):
-            self.ctx.notifier.notify(str(error).strip("'\""), "error")
+            self.ctx.notifier.notify(error_text(error).strip("'\""), "error")

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
+from docbatch_gui._qt.language import error_text
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.progress import set_bar, thread_sink
 from docbatch_gui.domain.errors import DocBatchError
@@ -181,7 +182,7 @@ class RunPage(QWizardPage):
             )
         except NeedsForce as exc:
             outcome = "needs_force"
-            self.outcome.setText(html.escape(str(exc)))
+            self.outcome.setText(html.escape(error_text(exc)))
             self.force_button.show()
         except Canceled:
             outcome = "canceled"
@@ -192,7 +193,8 @@ class RunPage(QWizardPage):
                 )
             )
         except DocBatchError as exc:
-            self.outcome.setText(f"<span style='color:#b3261e'>{html.escape(str(exc))}</span>")
+            text = html.escape(error_text(exc))
+            self.outcome.setText(f"<span style='color:#b3261e'>{text}</span>")
         else:
             outcome = "done"
             self.done_id = w.registry_id

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from docbatch_gui._qt.context import GuiContext
+from docbatch_gui._qt.language import error_text
 from docbatch_gui._qt.registry.models import REG_FILE, REG_NAME, RecordRole, RegistryListModel
 from docbatch_gui._qt.registry.results import ResultsView
 from docbatch_gui._qt.registry.wizard import RegistryWizard
@@ -247,4 +248,4 @@ class RegistryTab(QWidget):
 
     def _failed(self, error: BaseException) -> None:
         if isinstance(error, DocBatchError | OSError):
-            self.ctx.notifier.notify(str(error), "error")
+            self.ctx.notifier.notify(error_text(error), "error")

@@ -19,12 +19,16 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QDialog, QFileDialog, QWidget, QWizard
 
 from docbatch_gui._qt.context import GuiContext
+from docbatch_gui._qt.language import error_text
 from docbatch_gui._qt.registry.latest import LatestRunner
-from docbatch_gui._qt.registry.pages_match import FiltersPage, RulesPage
-from docbatch_gui._qt.registry.pages_setup import FilePage, MappingPage, RowsPage
+from docbatch_gui._qt.registry.pages_file import FilePage
+from docbatch_gui._qt.registry.pages_match import FiltersPage
+from docbatch_gui._qt.registry.pages_rules import RulesPage
+from docbatch_gui._qt.registry.pages_setup import MappingPage, RowsPage
 from docbatch_gui._qt.registry.run_page import RunPage
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.dialogs import ask
+from docbatch_gui._qt.widgets.fit import fit_to_screen
 from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.registry.config import RegistryConfig, load_config
 from docbatch_gui.registry.service import PreviewResult
@@ -61,7 +65,7 @@ class RegistryWizard(QWizard):
         self.customButtonClicked.connect(
             lambda which: spawn(self.save_template_dialog(), self._failed)
         )
-        self.resize(1100, 720)
+        fit_to_screen(self, 1100, 720)  # smaller where the screen is (1024×640)
 
         self.runner = LatestRunner(self._preview_job, self)
         self.runner.ready.connect(self._preview_ready)
@@ -160,4 +164,4 @@ class RegistryWizard(QWizard):
 
     def _failed(self, error: BaseException) -> None:
         if isinstance(error, DocBatchError | OSError):
-            self.ctx.notifier.notify(str(error), "error")
+            self.ctx.notifier.notify(error_text(error), "error")

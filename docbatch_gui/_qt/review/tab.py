@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from docbatch_gui._qt.context import GuiContext
+from docbatch_gui._qt.review.counterparty import CounterpartyPanel
 from docbatch_gui._qt.review.fields import add_field_rows
 from docbatch_gui._qt.review.form import ReviewForm
 from docbatch_gui._qt.tasks import spawn
@@ -101,6 +102,7 @@ class ReviewTab(ReviewForm, QWidget):
         self.reasons.setTextFormat(Qt.TextFormat.PlainText)  # user data
         self.reasons.setWordWrap(True)
         self.reasons.setStyleSheet("color: #8a4b00;")
+        self.counterparty_panel = CounterpartyPanel(ctx)
         self.history = QPlainTextEdit()
         self.history.setReadOnly(True)
         self.history.setMaximumHeight(110)
@@ -125,6 +127,7 @@ class ReviewTab(ReviewForm, QWidget):
         right_layout = QVBoxLayout(right)
         right_layout.addWidget(self.form_box)
         right_layout.addWidget(self.reasons)
+        right_layout.addWidget(self.counterparty_panel)
         right_layout.addLayout(buttons)
         hint = QLabel(
             self.tr(
@@ -143,6 +146,7 @@ class ReviewTab(ReviewForm, QWidget):
         split.addWidget(self.page_view)
         split.addWidget(right)
         split.setSizes([260, 560, 420])
+        self.splitter = split  # the window saves and restores it (QSettings)
         layout = QVBoxLayout(self)
         layout.addWidget(split)
         self._set_enabled(False)
@@ -281,6 +285,7 @@ class ReviewTab(ReviewForm, QWidget):
         key = self._key(item)
         if key is None:
             self._show(None)
+            self.counterparty_panel.show_counterparty(None)
             return
         spawn(self._load(*key), self._failed)
 
@@ -292,6 +297,14 @@ class ReviewTab(ReviewForm, QWidget):
             return  # the operator moved on while this one loaded: the newer load wins
         self.current_job = job
         self._show(doc)
+        await self._show_counterparty(doc)
+
+    async def _show_counterparty(self, doc: Document) -> None:
+        """What the seller's confirmed documents showed, if it is known."""
+        loop = asyncio.get_running_loop()
+        known = await loop.run_in_executor(None, self.ctx.app.review.counterparty_of, doc)
+        if self.current is not None and self.current.id == doc.id:
+            self.counterparty_panel.show_counterparty(known)
 
     async def save(self) -> Document | None:
         doc = self.current
@@ -306,6 +319,7 @@ class ReviewTab(ReviewForm, QWidget):
             ),
         )
         self._show(saved)
+        await self._show_counterparty(saved)  # a corrected INN may name another seller
         self.saved.emit(saved.job_id, saved.doc_index)
         return saved
 

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from docbatch_gui._qt.settings.spin import RangeDoubleSpinBox, RangeSpinBox
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.dialogs import choose_files, choose_folder
 from docbatch_gui.settings.model import CHOICE_FIELDS, describe_allowed, fixed_choices
@@ -65,6 +66,12 @@ def value_label(value: str) -> str:
         "max": translate("SettingValue", "maximum"),
         "inprocess": translate("SettingValue", "in this program"),
         "celery": translate("SettingValue", "Celery workers"),
+        "keep": translate("SettingValue", "kept where it is"),
+        "move": translate("SettingValue", "moved to processed/ or failed/"),
+        # the command line's language: a language is named in itself
+        "": translate("SettingValue", "the system's"),
+        "en": "English",
+        "ru": "Русский",
     }
     if value in labels:
         return labels[value]
@@ -177,17 +184,18 @@ class FieldEditor(QWidget):
             return check
         if kind in (int, float):
             lower, upper = bounds(info)
-            spin: QSpinBox | QDoubleSpinBox
+            spin: RangeSpinBox | RangeDoubleSpinBox
             if kind is int:
-                spin = QSpinBox()
+                spin = RangeSpinBox()
                 spin.setRange(int(lower or 0), int(upper if upper is not None else INT_MAX))
             else:
-                spin = QDoubleSpinBox()
+                spin = RangeDoubleSpinBox()
                 spin.setDecimals(2)
                 spin.setRange(float(lower or 0), float(upper if upper is not None else 1e9))
             spin.setGroupSeparatorShown(True)
             spin.setMinimumWidth(140)
             spin.valueChanged.connect(self.changed)
+            spin.lineEdit().textEdited.connect(self.changed)  # an out-of-range number too
             row.addStretch(1)  # a number needs no full-width box
             return spin
         edit = QLineEdit()
@@ -232,6 +240,11 @@ class FieldEditor(QWidget):
             return editor.currentData()
         if isinstance(editor, QCheckBox):
             return editor.isChecked()
+        if isinstance(editor, RangeSpinBox | RangeDoubleSpinBox):
+            typed = editor.typed()  # out of range: judged (and refused) as typed
+            if typed is not None:
+                return int(typed) if isinstance(editor, QSpinBox) and typed.is_integer() else typed
+            return editor.value()
         if isinstance(editor, QSpinBox | QDoubleSpinBox):
             return editor.value()
         assert isinstance(editor, QLineEdit)

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.i18n import LANGUAGE_KEY, LANGUAGES
+from docbatch_gui._qt.settings.checks import ocr_languages_error
 from docbatch_gui._qt.settings.fields import NOTE_STYLE, FieldEditor
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui.diagnostics import connections
@@ -51,6 +52,7 @@ GROUPS: list[tuple[str, list[str], Probe | None]] = [
             "batch_size", "poll_interval", "result_workers", "max_concurrent_mb",
             "job_timeout", "page_timeout", "render_workers", "group_size", "max_file_mb",
             "max_pages", "jpeg_quality", "follow_symlinks_out", "check_min_year",
+            "max_page_text_chars", "language",
         ],
         None,
     ),
@@ -67,7 +69,7 @@ GROUPS: list[tuple[str, list[str], Probe | None]] = [
         [
             "anthropic_api_key", "anthropic_base_url", "anthropic_timeout",
             "anthropic_max_retries", "claude_effort", "claude_thinking", "claude_output",
-            "max_output_tokens", "request_retries",
+            "max_output_tokens", "request_retries", "counterparty_kept",
             "batch_max_requests", "batch_max_mb",
         ],
         connections.test_anthropic,
@@ -84,8 +86,19 @@ GROUPS: list[tuple[str, list[str], Probe | None]] = [
     ),
     ("redis", ["redis_url"], connections.test_redis),
     ("celery", ["celery_broker_url"], connections.test_celery_broker),
-    ("execution", ["execution", "workload_ttl", "leader_ttl"], None),
-    ("yadisk", ["yadisk_token", "yadisk_api_url"], None),
+    ("execution", ["execution", "workload_ttl", "leader_ttl", "shared_folder"], None),
+    (
+        "yadisk",
+        ["yadisk_token", "yadisk_api_url", "yadisk_timeout", "yadisk_max_files",
+         "yadisk_max_depth"],
+        None,
+    ),
+    (
+        "inout",
+        ["watch_folders", "watch_after", "watch_settle_seconds", "watch_poll_seconds",
+         "webhook_url", "webhook_secret", "webhook_attempts", "webhook_timeout"],
+        None,
+    ),
 ]  # fmt: skip
 
 
@@ -200,6 +213,7 @@ class SettingsTab(QWidget):
             "celery": self.tr("Celery"),
             "execution": self.tr("Team execution"),
             "yadisk": self.tr("Yandex.Disk"),
+            "inout": self.tr("Documents in and out"),
             "other": self.tr("Other"),
         }
 
@@ -231,10 +245,12 @@ class SettingsTab(QWidget):
             "claude_thinking": self.tr("Thinking"),
             "max_output_tokens": self.tr("Max output tokens"),
             "request_retries": self.tr("Request retries"),
+            "counterparty_kept": self.tr("Confirmed documents kept per seller"),
             "batch_max_requests": self.tr("Requests per batch"),
             "batch_max_mb": self.tr("Batch size limit, MB"),
             "ocr_engine": self.tr("Engine"),
             "ocr_languages": self.tr("Languages"),
+            "language": self.tr("Command-line language"),
             "ocr_timeout": self.tr("Timeout, s"),
             "ocr_min_text_chars": self.tr("OCR below this many characters"),
             "anthropic_api_key": self.tr("API key"),
@@ -255,6 +271,19 @@ class SettingsTab(QWidget):
             "yadisk_api_url": self.tr("API address"),
             "google_application_credentials": self.tr("Credentials file"),
             "google_vision_endpoint": self.tr("Vision endpoint"),
+            "max_page_text_chars": self.tr("Most text kept per page, characters"),
+            "shared_folder": self.tr("Shared folder for Celery tasks"),
+            "yadisk_timeout": self.tr("Whole import within, s"),
+            "yadisk_max_files": self.tr("Most files per import"),
+            "yadisk_max_depth": self.tr("Deepest folder level"),
+            "watch_folders": self.tr("Watched folders (; between)"),
+            "watch_after": self.tr("After intake, the original is"),
+            "watch_settle_seconds": self.tr("A file is complete after unchanged, s"),
+            "watch_poll_seconds": self.tr("List watched folders every, s"),
+            "webhook_url": self.tr("Webhook URL"),
+            "webhook_secret": self.tr("Webhook signing secret"),
+            "webhook_attempts": self.tr("Webhook tries per delivery"),
+            "webhook_timeout": self.tr("Webhook timeout per try, s"),
         }
 
     def _group(self, group: str, names: list[str], probe: Probe | None) -> QGroupBox:
@@ -339,6 +368,8 @@ class SettingsTab(QWidget):
                     first = exc.errors()[0]
                     # an error without a field is a combination: judged below, whole
                     reason = first["msg"].removeprefix("Value error, ") if first["loc"] else None
+            if reason is None and name == "ocr_languages":
+                reason = ocr_languages_error(self.editors["ocr_engine"].value(), editor.value())
             editor.set_error(reason)
             errors += reason is not None
         if not errors:

@@ -252,6 +252,53 @@
     </message>
 </context>
 <context>
+    <name>CounterpartyPanel</name>
+    <message>
+        <source>Known counterparty</source>
+        <translation>Известный контрагент</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Название</translation>
+    </message>
+    <message>
+        <source>Usual types</source>
+        <translation>Обычные типы</translation>
+    </message>
+    <message>
+        <source>VAT rate</source>
+        <translation>Ставка НДС</translation>
+    </message>
+    <message>
+        <source>Number format</source>
+        <translation>Формат номера</translation>
+    </message>
+    <message>
+        <source>Confirmed documents</source>
+        <translation>Подтверждённых документов</translation>
+    </message>
+    <message>
+        <source>Forget this counterparty…</source>
+        <translation>Забыть этого контрагента…</translation>
+    </message>
+    <message>
+        <source>Its next documents are checked as a new seller&apos;s; documents stay as they are</source>
+        <translation>Его следующие документы проверяются как от нового продавца; сами документы не меняются</translation>
+    </message>
+    <message>
+        <source>Known counterparty: INN {0}</source>
+        <translation>Известный контрагент: ИНН {0}</translation>
+    </message>
+    <message>
+        <source>Forget counterparty</source>
+        <translation>Забыть контрагента</translation>
+    </message>
+    <message>
+        <source>Forget what {0} confirmed document(s) taught about {1} (INN {2})? Its next documents are checked as a new seller&apos;s; the documents themselves stay.</source>
+        <translation>Забыть то, что {0} подтверждённых документа(ов) сообщили о {1} (ИНН {2})? Его следующие документы будут проверяться как от нового продавца; сами документы останутся.</translation>
+    </message>
+</context>
+<context>
     <name>DocumentPicker</name>
     <message>
         <source>Assign a document</source>
@@ -397,8 +444,8 @@ Allowed: {1}</source>
         <translation>Выберите файл реестра Excel (.xlsx, .xlsm) и лист со списком или начните с сохранённого шаблона.</translation>
     </message>
     <message>
-        <source>No file chosen</source>
-        <translation>Файл не выбран</translation>
+        <source>Type or paste a path, or choose a file</source>
+        <translation>Введите или вставьте путь либо выберите файл</translation>
     </message>
     <message>
         <source>Choose file…</source>
@@ -443,6 +490,10 @@ Allowed: {1}</source>
     <message>
         <source>Loaded {0}</source>
         <translation>Загружено: {0}</translation>
+    </message>
+    <message>
+        <source>No file at {0}: check the path.</source>
+        <translation>Файла {0} нет: проверьте путь.</translation>
     </message>
     <message>
         <source>Reading the sheet…</source>
@@ -789,6 +840,14 @@ Allowed: {1}</source>
         <translation>Заданий в обработке: {0}. Дождаться завершения выполняемых шагов или оставить их до следующего запуска? В любом случае ничего не потеряется.</translation>
     </message>
     <message>
+        <source>Wait for running jobs</source>
+        <translation>Дождаться выполняемых заданий</translation>
+    </message>
+    <message>
+        <source>Quit now</source>
+        <translation>Выйти сейчас</translation>
+    </message>
+    <message>
         <source>Waiting for running steps to finish…</source>
         <translation>Ожидание завершения выполняемых шагов…</translation>
     </message>
@@ -907,8 +966,8 @@ Allowed: {1}</source>
         <translation>нет значения: {0}</translation>
     </message>
     <message>
-        <source>{0} compared with the document&apos;s {1}; * required</source>
-        <translation>{0} сравнивается с полем документа {1}; * — обязательное условие</translation>
+        <source>{0} compared with {1}; * required</source>
+        <translation>{0} сравнивается с полем «{1}»; * — обязательное</translation>
     </message>
     <message>
         <source>Runner-up: {0}, p. {1}, {2}: {3:.0%}</source>
@@ -917,6 +976,18 @@ Allowed: {1}</source>
     <message>
         <source>No runner-up.</source>
         <translation>Второго кандидата нет.</translation>
+    </message>
+    <message>
+        <source>the registry</source>
+        <translation>реестре</translation>
+    </message>
+    <message>
+        <source>the document</source>
+        <translation>документе</translation>
+    </message>
+    <message>
+        <source>both</source>
+        <translation>обоих</translation>
     </message>
     <message>
         <source>No page image</source>
@@ -990,6 +1061,28 @@ Allowed: {1}</source>
     </message>
 </context>
 <context>
+    <name>Queue</name>
+    <message>
+        <source>and {0} more</source>
+        <translation>и ещё {0}</translation>
+    </message>
+</context>
+<context>
+    <name>QueueFiles</name>
+    <message>
+        <source>{0} is no longer there: it was moved or deleted since it was added.</source>
+        <translation>{0} больше нет на месте: файл перемещён или удалён после добавления.</translation>
+    </message>
+    <message>
+        <source>No program on this computer opens {0}. Use Show in folder and open it from there, or install a viewer for this type of file.</source>
+        <translation>На этом компьютере нет программы, которая открывает {0}. Нажмите «Показать в папке» и откройте файл оттуда или установите программу просмотра для файлов этого типа.</translation>
+    </message>
+    <message>
+        <source>No file manager could be started; the file is in {0}</source>
+        <translation>Не удалось запустить файловый менеджер; файл находится в {0}</translation>
+    </message>
+</context>
+<context>
     <name>QueueIntake</name>
     <message>
         <source>Adding files…</source>
@@ -1004,6 +1097,14 @@ Allowed: {1}</source>
         <translation>Добавление файлов</translation>
     </message>
     <message>
+        <source>Drop files here or press Add files…</source>
+        <translation>Перетащите файлы сюда или нажмите «Добавить файлы…»</translation>
+    </message>
+    <message>
+        <source>No jobs match this filter.</source>
+        <translation>Нет заданий, подходящих под фильтр.</translation>
+    </message>
+    <message>
         <source>Adding {0}…</source>
         <translation>Добавляется {0}…</translation>
     </message>
@@ -1016,12 +1117,12 @@ Allowed: {1}</source>
         <translation>Уже известных файлов: {0}; они показаны как дубликаты (чтобы обработать их снова, выберите «Обработать заново»).</translation>
     </message>
     <message>
-        <source>{0} file(s) of unsupported types skipped.</source>
-        <translation>Пропущено файлов неподдерживаемых типов: {0}.</translation>
+        <source>{0} file(s) skipped, their type is not supported (PDF, TIFF, JPEG, PNG are): {1}.</source>
+        <translation>Пропущено файлов: {0}, их тип не поддерживается (поддерживаются PDF, TIFF, JPEG, PNG): {1}.</translation>
     </message>
     <message>
-        <source>{0} file(s) not read (links out of the folder, pipes, system files): see the log.</source>
-        <translation>Не прочитано файлов: {0} (ссылки за пределы папки, каналы, системные файлы): см. журнал.</translation>
+        <source>{0} file(s) not read: {1}.</source>
+        <translation>Не прочитано файлов: {0}: {1}.</translation>
     </message>
     <message>
         <source>Stopped by you; the rest was not added.</source>
@@ -1063,8 +1164,8 @@ Allowed: {1}</source>
         <translation>В работе</translation>
     </message>
     <message>
-        <source>Failed</source>
-        <translation>С ошибкой</translation>
+        <source>Failed or timed out</source>
+        <translation>С ошибкой или по тайм-ауту</translation>
     </message>
     <message>
         <source>Any error</source>
@@ -1168,22 +1269,6 @@ Process {1} again?</source>
     <message>
         <source>Error</source>
         <translation>Ошибка</translation>
-    </message>
-    <message>
-        <source>Contains a skip word</source>
-        <translation>Содержит стоп-слово</translation>
-    </message>
-    <message>
-        <source>Required column is empty</source>
-        <translation>Пуст обязательный столбец</translation>
-    </message>
-    <message>
-        <source>Too few filled cells</source>
-        <translation>Мало заполненных ячеек</translation>
-    </message>
-    <message>
-        <source>Empty row</source>
-        <translation>Пустая строка</translation>
     </message>
     <message>
         <source>Sheet “{0}”: &lt;b&gt;{1}&lt;/b&gt; rows kept, &lt;b&gt;{2}&lt;/b&gt; filtered</source>
@@ -1633,8 +1718,8 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
         <translation>Подсчёт пар-кандидатов…</translation>
     </message>
     <message>
-        <source>Phase 1 gives &lt;b&gt;{0}&lt;/b&gt; candidate pairs to score for {1} rows (against all documents: {2}).</source>
-        <translation>Этап 1: пар-кандидатов для оценки — &lt;b&gt;{0}&lt;/b&gt;, строк — {1} (при сравнении со всеми документами — {2}).</translation>
+        <source>These rules leave &lt;b&gt;{0}&lt;/b&gt; row–document pairs to compare in detail for {1} rows, out of {2} if every row were compared with every document.</source>
+        <translation>Эти правила оставляют для подробного сравнения &lt;b&gt;{0}&lt;/b&gt; пар «строка — документ» для {1} строк из {2}, если сравнивать каждую строку с каждым документом.</translation>
     </message>
 </context>
 <context>
@@ -1787,6 +1872,18 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
         <translation>на воркерах Celery</translation>
     </message>
     <message>
+        <source>kept where it is</source>
+        <translation>остаётся на месте</translation>
+    </message>
+    <message>
+        <source>moved to processed/ or failed/</source>
+        <translation>переносится в processed/ или failed/</translation>
+    </message>
+    <message>
+        <source>the system&apos;s</source>
+        <translation>как в системе</translation>
+    </message>
+    <message>
         <source>per million tokens</source>
         <translation>за миллион токенов</translation>
     </message>
@@ -1852,6 +1949,10 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
     <message>
         <source>Yandex.Disk</source>
         <translation>Яндекс.Диск</translation>
+    </message>
+    <message>
+        <source>Documents in and out</source>
+        <translation>Приём и выдача документов</translation>
     </message>
     <message>
         <source>Other</source>
@@ -1962,6 +2063,10 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
         <translation>Повторы запроса</translation>
     </message>
     <message>
+        <source>Confirmed documents kept per seller</source>
+        <translation>Хранить подтверждённых документов продавца</translation>
+    </message>
+    <message>
         <source>Requests per batch</source>
         <translation>Запросов в пакете</translation>
     </message>
@@ -1976,6 +2081,10 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
     <message>
         <source>Languages</source>
         <translation>Языки</translation>
+    </message>
+    <message>
+        <source>Command-line language</source>
+        <translation>Язык командной строки</translation>
     </message>
     <message>
         <source>Timeout, s</source>
@@ -2052,6 +2161,58 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
     <message>
         <source>Vision endpoint</source>
         <translation>Адрес сервера Vision</translation>
+    </message>
+    <message>
+        <source>Most text kept per page, characters</source>
+        <translation>Наибольший текст страницы, символов</translation>
+    </message>
+    <message>
+        <source>Shared folder for Celery tasks</source>
+        <translation>Общая папка для задач Celery</translation>
+    </message>
+    <message>
+        <source>Whole import within, s</source>
+        <translation>Весь импорт не дольше, с</translation>
+    </message>
+    <message>
+        <source>Most files per import</source>
+        <translation>Наибольшее число файлов за импорт</translation>
+    </message>
+    <message>
+        <source>Deepest folder level</source>
+        <translation>Наибольшая глубина папок</translation>
+    </message>
+    <message>
+        <source>Watched folders (; between)</source>
+        <translation>Отслеживаемые папки (через ;)</translation>
+    </message>
+    <message>
+        <source>After intake, the original is</source>
+        <translation>После приёма исходный файл</translation>
+    </message>
+    <message>
+        <source>A file is complete after unchanged, s</source>
+        <translation>Файл готов, если не меняется, с</translation>
+    </message>
+    <message>
+        <source>List watched folders every, s</source>
+        <translation>Просматривать папки каждые, с</translation>
+    </message>
+    <message>
+        <source>Webhook URL</source>
+        <translation>URL вебхука</translation>
+    </message>
+    <message>
+        <source>Webhook signing secret</source>
+        <translation>Секрет подписи вебхука</translation>
+    </message>
+    <message>
+        <source>Webhook tries per delivery</source>
+        <translation>Попыток доставки вебхука</translation>
+    </message>
+    <message>
+        <source>Webhook timeout per try, s</source>
+        <translation>Тайм-аут попытки вебхука, с</translation>
     </message>
     <message>
         <source>Interface</source>

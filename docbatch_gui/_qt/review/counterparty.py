@@ -1,0 +1,92 @@
+"""The Review tab's "Known counterparty" panel: what the seller's confirmed documents
+showed (name, usual types, VAT rate, number format, how many), beside the document a
+person is checking, and a way to forget that seller when the memory misleads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QMessageBox, QPushButton, QWidget
+
+from docbatch_gui._qt.context import GuiContext
+from docbatch_gui._qt.tasks import spawn
+from docbatch_gui._qt.widgets.dialogs import confirm
+from docbatch_gui.domain.counterparty import Counterparty
+from docbatch_gui.domain.errors import DocBatchError
+
+NOTHING = "—"
+
+
+class CounterpartyPanel(QGroupBox):
+    #: the INN just forgotten
+    forgotten = Signal(str)
+
+    def __init__(self, ctx: GuiContext, parent: QWidget | None = None) -> None:
+        super().__init__(self.tr("Known counterparty"), parent)
+        self.ctx = ctx
+        self.counterparty: Counterparty | None = None
+        form = QFormLayout(self)
+        self.name, self.types, self.rates, self.formats, self.count = (QLabel() for _ in range(5))
+        for label in (self.name, self.types, self.rates, self.formats, self.count):
+            label.setTextFormat(Qt.TextFormat.PlainText)  # names are the documents' text
+            label.setWordWrap(True)
+        form.addRow(self.tr("Name"), self.name)
+        form.addRow(self.tr("Usual types"), self.types)
+        form.addRow(self.tr("VAT rate"), self.rates)
+        form.addRow(self.tr("Number format"), self.formats)
+        form.addRow(self.tr("Confirmed documents"), self.count)
+        self.forget_button = QPushButton(self.tr("Forget this counterparty…"))
+        self.forget_button.setToolTip(
+            self.tr("Its next documents are checked as a new seller's; documents stay as they are")
+        )
+        self.forget_button.clicked.connect(lambda: spawn(self.forget(), self._failed))
+        form.addRow(self.forget_button)
+        self.hide()
+
+    def show_counterparty(self, counterparty: Counterparty | None) -> None:
+        """Show what is known of the seller, or hide the panel for a new one."""
+        self.counterparty = counterparty
+        self.setVisible(counterparty is not None)
+        if counterparty is None:
+            return
+        self.setTitle(self.tr("Known counterparty: INN {0}").format(counterparty.inn))
+        self.name.setText(counterparty.name or NOTHING)
+        types = [f"{self.ctx.doc_type_label(t)} ({n})" for t, n in counterparty.doc_types.items()]
+        self.types.setText(", ".join(types) or NOTHING)
+        rates = [f"{rate}% ({n})" for rate, n in counterparty.vat_rates.items()]
+        self.rates.setText(", ".join(rates) or NOTHING)
+        formats = [
+            f"{self.ctx.doc_type_label(t)}: {', '.join(shapes)}"
+            for t, shapes in counterparty.number_formats.items()
+        ]
+        self.formats.setText("; ".join(formats) or NOTHING)
+        self.count.setText(str(counterparty.confirmed))
+
+    async def forget(self) -> None:
+        """Forget the shown seller, after the operator confirms it."""
+        counterparty = self.counterparty
+        if counterparty is None:
+            return
+        no, yes = QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes
+        answer = await confirm(
+            self,
+            self.tr("Forget counterparty"),
+            self.tr(
+                "Forget what {0} confirmed document(s) taught about {1} (INN {2})? Its next "
+                "documents are checked as a new seller's; the documents themselves stay."
+            ).format(counterparty.confirmed, counterparty.name or NOTHING, counterparty.inn),
+            yes | no,
+            no,
+        )
+        if answer != yes:
+            return
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(None, self.ctx.app.review.forget_counterparty, counterparty.inn)
+        self.show_counterparty(None)
+        self.forgotten.emit(counterparty.inn)
+
+    def _failed(self, error: BaseException) -> None:
+        if isinstance(error, DocBatchError):
+            self.ctx.notifier.notify(str(error), "error")

@@ -1,0 +1,75 @@
+"""``docbatch counterparties``: what confirmed documents taught about their sellers,
+and forgetting one. Errors go through the one handler in ``cli.errors``, like every
+command's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from docbatch_gui.app.facade import DocBatchApp
+from docbatch_gui.cli.output import out
+from docbatch_gui.domain.counterparty import Counterparty
+from docbatch_gui.domain.errors import ExitCode
+
+
+def add_counterparties_parser(commands: Any) -> None:
+    """``commands`` is the parser's subcommands action."""
+    parser = commands.add_parser(
+        "counterparties", help="list the sellers remembered from confirmed documents"
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument(
+        "--forget",
+        metavar="INN",
+        help="forget everything remembered of this seller INN (its next document is new)",
+    )
+
+
+def cmd_counterparties(app: DocBatchApp, args: argparse.Namespace) -> int:
+    if args.forget:
+        count = app.review.forget_counterparty(args.forget)  # NotFound → exit 3
+        out.print(Text(f"Forgot INN {args.forget.strip()}: {count} confirmed document(s)."))
+        return ExitCode.OK
+    found = app.review.counterparties()
+    if args.json:
+        print(json.dumps([c.as_dict() for c in found], ensure_ascii=False, indent=2))
+    else:
+        print_counterparties(out, found)
+    return ExitCode.OK
+
+
+def _shapes(counterparty: Counterparty) -> str:
+    return "; ".join(
+        f"{doc_type} {', '.join(shapes)}"
+        for doc_type, shapes in counterparty.number_formats.items()
+    )
+
+
+def print_counterparties(console: Console, counterparties: list[Counterparty]) -> None:
+    if not counterparties:
+        console.print(
+            "No counterparties remembered yet: confirming a document remembers its seller."
+        )
+        return
+    table = Table(title="Counterparties", title_justify="left")
+    table.add_column("INN", no_wrap=True)  # copied into --forget: never broken
+    for column in ("name", "docs", "types", "VAT", "number formats", "last confirmed"):
+        table.add_column(column)
+    for counterparty in counterparties:
+        table.add_row(
+            counterparty.inn,
+            Text(counterparty.name or ""),  # a name like "[/]" is text, not markup
+            str(counterparty.confirmed),
+            ", ".join(counterparty.doc_types),
+            ", ".join(f"{rate}%" for rate in counterparty.vat_rates),
+            Text(_shapes(counterparty)),
+            (counterparty.last_confirmed_at or "")[:10],
+        )
+    console.print(table)

@@ -1,0 +1,297 @@
+"""The words of job errors: what intake, rendering, OCR and Claude say about a file.
+
+code → {language: template}. The English template is the text ``Job.error`` stores,
+so it stays what scripts and older versions read; every code has both languages and
+the same placeholders in each (``tests/unit/test_messages.py``).
+"""
+
+from __future__ import annotations
+
+_REDO = "Export or scan it to PDF, TIFF, JPEG or PNG and add it again."
+_REDO_RU = "Экспортируйте или отсканируйте его в PDF, TIFF, JPEG или PNG и добавьте снова."
+_FRESH = "Get a fresh copy from its source"
+_FRESH_RU = "Возьмите свежую копию из источника"
+
+JOB_TEXTS: dict[str, dict[str, str]] = {
+    # what kind of failure it is (the CLI's job list says it before the error)
+    "kind_retryable": {"en": "busy, will retry", "ru": "занято, будет повторено"},
+    "kind_unsupported": {"en": "input not supported", "ru": "файл не подходит"},
+    "kind_critical": {"en": "critical", "ru": "критично"},
+    "kind_timeout": {"en": "timeout", "ru": "время вышло"},
+    # intake: what is wrong with the file itself
+    "intake_not_read": {
+        "en": "{file}: not read: {problem}. Copy the document itself into the folder, or "
+        "add it by its own path.",
+        "ru": "{file}: не прочитан: {problem}. Скопируйте сам документ в папку или "
+        "добавьте его по его собственному пути.",
+    },
+    "intake_missing": {
+        "en": "{file}: the path does not exist ({path}). Check the path and add it again.",
+        "ru": "{file}: такого пути нет ({path}). Проверьте путь и добавьте файл снова.",
+    },
+    "intake_not_file": {
+        "en": "{file}: the path is not a regular file ({path}). Check the path and add it again.",
+        "ru": "{file}: это не обычный файл ({path}). Проверьте путь и добавьте файл снова.",
+    },
+    "duplicate": {
+        "en": "{file}: same content as job {job} ({original}); not processed again. Use "
+        "--force (or Process again) to reprocess it.",
+        "ru": "{file}: то же содержимое, что у задания {job} ({original}); повторно не "
+        "обрабатывается. Чтобы обработать снова, используйте --force (или «Обработать "
+        "снова»).",
+    },
+    "file_type": {
+        "en": "{file}: file type '{type}' is not supported. " + _REDO,
+        "ru": "{file}: тип файла «{type}» не поддерживается. " + _REDO_RU,
+    },
+    "file_no_extension": {
+        "en": "{file}: file type 'no extension' is not supported. " + _REDO,
+        "ru": "{file}: файл без расширения не поддерживается. " + _REDO_RU,
+    },
+    "file_empty": {
+        "en": "{file}: the file is empty (0 bytes); the copy or download probably did not "
+        "finish. Copy it again from its source and add it again.",
+        "ru": "{file}: файл пуст (0 байт); вероятно, копирование или загрузка не "
+        "завершились. Скопируйте его снова из источника и добавьте снова.",
+    },
+    "file_too_big": {
+        "en": "{file}: the file is {size_mb:.0f} MB, over the limit of {max_mb:.0f} MB "
+        "(MAX_FILE_MB). Split it into smaller files, or raise MAX_FILE_MB.",
+        "ru": "{file}: файл занимает {size_mb:.0f} МБ, больше предела {max_mb:.0f} МБ "
+        "(MAX_FILE_MB). Разделите его на файлы поменьше или увеличьте MAX_FILE_MB.",
+    },
+    "file_looks_like": {
+        "en": "{file}: the extension says {expected} but it looks like {actual}. The file "
+        "may be renamed or damaged. " + _REDO,
+        "ru": "{file}: по расширению это {expected}, а по содержимому — {actual}. Файл мог "
+        "быть переименован или повреждён. " + _REDO_RU,
+    },
+    "file_unrecognised": {
+        "en": "{file}: the extension says {expected} but its content is not recognised. "
+        "The file may be renamed or damaged. " + _REDO,
+        "ru": "{file}: по расширению это {expected}, но содержимое не распознано. Файл мог "
+        "быть переименован или повреждён. " + _REDO_RU,
+    },
+    # rendering
+    "pdf_damaged": {
+        "en": "{file}: the PDF is damaged: neither MuPDF nor qpdf can open it ({detail}). "
+        + _FRESH
+        + ", or re-save it with a PDF tool.",
+        "ru": "{file}: PDF повреждён: его не открывают ни MuPDF, ни qpdf ({detail}). "
+        + _FRESH_RU
+        + " или пересохраните его программой для PDF.",
+    },
+    "pdf_truncated": {
+        "en": "{file}: the PDF is truncated (the end of the file is missing; the copy or "
+        "download did not finish). " + _FRESH + " and add it again.",
+        "ru": "{file}: PDF обрезан (нет конца файла; копирование или загрузка не "
+        "завершились). " + _FRESH_RU + " и добавьте снова.",
+    },
+    "pdf_password": {
+        "en": "{file}: the PDF is password-protected. Remove the password (open it and "
+        "print or save it as a new PDF) and add it again.",
+        "ru": "{file}: PDF защищён паролем. Снимите пароль (откройте его и распечатайте "
+        "или сохраните как новый PDF) и добавьте снова.",
+    },
+    "pdf_no_pages": {
+        "en": "{file}: the PDF has no pages (it may be truncated or damaged). " + _FRESH + ".",
+        "ru": "{file}: в PDF нет страниц (он может быть обрезан или повреждён). " + _FRESH_RU + ".",
+    },
+    "pdf_too_many_pages": {
+        "en": "{file}: the PDF has {count} pages, over the limit of {max} (MAX_PAGES). "
+        "Split it into smaller files, or raise MAX_PAGES.",
+        "ru": "{file}: в PDF {count} стр., больше предела {max} (MAX_PAGES). Разделите его "
+        "на файлы поменьше или увеличьте MAX_PAGES.",
+    },
+    "image_too_many_pages": {
+        "en": "{file}: the image has {count} pages, over the limit of {max} (MAX_PAGES). "
+        "Split it into smaller files, or raise MAX_PAGES.",
+        "ru": "{file}: в изображении {count} стр., больше предела {max} (MAX_PAGES). "
+        "Разделите его на файлы поменьше или увеличьте MAX_PAGES.",
+    },
+    "image_too_large": {
+        "en": "{file}: the image is larger than {pixels:,} pixels (a possible decompression "
+        "bomb). Scan or export it at a lower resolution (300 dpi is enough).",
+        "ru": "{file}: изображение больше {pixels:,} пикселей (возможна «бомба» "
+        "распаковки). Отсканируйте или экспортируйте его с меньшим разрешением "
+        "(300 dpi достаточно).",
+    },
+    "image_damaged": {
+        "en": "{file}: the image is damaged and cannot be read ({detail}). "
+        + _FRESH
+        + ", or re-save it with an image tool.",
+        "ru": "{file}: изображение повреждено и не читается ({detail}). "
+        + _FRESH_RU
+        + " или пересохраните его графическим редактором.",
+    },
+    "image_page_damaged": {
+        "en": "{file}: page {page} of the image is damaged ({detail}). "
+        + _FRESH
+        + ", or re-save it with an image tool.",
+        "ru": "{file}: страница {page} изображения повреждена ({detail}). "
+        + _FRESH_RU
+        + " или пересохраните его графическим редактором.",
+    },
+    "render_out_of_memory": {
+        "en": "{file}: ran out of memory while rendering; it will be retried when fewer "
+        "files are in progress.",
+        "ru": "{file}: не хватило памяти при отрисовке; файл будет обработан снова, когда "
+        "в работе будет меньше файлов.",
+    },
+    "render_unreadable": {
+        "en": "{file}: could not be read ({error}). Re-save it as PDF and add it again.",
+        "ru": "{file}: не читается ({error}). Пересохраните его как PDF и добавьте снова.",
+    },
+    "renderer_crashed": {
+        "en": "{file}: the renderer stopped unexpectedly ({detail}). The file may be "
+        "damaged: re-save it as PDF and add it again.",
+        "ru": "{file}: отрисовка неожиданно остановилась ({detail}). Возможно, файл "
+        "повреждён: пересохраните его как PDF и добавьте снова.",
+    },
+    "ocr_crashed": {
+        "en": "{file}: the OCR process stopped unexpectedly ({detail}).",
+        "ru": "{file}: процесс распознавания неожиданно остановился ({detail}).",
+    },
+    "extractor_crashed": {
+        "en": "{file}: the offline extractor stopped unexpectedly ({detail}).",
+        "ru": "{file}: офлайн-извлечение неожиданно остановилось ({detail}).",
+    },
+    "crashed_repeatedly": {
+        "en": "{error} It happened {times} times on this file.",
+        "ru": "{error} С этим файлом это случилось {times} раз(а).",
+    },
+    "stored_copy_damaged": {
+        "en": "{file}: the stored copy is damaged, and {path} is gone or has changed since "
+        "it was added. Add the file again.",
+        "ru": "{file}: сохранённая копия повреждена, а {path} удалён или изменился после "
+        "добавления. Добавьте файл снова.",
+    },
+    "stored_copy_missing": {
+        "en": "{file}: the stored copy is missing, and {path} is gone or has changed since "
+        "it was added. Add the file again.",
+        "ru": "{file}: сохранённой копии нет, а {path} удалён или изменился после "
+        "добавления. Добавьте файл снова.",
+    },
+    # OCR and the offline reader
+    "ocr_failed": {
+        "en": "{file}: OCR failed: {error}",
+        "ru": "{file}: распознавание не удалось: {error}",
+    },
+    "ocr_timeout": {
+        "en": "{file}: OCR took longer than JOB_TIMEOUT and was stopped at page {page} of "
+        "{total} needing OCR; the pages read so far are kept. Raise JOB_TIMEOUT and retry.",
+        "ru": "{file}: распознавание заняло больше JOB_TIMEOUT и остановлено на странице "
+        "{page} из {total}; уже прочитанные страницы сохранены. Увеличьте JOB_TIMEOUT и "
+        "повторите.",
+    },
+    "extract_timeout": {
+        "en": "{file}: reading the documents out of its {pages} page(s) took longer than "
+        "JOB_TIMEOUT and was stopped. Raise JOB_TIMEOUT and retry.",
+        "ru": "{file}: чтение документов из {pages} стр. заняло больше JOB_TIMEOUT и "
+        "остановлено. Увеличьте JOB_TIMEOUT и повторите.",
+    },
+    "tesseract_no_language": {
+        "en": "Tesseract has no data for {missing} (OCR_LANGUAGES={languages}). Install it "
+        "with: apt-get install {packages}",
+        "ru": "У Tesseract нет данных для {missing} (OCR_LANGUAGES={languages}). Установите "
+        "их: apt-get install {packages}",
+    },
+    "ocr_language_missing": {
+        "en": "Tesseract cannot read {missing}: it has no data for it. Installed are "
+        "{installed}; use codes such as ru, en (or Tesseract's own names), or install the "
+        "language's data for Tesseract.",
+        "ru": "Tesseract не умеет читать {missing}: для этого языка нет данных. Установлены: "
+        "{installed}; укажите коды вроде ru, en (или имена Tesseract) либо установите "
+        "данные этого языка для Tesseract.",
+    },
+    # the worker
+    "internal_error": {
+        "en": "{file}: internal error ({error}). Retry it; if it fails again, report it "
+        "with the log.",
+        "ru": "{file}: внутренняя ошибка ({error}). Повторите; если ошибка повторится, "
+        "сообщите о ней и приложите журнал.",
+    },
+    "extractor_internal_error": {
+        "en": "{file}: internal error in the offline extractor ({error}). Retry it; if it "
+        "fails again, report it.",
+        "ru": "{file}: внутренняя ошибка офлайн-извлечения ({error}). Повторите; если "
+        "ошибка повторится, сообщите о ней.",
+    },
+    "interrupted_repeatedly": {
+        "en": "{file}: processing was interrupted {attempts} times while in {state}; the "
+        "file may be what stops the worker. Check it, then retry.",
+        "ru": "{file}: обработка прерывалась {attempts} раз(а) на этапе {state}; возможно, "
+        "обработчик останавливает сам файл. Проверьте его, затем повторите.",
+    },
+    "canceled_by_operator": {
+        "en": "canceled by the operator",
+        "ru": "отменено оператором",
+    },
+    # Claude
+    "claude_key_refused": {
+        "en": "Claude refused the API key ({status}: {detail}). Check ANTHROPIC_API_KEY; "
+        "processing has stopped and nothing else is sent until it is fixed.",
+        "ru": "Claude отклонил API-ключ ({status}: {detail}). Проверьте ANTHROPIC_API_KEY; "
+        "обработка остановлена, и ничего не отправляется, пока ключ не исправлен.",
+    },
+    "claude_billing": {
+        "en": "Claude refused the request for billing or permission reasons ({status}: "
+        "{detail}). Check the account's plan and billing; processing has stopped.",
+        "ru": "Claude отклонил запрос из-за оплаты или прав доступа ({status}: {detail}). "
+        "Проверьте тариф и оплату аккаунта; обработка остановлена.",
+    },
+    "claude_timeout": {
+        "en": "Claude did not answer in time (timeout); it will be retried.",
+        "ru": "Claude не ответил вовремя (тайм-аут); запрос будет повторён.",
+    },
+    "claude_network": {
+        "en": "Claude could not be reached (network); it will be retried.",
+        "ru": "Claude недоступен (сеть); запрос будет повторён.",
+    },
+    "claude_busy": {
+        "en": "Claude is busy or failing ({status}: {detail}); it will be retried.",
+        "ru": "Claude занят или даёт сбой ({status}: {detail}); запрос будет повторён.",
+    },
+    "claude_failed": {
+        "en": "Claude call failed ({error}); it will be retried.",
+        "ru": "Вызов Claude не удался ({error}); запрос будет повторён.",
+    },
+    "claude_request_refused": {
+        "en": "Claude refused a request DocBatch built ({reason}). This is a DocBatch or "
+        "configuration problem (model, effort, thinking), not a problem with the file: "
+        "processing has stopped. Check Settings → Claude, run `docbatch doctor --live`, "
+        "and report it if the settings are right.",
+        "ru": "Claude отклонил запрос, собранный DocBatch ({reason}). Это проблема DocBatch "
+        "или настроек (модель, effort, thinking), а не файла: обработка остановлена. "
+        "Проверьте «Настройки → Claude», запустите `docbatch doctor --live` и сообщите "
+        "о проблеме, если настройки верны.",
+    },
+    "claude_answer_too_long": {
+        "en": "The answer for pages {pages} did not fit in {budget} output tokens, even "
+        "after one retry with a larger budget. Lower GROUP_SIZE (fewer pages per request) "
+        "or lower CLAUDE_EFFORT, then retry the job: answered pages are kept.",
+        "ru": "Ответ для страниц {pages} не уместился в {budget} выходных токенов даже "
+        "после повтора с большим лимитом. Уменьшите GROUP_SIZE (меньше страниц на запрос) "
+        "или CLAUDE_EFFORT, затем повторите задание: полученные ответы сохранены.",
+    },
+    "claude_requests_failed": {
+        "en": "{file}: {failed} of {total} requests to Claude failed; first: {first}",
+        "ru": "{file}: не удались {failed} из {total} запросов к Claude; первый: {first}",
+    },
+    "claude_requests_failed_retry": {
+        "en": "{file}: {failed} of {total} requests to Claude failed; first: {first} Retry "
+        "the job: answered pages are kept.",
+        "ru": "{file}: не удались {failed} из {total} запросов к Claude; первый: {first} "
+        "Повторите задание: полученные ответы сохранены.",
+    },
+    "batch_requests_failed": {
+        "en": "{file}: {count} request(s) failed {times} times; last: {last}. Retry the "
+        "job: answered pages are kept.",
+        "ru": "{file}: {count} запрос(а) не удались {times} раз(а); последняя ошибка: "
+        "{last}. Повторите задание: полученные ответы сохранены.",
+    },
+    "vision_no_answer": {
+        "en": "Google Vision did not answer page {page} after {attempts} attempts: {cause}",
+        "ru": "Google Vision не ответил на страницу {page} после {attempts} попыток: {cause}",
+    },
+}

@@ -1,0 +1,165 @@
+"""The words of the registry: match warnings, why a row was filtered, what a sub-rule
+compares, and why a workbook is refused.
+
+code → {language: template}, as ``texts_jobs``. The English warning texts are what a
+search result stores in ``warnings`` (the CLI's JSON and the "Ties" filter read them),
+so they stay as they were.
+"""
+
+from __future__ import annotations
+
+_RESAVE = (
+    "The file may be truncated or damaged: open it in Excel and save it again as .xlsx, "
+    "or download it again."
+)
+_RESAVE_RU = (
+    "Файл может быть обрезан или повреждён: откройте его в Excel и сохраните снова как "
+    ".xlsx или скачайте заново."
+)
+
+REGISTRY_TEXTS: dict[str, dict[str, str]] = {
+    # what a search says about a row
+    "match_no_candidates": {
+        "en": "no candidates",
+        "ru": "нет кандидатов",
+    },
+    "match_taken": {
+        "en": "already matched to row {row}: document {document}",
+        "ru": "уже сопоставлен со строкой {row}: документ {document}",
+    },
+    "match_below_threshold": {
+        "en": "below threshold: best {best:.2f} < {threshold:.2f}",
+        "ru": "ниже порога: лучшая оценка {best:.2f} < {threshold:.2f}",
+    },
+    "match_tie": {
+        "en": "tie: document {document} scores {score:.2f} (best {best:.2f})",
+        "ru": "ничья: документ {document} набирает {score:.2f} (лучший {best:.2f})",
+    },
+    "match_amount_differs": {
+        "en": "amount differs: registry {registry}, document {document}",
+        "ru": "сумма расходится: в реестре {registry}, в документе {document}",
+    },
+    "match_assigned_by_hand": {
+        "en": "assigned by hand by {who}",
+        "ru": "назначено вручную: {who}",
+    },
+    "match_unassigned_by_hand": {
+        "en": "unassigned by hand by {who}",
+        "ru": "назначение снято вручную: {who}",
+    },
+    "match_rematched": {
+        "en": "document {document} (matched before) was deleted or replaced; matched again",
+        "ru": "документ {document} (сопоставленный ранее) удалён или заменён; сопоставлено заново",
+    },
+    "match_rematched_manual": {
+        "en": "document {document} (assigned by {who}) was deleted or replaced; matched again",
+        "ru": "документ {document} (назначил {who}) удалён или заменён; сопоставлено заново",
+    },
+    # why the import left a row out
+    "filter_empty_row": {
+        "en": "empty row",
+        "ru": "пустая строка",
+    },
+    "filter_skip_word": {
+        "en": "contains {word!r}",
+        "ru": "содержит «{word}»",
+    },
+    "filter_required_empty": {
+        "en": "required column {column} is empty",
+        "ru": "обязательный столбец {column} пуст",
+    },
+    "filter_too_few_cells": {
+        "en": "{filled} filled cells, fewer than {minimum}",
+        "ru": "заполнено ячеек: {filled}, меньше {minimum}",
+    },
+    "reason_empty_row": {"en": "Empty row", "ru": "Пустая строка"},
+    "reason_skip_word": {"en": "Contains a skip word", "ru": "Содержит стоп-слово"},
+    "reason_required_empty": {
+        "en": "Required column is empty",
+        "ru": "Пуст обязательный столбец",
+    },
+    "reason_too_few_cells": {"en": "Too few filled cells", "ru": "Мало заполненных ячеек"},
+    # what a sub-rule compares, and how
+    "comparator_exact": {"en": "exact match", "ru": "точное совпадение"},
+    "comparator_fuzzy": {"en": "similar text", "ru": "похожий текст"},
+    "comparator_number": {"en": "similar number", "ru": "похожий номер"},
+    "comparator_date": {"en": "date ± days", "ru": "дата ± дни"},
+    "comparator_amount": {"en": "amount ± tolerance", "ru": "сумма ± допуск"},
+    "source_content": {
+        "en": "{field} (from the document)",
+        "ru": "{field} (из документа)",
+    },
+    "source_filename": {
+        "en": "{field} (from the file name)",
+        "ru": "{field} (из имени файла)",
+    },
+    "source_handwritten": {
+        "en": "handwritten numbers",
+        "ru": "рукописные номера",
+    },
+    # a workbook the importer refuses
+    "xlsx_cannot_open": {
+        "en": "{file}: cannot be opened ({reason})",
+        "ru": "{file}: не открывается ({reason})",
+    },
+    "xlsx_password": {
+        "en": "{file}: the workbook is password-protected. Open it in Excel, remove the "
+        "password (File → Info → Protect Workbook → Encrypt with Password, clear it) and "
+        "save it as .xlsx.",
+        "ru": "{file}: книга защищена паролем. Откройте её в Excel, снимите пароль "
+        "(Файл → Сведения → Защитить книгу → Зашифровать с использованием пароля, "
+        "очистите поле) и сохраните как .xlsx.",
+    },
+    "xlsx_old_xls": {
+        "en": "{file}: this is an old Excel 97-2003 .xls file. Open it in Excel and save it "
+        "as .xlsx (File → Save As → Excel Workbook).",
+        "ru": "{file}: это старый файл Excel 97-2003 (.xls). Откройте его в Excel и "
+        "сохраните как .xlsx (Файл → Сохранить как → Книга Excel).",
+    },
+    "xlsx_damaged": {
+        "en": "{file}: not a readable .xlsx workbook ({detail}). " + _RESAVE,
+        "ru": "{file}: не читается как книга .xlsx ({detail}). " + _RESAVE_RU,
+    },
+    "xlsx_too_big": {
+        "en": "{file}: unpacks to {size_mb:.0f} MB, more than the {max_mb:.0f} MB limit. "
+        "Split the registry into smaller files or delete unused sheets.",
+        "ru": "{file}: в распакованном виде {size_mb:.0f} МБ, больше предела {max_mb:.0f} "
+        "МБ. Разделите реестр на файлы поменьше или удалите ненужные листы.",
+    },
+    "xlsx_zip_bomb": {
+        "en": "{file}: member {member} claims a compression ratio of {ratio:.0f}:1, which "
+        "no real workbook has (a zip bomb?). Re-save the file from Excel.",
+        "ru": "{file}: часть {member} заявляет степень сжатия {ratio:.0f}:1, какой не "
+        "бывает у настоящих книг (zip-бомба?). Пересохраните файл из Excel.",
+    },
+    "xlsx_no_sheets": {
+        "en": "{file}: the workbook has no sheets",
+        "ru": "{file}: в книге нет листов",
+    },
+    "xlsx_no_such_sheet": {
+        "en": "{file}: there is no sheet named {sheet!r}; the sheets are: {sheets}. Fix "
+        "the sheet name in the registry settings.",
+        "ru": "{file}: нет листа «{sheet}»; листы: {sheets}. Исправьте имя листа в "
+        "настройках реестра.",
+    },
+    "xlsx_chart_sheet": {
+        "en": "{file}: sheet {sheet!r} is a chart sheet, not a table",
+        "ru": "{file}: лист «{sheet}» — диаграмма, а не таблица",
+    },
+    "sheet_empty": {
+        "en": "{file}: sheet {sheet!r} is empty. Choose the sheet that holds the registry.",
+        "ru": "{file}: лист «{sheet}» пуст. Выберите лист, на котором реестр.",
+    },
+    "header_beyond_end": {
+        "en": "{file}: header row {header} is beyond the last row {last} of sheet "
+        "{sheet!r}. Fix header_row / column_header_row in the settings.",
+        "ru": "{file}: строка заголовка {header} за последней строкой {last} листа "
+        "«{sheet}». Исправьте header_row / column_header_row в настройках.",
+    },
+    "registry_search_too_long": {
+        "en": "registry search stopped after {limit} at row {done} of {total}: narrow the "
+        "rules (more required sub-rules) or split the registry",
+        "ru": "поиск по реестру остановлен через {limit} на строке {done} из {total}: "
+        "сузьте правила (больше обязательных подправил) или разделите реестр",
+    },
+}

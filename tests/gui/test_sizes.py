@@ -1,0 +1,105 @@
+"""The window works on a 1024×640 screen, in English and in Russian: no tab, label or
+button row makes it larger, the registry wizard and its dialogs open within the
+screen, and the queue's state column shows whole state names."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QLocale, QSize
+from PySide6.QtWidgets import QApplication
+
+from docbatch_gui._qt.i18n import install_translator
+from docbatch_gui._qt.queue.jobs_model import COL_STATE, JOB_STATE_LABELS
+from docbatch_gui._qt.registry.wizard import RegistryWizard
+from docbatch_gui._qt.tasks import drain
+from docbatch_gui._qt.widgets import fit
+from tests.gui.conftest import until
+from tests.gui.registry_helpers import add_documents, config_file, registry_xlsx
+
+pytestmark = pytest.mark.asyncio(loop_factories=["qasync"])
+SMALL = QSize(1024, 640)
+
+
+@pytest.fixture(params=["en", "ru"])
+def language(request: pytest.FixtureRequest) -> Iterator[str]:
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    previous = QLocale()
+    install_translator(app, request.param)
+    try:
+        yield request.param
+    finally:
+        install_translator(app, "en")
+        QLocale.setDefault(previous)
+
+
+async def fill(window: Any, tmp_path: Path) -> None:
+    """Every tab with what makes it widest: a searched registry with a match shown."""
+    app = window.ctx.app
+    # the engine's start-up recovery would take the helper's half-made job for a crash
+    await until(lambda: app._recovered, what="start-up recovery")
+    add_documents(app)
+    summary = app.registry.import_registry(
+        registry_xlsx(tmp_path / "реестр.xlsx"), config_file(tmp_path / "config.json")
+    )
+    app.registry.search(summary.registry_id)
+    tab = window.registry_tab
+    await tab.refresh()
+    await tab.open_results(summary.registry_id)
+    assert tab.results.select_row(5)
+    window.queue_tab.load(app.jobs())
+    window.ctx.host.pause()  # the paused banner shows
+
+
+async def test_the_window_fits_a_small_screen(language: str, window: Any, tmp_path: Path) -> None:
+    """At 1024×640 every tab fits without scrolling; with the Log panel docked too, a
+    tall tab scrolls instead of making the window taller than the screen."""
+    await fill(window, tmp_path)
+    window.resize(SMALL)
+    await drain()
+    assert window.size() == SMALL
+    for index in range(window.tabs.count()):
+        window.tabs.setCurrentIndex(index)
+        await drain()
+        QApplication.processEvents()
+        area = window.tabs.widget(index)
+        name = window.tabs.tabText(index)
+        hint = window.tabs.page(index).minimumSizeHint()
+        assert not area.horizontalScrollBar().isVisible(), f"{name}: {hint.width()} px wide"
+        assert not area.verticalScrollBar().isVisible(), f"{name}: {hint.height()} px high"
+    window.log_dock.show()
+    await drain()
+    assert window.minimumSizeHint().height() <= SMALL.height()
+    window.resize(SMALL)
+    await drain()
+    assert window.size() == SMALL
+
+
+async def test_the_state_column_shows_whole_names(language: str, window: Any) -> None:
+    table = window.queue_tab.table
+    metrics = table.fontMetrics()
+    widest = max(metrics.horizontalAdvance(label) for label in JOB_STATE_LABELS.values())
+    assert table.columnWidth(COL_STATE) >= widest + 16 + 16  # text, icon, margins
+
+
+async def test_the_wizard_opens_within_a_small_screen(
+    language: str, window: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(fit, "available_size", lambda _widget=None: SMALL)
+    wizard = RegistryWizard(window.ctx, window)
+    try:
+        assert wizard.width() <= SMALL.width() and wizard.height() <= SMALL.height()
+        wizard.file_page.set_file(registry_xlsx(tmp_path / "r.xlsx"))
+        wizard.load_template(config_file(tmp_path / "config.json"))
+        for page_id in wizard.pageIds():
+            hint = wizard.page(page_id).minimumSizeHint()
+            assert hint.width() <= wizard.width() and hint.height() <= wizard.height()
+    finally:
+        wizard.runner.stop()
+        wizard.rules_page.estimator.stop()
+        wizard.deleteLater()
+        await drain()

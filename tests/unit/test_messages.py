@@ -1,0 +1,109 @@
+"""Core messages: every code worded in every language, with the same placeholders;
+errors, jobs and registry warnings keep their code beside their English text."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+from docbatch_gui.domain.errors import UnsupportedInput
+from docbatch_gui.domain.messages import (
+    CATALOGUES,
+    LANGUAGES,
+    Message,
+    Worded,
+    english,
+    fill,
+    from_wire,
+    placeholders,
+    wire,
+    word,
+    worded_list,
+)
+from docbatch_gui.domain.reasons import TEMPLATES
+
+ALL_CODES = [(code, texts) for catalogue in CATALOGUES for code, texts in catalogue.items()]
+
+
+@pytest.mark.parametrize(("code", "texts"), ALL_CODES, ids=[c for c, _ in ALL_CODES])
+def test_every_code_is_worded_in_every_language_with_the_same_placeholders(
+    code: str, texts: dict[str, str]
+) -> None:
+    missing = [language for language in LANGUAGES if not texts.get(language)]
+    assert not missing, f"{code}: no text in {missing}"
+    names = {language: placeholders(texts[language]) for language in LANGUAGES}
+    assert len({frozenset(n) for n in names.values()}) == 1, f"{code}: placeholders {names}"
+
+
+def test_a_code_is_defined_once_and_not_as_a_review_reason() -> None:
+    seen: set[str] = set()
+    for catalogue in CATALOGUES:
+        twice = seen & set(catalogue)
+        assert not twice, f"defined twice: {sorted(twice)}"
+        seen |= set(catalogue)
+    assert not seen & set(TEMPLATES), "a message code shadows a review reason"
+
+
+def _sample(name: str) -> object:
+    return 1.5 if name in {"size_mb", "max_mb", "best", "threshold", "score", "ratio"} else 7
+
+
+@pytest.mark.parametrize(("code", "texts"), ALL_CODES, ids=[c for c, _ in ALL_CODES])
+def test_every_template_formats_with_numbers_for_its_placeholders(
+    code: str, texts: dict[str, str]
+) -> None:
+    for language in LANGUAGES:
+        params = {name: _sample(name) for name in placeholders(texts[language])}
+        assert fill(texts[language], params, language) is not None, (code, language)
+
+
+def test_words_in_russian_and_english() -> None:
+    params = {"file": "a.pdf", "count": 12, "max": 10}
+    assert word("pdf_too_many_pages", params, "en").startswith("a.pdf: the PDF has 12 pages")
+    assert word("pdf_too_many_pages", params, "ru").startswith("a.pdf: в PDF 12 стр.")
+
+
+def test_unknown_code_or_broken_params_fall_back_to_the_stored_text() -> None:
+    assert word("no_such_code", {"x": 1}, "ru", fallback="as stored") == "as stored"
+    assert word("pdf_too_many_pages", {"file": "a"}, "ru", fallback="old") == "old"
+    assert word("no_such_code", {"x": 1}) == "no_such_code (x=1)"
+    assert word(None, None, "ru", fallback="plain") == "plain"
+
+
+def test_a_nested_message_is_worded_in_the_same_language() -> None:
+    inner = english("claude_timeout")
+    outer = english("crashed_repeatedly", error=inner, times=3)
+    assert outer.message.params["error"] == {"code": "claude_timeout", "params": {}}
+    assert "тайм-аут" in outer.message.words("ru")
+    assert str(outer).startswith("Claude did not answer in time")
+
+
+def test_worded_text_survives_pickle_and_the_child_wire() -> None:
+    text = english("pdf_password", file="x.pdf")
+    assert isinstance(text, str) and text.startswith("x.pdf: the PDF is password-protected")
+    again = pickle.loads(pickle.dumps(text))
+    assert isinstance(again, Worded) and again.message == text.message
+    body = {"message": str(text), **wire(text)}
+    rebuilt = from_wire(body)
+    assert isinstance(rebuilt, Worded) and rebuilt.message.code == "pdf_password"
+    assert from_wire({"message": "plain"}) == "plain"
+
+
+def test_an_error_raised_with_a_code_words_itself_and_fills_the_job_fields() -> None:
+    exc = UnsupportedInput.coded("file_empty", {"file": "a.pdf"}, file="/tmp/a.pdf")
+    assert exc.file == "/tmp/a.pdf"
+    assert exc.message.startswith("a.pdf: the file is empty")
+    assert exc.words("ru").startswith("a.pdf: файл пуст")
+    fields = exc.job_error()
+    assert fields["error_code"] == "file_empty" and fields["error_params"] == {"file": "a.pdf"}
+    plain = UnsupportedInput("no code")
+    assert plain.words("ru") == "no code" and plain.job_error()["error_code"] is None
+    assert pickle.loads(pickle.dumps(exc)).words("ru") == exc.words("ru")
+
+
+def test_worded_list_needs_matching_codes() -> None:
+    codes = [Message("match_no_candidates").as_dict()]
+    assert worded_list(["no candidates"], codes, "ru") == ["нет кандидатов"]
+    assert worded_list(["no candidates"], [], "ru") == ["no candidates"]
+    assert worded_list(["a", "b"], codes, "ru") == ["a", "b"]
