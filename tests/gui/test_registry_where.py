@@ -59,8 +59,8 @@ async def test_the_breakdown_and_the_thumbnail_show_where_values_stand(
     assert results.select_row(4)
     detail = results.detail
     await until(lambda: not detail.thumb.pixmap().isNull(), what="thumbnail")
-    where = {
-        detail.breakdown.item(r, 0).text().split(" ")[0]: detail.breakdown.item(r, 6).text()
+    where = {  # "Number (similar number) *" → "number"
+        detail.breakdown.item(r, 0).text().split(" ")[0].lower(): detail.breakdown.item(r, 6).text()
         for r in range(detail.breakdown.rowCount())
     }
     assert where["number"] == "p. 1 [0.083, 0.073, 0.600, 0.120]"
