@@ -139,6 +139,9 @@ class Page:
     orientation_note: str = ""
     #: the evidence was too weak to turn the page, so it was kept as it is: review it
     orientation_uncertain: bool = False
+    #: blob of the page's words with their boxes (``pipeline/words.py``), upright; None
+    #: when nothing read the page's words (no text layer and no OCR)
+    words_sha: str | None = None
 
 
 @dataclass(frozen=True)
@@ -301,3 +304,6 @@ class OcrRecord:
     rotation_confidence: float = 0.0
     orientation_note: str = ""
     orientation_uncertain: bool = False
+    #: blob of the words OCR read with their boxes, on the page as the file shows it
+    #: (before any turn): the page's own turn is applied when the record is used
+    words_sha: str | None = None

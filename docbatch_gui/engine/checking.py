@@ -10,10 +10,12 @@ from docbatch_gui.domain.models import Document
 from docbatch_gui.engine.context import EngineContext
 from docbatch_gui.engine.counterparties import with_counterparty_priors
 from docbatch_gui.engine.field_checks import field_checks
+from docbatch_gui.engine.locating import locate_documents
 
 
 def checked(ctx: EngineContext, job_id: int, documents: Sequence[Document]) -> list[Document]:
     """``documents`` with what the checks found (codes, lowered confidence, locations)."""
+    documents = locate_documents(ctx, job_id, documents)  # first: later checks may use them
     documents = field_checks(ctx, job_id, documents)
     documents = with_counterparty_priors(ctx.store, documents)
     return list(documents)

@@ -16,6 +16,7 @@ from dataclasses import replace
 from docbatch_gui.domain.models import Job, OcrRecord, Page
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.engine.context import EngineContext
+from docbatch_gui.pipeline import words as page_words
 from docbatch_gui.pipeline.formats import stored_kind
 from docbatch_gui.pipeline.isolate import ChildPool
 from docbatch_gui.pipeline.ocr import OcrResult, rotate_jpeg
@@ -108,6 +109,7 @@ class OcrStep:
                 result.rotation_confidence,
                 result.orientation_note,
                 result.orientation_uncertain,
+                self._words_blob(result, read_turned=page.rotation if engine != "tesseract" else 0),
             )
             self.store.put_ocr(record)  # cached before anything else can fail
             self._apply(page, record, cached=False)
@@ -152,6 +154,32 @@ class OcrStep:
                 todo, vision, workers=self.settings.ocr_workers, on_result=on_result
             )
 
+    def _words_blob(self, result: OcrResult, *, read_turned: int) -> str | None:
+        """The blob of the words OCR read, on the page as the file shows it.
+
+        The engine gives them on the image it read, turned upright by its rotation;
+        that image was the page as the file shows it (Tesseract renders the source
+        again) or the stored image, already turned by ``read_turned`` (Vision). Kept in
+        the file's frame, the cached words fit whatever turn the page ends up with.
+        """
+        words = page_words.as_words(result.words)
+        if not words:
+            return None
+        in_file = page_words.turned(words, -(result.rotation + read_turned))
+        return self.blobs.put_bytes(page_words.encode(in_file))
+
+    def _page_words(self, record: OcrRecord, rotation: int) -> str | None:
+        """The blob of the OCR words on the page turned by ``rotation``, as it is shown."""
+        if record.words_sha is None or not rotation % 360:
+            return record.words_sha
+        try:
+            words = page_words.decode(self.blobs.read(record.words_sha))
+        except Exception:  # a missing blob: the page just cannot tell where values stand
+            return None
+        if not words:
+            return None
+        return self.blobs.put_bytes(page_words.encode(page_words.turned(words, rotation)))
+
     def _apply(self, page: Page, record: OcrRecord, *, cached: bool) -> None:
         """Store the better text; turn the image (and thumbnail) upright when OCR found
         it rotated, unless the page has a text layer of its own (see ``better_text``):
@@ -173,16 +201,19 @@ class OcrStep:
                     [page.orientation_note, f"OCR not used to turn it: {record.orientation_note}"],
                 )
             )
-            turned = replace(page, orientation_note=note)
+            shown = replace(page, orientation_note=note)
         else:
-            turned = self._turned(page, record)
+            shown = self._turned(page, record)
         self.store.put_pages(
             [
                 replace(
-                    turned,
+                    shown,
                     text=text,
                     ocr_engine=record.engine if from_ocr else None,
                     ocr_cached=cached,
+                    words_sha=self._page_words(record, shown.rotation)
+                    if from_ocr
+                    else page.words_sha,
                 )
             ]
         )

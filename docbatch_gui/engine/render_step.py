@@ -22,6 +22,7 @@ from docbatch_gui.pipeline.formats import stored_kind
 from docbatch_gui.pipeline.isolate import ChildPool
 from docbatch_gui.pipeline.prepare import run_prepare
 from docbatch_gui.pipeline.render import PrepareTask, RenderedPage
+from docbatch_gui.pipeline.words import as_words, encode
 from docbatch_gui.storage.blobs import sha256_file
 
 log = logging.getLogger(__name__)
@@ -107,6 +108,8 @@ class RenderStep:
         async def on_page(page: RenderedPage) -> None:
             image_sha = self.blobs.put_bytes(page.image) if page.image else None
             thumb_sha = self.blobs.put_bytes(page.thumb) if page.thumb else None
+            words = as_words(page.words)
+            words_sha = self.blobs.put_bytes(encode(words)) if words else None
             if page.error:
                 log_skipped_page(job, page.page_no, page.error, len(page.text))
             text = capped_text(job, page.page_no, page.text, self.settings.max_page_text_chars)
@@ -124,6 +127,7 @@ class RenderStep:
                     rotation_confidence=page.rotation_confidence,
                     orientation_note=page.orientation_note,
                     orientation_uncertain=page.orientation_uncertain,
+                    words_sha=words_sha,
                 )
             )
             state["done"] += 1

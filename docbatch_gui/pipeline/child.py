@@ -70,6 +70,7 @@ def render_one(task: PrepareTask, send: Send) -> None:
                 "rotation_confidence": page.rotation_confidence,
                 "orientation_note": page.orientation_note,
                 "orientation_uncertain": page.orientation_uncertain,
+                "words": page.words,
                 "image_bytes": len(page.image),
                 "thumb_bytes": len(page.thumb),
             }

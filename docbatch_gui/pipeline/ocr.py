@@ -9,9 +9,11 @@ its thumbnail before anything else reads them.
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Protocol
+
+from docbatch_gui.pipeline.words import Word
 
 
 class OcrEngineName(StrEnum):
@@ -30,6 +32,9 @@ class OcrResult:
     error: str | None = None  # this page's OCR failed (other pages are unaffected)
     orientation_note: str = ""  # the evidence for ``rotation``, in words
     orientation_uncertain: bool = False  # kept as scanned on weak evidence
+    #: the words read, with their boxes on the image the engine read turned upright
+    #: by ``rotation`` (``words.py``)
+    words: list[Word] = field(default_factory=list)
 
 
 class OcrEngine(Protocol):

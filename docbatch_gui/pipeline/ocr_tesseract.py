@@ -30,11 +30,13 @@ import shutil
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.pipeline.ocr import OcrEngineName, OcrResult
 from docbatch_gui.pipeline.orientation import Orientation, from_osd, turn
+from docbatch_gui.pipeline.words import Word, from_tesseract_tsv
 
 ENGINE = OcrEngineName.TESSERACT.value
 REQUIRED_LANGUAGES = ("rus", "eng")
@@ -125,8 +127,8 @@ def tesseract_page(
                     gray, dpi, _remaining(deadline), scripts=language_scripts(languages)
                 )
                 upright, config = turn(gray, orientation.rotation), _with_dpi(OCR_CONFIG, dpi)
-            text = pytesseract.image_to_string(
-                _as_pnm(upright), lang=languages, config=config, timeout=_remaining(deadline)
+            text, words = read_text_and_words(
+                _as_pnm(upright), languages, config, _remaining(deadline)
             )
     except pytesseract.TesseractNotFoundError:
         raise ConfigError(f"Tesseract OCR is not installed. {INSTALL_HINT}") from None
@@ -141,12 +143,30 @@ def tesseract_page(
     return OcrResult(
         page_no=page_no,
         text=text.strip(),
+        words=words,
         rotation=orientation.rotation,
         rotation_confidence=orientation.confidence,
         engine=ENGINE,
         orientation_note=orientation.note,
         orientation_uncertain=orientation.uncertain,
     )
+
+
+def read_text_and_words(
+    image: Any, languages: str, config: str, timeout: float
+) -> tuple[str, list[Word]]:
+    """The text, as ``image_to_string`` gives it, and the words with their boxes (in
+    fractions of ``image``), from one Tesseract run writing both its ``txt`` and its
+    ``tsv`` output: a second run for the boxes would double the time OCR takes."""
+    from pytesseract import pytesseract as engine
+
+    with engine.save(image) as (base, path):
+        engine.run_tesseract(
+            path, base, "txt", languages, f"{config} -c tessedit_create_tsv=1", timeout=timeout
+        )
+        text = Path(f"{base}.txt").read_text(encoding="utf-8", errors="replace")
+        tsv = Path(f"{base}.tsv").read_text(encoding="utf-8", errors="replace")
+    return text, from_tesseract_tsv(tsv, image.width, image.height)
 
 
 def _grayscale(image: bytes | Any) -> Any:

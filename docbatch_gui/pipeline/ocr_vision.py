@@ -27,6 +27,7 @@ from docbatch_gui.domain.errors import CriticalError, RetryableError
 from docbatch_gui.extras import require
 from docbatch_gui.pipeline.ocr import OcrResult
 from docbatch_gui.pipeline.orientation import from_vote
+from docbatch_gui.pipeline.words import Word, normalised, turned
 
 __all__ = ["VisionOcr"]
 
@@ -58,6 +59,26 @@ def _vectors(annotation: Any) -> list[tuple[float, float, float]]:
                         dx, dy = vertices[1].x - vertices[0].x, vertices[1].y - vertices[0].y
                         words.append((dx, dy, float(max(1, len(word.symbols)))))
     return words if any(dx or dy for dx, dy, _ in words) else blocks
+
+
+def _words(annotation: Any) -> list[Word]:
+    """Every word with its box, in fractions of the page Vision read (the image sent)."""
+    out = []
+    for page in annotation.pages:
+        for block in page.blocks:
+            for paragraph in block.paragraphs:
+                for word in paragraph.words:
+                    vertices = word.bounding_box.vertices
+                    if not vertices:
+                        continue
+                    xs, ys = [v.x for v in vertices], [v.y for v in vertices]
+                    text = "".join(symbol.text for symbol in word.symbols)
+                    box = normalised(
+                        text, min(xs), min(ys), max(xs), max(ys), page.width, page.height
+                    )
+                    if box is not None:
+                        out.append(box)
+    return out
 
 
 def _transient_errors() -> tuple[type[Exception], ...]:
@@ -248,6 +269,7 @@ class VisionOcr:
             engine=self.name,
             orientation_note=orientation.note,
             orientation_uncertain=orientation.uncertain,
+            words=turned(_words(annotation), orientation.rotation),
         )
 
     def _classify(self, exc: Exception) -> str:

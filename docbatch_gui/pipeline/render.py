@@ -15,11 +15,12 @@ import io
 import math
 import warnings
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from docbatch_gui.domain.errors import UnsupportedInput
 from docbatch_gui.pipeline.orientation import MIN_VOTE_LETTERS, Orientation, from_vote, turn
+from docbatch_gui.pipeline.words import Word, from_pdf_page
 
 MAX_PIXELS = 1_150_000
 MAX_LONG_EDGE = 1568
@@ -64,6 +65,8 @@ class RenderedPage:
     rotation_confidence: float = 0.0
     orientation_note: str = ""
     orientation_uncertain: bool = False
+    #: the text layer's words with their boxes, upright (``words.py``)
+    words: list[Word] = field(default_factory=list)
 
 
 def target_size(width: float, height: float) -> tuple[int, int]:
@@ -304,6 +307,7 @@ def _render_pdf(task: PrepareTask, on_count: Callable[[int], None]) -> Iterator[
                 textpage = page.get_textpage()
                 text = page.get_text("text", textpage=textpage)
                 orientation = _text_orientation(page, textpage, text)
+                words = from_pdf_page(page, textpage, orientation.rotation) if text.strip() else []
             except Exception as exc:
                 raise _unsupported(
                     task,
@@ -328,6 +332,7 @@ def _render_pdf(task: PrepareTask, on_count: Callable[[int], None]) -> Iterator[
                 rotation_confidence=orientation.confidence,
                 orientation_note=orientation.note,
                 orientation_uncertain=orientation.uncertain,
+                words=words,
             )
             del pixmap, image, page, textpage
             if page_no % STORE_SHRINK_EVERY == 0:

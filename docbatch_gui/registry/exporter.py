@@ -29,13 +29,15 @@ from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.progress import CancelToken, ProgressSink, raise_if_canceled, report
 from docbatch_gui.domain.registry import RegistryRowRecord, SearchResult
 from docbatch_gui.domain.text import clean_value
+from docbatch_gui.registry.where import matched_locations, where_text
 
 __all__ = ["DOCUMENT_COLUMNS", "EXPORT_WORDS", "MATCH_COLUMNS", "escape_cell", "write_export"]
 
 # Prefixed so that they never collide with the registry's own "Номер", "Дата", "Сумма".
 MATCH_COLUMNS = ["Строка", "Документ id", "Документ: файл", "Документ: страницы",
                  "Документ: тип", "Документ: номер", "Документ: дата", "Документ: сумма",
-                 "Оценка", "Предупреждения", "Правило", "Вручную"]  # fmt: skip
+                 "Оценка", "Предупреждения", "Правило", "Вручную",
+                 "Документ: где на странице"]  # fmt: skip
 DOCUMENT_COLUMNS = ["Документ id", "Файл", "Страницы", "Тип", "Номер", "Дата", "Сумма"]
 
 
@@ -56,7 +58,7 @@ EXPORT_WORDS = {
     "en": ExportWords(
         ["Row", "Document id", "Document: file", "Document: pages", "Document: type",
          "Document: number", "Document: date", "Document: amount", "Score", "Warnings",
-         "Rule", "By hand"],
+         "Rule", "By hand", "Document: where on the page"],
         ["Document id", "File", "Pages", "Type", "Number", "Date", "Amount"],
         "Registry",
         "Documents without a row",
@@ -135,6 +137,14 @@ def document_cells(doc: Document | None, file_name: str | None) -> list[Any]:
             fields.get("amount")]  # fmt: skip
 
 
+def _where(doc: Document | None, result: SearchResult | None) -> str | None:
+    """ "number: p. 1 [x0, y0, x1, y1]; date: …" for the values the row was matched on."""
+    if doc is None or result is None:
+        return None
+    spots = matched_locations(doc, result.explanation)
+    return "; ".join(f"{name}: {where_text(spot)}" for name, spot in spots) or None
+
+
 def write_export(
     out: Path,
     headers: Sequence[str],
@@ -186,6 +196,7 @@ def write_export(
                 "; ".join(result.warnings_in(language)) if result else None,
                 result.rule if result else None,
                 (result.assigned_by or words.yes) if result and result.manual else None,
+                _where(doc, result),
             ]
             values = [*raw, *match]
             sheet.append([typed(sheet, v, formats.get(i)) for i, v in enumerate(values)])

@@ -335,8 +335,8 @@ class SQLiteStore(RecordTables, RegistryTables, CounterpartyTables):
             db.executemany(
                 "INSERT OR REPLACE INTO pages (job_id, page_no, width, height, image_sha,"
                 " thumb_sha, text, deliverable, rotation, rotation_confidence, ocr_engine,"
-                " ocr_cached, render_error, orientation_note, orientation_uncertain)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                " ocr_cached, render_error, orientation_note, orientation_uncertain, words_sha)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 [
                     (
                         p.job_id,
@@ -354,6 +354,7 @@ class SQLiteStore(RecordTables, RegistryTables, CounterpartyTables):
                         p.render_error,
                         p.orientation_note,
                         int(p.orientation_uncertain),
+                        p.words_sha,
                     )
                     for p in pages
                 ],
@@ -381,6 +382,7 @@ class SQLiteStore(RecordTables, RegistryTables, CounterpartyTables):
                 render_error=r["render_error"],
                 orientation_note=r["orientation_note"],
                 orientation_uncertain=bool(r["orientation_uncertain"]),
+                words_sha=r["words_sha"],
             )
             for r in rows
         ]

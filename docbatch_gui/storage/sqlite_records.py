@@ -95,8 +95,8 @@ class RecordTables:
         with self._tx() as db:
             db.execute(
                 "INSERT OR REPLACE INTO ocr_cache (sha256, page_no, engine, text, rotation,"
-                " rotation_confidence, orientation_note, orientation_uncertain)"
-                " VALUES (?,?,?,?,?,?,?,?)",
+                " rotation_confidence, orientation_note, orientation_uncertain, words_sha)"
+                " VALUES (?,?,?,?,?,?,?,?,?)",
                 (
                     record.sha256,
                     record.page_no,
@@ -106,6 +106,7 @@ class RecordTables:
                     record.rotation_confidence,
                     record.orientation_note,
                     int(record.orientation_uncertain),
+                    record.words_sha,
                 ),
             )
 
@@ -124,6 +125,7 @@ class RecordTables:
                 r["rotation_confidence"],
                 r["orientation_note"],
                 bool(r["orientation_uncertain"]),
+                r["words_sha"],
             )
             for r in rows
         }

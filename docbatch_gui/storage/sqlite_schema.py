@@ -202,4 +202,9 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE jobs ADD COLUMN archived INTEGER NOT NULL DEFAULT 0;
     """,
+    # 13: the blob of a page's words with their boxes (where each value stands)
+    """
+    ALTER TABLE pages ADD COLUMN words_sha TEXT;
+    ALTER TABLE ocr_cache ADD COLUMN words_sha TEXT;
+    """,
 ]

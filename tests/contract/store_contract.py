@@ -428,3 +428,10 @@ class StoreContract:
         (page,) = store.list_pages(job.id)
         assert (page.rotation, page.ocr_engine, page.ocr_cached) == (270, "tesseract", True)
         assert page.rotation_confidence == 0.9
+
+    def test_pages_and_ocr_keep_their_words_blob(self, store: Store) -> None:
+        job = store.create_job(new_job())
+        store.put_pages([Page(job.id, 1, 10, 20, words_sha="w" * 64), Page(job.id, 2, 10, 20)])
+        assert [p.words_sha for p in store.list_pages(job.id)] == ["w" * 64, None]
+        store.put_ocr(OcrRecord(SHA_A, 1, "tesseract", "x", words_sha="v" * 64))
+        assert store.get_ocr(SHA_A, "tesseract")[1].words_sha == "v" * 64

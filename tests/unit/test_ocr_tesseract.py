@@ -148,18 +148,15 @@ def test_missing_language_is_a_config_error(invoice: bytes) -> None:
 @pytest.mark.slow
 def test_tesseract_error_fails_only_the_page(invoice: bytes) -> None:
     """A Tesseract failure while reading (here: an invalid option) is this page's error."""
-    import pytesseract
-
     from docbatch_gui.pipeline import ocr_tesseract
 
-    original = pytesseract.image_to_string
+    original = ocr_tesseract.read_text_and_words
 
-    def broken(*args: object, **kwargs: object) -> str:
-        kwargs["config"] = "--psm 99"
-        return original(*args, **kwargs)  # type: ignore[arg-type]
+    def broken(image: object, languages: str, config: str, timeout: float) -> object:
+        return original(image, languages, "--psm 99", timeout)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(pytesseract, "image_to_string", broken)
+        patch.setattr(ocr_tesseract, "read_text_and_words", broken)
         result = ocr_tesseract.tesseract_page(invoice, 6)
     assert result.error is not None and "Tesseract failed" in result.error
 
@@ -222,16 +219,18 @@ def test_a_small_image_is_enlarged_and_given_a_resolution(
     import pytesseract
     from PIL import Image
 
+    from docbatch_gui.pipeline import ocr_tesseract
+
     seen: list[tuple[tuple[int, int], str]] = []
 
-    def read(image: Image.Image, lang: str, config: str, timeout: float) -> str:
+    def read(image: Image.Image, lang: str, config: str, timeout: float) -> tuple[str, list]:
         seen.append((image.size, config))
-        return "TEST"
+        return "TEST", []
 
     def no_osd(*args: object, **kwargs: object) -> str:
         raise AssertionError("OSD is not asked about a label")
 
-    monkeypatch.setattr(pytesseract, "image_to_string", read)
+    monkeypatch.setattr(ocr_tesseract, "read_text_and_words", read)
     monkeypatch.setattr(pytesseract, "image_to_osd", no_osd)
     buffer = io.BytesIO()
     Image.new("L", (115, 48), 255).save(buffer, "PNG")

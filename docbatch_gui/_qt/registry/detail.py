@@ -1,5 +1,6 @@
 """The selected result explained: the document's first page beside the row's values,
-the score sub-rule by sub-rule, the runner-up, warnings and the manual-change history.
+the score sub-rule by sub-rule with where each matched value stands on its page
+(outlined on the thumbnail), the runner-up, warnings and the manual-change history.
 
 The page image is scaled in a worker thread (PageImages); when the operator moves on
 before it arrives, the late image is dropped instead of showing the wrong document.
@@ -7,8 +8,8 @@ before it arrives, the late image is dropped instead of showing the wrong docume
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QPixmap
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QImage, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -28,6 +29,7 @@ from docbatch_gui._qt.registry.models import ResultRow, display
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui.domain.models import Document
+from docbatch_gui.registry.where import matched_locations, value_location, where_text
 from docbatch_gui.registry.words import comparator_words, document_field_words
 
 THUMB_W, THUMB_H = 200, 260
@@ -51,7 +53,7 @@ class MatchDetail(QWidget):
         self.values.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.score_label = QLabel()
         self.score_label.setWordWrap(True)
-        self.breakdown = QTableWidget(0, 6)
+        self.breakdown = QTableWidget(0, 7)
         self.breakdown.setHorizontalHeaderLabels(
             [
                 self.tr("Sub-rule"),
@@ -60,6 +62,7 @@ class MatchDetail(QWidget):
                 self.tr("Similarity"),
                 self.tr("Weight"),
                 self.tr("Result"),
+                self.tr("On the page"),
             ]
         )
         self.breakdown.verticalHeader().hide()
@@ -124,7 +127,7 @@ class MatchDetail(QWidget):
                     self.tr(" (rule “{0}”)").format(result.rule) if result.rule else "",
                 )
             )
-            spawn(self._load_thumb(item.row, doc))
+            spawn(self._load_thumb(item.row, doc, result.explanation))
         else:
             self.score_label.setText(
                 self.tr("<b>Row {0}</b>: no document scores above the threshold.").format(item.row)
@@ -138,6 +141,7 @@ class MatchDetail(QWidget):
                 if e.get("passed")
                 else "✗"
             )
+            spot = value_location(doc, str(e["document_field"])) if doc is not None else None
             self._append(
                 self.breakdown,
                 [
@@ -149,6 +153,7 @@ class MatchDetail(QWidget):
                     f"{float(e.get('similarity') or 0):.0%}",
                     display(e.get("weight")),
                     outcome,
+                    where_text(spot) if spot else "",
                 ],
                 tip=self.tr("{0} compared with {1}; * required").format(
                     self.ctx.field_label(e["field"]),
@@ -190,11 +195,30 @@ class MatchDetail(QWidget):
             cell.setToolTip(tip if tip and col == 0 else value)
             table.setItem(row, col, cell)
 
-    async def _load_thumb(self, row: int, doc: Document) -> None:
+    async def _load_thumb(self, row: int, doc: Document, explanation: list[dict]) -> None:
         image = await self.images.preview(doc.job_id, doc.page_from, THUMB_W - 4, THUMB_H - 4)
         if self._shown_row != row:
             return  # the operator moved on meanwhile
         if image is None:
             self.thumb.setText(self.tr("No page image"))
         else:
-            self.thumb.setPixmap(QPixmap.fromImage(image))
+            spots = [
+                s for _, s in matched_locations(doc, explanation) if s["page"] == doc.page_from
+            ]
+            self.thumb.setPixmap(QPixmap.fromImage(outlined(image, spots)))
+
+
+def outlined(image: QImage, spots: list[dict]) -> QImage:
+    """The page image with a frame around each matched value standing on it."""
+    if not spots:
+        return image
+    framed = image.convertToFormat(QImage.Format.Format_RGB32)
+    painter = QPainter(framed)
+    painter.setPen(QPen(QColor(220, 40, 40), 1.5))
+    width, height = framed.width(), framed.height()
+    for spot in spots:
+        x0, y0, x1, y1 = (float(v) for v in spot["box"])
+        painter.drawRect(QRectF(x0 * width - 1, y0 * height - 1, (x1 - x0) * width + 2,
+                                (y1 - y0) * height + 2))  # fmt: skip
+    painter.end()
+    return framed

@@ -1048,6 +1048,10 @@ Allowed: {1}</source>
         <translation>Результат</translation>
     </message>
     <message>
+        <source>On the page</source>
+        <translation>На странице</translation>
+    </message>
+    <message>
         <source>Assign document…</source>
         <translation>Назначить документ…</translation>
     </message>

@@ -1,0 +1,50 @@
+"""Where the document values a registry row was matched on stand on their pages.
+
+The explanation pane and the export both show it, so that whoever checks a match
+looks at the spot on the page instead of reading the whole document. Locations are
+found when documents are saved (``Document.locations``); only values read from the
+content have one (not those from the file name or handwritten numbers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from docbatch_gui.domain.models import Document
+
+__all__ = ["DEFAULT_PATHS", "matched_locations", "value_location", "where_text"]
+
+#: what the export shows for a document matched by hand (no explanation to go by)
+DEFAULT_PATHS = ("from_content.number", "from_content.date", "from_content.amount")
+
+
+def value_location(document: Document, path: str) -> dict[str, Any] | None:
+    """``{"page", "box"}`` of the value a sub-rule reads (``from_content.X``), or None."""
+    source, _, name = path.partition(".")
+    if source != "from_content":
+        return None
+    location = document.locations.get(name)
+    if not isinstance(location, Mapping) or "page" not in location or "box" not in location:
+        return None
+    return dict(location)
+
+
+def where_text(location: Mapping[str, Any]) -> str:
+    """ "p. 1 [0.166, 0.170, 0.274, 0.185]": the page in the file, and the box in
+    fractions of its width and height from the top-left corner."""
+    box = ", ".join(f"{float(v):.3f}" for v in location["box"])
+    return f"p. {location['page']} [{box}]"
+
+
+def matched_locations(
+    document: Document, explanation: Iterable[Mapping[str, Any]]
+) -> list[tuple[str, dict[str, Any]]]:
+    """(field, location) of each content value the match compared, in rule order."""
+    paths = [str(e.get("document_field") or "") for e in explanation] or list(DEFAULT_PATHS)
+    out: list[tuple[str, dict[str, Any]]] = []
+    for path in dict.fromkeys(paths):
+        location = value_location(document, path)
+        if location is not None:
+            out.append((path.partition(".")[2], location))
+    return out

@@ -1,0 +1,63 @@
+"""The registry export carries where the matched values stand on their pages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import openpyxl
+
+from docbatch_gui.domain.models import Document
+from docbatch_gui.domain.registry import RegistryRowRecord, SearchResult
+from docbatch_gui.registry.exporter import MATCH_COLUMNS, write_export
+from docbatch_gui.registry.where import matched_locations, value_location, where_text
+
+LOCATIONS = {
+    "number": {"page": 1, "box": [0.1661, 0.1695, 0.2743, 0.185]},
+    "amount": {"page": 2, "box": [0.8517, 0.3654, 0.9227, 0.3809]},
+}
+DOCUMENT = Document(
+    1,
+    0,
+    "invoice",
+    1,
+    2,
+    fields={"number": "INV-1", "date": "2024-03-05", "amount": "1234.56"},
+    locations=LOCATIONS,
+    id=7,
+)
+EXPLANATION = [
+    {"field": "number", "document_field": "from_content.number"},
+    {"field": "date", "document_field": "from_content.date"},
+    {"field": "amount", "document_field": "from_content.amount"},
+    {"field": "number", "document_field": "from_filename.number"},
+]
+
+
+def test_the_spots_of_the_compared_content_values() -> None:
+    assert value_location(DOCUMENT, "from_content.number") == LOCATIONS["number"]
+    assert value_location(DOCUMENT, "from_filename.number") is None
+    assert value_location(DOCUMENT, "handwritten_numbers") is None
+    assert matched_locations(DOCUMENT, EXPLANATION) == [
+        ("number", LOCATIONS["number"]),
+        ("amount", LOCATIONS["amount"]),
+    ]
+    assert matched_locations(DOCUMENT, []) == matched_locations(DOCUMENT, EXPLANATION)
+    assert where_text(LOCATIONS["number"]) == "p. 1 [0.166, 0.170, 0.274, 0.185]"
+
+
+def test_the_export_has_a_column_of_where_the_values_stand(tmp_path: Path) -> None:
+    rows = [
+        RegistryRowRecord(4, {"Номер": "INV-1"}, {"number": "INV-1"}, {"number": "1"}),
+        RegistryRowRecord(5, {"Номер": "X"}, {"number": "X"}, {"number": None}),
+    ]
+    results = {4: SearchResult(4, 7, 0.9, EXPLANATION), 5: SearchResult(5, None, 0.0)}
+    out = tmp_path / "export.xlsx"
+    write_export(out, ["Номер"], rows, results, {7: DOCUMENT}, {1: "inv.pdf"}, [])
+    sheet = openpyxl.load_workbook(out)["Реестр"]
+    header = [c.value for c in sheet[1]]
+    column = header.index("Документ: где на странице")
+    assert header[1:] == MATCH_COLUMNS
+    assert sheet[2][column].value == (
+        "number: p. 1 [0.166, 0.170, 0.274, 0.185]; amount: p. 2 [0.852, 0.365, 0.923, 0.381]"
+    )
+    assert sheet[3][column].value is None
