@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import logging
 import os
 import tempfile
 import time
@@ -192,6 +193,55 @@ def no_process_outlives_its_test(request: pytest.FixtureRequest) -> Iterator[Non
     yield
     after = our_processes(shared=False)
     stop_leftovers({pid: p for pid, p in after.items() if pid not in before}, request.node.nodeid)
+
+
+# -- logging is left as the test found it ------------------------------------------------
+
+#: what a logger's configuration is: disabled, propagate, level, handlers
+_LoggerState = tuple[bool, bool, int, list[logging.Handler]]
+
+
+def _logging_state() -> tuple[int, dict[str, _LoggerState]]:
+    manager = logging.root.manager
+    loggers: dict[str, logging.Logger] = {
+        name: logger
+        for name, logger in manager.loggerDict.items()
+        if isinstance(logger, logging.Logger)
+    }
+    loggers[""] = logging.root
+    return manager.disable, {
+        name: (logger.disabled, logger.propagate, logger.level, list(logger.handlers))
+        for name, logger in loggers.items()
+    }
+
+
+@pytest.fixture(autouse=True)
+def logging_is_left_as_found() -> Iterator[None]:
+    """Logging is global: a test that reconfigures it changes what every later test in
+    the process sees. ``logging.config.dictConfig`` (import-linter's ``lint_imports``
+    calls it) disables every logger that exists, so a later test's records vanish; a CLI
+    run adds its handlers to the root logger and sets levels. After each test, the
+    loggers get back their level, handlers, ``propagate`` and ``disabled``, and none that
+    the test created stays disabled. Well under a millisecond."""
+    disable, before = _logging_state()
+    yield
+    manager = logging.root.manager
+    manager.disable = disable
+    for name, logger in list(manager.loggerDict.items()):
+        if isinstance(logger, logging.Logger) and name not in before:
+            logger.disabled = False
+    for name, (disabled, propagate, level, handlers) in before.items():
+        logger = logging.getLogger(name or None)
+        logger.disabled, logger.propagate = disabled, propagate
+        if logger.level != level:
+            logger.setLevel(level)
+        for handler in [h for h in logger.handlers if h not in handlers]:
+            logger.removeHandler(handler)
+            if isinstance(handler, logging.FileHandler):
+                handler.close()  # the log file in the test's own data folder
+        for handler in handlers:
+            if handler not in logger.handlers:
+                logger.addHandler(handler)
 
 
 @pytest.fixture
