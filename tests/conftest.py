@@ -197,22 +197,14 @@ def no_process_outlives_its_test(request: pytest.FixtureRequest) -> Iterator[Non
 
 # -- logging is left as the test found it ------------------------------------------------
 
-#: what a logger's configuration is: disabled, propagate, level, handlers
-_LoggerState = tuple[bool, bool, int, list[logging.Handler]]
+#: a logger and what it was: disabled, propagate, level, handlers
+_LoggerState = tuple[logging.Logger, bool, bool, int, tuple[logging.Handler, ...]]
 
 
-def _logging_state() -> tuple[int, dict[str, _LoggerState]]:
-    manager = logging.root.manager
-    loggers: dict[str, logging.Logger] = {
-        name: logger
-        for name, logger in manager.loggerDict.items()
-        if isinstance(logger, logging.Logger)
-    }
-    loggers[""] = logging.root
-    return manager.disable, {
-        name: (logger.disabled, logger.propagate, logger.level, list(logger.handlers))
-        for name, logger in loggers.items()
-    }
+def _loggers() -> list[logging.Logger]:
+    """The root logger and every named one (not the placeholders of parent names)."""
+    named = logging.root.manager.loggerDict.values()
+    return [logging.root, *(lg for lg in named if isinstance(lg, logging.Logger))]
 
 
 @pytest.fixture(autouse=True)
@@ -223,18 +215,23 @@ def logging_is_left_as_found() -> Iterator[None]:
     run adds its handlers to the root logger and sets levels. After each test, the
     loggers get back their level, handlers, ``propagate`` and ``disabled``, and none that
     the test created stays disabled. Well under a millisecond."""
-    disable, before = _logging_state()
+    disable = logging.root.manager.disable
+    before: list[_LoggerState] = [
+        (lg, lg.disabled, lg.propagate, lg.level, tuple(lg.handlers)) for lg in _loggers()
+    ]
     yield
-    manager = logging.root.manager
-    manager.disable = disable
-    for name, logger in list(manager.loggerDict.items()):
-        if isinstance(logger, logging.Logger) and name not in before:
+    if logging.root.manager.disable != disable:
+        logging.disable(disable)
+    known = {id(state[0]) for state in before}
+    for logger in _loggers():
+        if logger.disabled and id(logger) not in known:
             logger.disabled = False
-    for name, (disabled, propagate, level, handlers) in before.items():
-        logger = logging.getLogger(name or None)
+    for logger, disabled, propagate, level, handlers in before:
         logger.disabled, logger.propagate = disabled, propagate
         if logger.level != level:
             logger.setLevel(level)
+        if tuple(logger.handlers) == handlers:
+            continue
         for handler in [h for h in logger.handlers if h not in handlers]:
             logger.removeHandler(handler)
             if isinstance(handler, logging.FileHandler):
