@@ -8,4 +8,14 @@ Layers from ``domain`` (data classes, job states, errors) up through ``pipeline`
 the layers; ``lint-imports`` enforces them.
 """
 
+import sys
+
 __version__ = "0.1.0"
+
+# PyMuPDF imports its optional layout analyser when it is installed (PyMuPDF 2 depends
+# on it): ``pymupdf.layout`` loads an ONNX model, about 0.8 s of CPU and 50 MB in every
+# process that opens a PDF, each render child included. Only ``Page.get_layout()`` uses
+# it, which DocBatch never calls, and the installer leaves it out of the bundle
+# (build_installer.EXCLUDES). Refused here too, so that a run from source is the same:
+# PyMuPDF treats the refused import as "not installed".
+sys.modules.setdefault("pymupdf.layout", None)  # type: ignore[arg-type]

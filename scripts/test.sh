@@ -18,6 +18,11 @@ ensure_apt "${QT_RUNTIME_APT[@]}"
 # [dev]: every extra and the test tools, at the versions of requirements/dev.lock
 ensure_venv "dev"
 export QT_QPA_PLATFORM=offscreen
+# Keep the compiled modules (__pycache__, ignored by git) even where the environment says
+# not to write them: otherwise each xdist worker compiles and assertion-rewrites every test
+# module again, and each CLI, render child or Celery worker a test starts compiles
+# docbatch_gui again (about 5 s of CPU per worker, half a second per child, every run).
+unset PYTHONDONTWRITEBYTECODE
 say "running the test suite"
 # Two workers: most tests wait on child processes, fake servers and polling, so two
 # share the two cores well (about 5 minutes instead of 8).

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import logging
 import os
 import tempfile
 import time
@@ -192,6 +193,52 @@ def no_process_outlives_its_test(request: pytest.FixtureRequest) -> Iterator[Non
     yield
     after = our_processes(shared=False)
     stop_leftovers({pid: p for pid, p in after.items() if pid not in before}, request.node.nodeid)
+
+
+# -- logging is left as the test found it ------------------------------------------------
+
+#: a logger and what it was: disabled, propagate, level, handlers
+_LoggerState = tuple[logging.Logger, bool, bool, int, tuple[logging.Handler, ...]]
+
+
+def _loggers() -> list[logging.Logger]:
+    """The root logger and every named one (not the placeholders of parent names)."""
+    named = logging.root.manager.loggerDict.values()
+    return [logging.root, *(lg for lg in named if isinstance(lg, logging.Logger))]
+
+
+@pytest.fixture(autouse=True)
+def logging_is_left_as_found() -> Iterator[None]:
+    """Logging is global: a test that reconfigures it changes what every later test in
+    the process sees. ``logging.config.dictConfig`` (import-linter's ``lint_imports``
+    calls it) disables every logger that exists, so a later test's records vanish; a CLI
+    run adds its handlers to the root logger and sets levels. After each test, the
+    loggers get back their level, handlers, ``propagate`` and ``disabled``, and none that
+    the test created stays disabled. Well under a millisecond."""
+    disable = logging.root.manager.disable
+    before: list[_LoggerState] = [
+        (lg, lg.disabled, lg.propagate, lg.level, tuple(lg.handlers)) for lg in _loggers()
+    ]
+    yield
+    if logging.root.manager.disable != disable:
+        logging.disable(disable)
+    known = {id(state[0]) for state in before}
+    for logger in _loggers():
+        if logger.disabled and id(logger) not in known:
+            logger.disabled = False
+    for logger, disabled, propagate, level, handlers in before:
+        logger.disabled, logger.propagate = disabled, propagate
+        if logger.level != level:
+            logger.setLevel(level)
+        if tuple(logger.handlers) == handlers:
+            continue
+        for handler in [h for h in logger.handlers if h not in handlers]:
+            logger.removeHandler(handler)
+            if isinstance(handler, logging.FileHandler):
+                handler.close()  # the log file in the test's own data folder
+        for handler in handlers:
+            if handler not in logger.handlers:
+                logger.addHandler(handler)
 
 
 @pytest.fixture

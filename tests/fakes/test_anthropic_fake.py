@@ -11,6 +11,7 @@ import asyncio
 import base64
 import io
 import json
+import ssl
 import urllib.request
 from collections.abc import Iterator
 from typing import Any
@@ -78,11 +79,20 @@ def fake() -> Iterator[FakeAnthropic]:
         yield server
 
 
+#: A new SDK client loads the system's CA certificates, a tenth of a second of CPU each
+#: time; the fake speaks plain HTTP, so the clients share one TLS context.
+_TLS = ssl.create_default_context()
+
+
 def _client(
     fake: FakeAnthropic, max_retries: int = 0, key: str = "test-key"
 ) -> anthropic.Anthropic:
     return anthropic.Anthropic(
-        base_url=fake.url, api_key=key, max_retries=max_retries, _strict_response_validation=True
+        base_url=fake.url,
+        api_key=key,
+        max_retries=max_retries,
+        _strict_response_validation=True,
+        http_client=anthropic.DefaultHttpxClient(verify=_TLS),
     )
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from tests.fakes.anthropic_rules import MAX_BATCH_BYTES, Refusal, check_batch
 from tests.fakes.anthropic_server import FakeAnthropic
-from tests.fakes.test_anthropic_fake import IMAGE, _content
+from tests.fakes.test_anthropic_fake import IMAGE, _client, _content
 
 MODEL = "claude-haiku-5-5"
 
@@ -26,9 +26,7 @@ def fake() -> Iterator[FakeAnthropic]:
 @pytest.fixture
 def client(fake: FakeAnthropic) -> Iterator[anthropic.Anthropic]:
     fake.reset()
-    with anthropic.Anthropic(
-        base_url=fake.url, api_key="k", max_retries=0, _strict_response_validation=True
-    ) as sdk:
+    with _client(fake, key="k") as sdk:
         yield sdk
 
 

@@ -37,13 +37,17 @@ def pytest_asyncio_loop_factories(config: Any, item: Any) -> dict[str, Callable[
 def collect_on_the_gui_thread() -> Iterator[None]:
     """As the application does (docbatch_gui._qt.gc_guard): no cyclic collection in
     the engine or executor threads while a GUI test runs, where PySide would delete
-    widgets from the wrong thread; the test's garbage is collected here, after it."""
+    widgets from the wrong thread; the test's garbage is collected here, after it. What
+    survives (modules and caches the tests loaded since collection) is frozen as
+    tests/conftest.py freezes the collected ones: the next collection walks only what
+    the next tests make, not everything the earlier ones left alive."""
     gc.disable()
     try:
         yield
     finally:
         QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
         gc.collect()
+        gc.freeze()
         gc.enable()
 
 

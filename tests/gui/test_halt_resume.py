@@ -18,6 +18,9 @@ from tests.gui.conftest import signal_future, until
 pytestmark = pytest.mark.asyncio(loop_factories=["qasync"])
 
 
+# Three whole jobs in two render children; test_engine_host's resume test, headless, is
+# the fast loop's.
+@pytest.mark.slow
 async def test_resume_after_a_critical_error_takes_the_next_job(
     window: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from docbatch_gui._qt.tasks import drain
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.domain.models import Document, NewJob, Page
 from docbatch_gui.domain.reasons import ReviewCode
@@ -53,6 +54,9 @@ async def test_review_edit_is_saved_and_confirming_all_moves_the_job_to_done(win
     job_id = waiting_job(app)
     tab = window.review_tab
     window.tabs.setCurrentWidget(tab)
+    # Showing the tab starts a refresh of its own: once it has rebuilt the tree, nothing
+    # reloads the form (and drops the edits below) behind the test's back.
+    await drain()
     await tab.refresh()
     assert tab.select(job_id, 0)
     await until(lambda: tab.current is not None and tab.current.doc_index == 0, what="form")

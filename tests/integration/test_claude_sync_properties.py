@@ -194,6 +194,7 @@ def test_each_answer_maps_to_its_request(
         assert document.page_from == outcome.request.pages[0]
 
 
+@pytest.mark.slow  # 100 settings loads; test_config.py checks refused values in the fast loop
 @given(st.integers(-50, 50))
 def test_config_accepts_exactly_1_to_20(value: int) -> None:
     if 1 <= value <= 20:

@@ -278,6 +278,7 @@ def test_ctrl_c_is_exit_130_without_a_traceback(
     assert line.startswith("Interrupted:")
 
 
+@pytest.mark.slow  # two CLI processes (test_extras starts one in the fast loop)
 def test_in_a_real_terminal_process_nothing_but_the_sentence_shows(data: Data) -> None:
     result = cli(data.ok, "retry", MISSING)
     assert result.returncode == ExitCode.NOT_FOUND

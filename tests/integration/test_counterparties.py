@@ -91,6 +91,7 @@ def test_examples_come_from_the_seller_read_in_the_text_and_never_from_the_same_
     store.close()
 
 
+@pytest.mark.slow  # three whole jobs; the examples test above stays in the fast loop
 def test_a_confirmed_invoice_flags_the_next_one_with_another_vat_rate(
     settings: Settings, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -3,6 +3,8 @@ critical error stopped the queue."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -54,19 +56,32 @@ def state_of(host: EngineHost, job_id: int) -> JobState:
 
 
 def test_drain_lets_the_running_job_finish_and_starts_no_other(
-    host: EngineHost, tmp_path: Path
+    host: EngineHost, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seen: list[EngineState] = []
     host.add_state_listener(seen.append)
-    big, small = add(
-        host, text_pdf(tmp_path / "big.pdf", pages=300), text_pdf(tmp_path / "small.pdf")
+    draining = threading.Event()
+    host.add_state_listener(lambda state: state is EngineState.DRAINING and draining.set())
+    extract = LocalWorker._extract
+
+    async def held_until_draining(
+        self: LocalWorker, job: Any, attempt: int, deadline: float
+    ) -> Any:
+        # The first job is still running when the drain is asked for, on any machine
+        # (a 300-page file used to make it long enough, most of the time).
+        assert await asyncio.to_thread(draining.wait, 60), "no drain was asked for"
+        return await extract(self, job, attempt, deadline)
+
+    monkeypatch.setattr(LocalWorker, "_extract", held_until_draining)
+    first, second = add(
+        host, text_pdf(tmp_path / "first.pdf"), text_pdf(tmp_path / "second.pdf", text="Other {n}")
     )
     host.start()
-    wait_for(lambda: state_of(host, big) in RECOVERABLE_STATES, "the big job running")
+    wait_for(lambda: state_of(host, first) in RECOVERABLE_STATES, "the first job running")
     assert host.drain(timeout=120)
-    job = host.app.store.get_job(big)
+    job = host.app.store.get_job(first)
     assert job.state in SUCCESS_STATES and job.attempts == 1  # finished, not interrupted
-    assert state_of(host, small) is JobState.QUEUED  # taken by nobody
+    assert state_of(host, second) is JobState.QUEUED  # taken by nobody
     assert host.state is EngineState.STOPPED
     assert seen[:1] == [EngineState.RUNNING] and EngineState.DRAINING in seen
     assert seen[-1] is EngineState.STOPPED

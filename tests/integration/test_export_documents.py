@@ -127,6 +127,7 @@ def test_a_saved_layout_is_reused_and_a_wrong_one_is_refused(
         exports.save_layout(Layout("../evil", (Column("file"),)))
 
 
+@pytest.mark.slow  # seven CLI processes; the exports above run in-process
 def test_the_export_command(tmp_path: Path) -> None:
     data = tmp_path / "data"
     usage = cli(data, "export")

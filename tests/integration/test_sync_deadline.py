@@ -47,6 +47,7 @@ def dripping() -> Iterator[str]:
     server.shutdown()
 
 
+@pytest.mark.slow  # a whole job through the CLI that runs to its 8 s deadline, by design
 def test_a_dripping_claude_endpoint_times_out_within_the_job_deadline(
     tmp_path: Path, dripping: str
 ) -> None:

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.builders import text_bomb_pdf
 from tests.helpers import cli, cli_json
 
 
+@pytest.mark.slow  # three CLI processes and a whole job
 def test_a_text_bomb_is_capped_and_the_job_ends(tmp_path: Path) -> None:
     bomb = text_bomb_pdf(tmp_path / "bomb.pdf", repeats=40_000)  # 1.3 million characters
     data = tmp_path / "data"

@@ -11,6 +11,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from docbatch_gui.app.host import EngineHost
 from docbatch_gui.settings.model import load_settings
 from docbatch_gui.sources.watch import FolderWatcher, Ledger, is_temporary
@@ -98,6 +100,7 @@ def _stop(process: subprocess.Popen[str]) -> str:
     return err
 
 
+@pytest.mark.slow  # five CLI processes and whole jobs; the engine host's watch stays fast
 def test_watch_processes_moves_originals_and_a_restart_takes_nothing_twice(
     tmp_path: Path,
 ) -> None:

@@ -99,6 +99,7 @@ def test_a_client_error_is_not_retried(
     assert len(receiver.received) == 1
 
 
+@pytest.mark.slow  # two whole jobs and five more CLI processes
 def test_a_job_posts_signed_json_and_a_failed_delivery_is_listed_and_resent(
     tmp_path: Path, receiver: Receiver
 ) -> None:

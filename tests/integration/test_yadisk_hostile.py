@@ -233,6 +233,7 @@ def test_cancel_stops_a_running_download_and_cleans_up(tmp_path: Path, hostile: 
     assert app.jobs() == []
 
 
+@pytest.mark.slow  # a CLI process; cancelling in-process stays in the fast loop
 def test_ctrl_c_stops_the_command_line_import_at_once(tmp_path: Path, hostile: Hostile) -> None:
     hostile.listing = lambda path, offset: _page([hostile.file_item("slow.pdf", 10_000)])
     started = threading.Event()

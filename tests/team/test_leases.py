@@ -9,6 +9,8 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
+
 from docbatch_gui.coordination.workload import RedisWorkload
 from docbatch_gui.domain import NewJob
 from docbatch_gui.domain.states import JobState
@@ -48,6 +50,7 @@ def test_recovery_requeues_only_jobs_whose_lease_is_gone(tmp_path: Path, redis_u
     assert not workload.holds("job_processing", running.id)
 
 
+@pytest.mark.slow  # a worker process, three CLI runs and a whole job
 def test_two_workstations_on_one_redis_each_process_their_own_queue(
     tmp_path: Path, redis_url: str
 ) -> None:
@@ -83,6 +86,7 @@ def _leaders(url: str) -> int:
         client.close()
 
 
+@pytest.mark.slow  # a CLI process; the lease recovery above stays in the fast loop
 def test_an_unreachable_redis_stops_process_wait_with_a_sentence(tmp_path: Path) -> None:
     env = {"REDIS_URL": f"redis://127.0.0.1:{closed_port()}/0", "PROCESSING_MODE": "offline"}
     result = cli(tmp_path / "data", "process", str(SAMPLES / "en_invoice_INV-2024-0042.pdf"),

@@ -22,6 +22,7 @@ from tests.fakes.anthropic_rules import Refusal, check_message
 from tests.unit.test_requests import jpeg
 
 CATALOGUE = load_catalogue()
+PROFILE = load_profile()  # frozen: one for every request
 
 
 def _request(model: str, options: dict, mode: OutputMode = OutputMode.JSON_SCHEMA) -> dict:
@@ -31,7 +32,7 @@ def _request(model: str, options: dict, mode: OutputMode = OutputMode.JSON_SCHEM
         "f.pdf",
         1,
         [page],
-        load_profile(),
+        PROFILE,
         total_pages=1,
         model=model,
         group_size=8,

@@ -260,8 +260,7 @@ def test_filename_mismatch_is_a_review_reason(profile: Profile) -> None:
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.text(max_size=300), min_size=1, max_size=5))
-def test_any_text_gives_contiguous_documents(texts: list[str]) -> None:
-    profile = load_profile(RESOURCES / "profiles" / "default.json")
+def test_any_text_gives_contiguous_documents(profile: Profile, texts: list[str]) -> None:
     pages = [PageText(i + 1, text) for i, text in enumerate(texts)]
     docs = extract_documents(1, "random.pdf", pages, profile)
     assert docs[0].page_from == 1 and docs[-1].page_to == len(texts)
