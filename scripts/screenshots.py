@@ -29,7 +29,10 @@ async def scenario(window: object, out: Path, lang: str) -> None:
 
     assert isinstance(window, MainWindow)
     await window.start()
-    await window.queue_tab.add_paths(sorted((resources_dir() / "samples").iterdir()))
+    # a damaged scan too, so the queue shows how a failed file and its reason look
+    damaged = Path(tempfile.mkdtemp(prefix="docbatch-shots-in-")) / "damaged_scan.pdf"
+    damaged.write_bytes(b"%PDF-1.7\n1 0 obj\n<< /Type /Catalog" + b"\x00\xff" * 200)
+    await window.queue_tab.add_paths([*sorted((resources_dir() / "samples").iterdir()), damaged])
     for _ in range(3000):
         jobs = window.queue_tab.model.jobs()
         if jobs and all(j.state in FINAL_STATES for j in jobs):

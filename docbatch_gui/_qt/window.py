@@ -125,6 +125,8 @@ class MainWindow(QMainWindow):
         quit_action.triggered.connect(self.close)
         file_menu.addActions([add_files, add_folder, self.yadisk_action])
         file_menu.addSeparator()
+        file_menu.addAction(self.queue_tab.export_action)
+        file_menu.addSeparator()
         file_menu.addAction(quit_action)
         view_menu = self.menuBar().addMenu(self.tr("&View"))
         toggle_log = self.log_dock.toggleViewAction()

@@ -81,7 +81,6 @@ class QueueActions(QueueFiles):
             self.open_action,
             self.reveal_action,
             self.delete_action,
-            self.export_action,
         ):
             button = QPushButton(act.text())
             button.clicked.connect(act.trigger)

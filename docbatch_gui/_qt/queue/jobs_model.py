@@ -104,7 +104,7 @@ def error_line(job: Job) -> str | None:
     """A failed, timed-out or canceled job's reason, for the line under its name."""
     if job.state not in FAILURE_STATES or not job.error:
         return None
-    return " ".join(job.error.split())
+    return " ".join((job.error_words(interface_language()) or job.error).split())
 
 
 class JobTableModel(TableModel):
