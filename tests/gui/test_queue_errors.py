@@ -66,6 +66,7 @@ async def test_a_failed_job_is_explained_in_the_row_the_detail_and_the_logs(
     assert isinstance(tab.table.itemDelegateForColumn(COL_FILE), FileCellDelegate)
     cell = tab.table.visualRect(index)
     assert cell.right() <= tab.table.viewport().width()  # fits at 1024×640
+    tab.table.clearSelection()  # Add selected the new row: a selected row is painted white
     image = tab.table.viewport().grab(cell).toImage()
     lower = [
         image.pixelColor(x, y)
