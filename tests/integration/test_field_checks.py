@@ -179,7 +179,9 @@ def test_a_claude_answer_with_a_bad_inn_gets_the_code(
         assert job.state is JobState.NEEDS_REVIEW, job.error
         (document,) = app.documents(job.id)
         assert document.fields["buyer_tax_id"] == "7736207544"  # kept for the person
-        assert codes(document) == [("inn_invalid", "buyer_tax_id")]
+        # the planted INN fails its checksum, and (not printed on the page) is not found there
+        assert ("inn_invalid", "buyer_tax_id") in codes(document)
+        assert {field for _, field in codes(document)} == {"buyer_tax_id"}
         assert document.confidence["buyer_tax_id"] < app.profile.review_threshold
         fixed = app.review.edit(job.id, 0, who="olga", fields={"buyer_tax_id": "7736207543"})
         assert fixed.review_codes == [] and not fixed.needs_review
