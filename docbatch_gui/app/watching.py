@@ -48,6 +48,7 @@ class WatchService:
             poll=settings.watch_poll_seconds,
             on_problem=self._problem,
             on_tick=self._move_finished,
+            exclude=[settings.data_dir],
         )
 
     @property

@@ -135,8 +135,11 @@ class FolderWatcher:
         poll: float = 5.0,
         on_problem: Callable[[Path, str | None], None] | None = None,
         on_tick: Callable[[], None] | None = None,
+        exclude: Sequence[Path] = (),
     ) -> None:
         self.folders = [Path(f).expanduser() for f in folders]
+        #: never taken: DocBatch's own data folder, should a watched folder hold it
+        self.exclude = [Path(e).resolve() for e in exclude]
         self.ledger = ledger
         self.on_ready = on_ready
         self.settle = settle
@@ -200,6 +203,9 @@ class FolderWatcher:
     def _files(self, folder: Path) -> Iterator[Path]:
         for root, dirs, names in os.walk(folder):
             here = Path(root)
+            if any(here.resolve().is_relative_to(e) for e in self.exclude):
+                dirs[:] = []
+                continue
             dirs[:] = [d for d in dirs if not d.startswith(".") and not (
                 here == folder and d in DONE_FOLDERS)]  # fmt: skip
             for name in names:
