@@ -179,6 +179,7 @@ def cmd_worker(app: DocBatchApp, args: argparse.Namespace) -> int:
 
 def cmd_watch(app: DocBatchApp, args: argparse.Namespace) -> int:
     folders = [Path(p).expanduser().resolve() for p in args.folders]
+    _ = app.store  # a damaged or unreachable store is said before any folder is watched
     out.print(f"Watching {', '.join(str(f) for f in folders)}; Ctrl+C stops.", markup=False)
     asyncio.run(_serve(app, folders, once=False, process=not args.no_process))
     return ExitCode.OK

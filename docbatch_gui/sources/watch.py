@@ -32,6 +32,17 @@ from watchdog.observers.api import BaseObserver, ObservedWatch
 
 log = logging.getLogger(__name__)
 
+
+class _StopRace(logging.Filter):
+    """watchdog logs an ERROR when an inotify event arrives while its emitter stops;
+    nothing is lost (the next scan sees every file), so it is not an operator's error."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "called when the thread is inactive" not in record.getMessage()
+
+
+logging.getLogger("watchdog.observers.inotify").addFilter(_StopRace())
+
 #: the subfolders originals are moved into; never watched themselves
 DONE_FOLDERS = ("processed", "failed")
 _TEMPORARY_SUFFIXES = (
