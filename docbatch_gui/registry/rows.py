@@ -60,8 +60,9 @@ def json_safe(value: Any) -> Any:
     return str(value)
 
 
-_NORMALIZED_CACHE = 20_000  # entries; cleared when full, so memory stays bounded
+_NORMALIZED_CACHE = 20_000  # entries per field; cleared when full, so memory stays bounded
 _JSON_PLAIN = frozenset({str, int, bool, type(None)})  # json_safe returns these as they are
+_MISSING = object()
 
 
 def is_empty(value: Any) -> bool:
@@ -87,6 +88,48 @@ def _fold(text: str) -> str:
     return text.casefold().replace("ё", "е")
 
 
+class _FieldNormalizer:
+    """normalize_field for one field, remembered: dates, amounts and counterparties
+    repeat down a registry, and one table per field keeps a column of unique numbers
+    from evicting the values that do repeat.
+
+    Text cells, the usual kind, are looked up by the string itself; other values by
+    (type, value), so 1, 1.0 and True (equal as dict keys) stay apart.
+    """
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._text: dict[str, str | None] = {}
+        self._other: dict[tuple[type, Any], str | None] = {}
+
+    def __call__(self, value: Any) -> str | None:
+        if value is None:
+            return None
+        if value.__class__ is str:
+            if self.name == "number":
+                # What normalize_field gives, without the lookup: numbers rarely
+                # repeat, and a blank text has no digits either.
+                return normalize_number(value) or None
+            found = self._text.get(value, _MISSING)
+            if found is not _MISSING:
+                return found  # type: ignore[return-value]  # the sentinel is ruled out
+            if len(self._text) >= _NORMALIZED_CACHE:
+                self._text.clear()
+            result = self._text[value] = normalize_field(self.name, value)
+            return result
+        key = (value.__class__, value)
+        try:
+            found = self._other.get(key, _MISSING)
+        except TypeError:  # unhashable: not a cell value a reader gives, but be safe
+            return normalize_field(self.name, value)
+        if found is not _MISSING:
+            return found  # type: ignore[return-value]
+        if len(self._other) >= _NORMALIZED_CACHE:
+            self._other.clear()
+        result = self._other[key] = normalize_field(self.name, value)
+        return result
+
+
 class RowFilter:
     """Turns raw value tuples into kept or filtered row records, keeping fill-down state."""
 
@@ -97,22 +140,27 @@ class RowFilter:
         self.words = [(w, _fold(w)) for w in config.skip_rows_containing]
         self.fill_columns = [c for c in config.fill_down_columns if c < self.width]
         self.last_values: dict[int, Any] = {}
-        self._normalized: dict[tuple[str, type, Any], str | None] = {}
+        self.fields = list(config.mapping)
+        self.columns = list(config.mapping.values())
+        self.normalizers = [_FieldNormalizer(f) for f in self.fields]
 
     def __call__(self, row: int, raw: tuple[Any, ...]) -> RegistryRowRecord | FilteredRowRecord:
-        # Called once per data row: the emptiness test is inlined and each text cell is
-        # folded once, not once per skip word.
-        values = list(raw[: self.width])
-        values.extend([None] * (self.width - len(values)))
-        filled = sum(
-            1 for v in values if v is not None and not (isinstance(v, str) and not v.strip())
-        )
+        # Called once per data row, 100,000 times for a big registry: the cells are
+        # counted and typed with C-level calls (count, map, filter) instead of a Python
+        # loop over them, and each text cell is folded once, not once per skip word.
+        width = self.width
+        values = list(raw[:width])
+        if len(values) < width:
+            values.extend([None] * (width - len(values)))
+        texts = [v for v in values if isinstance(v, str)]
+        blank = list(map(str.strip, texts)).count("")
+        filled = width - values.count(None) - blank
         if not filled:
             return FilteredRowRecord(row, REASON_EMPTY, [], "empty row")
         if self.words:
-            texts = [_fold(v) for v in values if isinstance(v, str)]
+            folded_texts = [_fold(v) for v in texts]
             for word, folded in self.words:
-                if any(folded in text for text in texts):
+                if any(folded in text for text in folded_texts):
                     return FilteredRowRecord(
                         row, REASON_KEYWORD, [json_safe(v) for v in values], f"contains {word!r}"
                     )
@@ -137,30 +185,22 @@ class RowFilter:
                 [json_safe(v) for v in values],
                 f"{filled} filled cells, fewer than {self.config.min_filled_cells}",
             )
-        mapping = self.config.mapping
-        return RegistryRowRecord(
-            row=row,
-            raw_data={
+        picked = [values[c] for c in self.columns]
+        if {*map(type, values)} <= _JSON_PLAIN:  # the usual row: no value needs json_safe
+            raw_data = dict(zip(self.headers, values, strict=True))
+            mapped_data = dict(zip(self.fields, picked, strict=True))
+        else:
+            raw_data = {
                 h: v if v.__class__ in _JSON_PLAIN else json_safe(v)
                 for h, v in zip(self.headers, values, strict=True)
+            }
+            mapped_data = {f: json_safe(v) for f, v in zip(self.fields, picked, strict=True)}
+        return RegistryRowRecord(
+            row=row,
+            raw_data=raw_data,
+            mapped_data=mapped_data,
+            normalized={
+                f: normalize(v)
+                for f, normalize, v in zip(self.fields, self.normalizers, picked, strict=True)
             },
-            mapped_data={f: json_safe(values[c]) for f, c in mapping.items()},
-            normalized={f: self._normalize(f, values[c]) for f, c in mapping.items()},
         )
-
-    def _normalize(self, name: str, value: Any) -> str | None:
-        """normalize_field, remembered: dates and counterparties repeat down a registry.
-
-        The key holds the type, so 1, 1.0 and True (equal as dict keys) stay apart.
-        """
-        key = (name, value.__class__, value)
-        try:
-            return self._normalized[key]
-        except KeyError:
-            pass
-        except TypeError:  # unhashable: not a cell value openpyxl gives, but be safe
-            return normalize_field(name, value)
-        if len(self._normalized) >= _NORMALIZED_CACHE:
-            self._normalized.clear()
-        result = self._normalized[key] = normalize_field(name, value)
-        return result
