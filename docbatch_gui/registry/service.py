@@ -104,7 +104,18 @@ def _config(source: ConfigSource) -> RegistryConfig:
 
 
 def _record(row: RegistryRowRecord) -> RegistryRowRecord:
-    """A row as stored: its text values without control or direction characters."""
+    """A row as stored: its text values without control or direction characters.
+
+    The usual row has none: one check over the text of all three views, and the row
+    as it is, not a copy (this runs once per imported row)."""
+    texts = [
+        v
+        for view in (row.raw_data, row.mapped_data, row.normalized)
+        for v in view.values()
+        if isinstance(v, str)
+    ]
+    if "".join(texts).isprintable():
+        return row
     return replace(
         row,
         raw_data=_clean(row.raw_data),
