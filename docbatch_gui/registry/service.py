@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,12 +26,12 @@ from docbatch_gui.domain.registry import (
     RegistryStatus,
     SearchResult,
 )
-from docbatch_gui.domain.text import clean_value
 from docbatch_gui.registry import search as search_mod
 from docbatch_gui.registry.config import RegistryConfig, load_config
 from docbatch_gui.registry.exporter import write_export
 from docbatch_gui.registry.importer import preview, read_registry
 from docbatch_gui.registry.matcher import RegistryRow as MatchRow
+from docbatch_gui.registry.writer import RowWriter
 from docbatch_gui.storage.store import Store
 
 __all__ = [
@@ -101,33 +101,6 @@ class PreviewResult:
 
 def _config(source: ConfigSource) -> RegistryConfig:
     return source if isinstance(source, RegistryConfig) else load_config(source)
-
-
-def _record(row: RegistryRowRecord) -> RegistryRowRecord:
-    """A row as stored: its text values without control or direction characters.
-
-    The usual row has none: one check over the text of all three views, and the row
-    as it is, not a copy (this runs once per imported row)."""
-    texts = [
-        v
-        for view in (row.raw_data, row.mapped_data, row.normalized)
-        for v in view.values()
-        if isinstance(v, str)
-    ]
-    if "".join(texts).isprintable():
-        return row
-    return replace(
-        row,
-        raw_data=_clean(row.raw_data),
-        mapped_data=_clean(row.mapped_data),
-        normalized=_clean(row.normalized),
-    )
-
-
-def _clean(values: dict[str, Any]) -> dict[str, Any]:
-    if "".join(v for v in values.values() if isinstance(v, str)).isprintable():
-        return values  # the usual row: one check, not one a cell
-    return {k: clean_value(v) if isinstance(v, str) else v for k, v in values.items()}
 
 
 class RegistryService:
@@ -315,15 +288,16 @@ class RegistryService:
         ``shown`` (the registry other processes look at) so they can tell we live."""
         run = read_registry(path, cfg, chunk_size=500)
         beat = time.monotonic()
-        for chunk in run:
-            raise_if_canceled(cancel, "registry import")
-            self.store.add_registry_rows(into.id, [_record(r) for r in chunk])
-            if time.monotonic() - beat > HEARTBEAT_EVERY.total_seconds():
-                self.store.update_registry(shown)  # refreshes updated_at
-                if into.id != shown:
-                    self.store.update_registry(into.id)
-                beat = time.monotonic()
-            report(progress, run.stats.kept, None, IMPORTED)
+        with RowWriter(self.store, into.id) as writer:  # stores while the next are read
+            for chunk in run:
+                raise_if_canceled(cancel, "registry import")
+                writer.put(chunk)
+                if time.monotonic() - beat > HEARTBEAT_EVERY.total_seconds():
+                    self.store.update_registry(shown)  # refreshes updated_at
+                    if into.id != shown:
+                        self.store.update_registry(into.id)
+                    beat = time.monotonic()
+                report(progress, run.stats.kept, None, IMPORTED)
         self.store.set_filtered_rows(into.id, run.filtered)
         report(progress, run.stats.kept, run.stats.kept, IMPORTED)
         return asdict(run.stats)
