@@ -1,0 +1,121 @@
+"""A worksheet read by python-calamine in a process of its own, streamed to the importer.
+
+``python -m docbatch_gui.registry.calamine_child PATH SHEET MEMORY_CAP`` writes frames to
+stdout: a 4-byte little-endian length, then a pickled ``(kind, value)``. The first
+frame is ``("width", n)`` once the sheet is loaded, or ``("error", message)`` when
+calamine cannot read it; then ``("rows", [row, ...])`` frames of value tuples from row
+1 and column A, and ``("end", None)``.
+
+Why a process: calamine parses the whole sheet before giving a row, with the
+interpreter lock released, and a sheet too big for it makes it abort, so it may run
+only after the byte scan has bounded the sheet. In a process of its own it can start
+at once, next to the scan, and be killed when the scan refuses the sheet; and with
+its address space capped (``MEMORY_CAP`` bytes more than it starts with, 0 for no
+cap), an allocation too big fails there instead of taking memory from the machine.
+Its rows arrive while the importer is busy with the ones before.
+
+This module imports no more than python-calamine: it starts in a fraction of a second.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import pickle
+import struct
+import sys
+from collections.abc import Iterator
+from datetime import date, datetime
+from typing import IO, Any
+
+import python_calamine
+
+__all__ = ["FRAME", "calamine_rows", "main"]
+
+FRAME = struct.Struct("<I")
+_BATCH = 500  # rows per frame
+_EXACT = 1e15  # Excel keeps 15 significant digits; larger whole floats stay floats
+
+
+def calamine_rows(sheet: python_calamine.CalamineSheet) -> Iterator[tuple[Any, ...]]:
+    """Rows from row 1 and column A with openpyxl's values: an empty cell is None,
+    not ""; a whole number is an int (calamine has only floats for .xlsx); a date is
+    a ``datetime``."""
+    start = sheet.start
+    if start is None:
+        return
+    pad = [None] * start[1]  # iter_rows starts at row 1 but at the first used column
+    value: Any  # narrowed by the class checks below, which mypy cannot follow
+    for values in sheet.iter_rows():
+        row: list[Any] = pad.copy()
+        append = row.append
+        for value in values:
+            kind = value.__class__
+            if kind is str:
+                append(value or None)
+            elif kind is float:
+                whole = value.is_integer() and -_EXACT < value < _EXACT
+                append(int(value) if whole else value)
+            elif kind is date:
+                append(datetime(value.year, value.month, value.day))
+            else:
+                append(value)
+        yield tuple(row)
+
+
+def _send(out: IO[bytes], kind: str, value: Any) -> None:
+    data = pickle.dumps((kind, value), protocol=pickle.HIGHEST_PROTOCOL)
+    out.write(FRAME.pack(len(data)))
+    out.write(data)
+
+
+def _cap_memory(extra: int) -> None:
+    """Limit the address space to what the process has now plus ``extra`` bytes."""
+    import resource
+
+    with open("/proc/self/statm") as statm:
+        size = int(statm.read().split()[0]) * resource.getpagesize()
+    resource.setrlimit(resource.RLIMIT_AS, (size + extra, size + extra))
+
+
+def _die_with_parent() -> None:
+    """Ask Linux to kill us when the importer's process dies mid-load."""
+    import ctypes
+    import signal
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PDEATHSIG
+
+
+def main(argv: list[str]) -> int:
+    path, name, cap = argv[0], argv[1], int(argv[2])
+    if sys.platform.startswith("linux"):
+        _die_with_parent()
+        if cap:
+            _cap_memory(cap)
+    out = sys.stdout.buffer
+    try:
+        sheet = python_calamine.CalamineWorkbook.from_path(path).get_sheet_by_name(name)
+    except BaseException as exc:  # a Rust panic arrives as a BaseException
+        if not isinstance(exc, Exception) and type(exc).__name__ != "PanicException":
+            raise
+        _send(out, "error", str(exc) or type(exc).__name__)
+        out.flush()
+        return 0
+    end = sheet.end
+    _send(out, "width", end[1] + 1 if end else 0)
+    batch: list[tuple[Any, ...]] = []
+    for row in calamine_rows(sheet):
+        batch.append(row)
+        if len(batch) >= _BATCH:
+            _send(out, "rows", batch)
+            batch = []
+    if batch:
+        _send(out, "rows", batch)
+    _send(out, "end", None)
+    out.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    with contextlib.suppress(BrokenPipeError):  # the importer stopped reading: done
+        sys.exit(main(sys.argv[1:]))
