@@ -16,6 +16,7 @@ import os
 import pickle
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -53,13 +54,29 @@ class CalamineProcess:
 
     def __init__(self, path: Path, name: str) -> None:
         self.path = path
-        self._process = subprocess.Popen(
-            [*child_command(_MODULE), str(path), name, str(MEMORY_CAP)],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=_environment(),
-        )
+        # stderr to a file, not a pipe: a chatty child can never block on it
+        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
+        try:
+            self._process = subprocess.Popen(
+                [*child_command(_MODULE), str(path), name, str(MEMORY_CAP)],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=self._stderr,
+                env=_environment(),
+            )
+        except BaseException:
+            self._stderr.close()
+            raise
+
+    @classmethod
+    def start(cls, path: Path, name: str) -> CalamineProcess | None:
+        """The child reading ``name``; None when no process can be started (calamine
+        then runs in this process, after the scan)."""
+        try:
+            return cls(path, name)
+        except OSError as exc:
+            _log.info("%s: calamine in this process (no child: %s)", path.name, exc)
+            return None
 
     def open(self) -> tuple[int, Rows] | None:
         """The sheet's width and rows once calamine has parsed it; None when calamine
@@ -76,9 +93,9 @@ class CalamineProcess:
         if self._process.poll() is None:
             self._process.kill()
         self._process.wait()
-        for pipe in (self._process.stdout, self._process.stderr):
-            if pipe is not None:
-                pipe.close()
+        if self._process.stdout is not None:
+            self._process.stdout.close()
+        self._stderr.close()
 
     def _rows(self) -> Rows:
         while (frame := self._frame()) is not None:
@@ -107,8 +124,6 @@ class CalamineProcess:
         with contextlib.suppress(subprocess.TimeoutExpired):
             self._process.wait(timeout=5)
         code = self._process.poll()
-        tail = b""
-        if self._process.stderr is not None and code is not None:
-            tail = self._process.stderr.read()[-500:]
-        detail = tail.decode(errors="replace").strip().splitlines()
+        self._stderr.seek(max(self._stderr.seek(0, os.SEEK_END) - 500, 0))
+        detail = self._stderr.read().decode(errors="replace").strip().splitlines()
         return f"exit code {code}" + (f": {detail[-1]}" if detail else "")

@@ -209,8 +209,9 @@ def open_sheet(
     with contextlib.ExitStack() as stack:
         child = None
         if reader == "auto" and IN_CHILD and sizes.get(members[name], 0) >= CHILD_FROM:
-            child = CalamineProcess(path, name)  # parses next to the scan; killed if refused
-            stack.callback(child.close)
+            child = CalamineProcess.start(path, name)  # parses next to the scan
+            if child is not None:
+                stack.callback(child.close)  # killed if the scan refuses the sheet
         scan, strings = _scan(path, members[name])
         opened = None
         estimate = calamine_estimate(scan, strings)

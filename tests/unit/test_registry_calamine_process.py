@@ -113,3 +113,13 @@ def test_calamine_over_the_memory_cap_ends_the_child_not_this_process(
         rows, _, reader = read(path)
     assert reader == "openpyxl" and len(rows) == 301
     assert "(calamine: " in caplog.text  # a panic it reports, or an abort
+
+
+def test_without_a_child_calamine_runs_in_this_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: Any
+) -> None:
+    path = write_book(tmp_path / "t.xlsx")
+    monkeypatch.setattr(calamine_process, "child_command", lambda module: [str(tmp_path / "x")])
+    with caplog.at_level(logging.INFO, logger="docbatch_gui.registry.xlsx_read"):
+        assert read(path)[1:] == (6, "calamine")
+    assert "no child" in caplog.text
