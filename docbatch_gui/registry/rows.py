@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
+from operator import call
 from typing import Any
 
 from docbatch_gui.domain.normalize import (
@@ -140,6 +141,8 @@ class RowFilter:
         self.words = [(w, _fold(w)) for w in config.skip_rows_containing]
         self.fill_columns = [c for c in config.fill_down_columns if c < self.width]
         self.last_values: dict[int, Any] = {}
+        self.required = config.required_column_index
+        self.min_filled = config.min_filled_cells
         self.fields = list(config.mapping)
         self.columns = list(config.mapping.values())
         self.normalizers = [_FieldNormalizer(f) for f in self.fields]
@@ -170,7 +173,7 @@ class RowFilter:
                 filled += not is_empty(values[col])
             else:
                 self.last_values[col] = values[col]
-        required = self.config.required_column_index
+        required = self.required
         if required is not None and is_empty(values[required]):
             return FilteredRowRecord(
                 row,
@@ -178,18 +181,18 @@ class RowFilter:
                 [json_safe(v) for v in values],
                 f"required column {column_letter(required)} is empty",
             )
-        if filled < self.config.min_filled_cells:
+        if filled < self.min_filled:
             return FilteredRowRecord(
                 row,
                 REASON_TOO_FEW,
                 [json_safe(v) for v in values],
-                f"{filled} filled cells, fewer than {self.config.min_filled_cells}",
+                f"{filled} filled cells, fewer than {self.min_filled}",
             )
         # values holds one cell per header and picked one per field, so zip needs no
         # strict check; the record is built positionally: keywords cost a tenth here.
         picked = [values[c] for c in self.columns]
         fields = self.fields
-        normalized = {f: n(v) for f, n, v in zip(fields, self.normalizers, picked, strict=False)}
+        normalized = dict(zip(fields, map(call, self.normalizers, picked), strict=False))
         if {*map(type, values)} <= _JSON_PLAIN:  # the usual row: no value needs json_safe
             raw_data = dict(zip(self.headers, values, strict=False))
             mapped_data = dict(zip(fields, picked, strict=False))
