@@ -3,8 +3,11 @@
 ``python -m docbatch_gui.registry.calamine_child PATH SHEET MEMORY_CAP`` writes frames to
 stdout: a 4-byte little-endian length, then a pickled ``(kind, value)``. The first
 frame is ``("width", n)`` once the sheet is loaded, or ``("error", message)`` when
-calamine cannot read it; then ``("rows", [row, ...])`` frames of value tuples from row
-1 and column A, and ``("end", None)``.
+calamine cannot read it. Then it reads one pickled command on stdin: ``("rows",
+None)`` is answered with ``("rows", [row, ...])`` frames of value tuples from row 1
+and column A, then ``("end", None)``; ``("parse", plan)`` runs the importer's
+``_parse`` here and answers with ``("items", (headers, [item, ...]))`` frames, then
+``("end", headers)`` or ``("raise", (headers, exception))``.
 
 Why a process: calamine parses the whole sheet before giving a row, with the
 interpreter lock released, and a sheet too big for it makes it abort, so it may run
@@ -12,9 +15,11 @@ only after the byte scan has bounded the sheet. In a process of its own it can s
 at once, next to the scan, and be killed when the scan refuses the sheet; and with
 its address space capped (``MEMORY_CAP`` bytes more than it starts with, 0 for no
 cap), an allocation too big fails there instead of taking memory from the machine.
-Its rows arrive while the importer is busy with the ones before.
+Parsing the rows here too (filters, fill-down, the three views) gives the import a
+second processor: the importer stores one batch while this process parses the next.
 
-This module imports no more than python-calamine: it starts in a fraction of a second.
+Until calamine is done this module needs no more than python-calamine, so the child
+starts in a fraction of a second; the parser is imported meanwhile.
 """
 
 from __future__ import annotations
@@ -23,8 +28,10 @@ import contextlib
 import pickle
 import struct
 import sys
+import threading
 from collections.abc import Iterator
 from datetime import date, datetime
+from pathlib import Path
 from typing import IO, Any
 
 import python_calamine
@@ -93,6 +100,7 @@ def main(argv: list[str]) -> int:
         if cap:
             _cap_memory(cap)
     out = sys.stdout.buffer
+    threading.Thread(target=_preload, daemon=True).start()
     try:
         sheet = python_calamine.CalamineWorkbook.from_path(path).get_sheet_by_name(name)
     except BaseException as exc:  # a Rust panic arrives as a BaseException
@@ -102,7 +110,19 @@ def main(argv: list[str]) -> int:
         out.flush()
         return 0
     end = sheet.end
-    _send(out, "width", end[1] + 1 if end else 0)
+    width = end[1] + 1 if end else 0
+    _send(out, "width", width)
+    out.flush()
+    kind, plan = pickle.load(sys.stdin.buffer)  # what the importer wants of the sheet
+    if kind == "parse":
+        _parse_here(sheet, name, width, plan, out)
+    else:
+        _send_rows(sheet, out)
+    out.flush()
+    return 0
+
+
+def _send_rows(sheet: python_calamine.CalamineSheet, out: IO[bytes]) -> None:
     batch: list[tuple[Any, ...]] = []
     for row in calamine_rows(sheet):
         batch.append(row)
@@ -112,8 +132,50 @@ def main(argv: list[str]) -> int:
     if batch:
         _send(out, "rows", batch)
     _send(out, "end", None)
-    out.flush()
-    return 0
+
+
+def _parse_here(
+    sheet: python_calamine.CalamineSheet, name: str, width: int, plan: Any, out: IO[bytes]
+) -> None:
+    """The importer's parse over the rows, sent in batches: a kept row as its views'
+    values (``RowFilter.views``; the importer builds the dicts), a filtered one as it
+    is; an error as the exception, after the rows before it."""
+    from docbatch_gui.registry.excel import OpenedSheet
+    from docbatch_gui.registry.importer import ImportStats, parse_rows
+    from docbatch_gui.registry.rows import RowFilter
+
+    opened = OpenedSheet(name, [name], calamine_rows(sheet), width, plan["scan"], "calamine")
+    stats = ImportStats()
+    batch: list[Any] = []
+    try:
+        for item in parse_rows(opened, plan["config"], stats, Path(plan["path"]), RowFilter.views):
+            batch.append(item)
+            if len(batch) >= _BATCH:
+                _send(out, "items", (stats.headers, batch))
+                batch = []
+    except Exception as exc:
+        if batch:
+            _send(out, "items", (stats.headers, batch))
+        _send(out, "raise", (stats.headers, _portable(exc)))
+        return
+    if batch:
+        _send(out, "items", (stats.headers, batch))
+    _send(out, "end", stats.headers)
+
+
+def _portable(exc: Exception) -> Exception:
+    """The exception itself when it survives pickling (the import's own errors do)."""
+    try:
+        pickle.loads(pickle.dumps(exc))
+    except Exception:
+        return RuntimeError(f"{type(exc).__name__}: {exc}")
+    return exc
+
+
+def _preload() -> None:
+    """Import the parser while calamine parses (it releases the interpreter lock)."""
+    with contextlib.suppress(Exception):  # imported again, and failing, where used
+        import docbatch_gui.registry.importer  # noqa: F401
 
 
 if __name__ == "__main__":

@@ -17,12 +17,19 @@ import pickle
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from docbatch_gui.domain.registry import FilteredRowRecord, RegistryRowRecord
 from docbatch_gui.frozen import child_command, is_frozen
 from docbatch_gui.registry.calamine_child import FRAME
+from docbatch_gui.registry.rows import RowFilter
+
+if TYPE_CHECKING:  # the importer imports this module
+    from docbatch_gui.registry.config import RegistryConfig
+    from docbatch_gui.registry.importer import ImportStats
+    from docbatch_gui.registry.xlsx_scan import SheetScan
 
 __all__ = ["CHILD_FROM", "IN_CHILD", "MEMORY_CAP", "CalamineProcess"]
 
@@ -59,7 +66,7 @@ class CalamineProcess:
         try:
             self._process = subprocess.Popen(
                 [*child_command(_MODULE), str(path), name, str(MEMORY_CAP)],
-                stdin=subprocess.DEVNULL,
+                stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=self._stderr,
                 env=_environment(),
@@ -93,11 +100,46 @@ class CalamineProcess:
         if self._process.poll() is None:
             self._process.kill()
         self._process.wait()
-        if self._process.stdout is not None:
-            self._process.stdout.close()
+        for pipe in (self._process.stdin, self._process.stdout):
+            if pipe is not None:
+                with contextlib.suppress(OSError):  # a killed child's unread stdin
+                    pipe.close()
         self._stderr.close()
 
+    def parse(
+        self, scan: SheetScan, config: RegistryConfig, stats: ImportStats, path: Path
+    ) -> Generator[RegistryRowRecord | FilteredRowRecord, None, None]:
+        """``importer._parse`` run in the child over its rows: the same records, the
+        same counts in ``stats`` and the same errors, raised here."""
+        self._command("parse", {"scan": scan, "config": config, "path": str(path)})
+        views: RowFilter | None = None  # builds the records: the child sends their views
+        while (frame := self._frame()) is not None:
+            kind, value = frame
+            if kind == "end":
+                stats.headers = value
+                return
+            if kind == "raise":
+                stats.headers, error = value
+                raise error
+            headers, items = value
+            if views is None:
+                stats.headers = headers
+                views = RowFilter(config, headers)
+            for item in items:
+                stats.count(item)
+                yield item if isinstance(item, FilteredRowRecord) else views.record(item)
+        raise RuntimeError(f"the calamine reader stopped before the last row ({self._ended()})")
+
+    def _command(self, kind: str, value: Any) -> None:
+        """What the child does with the sheet it has parsed: ``rows`` or ``parse``."""
+        stdin = self._process.stdin
+        assert stdin is not None
+        with contextlib.suppress(BrokenPipeError):  # it ended: the stream says how
+            stdin.write(pickle.dumps((kind, value), protocol=pickle.HIGHEST_PROTOCOL))
+            stdin.close()
+
     def _rows(self) -> Rows:
+        self._command("rows", None)
         while (frame := self._frame()) is not None:
             kind, value = frame
             if kind == "end":

@@ -71,6 +71,8 @@ class OpenedSheet:
     max_column: int  # the widest row's width, 0 for an empty sheet
     scan: SheetScan
     reader: str  # "calamine" or "openpyxl"
+    #: the child process calamine reads it in, which can also parse it (``importer``)
+    child: CalamineProcess | None = None
 
 
 def _refuse(path: Path, what: str) -> UnsupportedInput:
@@ -237,7 +239,8 @@ def open_sheet(
             if opened is None:
                 raise _refuse(path, f"sheet {name!r} is a chart sheet, not a table")
         max_column, rows = opened
-        yield OpenedSheet(name, names, _guarded_rows(path, rows), max_column, scan, used)
+        reading = child if used == "calamine" else None
+        yield OpenedSheet(name, names, _guarded_rows(path, rows), max_column, scan, used, reading)
 
 
 def _scan(path: Path, member: str) -> tuple[SheetScan, int]:

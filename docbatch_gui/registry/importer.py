@@ -18,10 +18,10 @@ may want back rather than blank lines.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from docbatch_gui.domain.errors import ConfigError, UnsupportedInput
 from docbatch_gui.domain.registry import FilteredRowRecord, RegistryRowRecord
@@ -41,9 +41,12 @@ __all__ = [
     "Preview",
     "json_safe",
     "normalize_field",
+    "parse_rows",
     "preview",
     "read_registry",
 ]
+
+Item = TypeVar("Item")
 
 
 @dataclass
@@ -56,6 +59,15 @@ class ImportStats:
     headers: list[str] = field(default_factory=list)
     sheet: str = ""
     autofilters_removed: int = 0
+
+    def count(self, item: object) -> None:
+        """One data row as parsed: filtered, or kept (as a record or its views)."""
+        self.total_rows += 1
+        if isinstance(item, FilteredRowRecord):
+            self.filtered += 1
+            self.by_reason[item.reason] = self.by_reason.get(item.reason, 0) + 1
+        else:
+            self.kept += 1
 
 
 def _used_width(values: tuple[Any, ...]) -> int:
@@ -125,6 +137,18 @@ def _parse(
     sheet: OpenedSheet, config: RegistryConfig, stats: ImportStats, path: Path
 ) -> Generator[RegistryRowRecord | FilteredRowRecord, None, None]:
     """Yield every data row as kept or filtered; fills ``stats`` as it goes."""
+    return parse_rows(sheet, config, stats, path, RowFilter.__call__)
+
+
+def parse_rows(
+    sheet: OpenedSheet,
+    config: RegistryConfig,
+    stats: ImportStats,
+    path: Path,
+    step: Callable[[RowFilter, int, tuple[Any, ...]], Item],
+) -> Generator[Item, None, None]:
+    """``_parse`` with each data row made by ``step``: ``RowFilter.__call__`` gives
+    records, ``RowFilter.views`` what the calamine child sends of them."""
     header_row_numbers = {config.header_row, *config.column_header_row.values()}
     needed = set(header_row_numbers)
     for _c0, r0, _c1, r1 in sheet.scan.merged:
@@ -152,13 +176,8 @@ def _parse(
             continue
         if row_filter is None:
             row_filter = start()
-        stats.total_rows += 1
-        result = row_filter(number, values)
-        if isinstance(result, RegistryRowRecord):
-            stats.kept += 1
-        else:
-            stats.filtered += 1
-            stats.by_reason[result.reason] = stats.by_reason.get(result.reason, 0) + 1
+        result = step(row_filter, number, values)
+        stats.count(result)
         yield result
     if not any_value:
         raise UnsupportedInput(
@@ -175,6 +194,16 @@ def _parse(
         )
     if row_filter is None:
         start()  # headers for a sheet with no data rows, and the column checks
+
+
+def _items(
+    sheet: OpenedSheet, config: RegistryConfig, stats: ImportStats, path: Path
+) -> Generator[RegistryRowRecord | FilteredRowRecord, None, None]:
+    """``_parse``, run by the calamine child when one reads the sheet: the rows are
+    then filtered and normalised next to the importer's own work, not after it."""
+    if sheet.child is not None:
+        return sheet.child.parse(sheet.scan, config, stats, path)
+    return _parse(sheet, config, stats, path)
 
 
 class ImportRun:
@@ -213,7 +242,7 @@ class ImportRun:
         with open_sheet(self.path, self.config.sheet) as sheet:
             self._note_scan(sheet.name, sheet.scan)
             chunk: list[RegistryRowRecord] = []
-            for item in _parse(sheet, self.config, self.stats, self.path):
+            for item in _items(sheet, self.config, self.stats, self.path):
                 if isinstance(item, RegistryRowRecord):
                     chunk.append(item)
                     if len(chunk) >= self.chunk_size:
@@ -256,7 +285,7 @@ def preview(path: Path, config: RegistryConfig, *, rows: int = 20) -> Preview:
     items: list[RegistryRowRecord | FilteredRowRecord] = []
     path = Path(path)
     with open_sheet(path, config.sheet) as sheet:
-        parsed = _parse(sheet, config, stats, path)
+        parsed = _items(sheet, config, stats, path)
         try:
             for item in parsed:
                 items.append(item)

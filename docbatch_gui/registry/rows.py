@@ -30,11 +30,15 @@ __all__ = [
     "REASON_KEYWORD",
     "REASON_REQUIRED",
     "REASON_TOO_FEW",
+    "KeptRow",
     "RowFilter",
     "is_empty",
     "json_safe",
     "normalize_field",
 ]
+
+#: a kept row before its views are built: row number, JSON-safe cells, normalised fields
+KeptRow = tuple[int, list[Any], list[str | None]]
 
 REASON_KEYWORD = "skip_word"
 REASON_REQUIRED = "required_empty"
@@ -148,6 +152,13 @@ class RowFilter:
         self.normalizers = [_FieldNormalizer(f) for f in self.fields]
 
     def __call__(self, row: int, raw: tuple[Any, ...]) -> RegistryRowRecord | FilteredRowRecord:
+        parsed = self.views(row, raw)
+        return parsed if isinstance(parsed, FilteredRowRecord) else self.record(parsed)
+
+    def views(self, row: int, raw: tuple[Any, ...]) -> KeptRow | FilteredRowRecord:
+        """The row filtered, or kept as ``(row, cells, normalized)``: its cells as JSON
+        can store them and its mapped fields normalised, in mapping order, which is all
+        ``record`` needs (the calamine child sends this over, not the dicts)."""
         # Called once per data row, 100,000 times for a big registry: the cells are
         # counted and typed with C-level calls (count, map, filter) instead of a Python
         # loop over them, and each text cell is folded once, not once per skip word.
@@ -188,18 +199,22 @@ class RowFilter:
                 [json_safe(v) for v in values],
                 f"{filled} filled cells, fewer than {self.min_filled}",
             )
-        # values holds one cell per header and picked one per field, so zip needs no
-        # strict check; the record is built positionally: keywords cost a tenth here.
         picked = [values[c] for c in self.columns]
+        normalized = list(map(call, self.normalizers, picked))
+        if not {*map(type, values)} <= _JSON_PLAIN:  # the usual row needs no json_safe
+            values = [v if v.__class__ in _JSON_PLAIN else json_safe(v) for v in values]
+        return row, values, normalized
+
+    def record(self, kept: KeptRow) -> RegistryRowRecord:
+        """The stored views of a kept row. A mapped field is the JSON-safe cell of its
+        column, as in ``raw_data``."""
+        # cells holds one value per header and normalized one per field, so zip needs
+        # no strict check; the record is built positionally: keywords cost a tenth here.
+        row, cells, normalized = kept
         fields = self.fields
-        normalized = dict(zip(fields, map(call, self.normalizers, picked), strict=False))
-        if {*map(type, values)} <= _JSON_PLAIN:  # the usual row: no value needs json_safe
-            raw_data = dict(zip(self.headers, values, strict=False))
-            mapped_data = dict(zip(fields, picked, strict=False))
-        else:
-            raw_data = {
-                h: v if v.__class__ in _JSON_PLAIN else json_safe(v)
-                for h, v in zip(self.headers, values, strict=False)
-            }
-            mapped_data = {f: json_safe(v) for f, v in zip(fields, picked, strict=False)}
-        return RegistryRowRecord(row, raw_data, mapped_data, normalized)
+        return RegistryRowRecord(
+            row,
+            dict(zip(self.headers, cells, strict=False)),
+            dict(zip(fields, [cells[c] for c in self.columns], strict=False)),
+            dict(zip(fields, normalized, strict=False)),
+        )

@@ -13,11 +13,13 @@ from typing import Any
 import psutil
 import pytest
 
+from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.registry import calamine_process, excel
 from docbatch_gui.registry.config import load_config
 from docbatch_gui.registry.excel import open_sheet
-from docbatch_gui.registry.importer import read_registry
+from docbatch_gui.registry.importer import preview, read_registry
 from scripts.big_registry import write_big_registry
+from tests.unit.test_registry_import import SEED_CONFIG, build_registry
 from tests.unit.test_registry_xlsx_read import read, same_values, write_book
 
 pytestmark = [
@@ -123,3 +125,58 @@ def test_without_a_child_calamine_runs_in_this_process(
     with caplog.at_level(logging.INFO, logger="docbatch_gui.registry.xlsx_read"):
         assert read(path)[1:] == (6, "calamine")
     assert "no child" in caplog.text
+
+
+def both_ways(monkeypatch: pytest.MonkeyPatch, run: Any) -> tuple[Any, Any]:
+    """``run()`` with the rows parsed in the child, then in this process."""
+    in_child = run()
+    with monkeypatch.context() as patch:
+        patch.setattr(excel, "IN_CHILD", False)
+        here = run()
+    return in_child, here
+
+
+def outcome_of(run: Any) -> Any:
+    """What a run gives: its rows, filtered samples and statistics, or its error."""
+    try:
+        return run()
+    except DocBatchError as exc:
+        return type(exc), str(exc), exc.file
+
+
+def test_the_seed_registry_parses_the_same_in_the_child(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Merged headers, fill-down, keywords, required and too-few filters, formulas."""
+    path = build_registry(tmp_path / "реестр.xlsx")
+
+    def run() -> Any:
+        imported = read_registry(path, load_config(SEED_CONFIG), chunk_size=2)
+        return [r for chunk in imported for r in chunk], imported.filtered, imported.stats
+
+    in_child, here = both_ways(monkeypatch, run)
+    assert in_child == here
+    assert [r.row for r in in_child[0]] == [5, 6, 7, 10]
+    preview_child, preview_here = both_ways(
+        monkeypatch, lambda: preview(path, load_config(SEED_CONFIG), rows=4)
+    )
+    assert preview_child == preview_here and len(preview_child.rows) == 4
+
+
+@pytest.mark.parametrize(
+    "patch",
+    [
+        {"header_row": 40, "data_start_row": 41, "column_header_row": {}},
+        {"mapping": {**SEED_CONFIG["mapping"], "inn": "Z"}},
+    ],
+    ids=["header-beyond-end", "missing-column"],
+)
+def test_an_import_error_in_the_child_is_raised_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, patch: dict[str, Any]
+) -> None:
+    path = build_registry(tmp_path / "реестр.xlsx")
+    config = load_config({**SEED_CONFIG, **patch})
+    in_child, here = both_ways(
+        monkeypatch, lambda: outcome_of(lambda: list(read_registry(path, config)))
+    )
+    assert in_child == here and issubclass(in_child[0], DocBatchError)
