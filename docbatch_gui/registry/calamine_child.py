@@ -25,6 +25,7 @@ starts in a fraction of a second; the parser is imported meanwhile.
 from __future__ import annotations
 
 import contextlib
+import os
 import pickle
 import struct
 import sys
@@ -40,6 +41,7 @@ __all__ = ["FRAME", "calamine_rows", "main"]
 
 FRAME = struct.Struct("<I")
 _BATCH = 500  # rows per frame
+_PIPE_BYTES = 1 << 20  # what Linux lets a process ask for
 _EXACT = 1e15  # Excel keeps 15 significant digits; larger whole floats stay floats
 
 
@@ -84,6 +86,15 @@ def _cap_memory(extra: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (size + extra, size + extra))
 
 
+def _widen_pipe(fd: int) -> None:
+    """Let a few batches queue in the pipe (64 KiB by default is a third of one), so
+    parsing does not wait while the importer stores the batch before."""
+    import fcntl
+
+    with contextlib.suppress(OSError, AttributeError):
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, _PIPE_BYTES)
+
+
 def _die_with_parent() -> None:
     """Ask Linux to kill us when the importer's process dies mid-load."""
     import ctypes
@@ -97,6 +108,7 @@ def main(argv: list[str]) -> int:
     path, name, cap = argv[0], argv[1], int(argv[2])
     if sys.platform.startswith("linux"):
         _die_with_parent()
+        _widen_pipe(sys.stdout.fileno())
         if cap:
             _cap_memory(cap)
     out = sys.stdout.buffer
@@ -173,7 +185,11 @@ def _portable(exc: Exception) -> Exception:
 
 
 def _preload() -> None:
-    """Import the parser while calamine parses (it releases the interpreter lock)."""
+    """Import the parser while calamine parses (it releases the interpreter lock), at
+    the lowest priority: the import takes most of a second, which the importer's byte
+    scan and calamine need more; after the scan the importer's processor is idle."""
+    with contextlib.suppress(OSError, AttributeError):  # Linux: a thread has a priority
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
     with contextlib.suppress(Exception):  # imported again, and failing, where used
         import docbatch_gui.registry.importer  # noqa: F401
 

@@ -7,6 +7,7 @@ on (row number, document id, score, manual flag) are real columns.
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 import threading
@@ -59,6 +60,20 @@ def _row_dumps() -> Callable[[Any], str]:
 
 
 _dumps_row = _row_dumps()
+
+#: parameters of one INSERT of registry rows: 100 rows, under the 999 of old SQLite builds
+_INSERT_VALUES = 500
+
+
+@functools.cache
+def _insert_rows(count: int) -> str:
+    """One statement for ``count`` rows: executemany gives up and takes back the
+    interpreter lock around every row it steps, and an import's writing thread then
+    waits for the parsing one 100,000 times; this steps once per hundred rows."""
+    return (
+        "INSERT OR REPLACE INTO registry_rows (registry_id, row_no, raw_data, mapped_data,"
+        " normalized) VALUES " + ",".join(["(?,?,?,?,?)"] * count)
+    )
 
 
 def _row_to_registry(row: sqlite3.Row) -> Registry:
@@ -206,21 +221,20 @@ class RegistryTables:
     def add_registry_rows(self, registry_id: int, rows: Sequence[RegistryRowRecord]) -> None:
         # Encoded before the transaction: the lock is held for the writing only.
         values = [
-            (
+            value
+            for r in rows
+            for value in (
                 registry_id,
                 r.row,
                 _dumps_row(r.raw_data),
                 _dumps_row(r.mapped_data),
                 _dumps_row(r.normalized),
             )
-            for r in rows
         ]
         with self._tx() as db:
-            db.executemany(
-                "INSERT OR REPLACE INTO registry_rows (registry_id, row_no, raw_data,"
-                " mapped_data, normalized) VALUES (?,?,?,?,?)",
-                values,
-            )
+            for start in range(0, len(values), _INSERT_VALUES):
+                part = values[start : start + _INSERT_VALUES]
+                db.execute(_insert_rows(len(part) // 5), part)
 
     def list_registry_rows(
         self, registry_id: int, *, offset: int = 0, limit: int | None = None
