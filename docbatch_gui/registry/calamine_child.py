@@ -158,9 +158,10 @@ def _parse_here(
 
     opened = OpenedSheet(name, [name], calamine_rows(sheet), width, plan["scan"], "calamine")
     stats = ImportStats()
+    step = RowFilter.stored_views if plan["stored"] else RowFilter.views
     batch: list[Any] = []
     try:
-        for item in parse_rows(opened, plan["config"], stats, Path(plan["path"]), RowFilter.views):
+        for item in parse_rows(opened, plan["config"], stats, Path(plan["path"]), step):
             batch.append(item)
             if len(batch) >= _BATCH:
                 _send(out, "items", (stats.headers, batch))

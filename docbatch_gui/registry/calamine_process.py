@@ -107,11 +107,19 @@ class CalamineProcess:
         self._stderr.close()
 
     def parse(
-        self, scan: SheetScan, config: RegistryConfig, stats: ImportStats, path: Path
+        self,
+        scan: SheetScan,
+        config: RegistryConfig,
+        stats: ImportStats,
+        path: Path,
+        *,
+        stored: bool,
     ) -> Generator[RegistryRowRecord | FilteredRowRecord, None, None]:
-        """``importer._parse`` run in the child over its rows: the same records, the
-        same counts in ``stats`` and the same errors, raised here."""
-        self._command("parse", {"scan": scan, "config": config, "path": str(path)})
+        """``importer._parse`` run in the child over its rows (``stored``: the records
+        as stored): the same records, the same counts in ``stats`` and the same
+        errors, raised here."""
+        plan = {"scan": scan, "config": config, "path": str(path), "stored": stored}
+        self._command("parse", plan)
         views: RowFilter | None = None  # builds the records: the child sends their views
         while (frame := self._frame()) is not None:
             kind, value = frame

@@ -197,13 +197,15 @@ def parse_rows(
 
 
 def _items(
-    sheet: OpenedSheet, config: RegistryConfig, stats: ImportStats, path: Path
+    sheet: OpenedSheet, config: RegistryConfig, stats: ImportStats, path: Path, stored: bool
 ) -> Generator[RegistryRowRecord | FilteredRowRecord, None, None]:
-    """``_parse``, run by the calamine child when one reads the sheet: the rows are
-    then filtered and normalised next to the importer's own work, not after it."""
+    """``_parse`` (with the records as stored, if ``stored``), run by the calamine child
+    when one reads the sheet: the rows are then parsed next to the importer's own
+    work, not before it."""
     if sheet.child is not None:
-        return sheet.child.parse(sheet.scan, config, stats, path)
-    return _parse(sheet, config, stats, path)
+        return sheet.child.parse(sheet.scan, config, stats, path, stored=stored)
+    step = RowFilter.stored if stored else RowFilter.__call__
+    return parse_rows(sheet, config, stats, path, step)
 
 
 class ImportRun:
@@ -216,12 +218,19 @@ class ImportRun:
     """
 
     def __init__(
-        self, path: Path, config: RegistryConfig, *, chunk_size: int, max_filtered_samples: int
+        self,
+        path: Path,
+        config: RegistryConfig,
+        *,
+        chunk_size: int,
+        max_filtered_samples: int,
+        stored: bool = False,
     ) -> None:
         if chunk_size < 1:
             raise ValueError("chunk_size must be at least 1")
         self.path = Path(path)
         self.config = config
+        self.stored = stored
         self.chunk_size = chunk_size
         self.max_filtered_samples = max_filtered_samples
         self.stats = ImportStats()
@@ -242,7 +251,7 @@ class ImportRun:
         with open_sheet(self.path, self.config.sheet) as sheet:
             self._note_scan(sheet.name, sheet.scan)
             chunk: list[RegistryRowRecord] = []
-            for item in _items(sheet, self.config, self.stats, self.path):
+            for item in _items(sheet, self.config, self.stats, self.path, self.stored):
                 if isinstance(item, RegistryRowRecord):
                     chunk.append(item)
                     if len(chunk) >= self.chunk_size:
@@ -263,10 +272,22 @@ class ImportRun:
 
 
 def read_registry(
-    path: Path, config: RegistryConfig, *, chunk_size: int = 500, max_filtered_samples: int = 50
+    path: Path,
+    config: RegistryConfig,
+    *,
+    chunk_size: int = 500,
+    max_filtered_samples: int = 50,
+    stored: bool = False,
 ) -> ImportRun:
-    """Start a streaming import; ``for chunk in read_registry(...)`` yields kept rows."""
-    return ImportRun(path, config, chunk_size=chunk_size, max_filtered_samples=max_filtered_samples)
+    """Start a streaming import; ``for chunk in read_registry(...)`` yields kept rows,
+    with ``stored`` as the store keeps them (``rows.as_stored``)."""
+    return ImportRun(
+        path,
+        config,
+        chunk_size=chunk_size,
+        max_filtered_samples=max_filtered_samples,
+        stored=stored,
+    )
 
 
 @dataclass(frozen=True)
@@ -285,7 +306,7 @@ def preview(path: Path, config: RegistryConfig, *, rows: int = 20) -> Preview:
     items: list[RegistryRowRecord | FilteredRowRecord] = []
     path = Path(path)
     with open_sheet(path, config.sheet) as sheet:
-        parsed = _items(sheet, config, stats, path)
+        parsed = _items(sheet, config, stats, path, stored=False)
         try:
             for item in parsed:
                 items.append(item)

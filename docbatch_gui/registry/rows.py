@@ -23,6 +23,7 @@ from docbatch_gui.domain.normalize import (
     normalize_text,
 )
 from docbatch_gui.domain.registry import FilteredRowRecord, RegistryRowRecord
+from docbatch_gui.domain.text import clean_value
 from docbatch_gui.registry.config import RegistryConfig, column_letter
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "REASON_TOO_FEW",
     "KeptRow",
     "RowFilter",
+    "as_stored",
     "is_empty",
     "json_safe",
     "normalize_field",
@@ -87,6 +89,23 @@ def normalize_field(name: str, value: Any) -> str | None:
     if name == "amount":
         return normalize_amount(value)
     return normalize_text(json_safe(value)) or None
+
+
+def as_stored(kept: KeptRow) -> KeptRow:
+    """A kept row's text values without control or direction characters, as stored
+    (``domain.text.clean_value``); the views built from it are the cleaned views.
+
+    The usual row has none: one check over all its text, and the row as it is."""
+    row, cells, normalized = kept
+    texts = [v for v in cells if isinstance(v, str)]
+    texts.extend(v for v in normalized if v is not None)
+    if "".join(texts).isprintable():
+        return kept
+    return (
+        row,
+        [clean_value(v) if isinstance(v, str) else v for v in cells],
+        [clean_value(v) if v is not None else v for v in normalized],
+    )
 
 
 def _fold(text: str) -> str:
@@ -204,6 +223,16 @@ class RowFilter:
         if not {*map(type, values)} <= _JSON_PLAIN:  # the usual row needs no json_safe
             values = [v if v.__class__ in _JSON_PLAIN else json_safe(v) for v in values]
         return row, values, normalized
+
+    def stored_views(self, row: int, raw: tuple[Any, ...]) -> KeptRow | FilteredRowRecord:
+        """``views`` with the text as the store keeps it (``as_stored``)."""
+        parsed = self.views(row, raw)
+        return parsed if isinstance(parsed, FilteredRowRecord) else as_stored(parsed)
+
+    def stored(self, row: int, raw: tuple[Any, ...]) -> RegistryRowRecord | FilteredRowRecord:
+        """The record as the store keeps it, or the row filtered."""
+        parsed = self.stored_views(row, raw)
+        return parsed if isinstance(parsed, FilteredRowRecord) else self.record(parsed)
 
     def record(self, kept: KeptRow) -> RegistryRowRecord:
         """The stored views of a kept row. A mapped field is the JSON-safe cell of its

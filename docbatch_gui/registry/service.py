@@ -31,7 +31,6 @@ from docbatch_gui.registry.config import RegistryConfig, load_config
 from docbatch_gui.registry.exporter import write_export
 from docbatch_gui.registry.importer import preview, read_registry
 from docbatch_gui.registry.matcher import RegistryRow as MatchRow
-from docbatch_gui.registry.writer import RowWriter
 from docbatch_gui.storage.store import Store
 
 __all__ = [
@@ -286,18 +285,17 @@ class RegistryService:
     ) -> dict[str, Any]:
         """Rows into ``into`` (the registry, or its staging copy), with a heartbeat on
         ``shown`` (the registry other processes look at) so they can tell we live."""
-        run = read_registry(path, cfg, chunk_size=500)
+        run = read_registry(path, cfg, chunk_size=500, stored=True)
         beat = time.monotonic()
-        with RowWriter(self.store, into.id) as writer:  # stores while the next are read
-            for chunk in run:
-                raise_if_canceled(cancel, "registry import")
-                writer.put(chunk)
-                if time.monotonic() - beat > HEARTBEAT_EVERY.total_seconds():
-                    self.store.update_registry(shown)  # refreshes updated_at
-                    if into.id != shown:
-                        self.store.update_registry(into.id)
-                    beat = time.monotonic()
-                report(progress, run.stats.kept, None, IMPORTED)
+        for chunk in run:
+            raise_if_canceled(cancel, "registry import")
+            self.store.add_registry_rows(into.id, chunk)
+            if time.monotonic() - beat > HEARTBEAT_EVERY.total_seconds():
+                self.store.update_registry(shown)  # refreshes updated_at
+                if into.id != shown:
+                    self.store.update_registry(into.id)
+                beat = time.monotonic()
+            report(progress, run.stats.kept, None, IMPORTED)
         self.store.set_filtered_rows(into.id, run.filtered)
         report(progress, run.stats.kept, run.stats.kept, IMPORTED)
         return asdict(run.stats)
