@@ -125,7 +125,10 @@ def main(argv: list[str]) -> int:
     width = end[1] + 1 if end else 0
     _send(out, "width", width)
     out.flush()
-    kind, plan = pickle.load(sys.stdin.buffer)  # what the importer wants of the sheet
+    try:
+        kind, plan = pickle.load(sys.stdin.buffer)  # what the importer wants of the sheet
+    except EOFError:  # it wants nothing more
+        return 0
     if kind == "parse":
         _parse_here(sheet, name, width, plan, out)
     else:
@@ -150,8 +153,8 @@ def _parse_here(
     sheet: python_calamine.CalamineSheet, name: str, width: int, plan: Any, out: IO[bytes]
 ) -> None:
     """The importer's parse over the rows, sent in batches: a kept row as its views'
-    values (``RowFilter.views``; the importer builds the dicts), a filtered one as it
-    is; an error as the exception, after the rows before it."""
+    values (``RowFilter.views``, or ``stored_views``; the importer builds the dicts), a
+    filtered one as it is; an error as the exception, after the rows before it."""
     from docbatch_gui.registry.excel import OpenedSheet
     from docbatch_gui.registry.importer import ImportStats, parse_rows
     from docbatch_gui.registry.rows import RowFilter
@@ -191,6 +194,10 @@ def _preload() -> None:
     scan and calamine need more; after the scan the importer's processor is idle."""
     with contextlib.suppress(OSError, AttributeError):  # Linux: a thread has a priority
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+    # openpyxl (for the config's column letters) imports numpy when it is installed,
+    # only to know its number types; this process never sees one, and numpy's import
+    # is a tenth of a second and its thread pool a hundred MB of address space.
+    sys.modules.setdefault("numpy", None)  # type: ignore[arg-type]
     with contextlib.suppress(Exception):  # imported again, and failing, where used
         import docbatch_gui.registry.importer  # noqa: F401
 

@@ -38,9 +38,10 @@ IN_CHILD = sys.platform.startswith("linux")
 #: sheet XML bytes from which a child pays: under them the scan takes less than a
 #: child takes to start (a tenth of a second), and calamine runs after it, in process
 CHILD_FROM = 16 << 20
-#: address space the child may add to what it starts with: twice what the scan lets
-#: calamine take (``CALAMINE_BUDGET``), the bench's sheet takes under 200 MB
-MEMORY_CAP = 512 << 20
+#: address space the child may add to what it starts with: three times what the scan
+#: lets calamine take (``CALAMINE_BUDGET``) for calamine, the parser's imports and its
+#: buffers (the bench's sheet adds 340 MB); what the scan refuses is gigabytes
+MEMORY_CAP = 768 << 20
 _MODULE = "docbatch_gui.registry.calamine_child"
 _log = logging.getLogger("docbatch_gui.registry.xlsx_read")  # where calamine's fate is told
 Rows = Iterator[tuple[Any, ...]]
