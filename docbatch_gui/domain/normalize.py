@@ -54,7 +54,8 @@ def normalize_number(s: object) -> str:
     """
     if s is None:
         return ""
-    return "".join(ch for ch in unicodedata.normalize("NFKC", str(s)) if ch.isdigit())
+    # filter with the bound str method: one C loop, this runs once per registry row
+    return "".join(filter(str.isdigit, unicodedata.normalize("NFKC", str(s))))
 
 
 # --------------------------------------------------------------------------- dates

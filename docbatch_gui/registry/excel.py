@@ -7,11 +7,14 @@ instead of a parser traceback or an exhausted machine.
 
 Rows come from python-calamine, which reads a sheet about five times faster than
 openpyxl but holds all of it in memory. A byte scan of the sheet (``xlsx_scan``)
-first bounds what calamine would allocate; a sheet over ``CALAMINE_BUDGET``, one the
+bounds what calamine would allocate; a sheet over ``CALAMINE_BUDGET``, one the
 scan cannot bound, and one calamine fails on are streamed by openpyxl's read-only
 mode instead, in constant memory, which is slower but also gives openpyxl's message
-for a damaged sheet. The scan also gives what neither reader does: the merged
-ranges (for merged header cells) and the formula cells that have no cached value.
+for a damaged sheet. On Linux calamine parses a big sheet in a child process with
+capped memory while the scan runs, and the child is killed when the scan refuses the
+sheet (``calamine_process``); otherwise calamine starts after the scan. The scan also
+gives what neither reader does: the merged ranges (for merged header cells) and the
+formula cells that have no cached value.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from typing import Any, Literal
 from xml.etree import ElementTree
 
 from docbatch_gui.domain.errors import NotFound, UnsupportedInput
+from docbatch_gui.registry.calamine_process import CHILD_FROM, IN_CHILD, CalamineProcess
 from docbatch_gui.registry.xlsx_read import (
     CALAMINE_BUDGET,
     Unreadable,
@@ -67,6 +71,8 @@ class OpenedSheet:
     max_column: int  # the widest row's width, 0 for an empty sheet
     scan: SheetScan
     reader: str  # "calamine" or "openpyxl"
+    #: the child process calamine reads it in, which can also parse it (``importer``)
+    child: CalamineProcess | None = None
 
 
 def _said(path: Path, code: str, **params: Any) -> UnsupportedInput:
@@ -168,6 +174,7 @@ def open_sheet(
     try:
         with zipfile.ZipFile(path) as zf:
             members = sheet_members(zf)
+            sizes = {info.filename: info.file_size for info in zf.infolist()}
     except (ElementTree.ParseError, zipfile.BadZipFile, KeyError, zlib.error) as exc:
         raise _corrupt(path, f"workbook.xml cannot be read: {exc}") from exc
     names = list(members)
@@ -178,13 +185,20 @@ def open_sheet(
         raise _said(
             path, "xlsx_no_such_sheet", sheet=name, sheets=", ".join(repr(n) for n in names)
         )
-    scan, strings = _scan(path, members[name])
     with contextlib.ExitStack() as stack:
+        child = None
+        if reader == "auto" and IN_CHILD and sizes.get(members[name], 0) >= CHILD_FROM:
+            child = CalamineProcess.start(path, name)  # parses next to the scan
+            if child is not None:
+                stack.callback(child.close)  # killed if the scan refuses the sheet
+        scan, strings = _scan(path, members[name])
         opened = None
         estimate = calamine_estimate(scan, strings)
         if reader == "auto" and scan.regular and estimate <= CALAMINE_BUDGET:
-            opened = open_calamine(path, name, stack)
+            opened = child.open() if child is not None else open_calamine(path, name, stack)
         elif reader == "auto":
+            if child is not None:
+                child.close()  # at once: its memory and processor go to openpyxl
             _log.info(
                 "%s: streamed by openpyxl (%s)",
                 path.name,
@@ -202,7 +216,8 @@ def open_sheet(
             if opened is None:
                 raise _said(path, "xlsx_chart_sheet", sheet=name)
         max_column, rows = opened
-        yield OpenedSheet(name, names, _guarded_rows(path, rows), max_column, scan, used)
+        reading = child if used == "calamine" else None
+        yield OpenedSheet(name, names, _guarded_rows(path, rows), max_column, scan, used, reading)
 
 
 def _scan(path: Path, member: str) -> tuple[SheetScan, int]:

@@ -18,10 +18,10 @@ may want back rather than blank lines.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from docbatch_gui.domain.errors import ConfigError, UnsupportedInput
 from docbatch_gui.domain.registry import FilteredRowRecord, RegistryRowRecord
@@ -41,9 +41,12 @@ __all__ = [
     "Preview",
     "json_safe",
     "normalize_field",
+    "parse_rows",
     "preview",
     "read_registry",
 ]
+
+Item = TypeVar("Item")
 
 
 @dataclass
@@ -56,6 +59,15 @@ class ImportStats:
     headers: list[str] = field(default_factory=list)
     sheet: str = ""
     autofilters_removed: int = 0
+
+    def count(self, item: object) -> None:
+        """One data row as parsed: filtered, or kept (as a record or its views)."""
+        self.total_rows += 1
+        if isinstance(item, FilteredRowRecord):
+            self.filtered += 1
+            self.by_reason[item.reason] = self.by_reason.get(item.reason, 0) + 1
+        else:
+            self.kept += 1
 
 
 def _used_width(values: tuple[Any, ...]) -> int:
@@ -125,6 +137,18 @@ def _parse(
     sheet: OpenedSheet, config: RegistryConfig, stats: ImportStats, path: Path
 ) -> Generator[RegistryRowRecord | FilteredRowRecord, None, None]:
     """Yield every data row as kept or filtered; fills ``stats`` as it goes."""
+    return parse_rows(sheet, config, stats, path, RowFilter.__call__)
+
+
+def parse_rows(
+    sheet: OpenedSheet,
+    config: RegistryConfig,
+    stats: ImportStats,
+    path: Path,
+    step: Callable[[RowFilter, int, tuple[Any, ...]], Item],
+) -> Generator[Item, None, None]:
+    """``_parse`` with each data row made by ``step``: ``RowFilter.__call__`` gives
+    records, ``RowFilter.views`` what the calamine child sends of them."""
     header_row_numbers = {config.header_row, *config.column_header_row.values()}
     needed = set(header_row_numbers)
     for _c0, r0, _c1, r1 in sheet.scan.merged:
@@ -152,13 +176,8 @@ def _parse(
             continue
         if row_filter is None:
             row_filter = start()
-        stats.total_rows += 1
-        result = row_filter(number, values)
-        if isinstance(result, RegistryRowRecord):
-            stats.kept += 1
-        else:
-            stats.filtered += 1
-            stats.by_reason[result.reason] = stats.by_reason.get(result.reason, 0) + 1
+        result = step(row_filter, number, values)
+        stats.count(result)
         yield result
     if not any_value:
         raise UnsupportedInput.coded(
@@ -175,6 +194,18 @@ def _parse(
         start()  # headers for a sheet with no data rows, and the column checks
 
 
+def _items(
+    sheet: OpenedSheet, config: RegistryConfig, stats: ImportStats, path: Path, stored: bool
+) -> Generator[RegistryRowRecord | FilteredRowRecord, None, None]:
+    """``_parse`` (with the records as stored, if ``stored``), run by the calamine child
+    when one reads the sheet: the rows are then parsed next to the importer's own
+    work, not before it."""
+    if sheet.child is not None:
+        return sheet.child.parse(sheet.scan, config, stats, path, stored=stored)
+    step = RowFilter.stored if stored else RowFilter.__call__
+    return parse_rows(sheet, config, stats, path, step)
+
+
 class ImportRun:
     """One streaming import: iterate it for chunks of kept rows, then read the stats.
 
@@ -185,12 +216,19 @@ class ImportRun:
     """
 
     def __init__(
-        self, path: Path, config: RegistryConfig, *, chunk_size: int, max_filtered_samples: int
+        self,
+        path: Path,
+        config: RegistryConfig,
+        *,
+        chunk_size: int,
+        max_filtered_samples: int,
+        stored: bool = False,
     ) -> None:
         if chunk_size < 1:
             raise ValueError("chunk_size must be at least 1")
         self.path = Path(path)
         self.config = config
+        self.stored = stored
         self.chunk_size = chunk_size
         self.max_filtered_samples = max_filtered_samples
         self.stats = ImportStats()
@@ -211,7 +249,7 @@ class ImportRun:
         with open_sheet(self.path, self.config.sheet) as sheet:
             self._note_scan(sheet.name, sheet.scan)
             chunk: list[RegistryRowRecord] = []
-            for item in _parse(sheet, self.config, self.stats, self.path):
+            for item in _items(sheet, self.config, self.stats, self.path, self.stored):
                 if isinstance(item, RegistryRowRecord):
                     chunk.append(item)
                     if len(chunk) >= self.chunk_size:
@@ -232,10 +270,22 @@ class ImportRun:
 
 
 def read_registry(
-    path: Path, config: RegistryConfig, *, chunk_size: int = 500, max_filtered_samples: int = 50
+    path: Path,
+    config: RegistryConfig,
+    *,
+    chunk_size: int = 500,
+    max_filtered_samples: int = 50,
+    stored: bool = False,
 ) -> ImportRun:
-    """Start a streaming import; ``for chunk in read_registry(...)`` yields kept rows."""
-    return ImportRun(path, config, chunk_size=chunk_size, max_filtered_samples=max_filtered_samples)
+    """Start a streaming import; ``for chunk in read_registry(...)`` yields kept rows,
+    with ``stored`` as the store keeps them (``rows.as_stored``)."""
+    return ImportRun(
+        path,
+        config,
+        chunk_size=chunk_size,
+        max_filtered_samples=max_filtered_samples,
+        stored=stored,
+    )
 
 
 @dataclass(frozen=True)
@@ -254,7 +304,7 @@ def preview(path: Path, config: RegistryConfig, *, rows: int = 20) -> Preview:
     items: list[RegistryRowRecord | FilteredRowRecord] = []
     path = Path(path)
     with open_sheet(path, config.sheet) as sheet:
-        parsed = _parse(sheet, config, stats, path)
+        parsed = _items(sheet, config, stats, path, stored=False)
         try:
             for item in parsed:
                 items.append(item)

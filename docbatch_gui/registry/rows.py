@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
+from operator import call
 from typing import Any
 
 from docbatch_gui.domain.normalize import (
@@ -22,6 +23,7 @@ from docbatch_gui.domain.normalize import (
     normalize_text,
 )
 from docbatch_gui.domain.registry import FilteredRowRecord, RegistryRowRecord
+from docbatch_gui.domain.text import clean_value
 from docbatch_gui.registry.config import RegistryConfig, column_letter
 
 __all__ = [
@@ -29,11 +31,16 @@ __all__ = [
     "REASON_KEYWORD",
     "REASON_REQUIRED",
     "REASON_TOO_FEW",
+    "KeptRow",
     "RowFilter",
+    "as_stored",
     "is_empty",
     "json_safe",
     "normalize_field",
 ]
+
+#: a kept row before its views are built: row number, JSON-safe cells, normalised fields
+KeptRow = tuple[int, list[Any], list[str | None]]
 
 REASON_KEYWORD = "skip_word"
 REASON_REQUIRED = "required_empty"
@@ -60,8 +67,9 @@ def json_safe(value: Any) -> Any:
     return str(value)
 
 
-_NORMALIZED_CACHE = 20_000  # entries; cleared when full, so memory stays bounded
+_NORMALIZED_CACHE = 20_000  # entries per field; cleared when full, so memory stays bounded
 _JSON_PLAIN = frozenset({str, int, bool, type(None)})  # json_safe returns these as they are
+_MISSING = object()
 
 
 def is_empty(value: Any) -> bool:
@@ -83,8 +91,67 @@ def normalize_field(name: str, value: Any) -> str | None:
     return normalize_text(json_safe(value)) or None
 
 
+def as_stored(kept: KeptRow) -> KeptRow:
+    """A kept row's text values without control or direction characters, as stored
+    (``domain.text.clean_value``); the views built from it are the cleaned views.
+
+    The usual row has none: one check over all its text, and the row as it is."""
+    row, cells, normalized = kept
+    texts = [v for v in cells if isinstance(v, str)]
+    texts.extend(v for v in normalized if v is not None)
+    if "".join(texts).isprintable():
+        return kept
+    return (
+        row,
+        [clean_value(v) if isinstance(v, str) else v for v in cells],
+        [clean_value(v) if v is not None else v for v in normalized],
+    )
+
+
 def _fold(text: str) -> str:
     return text.casefold().replace("ё", "е")
+
+
+class _FieldNormalizer:
+    """normalize_field for one field, remembered: dates, amounts and counterparties
+    repeat down a registry, and one table per field keeps a column of unique numbers
+    from evicting the values that do repeat.
+
+    Text cells, the usual kind, are looked up by the string itself; other values by
+    (type, value), so 1, 1.0 and True (equal as dict keys) stay apart.
+    """
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._text: dict[str, str | None] = {}
+        self._other: dict[tuple[type, Any], str | None] = {}
+
+    def __call__(self, value: Any) -> str | None:
+        if value is None:
+            return None
+        if value.__class__ is str:
+            if self.name == "number":
+                # What normalize_field gives, without the lookup: numbers rarely
+                # repeat, and a blank text has no digits either.
+                return normalize_number(value) or None
+            found = self._text.get(value, _MISSING)
+            if found is not _MISSING:
+                return found  # type: ignore[return-value]  # the sentinel is ruled out
+            if len(self._text) >= _NORMALIZED_CACHE:
+                self._text.clear()
+            result = self._text[value] = normalize_field(self.name, value)
+            return result
+        key = (value.__class__, value)
+        try:
+            found = self._other.get(key, _MISSING)
+        except TypeError:  # unhashable: not a cell value a reader gives, but be safe
+            return normalize_field(self.name, value)
+        if found is not _MISSING:
+            return found  # type: ignore[return-value]
+        if len(self._other) >= _NORMALIZED_CACHE:
+            self._other.clear()
+        result = self._other[key] = normalize_field(self.name, value)
+        return result
 
 
 class RowFilter:
@@ -97,22 +164,36 @@ class RowFilter:
         self.words = [(w, _fold(w)) for w in config.skip_rows_containing]
         self.fill_columns = [c for c in config.fill_down_columns if c < self.width]
         self.last_values: dict[int, Any] = {}
-        self._normalized: dict[tuple[str, type, Any], str | None] = {}
+        self.required = config.required_column_index
+        self.min_filled = config.min_filled_cells
+        self.fields = list(config.mapping)
+        self.columns = list(config.mapping.values())
+        self.normalizers = [_FieldNormalizer(f) for f in self.fields]
 
     def __call__(self, row: int, raw: tuple[Any, ...]) -> RegistryRowRecord | FilteredRowRecord:
-        # Called once per data row: the emptiness test is inlined and each text cell is
-        # folded once, not once per skip word.
-        values = list(raw[: self.width])
-        values.extend([None] * (self.width - len(values)))
-        filled = sum(
-            1 for v in values if v is not None and not (isinstance(v, str) and not v.strip())
-        )
+        parsed = self.views(row, raw)
+        return parsed if isinstance(parsed, FilteredRowRecord) else self.record(parsed)
+
+    def views(self, row: int, raw: tuple[Any, ...]) -> KeptRow | FilteredRowRecord:
+        """The row filtered, or kept as ``(row, cells, normalized)``: its cells as JSON
+        can store them and its mapped fields normalised, in mapping order, which is all
+        ``record`` needs (the calamine child sends this over, not the dicts)."""
+        # Called once per data row, 100,000 times for a big registry: the cells are
+        # counted and typed with C-level calls (count, map, filter) instead of a Python
+        # loop over them, and each text cell is folded once, not once per skip word.
+        width = self.width
+        values = list(raw[:width])
+        if len(values) < width:
+            values.extend([None] * (width - len(values)))
+        texts = [v for v in values if isinstance(v, str)]
+        blank = list(map(str.strip, texts)).count("")
+        filled = width - values.count(None) - blank
         if not filled:
             return FilteredRowRecord(row, REASON_EMPTY, [], "empty row")
         if self.words:
-            texts = [_fold(v) for v in values if isinstance(v, str)]
+            folded_texts = [_fold(v) for v in texts]
             for word, folded in self.words:
-                if any(folded in text for text in texts):
+                if any(folded in text for text in folded_texts):
                     return FilteredRowRecord(
                         row, REASON_KEYWORD, [json_safe(v) for v in values], f"contains {word!r}"
                     )
@@ -122,7 +203,7 @@ class RowFilter:
                 filled += not is_empty(values[col])
             else:
                 self.last_values[col] = values[col]
-        required = self.config.required_column_index
+        required = self.required
         if required is not None and is_empty(values[required]):
             return FilteredRowRecord(
                 row,
@@ -130,37 +211,39 @@ class RowFilter:
                 [json_safe(v) for v in values],
                 f"required column {column_letter(required)} is empty",
             )
-        if filled < self.config.min_filled_cells:
+        if filled < self.min_filled:
             return FilteredRowRecord(
                 row,
                 REASON_TOO_FEW,
                 [json_safe(v) for v in values],
-                f"{filled} filled cells, fewer than {self.config.min_filled_cells}",
+                f"{filled} filled cells, fewer than {self.min_filled}",
             )
-        mapping = self.config.mapping
+        picked = [values[c] for c in self.columns]
+        normalized = list(map(call, self.normalizers, picked))
+        if not {*map(type, values)} <= _JSON_PLAIN:  # the usual row needs no json_safe
+            values = [v if v.__class__ in _JSON_PLAIN else json_safe(v) for v in values]
+        return row, values, normalized
+
+    def stored_views(self, row: int, raw: tuple[Any, ...]) -> KeptRow | FilteredRowRecord:
+        """``views`` with the text as the store keeps it (``as_stored``)."""
+        parsed = self.views(row, raw)
+        return parsed if isinstance(parsed, FilteredRowRecord) else as_stored(parsed)
+
+    def stored(self, row: int, raw: tuple[Any, ...]) -> RegistryRowRecord | FilteredRowRecord:
+        """The record as the store keeps it, or the row filtered."""
+        parsed = self.stored_views(row, raw)
+        return parsed if isinstance(parsed, FilteredRowRecord) else self.record(parsed)
+
+    def record(self, kept: KeptRow) -> RegistryRowRecord:
+        """The stored views of a kept row. A mapped field is the JSON-safe cell of its
+        column, as in ``raw_data``."""
+        # cells holds one value per header and normalized one per field, so zip needs
+        # no strict check; the record is built positionally: keywords cost a tenth here.
+        row, cells, normalized = kept
+        fields = self.fields
         return RegistryRowRecord(
-            row=row,
-            raw_data={
-                h: v if v.__class__ in _JSON_PLAIN else json_safe(v)
-                for h, v in zip(self.headers, values, strict=True)
-            },
-            mapped_data={f: json_safe(values[c]) for f, c in mapping.items()},
-            normalized={f: self._normalize(f, values[c]) for f, c in mapping.items()},
+            row,
+            dict(zip(self.headers, cells, strict=False)),
+            dict(zip(fields, [cells[c] for c in self.columns], strict=False)),
+            dict(zip(fields, normalized, strict=False)),
         )
-
-    def _normalize(self, name: str, value: Any) -> str | None:
-        """normalize_field, remembered: dates and counterparties repeat down a registry.
-
-        The key holds the type, so 1, 1.0 and True (equal as dict keys) stay apart.
-        """
-        key = (name, value.__class__, value)
-        try:
-            return self._normalized[key]
-        except KeyError:
-            pass
-        except TypeError:  # unhashable: not a cell value openpyxl gives, but be safe
-            return normalize_field(name, value)
-        if len(self._normalized) >= _NORMALIZED_CACHE:
-            self._normalized.clear()
-        result = self._normalized[key] = normalize_field(name, value)
-        return result

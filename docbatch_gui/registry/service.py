@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +26,6 @@ from docbatch_gui.domain.registry import (
     RegistryStatus,
     SearchResult,
 )
-from docbatch_gui.domain.text import clean_value
 from docbatch_gui.registry import search as search_mod
 from docbatch_gui.registry.config import RegistryConfig, load_config
 from docbatch_gui.registry.exporter import write_export
@@ -101,22 +100,6 @@ class PreviewResult:
 
 def _config(source: ConfigSource) -> RegistryConfig:
     return source if isinstance(source, RegistryConfig) else load_config(source)
-
-
-def _record(row: RegistryRowRecord) -> RegistryRowRecord:
-    """A row as stored: its text values without control or direction characters."""
-    return replace(
-        row,
-        raw_data=_clean(row.raw_data),
-        mapped_data=_clean(row.mapped_data),
-        normalized=_clean(row.normalized),
-    )
-
-
-def _clean(values: dict[str, Any]) -> dict[str, Any]:
-    if "".join(v for v in values.values() if isinstance(v, str)).isprintable():
-        return values  # the usual row: one check, not one a cell
-    return {k: clean_value(v) if isinstance(v, str) else v for k, v in values.items()}
 
 
 class RegistryService:
@@ -302,11 +285,11 @@ class RegistryService:
     ) -> dict[str, Any]:
         """Rows into ``into`` (the registry, or its staging copy), with a heartbeat on
         ``shown`` (the registry other processes look at) so they can tell we live."""
-        run = read_registry(path, cfg, chunk_size=500)
+        run = read_registry(path, cfg, chunk_size=500, stored=True)
         beat = time.monotonic()
         for chunk in run:
             raise_if_canceled(cancel, "registry import")
-            self.store.add_registry_rows(into.id, [_record(r) for r in chunk])
+            self.store.add_registry_rows(into.id, chunk)
             if time.monotonic() - beat > HEARTBEAT_EVERY.total_seconds():
                 self.store.update_registry(shown)  # refreshes updated_at
                 if into.id != shown:

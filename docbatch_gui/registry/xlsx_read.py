@@ -9,10 +9,12 @@ numbers, shared and inline strings, and sparse ones; the peak is what counts).
 100,000 × 20 bench: +184 MB measured) and sends a million-row sheet (+237 MB with
 three columns) to openpyxl's read-only mode, which streams in constant memory.
 
-calamine's values are brought to what openpyxl gives, so the rest of the import
-never knows which reader ran: an empty cell is None, not ""; a whole number is an
-int (calamine has only floats for .xlsx); a date is a ``datetime``. Error cells
-(``#N/A``) read as empty, where openpyxl gives their text.
+calamine's values are brought to what openpyxl gives (``calamine_child.calamine_rows``),
+so the rest of the import never knows which reader ran: an empty cell is None, not
+""; a whole number is an int (calamine has only floats for .xlsx); a date is a
+``datetime``. Error cells (``#N/A``) read as empty, where openpyxl gives their text.
+On Linux calamine runs in a child process (``calamine_process``); ``open_calamine``
+runs it in this one, where a child's memory cannot be capped.
 """
 
 from __future__ import annotations
@@ -22,13 +24,13 @@ import logging
 import os
 import tempfile
 from collections.abc import Iterator
-from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
 import openpyxl
 import python_calamine
 
+from docbatch_gui.registry.calamine_child import calamine_rows
 from docbatch_gui.registry.xlsx_scan import SheetScan, strip_autofilters
 
 __all__ = [
@@ -41,7 +43,6 @@ __all__ = [
 
 CALAMINE_BUDGET = 256 << 20
 _CELL, _DENSE, _INLINE, _STRINGS = 48, 32, 40, 2  # bytes (a factor for the strings)
-_EXACT = 1e15  # Excel keeps 15 significant digits; larger whole floats stay floats
 
 _log = logging.getLogger(__name__)
 Rows = Iterator[tuple[Any, ...]]
@@ -75,36 +76,12 @@ def open_calamine(path: Path, name: str, stack: contextlib.ExitStack) -> tuple[i
         _log.info("%s: streamed by openpyxl (calamine: %s)", path.name, exc)
         return None
     end = sheet.end
-    return (end[1] + 1 if end else 0), _calamine_rows(sheet)
+    return (end[1] + 1 if end else 0), calamine_rows(sheet)
 
 
 def _close(workbook: python_calamine.CalamineWorkbook) -> None:
     with contextlib.suppress(python_calamine.CalamineError):
         workbook.close()
-
-
-def _calamine_rows(sheet: python_calamine.CalamineSheet) -> Rows:
-    """Rows from row 1 and column A, with openpyxl's values (see the module doc)."""
-    start = sheet.start
-    if start is None:
-        return
-    pad = [None] * start[1]  # iter_rows starts at row 1 but at the first used column
-    value: Any  # narrowed by the class checks below, which mypy cannot follow
-    for values in sheet.iter_rows():
-        row: list[Any] = pad.copy()
-        append = row.append
-        for value in values:
-            kind = value.__class__
-            if kind is str:
-                append(value or None)
-            elif kind is float:
-                whole = value.is_integer() and -_EXACT < value < _EXACT
-                append(int(value) if whole else value)
-            elif kind is date:
-                append(datetime(value.year, value.month, value.day))
-            else:
-                append(value)
-        yield tuple(row)
 
 
 def open_openpyxl(

@@ -1,0 +1,207 @@
+"""A worksheet read by python-calamine in a process of its own, streamed to the importer.
+
+``python -m docbatch_gui.registry.calamine_child PATH SHEET MEMORY_CAP`` writes frames to
+stdout: a 4-byte little-endian length, then a pickled ``(kind, value)``. The first
+frame is ``("width", n)`` once the sheet is loaded, or ``("error", message)`` when
+calamine cannot read it. Then it reads one pickled command on stdin: ``("rows",
+None)`` is answered with ``("rows", [row, ...])`` frames of value tuples from row 1
+and column A, then ``("end", None)``; ``("parse", plan)`` runs the importer's
+``_parse`` here and answers with ``("items", (headers, [item, ...]))`` frames, then
+``("end", headers)`` or ``("raise", (headers, exception))``.
+
+Why a process: calamine parses the whole sheet before giving a row, with the
+interpreter lock released, and a sheet too big for it makes it abort, so it may run
+only after the byte scan has bounded the sheet. In a process of its own it can start
+at once, next to the scan, and be killed when the scan refuses the sheet; and with
+its address space capped (``MEMORY_CAP`` bytes more than it starts with, 0 for no
+cap), an allocation too big fails there instead of taking memory from the machine.
+Parsing the rows here too (filters, fill-down, the three views) gives the import a
+second processor: the importer stores one batch while this process parses the next.
+
+Until calamine is done this module needs no more than python-calamine, so the child
+starts in a fraction of a second; the parser is imported meanwhile.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import struct
+import sys
+import threading
+from collections.abc import Iterator
+from datetime import date, datetime
+from pathlib import Path
+from typing import IO, Any
+
+import python_calamine
+
+__all__ = ["FRAME", "calamine_rows", "main"]
+
+FRAME = struct.Struct("<I")
+_BATCH = 500  # rows per frame
+_PIPE_BYTES = 1 << 20  # what Linux lets a process ask for
+_EXACT = 1e15  # Excel keeps 15 significant digits; larger whole floats stay floats
+
+
+def calamine_rows(sheet: python_calamine.CalamineSheet) -> Iterator[tuple[Any, ...]]:
+    """Rows from row 1 and column A with openpyxl's values: an empty cell is None,
+    not ""; a whole number is an int (calamine has only floats for .xlsx); a date is
+    a ``datetime``."""
+    start = sheet.start
+    if start is None:
+        return
+    pad = [None] * start[1]  # iter_rows starts at row 1 but at the first used column
+    value: Any  # narrowed by the class checks below, which mypy cannot follow
+    for values in sheet.iter_rows():
+        row: list[Any] = pad.copy()
+        append = row.append
+        for value in values:
+            kind = value.__class__
+            if kind is str:
+                append(value or None)
+            elif kind is float:
+                whole = value.is_integer() and -_EXACT < value < _EXACT
+                append(int(value) if whole else value)
+            elif kind is date:
+                append(datetime(value.year, value.month, value.day))
+            else:
+                append(value)
+        yield tuple(row)
+
+
+def _send(out: IO[bytes], kind: str, value: Any) -> None:
+    data = pickle.dumps((kind, value), protocol=pickle.HIGHEST_PROTOCOL)
+    out.write(FRAME.pack(len(data)))
+    out.write(data)
+
+
+def _cap_memory(extra: int) -> None:
+    """Limit the address space to what the process has now plus ``extra`` bytes."""
+    import resource
+
+    with open("/proc/self/statm") as statm:
+        size = int(statm.read().split()[0]) * resource.getpagesize()
+    resource.setrlimit(resource.RLIMIT_AS, (size + extra, size + extra))
+
+
+def _widen_pipe(fd: int) -> None:
+    """Let a few batches queue in the pipe (64 KiB by default is a third of one), so
+    parsing does not wait while the importer stores the batch before."""
+    import fcntl
+
+    with contextlib.suppress(OSError, AttributeError):
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, _PIPE_BYTES)
+
+
+def _die_with_parent() -> None:
+    """Ask Linux to kill us when the importer's process dies mid-load."""
+    import ctypes
+    import signal
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PDEATHSIG
+
+
+def main(argv: list[str]) -> int:
+    path, name, cap = argv[0], argv[1], int(argv[2])
+    if sys.platform.startswith("linux"):
+        _die_with_parent()
+        _widen_pipe(sys.stdout.fileno())
+        if cap:
+            _cap_memory(cap)
+    out = sys.stdout.buffer
+    threading.Thread(target=_preload, daemon=True).start()
+    try:
+        sheet = python_calamine.CalamineWorkbook.from_path(path).get_sheet_by_name(name)
+    except BaseException as exc:  # a Rust panic arrives as a BaseException
+        if not isinstance(exc, Exception) and type(exc).__name__ != "PanicException":
+            raise
+        _send(out, "error", str(exc) or type(exc).__name__)
+        out.flush()
+        return 0
+    end = sheet.end
+    width = end[1] + 1 if end else 0
+    _send(out, "width", width)
+    out.flush()
+    try:
+        kind, plan = pickle.load(sys.stdin.buffer)  # what the importer wants of the sheet
+    except EOFError:  # it wants nothing more
+        return 0
+    if kind == "parse":
+        _parse_here(sheet, name, width, plan, out)
+    else:
+        _send_rows(sheet, out)
+    out.flush()
+    return 0
+
+
+def _send_rows(sheet: python_calamine.CalamineSheet, out: IO[bytes]) -> None:
+    batch: list[tuple[Any, ...]] = []
+    for row in calamine_rows(sheet):
+        batch.append(row)
+        if len(batch) >= _BATCH:
+            _send(out, "rows", batch)
+            batch = []
+    if batch:
+        _send(out, "rows", batch)
+    _send(out, "end", None)
+
+
+def _parse_here(
+    sheet: python_calamine.CalamineSheet, name: str, width: int, plan: Any, out: IO[bytes]
+) -> None:
+    """The importer's parse over the rows, sent in batches: a kept row as its views'
+    values (``RowFilter.views``, or ``stored_views``; the importer builds the dicts), a
+    filtered one as it is; an error as the exception, after the rows before it."""
+    from docbatch_gui.registry.excel import OpenedSheet
+    from docbatch_gui.registry.importer import ImportStats, parse_rows
+    from docbatch_gui.registry.rows import RowFilter
+
+    opened = OpenedSheet(name, [name], calamine_rows(sheet), width, plan["scan"], "calamine")
+    stats = ImportStats()
+    step = RowFilter.stored_views if plan["stored"] else RowFilter.views
+    batch: list[Any] = []
+    try:
+        for item in parse_rows(opened, plan["config"], stats, Path(plan["path"]), step):
+            batch.append(item)
+            if len(batch) >= _BATCH:
+                _send(out, "items", (stats.headers, batch))
+                batch = []
+    except Exception as exc:
+        if batch:
+            _send(out, "items", (stats.headers, batch))
+        _send(out, "raise", (stats.headers, _portable(exc)))
+        return
+    if batch:
+        _send(out, "items", (stats.headers, batch))
+    _send(out, "end", stats.headers)
+
+
+def _portable(exc: Exception) -> Exception:
+    """The exception itself when it survives pickling (the import's own errors do)."""
+    try:
+        pickle.loads(pickle.dumps(exc))
+    except Exception:
+        return RuntimeError(f"{type(exc).__name__}: {exc}")
+    return exc
+
+
+def _preload() -> None:
+    """Import the parser while calamine parses (it releases the interpreter lock), at
+    the lowest priority: the import takes most of a second, which the importer's byte
+    scan and calamine need more; after the scan the importer's processor is idle."""
+    with contextlib.suppress(OSError, AttributeError):  # Linux: a thread has a priority
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+    # openpyxl (for the config's column letters) imports numpy when it is installed,
+    # only to know its number types; this process never sees one, and numpy's import
+    # is a tenth of a second and its thread pool a hundred MB of address space.
+    sys.modules.setdefault("numpy", None)  # type: ignore[arg-type]
+    with contextlib.suppress(Exception):  # imported again, and failing, where used
+        import docbatch_gui.registry.importer  # noqa: F401
+
+
+if __name__ == "__main__":
+    with contextlib.suppress(BrokenPipeError):  # the importer stopped reading: done
+        sys.exit(main(sys.argv[1:]))
