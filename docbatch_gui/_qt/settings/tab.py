@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -112,10 +113,58 @@ class SettingsTab(QWidget):
         self.ctx = ctx
         self.current: Settings = ctx.app.settings
         self.environment = environment_overrides()
-        self.editors: dict[str, FieldEditor] = {}
-        self.tests: dict[str, ConnectionTest] = {}
+        self._editors: dict[str, FieldEditor] = {}
+        self._tests: dict[str, ConnectionTest] = {}
         self._baseline: dict[str, Any] = {}
+        self._built = False
+        self.page_scroll = QScrollArea()
+        self.page_scroll.setWidgetResizable(True)
 
+        self.status = QLabel()
+        self.status.setStyleSheet(FAIL_STYLE)
+        self.cancel_button = QPushButton(self.tr("Cancel"))
+        self.cancel_button.setToolTip(self.tr("Put every field back to the saved value"))
+        self.cancel_button.clicked.connect(self.revert)
+        self.cancel_button.setEnabled(False)
+        self.save_button = QPushButton(self.tr("Save"))
+        self.save_button.setDefault(True)
+        self.save_button.clicked.connect(lambda: spawn(self.save(), self._save_failed))
+        self.save_button.setEnabled(False)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.status, 1)
+        buttons.addWidget(self.cancel_button)
+        buttons.addWidget(self.save_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.page_scroll, 1)
+        layout.addLayout(buttons)
+
+    # -- building --------------------------------------------------------------------------
+
+    def showEvent(self, event: QShowEvent) -> None:
+        self.ensure_built()
+        super().showEvent(event)
+
+    @property
+    def editors(self) -> dict[str, FieldEditor]:
+        self.ensure_built()
+        return self._editors
+
+    @property
+    def tests(self) -> dict[str, ConnectionTest]:
+        self.ensure_built()
+        return self._tests
+
+    @property
+    def language(self) -> QComboBox:
+        self.ensure_built()
+        return self._language
+
+    def ensure_built(self) -> None:
+        """The page's fields (about seventy editors) are built the first time the page
+        is shown or asked for: a window whose Settings stay closed starts faster."""
+        if self._built:
+            return
+        self._built = True
         content = QWidget()
         column = QVBoxLayout(content)
         column.setSpacing(12)
@@ -137,28 +186,8 @@ class SettingsTab(QWidget):
             column.addWidget(self._group("other", others, None))
         column.addWidget(self._interface_group())
         column.addStretch(1)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(content)
-
-        self.status = QLabel()
-        self.status.setStyleSheet(FAIL_STYLE)
-        self.cancel_button = QPushButton(self.tr("Cancel"))
-        self.cancel_button.setToolTip(self.tr("Put every field back to the saved value"))
-        self.cancel_button.clicked.connect(self.revert)
-        self.save_button = QPushButton(self.tr("Save"))
-        self.save_button.setDefault(True)
-        self.save_button.clicked.connect(lambda: spawn(self.save(), self._save_failed))
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.status, 1)
-        buttons.addWidget(self.cancel_button)
-        buttons.addWidget(self.save_button)
-        layout = QVBoxLayout(self)
-        layout.addWidget(scroll, 1)
-        layout.addLayout(buttons)
+        self.page_scroll.setWidget(content)
         self.revert()
-
-    # -- building --------------------------------------------------------------------------
 
     def _titles(self) -> dict[str, str]:
         return {
@@ -256,7 +285,7 @@ class SettingsTab(QWidget):
             if editor.variable in self.environment:
                 editor.lock_to_environment()
             editor.changed.connect(self._validate)
-            self.editors[name] = editor
+            self._editors[name] = editor
             label = QLabel(labels.get(name) or name.replace("_", " ").capitalize())
             label.setToolTip(editor.variable)
             label.setMinimumWidth(LABEL_WIDTH)  # one label column across all groups
@@ -265,26 +294,26 @@ class SettingsTab(QWidget):
         if probe is not None:
             test = ConnectionTest()
             test.button.clicked.connect(lambda: test.start(self._candidate, probe))
-            self.tests[group] = test
+            self._tests[group] = test
             form.addRow("", test)
         return box
 
     def _interface_group(self) -> QGroupBox:
         box = QGroupBox(self.tr("Interface"))
         form = QFormLayout(box)
-        self.language = QComboBox()
-        self.language.addItem(self.tr("System default"), "")
+        self._language = language = QComboBox()
+        language.addItem(self.tr("System default"), "")
         for code, name in LANGUAGES.items():
-            self.language.addItem(name, code)
-        self.language.setToolTip(
+            language.addItem(name, code)
+        language.setToolTip(
             self.tr("Stored in the application settings ({0})").format(LANGUAGE_KEY)
         )
-        self.language.currentIndexChanged.connect(self._validate)
+        language.currentIndexChanged.connect(self._validate)
         note = QLabel(self.tr("A new language is applied the next time DocBatch starts."))
         note.setStyleSheet(NOTE_STYLE)
         column = QVBoxLayout()
         column.setSpacing(2)
-        column.addWidget(self.language)
+        column.addWidget(language)
         column.addWidget(note)
         label = QLabel(self.tr("Language"))
         label.setMinimumWidth(LABEL_WIDTH)
