@@ -12,7 +12,7 @@ or Tab gives them focus, a scroll does not.
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
-from PySide6.QtWidgets import QAbstractSlider, QAbstractSpinBox, QComboBox, QWidget
+from PySide6.QtWidgets import QAbstractSlider, QAbstractSpinBox, QComboBox
 
 #: widgets whose value the wheel changes
 GUARDED = (QComboBox, QAbstractSpinBox, QAbstractSlider)
@@ -26,16 +26,18 @@ def guarded(obj: QObject) -> bool:
 
 class WheelGuard(QObject):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        # Every event of the application passes here: the cheap class test goes first,
+        # the event's type (an enum PySide converts on each call) only for the few
+        # widgets the guard is about.
+        if not isinstance(watched, GUARDED) or watched.inherits(SCROLL_BAR):
+            return False
         kind = event.type()
-        if kind == QEvent.Type.Polish and guarded(watched):
-            assert isinstance(watched, QWidget)
+        if kind == QEvent.Type.Polish:
             if watched.focusPolicy() == Qt.FocusPolicy.WheelFocus:
                 watched.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        elif kind == QEvent.Type.Wheel and guarded(watched):
-            assert isinstance(watched, QWidget)
-            if not watched.hasFocus():
-                event.ignore()  # handled here, not accepted: Qt offers it to the parent
-                return True
+        elif kind == QEvent.Type.Wheel and not watched.hasFocus():
+            event.ignore()  # handled here, not accepted: Qt offers it to the parent
+            return True
         return False
 
 
