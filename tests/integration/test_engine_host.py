@@ -103,6 +103,8 @@ def test_restart_opens_the_new_settings_and_keeps_the_queue(
     wait_for(lambda: all(state_of(host, i) in SUCCESS_STATES for i in ids), "both jobs done")
 
 
+# slow: two jobs and a watched 1.5 s of the halted engine doing nothing
+@pytest.mark.slow
 def test_resume_after_a_critical_error_processes_the_next_job(
     host: EngineHost, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -92,6 +92,8 @@ def test_the_window_without_its_extra_says_so_in_one_line(tmp_path: Path) -> Non
     assert "pip install 'docbatch-gui[gui]'" in lines[0]
 
 
+# slow: three CLI processes, each importing the package afresh
+@pytest.mark.slow
 def test_a_team_backend_without_its_extra_is_one_sentence(tmp_path: Path) -> None:
     env = {**core_only_env(tmp_path), "MONGODB_URI": "mongodb://localhost:1/docbatch"}
     result = run(env, "-m", "docbatch_gui.cli", "jobs")

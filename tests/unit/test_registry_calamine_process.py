@@ -144,6 +144,8 @@ def outcome_of(run: Any) -> Any:
         return type(exc), str(exc), exc.file
 
 
+# slow: the seed workbook parsed twice, once in a child (about 6 s under load)
+@pytest.mark.slow
 def test_the_seed_registry_parses_the_same_in_the_child(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
