@@ -8,6 +8,8 @@ and Save waits until it is fixed.
 
 from __future__ import annotations
 
+from typing import cast
+
 from PySide6.QtGui import QFocusEvent, QValidator
 from PySide6.QtWidgets import QAbstractSpinBox, QDoubleSpinBox, QSpinBox
 
@@ -38,31 +40,29 @@ def _number(text: str, box: QAbstractSpinBox) -> float | None:
         return None
 
 
-class RangeSpinBox(QSpinBox):
+class _KeepsTyped:
+    """The shared behaviour of both boxes, mixed in before the Qt class."""
+
     def typed(self) -> float | None:
-        return typed_out_of_range(self, self.minimum(), self.maximum())
+        box = cast(QSpinBox | QDoubleSpinBox, self)
+        return typed_out_of_range(box, box.minimum(), box.maximum())
 
     def validate(self, text: str, pos: int) -> tuple[QValidator.State, str, int]:
-        state, text, pos = super().validate(text, pos)
-        return _kept(self, state, text), text, pos
+        box = cast(QAbstractSpinBox, self)
+        state, text, pos = super().validate(text, pos)  # type: ignore[misc]
+        return _kept(box, state, text), text, pos
 
     def focusOutEvent(self, event: QFocusEvent) -> None:
-        typed = self.lineEdit().text() if self.typed() is not None else None
-        super().focusOutEvent(event)  # puts back the last value in range...
+        box = cast(QAbstractSpinBox, self)
+        typed = box.lineEdit().text() if self.typed() is not None else None
+        super().focusOutEvent(event)  # type: ignore[misc]  # puts back the last value in range...
         if typed is not None:
-            self.lineEdit().setText(typed)  # ...which would be a silent change
+            box.lineEdit().setText(typed)  # ...which would be a silent change
 
 
-class RangeDoubleSpinBox(QDoubleSpinBox):
-    def typed(self) -> float | None:
-        return typed_out_of_range(self, self.minimum(), self.maximum())
+class RangeSpinBox(_KeepsTyped, QSpinBox):
+    pass
 
-    def validate(self, text: str, pos: int) -> tuple[QValidator.State, str, int]:
-        state, text, pos = super().validate(text, pos)
-        return _kept(self, state, text), text, pos
 
-    def focusOutEvent(self, event: QFocusEvent) -> None:
-        typed = self.lineEdit().text() if self.typed() is not None else None
-        super().focusOutEvent(event)
-        if typed is not None:
-            self.lineEdit().setText(typed)
+class RangeDoubleSpinBox(_KeepsTyped, QDoubleSpinBox):
+    pass
