@@ -7,6 +7,8 @@ start with one message naming the variable, its value and what is allowed.
 
 from __future__ import annotations
 
+import functools
+
 import contextlib
 import os
 import shutil
@@ -112,6 +114,28 @@ def combination_problem(
     return None
 
 
+def profile_models(path: Path | None) -> list[tuple[str, str]]:
+    """(role, model id) of the models the profile at ``path`` routes to (routing by
+    difficulty), read once per version of the file; a broken profile is a
+    ConfigError naming it."""
+    from docbatch_gui.pipeline.profile import default_profile_path
+
+    source = Path(path) if path is not None else default_profile_path()
+    try:
+        stamp = source.stat().st_mtime_ns
+    except OSError:
+        stamp = 0  # load_profile says what is wrong with it
+    return _profile_models(str(source), stamp)
+
+
+@functools.cache
+def _profile_models(source: str, _stamp: int) -> list[tuple[str, str]]:
+    from docbatch_gui.pipeline.profile import load_profile
+
+    models = load_profile(Path(source)).models
+    return [(r, m) for r, m in (("first", models.first), ("escalation", models.escalation)) if m]
+
+
 def default_model() -> str:
 
     return load_catalogue().default_model
@@ -183,6 +207,9 @@ class Settings(BaseSettings):
     anthropic_model: str = Field(
         default_factory=lambda: default_model(), min_length=1, alias="ANTHROPIC_MODEL"
     )
+    #: the document-type profile (JSON): types, fields, review threshold, and the
+    #: first and escalation models of routing by difficulty; empty: the bundled one
+    profile_path: Path | None = Field(None, alias="DOCBATCH_PROFILE")
     #: output_config.effort: auto is the lowest the model accepts
     claude_effort: str = Field("auto", alias="CLAUDE_EFFORT")
     #: auto turns thinking off where the model allows it (extraction needs no reasoning)
@@ -300,6 +327,7 @@ class Settings(BaseSettings):
         "webhook_url",
         "webhook_secret",
         "shared_folder",
+        "profile_path",
         mode="before",
     )
     @classmethod
@@ -330,6 +358,17 @@ class Settings(BaseSettings):
         )
         if problem:
             raise ValueError(problem)
+        for role, model in profile_models(self.profile_path):
+            problem = combination_problem(
+                model,
+                self.claude_effort,
+                self.claude_thinking,
+                self.claude_output,
+                self.max_output_tokens,
+            )
+            if problem:
+                where = self.profile_path or "the bundled profile"
+                raise ValueError(f"{where}: models.{role} {model!r}: {problem}")
         return self
 
     @property
