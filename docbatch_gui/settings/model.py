@@ -7,9 +7,8 @@ start with one message naming the variable, its value and what is allowed.
 
 from __future__ import annotations
 
-import functools
-
 import contextlib
+import functools
 import os
 import shutil
 from enum import StrEnum
@@ -32,6 +31,7 @@ from docbatch_gui.domain.states import ProcessingMode
 from docbatch_gui.llm.catalogue import load_catalogue
 from docbatch_gui.llm.requests import OutputMode
 from docbatch_gui.llm.thinking import choose, forced_tool_refusal
+from docbatch_gui.pipeline.profile import default_profile_path, load_profile
 from docbatch_gui.settings.file import (
     FileSource,
     KeyringSource,
@@ -118,8 +118,6 @@ def profile_models(path: Path | None) -> list[tuple[str, str]]:
     """(role, model id) of the models the profile at ``path`` routes to (routing by
     difficulty), read once per version of the file; a broken profile is a
     ConfigError naming it."""
-    from docbatch_gui.pipeline.profile import default_profile_path
-
     source = Path(path) if path is not None else default_profile_path()
     try:
         stamp = source.stat().st_mtime_ns
@@ -130,8 +128,6 @@ def profile_models(path: Path | None) -> list[tuple[str, str]]:
 
 @functools.cache
 def _profile_models(source: str, _stamp: int) -> list[tuple[str, str]]:
-    from docbatch_gui.pipeline.profile import load_profile
-
     models = load_profile(Path(source)).models
     return [(r, m) for r, m in (("first", models.first), ("escalation", models.escalation)) if m]
 
