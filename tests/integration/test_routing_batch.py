@@ -154,3 +154,21 @@ def test_cli_shows_both_models_and_costs(
     assert shown["cost_actual_usd"] == pytest.approx(
         shown["cost_first_usd"] + shown["cost_escalation_usd"]
     )
+
+
+def test_an_escalation_batch_whose_create_failed_is_created_from_its_intent(
+    app: DocBatchApp, fake_anthropic: FakeAnthropic, tmp_path: Path
+) -> None:
+    fake_anthropic.answer_as(FIRST, confidence=0.4)
+    fake_anthropic.answer_as(ESCALATION, confidence=0.95)
+    (job,) = app.add([builders.invoice_pdf(tmp_path / "intent.pdf")], mode="batch").jobs
+    cycles(app)
+    fake_anthropic.fail_next(3, 500, path="/v1/messages/batches")  # create and its 2 retries
+    cycles(app)  # the escalation batch's intent is written, its create fails
+    (intent,) = [b for b in app.store.list_batches() if b.status == "intent"]
+    assert intent.request_ids == [f"job_{job.id}_batch_1_esc"]
+    cycles(app, 3)  # the intent is resolved: never created, so created now, once
+    assert batch_posts(fake_anthropic)[-1] == [(f"job_{job.id}_batch_1_esc", ESCALATION)]
+    assert [b.status for b in app.store.list_batches()] == ["ended", "ended"]
+    done = app.store.get_job(job.id)
+    assert done.state is JobState.DONE and done.answered_by == ESCALATION
