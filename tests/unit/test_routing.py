@@ -170,3 +170,13 @@ def test_the_fake_answers_per_model_from_its_environment() -> None:
     with pytest.raises(ValueError, match="unknown model script keys"):
         ModelScript.of({"confidense": 0.4})
     assert scripts_from_env({}) == {}
+
+
+def test_doctor_names_the_route(tmp_path: Path) -> None:
+    from docbatch_gui.diagnostics.doctor import _model
+
+    plain = _model(load_settings(data_dir=tmp_path))
+    assert "sends those in doubt" not in plain.detail
+    path = routed_profile(tmp_path).source
+    routed = _model(load_settings(data_dir=tmp_path, DOCBATCH_PROFILE=str(path)))
+    assert f"with {FIRST} first and sends those in doubt once to {ESCALATION}" in routed.detail
