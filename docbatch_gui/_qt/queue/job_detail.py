@@ -6,7 +6,7 @@ import asyncio
 import html
 from pathlib import Path
 
-from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QSize, Qt, Signal
 from PySide6.QtGui import QIcon, QPixmap
 from PySide6.QtWidgets import (
     QLabel,
@@ -144,28 +144,7 @@ class JobDetail(QWidget):
         self.error.setText(text + (f"\n{advice}" if advice else ""))
 
     def routing_text(self, job: Job) -> str:
-        """Which model answered and what each answer cost, in words; empty before
-        any Claude request (or for an offline job)."""
-        if job.first_model is None:
-            return ""
-        first = self.tr("Read by {0}: {1}").format(job.first_model, _usd(job.cost_first_usd))
-        if not job.escalated:
-            return first
-        labels = self._reason_labels()
-        reasons = ", ".join(labels.get(r, r) for r in job.escalation_reasons)
-        escalated = self.tr("sent to {0} ({1}): {2}").format(
-            job.escalation_model or "?", reasons or "?", _usd(job.cost_escalation_usd)
-        )
-        kept = self.tr("answer kept: {0}").format(job.answered_by) if job.answered_by else ""
-        return "; ".join(p for p in (first, escalated, kept) if p)
-
-    def _reason_labels(self) -> dict[str, str]:
-        return {
-            "missing_field": self.tr("a key field missing"),
-            "unsure": self.tr("unsure"),
-            "check_failed": self.tr("a field check failed"),
-            "contradiction": self.tr("contradicts the page"),
-        }
+        return routing_line(job)
 
     def _kind_labels(self) -> dict[ErrorKind, str]:
         return {
@@ -228,3 +207,32 @@ class JobDetail(QWidget):
 
 def _usd(cost: float | None) -> str:
     return "—" if cost is None else f"${cost:.4f}"
+
+
+def routing_line(job: Job) -> str:
+    """Which model answered and what each answer cost, in words (routing by
+    difficulty); empty before any Claude request, or for an offline job. The queue's
+    detail pane and the Review tab's job tooltip show it."""
+    if job.first_model is None:
+        return ""
+    first = QCoreApplication.translate("JobDetail", "Read by {0}: {1}").format(
+        job.first_model, _usd(job.cost_first_usd)
+    )
+    if not job.escalated:
+        return first
+    labels = {
+        "missing_field": QCoreApplication.translate("JobDetail", "a key field missing"),
+        "unsure": QCoreApplication.translate("JobDetail", "unsure"),
+        "check_failed": QCoreApplication.translate("JobDetail", "a field check failed"),
+        "contradiction": QCoreApplication.translate("JobDetail", "contradicts the page"),
+    }
+    reasons = ", ".join(labels.get(r, r) for r in job.escalation_reasons)
+    escalated = QCoreApplication.translate("JobDetail", "sent to {0} ({1}): {2}").format(
+        job.escalation_model or "?", reasons or "?", _usd(job.cost_escalation_usd)
+    )
+    kept = (
+        QCoreApplication.translate("JobDetail", "answer kept: {0}").format(job.answered_by)
+        if job.answered_by
+        else ""
+    )
+    return "; ".join(p for p in (first, escalated, kept) if p)
