@@ -363,15 +363,9 @@ def test_each_model_answers_as_scripted_in_sync_and_batch(
     text = "".join(b.text for b in first.content if b.type == "text")
     assert _confidences(text) == {0.4}
     assert wire_fields(json.loads(text)["documents"][0])["amount"] is None
-    created = client.messages.batches.create(
-        requests=[
-            {"custom_id": "a", "params": params},
-            {
-                "custom_id": "b",
-                "params": {**params, "model": other, "thinking": {"type": "disabled"}},
-            },
-        ]
-    )
+    stronger: Any = {**params, "model": other, "thinking": {"type": "disabled"}}
+    requests: Any = [{"custom_id": "a", "params": params}, {"custom_id": "b", "params": stronger}]
+    created = client.messages.batches.create(requests=requests)
     client.messages.batches.retrieve(created.id)
     results = {r.custom_id: r.result for r in client.messages.batches.results(created.id)}
     texts = {
