@@ -172,3 +172,17 @@ def test_an_escalation_batch_whose_create_failed_is_created_from_its_intent(
     assert [b.status for b in app.store.list_batches()] == ["ended", "ended"]
     done = app.store.get_job(job.id)
     assert done.state is JobState.DONE and done.answered_by == ESCALATION
+
+
+def test_an_escalation_that_keeps_expiring_leaves_the_first_answer(
+    app: DocBatchApp, fake_anthropic: FakeAnthropic, tmp_path: Path
+) -> None:
+    fake_anthropic.answer_as(FIRST, confidence=0.4)
+    (job,) = app.add([builders.invoice_pdf(tmp_path / "late.pdf")], mode="batch").jobs
+    fake_anthropic.batch_expired({f"job_{job.id}_batch_1_esc"})
+    cycles(app, 8)
+    tries = app.settings.request_retries + 1
+    assert [len(b) for b in batch_posts(fake_anthropic)] == [1] * (1 + tries)
+    done = app.store.get_job(job.id)
+    assert done.state is JobState.NEEDS_REVIEW and done.answered_by == FIRST
+    assert done.escalated and done.cost_escalation_usd is None

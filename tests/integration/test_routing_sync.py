@@ -147,3 +147,15 @@ def test_without_an_escalation_model_nothing_escalates(
     assert (job.first_model, job.answered_by) == (claude_settings.anthropic_model,) * 2
     jobs = json.loads(json.dumps([job.as_dict()]))
     assert jobs[0]["first_model"] == claude_settings.anthropic_model
+
+
+def test_a_failed_escalation_leaves_the_first_answer_standing(
+    app: DocBatchApp, fake_anthropic: FakeAnthropic, tmp_path: Path
+) -> None:
+    fake_anthropic.answer_as(FIRST, confidence=0.4)
+    fake_anthropic.fail_custom_ids({"job_1_batch_1_esc"}, 500)  # the first job of a fresh store
+    job = run(app, builders.invoice_pdf(tmp_path / "busy.pdf"))
+    assert models_asked(fake_anthropic).count(ESCALATION) == 3  # the SDK's 2 retries
+    assert job.state is JobState.NEEDS_REVIEW  # as without routing, not failed
+    assert job.escalated and job.answered_by == FIRST
+    assert not job.cost_escalation_usd  # a failed request is not billed
