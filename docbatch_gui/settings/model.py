@@ -354,7 +354,11 @@ class Settings(BaseSettings):
         )
         if problem:
             raise ValueError(problem)
-        for role, model in profile_models(self.profile_path):
+        try:
+            routes = profile_models(self.profile_path)
+        except ConfigError as exc:  # a missing or broken profile file, said as a setting
+            raise ValueError(exc.message) from None
+        for role, model in routes:
             problem = combination_problem(
                 model,
                 self.claude_effort,

@@ -180,3 +180,9 @@ def test_doctor_names_the_route(tmp_path: Path) -> None:
     path = routed_profile(tmp_path).source
     routed = _model(load_settings(data_dir=tmp_path, DOCBATCH_PROFILE=str(path)))
     assert f"with {FIRST} first and sends those in doubt once to {ESCALATION}" in routed.detail
+
+
+def test_a_missing_profile_file_is_a_settings_error(tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere.json"
+    with pytest.raises(ConfigError, match="nowhere.json"):
+        load_settings(data_dir=tmp_path, DOCBATCH_PROFILE=str(missing))
