@@ -184,5 +184,5 @@ def test_doctor_names_the_route(tmp_path: Path) -> None:
 
 def test_a_missing_profile_file_is_a_settings_error(tmp_path: Path) -> None:
     missing = tmp_path / "nowhere.json"
-    with pytest.raises(ConfigError, match="nowhere.json"):
+    with pytest.raises(ConfigError, match=r"nowhere\.json"):
         load_settings(data_dir=tmp_path, DOCBATCH_PROFILE=str(missing))
