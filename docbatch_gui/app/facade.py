@@ -133,7 +133,8 @@ class DocBatchApp(JobMoves, BatchViews, RemoteSources):
 
     @cached_property
     def profile(self) -> Profile:
-        return load_profile()
+        """The profile DOCBATCH_PROFILE names, else the bundled one."""
+        return load_profile(self.settings.profile_path)
 
     @cached_property
     def context(self) -> EngineContext:

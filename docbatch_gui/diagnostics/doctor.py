@@ -198,6 +198,7 @@ def _anthropic(settings: Settings) -> Check:
 def _model(settings: Settings) -> Check:
     """The model and what every request asks of it, from the catalogue."""
     from docbatch_gui.llm.catalogue import load_catalogue
+    from docbatch_gui.settings.model import profile_models
 
     info = load_catalogue().model(settings.anthropic_model)
     prices = info.prices
@@ -205,6 +206,12 @@ def _model(settings: Settings) -> Check:
         f"{info.id} ({info.name}, {info.status}): ${prices.input:g} in / ${prices.output:g} "
         f"out per million tokens, half in batch mode; {settings.thinking_choice.label}"
     )
+    routes = dict(profile_models(settings.profile_path))
+    if routes:  # the profile names the models (docs/routing.md)
+        first = routes.get("first", info.id)
+        detail += f"; the profile reads documents with {first} first"
+        if "escalation" in routes:
+            detail += f" and sends those in doubt once to {routes['escalation']}"
     if info.status != "current":
         return Check(
             "Claude model", Status.WARN, detail + "; a legacy model: consider a current one"

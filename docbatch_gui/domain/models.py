@@ -65,12 +65,26 @@ class Job:
     #: the operator deleted the job but kept its documents: the queue no longer lists
     #: it, while Review and the registry still use what it found
     archived: bool = False
+    # routing by difficulty (the profile's first and escalation models)
+    #: the model of the first answers; None before any Claude request (or offline)
+    first_model: str | None = None
+    #: whether the job was sent to the escalation model, which one, and why
+    escalated: bool = False
+    escalation_model: str | None = None
+    escalation_reasons: list[str] = field(default_factory=list)
+    #: the model(s) whose answers the documents hold ("a, b" when groups differ)
+    answered_by: str | None = None
+    #: what the first answers and the escalated ones cost (their sum is the actual)
+    cost_first_usd: float | None = None
+    cost_escalation_usd: float | None = None
 
     def __post_init__(self) -> None:
         # stores hand over the text they keep; the type is the contract
         object.__setattr__(self, "mode", ProcessingMode(self.mode))
         if self.error_params is None:
             object.__setattr__(self, "error_params", {})
+        if self.escalation_reasons is None:
+            object.__setattr__(self, "escalation_reasons", [])
 
     @property
     def is_duplicate(self) -> bool:
@@ -109,6 +123,13 @@ class Job:
             "updated_at": self.updated_at.isoformat() if self.updated_at else None,
             "cost_estimate_usd": self.cost_estimate_usd,
             "cost_actual_usd": self.cost_actual_usd,
+            "first_model": self.first_model,
+            "escalated": self.escalated,
+            "escalation_model": self.escalation_model,
+            "escalation_reasons": list(self.escalation_reasons),
+            "answered_by": self.answered_by,
+            "cost_first_usd": self.cost_first_usd,
+            "cost_escalation_usd": self.cost_escalation_usd,
         }
 
 
@@ -252,6 +273,17 @@ class RequestRecord:
     batch_cost_usd: float | None = None  # what the answer from ``batch`` cost alone
     #: input tokens the seller's confirmed examples added (estimated from their text)
     example_tokens: int = 0
+    #: the model the request was sent to (None: a record from before routing, sent
+    #: to the settings' model)
+    model: str | None = None
+    #: "first", or "escalation": the same group read again by the escalation model
+    tier: str = "first"
+    #: why the group was escalated (``engine.routing.REASONS``)
+    reasons: list[str] = field(default_factory=list)
+
+    @property
+    def escalation(self) -> bool:
+        return self.tier == "escalation"
 
     def body(self) -> dict[str, Any]:
         return dict(self.__dict__)

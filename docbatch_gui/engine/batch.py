@@ -19,7 +19,7 @@ import logging
 from datetime import UTC, datetime, timedelta
 
 from docbatch_gui.domain.errors import DocBatchError, ErrorKind, InvalidTransition
-from docbatch_gui.domain.models import BatchRecord, Job, RequestRecord
+from docbatch_gui.domain.models import BatchRecord, Job, Page, RequestRecord
 from docbatch_gui.domain.states import PAUSED_SETTING, JobState
 from docbatch_gui.engine.batch_results import ResultBuilder
 from docbatch_gui.engine.context import EngineContext
@@ -27,6 +27,7 @@ from docbatch_gui.engine.counterparties import request_examples
 from docbatch_gui.engine.estimates import CostEstimator
 from docbatch_gui.engine.extraction import group_request, page_groups
 from docbatch_gui.engine.faults import crash_point
+from docbatch_gui.engine.routing import ESCALATION, FIRST, is_escalation
 from docbatch_gui.engine.worker import LocalWorker, run_job
 from docbatch_gui.llm.batches import BatchClient
 from docbatch_gui.llm.catalogue import Usage
@@ -61,6 +62,7 @@ class BatchEngine:
         self.worker = worker
         self.estimator = CostEstimator(self.store, self.settings, self.profile)
         self.results = ResultBuilder(context, worker.emit)
+        self.escalation = self.results.escalation
         self.halted: DocBatchError | None = None
 
     # -- the loop -----------------------------------------------------------------------
@@ -126,7 +128,8 @@ class BatchEngine:
         records = {r.custom_id: r for r in self.store.list_requests(job.id)}
         pages = self.store.list_pages(job.id)
         requests = []
-        for number, group in enumerate(page_groups(pages, self.settings.group_size), start=1):
+        groups = page_groups(pages, self.settings.group_size)
+        for number, group in enumerate(groups, start=1):
             request_id = custom_id(job.id, number)
             record = records.get(request_id)
             if wanted is not None:
@@ -147,6 +150,40 @@ class BatchEngine:
                     request_examples(self.store, self.profile, job, group),
                 )
             )
+        return requests + self._escalated(job, records, groups, len(pages), wanted)
+
+    def _escalated(
+        self,
+        job: Job,
+        records: dict[str, RequestRecord],
+        groups: list[list[Page]],
+        total_pages: int,
+        wanted: set[str] | None,
+    ) -> list[ExtractionRequest]:
+        """The job's escalated groups waiting for a batch (``retry``, tries left), or
+        the ``wanted`` ones: the escalation model's requests join the next batch."""
+        requests = []
+        for record in records.values():
+            if not record.escalation or not 1 <= record.group <= len(groups):
+                continue
+            if wanted is not None:
+                if record.custom_id not in wanted:
+                    continue
+            elif record.state != "retry" or record.attempts >= self.results.max_attempts:
+                continue
+            group = groups[record.group - 1]
+            first = group_request(
+                self.blobs,
+                self.settings,
+                self.profile,
+                job,
+                record.group,
+                group,
+                total_pages,
+                record.max_tokens,
+                request_examples(self.store, self.profile, job, group),
+            )
+            requests.append(self.escalation.request(first))
         return requests
 
     def _split(self, requests: list[ExtractionRequest]) -> list[list[ExtractionRequest]]:
@@ -179,7 +216,7 @@ class BatchEngine:
                 job_ids=sorted(jobs),
                 window_start=(_now() - WINDOW_SKEW).isoformat(),
                 cost_estimate_usd=estimate,
-                model=self.settings.anthropic_model,
+                model=", ".join(sorted({str(r.params["model"]) for r in requests})),
                 effort=self.settings.thinking_choice.label,
             )
         )
@@ -214,6 +251,9 @@ class BatchEngine:
                     max_tokens=previous.max_tokens if previous else None,
                     note=previous.note if previous else None,
                     example_tokens=text_tokens(request.example_chars),
+                    model=str(request.params["model"]),
+                    tier=ESCALATION if is_escalation(request.custom_id) else FIRST,
+                    reasons=previous.reasons if previous else [],
                     **(Usage.of(previous) if previous else Usage()).as_fields(),
                 )
             )

@@ -25,9 +25,10 @@ from docbatch_gui.engine.documents import (
     finished,
     store_documents,
 )
+from docbatch_gui.engine.escalation import Escalation, answers_of, record_pages
 from docbatch_gui.engine.faults import crash_point
 from docbatch_gui.engine.limits import ResultLimiter
-from docbatch_gui.llm.answers import InvalidAnswer, RawDocument, parse_answer, stitch
+from docbatch_gui.llm.answers import InvalidAnswer, parse_answer, stitch
 from docbatch_gui.llm.catalogue import Usage, load_catalogue
 from docbatch_gui.llm.claude import (
     CutOff,
@@ -60,6 +61,7 @@ class ResultBuilder:
         self.limiter = ResultLimiter(settings.result_workers, settings.max_concurrent_mb)
         self.max_attempts = settings.request_retries + 1
         self.refusal: CriticalError | None = None
+        self.escalation = Escalation(context)
 
     # -- results ------------------------------------------------------------------------
 
@@ -94,7 +96,8 @@ class ResultBuilder:
     def _record(self, record: RequestRecord, result: BatchResult) -> RequestRecord:
         if result.kind == "succeeded":
             usage = Usage.from_api(result.message.usage)
-            cost = self.catalogue.cost(self.settings.anthropic_model, usage, batch=True)
+            model = record.model or self.settings.anthropic_model
+            cost = self.catalogue.cost(model, usage, batch=True)
             spent = round((record.cost_usd or 0.0) + (cost or 0.0), 6)
             fields: dict[str, Any] = {
                 **(usage + Usage.of(record)).as_fields(),
@@ -132,7 +135,7 @@ class ResultBuilder:
         with a larger budget; a second cut is final (sending the same again would
         only pay again)."""
         budget = record.max_tokens or self.settings.max_output_tokens
-        model = self.catalogue.model(self.settings.anthropic_model)
+        model = self.catalogue.model(record.model or self.settings.anthropic_model)
         raised = None if record.max_tokens else raised_max_tokens(budget, model.max_output_tokens)
         if raised is None:
             error = cut_off_error(record.pages, budget)
@@ -168,13 +171,50 @@ class ResultBuilder:
             raise refusal
 
     async def finish_answered(self, job: Job) -> None:
-        """A job whose groups were all answered before (a retry after a crash)."""
-        await self._build(job, self.store.list_requests(job.id))
+        """A job whose groups were all answered before (a retry after a crash); when
+        its first answers call for the escalation model, it waits for the next batch."""
+        records = self.store.list_requests(job.id)
+        if self._escalating(job, records):
+            self._emit(self.store.transition(job.id, JobState.SUBMITTED))
+            return
+        await self._build(job, records)
+
+    def _escalating(self, job: Job, records: list[RequestRecord]) -> bool:
+        """Whether escalated requests of the job still wait for a batch: decided here,
+        once, from the first answers (written before the job moves, so a restart finds
+        them), or left from before with tries to go. One whose tries are spent, or
+        that was rejected, leaves the first answer standing."""
+        pages = record_pages(records)
+        decided = self.escalation.decide(job, answers_of(records, escalated=False), pages, records)
+        for group, reasons in decided.items():
+            record = self.escalation.waiting_record(job, group, pages[group], reasons, "batch")
+            self.store.save_request(record)
+        if decided:
+            records = self.store.list_requests(job.id)
+            self.store.update_job(job.id, **self.escalation.job_fields(records))
+        waiting = [
+            r
+            for r in records
+            if r.escalation and r.state == "retry" and r.attempts < self.max_attempts
+        ]
+        for record in records:
+            if record.escalation and record.state in ("retry", "errored") and record not in waiting:
+                log.warning(
+                    "job %s (%s): the escalated request of group %d gave no answer (%s); "
+                    "the first answer stands",
+                    job.id,
+                    job.file_name,
+                    record.group,
+                    record.error,
+                )
+        return bool(waiting)
 
     async def _decide(self, job: Job, records: list[RequestRecord]) -> None:
-        rejected = [r for r in records if r.state == "errored"]
-        again = [r for r in records if r.state == "retry"]
-        refused = [r for r in rejected if r.error_kind == ErrorKind.CRITICAL.value]
+        firsts = [r for r in records if not r.escalation]
+        rejected = [r for r in firsts if r.state == "errored"]
+        again = [r for r in firsts if r.state == "retry"]
+        refused = [r for r in records if r.state == "errored"]
+        refused = [r for r in refused if r.error_kind == ErrorKind.CRITICAL.value]
         try:
             if refused:
                 self._emit(
@@ -210,7 +250,7 @@ class ResultBuilder:
                         ),
                     )
                 )
-            elif again:
+            elif again or self._escalating(job, records):
                 self._emit(
                     self.store.transition(job.id, JobState.SUBMITTED, expected=JobState.PROCESSING)
                 )
@@ -225,10 +265,12 @@ class ResultBuilder:
         async with self.limiter.admit(job.size):
             job = self._emit(self.store.transition(job.id, JobState.BUILDING))
             crash_point("mid_build")
-            groups = [
-                [RawDocument.from_body(d) for d in r.answer or []]
-                for r in sorted(records, key=lambda r: r.group)
-            ]
+            groups, winners = self.escalation.assemble(
+                job,
+                answers_of(records, escalated=False),
+                answers_of(records, escalated=True),
+                record_pages(records),
+            )
             documents = store_documents(self.context, job.id, stitch(job.id, groups, self.profile))
             cost = sum(r.cost_usd or 0.0 for r in records)
             job = self.store.transition(
@@ -237,6 +279,7 @@ class ResultBuilder:
                 expected=JobState.BUILDING,
                 progress=1.0,
                 cost_actual_usd=round(cost, 6),
+                **self.escalation.job_fields(records, winners),
             )
             self._emit(finished(self.context, job))
 

@@ -41,7 +41,8 @@ def opened_context(settings: Settings, profile: Profile | None = None) -> Iterat
     """A context with connections of its own, closed on the way out (a Celery task)."""
     store = open_store(settings)
     try:
-        yield EngineContext(store, open_blobs(settings), settings, profile or load_profile())
+        profile = profile or load_profile(settings.profile_path)
+        yield EngineContext(store, open_blobs(settings), settings, profile)
     finally:
         store.close()
 

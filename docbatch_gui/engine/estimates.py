@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from docbatch_gui.domain.models import Page
+from docbatch_gui.engine.routing import route_for
 from docbatch_gui.llm.catalogue import load_catalogue
 from docbatch_gui.llm.pricing import (
     EstimateBasis,
@@ -26,6 +27,7 @@ from docbatch_gui.llm.pricing import (
 )
 from docbatch_gui.llm.prompt import output_schema, system_blocks
 from docbatch_gui.llm.requests import ExtractionRequest
+from docbatch_gui.llm.thinking import choose
 from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.storage.store import Store
@@ -41,13 +43,16 @@ class CostEstimator:
         self.store = store
         self.settings = settings
         self.catalogue = load_catalogue()
-        self.choice = settings.thinking_choice
-        self.model = self.catalogue.model(settings.anthropic_model)
+        # the first model reads every page (routing by difficulty): it is what a run
+        # costs before any escalation
+        first = route_for(settings, profile).first
+        self.model = self.catalogue.model(first)
+        self.choice = choose(self.model, settings.claude_effort, settings.claude_thinking)
         blocks = system_blocks(profile, settings.group_size)
         self.prefix_chars = sum(len(b["text"]) for b in blocks)
         prompt = json.dumps([blocks, output_schema(profile)], sort_keys=True, ensure_ascii=False)
         digest = hashlib.sha256(prompt.encode()).hexdigest()[:16]
-        self.key = f"{BASIS_KEY}:{settings.anthropic_model}:{digest}"
+        self.key = f"{BASIS_KEY}:{first}:{digest}"
 
     def basis(self) -> EstimateBasis:
         saved = self.store.get_setting(self.key)
@@ -88,7 +93,7 @@ class CostEstimator:
         self.store.set_setting(self.key, basis.as_dict())
         log.info(
             "cost estimates for %s now use count_tokens: prefix %d tokens, page factor %.2f",
-            self.settings.anthropic_model,
+            self.model.id,
             basis.prefix_tokens,
             basis.page_factor,
         )

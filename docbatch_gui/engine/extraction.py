@@ -22,7 +22,9 @@ from docbatch_gui.domain.errors import (
 from docbatch_gui.domain.models import Document, Job, Page, RequestRecord
 from docbatch_gui.engine.context import EngineContext
 from docbatch_gui.engine.counterparties import request_examples
+from docbatch_gui.engine.escalation import Escalation, answers_of, group_pages
 from docbatch_gui.engine.estimates import CostEstimator
+from docbatch_gui.engine.routing import ESCALATION, FIRST, is_escalation, route_for
 from docbatch_gui.llm.answers import RawDocument, stitch
 from docbatch_gui.llm.catalogue import Usage, load_catalogue
 from docbatch_gui.llm.pricing import text_tokens
@@ -63,7 +65,10 @@ def group_request(
     """One group's request, reading only this group's page images (sync and batch).
 
     ``max_tokens`` is raised for a group whose earlier answer was cut off; ``examples``
-    are the seller's confirmed documents (``counterparties.request_examples``)."""
+    are the seller's confirmed documents (``counterparties.request_examples``). It goes
+    to the route's first model (``engine.routing``): the profile's ``models.first``,
+    else the settings' model."""
+    route = route_for(settings, profile)
     payloads = [
         PagePayload(p.page_no, blobs.read(p.image_sha) if p.image_sha else b"", p.text)
         for p in group
@@ -75,11 +80,11 @@ def group_request(
         payloads,
         profile,
         total_pages=total_pages,
-        model=settings.anthropic_model,
+        model=route.first,
         group_size=settings.group_size,
         max_tokens=max_tokens or settings.max_output_tokens,
         output_mode=settings.claude_output,
-        options=settings.thinking_choice.params(),
+        options=route.params(route.first),
         examples=examples,
     )
 
@@ -97,6 +102,7 @@ class SyncExtraction:
         self.claude = claude
         self.catalogue = load_catalogue()
         self.estimator = CostEstimator(self.store, self.settings, self.profile)
+        self.escalation = Escalation(context)
         self.chunk = max(2, 2 * self.settings.max_concurrency)
         self._examples: dict[tuple[int, int], str] = {}
 
@@ -152,7 +158,52 @@ class SyncExtraction:
                 break
         if failures:
             raise _summarise(failures, len(groups), job.file_name)
-        return stitch(job.id, [answers[n] for n in sorted(answers)], self.profile)
+        pages_of = group_pages(groups)
+        if self.escalation.routed:
+            await self._escalate(job, attempt, groups, len(pages), answers, records)
+        now = self.store.list_requests(job.id)
+        escalated = answers_of(now, escalated=True)
+        chosen, winners = self.escalation.assemble(job, answers, escalated, pages_of)
+        self.store.update_job(job.id, attempt=attempt, **self.escalation.job_fields(now, winners))
+        return stitch(job.id, chosen, self.profile)
+
+    async def _escalate(
+        self,
+        job: Job,
+        attempt: int,
+        groups: list[list[Page]],
+        total_pages: int,
+        answers: dict[int, list[RawDocument]],
+        records: dict[str, RequestRecord],
+    ) -> None:
+        """Send the groups the first answers left in doubt to the escalation model, at
+        once and once: a group escalated before is asked again only when its escalated
+        request failed (a retry of the job); its answer is never judged again."""
+        now = self.store.list_requests(job.id)
+        reasons = self.escalation.decide(job, answers, group_pages(groups), now) or {
+            r.group: r.reasons for r in now if r.escalation and r.state != "succeeded"
+        }
+        if not reasons:
+            return
+        requests = [
+            self.escalation.request(self._request(job, n, groups, total_pages, records))
+            for n in sorted(reasons)
+        ]
+        for outcome in await self.claude.extract(requests):
+            self._record(job, outcome, reasons.get(outcome.request.group, []))
+            if outcome.error is not None:
+                if outcome.error.kind is ErrorKind.CRITICAL:
+                    self._update_cost(job, attempt)
+                    raise outcome.error
+                log.warning(
+                    "job %s (%s): the escalated request of group %d failed (%s); the "
+                    "first answer stands",
+                    job.id,
+                    job.file_name,
+                    outcome.request.group,
+                    outcome.error.message,
+                )
+        self._update_cost(job, attempt)
 
     def _request(
         self,
@@ -179,14 +230,15 @@ class SyncExtraction:
             examples,
         )
 
-    def _record(self, job: Job, outcome: RequestOutcome) -> None:
+    def _record(self, job: Job, outcome: RequestOutcome, reasons: list[str] | None = None) -> None:
         request, usage = outcome.request, outcome.usage
         previous = next(
             (r for r in self.store.list_requests(job.id) if r.custom_id == request.custom_id), None
         )
         if previous is not None:  # a retried group: what was paid before still counts
             usage += Usage.of(previous)
-        cost = self.catalogue.cost(self.settings.anthropic_model, usage)
+        model = str(request.params.get("model") or self.settings.anthropic_model)
+        cost = self.catalogue.cost(model, usage)
         self.store.save_request(
             RequestRecord(
                 job_id=job.id,
@@ -207,6 +259,9 @@ class SyncExtraction:
                 max_tokens=outcome.max_tokens,
                 note=outcome.note or (previous.note if previous else None),
                 example_tokens=text_tokens(request.example_chars),
+                model=model,
+                tier=ESCALATION if is_escalation(request.custom_id) else FIRST,
+                reasons=list(reasons or (previous.reasons if previous else [])),
                 **usage.as_fields(),
             )
         )

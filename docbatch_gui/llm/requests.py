@@ -70,7 +70,8 @@ def custom_id(job_id: int, group: int) -> str:
 
 
 def parse_custom_id(value: str) -> tuple[int, int]:
-    match = re.fullmatch(r"job_(\d+)_batch_(\d+)", value)
+    """(job, group) of a request id; an escalated request's ``_esc`` suffix included."""
+    match = re.fullmatch(r"job_(\d+)_batch_(\d+)(?:_esc)?", value)
     if match is None:
         raise ValueError(f"not a DocBatch request id: {value!r}")
     return int(match.group(1)), int(match.group(2))

@@ -29,6 +29,7 @@ __all__ = [
     "FieldProfile",
     "Keyword",
     "Profile",
+    "RoutingModels",
     "default_profile_path",
     "label_regex",
     "load_profile",
@@ -98,6 +99,21 @@ class CurrencyProfile:
 
 
 @dataclass(frozen=True)
+class RoutingModels:
+    """Which Claude models read this profile's documents (routing by difficulty).
+
+    ``first`` reads every document (None: the settings' ``ANTHROPIC_MODEL``);
+    ``escalation`` reads again, once, a document whose first answer is unsure,
+    incomplete, fails a check or contradicts the page (None: no routing). The ids are
+    checked against the model catalogue where the engine starts (``engine.routing``):
+    the catalogue lives a layer above the profile.
+    """
+
+    first: str | None = None
+    escalation: str | None = None
+
+
+@dataclass(frozen=True)
 class Profile:
     source: Path
     version: int
@@ -112,6 +128,8 @@ class Profile:
     currencies: tuple[CurrencyProfile, ...]
     #: confirmed documents of a known seller shown to Claude with its pages (0–2)
     counterparty_examples: int = 0
+    #: first and escalation models (routing by difficulty); both None: single model
+    models: RoutingModels = RoutingModels()
 
     @property
     def field_keys(self) -> tuple[str, ...]:
@@ -177,6 +195,21 @@ class _CurrencyIn(_Strict):
     markers: list[str] = Field(min_length=1)
 
 
+class _ModelsIn(_Strict):
+    first: str | None = Field(default=None, min_length=1)
+    escalation: str | None = Field(default=None, min_length=1)
+
+    @model_validator(mode="after")
+    def _distinct(self) -> _ModelsIn:
+        if self.first is not None and self.first == self.escalation:
+            raise ValueError(
+                f"models.first and models.escalation are both {self.first!r}: escalating "
+                "to the same model pays twice for the same answer; name a stronger "
+                "escalation model or leave it out"
+            )
+        return self
+
+
 class _ProfileIn(_Strict):
     version: int = Field(ge=1)
     description: str = ""
@@ -187,6 +220,7 @@ class _ProfileIn(_Strict):
     min_type_score: float = Field(default=2.0, ge=0)
     min_page_chars: int = Field(default=5, ge=0)
     counterparty_examples: int = Field(default=0, ge=0, le=2)
+    models: _ModelsIn = _ModelsIn()
     doc_types: list[_DocTypeIn] = Field(min_length=1)
     fields: list[_FieldIn] = Field(min_length=1)
     currencies: list[_CurrencyIn] = []
@@ -303,6 +337,7 @@ def _compile(raw: _ProfileIn, source: Path) -> Profile:
         fields=fields,
         currencies=currencies,
         counterparty_examples=raw.counterparty_examples,
+        models=RoutingModels(raw.models.first, raw.models.escalation),
     )
 
 

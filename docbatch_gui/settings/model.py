@@ -8,6 +8,7 @@ start with one message naming the variable, its value and what is allowed.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import shutil
 from enum import StrEnum
@@ -30,6 +31,7 @@ from docbatch_gui.domain.states import ProcessingMode
 from docbatch_gui.llm.catalogue import load_catalogue
 from docbatch_gui.llm.requests import OutputMode
 from docbatch_gui.llm.thinking import choose, forced_tool_refusal
+from docbatch_gui.pipeline.profile import default_profile_path, load_profile
 from docbatch_gui.settings.file import (
     FileSource,
     KeyringSource,
@@ -112,6 +114,24 @@ def combination_problem(
     return None
 
 
+def profile_models(path: Path | None) -> list[tuple[str, str]]:
+    """(role, model id) of the models the profile at ``path`` routes to (routing by
+    difficulty), read once per version of the file; a broken profile is a
+    ConfigError naming it."""
+    source = Path(path) if path is not None else default_profile_path()
+    try:
+        stamp = source.stat().st_mtime_ns
+    except OSError:
+        stamp = 0  # load_profile says what is wrong with it
+    return _profile_models(str(source), stamp)
+
+
+@functools.cache
+def _profile_models(source: str, _stamp: int) -> list[tuple[str, str]]:
+    models = load_profile(Path(source)).models
+    return [(r, m) for r, m in (("first", models.first), ("escalation", models.escalation)) if m]
+
+
 def default_model() -> str:
 
     return load_catalogue().default_model
@@ -183,6 +203,9 @@ class Settings(BaseSettings):
     anthropic_model: str = Field(
         default_factory=lambda: default_model(), min_length=1, alias="ANTHROPIC_MODEL"
     )
+    #: the document-type profile (JSON): types, fields, review threshold, and the
+    #: first and escalation models of routing by difficulty; empty: the bundled one
+    profile_path: Path | None = Field(None, alias="DOCBATCH_PROFILE")
     #: output_config.effort: auto is the lowest the model accepts
     claude_effort: str = Field("auto", alias="CLAUDE_EFFORT")
     #: auto turns thinking off where the model allows it (extraction needs no reasoning)
@@ -300,6 +323,7 @@ class Settings(BaseSettings):
         "webhook_url",
         "webhook_secret",
         "shared_folder",
+        "profile_path",
         mode="before",
     )
     @classmethod
@@ -330,6 +354,21 @@ class Settings(BaseSettings):
         )
         if problem:
             raise ValueError(problem)
+        try:
+            routes = profile_models(self.profile_path)
+        except ConfigError as exc:  # a missing or broken profile file, said as a setting
+            raise ValueError(exc.message) from None
+        for role, model in routes:
+            problem = combination_problem(
+                model,
+                self.claude_effort,
+                self.claude_thinking,
+                self.claude_output,
+                self.max_output_tokens,
+            )
+            if problem:
+                where = self.profile_path or "the bundled profile"
+                raise ValueError(f"{where}: models.{role} {model!r}: {problem}")
         return self
 
     @property

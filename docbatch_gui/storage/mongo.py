@@ -78,6 +78,13 @@ def _doc_to_job(doc: dict[str, Any]) -> Job:
         error_code=doc.get("error_code"),
         error_params=doc.get("error_params") or {},
         archived=bool(doc.get("archived", False)),
+        first_model=doc.get("first_model"),
+        escalated=bool(doc.get("escalated", False)),
+        escalation_model=doc.get("escalation_model"),
+        escalation_reasons=list(doc.get("escalation_reasons") or []),
+        answered_by=doc.get("answered_by"),
+        cost_first_usd=doc.get("cost_first_usd"),
+        cost_escalation_usd=doc.get("cost_escalation_usd"),
     )
 
 

@@ -40,7 +40,7 @@ from docbatch_gui.storage.sqlite_registry import RegistryTables
 from docbatch_gui.storage.sqlite_schema import MIGRATIONS
 from docbatch_gui.storage.store import JOB_FIELDS, check_attempt, check_expectations, scrubbed
 
-_BOOL_FIELDS = {"termination_confirmed", "artifacts_deliverable", "archived"}
+_BOOL_FIELDS = {"termination_confirmed", "artifacts_deliverable", "archived", "escalated"}
 
 
 def _to_db(name: str, value: Any) -> Any:
@@ -50,7 +50,7 @@ def _to_db(name: str, value: Any) -> Any:
         return value.astimezone(UTC).isoformat()
     if name in _BOOL_FIELDS:
         return int(bool(value))
-    if name == "error_params":
+    if name in ("error_params", "escalation_reasons"):
         return json.dumps(value, ensure_ascii=False, default=str)
     if isinstance(value, (JobState, Phase, ErrorKind)):
         return value.value
@@ -90,6 +90,13 @@ def _row_to_job(row: sqlite3.Row) -> Job:
         error_code=row["error_code"],
         error_params=json.loads(row["error_params"]) if row["error_params"] else {},
         archived=bool(row["archived"]),
+        first_model=row["first_model"],
+        escalated=bool(row["escalated"]),
+        escalation_model=row["escalation_model"],
+        escalation_reasons=json.loads(row["escalation_reasons"] or "[]"),
+        answered_by=row["answered_by"],
+        cost_first_usd=row["cost_first_usd"],
+        cost_escalation_usd=row["cost_escalation_usd"],
     )
 
 

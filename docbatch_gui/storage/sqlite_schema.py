@@ -207,4 +207,17 @@ MIGRATIONS: list[str] = [
     ALTER TABLE pages ADD COLUMN words_sha TEXT;
     ALTER TABLE ocr_cache ADD COLUMN words_sha TEXT;
     """,
+    # 14: reserved for the per-page request plan (issue 19, part 1, another branch);
+    # the lead replaces this placeholder with that migration when merging
+    "",
+    # 15: routing by difficulty: which models read a job, why it escalated, both costs
+    """
+    ALTER TABLE jobs ADD COLUMN first_model TEXT;
+    ALTER TABLE jobs ADD COLUMN escalated INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE jobs ADD COLUMN escalation_model TEXT;
+    ALTER TABLE jobs ADD COLUMN escalation_reasons TEXT;
+    ALTER TABLE jobs ADD COLUMN answered_by TEXT;
+    ALTER TABLE jobs ADD COLUMN cost_first_usd REAL;
+    ALTER TABLE jobs ADD COLUMN cost_escalation_usd REAL;
+    """,
 ]

@@ -373,6 +373,35 @@ class StoreContract:
         updated = store.update_job(job.id, cost_estimate_usd=0.05, cost_actual_usd=0.031)
         assert (updated.cost_estimate_usd, updated.cost_actual_usd) == (0.05, 0.031)
 
+    def test_routing_keeps_both_tiers_and_their_costs(self, store: Store) -> None:
+        job = store.create_job(new_job())
+        assert (job.escalated, job.first_model, job.escalation_reasons) == (False, None, [])
+        first = RequestRecord(job.id, f"job_{job.id}_batch_1", 1, [1], "succeeded",
+                              cost_usd=0.001, model="claude-haiku-5-5")  # fmt: skip
+        second = RequestRecord(job.id, f"job_{job.id}_batch_1_esc", 1, [1], "succeeded",
+                               cost_usd=0.02, model="claude-sonnet-5-5", tier="escalation",
+                               reasons=["unsure"])  # fmt: skip
+        store.save_request(first)
+        store.save_request(second)
+        records = {r.custom_id: r for r in store.list_requests(job.id)}
+        assert records[first.custom_id] == first and records[second.custom_id] == second
+        assert records[second.custom_id].escalation and not records[first.custom_id].escalation
+        updated = store.update_job(
+            job.id,
+            first_model="claude-haiku-5-5",
+            escalated=True,
+            escalation_model="claude-sonnet-5-5",
+            escalation_reasons=["unsure", "contradiction"],
+            answered_by="claude-sonnet-5-5",
+            cost_first_usd=0.001,
+            cost_escalation_usd=0.02,
+        )
+        again = store.get_job(job.id)
+        assert again == updated
+        assert again.escalated is True and again.escalation_reasons == ["unsure", "contradiction"]
+        assert (again.cost_first_usd, again.cost_escalation_usd) == (0.001, 0.02)
+        assert again.as_dict()["answered_by"] == "claude-sonnet-5-5"
+
     # -- batches ------------------------------------------------------------------------
 
     def test_batch_intent_then_id_then_results(self, store: Store) -> None:

@@ -44,6 +44,7 @@ from tests.fakes.anthropic_answers import (
     expected_documents,
     parse_request,
 )
+from tests.fakes.anthropic_models import ModelScript, scripts, scripts_from_env
 from tests.fakes.anthropic_rules import (
     MAX_BATCH_REQUESTS,
     MAX_REQUEST_BYTES,
@@ -194,8 +195,11 @@ class FakeAnthropic(LocalServer):
       answer spends thinking tokens, reported in ``usage.output_tokens_details``;
       when thinking and answer exceed ``max_tokens`` the answer stops there
       (``stop_reason: max_tokens``), as does one scripted by ``cut_off_next``.
-    - ``reset()`` also restores ``latency`` and ``batch_polls_needed`` and forgets the
-      prompt cache.
+    - ``answer_as(model, confidence=..., missing=..., values=...)`` decides how one
+      model answers (``anthropic_models``): what makes routing by difficulty escalate.
+      ``model_scripts=`` or ``FAKE_ANTHROPIC_MODELS`` set them for the server's life.
+    - ``reset()`` also restores ``latency``, ``batch_polls_needed`` and the model
+      scripts given at construction, and forgets the prompt cache.
     """
 
     def __init__(
@@ -203,13 +207,19 @@ class FakeAnthropic(LocalServer):
         *,
         model_answer: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
         keep_image_data: bool = True,
+        model_scripts: dict[str, ModelScript | dict[str, Any]] | None = None,
     ) -> None:
         """``model_answer(request_body) -> answer object`` replaces the offline extractor.
 
         ``keep_image_data=False`` records base64 images as a short placeholder: a
         benchmark of thousands of pages would otherwise hold every image in memory.
+        ``model_scripts`` (model id -> ``ModelScript`` or its dict) say how each model
+        answers; without them ``FAKE_ANTHROPIC_MODELS`` is read.
         """
         self.model_answer = model_answer
+        self._default_scripts = (
+            scripts(model_scripts) if model_scripts is not None else scripts_from_env()
+        )
         self.keep_image_data = keep_image_data
         self.url = ""
         self.requests: list[RecordedRequest] = []
@@ -243,6 +253,7 @@ class FakeAnthropic(LocalServer):
             self._errored: dict[str, str] = {}
             self._expired: set[str] = set()
             self._batches: dict[str, _Batch] = {}
+            self._model_scripts: dict[str, ModelScript] = dict(self._default_scripts)
         self._cache.clear()
 
     # ----------------------------------------------------------------- scripting
@@ -290,6 +301,19 @@ class FakeAnthropic(LocalServer):
         """The next ``count`` answers run out of ``max_tokens``: billed in full, cut."""
         with self._lock:
             self._cut_off_next += count
+
+    def answer_as(
+        self,
+        model: str,
+        *,
+        confidence: float | None = None,
+        missing: tuple[str, ...] = (),
+        values: dict[str, str] | None = None,
+    ) -> None:
+        """Every answer of ``model`` (sync or batch) from now on: found values with
+        ``confidence``, ``missing`` fields not found, ``values`` said instead."""
+        with self._lock:
+            self._model_scripts[model] = ModelScript(confidence, tuple(missing), values or {})
 
     def batch_errored(
         self, custom_ids: set[str], error_type: str = "invalid_request_error"
@@ -457,6 +481,10 @@ class FakeAnthropic(LocalServer):
         tokens = _tokens(body)
         parsed = parse_request(body)
         answer = self.model_answer(body) if self.model_answer else answer_for(parsed)
+        with self._lock:
+            script = self._model_scripts.get(str(body.get("model")))
+        if script is not None:
+            answer = script.apply(answer)
         with self._lock:
             invalid = custom_id in self._invalid_ids or self._invalid_next > 0
             self._invalid_next -= int(custom_id not in self._invalid_ids and invalid)

@@ -345,3 +345,34 @@ def test_async_client_round_trip_and_batch(fake: FakeAnthropic) -> None:
 
     asyncio.run(run())
     assert fake.count("POST", "/v1/messages/batches") == 1
+
+
+def _confidences(text: str) -> set[float]:
+    answer = json.loads(text)
+    return {f["confidence"] for d in answer["documents"] for f in d["fields"] if f["found"]}
+
+
+def test_each_model_answers_as_scripted_in_sync_and_batch(
+    fake: FakeAnthropic, client: anthropic.Anthropic
+) -> None:
+    other = "claude-sonnet-5"
+    fake.answer_as(MODEL, confidence=0.4, missing=("amount",))
+    fake.answer_as(other, confidence=0.95)
+    params = _params([(1, INVOICE)])
+    first = client.messages.create(**params)
+    text = "".join(b.text for b in first.content if b.type == "text")
+    assert _confidences(text) == {0.4}
+    assert wire_fields(json.loads(text)["documents"][0])["amount"] is None
+    stronger: Any = {**params, "model": other, "thinking": {"type": "disabled"}}
+    requests: Any = [{"custom_id": "a", "params": params}, {"custom_id": "b", "params": stronger}]
+    created = client.messages.batches.create(requests=requests)
+    client.messages.batches.retrieve(created.id)
+    results = {r.custom_id: r.result for r in client.messages.batches.results(created.id)}
+    texts = {
+        k: "".join(b.text for b in r.message.content if b.type == "text")  # type: ignore[union-attr]
+        for k, r in results.items()
+    }
+    assert (_confidences(texts["a"]), _confidences(texts["b"])) == ({0.4}, {0.95})
+    fake.reset()  # scripts given per test end with it
+    plain = client.messages.create(**params)
+    assert _confidences("".join(b.text for b in plain.content if b.type == "text")) == {0.9}

@@ -6,7 +6,7 @@ import asyncio
 import html
 from pathlib import Path
 
-from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QSize, Qt, Signal
 from PySide6.QtGui import QIcon, QPixmap
 from PySide6.QtWidgets import (
     QLabel,
@@ -58,6 +58,14 @@ class JobDetail(QWidget):
         self.error.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.error.setStyleSheet(ERROR_STYLE)
         self.error.hide()
+        #: which model read the file, whether it went to the escalation model, and
+        #: what each cost (routing by difficulty)
+        self.routing = QLabel()
+        self.routing.setObjectName("job_routing")
+        self.routing.setWordWrap(True)
+        self.routing.setTextFormat(Qt.TextFormat.PlainText)
+        self.routing.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.routing.hide()
         self.pages = QListWidget()
         self.pages.setViewMode(QListView.ViewMode.IconMode)
         self.pages.setIconSize(PAGE_ICON)
@@ -87,6 +95,7 @@ class JobDetail(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.title)
         layout.addWidget(self.error)
+        layout.addWidget(self.routing)
         layout.addWidget(split, 1)
 
     def show_job(self, job: Job | None) -> None:
@@ -96,6 +105,9 @@ class JobDetail(QWidget):
         self.pages.clear()
         self.documents.clear()
         self._show_error(job)
+        text = self.routing_text(job) if job is not None else ""
+        self.routing.setText(text)
+        self.routing.setVisible(bool(text))
         if job is None:
             self.title.setText(self.tr("Select a job to see its pages and documents."))
             return
@@ -130,6 +142,9 @@ class JobDetail(QWidget):
         advice = self._advice().get(job.error_kind) if job.error_kind else None
         text = f"{what}: {job.error}"
         self.error.setText(text + (f"\n{advice}" if advice else ""))
+
+    def routing_text(self, job: Job) -> str:
+        return routing_line(job)
 
     def _kind_labels(self) -> dict[ErrorKind, str]:
         return {
@@ -188,3 +203,36 @@ class JobDetail(QWidget):
     def _activated(self, item: QTreeWidgetItem) -> None:
         job_id, doc_index = item.data(0, Qt.ItemDataRole.UserRole)
         self.review_requested.emit(job_id, doc_index)
+
+
+def _usd(cost: float | None) -> str:
+    return "—" if cost is None else f"${cost:.4f}"
+
+
+def routing_line(job: Job) -> str:
+    """Which model answered and what each answer cost, in words (routing by
+    difficulty); empty before any Claude request, or for an offline job. The queue's
+    detail pane and the Review tab's job tooltip show it."""
+    if job.first_model is None:
+        return ""
+    first = QCoreApplication.translate("JobDetail", "Read by {0}: {1}").format(
+        job.first_model, _usd(job.cost_first_usd)
+    )
+    if not job.escalated:
+        return first
+    labels = {
+        "missing_field": QCoreApplication.translate("JobDetail", "a key field missing"),
+        "unsure": QCoreApplication.translate("JobDetail", "unsure"),
+        "check_failed": QCoreApplication.translate("JobDetail", "a field check failed"),
+        "contradiction": QCoreApplication.translate("JobDetail", "contradicts the page"),
+    }
+    reasons = ", ".join(labels.get(r, r) for r in job.escalation_reasons)
+    escalated = QCoreApplication.translate("JobDetail", "sent to {0} ({1}): {2}").format(
+        job.escalation_model or "?", reasons or "?", _usd(job.cost_escalation_usd)
+    )
+    kept = (
+        QCoreApplication.translate("JobDetail", "answer kept: {0}").format(job.answered_by)
+        if job.answered_by
+        else ""
+    )
+    return "; ".join(p for p in (first, escalated, kept) if p)

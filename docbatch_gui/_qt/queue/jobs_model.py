@@ -248,6 +248,13 @@ class JobTableModel(TableModel):
             if column == COL_FILE:
                 reason = error_line(job)
                 return f"{job.source_path}\n\n{job.error}" if reason else job.source_path
+            if column == COL_COST and job.escalated:
+                return self.tr("{0}: {1}\n{2}: {3}").format(
+                    job.first_model,
+                    _usd(job.cost_first_usd),
+                    job.escalation_model,
+                    _usd(job.cost_escalation_usd),
+                )
         elif role == Qt.ItemDataRole.ForegroundRole and column == COL_ERROR:
             return QColor("#b3261e")
         elif role == Qt.ItemDataRole.TextAlignmentRole and column in (
@@ -360,3 +367,7 @@ class JobFilterProxy(QSortFilterProxyModel):
         ):
             return False
         return not self._text or self._text in job.file_name.lower()
+
+
+def _usd(cost: float | None) -> str:
+    return "" if cost is None else f"${cost:.4f}"

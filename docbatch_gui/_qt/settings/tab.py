@@ -70,7 +70,8 @@ GROUPS: list[tuple[str, list[str], Probe | None]] = [
         "claude",
         [
             "anthropic_api_key", "anthropic_base_url", "anthropic_timeout",
-            "anthropic_max_retries", "claude_effort", "claude_thinking", "claude_output",
+            "anthropic_max_retries", "profile_path", "claude_effort", "claude_thinking",
+            "claude_output",
             "max_output_tokens", "request_retries", "counterparty_kept",
             "batch_max_requests", "batch_max_mb",
         ],
@@ -230,6 +231,7 @@ class SettingsTab(QWidget):
             "anthropic_max_retries": self.tr("SDK retries"),
             "claude_output": self.tr("Output format"),
             "claude_effort": self.tr("Effort"),
+            "profile_path": self.tr("Document profile (first and escalation models)"),
             "claude_thinking": self.tr("Thinking"),
             "max_output_tokens": self.tr("Max output tokens"),
             "request_retries": self.tr("Request retries"),

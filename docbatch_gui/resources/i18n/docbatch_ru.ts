@@ -683,6 +683,34 @@ Allowed: {1}</source>
         <translation>из отслеживаемой папки {0}</translation>
     </message>
     <message>
+        <source>Read by {0}: {1}</source>
+        <translation>Прочитала модель {0}: {1}</translation>
+    </message>
+    <message>
+        <source>sent to {0} ({1}): {2}</source>
+        <translation>отправлено в {0} ({1}): {2}</translation>
+    </message>
+    <message>
+        <source>answer kept: {0}</source>
+        <translation>оставлен ответ: {0}</translation>
+    </message>
+    <message>
+        <source>a key field missing</source>
+        <translation>нет ключевого поля</translation>
+    </message>
+    <message>
+        <source>unsure</source>
+        <translation>неуверенно</translation>
+    </message>
+    <message>
+        <source>a field check failed</source>
+        <translation>поле не прошло проверку</translation>
+    </message>
+    <message>
+        <source>contradicts the page</source>
+        <translation>расходится со страницей</translation>
+    </message>
+    <message>
         <source>bad input</source>
         <translation>некорректный файл</translation>
     </message>
@@ -807,6 +835,12 @@ Allowed: {1}</source>
     <message>
         <source>Error</source>
         <translation>Ошибка</translation>
+    </message>
+    <message>
+        <source>{0}: {1}
+{2}: {3}</source>
+        <translation>{0}: {1}
+{2}: {3}</translation>
     </message>
 </context>
 <context>
@@ -2250,6 +2284,10 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
     <message>
         <source>Effort</source>
         <translation>Уровень усилий</translation>
+    </message>
+    <message>
+        <source>Document profile (first and escalation models)</source>
+        <translation>Профиль документов (первая и уточняющая модели)</translation>
     </message>
     <message>
         <source>Thinking</source>

@@ -1,0 +1,179 @@
+"""Routing by difficulty applied to a job: decide, re-ask, choose, account.
+
+Sync and batch mode share these steps (``engine.routing`` holds the rules):
+
+1. ``decide``: the job's first answers, stitched and checked exactly as they would be
+   saved, name the request groups to escalate (none when the profile has no
+   escalation model, or when the job was escalated before: once, never a loop);
+2. ``requests``: those groups' requests, re-targeted to the escalation model, with
+   ids of their own (``job_7_batch_1_esc``), so both answers and both costs are kept
+   as separate request records;
+3. ``assemble``: per escalated group, the escalated answer replaces the first when
+   it is better; the job records which models answered and what each tier cost.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from docbatch_gui.domain.models import Document, Job, Page, RequestRecord
+from docbatch_gui.engine.checking import checked
+from docbatch_gui.engine.context import EngineContext
+from docbatch_gui.engine.routing import (
+    ESCALATION,
+    REASONS,
+    Route,
+    better_groups,
+    escalation_id,
+    retarget,
+    route_for,
+    wanted,
+)
+from docbatch_gui.llm.answers import RawDocument, stitch
+from docbatch_gui.llm.requests import ExtractionRequest
+
+log = logging.getLogger(__name__)
+
+Answers = Mapping[int, Sequence[RawDocument]]
+
+
+def group_pages(groups: Sequence[Sequence[Page]]) -> dict[int, list[int]]:
+    """Each request group's source pages, by group number (from 1)."""
+    return {n: [p.page_no for p in group] for n, group in enumerate(groups, start=1)}
+
+
+def record_pages(records: Sequence[RequestRecord]) -> dict[int, list[int]]:
+    """Each first-tier request group's source pages, by group number."""
+    return {r.group: list(r.pages) for r in records if not r.escalation}
+
+
+def answers_of(
+    records: Sequence[RequestRecord], *, escalated: bool
+) -> dict[int, list[RawDocument]]:
+    """The answered groups of one tier, by group number."""
+    return {
+        r.group: [RawDocument.from_body(d) for d in r.answer or []]
+        for r in records
+        if r.escalation == escalated and r.state == "succeeded" and r.answer is not None
+    }
+
+
+class Escalation:
+    """The routing of one engine context's jobs."""
+
+    def __init__(self, context: EngineContext) -> None:
+        self.context = context
+        self.route: Route = route_for(context.settings, context.profile)
+
+    @property
+    def routed(self) -> bool:
+        return self.route.routed
+
+    def _documents(self, job: Job, answers: Answers) -> list[Document]:
+        groups = [answers[n] for n in sorted(answers)]
+        return checked(self.context, job.id, stitch(job.id, groups, self.context.profile))
+
+    def decide(
+        self, job: Job, first: Answers, pages: Mapping[int, Sequence[int]],
+        records: Sequence[RequestRecord],
+    ) -> dict[int, list[str]]:  # fmt: skip
+        """The groups to escalate with their reasons; empty without an escalation model
+        or once the job has escalation records (escalate at most once)."""
+        if not self.routed or any(r.escalation for r in records):
+            return {}
+        found = wanted(self._documents(job, first), pages)
+        for group, reasons in found.items():
+            log.info(
+                "job %s (%s): group %d (pages %s) goes to %s: %s",
+                job.id,
+                job.file_name,
+                group,
+                _span(pages[group]),
+                self.route.escalation,
+                ", ".join(reasons),
+            )
+        return found
+
+    def request(self, request: ExtractionRequest) -> ExtractionRequest:
+        """``request`` (built for the first model) as the escalation model's."""
+        model = self.route.escalation
+        assert model is not None, "only a routed profile escalates"
+        new_id = escalation_id(request.job_id, request.group)
+        params = retarget(
+            request.params, request.custom_id, new_id, model, self.route.params(model)
+        )
+        return replace(request, custom_id=new_id, params=params)
+
+    def assemble(
+        self, job: Job, first: Answers, escalated: Answers, pages: Mapping[int, Sequence[int]]
+    ) -> tuple[list[list[RawDocument]], set[int]]:
+        """The answer of every group, each escalated group's replacing the first when
+        better; and the groups where it did."""
+        if not escalated:
+            return [list(first[n]) for n in sorted(first)], set()
+        mixed = {**first, **{n: a for n, a in escalated.items() if n in first}}
+        winners = better_groups(
+            self._documents(job, first),
+            self._documents(job, mixed),
+            pages,
+            mixed.keys() & escalated.keys(),
+        )
+        for group in sorted(escalated):
+            kept = "escalated" if group in winners else "first"
+            log.info(
+                "job %s (%s): group %d: the %s answer is kept", job.id, job.file_name, group, kept
+            )
+        chosen = {n: (escalated[n] if n in winners else first[n]) for n in first}
+        return [list(chosen[n]) for n in sorted(chosen)], winners
+
+    def job_fields(
+        self, records: Sequence[RequestRecord], winners: set[int] | None = None
+    ) -> dict[str, Any]:
+        """What the job shows of its routing: the models, why it escalated, which
+        model's answers it holds and what each tier cost."""
+        firsts = [r for r in records if not r.escalation]
+        escalations = [r for r in records if r.escalation]
+        first_model = next((r.model for r in firsts if r.model), None) or self.route.first
+        escalation_model = next((r.model for r in escalations if r.model), None)
+        reasons = {reason for r in escalations for reason in r.reasons}
+        fields: dict[str, Any] = {
+            "first_model": first_model,
+            "escalated": bool(escalations),
+            "escalation_model": escalation_model,
+            "escalation_reasons": [r for r in REASONS if r in reasons],
+            "cost_first_usd": _cost(firsts),
+            "cost_escalation_usd": _cost(escalations) if escalations else None,
+        }
+        if winners is not None:
+            groups = {r.group for r in firsts}
+            used = {escalation_model if g in winners else first_model for g in groups}
+            fields["answered_by"] = ", ".join(sorted(m for m in used if m)) or None
+        return fields
+
+    def waiting_record(
+        self, job: Job, group: int, pages: Sequence[int], reasons: list[str], mode: str
+    ) -> RequestRecord:
+        """An escalation request not yet sent: ``retry`` is "for the next batch"."""
+        return RequestRecord(
+            job_id=job.id,
+            custom_id=escalation_id(job.id, group),
+            group=group,
+            pages=list(pages),
+            state="retry",
+            mode=mode,
+            model=self.route.escalation,
+            tier=ESCALATION,
+            reasons=list(reasons),
+        )
+
+
+def _cost(records: Sequence[RequestRecord]) -> float | None:
+    costs = [r.cost_usd for r in records if r.cost_usd is not None]
+    return round(sum(costs), 6) if costs else None
+
+
+def _span(pages: Sequence[int]) -> str:
+    return f"{pages[0]}-{pages[-1]}" if pages else "?"
