@@ -207,4 +207,26 @@ MIGRATIONS: list[str] = [
     ALTER TABLE pages ADD COLUMN words_sha TEXT;
     ALTER TABLE ocr_cache ADD COLUMN words_sha TEXT;
     """,
+    # 14, 15: reserved for the request plan and the routing (their branches fill them)
+    """
+    SELECT 14;
+    """,
+    """
+    SELECT 15;
+    """,
+    # 16: the spend ledger: each actual cost when it was paid (the month's budget sums
+    # it); what requests already cost is carried over at their last update
+    """
+    CREATE TABLE spend (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        at TEXT NOT NULL,
+        usd REAL NOT NULL,
+        job_id INTEGER,
+        ref TEXT NOT NULL DEFAULT ''
+    );
+    CREATE INDEX spend_at ON spend(at);
+    INSERT INTO spend (at, usd, job_id, ref)
+        SELECT updated_at, json_extract(body, '$.cost_usd'), job_id, custom_id FROM requests
+        WHERE json_extract(body, '$.cost_usd') > 0;
+    """,
 ]
