@@ -81,6 +81,14 @@ class Forecast:
 NO_FORECAST = Forecast(0.0, 0.0, 0.0)
 
 
+def usd_text(usd: float) -> str:
+    """Dollars as an operator reads them: cents, or four decimals below a cent (a page
+    on a small model costs a fraction of one)."""
+    if 0 < abs(usd) < 0.01:
+        return f"{usd:.4f}"
+    return f"{usd:,.2f}"
+
+
 def month_start(now: datetime | None = None) -> datetime:
     """The first moment of the operator's calendar month (local time), in UTC."""
     local = (now or datetime.now(UTC)).astimezone()
@@ -199,11 +207,11 @@ class Hold:
         return {
             "files": len(self.jobs),
             "pages": self.pages,
-            "usd": f"{self.usd:.2f}",
-            "low": f"{self.low_usd:.2f}",
-            "high": f"{self.high_usd:.2f}",
-            "cap": f"{self.cap_usd:.2f}",
-            "spent": f"{self.spent_usd:.2f}",
+            "usd": usd_text(self.usd),
+            "low": usd_text(self.low_usd),
+            "high": usd_text(self.high_usd),
+            "cap": usd_text(self.cap_usd),
+            "spent": usd_text(self.spent_usd),
         }
 
     def words(self, language: str = "en") -> str:
@@ -248,9 +256,9 @@ def allow_over_budget(store: Store, job_ids: Sequence[int] | None = None) -> Hol
         store.set_setting(ALLOW_KEY, sorted(allowed))
         store.set_setting(HOLD_KEY, None)
         log.warning(
-            "budget: the operator let a held run go over its cap: %d file(s), forecast $%.2f",
+            "budget: the operator let a held run go over its cap: %d file(s), forecast $%s",
             len(hold.jobs),
-            hold.usd,
+            usd_text(hold.usd),
         )
     return hold
 
@@ -300,7 +308,7 @@ class BudgetGate:
         crossed = over_cap(self.settings, forecast, spent)
         self._checked = ids
         if crossed is None:
-            self._admit(ids, f"forecast ${forecast.usd:.2f} within the caps")
+            self._admit(ids, f"forecast ${usd_text(forecast.usd)} within the caps")
             return
         code, cap = crossed
         self.hold = Hold(
