@@ -50,8 +50,8 @@ def forecast_line(forecast: Forecast) -> str:
     return (
         f"Forecast: {money(forecast.usd)} ({money(forecast.low_usd)} to "
         f"{money(forecast.high_usd)}: {RANGE_MEANS}) for {forecast.pages} page(s) of "
-        f"{forecast.jobs} file(s) in {forecast.requests} request(s) to {forecast.model}"
-        f"{guessed}."
+        f"{forecast.jobs} file(s) in {forecast.requests} request(s) to {forecast.model} "
+        f"({', '.join(forecast.modes)} mode){guessed}."
     )
 
 

@@ -73,6 +73,7 @@ class Forecast:
     model: str = ""
     #: pages whose size and text are known (rendered); the others were counted
     rendered_pages: int = 0
+    modes: list[str] = field(default_factory=list)  # sync, batch: what the jobs use
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -184,8 +185,17 @@ class Forecaster:
         usd = self._price(mid, "mid")
         low = min(usd, self._price(self._planned(claude, "low"), "low"))
         high = max(usd, self._price(self._planned(claude, "high"), "high"))
+        modes = sorted({j.mode.value for j in claude})
         return Forecast(
-            usd, low, high, pages, len(claude), len(mid), self.settings.anthropic_model, rendered
+            usd,
+            low,
+            high,
+            pages,
+            len(claude),
+            len(mid),
+            self.settings.anthropic_model,
+            rendered,
+            modes,
         )
 
 
