@@ -10,11 +10,13 @@ changing.
 from __future__ import annotations
 
 import asyncio
+import logging
 import math
 from collections.abc import Callable, Coroutine
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QHideEvent, QShowEvent
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -30,11 +32,14 @@ from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.dialogs import ask
 from docbatch_gui.app.budget import BudgetStatus
+from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.engine.budget import Forecast, Hold, usd_text
 from docbatch_gui.settings.saving import save_settings
 
 FORECAST_DELAY_MS = 400
 HOLD_POLL_MS = 2000
+log = logging.getLogger(__name__)
+
 HOLD_STYLE = "QFrame#budget_hold { background: #fde7e9; border-radius: 4px; }"
 
 
@@ -93,7 +98,15 @@ class BudgetBar(QWidget):
         self._hold_timer = QTimer(self)
         self._hold_timer.setInterval(HOLD_POLL_MS)
         self._hold_timer.timeout.connect(lambda: self._start(self.refresh_hold))
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
         self._hold_timer.start()
+        self._start(self.refresh_hold)
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        super().hideEvent(event)
+        self._hold_timer.stop()
 
     @staticmethod
     def _start(make: Callable[[], Coroutine[Any, Any, None]]) -> None:
@@ -125,7 +138,11 @@ class BudgetBar(QWidget):
             await self.refresh_forecast()
 
     async def _forecast(self) -> None:
-        forecast = await self.ctx.bridge.call(self.ctx.app.forecast)
+        try:
+            forecast = await self.ctx.bridge.call(self.ctx.app.forecast)
+        except DocBatchError as exc:  # a busy store: the next change forecasts again
+            log.info("budget: no forecast: %s", exc)
+            return
         self.show_forecast(forecast)
 
     def show_forecast(self, forecast: Forecast) -> None:
@@ -159,7 +176,11 @@ class BudgetBar(QWidget):
     # -- the hold ----------------------------------------------------------------------------
 
     async def refresh_hold(self) -> None:
-        status = await self.ctx.bridge.call(self.ctx.app.budget)
+        try:
+            status = await self.ctx.bridge.call(self.ctx.app.budget)
+        except DocBatchError as exc:  # a busy store, or the window closing: next poll
+            log.info("budget: could not read the hold: %s", exc)
+            return
         self.show_budget(status)
 
     def show_budget(self, status: BudgetStatus) -> None:
