@@ -90,7 +90,8 @@ def test_a_raised_cap_admits_the_run(tmp_path: Path) -> None:
     app.store.record_spend(0.99999, at=month_start() + timedelta(minutes=1))
     app.add([INVOICE], mode="batch")
     assert BudgetGate(app.forecaster).admit(app.jobs()) == []
-    assert app.budget().hold is not None and app.budget().hold.code == "budget_month_cap"
+    held = app.budget().hold
+    assert held is not None and held.code == "budget_month_cap"
     app.close()
     raised = app_with(tmp_path, budget_month_usd=2.0)  # what new settings open
     assert len(BudgetGate(raised.forecaster).admit(raised.jobs())) == 1
