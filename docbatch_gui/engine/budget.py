@@ -283,12 +283,18 @@ class BudgetGate:
         self.approved: set[int] = set()
         self.hold: Hold | None = None
         self._checked: frozenset[int] = frozenset()
+        #: whether a hold an earlier engine left in the store was looked at
+        self._stale_checked = False
 
     def admit(self, jobs: Sequence[Job]) -> list[Job]:
         """``jobs`` that may start: offline ones, and Claude ones of an admitted run."""
-        if self.settings.budget_run_usd <= 0 and self.settings.budget_month_usd <= 0:
+        pending = any(self._unchecked(j) for j in jobs)
+        capped = self.settings.budget_run_usd > 0 or self.settings.budget_month_usd > 0
+        if not (pending and capped):
+            self._drop_stale_hold()
+        if not capped:
             return list(jobs)  # no cap: nothing to forecast
-        if any(is_claude_job(j) and j.id not in self.approved for j in jobs):
+        if pending:
             try:
                 self._check(jobs)
             except DocBatchError as exc:  # a busy store: hold back, look again later
@@ -299,8 +305,7 @@ class BudgetGate:
     def _check(self, jobs: Sequence[Job]) -> None:
         queued = self.store.list_jobs(states=[JobState.QUEUED])
         run = [j for j in queued if is_claude_job(j) and j.id not in self.approved]
-        run += [j for j in jobs if is_claude_job(j) and j.id not in {r.id for r in run}]
-        run = [j for j in run if j.id not in self.approved]
+        run += [j for j in jobs if self._unchecked(j) and j.id not in {r.id for r in run}]
         ids = frozenset(j.id for j in run)
         allowed = set(self.store.get_setting(ALLOW_KEY) or [])
         let_go = ids & allowed
@@ -334,6 +339,23 @@ class BudgetGate:
         )
         self.store.set_setting(HOLD_KEY, self.hold.as_dict())
         log.warning("budget: %s", english(code, **self.hold.params()))
+
+    def _unchecked(self, job: Job) -> bool:
+        """A queued Claude job no run of this gate admitted yet."""
+        return job.state is JobState.QUEUED and is_claude_job(job) and job.id not in self.approved
+
+    def _drop_stale_hold(self) -> None:
+        """A hold nothing holds any more (its jobs started, were canceled or deleted, or
+        the caps are gone) is not shown: this engine decides the queue's holds."""
+        if self._stale_checked and self.hold is None:
+            return
+        self._stale_checked = True
+        queued = {j.id for j in self.store.list_jobs(states=[JobState.QUEUED])}
+        hold = current_hold(self.store)
+        if hold is not None and (self.hold is None or not set(hold.jobs) & queued):
+            self.store.set_setting(HOLD_KEY, None)
+            self.hold = None
+            self._checked = frozenset()
 
     def _admit(self, ids: frozenset[int], why: str) -> None:
         self.approved |= ids

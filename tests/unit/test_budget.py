@@ -122,3 +122,25 @@ def test_left_is_what_the_month_cap_leaves(tmp_path: Path) -> None:
         "held": None,
     }
     app.close()
+
+
+def test_a_hold_nothing_holds_any_more_is_dropped(tmp_path: Path) -> None:
+    app = app_with(tmp_path, budget_run_usd=0.0001)
+    (job,) = app.add([INVOICE], mode="sync").jobs
+    BudgetGate(app.forecaster).admit(app.jobs())
+    assert app.budget().hold is not None
+    app.close()
+    # the next engine has no caps: the hold the last one left is not shown any more
+    free = app_with(tmp_path)
+    assert free.budget().hold is not None
+    assert [j.id for j in BudgetGate(free.forecaster).admit(free.jobs())] == [job.id]
+    assert free.budget().hold is None
+    free.close()
+    # a held run whose jobs were canceled holds nothing
+    capped = app_with(tmp_path, budget_run_usd=0.0001)
+    gate = BudgetGate(capped.forecaster)
+    assert gate.admit(capped.jobs()) == [] and capped.budget().hold is not None
+    capped.cancel(job.id)
+    assert gate.admit(capped.jobs()) == []
+    assert capped.budget().hold is None and gate.hold is None
+    capped.close()
