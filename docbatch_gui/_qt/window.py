@@ -73,6 +73,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.tabs)
         self.queue_tab.review_requested.connect(self.show_review)
         self.settings_tab.saved.connect(lambda settings: spawn(self.apply_settings(settings)))
+        self.queue_tab.budget_bar.settings_saved.connect(self._budget_raised)
 
         self.log_panel = LogPanel()
         self.log_dock = QDockWidget(self.tr("Log"), self)
@@ -156,6 +157,13 @@ class MainWindow(QMainWindow):
         self.watch_status.refresh()
         self.statusBar().showMessage(self.tr("Ready"), 3000)
         self.started.emit()
+
+    def _budget_raised(self, settings: Settings) -> None:
+        """A cap raised from the Queue tab: the Settings tab shows it, the engine takes
+        it over."""
+        self.settings_tab.current = settings
+        self.settings_tab.revert()
+        spawn(self.apply_settings(settings))
 
     async def apply_settings(self, settings: Settings) -> None:
         """Run the engine on new settings without interrupting anyone's work.

@@ -18,6 +18,7 @@ from datetime import UTC, datetime, timedelta
 
 from docbatch_gui.domain.models import BatchRecord, Job
 from docbatch_gui.domain.states import FINAL_STATES, SUCCESS_STATES, JobState
+from docbatch_gui.engine.budget import month_start
 
 #: the Batches API ends a batch that has not finished 24 h after its creation
 BATCH_LIFETIME = timedelta(hours=24)
@@ -140,12 +141,6 @@ class MonthSummary:
     def savings_usd(self) -> float:
         """What the same usage would have cost at sync prices, minus what it cost."""
         return max(0.0, self.sync_cost_usd - self.cost_usd)
-
-
-def month_start(now: datetime) -> datetime:
-    """The first moment of the operator's calendar month (local time), in UTC."""
-    local = now.astimezone()
-    return local.replace(day=1, hour=0, minute=0, second=0, microsecond=0).astimezone(UTC)
 
 
 def month_summary(

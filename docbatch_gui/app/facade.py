@@ -15,6 +15,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from docbatch_gui.app.budget import BudgetViews
 from docbatch_gui.app.exports import DocumentExports
 from docbatch_gui.app.job_moves import JobMoves
 from docbatch_gui.app.review import ReviewService
@@ -37,6 +38,7 @@ from docbatch_gui.domain.states import (
     JobState,
     ProcessingMode,
 )
+from docbatch_gui.engine.budget import Hold
 from docbatch_gui.engine.context import (
     EngineContext,
     anthropic_key,
@@ -78,7 +80,7 @@ async def first_of(*events: asyncio.Event, timeout: float | None = None) -> None
             task.cancel()
 
 
-class DocBatchApp(JobMoves, BatchViews, RemoteSources):
+class DocBatchApp(JobMoves, BatchViews, RemoteSources, BudgetViews):
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         remember_secrets(secret_values(settings))  # scrubbed from every error and log line
@@ -97,6 +99,8 @@ class DocBatchApp(JobMoves, BatchViews, RemoteSources):
         self._dispatched: set[int] = set()
         #: the critical error that stopped the last run, for the operator
         self.halted: DocBatchError | None = None
+        #: the run the budget caps held before anything of it was sent
+        self.held: Hold | None = None
         #: live sync-mode counters, shared by every run's client (the GUI polls them)
         self.sync_metrics = SyncMetrics(settings.max_concurrency)
 
@@ -335,6 +339,8 @@ class DocBatchApp(JobMoves, BatchViews, RemoteSources):
             return not drain.is_set() and self.may_start()
 
         self.halted = None
+        self.held = None
+        gate = self.budget_gate()
         batch_pending = False
         clients: tuple[ClaudeSync | None, BatchClient | None] | None = None
         try:
@@ -358,7 +364,12 @@ class DocBatchApp(JobMoves, BatchViews, RemoteSources):
                     clients = clients or (self.claude(), self.batch_client())
                     claude, batches = clients
                     worker = LocalWorker(
-                        self.context, listener, claude, may_start=may_start, workload=self.workload
+                        self.context,
+                        listener,
+                        claude,
+                        may_start=may_start,
+                        workload=self.workload,
+                        gate=gate,
                     )
                     if not distributed:  # else Celery workers run queued jobs
                         await worker.run_until_idle(stop)
@@ -368,6 +379,9 @@ class DocBatchApp(JobMoves, BatchViews, RemoteSources):
                     if self.halted is not None:
                         # Auth or billing: stop here, say it once; queued jobs stay queued.
                         break
+                    self.held = gate.hold
+                    if self.held is not None and set(self.held.jobs) & set(job_ids or ()):
+                        break  # a command's run over a cap: its jobs stay queued
                 elif isinstance(self.lock, RedisLeaderLock) and self.lock.unreachable:
                     self.halted = CoordinationUnavailable(
                         f"Redis at {mask_uri_password(self.settings.redis_url or '')} cannot be "

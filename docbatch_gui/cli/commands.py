@@ -19,6 +19,7 @@ from rich.text import Text
 
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.app.watching import WatchService
+from docbatch_gui.cli.budget import cmd_budget, forecast_line, print_process_jobs
 from docbatch_gui.cli.counterparties import cmd_counterparties
 from docbatch_gui.cli.errors import describe, sentence
 from docbatch_gui.cli.export import cmd_export
@@ -43,6 +44,7 @@ from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.progress import Canceled, CancelToken
 from docbatch_gui.domain.states import FINAL_STATES
 from docbatch_gui.domain.text import printable
+from docbatch_gui.engine.budget import is_claude_job
 from docbatch_gui.engine.intake import shown_path
 from docbatch_gui.outbound.webhook import sender_for
 from docbatch_gui.settings.model import Settings
@@ -62,13 +64,21 @@ def cmd_process(app: DocBatchApp, args: argparse.Namespace) -> int:
         complain("No supported files found in the given paths.")
         return ExitCode.UNSUPPORTED
     ids = [job.id for job in report.jobs]
+    forecasts = {job.id: app.forecast([job.id]) for job in app.jobs(ids) if is_claude_job(job)}
+    run = app.forecast(ids)
+    if run.jobs and args.json:  # before anything is sent; stdout holds only the JSON
+        complain(forecast_line(run), "cyan")
+    elif run.jobs:
+        out.print(Text(forecast_line(run)))
+    if args.over_budget:
+        app.allow_over_budget(ids)
     if not args.wait:
         jobs = app.jobs(ids)
-        print_jobs(out, jobs, args.json, app.batches_by_job())
+        print_process_jobs(app, jobs, args.json, forecasts)
         return ExitCode.OK
     jobs, interrupted = _run_with_progress(app, ids, show=out.is_terminal and not args.json)
     if args.json:
-        print_jobs(out, jobs, True, app.batches_by_job())
+        print_process_jobs(app, jobs, True, forecasts)
     else:
         print_jobs(out, jobs, False)
         out.print(summary_line(jobs))
@@ -85,6 +95,9 @@ def cmd_process(app: DocBatchApp, args: argparse.Namespace) -> int:
         complain("Some webhook deliveries are still pending; the next run sends them.", "yellow")
     if app.halted is not None:
         complain(f"Stopped: {app.halted.words(Language.current)}")
+    if app.held is not None:
+        complain(app.held.words(Language.current), "yellow")
+        return ExitCode.WRONG_STATE
     if interrupted:
         left = sum(1 for j in jobs if j.state.value == "queued")
         complain(
@@ -381,4 +394,5 @@ COMMANDS = {
     "watch": cmd_watch,
     "webhooks": cmd_webhooks,
     "counterparties": cmd_counterparties,
+    "budget": cmd_budget,
 }

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 
 from docbatch_gui import __version__
+from docbatch_gui.cli.budget import add_budget_parser
 from docbatch_gui.cli.counterparties import add_counterparties_parser
 from docbatch_gui.cli.errors import DEBUG_VARIABLE
 from docbatch_gui.cli.export import add_export_parser
@@ -56,6 +57,11 @@ def build_parser() -> argparse.ArgumentParser:
     process.add_argument("--wait", action="store_true", help="process now and wait until final")
     process.add_argument("--force", action="store_true", help="process known files again")
     process.add_argument("--json", action="store_true", help="print the jobs as JSON")
+    process.add_argument(
+        "--over-budget",
+        action="store_true",
+        help="run even if the forecast crosses BUDGET_RUN_USD or BUDGET_MONTH_USD",
+    )
 
     jobs = commands.add_parser("jobs", help="list jobs")
     jobs.add_argument("--json", action="store_true", help="print JSON")
@@ -136,4 +142,5 @@ def build_parser() -> argparse.ArgumentParser:
     add_export_parser(commands)
     add_webhooks_parser(commands)
     add_counterparties_parser(commands)
+    add_budget_parser(commands)
     return parser

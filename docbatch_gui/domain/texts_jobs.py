@@ -294,4 +294,27 @@ JOB_TEXTS: dict[str, dict[str, str]] = {
         "en": "Google Vision did not answer page {page} after {attempts} attempts: {cause}",
         "ru": "Google Vision не ответил на страницу {page} после {attempts} попыток: {cause}",
     },
+    # the budget: a run held before anything of it was sent
+    "budget_run_cap": {
+        "en": "{files} file(s), {pages} page(s), held before sending: the forecast of "
+        "${usd} (${low} to ${high}) is over the budget per run of ${cap}. Nothing was sent. "
+        "Raise the budget per run (BUDGET_RUN_USD) in Settings, or run it anyway "
+        "(docbatch process --over-budget, or Run anyway in the Queue tab).",
+        "ru": "{files} файл(ов), {pages} стр., задержаны до отправки: прогноз ${usd} "
+        "(от ${low} до ${high}) больше бюджета на запуск ${cap}. Ничего не отправлено. "
+        "Поднимите бюджет на запуск (BUDGET_RUN_USD) в настройках или запустите всё равно "
+        "(docbatch process --over-budget или «Запустить всё равно» на вкладке «Очередь»).",
+    },
+    "budget_month_cap": {
+        "en": "{files} file(s), {pages} page(s), held before sending: ${spent} spent this "
+        "month plus the forecast of ${usd} (${low} to ${high}) is over the monthly budget "
+        "of ${cap}. Nothing was sent. Raise the budget per month (BUDGET_MONTH_USD) in "
+        "Settings, or run it anyway (docbatch process --over-budget, or Run anyway in the "
+        "Queue tab).",
+        "ru": "{files} файл(ов), {pages} стр., задержаны до отправки: потрачено в этом "
+        "месяце ${spent}, вместе с прогнозом ${usd} (от ${low} до ${high}) это больше "
+        "бюджета на месяц ${cap}. Ничего не отправлено. Поднимите бюджет на месяц "
+        "(BUDGET_MONTH_USD) в настройках или запустите всё равно (docbatch process "
+        "--over-budget или «Запустить всё равно» на вкладке «Очередь»).",
+    },
 }

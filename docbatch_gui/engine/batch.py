@@ -98,6 +98,8 @@ class BatchEngine:
         queued = self.store.list_jobs(
             states=[JobState.QUEUED], mode=BATCH, limit=self.settings.batch_size
         )
+        if self.worker.gate is not None:  # a run over a budget cap is not prepared or sent
+            queued = self.worker.gate.admit(queued)
         prepared: list[Job] = []
         if queued:
             slots = asyncio.Semaphore(self.settings.ocr_workers)

@@ -108,8 +108,16 @@ class CostEstimator:
     ) -> float | None:
         """Before any image is read: page sizes and text layers only, plus
         ``extra_chars`` of text per group (the seller's confirmed examples)."""
+        planned = self.planned(groups, extra_chars)
+        return estimate_cost(self.catalogue, self.choice, self.basis(), planned, batch=batch)
+
+    def planned(
+        self, groups: Sequence[Sequence[Page]], extra_chars: Sequence[int] = ()
+    ) -> list[PlannedRequest]:
+        """What the estimate knows of each group's request (the forecast prices them
+        too)."""
         extra = [*extra_chars, *[0] * (len(groups) - len(extra_chars))]
-        planned = [
+        return [
             PlannedRequest(
                 [(p.width, p.height) for p in group],
                 sum(len(p.text) + PAGE_TEXT_MARKUP for p in group) + more,
@@ -117,7 +125,6 @@ class CostEstimator:
             )
             for group, more in zip(groups, extra, strict=False)
         ]
-        return estimate_cost(self.catalogue, self.choice, self.basis(), planned, batch=batch)
 
     def for_requests(self, requests: Sequence[ExtractionRequest], *, batch: bool) -> float | None:
         planned = [PlannedRequest(r.image_pixels, r.text_chars, len(r.pages)) for r in requests]

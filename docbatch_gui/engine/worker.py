@@ -47,6 +47,7 @@ from docbatch_gui.pipeline.prepare import ChildDied, PrepareTimeout, prepare_poo
 from docbatch_gui.storage.health import storage_error
 
 if TYPE_CHECKING:  # importing the SDK costs two seconds; only sync mode needs it
+    from docbatch_gui.engine.budget import BudgetGate
     from docbatch_gui.llm.claude import ClaudeSync
 
 log = logging.getLogger(__name__)
@@ -77,8 +78,11 @@ class LocalWorker:
         claude: ClaudeSync | None = None,
         may_start: Callable[[], bool] | None = None,
         workload: Workload | None = None,
+        gate: BudgetGate | None = None,
     ) -> None:
         self.context = context
+        #: lets a run's Claude jobs start only within the budget caps (None: no check)
+        self.gate = gate
         #: where running jobs are registered (``job_processing``), as Celery tasks do
         self.workload = workload
         self.store = context.store
@@ -124,7 +128,8 @@ class LocalWorker:
             for mode in sorted(self.modes)
             for job in self.store.list_jobs(states=[JobState.QUEUED], mode=mode, limit=limit)
         ]
-        return sorted(queued, key=lambda j: j.id)[:limit]
+        queued = sorted(queued, key=lambda j: j.id)[:limit]
+        return self.gate.admit(queued) if self.gate is not None else queued
 
     async def run_until_idle(self, stop: asyncio.Event | None = None) -> None:
         """Process queued jobs until none is left (or ``stop`` is set)."""

@@ -220,6 +220,24 @@ class Settings(BaseSettings):
     # keep headroom under both, see docs/claude-api-contract.md).
     batch_max_requests: int = Field(10_000, ge=1, le=100_000, alias="BATCH_MAX_REQUESTS")
     batch_max_mb: float = Field(200, ge=0.01, le=256, alias="BATCH_MAX_MB")
+    # Budget caps in USD (0: no cap). A run whose forecast would cross one waits,
+    # before any request is sent, until the cap is raised or the operator lets it run
+    # (docs/budget.md says what a run is).
+    budget_run_usd: float = Field(
+        0,
+        ge=0,
+        le=1_000_000,
+        alias="BUDGET_RUN_USD",
+        description="Most a run may cost, in USD, as forecast before it starts (0: no cap)",
+    )
+    budget_month_usd: float = Field(
+        0,
+        ge=0,
+        le=10_000_000,
+        alias="BUDGET_MONTH_USD",
+        description="Most a calendar month may cost, in USD: what was paid this month plus "
+        "the next run's forecast (0: no cap)",
+    )
 
     # Review: what confirmed documents teach about their sellers.
     counterparty_kept: int = Field(

@@ -134,6 +134,7 @@ class MongoStore(MongoRecords, MongoRegistry, MongoCounterparties):
             [("job_id", ASCENDING), ("custom_id", ASCENDING)], unique=True
         )
         self.db.batches.create_index([("status", ASCENDING)])
+        self.db.spend.create_index([("at", ASCENDING)])
         self.db.ocr_cache.create_index(
             [("sha256", ASCENDING), ("engine", ASCENDING), ("page_no", ASCENDING)], unique=True
         )

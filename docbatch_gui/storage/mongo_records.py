@@ -17,6 +17,7 @@ from pymongo.database import Database
 
 from docbatch_gui.domain.errors import NotFound
 from docbatch_gui.domain.models import BatchRecord, OcrRecord, Page, RequestRecord
+from docbatch_gui.storage.store import spend_growth, utc_text
 
 
 def now_iso() -> str:
@@ -63,11 +64,27 @@ class MongoRecords:
     # -- Claude requests ----------------------------------------------------------------
 
     def save_request(self, record: RequestRecord) -> None:
-        self.db.requests.replace_one(
-            {"job_id": record.job_id, "custom_id": record.custom_id},
-            record.body(),
-            upsert=True,
-        )
+        key = {"job_id": record.job_id, "custom_id": record.custom_id}
+        before = self.db.requests.find_one(key, {"cost_usd": 1})
+        self.db.requests.replace_one(key, record.body(), upsert=True)
+        grown = spend_growth(before.get("cost_usd") if before else None, record.cost_usd)
+        if grown:
+            self.record_spend(grown, job_id=record.job_id, ref=record.custom_id)
+
+    # -- the spend ledger -----------------------------------------------------------------
+
+    def record_spend(
+        self, usd: float, *, at: datetime | None = None, job_id: int | None = None, ref: str = ""
+    ) -> None:
+        moment = utc_text(at or datetime.now(UTC))
+        self.db.spend.insert_one({"at": moment, "usd": float(usd), "job_id": job_id, "ref": ref})
+
+    def spent_between(self, start: datetime, end: datetime | None = None) -> float:
+        when: dict[str, str] = {"$gte": utc_text(start)}
+        if end is not None:
+            when["$lt"] = utc_text(end)
+        total = sum(float(d["usd"]) for d in self.db.spend.find({"at": when}, {"usd": 1}))
+        return round(total, 6)
 
     def list_requests(self, job_id: int) -> list[RequestRecord]:
         cursor = self.db.requests.find({"job_id": job_id}, {"_id": 0}).sort("group", ASCENDING)

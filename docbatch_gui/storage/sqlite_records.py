@@ -16,6 +16,7 @@ from typing import Any
 
 from docbatch_gui.domain.errors import NotFound
 from docbatch_gui.domain.models import BatchRecord, OcrRecord, RequestRecord
+from docbatch_gui.storage.store import spend_growth, utc_text
 
 
 def now_utc() -> datetime:
@@ -37,6 +38,17 @@ class RecordTables:
 
     def save_request(self, record: RequestRecord) -> None:
         with self._tx() as db:
+            row = db.execute(
+                "SELECT json_extract(body, '$.cost_usd') AS cost FROM requests"
+                " WHERE job_id = ? AND custom_id = ?",
+                (record.job_id, record.custom_id),
+            ).fetchone()
+            grown = spend_growth(row["cost"] if row else None, record.cost_usd)
+            if grown:
+                db.execute(
+                    "INSERT INTO spend (at, usd, job_id, ref) VALUES (?,?,?,?)",
+                    (now_utc().isoformat(), grown, record.job_id, record.custom_id),
+                )
             db.execute(
                 "INSERT INTO requests (job_id, custom_id, group_no, body, updated_at)"
                 " VALUES (?,?,?,?,?) ON CONFLICT(job_id, custom_id) DO UPDATE SET"
@@ -57,6 +69,25 @@ class RecordTables:
                 "SELECT body FROM requests WHERE job_id = ? ORDER BY group_no", (job_id,)
             ).fetchall()
         return [RequestRecord.from_body(json.loads(r["body"])) for r in rows]
+
+    # -- the spend ledger -----------------------------------------------------------------
+
+    def record_spend(
+        self, usd: float, *, at: datetime | None = None, job_id: int | None = None, ref: str = ""
+    ) -> None:
+        with self._tx() as db:
+            db.execute(
+                "INSERT INTO spend (at, usd, job_id, ref) VALUES (?,?,?,?)",
+                ((at or now_utc()).astimezone(UTC).isoformat(), float(usd), job_id, ref),
+            )
+
+    def spent_between(self, start: datetime, end: datetime | None = None) -> float:
+        sql, args = "SELECT COALESCE(SUM(usd), 0) FROM spend WHERE at >= ?", [utc_text(start)]
+        if end is not None:
+            sql += " AND at < ?"
+            args.append(utc_text(end))
+        with self._lock:
+            return round(float(self._db.execute(sql, args).fetchone()[0]), 6)
 
     # -- batches ------------------------------------------------------------------------
 

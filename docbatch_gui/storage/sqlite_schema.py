@@ -220,4 +220,19 @@ MIGRATIONS: list[str] = [
     ALTER TABLE jobs ADD COLUMN cost_first_usd REAL;
     ALTER TABLE jobs ADD COLUMN cost_escalation_usd REAL;
     """,
+    # 16: the spend ledger: each actual cost when it was paid (the month's budget sums
+    # it); what requests already cost is carried over at their last update
+    """
+    CREATE TABLE spend (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        at TEXT NOT NULL,
+        usd REAL NOT NULL,
+        job_id INTEGER,
+        ref TEXT NOT NULL DEFAULT ''
+    );
+    CREATE INDEX spend_at ON spend(at);
+    INSERT INTO spend (at, usd, job_id, ref)
+        SELECT updated_at, json_extract(body, '$.cost_usd'), job_id, custom_id FROM requests
+        WHERE json_extract(body, '$.cost_usd') > 0;
+    """,
 ]

@@ -13,6 +13,7 @@ A job, document, registry, row or batch asked for by an id that does not exist r
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
 from typing import Any, Protocol, runtime_checkable
 
 from docbatch_gui.domain.counterparty import ConfirmedDocument, Counterparty
@@ -263,8 +264,18 @@ class Store(RegistryStore, CounterpartyStore, Protocol):
 
     # Claude requests: usage, cost and the validated answer of each group, so a retry
     # sends only the groups that failed and nothing is paid for twice
+    # (saving a request whose cost grew also writes the growth to the spend ledger)
     def save_request(self, record: RequestRecord) -> None: ...
     def list_requests(self, job_id: int) -> list[RequestRecord]: ...
+
+    # The spend ledger: every actual cost with the moment it was paid, kept when its
+    # job is deleted, so a month's spend is the sum of its entries
+    def record_spend(
+        self, usd: float, *, at: datetime | None = None, job_id: int | None = None, ref: str = ""
+    ) -> None: ...
+    def spent_between(self, start: datetime, end: datetime | None = None) -> float:
+        """USD of the entries paid at ``start`` or later and before ``end``."""
+        ...
 
     # Message Batches (intent first, then the API's id)
     def create_batch(self, record: BatchRecord) -> BatchRecord: ...
@@ -327,3 +338,16 @@ def scrubbed(fields: dict[str, Any]) -> dict[str, Any]:
         if isinstance(clean.get(name), str):
             clean[name] = scrub_secrets(clean[name])
     return clean
+
+
+def utc_text(moment: datetime) -> str:
+    """ISO UTC text as the ledger keeps it, so that text order is time order."""
+    aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return aware.astimezone(UTC).isoformat()
+
+
+def spend_growth(before: float | None, after: float | None) -> float:
+    """What a request's recorded cost grew by (0 when it did not grow): the part of it
+    paid now. A cost only grows (a retry adds to what was paid before)."""
+    grown = (after or 0.0) - (before or 0.0)
+    return round(grown, 9) if grown > 1e-12 else 0.0

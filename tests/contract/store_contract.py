@@ -402,6 +402,32 @@ class StoreContract:
         assert (again.cost_first_usd, again.cost_escalation_usd) == (0.001, 0.02)
         assert again.as_dict()["answered_by"] == "claude-sonnet-5-5"
 
+    def test_what_a_request_costs_more_goes_to_the_spend_ledger_once(self, store: Store) -> None:
+        job = store.create_job(new_job())
+        since = datetime.now(UTC) - timedelta(seconds=1)
+        record = RequestRecord(job.id, f"job_{job.id}_batch_1", 1, [1], "pending")
+        store.save_request(record)
+        assert store.spent_between(since) == 0.0
+        store.save_request(replace(record, state="succeeded", cost_usd=0.02))
+        store.save_request(replace(record, state="succeeded", cost_usd=0.02))  # no growth
+        assert store.spent_between(since) == pytest.approx(0.02)
+        store.save_request(replace(record, state="succeeded", cost_usd=0.05))  # a retry paid
+        assert store.spent_between(since) == pytest.approx(0.05)
+        store.save_request(replace(record, state="pending", cost_usd=None))  # never refunded
+        assert store.spent_between(since) == pytest.approx(0.05)
+
+    def test_spend_is_summed_between_moments_and_outlives_its_job(self, store: Store) -> None:
+        job = store.create_job(new_job())
+        december = datetime(2026, 12, 1, tzinfo=UTC)
+        store.record_spend(1.25, at=december - timedelta(seconds=1), job_id=job.id)
+        store.record_spend(0.5, at=december, job_id=job.id, ref="x")
+        store.record_spend(0.25, at=december + timedelta(days=3), job_id=job.id)
+        store.delete_job(job.id)
+        assert store.spent_between(december) == pytest.approx(0.75)
+        assert store.spent_between(december - timedelta(days=30), december) == pytest.approx(1.25)
+        naive = datetime(2026, 12, 1)  # a naive moment is UTC, as stored
+        assert store.spent_between(naive) == pytest.approx(0.75)
+
     # -- batches ------------------------------------------------------------------------
 
     def test_batch_intent_then_id_then_results(self, store: Store) -> None:

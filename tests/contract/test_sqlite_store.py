@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import json
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -67,3 +69,39 @@ def test_two_connections_see_each_other(tmp_path: Path) -> None:
     assert writer.claim(job.id, JobState.PREPARING) is None
     writer.close()
     reader.close()
+
+
+def test_the_spend_ledger_starts_with_what_requests_had_cost(tmp_path: Path) -> None:
+    """Migration 16 carries over each request's recorded cost at its last update: a
+    month's spend does not start from zero on the day of the upgrade."""
+    import sqlite3
+
+    path = tmp_path / "db.sqlite3"
+    db = sqlite3.connect(path)
+    for script in MIGRATIONS[:13]:  # the schema before the ledger (and its placeholders)
+        for statement in filter(str.strip, script.split(";")):
+            db.execute(statement)
+    db.execute("PRAGMA user_version = 13")
+    db.execute(
+        "INSERT INTO jobs (file_name, source_path, sha256, size, mode, state, created_at,"
+        " updated_at) VALUES ('a.pdf', '/a.pdf', ?, 1, 'sync', 'done', ?, ?)",
+        ("a" * 64, "2026-11-03T10:00:00+00:00", "2026-11-03T10:00:00+00:00"),
+    )
+    for custom, cost, at in (
+        ("job_1_batch_1", 0.25, "2026-11-03T10:00:00+00:00"),
+        ("job_1_batch_2", None, "2026-11-03T10:00:00+00:00"),
+        ("job_1_batch_3", 0.5, "2026-12-01T09:00:00+00:00"),
+    ):
+        body = json.dumps({"job_id": 1, "custom_id": custom, "cost_usd": cost})
+        db.execute(
+            "INSERT INTO requests (job_id, custom_id, group_no, body, updated_at)"
+            " VALUES (1, ?, 1, ?, ?)",
+            (custom, body, at),
+        )
+    db.commit()
+    db.close()
+    store = SQLiteStore(path)
+    december = datetime(2026, 12, 1, tzinfo=UTC)
+    assert store.spent_between(december) == pytest.approx(0.5)
+    assert store.spent_between(december - timedelta(days=30), december) == pytest.approx(0.25)
+    store.close()

@@ -155,6 +155,8 @@ CASES = [
         NOT_FOUND,
         ("No export layout 'nope' (known: all, 1c)",),
     ),
+    Case(("budget",), ExitCode.STORAGE, ("is damaged",), where="damaged"),
+    Case(("budget", "--run-anyway"), WRONG_STATE, ("No run is held by the budget",)),
     Case(
         ("counterparties", "--forget", "7701234560"),
         NOT_FOUND,

@@ -49,6 +49,7 @@ from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.delegates import ProgressDelegate
 from docbatch_gui._qt.widgets.dialogs import confirm
 from docbatch_gui.app.batch_stats import BatchRow, MonthSummary
+from docbatch_gui.app.budget import BudgetStatus
 from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.llm.metrics import SyncSnapshot
 
@@ -77,6 +78,7 @@ class Snapshot:
     mode: str
     live: SyncSnapshot
     summary: MonthSummary | None
+    budget: BudgetStatus | None = None
 
 
 class BatchesTab(QWidget):
@@ -118,8 +120,12 @@ class BatchesTab(QWidget):
         top.addWidget(self.summary, 1)
         top.addWidget(self.refresh_button)
         top.addWidget(self.cancel_button)
+        self.budget_line = QLabel(self.tr("Budget: reading…"))
+        self.budget_line.setTextFormat(Qt.TextFormat.RichText)
+        self.budget_line.setObjectName("batches_budget")
         layout = QVBoxLayout(self)
         layout.addLayout(top)
+        layout.addWidget(self.budget_line)
         layout.addWidget(self.live)
         layout.addWidget(self.stack, 1)
 
@@ -216,6 +222,7 @@ class BatchesTab(QWidget):
             mode=app.resolve_mode(None),
             live=app.sync_snapshot(),
             summary=app.month_summary() if full else None,
+            budget=app.budget() if full else None,
         )
 
     async def refresh(self, *, full: bool = False) -> None:
@@ -239,6 +246,8 @@ class BatchesTab(QWidget):
         self.stack.setCurrentWidget(self.table if snapshot.rows else self.empty)
         if snapshot.summary is not None:
             self._show_summary(snapshot.summary)
+        if snapshot.budget is not None:
+            self._show_budget(snapshot.budget)
         self.live.setVisible(snapshot.mode == "sync")
         if snapshot.mode == "sync":
             self._show_live(snapshot.live)
@@ -257,6 +266,33 @@ class BatchesTab(QWidget):
                 "at sync prices ({1}), minus what it cost."
             ).format(
                 summary.month_start.astimezone().strftime("%Y-%m-%d"), money(summary.sync_cost_usd)
+            )
+        )
+
+    def _show_budget(self, budget: BudgetStatus) -> None:
+        def cap(value: float | None) -> str:
+            return self.tr("no cap") if value is None else money(value)
+
+        text = self.tr(
+            "Budget {0}: spent <b>{1}</b> · per month <b>{2}</b> · left <b>{3}</b> · "
+            "per run <b>{4}</b>"
+        ).format(
+            budget.month,
+            money(budget.spent_usd),
+            cap(budget.month_cap_usd),
+            "—" if budget.left_usd is None else money(budget.left_usd),
+            cap(budget.run_cap_usd),
+        )
+        if budget.hold is not None:
+            text += " · <b style='color:#b06000'>{}</b>".format(
+                self.tr("a run is held by the budget (see the Queue tab)")
+            )
+        self.budget_line.setText(text)
+        self.budget_line.setToolTip(
+            self.tr(
+                "Spent: the actual costs recorded this calendar month. The caps are set "
+                "in Settings (0: no cap); a run whose forecast would cross one waits "
+                "before anything is sent."
             )
         )
 

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.queue.actions import QueueActions
+from docbatch_gui._qt.queue.budget_bar import BudgetBar
 from docbatch_gui._qt.queue.file_cell import FileCellDelegate
 from docbatch_gui._qt.queue.intake import QueueIntake
 from docbatch_gui._qt.queue.job_detail import JobDetail
@@ -98,8 +99,10 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
         split.setSizes([900, 420])
         self.splitter = split
 
+        self.budget_bar = BudgetBar(ctx)
         layout = QVBoxLayout(self)
         layout.addLayout(self.toolbar)
+        layout.addWidget(self.budget_bar)
         layout.addWidget(self.paused_banner)
         layout.addWidget(split, 1)
         ctx.bridge.jobs_changed.connect(self._jobs_changed)
@@ -201,10 +204,13 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
     def load(self, jobs: Sequence[Job]) -> None:
         self.model.load(jobs)
         self._update_counts()
+        self.budget_bar.schedule()
 
     def _jobs_changed(self, jobs: list[Job]) -> None:
         self.model.apply(jobs)
         self._update_counts()
+        if any(j.state is JobState.QUEUED for j in jobs) or self.budget_bar.forecast_shown:
+            self.budget_bar.schedule()  # the queue's forecast may have changed
         selected = self.selected_jobs()
         if len(selected) == 1 and any(j.id == selected[0].id for j in jobs):
             job = self.model.job(selected[0].id)

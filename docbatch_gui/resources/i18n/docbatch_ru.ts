@@ -133,6 +133,10 @@
         <translation>Копировать ID пакета</translation>
     </message>
     <message>
+        <source>Budget: reading…</source>
+        <translation>Бюджет: чтение…</translation>
+    </message>
+    <message>
         <source>&lt;b&gt;Sync mode&lt;/b&gt; — live</source>
         <translation>&lt;b&gt;Синхронный режим&lt;/b&gt; — в реальном времени</translation>
     </message>
@@ -155,6 +159,22 @@
     <message>
         <source>Jobs finished since {0}. Savings: what the same usage would have cost at sync prices ({1}), minus what it cost.</source>
         <translation>Задания, завершённые с {0}. Экономия: сколько тот же объём стоил бы по синхронным ценам ({1}), минус фактическая стоимость.</translation>
+    </message>
+    <message>
+        <source>no cap</source>
+        <translation>без ограничения</translation>
+    </message>
+    <message>
+        <source>Budget {0}: spent &lt;b&gt;{1}&lt;/b&gt; · per month &lt;b&gt;{2}&lt;/b&gt; · left &lt;b&gt;{3}&lt;/b&gt; · per run &lt;b&gt;{4}&lt;/b&gt;</source>
+        <translation>Бюджет {0}: потрачено &lt;b&gt;{1}&lt;/b&gt; · на месяц &lt;b&gt;{2}&lt;/b&gt; · осталось &lt;b&gt;{3}&lt;/b&gt; · на запуск &lt;b&gt;{4}&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>a run is held by the budget (see the Queue tab)</source>
+        <translation>запуск задержан бюджетом (см. вкладку «Очередь»)</translation>
+    </message>
+    <message>
+        <source>Spent: the actual costs recorded this calendar month. The caps are set in Settings (0: no cap); a run whose forecast would cross one waits before anything is sent.</source>
+        <translation>Потрачено: фактические расходы, записанные в этом календарном месяце. Ограничения задаются в настройках (0 — без ограничения); запуск, прогноз которого превысил бы одно из них, ждёт до отправки чего-либо.</translation>
     </message>
     <message>
         <source>In flight &lt;b&gt;{0}&lt;/b&gt; / {1}</source>
@@ -195,6 +215,57 @@
     <message>
         <source>Could not cancel the batch: {0}</source>
         <translation>Не удалось отменить пакет: {0}</translation>
+    </message>
+</context>
+<context>
+    <name>BudgetBar</name>
+    <message>
+        <source>Raise the cap…</source>
+        <translation>Поднять ограничение…</translation>
+    </message>
+    <message>
+        <source>Run anyway</source>
+        <translation>Запустить всё равно</translation>
+    </message>
+    <message>
+        <source>Send this run as it is, whatever it costs; the caps stay as they are</source>
+        <translation>Отправить этот запуск как есть, сколько бы он ни стоил; ограничения остаются прежними</translation>
+    </message>
+    <message>
+        <source>Forecast for {0} queued file(s), {1} page(s), {2} ({3}): &lt;b&gt;${4}&lt;/b&gt; (${5} to ${6})</source>
+        <translation>Прогноз для файлов в очереди: {0}, страниц: {1}, {2} ({3}): &lt;b&gt;${4}&lt;/b&gt; (от ${5} до ${6})</translation>
+    </message>
+    <message>
+        <source>Before anything is sent: pages × request plan × model × mode × prompt cache, priced from the model catalogue. The range runs from short answers with a cache hit on every request to long answers with a cache miss on every request; pages not rendered yet are counted from the files.</source>
+        <translation>До отправки: страницы × план запросов × модель × режим × кэш промпта, по ценам из каталога моделей. Диапазон — от коротких ответов с попаданием в кэш в каждом запросе до длинных ответов с промахом кэша в каждом запросе; ещё не отрисованные страницы посчитаны по файлам.</translation>
+    </message>
+    <message>
+        <source>The held run goes ahead: {0} file(s), forecast ${1}.</source>
+        <translation>Задержанный запуск продолжается: файлов {0}, прогноз ${1}.</translation>
+    </message>
+    <message>
+        <source>Raise the budget cap</source>
+        <translation>Поднять ограничение бюджета</translation>
+    </message>
+    <message>
+        <source>Budget per run, USD:</source>
+        <translation>Бюджет на запуск, USD:</translation>
+    </message>
+    <message>
+        <source>Budget per month, USD:</source>
+        <translation>Бюджет на месяц, USD:</translation>
+    </message>
+    <message>
+        <source>The cap is set by the environment variable {0}: change it there, or run anyway.</source>
+        <translation>Ограничение задано переменной окружения {0}: измените его там или запустите всё равно.</translation>
+    </message>
+    <message>
+        <source>Budget cap raised to ${0}; the held run is checked again.</source>
+        <translation>Ограничение бюджета поднято до ${0}; задержанный запуск проверяется снова.</translation>
+    </message>
+    <message>
+        <source>Budget: {0}</source>
+        <translation>Бюджет: {0}</translation>
     </message>
 </context>
 <context>
@@ -2312,6 +2383,14 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
     <message>
         <source>Batch size limit, MB</source>
         <translation>Предельный размер пакета, МБ</translation>
+    </message>
+    <message>
+        <source>Budget per run, USD (0: no cap)</source>
+        <translation>Бюджет на запуск, USD (0 — без ограничения)</translation>
+    </message>
+    <message>
+        <source>Budget per month, USD (0: no cap)</source>
+        <translation>Бюджет на месяц, USD (0 — без ограничения)</translation>
     </message>
     <message>
         <source>Engine</source>

@@ -1,0 +1,117 @@
+"""``docbatch budget`` and the forecast ``docbatch process`` prints before a run.
+
+The figures and rules are in ``docbatch_gui.engine.budget`` (docs/budget.md); here
+they are worded for a terminal, and given as JSON with stable keys for scripts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from docbatch_gui.app.budget import BudgetStatus
+from docbatch_gui.app.facade import DocBatchApp
+from docbatch_gui.cli.output import Language, complain, job_json, out, print_jobs
+from docbatch_gui.domain.errors import ExitCode
+from docbatch_gui.domain.models import Job
+from docbatch_gui.engine.budget import Forecast, current_hold, usd_text
+
+RANGE_MEANS = "short to long answers, cache hit to miss on every request"
+
+
+def add_budget_parser(commands: Any) -> None:
+    budget = commands.add_parser(
+        "budget",
+        help="this month's spend on Claude, the budget caps and what is left",
+        description="The month's spend is the sum of the actual costs recorded this "
+        "calendar month. BUDGET_RUN_USD and BUDGET_MONTH_USD cap a run and a month "
+        "(0: no cap); a run whose forecast would cross one is held before anything is "
+        "sent, until the cap is raised or it is let go with --run-anyway.",
+    )
+    budget.add_argument("--json", action="store_true", help="print JSON")
+    budget.add_argument(
+        "--run-anyway",
+        action="store_true",
+        help="let the run the caps held go as it is (whatever it costs)",
+    )
+
+
+def money(usd: float | None) -> str:
+    return "no cap" if usd is None else f"${usd_text(usd)}"
+
+
+def forecast_line(forecast: Forecast) -> str:
+    """One sentence: what a run will cost and what the range stands for."""
+    if not forecast.jobs:
+        return "Forecast: $0.00 (no file goes to Claude: offline mode)."
+    counted = forecast.pages - forecast.rendered_pages
+    guessed = f"; {counted} page(s) counted from the files, not rendered yet" if counted else ""
+    return (
+        f"Forecast: {money(forecast.usd)} ({money(forecast.low_usd)} to "
+        f"{money(forecast.high_usd)}: {RANGE_MEANS}) for {forecast.pages} page(s) of "
+        f"{forecast.jobs} file(s) in {forecast.requests} request(s) to {forecast.model} "
+        f"({', '.join(forecast.modes)} mode){guessed}."
+    )
+
+
+def forecast_json(forecast: Forecast) -> dict[str, Any]:
+    """``process --json``'s ``forecast`` of a job: keys only ever added."""
+    return {
+        "usd": forecast.usd,
+        "low_usd": forecast.low_usd,
+        "high_usd": forecast.high_usd,
+        "pages": forecast.pages,
+        "requests": forecast.requests,
+        "model": forecast.model,
+    }
+
+
+def print_budget(status: BudgetStatus) -> None:
+    out.print(f"Month {status.month}: spent {money(status.spent_usd)}", highlight=False)
+    out.print(f"Budget per month: {money(status.month_cap_usd)}", highlight=False)
+    out.print(f"Budget per run:   {money(status.run_cap_usd)}", highlight=False)
+    if status.left_usd is not None:
+        out.print(f"Left this month:  {money(status.left_usd)}", highlight=False)
+    if status.hold is not None:
+        complain(status.hold.words(Language.current), "yellow")
+
+
+def cmd_budget(app: DocBatchApp, args: argparse.Namespace) -> int:
+    if args.run_anyway:
+        lifted = app.allow_over_budget()
+        if lifted is None:
+            complain("No run is held by the budget: nothing to let go.")
+            return ExitCode.WRONG_STATE
+        out.print(
+            f"The held run ({len(lifted.jobs)} file(s), forecast {money(lifted.usd)}) goes "
+            "ahead at the engine's next look at the queue.",
+            highlight=False,
+        )
+    status = app.budget()
+    if args.json:
+        print(json.dumps(status.as_dict(), indent=2))
+    else:
+        print_budget(status)
+    return ExitCode.OK
+
+
+def print_process_jobs(
+    app: DocBatchApp, jobs: list[Job], as_json: bool, forecasts: dict[int, Forecast]
+) -> None:
+    """The jobs, as ``jobs`` prints them; ``--json`` adds each job's ``forecast`` (None
+    for an offline job) and ``held_by`` (the cap that holds it, else None)."""
+    if not as_json:
+        print_jobs(out, jobs, False, app.batches_by_job())
+        return
+    held = app.held or current_hold(app.store)
+    batches = app.batches_by_job()
+    rows = [
+        {
+            **job_json(job, batches),
+            "forecast": forecast_json(forecasts[job.id]) if job.id in forecasts else None,
+            "held_by": held.code if held and job.id in held.jobs else None,
+        }
+        for job in jobs
+    ]
+    print(json.dumps(rows, ensure_ascii=False, indent=2))
