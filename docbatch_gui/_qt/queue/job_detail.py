@@ -19,10 +19,12 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from shiboken6 import isValid
 
 from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.queue.jobs_model import error_line, state_label
+from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui.domain.errors import ErrorKind
 from docbatch_gui.domain.models import Document, Job
@@ -121,7 +123,9 @@ class JobDetail(QWidget):
             error = html.escape(job.error_words(interface_language()) or "")
             text += f'<br><span style="color:#b3261e">{error}</span>'
         self.title.setText(text)
-        self._load_task = asyncio.ensure_future(self._load(job))
+        # spawned: closing the window waits for it (drain) instead of leaving it to
+        # wake on a deleted list
+        self._load_task = spawn(self._load(job))
 
     def _watched_folder(self, job: Job) -> str | None:
         """The watched folder the file was taken from, if it was."""
@@ -184,6 +188,8 @@ class JobDetail(QWidget):
             image = await self.images.preview(
                 job.id, page_no, PAGE_ICON.width(), PAGE_ICON.height()
             )
+            if not isValid(item):
+                return  # the list was cleared meanwhile (another job, or the pane closed)
             if image is not None:
                 item.setIcon(QIcon(QPixmap.fromImage(image)))
 
