@@ -49,7 +49,7 @@ def sample_request(settings: Settings) -> ExtractionRequest:
         SAMPLE,
         1,
         [PagePayload(1, page.image, page.text)],
-        load_profile(),
+        load_profile(settings.profile_path),
         total_pages=1,
         model=settings.anthropic_model,
         group_size=settings.group_size,
@@ -144,7 +144,9 @@ async def live_check(
         usage = Usage.from_api(message.usage)
         cost = catalogue.cost(settings.anthropic_model, usage)
         try:
-            documents = parse_answer(answer_payload(message), request.pages, load_profile())
+            documents = parse_answer(
+                answer_payload(message), request.pages, load_profile(settings.profile_path)
+            )
         except DocBatchError as exc:
             problem = f"the answer did not parse: {exc.message}; " + _usage_line(usage, cost)
             done(LiveStep("sync request", False, problem, cost, took))
