@@ -171,6 +171,37 @@ def text_bomb_pdf(path: Path, repeats: int = 200_000) -> Path:
         + b"\nendstream",
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
     ]  # fmt: skip
+    return _raw_pdf(path, objects)
+
+
+def jpx_bomb_pdf(path: Path, side: int = 60_000) -> Path:
+    """A PDF of a few hundred bytes holding a JPEG 2000 image that declares ``side`` ×
+    ``side`` pixels, in its dictionary and in its codestream (a 64 px image whose size
+    marker was rewritten): what a decoder would allocate, not what the file holds."""
+    import struct
+
+    buffer = io.BytesIO()
+    Image.new("L", (64, 64), 128).save(buffer, "JPEG2000", no_jp2=True)
+    codestream = bytearray(buffer.getvalue())
+    siz = codestream.index(b"\xff\x51")  # SIZ: Lsiz Rsiz Xsiz Ysiz XOsiz YOsiz XTsiz YTsiz
+    struct.pack_into(">II", codestream, siz + 6, side, side)
+    struct.pack_into(">II", codestream, siz + 22, side, side)
+    content = b"q 595 0 0 842 0 0 cm /Im0 Do Q"
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 5 0 R "
+        b"/Resources << /XObject << /Im0 4 0 R >> >> >>",
+        b"<< /Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceGray "
+        b"/BitsPerComponent 8 /Filter /JPXDecode /Length %d >>\nstream\n"
+        % (side, side, len(codestream)) + bytes(codestream) + b"\nendstream",
+        b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
+    ]  # fmt: skip
+    return _raw_pdf(path, objects)
+
+
+def _raw_pdf(path: Path, objects: list[bytes]) -> Path:
+    """A PDF of these objects (numbered from 1, the catalog first), with its xref."""
     out = bytearray(b"%PDF-1.4\n")
     offsets = []
     for number, body in enumerate(objects, start=1):

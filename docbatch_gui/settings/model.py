@@ -167,6 +167,14 @@ class Settings(BaseSettings):
     #: a symbolic link in an added folder is followed out of that folder only if set
     follow_symlinks_out: bool = Field(False, alias="FOLLOW_SYMLINKS_OUT")
     max_pages: int = Field(10_000, ge=1, le=1_000_000, alias="MAX_PAGES")
+    #: an image (a file, or one inside a PDF) over this many pixels is refused before
+    #: it is decoded: a few KB can declare 60,000 × 60,000 pixels (a decompression bomb)
+    max_image_pixels: int = Field(
+        200_000_000, ge=1_000_000, le=2_000_000_000, alias="MAX_IMAGE_PIXELS"
+    )
+    #: memory a render, OCR or extraction child may add to its start (its address
+    #: space is capped, on Linux): past it the file fails, not the machine
+    child_memory_mb: int = Field(2048, ge=256, le=1_000_000, alias="CHILD_MEMORY_MB")
     jpeg_quality: int = Field(80, ge=30, le=95, alias="JPEG_QUALITY")
     #: text kept per page; a dense printed page has about 10,000 characters
     max_page_text_chars: int = Field(100_000, ge=1000, le=10_000_000, alias="MAX_PAGE_TEXT_CHARS")
