@@ -17,13 +17,19 @@ import os
 import resource
 import signal
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.domain.messages import english, wire
-from docbatch_gui.pipeline.child_bounds import cap_memory, die_with_parent, is_out_of_memory
+from docbatch_gui.pipeline.child_bounds import (
+    cap_memory,
+    die_with_parent,
+    is_out_of_memory,
+    tesseract_dies_with_us,
+)
 from docbatch_gui.pipeline.render import PrepareTask, page_text, render_pages
 
 PIPE_BYTES = 1024 * 1024
@@ -71,6 +77,9 @@ def _widen_pipe(fd: int) -> None:
 def render_one(task: PrepareTask, send: Send) -> None:
     if os.environ.get("DOCBATCH_CRASH_AT") == "child_render":  # tests: the file kills its child
         os.kill(os.getpid(), signal.SIGKILL)
+    if stuck := os.environ.get("DOCBATCH_CHILD_STUCK"):  # tests: a page that never ends
+        Path(stuck).write_text(str(os.getpid()), encoding="utf-8")
+        time.sleep(3600)
     try:
         _allocate_for_tests(task.file_name)
         for page in render_pages(task, lambda count: send({"event": "count", "pages": count})):
@@ -110,6 +119,8 @@ def ocr_pages(task: dict[str, Any], send: Send) -> None:
     is ready, so the parent caches it before the next page starts."""
     from docbatch_gui.pipeline.ocr_image import ocr_images
     from docbatch_gui.pipeline.ocr_tesseract import tesseract_page
+
+    tesseract_dies_with_us()
 
     images = ocr_images(
         task.get("source"), task.get("source_kind", ""), task.get("file_name", ""), task["pages"]

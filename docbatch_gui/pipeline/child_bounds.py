@@ -22,7 +22,7 @@ from __future__ import annotations
 import contextlib
 import sys
 
-__all__ = ["cap_memory", "die_with_parent", "is_out_of_memory", "linux"]
+__all__ = ["cap_memory", "die_with_parent", "is_out_of_memory", "linux", "tesseract_dies_with_us"]
 
 _PR_SET_PDEATHSIG = 1
 #: how MuPDF (and other C libraries) word an allocation that failed
@@ -69,3 +69,22 @@ def is_out_of_memory(exc: BaseException) -> bool:
         return True
     text = str(exc).lower()
     return type(exc).__name__.startswith("FzError") and any(w in text for w in _MEMORY_WORDS)
+
+
+def tesseract_dies_with_us() -> None:
+    """Tesseract, started by pytesseract from this child, asks for the same: when this
+    child is killed (by its deadline, or because its own parent died), no ``tesseract``
+    process runs on for the rest of its page."""
+    if not linux():
+        return
+    from pytesseract import pytesseract
+
+    plain = pytesseract.subprocess_args
+    if getattr(plain, "dies_with_parent", False):
+        return
+
+    def subprocess_args(include_stdout: bool = True) -> dict[str, object]:
+        return {**plain(include_stdout), "preexec_fn": die_with_parent}
+
+    subprocess_args.dies_with_parent = True  # type: ignore[attr-defined]
+    pytesseract.subprocess_args = subprocess_args
