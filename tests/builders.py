@@ -252,3 +252,52 @@ def invoice_pdf(
     page.insert_htmlbox(pymupdf.Rect(45, 40, 550, 800), html, css="* {font-size: 9.5pt;}")
     document.save(path)
     return path
+
+
+_XLSX_PARTS = {
+    "[Content_Types].xml": '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://'
+    'schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" '
+    'ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default '
+    'Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" '
+    'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>'
+    '<Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.'
+    'openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>',
+    "_rels/.rels": '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://'
+    'schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="'
+    'http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" '
+    'Target="xl/workbook.xml"/></Relationships>',
+    "xl/workbook.xml": '<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://'
+    'schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.'
+    'openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="S" '
+    'sheetId="1" r:id="rId1"/></sheets></workbook>',
+    "xl/_rels/workbook.xml.rels": '<?xml version="1.0" encoding="UTF-8"?><Relationships '
+    'xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship '
+    'Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/'
+    'worksheet" Target="worksheets/sheet1.xml"/></Relationships>',
+}
+
+
+def xlsx_cell(ref: str, text: str) -> str:
+    """One inline-string cell of hand-made sheet XML."""
+    return f'<c r="{ref}" t="inlineStr"><is><t>{text}</t></is></c>'
+
+
+def xlsx_row(number: int, cells: list[str]) -> str:
+    return f'<row r="{number}">{"".join(cells)}</row>'
+
+
+def raw_xlsx(path: Path, rows_xml: str, *, dimension: str = "A1") -> Path:
+    """A one-sheet workbook ("S") of hand-made sheet XML: what a writer may declare
+    (``<dimension>``, row numbers, far columns) without openpyxl's writer checking it."""
+    import zipfile
+
+    sheet = (
+        '<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.'
+        'openxmlformats.org/spreadsheetml/2006/main">'
+        f'<dimension ref="{dimension}"/><sheetData>{rows_xml}</sheetData></worksheet>'
+    )
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, text in _XLSX_PARTS.items():
+            archive.writestr(name, text)
+        archive.writestr("xl/worksheets/sheet1.xml", sheet)
+    return path

@@ -140,14 +140,17 @@ def _parse_here(
     filtered one as it is; an error as the exception, after the rows before it."""
     from docbatch_gui.registry.excel import OpenedSheet
     from docbatch_gui.registry.importer import ImportStats, parse_rows
+    from docbatch_gui.registry.limits import bounded_rows
     from docbatch_gui.registry.rows import RowFilter
 
-    opened = OpenedSheet(name, [name], calamine_rows(sheet), width, plan["scan"], "calamine")
+    path, limits = Path(plan["path"]), plan["limits"]
+    rows = bounded_rows(path, name, calamine_rows(sheet), limits)
+    opened = OpenedSheet(name, [name], rows, width, plan["scan"], "calamine", None, limits)
     stats = ImportStats()
     step = RowFilter.stored_views if plan["stored"] else RowFilter.views
     batch: list[Any] = []
     try:
-        for item in parse_rows(opened, plan["config"], stats, Path(plan["path"]), step):
+        for item in parse_rows(opened, plan["config"], stats, path, step):
             batch.append(item)
             if len(batch) >= _BATCH:
                 _send(out, "items", (stats.headers, batch))

@@ -217,6 +217,12 @@ class Settings(BaseSettings):
         "types, VAT rate and number format",
     )
 
+    # Registry import: caps on what a workbook may hold (at most Excel's own limits),
+    # counted over the cells it uses, never over the size it declares.
+    registry_max_rows: int = Field(1_048_576, ge=1, le=1_048_576, alias="REGISTRY_MAX_ROWS")
+    registry_max_columns: int = Field(16_384, ge=1, le=16_384, alias="REGISTRY_MAX_COLUMNS")
+    registry_max_cell_chars: int = Field(32_767, ge=100, le=32_767, alias="REGISTRY_MAX_CELL_CHARS")
+
     # OCR: Tesseract offline, Google Cloud Vision online, or none.
     ocr_engine: str = Field(default_factory=lambda: default_ocr_engine(), alias="OCR_ENGINE")
     ocr_languages: str = Field("ru,en", min_length=2, alias="OCR_LANGUAGES")
