@@ -108,3 +108,25 @@ def test_bombs_fail_alone_and_the_rest_of_the_queue_is_done(
     }
     assert child_processes(parent=os.getpid()) == []
     app.close()
+
+
+def test_the_local_worker_registers_each_running_job_in_the_workload(tmp_path: Path) -> None:
+    """Issue 18: the window's and ``docbatch worker``'s own jobs count in the team's
+    workload (``job_processing``) as Celery tasks do, so other machines see the load."""
+    settings = load_settings(data_dir=tmp_path / "data", PROCESSING_MODE="offline",
+                             OCR_ENGINE="none")  # fmt: skip
+    app = DocBatchApp(settings)
+    pdf = shutil.copy(SAMPLES / "en_invoice_INV-2024-0042.pdf", tmp_path / "one.pdf")
+    (job,) = app.add([Path(pdf)]).jobs
+    seen: list[tuple[str, bool]] = []
+
+    def listener(changed: object) -> None:
+        state = getattr(changed, "state", None)
+        seen.append((str(state), app.workload.holds("job_processing", job.id)))
+
+    (final,) = asyncio.run(app.run([job.id], listener))
+    assert final.state is JobState.DONE
+    running = [held for state, held in seen if state in ("preparing", "extracting")]
+    assert running and all(running), seen  # held while it ran …
+    assert not app.workload.holds("job_processing", job.id)  # … and given back
+    app.close()

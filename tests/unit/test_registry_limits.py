@@ -154,3 +154,18 @@ def test_the_wizard_preview_runs_under_the_settings(tmp_path: Path) -> None:
             app.registry.preview(wide, CONFIG)
     finally:
         app.close()
+
+
+def test_a_thirty_digit_amount_is_unreadable_and_a_negative_one_keeps_its_sign(
+    tmp_path: Path, reader: str
+) -> None:
+    """Issue 18: a 27-digit amount aborted the import with a traceback naming no row."""
+    header = row(1, [cell("A1", "number"), cell("B1", "amount")])
+    amounts = row(2, [cell("A2", "N-2"), cell("B2", "1" * 30)]) + row(
+        3, [cell("A3", "N-3"), cell("B3", "-100.50")]
+    )
+    book = raw_xlsx(tmp_path / "amounts.xlsx", header + amounts)
+    config = RegistryConfig(mapping={"number": 0, "amount": 1})
+    rows = [r for chunk in read_registry(book, config) for r in chunk]
+    assert [r.normalized["amount"] for r in rows] == [None, "-100.50"]
+    assert rows[0].raw_data["amount"] == "1" * 30  # the cell itself is kept as it was
