@@ -201,6 +201,8 @@ class Child:
             if terminal:
                 return
         tail = self.stderr_text().splitlines()
+        with contextlib.suppress(TimeoutError):  # the stream can end before the exit is seen
+            await asyncio.wait_for(self.process.wait(), EXIT_GRACE)
         raise ChildCrashed(_how_it_ended(self.process.returncode, tail[-1] if tail else ""))
 
     async def _messages(
