@@ -171,6 +171,37 @@ def text_bomb_pdf(path: Path, repeats: int = 200_000) -> Path:
         + b"\nendstream",
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
     ]  # fmt: skip
+    return _raw_pdf(path, objects)
+
+
+def jpx_bomb_pdf(path: Path, side: int = 60_000) -> Path:
+    """A PDF of a few hundred bytes holding a JPEG 2000 image that declares ``side`` ×
+    ``side`` pixels, in its dictionary and in its codestream (a 64 px image whose size
+    marker was rewritten): what a decoder would allocate, not what the file holds."""
+    import struct
+
+    buffer = io.BytesIO()
+    Image.new("L", (64, 64), 128).save(buffer, "JPEG2000", no_jp2=True)
+    codestream = bytearray(buffer.getvalue())
+    siz = codestream.index(b"\xff\x51")  # SIZ: Lsiz Rsiz Xsiz Ysiz XOsiz YOsiz XTsiz YTsiz
+    struct.pack_into(">II", codestream, siz + 6, side, side)
+    struct.pack_into(">II", codestream, siz + 22, side, side)
+    content = b"q 595 0 0 842 0 0 cm /Im0 Do Q"
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 5 0 R "
+        b"/Resources << /XObject << /Im0 4 0 R >> >> >>",
+        b"<< /Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceGray "
+        b"/BitsPerComponent 8 /Filter /JPXDecode /Length %d >>\nstream\n"
+        % (side, side, len(codestream)) + bytes(codestream) + b"\nendstream",
+        b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
+    ]  # fmt: skip
+    return _raw_pdf(path, objects)
+
+
+def _raw_pdf(path: Path, objects: list[bytes]) -> Path:
+    """A PDF of these objects (numbered from 1, the catalog first), with its xref."""
     out = bytearray(b"%PDF-1.4\n")
     offsets = []
     for number, body in enumerate(objects, start=1):
@@ -220,4 +251,53 @@ def invoice_pdf(
     page = document.new_page(width=595, height=842)
     page.insert_htmlbox(pymupdf.Rect(45, 40, 550, 800), html, css="* {font-size: 9.5pt;}")
     document.save(path)
+    return path
+
+
+_XLSX_PARTS = {
+    "[Content_Types].xml": '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://'
+    'schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" '
+    'ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default '
+    'Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" '
+    'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>'
+    '<Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.'
+    'openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>',
+    "_rels/.rels": '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://'
+    'schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="'
+    'http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" '
+    'Target="xl/workbook.xml"/></Relationships>',
+    "xl/workbook.xml": '<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://'
+    'schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.'
+    'openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="S" '
+    'sheetId="1" r:id="rId1"/></sheets></workbook>',
+    "xl/_rels/workbook.xml.rels": '<?xml version="1.0" encoding="UTF-8"?><Relationships '
+    'xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship '
+    'Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/'
+    'worksheet" Target="worksheets/sheet1.xml"/></Relationships>',
+}
+
+
+def xlsx_cell(ref: str, text: str) -> str:
+    """One inline-string cell of hand-made sheet XML."""
+    return f'<c r="{ref}" t="inlineStr"><is><t>{text}</t></is></c>'
+
+
+def xlsx_row(number: int, cells: list[str]) -> str:
+    return f'<row r="{number}">{"".join(cells)}</row>'
+
+
+def raw_xlsx(path: Path, rows_xml: str, *, dimension: str = "A1") -> Path:
+    """A one-sheet workbook ("S") of hand-made sheet XML: what a writer may declare
+    (``<dimension>``, row numbers, far columns) without openpyxl's writer checking it."""
+    import zipfile
+
+    sheet = (
+        '<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.'
+        'openxmlformats.org/spreadsheetml/2006/main">'
+        f'<dimension ref="{dimension}"/><sheetData>{rows_xml}</sheetData></worksheet>'
+    )
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, text in _XLSX_PARTS.items():
+            archive.writestr(name, text)
+        archive.writestr("xl/worksheets/sheet1.xml", sheet)
     return path

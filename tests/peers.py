@@ -28,12 +28,17 @@ def free_port() -> int:
 
 
 class RedisServer:
-    """``redis-server`` without persistence, in its own folder, on a free port."""
+    """``redis-server`` without persistence, in its own folder, on a free port; with
+    ``password``, it requires it (``--requirepass``, as the compose file's does) and
+    ``url`` carries it (``bare_url`` does not)."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, password: str | None = None) -> None:
         self.folder = folder
         self.port = free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.password = password
+        self.bare_url = f"redis://127.0.0.1:{self.port}/0"
+        auth = f":{password}@" if password else ""
+        self.url = f"redis://{auth}127.0.0.1:{self.port}/0"
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> Self:
@@ -51,6 +56,7 @@ class RedisServer:
                 "no",
                 "--dir",
                 str(self.folder),
+                *(["--requirepass", self.password] if self.password else []),
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

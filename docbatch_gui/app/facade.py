@@ -119,9 +119,10 @@ class DocBatchApp(JobMoves, BatchViews, RemoteSources, BudgetViews):
     @cached_property
     def registry(self) -> RegistryService:
         """Registry import, search, review and export."""
+        from docbatch_gui.registry.limits import SheetLimits
         from docbatch_gui.registry.service import RegistryService
 
-        return RegistryService(self.store, self.workload)
+        return RegistryService(self.store, self.workload, SheetLimits.of(self.settings))
 
     @cached_property
     def exports(self) -> DocumentExports:

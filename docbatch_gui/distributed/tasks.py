@@ -33,6 +33,7 @@ from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState
 from docbatch_gui.engine.context import opened_context
 from docbatch_gui.engine.faults import crash_once
 from docbatch_gui.engine.worker import run_job
+from docbatch_gui.registry.limits import SheetLimits
 from docbatch_gui.registry.service import RegistryService
 from docbatch_gui.settings.model import Settings, load_settings
 from docbatch_gui.storage.backends import open_store
@@ -116,7 +117,8 @@ def _registry_task(task: Task, call: Callable[..., dict[str, Any]], *args: Any, 
     settings = task_settings()
     store = open_store(settings)  # the registry needs no blobs and no profile
     try:
-        return call(RegistryService(store, task_workload(settings)), reporter(task), *args, **kw)
+        service = RegistryService(store, task_workload(settings), SheetLimits.of(settings))
+        return call(service, reporter(task), *args, **kw)
     finally:
         store.close()
 

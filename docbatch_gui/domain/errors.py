@@ -104,6 +104,12 @@ class UnsupportedInput(DocBatchError):
     exit_code = ExitCode.UNSUPPORTED
 
 
+class OutOfMemory(UnsupportedInput):
+    """A child process needed more memory than ``CHILD_MEMORY_MB`` lets it take (an
+    allocation refused under its cap). The file fails with that reason: retrying would
+    fail the same way, and the other files carry on."""
+
+
 class CriticalError(DocBatchError):
     kind = ErrorKind.CRITICAL
     exit_code = ExitCode.CRITICAL

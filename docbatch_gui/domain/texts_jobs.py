@@ -138,6 +138,27 @@ JOB_TEXTS: dict[str, dict[str, str]] = {
         "ru": "{file}: не хватило памяти при отрисовке; файл будет обработан снова, когда "
         "в работе будет меньше файлов.",
     },
+    "child_out_of_memory": {
+        "en": "{file}: needed more memory than a processing child may take "
+        "(CHILD_MEMORY_MB = {mb} MB) and was stopped; other files carry on. A genuine "
+        "file this heavy needs a higher CHILD_MEMORY_MB; otherwise the file is built to "
+        "exhaust memory (a decompression bomb): get a fresh copy from its source.",
+        "ru": "{file}: потребовалось больше памяти, чем разрешено дочернему процессу "
+        "обработки (CHILD_MEMORY_MB = {mb} МБ), обработка остановлена; остальные файлы "
+        "обрабатываются дальше. Если файл настоящий и такой тяжёлый, увеличьте "
+        "CHILD_MEMORY_MB; иначе файл создан, чтобы исчерпать память («бомба» "
+        "распаковки): получите свежую копию из источника.",
+    },
+    "pdf_image_too_large": {
+        "en": "{file}: page {page} holds an image of {width:,} × {height:,} pixels, over "
+        "the limit of {pixels:,} pixels (MAX_IMAGE_PIXELS; a possible decompression "
+        "bomb). It was not decoded. Re-scan or export the file at a lower resolution "
+        "(300 dpi is enough), or raise MAX_IMAGE_PIXELS.",
+        "ru": "{file}: на странице {page} изображение {width:,} × {height:,} пикселей, "
+        "больше предела {pixels:,} пикселей (MAX_IMAGE_PIXELS; возможна «бомба» "
+        "распаковки). Оно не распаковывалось. Отсканируйте или экспортируйте файл с "
+        "меньшим разрешением (300 dpi достаточно) или увеличьте MAX_IMAGE_PIXELS.",
+    },
     "render_unreadable": {
         "en": "{file}: could not be read ({error}). Re-save it as PDF and add it again.",
         "ru": "{file}: не читается ({error}). Пересохраните его как PDF и добавьте снова.",

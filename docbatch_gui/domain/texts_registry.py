@@ -154,6 +154,32 @@ REGISTRY_TEXTS: dict[str, dict[str, str]] = {
         "en": "{file}: sheet {sheet!r} is a chart sheet, not a table",
         "ru": "{file}: лист «{sheet}» — диаграмма, а не таблица",
     },
+    "registry_too_many_rows": {
+        "en": "{file}: sheet {sheet!r} has a row numbered {row:,}, past the limit of "
+        "{max:,} rows (REGISTRY_MAX_ROWS; Excel's own is 1,048,576). Delete what lies "
+        "past the registry, or split it into smaller files.",
+        "ru": "{file}: на листе «{sheet}» есть строка с номером {row:,}, за пределом "
+        "{max:,} строк (REGISTRY_MAX_ROWS; в самом Excel не больше 1 048 576). Удалите "
+        "всё, что ниже реестра, или разделите его на файлы поменьше.",
+    },
+    "registry_too_many_columns": {
+        "en": "{file}: sheet {sheet!r}, row {row}: a value in column {column} "
+        "({count:,} columns), past the limit of {max:,} columns (REGISTRY_MAX_COLUMNS). "
+        "Delete the columns past the registry, or raise REGISTRY_MAX_COLUMNS.",
+        "ru": "{file}: лист «{sheet}», строка {row}: значение в столбце {column} "
+        "({count:,} столбцов), за пределом {max:,} столбцов (REGISTRY_MAX_COLUMNS). "
+        "Удалите столбцы справа от реестра или увеличьте REGISTRY_MAX_COLUMNS.",
+    },
+    "registry_cell_too_long": {
+        "en": "{file}: sheet {sheet!r}, row {row}, column {column} holds {chars:,} "
+        "characters of text, over the limit of {max:,} (REGISTRY_MAX_CELL_CHARS; Excel "
+        "keeps at most 32,767 in a cell). Shorten the cell; the file may have been "
+        "written to exhaust memory.",
+        "ru": "{file}: лист «{sheet}», строка {row}, столбец {column}: {chars:,} символов "
+        "текста, больше предела {max:,} (REGISTRY_MAX_CELL_CHARS; Excel хранит в ячейке "
+        "не больше 32 767). Сократите ячейку; возможно, файл создан, чтобы исчерпать "
+        "память.",
+    },
     "sheet_empty": {
         "en": "{file}: sheet {sheet!r} is empty. Choose the sheet that holds the registry.",
         "ru": "{file}: лист «{sheet}» пуст. Выберите лист, на котором реестр.",

@@ -58,6 +58,7 @@ class RenderStep:
             kind=kind,
             jpeg_quality=self.settings.jpeg_quality,
             max_pages=self.settings.max_pages,
+            max_image_pixels=self.settings.max_image_pixels,
         )
         await self._prepare(job, attempt, task, deadline)
         self.store.set_pages_deliverable(job.id, True)

@@ -155,7 +155,7 @@ class LocalWorker:
         the pool then ends its child."""
         workers = self.settings.render_workers
         try:
-            async with prepare_pool(workers) as self._pool:
+            async with prepare_pool(workers, self.settings.child_memory_mb) as self._pool:
                 await self._pool.warm_up(min(warm, workers))
                 yield
         finally:

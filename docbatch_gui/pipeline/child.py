@@ -11,22 +11,32 @@ corrupt the stream.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import fcntl
 import json
 import os
 import resource
 import signal
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.domain.messages import english, wire
+from docbatch_gui.pipeline.child_bounds import (
+    cap_memory,
+    die_with_parent,
+    is_out_of_memory,
+    tesseract_dies_with_us,
+)
 from docbatch_gui.pipeline.render import PrepareTask, page_text, render_pages
 
 PIPE_BYTES = 1024 * 1024
+#: the wire kind of an allocation that failed under the memory cap (``prepare``)
+OUT_OF_MEMORY = "out_of_memory"
+#: MB this child may add to its start (``CHILD_MEMORY_MB``, its first argument); 0: no cap
+_memory_mb = 0
 
 
 def _error(kind: str, text: str) -> dict[str, Any]:
@@ -35,14 +45,23 @@ def _error(kind: str, text: str) -> dict[str, Any]:
     return {"event": "error", "kind": kind, "message": text, **wire(text)}
 
 
-def _die_with_parent() -> None:
-    """Ask Linux to SIGKILL us when the parent dies, so a killed worker leaves no child."""
-    if sys.platform.startswith("linux"):
-        try:
-            libc = ctypes.CDLL("libc.so.6", use_errno=True)
-            libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-        except OSError:
-            pass
+def _out_of_memory(file: str) -> dict[str, Any]:
+    """The error of an allocation refused under the cap: the file fails with that
+    reason, and this child (its memory given back) takes the next task. Without a
+    cap the machine itself ran out: the file is retried when it is less busy."""
+    if not _memory_mb:
+        return _error("retryable", english("render_out_of_memory", file=file))
+    text = english("child_out_of_memory", file=file, mb=_memory_mb)
+    return {"event": "error", "kind": OUT_OF_MEMORY, "message": text, **wire(text)}
+
+
+def _allocate_for_tests(file_name: str) -> None:
+    """Tests: ``DOCBATCH_CHILD_ALLOCATE=name=MB`` makes the task of file ``name`` ask
+    for MB megabytes at once, as a decompression bomb would."""
+    name, _, mb = os.environ.get("DOCBATCH_CHILD_ALLOCATE", "").rpartition("=")
+    if name and name == file_name:
+        hog = bytearray(int(mb) << 20)
+        hog[-1] = 1
 
 
 Send = Callable[..., None]
@@ -58,7 +77,11 @@ def _widen_pipe(fd: int) -> None:
 def render_one(task: PrepareTask, send: Send) -> None:
     if os.environ.get("DOCBATCH_CRASH_AT") == "child_render":  # tests: the file kills its child
         os.kill(os.getpid(), signal.SIGKILL)
+    if stuck := os.environ.get("DOCBATCH_CHILD_STUCK"):  # tests: a page that never ends
+        Path(stuck).write_text(str(os.getpid()), encoding="utf-8")
+        time.sleep(3600)
     try:
+        _allocate_for_tests(task.file_name)
         for page in render_pages(task, lambda count: send({"event": "count", "pages": count})):
             header = {
                 "event": "page",
@@ -78,10 +101,10 @@ def render_one(task: PrepareTask, send: Send) -> None:
     except DocBatchError as exc:
         send(_error(exc.kind.value, exc.message))
         return
-    except MemoryError:
-        send(_error("retryable", english("render_out_of_memory", file=task.file_name)))
-        return
     except Exception as exc:
+        if is_out_of_memory(exc):
+            send(_out_of_memory(task.file_name))
+            return
         error = f"{type(exc).__name__}: {str(exc)[:200]}"
         send(_error("unsupported", english("render_unreadable", file=task.file_name, error=error)))
         return
@@ -96,6 +119,8 @@ def ocr_pages(task: dict[str, Any], send: Send) -> None:
     is ready, so the parent caches it before the next page starts."""
     from docbatch_gui.pipeline.ocr_image import ocr_images
     from docbatch_gui.pipeline.ocr_tesseract import tesseract_page
+
+    tesseract_dies_with_us()
 
     images = ocr_images(
         task.get("source"), task.get("source_kind", ""), task.get("file_name", ""), task["pages"]
@@ -112,6 +137,9 @@ def ocr_pages(task: dict[str, Any], send: Send) -> None:
             send({"event": "ocr", **result.__dict__})
     except DocBatchError as exc:  # e.g. Tesseract or a language not installed
         send(_error(exc.kind.value, exc.message))
+        return
+    except MemoryError:
+        send(_out_of_memory(str(task.get("file_name", ""))))
         return
     send({"event": "done", "peak_rss_mb": _peak_rss_mb()})
 
@@ -159,6 +187,9 @@ def extract_offline(task: dict[str, Any], send: Send) -> None:
     except DocBatchError as exc:
         send(_error(exc.kind.value, exc.message))
         return
+    except MemoryError:
+        send(_out_of_memory(task["file_name"]))
+        return
     except Exception as exc:  # a bug, not the file: retried, and reported with the log
         error = f"{type(exc).__name__}: {str(exc)[:200]}"
         text = english("extractor_internal_error", file=task["file_name"], error=error)
@@ -181,14 +212,20 @@ def _release_caches() -> None:
         pymupdf.TOOLS.store_shrink(100)
 
 
-def main() -> int:
-    _die_with_parent()
+def main(argv: list[str]) -> int:
+    global _memory_mb
+    die_with_parent()  # a killed worker leaves no child
     _widen_pipe(sys.stdout.fileno())
     protocol = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     # Import the heavy libraries now, while the child waits for its first task.
     import pymupdf  # noqa: F401
     from PIL import Image  # noqa: F401
+
+    # Capped after the imports: the budget is what one task may add.
+    _memory_mb = int(argv[0]) if argv else 0
+    if cap_memory(_memory_mb << 20) is None:
+        _memory_mb = 0
 
     def send(message: dict[str, Any], payload: bytes = b"") -> None:
         """One JSON line, then ``payload_bytes`` raw bytes (the page JPEGs)."""
@@ -212,4 +249,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

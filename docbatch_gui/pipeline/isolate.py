@@ -61,6 +61,15 @@ class ChildCrashed(Exception):
     """The child ended without finishing its protocol (crash, OOM kill, signal)."""
 
 
+def _how_it_ended(returncode: int | None, last_line: str) -> str:
+    """The crash in words: a SIGKILL nobody here sent is most often the kernel's
+    out-of-memory killer, and the operator should read that, not "exit code -9"."""
+    if returncode == -signal.SIGKILL:
+        said = "killed by the system (SIGKILL), most likely for lack of memory"
+        return f"{said}: {last_line}" if last_line else said
+    return last_line or f"exit code {returncode}"
+
+
 def _group_members(pgid: int) -> list[int]:
     """Live processes in a group: a killed child stays a zombie until it is reaped,
     and a zombie no longer runs, so it does not count."""
@@ -112,10 +121,12 @@ TERMINAL_EVENTS = frozenset({"done", "error"})
 
 
 class Child:
-    """One long-lived child process in its own process group."""
+    """One long-lived child process in its own process group; with ``memory_mb``, its
+    address space is capped at its start plus that much (``child_bounds``)."""
 
-    def __init__(self, module: str) -> None:
+    def __init__(self, module: str, memory_mb: int = 0) -> None:
         self.module = module
+        self.memory_mb = memory_mb
         self.process: asyncio.subprocess.Process | None = None
         self.tasks_run = 0
         self.termination_confirmed: bool | None = None
@@ -126,6 +137,7 @@ class Child:
     async def start(self) -> Child:
         self.process = await asyncio.create_subprocess_exec(
             *child_command(self.module),  # works from source and in the frozen bundle
+            *([str(self.memory_mb)] if self.memory_mb else []),
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
@@ -189,7 +201,9 @@ class Child:
             if terminal:
                 return
         tail = self.stderr_text().splitlines()
-        raise ChildCrashed(tail[-1] if tail else f"exit code {self.process.returncode}")
+        with contextlib.suppress(TimeoutError):  # the stream can end before the exit is seen
+            await asyncio.wait_for(self.process.wait(), EXIT_GRACE)
+        raise ChildCrashed(_how_it_ended(self.process.returncode, tail[-1] if tail else ""))
 
     async def _messages(
         self, deadline: float, stall_limit: float | None = None
@@ -280,9 +294,10 @@ class ChildPool:
     leaks over a long day.
     """
 
-    def __init__(self, module: str, size: int, *, max_tasks: int = 200) -> None:
+    def __init__(self, module: str, size: int, *, max_tasks: int = 200, memory_mb: int = 0) -> None:
         self.module = module
         self.size = size
+        self.memory_mb = memory_mb
         self.max_tasks = max_tasks
         self._idle: list[Child] = []
         self._slots = asyncio.Semaphore(size)
@@ -295,7 +310,7 @@ class ChildPool:
         self._idle.extend(children)
 
     async def _spawn(self) -> Child:
-        child = await Child(self.module).start()
+        child = await Child(self.module, self.memory_mb).start()
         self._all.add(child)
         return child
 

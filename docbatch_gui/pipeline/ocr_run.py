@@ -11,7 +11,13 @@ import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
-from docbatch_gui.domain.errors import ConfigError, DocBatchError, ErrorKind, UnsupportedInput
+from docbatch_gui.domain.errors import (
+    ConfigError,
+    DocBatchError,
+    ErrorKind,
+    OutOfMemory,
+    UnsupportedInput,
+)
 from docbatch_gui.domain.messages import english, from_wire
 from docbatch_gui.pipeline.isolate import ChildCrashed, ChildPool, DeadlineExceeded
 from docbatch_gui.pipeline.ocr import OcrEngine, OcrResult
@@ -59,6 +65,8 @@ async def tesseract_in_children(
                     await on_result(OcrResult(**message))
                     done += 1
                 elif event == "error":
+                    if message["kind"] == "out_of_memory":  # its own words say it all
+                        raise OutOfMemory(from_wire(message), file=file_name)
                     kind = ErrorKind(message["kind"])
                     error_class = ConfigError if kind is ErrorKind.CRITICAL else UnsupportedInput
                     raise error_class(

@@ -14,6 +14,7 @@ from docbatch_gui.domain.errors import (
     DocBatchError,
     ErrorKind,
     JobTimeout,
+    OutOfMemory,
     RetryableError,
     UnsupportedInput,
 )
@@ -28,6 +29,7 @@ CHILD_MODULE = "docbatch_gui.pipeline.child"
 CHILD_ERRORS: dict[str, type[DocBatchError]] = {
     ErrorKind.UNSUPPORTED.value: UnsupportedInput,
     ErrorKind.RETRYABLE.value: RetryableError,
+    "out_of_memory": OutOfMemory,  # an allocation refused under CHILD_MEMORY_MB
 }
 
 
@@ -59,9 +61,10 @@ class PrepareResult:
     pages_skipped: list[int] = field(default_factory=list)
 
 
-def prepare_pool(size: int) -> ChildPool:
-    """The pool of render children a worker keeps for the prepare step."""
-    return ChildPool(CHILD_MODULE, size)
+def prepare_pool(size: int, memory_mb: int = 0) -> ChildPool:
+    """The pool of render, OCR and extraction children a worker keeps; each may add
+    ``memory_mb`` to its start (``CHILD_MEMORY_MB``; 0: no cap)."""
+    return ChildPool(CHILD_MODULE, size, memory_mb=memory_mb)
 
 
 async def run_prepare(

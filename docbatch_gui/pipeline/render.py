@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from docbatch_gui.domain.errors import UnsupportedInput
+from docbatch_gui.pipeline.child_bounds import is_out_of_memory
 from docbatch_gui.pipeline.orientation import MIN_VOTE_LETTERS, Orientation, from_vote, turn
 from docbatch_gui.pipeline.words import Word, from_pdf_page
 
@@ -246,6 +247,8 @@ def _open_image(task: PrepareTask) -> Any:
             "image_too_large",
             pixels=task.max_image_pixels,
         ) from None
+    except MemoryError:
+        raise
     except Exception as exc:
         raise _unsupported(
             task,
@@ -254,6 +257,28 @@ def _open_image(task: PrepareTask) -> Any:
             "image_damaged",
             detail=_short(exc, task),
         ) from None
+
+
+def _check_images(task: PrepareTask, page: Any, page_no: int) -> None:
+    """Refuse the page before rendering when an image on it declares more pixels than
+    ``max_image_pixels``: the size is read from the image's dictionary (``/Width``,
+    ``/Height``), nothing is decoded. A decoder given a 60,000 × 60,000 JPEG 2000
+    takes gigabytes from a file of a few kilobytes; an image that lies about its size
+    in its dictionary is left to the child's memory cap."""
+    for image in page.get_images(full=True):
+        width, height = int(image[2]), int(image[3])
+        if width * height > task.max_image_pixels:
+            raise _unsupported(
+                task,
+                f"page {page_no} holds an image of {width:,} × {height:,} pixels, over the "
+                f"limit of {task.max_image_pixels:,} (MAX_IMAGE_PIXELS)",
+                "Re-scan or export it at a lower resolution, or raise MAX_IMAGE_PIXELS.",
+                "pdf_image_too_large",
+                page=page_no,
+                width=width,
+                height=height,
+                pixels=task.max_image_pixels,
+            )
 
 
 def _short(exc: BaseException, task: PrepareTask) -> str:
@@ -300,6 +325,7 @@ def _render_pdf(task: PrepareTask, on_count: Callable[[int], None]) -> Iterator[
         for page_no in _page_range(task, document.page_count):
             try:
                 page = document.load_page(page_no - 1)
+                _check_images(task, page, page_no)
                 rect = page.rect
                 width, height = target_size(rect.width, rect.height)
                 matrix = pymupdf.Matrix(width / rect.width, height / rect.height)
@@ -308,7 +334,11 @@ def _render_pdf(task: PrepareTask, on_count: Callable[[int], None]) -> Iterator[
                 text = page.get_text("text", textpage=textpage)
                 orientation = _text_orientation(page, textpage, text)
                 words = from_pdf_page(page, textpage, orientation.rotation) if text.strip() else []
+            except UnsupportedInput:
+                raise
             except Exception as exc:
+                if is_out_of_memory(exc):  # the child's memory cap, not a damaged page
+                    raise MemoryError(str(exc)) from None
                 raise _unsupported(
                     task,
                     f"page {page_no} is damaged and cannot be rendered ({_short(exc, task)})",
@@ -392,6 +422,8 @@ def _render_image(task: PrepareTask, on_count: Callable[[int], None]) -> Iterato
                     gray = gray.resize(
                         target_size(*gray.size), Image.Resampling.BILINEAR, reducing_gap=2.0
                     )
+            except MemoryError:  # the child's memory cap, not a damaged page
+                raise
             except Exception as exc:
                 raise _unsupported(
                     task,

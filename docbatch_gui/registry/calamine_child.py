@@ -37,6 +37,8 @@ from typing import IO, Any
 
 import python_calamine
 
+from docbatch_gui.pipeline.child_bounds import cap_memory, die_with_parent, linux
+
 __all__ = ["FRAME", "calamine_rows", "main"]
 
 FRAME = struct.Struct("<I")
@@ -77,15 +79,6 @@ def _send(out: IO[bytes], kind: str, value: Any) -> None:
     out.write(data)
 
 
-def _cap_memory(extra: int) -> None:
-    """Limit the address space to what the process has now plus ``extra`` bytes."""
-    import resource
-
-    with open("/proc/self/statm") as statm:
-        size = int(statm.read().split()[0]) * resource.getpagesize()
-    resource.setrlimit(resource.RLIMIT_AS, (size + extra, size + extra))
-
-
 def _widen_pipe(fd: int) -> None:
     """Let a few batches queue in the pipe (64 KiB by default is a third of one), so
     parsing does not wait while the importer stores the batch before."""
@@ -95,22 +88,12 @@ def _widen_pipe(fd: int) -> None:
         fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, _PIPE_BYTES)
 
 
-def _die_with_parent() -> None:
-    """Ask Linux to kill us when the importer's process dies mid-load."""
-    import ctypes
-    import signal
-
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PDEATHSIG
-
-
 def main(argv: list[str]) -> int:
     path, name, cap = argv[0], argv[1], int(argv[2])
-    if sys.platform.startswith("linux"):
-        _die_with_parent()
+    if linux():
+        die_with_parent()  # the importer's process died mid-load: so do we
         _widen_pipe(sys.stdout.fileno())
-        if cap:
-            _cap_memory(cap)
+        cap_memory(cap)
     out = sys.stdout.buffer
     threading.Thread(target=_preload, daemon=True).start()
     try:
@@ -157,14 +140,17 @@ def _parse_here(
     filtered one as it is; an error as the exception, after the rows before it."""
     from docbatch_gui.registry.excel import OpenedSheet
     from docbatch_gui.registry.importer import ImportStats, parse_rows
+    from docbatch_gui.registry.limits import bounded_rows
     from docbatch_gui.registry.rows import RowFilter
 
-    opened = OpenedSheet(name, [name], calamine_rows(sheet), width, plan["scan"], "calamine")
+    path, limits = Path(plan["path"]), plan["limits"]
+    rows = bounded_rows(path, name, calamine_rows(sheet), limits)
+    opened = OpenedSheet(name, [name], rows, width, plan["scan"], "calamine", None, limits)
     stats = ImportStats()
     step = RowFilter.stored_views if plan["stored"] else RowFilter.views
     batch: list[Any] = []
     try:
-        for item in parse_rows(opened, plan["config"], stats, Path(plan["path"]), step):
+        for item in parse_rows(opened, plan["config"], stats, path, step):
             batch.append(item)
             if len(batch) >= _BATCH:
                 _send(out, "items", (stats.headers, batch))

@@ -29,6 +29,7 @@ from docbatch_gui.registry.rows import RowFilter
 if TYPE_CHECKING:  # the importer imports this module
     from docbatch_gui.registry.config import RegistryConfig
     from docbatch_gui.registry.importer import ImportStats
+    from docbatch_gui.registry.limits import SheetLimits
     from docbatch_gui.registry.xlsx_scan import SheetScan
 
 __all__ = ["CHILD_FROM", "IN_CHILD", "MEMORY_CAP", "CalamineProcess"]
@@ -115,11 +116,13 @@ class CalamineProcess:
         path: Path,
         *,
         stored: bool,
+        limits: SheetLimits,
     ) -> Generator[RegistryRowRecord | FilteredRowRecord, None, None]:
         """``importer._parse`` run in the child over its rows (``stored``: the records
         as stored): the same records, the same counts in ``stats`` and the same
         errors, raised here."""
-        plan = {"scan": scan, "config": config, "path": str(path), "stored": stored}
+        plan = {"scan": scan, "config": config, "path": str(path), "stored": stored,
+                "limits": limits}  # fmt: skip
         self._command("parse", plan)
         views: RowFilter | None = None  # builds the records: the child sends their views
         while (frame := self._frame()) is not None:
@@ -133,7 +136,7 @@ class CalamineProcess:
             headers, items = value
             if views is None:
                 stats.headers = headers
-                views = RowFilter(config, headers)
+                views = RowFilter(config, headers, limits.max_cell_chars)
             for item in items:
                 stats.count(item)
                 yield item if isinstance(item, FilteredRowRecord) else views.record(item)

@@ -25,13 +25,14 @@ import posixpath
 import zipfile
 import zlib
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 from xml.etree import ElementTree
 
 from docbatch_gui.domain.errors import NotFound, UnsupportedInput
 from docbatch_gui.registry.calamine_process import CHILD_FROM, IN_CHILD, CalamineProcess
+from docbatch_gui.registry.limits import EXCEL_MAX_ROWS, SheetLimits, bounded_rows, too_many_rows
 from docbatch_gui.registry.xlsx_read import (
     CALAMINE_BUDGET,
     Unreadable,
@@ -73,6 +74,8 @@ class OpenedSheet:
     reader: str  # "calamine" or "openpyxl"
     #: the child process calamine reads it in, which can also parse it (``importer``)
     child: CalamineProcess | None = None
+    #: the caps ``rows`` is read under (``limits``): the parse caps its width too
+    limits: SheetLimits = field(default_factory=SheetLimits)
 
 
 def _said(path: Path, code: str, **params: Any) -> UnsupportedInput:
@@ -162,6 +165,7 @@ def open_sheet(
     max_uncompressed: int = DEFAULT_MAX_UNCOMPRESSED,
     max_ratio: float = DEFAULT_MAX_RATIO,
     reader: Literal["auto", "openpyxl"] = "auto",
+    limits: SheetLimits | None = None,
 ) -> Iterator[OpenedSheet]:
     """Check and open one sheet for row streaming; cleans up on exit.
 
@@ -192,6 +196,9 @@ def open_sheet(
             if child is not None:
                 stack.callback(child.close)  # killed if the scan refuses the sheet
         scan, strings = _scan(path, members[name])
+        limits = limits or SheetLimits()
+        if scan.last_row > EXCEL_MAX_ROWS:  # no workbook Excel wrote: refused before reading
+            raise too_many_rows(path, name, scan.last_row, limits)
         opened = None
         estimate = calamine_estimate(scan, strings)
         if reader == "auto" and scan.regular and estimate <= CALAMINE_BUDGET:
@@ -217,7 +224,8 @@ def open_sheet(
                 raise _said(path, "xlsx_chart_sheet", sheet=name)
         max_column, rows = opened
         reading = child if used == "calamine" else None
-        yield OpenedSheet(name, names, _guarded_rows(path, rows), max_column, scan, used, reading)
+        bounded = _guarded_rows(path, bounded_rows(path, name, rows, limits))
+        yield OpenedSheet(name, names, bounded, max_column, scan, used, reading, limits)
 
 
 def _scan(path: Path, member: str) -> tuple[SheetScan, int]:

@@ -27,9 +27,12 @@ from docbatch_gui.domain.errors import ConfigError, UnsupportedInput
 from docbatch_gui.domain.registry import FilteredRowRecord, RegistryRowRecord
 from docbatch_gui.registry.config import RegistryConfig, column_letter
 from docbatch_gui.registry.excel import OpenedSheet, SheetScan, open_sheet
+from docbatch_gui.registry.limits import SheetLimits
 from docbatch_gui.registry.rows import (
     REASON_EMPTY,
+    CellTooLong,
     RowFilter,
+    filled_width,
     is_empty,
     json_safe,
     normalize_field,
@@ -68,14 +71,6 @@ class ImportStats:
             self.by_reason[item.reason] = self.by_reason.get(item.reason, 0) + 1
         else:
             self.kept += 1
-
-
-def _used_width(values: tuple[Any, ...]) -> int:
-    """Number of columns up to the last non-empty cell."""
-    for i in range(len(values) - 1, -1, -1):
-        if not is_empty(values[i]):
-            return i + 1
-    return 0
 
 
 def _header_name(value: Any) -> str:
@@ -160,12 +155,14 @@ def parse_rows(
     last_row, any_value = 0, False
 
     def start() -> RowFilter:
-        used = [_used_width(v) for v in header_rows.values()]
-        width = max([sheet.max_column, *used, 0])
+        used = [filled_width(v) for v in header_rows.values()]
+        # the columns a cell names, at most REGISTRY_MAX_COLUMNS (rows past it are refused)
+        width = min(max([sheet.max_column, *used, 0]), limits.max_columns)
         _check_columns(config, width, sheet.name)
         stats.headers = build_headers(header_rows, config, width, sheet.scan.merged)
-        return RowFilter(config, stats.headers)
+        return RowFilter(config, stats.headers, limits.max_cell_chars)
 
+    limits = sheet.limits
     for number, values in enumerate(sheet.rows, start=1):
         last_row = number
         if not any_value and any(not is_empty(v) for v in values):
@@ -176,7 +173,15 @@ def parse_rows(
             continue
         if row_filter is None:
             row_filter = start()
-        result = step(row_filter, number, values)
+        try:
+            result = step(row_filter, number, values)
+        except CellTooLong as exc:
+            raise UnsupportedInput.coded(
+                "registry_cell_too_long",
+                {"file": path.name, "sheet": sheet.name, "row": number,
+                 "column": column_letter(exc.column), "chars": exc.chars, "max": exc.limit},
+                file=str(path),
+            ) from None  # fmt: skip
         stats.count(result)
         yield result
     if not any_value:
@@ -201,7 +206,9 @@ def _items(
     when one reads the sheet: the rows are then parsed next to the importer's own
     work, not before it."""
     if sheet.child is not None:
-        return sheet.child.parse(sheet.scan, config, stats, path, stored=stored)
+        return sheet.child.parse(
+            sheet.scan, config, stats, path, stored=stored, limits=sheet.limits
+        )
     step = RowFilter.stored if stored else RowFilter.__call__
     return parse_rows(sheet, config, stats, path, step)
 
@@ -223,12 +230,14 @@ class ImportRun:
         chunk_size: int,
         max_filtered_samples: int,
         stored: bool = False,
+        limits: SheetLimits | None = None,
     ) -> None:
         if chunk_size < 1:
             raise ValueError("chunk_size must be at least 1")
         self.path = Path(path)
         self.config = config
         self.stored = stored
+        self.limits = limits or SheetLimits()
         self.chunk_size = chunk_size
         self.max_filtered_samples = max_filtered_samples
         self.stats = ImportStats()
@@ -246,7 +255,7 @@ class ImportRun:
         return self._chunks()
 
     def _chunks(self) -> Iterator[list[RegistryRowRecord]]:
-        with open_sheet(self.path, self.config.sheet) as sheet:
+        with open_sheet(self.path, self.config.sheet, limits=self.limits) as sheet:
             self._note_scan(sheet.name, sheet.scan)
             chunk: list[RegistryRowRecord] = []
             for item in _items(sheet, self.config, self.stats, self.path, self.stored):
@@ -276,6 +285,7 @@ def read_registry(
     chunk_size: int = 500,
     max_filtered_samples: int = 50,
     stored: bool = False,
+    limits: SheetLimits | None = None,
 ) -> ImportRun:
     """Start a streaming import; ``for chunk in read_registry(...)`` yields kept rows,
     with ``stored`` as the store keeps them (``rows.as_stored``)."""
@@ -285,6 +295,7 @@ def read_registry(
         chunk_size=chunk_size,
         max_filtered_samples=max_filtered_samples,
         stored=stored,
+        limits=limits,
     )
 
 
@@ -298,12 +309,15 @@ class Preview:
     rows: list[RegistryRowRecord | FilteredRowRecord]  # in sheet order, kept and filtered mixed
 
 
-def preview(path: Path, config: RegistryConfig, *, rows: int = 20) -> Preview:
-    """Parse only the first ``rows`` data rows (the scan still reads the whole sheet)."""
+def preview(
+    path: Path, config: RegistryConfig, *, rows: int = 20, limits: SheetLimits | None = None
+) -> Preview:
+    """Parse only the first ``rows`` data rows (the scan still reads the whole sheet,
+    and refuses what is past ``limits`` as the import would)."""
     stats = ImportStats()
     items: list[RegistryRowRecord | FilteredRowRecord] = []
     path = Path(path)
-    with open_sheet(path, config.sheet) as sheet:
+    with open_sheet(path, config.sheet, limits=limits or SheetLimits()) as sheet:
         parsed = _items(sheet, config, stats, path, stored=False)
         try:
             for item in parsed:

@@ -11,6 +11,7 @@ statistics). The helpers here are shared with search (``normalize_field``).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from operator import call
@@ -31,9 +32,12 @@ __all__ = [
     "REASON_KEYWORD",
     "REASON_REQUIRED",
     "REASON_TOO_FEW",
+    "WIDE_ROW",
+    "CellTooLong",
     "KeptRow",
     "RowFilter",
     "as_stored",
+    "filled_width",
     "is_empty",
     "json_safe",
     "normalize_field",
@@ -46,6 +50,16 @@ REASON_KEYWORD = "skip_word"
 REASON_REQUIRED = "required_empty"
 REASON_TOO_FEW = "too_few_cells"
 REASON_EMPTY = "empty_row"
+#: a row wider than this keeps its cells only up to its last value (``limits``)
+WIDE_ROW = 256
+
+
+class CellTooLong(Exception):
+    """A text cell over ``max_cell_chars``; the importer words it with the row."""
+
+    def __init__(self, column: int, chars: int, limit: int) -> None:
+        super().__init__(f"column {column}: {chars} characters (limit {limit})")
+        self.column, self.chars, self.limit = column, chars, limit
 
 
 def json_safe(value: Any) -> Any:
@@ -108,6 +122,14 @@ def as_stored(kept: KeptRow) -> KeptRow:
     )
 
 
+def filled_width(values: Sequence[Any]) -> int:
+    """Number of columns up to the last non-empty cell (a row's used range)."""
+    for i in range(len(values) - 1, -1, -1):
+        if not is_empty(values[i]):
+            return i + 1
+    return 0
+
+
 def _fold(text: str) -> str:
     return text.casefold().replace("ё", "е")
 
@@ -157,10 +179,13 @@ class _FieldNormalizer:
 class RowFilter:
     """Turns raw value tuples into kept or filtered row records, keeping fill-down state."""
 
-    def __init__(self, config: RegistryConfig, headers: list[str]) -> None:
+    def __init__(
+        self, config: RegistryConfig, headers: list[str], max_cell_chars: int = 32_767
+    ) -> None:
         self.config = config
         self.headers = headers
         self.width = len(headers)
+        self.max_cell_chars = max_cell_chars
         self.words = [(w, _fold(w)) for w in config.skip_rows_containing]
         self.fill_columns = [c for c in config.fill_down_columns if c < self.width]
         self.last_values: dict[int, Any] = {}
@@ -186,6 +211,8 @@ class RowFilter:
         if len(values) < width:
             values.extend([None] * (width - len(values)))
         texts = [v for v in values if isinstance(v, str)]
+        if texts and max(map(len, texts)) > self.max_cell_chars:
+            self._too_long(values)
         blank = list(map(str.strip, texts)).count("")
         filled = width - values.count(None) - blank
         if not filled:
@@ -222,7 +249,14 @@ class RowFilter:
         normalized = list(map(call, self.normalizers, picked))
         if not {*map(type, values)} <= _JSON_PLAIN:  # the usual row needs no json_safe
             values = [v if v.__class__ in _JSON_PLAIN else json_safe(v) for v in values]
+        if width > WIDE_ROW:  # its used range: an empty column XFD stores nothing
+            del values[filled_width(values) :]
         return row, values, normalized
+
+    def _too_long(self, values: list[Any]) -> None:
+        for column, value in enumerate(values):
+            if isinstance(value, str) and len(value) > self.max_cell_chars:
+                raise CellTooLong(column, len(value), self.max_cell_chars)
 
     def stored_views(self, row: int, raw: tuple[Any, ...]) -> KeptRow | FilteredRowRecord:
         """``views`` with the text as the store keeps it (``as_stored``)."""
@@ -241,9 +275,13 @@ class RowFilter:
         # no strict check; the record is built positionally: keywords cost a tenth here.
         row, cells, normalized = kept
         fields = self.fields
+        if len(cells) < self.width:  # a wide row kept to its used range
+            picked = [cells[c] if c < len(cells) else None for c in self.columns]
+        else:
+            picked = [cells[c] for c in self.columns]
         return RegistryRowRecord(
             row,
             dict(zip(self.headers, cells, strict=False)),
-            dict(zip(fields, [cells[c] for c in self.columns], strict=False)),
+            dict(zip(fields, picked, strict=False)),
             dict(zip(fields, normalized, strict=False)),
         )

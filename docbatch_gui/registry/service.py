@@ -30,6 +30,7 @@ from docbatch_gui.registry import search as search_mod
 from docbatch_gui.registry.config import RegistryConfig, load_config
 from docbatch_gui.registry.exporter import write_export
 from docbatch_gui.registry.importer import preview, read_registry
+from docbatch_gui.registry.limits import SheetLimits
 from docbatch_gui.registry.matcher import RegistryRow as MatchRow
 from docbatch_gui.storage.store import Store
 
@@ -107,9 +108,13 @@ class RegistryService:
     searches and exports hold their slot there, so a second search anywhere in the
     team is refused and imports elsewhere size their threads from what is left."""
 
-    def __init__(self, store: Store, workload: Workload | None = None) -> None:
+    def __init__(
+        self, store: Store, workload: Workload | None = None, limits: SheetLimits | None = None
+    ) -> None:
         self.store = store
         self.workload = workload if workload is not None else workload_for(None)
+        #: REGISTRY_MAX_ROWS and the other caps every preview and import runs under
+        self.limits = limits or SheetLimits()
 
     # -- import -------------------------------------------------------------------------
 
@@ -119,8 +124,8 @@ class RegistryService:
         The counts need one streaming pass over the sheet; nothing is stored.
         """
         cfg = _config(config)
-        first = preview(Path(file), cfg, rows=rows)
-        run = read_registry(Path(file), cfg, chunk_size=5000)
+        first = preview(Path(file), cfg, rows=rows, limits=self.limits)
+        run = read_registry(Path(file), cfg, chunk_size=5000, limits=self.limits)
         for _chunk in run:
             pass
         stats = run.stats
@@ -285,7 +290,7 @@ class RegistryService:
     ) -> dict[str, Any]:
         """Rows into ``into`` (the registry, or its staging copy), with a heartbeat on
         ``shown`` (the registry other processes look at) so they can tell we live."""
-        run = read_registry(path, cfg, chunk_size=500, stored=True)
+        run = read_registry(path, cfg, chunk_size=500, stored=True, limits=self.limits)
         beat = time.monotonic()
         for chunk in run:
             raise_if_canceled(cancel, "registry import")
@@ -313,7 +318,7 @@ class RegistryService:
         settings = _config(config)
         rows = [
             MatchRow(row=r.row, normalized=r.normalized)
-            for chunk in read_registry(Path(file), settings, chunk_size=5000)
+            for chunk in read_registry(Path(file), settings, chunk_size=5000, limits=self.limits)
             for r in chunk
         ]
         documents = self.documents()

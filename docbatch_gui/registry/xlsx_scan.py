@@ -52,6 +52,13 @@ class SheetScan:
     rows: int = 0  # the highest row number
     columns: int = 0  # the highest column number (1-based)
     regular: bool = True  # every row and cell in the form the bounds above rely on
+    #: the highest ``<row r="…">`` of an irregular sheet (a regular one has it in ``rows``)
+    irregular_rows: int = 0
+
+    @property
+    def last_row(self) -> int:
+        """The highest row number the sheet declares, however it is written."""
+        return max(self.rows, self.irregular_rows)
 
 
 @dataclass
@@ -71,6 +78,7 @@ class _Patterns:
         self.cell_odd = re.compile(b"<" + p + rb'c(?:[\t\n\r>/]| (?!r="))')
         self.row_any = b"<" + prefix + b"row"
         self.row_ref = re.compile(b"<" + p + rb'row r="(\d+)"')
+        self.any_row_ref = re.compile(b"<" + p + rb'row\s[^>]*?\br="(\d+)"')
         self.row_odd = re.compile(b"<" + p + rb'row(?:[\t\n\r>/]| (?!r="))')
         self.cell_start = b"<" + p + rb'c r="'
         self.inline = b't="inlineStr"'
@@ -200,14 +208,15 @@ class _Scanner:
             scan.merged.append((c0, r0, c1, r1))
         scan.formulas_without_value += _count_formulas(region, self.formulas, pat.prefix)
         if not scan.regular:
+            self._irregular(region)
             return
         cells = region.count(pat.cell_ref)
         if region.count(pat.cell_any) != cells and pat.cell_odd.search(region):
-            scan.regular = False  # a cell without a reference, or not first
+            self._irregular(region)  # a cell without a reference, or not first
             return
         numbers = pat.row_ref.findall(region)
         if region.count(pat.row_any) != len(numbers) and pat.row_odd.search(region):
-            scan.regular = False
+            self._irregular(region)
             return
         scan.cells += cells
         scan.inline_strings += region.count(pat.inline)
@@ -228,6 +237,15 @@ class _Scanner:
                 scan.regular = False
                 return
             scan.columns = max(scan.columns, widest)
+
+    def _irregular(self, region: bytes) -> None:
+        """The sheet is irregular from this region on; its row numbers are still
+        counted (a row numbered 2,000,000,000 is refused before any reader runs)."""
+        self.scan.regular = False
+        assert self.pat is not None
+        numbers = self.pat.any_row_ref.findall(region)
+        if numbers:
+            self.scan.irregular_rows = max(self.scan.irregular_rows, max(map(int, numbers)))
 
 
 def scan_sheet(src: IO[bytes]) -> SheetScan:

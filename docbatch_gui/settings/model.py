@@ -187,6 +187,14 @@ class Settings(BaseSettings):
     #: a symbolic link in an added folder is followed out of that folder only if set
     follow_symlinks_out: bool = Field(False, alias="FOLLOW_SYMLINKS_OUT")
     max_pages: int = Field(10_000, ge=1, le=1_000_000, alias="MAX_PAGES")
+    #: an image (a file, or one inside a PDF) over this many pixels is refused before
+    #: it is decoded: a few KB can declare 60,000 × 60,000 pixels (a decompression bomb)
+    max_image_pixels: int = Field(
+        200_000_000, ge=1_000_000, le=2_000_000_000, alias="MAX_IMAGE_PIXELS"
+    )
+    #: memory a render, OCR or extraction child may add to its start (its address
+    #: space is capped, on Linux): past it the file fails, not the machine
+    child_memory_mb: int = Field(2048, ge=256, le=1_000_000, alias="CHILD_MEMORY_MB")
     jpeg_quality: int = Field(80, ge=30, le=95, alias="JPEG_QUALITY")
     #: text kept per page; a dense printed page has about 10,000 characters
     max_page_text_chars: int = Field(100_000, ge=1000, le=10_000_000, alias="MAX_PAGE_TEXT_CHARS")
@@ -249,6 +257,12 @@ class Settings(BaseSettings):
         "(shown to Claude as examples); older ones only count toward the seller's usual "
         "types, VAT rate and number format",
     )
+
+    # Registry import: caps on what a workbook may hold (at most Excel's own limits),
+    # counted over the cells it uses, never over the size it declares.
+    registry_max_rows: int = Field(1_048_576, ge=1, le=1_048_576, alias="REGISTRY_MAX_ROWS")
+    registry_max_columns: int = Field(16_384, ge=1, le=16_384, alias="REGISTRY_MAX_COLUMNS")
+    registry_max_cell_chars: int = Field(32_767, ge=100, le=32_767, alias="REGISTRY_MAX_CELL_CHARS")
 
     # OCR: Tesseract offline, Google Cloud Vision online, or none.
     ocr_engine: str = Field(default_factory=lambda: default_ocr_engine(), alias="OCR_ENGINE")

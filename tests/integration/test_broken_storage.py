@@ -200,3 +200,4 @@ def test_a_file_that_kills_its_render_child_fails_after_three_crashes(tmp_path: 
         state, crashes, error = conn.execute("SELECT state, crashes, error FROM jobs").fetchone()
     assert (state, crashes) == ("failed", 3)
     assert "the renderer stopped unexpectedly" in error and "It happened 3 times" in error
+    assert "killed by the system (SIGKILL), most likely for lack of memory" in error

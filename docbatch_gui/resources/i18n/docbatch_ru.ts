@@ -2485,6 +2485,26 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
         <translation>Наибольший текст страницы, символов</translation>
     </message>
     <message>
+        <source>Largest image, pixels</source>
+        <translation>Наибольшее изображение, пикселей</translation>
+    </message>
+    <message>
+        <source>Memory per processing child, MB</source>
+        <translation>Память на дочерний процесс обработки, МБ</translation>
+    </message>
+    <message>
+        <source>Registry: most rows</source>
+        <translation>Реестр: наибольшее число строк</translation>
+    </message>
+    <message>
+        <source>Registry: most columns</source>
+        <translation>Реестр: наибольшее число столбцов</translation>
+    </message>
+    <message>
+        <source>Registry: most characters per cell</source>
+        <translation>Реестр: наибольшее число символов в ячейке</translation>
+    </message>
+    <message>
         <source>Shared folder for Celery tasks</source>
         <translation>Общая папка для задач Celery</translation>
     </message>
