@@ -142,6 +142,12 @@ class Page:
     #: blob of the page's words with their boxes (``pipeline/words.py``), upright; None
     #: when nothing read the page's words (no text layer and no OCR)
     words_sha: str | None = None
+    #: the prepare step's verdict on the page's own text layer (``reliable``, or why
+    #: not: ``none``, ``short``, ``images``, ``unreadable``; empty: not judged), which
+    #: the request plan reads to send the page as text or as an image
+    text_layer: str = ""
+    #: share of the page that embedded raster images cover (1.0 for an image file)
+    image_cover: float = 0.0
 
 
 @dataclass(frozen=True)

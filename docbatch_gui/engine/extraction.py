@@ -32,6 +32,7 @@ from docbatch_gui.llm.requests import (
     build_request,
     custom_id,
 )
+from docbatch_gui.pipeline.page_plan import PageKind, page_kind
 from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.storage.blobs import BlobStore
@@ -64,10 +65,11 @@ def group_request(
 
     ``max_tokens`` is raised for a group whose earlier answer was cut off; ``examples``
     are the seller's confirmed documents (``counterparties.request_examples``)."""
-    payloads = [
-        PagePayload(p.page_no, blobs.read(p.image_sha) if p.image_sha else b"", p.text)
-        for p in group
-    ]
+    payloads = []
+    for page in group:
+        kind = plan_kind(profile, page)
+        image = blobs.read(page.image_sha) if page.image_sha and kind is not PageKind.TEXT else b""
+        payloads.append(PagePayload(page.page_no, image, page.text, kind))
     return build_request(
         job.id,
         job.file_name,
@@ -82,6 +84,13 @@ def group_request(
         options=settings.thinking_choice.params(),
         examples=examples,
     )
+
+
+def plan_kind(profile: Profile, page: Page) -> PageKind:
+    """How the profile's ``page_plan`` sends this page. Only the file's own text layer
+    can be judged reliable: a page whose text came from OCR goes as an image."""
+    layer = page.text_layer if page.ocr_engine is None else ""
+    return page_kind(profile.page_plan, layer, page.text, bool(page.image_sha))
 
 
 class SyncExtraction:

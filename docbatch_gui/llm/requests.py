@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import Any
 
 from docbatch_gui.llm.prompt import TOOL_NAME, output_schema, system_blocks
+from docbatch_gui.pipeline.page_plan import PageKind, small_size
 from docbatch_gui.pipeline.profile import Profile
 
 
@@ -43,6 +44,9 @@ class PagePayload:
     page_no: int  # 1-based page of the source file
     jpeg: bytes
     text: str = ""
+    #: how the page goes (``page_plan.page_kind``): a full image, text and a small
+    #: image, or text only
+    kind: PageKind = PageKind.IMAGE
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,8 @@ class ExtractionRequest:
     text_chars: int = 0
     #: the part of ``text_chars`` that is confirmed examples of the seller (their cost)
     example_chars: int = 0
+    #: each page's kind, in request order (what the plan sent; the forecast's input)
+    kinds: tuple[PageKind, ...] = ()
 
     @property
     def size_bytes(self) -> int:
@@ -106,6 +112,21 @@ def fit_image(jpeg: bytes, *, max_side: int, max_base64: int) -> tuple[bytes, in
             quality -= 10
         else:
             scale *= 0.8
+
+
+def shrink_image(jpeg: bytes, long_edge: int) -> bytes:
+    """The page JPEG at ``long_edge`` px on its long side (``page_plan.small_size``),
+    for a text page whose image only has to show stamps and handwriting; the page as
+    it is when it is no larger."""
+    from PIL import Image
+
+    with Image.open(io.BytesIO(jpeg)) as image:
+        size = small_size(long_edge, *image.size)
+        if size == image.size or size == (0, 0):
+            return jpeg
+        buffer = io.BytesIO()
+        image.convert("L").resize(size, Image.Resampling.LANCZOS).save(buffer, "JPEG", quality=80)
+    return buffer.getvalue()
 
 
 def _b64_len(raw: int) -> int:
@@ -178,20 +199,33 @@ def build_request(
     if examples:
         content.append({"type": "text", "text": examples})
     sizes = []
+    kinds = []
     chars = len(header) + len(examples)
     for index, page in enumerate(group, start=1):
-        if not page.jpeg:  # the renderer gave the page up: its text layer is all there is
+        if page.kind is PageKind.TEXT:  # a reliable text layer, and no image needed
+            text = (
+                f'<page index="{index}" source_page="{page.page_no}" kind="text">\n'
+                f"{page.text.strip()}\n</page>"
+            )
+        elif not page.jpeg:  # the renderer gave the page up: its text layer is all there is
             text = (
                 f'<page index="{index}" source_page="{page.page_no}">\n{NO_IMAGE}\n'
                 f"{page.text.strip()}\n</page>"
             )
+        if page.kind is PageKind.TEXT or not page.jpeg:
             content.append({"type": "text", "text": text})
             sizes.append((0, 0))
+            kinds.append(PageKind.TEXT)
             chars += len(text)
             continue
-        jpeg, width, height = fit_image(page.jpeg, max_side=max_side, max_base64=budget)
+        kinds.append(page.kind)
+        jpeg = page.jpeg
+        if page.kind is PageKind.TEXT_SMALL_IMAGE:
+            jpeg = shrink_image(jpeg, profile.page_plan.small_long_edge)
+        jpeg, width, height = fit_image(jpeg, max_side=max_side, max_base64=budget)
+        marked = "" if page.kind is PageKind.IMAGE else f' kind="{page.kind.value}"'
         text = (
-            f'<page index="{index}" source_page="{page.page_no}">\n'
+            f'<page index="{index}" source_page="{page.page_no}"{marked}>\n'
             f"{page.text.strip() or NO_TEXT}\n</page>"
         )
         content.append({"type": "text", "text": text})
@@ -232,5 +266,5 @@ def build_request(
         }
     pages = tuple(p.page_no for p in group)
     return ExtractionRequest(
-        request_id, job_id, number, pages, params, tuple(sizes), chars, len(examples)
+        request_id, job_id, number, pages, params, tuple(sizes), chars, len(examples), tuple(kinds)
     )

@@ -42,6 +42,8 @@ class PrepareTask:
     max_image_pixels: int = 200_000_000
     first_page: int = 1  # 1-based, inclusive
     last_page: int | None = None  # inclusive; None = to the end
+    #: the profile whose ``page_plan`` judges each page's text layer; empty: not judged
+    profile_path: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -67,6 +69,10 @@ class RenderedPage:
     orientation_uncertain: bool = False
     #: the text layer's words with their boxes, upright (``words.py``)
     words: list[Word] = field(default_factory=list)
+    #: share of the page embedded raster images cover (1.0: an image file, a scan)
+    image_cover: float = 0.0
+    #: the text layer's verdict (``page_plan.TextLayer``), set by the render child
+    text_layer: str = ""
 
 
 def target_size(width: float, height: float) -> tuple[int, int]:
@@ -308,6 +314,7 @@ def _render_pdf(task: PrepareTask, on_count: Callable[[int], None]) -> Iterator[
                 text = page.get_text("text", textpage=textpage)
                 orientation = _text_orientation(page, textpage, text)
                 words = from_pdf_page(page, textpage, orientation.rotation) if text.strip() else []
+                cover = image_cover(page)
             except Exception as exc:
                 raise _unsupported(
                     task,
@@ -333,6 +340,7 @@ def _render_pdf(task: PrepareTask, on_count: Callable[[int], None]) -> Iterator[
                 orientation_note=orientation.note,
                 orientation_uncertain=orientation.uncertain,
                 words=words,
+                image_cover=cover,
             )
             del pixmap, image, page, textpage
             if page_no % STORE_SHRINK_EVERY == 0:
@@ -341,6 +349,28 @@ def _render_pdf(task: PrepareTask, on_count: Callable[[int], None]) -> Iterator[
                 pymupdf.TOOLS.store_shrink(100)
     finally:
         document.close()
+
+
+def image_cover(page: Any) -> float:
+    """The share of the page its embedded raster images cover (their boxes clipped to
+    the page, overlaps counted once per image; capped at 1). A scan, even one with an
+    OCR text layer, is a page-sized picture: its text layer is not the document's own
+    text. A logo or a signature covers a few percent."""
+    import pymupdf
+
+    area = abs(page.rect)
+    if not area:
+        return 0.0
+    frames = [page.rect, page.rect * page.derotation_matrix]
+    covered = 0.0
+    try:
+        infos = page.get_image_info()
+    except Exception:  # a damaged image list: the text layer is judged on its own
+        return 0.0
+    for info in infos:
+        box = pymupdf.Rect(info.get("bbox", (0, 0, 0, 0)))
+        covered += max(abs(box & frame) for frame in frames)
+    return round(min(1.0, covered / area), 3)
 
 
 def _text_orientation(page: Any, textpage: Any, text: str) -> Orientation:
@@ -402,4 +432,4 @@ def _render_image(task: PrepareTask, on_count: Callable[[int], None]) -> Iterato
                     detail=_short(exc, task),
                 ) from None
             jpeg, thumb = _encode(gray, task.jpeg_quality, with_thumb=page_no == 1)
-            yield RenderedPage(page_no, gray.width, gray.height, jpeg, thumb, "")
+            yield RenderedPage(page_no, gray.width, gray.height, jpeg, thumb, "", image_cover=1.0)

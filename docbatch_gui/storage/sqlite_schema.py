@@ -207,4 +207,9 @@ MIGRATIONS: list[str] = [
     ALTER TABLE pages ADD COLUMN words_sha TEXT;
     ALTER TABLE ocr_cache ADD COLUMN words_sha TEXT;
     """,
+    # 14: the request plan's view of a page: its text layer's verdict, image cover
+    """
+    ALTER TABLE pages ADD COLUMN text_layer TEXT NOT NULL DEFAULT '';
+    ALTER TABLE pages ADD COLUMN image_cover REAL NOT NULL DEFAULT 0;
+    """,
 ]
