@@ -291,7 +291,19 @@ class BatchRecord:
     model: str | None = None  # what the requests were sent with
     effort: str | None = None  # e.g. "effort low, thinking off"
     thinking_tokens: int = 0
+    #: the batch's prompt tokens by how they were billed, from its answers' ``usage``
+    input_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
     id: int | None = None
+
+    @property
+    def cache_hit_rate(self) -> float | None:
+        """The share of the batch's prompt tokens read from the prompt cache
+        (``cache_read_input_tokens`` over those plus ``input_tokens`` and
+        ``cache_creation_input_tokens``); None before its results are in."""
+        prompt = self.input_tokens + self.cache_read_tokens + self.cache_write_tokens
+        return round(self.cache_read_tokens / prompt, 4) if prompt else None
 
     def body(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if k != "id"}

@@ -32,7 +32,7 @@ from docbatch_gui.llm.requests import (
     build_request,
     custom_id,
 )
-from docbatch_gui.pipeline.page_plan import PageKind, page_kind
+from docbatch_gui.pipeline.page_plan import PageKind, kind_of
 from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.storage.blobs import BlobStore
@@ -60,6 +60,7 @@ def group_request(
     total_pages: int,
     max_tokens: int | None = None,
     examples: str = "",
+    cache_ttl: str | None = "5m",
 ) -> ExtractionRequest:
     """One group's request, reading only this group's page images (sync and batch).
 
@@ -67,7 +68,7 @@ def group_request(
     are the seller's confirmed documents (``counterparties.request_examples``)."""
     payloads = []
     for page in group:
-        kind = plan_kind(profile, page)
+        kind = kind_of(profile.page_plan, page)
         image = blobs.read(page.image_sha) if page.image_sha and kind is not PageKind.TEXT else b""
         payloads.append(PagePayload(page.page_no, image, page.text, kind))
     return build_request(
@@ -83,14 +84,8 @@ def group_request(
         output_mode=settings.claude_output,
         options=settings.thinking_choice.params(),
         examples=examples,
+        cache_ttl=cache_ttl,
     )
-
-
-def plan_kind(profile: Profile, page: Page) -> PageKind:
-    """How the profile's ``page_plan`` sends this page. Only the file's own text layer
-    can be judged reliable: a page whose text came from OCR goes as an image."""
-    layer = page.text_layer if page.ocr_engine is None else ""
-    return page_kind(profile.page_plan, layer, page.text, bool(page.image_sha))
 
 
 class SyncExtraction:
@@ -186,6 +181,7 @@ class SyncExtraction:
             total_pages,
             budget,
             examples,
+            self.estimator.cache_ttl(batch=False),
         )
 
     def _record(self, job: Job, outcome: RequestOutcome) -> None:

@@ -179,6 +179,7 @@ def build_request(
     output_mode: OutputMode = OutputMode.JSON_SCHEMA,
     options: Mapping[str, Any] | None = None,
     examples: str = "",
+    cache_ttl: str | None = "5m",
 ) -> ExtractionRequest:
     """One group's request; the caller reads only this group's images into memory.
 
@@ -186,6 +187,7 @@ def build_request(
     ``llm.thinking``); the answer format is merged into the same ``output_config``.
     ``examples`` (``prompt.counterparty_examples``) follow the header in the user
     message, after the cached prefix, so the prefix stays the same for every request.
+    ``cache_ttl`` marks that prefix (``caching.cache_ttl``).
     """
     request_id = custom_id(job_id, number)
     max_side = MAX_SIDE_MANY_IMAGES if len(group) > MANY_IMAGES else MAX_SIDE
@@ -244,7 +246,7 @@ def build_request(
     params: dict[str, Any] = {
         "model": model,
         "max_tokens": max_tokens,
-        "system": system_blocks(profile, group_size),
+        "system": system_blocks(profile, group_size, cache_ttl),
         "messages": [{"role": "user", "content": content}],
     }
     for key, value in (options or {}).items():

@@ -29,6 +29,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from docbatch_gui.domain.models import Page
     from docbatch_gui.pipeline.profile import Profile
 
 PATCH_PX = 28  # one visual token per 28×28 px patch (build-with-claude/vision)
@@ -122,6 +123,13 @@ def page_kind(plan: PagePlan, text_layer: str, text: str, has_image: bool) -> Pa
     if text_layer != TextLayer.RELIABLE:
         return PageKind.IMAGE
     return PageKind.TEXT_SMALL_IMAGE if plan.needs_image else PageKind.TEXT
+
+
+def kind_of(plan: PagePlan, page: Page) -> PageKind:
+    """How ``plan`` sends a stored page. Only the file's own text layer can be judged
+    reliable: a page whose text came from OCR goes as an image."""
+    layer = page.text_layer if page.ocr_engine is None else ""
+    return page_kind(plan, layer, page.text, bool(page.image_sha))
 
 
 def small_size(long_edge_px: int, width: int, height: int) -> tuple[int, int]:
