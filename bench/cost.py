@@ -21,7 +21,9 @@ tokens by the documented formula ⌈w/28⌉·⌈h/28⌉ (docs: build-with-claude
 and text at about four characters a token; prices come from the model catalogue
 (``docbatch_gui/resources/models.json``).
 
-Run: ``.venv/bin/python bench/cost.py [--born N] [--multi N] [--scans N]``. The last
+Run: ``.venv/bin/python bench/cost.py [--born N] [--multi N] [--scans N] [--model M]
+[--text-only]`` (``--text-only``: the planned profile's tasks need no image, so
+born-digital pages go without their small image). The last
 line is one JSON object: ``{"pages", "naive_sync_usd_per_page",
 "batch_usd_per_page", "planned_usd_per_page", "planned_over_naive", "text_pages",
 "image_pages", "escalated_share", ...}``.
@@ -227,6 +229,11 @@ def main() -> None:
     parser.add_argument(
         "--model", default=None, help="the model without routing (default: the catalogue's)"
     )
+    parser.add_argument(
+        "--text-only",
+        action="store_true",
+        help="the planned profile's tasks need no image: born-digital pages go as text only",
+    )
     args = parser.parse_args()
     model = args.model or load_catalogue().default_model
     logging.basicConfig(level=logging.WARNING)
@@ -235,6 +242,8 @@ def main() -> None:
         files = make_set(root / "files", args.born, args.multi, args.scans)
         image_plan = {**_plan(), "mode": "image"}
         planned_plan = {**_plan(), "mode": "auto"}
+        if args.text_only:
+            planned_plan["image_tasks"] = {}
         images = profile_with(root, "image", page_plan=image_plan)
         planned = profile_with(root, "planned", page_plan=planned_plan, **ROUTING)
         naive = run("naive sync", files, images, "sync", fake, root, model)
@@ -258,6 +267,7 @@ def main() -> None:
         "pages": pages,
         "files": len(files),
         "model": model,
+        "small_image": not args.text_only,
         "naive_sync_usd_per_page": per_page(naive_cost, naive.pages),
         "batch_usd_per_page": per_page(today.usd, today.pages),
         "planned_usd_per_page": per_page(plan.usd, pages),
