@@ -157,7 +157,7 @@ def run(
         JOB_TIMEOUT=600,
     )
     app = DocBatchApp(settings)
-    app.profile = load_profile(profile)  # type: ignore[misc]  # the run's profile
+    app.profile = load_profile(profile)  # the run's profile
     try:
         jobs = asyncio.run(app.run([j.id for j in app.add(files, mode=mode).jobs]))
         records = [r for j in jobs for r in app.store.list_requests(j.id)]
