@@ -24,7 +24,7 @@ below what those tasks need and never pays for a partial patch.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
@@ -91,9 +91,10 @@ def letters(text: str) -> int:
 
 def judge_text_layer(text: str, image_cover: float, profile: Profile) -> TextLayer:
     """Whether the page's own text layer can stand in for its image: enough text, no
-    raster images over much of the page, and text the offline extractor reads fields
-    from (a layer with a broken font encoding yields none). Runs in the render child:
-    it is CPU work the parent's event loop should not do."""
+    raster images over much of the page, and text the offline extractor reads key
+    fields from (number, date, amount; a layer with a broken font encoding yields
+    none). Runs in the render child: it is CPU work the parent's event loop should
+    not do (a few milliseconds a page)."""
     plan = profile.page_plan
     if not text.strip():
         return TextLayer.NONE
@@ -102,13 +103,27 @@ def judge_text_layer(text: str, image_cover: float, profile: Profile) -> TextLay
     if letters(text) < plan.min_text_chars:
         return TextLayer.SHORT
     if plan.min_fields:
-        from docbatch_gui.pipeline.offline import PageText, extract_documents
+        from docbatch_gui.pipeline.fields import extract_fields
+        from docbatch_gui.pipeline.textutil import split_lines
 
-        documents = extract_documents(0, "", [PageText(1, text)], profile)
-        found = max((sum(v is not None for v in d.fields.values()) for d in documents), default=0)
-        if found < plan.min_fields:
+        result = extract_fields(split_lines(text), [0], _key_fields(profile))
+        if sum(v is not None for v in result.values.values()) < plan.min_fields:
             return TextLayer.UNREADABLE
     return TextLayer.RELIABLE
+
+
+#: the field kinds the verdict asks the offline extractor for: the key ones (reading
+#: every field of the profile costs ten times as much, on every page of every file)
+KEY_KINDS = ("number", "date", "amount")
+_key_profile: list[tuple[Profile, Profile]] = []
+
+
+def _key_fields(profile: Profile) -> Profile:
+    """``profile`` with only its fields of ``KEY_KINDS``, made once per profile."""
+    if not _key_profile or _key_profile[0][0] is not profile:
+        keys = tuple(f for f in profile.fields if f.kind in KEY_KINDS) or profile.fields
+        _key_profile[:] = [(profile, replace(profile, fields=keys))]
+    return _key_profile[0][1]
 
 
 def page_kind(plan: PagePlan, text_layer: str, text: str, has_image: bool) -> PageKind:
