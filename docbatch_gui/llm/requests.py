@@ -133,6 +133,23 @@ def _b64_len(raw: int) -> int:
     return 4 * ((raw + 2) // 3)
 
 
+def _text_only(index: int, page: PagePayload) -> str | None:
+    """The block of a page that goes without an image: a reliable text layer whose
+    tasks need no image, or a page the renderer gave up (its text is all there is);
+    None for a page that goes with its image."""
+    if page.kind is PageKind.TEXT:
+        return (
+            f'<page index="{index}" source_page="{page.page_no}" kind="text">\n'
+            f"{page.text.strip()}\n</page>"
+        )
+    if not page.jpeg:
+        return (
+            f'<page index="{index}" source_page="{page.page_no}">\n{NO_IMAGE}\n'
+            f"{page.text.strip()}\n</page>"
+        )
+    return None
+
+
 def build_requests(
     job_id: int,
     file_name: str,
@@ -204,21 +221,12 @@ def build_request(
     kinds = []
     chars = len(header) + len(examples)
     for index, page in enumerate(group, start=1):
-        if page.kind is PageKind.TEXT:  # a reliable text layer, and no image needed
-            text = (
-                f'<page index="{index}" source_page="{page.page_no}" kind="text">\n'
-                f"{page.text.strip()}\n</page>"
-            )
-        elif not page.jpeg:  # the renderer gave the page up: its text layer is all there is
-            text = (
-                f'<page index="{index}" source_page="{page.page_no}">\n{NO_IMAGE}\n'
-                f"{page.text.strip()}\n</page>"
-            )
-        if page.kind is PageKind.TEXT or not page.jpeg:
-            content.append({"type": "text", "text": text})
+        only_text = _text_only(index, page)
+        if only_text is not None:
+            content.append({"type": "text", "text": only_text})
             sizes.append((0, 0))
             kinds.append(PageKind.TEXT)
-            chars += len(text)
+            chars += len(only_text)
             continue
         kinds.append(page.kind)
         jpeg = page.jpeg
