@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from docbatch_gui.domain.models import Page
@@ -87,6 +87,28 @@ class PagePlan:
 
 def letters(text: str) -> int:
     return sum(ch.isalnum() for ch in text)
+
+
+def image_cover(page: Any) -> float:
+    """The share of the page its embedded raster images cover (their boxes clipped to
+    the page, overlaps counted once per image; capped at 1). A scan, even one with an
+    OCR text layer, is a page-sized picture: its text layer is not the document's own
+    text. A logo or a signature covers a few percent."""
+    import pymupdf
+
+    area = abs(page.rect)
+    if not area:
+        return 0.0
+    frames = [page.rect, page.rect * page.derotation_matrix]
+    covered = 0.0
+    try:
+        infos = page.get_image_info()
+    except Exception:  # a damaged image list: the text layer is judged on its own
+        return 0.0
+    for info in infos:
+        box = pymupdf.Rect(info.get("bbox", (0, 0, 0, 0)))
+        covered += max(abs(box & frame) for frame in frames)
+    return round(min(1.0, covered / area), 3)
 
 
 def judge_text_layer(text: str, image_cover: float, profile: Profile) -> TextLayer:

@@ -20,6 +20,7 @@ from typing import Any
 
 from docbatch_gui.domain.errors import UnsupportedInput
 from docbatch_gui.pipeline.orientation import MIN_VOTE_LETTERS, Orientation, from_vote, turn
+from docbatch_gui.pipeline.page_plan import image_cover
 from docbatch_gui.pipeline.words import Word, from_pdf_page
 
 MAX_PIXELS = 1_150_000
@@ -349,28 +350,6 @@ def _render_pdf(task: PrepareTask, on_count: Callable[[int], None]) -> Iterator[
                 pymupdf.TOOLS.store_shrink(100)
     finally:
         document.close()
-
-
-def image_cover(page: Any) -> float:
-    """The share of the page its embedded raster images cover (their boxes clipped to
-    the page, overlaps counted once per image; capped at 1). A scan, even one with an
-    OCR text layer, is a page-sized picture: its text layer is not the document's own
-    text. A logo or a signature covers a few percent."""
-    import pymupdf
-
-    area = abs(page.rect)
-    if not area:
-        return 0.0
-    frames = [page.rect, page.rect * page.derotation_matrix]
-    covered = 0.0
-    try:
-        infos = page.get_image_info()
-    except Exception:  # a damaged image list: the text layer is judged on its own
-        return 0.0
-    for info in infos:
-        box = pymupdf.Rect(info.get("bbox", (0, 0, 0, 0)))
-        covered += max(abs(box & frame) for frame in frames)
-    return round(min(1.0, covered / area), 3)
 
 
 def _text_orientation(page: Any, textpage: Any, text: str) -> Orientation:
