@@ -41,7 +41,7 @@ import tempfile
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -251,7 +251,8 @@ def main() -> None:
             today = run("batch today", files, images, "batch", fake, root, model)
         plan = run("planned", files, planned, "batch", fake, root, model)
     naive_cost = naive_usd(model, naive.usage)
-    report(naive, naive_cost)
+    uncached = Usage(naive.usage.prompt_tokens, naive.usage.output_tokens)
+    report(replace(naive, usage=uncached), naive_cost)  # the tokens as naive sync pays them
     report(today, today.usd)
     report(plan, plan.usd)
     extracted = all(j.state in EXTRACTED for j in plan.jobs)
