@@ -9,6 +9,7 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
+import pymupdf
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -26,6 +27,7 @@ from docbatch_gui.pipeline.page_plan import (
     PagePlan,
     PlanMode,
     TextLayer,
+    image_cover,
     judge_text_layer,
     kind_of,
     page_kind,
@@ -190,3 +192,25 @@ def test_a_profile_with_an_illegible_small_image_is_refused(tmp_path: Path) -> N
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     with pytest.raises(ConfigError, match=r"page_plan\.mode"):
         load_profile(path)
+
+
+def test_image_cover_is_the_share_of_the_page_under_raster_images() -> None:
+    """A scanned page (even with an invisible OCR text layer) is all picture; a logo
+    covers a few percent; a rotated page is measured the same."""
+    buffer = io.BytesIO()
+    Image.new("L", (200, 280), 128).save(buffer, "PNG")
+    picture = buffer.getvalue()
+    document = pymupdf.open()
+    scan = document.new_page(width=595, height=842)
+    scan.insert_image(scan.rect, stream=picture)
+    scan.insert_text((72, 72), "Счет на оплату № 245", render_mode=3)  # an OCR layer
+    logo = document.new_page(width=595, height=842)
+    logo.insert_image(pymupdf.Rect(40, 40, 140, 110), stream=picture)
+    turned = document.new_page(width=595, height=842)
+    turned.insert_image(turned.rect, stream=picture)
+    turned.set_rotation(90)
+    bare = document.new_page(width=595, height=842)
+    covers = [image_cover(page) for page in document]
+    assert covers[0] > 0.95 and covers[2] > 0.95  # (the picture keeps its proportions)
+    assert 0 < covers[1] < 0.02
+    assert covers[3] == 0.0 and not bare.get_images()
