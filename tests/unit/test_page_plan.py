@@ -210,7 +210,7 @@ def test_image_cover_is_the_share_of_the_page_under_raster_images() -> None:
     turned.insert_image(turned.rect, stream=picture)
     turned.set_rotation(90)
     bare = document.new_page(width=595, height=842)
-    covers = [image_cover(page) for page in document]
+    covers = [image_cover(document[n]) for n in range(document.page_count)]
     assert covers[0] > 0.95 and covers[2] > 0.95  # (the picture keeps its proportions)
     assert 0 < covers[1] < 0.02
     assert covers[3] == 0.0 and not bare.get_images()
