@@ -62,6 +62,9 @@ def seed(store: Store, now: datetime | None = None) -> dict[str, BatchRecord]:
             model="claude-opus-5-5",
             effort="effort low, thinking on",
             thinking_tokens=1200,
+            input_tokens=6000,
+            cache_read_tokens=3000,
+            cache_write_tokens=1000,
         )
     )
     intent = store.create_batch(

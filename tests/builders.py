@@ -301,3 +301,16 @@ def raw_xlsx(path: Path, rows_xml: str, *, dimension: str = "A1") -> Path:
             archive.writestr(name, text)
         archive.writestr("xl/worksheets/sheet1.xml", sheet)
     return path
+
+
+def scanned_pdf(path: Path, source: Path, dpi: int = 150) -> Path:
+    """``source``'s pages as a scanner makes them: one grayscale picture per page and
+    no text layer, so only OCR or the image can read them."""
+    out = pymupdf.open()
+    with pymupdf.open(source) as document:
+        for page in document:
+            pixmap = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY)
+            scan = out.new_page(width=page.rect.width, height=page.rect.height)
+            scan.insert_image(scan.rect, stream=pixmap.tobytes("png"))
+    out.save(path)
+    return path

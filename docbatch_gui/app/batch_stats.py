@@ -79,6 +79,8 @@ class BatchRow:
     model: str | None = None
     effort: str | None = None  # "effort low, thinking off"
     thinking_tokens: int = 0
+    #: share of the prompt tokens read from the prompt cache; None before results
+    cache_hit_rate: float | None = None
 
     @property
     def label(self) -> str:
@@ -127,6 +129,7 @@ def batch_row(
         model=batch.model,
         effort=batch.effort,
         thinking_tokens=batch.thinking_tokens,
+        cache_hit_rate=batch.cache_hit_rate,
     )
 
 

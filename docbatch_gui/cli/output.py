@@ -108,6 +108,10 @@ def batch_json(batch: BatchRecord) -> dict[str, Any]:
         "model": batch.model,
         "effort": batch.effort,
         "thinking_tokens": batch.thinking_tokens,
+        "cache_hit_rate": batch.cache_hit_rate,
+        "input_tokens": batch.input_tokens,
+        "cache_read_tokens": batch.cache_read_tokens,
+        "cache_write_tokens": batch.cache_write_tokens,
     }
 
 

@@ -163,6 +163,12 @@ class Page:
     #: blob of the page's words with their boxes (``pipeline/words.py``), upright; None
     #: when nothing read the page's words (no text layer and no OCR)
     words_sha: str | None = None
+    #: the prepare step's verdict on the page's own text layer (``reliable``, or why
+    #: not: ``none``, ``short``, ``images``, ``unreadable``; empty: not judged), which
+    #: the request plan reads to send the page as text or as an image
+    text_layer: str = ""
+    #: share of the page that embedded raster images cover (1.0 for an image file)
+    image_cover: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -317,7 +323,19 @@ class BatchRecord:
     model: str | None = None  # what the requests were sent with
     effort: str | None = None  # e.g. "effort low, thinking off"
     thinking_tokens: int = 0
+    #: the batch's prompt tokens by how they were billed, from its answers' ``usage``
+    input_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
     id: int | None = None
+
+    @property
+    def cache_hit_rate(self) -> float | None:
+        """The share of the batch's prompt tokens read from the prompt cache
+        (``cache_read_input_tokens`` over those plus ``input_tokens`` and
+        ``cache_creation_input_tokens``); None before its results are in."""
+        prompt = self.input_tokens + self.cache_read_tokens + self.cache_write_tokens
+        return round(self.cache_read_tokens / prompt, 4) if prompt else None
 
     def body(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if k != "id"}

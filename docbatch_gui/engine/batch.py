@@ -150,6 +150,7 @@ class BatchEngine:
                     len(pages),
                     record.max_tokens if record else None,
                     request_examples(self.store, self.profile, job, group),
+                    self.estimator.cache_ttl(batch=True),
                 )
             )
         return requests + self._escalated(job, records, groups, len(pages), wanted)

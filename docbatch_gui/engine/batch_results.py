@@ -70,9 +70,12 @@ class ResultBuilder:
         ours = set(batch.request_ids)
         records: dict[int, dict[str, RequestRecord]] = {}
         seen = 0
+        paid = Usage()  # the batch's own usage, for its cache hit rate
         async for result in client.results(batch.batch_id):
             if result.custom_id not in ours:
                 continue
+            if result.kind == "succeeded":
+                paid += Usage.from_api(result.message.usage)
             job_id, _group = parse_custom_id(result.custom_id)
             if job_id not in records:
                 records[job_id] = {r.custom_id: r for r in self.store.list_requests(job_id)}
@@ -91,7 +94,20 @@ class ResultBuilder:
             results_done=True,
             cost_actual_usd=round(sum(r.batch_cost_usd or 0.0 for r in mine), 6),
             thinking_tokens=sum(r.thinking_tokens for r in mine),
+            input_tokens=paid.input_tokens,
+            cache_read_tokens=paid.cache_read_tokens,
+            cache_write_tokens=paid.cache_write_tokens,
         )
+        if paid.prompt_tokens:
+            log.info(
+                "batch %s: prompt cache hit rate %.0f%% (%d read, %d written, %d uncached "
+                "input tokens)",
+                batch.batch_id,
+                100 * paid.cache_read_tokens / paid.prompt_tokens,
+                paid.cache_read_tokens,
+                paid.cache_write_tokens,
+                paid.input_tokens,
+            )
 
     def _record(self, record: RequestRecord, result: BatchResult) -> RequestRecord:
         if result.kind == "succeeded":

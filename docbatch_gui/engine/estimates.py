@@ -17,6 +17,7 @@ from typing import Any
 
 from docbatch_gui.domain.models import Page
 from docbatch_gui.engine.routing import route_for
+from docbatch_gui.llm.caching import cache_ttl
 from docbatch_gui.llm.catalogue import load_catalogue
 from docbatch_gui.llm.pricing import (
     EstimateBasis,
@@ -35,7 +36,6 @@ from docbatch_gui.storage.store import Store
 log = logging.getLogger(__name__)
 
 BASIS_KEY = "estimate_basis"
-PAGE_TEXT_MARKUP = 40  # the <page index=… source_page=…> wrapper around each page's text
 
 
 class CostEstimator:
@@ -48,6 +48,7 @@ class CostEstimator:
         first = route_for(settings, profile).first
         self.model = self.catalogue.model(first)
         self.choice = choose(self.model, settings.claude_effort, settings.claude_thinking)
+        self.plan = profile.page_plan
         blocks = system_blocks(profile, settings.group_size)
         self.prefix_chars = sum(len(b["text"]) for b in blocks)
         prompt = json.dumps([blocks, output_schema(profile)], sort_keys=True, ensure_ascii=False)
@@ -99,6 +100,12 @@ class CostEstimator:
         )
         return basis
 
+    def cache_ttl(self, *, batch: bool) -> str | None:
+        """The prompt cache this run's requests ask for (``caching.cache_ttl``): the
+        one-hour cache in a batch where the model takes it, none under the model's
+        minimum prefix."""
+        return cache_ttl(self.model, self.basis().prefix_tokens, batch=batch)
+
     def for_pages(
         self,
         groups: Sequence[Sequence[Page]],
@@ -109,7 +116,14 @@ class CostEstimator:
         """Before any image is read: page sizes and text layers only, plus
         ``extra_chars`` of text per group (the seller's confirmed examples)."""
         planned = self.planned(groups, extra_chars)
-        return estimate_cost(self.catalogue, self.choice, self.basis(), planned, batch=batch)
+        return estimate_cost(
+            self.catalogue,
+            self.choice,
+            self.basis(),
+            planned,
+            batch=batch,
+            cache_ttl=self.cache_ttl(batch=batch),
+        )
 
     def planned(
         self, groups: Sequence[Sequence[Page]], extra_chars: Sequence[int] = ()
@@ -118,14 +132,20 @@ class CostEstimator:
         too)."""
         extra = [*extra_chars, *[0] * (len(groups) - len(extra_chars))]
         return [
-            PlannedRequest(
-                [(p.width, p.height) for p in group],
-                sum(len(p.text) + PAGE_TEXT_MARKUP for p in group) + more,
-                len(group),
-            )
+            PlannedRequest.of_pages(group, self.plan, more)
             for group, more in zip(groups, extra, strict=False)
         ]
 
     def for_requests(self, requests: Sequence[ExtractionRequest], *, batch: bool) -> float | None:
-        planned = [PlannedRequest(r.image_pixels, r.text_chars, len(r.pages)) for r in requests]
-        return estimate_cost(self.catalogue, self.choice, self.basis(), planned, batch=batch)
+        planned = [
+            PlannedRequest(r.image_pixels, r.text_chars, len(r.pages), [k.value for k in r.kinds])
+            for r in requests
+        ]
+        return estimate_cost(
+            self.catalogue,
+            self.choice,
+            self.basis(),
+            planned,
+            batch=batch,
+            cache_ttl=self.cache_ttl(batch=batch),
+        )

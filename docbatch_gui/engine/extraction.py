@@ -34,6 +34,7 @@ from docbatch_gui.llm.requests import (
     build_request,
     custom_id,
 )
+from docbatch_gui.pipeline.page_plan import PageKind, kind_of
 from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.storage.blobs import BlobStore
@@ -61,6 +62,7 @@ def group_request(
     total_pages: int,
     max_tokens: int | None = None,
     examples: str = "",
+    cache_ttl: str | None = "5m",
 ) -> ExtractionRequest:
     """One group's request, reading only this group's page images (sync and batch).
 
@@ -69,10 +71,11 @@ def group_request(
     to the route's first model (``engine.routing``): the profile's ``models.first``,
     else the settings' model."""
     route = route_for(settings, profile)
-    payloads = [
-        PagePayload(p.page_no, blobs.read(p.image_sha) if p.image_sha else b"", p.text)
-        for p in group
-    ]
+    payloads = []
+    for page in group:
+        kind = kind_of(profile.page_plan, page)
+        image = blobs.read(page.image_sha) if page.image_sha and kind is not PageKind.TEXT else b""
+        payloads.append(PagePayload(page.page_no, image, page.text, kind))
     return build_request(
         job.id,
         job.file_name,
@@ -86,6 +89,7 @@ def group_request(
         output_mode=settings.claude_output,
         options=route.params(route.first),
         examples=examples,
+        cache_ttl=cache_ttl,
     )
 
 
@@ -228,6 +232,7 @@ class SyncExtraction:
             total_pages,
             budget,
             examples,
+            self.estimator.cache_ttl(batch=False),
         )
 
     def _record(self, job: Job, outcome: RequestOutcome, reasons: list[str] | None = None) -> None:

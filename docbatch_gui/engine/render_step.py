@@ -36,6 +36,7 @@ class RenderStep:
         self.store = context.store
         self.blobs = context.blobs
         self.settings = context.settings
+        self.profile = context.profile
         self.pool = pool
         #: the worker's listener call (progress to the CLI and the GUI)
         self.emit = emit
@@ -59,6 +60,7 @@ class RenderStep:
             jpeg_quality=self.settings.jpeg_quality,
             max_pages=self.settings.max_pages,
             max_image_pixels=self.settings.max_image_pixels,
+            profile_path=str(self.profile.source),  # the child judges text layers by it
         )
         await self._prepare(job, attempt, task, deadline)
         self.store.set_pages_deliverable(job.id, True)
@@ -129,6 +131,8 @@ class RenderStep:
                     orientation_note=page.orientation_note,
                     orientation_uncertain=page.orientation_uncertain,
                     words_sha=words_sha,
+                    text_layer=page.text_layer,
+                    image_cover=page.image_cover,
                 )
             )
             state["done"] += 1

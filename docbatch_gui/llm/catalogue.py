@@ -132,6 +132,9 @@ class ModelInfo:
     long_context_above: int | None = None
     long_context_prices: Prices | None = None
     aliases: tuple[str, ...] = field(default=())
+    #: the prompt cache lifetimes the model takes ("5m", and "1h" at a higher write
+    #: price); build-with-claude/prompt-caching
+    cache_ttls: tuple[str, ...] = ("5m",)
 
     def prices_for(self, prompt_tokens: int) -> Prices:
         """A request's prompt size decides the band for all of its tokens."""
@@ -230,6 +233,7 @@ def _model(model_id: str, data: dict[str, Any], tiers: dict[str, ImageTier]) -> 
         long_context_above=int(long_context["above_prompt_tokens"]) if long_context else None,
         long_context_prices=_prices(long_context) if long_context else None,
         aliases=tuple(data.get("aliases", ())),
+        cache_ttls=tuple(data.get("cache_ttls", ("5m",))),
     )
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from docbatch_gui.domain.counterparty import ConfirmedDocument
+from docbatch_gui.llm.caching import FIVE_MINUTES, cache_control
 from docbatch_gui.pipeline.answer_schema import UNKNOWN, answer_schema
 from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.resources import resources_dir
@@ -52,19 +53,22 @@ def output_schema(profile: Profile) -> dict[str, Any]:
     return answer_schema(profile.field_keys, doc_type_keys(profile))
 
 
-def system_blocks(profile: Profile, group_size: int) -> list[dict[str, Any]]:
+def system_blocks(
+    profile: Profile, group_size: int, cache_ttl: str | None = FIVE_MINUTES
+) -> list[dict[str, Any]]:
     """System prompt plus schema, marked for prompt caching: the only prefix that
     every request shares (each page image differs), and caching stacks with the batch
-    discount."""
+    discount. ``cache_ttl`` (``caching.cache_ttl``): "5m", "1h", or None to leave the
+    mark out (a prefix under the model's minimum)."""
     schema_text = json.dumps(output_schema(profile), ensure_ascii=False, sort_keys=True)
-    return [
-        {"type": "text", "text": system_prompt(profile, group_size)},
-        {
-            "type": "text",
-            "text": "The answer must match this JSON schema:\n" + schema_text,
-            "cache_control": {"type": "ephemeral"},
-        },
-    ]
+    schema_block: dict[str, Any] = {
+        "type": "text",
+        "text": "The answer must match this JSON schema:\n" + schema_text,
+    }
+    mark = cache_control(cache_ttl)
+    if mark is not None:
+        schema_block["cache_control"] = mark
+    return [{"type": "text", "text": system_prompt(profile, group_size)}, schema_block]
 
 
 def counterparty_examples(inn: str, name: str | None, examples: list[ConfirmedDocument]) -> str:

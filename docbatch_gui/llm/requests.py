@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import Any
 
 from docbatch_gui.llm.prompt import TOOL_NAME, output_schema, system_blocks
+from docbatch_gui.pipeline.page_plan import PageKind, small_size
 from docbatch_gui.pipeline.profile import Profile
 
 
@@ -43,6 +44,9 @@ class PagePayload:
     page_no: int  # 1-based page of the source file
     jpeg: bytes
     text: str = ""
+    #: how the page goes (``page_plan.page_kind``): a full image, text and a small
+    #: image, or text only
+    kind: PageKind = PageKind.IMAGE
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,8 @@ class ExtractionRequest:
     text_chars: int = 0
     #: the part of ``text_chars`` that is confirmed examples of the seller (their cost)
     example_chars: int = 0
+    #: each page's kind, in request order (what the plan sent; the forecast's input)
+    kinds: tuple[PageKind, ...] = ()
 
     @property
     def size_bytes(self) -> int:
@@ -109,8 +115,40 @@ def fit_image(jpeg: bytes, *, max_side: int, max_base64: int) -> tuple[bytes, in
             scale *= 0.8
 
 
+def shrink_image(jpeg: bytes, long_edge: int) -> bytes:
+    """The page JPEG at ``long_edge`` px on its long side (``page_plan.small_size``),
+    for a text page whose image only has to show stamps and handwriting; the page as
+    it is when it is no larger."""
+    from PIL import Image
+
+    with Image.open(io.BytesIO(jpeg)) as image:
+        size = small_size(long_edge, *image.size)
+        if size == image.size or size == (0, 0):
+            return jpeg
+        buffer = io.BytesIO()
+        image.convert("L").resize(size, Image.Resampling.LANCZOS).save(buffer, "JPEG", quality=80)
+    return buffer.getvalue()
+
+
 def _b64_len(raw: int) -> int:
     return 4 * ((raw + 2) // 3)
+
+
+def _text_only(index: int, page: PagePayload) -> str | None:
+    """The block of a page that goes without an image: a reliable text layer whose
+    tasks need no image, or a page the renderer gave up (its text is all there is);
+    None for a page that goes with its image."""
+    if page.kind is PageKind.TEXT:
+        return (
+            f'<page index="{index}" source_page="{page.page_no}" kind="text">\n'
+            f"{page.text.strip()}\n</page>"
+        )
+    if not page.jpeg:
+        return (
+            f'<page index="{index}" source_page="{page.page_no}">\n{NO_IMAGE}\n'
+            f"{page.text.strip()}\n</page>"
+        )
+    return None
 
 
 def build_requests(
@@ -159,6 +197,7 @@ def build_request(
     output_mode: OutputMode = OutputMode.JSON_SCHEMA,
     options: Mapping[str, Any] | None = None,
     examples: str = "",
+    cache_ttl: str | None = "5m",
 ) -> ExtractionRequest:
     """One group's request; the caller reads only this group's images into memory.
 
@@ -166,6 +205,7 @@ def build_request(
     ``llm.thinking``); the answer format is merged into the same ``output_config``.
     ``examples`` (``prompt.counterparty_examples``) follow the header in the user
     message, after the cached prefix, so the prefix stays the same for every request.
+    ``cache_ttl`` marks that prefix (``caching.cache_ttl``).
     """
     request_id = custom_id(job_id, number)
     max_side = MAX_SIDE_MANY_IMAGES if len(group) > MANY_IMAGES else MAX_SIDE
@@ -179,20 +219,24 @@ def build_request(
     if examples:
         content.append({"type": "text", "text": examples})
     sizes = []
+    kinds = []
     chars = len(header) + len(examples)
     for index, page in enumerate(group, start=1):
-        if not page.jpeg:  # the renderer gave the page up: its text layer is all there is
-            text = (
-                f'<page index="{index}" source_page="{page.page_no}">\n{NO_IMAGE}\n'
-                f"{page.text.strip()}\n</page>"
-            )
-            content.append({"type": "text", "text": text})
+        only_text = _text_only(index, page)
+        if only_text is not None:
+            content.append({"type": "text", "text": only_text})
             sizes.append((0, 0))
-            chars += len(text)
+            kinds.append(PageKind.TEXT)
+            chars += len(only_text)
             continue
-        jpeg, width, height = fit_image(page.jpeg, max_side=max_side, max_base64=budget)
+        kinds.append(page.kind)
+        jpeg = page.jpeg
+        if page.kind is PageKind.TEXT_SMALL_IMAGE:
+            jpeg = shrink_image(jpeg, profile.page_plan.small_long_edge)
+        jpeg, width, height = fit_image(jpeg, max_side=max_side, max_base64=budget)
+        marked = "" if page.kind is PageKind.IMAGE else f' kind="{page.kind.value}"'
         text = (
-            f'<page index="{index}" source_page="{page.page_no}">\n'
+            f'<page index="{index}" source_page="{page.page_no}"{marked}>\n'
             f"{page.text.strip() or NO_TEXT}\n</page>"
         )
         content.append({"type": "text", "text": text})
@@ -211,7 +255,7 @@ def build_request(
     params: dict[str, Any] = {
         "model": model,
         "max_tokens": max_tokens,
-        "system": system_blocks(profile, group_size),
+        "system": system_blocks(profile, group_size, cache_ttl),
         "messages": [{"role": "user", "content": content}],
     }
     for key, value in (options or {}).items():
@@ -233,5 +277,5 @@ def build_request(
         }
     pages = tuple(p.page_no for p in group)
     return ExtractionRequest(
-        request_id, job_id, number, pages, params, tuple(sizes), chars, len(examples)
+        request_id, job_id, number, pages, params, tuple(sizes), chars, len(examples), tuple(kinds)
     )

@@ -94,6 +94,8 @@ def render_one(task: PrepareTask, send: Send) -> None:
                 "orientation_note": page.orientation_note,
                 "orientation_uncertain": page.orientation_uncertain,
                 "words": page.words,
+                "image_cover": page.image_cover,
+                "text_layer": _text_layer(task, page),
                 "image_bytes": len(page.image),
                 "thumb_bytes": len(page.thumb),
             }
@@ -111,6 +113,16 @@ def render_one(task: PrepareTask, send: Send) -> None:
     finally:
         _release_caches()
     send({"event": "done", "peak_rss_mb": _peak_rss_mb()})
+
+
+def _text_layer(task: PrepareTask, page: Any) -> str:
+    """The page's text layer verdict for the request plan, judged here, off the
+    parent's event loop; empty when no profile was given."""
+    if not task.profile_path:
+        return ""
+    from docbatch_gui.pipeline.page_plan import judge_text_layer
+
+    return judge_text_layer(page.text, page.image_cover, _profile(task.profile_path)).value
 
 
 def ocr_pages(task: dict[str, Any], send: Send) -> None:

@@ -12,6 +12,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
@@ -21,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.domain.normalize import normalize_text
 from docbatch_gui.pipeline import answer_schema
+from docbatch_gui.pipeline.page_plan import PagePlan, PlanMode
 from docbatch_gui.resources import resources_dir
 
 __all__ = [
@@ -130,6 +132,8 @@ class Profile:
     counterparty_examples: int = 0
     #: first and escalation models (routing by difficulty); both None: single model
     models: RoutingModels = RoutingModels()
+    #: how each page goes to Claude (``pipeline/page_plan.py``)
+    page_plan: PagePlan = dataclass_field(default_factory=PagePlan)
 
     @property
     def field_keys(self) -> tuple[str, ...]:
@@ -210,6 +214,24 @@ class _ModelsIn(_Strict):
         return self
 
 
+class _PagePlanIn(_Strict):
+    mode: Literal["image", "auto", "text"] = "image"
+    min_text_chars: int = Field(default=200, ge=0)
+    max_image_cover: float = Field(default=0.5, ge=0, le=1)
+    min_fields: int = Field(default=1, ge=0)
+    image_tasks: dict[str, int] = {}
+
+    @model_validator(mode="after")
+    def _sizes(self) -> _PagePlanIn:
+        for task, edge in self.image_tasks.items():
+            if not 28 <= edge <= 2576:
+                raise ValueError(
+                    f"image_tasks.{task}: a long edge of {edge} px; give 28 to 2576 "
+                    "(the largest the API reads without downscaling)"
+                )
+        return self
+
+
 class _ProfileIn(_Strict):
     version: int = Field(ge=1)
     description: str = ""
@@ -221,6 +243,7 @@ class _ProfileIn(_Strict):
     min_page_chars: int = Field(default=5, ge=0)
     counterparty_examples: int = Field(default=0, ge=0, le=2)
     models: _ModelsIn = _ModelsIn()
+    page_plan: _PagePlanIn = _PagePlanIn()
     doc_types: list[_DocTypeIn] = Field(min_length=1)
     fields: list[_FieldIn] = Field(min_length=1)
     currencies: list[_CurrencyIn] = []
@@ -338,6 +361,13 @@ def _compile(raw: _ProfileIn, source: Path) -> Profile:
         currencies=currencies,
         counterparty_examples=raw.counterparty_examples,
         models=RoutingModels(raw.models.first, raw.models.escalation),
+        page_plan=PagePlan(
+            mode=PlanMode(raw.page_plan.mode),
+            min_text_chars=raw.page_plan.min_text_chars,
+            max_image_cover=raw.page_plan.max_image_cover,
+            min_fields=raw.page_plan.min_fields,
+            image_tasks=tuple(sorted(raw.page_plan.image_tasks.items())),
+        ),
     )
 
 

@@ -21,6 +21,7 @@ from typing import Any
 from docbatch_gui.domain.errors import UnsupportedInput
 from docbatch_gui.pipeline.child_bounds import is_out_of_memory
 from docbatch_gui.pipeline.orientation import MIN_VOTE_LETTERS, Orientation, from_vote, turn
+from docbatch_gui.pipeline.page_plan import image_cover
 from docbatch_gui.pipeline.words import Word, from_pdf_page
 
 MAX_PIXELS = 1_150_000
@@ -43,6 +44,8 @@ class PrepareTask:
     max_image_pixels: int = 200_000_000
     first_page: int = 1  # 1-based, inclusive
     last_page: int | None = None  # inclusive; None = to the end
+    #: the profile whose ``page_plan`` judges each page's text layer; empty: not judged
+    profile_path: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -68,6 +71,10 @@ class RenderedPage:
     orientation_uncertain: bool = False
     #: the text layer's words with their boxes, upright (``words.py``)
     words: list[Word] = field(default_factory=list)
+    #: share of the page embedded raster images cover (1.0: an image file, a scan)
+    image_cover: float = 0.0
+    #: the text layer's verdict (``page_plan.TextLayer``), set by the render child
+    text_layer: str = ""
 
 
 def target_size(width: float, height: float) -> tuple[int, int]:
@@ -334,6 +341,7 @@ def _render_pdf(task: PrepareTask, on_count: Callable[[int], None]) -> Iterator[
                 text = page.get_text("text", textpage=textpage)
                 orientation = _text_orientation(page, textpage, text)
                 words = from_pdf_page(page, textpage, orientation.rotation) if text.strip() else []
+                cover = image_cover(page)
             except UnsupportedInput:
                 raise
             except Exception as exc:
@@ -363,6 +371,7 @@ def _render_pdf(task: PrepareTask, on_count: Callable[[int], None]) -> Iterator[
                 orientation_note=orientation.note,
                 orientation_uncertain=orientation.uncertain,
                 words=words,
+                image_cover=cover,
             )
             del pixmap, image, page, textpage
             if page_no % STORE_SHRINK_EVERY == 0:
@@ -434,4 +443,4 @@ def _render_image(task: PrepareTask, on_count: Callable[[int], None]) -> Iterato
                     detail=_short(exc, task),
                 ) from None
             jpeg, thumb = _encode(gray, task.jpeg_quality, with_thumb=page_no == 1)
-            yield RenderedPage(page_no, gray.width, gray.height, jpeg, thumb, "")
+            yield RenderedPage(page_no, gray.width, gray.height, jpeg, thumb, "", image_cover=1.0)

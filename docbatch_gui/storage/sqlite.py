@@ -342,8 +342,9 @@ class SQLiteStore(RecordTables, RegistryTables, CounterpartyTables):
             db.executemany(
                 "INSERT OR REPLACE INTO pages (job_id, page_no, width, height, image_sha,"
                 " thumb_sha, text, deliverable, rotation, rotation_confidence, ocr_engine,"
-                " ocr_cached, render_error, orientation_note, orientation_uncertain, words_sha)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                " ocr_cached, render_error, orientation_note, orientation_uncertain, words_sha,"
+                " text_layer, image_cover)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 [
                     (
                         p.job_id,
@@ -362,6 +363,8 @@ class SQLiteStore(RecordTables, RegistryTables, CounterpartyTables):
                         p.orientation_note,
                         int(p.orientation_uncertain),
                         p.words_sha,
+                        p.text_layer,
+                        p.image_cover,
                     )
                     for p in pages
                 ],
@@ -390,6 +393,8 @@ class SQLiteStore(RecordTables, RegistryTables, CounterpartyTables):
                 orientation_note=r["orientation_note"],
                 orientation_uncertain=bool(r["orientation_uncertain"]),
                 words_sha=r["words_sha"],
+                text_layer=r["text_layer"],
+                image_cover=r["image_cover"],
             )
             for r in rows
         ]

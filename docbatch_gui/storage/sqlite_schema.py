@@ -207,9 +207,11 @@ MIGRATIONS: list[str] = [
     ALTER TABLE pages ADD COLUMN words_sha TEXT;
     ALTER TABLE ocr_cache ADD COLUMN words_sha TEXT;
     """,
-    # 14: reserved for the per-page request plan (issue 19, part 1, another branch);
-    # the lead replaces this placeholder with that migration when merging
-    "",
+    # 14: the request plan's view of a page: its text layer's verdict, image cover
+    """
+    ALTER TABLE pages ADD COLUMN text_layer TEXT NOT NULL DEFAULT '';
+    ALTER TABLE pages ADD COLUMN image_cover REAL NOT NULL DEFAULT 0;
+    """,
     # 15: routing by difficulty: which models read a job, why it escalated, both costs
     """
     ALTER TABLE jobs ADD COLUMN first_model TEXT;

@@ -490,3 +490,16 @@ class StoreContract:
         assert [p.words_sha for p in store.list_pages(job.id)] == ["w" * 64, None]
         store.put_ocr(OcrRecord(SHA_A, 1, "tesseract", "x", words_sha="v" * 64))
         assert store.get_ocr(SHA_A, "tesseract")[1].words_sha == "v" * 64
+
+    def test_pages_keep_their_text_layer_verdict(self, store: Store) -> None:
+        """The request plan reads the prepare step's verdict back (migration 14)."""
+        job = store.create_job(new_job())
+        store.put_pages(
+            [
+                Page(job.id, 1, 10, 20, text_layer="reliable", image_cover=0.05),
+                Page(job.id, 2, 10, 20, text_layer="images", image_cover=0.98),
+                Page(job.id, 3, 10, 20),
+            ]
+        )
+        stored = [(p.text_layer, p.image_cover) for p in store.list_pages(job.id)]
+        assert stored == [("reliable", 0.05), ("images", 0.98), ("", 0.0)]

@@ -43,9 +43,12 @@ __all__ = [
     "wire_fields",
 ]
 
-# One page of a request: ``<page index="K" source_page="P">\n...text...\n</page>``.
+# One page of a request: ``<page index="K" source_page="P">\n...text...\n</page>``,
+# with ``kind="text"`` or ``kind="text+small_image"`` for a page sent as text.
 _PAGE_RE = re.compile(
-    r'<page index="(?P<k>\d+)" source_page="(?P<p>\d+)">\n?(?P<text>.*?)\n?</page>', re.DOTALL
+    r'<page index="(?P<k>\d+)" source_page="(?P<p>\d+)"(?: kind="(?P<kind>[^"]*)")?>'
+    r"\n?(?P<text>.*?)\n?</page>",
+    re.DOTALL,
 )
 _FILE_NAME_RE = re.compile(r"^File name: (?P<name>.*?)\s*$", re.MULTILINE)
 _REQUEST_ID_RE = re.compile(r"^Request id: (?P<id>\S+)\s*$", re.MULTILINE)

@@ -57,6 +57,10 @@ UNSUPPORTED = {
 EFFORTS = ("low", "medium", "high", "xhigh", "max")
 # build-with-claude/thinking (and the model pages): Sonnet 5 and later refuse sampling
 SAMPLING = ("temperature", "top_p", "top_k")
+# build-with-claude/prompt-caching: "ttl" is "5m" (the default) or "1h"; up to 4
+# cache breakpoints per request; with mixed lifetimes, longer ones come first
+CACHE_TTLS = ("5m", "1h")
+MAX_CACHE_BREAKPOINTS = 4
 # a deterministic stand-in for how much a model thinks at each effort
 THINKING_BY_EFFORT = {"low": 300, "medium": 900, "high": 2400, "xhigh": 5000, "max": 9000}
 
@@ -318,6 +322,54 @@ def _images(body: Mapping[str, Any]) -> None:
         raise Refusal(400, f"messages: too many images ({count}); at most {MAX_IMAGES} per request")
 
 
+def _cache_marks(body: Mapping[str, Any]) -> Iterator[tuple[str, Any]]:
+    """Every ``cache_control`` in the order the API reads the prompt: tools, system,
+    then messages (build-with-claude/prompt-caching, "cache prefixes are created in
+    the following order: tools, system, then messages")."""
+    if "cache_control" in body:  # automatic caching: one mark on the request
+        yield "cache_control", body["cache_control"]
+    for index, tool in enumerate(body.get("tools") or []):
+        if isinstance(tool, dict) and "cache_control" in tool:
+            yield f"tools.{index}.cache_control", tool["cache_control"]
+    system = body.get("system")
+    for index, block in enumerate(system if isinstance(system, list) else []):
+        if isinstance(block, dict) and "cache_control" in block:
+            yield f"system.{index}.cache_control", block["cache_control"]
+    for m_index, message in enumerate(body.get("messages") or []):
+        content = message.get("content") if isinstance(message, dict) else None
+        for index, block in enumerate(content if isinstance(content, list) else []):
+            if isinstance(block, dict) and "cache_control" in block:
+                yield f"messages.{m_index}.content.{index}.cache_control", block["cache_control"]
+
+
+def _cache_controls(body: Mapping[str, Any]) -> None:
+    """build-with-claude/prompt-caching: the mark's type and lifetime, at most four
+    breakpoints, and "cache entries with longer TTL must appear before shorter TTLs"
+    (a 1-hour mark after a 5-minute one is refused)."""
+    marks = list(_cache_marks(body))
+    if len(marks) > MAX_CACHE_BREAKPOINTS:
+        raise Refusal(
+            400,
+            f"A maximum of {MAX_CACHE_BREAKPOINTS} blocks with cache_control may be "
+            f"provided. Found {len(marks)}.",
+        )
+    shorter_seen = None
+    for where, mark in marks:
+        if not isinstance(mark, dict) or mark.get("type") != "ephemeral":
+            raise Refusal(400, f"{where}.type: Input should be 'ephemeral'")
+        ttl = mark.get("ttl", "5m")
+        if ttl not in CACHE_TTLS:
+            raise Refusal(400, f"{where}.ttl: Input should be '5m' or '1h'")
+        if ttl == "1h" and shorter_seen is not None:
+            raise Refusal(
+                400,
+                f"{where}: a cache_control with ttl '1h' cannot come after one with ttl "
+                f"'5m' ({shorter_seen}); longer TTLs must appear before shorter ones",
+            )
+        if ttl == "5m" and shorter_seen is None:
+            shorter_seen = where
+
+
 def check_message(body: Any, *, counting: bool = False) -> None:
     """Every documented rule of one Messages request (``counting``: count_tokens,
     which takes the same body without ``max_tokens``)."""
@@ -345,6 +397,7 @@ def check_message(body: Any, *, counting: bool = False) -> None:
     _tool_choice(body, model)
     _schemas(body)
     _images(body)
+    _cache_controls(body)
 
 
 def check_batch(body: Any, raw_size: int) -> list[tuple[str, dict[str, Any]]]:

@@ -243,3 +243,54 @@ def test_a_prefix_under_the_models_minimum_is_not_cached(client: anthropic.Anthr
     first = client.messages.create(**_params(system=long)).usage
     second = client.messages.create(**_params(system=long)).usage
     assert first.cache_creation_input_tokens > 4096 and second.cache_read_input_tokens > 4096
+
+
+def _system(*ttls: str | None) -> list[dict[str, Any]]:
+    blocks: list[dict[str, Any]] = []
+    for index, ttl in enumerate(ttls):
+        mark: dict[str, Any] = {"type": "ephemeral"}
+        if ttl is not None:
+            mark["ttl"] = ttl
+        blocks.append({"type": "text", "text": f"Rules {index}. " * 400, "cache_control": mark})
+    return blocks
+
+
+def test_a_cache_lifetime_other_than_5m_or_1h_is_refused(client: anthropic.Anthropic) -> None:
+    """build-with-claude/prompt-caching: ``ttl`` is "5m" or "1h"."""
+    message = _refused(client, _params(system=_system("24h")))
+    assert "system.0.cache_control.ttl" in message
+    client.messages.create(**_params(system=_system("1h")))  # both lifetimes pass
+    client.messages.create(**_params(system=_system("5m")))
+
+
+def test_a_1h_cache_mark_after_a_5m_one_is_refused(client: anthropic.Anthropic) -> None:
+    """build-with-claude/prompt-caching, mixing TTLs: longer lifetimes come first."""
+    message = _refused(client, _params(system=_system(None, "1h")))
+    assert "cannot come after" in message and "system.1.cache_control" in message
+    client.messages.create(**_params(system=_system("1h", None)))
+
+
+def test_more_than_four_cache_breakpoints_are_refused(client: anthropic.Anthropic) -> None:
+    """build-with-claude/prompt-caching: up to 4 cache breakpoints per request."""
+    message = _refused(client, _params(system=_system("1h", "1h", "1h", None, None)))
+    assert "maximum of 4 blocks with cache_control" in message and "Found 5" in message
+    client.messages.create(**_params(system=_system("1h", "1h", None, None)))
+
+
+def test_a_1h_cache_write_is_reported_as_such(client: anthropic.Anthropic) -> None:
+    """build-with-claude/prompt-caching: ``usage.cache_creation`` splits the write by
+    lifetime; the next request with the same prefix reads it."""
+    system = [
+        {
+            "type": "text",
+            "text": "Rules. " * 3000,
+            "cache_control": {"type": "ephemeral", "ttl": "1h"},
+        }
+    ]
+    first = client.messages.create(**_params(system=system)).usage
+    assert first.cache_creation is not None
+    assert (
+        first.cache_creation.ephemeral_1h_input_tokens == first.cache_creation_input_tokens > 4096
+    )
+    second = client.messages.create(**_params(system=system)).usage
+    assert second.cache_read_input_tokens == first.cache_creation_input_tokens

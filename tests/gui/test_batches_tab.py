@@ -16,6 +16,7 @@ from pytestqt.qtbot import QtBot
 from docbatch_gui._qt.batches.model import (
     COL_ACTUAL,
     COL_BATCH,
+    COL_CACHE,
     COL_EXPIRES,
     COL_JOBS,
     COL_MODEL,
@@ -84,6 +85,9 @@ async def test_the_tab_shows_the_stored_batches_and_the_month(
     assert cell(tab, ended, COL_MODEL) == "claude-opus-5-5 · low, thinking on"
     assert "1,200 thinking tokens" in str(cell(tab, ended, COL_ACTUAL, Qt.ItemDataRole.ToolTipRole))
     assert cell(tab, running, COL_MODEL) == "—"  # recorded before models were
+    assert cell(tab, ended, COL_CACHE) == "30%"  # 3,000 read of 10,000 prompt tokens
+    assert "prompt cache" in str(cell(tab, ended, COL_CACHE, Qt.ItemDataRole.ToolTipRole))
+    assert cell(tab, running, COL_CACHE) == "—"  # no results yet
     summary = tab.summary.text()
     assert "<b>3</b> pages" in summary and "cost <b>$0.2500</b>" in summary
     assert "saved <b>$0.2500</b>" in summary

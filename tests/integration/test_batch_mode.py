@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ import pytest
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.domain import ErrorKind, JobState
 from docbatch_gui.engine.worker import LocalWorker
+from docbatch_gui.pipeline.page_plan import PagePlan
 from docbatch_gui.settings.model import Settings
 from tests.conftest import SAMPLES
 from tests.fakes.anthropic_server import FakeAnthropic
@@ -124,6 +126,7 @@ def test_batch_costs_half_of_sync(
 def test_requests_are_split_at_the_configured_limits(
     app: DocBatchApp, fake_anthropic: FakeAnthropic
 ) -> None:
+    app.profile = replace(app.profile, page_plan=PagePlan())  # full page images
     app.settings.batch_max_requests = 2
     app.settings.group_size = 1  # 1 + 4 pages = 5 requests
     jobs = app.add([INVOICE, RUSSIAN], mode="batch").jobs

@@ -34,6 +34,7 @@ COL_JOBS = 6
 COL_ESTIMATE = 7
 COL_ACTUAL = 8
 COL_MODEL = 9
+COL_CACHE = 10
 
 # Roles
 BatchRowRole = Qt.ItemDataRole.UserRole + 1
@@ -55,7 +56,7 @@ STATUS_STYLE: dict[str, tuple[str, str]] = {
 EXPIRY_WARNING = timedelta(hours=2)
 
 RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-NUMERIC = (COL_REQUESTS, COL_AGE, COL_EXPIRES, COL_JOBS, COL_ESTIMATE, COL_ACTUAL)
+NUMERIC = (COL_REQUESTS, COL_AGE, COL_EXPIRES, COL_JOBS, COL_ESTIMATE, COL_ACTUAL, COL_CACHE)
 
 
 # Literal ``translate`` calls, so that lupdate finds them (a wrapper hides the text).
@@ -127,6 +128,7 @@ class BatchTableModel(TableModel):
             self.tr("Estimated"),
             self.tr("Actual"),
             self.tr("Model"),
+            self.tr("Cache hits"),
         ]
 
     # -- updating -------------------------------------------------------------------------
@@ -208,12 +210,14 @@ class BatchTableModel(TableModel):
             return money(row.cost_actual_usd) or "—"
         if column == COL_MODEL:
             return model_label(row.model, row.effort)
+        if column == COL_CACHE:
+            return "—" if row.cache_hit_rate is None else f"{row.cache_hit_rate:.0%}"
         return None
 
     def _foreground(self, row: BatchRow, column: int) -> QColor | None:
         if column == COL_EXPIRES and row.expires_in is not None and row.expires_in < EXPIRY_WARNING:
             return QColor("#d93025")
-        if column in (COL_EXPIRES, COL_ACTUAL) and self._display(row, column) == "—":
+        if column in (COL_EXPIRES, COL_ACTUAL, COL_CACHE) and self._display(row, column) == "—":
             return QColor("#8a8f98")
         return None
 
@@ -235,4 +239,9 @@ class BatchTableModel(TableModel):
             )
         if column == COL_MODEL:
             return self.tr("The model, effort and thinking these requests were sent with")
+        if column == COL_CACHE:
+            return self.tr(
+                "Share of the batch's prompt tokens read from the prompt cache (billed at a "
+                "tenth of the input price); known once the results are in"
+            )
         return None

@@ -33,6 +33,7 @@ from docbatch_gui._qt.batches.model import (
     COL_ACTUAL,
     COL_AGE,
     COL_BATCH,
+    COL_CACHE,
     COL_ESTIMATE,
     COL_EXPIRES,
     COL_JOBS,
@@ -67,6 +68,7 @@ COLUMN_WIDTHS = {
     COL_ESTIMATE: 95,
     COL_ACTUAL: 95,
     COL_MODEL: 230,
+    COL_CACHE: 85,
 }
 
 

@@ -82,6 +82,10 @@
         <translation>Модель</translation>
     </message>
     <message>
+        <source>Cache hits</source>
+        <translation>Из кэша</translation>
+    </message>
+    <message>
         <source>(being created)</source>
         <translation>(создаётся)</translation>
     </message>
@@ -108,6 +112,10 @@
     <message>
         <source>The model, effort and thinking these requests were sent with</source>
         <translation>Модель, уровень усилий и размышления, с которыми отправлены запросы</translation>
+    </message>
+    <message>
+        <source>Share of the batch&apos;s prompt tokens read from the prompt cache (billed at a tenth of the input price); known once the results are in</source>
+        <translation>Доля входных токенов пакета, прочитанных из кэша промпта (оплачиваются по десятой части цены ввода); известна, когда пришли результаты</translation>
     </message>
 </context>
 <context>
