@@ -22,7 +22,7 @@ and text at about four characters a token; prices come from the model catalogue
 (``docbatch_gui/resources/models.json``).
 
 Run: ``.venv/bin/python bench/cost.py [--born N] [--multi N] [--scans N] [--model M]
-[--text-only]`` (``--text-only``: the planned profile's tasks need no image, so
+[--text-only] [--no-routing]`` (``--text-only``: the planned profile's tasks need no image, so
 born-digital pages go without their small image). The last
 line is one JSON object: ``{"pages", "naive_sync_usd_per_page",
 "batch_usd_per_page", "planned_usd_per_page", "planned_over_naive", "text_pages",
@@ -65,12 +65,14 @@ SAMPLES = ROOT / "docbatch_gui" / "resources" / "samples"
 EXTRACTED = (JobState.DONE, JobState.NEEDS_REVIEW)
 
 # ---------------------------------------------------------------------------- routing
-# Routing by difficulty (issue 19, part 2) is built on its own branch: the profile
-# names a first model and an escalation model. THE PLANNED RUN SETS THEM HERE: put the
-# profile keys that branch adds into ROUTING (e.g. the first model and the escalation
-# model from the catalogue), and the planned run's profile carries them. Empty: every
-# run uses the default model (the catalogue's ``default_model``), nothing escalates.
-ROUTING: dict[str, Any] = {}
+# The planned run's profile routes by difficulty (docs/routing.md): the cheap model
+# reads every page first, and a document it reads badly (a key field missing, below
+# the review threshold, a failed check, a value not on its page) goes once to the
+# strong model. The naive and batch runs use the strong model alone, as a system
+# without routing must to read every page right. ``--no-routing`` plans without it.
+FIRST_MODEL = "claude-haiku-5-5"
+STRONG_MODEL = "claude-sonnet-5-5"
+ROUTING: dict[str, Any] = {"models": {"first": FIRST_MODEL, "escalation": STRONG_MODEL}}
 
 
 @dataclass
@@ -227,7 +229,12 @@ def main() -> None:
     parser.add_argument("--multi", type=int, default=3, help="born-digital 5-page bundles")
     parser.add_argument("--scans", type=int, default=5, help="scanned one-page invoices")
     parser.add_argument(
-        "--model", default=None, help="the model without routing (default: the catalogue's)"
+        "--model",
+        default=STRONG_MODEL,
+        help="the model of the naive and batch runs, and of the planned run with --no-routing",
+    )
+    parser.add_argument(
+        "--no-routing", action="store_true", help="the planned run without routing by difficulty"
     )
     parser.add_argument(
         "--text-only",
@@ -235,7 +242,7 @@ def main() -> None:
         help="the planned profile's tasks need no image: born-digital pages go as text only",
     )
     args = parser.parse_args()
-    model = args.model or load_catalogue().default_model
+    model = args.model
     logging.basicConfig(level=logging.WARNING)
     with FakeAnthropic(keep_image_data=False) as fake, tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -245,7 +252,8 @@ def main() -> None:
         if args.text_only:
             planned_plan["image_tasks"] = {}
         images = profile_with(root, "image", page_plan=image_plan)
-        planned = profile_with(root, "planned", page_plan=planned_plan, **ROUTING)
+        routing = {} if args.no_routing else ROUTING
+        planned = profile_with(root, "planned", page_plan=planned_plan, **routing)
         naive = run("naive sync", files, images, "sync", fake, root, model)
         with five_minute_cache_always():
             today = run("batch today", files, images, "batch", fake, root, model)
@@ -277,6 +285,7 @@ def main() -> None:
         "text_pages": plan.text_pages,
         "image_pages": plan.image_pages,
         "escalated_share": plan.escalated_share,
+        "routing": routing or None,
         "documents": len(plan.documents),
         "documents_same_as_naive": same,
         "all_extracted": extracted,
