@@ -166,6 +166,12 @@ JOB_TEXTS: dict[str, dict[str, str]] = {
         "ru": "{file}: сохранённая копия повреждена, а {path} удалён или изменился после "
         "добавления. Добавьте файл снова.",
     },
+    "stored_copy_unwritable": {
+        "en": "{file}: the stored copy could not be written. Check that the data folder is "
+        "writable and has free space, then retry.",
+        "ru": "{file}: не удалось записать сохранённую копию. Проверьте, что в папку данных "
+        "можно писать и в ней есть место, затем повторите.",
+    },
     "stored_copy_missing": {
         "en": "{file}: the stored copy is missing, and {path} is gone or has changed since "
         "it was added. Add the file again.",
@@ -184,11 +190,52 @@ JOB_TEXTS: dict[str, dict[str, str]] = {
         "{page} из {total}; уже прочитанные страницы сохранены. Увеличьте JOB_TIMEOUT и "
         "повторите.",
     },
+    "prepare_timeout": {
+        "en": "{file}: preparation took longer than {limit} and was stopped while rendering "
+        "{where}. {advice}",
+        "ru": "{file}: подготовка заняла больше {limit} и остановлена при отрисовке "
+        "{where}. {advice}",
+    },
+    "prepare_job_timeout": {"en": "JOB_TIMEOUT={seconds}s", "ru": "JOB_TIMEOUT={seconds} с"},
+    "prepare_its_deadline": {"en": "its deadline", "ru": "отведённого времени"},
+    "prepare_at_page": {
+        "en": "page {page} of {total}",
+        "ru": "страницы {page} из {total}",
+    },
+    "prepare_at_opening": {"en": "opening the file", "ru": "в самом начале, при открытии файла"},
+    "prepare_advice_split": {
+        "en": "Split the file, or raise JOB_TIMEOUT, then retry.",
+        "ru": "Разделите файл или увеличьте JOB_TIMEOUT, затем повторите.",
+    },
+    "prepare_advice_one": {
+        "en": "Page {pages} was skipped after PAGE_TIMEOUT: such pages are too complex for "
+        "the renderer, so splitting the file would not help. Raise JOB_TIMEOUT or lower "
+        "PAGE_TIMEOUT, then retry.",
+        "ru": "Страница {pages} пропущена после PAGE_TIMEOUT: такие страницы слишком сложны "
+        "для отрисовки, и разделение файла не поможет. Увеличьте JOB_TIMEOUT или уменьшите "
+        "PAGE_TIMEOUT, затем повторите.",
+    },
+    "prepare_advice_skipped": {
+        "en": "Pages {pages} were skipped after PAGE_TIMEOUT: such pages are too complex for "
+        "the renderer, so splitting the file would not help. Raise JOB_TIMEOUT or lower "
+        "PAGE_TIMEOUT, then retry.",
+        "ru": "Страницы {pages} пропущены после PAGE_TIMEOUT: такие страницы слишком сложны "
+        "для отрисовки, и разделение файла не поможет. Увеличьте JOB_TIMEOUT или уменьшите "
+        "PAGE_TIMEOUT, затем повторите.",
+    },
     "extract_timeout": {
         "en": "{file}: reading the documents out of its {pages} page(s) took longer than "
         "JOB_TIMEOUT and was stopped. Raise JOB_TIMEOUT and retry.",
         "ru": "{file}: чтение документов из {pages} стр. заняло больше JOB_TIMEOUT и "
         "остановлено. Увеличьте JOB_TIMEOUT и повторите.",
+    },
+    "tesseract_not_installed": {
+        "en": "Tesseract OCR is not installed. Install it with: apt-get install tesseract-ocr "
+        "tesseract-ocr-rus tesseract-ocr-eng (tesseract-ocr-osd as well, for page rotation), "
+        "or choose another OCR engine.",
+        "ru": "Tesseract OCR не установлен. Установите его: apt-get install tesseract-ocr "
+        "tesseract-ocr-rus tesseract-ocr-eng (и tesseract-ocr-osd для поворота страниц) "
+        "или выберите другой движок распознавания.",
     },
     "tesseract_no_language": {
         "en": "Tesseract has no data for {missing} (OCR_LANGUAGES={languages}). Install it "

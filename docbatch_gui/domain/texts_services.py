@@ -47,6 +47,18 @@ SERVICE_TEXTS: dict[str, dict[str, str]] = {
         "Проверьте «Настройки → Claude», запустите `docbatch doctor --live` и сообщите "
         "о проблеме, если настройки верны.",
     },
+    "sync_needs_key": {
+        "en": "{file}: sync mode needs ANTHROPIC_API_KEY. Set the key in Settings → Claude, "
+        "or process the file offline.",
+        "ru": "{file}: для синхронного режима нужен ANTHROPIC_API_KEY. Укажите ключ в "
+        "«Настройки → Claude» или обработайте файл офлайн.",
+    },
+    "claude_job_timeout": {
+        "en": "{file}: Claude did not finish reading it within JOB_TIMEOUT ({seconds} s); the "
+        "requests were stopped. Retry it later, or raise JOB_TIMEOUT for very long files.",
+        "ru": "{file}: Claude не закончил чтение за JOB_TIMEOUT ({seconds} с); запросы "
+        "остановлены. Повторите позже или увеличьте JOB_TIMEOUT для очень длинных файлов.",
+    },
     "claude_answer_too_long": {
         "en": "The answer for pages {pages} did not fit in {budget} output tokens, even "
         "after one retry with a larger budget. Lower GROUP_SIZE (fewer pages per request) "

@@ -64,3 +64,20 @@ def test_an_invalid_answer_is_worded_in_russian() -> None:
         parse_answer("not json", [1], load_profile())
     assert str(caught.value).startswith("invalid answer: not JSON")
     assert caught.value.words("ru").startswith("ответ Claude не соответствует схеме")
+
+
+@pytest.mark.parametrize(
+    ("code", "params", "russian"),
+    [
+        ("sync_needs_key", {"file": "a.pdf"}, "a.pdf: для синхронного режима нужен"),
+        ("claude_job_timeout", {"file": "a.pdf", "seconds": "60"}, "a.pdf: Claude не закончил"),
+        ("stored_copy_unwritable", {"file": "a.pdf"}, "a.pdf: не удалось записать"),
+        ("tesseract_not_installed", {}, "Tesseract OCR не установлен"),
+    ],
+)
+def test_worker_failures_that_had_no_code_now_word_themselves(
+    code: str, params: dict[str, str], russian: str
+) -> None:
+    text = english(code, **params)
+    found = message_of(text)
+    assert found is not None and found.words("ru").startswith(russian)
