@@ -8,7 +8,7 @@ for people and old readers (``Job.error``, a result's ``warnings``); the front e
 word the code again in their own language.
 
 The templates live in per-area catalogues (``texts_jobs``, ``texts_services``,
-``texts_registry``); the
+``texts_operator``, ``texts_registry``); the
 review reasons keep theirs in ``reasons.TEMPLATES``. A message without a code, or
 with a code no catalogue knows (an old record, a newer version), is shown as its
 stored English text: never an error, never an empty line.
@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from docbatch_gui.domain.texts_jobs import JOB_TEXTS
+from docbatch_gui.domain.texts_operator import OPERATOR_TEXTS
 from docbatch_gui.domain.texts_registry import REGISTRY_TEXTS
 from docbatch_gui.domain.texts_services import SERVICE_TEXTS
 
@@ -34,6 +35,7 @@ LANGUAGES = ("en", "ru")
 CATALOGUES: tuple[Mapping[str, Mapping[str, str]], ...] = (
     JOB_TEXTS,
     SERVICE_TEXTS,
+    OPERATOR_TEXTS,
     REGISTRY_TEXTS,
 )
 
