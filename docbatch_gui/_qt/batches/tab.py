@@ -48,6 +48,7 @@ from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.delegates import ProgressDelegate
 from docbatch_gui._qt.widgets.dialogs import confirm
+from docbatch_gui._qt.widgets.fit import widen_to_labels
 from docbatch_gui.app.batch_stats import BatchRow, MonthSummary
 from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.llm.metrics import SyncSnapshot
@@ -147,6 +148,7 @@ class BatchesTab(QWidget):
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         for column, width in COLUMN_WIDTHS.items():
             header.resizeSection(column, width)
+        widen_to_labels(header)
         header.setSectionResizeMode(COL_BATCH, QHeaderView.ResizeMode.Stretch)
         table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         table.customContextMenuRequested.connect(self._context_menu)

@@ -128,7 +128,7 @@ class JobDetail(QWidget):
         kind = self._kind_labels().get(job.error_kind) if job.error_kind else None
         what = state_label(job.state) + (f" ({kind})" if kind else "")
         advice = self._advice().get(job.error_kind) if job.error_kind else None
-        text = f"{what}: {job.error}"
+        text = f"{what}: {job.error_words(interface_language())}"
         self.error.setText(text + (f"\n{advice}" if advice else ""))
 
     def _kind_labels(self) -> dict[ErrorKind, str]:

@@ -247,7 +247,7 @@ class JobTableModel(TableModel):
                 return error_text(job)
             if column == COL_FILE:
                 reason = error_line(job)
-                return f"{job.source_path}\n\n{job.error}" if reason else job.source_path
+                return f"{job.source_path}\n\n{error_text(job)}" if reason else job.source_path
         elif role == Qt.ItemDataRole.ForegroundRole and column == COL_ERROR:
             return QColor("#b3261e")
         elif role == Qt.ItemDataRole.TextAlignmentRole and column in (

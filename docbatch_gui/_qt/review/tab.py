@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from docbatch_gui._qt.context import GuiContext
+from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.review.counterparty import CounterpartyPanel
 from docbatch_gui._qt.review.fields import add_field_rows
 from docbatch_gui._qt.review.form import ReviewForm
@@ -208,7 +209,7 @@ class ReviewTab(ReviewForm, QWidget):
         for job in [*jobs, *extra]:
             top = QTreeWidgetItem([job.file_name, str(job.pages or "")])
             top.setData(0, ROLE_KEY, (job.id, None))
-            top.setToolTip(0, job.error or job.source_path)
+            top.setToolTip(0, job.error_words(interface_language()) or job.source_path)
             for doc in by_job.get(job.id, []):
                 top.addChild(self._doc_item(doc))
             self.tree.addTopLevelItem(top)

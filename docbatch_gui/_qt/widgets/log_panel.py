@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from docbatch_gui._qt.widgets.fit import widen_to_labels
 from docbatch_gui._qt.widgets.table_model import Index, TableModel
 from docbatch_gui.settings.secrets import ScrubbingFilter
 
@@ -227,6 +228,7 @@ class LogPanel(QWidget):
         for column, width in ((COL_TIME, 100), (COL_LEVEL, 80), (COL_LOGGER, 220)):
             header.resizeSection(column, width)
         header.setSectionResizeMode(COL_TIME, QHeaderView.ResizeMode.Interactive)
+        widen_to_labels(header)
 
         bar = QHBoxLayout()
         bar.addWidget(self.level)

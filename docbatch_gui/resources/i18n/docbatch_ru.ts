@@ -146,7 +146,7 @@
     </message>
     <message>
         <source>Choose &lt;i&gt;batch&lt;/i&gt; as the processing mode in Settings; the batches sent will appear here with their progress and cost.</source>
-        <translation>Выберите режим обработки &lt;i&gt;batch&lt;/i&gt; (пакетный) в Настройках — отправленные пакеты появятся здесь вместе с прогрессом и стоимостью.</translation>
+        <translation>Выберите &lt;i&gt;пакетный&lt;/i&gt; режим обработки в Настройках — отправленные пакеты появятся здесь вместе с прогрессом и стоимостью.</translation>
     </message>
     <message>
         <source>This month: &lt;b&gt;{0}&lt;/b&gt; pages · cost &lt;b&gt;{1}&lt;/b&gt; · saved &lt;b&gt;{2}&lt;/b&gt; against sync</source>
@@ -1028,28 +1028,56 @@ Allowed: {1}</source>
         <translation>Условие</translation>
     </message>
     <message>
+        <source>The rule&apos;s sub-rule: field and how it is compared</source>
+        <translation>Условие правила: поле и способ сравнения</translation>
+    </message>
+    <message>
         <source>Registry</source>
         <translation>Реестр</translation>
+    </message>
+    <message>
+        <source>The value in the registry row</source>
+        <translation>Значение в строке реестра</translation>
     </message>
     <message>
         <source>Document</source>
         <translation>Документ</translation>
     </message>
     <message>
+        <source>The value found in the document</source>
+        <translation>Значение, найденное в документе</translation>
+    </message>
+    <message>
         <source>Similarity</source>
         <translation>Сходство</translation>
+    </message>
+    <message>
+        <source>How similar the two values are</source>
+        <translation>Насколько похожи два значения</translation>
     </message>
     <message>
         <source>Weight</source>
         <translation>Вес</translation>
     </message>
     <message>
-        <source>Result</source>
-        <translation>Результат</translation>
+        <source>The sub-rule&apos;s share of the score</source>
+        <translation>Доля условия в оценке</translation>
     </message>
     <message>
-        <source>On the page</source>
-        <translation>На странице</translation>
+        <source>Result</source>
+        <translation>Итог</translation>
+    </message>
+    <message>
+        <source>✓ passed, ✗ failed, or the value is missing</source>
+        <translation>✓ выполнено, ✗ не выполнено, или значения нет</translation>
+    </message>
+    <message>
+        <source>Page</source>
+        <translation>Стр.</translation>
+    </message>
+    <message>
+        <source>The page of the file the document value stands on</source>
+        <translation>Страница файла, на которой стоит значение документа</translation>
     </message>
     <message>
         <source>Assign document…</source>
@@ -1090,6 +1118,10 @@ Allowed: {1}</source>
     <message>
         <source>{0} compared with {1}; * required</source>
         <translation>{0} сравнивается с полем «{1}»; * — обязательное</translation>
+    </message>
+    <message>
+        <source>p. {0}</source>
+        <translation>стр. {0}</translation>
     </message>
     <message>
         <source>Runner-up: {0}, p. {1}, {2}: {3:.0%}</source>
@@ -1406,11 +1438,11 @@ Process {1} again?</source>
     </message>
     <message>
         <source>Search file names</source>
-        <translation>Поиск по имени файла</translation>
+        <translation>Поиск по имени</translation>
     </message>
     <message>
         <source>{0} jobs · {1} done · {2} to review · {3} failed</source>
-        <translation>Заданий: {0} · готово: {1} · на проверку: {2} · с ошибкой: {3}</translation>
+        <translation>Заданий: {0} · готово: {1} · проверить: {2} · ошибок: {3}</translation>
     </message>
     <message>
         <source>Resume</source>
@@ -2002,23 +2034,23 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
     <name>SettingValue</name>
     <message>
         <source>offline</source>
-        <translation>офлайн (offline)</translation>
+        <translation>офлайн</translation>
     </message>
     <message>
         <source>sync</source>
-        <translation>синхронный (sync)</translation>
+        <translation>синхронный</translation>
     </message>
     <message>
         <source>batch</source>
-        <translation>пакетный (batch)</translation>
+        <translation>пакетный</translation>
     </message>
     <message>
         <source>json_schema</source>
-        <translation>JSON-схема (json_schema)</translation>
+        <translation>JSON-схема</translation>
     </message>
     <message>
         <source>tool</source>
-        <translation>вызов инструмента (tool)</translation>
+        <translation>вызов инструмента</translation>
     </message>
     <message>
         <source>google_vision</source>
@@ -2030,7 +2062,7 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
     </message>
     <message>
         <source>none</source>
-        <translation>нет (none)</translation>
+        <translation>нет</translation>
     </message>
     <message>
         <source>auto (cheapest the model allows)</source>
