@@ -78,4 +78,41 @@ OPERATOR_TEXTS: dict[str, dict[str, str]] = {
         "ru": "страницы {first}–{last} вне страниц файла 1–{total}; первая страница должна "
         "быть не позже последней",
     },
+    # the Log panel's lines about jobs (``engine.job_log``)
+    "log_job_ended": {
+        "en": "job {job} ({file}) {state} [{kind}]: {error}",
+        "ru": "задание {job} ({file}): {state} [{kind}]: {error}",
+    },
+    "log_job_retry": {
+        "en": "job {job} ({file}) will be tried again (attempt {attempt} of {attempts} "
+        "failed: {error})",
+        "ru": "задание {job} ({file}) будет повторено (попытка {attempt} из {attempts} не "
+        "удалась: {error})",
+    },
+    "log_job_operator": {
+        "en": "job {job} ({file}) {what} by the operator",
+        "ru": "задание {job} ({file}): {what} (оператор)",
+    },
+    "move_queued_again": {"en": "queued again", "ru": "снова в очереди"},
+    "move_canceled": {"en": "canceled", "ru": "отменено"},
+    "move_reprocess": {
+        "en": "queued to be processed again",
+        "ru": "поставлено на повторную обработку",
+    },
+    "move_removed_kept": {
+        "en": "removed from the queue (its documents kept)",
+        "ru": "убрано из очереди (документы сохранены)",
+    },
+    "move_deleted": {"en": "deleted with its documents", "ru": "удалено вместе с документами"},
+    "log_job_child_stopped": {
+        "en": "job {job} ({file}) canceled: its child process was stopped and its partial "
+        "results discarded",
+        "ru": "задание {job} ({file}) отменено: его дочерний процесс остановлен, частичные "
+        "результаты отброшены",
+    },
+    "log_halt": {
+        "en": "the queue stopped: {reason}. Queued jobs wait; fix the setting, then Resume.",
+        "ru": "очередь остановлена: {reason}. Задания в очереди ждут; исправьте настройку, "
+        "затем нажмите «Продолжить».",
+    },
 }
