@@ -57,7 +57,7 @@ async def test_a_job_error_is_worded_in_the_interface_language(
     assert "такого пути нет" in tab.proxy.index(0, COL_ERROR).data(Qt.ItemDataRole.ToolTipRole)
     tab.table.selectRow(0)
     await until(lambda: tab.detail.job is not None, what="detail pane")
-    assert "такого пути нет" in tab.detail.title.text()
+    assert "nowhere.pdf" in tab.detail.title.text()
     # the box under the title and the file's tooltip say it in Russian too
     await until(lambda: tab.detail.error.isVisible(), what="the error box")
     assert "такого пути нет" in tab.detail.error.text()

@@ -105,7 +105,9 @@ class JobDetail(QWidget):
         folder = self._watched_folder(job)
         if folder is not None:
             text += "<br>" + html.escape(self.tr("from the watched folder {0}").format(folder))
-        if job.error:  # in the interface language, worded from its code
+        if job.error and not self.error.isVisibleTo(self):
+            # in the interface language, worded from its code; a failed job's error is
+            # in the box below with its kind and advice, and said once
             error = html.escape(job.error_words(interface_language()) or "")
             text += f'<br><span style="color:#b3261e">{error}</span>'
         self.title.setText(text)
