@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from docbatch_gui._qt.batches.model import model_label
 from docbatch_gui._qt.i18n import install_translator
 from docbatch_gui._qt.tasks import drain
 from tests.gui.test_sizes import fill
@@ -91,3 +92,10 @@ async def test_the_russian_window_has_no_english_words(
     await drain()
     found = {w for text in shown_texts(window) for w in english_words(text or "")}
     assert not found, sorted(found)
+
+
+async def test_a_batch_says_its_effort_in_russian(russian: None) -> None:
+    label = model_label("claude-haiku-5-5", "effort low, thinking off")
+    assert label == "claude-haiku-5-5 · усилие низкое, размышления выкл."
+    assert english_words(label) == []
+    assert model_label("claude-haiku-5-5", None) == "claude-haiku-5-5"

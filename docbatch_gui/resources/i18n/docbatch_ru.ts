@@ -11,6 +11,34 @@
         <source>thinking on</source>
         <translation>размышления вкл.</translation>
     </message>
+    <message>
+        <source>auto</source>
+        <translation>усилие авто</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>усилие по умолчанию</translation>
+    </message>
+    <message>
+        <source>low</source>
+        <translation>усилие низкое</translation>
+    </message>
+    <message>
+        <source>medium</source>
+        <translation>усилие среднее</translation>
+    </message>
+    <message>
+        <source>high</source>
+        <translation>усилие высокое</translation>
+    </message>
+    <message>
+        <source>very high</source>
+        <translation>усилие очень высокое</translation>
+    </message>
+    <message>
+        <source>maximum</source>
+        <translation>усилие максимальное</translation>
+    </message>
 </context>
 <context>
     <name>BatchStatus</name>
