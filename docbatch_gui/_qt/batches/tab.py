@@ -58,6 +58,7 @@ log = logging.getLogger(__name__)
 REFRESH_MS = 2000
 SUMMARY_EVERY = 5
 COLUMN_WIDTHS = {
+    COL_BATCH: 240,
     COL_STATUS: 120,
     COL_REQUESTS: 100,
     COL_PROGRESS: 150,
@@ -149,7 +150,9 @@ class BatchesTab(QWidget):
         for column, width in COLUMN_WIDTHS.items():
             header.resizeSection(column, width)
         widen_to_labels(header)
-        header.setSectionResizeMode(COL_BATCH, QHeaderView.ResizeMode.Stretch)
+        # the model and effort ("claude-haiku-5-5 · усилие низкое, размышления выкл.")
+        # take what is left: a batch id needs no more than its own width
+        header.setStretchLastSection(True)
         table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         table.customContextMenuRequested.connect(self._context_menu)
         table.selectionModel().selectionChanged.connect(self._selection_changed)
