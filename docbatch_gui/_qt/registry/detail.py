@@ -166,7 +166,7 @@ class MatchDetail(QWidget):
                     outcome,
                     self.tr("p. {0}").format(spot["page"]) if spot else "",
                 ],
-                tips={0: f"{sub_rule}\n{compared}", 6: where_text(spot) if spot else ""},
+                tips={0: f"{sub_rule}\n{compared}", 6: where_text(spot, language) if spot else ""},
             )
         notes = []
         if item.runner_up is not None and result and result.runner_up_score is not None:
