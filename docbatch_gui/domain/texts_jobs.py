@@ -97,6 +97,14 @@ JOB_TEXTS: dict[str, dict[str, str]] = {
         "en": "{file}: the PDF has no pages (it may be truncated or damaged). " + _FRESH + ".",
         "ru": "{file}: в PDF нет страниц (он может быть обрезан или повреждён). " + _FRESH_RU + ".",
     },
+    "pdf_page_damaged": {
+        "en": "{file}: page {page} is damaged and cannot be rendered ({detail}). "
+        + _FRESH
+        + ", or re-save it with a PDF tool.",
+        "ru": "{file}: страница {page} повреждена и не отрисовывается ({detail}). "
+        + _FRESH_RU
+        + " или пересохраните его программой для PDF.",
+    },
     "pdf_too_many_pages": {
         "en": "{file}: the PDF has {count} pages, over the limit of {max} (MAX_PAGES). "
         "Split it into smaller files, or raise MAX_PAGES.",

@@ -81,3 +81,14 @@ def test_worker_failures_that_had_no_code_now_word_themselves(
     text = english(code, **params)
     found = message_of(text)
     assert found is not None and found.words("ru").startswith(russian)
+
+
+def test_a_damaged_pdf_page_keeps_the_english_it_had() -> None:
+    """The code's English is the text the job stored before it had a code."""
+    text = english("pdf_page_damaged", file="a.pdf", page=3, detail="syntax error")
+    assert str(text) == (
+        "a.pdf: page 3 is damaged and cannot be rendered (syntax error). Get a fresh copy "
+        "from its source, or re-save it with a PDF tool."
+    )
+    found = message_of(text)
+    assert found is not None and found.words("ru").startswith("a.pdf: страница 3 повреждена")
