@@ -40,9 +40,16 @@ async def scenario(window: object, out: Path, lang: str) -> None:
         await asyncio.sleep(0.1)
     await asyncio.sleep(1.0)  # thumbnails
     table = window.queue_tab.table
-    table.selectRow(1)
+    failed = [j for j in window.queue_tab.model.jobs() if j.file_name == damaged.name]
+    if failed:  # its error in words in the detail pane, and wrapped under its row
+        queue = window.queue_tab
+        row = queue.proxy.mapFromSource(queue.model.index(queue.model.row_of(failed[0].id), 0))
+        table.selectRow(row.row())
+    else:
+        table.selectRow(1)
     await asyncio.sleep(1.5)
     suffix = "" if lang == "en" else f"_{lang}"
+    quiet(window)
     window.grab().save(str(out / f"queue{suffix}.png"))
     # the bundled registry sample, imported and searched as the wizard would
     sample = ROOT / "docbatch_gui" / "resources" / "registry_sample"
@@ -67,13 +74,30 @@ async def scenario(window: object, out: Path, lang: str) -> None:
             several = max(window.queue_tab.model.jobs(), key=lambda j: j.documents)
             await window.review_tab.open_job(several.id, 1)
         await asyncio.sleep(1.5)
+        quiet(window)
         window.grab().save(str(out / f"{name}{suffix}.png"))
     await review_box(window, out / f"review_box{suffix}.png")
     window.tabs.setCurrentWidget(window.queue_tab)
     window.log_dock.show()
     await asyncio.sleep(0.5)
+    quiet(window)
     window.grab().save(str(out / f"log{suffix}.png"))
     await window.shutdown()
+
+
+def quiet(window: object) -> None:
+    """No passing notice ("Processing finished …") over the tab being shot: the status
+    bar keeps its line, the toast in the corner goes."""
+    from PySide6.QtWidgets import QApplication
+
+    from docbatch_gui._qt.window import MainWindow
+
+    assert isinstance(window, MainWindow)
+    notifier = window.ctx.notifier
+    for toast in list(notifier._toasts):
+        toast.hide()
+        notifier._drop(toast)
+    QApplication.processEvents()  # the dropped toasts are deleted before the grab
 
 
 async def review_box(window: object, path: Path) -> None:
@@ -108,6 +132,7 @@ async def review_box(window: object, path: Path) -> None:
     window.activateWindow()
     tab.editors["number"].setFocus()
     await asyncio.sleep(1.0)
+    quiet(window)
     window.grab().save(str(path))
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from docbatch_gui.domain.errors import InvalidTransition
 from docbatch_gui.domain.messages import english
 from docbatch_gui.domain.models import Job
-from docbatch_gui.domain.states import FINAL_STATES, JobState, check_operator_move
+from docbatch_gui.domain.states import FINAL_STATES, JobState, check_operator_move, state_words
 from docbatch_gui.engine.documents import check_corrections, discard_documents
 from docbatch_gui.engine.job_log import log_operator
 
@@ -68,8 +68,8 @@ class JobMoves:
         """
         job = self.store.get_job(job_id)
         if job.state not in FINAL_STATES:
-            raise InvalidTransition(
-                f"{job.file_name} is {job.state}; wait for it to finish or cancel it first"
+            raise InvalidTransition.coded(
+                "job_reprocess_running", {"file": job.file_name, "state": state_words(job.state)}
             )
         check_corrections(self.store, job_id, job.file_name, force=force)
         queued = self.store.transition(
@@ -94,7 +94,9 @@ class JobMoves:
         and Review and the registry keep what it found."""
         job = self.store.get_job(job_id)
         if job.state not in FINAL_STATES and job.state is not JobState.QUEUED:
-            raise InvalidTransition(f"{job.file_name} is {job.state}; cancel it before deleting")
+            raise InvalidTransition.coded(
+                "job_delete_running", {"file": job.file_name, "state": state_words(job.state)}
+            )
         if keep_documents and job.documents:
             self.store.update_job(job_id, archived=True)
             log_operator(job, "removed from the queue (its documents kept)")

@@ -56,12 +56,12 @@ def normalize_field(name: str, value: str | None) -> str | None:
     if name == "date" or name.endswith("_date"):
         iso = normalize_date(value)
         if iso is None:
-            raise ReviewError(f"{value!r} is not a date; type it as dd.mm.yyyy or yyyy-mm-dd")
+            raise ReviewError.coded("review_not_a_date", {"value": value})
         return iso
     if name == "amount" or name.endswith("_amount"):
         amount = normalize_amount(value)
         if amount is None:
-            raise ReviewError(f"{value!r} is not an amount; type it like 1234.56")
+            raise ReviewError.coded("review_not_an_amount", {"value": value})
         return amount
     return value
 
@@ -204,9 +204,8 @@ class ReviewService:
         first, last = pages
         total = self.store.get_job(job_id).pages or 0
         if not 1 <= first <= last <= max(total, 1):
-            raise ReviewError(
-                f"pages {first}–{last} are outside the file's 1–{total}; "
-                "give a first page not after the last"
+            raise ReviewError.coded(
+                "review_pages_outside", {"first": first, "last": last, "total": total}
             )
 
 

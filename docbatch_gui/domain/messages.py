@@ -7,7 +7,8 @@ code and JSON-friendly parameters) and words it in English where a text is store
 for people and old readers (``Job.error``, a result's ``warnings``); the front ends
 word the code again in their own language.
 
-The templates live in per-area catalogues (``texts_jobs``, ``texts_registry``); the
+The templates live in per-area catalogues (``texts_jobs``, ``texts_services``,
+``texts_operator``, ``texts_registry``); the
 review reasons keep theirs in ``reasons.TEMPLATES``. A message without a code, or
 with a code no catalogue knows (an old record, a newer version), is shown as its
 stored English text: never an error, never an empty line.
@@ -24,12 +25,19 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from docbatch_gui.domain.texts_jobs import JOB_TEXTS
+from docbatch_gui.domain.texts_operator import OPERATOR_TEXTS
 from docbatch_gui.domain.texts_registry import REGISTRY_TEXTS
+from docbatch_gui.domain.texts_services import SERVICE_TEXTS
 
 LANGUAGES = ("en", "ru")
 
 #: every catalogue of core messages; a code is defined in exactly one (a test checks)
-CATALOGUES: tuple[Mapping[str, Mapping[str, str]], ...] = (JOB_TEXTS, REGISTRY_TEXTS)
+CATALOGUES: tuple[Mapping[str, Mapping[str, str]], ...] = (
+    JOB_TEXTS,
+    SERVICE_TEXTS,
+    OPERATOR_TEXTS,
+    REGISTRY_TEXTS,
+)
 
 
 def template(code: str, language: str = "en") -> str | None:

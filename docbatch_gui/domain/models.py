@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from docbatch_gui.domain.errors import ErrorKind
-from docbatch_gui.domain.messages import word
+from docbatch_gui.domain.messages import from_wire, wire, word
 from docbatch_gui.domain.reasons import ReviewCode, codes_from_body
 from docbatch_gui.domain.states import JobState, Phase, ProcessingMode
 
@@ -292,10 +292,21 @@ class RequestRecord:
         return self.tier == "escalation"
 
     def body(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        """The stored form; an ``error`` that words a message keeps its code and
+        parameters beside it (``error_message``), so a batch job failed from this
+        record later is worded again in the reader's language."""
+        body = dict(self.__dict__)
+        message = wire(self.error)
+        if message:
+            body["error_message"] = message
+        return body
 
     @classmethod
     def from_body(cls, body: dict[str, Any]) -> RequestRecord:
+        body = dict(body)
+        message = body.pop("error_message", None)
+        if message and body.get("error") is not None:
+            body["error"] = from_wire({**message, "message": body["error"]})
         return cls(**body)
 
 

@@ -63,7 +63,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
     "pages_not_rendered": {
         "en": "{pages} could not be rendered in time (PAGE_TIMEOUT): only the file's text "
         "layer was read; check it against the source file",
-        "ru": "{pages} не удалось отрисовать вовремя (PAGE_TIMEOUT): прочитан только "
+        "ru": "не удалось вовремя отрисовать {pages} (PAGE_TIMEOUT): прочитан только "
         "текстовый слой файла; сверьте с исходным файлом",
     },
     "orientation_uncertain": {
@@ -187,8 +187,9 @@ class ReviewCode:
             return self._raw()
         template = templates.get(language) or templates["en"]
         label = (labels or {}).get(self.field or "", self.field or "")
+        params = {k: _page_span(v, language) if k == "pages" else v for k, v in self.params.items()}
         try:
-            return template.format(**{**self.params, "field": label})
+            return template.format(**{**params, "field": label})
         except (KeyError, IndexError, ValueError, TypeError):
             return self._raw()
 
@@ -196,6 +197,21 @@ class ReviewCode:
         shown = ", ".join(f"{k}={v}" for k, v in self.params.items())
         subject = f"{self.field}: " if self.field else ""
         return f"{subject}{self.code}" + (f" ({shown})" if shown else "")
+
+
+_PAGE_WORDS = {"ru": "стр."}
+
+
+def _page_span(value: Any, language: str) -> Any:
+    """Pages as stored ("page 3", "pages 1-3, 5": the English of ``page_ranges``) in
+    ``language``: the numbers stay, the word before them is translated."""
+    word = _PAGE_WORDS.get(language)
+    if word is None or not isinstance(value, str):
+        return value
+    for prefix in ("pages ", "page "):
+        if value.startswith(prefix):
+            return f"{word} {value[len(prefix) :]}"
+    return value
 
 
 def codes_from_body(body: Mapping[str, Any]) -> list[ReviewCode]:

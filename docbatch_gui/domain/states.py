@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import Any
 
 from docbatch_gui.domain.errors import InvalidTransition
+from docbatch_gui.domain.messages import Worded, english
 
 
 class JobState(StrEnum):
@@ -118,15 +119,19 @@ def check_operator_move(job_id: int, file_name: str, current: JobState, target: 
     if can_transition(current, target):
         return
     if target is S.QUEUED:
-        state = "already waiting for the worker" if current is S.QUEUED else str(current)
-        raise InvalidTransition(
-            f"job {job_id} ({file_name}) is {state}: only a finished, failed or canceled "
-            "job can be retried"
+        state = english("state_already_waiting") if current is S.QUEUED else state_words(current)
+        raise InvalidTransition.coded(
+            "job_not_retryable", {"job": job_id, "file": file_name, "state": state}
         )
-    raise InvalidTransition(
-        f"job {job_id} ({file_name}) is {current} already: only a queued or running job "
-        "can be canceled; retry it to process it again"
+    raise InvalidTransition.coded(
+        "job_not_cancelable", {"job": job_id, "file": file_name, "state": state_words(current)}
     )
+
+
+def state_words(state: str) -> Worded:
+    """A job state as a message names it: its value in English, worded again in the
+    reader's language (``texts_operator.STATE_TEXTS``)."""
+    return english(f"state_{state}")
 
 
 #: What a move back to ``queued`` (retry, force reprocess, recovery) clears unless the

@@ -97,6 +97,14 @@ JOB_TEXTS: dict[str, dict[str, str]] = {
         "en": "{file}: the PDF has no pages (it may be truncated or damaged). " + _FRESH + ".",
         "ru": "{file}: в PDF нет страниц (он может быть обрезан или повреждён). " + _FRESH_RU + ".",
     },
+    "pdf_page_damaged": {
+        "en": "{file}: page {page} is damaged and cannot be rendered ({detail}). "
+        + _FRESH
+        + ", or re-save it with a PDF tool.",
+        "ru": "{file}: страница {page} повреждена и не отрисовывается ({detail}). "
+        + _FRESH_RU
+        + " или пересохраните его программой для PDF.",
+    },
     "pdf_too_many_pages": {
         "en": "{file}: the PDF has {count} pages, over the limit of {max} (MAX_PAGES). "
         "Split it into smaller files, or raise MAX_PAGES.",
@@ -187,6 +195,12 @@ JOB_TEXTS: dict[str, dict[str, str]] = {
         "ru": "{file}: сохранённая копия повреждена, а {path} удалён или изменился после "
         "добавления. Добавьте файл снова.",
     },
+    "stored_copy_unwritable": {
+        "en": "{file}: the stored copy could not be written. Check that the data folder is "
+        "writable and has free space, then retry.",
+        "ru": "{file}: не удалось записать сохранённую копию. Проверьте, что в папку данных "
+        "можно писать и в ней есть место, затем повторите.",
+    },
     "stored_copy_missing": {
         "en": "{file}: the stored copy is missing, and {path} is gone or has changed since "
         "it was added. Add the file again.",
@@ -205,11 +219,52 @@ JOB_TEXTS: dict[str, dict[str, str]] = {
         "{page} из {total}; уже прочитанные страницы сохранены. Увеличьте JOB_TIMEOUT и "
         "повторите.",
     },
+    "prepare_timeout": {
+        "en": "{file}: preparation took longer than {limit} and was stopped while rendering "
+        "{where}. {advice}",
+        "ru": "{file}: подготовка заняла больше {limit} и остановлена при отрисовке "
+        "{where}. {advice}",
+    },
+    "prepare_job_timeout": {"en": "JOB_TIMEOUT={seconds}s", "ru": "JOB_TIMEOUT={seconds} с"},
+    "prepare_its_deadline": {"en": "its deadline", "ru": "отведённого времени"},
+    "prepare_at_page": {
+        "en": "page {page} of {total}",
+        "ru": "страницы {page} из {total}",
+    },
+    "prepare_at_opening": {"en": "opening the file", "ru": "в самом начале, при открытии файла"},
+    "prepare_advice_split": {
+        "en": "Split the file, or raise JOB_TIMEOUT, then retry.",
+        "ru": "Разделите файл или увеличьте JOB_TIMEOUT, затем повторите.",
+    },
+    "prepare_advice_one": {
+        "en": "Page {pages} was skipped after PAGE_TIMEOUT: such pages are too complex for "
+        "the renderer, so splitting the file would not help. Raise JOB_TIMEOUT or lower "
+        "PAGE_TIMEOUT, then retry.",
+        "ru": "Страница {pages} пропущена после PAGE_TIMEOUT: такие страницы слишком сложны "
+        "для отрисовки, и разделение файла не поможет. Увеличьте JOB_TIMEOUT или уменьшите "
+        "PAGE_TIMEOUT, затем повторите.",
+    },
+    "prepare_advice_skipped": {
+        "en": "Pages {pages} were skipped after PAGE_TIMEOUT: such pages are too complex for "
+        "the renderer, so splitting the file would not help. Raise JOB_TIMEOUT or lower "
+        "PAGE_TIMEOUT, then retry.",
+        "ru": "Страницы {pages} пропущены после PAGE_TIMEOUT: такие страницы слишком сложны "
+        "для отрисовки, и разделение файла не поможет. Увеличьте JOB_TIMEOUT или уменьшите "
+        "PAGE_TIMEOUT, затем повторите.",
+    },
     "extract_timeout": {
         "en": "{file}: reading the documents out of its {pages} page(s) took longer than "
         "JOB_TIMEOUT and was stopped. Raise JOB_TIMEOUT and retry.",
         "ru": "{file}: чтение документов из {pages} стр. заняло больше JOB_TIMEOUT и "
         "остановлено. Увеличьте JOB_TIMEOUT и повторите.",
+    },
+    "tesseract_not_installed": {
+        "en": "Tesseract OCR is not installed. Install it with: apt-get install tesseract-ocr "
+        "tesseract-ocr-rus tesseract-ocr-eng (tesseract-ocr-osd as well, for page rotation), "
+        "or choose another OCR engine.",
+        "ru": "Tesseract OCR не установлен. Установите его: apt-get install tesseract-ocr "
+        "tesseract-ocr-rus tesseract-ocr-eng (и tesseract-ocr-osd для поворота страниц) "
+        "или выберите другой движок распознавания.",
     },
     "tesseract_no_language": {
         "en": "Tesseract has no data for {missing} (OCR_LANGUAGES={languages}). Install it "
@@ -247,73 +302,6 @@ JOB_TEXTS: dict[str, dict[str, str]] = {
     "canceled_by_operator": {
         "en": "canceled by the operator",
         "ru": "отменено оператором",
-    },
-    # Claude
-    "claude_key_refused": {
-        "en": "Claude refused the API key ({status}: {detail}). Check ANTHROPIC_API_KEY; "
-        "processing has stopped and nothing else is sent until it is fixed.",
-        "ru": "Claude отклонил API-ключ ({status}: {detail}). Проверьте ANTHROPIC_API_KEY; "
-        "обработка остановлена, и ничего не отправляется, пока ключ не исправлен.",
-    },
-    "claude_billing": {
-        "en": "Claude refused the request for billing or permission reasons ({status}: "
-        "{detail}). Check the account's plan and billing; processing has stopped.",
-        "ru": "Claude отклонил запрос из-за оплаты или прав доступа ({status}: {detail}). "
-        "Проверьте тариф и оплату аккаунта; обработка остановлена.",
-    },
-    "claude_timeout": {
-        "en": "Claude did not answer in time (timeout); it will be retried.",
-        "ru": "Claude не ответил вовремя (тайм-аут); запрос будет повторён.",
-    },
-    "claude_network": {
-        "en": "Claude could not be reached (network); it will be retried.",
-        "ru": "Claude недоступен (сеть); запрос будет повторён.",
-    },
-    "claude_busy": {
-        "en": "Claude is busy or failing ({status}: {detail}); it will be retried.",
-        "ru": "Claude занят или даёт сбой ({status}: {detail}); запрос будет повторён.",
-    },
-    "claude_failed": {
-        "en": "Claude call failed ({error}); it will be retried.",
-        "ru": "Вызов Claude не удался ({error}); запрос будет повторён.",
-    },
-    "claude_request_refused": {
-        "en": "Claude refused a request DocBatch built ({reason}). This is a DocBatch or "
-        "configuration problem (model, effort, thinking), not a problem with the file: "
-        "processing has stopped. Check Settings → Claude, run `docbatch doctor --live`, "
-        "and report it if the settings are right.",
-        "ru": "Claude отклонил запрос, собранный DocBatch ({reason}). Это проблема DocBatch "
-        "или настроек (модель, effort, thinking), а не файла: обработка остановлена. "
-        "Проверьте «Настройки → Claude», запустите `docbatch doctor --live` и сообщите "
-        "о проблеме, если настройки верны.",
-    },
-    "claude_answer_too_long": {
-        "en": "The answer for pages {pages} did not fit in {budget} output tokens, even "
-        "after one retry with a larger budget. Lower GROUP_SIZE (fewer pages per request) "
-        "or lower CLAUDE_EFFORT, then retry the job: answered pages are kept.",
-        "ru": "Ответ для страниц {pages} не уместился в {budget} выходных токенов даже "
-        "после повтора с большим лимитом. Уменьшите GROUP_SIZE (меньше страниц на запрос) "
-        "или CLAUDE_EFFORT, затем повторите задание: полученные ответы сохранены.",
-    },
-    "claude_requests_failed": {
-        "en": "{file}: {failed} of {total} requests to Claude failed; first: {first}",
-        "ru": "{file}: не удались {failed} из {total} запросов к Claude; первый: {first}",
-    },
-    "claude_requests_failed_retry": {
-        "en": "{file}: {failed} of {total} requests to Claude failed; first: {first} Retry "
-        "the job: answered pages are kept.",
-        "ru": "{file}: не удались {failed} из {total} запросов к Claude; первый: {first} "
-        "Повторите задание: полученные ответы сохранены.",
-    },
-    "batch_requests_failed": {
-        "en": "{file}: {count} request(s) failed {times} times; last: {last}. Retry the "
-        "job: answered pages are kept.",
-        "ru": "{file}: {count} запрос(а) не удались {times} раз(а); последняя ошибка: "
-        "{last}. Повторите задание: полученные ответы сохранены.",
-    },
-    "vision_no_answer": {
-        "en": "Google Vision did not answer page {page} after {attempts} attempts: {cause}",
-        "ru": "Google Vision не ответил на страницу {page} после {attempts} попыток: {cause}",
     },
     # the budget: a run held before anything of it was sent
     "budget_run_cap": {

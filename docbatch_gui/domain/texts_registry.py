@@ -196,4 +196,30 @@ REGISTRY_TEXTS: dict[str, dict[str, str]] = {
         "ru": "поиск по реестру остановлен через {limit} на строке {done} из {total}: "
         "сузьте правила (больше обязательных подправил) или разделите реестр",
     },
+    # refusals of an import, an export or an assignment
+    "registry_needs_force": {
+        "en": "{file}: registry {registry} already has search results for {rows} rows; "
+        "importing again replaces them. Re-import with --force (Force reimport in the "
+        "wizard) to do so.",
+        "ru": "{file}: у реестра {registry} уже есть результаты поиска для строк: {rows}; "
+        "повторный импорт их заменит. Чтобы всё же импортировать, используйте --force "
+        "(«Импортировать заново» в мастере).",
+    },
+    "registry_not_imported": {
+        "en": "registry {registry} ({name}) is not fully imported ({state}); import it again, "
+        "then export.",
+        "ru": "реестр {registry} ({name}) импортирован не полностью ({state}); импортируйте "
+        "его снова, затем экспортируйте.",
+    },
+    "registry_rows_short": {"en": "{rows} of {kept} rows", "ru": "строк: {rows} из {kept}"},
+    "registry_status_importing": {"en": "importing", "ru": "импорт"},
+    "registry_status_configured": {"en": "configured", "ru": "импортирован"},
+    "registry_status_searching": {"en": "searching", "ru": "поиск"},
+    "registry_status_searched": {"en": "searched", "ru": "поиск выполнен"},
+    "registry_status_error": {"en": "error", "ru": "ошибка"},
+    "registry_status_staging": {"en": "staging", "ru": "черновик импорта"},
+    "registry_document_taken": {
+        "en": "document {document} is already matched to row {row}; unassign it there first",
+        "ru": "документ {document} уже сопоставлен со строкой {row}; сначала снимите его там",
+    },
 }

@@ -137,12 +137,7 @@ class ResultBuilder:
             return replace(
                 record, state="errored", error_kind=ErrorKind.CRITICAL.value, error=refusal.message
             )
-        reason = (
-            f"{result.error_type}: {result.error_message}"
-            if result.kind == "errored"
-            else f"the request {result.kind} before it ran"
-        )
-        return replace(record, state="retry", error_kind="retryable", error=reason)
+        return replace(record, state="retry", error_kind="retryable", error=unanswered(result))
 
     def _cut_off(
         self, record: RequestRecord, result: BatchResult, fields: dict[str, Any]
@@ -164,7 +159,7 @@ class ResultBuilder:
             record,
             state="retry",
             error_kind="retryable",
-            error="cut off at max_tokens",
+            error=english("batch_cut_off", budget=budget, raised=raised),
             max_tokens=raised,
             note=note,
             attempts=max(0, record.attempts - 1),  # a larger budget is not a failed try
@@ -241,14 +236,16 @@ class ResultBuilder:
                         error=refused[0].error,
                     )
                 )
-                self.refusal = self.refusal or CriticalError(refused[0].error or "refused")
+                self.refusal = self.refusal or CriticalError(
+                    refused[0].error or english("claude_request_refused", reason="?")
+                )
             elif rejected:
                 self._emit(
                     self.store.transition(
                         job.id,
                         JobState.FAILED,
                         error_kind=ErrorKind.UNSUPPORTED,
-                        error=f"{job.file_name}: {rejected[0].error}",
+                        error=english("file_error", file=job.file_name, error=rejected[0].error),
                     )
                 )
             elif again and max(r.attempts for r in again) >= self.max_attempts:
@@ -305,3 +302,32 @@ class ResultBuilder:
         except Exception:
             log.exception("job listener failed")
         return job
+
+
+#: what each error type of a batch result means to the operator (the API's
+#: ``error.type``); a type not listed is said with the API's own words
+_ERRORED = {
+    "overloaded_error": "batch_request_overloaded",
+    "api_error": "batch_request_api_error",
+    "rate_limit_error": "batch_request_rate_limited",
+    "authentication_error": "batch_request_key_refused",
+    "permission_error": "batch_request_key_refused",
+    "billing_error": "batch_request_billing",
+}
+
+
+def unanswered(result: BatchResult) -> str:
+    """Why a batch request came back without an answer, as a coded message: it
+    expired (a batch runs at most 24 hours), was canceled, or errored on the API's
+    side (overloaded, an internal error, a refused key ...)."""
+    if result.kind == "expired":
+        return english("batch_request_expired")
+    if result.kind == "canceled":
+        return english("batch_request_canceled")
+    if result.kind != "errored":
+        return english("batch_request_unknown", kind=result.kind)
+    detail = f"{result.error_type}: {result.error_message}"
+    code = _ERRORED.get(result.error_type or "")
+    if code is None:
+        return english("batch_request_errored", detail=detail)
+    return english(code, detail=detail)

@@ -52,11 +52,8 @@ def check_corrections(store: Store, job_id: int, file_name: str, *, force: bool)
     """Refuse to process a job again over a person's work unless ``force``."""
     touched = corrected(store.list_documents(job_id))
     if touched and not force:
-        raise CorrectionsAtRisk(
-            f"{file_name}: {len(touched)} document(s) were corrected or confirmed by a person. "
-            "Processing it again keeps those corrections only where the same document is "
-            "found again (the rest are archived with their audit trail). Confirm to go on "
-            "(--force on the command line)."
+        raise CorrectionsAtRisk.coded(
+            "corrections_at_risk", {"file": file_name, "count": len(touched)}
         )
 
 

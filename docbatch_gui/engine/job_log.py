@@ -3,12 +3,17 @@
 The Log panel and ``logs/docbatch.log`` are where an operator or support reads what
 went wrong after the fact, so every such path (intake, the worker, batch results,
 the operator's own cancel and retry) goes through here.
+
+Each line also carries itself as a message (``extra={"worded": Message}``): the file
+keeps the English line, and the Log panel words it in the interface language.
 """
 
 from __future__ import annotations
 
 import logging
+from typing import Any
 
+from docbatch_gui.domain.messages import Message, message_of
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.domain.text import printable
@@ -18,14 +23,47 @@ log = logging.getLogger("docbatch_gui.engine.worker")
 ENDED_BADLY = (JobState.FAILED, JobState.TIMED_OUT)
 
 
+def _worded(code: str, **params: Any) -> dict[str, Message]:
+    return {"worded": Message(code, params)}
+
+
+def _error(job: Job) -> Any:
+    """The job's error as a message parameter: its code when it has one."""
+    if job.error_code:
+        return Message(job.error_code, job.error_params).as_dict()
+    return job.error or "no reason recorded"
+
+
+def _job(job: Job) -> dict[str, Any]:
+    return {"job": job.id, "file": printable(job.file_name)}
+
+
+#: what an operator did to a job (``log_operator``), as message codes
+OPERATOR_MOVES = {
+    "queued again": "move_queued_again",
+    "canceled": "move_canceled",
+    "queued to be processed again": "move_reprocess",
+    "removed from the queue (its documents kept)": "move_removed_kept",
+    "deleted with its documents": "move_deleted",
+}
+
+
 def log_failure(job: Job) -> None:
+    kind = job.error_kind.value if job.error_kind else "?"
     log.warning(
         "job %s (%s) %s [%s]: %s",
         job.id,
         printable(job.file_name),
         job.state.value,
-        job.error_kind.value if job.error_kind else "?",
+        kind,
         job.error or "no reason recorded",
+        extra=_worded(
+            "log_job_ended",
+            **_job(job),
+            state={"code": f"state_{job.state.value}"},
+            kind={"code": f"kind_{kind}"},
+            error=_error(job),
+        ),
     )
 
 
@@ -38,23 +76,48 @@ def log_retry(job: Job, max_attempts: int) -> None:
         job.attempts,
         max_attempts,
         job.error or "no reason recorded",
+        extra=_worded(
+            "log_job_retry",
+            **_job(job),
+            attempt=job.attempts,
+            attempts=max_attempts,
+            error=_error(job),
+        ),
     )
 
 
 def log_operator(job: Job, what: str) -> None:
     """An operator's cancel, retry or reprocess: the log says who stopped or restarted
     a job when its history is read later."""
-    log.info("job %s (%s) %s by the operator", job.id, printable(job.file_name), what)
+    move = OPERATOR_MOVES.get(what)
+    log.info(
+        "job %s (%s) %s by the operator",
+        job.id,
+        printable(job.file_name),
+        what,
+        extra=_worded("log_job_operator", **_job(job), what={"code": move}) if move else {},
+    )
 
 
 def log_canceled(job: Job, what: str) -> None:
     """What the engine did about a cancel (a running job's child stopped)."""
-    log.info("job %s (%s) canceled: %s", job.id, printable(job.file_name), what)
+    log.info(
+        "job %s (%s) canceled: %s",
+        job.id,
+        printable(job.file_name),
+        what,
+        extra=_worded("log_job_child_stopped", **_job(job)),
+    )
 
 
 def log_halt(reason: str) -> None:
     """A critical error stopped the queue: queued jobs wait for the operator."""
-    log.error("the queue stopped: %s. Queued jobs wait; fix the setting, then Resume.", reason)
+    found = message_of(reason)
+    log.error(
+        "the queue stopped: %s. Queued jobs wait; fix the setting, then Resume.",
+        reason,
+        extra=_worded("log_halt", reason=found.as_dict() if found else reason),
+    )
 
 
 def log_skipped_page(job: Job, page_no: int, reason: str, text_chars: int) -> None:

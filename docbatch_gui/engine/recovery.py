@@ -16,7 +16,7 @@ from collections.abc import Callable
 from docbatch_gui.domain.errors import ErrorKind
 from docbatch_gui.domain.messages import english
 from docbatch_gui.domain.models import Job
-from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState
+from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState, state_words
 from docbatch_gui.storage.store import Store
 
 log = logging.getLogger(__name__)
@@ -42,7 +42,7 @@ def recover_interrupted(
                     "interrupted_repeatedly",
                     file=job.file_name,
                     attempts=job.attempts,
-                    state=str(job.state),
+                    state=state_words(job.state),
                 ),
             )
         else:

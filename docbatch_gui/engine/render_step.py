@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from docbatch_gui.domain.errors import DocBatchError, InvalidTransition, UnsupportedInput
+from docbatch_gui.domain.messages import english
 from docbatch_gui.domain.models import Job, Page
 from docbatch_gui.engine.context import EngineContext
 from docbatch_gui.engine.job_log import log_skipped_page
@@ -85,7 +86,7 @@ class RenderStep:
         self.blobs.put_file(original)  # verified on the way in (a bad copy is replaced)
         restored = self.blobs.local_path(job.sha256)
         if restored is None:
-            raise DocBatchError(f"{job.file_name}: the stored copy could not be written.")
+            raise DocBatchError.coded("stored_copy_unwritable", {"file": job.file_name})
         return restored
 
     async def _prepare(self, job: Job, attempt: int, task: PrepareTask, deadline: float) -> None:
@@ -147,7 +148,9 @@ class RenderStep:
                 self.pool,
                 on_count=on_count,
                 on_page=on_page,
-                timeout_hint=f"JOB_TIMEOUT={self.settings.job_timeout:g}s",
+                timeout_hint=english(
+                    "prepare_job_timeout", seconds=f"{self.settings.job_timeout:g}"
+                ),
                 page_timeout=self.settings.page_timeout,
             )
         finally:

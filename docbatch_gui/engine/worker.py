@@ -369,15 +369,14 @@ class LocalWorker:
     async def _extract(self, job: Job, attempt: int, deadline: float) -> list[Document]:
         if job.mode == ProcessingMode.SYNC.value:
             if self.claude is None:
-                raise DocBatchError(f"{job.file_name}: sync mode needs ANTHROPIC_API_KEY.")
+                raise DocBatchError.coded("sync_needs_key", {"file": job.file_name})
             reading = SyncExtraction(self.context, self.claude).extract(job, attempt)
             try:  # the SDK's timeout is per read: a server dripping bytes never trips it
                 return await asyncio.wait_for(reading, max(0.1, deadline - time.monotonic()))
             except TimeoutError:
-                raise ExtractionTimeout(
-                    f"{job.file_name}: Claude did not finish reading it within JOB_TIMEOUT "
-                    f"({self.settings.job_timeout:g} s); the requests were stopped. Retry it "
-                    "later, or raise JOB_TIMEOUT for very long files."
+                raise ExtractionTimeout.coded(
+                    "claude_job_timeout",
+                    {"file": job.file_name, "seconds": f"{self.settings.job_timeout:g}"},
                 ) from None
         pages = [PageText(p.page_no, p.text, p.ocr_engine) for p in self.store.list_pages(job.id)]
         assert self._pool is not None, "process() runs inside opened()"

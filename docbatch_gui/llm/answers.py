@@ -66,7 +66,7 @@ MAX_HANDWRITTEN = 100
 
 def _require(condition: bool, problem: str) -> None:
     if not condition:
-        raise InvalidAnswer(f"invalid answer: {problem}")
+        raise InvalidAnswer.coded("claude_invalid_answer", {"problem": problem})
 
 
 def parse_answer(
@@ -77,7 +77,8 @@ def parse_answer(
         try:
             data = json.loads(answer)
         except json.JSONDecodeError as exc:
-            raise InvalidAnswer(f"invalid answer: not JSON ({exc.msg} at {exc.pos})") from None
+            problem = f"not JSON ({exc.msg} at {exc.pos})"
+            raise InvalidAnswer.coded("claude_invalid_answer", {"problem": problem}) from None
     else:
         data = answer
     _require(

@@ -40,10 +40,6 @@ from docbatch_gui.pipeline.words import Word, from_tesseract_tsv
 
 ENGINE = OcrEngineName.TESSERACT.value
 REQUIRED_LANGUAGES = ("rus", "eng")
-INSTALL_HINT = (
-    "Install it with: apt-get install tesseract-ocr tesseract-ocr-rus tesseract-ocr-eng "
-    "(tesseract-ocr-osd as well, for page rotation), or choose another OCR engine."
-)
 OCR_CONFIG = "--oem 1 --psm 3"  # LSTM engine (the only one the Debian data holds); auto layout
 OSD_CONFIG = "--psm 0"
 #: images with a long edge under this many pixels are enlarged before reading: a
@@ -131,7 +127,7 @@ def tesseract_page(
                 _as_pnm(upright), languages, config, _remaining(deadline)
             )
     except pytesseract.TesseractNotFoundError:
-        raise ConfigError(f"Tesseract OCR is not installed. {INSTALL_HINT}") from None
+        raise ConfigError.coded("tesseract_not_installed") from None
     except _PageTimeout:
         return _failed(page_no, f"Tesseract took longer than {timeout:g} s on this page")
     except pytesseract.TesseractError as exc:  # a RuntimeError too: caught first
@@ -193,14 +189,14 @@ def _check_installed(languages: str) -> None:
     import pytesseract
 
     if shutil.which(pytesseract.pytesseract.tesseract_cmd) is None:
-        raise ConfigError(f"Tesseract OCR is not installed. {INSTALL_HINT}")
+        raise ConfigError.coded("tesseract_not_installed")
     installed = set(tesseract_languages())
     missing = [code for code in languages.split("+") if code and code not in installed]
     if missing:
         packages = " ".join(f"tesseract-ocr-{code.lower().replace('_', '-')}" for code in missing)
-        raise ConfigError(
-            f"Tesseract has no data for {', '.join(missing)} (OCR_LANGUAGES={languages}). "
-            f"Install it with: apt-get install {packages}"
+        raise ConfigError.coded(
+            "tesseract_no_language",
+            {"missing": ", ".join(missing), "languages": languages, "packages": packages},
         )
 
 

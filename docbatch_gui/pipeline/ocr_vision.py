@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from docbatch_gui.domain.errors import CriticalError, RetryableError
+from docbatch_gui.domain.messages import english
 from docbatch_gui.extras import require
 from docbatch_gui.pipeline.ocr import OcrResult
 from docbatch_gui.pipeline.orientation import from_vote
@@ -36,10 +37,6 @@ _SCOPES = (
     "https://www.googleapis.com/auth/cloud-vision",
 )
 _DOCUMENT_TEXT_DETECTION = 11  # vision.Feature.Type.DOCUMENT_TEXT_DETECTION
-_CREDENTIALS_HINT = (
-    "check GOOGLE_APPLICATION_CREDENTIALS (or the configured service-account JSON file) "
-    "and that the service account may use the Cloud Vision API"
-)
 
 
 def _vectors(annotation: Any) -> list[tuple[float, float, float]]:
@@ -179,12 +176,7 @@ class VisionOcr:
             else:
                 credentials, _ = google.auth.default(default_scopes=list(_SCOPES))
         except (auth_exceptions.DefaultCredentialsError, OSError, ValueError, KeyError) as exc:
-            source = self.credentials_file or "GOOGLE_APPLICATION_CREDENTIALS"
-            raise CriticalError(
-                f"Google Vision credentials could not be loaded from {source}: {exc}. "
-                "Set GOOGLE_APPLICATION_CREDENTIALS (or the credentials file setting) to a "
-                "valid service-account JSON file."
-            ) from exc
+            raise self._credentials_error(exc) from exc
         return vision.ImageAnnotatorClient(
             credentials=credentials, transport="rest", client_options=options or None
         )
@@ -212,10 +204,14 @@ class VisionOcr:
                 page_no,
                 "",
                 engine=self.name,
-                error=f"Google Vision rejected this page (400): {_api_message(exc)}",
+                error=english("vision_page_rejected", detail=_api_message(exc)),
             )
         except api.RetryError as exc:  # the overall deadline, before the attempts ran out
-            cause = self._classify(exc.cause) if isinstance(exc.cause, Exception) else str(exc)
+            cause = (
+                self._classify(exc.cause)
+                if isinstance(exc.cause, Exception)
+                else english("vision_cause_other", error=str(exc))
+            )
             raise RetryableError.coded(
                 "vision_no_answer", {"page": page_no, "attempts": len(failures), "cause": cause}
             ) from exc
@@ -257,7 +253,7 @@ class VisionOcr:
                 page_no,
                 "",
                 engine=self.name,
-                error=f"Google Vision could not read this page: {response.error.message}",
+                error=english("vision_page_unreadable", detail=response.error.message),
             )
         annotation = response.full_text_annotation
         orientation = from_vote(_vectors(annotation), "Vision word boxes")
@@ -281,41 +277,43 @@ class VisionOcr:
         if isinstance(exc, api.Forbidden):  # 403 PERMISSION_DENIED
             message = _api_message(exc)
             if "billing" in message.lower():
-                raise CriticalError(
-                    "Google Vision refused the request because billing is disabled: enable "
-                    f"billing on the Google Cloud project, then retry ({message})"
-                ) from exc
+                raise CriticalError.coded("vision_billing", {"detail": message}) from exc
             if "has not been used" in message or "is disabled" in message:
-                raise CriticalError(
-                    "The Cloud Vision API is not enabled on the Google Cloud project: enable "
-                    f"it in the console, then retry ({message})"
-                ) from exc
-            raise CriticalError(
-                f"Google Vision refused the credentials (403): {_CREDENTIALS_HINT} ({message})"
+                raise CriticalError.coded("vision_api_disabled", {"detail": message}) from exc
+            raise CriticalError.coded(
+                "vision_credentials_refused", {"status": 403, "detail": message}
             ) from exc
         if isinstance(exc, api.Unauthorized):  # 401 UNAUTHENTICATED, after a token refresh
-            raise CriticalError(
-                f"Google Vision refused the credentials (401): {_CREDENTIALS_HINT} "
-                f"({_api_message(exc)})"
+            raise CriticalError.coded(
+                "vision_credentials_refused", {"status": 401, "detail": _api_message(exc)}
             ) from exc
         if isinstance(exc, auth_exceptions.GoogleAuthError) and not isinstance(
             exc, auth_exceptions.TransportError
         ):  # no token could be obtained, e.g. a revoked key or, with a fake, a 401
-            raise CriticalError(
-                f"Google Vision credentials were refused: {_CREDENTIALS_HINT} ({exc})"
-            ) from exc
+            raise CriticalError.coded("vision_token_refused", {"detail": str(exc)}) from exc
         transient = _transient_errors()
         if isinstance(exc, requests.exceptions.Timeout):
-            return f"no answer within {self.timeout:g} s ({type(exc).__name__})"
+            return english("vision_cause_timeout", seconds=f"{self.timeout:g}")
         if isinstance(exc, requests.exceptions.ConnectionError):
-            return f"cannot connect to Google Vision ({type(exc).__name__})"
+            return english("vision_cause_network", error=type(exc).__name__)
+        if isinstance(exc, api.TooManyRequests):  # 429 RESOURCE_EXHAUSTED: a quota
+            return english("vision_cause_quota", detail=_api_message(exc))
         if isinstance(exc, transient) and isinstance(exc, api.GoogleAPICallError):
-            return f"{exc.code} {type(exc).__name__}: {_api_message(exc)}"
+            return english("vision_cause_busy", status=exc.code, detail=_api_message(exc))
         if isinstance(exc, transient):
-            return f"{type(exc).__name__}: {exc}"
+            return english("vision_cause_other", error=f"{type(exc).__name__}: {exc}")
         if isinstance(exc, api.GoogleAPICallError):
-            raise CriticalError(
-                f"Google Vision rejected the request ({exc.code} {_api_message(exc)}); check the "
-                "Vision endpoint and settings"
+            raise CriticalError.coded(
+                "vision_request_refused", {"status": exc.code, "detail": _api_message(exc)}
             ) from exc
         raise exc
+
+    def _credentials_error(self, exc: Exception) -> CriticalError:
+        """Why no credentials could be loaded: no file where one is named, a file that
+        is not a service-account key, or nothing configured at all."""
+        if self.credentials_file is None:
+            return CriticalError.coded("vision_credentials_none", {"detail": str(exc)})
+        path = str(self.credentials_file)
+        if not self.credentials_file.is_file():
+            return CriticalError.coded("vision_credentials_missing", {"path": path})
+        return CriticalError.coded("vision_credentials_invalid", {"path": path, "detail": str(exc)})

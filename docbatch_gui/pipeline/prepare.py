@@ -18,7 +18,7 @@ from docbatch_gui.domain.errors import (
     RetryableError,
     UnsupportedInput,
 )
-from docbatch_gui.domain.messages import from_wire
+from docbatch_gui.domain.messages import english, from_wire
 from docbatch_gui.pipeline.isolate import ChildCrashed, ChildPool, ChildStalled, DeadlineExceeded
 from docbatch_gui.pipeline.render import PrepareTask, RenderedPage
 from docbatch_gui.pipeline.textutil import page_ranges
@@ -100,18 +100,23 @@ async def run_prepare(
                 break
         except DeadlineExceeded as exc:
             total, done = progress.total, progress.done
-            where = f"page {progress.next_page} of {total}" if total else "opening the file"
-            advice = "Split the file, or raise JOB_TIMEOUT, then retry."
+            where = (
+                english("prepare_at_page", page=progress.next_page, total=total)
+                if total
+                else english("prepare_at_opening")
+            )
+            advice = english("prepare_advice_split")
             if progress.skipped:
-                was = "was" if len(progress.skipped) == 1 else "were"
-                advice = (
-                    f"{page_ranges(progress.skipped).capitalize()} {was} skipped after "
-                    "PAGE_TIMEOUT: such pages are too complex for the renderer, so splitting "
-                    "the file would not help. Raise JOB_TIMEOUT or lower PAGE_TIMEOUT, then retry."
+                numbers = page_ranges(progress.skipped).split(" ", 1)[1]
+                code = (
+                    "prepare_advice_skipped" if len(progress.skipped) > 1 else "prepare_advice_one"
                 )
+                advice = english(code, pages=numbers)
+            limit = timeout_hint or english("prepare_its_deadline")
             raise PrepareTimeout(
-                f"{task.file_name}: preparation took longer than {timeout_hint or 'its deadline'}"
-                f" and was stopped while rendering {where}. {advice}",
+                english(
+                    "prepare_timeout", file=task.file_name, limit=limit, where=where, advice=advice
+                ),
                 pages_done=done,
                 pages_total=total,
                 confirmed=exc.termination_confirmed,

@@ -351,6 +351,9 @@ def _render_pdf(task: PrepareTask, on_count: Callable[[int], None]) -> Iterator[
                     task,
                     f"page {page_no} is damaged and cannot be rendered ({_short(exc, task)})",
                     "Get a fresh copy from its source, or re-save it with a PDF tool.",
+                    "pdf_page_damaged",
+                    page=page_no,
+                    detail=_short(exc, task),
                 ) from None
             image = turn(
                 Image.frombuffer(

@@ -137,12 +137,12 @@ def document_cells(doc: Document | None, file_name: str | None) -> list[Any]:
             fields.get("amount")]  # fmt: skip
 
 
-def _where(doc: Document | None, result: SearchResult | None) -> str | None:
+def _where(doc: Document | None, result: SearchResult | None, language: str) -> str | None:
     """ "number: p. 1 [x0, y0, x1, y1]; date: …" for the values the row was matched on."""
     if doc is None or result is None:
         return None
     spots = matched_locations(doc, result.explanation)
-    return "; ".join(f"{name}: {where_text(spot)}" for name, spot in spots) or None
+    return "; ".join(f"{name}: {where_text(spot, language)}" for name, spot in spots) or None
 
 
 def write_export(
@@ -196,7 +196,7 @@ def write_export(
                 "; ".join(result.warnings_in(language)) if result else None,
                 result.rule if result else None,
                 (result.assigned_by or words.yes) if result and result.manual else None,
-                _where(doc, result),
+                _where(doc, result, language),
             ]
             values = [*raw, *match]
             sheet.append([typed(sheet, v, formats.get(i)) for i, v in enumerate(values)])

@@ -17,6 +17,7 @@ from typing import Any
 from docbatch_gui.coordination.owner import HEARTBEAT_EVERY, owner_alive, this_owner
 from docbatch_gui.coordination.workload import Workload, workload_for
 from docbatch_gui.domain.errors import DocBatchError, ErrorKind, ExitCode, NotFound
+from docbatch_gui.domain.messages import english
 from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.progress import CancelToken, ProgressSink, raise_if_canceled, report
 from docbatch_gui.domain.registry import (
@@ -70,10 +71,14 @@ def check_fully_imported(registry: Registry, rows: int) -> None:
     """Refuse a registry whose import has not finished, or whose rows fell short."""
     kept = registry.stats.get("kept")
     if registry.status is RegistryStatus.IMPORTING or kept is None or rows != kept:
-        state = registry.status.value if kept is None or rows == kept else f"{rows} of {kept} rows"
-        raise NotImported(
-            f"registry {registry.id} ({registry.name}) is not fully imported ({state}); "
-            "import it again, then export."
+        state = (
+            english(f"registry_status_{registry.status.value}")
+            if kept is None or rows == kept
+            else english("registry_rows_short", rows=rows, kept=kept)
+        )
+        raise NotImported.coded(
+            "registry_not_imported",
+            {"registry": registry.id, "name": registry.name, "state": state},
         )
 
 
@@ -161,10 +166,9 @@ class RegistryService:
         search_mod.refuse_if_busy(existing)
         found = self.store.count_results(existing.id)
         if found and not force:
-            raise NeedsForce(
-                f"{path.name}: registry {existing.id} already has search results for "
-                f"{found} rows; importing again replaces them. Re-import with --force "
-                "(Force reimport in the wizard) to do so.",
+            raise NeedsForce.coded(
+                "registry_needs_force",
+                {"file": path.name, "registry": existing.id, "rows": found},
                 file=str(path),
             )
         return self._reimport(existing, path, cfg, progress, cancel)
@@ -368,9 +372,8 @@ class RegistryService:
             None,
         )  # fmt: skip
         if holder is not None:
-            raise NeedsForce(
-                f"document {document_id} is already matched to row {holder}; unassign it "
-                "there first"
+            raise NeedsForce.coded(
+                "registry_document_taken", {"document": document_id, "row": holder}
             )
         return self.store.assign(registry_id, row, document_id, who)
 

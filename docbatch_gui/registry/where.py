@@ -30,11 +30,15 @@ def value_location(document: Document, path: str) -> dict[str, Any] | None:
     return dict(location)
 
 
-def where_text(location: Mapping[str, Any]) -> str:
+#: the word before a page number, per language ("стр. 1" in a Russian export)
+PAGE_WORDS = {"en": "p.", "ru": "стр."}
+
+
+def where_text(location: Mapping[str, Any], language: str = "en") -> str:
     """ "p. 1 [0.166, 0.170, 0.274, 0.185]": the page in the file, and the box in
     fractions of its width and height from the top-left corner."""
     box = ", ".join(f"{float(v):.3f}" for v in location["box"])
-    return f"p. {location['page']} [{box}]"
+    return f"{PAGE_WORDS.get(language, 'p.')} {location['page']} [{box}]"
 
 
 def matched_locations(

@@ -16,6 +16,11 @@ from pytestqt.qtbot import QtBot
 
 from docbatch_gui._qt.widgets import log_panel as module
 from docbatch_gui._qt.widgets.log_panel import LogPanel, PanelHandler, install_log_handler
+from docbatch_gui.domain.errors import ErrorKind
+from docbatch_gui.domain.messages import english
+from docbatch_gui.domain.models import Job
+from docbatch_gui.domain.states import JobState, ProcessingMode
+from docbatch_gui.engine.job_log import log_failure, log_halt, log_operator
 
 log = logging.getLogger("docbatch_gui.test")
 
@@ -162,3 +167,53 @@ async def test_screenshot(panel: tuple[LogPanel, PanelHandler], tmp_path: Path) 
     folder = Path(os.environ.get("DOCBATCH_SCREENSHOT_DIR") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
     assert widget.grab().save(str(folder / "log_panel.png"))
+
+
+@pytest.mark.asyncio
+async def test_job_lines_are_worded_in_the_interface_language(
+    panel: tuple[LogPanel, PanelHandler], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failure, an operator's move and a halt read in Russian in a Russian window;
+    the log file's line (the record's own text) stays English."""
+    widget, _ = panel
+    failed = Job(
+        id=7,
+        file_name="a.pdf",
+        source_path="/in/a.pdf",
+        sha256="0" * 64,
+        size=1,
+        mode=ProcessingMode.OFFLINE,
+        state=JobState.FAILED,
+        phase=None,
+        error_kind=ErrorKind.UNSUPPORTED,
+        error=str(english("pdf_password", file="a.pdf")),
+        error_code="pdf_password",
+        error_params={"file": "a.pdf"},
+    )
+    monkeypatch.setattr(module, "interface_language", lambda: "ru")
+    records: list[logging.LogRecord] = []
+    catcher = logging.Handler()
+    catcher.emit = records.append  # type: ignore[method-assign,assignment]
+    logging.getLogger().addHandler(catcher)
+    try:
+        log_failure(failed)
+        log_operator(failed, "queued again")
+        log_halt(english("claude_key_refused", status=401, detail="invalid x-api-key"))
+        await flushed(widget, 3)
+    finally:
+        logging.getLogger().removeHandler(catcher)
+    shown = widget.lines_shown()
+    assert any(
+        "задание 7 (a.pdf): ошибка [файл не подходит]: a.pdf: PDF защищён" in s for s in shown
+    )
+    assert any("задание 7 (a.pdf): снова в очереди (оператор)" in s for s in shown)
+    assert any("очередь остановлена: Claude отклонил API-ключ" in s for s in shown)
+    assert not any("password" in s or "by the operator" in s for s in shown)
+    file_lines = [r.getMessage() for r in records]
+    assert any(
+        "job 7 (a.pdf) failed [unsupported]: a.pdf: the PDF is password" in s for s in file_lines
+    )
+    monkeypatch.setattr(module, "interface_language", lambda: "en")
+    log_operator(failed, "canceled")
+    await flushed(widget, 4)
+    assert "job 7 (a.pdf) canceled by the operator" in widget.lines_shown()[-1]

@@ -59,11 +59,13 @@ async def test_the_breakdown_and_the_thumbnail_show_where_values_stand(
     assert results.select_row(4)
     detail = results.detail
     await until(lambda: not detail.thumb.pixmap().isNull(), what="thumbnail")
-    where = {  # "Number (similar number) *" → "number"
-        detail.breakdown.item(r, 0).text().split(" ")[0].lower(): detail.breakdown.item(r, 6).text()
+    cells = {  # "Number (similar number) *" → "number"
+        detail.breakdown.item(r, 0).text().split(" ")[0].lower(): detail.breakdown.item(r, 6)
         for r in range(detail.breakdown.rowCount())
     }
-    assert where["number"] == "p. 1 [0.083, 0.073, 0.600, 0.120]"
-    assert where["date"] == "p. 1 [0.083, 0.134, 0.400, 0.160]"
-    assert where["amount"] == ""  # not located: nothing to show
+    # the page in the cell, the box (fractions of the page) in its tooltip
+    assert cells["number"].text() == "p. 1"
+    assert cells["number"].toolTip() == "p. 1 [0.083, 0.073, 0.600, 0.120]"
+    assert cells["date"].toolTip() == "p. 1 [0.083, 0.134, 0.400, 0.160]"
+    assert cells["amount"].text() == ""  # not located: nothing to show
     assert _framed(detail.thumb.pixmap().toImage())

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QLocale, QSize
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QLocale, QSize, Qt
+from PySide6.QtWidgets import QAbstractItemView, QApplication, QHeaderView
 
 from docbatch_gui._qt.i18n import install_translator
 from docbatch_gui._qt.queue.jobs_model import COL_STATE, JOB_STATE_LABELS
@@ -77,6 +77,47 @@ async def test_the_window_fits_a_small_screen(language: str, window: Any, tmp_pa
     window.resize(SMALL)
     await drain()
     assert window.size() == SMALL
+
+
+def clipped_headers(view: QAbstractItemView) -> list[str]:
+    """The column titles of ``view`` narrower than the header says they need (the text,
+    its margins, a sort arrow): "Истекает чере" in a column sized for "Expires in"."""
+    header = getattr(view, "horizontalHeader", lambda: None)()
+    if not isinstance(header, QHeaderView) or not header.isVisible() or view.model() is None:
+        return []
+    out = []
+    for section in range(header.count()):
+        if header.isSectionHidden(section):
+            continue
+        label = view.model().headerData(section, Qt.Orientation.Horizontal)
+        if not isinstance(label, str) or not label:
+            continue
+        # what the header itself needs for the label, its margins and a sort arrow
+        needed = header.sectionSizeHint(section)
+        if header.sectionSize(section) < needed:
+            out.append(f"{label!r} in {header.sectionSize(section)} of {needed} px")
+    return out
+
+
+async def test_no_column_title_is_clipped_on_a_small_screen(
+    language: str, window: Any, tmp_path: Path
+) -> None:
+    """Every table's titles are whole at 1024×640: the queue, Review, the batches, the
+    registries, the results and the explanation of the selected match, the Log panel."""
+    await fill(window, tmp_path)
+    window.log_dock.show()
+    window.resize(SMALL)
+    await drain()
+    found = {}
+    for index in range(window.tabs.count()):
+        window.tabs.setCurrentIndex(index)
+        await drain()
+        QApplication.processEvents()
+        for view in window.findChildren(QAbstractItemView):
+            if view.isVisible() and (clipped := clipped_headers(view)):
+                where = f"{window.tabs.tabText(index)}: {type(view).__name__}"
+                found[where] = clipped
+    assert not found, found
 
 
 async def test_the_state_column_shows_whole_names(language: str, window: Any) -> None:

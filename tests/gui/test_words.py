@@ -16,7 +16,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from docbatch_gui._qt.i18n import install_translator
-from docbatch_gui._qt.queue.jobs_model import COL_ERROR, JobRole
+from docbatch_gui._qt.queue.jobs_model import COL_ERROR, COL_FILE, JobRole
 from docbatch_gui.app.facade import DocBatchApp
 from tests.builders import text_pdf
 from tests.gui.conftest import until
@@ -57,7 +57,13 @@ async def test_a_job_error_is_worded_in_the_interface_language(
     assert "такого пути нет" in tab.proxy.index(0, COL_ERROR).data(Qt.ItemDataRole.ToolTipRole)
     tab.table.selectRow(0)
     await until(lambda: tab.detail.job is not None, what="detail pane")
-    assert "такого пути нет" in tab.detail.title.text()
+    assert "nowhere.pdf" in tab.detail.title.text()
+    # the box under the title and the file's tooltip say it in Russian too
+    await until(lambda: tab.detail.error.isVisible(), what="the error box")
+    assert "такого пути нет" in tab.detail.error.text()
+    assert "does not exist" not in tab.detail.error.text()
+    tip = tab.proxy.index(0, COL_FILE).data(Qt.ItemDataRole.ToolTipRole)
+    assert "такого пути нет" in tip and "does not exist" not in tip
 
 
 async def test_the_empty_queue_says_what_to_do(window: Any, tmp_path: Path) -> None:

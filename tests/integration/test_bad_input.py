@@ -178,4 +178,9 @@ def test_the_job_deadline_still_holds_over_skipped_pages(app: DocBatchApp, tmp_p
         "Pages 1-2 were skipped after PAGE_TIMEOUT" in (job.error or "")
     )
     assert "splitting the file would not help" in (job.error or "")
+    russian = job.error_words("ru") or ""
+    assert job.error_code == "prepare_timeout"
+    assert "подготовка заняла больше JOB_TIMEOUT=5 с" in russian
+    assert "при отрисовке страницы" in russian and "PAGE_TIMEOUT" in russian
+    assert "разделение файла не поможет" in russian
     assert job.termination_confirmed is True

@@ -12,6 +12,7 @@ import pytest
 
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.domain import ErrorKind, JobState
+from docbatch_gui.domain.messages import Message, message_of
 from docbatch_gui.engine.worker import LocalWorker
 from docbatch_gui.pipeline.page_plan import PagePlan
 from docbatch_gui.settings.model import Settings
@@ -166,6 +167,8 @@ def test_expired_requests_go_into_a_later_batch(
     fake_anthropic.batch_expired({f"job_{job.id}_batch_1"})
     cycles(app)
     assert state(app, job.id) is JobState.SUBMITTED  # waiting for the next batch
+    (waiting,) = app.store.list_requests(job.id)
+    assert message_of(waiting.error) == Message("batch_request_expired")
     fake_anthropic.reset()  # the API works again
     cycles(app)
     assert state(app, job.id) is JobState.DONE
@@ -180,7 +183,11 @@ def test_retryable_errors_are_bounded(app: DocBatchApp, fake_anthropic: FakeAnth
     cycles(app, 6)
     job = app.store.get_job(job.id)
     assert job.state is JobState.FAILED and job.error_kind is ErrorKind.RETRYABLE
-    assert "failed 3 times" in (job.error or "") and "overloaded_error" in (job.error or "")
+    assert "failed 3 times" in (job.error or "") and "Claude was overloaded" in (job.error or "")
+    assert job.error_code == "batch_requests_failed"
+    assert job.error_params["last"]["code"] == "batch_request_overloaded"
+    russian = job.error_words("ru") or ""
+    assert "не удались 3 раз(а); последняя ошибка: Claude был перегружен" in russian
     assert len(batch_posts(fake_anthropic)) == 3
 
 
@@ -197,6 +204,9 @@ def test_a_refused_request_stops_the_queue_and_never_blames_the_file(
     assert "invalid_request_error: scripted batch error" in (bad.error or "")
     assert "not a problem with the file" in (bad.error or "")
     assert app.halted is not None and "refused a request DocBatch built" in app.halted.message
+    assert bad.error_code == "claude_request_refused"
+    assert (bad.error_words("ru") or "").startswith("Claude отклонил запрос, собранный DocBatch")
+    assert app.halted.words("ru").startswith("Claude отклонил запрос, собранный DocBatch")
     assert state(app, good.id) is JobState.DONE  # its answer was in the same results
 
 

@@ -20,7 +20,8 @@ import pytest
 from google.auth.credentials import Credentials
 from PIL import Image, ImageDraw
 
-from docbatch_gui.domain.errors import CriticalError, ErrorKind, RetryableError
+from docbatch_gui.domain.errors import CriticalError, DocBatchError, ErrorKind, RetryableError
+from docbatch_gui.domain.messages import message_of
 from docbatch_gui.pipeline.ocr import OcrEngine, rotate_jpeg
 from docbatch_gui.pipeline.ocr_vision import VisionOcr
 from docbatch_gui.pipeline.orientation import rotation_from_vectors
@@ -33,6 +34,18 @@ from tests.fakes.vision_server import (
 
 JPEG = b"\xff\xd8\xff\xe0 not really a jpeg, the fake only checks it is non-empty"
 TEXT = "Счёт на оплату № 42 от 01.02.2024 Итого к оплате 1 500,00 руб."
+
+
+def _code(exc: DocBatchError) -> str | None:
+    found = exc.as_message
+    return found.code if found else None
+
+
+def word_again(text: str) -> str:
+    """A page error in Russian, from the code it carries."""
+    found = message_of(text)
+    assert found is not None, f"no message code: {text!r}"
+    return found.words("ru")
 
 
 @pytest.fixture(scope="module")
@@ -157,7 +170,9 @@ def test_billing_disabled_is_critical_and_not_retried(fake: FakeVision, engine: 
         engine.recognise(JPEG, 1)
 
     assert caught.value.kind is ErrorKind.CRITICAL
-    assert "enable billing on the Google Cloud project" in str(caught.value)
+    assert "Enable billing on the Google Cloud project" in str(caught.value)
+    assert _code(caught.value) == "vision_billing"
+    assert "Включите оплату" in caught.value.words("ru")
     assert fake.calls == 1
 
 
@@ -166,8 +181,10 @@ def test_other_permission_denied_points_at_the_credentials(
 ) -> None:
     fake.fail_next(1, 403, "The caller does not have permission")
 
-    with pytest.raises(CriticalError, match="GOOGLE_APPLICATION_CREDENTIALS"):
+    with pytest.raises(CriticalError, match="GOOGLE_APPLICATION_CREDENTIALS") as caught:
         engine.recognise(JPEG, 1)
+    assert _code(caught.value) == "vision_credentials_refused"
+    assert caught.value.words("ru").startswith("Google Vision отклонил учётные данные (403")
     assert fake.calls == 1
 
 
@@ -178,8 +195,10 @@ def test_unauthenticated_is_critical_with_anonymous_credentials(
     401 and cannot; either way the operator must fix the credentials."""
     fake.fail_next(5, 401)
 
-    with pytest.raises(CriticalError, match="GOOGLE_APPLICATION_CREDENTIALS"):
+    with pytest.raises(CriticalError, match="GOOGLE_APPLICATION_CREDENTIALS") as caught:
         engine.recognise(JPEG, 1)
+    assert _code(caught.value) in {"vision_token_refused", "vision_credentials_refused"}
+    assert "Проверьте GOOGLE_APPLICATION_CREDENTIALS" in caught.value.words("ru")
     assert fake.calls == 1
 
 
@@ -195,8 +214,9 @@ def test_unauthenticated_after_a_token_refresh_is_critical(fake: FakeVision) -> 
     engine = VisionOcr(endpoint=fake.url, credentials=_RefreshingToken(), backoff=0.01)
     fake.fail_next(10, 401)
 
-    with pytest.raises(CriticalError, match=r"\(401\).*GOOGLE_APPLICATION_CREDENTIALS"):
+    with pytest.raises(CriticalError, match=r"\(401: .*GOOGLE_APPLICATION_CREDENTIALS") as caught:
         engine.recognise(JPEG, 1)
+    assert _code(caught.value) == "vision_credentials_refused"
     assert fake.calls <= 3  # the session's own refresh-and-resend, never our retries
 
 
@@ -208,6 +228,7 @@ def test_a_per_image_error_fails_only_that_page(fake: FakeVision, engine: Vision
     assert result.page_no == 7
     assert result.text == ""
     assert result.error is not None and "Bad image data." in result.error
+    assert word_again(result.error).startswith("Google Vision не смог прочитать эту страницу")
     assert fake.calls == 1
     assert engine.recognise(JPEG, 8).error is None  # the engine still works
 
@@ -218,6 +239,7 @@ def test_a_bad_request_fails_only_that_page(fake: FakeVision, engine: VisionOcr)
     result = engine.recognise(JPEG, 2)
 
     assert result.error is not None and "must specify image" in result.error
+    assert word_again(result.error).startswith("Google Vision отклонил эту страницу (400")
     assert fake.calls == 1
 
 
@@ -240,7 +262,20 @@ def test_persistent_unavailable_raises_retryable_after_all_attempts(fake: FakeVi
 
     assert caught.value.kind is ErrorKind.RETRYABLE
     assert "after 3 attempts" in str(caught.value)
+    russian = caught.value.words("ru")
+    assert "после 3 попыток: Google Vision занят или даёт сбой (503" in russian
     assert fake.calls == 3
+
+
+def test_a_used_up_quota_is_retried_then_said_in_words(fake: FakeVision) -> None:
+    engine = VisionOcr(endpoint=fake.url, attempts=2, backoff=0.01)
+    fake.fail_next(10, 429, "Quota exceeded for quota metric 'Requests'.")
+
+    with pytest.raises(RetryableError, match="Vision quota is used up") as caught:
+        engine.recognise(JPEG, 1)
+
+    assert "квота Vision проекта пока исчерпана" in caught.value.words("ru")
+    assert fake.calls == 2
 
 
 def test_the_explicit_timeout_is_honoured(fake: FakeVision) -> None:
@@ -250,8 +285,9 @@ def test_the_explicit_timeout_is_honoured(fake: FakeVision) -> None:
 
     # The fake would answer after 2 s: an error naming the 0.3 s timeout on both calls
     # shows the explicit timeout cut each call short (no wall-clock assertion needed).
-    with pytest.raises(RetryableError, match=r"no answer within 0.3 s"):
+    with pytest.raises(RetryableError, match=r"no answer within 0.3 s") as caught:
         engine.recognise(JPEG, 1)
+    assert "нет ответа за 0.3 с" in caught.value.words("ru")
 
     assert fake.calls == 2
 
@@ -261,23 +297,28 @@ def test_an_unreachable_server_is_retryable() -> None:
         url = gone.url
     engine = VisionOcr(endpoint=url, attempts=2, backoff=0.01, timeout=2.0)
 
-    with pytest.raises(RetryableError, match="cannot connect"):
+    with pytest.raises(RetryableError, match="cannot connect") as caught:
         engine.recognise(JPEG, 1)
+    assert "нет связи с Google Vision" in caught.value.words("ru")
 
 
 def test_a_missing_credentials_file_is_critical(tmp_path: Path) -> None:
     engine = VisionOcr(credentials_file=tmp_path / "missing.json")
 
-    with pytest.raises(CriticalError, match="service-account JSON"):
+    with pytest.raises(CriticalError, match=r"missing\.json does not exist") as caught:
         engine.recognise(JPEG, 1)
+    assert _code(caught.value) == "vision_credentials_missing"
+    assert caught.value.words("ru").startswith("Файла учётных данных Google Vision")
 
 
 def test_an_invalid_credentials_file_is_critical(tmp_path: Path) -> None:
     path = tmp_path / "key.json"
     path.write_text(json.dumps({"type": "service_account", "client_email": "x"}))
 
-    with pytest.raises(CriticalError, match="credentials could not be loaded"):
+    with pytest.raises(CriticalError, match="not a valid service-account JSON") as caught:
         VisionOcr(credentials_file=path).recognise(JPEG, 1)
+    assert _code(caught.value) == "vision_credentials_invalid"
+    assert "не ключ сервисного аккаунта" in caught.value.words("ru")
 
 
 def test_environment_credentials_are_used_without_a_file(
@@ -285,8 +326,10 @@ def test_environment_credentials_are_used_without_a_file(
 ) -> None:
     monkeypatch.setenv("GOOGLE_APPLICATION_CREDENTIALS", str(tmp_path / "absent.json"))
 
-    with pytest.raises(CriticalError, match="GOOGLE_APPLICATION_CREDENTIALS"):
+    with pytest.raises(CriticalError, match="GOOGLE_APPLICATION_CREDENTIALS") as caught:
         VisionOcr().recognise(JPEG, 1)
+    assert _code(caught.value) == "vision_credentials_none"
+    assert caught.value.words("ru").startswith("У Google Vision нет учётных данных")
 
 
 def test_the_client_is_built_once_and_vision_is_imported_lazily(

@@ -43,6 +43,7 @@ def test_the_spots_of_the_compared_content_values() -> None:
     ]
     assert matched_locations(DOCUMENT, []) == matched_locations(DOCUMENT, EXPLANATION)
     assert where_text(LOCATIONS["number"]) == "p. 1 [0.166, 0.170, 0.274, 0.185]"
+    assert where_text(LOCATIONS["number"], "ru") == "стр. 1 [0.166, 0.170, 0.274, 0.185]"
 
 
 def test_the_export_has_a_column_of_where_the_values_stand(tmp_path: Path) -> None:
@@ -58,6 +59,6 @@ def test_the_export_has_a_column_of_where_the_values_stand(tmp_path: Path) -> No
     column = header.index("Документ: где на странице")
     assert header[1:] == MATCH_COLUMNS
     assert sheet[2][column].value == (
-        "number: p. 1 [0.166, 0.170, 0.274, 0.185]; amount: p. 2 [0.852, 0.365, 0.923, 0.381]"
+        "number: стр. 1 [0.166, 0.170, 0.274, 0.185]; amount: стр. 2 [0.852, 0.365, 0.923, 0.381]"
     )
     assert sheet[3][column].value is None

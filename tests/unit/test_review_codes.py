@@ -28,6 +28,17 @@ def test_a_code_is_worded_with_the_field_label_of_the_language() -> None:
     assert code.words("ru", {"amount": "Сумма"}) == "Сумма: неуверенно (уверенность 0.40)"
 
 
+@pytest.mark.parametrize("code", sorted(c for c, t in TEMPLATES.items() if "{pages}" in t["en"]))
+def test_page_numbers_are_worded_in_russian_too(code: str) -> None:
+    """``page_ranges`` stores "pages 1-3, 5" in English: the Russian says "стр. 1-3, 5"."""
+    params = {"pages": "pages 1-3, 5", "engine": "tesseract"}
+    english = ReviewCode(code, None, params).words("en")
+    russian = ReviewCode(code, None, params).words("ru")
+    assert "pages 1-3, 5" in english
+    assert "стр. 1-3, 5" in russian and "page" not in russian
+    assert "стр. 2" in ReviewCode(code, None, {**params, "pages": "page 2"}).words("ru")
+
+
 def test_a_code_with_missing_parameters_or_unknown_to_this_version_is_still_readable() -> None:
     assert ReviewCode("vat_mismatch", "vat_amount").words() == "vat_amount: vat_mismatch"
     newer = ReviewCode("from_the_future", None, {"x": 1})

@@ -103,10 +103,24 @@ def model_label(model: str | None, effort: str | None) -> str:
         return "—"
     if not effort:
         return model
-    effort = effort.replace("effort ", "")
+    level, _, rest = effort.removeprefix("effort ").partition(",")
+    effort = ",".join((_effort_words().get(level, level), rest)) if rest else level
     effort = effort.replace("thinking off", translate("BatchModel", "thinking off"))
     effort = effort.replace("thinking on", translate("BatchModel", "thinking on"))
     return f"{model} · {effort}"
+
+
+def _effort_words() -> dict[str, str]:
+    """The effort levels (``CLAUDE_EFFORT``) as the Batches tab says them."""
+    return {
+        "auto": translate("BatchModel", "auto"),
+        "default": translate("BatchModel", "default"),
+        "low": translate("BatchModel", "low"),
+        "medium": translate("BatchModel", "medium"),
+        "high": translate("BatchModel", "high"),
+        "xhigh": translate("BatchModel", "very high"),
+        "max": translate("BatchModel", "maximum"),
+    }
 
 
 def money(value: float | None) -> str:

@@ -49,6 +49,7 @@ from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.delegates import ProgressDelegate
 from docbatch_gui._qt.widgets.dialogs import confirm
+from docbatch_gui._qt.widgets.fit import widen_to_labels
 from docbatch_gui.app.batch_stats import BatchRow, MonthSummary
 from docbatch_gui.app.budget import BudgetStatus
 from docbatch_gui.domain.errors import DocBatchError
@@ -59,6 +60,7 @@ log = logging.getLogger(__name__)
 REFRESH_MS = 2000
 SUMMARY_EVERY = 5
 COLUMN_WIDTHS = {
+    COL_BATCH: 240,
     COL_STATUS: 120,
     COL_REQUESTS: 100,
     COL_PROGRESS: 150,
@@ -155,7 +157,10 @@ class BatchesTab(QWidget):
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         for column, width in COLUMN_WIDTHS.items():
             header.resizeSection(column, width)
-        header.setSectionResizeMode(COL_BATCH, QHeaderView.ResizeMode.Stretch)
+        widen_to_labels(header)
+        # the model and effort ("claude-haiku-5-5 · усилие низкое, размышления выкл.")
+        # take what is left: a batch id needs no more than its own width
+        header.setStretchLastSection(True)
         table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         table.customContextMenuRequested.connect(self._context_menu)
         table.selectionModel().selectionChanged.connect(self._selection_changed)

@@ -146,7 +146,7 @@ class QueueActions(QueueFiles):
         answer = await confirm(
             self,
             self.tr("Process again?"),
-            self.tr("{0}\n\nProcess {1} again?").format(risk.message, job.file_name),
+            self.tr("{0}\n\nProcess {1} again?").format(error_text(risk), job.file_name),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
             QMessageBox.StandardButton.Cancel,
         )

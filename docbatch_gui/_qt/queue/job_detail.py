@@ -119,7 +119,9 @@ class JobDetail(QWidget):
         folder = self._watched_folder(job)
         if folder is not None:
             text += "<br>" + html.escape(self.tr("from the watched folder {0}").format(folder))
-        if job.error:  # in the interface language, worded from its code
+        if job.error and not self.error.isVisibleTo(self):
+            # in the interface language, worded from its code; a failed job's error is
+            # in the box below with its kind and advice, and said once
             error = html.escape(job.error_words(interface_language()) or "")
             text += f'<br><span style="color:#b3261e">{error}</span>'
         self.title.setText(text)
@@ -144,7 +146,7 @@ class JobDetail(QWidget):
         kind = self._kind_labels().get(job.error_kind) if job.error_kind else None
         what = state_label(job.state) + (f" ({kind})" if kind else "")
         advice = self._advice().get(job.error_kind) if job.error_kind else None
-        text = f"{what}: {job.error}"
+        text = f"{what}: {job.error_words(interface_language())}"
         self.error.setText(text + (f"\n{advice}" if advice else ""))
 
     def routing_text(self, job: Job) -> str:

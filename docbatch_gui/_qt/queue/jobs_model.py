@@ -247,7 +247,7 @@ class JobTableModel(TableModel):
                 return error_text(job)
             if column == COL_FILE:
                 reason = error_line(job)
-                return f"{job.source_path}\n\n{job.error}" if reason else job.source_path
+                return f"{job.source_path}\n\n{error_text(job)}" if reason else job.source_path
             if column == COL_COST and job.escalated:
                 return self.tr("{0}: {1}\n{2}: {3}").format(
                     job.first_model,

@@ -46,7 +46,7 @@ from docbatch_gui._qt.queue.jobs_model import (
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.delegates import ProgressDelegate
 from docbatch_gui._qt.widgets.empty import EmptyHint
-from docbatch_gui._qt.widgets.fit import ElidedLabel
+from docbatch_gui._qt.widgets.fit import TwoLineLabel, widen_to_labels
 from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui.domain.errors import ErrorKind
 from docbatch_gui.domain.models import Job
@@ -151,7 +151,7 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
         self.search.setPlaceholderText(self.tr("Search file names"))
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self.proxy.set_text)
-        self.counts = ElidedLabel()  # shrinks with "…" on a small screen
+        self.counts = TwoLineLabel()  # two lines, then "…", on a small screen
 
         bar = QHBoxLayout()
         bar.addWidget(self.add_files_button)
@@ -192,6 +192,7 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
             (COL_ERROR, 300),
         ):
             table.setColumnWidth(column, width)
+        widen_to_labels(header)
         table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         table.customContextMenuRequested.connect(self._context_menu)
         table.selectionModel().selectionChanged.connect(self._selection_changed)

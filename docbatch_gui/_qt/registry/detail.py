@@ -54,24 +54,27 @@ class MatchDetail(QWidget):
         self.score_label = QLabel()
         self.score_label.setWordWrap(True)
         self.breakdown = QTableWidget(0, 7)
-        self.breakdown.setHorizontalHeaderLabels(
-            [
-                self.tr("Sub-rule"),
-                self.tr("Registry"),
-                self.tr("Document"),
-                self.tr("Similarity"),
-                self.tr("Weight"),
-                self.tr("Result"),
-                self.tr("On the page"),
-            ]
-        )
+        # short headers, each explained in its tooltip: seven columns share half of a
+        # 1024-pixel window, and Russian words are longer than English ones
+        headers = [
+            (self.tr("Sub-rule"), self.tr("The rule's sub-rule: field and how it is compared")),
+            (self.tr("Registry"), self.tr("The value in the registry row")),
+            (self.tr("Document"), self.tr("The value found in the document")),
+            (self.tr("Similarity"), self.tr("How similar the two values are")),
+            (self.tr("Weight"), self.tr("The sub-rule's share of the score")),
+            (self.tr("Result"), self.tr("✓ passed, ✗ failed, or the value is missing")),
+            (self.tr("Page"), self.tr("The page of the file the document value stands on")),
+        ]
+        for column, (label, tip) in enumerate(headers):
+            header_item = QTableWidgetItem(label)
+            header_item.setToolTip(tip)
+            self.breakdown.setHorizontalHeaderItem(column, header_item)
         self.breakdown.verticalHeader().hide()
         self.breakdown.verticalHeader().setDefaultSectionSize(26)
         self.breakdown.setMinimumHeight(130)
-        self.breakdown.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-        self.breakdown.horizontalHeader().setSectionResizeMode(
-            0, QHeaderView.ResizeMode.ResizeToContents
-        )
+        sections = self.breakdown.horizontalHeader()
+        sections.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        sections.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)  # elided, with a tip
         self.breakdown.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.notes = QLabel()
         self.notes.setTextFormat(Qt.TextFormat.PlainText)  # user data
@@ -113,6 +116,7 @@ class MatchDetail(QWidget):
             return
         for header, value in item.raw.items():
             self._append(self.values, [header, display(value)])
+        self._fit_names()
         result = item.result
         doc = item.document
         if doc is not None and result is not None:
@@ -142,23 +146,27 @@ class MatchDetail(QWidget):
                 else "✗"
             )
             spot = value_location(doc, str(e["document_field"])) if doc is not None else None
+            sub_rule = (
+                f"{self.ctx.field_label(e['field'])} "
+                f"({comparator_words(e['comparator'], language)})"
+                + (" *" if e.get("required") else "")
+            )
+            compared = self.tr("{0} compared with {1}; * required").format(
+                self.ctx.field_label(e["field"]),
+                document_field_words(e["document_field"], self.ctx.field_label, language),
+            )
             self._append(
                 self.breakdown,
                 [
-                    f"{self.ctx.field_label(e['field'])} "
-                    f"({comparator_words(e['comparator'], language)})"
-                    + (" *" if e.get("required") else ""),
+                    sub_rule,
                     display(e.get("registry_value")),
                     display(e.get("document_value")),
                     f"{float(e.get('similarity') or 0):.0%}",
                     display(e.get("weight")),
                     outcome,
-                    where_text(spot) if spot else "",
+                    self.tr("p. {0}").format(spot["page"]) if spot else "",
                 ],
-                tip=self.tr("{0} compared with {1}; * required").format(
-                    self.ctx.field_label(e["field"]),
-                    document_field_words(e["document_field"], self.ctx.field_label, language),
-                ),
+                tips={0: f"{sub_rule}\n{compared}", 6: where_text(spot, language) if spot else ""},
             )
         notes = []
         if item.runner_up is not None and result and result.runner_up_score is not None:
@@ -187,13 +195,23 @@ class MatchDetail(QWidget):
             "registry and document": self.tr("both"),
         }.get(missing, missing)
 
-    def _append(self, table: QTableWidget, values: list[str], tip: str = "") -> None:
+    def _append(
+        self, table: QTableWidget, values: list[str], tips: dict[int, str] | None = None
+    ) -> None:
         row = table.rowCount()
         table.insertRow(row)
         for col, value in enumerate(values):
             cell = QTableWidgetItem(value)
-            cell.setToolTip(tip if tip and col == 0 else value)
+            cell.setToolTip((tips or {}).get(col) or value)
             table.setItem(row, col, cell)
+
+    def _fit_names(self) -> None:
+        """The registry's column names in full where they fit, else in at most half
+        of the table (elided, each with its tooltip), so the values stay readable."""
+        self.values.resizeColumnToContents(0)
+        half = max(80, self.values.viewport().width() // 2)
+        if self.values.columnWidth(0) > half:
+            self.values.setColumnWidth(0, half)
 
     async def _load_thumb(self, row: int, doc: Document, explanation: list[dict]) -> None:
         image = await self.images.preview(doc.job_id, doc.page_from, THUMB_W - 4, THUMB_H - 4)

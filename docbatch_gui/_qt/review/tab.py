@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from docbatch_gui._qt.context import GuiContext
+from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.queue.job_detail import routing_line
 from docbatch_gui._qt.review.counterparty import CounterpartyPanel
 from docbatch_gui._qt.review.fields import add_field_rows
@@ -210,7 +211,8 @@ class ReviewTab(ReviewForm, QWidget):
             top = QTreeWidgetItem([job.file_name, str(job.pages or "")])
             top.setData(0, ROLE_KEY, (job.id, None))
             routing = routing_line(job)  # which model answered, both costs
-            top.setToolTip(0, job.error or "\n".join(filter(None, [job.source_path, routing])))
+            words = job.error_words(interface_language())
+            top.setToolTip(0, words or "\n".join(filter(None, [job.source_path, routing])))
             for doc in by_job.get(job.id, []):
                 top.addChild(self._doc_item(doc))
             self.tree.addTopLevelItem(top)

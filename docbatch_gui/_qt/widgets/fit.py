@@ -12,7 +12,15 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QGuiApplication, QPainter, QPaintEvent
-from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QSizePolicy, QTabWidget, QWidget
+from PySide6.QtWidgets import (
+    QFrame,
+    QHeaderView,
+    QLabel,
+    QScrollArea,
+    QSizePolicy,
+    QTabWidget,
+    QWidget,
+)
 
 #: what a dialog leaves of the screen around it (window frame, panels)
 SCREEN_MARGIN = 0.92
@@ -43,6 +51,67 @@ class ElidedLabel(QLabel):
             self.text(), Qt.TextElideMode.ElideRight, rect.width()
         )
         painter.drawText(rect, int(self.alignment()), shown)
+
+
+class TwoLineLabel(ElidedLabel):
+    """A list of counts ("5 jobs · 3 done · 1 to review · 1 failed") on one line where
+    it fits, else broken into two at the separator nearest the middle (the Russian
+    counts need twice the room of a 1024-pixel toolbar's last gap); "…" only when two
+    lines are not enough either."""
+
+    SEPARATOR = " · "
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        return QSize(hint.width(), self.fontMetrics().lineSpacing() * 2)
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        return QSize(hint.width(), max(hint.height(), self.fontMetrics().lineSpacing() * 2))
+
+    def lines(self, width: int) -> list[str]:
+        """What is drawn in ``width`` pixels: one line, or two."""
+        text, metrics = self.text(), self.fontMetrics()
+        parts = text.split(self.SEPARATOR)
+        if metrics.horizontalAdvance(text) <= width or len(parts) < 2:
+            return [text]
+        splits = [
+            (self.SEPARATOR.join(parts[:n]), self.SEPARATOR.join(parts[n:]))
+            for n in range(1, len(parts))
+        ]
+        first, second = min(
+            splits,
+            key=lambda pair: max(
+                metrics.horizontalAdvance(pair[0]), metrics.horizontalAdvance(pair[1])
+            ),
+        )
+        return [first + self.SEPARATOR.rstrip(), second]
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        rect = self.contentsRect()
+        metrics = self.fontMetrics()
+        lines = [
+            metrics.elidedText(line, Qt.TextElideMode.ElideRight, rect.width())
+            for line in self.lines(rect.width())
+        ]
+        painter.drawText(
+            rect, int(self.alignment() | Qt.AlignmentFlag.AlignVCenter), "\n".join(lines)
+        )
+
+
+def widen_to_labels(header: QHeaderView) -> None:
+    """Every section the operator sizes (``Interactive``) at least as wide as its label:
+    widths given in pixels were chosen for the English words, and the Russian ones are
+    longer ("Истекает через" for "Expires in"). Call it after setting the widths."""
+    for section in range(header.count()):
+        if header.isSectionHidden(section):
+            continue
+        if header.sectionResizeMode(section) is not QHeaderView.ResizeMode.Interactive:
+            continue
+        needed = header.sectionSizeHint(section)
+        if header.sectionSize(section) < needed:
+            header.resizeSection(section, needed)
 
 
 def available_size(widget: QWidget | None = None) -> QSize:

@@ -36,8 +36,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from docbatch_gui._qt.language import interface_language
+from docbatch_gui._qt.widgets.fit import widen_to_labels
 from docbatch_gui._qt.widgets.table_model import Index, TableModel
-from docbatch_gui.settings.secrets import ScrubbingFilter
+from docbatch_gui.domain.messages import Message
+from docbatch_gui.domain.text import printable
+from docbatch_gui.settings.secrets import ScrubbingFilter, scrub_secrets
 
 MAX_RECORDS = 10_000
 FLUSH_MS = 100
@@ -227,6 +231,7 @@ class LogPanel(QWidget):
         for column, width in ((COL_TIME, 100), (COL_LEVEL, 80), (COL_LOGGER, 220)):
             header.resizeSection(column, width)
         header.setSectionResizeMode(COL_TIME, QHeaderView.ResizeMode.Interactive)
+        widen_to_labels(header)
 
         bar = QHBoxLayout()
         bar.addWidget(self.level)
@@ -285,6 +290,16 @@ class LogPanel(QWidget):
         clipboard.setText(text)
 
 
+def worded(record: logging.LogRecord) -> str | None:
+    """A record that carries itself as a message (``engine.job_log``) in the interface
+    language; None for the others, and in English (the line as the log file has it)."""
+    message = getattr(record, "worded", None)
+    language = interface_language()
+    if not isinstance(message, Message) or language == "en":
+        return None
+    return printable(scrub_secrets(message.words(language)), lines=True)
+
+
 class PanelHandler(logging.Handler):
     """Formats where the record is emitted and hands the text to the panel."""
 
@@ -299,7 +314,7 @@ class PanelHandler(logging.Handler):
         if panel is None:
             return
         try:
-            message = record.getMessage()
+            message = worded(record) or record.getMessage()
             if record.exc_info:  # the scrubbed text the filter left, when it ran
                 text = record.exc_text or logging.Formatter().formatException(record.exc_info)
                 message += "\n" + text

@@ -11,6 +11,34 @@
         <source>thinking on</source>
         <translation>размышления вкл.</translation>
     </message>
+    <message>
+        <source>auto</source>
+        <translation>усилие авто</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>усилие по умолчанию</translation>
+    </message>
+    <message>
+        <source>low</source>
+        <translation>усилие низкое</translation>
+    </message>
+    <message>
+        <source>medium</source>
+        <translation>усилие среднее</translation>
+    </message>
+    <message>
+        <source>high</source>
+        <translation>усилие высокое</translation>
+    </message>
+    <message>
+        <source>very high</source>
+        <translation>усилие очень высокое</translation>
+    </message>
+    <message>
+        <source>maximum</source>
+        <translation>усилие максимальное</translation>
+    </message>
 </context>
 <context>
     <name>BatchStatus</name>
@@ -1141,28 +1169,56 @@ Allowed: {1}</source>
         <translation>Условие</translation>
     </message>
     <message>
+        <source>The rule&apos;s sub-rule: field and how it is compared</source>
+        <translation>Условие правила: поле и способ сравнения</translation>
+    </message>
+    <message>
         <source>Registry</source>
         <translation>Реестр</translation>
+    </message>
+    <message>
+        <source>The value in the registry row</source>
+        <translation>Значение в строке реестра</translation>
     </message>
     <message>
         <source>Document</source>
         <translation>Документ</translation>
     </message>
     <message>
+        <source>The value found in the document</source>
+        <translation>Значение, найденное в документе</translation>
+    </message>
+    <message>
         <source>Similarity</source>
         <translation>Сходство</translation>
+    </message>
+    <message>
+        <source>How similar the two values are</source>
+        <translation>Насколько похожи два значения</translation>
     </message>
     <message>
         <source>Weight</source>
         <translation>Вес</translation>
     </message>
     <message>
+        <source>The sub-rule&apos;s share of the score</source>
+        <translation>Доля условия в оценке</translation>
+    </message>
+    <message>
         <source>Result</source>
         <translation>Результат</translation>
     </message>
     <message>
-        <source>On the page</source>
-        <translation>На странице</translation>
+        <source>✓ passed, ✗ failed, or the value is missing</source>
+        <translation>✓ выполнено, ✗ не выполнено, или значения нет</translation>
+    </message>
+    <message>
+        <source>Page</source>
+        <translation>Стр.</translation>
+    </message>
+    <message>
+        <source>The page of the file the document value stands on</source>
+        <translation>Страница файла, на которой стоит значение документа</translation>
     </message>
     <message>
         <source>Assign document…</source>
@@ -1203,6 +1259,10 @@ Allowed: {1}</source>
     <message>
         <source>{0} compared with {1}; * required</source>
         <translation>{0} сравнивается с полем «{1}»; * — обязательное</translation>
+    </message>
+    <message>
+        <source>p. {0}</source>
+        <translation>стр. {0}</translation>
     </message>
     <message>
         <source>Runner-up: {0}, p. {1}, {2}: {3:.0%}</source>

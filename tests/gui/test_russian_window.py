@@ -1,0 +1,101 @@
+"""The window run in Russian shows no English word outside file names, numbers and
+proper names: every label, button, list entry, group title, placeholder and column
+title of every tab, with a searched registry, a job in the queue and the Log panel."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QLocale, Qt
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractItemView,
+    QApplication,
+    QComboBox,
+    QGroupBox,
+    QLabel,
+    QLineEdit,
+    QWidget,
+)
+
+from docbatch_gui._qt.batches.model import model_label
+from docbatch_gui._qt.i18n import install_translator
+from docbatch_gui._qt.tasks import drain
+from tests.gui.test_sizes import fill
+
+pytestmark = pytest.mark.asyncio(loop_factories=["qasync"])
+
+#: names of products, services and keys, and the language's own name in the list
+PROPER = {
+    "DocBatch", "Claude", "Anthropic", "Tesseract", "Google", "Vision", "Celery", "MinIO",
+    "MongoDB", "Redis", "Excel", "English", "Haiku", "Sonnet", "Opus", "Fable", "Message",
+    "Batches", "OAuth", "PgDown", "PgUp", "Ctrl", "Enter", "Yandex",
+}  # fmt: skip
+#: what is data or a name, not a word: «quoted» values, paths, file names, variables
+#: (DOCBATCH_DATA_DIR), model ids (claude-haiku-5-5), prices
+NOT_WORDS = re.compile(r"«[^»]*»|\S*[/\\_.@]\S*|\S*\d\S*|\$\S+")
+
+
+def english_words(text: str) -> list[str]:
+    text = re.sub(r"<[^>]+>|&[a-z]+;", " ", text)
+    words = [w.strip("-") for w in re.findall(r"[A-Za-z][A-Za-z-]+", NOT_WORDS.sub(" ", text))]
+    return [w for w in words if w not in PROPER and not w.isupper()]
+
+
+def shown_texts(window: QWidget) -> Iterator[str]:
+    for label in window.findChildren(QLabel):
+        yield label.text()
+    for button in window.findChildren(QAbstractButton):
+        yield button.text()
+    for box in window.findChildren(QComboBox):
+        yield from (box.itemText(i) for i in range(box.count()))
+    for group in window.findChildren(QGroupBox):
+        yield group.title()
+    for line in window.findChildren(QLineEdit):
+        yield line.placeholderText()
+    for view in window.findChildren(QAbstractItemView):
+        header = getattr(view, "horizontalHeader", None)
+        if header is not None and view.model() is not None:
+            for section in range(header().count()):
+                yield str(view.model().headerData(section, Qt.Orientation.Horizontal) or "")
+
+
+@pytest.fixture
+def russian() -> Iterator[None]:
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    previous = QLocale()
+    install_translator(app, "ru")
+    try:
+        yield
+    finally:
+        install_translator(app, "en")
+        QLocale.setDefault(previous)
+
+
+async def test_the_check_finds_english_and_spares_names_and_data() -> None:
+    assert english_words("Failed to open the file") == ["Failed", "to", "open", "the", "file"]
+    assert english_words("пакетный (batch)") == ["batch"]
+    spared = "Claude читает scan_march.pdf, /tmp/a b, DOCBATCH_DATA_DIR, claude-haiku-5-5, $0.5"
+    assert english_words(spared + " · OCR · правило «default» · OAuth-токен") == []
+
+
+async def test_the_russian_window_has_no_english_words(
+    russian: None, window: Any, tmp_path: Path
+) -> None:
+    await fill(window, tmp_path)
+    window.log_dock.show()
+    await drain()
+    found = {w for text in shown_texts(window) for w in english_words(text or "")}
+    assert not found, sorted(found)
+
+
+async def test_a_batch_says_its_effort_in_russian(russian: None) -> None:
+    label = model_label("claude-haiku-5-5", "effort low, thinking off")
+    assert label == "claude-haiku-5-5 · усилие низкое, размышления выкл."
+    assert english_words(label) == []
+    assert model_label("claude-haiku-5-5", None) == "claude-haiku-5-5"
