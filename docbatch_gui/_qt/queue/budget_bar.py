@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.language import interface_language
+from docbatch_gui._qt.settings.fields import value_label
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.dialogs import ask
 from docbatch_gui.app.budget import BudgetStatus
@@ -157,7 +158,7 @@ class BudgetBar(QWidget):
                 forecast.jobs,
                 forecast.pages,
                 forecast.model,
-                ", ".join(forecast.modes),
+                ", ".join(value_label(mode) for mode in forecast.modes),
                 usd_text(forecast.usd),
                 usd_text(forecast.low_usd),
                 usd_text(forecast.high_usd),

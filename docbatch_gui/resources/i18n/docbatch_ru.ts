@@ -186,7 +186,7 @@
     </message>
     <message>
         <source>Choose &lt;i&gt;batch&lt;/i&gt; as the processing mode in Settings; the batches sent will appear here with their progress and cost.</source>
-        <translation>Выберите режим обработки &lt;i&gt;batch&lt;/i&gt; (пакетный) в Настройках — отправленные пакеты появятся здесь вместе с прогрессом и стоимостью.</translation>
+        <translation>Выберите &lt;i&gt;пакетный&lt;/i&gt; режим обработки в Настройках — отправленные пакеты появятся здесь вместе с прогрессом и стоимостью.</translation>
     </message>
     <message>
         <source>This month: &lt;b&gt;{0}&lt;/b&gt; pages · cost &lt;b&gt;{1}&lt;/b&gt; · saved &lt;b&gt;{2}&lt;/b&gt; against sync</source>
@@ -1206,7 +1206,7 @@ Allowed: {1}</source>
     </message>
     <message>
         <source>Result</source>
-        <translation>Результат</translation>
+        <translation>Итог</translation>
     </message>
     <message>
         <source>✓ passed, ✗ failed, or the value is missing</source>
@@ -1579,11 +1579,11 @@ Process {1} again?</source>
     </message>
     <message>
         <source>Search file names</source>
-        <translation>Поиск по имени файла</translation>
+        <translation>Поиск по имени</translation>
     </message>
     <message>
         <source>{0} jobs · {1} done · {2} to review · {3} failed</source>
-        <translation>Заданий: {0} · готово: {1} · на проверку: {2} · с ошибкой: {3}</translation>
+        <translation>Заданий: {0} · готово: {1} · проверить: {2} · ошибок: {3}</translation>
     </message>
     <message>
         <source>Resume</source>
@@ -2175,23 +2175,23 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
     <name>SettingValue</name>
     <message>
         <source>offline</source>
-        <translation>офлайн (offline)</translation>
+        <translation>офлайн</translation>
     </message>
     <message>
         <source>sync</source>
-        <translation>синхронный (sync)</translation>
+        <translation>синхронный</translation>
     </message>
     <message>
         <source>batch</source>
-        <translation>пакетный (batch)</translation>
+        <translation>пакетный</translation>
     </message>
     <message>
         <source>json_schema</source>
-        <translation>JSON-схема (json_schema)</translation>
+        <translation>JSON-схема</translation>
     </message>
     <message>
         <source>tool</source>
-        <translation>вызов инструмента (tool)</translation>
+        <translation>вызов инструмента</translation>
     </message>
     <message>
         <source>google_vision</source>
@@ -2203,7 +2203,7 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
     </message>
     <message>
         <source>none</source>
-        <translation>нет (none)</translation>
+        <translation>нет</translation>
     </message>
     <message>
         <source>auto (cheapest the model allows)</source>
