@@ -22,7 +22,9 @@ short answers (a quarter of the guessed output) and a cache hit on every request
 the high end long answers (twice the guess), a cache write on every request (a
 batch's requests often run before the first one wrote the cache) and, for files not
 rendered yet, a dense text layer; before ``count_tokens`` calibrated the prompt, the
-input may also be a quarter off either way.
+input may also be a quarter off either way. With routing by difficulty, the high end
+also counts every request read again by the escalation model: the answers decide how
+many are, and a cap must hold even when all are.
 """
 
 from __future__ import annotations
@@ -40,8 +42,11 @@ from docbatch_gui.domain.models import Job, Page
 from docbatch_gui.domain.states import JobState, ProcessingMode
 from docbatch_gui.engine.estimates import CostEstimator
 from docbatch_gui.engine.extraction import page_groups
+from docbatch_gui.engine.routing import route_for
+from docbatch_gui.llm.caching import cache_ttl
 from docbatch_gui.llm.catalogue import Usage
 from docbatch_gui.llm.pricing import PlannedRequest, request_usage
+from docbatch_gui.llm.thinking import choose
 from docbatch_gui.pipeline.peek import PageCount, peek
 from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.pipeline.render import target_size
@@ -114,6 +119,8 @@ class Forecaster:
         self.blobs = blobs
         self.settings = settings
         self.estimator = CostEstimator(store, settings, profile)
+        #: with routing, the high end counts every request read again by this model
+        self.escalation = route_for(settings, profile).escalation
         self._counts: dict[str, PageCount | None] = {}
 
     def _count(self, job: Job) -> PageCount | None:
@@ -148,11 +155,24 @@ class Forecaster:
             planned.extend((r, batch) for r in self.estimator.planned(groups))
         return planned
 
-    def _price(self, planned: Sequence[tuple[PlannedRequest, bool]], end: str) -> float:
+    def _price(
+        self,
+        planned: Sequence[tuple[PlannedRequest, bool]],
+        end: str,
+        model_id: str | None = None,
+    ) -> float:
+        """What ``planned`` costs at one end of the range, read by ``model_id`` (the
+        route's first model by default), with the prompt cache each request asks for."""
         estimator = self.estimator
-        model = estimator.catalogue.get(estimator.choice.model)
+        model_id = model_id or estimator.choice.model
+        model = estimator.catalogue.get(model_id)
         if model is None:
             return 0.0
+        choice = (
+            estimator.choice
+            if model_id == estimator.choice.model
+            else choose(model, self.settings.claude_effort, self.settings.claude_thinking)
+        )
         basis = estimator.basis()
         spread = CALIBRATED_SPREAD if basis.source == "count_tokens" else FORMULA_SPREAD
         input_scale = {"low": 1 - spread, "mid": 1.0, "high": 1 + spread}[end]
@@ -160,14 +180,15 @@ class Forecaster:
         total = 0.0
         for index, (request, batch) in enumerate(planned):
             first = {"low": False, "mid": index == 0, "high": True}[end]
-            usage: Usage = request_usage(model, estimator.choice, basis, request, first=first)
+            ttl = cache_ttl(model, basis.prefix_tokens, batch=batch)
+            usage: Usage = request_usage(model, choice, basis, request, first=first, cache_ttl=ttl)
             usage = replace(
                 usage,
                 input_tokens=int(usage.input_tokens * input_scale),
                 output_tokens=int(usage.output_tokens * scale),
                 thinking_tokens=int(usage.thinking_tokens * scale),
             )
-            total += estimator.catalogue.cost(estimator.choice.model, usage, batch=batch) or 0.0
+            total += estimator.catalogue.cost(model_id, usage, batch=batch) or 0.0
         return round(total, 6)
 
     def forecast(self, jobs: Sequence[Job]) -> Forecast:
@@ -184,7 +205,10 @@ class Forecaster:
             rendered += len(job_pages) if known else 0
         usd = self._price(mid, "mid")
         low = min(usd, self._price(self._planned(claude, "low"), "low"))
-        high = max(usd, self._price(self._planned(claude, "high"), "high"))
+        worst = self._planned(claude, "high")
+        high = max(usd, self._price(worst, "high"))
+        if self.escalation:  # every group in doubt, read again by the escalation model
+            high = round(high + self._price(worst, "high", self.escalation), 6)
         modes = sorted({j.mode.value for j in claude})
         return Forecast(
             usd,

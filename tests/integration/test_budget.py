@@ -17,11 +17,12 @@ import pytest
 
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.domain import JobState
-from docbatch_gui.engine.budget import HOLD_KEY, month_start
+from docbatch_gui.engine.budget import HOLD_KEY, Forecaster, month_start
 from docbatch_gui.settings.model import Settings
 from tests.conftest import SAMPLES
 from tests.fakes.anthropic_server import FakeAnthropic
 from tests.helpers import cli
+from tests.routing_helpers import ESCALATION, FIRST, routed_profile
 
 pytestmark = pytest.mark.slow  # whole runs against the fake
 
@@ -115,6 +116,30 @@ def test_the_forecast_range_holds_the_actual_cost(
     # rendered now: the same jobs forecast again know their pages
     again = app.forecaster.forecast(jobs)
     assert again.rendered_pages == again.pages == forecast.pages
+    app.close()
+
+
+@pytest.mark.parametrize("mode", ["sync", "batch"])
+def test_with_routing_the_range_holds_a_run_where_every_document_escalates(
+    claude_settings: Settings, fake_anthropic: FakeAnthropic, tmp_path: Path, mode: str
+) -> None:
+    app = opened(claude_settings)
+    app.profile = routed_profile(tmp_path)  # type: ignore[misc]
+    fake_anthropic.answer_as(FIRST, confidence=0.4)  # unsure of everything: all escalate
+    fake_anthropic.answer_as(ESCALATION, confidence=0.95)
+    ids = queue(app, mode)
+    forecast = app.forecast(ids)
+    unrouted = Forecaster(
+        app.store, app.blobs, app.settings, routed_profile(tmp_path, escalation=None)
+    ).forecast(app.jobs(ids))
+    assert forecast.usd == pytest.approx(unrouted.usd)  # the first model reads every page
+    assert forecast.high_usd > unrouted.high_usd  # and the high end reads them all again
+    jobs = run(app, ids)
+    assert {j.state for j in jobs} <= set(SUCCESS), [j.error for j in jobs]
+    assert all(j.escalated for j in jobs)
+    actual = sum(j.cost_actual_usd or 0.0 for j in jobs)
+    assert actual > unrouted.high_usd  # escalation cost what the unrouted range left out
+    assert forecast.low_usd <= actual <= forecast.high_usd, (forecast, actual)
     app.close()
 
 
