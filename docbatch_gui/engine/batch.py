@@ -186,7 +186,8 @@ class BatchEngine:
                 record.max_tokens,
                 request_examples(self.store, self.profile, job, group),
             )
-            requests.append(self.escalation.request(first))
+            ttl = self.estimator.cache_ttl(batch=True, model=self.escalation.route.escalation)
+            requests.append(self.escalation.request(first, ttl))
         return requests
 
     def _split(self, requests: list[ExtractionRequest]) -> list[list[ExtractionRequest]]:

@@ -33,6 +33,7 @@ from docbatch_gui.engine.routing import (
     wanted,
 )
 from docbatch_gui.llm.answers import RawDocument, stitch
+from docbatch_gui.llm.caching import cache_control
 from docbatch_gui.llm.requests import ExtractionRequest
 
 log = logging.getLogger(__name__)
@@ -97,14 +98,21 @@ class Escalation:
             )
         return found
 
-    def request(self, request: ExtractionRequest) -> ExtractionRequest:
-        """``request`` (built for the first model) as the escalation model's."""
+    def request(self, request: ExtractionRequest, cache_ttl: str | None) -> ExtractionRequest:
+        """``request`` (built for the first model) as the escalation model's, its shared
+        prefix marked with the cache ``cache_ttl`` the escalation model takes (none when
+        the prefix is under its minimum: a first model's mark may not suit it)."""
         model = self.route.escalation
         assert model is not None, "only a routed profile escalates"
         new_id = escalation_id(request.job_id, request.group)
         params = retarget(
             request.params, request.custom_id, new_id, model, self.route.params(model)
         )
+        system = [{k: v for k, v in b.items() if k != "cache_control"} for b in params["system"]]
+        mark = cache_control(cache_ttl)
+        if mark is not None and system:
+            system[-1]["cache_control"] = mark
+        params["system"] = system
         return replace(request, custom_id=new_id, params=params)
 
     def assemble(

@@ -100,11 +100,12 @@ class CostEstimator:
         )
         return basis
 
-    def cache_ttl(self, *, batch: bool) -> str | None:
+    def cache_ttl(self, *, batch: bool, model: str | None = None) -> str | None:
         """The prompt cache this run's requests ask for (``caching.cache_ttl``): the
         one-hour cache in a batch where the model takes it, none under the model's
-        minimum prefix."""
-        return cache_ttl(self.model, self.basis().prefix_tokens, batch=batch)
+        minimum prefix. ``model``: another model than the first (the escalation's)."""
+        info = self.catalogue.model(model) if model else self.model
+        return cache_ttl(info, self.basis().prefix_tokens, batch=batch)
 
     def for_pages(
         self,

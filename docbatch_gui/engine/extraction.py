@@ -189,8 +189,9 @@ class SyncExtraction:
         }
         if not reasons:
             return
+        ttl = self.estimator.cache_ttl(batch=False, model=self.escalation.route.escalation)
         requests = [
-            self.escalation.request(self._request(job, n, groups, total_pages, records))
+            self.escalation.request(self._request(job, n, groups, total_pages, records), ttl)
             for n in sorted(reasons)
         ]
         for outcome in await self.claude.extract(requests):

@@ -54,6 +54,13 @@ def test_an_unsure_answer_escalates_once_and_both_costs_are_kept(
     assert models_asked(fake_anthropic) == [FIRST, ESCALATION]
     assert job.state is JobState.DONE, job.error
     assert job.escalated and job.escalation_reasons == ["unsure"]
+    # each model's prefix is marked as that model caches it: Haiku's 4,096-token minimum
+    # is above the prompt (no mark), Sonnet's 1,024 is not (the sync five-minute mark)
+    first_asked, escalated_asked = (
+        r.json for r in fake_anthropic.requests if r.path == "/v1/messages"
+    )
+    assert not any("cache_control" in b for b in first_asked["system"])
+    assert escalated_asked["system"][-1]["cache_control"] == {"type": "ephemeral"}
     assert (job.first_model, job.escalation_model, job.answered_by) == (
         FIRST,
         ESCALATION,
