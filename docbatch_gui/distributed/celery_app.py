@@ -52,6 +52,12 @@ def configure(settings: Settings) -> Celery:
         result_expires=7 * 24 * 3600,
         worker_hijack_root_logger=False,
     )
+    # Celery keeps the result backend it made on first use (shared, or per thread when
+    # not thread-safe): one made before this call (a task's state read while
+    # unconfigured, or the settings of before) would keep answering "no result
+    # backend" or reading the old Redis.
+    app._backend_cache = None
+    vars(app._local).pop("backend", None)
     # Pool processes and tasks read the same settings, data directory included.
     os.environ.setdefault("DOCBATCH_DATA_DIR", str(settings.data_dir))
     return app
