@@ -3,6 +3,9 @@ made before it (a task's state read while unconfigured, or earlier settings)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from celery.backends.base import DisabledBackend
 
 from docbatch_gui.distributed.celery_app import app, configure
@@ -14,7 +17,10 @@ def forget_backend() -> None:
     vars(app._local).pop("backend", None)
 
 
-def test_a_backend_made_before_configure_is_replaced(tmp_path: object) -> None:
+def test_a_backend_made_before_configure_is_replaced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DOCBATCH_DATA_DIR", str(tmp_path))  # configure() sets it if unset
     before = {k: app.conf.get(k) for k in ("broker_url", "result_backend")}
     try:
         check_the_backend_follows_configure(tmp_path)
