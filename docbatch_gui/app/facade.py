@@ -94,7 +94,8 @@ class DocBatchApp(JobMoves, BatchViews, RemoteSources, BudgetViews):
             if settings.redis_url
             else WorkerLock(settings.data_dir)
         )
-        self._recovered = False
+        #: interrupted jobs were recovered (once, when the worker lock is first held)
+        self.recovered = False
         #: jobs this process sent to Celery workers (distributed execution)
         self._dispatched: set[int] = set()
         #: the critical error that stopped the last run, for the operator
@@ -353,13 +354,13 @@ class DocBatchApp(JobMoves, BatchViews, RemoteSources, BudgetViews):
 
                     dispatch_queued(self.store, self.settings, self._dispatched)
                 if self.lock.acquire():
-                    if not self._recovered:
+                    if not self.recovered:
                         recover_interrupted(
                             self.store,
                             max_attempts=MAX_INTERRUPTIONS,
                             leased=self._leased if distributed else None,
                         )
-                        self._recovered = True
+                        self.recovered = True
                     # One pair of API clients for the whole run: setting one up loads
                     # certificates and costs milliseconds that add up over cycles.
                     clients = clients or (self.claude(), self.batch_client())

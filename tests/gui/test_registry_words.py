@@ -41,8 +41,6 @@ def russian() -> Iterator[None]:
 
 async def searched(window: Any, tmp_path: Path) -> int:
     app = window.ctx.app
-    # the engine's start-up recovery would take the helper's half-made job for a crash
-    await until(lambda: app._recovered, what="start-up recovery")
     add_documents(app)
     summary = app.registry.import_registry(
         registry_xlsx(tmp_path / "реестр.xlsx"), config_file(tmp_path / "config.json")

@@ -17,7 +17,6 @@ from docbatch_gui._qt.queue.jobs_model import COL_STATE, JOB_STATE_LABELS
 from docbatch_gui._qt.registry.wizard import RegistryWizard
 from docbatch_gui._qt.tasks import drain
 from docbatch_gui._qt.widgets import fit
-from tests.gui.conftest import until
 from tests.gui.registry_helpers import add_documents, config_file, registry_xlsx
 
 pytestmark = pytest.mark.asyncio(loop_factories=["qasync"])
@@ -40,8 +39,6 @@ def language(request: pytest.FixtureRequest) -> Iterator[str]:
 async def fill(window: Any, tmp_path: Path) -> None:
     """Every tab with what makes it widest: a searched registry with a match shown."""
     app = window.ctx.app
-    # the engine's start-up recovery would take the helper's half-made job for a crash
-    await until(lambda: app._recovered, what="start-up recovery")
     add_documents(app)
     summary = app.registry.import_registry(
         registry_xlsx(tmp_path / "реестр.xlsx"), config_file(tmp_path / "config.json")
