@@ -40,6 +40,7 @@ def test_temporary_names_are_waited_out() -> None:
     assert not is_temporary("scan_001.pdf")
 
 
+@pytest.mark.slow  # waits out real settle times (about 4 s)
 def test_a_growing_file_is_taken_once_complete_and_a_lost_folder_is_reported(
     tmp_path: Path,
 ) -> None:

@@ -132,6 +132,7 @@ def test_a_file_bigger_than_listed_is_cut_off_and_others_still_come(
     assert _leftovers() == []
 
 
+@pytest.mark.slow  # a download that trickles to its deadline
 def test_a_trickling_download_ends_at_the_deadline(tmp_path: Path, hostile: Hostile) -> None:
     hostile.listing = lambda path, offset: _page([hostile.file_item("slow.pdf", 10_000)])
 

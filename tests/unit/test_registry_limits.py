@@ -33,7 +33,8 @@ CONFIG = RegistryConfig(mapping={"number": 0})
 HEADER = row(1, [cell("A1", "number"), cell("B1", "name")])
 DATA = "".join(row(i, [cell(f"A{i}", f"N-{i}"), cell(f"B{i}", "x")]) for i in range(2, 11))
 
-PATHS = ["child", "calamine", "openpyxl"]
+# the child path starts a process per case: the full suite runs it, the fast loop not
+PATHS = [pytest.param("child", marks=pytest.mark.slow), "calamine", "openpyxl"]
 
 
 @pytest.fixture(params=PATHS)
