@@ -146,6 +146,8 @@ def _wire(page_from: object, page_to: object, **fields: object) -> dict[str, Any
         ([_wire(1, 1), _wire(1, 1)], "overlap"),
         ([_wire(1, 1, seller="x" * 200_000)], "200000 characters long"),
         ([_wire(1, 1, amount={"nested": 1})], "is a dict, not a value"),
+        # documents per answer are bounded by the pages asked about: no two may share one
+        ([_wire(1, 1)] * 500, "overlap"),
     ],
 )
 def test_nonsense_answers_are_invalid_and_so_asked_again(
