@@ -53,7 +53,8 @@ def _open_source(source: str | None, kind: str, file_name: str) -> Any | None:
         return None
     try:
         if kind == "pdf":
-            from docbatch_gui.pipeline.render import PrepareTask, open_pdf
+            from docbatch_gui.pipeline.opening import open_pdf
+            from docbatch_gui.pipeline.render import PrepareTask
 
             return open_pdf(PrepareTask(source=source, file_name=file_name, kind=kind))
         from PIL import Image

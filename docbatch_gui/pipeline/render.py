@@ -13,13 +13,19 @@ from __future__ import annotations
 
 import io
 import math
-import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from docbatch_gui.domain.errors import UnsupportedInput
 from docbatch_gui.pipeline.child_bounds import is_out_of_memory
+from docbatch_gui.pipeline.opening import (
+    check_images,
+    open_image,
+    open_pdf,
+    short_reason,
+    unsupported,
+)
 from docbatch_gui.pipeline.orientation import MIN_VOTE_LETTERS, Orientation, from_vote, turn
 from docbatch_gui.pipeline.page_plan import image_cover
 from docbatch_gui.pipeline.words import Word, from_pdf_page
@@ -28,8 +34,6 @@ MAX_PIXELS = 1_150_000
 MAX_LONG_EDGE = 1568
 THUMB_LONG_EDGE = 200
 STORE_SHRINK_EVERY = 64
-QPDF_REPAIR_LIMIT = 256 * 2**20  # bytes: the repaired copy is held in memory
-EOF_WINDOW = 1 << 20  # how far back from the end padding after %%EOF is skipped
 
 
 @dataclass(frozen=True)
@@ -116,185 +120,6 @@ def make_thumbnail(page_jpeg: bytes) -> bytes:
         return _thumb_jpeg(image.convert("L"))
 
 
-def _unsupported(
-    task: PrepareTask, problem: str, fix: str, code: str | None = None, **params: Any
-) -> UnsupportedInput:
-    """The file's refusal; with ``code``, the message (``domain.texts_jobs``) it words,
-    so the window and the CLI can say it in their language."""
-    if code is not None:
-        return UnsupportedInput.coded(code, {"file": task.file_name, **params}, file=task.file_name)
-    return UnsupportedInput(f"{task.file_name}: {problem}. {fix}", file=task.file_name)
-
-
-def open_pdf(task: PrepareTask) -> Any:
-    """Open with MuPDF; where it fails, finds no page or asks for a password, give
-    qpdf (through pikepdf) a try, as other readers do: it repairs a broken page tree
-    and opens files encrypted with an empty user password. A file is called damaged
-    only when both fail."""
-    import pymupdf
-
-    try:
-        document = pymupdf.open(task.source, filetype="pdf")
-        error = None
-    except Exception as exc:
-        document, error = None, exc
-    if document is not None and _locked(document):
-        document.authenticate("")
-    if document is None or document.page_count == 0 or _locked(document):
-        repaired = _through_qpdf(task.source)
-        if repaired is not None:
-            if document is not None:
-                document.close()
-            document = repaired
-    if document is None:
-        assert error is not None  # no document only when MuPDF raised (qpdf gives one or None)
-        raise _unsupported(
-            task,
-            f"the PDF is damaged: neither MuPDF nor qpdf can open it ({_short(error, task)})",
-            "Get a fresh copy from its source, or re-save it with a PDF tool.",
-            "pdf_damaged",
-            detail=_short(error, task),
-        )
-    if document.is_repaired and not _ends_with_eof(task.source):
-        # MuPDF can rebuild a cut-off file, but the pages past the cut come out blank
-        # or missing: better to say so than to deliver half a document.
-        document.close()
-        raise _unsupported(
-            task,
-            "the PDF is truncated (the end of the file is missing; the copy or download "
-            "did not finish)",
-            "Get a fresh copy from its source and add it again.",
-            "pdf_truncated",
-        )
-    if _locked(document):
-        document.close()
-        raise _unsupported(
-            task,
-            "the PDF is password-protected",
-            "Remove the password (open it and print or save it as a new PDF) and add it again.",
-            "pdf_password",
-        )
-    if document.page_count == 0:
-        document.close()
-        raise _unsupported(
-            task,
-            "the PDF has no pages (it may be truncated or damaged)",
-            "Get a fresh copy from its source.",
-            "pdf_no_pages",
-        )
-    if document.page_count > task.max_pages:
-        count = document.page_count
-        document.close()
-        raise _unsupported(
-            task,
-            f"the PDF has {count} pages, over the limit of {task.max_pages} (MAX_PAGES)",
-            "Split it into smaller files, or raise MAX_PAGES.",
-            "pdf_too_many_pages",
-            count=count,
-            max=task.max_pages,
-        )
-    return document
-
-
-def _locked(document: Any) -> bool:
-    return bool(document.needs_pass or document.is_encrypted)
-
-
-def _through_qpdf(path: str) -> Any | None:
-    """The file as qpdf reads it (repaired, decrypted with an empty password), opened
-    by MuPDF from memory; None when qpdf cannot read it either. Bounded in size: the
-    repaired copy lives in memory (a child writes no temporary files)."""
-    import os
-
-    import pymupdf
-
-    try:
-        import pikepdf
-    except ImportError:  # an installation without it: MuPDF's answer stands
-        return None
-    if os.path.getsize(path) > QPDF_REPAIR_LIMIT:
-        return None
-    buffer = io.BytesIO()
-    try:
-        with pikepdf.open(path, password="") as pdf:
-            pdf.save(buffer)
-        return pymupdf.open(stream=buffer.getvalue(), filetype="pdf")
-    except Exception:
-        return None
-
-
-def _ends_with_eof(path: str) -> bool:
-    """``%%EOF`` near the end, past any padding of NUL bytes or white space that a
-    writer or a transfer appended (other readers ignore that padding too)."""
-    with open(path, "rb") as handle:
-        handle.seek(0, 2)
-        size = handle.tell()
-        handle.seek(max(0, size - EOF_WINDOW))
-        tail = handle.read().rstrip(b"\x00 \t\r\n\x0c")
-    return b"%%EOF" in tail[-1024:]
-
-
-def _open_image(task: PrepareTask) -> Any:
-    from PIL import Image
-
-    Image.MAX_IMAGE_PIXELS = task.max_image_pixels
-    try:
-        with warnings.catch_warnings():
-            # Pillow only warns between 1x and 2x the limit; both are refused here.
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
-            image = Image.open(task.source)
-            image.size  # noqa: B018 - forces the header to be read
-            return image
-    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-        raise _unsupported(
-            task,
-            f"the image is larger than {task.max_image_pixels:,} pixels "
-            "(a possible decompression bomb)",
-            "Scan or export it at a lower resolution (300 dpi is enough).",
-            "image_too_large",
-            pixels=task.max_image_pixels,
-        ) from None
-    except MemoryError:
-        raise
-    except Exception as exc:
-        raise _unsupported(
-            task,
-            f"the image is damaged and cannot be read ({_short(exc, task)})",
-            "Get a fresh copy from its source, or re-save it with an image tool.",
-            "image_damaged",
-            detail=_short(exc, task),
-        ) from None
-
-
-def _check_images(task: PrepareTask, page: Any, page_no: int) -> None:
-    """Refuse the page before rendering when an image on it declares more pixels than
-    ``max_image_pixels``: the size is read from the image's dictionary (``/Width``,
-    ``/Height``), nothing is decoded. A decoder given a 60,000 × 60,000 JPEG 2000
-    takes gigabytes from a file of a few kilobytes; an image that lies about its size
-    in its dictionary is left to the child's memory cap."""
-    for image in page.get_images(full=True):
-        width, height = int(image[2]), int(image[3])
-        if width * height > task.max_image_pixels:
-            raise _unsupported(
-                task,
-                f"page {page_no} holds an image of {width:,} × {height:,} pixels, over the "
-                f"limit of {task.max_image_pixels:,} (MAX_IMAGE_PIXELS)",
-                "Re-scan or export it at a lower resolution, or raise MAX_IMAGE_PIXELS.",
-                "pdf_image_too_large",
-                page=page_no,
-                width=width,
-                height=height,
-                pixels=task.max_image_pixels,
-            )
-
-
-def _short(exc: BaseException, task: PrepareTask) -> str:
-    """The library's reason, in the operator's terms: their file name, not our blob path."""
-    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    text = text.replace(f"'{task.source}'", task.file_name).replace(task.source, task.file_name)
-    return text[:160]
-
-
 def render_pages(task: PrepareTask, on_count: Callable[[int], None]) -> Iterator[RenderedPage]:
     """Yield each rendered page in order; raise UnsupportedInput on bad input."""
     if task.kind == "pdf":
@@ -332,7 +157,7 @@ def _render_pdf(task: PrepareTask, on_count: Callable[[int], None]) -> Iterator[
         for page_no in _page_range(task, document.page_count):
             try:
                 page = document.load_page(page_no - 1)
-                _check_images(task, page, page_no)
+                check_images(task, page, page_no)
                 rect = page.rect
                 width, height = target_size(rect.width, rect.height)
                 matrix = pymupdf.Matrix(width / rect.width, height / rect.height)
@@ -347,13 +172,13 @@ def _render_pdf(task: PrepareTask, on_count: Callable[[int], None]) -> Iterator[
             except Exception as exc:
                 if is_out_of_memory(exc):  # the child's memory cap, not a damaged page
                     raise MemoryError(str(exc)) from None
-                raise _unsupported(
+                raise unsupported(
                     task,
-                    f"page {page_no} is damaged and cannot be rendered ({_short(exc, task)})",
+                    f"page {page_no} is damaged and cannot be rendered ({short_reason(exc, task)})",
                     "Get a fresh copy from its source, or re-save it with a PDF tool.",
                     "pdf_page_damaged",
                     page=page_no,
-                    detail=_short(exc, task),
+                    detail=short_reason(exc, task),
                 ) from None
             image = turn(
                 Image.frombuffer(
@@ -409,10 +234,10 @@ def _text_orientation(page: Any, textpage: Any, text: str) -> Orientation:
 def _render_image(task: PrepareTask, on_count: Callable[[int], None]) -> Iterator[RenderedPage]:
     from PIL import Image, ImageOps
 
-    with _open_image(task) as source:
+    with open_image(task) as source:
         frames = getattr(source, "n_frames", 1)
         if frames > task.max_pages:
-            raise _unsupported(
+            raise unsupported(
                 task,
                 f"the image has {frames} pages, over the limit of {task.max_pages} (MAX_PAGES)",
                 "Split it into smaller files, or raise MAX_PAGES.",
@@ -437,13 +262,13 @@ def _render_image(task: PrepareTask, on_count: Callable[[int], None]) -> Iterato
             except MemoryError:  # the child's memory cap, not a damaged page
                 raise
             except Exception as exc:
-                raise _unsupported(
+                raise unsupported(
                     task,
-                    f"page {page_no} of the image is damaged ({_short(exc, task)})",
+                    f"page {page_no} of the image is damaged ({short_reason(exc, task)})",
                     "Get a fresh copy from its source, or re-save it with an image tool.",
                     "image_page_damaged",
                     page=page_no,
-                    detail=_short(exc, task),
+                    detail=short_reason(exc, task),
                 ) from None
             jpeg, thumb = _encode(gray, task.jpeg_quality, with_thumb=page_no == 1)
             yield RenderedPage(page_no, gray.width, gray.height, jpeg, thumb, "", image_cover=1.0)

@@ -10,7 +10,8 @@ import pymupdf
 import pytest
 
 from docbatch_gui.pipeline.ocr_vision import VisionOcr
-from docbatch_gui.pipeline.render import PrepareTask, open_pdf
+from docbatch_gui.pipeline.opening import open_pdf
+from docbatch_gui.pipeline.render import PrepareTask
 from docbatch_gui.pipeline.words import (
     MAX_WORDS,
     decode,
