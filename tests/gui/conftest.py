@@ -10,6 +10,7 @@ import asyncio
 import gc
 import os
 from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +18,10 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest
 import pytest_asyncio
-from PySide6.QtCore import QCoreApplication, QEvent, QSettings, SignalInstance
+from PySide6.QtCore import QCoreApplication, QEvent, QLocale, QSettings, SignalInstance
 from PySide6.QtWidgets import QApplication
 
+from docbatch_gui._qt.i18n import install_translator
 from docbatch_gui._qt.loop import make_loop
 from docbatch_gui.settings.model import Settings, load_settings
 
@@ -31,6 +33,25 @@ QAPP = QApplication.instance() or QApplication([])
 
 def pytest_asyncio_loop_factories(config: Any, item: Any) -> dict[str, Callable[[], Any]]:
     return {"qasync": lambda: make_loop(QAPP)}
+
+
+@contextmanager
+def interface_in(language: str) -> Iterator[str]:
+    """The translators of ``language`` while the test builds its window; English (and
+    the locale of before) after."""
+    previous = QLocale()
+    assert install_translator(QAPP, language) == language
+    try:
+        yield language
+    finally:
+        install_translator(QAPP, "en")
+        QLocale.setDefault(previous)
+
+
+@pytest.fixture
+def russian() -> Iterator[None]:
+    with interface_in("ru"):
+        yield
 
 
 @pytest.fixture(autouse=True)

@@ -8,7 +8,6 @@ import asyncio
 import importlib.util
 import re
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -30,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from docbatch_gui._qt.i18n import LANGUAGE_KEY, chosen_language, install_translator
+from docbatch_gui._qt.i18n import LANGUAGE_KEY, chosen_language
 from docbatch_gui.resources import resources_dir
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -193,20 +192,6 @@ def test_run_gui_installs_the_chosen_language(monkeypatch: pytest.MonkeyPatch) -
 
 
 # -- the window --------------------------------------------------------------------------
-
-
-@pytest.fixture
-def russian() -> Iterator[None]:
-    """The Russian translators while the test builds its window; English after."""
-    app = QApplication.instance()
-    assert isinstance(app, QApplication)
-    previous = QLocale()
-    assert install_translator(app, "ru") == "ru"
-    try:
-        yield
-    finally:
-        install_translator(app, "en")
-        QLocale.setDefault(previous)
 
 
 def strings(window: Any) -> list[tuple[str, str]]:

@@ -5,17 +5,13 @@ and its name follows the chosen file."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 from typing import Any
 
 import openpyxl
 import pytest
-from PySide6.QtCore import QLocale
-from PySide6.QtWidgets import QApplication
 
-from docbatch_gui._qt.i18n import install_translator
 from docbatch_gui._qt.registry.pages_rules import R_CMP, R_DOC, R_FIELD, key_of
 from docbatch_gui._qt.registry.results import export_file_name
 from docbatch_gui._qt.registry.wizard import RegistryWizard
@@ -24,19 +20,6 @@ from tests.gui.conftest import until
 from tests.gui.registry_helpers import add_documents, config_file, registry_xlsx
 
 pytestmark = pytest.mark.asyncio(loop_factories=["qasync"])
-
-
-@pytest.fixture
-def russian() -> Iterator[None]:
-    app = QApplication.instance()
-    assert isinstance(app, QApplication)
-    previous = QLocale()
-    install_translator(app, "ru")
-    try:
-        yield
-    finally:
-        install_translator(app, "en")
-        QLocale.setDefault(previous)
 
 
 async def searched(window: Any, tmp_path: Path) -> int:

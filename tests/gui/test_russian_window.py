@@ -10,11 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QLocale, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
-    QApplication,
     QComboBox,
     QGroupBox,
     QLabel,
@@ -23,7 +22,6 @@ from PySide6.QtWidgets import (
 )
 
 from docbatch_gui._qt.batches.model import model_label
-from docbatch_gui._qt.i18n import install_translator
 from docbatch_gui._qt.tasks import drain
 from tests.gui.test_sizes import fill
 
@@ -62,19 +60,6 @@ def shown_texts(window: QWidget) -> Iterator[str]:
         if header is not None and view.model() is not None:
             for section in range(header().count()):
                 yield str(view.model().headerData(section, Qt.Orientation.Horizontal) or "")
-
-
-@pytest.fixture
-def russian() -> Iterator[None]:
-    app = QApplication.instance()
-    assert isinstance(app, QApplication)
-    previous = QLocale()
-    install_translator(app, "ru")
-    try:
-        yield
-    finally:
-        install_translator(app, "en")
-        QLocale.setDefault(previous)
 
 
 async def test_the_check_finds_english_and_spares_names_and_data() -> None:

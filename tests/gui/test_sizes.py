@@ -9,14 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QLocale, QSize, Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QHeaderView
 
-from docbatch_gui._qt.i18n import install_translator
 from docbatch_gui._qt.queue.jobs_model import COL_STATE, JOB_STATE_LABELS
 from docbatch_gui._qt.registry.wizard import RegistryWizard
 from docbatch_gui._qt.tasks import drain
 from docbatch_gui._qt.widgets import fit
+from tests.gui.conftest import interface_in
 from tests.gui.registry_helpers import add_documents, config_file, registry_xlsx
 
 pytestmark = pytest.mark.asyncio(loop_factories=["qasync"])
@@ -25,15 +25,8 @@ SMALL = QSize(1024, 640)
 
 @pytest.fixture(params=["en", "ru"])
 def language(request: pytest.FixtureRequest) -> Iterator[str]:
-    app = QApplication.instance()
-    assert isinstance(app, QApplication)
-    previous = QLocale()
-    install_translator(app, request.param)
-    try:
-        yield request.param
-    finally:
-        install_translator(app, "en")
-        QLocale.setDefault(previous)
+    with interface_in(request.param) as language:
+        yield language
 
 
 async def fill(window: Any, tmp_path: Path) -> None:

@@ -6,35 +6,20 @@ queued by the CLI while paused."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QLocale, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from docbatch_gui._qt.i18n import install_translator
 from docbatch_gui._qt.queue.jobs_model import COL_ERROR, COL_FILE, JobRole
 from docbatch_gui.app.facade import DocBatchApp
 from tests.builders import text_pdf
 from tests.gui.conftest import until
 
 pytestmark = pytest.mark.asyncio(loop_factories=["qasync"])
-
-
-@pytest.fixture
-def russian() -> Iterator[None]:
-    app = QApplication.instance()
-    assert isinstance(app, QApplication)
-    previous = QLocale()
-    install_translator(app, "ru")
-    try:
-        yield
-    finally:
-        install_translator(app, "en")
-        QLocale.setDefault(previous)
 
 
 def notes(window: Any) -> list[str]:
