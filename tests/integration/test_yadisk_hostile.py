@@ -207,8 +207,9 @@ def test_the_token_goes_only_to_the_api_host_and_never_with_a_public_link(
     assert other.seen and all(auth is None for _, auth in other.seen)
 
 
-def test_cancel_stops_a_running_download_and_cleans_up(tmp_path: Path, hostile: Hostile) -> None:
-    hostile.listing = lambda path, offset: _page([hostile.file_item("slow.pdf", 10_000)])
+def trickle(hostile: Hostile, seconds: int) -> threading.Event:
+    """Serve downloads a byte every 0.1 s for ``seconds``; the event is set when one
+    has started."""
     started = threading.Event()
 
     def slow(handler: BaseHTTPRequestHandler) -> None:
@@ -216,12 +217,18 @@ def test_cancel_stops_a_running_download_and_cleans_up(tmp_path: Path, hostile: 
         handler.send_header("Content-Length", "10000")
         handler.end_headers()
         started.set()
-        for _ in range(200):
+        for _ in range(seconds * 10):
             handler.wfile.write(b"%")
             handler.wfile.flush()
             time.sleep(0.1)
 
     hostile.download = slow
+    return started
+
+
+def test_cancel_stops_a_running_download_and_cleans_up(tmp_path: Path, hostile: Hostile) -> None:
+    hostile.listing = lambda path, offset: _page([hostile.file_item("slow.pdf", 10_000)])
+    started = trickle(hostile, seconds=20)
     cancel = CancelToken()
     threading.Thread(target=lambda: started.wait(30) and cancel.cancel(), daemon=True).start()
     app = _app(tmp_path, hostile)
@@ -237,19 +244,7 @@ def test_cancel_stops_a_running_download_and_cleans_up(tmp_path: Path, hostile: 
 @pytest.mark.slow  # a CLI process; cancelling in-process stays in the fast loop
 def test_ctrl_c_stops_the_command_line_import_at_once(tmp_path: Path, hostile: Hostile) -> None:
     hostile.listing = lambda path, offset: _page([hostile.file_item("slow.pdf", 10_000)])
-    started = threading.Event()
-
-    def slow(handler: BaseHTTPRequestHandler) -> None:
-        handler.send_response(200)
-        handler.send_header("Content-Length", "10000")
-        handler.end_headers()
-        started.set()
-        for _ in range(600):
-            handler.wfile.write(b"%")
-            handler.wfile.flush()
-            time.sleep(0.1)
-
-    hostile.download = slow
+    started = trickle(hostile, seconds=60)
     process = subprocess.Popen(
         [sys.executable, "-m", "docbatch_gui.cli", "--data-dir", str(tmp_path / "data"),
          "import-yadisk", PUBLIC],
