@@ -41,7 +41,7 @@ import tempfile
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -185,21 +185,14 @@ def run(
         documents,
         text_pages=sum(k is not PageKind.IMAGE for k in kinds),
         image_pages=sum(k is PageKind.IMAGE for k in kinds),
-        escalated_share=escalated_share(jobs, records),
+        escalated_share=escalated_share(jobs),
         cache_hit_rate=round(usage.cache_read_tokens / prompt, 4) if prompt and batches else None,
     )
 
 
-def escalated_share(jobs: list[Job], records: list[RequestRecord]) -> float:
-    """The share of jobs with a recorded escalation, when the routing branch records
-    one (a field named ``escalat…`` on the job or its requests); else 0."""
-    job_fields = [f.name for f in fields(Job) if "escalat" in f.name]
-    record_fields = [f.name for f in fields(RequestRecord) if "escalat" in f.name]
-    if not (job_fields or record_fields) or not jobs:
-        return 0.0
-    escalated = {j.id for j in jobs if any(getattr(j, n) for n in job_fields)}
-    escalated |= {r.job_id for r in records if any(getattr(r, n) for n in record_fields)}
-    return round(len(escalated) / len(jobs), 4)
+def escalated_share(jobs: list[Job]) -> float:
+    """The share of jobs the escalation model read again (routing by difficulty)."""
+    return round(sum(j.escalated for j in jobs) / len(jobs), 4) if jobs else 0.0
 
 
 def naive_usd(model: str, usage: Usage) -> float:
