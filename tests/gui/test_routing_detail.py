@@ -9,7 +9,6 @@ import pytest
 
 from docbatch_gui.domain.models import NewJob
 from docbatch_gui.domain.states import ProcessingMode
-from tests.gui.test_words import russian  # noqa: F401  (a fixture)
 
 pytestmark = pytest.mark.asyncio(loop_factories=["qasync"])
 
@@ -51,7 +50,7 @@ async def test_a_job_read_once_says_so_and_an_offline_job_says_nothing(window: A
     assert detail.routing.isHidden() and detail.routing.text() == ""
 
 
-async def test_the_routing_line_is_in_russian(russian: None, window: Any) -> None:  # noqa: F811
+async def test_the_routing_line_is_in_russian(russian: None, window: Any) -> None:
     detail = window.queue_tab.detail
     detail.show_job(routed_job(window, escalated=True))
     text = detail.routing.text()
