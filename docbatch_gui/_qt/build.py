@@ -14,7 +14,7 @@ from PySide6.QtCore import QSettings
 from docbatch_gui._qt.bridge import EngineBridge
 from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.notify import Notifier
-from docbatch_gui._qt.widgets.log_panel import install_log_handler
+from docbatch_gui._qt.widgets.log_handler import install_log_handler
 from docbatch_gui._qt.widgets.wheel_guard import install_wheel_guard
 from docbatch_gui._qt.window import MainWindow
 from docbatch_gui.app.host import EngineHost

@@ -7,6 +7,8 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+from docbatch_gui.domain.said import cause, say
+
 log = logging.getLogger(__name__)
 
 _running: set[asyncio.Task[Any]] = set()
@@ -25,7 +27,9 @@ def spawn(
             return
         error = done.exception()
         if error is not None:
-            log.error("%s", error, exc_info=error)
+            say(
+                log, logging.ERROR, "log_background_step_failed", error=cause(error), exc_info=error
+            )
             if on_error is not None:
                 on_error(error)
 

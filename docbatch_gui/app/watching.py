@@ -14,6 +14,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from docbatch_gui.app.facade import DocBatchApp
+from docbatch_gui.domain.messages import english
+from docbatch_gui.domain.said import cause, say
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.sources.watch import FolderWatcher, Ledger
 
@@ -57,7 +59,8 @@ class WatchService:
 
     def start(self) -> None:
         if self.folders:
-            log.info("watching %s", ", ".join(str(f) for f in self.folders))
+            folders = ", ".join(str(f) for f in self.folders)
+            say(log, logging.INFO, "log_watching", folders=folders)
             self.watcher.start()
 
     def stop(self) -> None:
@@ -73,12 +76,16 @@ class WatchService:
         self.ledger.record(path, info.st_size, info.st_mtime_ns, folder,
                            job.id if job else None, outcome)  # fmt: skip
         if job is None:
-            why = report.passed_over[0][1] if report.passed_over else "file type not supported"
-            self._say(f"{folder}: {path.name} not taken: {why}", logging.WARNING)
+            why = (
+                cause(report.passed_over[0][1])
+                if report.passed_over
+                else {"code": "watch_type_unsupported"}
+            )
+            self._say("watch_not_taken", logging.WARNING, folder=folder, file=path.name, why=why)
             if self.move:
                 self._move(path, folder, "failed")
             return
-        self._say(f"{folder}: {path.name} queued as job {job.id}")
+        self._say("watch_queued", folder=folder, file=path.name, job=job.id)
         self.wake()
 
     def _move_finished(self) -> None:
@@ -109,16 +116,26 @@ class WatchService:
             target_dir.mkdir(exist_ok=True)
             shutil.move(path, target)
         except OSError as exc:
-            self._say(f"{folder}: {path.name} not moved to {subfolder}/: {exc}", logging.WARNING)
+            self._say("watch_not_moved", logging.WARNING, folder=folder, file=path.name,
+                      subfolder=subfolder, error=cause(exc))  # fmt: skip
             if not path.exists():
                 self.ledger.moved(str(path), "gone")
             return
         self.ledger.moved(str(path), f"moved:{subfolder}")
-        self._say(f"{folder}: {path.name} moved to {subfolder}/")
+        self._say("watch_moved", folder=folder, file=path.name, subfolder=subfolder)
 
     def _problem(self, folder: Path, message: str | None) -> None:
-        self._say(message or f"{folder} is back: watching it again", logging.WARNING)
+        if message is None:
+            self._say("watch_folder_back", logging.WARNING, folder=folder)
+        else:
+            self._tell(message, logging.WARNING)
 
-    def _say(self, line: str, level: int = logging.INFO) -> None:
-        log.log(level, "watched folder %s", line)
+    def _say(self, code: str, level: int = logging.INFO, **params: object) -> None:
+        plain = {k: str(v) if isinstance(v, Path) else v for k, v in params.items()}
+        self._tell(english(code, **plain), level)
+
+    def _tell(self, line: str, level: int) -> None:
+        """One line to the log (worded again in the window's language) and to
+        ``notify``, which words a coded line in its own language (``words_of``)."""
+        say(log, level, "log_watched_folder", line=cause(line))
         self.notify(line)

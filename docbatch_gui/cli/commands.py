@@ -40,6 +40,7 @@ from docbatch_gui.cli.registry import cmd_registry
 from docbatch_gui.cli.webhooks import cmd_webhooks
 from docbatch_gui.diagnostics.doctor import Status, run_checks, run_live
 from docbatch_gui.domain.errors import DocBatchError, ExitCode
+from docbatch_gui.domain.messages import words_of
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.progress import Canceled, CancelToken
 from docbatch_gui.domain.states import FINAL_STATES
@@ -209,7 +210,7 @@ async def _serve(
         app,
         folders,
         wake=lambda: loop.call_soon_threadsafe(wake.set),
-        notify=lambda line: complain(line, "cyan"),
+        notify=lambda line: complain(words_of(line, Language.current), "cyan"),
     )
     watching.start()
     try:

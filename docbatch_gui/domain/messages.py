@@ -163,6 +163,13 @@ def message_of(text: object) -> Message | None:
     return text.message if isinstance(text, Worded) else None
 
 
+def words_of(text: str, language: str) -> str:
+    """``text`` in ``language`` when it words a message (a :class:`Worded`), else as
+    it is: what a front end does with a line the core hands it."""
+    found = message_of(text)
+    return found.words(language) if found else str(text)
+
+
 def wire(text: object) -> dict[str, Any]:
     """What a child process sends with an error's text: its code, when it has one."""
     message = message_of(text)

@@ -10,12 +10,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QItemSelectionModel
+from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtGui import QGuiApplication
 from pytestqt.qtbot import QtBot
 
+from docbatch_gui._qt.widgets import log_handler as handler_module
 from docbatch_gui._qt.widgets import log_panel as module
-from docbatch_gui._qt.widgets.log_panel import LogPanel, PanelHandler, install_log_handler
+from docbatch_gui._qt.widgets.log_handler import PanelHandler, install_log_handler
+from docbatch_gui._qt.widgets.log_panel import COL_LEVEL, COL_LOGGER, COL_MESSAGE, LogPanel
 from docbatch_gui.domain.errors import ErrorKind
 from docbatch_gui.domain.messages import english
 from docbatch_gui.domain.models import Job
@@ -190,7 +192,7 @@ async def test_job_lines_are_worded_in_the_interface_language(
         error_code="pdf_password",
         error_params={"file": "a.pdf"},
     )
-    monkeypatch.setattr(module, "interface_language", lambda: "ru")
+    monkeypatch.setattr(handler_module, "interface_language", lambda: "ru")
     records: list[logging.LogRecord] = []
     catcher = logging.Handler()
     catcher.emit = records.append  # type: ignore[method-assign,assignment]
@@ -213,7 +215,54 @@ async def test_job_lines_are_worded_in_the_interface_language(
     assert any(
         "job 7 (a.pdf) failed [unsupported]: a.pdf: the PDF is password" in s for s in file_lines
     )
-    monkeypatch.setattr(module, "interface_language", lambda: "en")
+    monkeypatch.setattr(handler_module, "interface_language", lambda: "en")
     log_operator(failed, "canceled")
     await flushed(widget, 4)
     assert "job 7 (a.pdf) canceled by the operator" in widget.lines_shown()[-1]
+
+
+@pytest.mark.asyncio
+async def test_a_librarys_chatter_stays_in_the_file_and_its_warnings_show(
+    panel: tuple[LogPanel, PanelHandler],
+) -> None:
+    widget, _ = panel
+    logging.getLogger("httpx").info('HTTP Request: POST http://x/v1/messages "200 OK"')
+    logging.getLogger("httpx").warning("connection pool is full")
+    log.info("ours")
+    await flushed(widget, 2)
+    widget.flush()
+    assert [line.split(": ", 1)[1] for line in widget.lines_shown()] == [
+        "connection pool is full",
+        "ours",
+    ]
+    model = widget.model
+    assert model.index(0, COL_LOGGER).data() == "Network"
+    assert model.index(1, COL_LOGGER).data() == "Application"
+    assert model.index(1, COL_LOGGER).data(Qt.ItemDataRole.ToolTipRole) == "docbatch_gui.test"
+    assert model.index(0, COL_LEVEL).data() == "Warning"
+    widget.search.setText("network")  # the area in words is searched too
+    assert widget.proxy.rowCount() == 1
+
+
+@pytest.mark.asyncio
+async def test_in_russian_levels_sources_and_a_librarys_line_are_russian(
+    russian: None, qtbot: QtBot
+) -> None:
+    widget = LogPanel()
+    qtbot.addWidget(widget)
+    handler = install_log_handler(widget)
+    try:
+        logging.getLogger("docbatch_gui.engine.worker").warning("plain english line")
+        logging.getLogger("urllib3").error("Connection reset by peer")
+        await flushed(widget, 2)
+    finally:
+        handler.remove()
+    model = widget.model
+    shown = [
+        model.index(r, c).data() for r in range(2) for c in (COL_LEVEL, COL_LOGGER, COL_MESSAGE)
+    ]
+    assert shown[:2] == ["Внимание", "Обработка"] and shown[3:5] == ["Ошибка", "Сеть"]
+    assert shown[2] == shown[5] and shown[5].startswith("Техническое сообщение на английском")
+    tip = model.index(1, COL_MESSAGE).data(Qt.ItemDataRole.ToolTipRole)
+    assert tip == "Connection reset by peer"
+    assert widget.lines_shown()[1].endswith("urllib3: Connection reset by peer")  # a copy

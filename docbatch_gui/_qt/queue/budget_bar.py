@@ -34,6 +34,7 @@ from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.dialogs import ask
 from docbatch_gui.app.budget import BudgetStatus
 from docbatch_gui.domain.errors import DocBatchError
+from docbatch_gui.domain.said import cause, say
 from docbatch_gui.engine.budget import Forecast, Hold, usd_text
 from docbatch_gui.settings.saving import save_settings
 
@@ -142,7 +143,7 @@ class BudgetBar(QWidget):
         try:
             forecast = await self.ctx.bridge.call(self.ctx.app.forecast)
         except DocBatchError as exc:  # a busy store: the next change forecasts again
-            log.info("budget: no forecast: %s", exc)
+            say(log, logging.INFO, "log_budget_no_forecast", error=cause(exc))
             return
         self.show_forecast(forecast)
 
@@ -180,7 +181,7 @@ class BudgetBar(QWidget):
         try:
             status = await self.ctx.bridge.call(self.ctx.app.budget)
         except DocBatchError as exc:  # a busy store, or the window closing: next poll
-            log.info("budget: could not read the hold: %s", exc)
+            say(log, logging.INFO, "log_budget_hold_unreadable", error=cause(exc))
             return
         self.show_budget(status)
 

@@ -36,12 +36,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.widgets.fit import widen_to_labels
 from docbatch_gui._qt.widgets.table_model import Index, TableModel
-from docbatch_gui.domain.messages import Message
-from docbatch_gui.domain.text import printable
-from docbatch_gui.settings.secrets import ScrubbingFilter, scrub_secrets
 
 MAX_RECORDS = 10_000
 FLUSH_MS = 100
@@ -53,6 +49,8 @@ COL_MESSAGE = 3
 
 LevelRole = Qt.ItemDataRole.UserRole + 1
 LineRole = Qt.ItemDataRole.UserRole + 2
+#: what the text filter searches: the logger, its area in words and the message
+SearchRole = Qt.ItemDataRole.UserRole + 3
 
 LEVEL_COLORS = {
     logging.DEBUG: "#8a8f98",
@@ -66,13 +64,18 @@ LEVEL_COLORS = {
 @dataclass(frozen=True)
 class LogLine:
     """A record reduced to text where it was emitted: no reference to its args or
-    exception objects crosses to the GUI thread."""
+    exception objects crosses to the GUI thread.
+
+    ``foreign`` marks a line that is not in the interface language: a library's own
+    line, which DocBatch cannot word. The panel says so in the interface language and
+    shows the line itself in the tooltip and in a copy (for support)."""
 
     created: float
     level: int
     level_name: str
     logger: str
     message: str
+    foreign: bool = False
 
     @property
     def time(self) -> str:
@@ -91,6 +94,54 @@ class LogModel(TableModel):
         self.limit = limit
         self._items: list[LogLine] = []
         self._headers = [self.tr("Time"), self.tr("Level"), self.tr("Source"), self.tr("Message")]
+        self._levels = {
+            logging.DEBUG: self.tr("Debug"),
+            logging.INFO: self.tr("Info"),
+            logging.WARNING: self.tr("Warning"),
+            logging.ERROR: self.tr("Error"),
+            logging.CRITICAL: self.tr("Critical"),
+        }
+        #: the part of DocBatch a line comes from, by package (the logger's full name
+        #: is in the tooltip and in a copy)
+        self._areas = {
+            "_qt": self.tr("Window"),
+            "app": self.tr("Application"),
+            "checks": self.tr("Checks"),
+            "cli": self.tr("Command line"),
+            "coordination": self.tr("Coordination"),
+            "diagnostics": self.tr("Diagnostics"),
+            "distributed": "Celery",
+            "domain": self.tr("Core"),
+            "engine": self.tr("Processing"),
+            "llm": "Claude",
+            "outbound": self.tr("Sending out"),
+            "pipeline": self.tr("Pages"),
+            "registry": self.tr("Registry"),
+            "settings": self.tr("Settings"),
+            "sources": self.tr("Sources"),
+            "storage": self.tr("Storage"),
+        }
+        self._network = self.tr("Network")
+        self._library = self.tr("Library")
+        self._foreign = self.tr("A technical message in English: point at it to read it")
+
+    def level_text(self, level: int) -> str:
+        known = [lv for lv in self._levels if lv <= level]
+        return self._levels[max(known)] if known else self._levels[logging.DEBUG]
+
+    def area(self, logger: str) -> str:
+        """Where a line comes from, in words: a DocBatch package or a library."""
+        top, _, rest = logger.partition(".")
+        if top == "docbatch_gui":
+            return self._areas.get(rest.partition(".")[0], self.tr("Application"))
+        if {top, top.rstrip("0123456789")} & {"httpx", "httpcore", "anthropic", "urllib3"}:
+            return self._network
+        return self._library
+
+    def message_text(self, line: LogLine) -> str:
+        if line.foreign:
+            return self._foreign
+        return line.message.splitlines()[0] if line.message else ""
 
     def append(self, lines: list[LogLine]) -> None:
         lines = lines[-self.limit :]
@@ -123,10 +174,10 @@ class LogModel(TableModel):
             if column == COL_TIME:
                 return line.time
             if column == COL_LEVEL:
-                return line.level_name
+                return self.level_text(line.level)
             if column == COL_LOGGER:
-                return line.logger
-            return line.message.splitlines()[0] if line.message else ""
+                return self.area(line.logger)
+            return self.message_text(line)
         if role == Qt.ItemDataRole.ForegroundRole and column == COL_LEVEL:
             return QColor(_level_color(line.level))
         if role == Qt.ItemDataRole.FontRole and column == COL_LEVEL and line.level >= 30:
@@ -135,6 +186,10 @@ class LogModel(TableModel):
             return font
         if role == Qt.ItemDataRole.ToolTipRole and column == COL_MESSAGE:
             return line.message
+        if role == Qt.ItemDataRole.ToolTipRole and column == COL_LOGGER:
+            return line.logger
+        if role == SearchRole:
+            return f"{line.logger} {self.area(line.logger)} {line.message}".lower()
         if role == LevelRole:
             return line.level
         if role == LineRole:
@@ -171,7 +226,9 @@ class LogFilter(QSortFilterProxyModel):
         line = model.line(source_row)
         if line.level < self.min_level:
             return False
-        return not self.text or self.text in f"{line.logger} {line.message}".lower()
+        if not self.text:
+            return True
+        return self.text in str(model.index(source_row, 0).data(SearchRole))
 
 
 class LogPanel(QWidget):
@@ -288,63 +345,3 @@ class LogPanel(QWidget):
             text = "\n".join(self.lines_shown())
         clipboard = QGuiApplication.clipboard()
         clipboard.setText(text)
-
-
-def worded(record: logging.LogRecord) -> str | None:
-    """A record that carries itself as a message (``engine.job_log``) in the interface
-    language; None for the others, and in English (the line as the log file has it)."""
-    message = getattr(record, "worded", None)
-    language = interface_language()
-    if not isinstance(message, Message) or language == "en":
-        return None
-    return printable(scrub_secrets(message.words(language)), lines=True)
-
-
-class PanelHandler(logging.Handler):
-    """Formats where the record is emitted and hands the text to the panel."""
-
-    def __init__(self, panel: LogPanel, level: int = logging.INFO) -> None:
-        super().__init__(level)
-        self.addFilter(ScrubbingFilter())  # secrets never reach the panel or a copy of it
-        self.panel: LogPanel | None = panel
-        self._root_level: int | None = None
-
-    def emit(self, record: logging.LogRecord) -> None:
-        panel = self.panel
-        if panel is None:
-            return
-        try:
-            message = worded(record) or record.getMessage()
-            if record.exc_info:  # the scrubbed text the filter left, when it ran
-                text = record.exc_text or logging.Formatter().formatException(record.exc_info)
-                message += "\n" + text
-            panel.post(
-                LogLine(record.created, record.levelno, record.levelname, record.name, message)
-            )
-        except RuntimeError:  # the panel's C++ side is gone (window closed)
-            self.remove()
-        except Exception:
-            self.handleError(record)
-
-    def remove(self) -> None:
-        """Detach from the root logger and restore its level; safe to call twice."""
-        root = logging.getLogger()
-        root.removeHandler(self)
-        if self._root_level is not None:
-            root.setLevel(self._root_level)
-            self._root_level = None
-        self.panel = None
-
-
-def install_log_handler(panel: LogPanel, level: int = logging.INFO) -> PanelHandler:
-    """Show every record of ``level`` and above in ``panel``. The root logger is
-    lowered to ``level`` if needed (restored by ``remove()``); the handler goes
-    away by itself when the panel is destroyed."""
-    handler = PanelHandler(panel, level)
-    root = logging.getLogger()
-    if root.level > level:
-        handler._root_level = root.level
-        root.setLevel(level)
-    root.addHandler(handler)
-    panel.destroyed.connect(lambda *_: handler.remove())
-    return handler
