@@ -20,6 +20,7 @@ in the same language, so "3 of 5 requests failed; first: …" reads as one sente
 from __future__ import annotations
 
 import dataclasses
+import re
 import string
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -58,16 +59,30 @@ def template(code: str, language: str = "en") -> str | None:
 def fill(text: str, params: Mapping[str, Any], language: str = "en") -> str | None:
     """``text`` with ``params`` put in; None when a parameter is missing or does not
     fit its format (an old record): the caller then shows something else."""
-    values = {k: _worded(v, language) for k, v in params.items()}
+    values = {k: _worded(v, language, k) for k, v in params.items()}
     try:
         return text.format(**values)
     except (KeyError, IndexError, ValueError, TypeError, AttributeError):
         return None
 
 
-def _worded(value: Any, language: str) -> Any:
+#: parameters that may hold a library's or the system's own text (MuPDF's reason, an
+#: OSError, an HTTP body): DocBatch cannot word it, so another language quotes it
+VERBATIM = frozenset({"detail", "error", "reason", "why", "line"})
+_LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+def _worded(value: Any, language: str, name: str = "") -> Any:
     if isinstance(value, Mapping) and "code" in value:
         return Message.from_dict(value).words(language)
+    if (
+        language != "en"
+        and name in VERBATIM
+        and isinstance(value, str)
+        and _LATIN_WORD.search(value)
+        and not value.startswith("«")
+    ):
+        return f"«{value}»"
     return value
 
 

@@ -23,6 +23,10 @@ from PySide6.QtWidgets import (
 
 from docbatch_gui._qt.batches.model import model_label
 from docbatch_gui._qt.tasks import drain
+from docbatch_gui.domain.states import FINAL_STATES
+from docbatch_gui.resources import resources_dir
+from tests.builders import corrupt_pdf, encrypted_pdf
+from tests.gui.conftest import until
 from tests.gui.test_sizes import fill
 
 pytestmark = pytest.mark.asyncio(loop_factories=["qasync"])
@@ -31,7 +35,7 @@ pytestmark = pytest.mark.asyncio(loop_factories=["qasync"])
 PROPER = {
     "DocBatch", "Claude", "Anthropic", "Tesseract", "Google", "Vision", "Celery", "MinIO",
     "MongoDB", "Redis", "Excel", "English", "Haiku", "Sonnet", "Opus", "Fable", "Message",
-    "Batches", "OAuth", "PgDown", "PgUp", "Ctrl", "Enter", "Yandex",
+    "Batches", "OAuth", "PgDown", "PgUp", "Ctrl", "Enter", "Yandex", "MuPDF", "qpdf",
 }  # fmt: skip
 #: what is data or a name, not a word: «quoted» values, paths, file names, variables
 #: (DOCBATCH_DATA_DIR), model ids (claude-haiku-5-5), prices
@@ -77,6 +81,45 @@ async def test_the_russian_window_has_no_english_words(
     await drain()
     found = {w for text in shown_texts(window) for w in english_words(text or "")}
     assert not found, sorted(found)
+
+
+def log_rows(window: QWidget) -> list[str]:
+    """Every cell of the Log panel as shown (level, source and message)."""
+    model = window.log_panel.model  # type: ignore[attr-defined]
+    return [
+        " · ".join(str(model.index(row, column).data() or "") for column in range(1, 4))
+        for row in range(model.rowCount())
+    ]
+
+
+async def test_a_russian_run_logs_in_russian(russian: None, window: Any, tmp_path: Path) -> None:
+    """The operator's afternoon in the Log panel: files read, a damaged and a locked
+    one refused, a pause and a resume, a retry and a cancel; every line Russian."""
+    window.log_dock.show()
+    host, app = window.ctx.host, window.ctx.app
+    samples = sorted((resources_dir() / "samples").iterdir())[:2]
+    broken = [corrupt_pdf(tmp_path / "garbage.pdf"), encrypted_pdf(tmp_path / "locked.pdf")]
+    await window.queue_tab.add_paths([*samples, *broken])
+
+    def finished() -> bool:
+        jobs = app.store.list_jobs()
+        return len(jobs) == 4 and all(j.state in FINAL_STATES for j in jobs)
+
+    await until(finished, what="the four files processed")
+    host.pause()
+    failed = next(j for j in app.store.list_jobs() if j.file_name == "garbage.pdf")
+    app.retry(failed.id)
+    app.cancel(failed.id)
+    host.resume()
+    await drain()
+    window.log_panel.flush()
+    rows = log_rows(window)
+    assert any("обработка: на паузе" in row for row in rows), rows
+    assert any("garbage.pdf" in row and "Внимание" in row for row in rows), rows
+    found = {row: english_words(row) for row in rows if english_words(row)}
+    assert not found, found
+    # and none of them is DocBatch's own line left unworded (shown as "technical")
+    assert not [row for row in rows if "Техническое сообщение" in row], rows
 
 
 async def test_a_batch_says_its_effort_in_russian(russian: None) -> None:

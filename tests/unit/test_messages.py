@@ -107,3 +107,15 @@ def test_worded_list_needs_matching_codes() -> None:
     assert worded_list(["no candidates"], codes, "ru") == ["нет кандидатов"]
     assert worded_list(["no candidates"], [], "ru") == ["no candidates"]
     assert worded_list(["a", "b"], codes, "ru") == ["a", "b"]
+
+
+def test_a_librarys_own_text_is_quoted_in_another_language() -> None:
+    """MuPDF's or the system's reason cannot be translated: a Russian line quotes it as
+    data, an English one keeps it as it is, and a worded reason is not quoted."""
+    params = {"file": "a.pdf", "detail": "Failed to open file a.pdf as type pdf."}
+    assert "(«Failed to open file a.pdf as type pdf.»)" in word("pdf_damaged", params, "ru")
+    assert "(Failed to open file a.pdf as type pdf.)" in word("pdf_damaged", params, "en")
+    assert "(7)" in word("pdf_damaged", {"file": "a.pdf", "detail": "7"}, "ru")
+    inner = english("claude_timeout").message.as_dict()
+    nested = word("crashed_repeatedly", {"error": inner, "times": 2}, "ru")
+    assert "«" not in nested and "тайм-аут" in nested
