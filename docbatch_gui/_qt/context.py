@@ -31,18 +31,11 @@ class GuiContext:
 
     def doc_type_label(self, key: str) -> str:
         """A document type as the operator reads it, in the interface language."""
-        doc_type = self.app.profile.doc_type(key)
-        if doc_type is None:
-            return key
-        language = interface_language()
-        return doc_type.labels.get(language) or doc_type.labels.get("en") or key
+        return self.app.profile.doc_type_label(key, interface_language())
 
     def field_label(self, key: str) -> str:
         """A field's label in the interface language (its key when the profile has none)."""
-        spec = next((f for f in self.app.profile.fields if f.key == key), None)
-        if spec is None:
-            return key
-        return spec.labels.get(interface_language()) or spec.labels.get("en") or key
+        return self.app.profile.field_label(key, interface_language())
 
     def reasons(self, doc: Document) -> list[str]:
         """Why the document needs review, in the interface language with field labels."""

@@ -123,7 +123,9 @@ class DocBatchApp(JobMoves, BatchViews, RemoteSources, BudgetViews):
         from docbatch_gui.registry.limits import SheetLimits
         from docbatch_gui.registry.service import RegistryService
 
-        return RegistryService(self.store, self.workload, SheetLimits.of(self.settings))
+        return RegistryService(
+            self.store, self.workload, SheetLimits.of(self.settings), self.profile
+        )
 
     @cached_property
     def exports(self) -> DocumentExports:

@@ -33,6 +33,7 @@ from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState
 from docbatch_gui.engine.context import opened_context
 from docbatch_gui.engine.faults import crash_once
 from docbatch_gui.engine.worker import run_job
+from docbatch_gui.pipeline.profile import load_profile
 from docbatch_gui.registry.limits import SheetLimits
 from docbatch_gui.registry.service import RegistryService
 from docbatch_gui.settings.model import Settings, load_settings
@@ -115,9 +116,10 @@ def _registry_task(task: Task, call: Callable[..., dict[str, Any]], *args: Any, 
     """The frame every registry task shares: its own connections and progress. The
     service holds the workload slot and records failures (``registry_calls``)."""
     settings = task_settings()
-    store = open_store(settings)  # the registry needs no blobs and no profile
+    store = open_store(settings)  # the registry needs no blobs
     try:
-        service = RegistryService(store, task_workload(settings), SheetLimits.of(settings))
+        profile = load_profile(settings.profile_path)  # names types and fields in exports
+        service = RegistryService(store, task_workload(settings), SheetLimits.of(settings), profile)
         return call(service, reporter(task), *args, **kw)
     finally:
         store.close()

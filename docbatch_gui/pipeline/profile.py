@@ -145,6 +145,16 @@ class Profile:
     def doc_type(self, key: str) -> DocTypeProfile | None:
         return next((t for t in self.doc_types if t.key == key), None)
 
+    def field_label(self, key: str, language: str) -> str:
+        """A field as a person reads it in ``language`` (English, else its key)."""
+        spec = self.field(key)
+        return (spec.labels.get(language) or spec.labels.get("en") or key) if spec else key
+
+    def doc_type_label(self, key: str, language: str) -> str:
+        """A document type as a person reads it in ``language`` (English, else its key)."""
+        kind = self.doc_type(key)
+        return (kind.labels.get(language) or kind.labels.get("en") or key) if kind else key
+
     def __reduce__(self) -> tuple[Any, tuple[Path]]:
         """Cross process boundaries as the file it came from (compiled patterns and
         read-only mappings do not pickle); the receiving process reloads it."""

@@ -14,7 +14,7 @@ import errno
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import Any, cast
@@ -31,7 +31,14 @@ from docbatch_gui.domain.registry import RegistryRowRecord, SearchResult
 from docbatch_gui.domain.text import clean_value
 from docbatch_gui.registry.where import matched_locations, where_text
 
-__all__ = ["DOCUMENT_COLUMNS", "EXPORT_WORDS", "MATCH_COLUMNS", "escape_cell", "write_export"]
+__all__ = [
+    "DOCUMENT_COLUMNS",
+    "EXPORT_WORDS",
+    "MATCH_COLUMNS",
+    "ExportLabels",
+    "escape_cell",
+    "write_export",
+]
 
 # Prefixed so that they never collide with the registry's own "Номер", "Дата", "Сумма".
 MATCH_COLUMNS = ["Строка", "Документ id", "Документ: файл", "Документ: страницы",
@@ -39,6 +46,25 @@ MATCH_COLUMNS = ["Строка", "Документ id", "Документ: фа�
                  "Оценка", "Предупреждения", "Правило", "Вручную",
                  "Документ: где на странице"]  # fmt: skip
 DOCUMENT_COLUMNS = ["Документ id", "Файл", "Страницы", "Тип", "Номер", "Дата", "Сумма"]
+
+
+@dataclass(frozen=True)
+class ExportLabels:
+    """Field and document-type keys as the export's language names them ("Номер",
+    "Счёт" for ``number``, ``invoice``); a key without a label is written as it is."""
+
+    fields: Mapping[str, str] = field(default_factory=dict)
+    doc_types: Mapping[str, str] = field(default_factory=dict)
+
+    def field_label(self, key: str) -> str:
+        return self.fields.get(key, key)
+
+    def type_label(self, key: str) -> str:
+        return self.doc_types.get(key, key)
+
+
+#: what an export without a profile writes: the keys themselves
+KEYS = ExportLabels()
 
 
 @dataclass(frozen=True)
@@ -127,22 +153,27 @@ def header(sheet: WriteOnlySheet, names: Sequence[str], widths: Sequence[int]) -
     sheet.append(cells)
 
 
-def document_cells(doc: Document | None, file_name: str | None) -> list[Any]:
+def document_cells(
+    doc: Document | None, file_name: str | None, labels: ExportLabels = KEYS
+) -> list[Any]:
     """File, pages, type, number, date and amount of a document, or blanks."""
     if doc is None:
         return [None] * 6
     pages = str(doc.page_from) if doc.page_from == doc.page_to else f"{doc.page_from}-{doc.page_to}"
     fields = doc.fields
-    return [file_name, pages, doc.doc_type, fields.get("number"), fields.get("date"),
-            fields.get("amount")]  # fmt: skip
+    return [file_name, pages, labels.type_label(doc.doc_type), fields.get("number"),
+            fields.get("date"), fields.get("amount")]  # fmt: skip
 
 
-def _where(doc: Document | None, result: SearchResult | None, language: str) -> str | None:
-    """ "number: p. 1 [x0, y0, x1, y1]; date: …" for the values the row was matched on."""
+def _where(
+    doc: Document | None, result: SearchResult | None, language: str, labels: ExportLabels
+) -> str | None:
+    """ "Номер: стр. 1 [x0, y0, x1, y1]; Дата: …" for the values the row was matched on."""
     if doc is None or result is None:
         return None
     spots = matched_locations(doc, result.explanation)
-    return "; ".join(f"{name}: {where_text(spot, language)}" for name, spot in spots) or None
+    shown = [f"{labels.field_label(name)}: {where_text(spot, language)}" for name, spot in spots]
+    return "; ".join(shown) or None
 
 
 def write_export(
@@ -158,9 +189,11 @@ def write_export(
     progress: ProgressSink | None = None,
     cancel: CancelToken | None = None,
     language: str = "ru",
+    labels: ExportLabels = KEYS,
 ) -> int:
     """Write the export and return the number of registry rows written; its headers,
-    sheet names and warnings in ``language`` (the registry's own columns as they are).
+    sheet names and warnings in ``language`` (the registry's own columns as they are),
+    and document types and fields as ``labels`` names them.
 
     The file is written next to ``out`` and renamed at the end, so a canceled or failed
     export never leaves a half-written workbook under the name the operator chose.
@@ -191,12 +224,12 @@ def write_export(
             match = [
                 record.row,
                 doc_id,
-                *document_cells(doc, file_names.get(doc.job_id) if doc else None),
+                *document_cells(doc, file_names.get(doc.job_id) if doc else None, labels),
                 result.score if result else None,
                 "; ".join(result.warnings_in(language)) if result else None,
                 result.rule if result else None,
                 (result.assigned_by or words.yes) if result and result.manual else None,
-                _where(doc, result, language),
+                _where(doc, result, language, labels),
             ]
             values = [*raw, *match]
             sheet.append([typed(sheet, v, formats.get(i)) for i, v in enumerate(values)])
@@ -208,7 +241,7 @@ def write_export(
         header(lonely, words.document_columns, [12, 36, 10, 14, 18, 12, 14])
         lonely_formats = {5: DATE_FORMAT, 6: AMOUNT_FORMAT}
         for doc in unmatched:
-            cells = [doc.id, *document_cells(doc, file_names.get(doc.job_id))]
+            cells = [doc.id, *document_cells(doc, file_names.get(doc.job_id), labels)]
             lonely.append([typed(lonely, v, lonely_formats.get(i)) for i, v in enumerate(cells)])
         workbook.save(partial)
         partial.replace(out)

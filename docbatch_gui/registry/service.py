@@ -12,7 +12,7 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from docbatch_gui.coordination.owner import HEARTBEAT_EVERY, owner_alive, this_owner
 from docbatch_gui.coordination.workload import Workload, workload_for
@@ -29,11 +29,14 @@ from docbatch_gui.domain.registry import (
 )
 from docbatch_gui.registry import search as search_mod
 from docbatch_gui.registry.config import RegistryConfig, load_config
-from docbatch_gui.registry.exporter import write_export
+from docbatch_gui.registry.exporter import ExportLabels, write_export
 from docbatch_gui.registry.importer import preview, read_registry
 from docbatch_gui.registry.limits import SheetLimits
 from docbatch_gui.registry.matcher import RegistryRow as MatchRow
 from docbatch_gui.storage.store import Store
+
+if TYPE_CHECKING:
+    from docbatch_gui.pipeline.profile import Profile
 
 __all__ = [
     "RESULT_FILTERS",
@@ -114,9 +117,15 @@ class RegistryService:
     team is refused and imports elsewhere size their threads from what is left."""
 
     def __init__(
-        self, store: Store, workload: Workload | None = None, limits: SheetLimits | None = None
+        self,
+        store: Store,
+        workload: Workload | None = None,
+        limits: SheetLimits | None = None,
+        profile: Profile | None = None,
     ) -> None:
         self.store = store
+        #: names document types and fields in an export (their keys without one)
+        self.profile = profile
         self.workload = workload if workload is not None else workload_for(None)
         #: REGISTRY_MAX_ROWS and the other caps every preview and import runs under
         self.limits = limits or SheetLimits()
@@ -424,7 +433,17 @@ class RegistryService:
                 Path(out), headers, self._rows(registry_id), results, documents, names,
                 unmatched, total=self.store.count_registry_rows(registry_id),
                 progress=progress, cancel=cancel, language=language,
+                labels=self._labels(language),
             )  # fmt: skip
+
+    def _labels(self, language: str) -> ExportLabels:
+        profile = self.profile
+        if profile is None:
+            return ExportLabels()
+        return ExportLabels(
+            {f.key: profile.field_label(f.key, language) for f in profile.fields},
+            {t.key: profile.doc_type_label(t.key, language) for t in profile.doc_types},
+        )
 
     def _rows(self, registry_id: int, page: int = 5000) -> Iterator[RegistryRowRecord]:
         """Rows page by page, so an export of a big registry stays in bounded memory."""

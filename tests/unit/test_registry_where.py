@@ -8,7 +8,8 @@ import openpyxl
 
 from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.registry import RegistryRowRecord, SearchResult
-from docbatch_gui.registry.exporter import MATCH_COLUMNS, write_export
+from docbatch_gui.pipeline.profile import load_profile
+from docbatch_gui.registry.exporter import MATCH_COLUMNS, ExportLabels, write_export
 from docbatch_gui.registry.where import matched_locations, value_location, where_text
 
 LOCATIONS = {
@@ -62,3 +63,28 @@ def test_the_export_has_a_column_of_where_the_values_stand(tmp_path: Path) -> No
         "number: стр. 1 [0.166, 0.170, 0.274, 0.185]; amount: стр. 2 [0.852, 0.365, 0.923, 0.381]"
     )
     assert sheet[3][column].value is None
+
+
+def test_a_russian_export_names_fields_and_types_in_russian(tmp_path: Path) -> None:
+    """With the profile's labels (as the application exports), "Номер: стр. 1" and
+    "Счёт", not the keys; English labels in an English export."""
+    rows = [RegistryRowRecord(4, {"Номер": "INV-1"}, {"number": "INV-1"}, {"number": "1"})]
+    results = {4: SearchResult(4, 7, 0.9, EXPLANATION)}
+    profile = load_profile(None)
+    for language, where, kind in (
+        ("ru", "Номер: стр. 1 [0.166, 0.170, 0.274, 0.185]; Сумма: стр. 2", "Счёт"),
+        ("en", "Number: p. 1 [0.166, 0.170, 0.274, 0.185]; Amount: p. 2", "Invoice"),
+    ):
+        labels = ExportLabels(
+            {f.key: profile.field_label(f.key, language) for f in profile.fields},
+            {t.key: profile.doc_type_label(t.key, language) for t in profile.doc_types},
+        )
+        out = tmp_path / f"export_{language}.xlsx"
+        write_export(out, ["Номер"], rows, results, {7: DOCUMENT}, {1: "inv.pdf"}, [DOCUMENT],
+                     language=language, labels=labels)  # fmt: skip
+        book = openpyxl.load_workbook(out)
+        sheet = book.worksheets[0]
+        cells = [c.value for c in sheet[2]]
+        assert str(cells[-1]).startswith(where)
+        assert cells[5] == kind  # the document's type
+        assert [c.value for c in book.worksheets[1][2]][3] == kind  # the unmatched sheet
