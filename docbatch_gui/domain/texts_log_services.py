@@ -153,6 +153,10 @@ LOG_SERVICE_TEXTS: dict[str, dict[str, str]] = {
         "en": "{folder}: {error}; tried again every {poll:g} s",
         "ru": "{folder}: {error}; повторная попытка каждые {poll:g} с",
     },
+    "log_watch_missing": {
+        "en": "{folder} is missing or not a folder",
+        "ru": "папки {folder} нет, или это не папка",
+    },
     # blobs
     "log_blob_repaired": {
         "en": "blob {key} was damaged; replaced with a good copy",

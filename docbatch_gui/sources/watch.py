@@ -203,19 +203,25 @@ class FolderWatcher:
         for folder in self.folders:
             try:
                 if not folder.is_dir():
-                    raise FileNotFoundError(f"{folder} is missing or not a folder")
+                    self._problem(folder, self._unreadable(folder, None))
+                    continue
                 self._schedule(folder)
                 files = list(self._files(folder))
             except OSError as exc:
-                why = exc.strerror or cause(exc)
-                self._problem(
-                    folder,
-                    english("log_watch_unreadable", folder=str(folder), error=why, poll=self.poll),
-                )
+                self._problem(folder, self._unreadable(folder, exc))
                 continue
             self._problem(folder, None)
             for path in files:
                 self._consider(path, folder)
+
+    def _unreadable(self, folder: Path, exc: OSError | None) -> str:
+        """What ``on_problem`` and the log say about a folder that cannot be listed: a
+        message, so the window words it in its own language."""
+        if exc is None:
+            why: object = english("log_watch_missing", folder=str(folder))
+        else:
+            why = exc.strerror or cause(exc)
+        return english("log_watch_unreadable", folder=str(folder), error=why, poll=self.poll)
 
     def _files(self, folder: Path) -> Iterator[Path]:
         for root, dirs, names in os.walk(folder):
