@@ -18,7 +18,7 @@ LOG_SERVICE_TEXTS: dict[str, dict[str, str]] = {
         "input",
         "ru": "кэширование промпта для {model} выключено: общий префикс (системный промпт и "
         "схема, около {tokens} токенов) короче минимума модели в {minimum} кэшируемых "
-        "токенов, поэтому Claude его не кэшировал бы; запросы идут без пометки и оплачивают "
+        "токенов, поэтому Claude не стал бы его кэшировать; запросы идут без пометки и оплачивают "
         "префикс как входные токены",
     },
     "log_sync_start": {
@@ -29,7 +29,7 @@ LOG_SERVICE_TEXTS: dict[str, dict[str, str]] = {
         "en": "sync extraction end: {requests} requests, concurrency {concurrency}, "
         "succeeded {succeeded}, failed {failed}, elapsed {elapsed:.2f}s",
         "ru": "синхронное извлечение завершено: запросов {requests}, одновременно "
-        "{concurrency}, успешно {succeeded}, с ошибкой {failed}, заняло {elapsed:.2f} с",
+        "{concurrency}, успешно {succeeded}, с ошибкой {failed}, время {elapsed:.2f} с",
     },
     "log_claude_critical": {"en": "{error}", "ru": "{error}"},
     "log_claude_cut_off": {
@@ -113,7 +113,7 @@ LOG_SERVICE_TEXTS: dict[str, dict[str, str]] = {
     },
     "log_setting_secret_in_file": {
         "en": "{name} in {path} is ignored: secrets live in the keyring",
-        "ru": "{name} в {path} пропущен: секреты хранятся в хранилище ключей",
+        "ru": "{name} в {path} не учитывается: секреты хранятся в хранилище ключей",
     },
     "log_settings_saved": {
         "en": "settings saved to {path} ({count} values differ from the defaults)",
@@ -184,15 +184,15 @@ LOG_SERVICE_TEXTS: dict[str, dict[str, str]] = {
         "en": "{path} is held by another DocBatch process on this data folder (the window, "
         "or another docbatch command): that one processes the jobs, this one watches them "
         "until it exits",
-        "ru": "{path} занят другим процессом DocBatch с этой папкой данных (окном или другой "
-        "командой docbatch): задания обрабатывает он, а этот следит за ними, пока тот не "
-        "завершится",
+        "ru": "файл блокировки {path} занят другим процессом DocBatch с этой папкой данных "
+        "(окном или другой командой docbatch): задания обрабатывает он, а этот лишь следит "
+        "за ними, пока сам не завершится",
     },
     "log_workload_unreachable": {
         "en": "Redis at {url} is unreachable ({error}): the workload is not shared; imports "
         "use {pdf} PDF and {tiff} TIFF threads",
         "ru": "Redis по адресу {url} недоступен ({error}): нагрузка не делится между "
-        "машинами; импорт использует потоков: {pdf} для PDF и {tiff} для TIFF",
+        "машинами; потоки импорта: PDF — {pdf}, TIFF — {tiff}",
     },
     # Celery tasks
     "log_registry_gone": {
@@ -205,6 +205,7 @@ LOG_SERVICE_TEXTS: dict[str, dict[str, str]] = {
     },
     "log_worker_lost": {
         "en": "job {job}: worker lost during {state}; running it again",
-        "ru": "задание {job}: обработчик пропал на этапе «{state}»; задание запускается снова",
+        "ru": "задание {job}: обработчик Celery пропал на этапе «{state}»; задание запускается "
+        "снова",
     },
 }
