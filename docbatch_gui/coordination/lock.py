@@ -16,6 +16,8 @@ from typing import Self
 
 from filelock import FileLock, Timeout
 
+from docbatch_gui.domain.said import say
+
 log = logging.getLogger(__name__)
 
 
@@ -60,12 +62,7 @@ class WorkerLock(HeldLock):
         except Timeout:
             if not self._refused:  # said once: a watcher asks again every few seconds
                 self._refused = True
-                log.info(
-                    "%s is held by another DocBatch process on this data folder (the "
-                    "window, or another docbatch command): that one processes the jobs, "
-                    "this one watches them until it exits",
-                    self.path,
-                )
+                say(log, logging.INFO, "log_lock_held", path=str(self.path))
             return False
         self._refused = False
         return True

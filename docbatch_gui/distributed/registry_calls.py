@@ -16,8 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from docbatch_gui.domain.errors import NotFound
+from docbatch_gui.domain.messages import english
 from docbatch_gui.domain.progress import Progress, ProgressSink
 from docbatch_gui.domain.registry import RegistryStatus
+from docbatch_gui.domain.said import cause, say
 from docbatch_gui.registry.service import RegistryService
 
 log = logging.getLogger(__name__)
@@ -67,7 +69,9 @@ def export(
     try:
         rows = service.export(int(registry_id), Path(out), progress=progress_to(report, "export"))
     except Exception as exc:
-        mark_error(service, int(registry_id), f"export failed: {exc}")
+        mark_error(
+            service, int(registry_id), english("log_registry_export_failed", error=cause(exc))
+        )
         raise
     report(Progress(1, 1, f"registry {registry_id}: {rows} rows exported"))
     return {"registry_id": int(registry_id), "rows": rows, "out": out}
@@ -78,4 +82,4 @@ def mark_error(service: RegistryService, registry_id: int, message: str) -> None
     try:
         service.store.update_registry(registry_id, status=RegistryStatus.ERROR, task_error=message)
     except NotFound:
-        log.error("registry %s failed and no longer exists: %s", registry_id, message)
+        say(log, logging.ERROR, "log_registry_gone", registry=registry_id, error=cause(message))

@@ -26,6 +26,8 @@ from docbatch_gui.domain.errors import (
     RetryableError,
     UnsupportedInput,
 )
+from docbatch_gui.domain.messages import Worded, english
+from docbatch_gui.domain.said import cause, say
 from docbatch_gui.llm.answers import InvalidAnswer, RawDocument, parse_answer
 from docbatch_gui.llm.catalogue import Usage
 from docbatch_gui.llm.metrics import SyncMetrics
@@ -74,10 +76,10 @@ def _span(pages: Sequence[int]) -> str:
     return f"{pages[0]}-{pages[-1]}" if pages else "?"
 
 
-def cut_off_note(custom_id: str, pages: Sequence[int], budget: int, raised: int) -> str:
-    return (
-        f"{custom_id} (pages {_span(pages)}): the answer was cut off at max_tokens "
-        f"{budget}; sent once more with {raised}"
+def cut_off_note(custom_id: str, pages: Sequence[int], budget: int, raised: int) -> Worded:
+    """What a cut-off answer's request records, and the log says (``log_claude_cut_off``)."""
+    return english(
+        "log_claude_cut_off", request=custom_id, pages=_span(pages), budget=budget, raised=raised
     )
 
 
@@ -181,22 +183,25 @@ class ClaudeSync:
 
     async def extract(self, requests: Sequence[ExtractionRequest]) -> list[RequestOutcome]:
         started = time.monotonic()
-        log.info(
-            "sync extraction start: %d requests, concurrency %d",
-            len(requests),
-            self.max_concurrency,
+        say(
+            log,
+            logging.INFO,
+            "log_sync_start",
+            requests=len(requests),
+            concurrency=self.max_concurrency,
         )
         outcomes = await asyncio.gather(*(self._counted(r) for r in requests))
         outcomes.sort(key=lambda o: (o.request.job_id, o.request.group))
         succeeded = sum(o.ok for o in outcomes)
-        log.info(
-            "sync extraction end: %d requests, concurrency %d, succeeded %d, failed %d, "
-            "elapsed %.2fs",
-            len(outcomes),
-            self.max_concurrency,
-            succeeded,
-            len(outcomes) - succeeded,
-            time.monotonic() - started,
+        say(
+            log,
+            logging.INFO,
+            "log_sync_end",
+            requests=len(outcomes),
+            concurrency=self.max_concurrency,
+            succeeded=succeeded,
+            failed=len(outcomes) - succeeded,
+            elapsed=time.monotonic() - started,
         )
         return outcomes
 
@@ -221,7 +226,7 @@ class ClaudeSync:
                 error = classify_api_error(exc)
                 if isinstance(error, CriticalError) and self.critical is None:
                     self.critical = error
-                    log.error("%s", error.message)
+                    say(log, logging.ERROR, "log_claude_critical", error=cause(error))
                 return RequestOutcome(request, None, error, usage, attempts, note)
             usage += Usage.from_api(message.usage)
             try:
@@ -234,11 +239,18 @@ class ClaudeSync:
                     error = cut_off_error(request.pages, budget)
                     return RequestOutcome(request, None, error, usage, attempts, note, budget)
                 note = cut_off_note(request.custom_id, request.pages, budget, raised)
-                log.warning("%s", note)
+                say(log, logging.WARNING, "log_claude_cut_off", **note.message.params)
                 request = replace(request, params={**request.params, "max_tokens": raised})
                 continue
             except InvalidAnswer as exc:
-                log.warning("%s: %s (attempt %d)", request.custom_id, exc.message, attempts)
+                say(
+                    log,
+                    logging.WARNING,
+                    "log_claude_invalid_answer",
+                    request=request.custom_id,
+                    error=cause(exc),
+                    attempt=attempts,
+                )
                 if attempts > self.request_retries:
                     return RequestOutcome(request, None, exc, usage, attempts, note)
                 continue

@@ -36,7 +36,9 @@ from tenacity import (
 )
 
 from docbatch_gui.domain.errors import NotFound
+from docbatch_gui.domain.messages import english
 from docbatch_gui.domain.models import Document, Job
+from docbatch_gui.domain.said import cause, say
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.settings.secrets import keyring_secret
 
@@ -78,6 +80,7 @@ class DeliveryRefused(Exception):
     def __init__(self, status: int, text: str) -> None:
         super().__init__(f"HTTP {status}: {text[:200]}")
         self.status = status
+        self.detail = text[:200]
 
 
 def _retried(exc: BaseException) -> bool:
@@ -146,7 +149,9 @@ class Outbox:
             try:
                 messages.append(self._load(path))
             except (OSError, ValueError, TypeError) as exc:
-                log.warning("webhook message %s cannot be read (%s); left in place", path, exc)
+                say(
+                    log, logging.WARNING, "log_webhook_unreadable", path=str(path), error=cause(exc)
+                )
         return messages
 
     @staticmethod
@@ -203,23 +208,44 @@ def deliver_pending(settings: Settings, outbox: Outbox | None = None) -> tuple[i
         try:
             tries = post(message, url, secret, settings)
         except (httpx.HTTPError, DeliveryRefused, RetryError) as exc:
-            outbox.give_up(message, settings.webhook_attempts, _described(exc))
-            log.warning("webhook for job %s (%s) failed: %s; kept for `docbatch webhooks "
-                        "--resend`", message.job_id, message.event, _described(exc))  # fmt: skip
+            why = _described(exc)
+            outbox.give_up(message, settings.webhook_attempts, why)
+            say(
+                log,
+                logging.WARNING,
+                "log_webhook_failed",
+                job=message.job_id,
+                event=_event(message.event),
+                error=cause(why),
+            )
             failed += 1
             continue
         outbox.delivered(message)
-        log.info("webhook for job %s (%s) delivered after %d try(s)", message.job_id,
-                 message.event, tries)  # fmt: skip
+        say(
+            log,
+            logging.INFO,
+            "log_webhook_delivered",
+            job=message.job_id,
+            event=_event(message.event),
+            tries=tries,
+        )
         sent += 1
     return sent, failed
 
 
+def _event(event: str) -> dict[str, Any]:
+    """A message's event (a job state) as a message parameter, worded by the reader."""
+    return {"code": f"state_{event}", "params": {}}
+
+
 def _described(exc: BaseException) -> str:
+    """Why a delivery failed, kept with the failed message: coded, so the log words it."""
     if isinstance(exc, httpx.TimeoutException):
-        return "the receiver did not answer in time"
+        return english("log_webhook_no_answer")
     if isinstance(exc, httpx.ConnectError):
-        return "the receiver cannot be reached"
+        return english("log_webhook_unreachable")
+    if isinstance(exc, DeliveryRefused):
+        return english("log_webhook_refused", status=exc.status, detail=exc.detail)
     return str(exc) or type(exc).__name__
 
 
@@ -252,7 +278,7 @@ class Sender:
             try:
                 deliver_pending(self.settings, self.outbox)
             except Exception:  # the sender must outlive one bad message
-                log.exception("webhook sender")
+                say(log, logging.ERROR, "log_webhook_sender_failed", exc_info=True)
             if not self._wake.is_set():
                 self._idle.set()
 
@@ -281,7 +307,7 @@ def announce(settings: Settings, job: Job, documents: Sequence[Document]) -> Non
     try:
         outbox_for(settings).add(job, documents)
     except OSError as exc:
-        log.error("webhook for job %s not queued: %s", job.id, exc)
+        say(log, logging.ERROR, "log_webhook_not_queued", job=job.id, error=cause(exc))
         return
     sender = sender_for(settings)
     if sender is not None:

@@ -32,6 +32,7 @@ from typing import Any
 
 import psutil
 
+from docbatch_gui.domain.said import say
 from docbatch_gui.frozen import child_command
 
 log = logging.getLogger(__name__)
@@ -100,7 +101,7 @@ def kill_group(pgid: int, *, confirm_within: float = 5.0) -> bool:
             _LIVE_GROUPS.discard(pgid)
             return True
         time.sleep(0.01)
-    log.error("process group %s survived SIGKILL for %.1fs", pgid, confirm_within)
+    say(log, logging.ERROR, "log_group_survived", group=pgid, seconds=confirm_within)
     return False
 
 

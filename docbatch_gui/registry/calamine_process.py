@@ -21,7 +21,9 @@ from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from docbatch_gui.domain.messages import Worded, english
 from docbatch_gui.domain.registry import FilteredRowRecord, RegistryRowRecord
+from docbatch_gui.domain.said import cause, say
 from docbatch_gui.frozen import child_command, is_frozen
 from docbatch_gui.registry.calamine_child import FRAME
 from docbatch_gui.registry.rows import RowFilter
@@ -84,7 +86,7 @@ class CalamineProcess:
         try:
             return cls(path, name)
         except OSError as exc:
-            _log.info("%s: calamine in this process (no child: %s)", path.name, exc)
+            say(_log, logging.INFO, "log_calamine_no_child", file=path.name, error=cause(exc))
             return None
 
     def open(self) -> tuple[int, Rows] | None:
@@ -94,7 +96,13 @@ class CalamineProcess:
         if frame is not None and frame[0] == "width":
             return frame[1], self._rows()
         reason = frame[1] if frame is not None else self._ended()
-        _log.info("%s: streamed by openpyxl (calamine: %s)", self.path.name, reason)
+        say(
+            _log,
+            logging.INFO,
+            "log_registry_streamed",
+            file=self.path.name,
+            reason=english("log_reason_calamine_failed", error=cause(reason)),
+        )
         self.close()
         return None
 
@@ -173,11 +181,13 @@ class CalamineProcess:
         kind, value = pickle.loads(data)  # our own child's output
         return kind, value
 
-    def _ended(self) -> str:
+    def _ended(self) -> Worded:
         """How the child ended, with the tail of what it wrote to stderr."""
         with contextlib.suppress(subprocess.TimeoutExpired):
             self._process.wait(timeout=5)
         code = self._process.poll()
         self._stderr.seek(max(self._stderr.seek(0, os.SEEK_END) - 500, 0))
         detail = self._stderr.read().decode(errors="replace").strip().splitlines()
-        return f"exit code {code}" + (f": {detail[-1]}" if detail else "")
+        if detail:
+            return english("log_calamine_exit_detail", exit=code, detail=detail[-1])
+        return english("log_calamine_exit", exit=code)

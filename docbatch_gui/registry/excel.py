@@ -31,6 +31,8 @@ from typing import Any, Literal
 from xml.etree import ElementTree
 
 from docbatch_gui.domain.errors import NotFound, UnsupportedInput
+from docbatch_gui.domain.messages import english
+from docbatch_gui.domain.said import say
 from docbatch_gui.registry.calamine_process import CHILD_FROM, IN_CHILD, CalamineProcess
 from docbatch_gui.registry.limits import EXCEL_MAX_ROWS, SheetLimits, bounded_rows, too_many_rows
 from docbatch_gui.registry.xlsx_read import (
@@ -206,11 +208,12 @@ def open_sheet(
         elif reader == "auto":
             if child is not None:
                 child.close()  # at once: its memory and processor go to openpyxl
-            _log.info(
-                "%s: streamed by openpyxl (%s)",
-                path.name,
-                f"about {estimate >> 20} MB in calamine" if scan.regular else "irregular sheet",
+            why = (
+                english("log_reason_calamine_memory", mb=estimate >> 20)
+                if scan.regular
+                else english("log_reason_irregular_sheet")
             )
+            say(_log, logging.INFO, "log_registry_streamed", file=path.name, reason=why)
         used = "calamine"
         if opened is None:
             used = "openpyxl"

@@ -30,6 +30,8 @@ from typing import Any
 import openpyxl
 import python_calamine
 
+from docbatch_gui.domain.messages import english
+from docbatch_gui.domain.said import cause, say
 from docbatch_gui.registry.calamine_child import calamine_rows
 from docbatch_gui.registry.xlsx_scan import SheetScan, strip_autofilters
 
@@ -73,7 +75,13 @@ def open_calamine(path: Path, name: str, stack: contextlib.ExitStack) -> tuple[i
     except BaseException as exc:  # a Rust panic arrives as a BaseException
         if not isinstance(exc, Exception) and type(exc).__name__ != "PanicException":
             raise
-        _log.info("%s: streamed by openpyxl (calamine: %s)", path.name, exc)
+        say(
+            _log,
+            logging.INFO,
+            "log_registry_streamed",
+            file=path.name,
+            reason=english("log_reason_calamine_failed", error=cause(exc)),
+        )
         return None
     end = sheet.end
     return (end[1] + 1 if end else 0), calamine_rows(sheet)

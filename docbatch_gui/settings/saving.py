@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from docbatch_gui.domain.errors import ConfigError
+from docbatch_gui.domain.said import say
 from docbatch_gui.settings.file import (
     SECRET_VARIABLES,
     URI_VARIABLES,
@@ -62,7 +63,7 @@ def save_settings(values: Mapping[str, Any]) -> Settings:
     stored = {k: v for k, v in sorted(merged.items()) if not _is_default(k, v)}
     store_secrets(secrets)
     write_atomically(path, stored)
-    log.info("settings saved to %s (%d values differ from the defaults)", path, len(stored))
+    say(log, logging.INFO, "log_settings_saved", path=str(path), count=len(stored))
     return load_settings()
 
 

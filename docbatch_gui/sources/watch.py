@@ -30,6 +30,9 @@ from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver, ObservedWatch
 
+from docbatch_gui.domain.messages import english
+from docbatch_gui.domain.said import cause, say
+
 log = logging.getLogger(__name__)
 
 
@@ -189,7 +192,7 @@ class FolderWatcher:
                 self.scan()
                 self.on_tick()
             except Exception:  # the watcher must outlive one odd file or callback
-                log.exception("watched folders")
+                say(log, logging.ERROR, "log_watch_failed", exc_info=True)
             # listen for events, and settle: look again once a seen file may be complete
             self._wake.wait(min(self.poll, self.settle) if self._seen else self.poll)
             self._wake.clear()
@@ -200,16 +203,25 @@ class FolderWatcher:
         for folder in self.folders:
             try:
                 if not folder.is_dir():
-                    raise FileNotFoundError(f"{folder} is missing or not a folder")
+                    self._problem(folder, self._unreadable(folder, None))
+                    continue
                 self._schedule(folder)
                 files = list(self._files(folder))
             except OSError as exc:
-                self._problem(folder, f"{folder}: {exc.strerror or exc}; tried again "
-                                      f"every {self.poll:g} s")  # fmt: skip
+                self._problem(folder, self._unreadable(folder, exc))
                 continue
             self._problem(folder, None)
             for path in files:
                 self._consider(path, folder)
+
+    def _unreadable(self, folder: Path, exc: OSError | None) -> str:
+        """What ``on_problem`` and the log say about a folder that cannot be listed: a
+        message, so the window words it in its own language."""
+        if exc is None:
+            why: object = english("log_watch_missing", folder=str(folder))
+        else:
+            why = exc.strerror or cause(exc)
+        return english("log_watch_unreadable", folder=str(folder), error=why, poll=self.poll)
 
     def _files(self, folder: Path) -> Iterator[Path]:
         for root, dirs, names in os.walk(folder):
@@ -248,7 +260,14 @@ class FolderWatcher:
         try:
             watch = self._observer.schedule(_Wake(self._wake), str(folder), recursive=True)
         except OSError as exc:  # no inotify here (a share): the listing still works
-            log.info("no file events for %s (%s); listing every %g s", folder, exc, self.poll)
+            say(
+                log,
+                logging.INFO,
+                "log_watch_no_events",
+                folder=str(folder),
+                error=cause(exc),
+                poll=self.poll,
+            )
             watch = None
         self._scheduled[folder] = watch
 
@@ -265,9 +284,9 @@ class FolderWatcher:
             if folder not in self.problems:
                 return
             del self.problems[folder]
-            log.info("watched folder %s is back", folder)
+            say(log, logging.INFO, "log_watch_back", folder=str(folder))
         else:
             self.problems[folder] = message
             self._unschedule(folder)  # a remounted share is a new folder to watch
-            log.warning("watched folder %s", message)
+            say(log, logging.WARNING, "log_watch_problem", problem=cause(message))
         self.on_problem(folder, message)
