@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from docbatch_gui._qt.qt_libraries import check_before_qt
 from docbatch_gui.domain.errors import ConfigError, DocBatchError
+from docbatch_gui.domain.messages import words_of
 from docbatch_gui.domain.said import say
 from docbatch_gui.frozen import dispatch_child
 from docbatch_gui.storage.health import storage_error
@@ -78,6 +79,7 @@ def run_gui(args: argparse.Namespace) -> int:
     from docbatch_gui._qt.build import build_window
     from docbatch_gui._qt.gc_guard import GuiThreadCollector
     from docbatch_gui._qt.i18n import chosen_language, install_translator
+    from docbatch_gui._qt.language import interface_language
     from docbatch_gui._qt.loop import make_loop
     from docbatch_gui.settings.model import load_settings
 
@@ -91,12 +93,12 @@ def run_gui(args: argparse.Namespace) -> int:
     overrides = {"DOCBATCH_DATA_DIR": args.data_dir} if args.data_dir else {}
     try:
         settings = load_settings(**overrides)
-    except ConfigError as exc:
-        QMessageBox.critical(None, "DocBatch", str(exc))
+    except ConfigError as exc:  # in the interface language, as the window would say it
+        QMessageBox.critical(None, "DocBatch", exc.words(interface_language()))
         return 2
     problem = store_problem(settings)
     if problem is not None:  # damaged, empty, locked or full: one sentence, then exit
-        QMessageBox.critical(None, "DocBatch", problem)
+        QMessageBox.critical(None, "DocBatch", words_of(problem, interface_language()))
         return 1
     loop = make_loop(qapp)
     asyncio.set_event_loop(loop)

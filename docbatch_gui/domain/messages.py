@@ -32,6 +32,7 @@ from docbatch_gui.domain.texts_log_services import LOG_SERVICE_TEXTS
 from docbatch_gui.domain.texts_operator import OPERATOR_TEXTS
 from docbatch_gui.domain.texts_registry import REGISTRY_TEXTS
 from docbatch_gui.domain.texts_services import SERVICE_TEXTS
+from docbatch_gui.domain.texts_setup import SETUP_TEXTS
 
 LANGUAGES = ("en", "ru")
 
@@ -41,6 +42,7 @@ CATALOGUES: tuple[Mapping[str, Mapping[str, str]], ...] = (
     SERVICE_TEXTS,
     OPERATOR_TEXTS,
     REGISTRY_TEXTS,
+    SETUP_TEXTS,
     LOG_APP_TEXTS,
     LOG_ENGINE_TEXTS,
     LOG_SERVICE_TEXTS,
@@ -75,6 +77,8 @@ _LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 def _worded(value: Any, language: str, name: str = "") -> Any:
     if isinstance(value, Mapping) and "code" in value:
         return Message.from_dict(value).words(language)
+    if isinstance(value, list):  # several problems, each a message or a text
+        return "; ".join(str(_worded(item, language, name)) for item in value)
     if (
         language != "en"
         and name in VERBATIM
@@ -169,8 +173,16 @@ def english(code: str, **params: Any) -> Worded:
     """The English text of a message, carrying its code (see :class:`Worded`). A
     parameter that is itself a ``Worded`` is kept as its message, so it is worded again
     in the reader's language."""
-    plain = {k: v.message.as_dict() if isinstance(v, Worded) else v for k, v in params.items()}
+    plain = {k: _kept(v) for k, v in params.items()}
     return Worded(Message(code, plain))
+
+
+def _kept(value: Any) -> Any:
+    if isinstance(value, Worded):
+        return value.message.as_dict()
+    if isinstance(value, list | tuple):
+        return [_kept(item) for item in value]
+    return value
 
 
 def message_of(text: object) -> Message | None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from docbatch_gui.domain.errors import ConfigError
+from docbatch_gui.domain.messages import english
 from docbatch_gui.llm.catalogue import AUTO_EFFORT, ModelInfo
 
 AUTO = "auto"
@@ -98,7 +99,7 @@ def choose(info: ModelInfo, effort: str = AUTO, thinking: str = AUTO) -> Thinkin
 def forced_tool_refusal(info: ModelInfo, choice: ThinkingChoice) -> str | None:
     """Why forced tool use (``CLAUDE_OUTPUT=tool``) would be refused, or None."""
     if info.forced_tool_choice == "never":
-        return f"{info.name} refuses a forced tool_choice on every request"
+        return english("tool_choice_refused", model=info.name)
     if info.forced_tool_choice == "without_thinking" and choice.thinking_on:
-        return f"{info.name} refuses a forced tool_choice while thinking is on"
+        return english("tool_choice_refused_thinking", model=info.name)
     return None

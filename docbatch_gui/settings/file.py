@@ -71,27 +71,25 @@ def read_settings_file(model: type[BaseSettings], path: Path | None = None) -> d
     except FileNotFoundError:
         return {}
     except OSError as exc:
-        raise ConfigError(f"Cannot read the settings file {path}: {exc.strerror}") from None
+        raise ConfigError.coded(
+            "settings_file_unreadable", {"path": str(path), "error": exc.strerror or str(exc)}
+        ) from None
     try:
         text = raw.decode("utf-8-sig")  # a BOM from Notepad is fine
     except UnicodeDecodeError:
         wide = raw[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in raw[:64]
-        hint = " (it looks like UTF-16, as some Windows editors save)" if wide else ""
-        raise ConfigError(
-            f"The settings file {path} is not UTF-8 text{hint}: save it again as UTF-8, "
-            "or delete it to start from the defaults"
-        ) from None
+        code = "settings_file_utf16" if wide else "settings_file_not_utf8"
+        raise ConfigError.coded(code, {"path": str(path)}) from None
     if not text.strip():
         return {}
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ConfigError(
-            f"The settings file {path} is not valid JSON ({exc.msg} at line {exc.lineno}); "
-            "fix it or delete it to start from the defaults"
+        raise ConfigError.coded(
+            "settings_file_not_json", {"path": str(path), "detail": exc.msg, "line_no": exc.lineno}
         ) from None
     if not isinstance(data, dict):
-        raise ConfigError(f"The settings file {path} must hold one JSON object of settings")
+        raise ConfigError.coded("settings_file_not_object", {"path": str(path)})
     aliases = _aliases(model)
     values: dict[str, Any] = {}
     for key, value in data.items():
@@ -161,10 +159,16 @@ def store_secrets(secrets: Mapping[str, str | None]) -> None:
             else:
                 delete_keyring_secret(name)
         except Exception as exc:  # no backend, locked: say so without the value
-            raise ConfigError(
-                f"Could not store {name} in {secret_home()} ({type(exc).__name__}); "
-                "set it in the environment instead"
+            raise ConfigError.coded(
+                "secret_not_stored",
+                {"name": name, "home": secret_home(), "error": type(exc).__name__},
             ) from None
+
+
+def unwritable(path: Path, exc: OSError) -> ConfigError:
+    return ConfigError.coded(
+        "settings_file_unwritable", {"path": str(path), "error": exc.strerror or str(exc)}
+    )
 
 
 def write_atomically(path: Path, values: Mapping[str, Any]) -> None:
@@ -175,7 +179,7 @@ def write_atomically(path: Path, values: Mapping[str, Any]) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".settings-", suffix=".tmp")
     except OSError as exc:
-        raise ConfigError(f"Cannot write the settings file {path}: {exc.strerror}") from None
+        raise unwritable(path, exc) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
@@ -186,4 +190,4 @@ def write_atomically(path: Path, values: Mapping[str, Any]) -> None:
     except OSError as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
-        raise ConfigError(f"Cannot write the settings file {path}: {exc.strerror}") from None
+        raise unwritable(path, exc) from None

@@ -25,6 +25,7 @@ import secrets
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from docbatch_gui.domain.messages import english
 from docbatch_gui.domain.said import say
 from docbatch_gui.settings.paths import settings_path
 
@@ -152,13 +153,13 @@ def writing_backend() -> KeyringBackend | None:
 
 
 def secret_home() -> str:
-    """Where secrets typed in the window go, in the operator's words (English; the
-    window translates the cases it shows)."""
+    """Where secrets typed in the window go, in the operator's words (a message: its
+    English text, worded again in the reader's language)."""
     if system_keyring() is not None:
-        return "the system keyring"
+        return english("secret_home_keyring")
     if _file_keyring_installed():
-        return f"an encrypted file ({file_path()}), as this computer has no system keyring"
-    return "nowhere: this computer has no keyring; set secrets in the environment"
+        return english("secret_home_file", path=str(file_path()))
+    return english("secret_home_none")
 
 
 def uses_file() -> bool:

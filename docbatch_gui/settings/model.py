@@ -7,7 +7,6 @@ start with one message naming the variable, its value and what is allowed.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import os
 import shutil
@@ -26,7 +25,8 @@ from pydantic import (
 )
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
-from docbatch_gui.domain.errors import ConfigError, NotFound
+from docbatch_gui.domain.errors import ConfigError
+from docbatch_gui.domain.messages import english
 from docbatch_gui.domain.states import ProcessingMode
 from docbatch_gui.llm.catalogue import load_catalogue
 from docbatch_gui.llm.requests import OutputMode
@@ -35,11 +35,8 @@ from docbatch_gui.pipeline.profile import default_profile_path, load_profile
 from docbatch_gui.settings.file import (
     FileSource,
     KeyringSource,
-    environment_overrides,
-    settings_path,
-    variable_of,
 )
-from docbatch_gui.settings.secrets import mask_uri_password, redact
+from docbatch_gui.settings.secrets import mask_uri_password
 
 APP_NAME = "DocBatch"
 
@@ -105,11 +102,13 @@ def combination_problem(
     if OutputMode(output) is OutputMode.TOOL:
         refusal = forced_tool_refusal(info, choice)
         if refusal:
-            return f"CLAUDE_OUTPUT=tool cannot be used: {refusal}. Use json_schema."
+            return english("setting_tool_output_refused", refusal=refusal)
     if max_tokens > info.max_output_tokens:
-        return (
-            f"MAX_OUTPUT_TOKENS={max_tokens} is more than {info.name} writes "
-            f"({info.max_output_tokens})"
+        return english(
+            "setting_max_tokens_too_many",
+            tokens=max_tokens,
+            model=info.name,
+            most=info.max_output_tokens,
         )
     return None
 
@@ -399,8 +398,16 @@ class Settings(BaseSettings):
                 self.max_output_tokens,
             )
             if problem:
-                where = self.profile_path or "the bundled profile"
-                raise ValueError(f"{where}: models.{role} {model!r}: {problem}")
+                where = str(self.profile_path) if self.profile_path else english("bundled_profile")
+                raise ValueError(
+                    english(
+                        "profile_model_refused",
+                        where=where,
+                        role=role,
+                        model=model,
+                        problem=problem,
+                    )
+                )
         return self
 
     @property
@@ -431,51 +438,12 @@ class Settings(BaseSettings):
         return self.data_dir / "blobs"
 
 
-def describe_allowed(field_name: str) -> str:
-    """What a field accepts, in words (error messages and the GUI's tooltips)."""
-    info = Settings.model_fields[field_name]
-    lower = upper = None
-    for item in info.metadata:
-        lower = getattr(item, "ge", lower)
-        upper = getattr(item, "le", upper)
-    annotation = info.annotation
-    if isinstance(annotation, type) and issubclass(annotation, StrEnum):
-        return "one of " + ", ".join(m.value for m in annotation)
-    if field_name in CHOICE_FIELDS:
-        return "one of " + ", ".join(c or "empty (the system's)" for c in fixed_choices(field_name))
-    kind = getattr(annotation, "__name__", str(annotation))
-    kind = {"int": "a whole number", "float": "a number", "bool": "true or false"}.get(kind, kind)
-    if lower is not None and upper is not None:
-        return f"{kind} from {lower} to {upper}"
-    return kind
-
-
 def load_settings(**overrides: Any) -> Settings:
     """Load and validate; on error raise one ConfigError naming the variable (and the
     settings file, when the bad value came from it). Secrets are masked."""
     try:
         return Settings(**overrides)
     except ValidationError as exc:
-        given = set()
-        for key in overrides:
-            with contextlib.suppress(NotFound):  # not a setting: pydantic names it
-                given.add(variable_of(key, Settings))
-        from_env = environment_overrides(Settings)
-        problems = []
-        for error in exc.errors():
-            if not error["loc"]:  # a combination of settings (the model's rules)
-                problems.append(str(error["msg"]).removeprefix("Value error, "))
-                continue
-            name = str(error["loc"][0])
-            field_name = next(
-                (f for f, i in Settings.model_fields.items() if i.alias == name or f == name),
-                None,
-            )
-            variable = Settings.model_fields[field_name].alias if field_name else name
-            allowed = describe_allowed(field_name) if field_name else error["msg"]
-            shown = redact(variable or name, error.get("input"))
-            where = ""
-            if variable not in given and variable not in from_env:
-                where = f" in the settings file {settings_path()}"
-            problems.append(f"{variable}={shown}{where} is invalid: allowed is {allowed}")
-        raise ConfigError("Invalid setting: " + "; ".join(problems)) from None
+        from docbatch_gui.settings.invalid import invalid_settings
+
+        raise invalid_settings(exc, overrides) from None

@@ -81,39 +81,22 @@ def storage_error(exc: BaseException, path: Path, *, busy_timeout: float = 30) -
     """One sentence for what went wrong with the database or a folder at ``path``:
     which file, and what to do. Anything unrecognised keeps its own words."""
     text = str(exc).lower()
+    where = str(path)
     if (isinstance(exc, OSError) and exc.errno == errno.ENOSPC) or "disk is full" in text:
-        return StorageError(
-            f"The disk holding {path} is full: free some space, then try again "
-            "(nothing was lost; unfinished work is picked up again)."
-        )
+        return StorageError.coded("storage_disk_full", {"path": where})
     if "locked" in text or "busy" in text:
-        return StoreBusy(
-            f"{path} is locked by another program (waited {busy_timeout:g} s): close "
-            "whatever holds it (a database browser, a backup tool); the work is retried."
-        )
+        return StoreBusy.coded("storage_locked", {"path": where, "seconds": f"{busy_timeout:g}"})
     if "not a database" in text or "malformed" in text or "corrupt" in text:
-        return StorageError(
-            f"{path} is damaged ({exc}): restore it from a backup, or move it aside to "
-            "start with an empty one. DocBatch does not replace it."
-        )
+        return StorageError.coded("storage_damaged", {"path": where, "detail": str(exc)})
     if isinstance(exc, PermissionError) or "readonly" in text or "read-only" in text:
-        return StorageError(
-            f"{path} cannot be written ({exc}): give this user write access, or set "
-            "DOCBATCH_DATA_DIR to a writable folder."
-        )
+        return StorageError.coded("storage_unwritable", {"path": where, "detail": str(exc)})
     if isinstance(exc, FileNotFoundError) or "unable to open" in text:
-        return StorageError(
-            f"{path} cannot be opened ({exc}): its folder is missing or unreachable; "
-            "check DOCBATCH_DATA_DIR (is the disk mounted?)."
-        )
-    return StorageError(f"{path}: {exc}")
+        return StorageError.coded("storage_unreachable", {"path": where, "detail": str(exc)})
+    return StorageError.coded("storage_other", {"path": where, "detail": str(exc)})
 
 
 def check_not_empty(db_path: Path) -> None:
     """A database file cut to 0 bytes (a full disk, a bad copy) would open as a new,
     empty database and hide every job: it is reported, never silently replaced."""
     if db_path.is_file() and db_path.stat().st_size == 0:
-        raise StorageError(
-            f"{db_path} is empty (0 bytes): it was cut off, by a full disk or a bad copy. "
-            "Restore it from a backup; delete it only to start again with no jobs."
-        )
+        raise StorageError.coded("storage_empty", {"path": str(db_path)})

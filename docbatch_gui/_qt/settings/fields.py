@@ -29,11 +29,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.settings.spin import RangeDoubleSpinBox, RangeSpinBox
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.dialogs import choose_files, choose_folder
+from docbatch_gui.domain.messages import words_of
+from docbatch_gui.settings.invalid import describe_allowed
 from docbatch_gui.settings.keystore import file_path, system_keyring, uses_file
-from docbatch_gui.settings.model import CHOICE_FIELDS, describe_allowed, fixed_choices
+from docbatch_gui.settings.model import CHOICE_FIELDS, fixed_choices
 from docbatch_gui.settings.secrets import URI_VARIABLES, join_uri_password, split_uri_password
 
 #: str fields offered as a fixed list
@@ -167,7 +170,7 @@ class FieldEditor(QWidget):
         elif self.kind in (str, SecretStr):
             text = self.tr("text")
         else:
-            text = describe_allowed(name)
+            text = words_of(describe_allowed(name), interface_language())
         return self.tr("{0}, or empty").format(text) if self.optional else text
 
     def _make_editor(self, name: str, info: FieldInfo, row: QHBoxLayout) -> QWidget:

@@ -1,0 +1,84 @@
+"""Why the settings were refused, as one coded message: which variable, its (masked)
+value, where it came from and what is allowed, in words a front end gives in its
+language. The start stops with it; the Settings tab shows ``describe_allowed``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import Any
+
+from pydantic import ValidationError
+
+from docbatch_gui.domain.errors import ConfigError, NotFound
+from docbatch_gui.domain.messages import english, message_of
+from docbatch_gui.settings.file import environment_overrides, settings_path, variable_of
+from docbatch_gui.settings.model import CHOICE_FIELDS, Settings, fixed_choices
+from docbatch_gui.settings.secrets import redact
+
+_KINDS = {"int": "allowed_whole_number", "float": "allowed_number", "bool": "allowed_true_false"}
+
+
+def describe_allowed(field_name: str) -> str:
+    """What a field accepts, in words (error messages and the GUI's tooltips)."""
+    info = Settings.model_fields[field_name]
+    lower = upper = None
+    for item in info.metadata:
+        lower = getattr(item, "ge", lower)
+        upper = getattr(item, "le", upper)
+    annotation = info.annotation
+    if isinstance(annotation, type) and issubclass(annotation, StrEnum):
+        return english("allowed_one_of", values=", ".join(m.value for m in annotation))
+    if field_name in CHOICE_FIELDS:
+        choices = fixed_choices(field_name)
+        values = ", ".join(c for c in choices if c)
+        if "" in choices:  # the empty choice: the system's own (a language)
+            return english("allowed_one_of_or_empty", values=values)
+        return english("allowed_one_of", values=values)
+    kind = getattr(annotation, "__name__", str(annotation))
+    if kind in ("int", "float") and lower is not None and upper is not None:
+        ranged = "allowed_whole_number_range" if kind == "int" else "allowed_number_range"
+        return english(ranged, lower=lower, upper=upper)
+    return english(_KINDS[kind]) if kind in _KINDS else kind
+
+
+def invalid_settings(exc: ValidationError, overrides: Mapping[str, Any]) -> ConfigError:
+    given = set()
+    for key in overrides:
+        with contextlib.suppress(NotFound):  # not a setting: pydantic names it
+            given.add(variable_of(key, Settings))
+    from_env = environment_overrides(Settings)
+    problems: list[str] = []
+    for error in exc.errors():
+        if not error["loc"]:  # a combination of settings (the model's rules)
+            problems.append(_rule_broken(error))
+            continue
+        name = str(error["loc"][0])
+        field_name = next(
+            (f for f, i in Settings.model_fields.items() if i.alias == name or f == name),
+            None,
+        )
+        variable = Settings.model_fields[field_name].alias if field_name else name
+        allowed = describe_allowed(field_name) if field_name else str(error["msg"])
+        said = {
+            "variable": variable,
+            "shown": redact(variable or name, error.get("input")),
+            "allowed": allowed,
+        }
+        if variable not in given and variable not in from_env:
+            problems.append(english("setting_invalid_in_file", **said, path=str(settings_path())))
+        else:
+            problems.append(english("setting_invalid", **said))
+    return ConfigError.coded("settings_invalid", {"problems": problems})
+
+
+def _rule_broken(error: Mapping[str, Any]) -> str:
+    """A rule of the model's (a combination of settings): its coded message when the
+    validator raised one, else pydantic's text."""
+    raised = (error.get("ctx") or {}).get("error")
+    said = raised.args[0] if isinstance(raised, ValueError) and raised.args else None
+    if isinstance(said, str) and message_of(said) is not None:
+        return said
+    return str(error["msg"]).removeprefix("Value error, ")
