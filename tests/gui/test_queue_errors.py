@@ -91,3 +91,24 @@ async def test_a_failed_job_is_explained_in_the_row_the_detail_and_the_logs(
     retried = f"job {job.id} (garbage.pdf) queued again by the operator"
     await until(lambda: panel_has(window, retried), what="the retry in the Log panel")
     await until(lambda: file_has(log_file, retried), what="the retry in the log file")
+
+
+async def test_the_error_box_keeps_every_line_on_a_small_screen_with_the_log_open(
+    russian: None, window: Any, tmp_path: Path
+) -> None:
+    """At 1024×640 with the Log panel docked, the red box of a damaged file shows its
+    whole text (the advice is its last line); the empty pages and documents give way."""
+    tab, store = window.queue_tab, window.ctx.app.store
+    window.resize(1024, 640)
+    window.log_dock.show()
+    await tab.add_paths([corrupt_pdf(tmp_path / "damaged_scan_from_the_copier.pdf")])
+    await until(lambda: bool(store.list_jobs()), what="the job")
+    (job,) = store.list_jobs()
+    await until(lambda: tab.model.job(job.id).state is JobState.FAILED, what="the failure")
+    select(window, "damaged_scan_from_the_copier.pdf")
+    box = tab.detail.error
+    await until(lambda: box.isVisible(), what="the error box")
+    await until(lambda: not tab.detail.contents.isVisible(), what="no empty pages list")
+    assert window.size().height() == 640
+    assert box.text().endswith("исправьте или замените файл.")
+    assert box.height() >= box.heightForWidth(box.width()), (box.height(), box.width())

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QListView,
     QListWidget,
     QListWidgetItem,
+    QSizePolicy,
     QSplitter,
     QTreeWidget,
     QTreeWidgetItem,
@@ -30,6 +31,8 @@ from docbatch_gui.domain.errors import ErrorKind
 from docbatch_gui.domain.models import Document, Job
 
 PAGE_ICON = QSize(150, 200)
+#: the least height of the pages list and the documents table (a header and a row)
+MIN_PART_HEIGHT = 48
 #: document fields shown in the list (the rest are in the review screen)
 SUMMARY_FIELDS = ("number", "date", "amount", "counterparty")
 ERROR_STYLE = (
@@ -59,6 +62,8 @@ class JobDetail(QWidget):
         self.error.setTextFormat(Qt.TextFormat.PlainText)  # quotes file names
         self.error.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.error.setStyleSheet(ERROR_STYLE)
+        # never shorter than its text: the pages and documents below give way instead
+        self.error.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         self.error.hide()
         #: which model read the file, whether it went to the escalation model, and
         #: what each cost (routing by difficulty)
@@ -93,12 +98,18 @@ class JobDetail(QWidget):
         split.addWidget(self.pages)
         split.addWidget(self.documents)
         split.setSizes([300, 200])
+        for part in (self.pages, self.documents):  # a small screen: they scroll
+            part.setMinimumHeight(MIN_PART_HEIGHT)
+        #: pages and documents; hidden for a file that has none (a damaged file's
+        #: error then has the whole pane)
+        self.contents = split
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.title)
         layout.addWidget(self.error)
         layout.addWidget(self.routing)
         layout.addWidget(split, 1)
+        layout.addStretch(0)
 
     def show_job(self, job: Job | None) -> None:
         if self._load_task is not None:
@@ -107,6 +118,7 @@ class JobDetail(QWidget):
         self.pages.clear()
         self.documents.clear()
         self._show_error(job)
+        self.contents.setVisible(job is None or not self.error.isVisible() or bool(job.pages))
         text = self.routing_text(job) if job is not None else ""
         self.routing.setText(text)
         self.routing.setVisible(bool(text))
