@@ -1,6 +1,7 @@
 """The window run in Russian shows no English word outside file names, numbers and
-proper names: every label, button, list entry, group title, placeholder and column
-title of every tab, with a searched registry, a job in the queue and the Log panel."""
+proper names: every label, button, list entry, group title, placeholder, tooltip and
+column title of every tab, with a searched registry, a job in the queue and the Log
+panel, and every line the Log panel shows over a real run."""
 
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ pytestmark = pytest.mark.asyncio(loop_factories=["qasync"])
 PROPER = {
     "DocBatch", "Claude", "Anthropic", "Tesseract", "Google", "Vision", "Celery", "MinIO",
     "MongoDB", "Redis", "Excel", "English", "Haiku", "Sonnet", "Opus", "Fable", "Message",
-    "Batches", "OAuth", "PgDown", "PgUp", "Ctrl", "Enter", "Yandex", "MuPDF", "qpdf",
+    "Batches", "OAuth", "PgDown", "PgUp", "Ctrl", "Enter", "Return", "Yandex", "MuPDF", "qpdf",
 }  # fmt: skip
 #: what is data or a name, not a word: «quoted» values, paths, file names, variables
 #: (DOCBATCH_DATA_DIR), model ids (claude-haiku-5-5), prices
@@ -49,6 +50,8 @@ def english_words(text: str) -> list[str]:
 
 
 def shown_texts(window: QWidget) -> Iterator[str]:
+    for widget in window.findChildren(QWidget):  # what pointing at it shows
+        yield widget.toolTip()
     for label in window.findChildren(QLabel):
         yield label.text()
     for button in window.findChildren(QAbstractButton):

@@ -155,6 +155,8 @@ class FieldEditor(QWidget):
         words for the GUI)."""
         if isinstance(self.editor, QComboBox):
             items = [str(self.editor.itemData(i)) for i in range(self.editor.count())]
+            if interface_language() != "en":  # values to type, not words: quoted
+                items = [f"«{item}»" for item in items]
             return self.tr("one of {0}").format(", ".join(items))
         lower, upper = bounds(info)
         if self.kind is bool:

@@ -551,7 +551,7 @@ Allowed: {1}</source>
     </message>
     <message>
         <source>true or false</source>
-        <translation>true или false</translation>
+        <translation>«true» или «false»</translation>
     </message>
     <message>
         <source>a whole number from {0} to {1}</source>
