@@ -210,7 +210,7 @@ _BUDGET: dict[str, dict[str, str]] = {
     "log_budget_let_go": {
         "en": "budget: the operator let a held run go over its cap: {files} file(s), "
         "forecast ${usd}",
-        "ru": "бюджет: оператор разрешил отложенному запуску превысить предел: файлов: "
+        "ru": "бюджет: оператор разрешил задержанному запуску выйти за бюджет: файлов: "
         "{files}, прогноз ${usd}",
     },
     "log_budget_check_failed": {
@@ -224,11 +224,11 @@ _BUDGET: dict[str, dict[str, str]] = {
     },
     "log_budget_why_let_go": {
         "en": "let go over its cap by the operator",
-        "ru": "оператор разрешил превысить предел",
+        "ru": "оператор разрешил выйти за бюджет",
     },
     "log_budget_why_within": {
         "en": "forecast ${usd} within the caps",
-        "ru": "прогноз ${usd} в пределах лимитов",
+        "ru": "прогноз ${usd} в пределах бюджета",
     },
 }
 
