@@ -20,6 +20,7 @@ from datetime import UTC, datetime, timedelta
 
 from docbatch_gui.domain.errors import DocBatchError, ErrorKind, InvalidTransition
 from docbatch_gui.domain.models import BatchRecord, Job, Page, RequestRecord
+from docbatch_gui.domain.said import cause, say
 from docbatch_gui.domain.states import PAUSED_SETTING, JobState
 from docbatch_gui.engine.batch_results import ResultBuilder
 from docbatch_gui.engine.context import EngineContext
@@ -79,7 +80,7 @@ class BatchEngine:
 
     async def cycle(self) -> None:
         if self.paused:
-            log.info("batch worker paused: skipping submit and poll")
+            say(log, logging.INFO, "log_batch_paused")
             return
         try:
             await self.resolve_intents()
@@ -88,9 +89,9 @@ class BatchEngine:
         except DocBatchError as exc:
             if exc.kind is ErrorKind.CRITICAL:
                 self.halted = exc
-                log.error("%s", exc.message)
+                say(log, logging.ERROR, "log_batch_halted", error=cause(exc))
             else:
-                log.warning("batch cycle: %s (will try again next cycle)", exc.message)
+                say(log, logging.WARNING, "log_batch_cycle_failed", error=cause(exc))
 
     # -- submit -------------------------------------------------------------------------
 
@@ -286,12 +287,8 @@ class BatchEngine:
         )
         crash_point("after_batch_id_saved")
         self._attach(intent)
-        log.info(
-            "batch %s: %d requests for %d jobs",
-            batch_id,
-            len(intent.request_ids),
-            len(intent.job_ids),
-        )
+        requests, jobs = len(intent.request_ids), len(intent.job_ids)
+        say(log, logging.INFO, "log_batch_submitted", batch=batch_id, requests=requests, jobs=jobs)
 
     def _attach(self, batch: BatchRecord) -> None:
         """Jobs whose requests wait in this batch are ``processing``. Also run from
@@ -343,13 +340,17 @@ class BatchEngine:
             ]
             if candidates:
                 match = min(candidates, key=lambda b: b.created_at)  # intents are made in order
-                log.warning(
-                    "recovered batch %s for intent %s after a crash", match.batch_id, intent.id
+                say(
+                    log,
+                    logging.WARNING,
+                    "log_batch_recovered",
+                    batch=match.batch_id,
+                    intent=intent.id,
                 )
                 self._adopt(intent, match.batch_id, match.created_at)
                 adopted.add(match.batch_id)
                 continue
-            log.warning("intent %s was never created; creating it now", intent.id)
+            say(log, logging.WARNING, "log_batch_intent_created", intent=intent.id)
             requests = [
                 r for job_id in intent.job_ids for r in self._intent_requests(job_id, intent)
             ]
@@ -392,7 +393,7 @@ class BatchEngine:
         states = {self.store.get_job(j).state for j in batch.job_ids}
         if states == {JobState.CANCELED}:
             await self.client.cancel(batch.batch_id)
-            log.info("batch %s canceled: all its jobs were canceled", batch.batch_id)
+            say(log, logging.INFO, "log_batch_canceled", batch=batch.batch_id)
 
     def _emit(self, job: Job) -> Job:
         return self.worker.emit(job)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from docbatch_gui.domain.errors import CriticalError, ErrorKind, InvalidTransition
 from docbatch_gui.domain.messages import english
 from docbatch_gui.domain.models import BatchRecord, Job, RequestRecord
+from docbatch_gui.domain.said import cause, say
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.engine.context import EngineContext
 from docbatch_gui.engine.documents import (
@@ -25,8 +26,9 @@ from docbatch_gui.engine.documents import (
     finished,
     store_documents,
 )
-from docbatch_gui.engine.escalation import Escalation, answers_of, record_pages
+from docbatch_gui.engine.escalation import Escalation, answers_of, page_span, record_pages
 from docbatch_gui.engine.faults import crash_point
+from docbatch_gui.engine.job_log import job_params
 from docbatch_gui.engine.limits import ResultLimiter
 from docbatch_gui.llm.answers import InvalidAnswer, parse_answer, stitch
 from docbatch_gui.llm.catalogue import Usage, load_catalogue
@@ -99,14 +101,15 @@ class ResultBuilder:
             cache_write_tokens=paid.cache_write_tokens,
         )
         if paid.prompt_tokens:
-            log.info(
-                "batch %s: prompt cache hit rate %.0f%% (%d read, %d written, %d uncached "
-                "input tokens)",
-                batch.batch_id,
-                100 * paid.cache_read_tokens / paid.prompt_tokens,
-                paid.cache_read_tokens,
-                paid.cache_write_tokens,
-                paid.input_tokens,
+            say(
+                log,
+                logging.INFO,
+                "log_batch_cache_rate",
+                batch=batch.batch_id,
+                rate=100 * paid.cache_read_tokens / paid.prompt_tokens,
+                read=paid.cache_read_tokens,
+                written=paid.cache_write_tokens,
+                uncached=paid.input_tokens,
             )
 
     def _record(self, record: RequestRecord, result: BatchResult) -> RequestRecord:
@@ -154,7 +157,15 @@ class ResultBuilder:
                 record, state="errored", error_kind=error.kind.value, error=error.message, **fields
             )
         note = cut_off_note(record.custom_id, record.pages, budget, raised)
-        log.warning("%s", note)
+        say(
+            log,
+            logging.WARNING,
+            "log_batch_cut_off",
+            request=record.custom_id,
+            pages=page_span(record.pages),
+            budget=budget,
+            raised=raised,
+        )
         return replace(
             record,
             state="retry",
@@ -210,13 +221,13 @@ class ResultBuilder:
         ]
         for record in records:
             if record.escalation and record.state in ("retry", "errored") and record not in waiting:
-                log.warning(
-                    "job %s (%s): the escalated request of group %d gave no answer (%s); "
-                    "the first answer stands",
-                    job.id,
-                    job.file_name,
-                    record.group,
-                    record.error,
+                say(
+                    log,
+                    logging.WARNING,
+                    "log_escalated_no_answer",
+                    **job_params(job),
+                    group=record.group,
+                    error=cause(record.error),
                 )
         return bool(waiting)
 
@@ -270,7 +281,7 @@ class ResultBuilder:
             else:
                 await self._build(job, records)
         except InvalidTransition as exc:  # canceled meanwhile: results are discarded
-            log.info("job %s: %s", job.id, exc)
+            say(log, logging.INFO, "log_job_moved_meanwhile", job=job.id, error=cause(exc))
             if self.store.get_job(job.id).state is JobState.CANCELED:
                 discard_documents(self.store, job.id)  # stored just before the cancel
 
@@ -300,7 +311,7 @@ class ResultBuilder:
         try:
             self.listener(job)
         except Exception:
-            log.exception("job listener failed")
+            say(log, logging.ERROR, "log_listener_failed", exc_info=True)
         return job
 
 

@@ -39,6 +39,7 @@ from typing import Any
 from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.domain.messages import english, word
 from docbatch_gui.domain.models import Job, Page
+from docbatch_gui.domain.said import cause, say
 from docbatch_gui.domain.states import JobState, ProcessingMode
 from docbatch_gui.engine.estimates import CostEstimator
 from docbatch_gui.engine.extraction import page_groups
@@ -289,11 +290,8 @@ def allow_over_budget(store: Store, job_ids: Sequence[int] | None = None) -> Hol
         allowed = set(store.get_setting(ALLOW_KEY) or []) | set(hold.jobs)
         store.set_setting(ALLOW_KEY, sorted(allowed))
         store.set_setting(HOLD_KEY, None)
-        log.warning(
-            "budget: the operator let a held run go over its cap: %d file(s), forecast $%s",
-            len(hold.jobs),
-            usd_text(hold.usd),
-        )
+        files, usd = len(hold.jobs), usd_text(hold.usd)
+        say(log, logging.WARNING, "log_budget_let_go", files=files, usd=usd)
     return hold
 
 
@@ -322,7 +320,7 @@ class BudgetGate:
             try:
                 self._check(jobs)
             except DocBatchError as exc:  # a busy store: hold back, look again later
-                log.warning("budget: could not check the run: %s", exc.message)
+                say(log, logging.WARNING, "log_budget_check_failed", error=cause(exc))
                 return [j for j in jobs if not is_claude_job(j) or j.id in self.approved]
         return [j for j in jobs if not is_claude_job(j) or j.id in self.approved]
 
@@ -334,7 +332,7 @@ class BudgetGate:
         allowed = set(self.store.get_setting(ALLOW_KEY) or [])
         let_go = ids & allowed
         if let_go:
-            self._admit(frozenset(let_go), "let go over its cap by the operator")
+            self._admit(frozenset(let_go), english("log_budget_why_let_go"))
             self.store.set_setting(ALLOW_KEY, sorted(allowed - let_go) or None)
             run = [j for j in run if j.id not in let_go]
             ids = ids - let_go
@@ -347,7 +345,7 @@ class BudgetGate:
         crossed = over_cap(self.settings, forecast, spent)
         self._checked = ids
         if crossed is None:
-            self._admit(ids, f"forecast ${usd_text(forecast.usd)} within the caps")
+            self._admit(ids, english("log_budget_why_within", usd=usd_text(forecast.usd)))
             return
         code, cap = crossed
         self.hold = Hold(
@@ -362,7 +360,7 @@ class BudgetGate:
             datetime.now(UTC).isoformat(),
         )
         self.store.set_setting(HOLD_KEY, self.hold.as_dict())
-        log.warning("budget: %s", english(code, **self.hold.params()))
+        say(log, logging.WARNING, "log_budget_held", hold=english(code, **self.hold.params()))
 
     def _unchecked(self, job: Job) -> bool:
         """A queued Claude job no run of this gate admitted yet."""
@@ -386,4 +384,4 @@ class BudgetGate:
         if self.hold is not None or self.store.get_setting(HOLD_KEY) is not None:
             self.store.set_setting(HOLD_KEY, None)
         self.hold = None
-        log.info("budget: run of %d file(s) admitted: %s", len(ids), why)
+        say(log, logging.INFO, "log_budget_admitted", files=len(ids), why=why)

@@ -20,10 +20,12 @@ from docbatch_gui.domain.errors import (
     UnsupportedInput,
 )
 from docbatch_gui.domain.models import Document, Job, Page, RequestRecord
+from docbatch_gui.domain.said import cause, say
 from docbatch_gui.engine.context import EngineContext
 from docbatch_gui.engine.counterparties import request_examples
 from docbatch_gui.engine.escalation import Escalation, answers_of, group_pages
 from docbatch_gui.engine.estimates import CostEstimator
+from docbatch_gui.engine.job_log import job_params
 from docbatch_gui.engine.routing import ESCALATION, FIRST, is_escalation, route_for
 from docbatch_gui.llm.answers import RawDocument, stitch
 from docbatch_gui.llm.catalogue import Usage, load_catalogue
@@ -116,11 +118,8 @@ class SyncExtraction:
         groups = page_groups(pages, self.settings.group_size)
         extra = [len(self.examples(job, n, g)) for n, g in enumerate(groups, start=1)]
         if any(extra):
-            log.info(
-                "job %s: the seller's confirmed examples add about %d input tokens",
-                job.id,
-                sum(text_tokens(chars) for chars in extra),
-            )
+            tokens = sum(text_tokens(chars) for chars in extra)
+            say(log, logging.INFO, "log_examples_tokens", job=job.id, tokens=tokens)
         return self.estimator.for_pages(groups, batch=False, extra_chars=extra)
 
     def examples(self, job: Job, number: int, group: Sequence[Page]) -> str:
@@ -146,7 +145,8 @@ class SyncExtraction:
             await self.estimator.measure(self.claude.client, sample)
         self.store.update_job(job.id, attempt=attempt, cost_estimate_usd=self.estimate(job, pages))
         if len(todo) < len(groups):
-            log.info("job %s: reusing %d answered groups", job.id, len(groups) - len(todo))
+            reused = len(groups) - len(todo)
+            say(log, logging.INFO, "log_groups_reused", job=job.id, groups=reused)
         failures: list[DocBatchError] = []
         for start in range(0, len(todo), self.chunk):
             chunk = todo[start : start + self.chunk]
@@ -200,13 +200,13 @@ class SyncExtraction:
                 if outcome.error.kind is ErrorKind.CRITICAL:
                     self._update_cost(job, attempt)
                     raise outcome.error
-                log.warning(
-                    "job %s (%s): the escalated request of group %d failed (%s); the "
-                    "first answer stands",
-                    job.id,
-                    job.file_name,
-                    outcome.request.group,
-                    outcome.error.message,
+                say(
+                    log,
+                    logging.WARNING,
+                    "log_escalated_failed",
+                    **job_params(job),
+                    group=outcome.request.group,
+                    error=cause(outcome.error),
                 )
         self._update_cost(job, attempt)
 

@@ -15,6 +15,7 @@ from docbatch_gui.domain.errors import UnsupportedInput
 from docbatch_gui.domain.messages import english
 from docbatch_gui.domain.models import Job, NewJob
 from docbatch_gui.domain.progress import CancelToken, ProgressSink, canceled, report
+from docbatch_gui.domain.said import cause, say
 from docbatch_gui.domain.states import JobState, Phase, ProcessingMode
 from docbatch_gui.domain.text import printable
 from docbatch_gui.engine.job_log import log_failure
@@ -84,7 +85,8 @@ def intake_paths(
             break
         report(progress, done, total, item.path.name)
         if not item.explicit and item.problem is not None:
-            log.warning("passed over %s: %s", shown_path(item.path), item.problem)
+            path, problem = shown_path(item.path), cause(item.problem)
+            say(log, logging.WARNING, "log_passed_over", path=path, problem=problem)
             result.passed_over.append((item.path, item.problem))
             continue
         if not item.explicit and item.path.suffix.lower() not in SUPPORTED_EXTENSIONS:

@@ -13,8 +13,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from docbatch_gui.domain.messages import Message, message_of
+from docbatch_gui.domain.messages import Message, english, message_of
 from docbatch_gui.domain.models import Job
+from docbatch_gui.domain.said import cause, say
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.domain.text import printable
 
@@ -34,7 +35,8 @@ def _error(job: Job) -> Any:
     return job.error or "no reason recorded"
 
 
-def _job(job: Job) -> dict[str, Any]:
+def job_params(job: Job) -> dict[str, Any]:
+    """The job and its file as a log line names them: ``job 7 (scan.pdf)``."""
     return {"job": job.id, "file": printable(job.file_name)}
 
 
@@ -59,7 +61,7 @@ def log_failure(job: Job) -> None:
         job.error or "no reason recorded",
         extra=_worded(
             "log_job_ended",
-            **_job(job),
+            **job_params(job),
             state={"code": f"state_{job.state.value}"},
             kind={"code": f"kind_{kind}"},
             error=_error(job),
@@ -78,7 +80,7 @@ def log_retry(job: Job, max_attempts: int) -> None:
         job.error or "no reason recorded",
         extra=_worded(
             "log_job_retry",
-            **_job(job),
+            **job_params(job),
             attempt=job.attempts,
             attempts=max_attempts,
             error=_error(job),
@@ -95,7 +97,7 @@ def log_operator(job: Job, what: str) -> None:
         job.id,
         printable(job.file_name),
         what,
-        extra=_worded("log_job_operator", **_job(job), what={"code": move}) if move else {},
+        extra=_worded("log_job_operator", **job_params(job), what={"code": move}) if move else {},
     )
 
 
@@ -106,7 +108,7 @@ def log_canceled(job: Job, what: str) -> None:
         job.id,
         printable(job.file_name),
         what,
-        extra=_worded("log_job_child_stopped", **_job(job)),
+        extra=_worded("log_job_child_stopped", **job_params(job)),
     )
 
 
@@ -124,16 +126,16 @@ def log_skipped_page(job: Job, page_no: int, reason: str, text_chars: int) -> No
     """A page given up while the rest of the file went on: the line support looks for
     when a reviewer asks why page N has no image."""
     kept = (
-        f"its text layer ({text_chars} characters) is kept"
+        english("log_page_text_kept", chars=text_chars)
         if text_chars
-        else "it has no text layer to keep"
+        else english("log_page_no_text")
     )
-    log.warning(
-        "job %s (%s) page %s skipped: %s; %s. Splitting the file would not help: the "
-        "page itself is too complex for the renderer. Look at it in the source file.",
-        job.id,
-        printable(job.file_name),
-        page_no,
-        reason,
-        kept,
+    say(
+        log,
+        logging.WARNING,
+        "log_page_skipped",
+        **job_params(job),
+        page=page_no,
+        reason=cause(reason),
+        kept=kept,
     )

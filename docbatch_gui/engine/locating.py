@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from docbatch_gui.checks.locate import PageWords, located, searched_pages
 from docbatch_gui.domain.models import Document
+from docbatch_gui.domain.said import cause, say
 from docbatch_gui.engine.context import EngineContext
 from docbatch_gui.pipeline.words import decode
 
@@ -31,7 +32,14 @@ def locate_documents(
                 try:
                     read[page_no] = PageWords(decode(ctx.blobs.read(page.words_sha)))
                 except Exception as exc:  # missing or unreadable (any backend): cannot tell
-                    log.warning("job %s page %s: words unreadable (%s)", job_id, page_no, exc)
+                    say(
+                        log,
+                        logging.WARNING,
+                        "log_page_words_unreadable",
+                        job=job_id,
+                        page=page_no,
+                        error=cause(exc),
+                    )
         return read[page_no]
 
     return [located(d, {n: words(n) for n in searched_pages(d)}, ctx.profile) for d in documents]

@@ -16,7 +16,9 @@ from collections.abc import Callable
 from docbatch_gui.domain.errors import ErrorKind
 from docbatch_gui.domain.messages import english
 from docbatch_gui.domain.models import Job
+from docbatch_gui.domain.said import say
 from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState, state_words
+from docbatch_gui.engine.job_log import job_params
 from docbatch_gui.storage.store import Store
 
 log = logging.getLogger(__name__)
@@ -30,7 +32,7 @@ def recover_interrupted(
     recovered = []
     for job in store.list_jobs(states=RECOVERABLE_STATES):
         if leased is not None and leased(job.id):
-            log.info("job %s (%s) is running on a worker; left to it", job.id, job.file_name)
+            say(log, logging.INFO, "log_job_leased", **job_params(job))
             continue
         if job.attempts >= max_attempts:
             job = store.transition(
@@ -53,6 +55,7 @@ def recover_interrupted(
                 error=None,
                 phase=job.phase,
             )
-        log.info("recovered job %s (%s) → %s", job.id, job.file_name, job.state)
+        state = state_words(job.state)
+        say(log, logging.INFO, "log_job_recovered", **job_params(job), state=state)
         recovered.append(job)
     return recovered

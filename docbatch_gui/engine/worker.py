@@ -27,7 +27,9 @@ from docbatch_gui.domain.errors import (
 )
 from docbatch_gui.domain.messages import english
 from docbatch_gui.domain.models import Document, Job
+from docbatch_gui.domain.said import cause, say
 from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState, ProcessingMode
+from docbatch_gui.engine.cancels import discard_canceled, stop_canceled
 from docbatch_gui.engine.context import EngineContext, anthropic_key, sync_client
 from docbatch_gui.engine.documents import (
     discard_documents,
@@ -36,7 +38,12 @@ from docbatch_gui.engine.documents import (
     store_documents,
 )
 from docbatch_gui.engine.extraction import SyncExtraction
-from docbatch_gui.engine.job_log import ENDED_BADLY, log_canceled, log_failure, log_retry
+from docbatch_gui.engine.job_log import (
+    ENDED_BADLY,
+    job_params,
+    log_failure,
+    log_retry,
+)
 from docbatch_gui.engine.ocr_step import OcrStep
 from docbatch_gui.engine.render_step import RenderStep
 from docbatch_gui.outbound.webhook import sender_for
@@ -116,7 +123,7 @@ class LocalWorker:
         try:
             self.listener(job)
         except Exception:  # a display problem must never stop processing
-            log.exception("job listener failed")
+            say(log, logging.ERROR, "log_listener_failed", exc_info=True)
         return job
 
     def _queued(self) -> list[Job]:
@@ -180,11 +187,13 @@ class LocalWorker:
                     timeout=CANCEL_POLL_S,
                     return_when=asyncio.FIRST_COMPLETED,
                 )
-                self._stop_canceled(running)
+                stop_canceled(self.store, running)
                 for job_id in [i for i, t in running.items() if t.done()]:
                     task = running.pop(job_id)
                     if task.cancelled():  # canceled by the operator: its child is gone
-                        self._discard_canceled(job_id)
+                        canceled = discard_canceled(self.store, job_id)
+                        if canceled is not None:
+                            self.emit(canceled)
                     else:
                         task.result()
         finally:
@@ -193,36 +202,6 @@ class LocalWorker:
                 task.cancel()
             if running:
                 await asyncio.gather(*running.values(), return_exceptions=True)
-
-    def _stop_canceled(self, running: dict[int, asyncio.Task[Job | None]]) -> None:
-        """Cancel the task of every running job the operator canceled: the child it
-        leased is killed with its process group (``ChildPool.lease``), so its slot is
-        free for the next queued file at once instead of after the file's last page."""
-        # a task already being canceled is left alone: a second cancel would cut its
-        # child's kill short
-        busy = [i for i, task in running.items() if not task.done() and not task.cancelling()]
-        if not busy:
-            return
-        try:
-            jobs = self.store.list_jobs(ids=busy)
-        except DocBatchError as exc:  # a busy store: look again at the next poll
-            log.warning("could not read the running jobs: %s", exc)
-            return
-        for job in jobs:
-            if job.state is JobState.CANCELED:
-                running[job.id].cancel()
-
-    def _discard_canceled(self, job_id: int) -> None:
-        """What a canceled run left is not delivered: no documents, no pages shown."""
-        try:
-            job = self.store.get_job(job_id)
-            discard_documents(self.store, job_id)
-            self.store.set_pages_deliverable(job_id, False)
-        except DocBatchError as exc:  # deleted meanwhile, or a busy store
-            log.warning("job %s: canceled; its partial results stay hidden: %s", job_id, exc)
-            return
-        log_canceled(job, "its child process was stopped and its partial results discarded")
-        self.emit(job)
 
     async def process(self, job_id: int, *, prepare_only: bool = False) -> Job | None:
         """Run one job to a final state; None if another worker claimed it first.
@@ -239,7 +218,7 @@ class LocalWorker:
                 deadline=datetime.now(UTC) + timedelta(seconds=timeout),
             )
         except StoreBusy as exc:
-            log.warning("job %s not started: %s", job_id, exc)
+            say(log, logging.WARNING, "log_job_not_started", job=job_id, error=cause(exc))
             return None  # still queued: the next pass takes it
         if job is None:
             return None
@@ -256,7 +235,7 @@ class LocalWorker:
             # The database is held by another program: nothing can be written, not even
             # a failure. The job stays where it is; recovery re-queues it (an
             # interrupted attempt is not counted against the file).
-            log.warning("job %s (%s) interrupted: %s", job.id, job.file_name, exc)
+            say(log, logging.WARNING, "log_job_interrupted", **job_params(job), error=cause(exc))
             self.halted = self.halted or exc
             return None
         except ChildDied as exc:
@@ -278,7 +257,7 @@ class LocalWorker:
         except InvalidTransition as exc:
             # Someone else moved the job (canceled, retried, timed out): our result is
             # stale and must not be delivered.
-            log.warning("job %s: %s", job.id, exc)
+            say(log, logging.WARNING, "log_job_moved_meanwhile", job=job.id, error=cause(exc))
             current = self.store.get_job(job.id)
             if current.state is JobState.CANCELED:  # documents written just before
                 discard_documents(self.store, job.id)
@@ -307,7 +286,7 @@ class LocalWorker:
                     self.store.transition(job.id, JobState.QUEUED, attempt=attempt)
             raise
         except Exception as exc:
-            log.exception("job %s failed unexpectedly", job.id)
+            say(log, logging.ERROR, "log_job_unexpected", exc_info=True, job=job.id)
             return self._finish(
                 job.id,
                 JobState.FAILED,
@@ -325,7 +304,14 @@ class LocalWorker:
         if self.store.get_job(job.id).state is JobState.PREPARING:
             self.store.set_pages_deliverable(job.id, False)
         if crashes < MAX_CHILD_CRASHES:
-            log.warning("job %s (%s): %s; retrying (%d)", job.id, job.file_name, exc, crashes)
+            say(
+                log,
+                logging.WARNING,
+                "log_child_died_retry",
+                **job_params(job),
+                error=cause(exc),
+                crashes=crashes,
+            )
             return self._finish(job.id, JobState.QUEUED, attempt, error=None)
         return self._finish(
             job.id,
@@ -339,14 +325,14 @@ class LocalWorker:
         try:
             return self.emit(self.store.transition(job_id, state, attempt=attempt, **fields))
         except InvalidTransition as exc:
-            log.warning("job %s: %s", job_id, exc)
+            say(log, logging.WARNING, "log_job_moved_meanwhile", job=job_id, error=cause(exc))
             return None
 
     async def _run(self, job: Job, attempt: int, deadline: float, prepare_only: bool) -> Job:
         assert self._pool is not None, "process() runs inside opened()"
         render = RenderStep(self.context, self._pool, self.emit)
         if render.pages_ready(job):
-            log.info("job %s: pages already rendered; not rendering again", job.id)
+            say(log, logging.INFO, "log_pages_already_rendered", job=job.id)
         else:
             await render.run(job, attempt, deadline)
         job = self.emit(
