@@ -60,7 +60,7 @@ def cmd_process(app: DocBatchApp, args: argparse.Namespace) -> int:
     for path in report.skipped:
         complain(f"skipped {shown_path(path)}: file type not supported", "yellow")
     for path, why in report.passed_over:
-        complain(f"not read {shown_path(path)}: {why}", "yellow")
+        complain(f"not read {shown_path(path)}: {words_of(why, Language.current)}", "yellow")
     if not report.results:
         complain("No supported files found in the given paths.")
         return ExitCode.UNSUPPORTED
@@ -269,7 +269,9 @@ def cmd_import_yadisk(app: DocBatchApp, args: argparse.Namespace) -> int:
         name = printable(result.job.file_name)
         out.print(Text(f"job {result.job.id}: {name} {result.job.state}{note}"))
     for path, why in report.passed_over:
-        complain(f"not imported {printable(str(path))}: {why}", "yellow")
+        complain(
+            f"not imported {printable(str(path))}: {words_of(why, Language.current)}", "yellow"
+        )
     out.print(f"{len(report.results)} file(s) queued from Yandex.Disk")
     return ExitCode.OK
 

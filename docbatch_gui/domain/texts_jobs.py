@@ -326,4 +326,23 @@ JOB_TEXTS: dict[str, dict[str, str]] = {
         "(BUDGET_MONTH_USD) в настройках или запустите всё равно (docbatch process "
         "--over-budget или «Запустить всё равно» на вкладке «Очередь»).",
     },
+    # why a path found on intake is not read (``sources.local.refusal``)
+    "refused_link_loop": {"en": "a symbolic link loop", "ru": "петля символических ссылок"},
+    "refused_link_broken": {"en": "a broken symbolic link", "ru": "битая символическая ссылка"},
+    "refused_system_file": {
+        "en": "it leads to a system file ({target})",
+        "ru": "ведёт к системному файлу ({target})",
+    },
+    "refused_unreadable": {
+        "en": "it cannot be read ({error})",
+        "ru": "не читается ({error})",
+    },
+    "refused_not_regular": {
+        "en": "not a regular file (a pipe, socket or device)",
+        "ru": "не обычный файл (канал, сокет или устройство)",
+    },
+    "refused_link_out": {
+        "en": "a symbolic link out of the folder ({target}); FOLLOW_SYMLINKS_OUT allows it",
+        "ru": "символическая ссылка за пределы папки ({target}); это разрешает FOLLOW_SYMLINKS_OUT",
+    },
 }

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from docbatch_gui.domain.messages import english
 from docbatch_gui.pipeline.formats import IGNORED_NAMES
 
 #: places whose files are the system's, never a document
@@ -43,22 +44,22 @@ def refusal(path: Path, folder: Path | None, *, links_out: bool = False) -> str 
     try:
         target = path.resolve(strict=True)
     except RuntimeError:
-        return "a symbolic link loop"
+        return english("refused_link_loop")
     except OSError:
-        return "a broken symbolic link" if path.is_symlink() else None  # missing: intake says
+        return english("refused_link_broken") if path.is_symlink() else None  # missing: intake says
     if any(_inside(target, root) for root in SYSTEM_ROOTS):
-        return f"it leads to a system file ({target})"
+        return english("refused_system_file", target=str(target))
     try:
         mode = os.stat(target).st_mode
     except OSError as exc:
-        return f"it cannot be read ({exc.strerror or exc})"
+        return english("refused_unreadable", error=exc.strerror or str(exc))
     if stat.S_ISDIR(mode):
         return None
     if not stat.S_ISREG(mode):
-        return "not a regular file (a pipe, socket or device)"
+        return english("refused_not_regular")
     leaves = folder is not None and not _inside(target, folder.resolve())
     if path.is_symlink() and leaves and not links_out:
-        return f"a symbolic link out of the folder ({target}); FOLLOW_SYMLINKS_OUT allows it"
+        return english("refused_link_out", target=str(target))
     return None
 
 

@@ -177,3 +177,22 @@ async def test_files_queued_by_the_cli_while_paused_show_before_resume(
     job = next(j for j in tab.model.jobs() if j.file_name == "from_cli.pdf")
     assert job.state.value == "queued"
     window.ctx.host.resume()
+
+
+async def test_in_russian_a_file_not_read_is_named_with_its_reason_in_russian(
+    russian: None, window: Any, tmp_path: Path
+) -> None:
+    """A folder holding a link loop and a pipe: the notice names both, and why, in the
+    interface language (the reasons are messages from the core)."""
+    import os
+
+    tab = window.queue_tab
+    told = notes(window)
+    folder = tmp_path / "in"
+    folder.mkdir()
+    text_pdf(folder / "scan.pdf")
+    (folder / "loop.pdf").symlink_to(folder / "loop.pdf")
+    os.mkfifo(folder / "pipe.pdf")
+    await tab.add_paths([folder])
+    assert "loop.pdf (петля символических ссылок)" in told[-1], told[-1]
+    assert "pipe.pdf (не обычный файл (канал, сокет или устройство))" in told[-1]

@@ -12,9 +12,11 @@ from PySide6.QtCore import QCoreApplication, QItemSelection, QItemSelectionModel
 from PySide6.QtWidgets import QComboBox, QLineEdit, QTableView, QWidget
 
 from docbatch_gui._qt.context import GuiContext
+from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.queue.jobs_model import COL_ERROR, COL_FILE, JobFilterProxy, JobTableModel
 from docbatch_gui._qt.widgets.dialogs import choose_files, choose_folder
 from docbatch_gui._qt.widgets.progress import run_with_progress
+from docbatch_gui.domain.messages import words_of
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.progress import Progress
 from docbatch_gui.engine.intake import IntakeReport
@@ -125,7 +127,12 @@ class QueueIntake(QWidget):
         if report.passed_over:
             message += " " + self.tr("{0} file(s) not read: {1}.").format(
                 len(report.passed_over),
-                named([f"{path.name} ({why})" for path, why in report.passed_over]),
+                named(
+                    [
+                        f"{path.name} ({words_of(why, interface_language())})"
+                        for path, why in report.passed_over
+                    ]
+                ),
             )
         if report.canceled:
             message += " " + self.tr("Stopped by you; the rest was not added.")
