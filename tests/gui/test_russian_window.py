@@ -36,7 +36,8 @@ pytestmark = pytest.mark.asyncio(loop_factories=["qasync"])
 PROPER = {
     "DocBatch", "Claude", "Anthropic", "Tesseract", "Google", "Vision", "Celery", "MinIO",
     "MongoDB", "Redis", "Excel", "English", "Haiku", "Sonnet", "Opus", "Fable", "Message",
-    "Batches", "OAuth", "PgDown", "PgUp", "Ctrl", "Enter", "Return", "Up", "Down", "Yandex", "MuPDF", "qpdf",
+    "Batches", "OAuth", "PgDown", "PgUp", "Ctrl", "Enter", "Return", "Up", "Down", "Yandex",
+    "MuPDF", "qpdf",
 }  # fmt: skip
 #: what is data or a name, not a word: «quoted» values, paths, file names, variables
 #: (DOCBATCH_DATA_DIR), model ids (claude-haiku-5-5), prices
