@@ -94,7 +94,10 @@ class BatchViews:
         if batch is None:
             raise NotFound("batch", local_id)
         if batch.status not in CANCELABLE:
-            raise InvalidTransition(f"batch {batch.batch_id or local_id} is {batch.status}")
+            raise InvalidTransition.coded(
+                "batch_not_cancelable",
+                {"batch": batch.batch_id or local_id, "status": batch.status},
+            )
         canceled = []
         for job in self.store.list_jobs(ids=batch.job_ids):
             if job.state in FINAL_STATES:

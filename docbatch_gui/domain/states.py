@@ -109,8 +109,10 @@ def can_transition(current: JobState, target: JobState) -> bool:
 
 def check_transition(current: JobState, target: JobState, job_id: int | None = None) -> None:
     if not can_transition(current, target):
-        who = f"job {job_id}" if job_id is not None else "job"
-        raise InvalidTransition(f"{who} cannot move from {current} to {target}")
+        raise InvalidTransition.coded(
+            "transition_refused" if job_id is not None else "transition_refused_any",
+            {"job": job_id, "current": state_words(current), "target": state_words(target)},
+        )
 
 
 def check_operator_move(job_id: int, file_name: str, current: JobState, target: JobState) -> None:

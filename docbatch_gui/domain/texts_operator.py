@@ -115,4 +115,26 @@ OPERATOR_TEXTS: dict[str, dict[str, str]] = {
         "ru": "очередь остановлена: {reason}. Задания в очереди ждут; исправьте настройку, "
         "затем нажмите «Продолжить».",
     },
+    # a state change refused inside the store (a race, or a worker of an older attempt)
+    "transition_refused": {
+        "en": "job {job} cannot move from {current} to {target}",
+        "ru": "задание {job} не может перейти из состояния «{current}» в «{target}»",
+    },
+    "transition_refused_any": {
+        "en": "job cannot move from {current} to {target}",
+        "ru": "задание не может перейти из состояния «{current}» в «{target}»",
+    },
+    "transition_not_expected": {
+        "en": "job {job} is {current}, not {expected}: refused",
+        "ru": "задание {job} в состоянии «{current}», а не {expected}: отказано",
+    },
+    "stale_attempt": {
+        "en": "job {job} is at attempt {attempts}, not {attempt}: stale worker refused",
+        "ru": "задание {job} уже на попытке {attempts}, а не {attempt}: отказано "
+        "устаревшему обработчику",
+    },
+    "batch_not_cancelable": {
+        "en": "batch {batch} is {status}",
+        "ru": "пакет {batch} в состоянии {status}: отменить нельзя",
+    },
 }

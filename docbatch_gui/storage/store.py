@@ -35,7 +35,7 @@ from docbatch_gui.domain.registry import (
     RegistryRowRecord,
     SearchResult,
 )
-from docbatch_gui.domain.states import JobState, check_transition
+from docbatch_gui.domain.states import JobState, check_transition, state_words
 
 #: Job columns that ``update_job`` and ``transition`` may set besides the state.
 JOB_FIELDS: frozenset[str] = frozenset(
@@ -302,8 +302,13 @@ def check_expectations(
     if expected is not None:
         allowed = {JobState(expected)} if isinstance(expected, str) else set(expected)
         if job.state not in allowed:
-            raise InvalidTransition(
-                f"job {job.id} is {job.state}, not {'/'.join(sorted(allowed))}: refused"
+            raise InvalidTransition.coded(
+                "transition_not_expected",
+                {
+                    "job": job.id,
+                    "current": state_words(job.state),
+                    "expected": "/".join(sorted(allowed)),
+                },
             )
     check_transition(job.state, to, job.id)
 
@@ -311,8 +316,8 @@ def check_expectations(
 def check_attempt(job: Job, attempt: int | None) -> None:
     """The attempt number is a fencing token: a worker from an older attempt is refused."""
     if attempt is not None and job.attempts != attempt:
-        raise InvalidTransition(
-            f"job {job.id} is at attempt {job.attempts}, not {attempt}: stale worker refused"
+        raise InvalidTransition.coded(
+            "stale_attempt", {"job": job.id, "attempts": job.attempts, "attempt": attempt}
         )
 
 
