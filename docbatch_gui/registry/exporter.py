@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
@@ -30,6 +30,9 @@ from docbatch_gui.domain.progress import CancelToken, ProgressSink, raise_if_can
 from docbatch_gui.domain.registry import RegistryRowRecord, SearchResult
 from docbatch_gui.domain.text import clean_value
 from docbatch_gui.registry.where import matched_locations, where_text
+
+if TYPE_CHECKING:
+    from docbatch_gui.pipeline.profile import Profile
 
 __all__ = [
     "DOCUMENT_COLUMNS",
@@ -61,6 +64,16 @@ class ExportLabels:
 
     def type_label(self, key: str) -> str:
         return self.doc_types.get(key, key)
+
+    @classmethod
+    def of(cls, profile: Profile | None, language: str) -> ExportLabels:
+        """The profile's labels in ``language``; the keys themselves without one."""
+        if profile is None:
+            return cls()
+        return cls(
+            {f.key: profile.field_label(f.key, language) for f in profile.fields},
+            {t.key: profile.doc_type_label(t.key, language) for t in profile.doc_types},
+        )
 
 
 #: what an export without a profile writes: the keys themselves

@@ -433,17 +433,8 @@ class RegistryService:
                 Path(out), headers, self._rows(registry_id), results, documents, names,
                 unmatched, total=self.store.count_registry_rows(registry_id),
                 progress=progress, cancel=cancel, language=language,
-                labels=self._labels(language),
+                labels=ExportLabels.of(self.profile, language),
             )  # fmt: skip
-
-    def _labels(self, language: str) -> ExportLabels:
-        profile = self.profile
-        if profile is None:
-            return ExportLabels()
-        return ExportLabels(
-            {f.key: profile.field_label(f.key, language) for f in profile.fields},
-            {t.key: profile.doc_type_label(t.key, language) for t in profile.doc_types},
-        )
 
     def _rows(self, registry_id: int, page: int = 5000) -> Iterator[RegistryRowRecord]:
         """Rows page by page, so an export of a big registry stays in bounded memory."""

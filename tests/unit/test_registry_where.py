@@ -75,10 +75,7 @@ def test_a_russian_export_names_fields_and_types_in_russian(tmp_path: Path) -> N
         ("ru", "Номер: стр. 1 [0.166, 0.170, 0.274, 0.185]; Сумма: стр. 2", "Счёт"),
         ("en", "Number: p. 1 [0.166, 0.170, 0.274, 0.185]; Amount: p. 2", "Invoice"),
     ):
-        labels = ExportLabels(
-            {f.key: profile.field_label(f.key, language) for f in profile.fields},
-            {t.key: profile.doc_type_label(t.key, language) for t in profile.doc_types},
-        )
+        labels = ExportLabels.of(profile, language)
         out = tmp_path / f"export_{language}.xlsx"
         write_export(out, ["Номер"], rows, results, {7: DOCUMENT}, {1: "inv.pdf"}, [DOCUMENT],
                      language=language, labels=labels)  # fmt: skip
