@@ -8,7 +8,7 @@ for people and old readers (``Job.error``, a result's ``warnings``); the front e
 word the code again in their own language.
 
 The templates live in per-area catalogues (``texts_jobs``, ``texts_services``,
-``texts_operator``, ``texts_registry``, and ``texts_log_*`` for log lines); the
+``texts_operator``, ``texts_registry``, ``texts_pages``, and ``texts_log_*`` for log lines); the
 review reasons keep theirs in ``reasons.TEMPLATES``. A message without a code, or
 with a code no catalogue knows (an old record, a newer version), is shown as its
 stored English text: never an error, never an empty line.
@@ -30,6 +30,7 @@ from docbatch_gui.domain.texts_log_app import LOG_APP_TEXTS
 from docbatch_gui.domain.texts_log_engine import LOG_ENGINE_TEXTS
 from docbatch_gui.domain.texts_log_services import LOG_SERVICE_TEXTS
 from docbatch_gui.domain.texts_operator import OPERATOR_TEXTS
+from docbatch_gui.domain.texts_pages import PAGE_TEXTS
 from docbatch_gui.domain.texts_registry import REGISTRY_TEXTS
 from docbatch_gui.domain.texts_services import SERVICE_TEXTS
 from docbatch_gui.domain.texts_setup import SETUP_TEXTS
@@ -43,6 +44,7 @@ CATALOGUES: tuple[Mapping[str, Mapping[str, str]], ...] = (
     OPERATOR_TEXTS,
     REGISTRY_TEXTS,
     SETUP_TEXTS,
+    PAGE_TEXTS,
     LOG_APP_TEXTS,
     LOG_ENGINE_TEXTS,
     LOG_SERVICE_TEXTS,
@@ -208,6 +210,27 @@ def from_wire(body: Mapping[str, Any]) -> str:
     if body.get("code"):
         return Worded(Message(str(body["code"]), dict(body.get("params") or {})))
     return str(body.get("message", ""))
+
+
+def said_of(fields: Mapping[str, object]) -> dict[str, dict[str, Any]]:
+    """The codes of those ``fields`` (name → text) that word a message: what a child
+    process sends, or a store keeps, beside their English texts."""
+    return {name: wire(text) for name, text in fields.items() if message_of(text)}
+
+
+def with_said(fields: Mapping[str, Any], said: Mapping[str, Any] | None) -> dict[str, Any]:
+    """``fields`` with each text ``said`` (from :func:`said_of`) has a code for made a
+    :class:`Worded` again. A code this version cannot word (a newer version's, broken
+    parameters) leaves the text as it was sent or stored."""
+    out = dict(fields)
+    for name, body in (said or {}).items():
+        if name not in out or not isinstance(body, Mapping) or not body.get("code"):
+            continue
+        message = Message.from_dict(body)
+        text = template(message.code)
+        if text is not None and fill(text, message.params) is not None:
+            out[name] = Worded(message)
+    return out
 
 
 def worded_list(

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from docbatch_gui.domain.errors import DocBatchError
-from docbatch_gui.domain.messages import english, wire
+from docbatch_gui.domain.messages import english, said_of, wire
 from docbatch_gui.pipeline.child_bounds import (
     cap_memory,
     die_with_parent,
@@ -92,6 +92,7 @@ def render_one(task: PrepareTask, send: Send) -> None:
                 "rotation": page.rotation,
                 "rotation_confidence": page.rotation_confidence,
                 "orientation_note": page.orientation_note,
+                "said": said_of({"orientation_note": page.orientation_note}),
                 "orientation_uncertain": page.orientation_uncertain,
                 "words": page.words,
                 "image_cover": page.image_cover,
@@ -146,7 +147,8 @@ def ocr_pages(task: dict[str, Any], send: Send) -> None:
                 timeout=task["timeout"],
                 dpi=page.dpi,
             )
-            send({"event": "ocr", **result.__dict__})
+            said = said_of({"orientation_note": result.orientation_note, "error": result.error})
+            send({"event": "ocr", **result.__dict__, "said": said})
     except DocBatchError as exc:  # e.g. Tesseract or a language not installed
         send(_error(exc.kind.value, exc.message))
         return

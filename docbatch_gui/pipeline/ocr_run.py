@@ -18,7 +18,7 @@ from docbatch_gui.domain.errors import (
     OutOfMemory,
     UnsupportedInput,
 )
-from docbatch_gui.domain.messages import english, from_wire
+from docbatch_gui.domain.messages import english, from_wire, with_said
 from docbatch_gui.pipeline.isolate import ChildCrashed, ChildPool, DeadlineExceeded
 from docbatch_gui.pipeline.ocr import OcrEngine, OcrResult
 from docbatch_gui.pipeline.prepare import ChildDied, PrepareTimeout
@@ -62,7 +62,8 @@ async def tesseract_in_children(
                 event = message.pop("event")
                 message.pop("payload", None)
                 if event == "ocr":
-                    await on_result(OcrResult(**message))
+                    said = message.pop("said", None)  # the note's code, when it has one
+                    await on_result(OcrResult(**with_said(message, said)))
                     done += 1
                 elif event == "error":
                     if message["kind"] == "out_of_memory":  # its own words say it all

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from docbatch_gui.domain.errors import ConfigError
+from docbatch_gui.domain.messages import english
 from docbatch_gui.pipeline.ocr import OcrEngineName, OcrResult
 from docbatch_gui.pipeline.orientation import Orientation, from_osd, turn
 from docbatch_gui.pipeline.words import Word, from_tesseract_tsv
@@ -116,7 +117,7 @@ def tesseract_page(
             if max(gray.size) < SMALL_IMAGE_EDGE:
                 # a label or a snippet: too little text for OSD, and Tesseract reads
                 # it only when enlarged and told a resolution (OCRmyPDF does the same)
-                orientation = Orientation(note="a small image: read enlarged, without OSD")
+                orientation = Orientation(note=english("orient_small_image"))
                 upright, config = _enlarged(gray), f"{OCR_CONFIG} --dpi {SMALL_IMAGE_DPI}"
             else:
                 orientation = _orientation(

@@ -256,7 +256,7 @@ class VisionOcr:
                 error=english("vision_page_unreadable", detail=response.error.message),
             )
         annotation = response.full_text_annotation
-        orientation = from_vote(_vectors(annotation), "Vision word boxes")
+        orientation = from_vote(_vectors(annotation), english("orient_source_vision"))
         return OcrResult(
             page_no,
             annotation.text,

@@ -14,7 +14,8 @@ uncertain" for review: a page left sideways is a nuisance, a page turned upside 
 on a guess ruins its OCR text.
 
 ``Orientation.note`` records the evidence in words (the OSD answer and score at the
-resolution it read, or the vote of the text lines), for the reviewer and the log.
+resolution it read, or the vote of the text lines), for the reviewer and the log: a
+message (``texts_pages``), so the Review screen words it in the interface language.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
+
+from docbatch_gui.domain.messages import Worded, english
 
 #: OSD's score below which a 180° answer is not acted on. On the real-world corpus
 #: (scripts/corpus.py) at 300 dpi, text pages score 15-35 whichever way they face,
@@ -77,18 +80,21 @@ def _weights(vectors: Iterable[tuple[float, float, float]]) -> dict[int, float]:
 
 
 def from_vote(vectors: Iterable[tuple[float, float, float]], source: str) -> Orientation:
-    """The decision of a text-direction vote (``source`` names the voters)."""
+    """The decision of a text-direction vote (``source`` names the voters: a message
+    such as ``english("orient_source_layer")``, so the note reads in either language)."""
     vectors = list(vectors)
     letters = sum(w for dx, dy, w in vectors if (dx or dy) and w > 0)
     rotation, share = rotation_from_vectors(vectors)
     if letters < MIN_VOTE_LETTERS:
-        return Orientation(note=f"{source}: too little text to vote ({letters:.0f} letters)")
-    vote = f"{source}: {share:.0%} of {letters:.0f} letters read {_direction(rotation)}"
+        return Orientation(note=english("orient_vote_too_little", source=source, letters=letters))
+    vote = {"source": source, "share": share, "letters": letters, "direction": _direction(rotation)}
     if rotation == 0:
-        return Orientation(0, share, False, f"{vote}; upright")
+        return Orientation(0, share, False, english("orient_vote_upright", **vote))
     if share < MIN_VOTE_SHARE:
-        return Orientation(0, share, True, f"{vote}, under the {MIN_VOTE_SHARE:.0%} needed; kept")
-    return Orientation(rotation, share, False, f"{vote}; turned {rotation}°")
+        note = english("orient_vote_weak", **vote, needed=MIN_VOTE_SHARE)
+        return Orientation(0, share, True, note)
+    note = english("orient_vote_turned", **vote, rotation=rotation)
+    return Orientation(rotation, share, False, note)
 
 
 def from_osd(
@@ -105,30 +111,30 @@ def from_osd(
     write (None: not known). A turn on writing in none of them is noise read as text
     (a painting read as "Arabic"), so it is not acted on.
     """
-    where = f"OSD at {dpi} dpi" if dpi else "OSD on the page image"
+    where = english("orient_osd_at", dpi=dpi) if dpi else english("orient_osd_page")
     if rotation is None or rotation % 90:
-        return Orientation(note=f"{where}: no answer (too little text); kept as scanned")
+        return Orientation(note=english("orient_osd_none", where=where))
     confidence = round(min(1.0, score / OSD_SCORE_SCALE), 3)
-    said = f"{where}: {rotation}° (score {score:.2f}{f', script {script}' if script else ''})"
+    answer = {"where": where, "rotation": rotation, "score": score}
+    said = (
+        english("orient_osd_said_script", **answer, script=script)
+        if script
+        else english("orient_osd_said", **answer)
+    )
     if rotation == 0:
-        return Orientation(0, confidence, False, f"{said}; upright")
+        return Orientation(0, confidence, False, english("orient_osd_upright", said=said))
     needed = MIN_OSD_SCORE_180 if rotation == 180 else MIN_OSD_SCORE_SIDEWAYS
     if score < needed:
-        return Orientation(0, 0.0, True, f"{said}, under the {needed:g} needed; kept as scanned")
+        return Orientation(0, 0.0, True, english("orient_osd_weak", said=said, needed=needed))
     if script and scripts is not None and script not in scripts:
-        return Orientation(
-            0, 0.0, True, f"{said}, not a script of the OCR languages; kept as scanned"
-        )
-    return Orientation(rotation, confidence, False, f"{said}; turned {rotation}°")
+        return Orientation(0, 0.0, True, english("orient_osd_foreign", said=said))
+    note = english("orient_osd_turned", said=said, rotation=rotation)
+    return Orientation(rotation, confidence, False, note)
 
 
-def _direction(rotation: int) -> str:
-    return {
-        0: "left to right",
-        90: "bottom to top",
-        180: "upside down",
-        270: "top to bottom",
-    }[rotation]
+def _direction(rotation: int) -> Worded:
+    """Which way the letters run, as a message of its own (``orient_dir_0`` …)."""
+    return english(f"orient_dir_{rotation}")
 
 
 def turn(image: Any, rotation: int) -> Any:

@@ -18,7 +18,7 @@ from docbatch_gui.domain.errors import (
     RetryableError,
     UnsupportedInput,
 )
-from docbatch_gui.domain.messages import english, from_wire
+from docbatch_gui.domain.messages import english, from_wire, with_said
 from docbatch_gui.pipeline.isolate import ChildCrashed, ChildPool, ChildStalled, DeadlineExceeded
 from docbatch_gui.pipeline.render import PrepareTask, RenderedPage
 from docbatch_gui.pipeline.textutil import page_ranges
@@ -91,7 +91,7 @@ async def run_prepare(
             break
         except ChildStalled:
             page_no = progress.next_page
-            reason = f"rendering took longer than {page_timeout:g} s (PAGE_TIMEOUT)"
+            reason = english("page_render_timeout", seconds=page_timeout)
             text = await _text_layer(task, page_no, deadline, pool, page_timeout or 0)
             await on_page(RenderedPage(page_no, 0, 0, b"", b"", text, error=reason))
             progress.page_done(page_no)
@@ -168,7 +168,10 @@ async def _render_from(
                     payload = message.pop("payload", b"")
                     split = message.pop("image_bytes")
                     message.pop("thumb_bytes")
-                    page = RenderedPage(**message, image=payload[:split], thumb=payload[split:])
+                    said = message.pop("said", None)  # the note's code, when it has one
+                    page = RenderedPage(
+                        **with_said(message, said), image=payload[:split], thumb=payload[split:]
+                    )
                     await on_page(page)
                     progress.page_done(page.page_no)
                 elif event == "done":

@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from docbatch_gui.domain.errors import UnsupportedInput
+from docbatch_gui.domain.messages import english
 from docbatch_gui.pipeline.child_bounds import is_out_of_memory
 from docbatch_gui.pipeline.opening import (
     check_images,
@@ -228,7 +229,7 @@ def _text_orientation(page: Any, textpage: Any, text: str) -> Orientation:
             )
             direction = pymupdf.Point(line["dir"]) * shown
             vectors.append((direction.x, direction.y, float(letters)))
-    return from_vote(vectors, "text layer lines")
+    return from_vote(vectors, english("orient_source_layer"))
 
 
 def _render_image(task: PrepareTask, on_count: Callable[[int], None]) -> Iterator[RenderedPage]:

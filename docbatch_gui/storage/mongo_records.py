@@ -17,6 +17,13 @@ from pymongo.database import Database
 
 from docbatch_gui.domain.errors import NotFound
 from docbatch_gui.domain.models import BatchRecord, OcrRecord, Page, RequestRecord
+from docbatch_gui.storage.said_fields import (
+    OCR_SAID,
+    PAGE_SAID,
+    plain_texts,
+    said_body,
+    worded_again,
+)
 from docbatch_gui.storage.store import spend_growth, utc_text
 
 
@@ -41,7 +48,7 @@ class MongoRecords:
             return
         self.db.pages.bulk_write(
             [
-                ReplaceOne({"job_id": p.job_id, "page_no": p.page_no}, asdict(p), upsert=True)
+                ReplaceOne({"job_id": p.job_id, "page_no": p.page_no}, _page_doc(p), upsert=True)
                 for p in pages
             ],
             ordered=True,
@@ -49,7 +56,7 @@ class MongoRecords:
 
     def list_pages(self, job_id: int) -> list[Page]:
         cursor = self.db.pages.find({"job_id": job_id}, {"_id": 0}).sort("page_no", ASCENDING)
-        return [Page(**doc) for doc in cursor]
+        return [Page(**worded_again(doc, doc.pop("said", None))) for doc in cursor]
 
     def set_pages_deliverable(self, job_id: int, deliverable: bool) -> int:
         result = self.db.pages.update_many(
@@ -113,11 +120,16 @@ class MongoRecords:
 
     def put_ocr(self, record: OcrRecord) -> None:
         key = {"sha256": record.sha256, "page_no": record.page_no, "engine": record.engine}
-        self.db.ocr_cache.replace_one(key, asdict(record), upsert=True)
+        doc = {**asdict(record), **plain_texts(record, OCR_SAID)}
+        self.db.ocr_cache.replace_one(
+            key, {**doc, "said": said_body(record, OCR_SAID)}, upsert=True
+        )
 
     def get_ocr(self, sha256: str, engine: str) -> dict[int, OcrRecord]:
         cursor = self.db.ocr_cache.find({"sha256": sha256, "engine": engine}, {"_id": 0})
-        return {doc["page_no"]: OcrRecord(**doc) for doc in cursor}
+        return {
+            doc["page_no"]: OcrRecord(**worded_again(doc, doc.pop("said", None))) for doc in cursor
+        }
 
     # -- settings ---------------------------------------------------------------------
 
@@ -127,6 +139,13 @@ class MongoRecords:
 
     def set_setting(self, key: str, value: Any) -> None:
         self.db.settings.replace_one({"_id": key}, {"_id": key, "value": value}, upsert=True)
+
+
+def _page_doc(page: Page) -> dict[str, Any]:
+    """A page as stored: its notes as plain text (not ``str`` subclasses), their codes
+    in ``said``."""
+    doc = {**asdict(page), **plain_texts(page, PAGE_SAID)}
+    return {**doc, "said": said_body(page, PAGE_SAID)}
 
 
 def _to_batch(doc: dict[str, Any]) -> BatchRecord:

@@ -34,6 +34,7 @@ from docbatch_gui.domain.states import (
 )
 from docbatch_gui.storage.health import check_not_empty, storage_error
 from docbatch_gui.storage.sqlite_counterparties import CounterpartyTables
+from docbatch_gui.storage.sqlite_pages import INSERT_PAGE, page_of, page_values
 from docbatch_gui.storage.sqlite_records import RecordTables
 from docbatch_gui.storage.sqlite_records import now_utc as _now
 from docbatch_gui.storage.sqlite_registry import RegistryTables
@@ -339,65 +340,14 @@ class SQLiteStore(RecordTables, RegistryTables, CounterpartyTables):
 
     def put_pages(self, pages: Sequence[Page]) -> None:
         with self._tx() as db:
-            db.executemany(
-                "INSERT OR REPLACE INTO pages (job_id, page_no, width, height, image_sha,"
-                " thumb_sha, text, deliverable, rotation, rotation_confidence, ocr_engine,"
-                " ocr_cached, render_error, orientation_note, orientation_uncertain, words_sha,"
-                " text_layer, image_cover)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                [
-                    (
-                        p.job_id,
-                        p.page_no,
-                        p.width,
-                        p.height,
-                        p.image_sha,
-                        p.thumb_sha,
-                        p.text,
-                        int(p.deliverable),
-                        p.rotation,
-                        p.rotation_confidence,
-                        p.ocr_engine,
-                        int(p.ocr_cached),
-                        p.render_error,
-                        p.orientation_note,
-                        int(p.orientation_uncertain),
-                        p.words_sha,
-                        p.text_layer,
-                        p.image_cover,
-                    )
-                    for p in pages
-                ],
-            )
+            db.executemany(INSERT_PAGE, [page_values(p) for p in pages])
 
     def list_pages(self, job_id: int) -> list[Page]:
         with self._lock:
             rows = self._db.execute(
                 "SELECT * FROM pages WHERE job_id = ? ORDER BY page_no", (job_id,)
             ).fetchall()
-        return [
-            Page(
-                job_id=r["job_id"],
-                page_no=r["page_no"],
-                width=r["width"],
-                height=r["height"],
-                image_sha=r["image_sha"],
-                thumb_sha=r["thumb_sha"],
-                text=r["text"],
-                deliverable=bool(r["deliverable"]),
-                rotation=r["rotation"],
-                rotation_confidence=r["rotation_confidence"],
-                ocr_engine=r["ocr_engine"],
-                ocr_cached=bool(r["ocr_cached"]),
-                render_error=r["render_error"],
-                orientation_note=r["orientation_note"],
-                orientation_uncertain=bool(r["orientation_uncertain"]),
-                words_sha=r["words_sha"],
-                text_layer=r["text_layer"],
-                image_cover=r["image_cover"],
-            )
-            for r in rows
-        ]
+        return [page_of(r) for r in rows]
 
     def set_pages_deliverable(self, job_id: int, deliverable: bool) -> int:
         with self._tx() as db:

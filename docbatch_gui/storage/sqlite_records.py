@@ -10,17 +10,24 @@ import sqlite3
 import threading
 from collections.abc import Iterable
 from contextlib import AbstractContextManager
-from dataclasses import replace
+from dataclasses import fields, replace
 from datetime import UTC, datetime
 from typing import Any
 
 from docbatch_gui.domain.errors import NotFound
 from docbatch_gui.domain.models import BatchRecord, OcrRecord, RequestRecord
+from docbatch_gui.storage.said_fields import OCR_SAID, said_text, worded_again
 from docbatch_gui.storage.store import spend_growth, utc_text
 
 
 def now_utc() -> datetime:
     return datetime.now(UTC)
+
+
+def _ocr_record(row: sqlite3.Row) -> OcrRecord:
+    values = {f.name: row[f.name] for f in fields(OcrRecord)}
+    values["orientation_uncertain"] = bool(values["orientation_uncertain"])
+    return OcrRecord(**worded_again(values, row["said"]))
 
 
 def _row_to_batch(row: sqlite3.Row) -> BatchRecord:
@@ -126,8 +133,8 @@ class RecordTables:
         with self._tx() as db:
             db.execute(
                 "INSERT OR REPLACE INTO ocr_cache (sha256, page_no, engine, text, rotation,"
-                " rotation_confidence, orientation_note, orientation_uncertain, words_sha)"
-                " VALUES (?,?,?,?,?,?,?,?,?)",
+                " rotation_confidence, orientation_note, orientation_uncertain, words_sha,"
+                " said) VALUES (?,?,?,?,?,?,?,?,?,?)",
                 (
                     record.sha256,
                     record.page_no,
@@ -135,9 +142,10 @@ class RecordTables:
                     record.text,
                     record.rotation,
                     record.rotation_confidence,
-                    record.orientation_note,
+                    str(record.orientation_note),
                     int(record.orientation_uncertain),
                     record.words_sha,
+                    said_text(record, OCR_SAID),
                 ),
             )
 
@@ -146,20 +154,7 @@ class RecordTables:
             rows = self._db.execute(
                 "SELECT * FROM ocr_cache WHERE sha256 = ? AND engine = ?", (sha256, engine)
             ).fetchall()
-        return {
-            r["page_no"]: OcrRecord(
-                r["sha256"],
-                r["page_no"],
-                r["engine"],
-                r["text"],
-                r["rotation"],
-                r["rotation_confidence"],
-                r["orientation_note"],
-                bool(r["orientation_uncertain"]),
-                r["words_sha"],
-            )
-            for r in rows
-        }
+        return {r["page_no"]: _ocr_record(r) for r in rows}
 
     # -- settings ---------------------------------------------------------------------
 

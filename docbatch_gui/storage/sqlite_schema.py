@@ -237,4 +237,10 @@ MIGRATIONS: list[str] = [
         SELECT updated_at, json_extract(body, '$.cost_usd'), job_id, custom_id FROM requests
         WHERE json_extract(body, '$.cost_usd') > 0;
     """,
+    # 17: the messages a page's skip reason and orientation note word (JSON: field ->
+    # code and parameters), so the window words them in its language
+    """
+    ALTER TABLE pages ADD COLUMN said TEXT NOT NULL DEFAULT '';
+    ALTER TABLE ocr_cache ADD COLUMN said TEXT NOT NULL DEFAULT '';
+    """,
 ]

@@ -10,6 +10,7 @@ from docbatch_gui.domain import JobState, NewJob
 from docbatch_gui.storage.sqlite import MIGRATIONS, SQLiteStore
 from tests.contract.blob_contract import BlobContract
 from tests.contract.counterparty_contract import CounterpartyContract
+from tests.contract.page_notes_contract import PageNotesContract
 from tests.contract.registry_contract import RegistryContract
 from tests.contract.store_contract import StoreContract
 
@@ -27,6 +28,10 @@ class TestRegistry(RegistryContract):
 
 
 class TestCounterparties(CounterpartyContract):
+    """Runs on every backend of the ``store`` fixture."""
+
+
+class TestPageNotes(PageNotesContract):
     """Runs on every backend of the ``store`` fixture."""
 
 
@@ -104,4 +109,52 @@ def test_the_spend_ledger_starts_with_what_requests_had_cost(tmp_path: Path) -> 
     december = datetime(2026, 12, 1, tzinfo=UTC)
     assert store.spent_between(december) == pytest.approx(0.5)
     assert store.spent_between(december - timedelta(days=30), december) == pytest.approx(0.25)
+    store.close()
+
+
+def test_pages_written_before_their_codes_read_back_as_plain_text(tmp_path: Path) -> None:
+    """Migration 17 adds the codes of a page's notes; a database at version 16 opens,
+    and its pages and OCR cache read back with their stored English text."""
+    import sqlite3
+
+    from docbatch_gui.domain.messages import Worded, english
+    from docbatch_gui.domain.models import Page
+
+    path = tmp_path / "db.sqlite3"
+    db = sqlite3.connect(path)
+    for script in MIGRATIONS[:16]:
+        for statement in filter(str.strip, script.split(";")):
+            db.execute(statement)
+    db.execute("PRAGMA user_version = 16")
+    db.execute(
+        "INSERT INTO jobs (file_name, source_path, sha256, size, mode, state, created_at,"
+        " updated_at) VALUES ('a.pdf', '/a.pdf', ?, 1, 'sync', 'done', ?, ?)",
+        ("a" * 64, "2026-11-03T10:00:00+00:00", "2026-11-03T10:00:00+00:00"),
+    )
+    db.execute(
+        "INSERT INTO pages (job_id, page_no, width, height, render_error, orientation_note)"
+        " VALUES (1, 1, 10, 20, 'rendering took longer than 60 s (PAGE_TIMEOUT)',"
+        " 'OSD at 300 dpi: 0° (score 12.00); upright')"
+    )
+    db.execute(
+        "INSERT INTO ocr_cache (sha256, page_no, engine, text, rotation, rotation_confidence,"
+        " orientation_note) VALUES (?, 1, 'tesseract', 'x', 0, 0,"
+        " 'a small image: read enlarged, without OSD')",
+        ("a" * 64,),
+    )
+    db.commit()
+    db.close()
+    store = SQLiteStore(path)
+    assert store.schema_version == 17 == len(MIGRATIONS)
+    (page,) = store.list_pages(1)
+    assert page.render_error == "rendering took longer than 60 s (PAGE_TIMEOUT)"
+    assert page.orientation_note == "OSD at 300 dpi: 0° (score 12.00); upright"
+    assert not isinstance(page.render_error, Worded)
+    assert not isinstance(page.orientation_note, Worded)
+    note = store.get_ocr("a" * 64, "tesseract")[1].orientation_note
+    assert note == "a small image: read enlarged, without OSD" and not isinstance(note, Worded)
+    skipped = english("page_render_timeout", seconds=60.0)
+    store.put_pages([Page(1, 1, 10, 20, render_error=skipped)])  # the new column is written
+    (again,) = store.list_pages(1)
+    assert isinstance(again.render_error, Worded) and again.render_error.message == skipped.message
     store.close()

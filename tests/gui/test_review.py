@@ -153,3 +153,47 @@ async def test_the_page_view_says_why_a_page_has_no_image_or_needs_turning(windo
     await until(lambda: "Orientation uncertain" in view.warning.text(), what="uncertain")
     assert "OSD at 300 dpi: 180°" in view.where.toolTip()
     assert not view.warning.isHidden()
+
+
+async def test_in_russian_the_page_notes_read_in_russian(russian: None, window: Any) -> None:
+    """A page's skip reason and orientation note are messages the core worded in
+    English: a Russian window words them again in Russian; an old page's plain text is
+    shown as it was stored."""
+    from dataclasses import replace
+
+    from docbatch_gui.domain.messages import english
+    from docbatch_gui.pipeline.orientation import from_osd
+
+    app: DocBatchApp = window.ctx.app
+    job_id = waiting_job(app, documents=1)
+    first, second = app.pages(job_id)
+    weak = from_osd(180, 1.2, 300).note
+    app.store.put_pages(
+        [
+            replace(
+                first,
+                image_sha=None,
+                render_error=english("page_render_timeout", seconds=60.0),
+                orientation_note=english("orient_small_image"),
+            ),
+            replace(second, orientation_uncertain=True, orientation_note=weak),
+        ]
+    )
+    tab = window.review_tab
+    window.tabs.setCurrentWidget(tab)
+    view = tab.page_view
+    view.show_pages(job_id, [1, 2])
+    await until(lambda: "не удалось отрисовать" in view.warning.text(), what="skipped page")
+    assert "отрисовка заняла больше 60 с (PAGE_TIMEOUT)" in view.warning.text()
+    assert "rendering" not in view.warning.text()
+    assert view.where.toolTip() == "маленькое изображение: прочитано увеличенным, без OSD"
+    view.go(1)
+    await until(lambda: "под сомнением" in view.warning.text(), what="uncertain")
+    assert "OSD при разрешении 300 точек на дюйм: 180° (оценка 1.20)" in view.warning.text()
+    assert "меньше нужных 5" in view.where.toolTip()
+    assert "score" not in view.warning.text() + view.where.toolTip()
+    app.store.put_pages([replace(second, orientation_uncertain=True, orientation_note="OSD old")])
+    view.go(0)
+    await until(lambda: "не удалось отрисовать" in view.warning.text(), what="first page again")
+    view.go(1)
+    await until(lambda: view.where.toolTip() == "OSD old", what="an old page's plain note")

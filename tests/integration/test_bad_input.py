@@ -13,6 +13,7 @@ import pytest
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.cli.output import page_json
 from docbatch_gui.domain import ErrorKind, JobState
+from docbatch_gui.domain.messages import words_of
 from tests import builders
 from tests.conftest import SAMPLES
 from tests.helpers import cli
@@ -150,6 +151,8 @@ def test_a_page_the_renderer_never_finishes_is_skipped_not_the_file(
     assert pages[2].image_sha is None and pages[2].thumb_sha is None
     assert pages[2].text == "Page 2 of the slow file"  # the text layer is kept
     assert pages[2].render_error == "rendering took longer than 3 s (PAGE_TIMEOUT)"
+    russian = words_of(pages[2].render_error, "ru")  # stored with its code: a Russian window
+    assert russian == "отрисовка заняла больше 3 с (PAGE_TIMEOUT)"
     assert pages[3].text == "Page 3 of the slow file"
     shown = page_json(pages[2])  # what `docbatch pages N --json` prints
     assert shown["render_error"] == pages[2].render_error and shown["image_sha256"] is None
