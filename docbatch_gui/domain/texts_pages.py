@@ -88,4 +88,17 @@ PAGE_TEXTS: dict[str, dict[str, str]] = {
         "en": "{layer}; OCR not used to turn it: {ocr}",
         "ru": "{layer}; OCR не использовано для поворота: {ocr}",
     },
+    # a page Tesseract could not read (the rest of the file goes on)
+    "ocr_image_unreadable": {
+        "en": "the page image cannot be read ({detail})",
+        "ru": "изображение страницы не читается ({detail})",
+    },
+    "ocr_page_timeout": {
+        "en": "Tesseract took longer than {seconds} s on this page",
+        "ru": "Tesseract читал эту страницу дольше {seconds} с",
+    },
+    "ocr_page_failed": {
+        "en": "Tesseract failed on this page ({detail})",
+        "ru": "Tesseract не смог прочитать эту страницу ({detail})",
+    },
 }

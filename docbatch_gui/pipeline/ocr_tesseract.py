@@ -111,7 +111,7 @@ def tesseract_page(
     try:
         gray = _grayscale(image)
     except Exception as exc:
-        return _failed(page_no, f"the page image cannot be read ({_reason(exc)})")
+        return _failed(page_no, english("ocr_image_unreadable", detail=_reason(exc)))
     try:
         with _single_threaded_tesseract():
             if max(gray.size) < SMALL_IMAGE_EDGE:
@@ -130,13 +130,13 @@ def tesseract_page(
     except pytesseract.TesseractNotFoundError:
         raise ConfigError.coded("tesseract_not_installed") from None
     except _PageTimeout:
-        return _failed(page_no, f"Tesseract took longer than {timeout:g} s on this page")
+        return _failed(page_no, english("ocr_page_timeout", seconds=f"{timeout:g}"))
     except pytesseract.TesseractError as exc:  # a RuntimeError too: caught first
-        return _failed(page_no, f"Tesseract failed on this page ({_reason(exc)})")
+        return _failed(page_no, english("ocr_page_failed", detail=_reason(exc)))
     except RuntimeError as exc:  # pytesseract's "Tesseract process timeout"
         if "timeout" not in str(exc).lower():
             raise
-        return _failed(page_no, f"Tesseract took longer than {timeout:g} s on this page")
+        return _failed(page_no, english("ocr_page_timeout", seconds=f"{timeout:g}"))
     return OcrResult(
         page_no=page_no,
         text=text.strip(),
