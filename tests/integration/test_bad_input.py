@@ -157,6 +157,8 @@ def test_a_page_the_renderer_never_finishes_is_skipped_not_the_file(
     shown = page_json(pages[2])  # what `docbatch pages N --json` prints
     assert shown["render_error"] == pages[2].render_error and shown["image_sha256"] is None
     assert page_json(pages[1])["render_error"] is None
+    assert shown["render_error_code"] == "page_render_timeout"  # for scripts
+    assert page_json(pages[1])["render_error_code"] is None
     reasons = [r for d in app.documents(job.id) for r in d.review_reasons]
     assert any(r.startswith("page 2 could not be rendered in time") for r in reasons), reasons
     (line,) = [r.getMessage() for r in caplog.records if "skipped" in r.getMessage()]
