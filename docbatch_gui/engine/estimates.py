@@ -119,7 +119,9 @@ class CostEstimator:
     ) -> float | None:
         """Before any image is read: page sizes and text layers only, plus
         ``extra_chars`` of text per group (the seller's confirmed examples)."""
-        planned = self.planned(groups, extra_chars)
+        return self._priced(self.planned(groups, extra_chars), batch=batch)
+
+    def _priced(self, planned: Sequence[PlannedRequest], *, batch: bool) -> float | None:
         return estimate_cost(
             self.catalogue,
             self.choice,
@@ -145,11 +147,4 @@ class CostEstimator:
             PlannedRequest(r.image_pixels, r.text_chars, len(r.pages), [k.value for k in r.kinds])
             for r in requests
         ]
-        return estimate_cost(
-            self.catalogue,
-            self.choice,
-            self.basis(),
-            planned,
-            batch=batch,
-            cache_ttl=self.cache_ttl(batch=batch),
-        )
+        return self._priced(planned, batch=batch)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from docbatch_gui.domain.messages import Message, english, message_of
+from docbatch_gui.domain.messages import Message, english
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.said import cause, say
 from docbatch_gui.domain.states import JobState
@@ -114,11 +114,10 @@ def log_canceled(job: Job, what: str) -> None:
 
 def log_halt(reason: str) -> None:
     """A critical error stopped the queue: queued jobs wait for the operator."""
-    found = message_of(reason)
     log.error(
         "the queue stopped: %s. Queued jobs wait; fix the setting, then Resume.",
         reason,
-        extra=_worded("log_halt", reason=found.as_dict() if found else reason),
+        extra=_worded("log_halt", reason=cause(reason)),
     )
 
 

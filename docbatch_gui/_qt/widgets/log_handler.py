@@ -17,11 +17,10 @@ from docbatch_gui.domain.text import printable
 from docbatch_gui.settings.secrets import ScrubbingFilter, scrub_secrets
 
 
-def worded(record: logging.LogRecord) -> str | None:
-    """A record that carries itself as a message (``domain.said.say``) in the interface
-    language; None for the others, and in English (the line as the log file has it)."""
+def worded(record: logging.LogRecord, language: str) -> str | None:
+    """A record that carries itself as a message (``domain.said.say``) in ``language``;
+    None for the others, and in English (the line as the log file has it)."""
     message = worded_line(record)
-    language = interface_language()
     if message is None or language == "en":
         return None
     return printable(scrub_secrets(message.words(language)), lines=True)
@@ -47,9 +46,10 @@ class PanelHandler(logging.Handler):
         if record.levelno < logging.WARNING and not ours(record):
             return  # a library's chatter (each HTTP request): the log file has it
         try:
-            translated = worded(record)
+            language = interface_language()
+            translated = worded(record, language)
             message = translated or record.getMessage()
-            foreign = translated is None and interface_language() != "en"
+            foreign = translated is None and language != "en"
             if record.exc_info:  # the scrubbed text the filter left, when it ran
                 text = record.exc_text or logging.Formatter().formatException(record.exc_info)
                 message += "\n" + text

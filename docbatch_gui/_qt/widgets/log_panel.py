@@ -126,8 +126,7 @@ class LogModel(TableModel):
         self._foreign = self.tr("A technical message in English: point at it to read it")
 
     def level_text(self, level: int) -> str:
-        known = [lv for lv in self._levels if lv <= level]
-        return self._levels[max(known)] if known else self._levels[logging.DEBUG]
+        return by_level(self._levels, level)
 
     def area(self, logger: str) -> str:
         """Where a line comes from, in words: a DocBatch package or a library."""
@@ -179,7 +178,7 @@ class LogModel(TableModel):
                 return self.area(line.logger)
             return self.message_text(line)
         if role == Qt.ItemDataRole.ForegroundRole and column == COL_LEVEL:
-            return QColor(_level_color(line.level))
+            return QColor(by_level(LEVEL_COLORS, line.level))
         if role == Qt.ItemDataRole.FontRole and column == COL_LEVEL and line.level >= 30:
             font = QFont()
             font.setBold(True)
@@ -197,9 +196,11 @@ class LogModel(TableModel):
         return None
 
 
-def _level_color(level: int) -> str:
-    known = [lv for lv in LEVEL_COLORS if lv <= level]
-    return LEVEL_COLORS[max(known)] if known else LEVEL_COLORS[logging.DEBUG]
+def by_level(values: dict[int, str], level: int) -> str:
+    """The value of the nearest standard level at or below ``level`` (a custom level
+    25 reads as INFO); DEBUG's below them all."""
+    known = [lv for lv in values if lv <= level]
+    return values[max(known)] if known else values[logging.DEBUG]
 
 
 class LogFilter(QSortFilterProxyModel):
