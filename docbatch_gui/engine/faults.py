@@ -8,7 +8,8 @@ the process kills itself there, exactly as a power cut would: no cleanup runs.
 from __future__ import annotations
 
 import os
-import signal
+
+from docbatch_gui.system.processes import kill_self
 
 POINTS = frozenset(
     {
@@ -24,7 +25,7 @@ POINTS = frozenset(
 
 def crash_point(name: str) -> None:
     if os.environ.get("DOCBATCH_CRASH_AT") == name:
-        os.kill(os.getpid(), signal.SIGKILL)
+        kill_self()
 
 
 def crash_once(name: str) -> None:
@@ -38,4 +39,4 @@ def crash_once(name: str) -> None:
         os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
     except FileExistsError:
         return
-    os.kill(os.getpid(), signal.SIGKILL)
+    kill_self()

@@ -11,11 +11,8 @@ corrupt the stream.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import os
-import resource
-import signal
 import sys
 import time
 from collections.abc import Callable
@@ -31,6 +28,8 @@ from docbatch_gui.pipeline.child_bounds import (
     tesseract_dies_with_us,
 )
 from docbatch_gui.pipeline.render import PrepareTask, page_text, render_pages
+from docbatch_gui.system.bounds import peak_rss_mb, widen_pipe
+from docbatch_gui.system.processes import kill_self
 
 PIPE_BYTES = 1024 * 1024
 #: the wire kind of an allocation that failed under the memory cap (``prepare``)
@@ -70,13 +69,12 @@ Send = Callable[..., None]
 def _widen_pipe(fd: int) -> None:
     """Let a few pages queue in the pipe (64 KiB by default is less than one page), so
     rendering never waits for the parent to store the previous page."""
-    with contextlib.suppress(OSError, AttributeError):
-        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
+    widen_pipe(fd, PIPE_BYTES)
 
 
 def render_one(task: PrepareTask, send: Send) -> None:
     if os.environ.get("DOCBATCH_CRASH_AT") == "child_render":  # tests: the file kills its child
-        os.kill(os.getpid(), signal.SIGKILL)
+        kill_self()
     if stuck := os.environ.get("DOCBATCH_CHILD_STUCK"):  # tests: a page that never ends
         Path(stuck).write_text(str(os.getpid()), encoding="utf-8")
         time.sleep(3600)
@@ -215,7 +213,7 @@ def extract_offline(task: dict[str, Any], send: Send) -> None:
 
 def _peak_rss_mb() -> float:
     """This child's peak memory so far, reported so that bounded memory is measurable."""
-    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    return peak_rss_mb()
 
 
 def _release_caches() -> None:

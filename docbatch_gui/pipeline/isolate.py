@@ -5,9 +5,10 @@ tree, not just the direct child, and confirm it is gone); mark the partial outpu
 undeliverable. This module does the first two and reports whether the kill was
 confirmed; the engine does the third.
 
-Each child starts its own session (``start_new_session``), so its process group
-holds it and everything it spawns. Children also ask the kernel to kill them when
-the parent dies, and ``kill_all`` runs at exit: no process is left behind.
+Each child starts in a group of its own (``system.processes``: a session on POSIX,
+a Job Object on Windows), which holds it and everything it spawns. Children also die
+with the parent (``system.bounds``), and ``kill_all`` runs at exit: no process is left
+behind.
 
 A child is long-lived: it takes one task at a time as a JSON line on stdin and
 answers with messages ending in a terminal event (``done`` or ``error``). A message
@@ -24,16 +25,13 @@ import atexit
 import contextlib
 import json
 import logging
-import os
-import signal
 import time
 from collections.abc import AsyncIterator
 from typing import Any
 
-import psutil
-
 from docbatch_gui.domain.said import say
 from docbatch_gui.frozen import child_command
+from docbatch_gui.system import processes
 
 log = logging.getLogger(__name__)
 
@@ -65,40 +63,25 @@ class ChildCrashed(Exception):
 def _how_it_ended(returncode: int | None, last_line: str) -> str:
     """The crash in words: a SIGKILL nobody here sent is most often the kernel's
     out-of-memory killer, and the operator should read that, not "exit code -9"."""
-    if returncode == -signal.SIGKILL:
+    if processes.killed_by_system(returncode):
         said = "killed by the system (SIGKILL), most likely for lack of memory"
         return f"{said}: {last_line}" if last_line else said
     return last_line or f"exit code {returncode}"
 
 
-def _group_members(pgid: int) -> list[int]:
-    """Live processes in a group: a killed child stays a zombie until it is reaped,
-    and a zombie no longer runs, so it does not count."""
-    members = []
-    for pid in psutil.pids():
-        try:
-            if os.getpgid(pid) == pgid and psutil.Process(pid).status() not in _GONE:
-                members.append(pid)
-        except (ProcessLookupError, psutil.Error):  # ended meanwhile
-            continue
-    return members
-
-
-_GONE = frozenset({psutil.STATUS_ZOMBIE, psutil.STATUS_DEAD})
-
-
 def group_alive(pgid: int) -> bool:
-    return bool(_group_members(pgid))
+    """Whether a process of the child's group still runs (a zombie does not)."""
+    return processes.tree_alive(pgid)
 
 
 def kill_group(pgid: int, *, confirm_within: float = 5.0) -> bool:
-    """SIGKILL the whole group and wait until no member is left; True if confirmed."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, signal.SIGKILL)
+    """Kill the whole group and wait until no member is left; True if confirmed."""
+    processes.kill_tree(pgid)
     end = time.monotonic() + confirm_within
     while time.monotonic() < end:
         if not group_alive(pgid):
             _LIVE_GROUPS.discard(pgid)
+            processes.forget(pgid)
             return True
         time.sleep(0.01)
     say(log, logging.ERROR, "log_group_survived", group=pgid, seconds=confirm_within)
@@ -142,9 +125,10 @@ class Child:
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
-            start_new_session=True,
             limit=LINE_LIMIT,
+            **processes.group_options(),
         )
+        processes.adopt(self.process.pid)
         _LIVE_GROUPS.add(self.process.pid)
         self._stderr_task = asyncio.create_task(self._drain_stderr())
         return self

@@ -25,7 +25,6 @@ starts in a fraction of a second; the parser is imported meanwhile.
 from __future__ import annotations
 
 import contextlib
-import os
 import pickle
 import struct
 import sys
@@ -37,7 +36,8 @@ from typing import IO, Any
 
 import python_calamine
 
-from docbatch_gui.pipeline.child_bounds import cap_memory, die_with_parent, linux
+from docbatch_gui.pipeline.child_bounds import cap_memory, die_with_parent
+from docbatch_gui.system.bounds import lowest_thread_priority, widen_pipe
 
 __all__ = ["FRAME", "calamine_rows", "main"]
 
@@ -82,18 +82,14 @@ def _send(out: IO[bytes], kind: str, value: Any) -> None:
 def _widen_pipe(fd: int) -> None:
     """Let a few batches queue in the pipe (64 KiB by default is a third of one), so
     parsing does not wait while the importer stores the batch before."""
-    import fcntl
-
-    with contextlib.suppress(OSError, AttributeError):
-        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, _PIPE_BYTES)
+    widen_pipe(fd, _PIPE_BYTES)
 
 
 def main(argv: list[str]) -> int:
     path, name, cap = argv[0], argv[1], int(argv[2])
-    if linux():
-        die_with_parent()  # the importer's process died mid-load: so do we
-        _widen_pipe(sys.stdout.fileno())
-        cap_memory(cap)
+    die_with_parent()  # the importer's process died mid-load: so do we
+    _widen_pipe(sys.stdout.fileno())
+    cap_memory(cap)
     out = sys.stdout.buffer
     threading.Thread(target=_preload, daemon=True).start()
     try:
@@ -178,8 +174,7 @@ def _preload() -> None:
     """Import the parser while calamine parses (it releases the interpreter lock), at
     the lowest priority: the import takes most of a second, which the importer's byte
     scan and calamine need more; after the scan the importer's processor is idle."""
-    with contextlib.suppress(OSError, AttributeError):  # Linux: a thread has a priority
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+    lowest_thread_priority()
     # openpyxl (for the config's column letters) imports numpy when it is installed,
     # only to know its number types; this process never sees one, and numpy's import
     # is a tenth of a second and its thread pool a hundred MB of address space.

@@ -15,7 +15,6 @@ import logging
 import os
 import pickle
 import subprocess
-import sys
 import tempfile
 from collections.abc import Generator, Iterator
 from pathlib import Path
@@ -27,6 +26,7 @@ from docbatch_gui.domain.said import cause, say
 from docbatch_gui.frozen import child_command, is_frozen
 from docbatch_gui.registry.calamine_child import FRAME
 from docbatch_gui.registry.rows import RowFilter
+from docbatch_gui.system.bounds import can_cap_memory
 
 if TYPE_CHECKING:  # the importer imports this module
     from docbatch_gui.registry.config import RegistryConfig
@@ -36,8 +36,8 @@ if TYPE_CHECKING:  # the importer imports this module
 
 __all__ = ["CHILD_FROM", "IN_CHILD", "MEMORY_CAP", "CalamineProcess"]
 
-#: where the child runs calamine: where its address space can be capped
-IN_CHILD = sys.platform.startswith("linux")
+#: where the child runs calamine: where its memory can be capped (Linux, Windows)
+IN_CHILD = can_cap_memory()
 #: sheet XML bytes from which a child pays: under them the scan takes less than a
 #: child takes to start (a tenth of a second), and calamine runs after it, in process
 CHILD_FROM = 16 << 20
