@@ -9,11 +9,11 @@ from __future__ import annotations
 import contextlib
 import logging
 import logging.handlers
-import os
 from pathlib import Path
 
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.settings.secrets import ScrubbingFilter, remember_secrets, secret_values
+from docbatch_gui.system.privacy import make_private
 
 FORMAT = "%(asctime)s %(process)d %(levelname)s %(name)s: %(message)s"
 
@@ -36,8 +36,8 @@ def log_to_file(settings: Settings, level: int = logging.INFO) -> logging.Handle
         handler = logging.handlers.RotatingFileHandler(
             path, maxBytes=5 * 2**20, backupCount=3, encoding="utf-8"
         )
-        os.chmod(path, 0o600)  # the log names files and quotes their fields
-        os.chmod(path.parent, 0o700)
+        make_private(path)  # the log names files and quotes their fields
+        make_private(path.parent)
         handler.setLevel(level)
         handler.setFormatter(logging.Formatter(FORMAT))
         handler.addFilter(ScrubbingFilter())

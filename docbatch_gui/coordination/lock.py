@@ -2,9 +2,9 @@
 
 The GUI and a CLI ``process --wait`` may run at once on the same data directory; the
 one holding this lock processes jobs, the other is refused it and just watches the
-store. ``filelock.FileLock`` is a kernel lock (``flock`` on Unix), which the kernel
-drops when its holder dies, however it dies, so a crashed holder never blocks the
-next worker; a soft lock file would outlive it.
+store. The lock is a kernel lock (``system.locks``: ``flock`` on POSIX, ``msvcrt``'s
+on Windows), which the kernel drops when its holder dies, however it dies, so a
+crashed holder never blocks the next worker; a soft lock file would outlive it.
 """
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ from pathlib import Path
 from types import TracebackType
 from typing import Self
 
-from filelock import FileLock, Timeout
+from filelock import Timeout
 
 from docbatch_gui.domain.said import say
+from docbatch_gui.system.locks import process_lock
 
 log = logging.getLogger(__name__)
 
@@ -48,8 +49,7 @@ class HeldLock:
 class WorkerLock(HeldLock):
     def __init__(self, data_dir: Path) -> None:
         self.path = Path(data_dir) / "worker.lock"
-        # Not thread-local: the GUI takes it in a worker thread and frees it on close.
-        self._lock = FileLock(self.path, mode=0o600, thread_local=False)
+        self._lock = process_lock(self.path)
         self._refused = False
 
     def acquire(self) -> bool:

@@ -61,6 +61,7 @@ def _data_dir(settings: Settings) -> Check:
 def _privacy(settings: Settings) -> Check:
     """Other users of the machine must not read scans, text or fields."""
     from docbatch_gui.storage.health import permission_problems
+    from docbatch_gui.system.privacy import privacy_fix
 
     problems = permission_problems(settings.data_dir)
     if problems:
@@ -70,9 +71,9 @@ def _privacy(settings: Settings) -> Check:
         return Check(
             "data permissions",
             Status.WARN,
-            f"readable by other users: {shown}. Fix with: chmod -R go-rwx {settings.data_dir}",
+            f"readable by other users: {shown}. Fix with: {privacy_fix(settings.data_dir)}",
         )
-    return Check("data permissions", Status.OK, "the data folder is private (0700, files 0600)")
+    return Check("data permissions", Status.OK, "the data folder is private (owner only)")
 
 
 def _leftovers(settings: Settings) -> Check:

@@ -41,6 +41,7 @@ from docbatch_gui.settings.secrets import (
     password_entry,
     set_keyring_secret,
 )
+from docbatch_gui.system.privacy import make_private
 
 log = logging.getLogger(__name__)
 
@@ -185,7 +186,7 @@ def write_atomically(path: Path, values: Mapping[str, Any]) -> None:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(tmp, 0o600)
+        make_private(Path(tmp))
         os.replace(tmp, path)
     except OSError as exc:
         with contextlib.suppress(OSError):

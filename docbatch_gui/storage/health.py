@@ -1,24 +1,22 @@
 """The data folder's health: private permissions, leftovers, database integrity.
 
 The data folder holds scanned documents, their text and the extracted fields: other
-users of the machine must not read it. DocBatch makes it ``0700`` and its files
-``0600`` when it opens it (``make_private``); ``docbatch doctor`` reports anything
-that drifted (a copy made with ``cp -r``, a backup restored by another user).
+users of the machine must not read it. DocBatch makes it owner-only when it opens it
+(``make_private``: ``0700`` and files ``0600`` on POSIX, an owner-only ACL on Windows,
+through ``system.privacy``); ``docbatch doctor`` reports anything that drifted (a copy
+made with ``cp -r``, a backup restored by another user).
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
-import os
 import sqlite3
-import stat
 from pathlib import Path
 
 from docbatch_gui.domain.errors import DocBatchError, StorageError, StoreBusy
+from docbatch_gui.system import privacy
 
-PRIVATE_DIR = 0o700
-PRIVATE_FILE = 0o600
 #: folders whose files are checked one by one (the blob tree is checked at its root:
 #: its files are written 0600 by ``mkstemp`` and can number in the millions)
 FILE_FOLDERS = (".", "logs")
@@ -29,24 +27,22 @@ def make_private(data_dir: Path) -> None:
     its top (the database, logs); best effort: a folder we cannot change is reported
     by ``permission_problems``, not fatal."""
     data_dir = Path(data_dir)
-    for folder in _folders(data_dir):
+    for path in [*_folders(data_dir), *_files(data_dir)]:
         with contextlib.suppress(OSError):
-            os.chmod(folder, PRIVATE_DIR)
-    for path in _files(data_dir):
-        with contextlib.suppress(OSError):
-            os.chmod(path, PRIVATE_FILE)
+            privacy.make_private(path)
 
 
 def permission_problems(data_dir: Path) -> list[str]:
-    """What other users could read or write, as ``path (mode)``."""
+    """What other users could read or write, as ``path (mode)`` (on Windows, ``path
+    (the other accounts)``)."""
     problems = []
     for path in [*_folders(Path(data_dir)), *_files(Path(data_dir))]:
         try:
-            mode = stat.S_IMODE(path.lstat().st_mode)
+            exposed = privacy.exposure(path)
         except OSError:
             continue
-        if mode & 0o077:
-            problems.append(f"{path} ({mode:o})")
+        if exposed:
+            problems.append(f"{path} ({exposed})")
     return problems
 
 

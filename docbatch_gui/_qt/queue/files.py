@@ -8,8 +8,6 @@ gone since it was added: both are said to the operator instead of nothing happen
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 from PySide6.QtCore import QUrl
@@ -18,6 +16,7 @@ from PySide6.QtWidgets import QWidget
 
 from docbatch_gui._qt.context import GuiContext
 from docbatch_gui.domain.models import Job
+from docbatch_gui.system.desktop import reveal
 
 
 class QueueFiles(QWidget):
@@ -53,11 +52,9 @@ class QueueFiles(QWidget):
         if not jobs:
             return
         path = Path(jobs[0].source_path)
-        if sys.platform == "win32":
-            subprocess.Popen(["explorer", "/select,", str(path)])
-        elif sys.platform == "darwin":
-            subprocess.Popen(["open", "-R", str(path)])
-        elif not QDesktopServices.openUrl(QUrl.fromLocalFile(os.fspath(path.parent))):
+        if reveal(path):  # Explorer or Finder, the file selected
+            return
+        if not QDesktopServices.openUrl(QUrl.fromLocalFile(os.fspath(path.parent))):
             self.ctx.notifier.notify(
                 self.tr("No file manager could be started; the file is in {0}").format(path.parent),
                 "error",
