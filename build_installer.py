@@ -2,7 +2,7 @@
 
     .venv/bin/python build_installer.py             # build, then run the bundle's self-test
     .venv/bin/python build_installer.py --no-test   # build only
-    python build_installer.py --windowed --icon docbatch.ico   # Windows, no console
+    python build_installer.py --windowed            # Windows, no console window
 
 Why one folder and not one file: a one-file app unpacks itself to a temporary folder
 on every start, and DocBatch starts a child process per render worker; each would pay
@@ -19,6 +19,12 @@ What the analysis cannot see on its own, and is therefore named here:
   data, copied file by file to the same place in the bundle;
 - Qt's platform plugins: ``offscreen`` (the self-test, CI) and ``xcb`` (X11) on
   Linux, ``windows`` on Windows; checked after the build.
+
+The desktop dress comes from the top-level ``resources/``: on Windows the program's
+icon (``resources/docbatch.ico``) and its version resource
+(``resources/windows/version_info.txt``, filled in with the version of
+``pyproject.toml``). The window's own icon is package data
+(``docbatch_gui/resources/icons``), copied with the rest and checked after the build.
 """
 
 from __future__ import annotations
@@ -26,9 +32,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import string
 import subprocess
 import sys
 import time
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -36,6 +44,12 @@ ROOT = Path(__file__).resolve().parent
 RESOURCES = Path("docbatch_gui") / "resources"
 NAME = "DocBatch"
 ENTRY = "docbatch_gui._qt.main:main"
+#: the application's desktop files (icon, .desktop entry, version resource)
+DESKTOP = ROOT / "resources"
+ICONS = {"win32": DESKTOP / "docbatch.ico"}
+VERSION_TEMPLATE = DESKTOP / "windows" / "version_info.txt"
+#: the icon the window loads, inside the package data
+WINDOW_ICON = RESOURCES / "icons" / "docbatch-256.png"
 
 #: imported lazily (inside functions) or by name; collected explicitly
 HIDDEN_IMPORTS = [
@@ -104,7 +118,27 @@ def data_files() -> list[Path]:
     )
 
 
-def pyinstaller_args(args: argparse.Namespace, work: Path) -> list[str]:
+def version() -> str:
+    with open(ROOT / "pyproject.toml", "rb") as handle:
+        return str(tomllib.load(handle)["project"]["version"])
+
+
+def write_version_file(work: Path) -> Path:
+    """``resources/windows/version_info.txt`` with this version filled in."""
+    text = version()
+    numbers = [int(part) for part in text.split(".")[:4] if part.isdigit()]
+    numbers += [0] * (4 - len(numbers))
+    filled = string.Template(VERSION_TEMPLATE.read_text(encoding="utf-8")).substitute(
+        version=text, version_tuple=repr(tuple(numbers))
+    )
+    out = work / "version_info.txt"
+    out.write_text(filled, encoding="utf-8")
+    return out
+
+
+def pyinstaller_args(
+    args: argparse.Namespace, work: Path, platform: str = sys.platform
+) -> list[str]:
     sep = os.pathsep
     command = [
         str(write_entry(work)),
@@ -135,8 +169,11 @@ def pyinstaller_args(args: argparse.Namespace, work: Path) -> list[str]:
         command += ["--exclude-module", name]
     if args.windowed:
         command.append("--windowed")
-    if args.icon:
-        command += ["--icon", str(Path(args.icon).resolve())]
+    icon = args.icon or ICONS.get(platform)  # Linux: the window's own icon, no file icon
+    if icon:
+        command += ["--icon", str(Path(icon).resolve())]
+    if platform == "win32":
+        command += ["--version-file", str(write_version_file(work))]
     if args.clean:
         command.append("--clean")
     return command
@@ -151,6 +188,8 @@ def check_bundle(app_dir: Path) -> list[str]:
         problems.append(f"{RESOURCES.as_posix()}/samples is missing")
     if not (data / "profiles" / "default.json").is_file():
         problems.append(f"{RESOURCES.as_posix()}/profiles/default.json is missing")
+    if not (internal / WINDOW_ICON).is_file():
+        problems.append(f"the application icon {WINDOW_ICON.as_posix()} is missing")
     plugins = list(internal.rglob("plugins/platforms/*"))
     names = {p.name.split(".")[0] for p in plugins}
     problems += [f"Qt platform plugin {n} is missing" for n in platform_plugins() if n not in names]
@@ -179,7 +218,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dist", type=Path, default=ROOT / "dist", help="output folder")
     parser.add_argument("--work", type=Path, default=ROOT / "build", help="build folder")
     parser.add_argument("--windowed", action="store_true", help="no console window (Windows)")
-    parser.add_argument("--icon", help="program icon (.ico on Windows, .icns on macOS)")
+    parser.add_argument(
+        "--icon", help="program icon (.ico, .icns); on Windows resources/docbatch.ico by default"
+    )
     parser.add_argument("--clean", action="store_true", help="empty PyInstaller's cache first")
     parser.add_argument("--no-test", action="store_true", help="skip the bundle's self-test")
     parser.add_argument("--log-level", default="WARN", help="PyInstaller's log level")

@@ -16,6 +16,7 @@ import sqlite3
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from docbatch_gui._qt.qt_libraries import check_before_qt
@@ -36,6 +37,11 @@ log = logging.getLogger(__name__)
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="docbatch-gui", description="DocBatch desktop")
+    parser.add_argument(
+        "files",
+        nargs="*",
+        help="files or folders to add to the queue (what the desktop's Open With passes)",
+    )
     parser.add_argument("--data-dir", help="where the queue lives (DOCBATCH_DATA_DIR)")
     parser.add_argument("--lang", choices=["en", "ru"], help="interface language")
     parser.add_argument(
@@ -76,6 +82,7 @@ def run_gui(args: argparse.Namespace) -> int:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication, QMessageBox
 
+    from docbatch_gui._qt.app_icon import dress
     from docbatch_gui._qt.build import build_window
     from docbatch_gui._qt.gc_guard import GuiThreadCollector
     from docbatch_gui._qt.i18n import chosen_language, install_translator
@@ -87,6 +94,7 @@ def run_gui(args: argparse.Namespace) -> int:
     assert isinstance(qapp, QApplication)
     qapp.setApplicationName("DocBatch")
     qapp.setOrganizationName("DocBatch")
+    dress(qapp)  # the icon of the window and of every dialog, even the start-up refusals
     qapp.setQuitOnLastWindowClosed(False)
     qsettings = QSettings()
     install_translator(qapp, chosen_language(qsettings, args.lang))
@@ -114,7 +122,7 @@ def run_gui(args: argparse.Namespace) -> int:
     stop_on_signals(window)
     window.show()
     with loop:
-        loop.run_until_complete(run_window(window))
+        loop.run_until_complete(run_window(window, [Path(f) for f in args.files]))
     collector.stop()
     return 0
 
@@ -212,8 +220,9 @@ def freeze_startup_heap() -> None:
     gc.freeze()
 
 
-async def run_window(window: object) -> None:
-    """Start the window's slow work, then wait until it closed."""
+async def run_window(window: object, files: Sequence[Path] = ()) -> None:
+    """Start the window's slow work, add the ``files`` it was opened with (the
+    desktop entry's ``%F``), then wait until it closed."""
     from docbatch_gui._qt.loop import resolve
     from docbatch_gui._qt.window import MainWindow
 
@@ -221,5 +230,7 @@ async def run_window(window: object) -> None:
     closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
     window.closed.connect(lambda: resolve(closed, None))
     await window.start()
+    if files:
+        await window.queue_tab.add_paths(list(files))
     await closed
     window.ctx.host.close()

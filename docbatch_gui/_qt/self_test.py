@@ -18,6 +18,7 @@ from pathlib import Path
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
+from docbatch_gui._qt.app_icon import dress
 from docbatch_gui._qt.build import build_window
 from docbatch_gui._qt.gc_guard import GuiThreadCollector
 from docbatch_gui._qt.loop import make_loop
@@ -70,6 +71,7 @@ def run_self_test() -> int:
     started = time.monotonic()
     qapp = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(qapp, QApplication)
+    icon = dress(qapp)
     data_dir = Path(tempfile.mkdtemp(prefix="docbatch-selftest-"))
     settings = load_settings(
         DOCBATCH_DATA_DIR=str(data_dir), PROCESSING_MODE="offline", OCR_ENGINE="none"
@@ -108,10 +110,14 @@ def run_self_test() -> int:
             ],
         )
         report["missing_modules"] = await asyncio.to_thread(missing_modules)
+        # the icon's sizes, as the window has it: none means Qt's default icon
+        report["icon_sizes"] = [s.width() for s in window.windowIcon().availableSizes()]
         report["ok"] = (
             bool(jobs)
             and all(j.state.value in ("done", "needs_review") and j.documents > 0 for j in jobs)
             and not report["missing_modules"]
+            and not icon.isNull()
+            and bool(report["icon_sizes"])
         )
         await window.shutdown()
         window.ctx.host.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -41,6 +42,7 @@ def test_self_test_from_source(tmp_path: Path) -> None:
     report = last_json(result.stdout)
     assert report["ok"] is True
     assert report["missing_modules"] == {}
+    assert report["icon_sizes"] == [16, 24, 32, 48, 64, 128, 256]
 
 
 @pytest.mark.slow
@@ -80,9 +82,13 @@ def test_bundle_builds_and_passes_its_self_test(tmp_path: Path) -> None:
         cwd=REPO,
     )
     assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
-    exe = dist / "DocBatch" / ("DocBatch.exe" if sys.platform == "win32" else "DocBatch")
-    # Run from an unrelated folder, without the source tree on the path: only the
-    # bundle's own contents count.
+    # Copied away from where it was built, and run from an unrelated folder without the
+    # source tree on the path: only the bundle's own contents count.
+    app = shutil.copytree(dist / "DocBatch", tmp_path / "elsewhere" / "DocBatch", symlinks=True)
+    shutil.rmtree(dist)
+    exe = app / ("DocBatch.exe" if sys.platform == "win32" else "DocBatch")
+    icon = app / "_internal" / "docbatch_gui" / "resources" / "icons" / "docbatch-256.png"
+    assert icon.is_file(), "the bundle has no application icon"
     env = offscreen_env(tmp_path)
     env.pop("PYTHONPATH", None)
     result = subprocess.run(
@@ -97,3 +103,4 @@ def test_bundle_builds_and_passes_its_self_test(tmp_path: Path) -> None:
     report = last_json(result.stdout)
     assert report["ok"] is True
     assert report["missing_modules"] == {}
+    assert report["icon_sizes"], "the window of the bundle has no icon"

@@ -10,7 +10,7 @@ runs here with the marker environment of a Windows CPython (``WINDOWS_MARKERS``)
 the markers of ``pyproject.toml`` are proven too: ``pywin32`` comes in,
 ``keyrings.cryptfile`` stays out.
 
-Needs PyPI (CI reaches it): about a minute per case on two cores.
+Needs PyPI (CI reaches it): one to three minutes per case on two loaded cores.
 """
 
 from __future__ import annotations
@@ -87,9 +87,9 @@ def resolve_for_windows(wheel: Path, extras: str, python: str, tmp: Path) -> dic
     }
 
 
-@pytest.mark.parametrize(
-    ("extras", "python"), [("gui,vision,team", "3.11"), ("dev", "3.11"), ("dev", "3.12")]
-)
+#: the app for the lowest supported Python; [dev] (a superset: what the Windows CI job
+#: installs) for the newest the job runs. [dev] on 3.11 passed too (2 minutes more).
+@pytest.mark.parametrize(("extras", "python"), [("gui,vision,team", "3.11"), ("dev", "3.12")])
 def test_the_app_resolves_as_windows_wheels(
     wheel: Path, extras: str, python: str, tmp_path: Path
 ) -> None:
