@@ -21,6 +21,7 @@ from typing import Any
 
 from docbatch_gui.domain.errors import ConfigError, NotFound
 from docbatch_gui.pipeline.profile import Profile
+from docbatch_gui.system.names import name_problem
 
 ALL = "all"
 _NAME_RE = re.compile(r"^[\w\-]{1,64}$")
@@ -167,9 +168,10 @@ def find_layout(name: str, folder: Path, profile: Profile) -> Layout:
 
 
 def save_layout(layout: Layout, folder: Path, profile: Profile) -> Path:
-    if not _NAME_RE.match(layout.name) or layout.name == ALL:
+    if not _NAME_RE.match(layout.name) or layout.name == ALL or name_problem(layout.name):
         raise ConfigError(
-            f"layout name {layout.name!r}: use letters, digits, - and _ (not {ALL!r})"
+            f"layout name {layout.name!r}: use letters, digits, - and _ (not {ALL!r},"
+            " nor a name Windows keeps for a device: CON, PRN, AUX, NUL, COM1, LPT1…)"
         )
     check_layout(layout, profile)
     folder.mkdir(parents=True, exist_ok=True)

@@ -30,6 +30,7 @@ from docbatch_gui.domain.progress import CancelToken, ProgressSink, raise_if_can
 from docbatch_gui.domain.registry import RegistryRowRecord, SearchResult
 from docbatch_gui.domain.text import clean_value
 from docbatch_gui.registry.where import matched_locations, where_text
+from docbatch_gui.system.names import check_writable_name
 
 if TYPE_CHECKING:
     from docbatch_gui.pipeline.profile import Profile
@@ -212,6 +213,7 @@ def write_export(
     export never leaves a half-written workbook under the name the operator chose.
     """
     out = Path(out)
+    check_writable_name(out)
     partial = out.with_name(out.name + ".part")
     if out.is_dir():
         raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(out))

@@ -22,7 +22,6 @@ Everything the server says is treated as hostile, because a link may lead anywhe
 
 from __future__ import annotations
 
-import re
 import threading
 import time
 from collections.abc import Iterator
@@ -37,6 +36,7 @@ import httpx
 from docbatch_gui.domain.errors import JobTimeout
 from docbatch_gui.domain.progress import Canceled, CancelToken, ProgressSink, report
 from docbatch_gui.pipeline.formats import SUPPORTED_EXTENSIONS
+from docbatch_gui.system.names import portable_name
 
 PAGE = 100
 TIMEOUT = httpx.Timeout(30.0, connect=10.0)
@@ -75,10 +75,10 @@ class Outcome:
 
 
 def safe_name(name: str) -> str:
-    """One harmless file name: last path part, no control characters, no leading dot."""
-    base = re.split(r"[\\/]", name)[-1]
-    base = re.sub(r"[\x00-\x1f\x7f]", "", base).strip().lstrip(".")
-    return base[:200] or "file"
+    """One harmless file name: last path part, no control characters, no leading dot,
+    and one that Windows takes too (``system.names``: no ``a:b.pdf``, ``CON``, trailing
+    dots): the download is stored under it, and the queue shows it."""
+    return portable_name(portable_name(name).lstrip("."))
 
 
 def is_public(source: str) -> bool:

@@ -20,6 +20,7 @@ from io import BytesIO
 from pathlib import Path
 from typing import Any, BinaryIO
 
+import platformdirs
 from minio import Minio
 from minio.error import S3Error
 
@@ -33,7 +34,9 @@ _MISSING = {"NoSuchKey", "NoSuchObject", "NotFound", "ResourceNotFound"}
 
 
 def default_cache_dir() -> Path:
-    return Path(tempfile.gettempdir()) / "docbatch-blob-cache"
+    """Where downloaded blobs are kept when no folder is given: the user's cache folder
+    (platformdirs), never a temporary folder shared with other users."""
+    return Path(platformdirs.user_cache_dir("DocBatch", appauthor=False)) / "blob-cache"
 
 
 class _Stream(BinaryIO):
