@@ -42,7 +42,11 @@ os.environ["DOCBATCH_SETTINGS_FILE"] = os.path.join(
 
 
 #: the longest tests (minutes of CPU each), started first
-LONGEST = ("test_million_rows_stream_in_bounded_memory", "test_mypy_is_clean")
+LONGEST = (
+    "test_million_rows_stream_in_bounded_memory",
+    "test_mypy_is_clean",
+    "test_the_app_resolves_as_windows_wheels",
+)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
