@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import sys
 from pathlib import Path
 
 import pytest
@@ -56,6 +57,7 @@ def mode(path: Path) -> int:
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX modes (Windows: test_system.py)")
 def test_the_data_folder_is_private_and_doctor_checks_it(tmp_path: Path) -> None:
     data = tmp_path / "data"
     assert cli(data, "process", str(INVOICE), "--mode", "offline", "--wait").returncode == 0
