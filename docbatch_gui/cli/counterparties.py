@@ -44,7 +44,7 @@ def cmd_counterparties(app: DocBatchApp, args: argparse.Namespace) -> int:
     if args.forget is not None:
         inn = normalize_number(args.forget)
         if not inn:
-            complain("docbatch counterparties: --forget needs the seller's INN (its digits)")
+            complain("The --forget option needs the seller's INN (10 or 12 digits).")
             return ExitCode.USAGE
         count = app.review.forget_counterparty(inn)  # NotFound → exit 3
         out.print(Text(f"Forgot INN {inn}: {count} confirmed document(s)."))

@@ -71,7 +71,7 @@ def cmd_export(app: DocBatchApp, args: argparse.Namespace) -> int:
             out.print(f"{layout.name}: {keys}", highlight=False, markup=False)
         return ExitCode.OK
     if args.layout and args.columns:
-        complain("docbatch export: give --layout or --columns, not both")
+        complain("Give --layout or --columns, not both: --layout picks a saved layout by name.")
         return ExitCode.USAGE
     if args.save_layout and not args.columns:
         complain("docbatch export: --save-layout needs --columns")

@@ -258,6 +258,6 @@ def test_one_document_can_be_forgotten_and_forget_reads_the_inn_as_the_checks_do
     assert "no confirmed document 2" in capsys.readouterr().err.lower()
 
     assert main([*data, "counterparties", "--forget", ""]) == 2
-    assert "--forget needs the seller's INN" in capsys.readouterr().err
+    assert "--forget option needs the seller's INN" in capsys.readouterr().err
     assert main([*data, "counterparties", "--forget", "7707 083 893"]) == 0
     assert "Forgot INN 7707083893: 1 confirmed document(s)." in capsys.readouterr().out
