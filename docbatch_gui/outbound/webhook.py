@@ -41,6 +41,7 @@ from docbatch_gui.domain.models import Document, Job
 from docbatch_gui.domain.said import cause, say
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.settings.secrets import keyring_secret
+from docbatch_gui.storage.health import private_folder, write_private
 
 log = logging.getLogger(__name__)
 
@@ -95,8 +96,8 @@ class Outbox:
     def __init__(self, folder: Path) -> None:
         self.pending_dir = folder / "pending"
         self.failed_dir = folder / "failed"
-        for sub in (self.pending_dir, self.failed_dir):
-            sub.mkdir(parents=True, exist_ok=True)
+        for sub in (folder, self.pending_dir, self.failed_dir):
+            private_folder(sub)  # results posted to a receiver: the data folder's rule
 
     def add(self, job: Job, documents: Sequence[Document]) -> Message:
         now = datetime.now(UTC).isoformat(timespec="seconds")
@@ -139,9 +140,7 @@ class Outbox:
 
     def _write(self, folder: Path, message: Message) -> None:
         target = folder / f"{message.id}.json"
-        partial = target.with_suffix(".part")
-        partial.write_text(json.dumps(message.as_dict(), ensure_ascii=False), encoding="utf-8")
-        partial.replace(target)
+        write_private(target, json.dumps(message.as_dict(), ensure_ascii=False))
 
     def _read(self, folder: Path) -> list[Message]:
         messages = []

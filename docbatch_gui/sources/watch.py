@@ -32,6 +32,7 @@ from watchdog.observers.api import BaseObserver, ObservedWatch
 
 from docbatch_gui.domain.messages import english
 from docbatch_gui.domain.said import cause, say
+from docbatch_gui.storage.health import private_file, private_folder
 
 log = logging.getLogger(__name__)
 
@@ -76,8 +77,9 @@ class Ledger:
     """Which files were taken, and what became of their originals."""
 
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_folder(path.parent)  # scanned files' paths: the data folder's rule
         self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        private_file(path)
         self._lock = threading.Lock()
         self._db.execute(
             "CREATE TABLE IF NOT EXISTS taken (path TEXT, size INTEGER, mtime_ns INTEGER, "

@@ -13,6 +13,7 @@ import errno
 import os
 import sqlite3
 import stat
+import tempfile
 from pathlib import Path
 
 from docbatch_gui.domain.errors import DocBatchError, StorageError, StoreBusy
@@ -20,8 +21,16 @@ from docbatch_gui.domain.errors import DocBatchError, StorageError, StoreBusy
 PRIVATE_DIR = 0o700
 PRIVATE_FILE = 0o600
 #: folders whose files are checked one by one (the blob tree is checked at its root:
-#: its files are written 0600 by ``mkstemp`` and can number in the millions)
-FILE_FOLDERS = (".", "logs")
+#: its files are written 0600 by ``mkstemp`` and can number in the millions); the
+#: webhook outbox holds the results it posts, the watch ledger the scanned paths
+FILE_FOLDERS = (
+    ".",
+    "logs",
+    "webhooks/pending",
+    "webhooks/failed",
+    "watch",
+    "export_layouts",
+)
 
 
 def make_private(data_dir: Path) -> None:
@@ -35,6 +44,35 @@ def make_private(data_dir: Path) -> None:
     for path in _files(data_dir):
         with contextlib.suppress(OSError):
             os.chmod(path, PRIVATE_FILE)
+
+
+def private_folder(folder: Path) -> Path:
+    """``folder`` (and missing parents) created owner-only, or made so: a part of the
+    data folder made after ``make_private`` ran keeps the same rule."""
+    folder.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR)
+    with contextlib.suppress(OSError):
+        os.chmod(folder, PRIVATE_DIR)
+    return folder
+
+
+def private_file(path: Path) -> Path:
+    """``path`` made owner-only (best effort, as ``make_private``)."""
+    with contextlib.suppress(OSError):
+        os.chmod(path, PRIVATE_FILE)
+    return path
+
+
+def write_private(path: Path, text: str) -> None:
+    """``text`` to ``path`` (UTF-8), whole or not at all and owner-only from its first
+    byte: a temporary file from ``mkstemp`` (0600, never through a link) renamed."""
+    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        os.replace(name, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(name)
 
 
 def permission_problems(data_dir: Path) -> list[str]:
@@ -51,7 +89,8 @@ def permission_problems(data_dir: Path) -> list[str]:
 
 
 def _folders(data_dir: Path) -> list[Path]:
-    names = ("", "logs", "blobs", "blobs/.incoming", "blob-cache")
+    names = ("", "logs", "blobs", "blobs/.incoming", "blob-cache", "webhooks",
+             "webhooks/pending", "webhooks/failed", "watch", "export_layouts")  # fmt: skip
     return [data_dir / name for name in names if (data_dir / name).is_dir()]
 
 

@@ -168,7 +168,11 @@ CASES = [
         ExitCode.USAGE,
         ("--layout or --columns, not both",),
     ),
-    Case(("counterparties", "--forget", ""), ExitCode.USAGE, ("--forget option needs the seller's INN",)),
+    Case(
+        ("counterparties", "--forget", ""),
+        ExitCode.USAGE,
+        ("--forget option needs the seller's INN",),
+    ),
     Case(("budget",), ExitCode.STORAGE, ("is damaged",), where="damaged"),
     Case(("budget", "--run-anyway"), WRONG_STATE, ("No run is held by the budget",)),
     Case(
