@@ -194,6 +194,7 @@ class FolderWatcher:
         on_problem: Callable[[Path, str | None], None] | None = None,
         on_tick: Callable[[], None] | None = None,
         exclude: Sequence[Path] = (),
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.folders = [Path(f).expanduser() for f in folders]
         #: never taken: DocBatch's own data folder, should a watched folder hold it
@@ -205,6 +206,8 @@ class FolderWatcher:
         self.on_problem = on_problem or (lambda folder, message: None)
         self.on_tick = on_tick or (lambda: None)
         self.problems: dict[Path, str] = {}
+        #: seconds, for the settle time (a test drives it to list a growing file)
+        self.clock = clock
         self._seen: dict[Path, tuple[int, int, float]] = {}  # size, mtime_ns, since
         self._failed: set[Path] = set()  # files whose handling failed, said once
         self._wake = threading.Event()
@@ -300,7 +303,7 @@ class FolderWatcher:
             return
         if info.st_size == 0:
             return  # a copier's first step: an empty file, filled later
-        now = time.monotonic()
+        now = self.clock()
         size, mtime = info.st_size, info.st_mtime_ns
         before = self._seen.get(path)
         if before is None or before[:2] != (size, mtime):

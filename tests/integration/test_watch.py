@@ -29,14 +29,18 @@ FAST = {"WATCH_SETTLE_SECONDS": "0.6", "WATCH_POLL_SECONDS": "0.2", "PROCESSING_
 
 
 def _copy_slowly(source: Path, target: Path, pieces: int = 5, pause: float = 0.25) -> None:
-    """As a scanner writing over the network: the file grows for about a second."""
+    """As a scanner writing over the network under a temporary name, renamed at the
+    end: however long a pause lasts on a busy machine, nothing half-written is taken
+    (a file that grows under its own name: the clock-driven test above)."""
     data = source.read_bytes()
     step = len(data) // pieces + 1
-    with target.open("wb") as stream:
+    partial = target.with_name(target.name + ".part")
+    with partial.open("wb") as stream:
         for start in range(0, len(data), step):
             stream.write(data[start : start + step])
             stream.flush()
-            time.sleep(pause)
+            time.sleep(pause)  # the copy takes a while: what is tested
+    partial.rename(target)
 
 
 def test_temporary_names_are_waited_out() -> None:
@@ -45,49 +49,70 @@ def test_temporary_names_are_waited_out() -> None:
     assert not is_temporary("scan_001.pdf")
 
 
-@pytest.mark.slow  # waits out real settle times (about 4 s)
-def test_a_growing_file_is_taken_once_complete_and_a_lost_folder_is_reported(
+def test_a_growing_file_is_taken_once_and_only_once_complete(tmp_path: Path) -> None:
+    """The watcher's clock is the test's: the file grows between listings less than
+    the settle time apart, however slow the machine, and is taken once it stops."""
+    folder = tmp_path / "scans"
+    folder.mkdir()
+    ledger = Ledger(tmp_path / "taken.sqlite3")
+    taken: list[tuple[Path, int]] = []
+    now = [0.0]
+    watcher = FolderWatcher([folder], ledger, lambda path, where: taken.append(
+        (path, path.stat().st_size)), settle=0.6, poll=0.1, clock=lambda: now[0])  # fmt: skip
+    data = (SAMPLES / "ru_three_documents.pdf").read_bytes()
+    with (folder / "scan.pdf").open("wb") as stream:
+        for start in range(0, len(data), len(data) // 5 + 1):
+            stream.write(data[start : start + len(data) // 5 + 1])
+            stream.flush()
+            watcher.scan()
+            now[0] += 0.5  # less than the settle time between two growths
+            watcher.scan()
+            assert taken == []  # still growing: never taken
+    (folder / "copying.pdf.part").write_bytes(b"%PDF-1.4 half")
+    now[0] += 0.7
+    watcher.scan()
+    assert taken == [(folder / "scan.pdf", len(data))]  # once, whole; never the .part
+    for _ in range(3):
+        now[0] += 1.0
+        watcher.scan()
+    assert len(taken) == 1  # more listings: not taken again
+    again = FolderWatcher([folder], ledger, lambda p, f: taken.append((p, 0)), settle=0.3,
+                          poll=0.1, clock=lambda: now[0])  # fmt: skip
+    again.scan()
+    now[0] += 1.0
+    again.scan()
+    assert len(taken) == 1  # a restart takes nothing twice
+    ledger.close()
+
+
+def test_a_lost_folder_is_reported_and_its_files_are_known_when_it_is_back(
     tmp_path: Path,
 ) -> None:
     folder = tmp_path / "scans"
     folder.mkdir()
-    taken: list[tuple[Path, int]] = []
+    (folder / "scan.pdf").write_bytes((SAMPLES / "ru_three_documents.pdf").read_bytes())
+    taken: list[Path] = []
     problems: list[str | None] = []
     ledger = Ledger(tmp_path / "taken.sqlite3")
-
-    def take(path: Path, where: Path) -> None:
-        info = path.stat()
-        taken.append((path, info.st_size))
-        ledger.record(path, info.st_size, info.st_mtime_ns, where, 1, "queued")
-
-    watcher = FolderWatcher([folder], ledger, take, settle=0.6, poll=0.1,
-                            on_problem=lambda f, m: problems.append(m))  # fmt: skip
+    watcher = FolderWatcher(
+        [folder],
+        ledger,
+        lambda path, where: taken.append(path),
+        settle=0.3,
+        poll=0.1,
+        on_problem=lambda f, m: problems.append(m),
+    )
     watcher.start()
     try:
-        source = SAMPLES / "ru_three_documents.pdf"
-        _copy_slowly(source, folder / "scan.pdf")
         wait_for(lambda: taken, 20, "the file to be taken")
-        time.sleep(1.0)  # more listings happen: it is not taken again
-        assert taken == [(folder / "scan.pdf", source.stat().st_size)]  # once, whole
-        (folder / "copying.pdf.part").write_bytes(b"%PDF-1.4 half")
-        time.sleep(1.0)
-        assert len(taken) == 1  # a temporary name is never taken
-
         os.rename(folder, tmp_path / "unmounted")
         wait_for(lambda: problems and problems[-1], 20, "the lost folder to be reported")
         assert "missing" in (problems[-1] or "")
         os.rename(tmp_path / "unmounted", folder)
         wait_for(lambda: problems[-1] is None, 20, "the folder to be back")
-        assert len(taken) == 1  # the same file, back again, is known
+        assert taken == [folder / "scan.pdf"]  # the same file, back again, is known
     finally:
         watcher.stop()
-    restarted: list[Path] = []
-    again = FolderWatcher([folder], ledger, lambda p, f: restarted.append(p), settle=0.3,
-                          poll=0.1)  # fmt: skip
-    again.scan()
-    time.sleep(0.4)
-    again.scan()
-    assert restarted == []  # a restart takes nothing twice
     ledger.close()
 
 
