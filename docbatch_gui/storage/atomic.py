@@ -32,13 +32,14 @@ _SHARED_MODE = 0o666 & ~_umask()
 
 
 @contextlib.contextmanager
-def atomic_output(out: Path) -> Iterator[Path]:
+def atomic_output(out: Path, *, mode: int | None = None) -> Iterator[Path]:
     """A fresh temporary file beside ``out`` to write, renamed to ``out`` when the
     block ends without an error: a canceled or failed export never leaves a
     half-written file under the name the operator chose, and a script watching the
     folder never picks up a file still being written (its name starts with a dot and
     ends in ``.part``). A missing or read-only folder fails at once, with the name the
-    operator gave."""
+    operator gave. ``mode``: the file's permissions (0600 for the data folder's own
+    files); by default those of an ordinary new file."""
     out = Path(out)
     if out.is_dir():
         raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(out))
@@ -50,7 +51,7 @@ def atomic_output(out: Path) -> Iterator[Path]:
     try:
         os.close(fd)
         with contextlib.suppress(OSError):
-            os.chmod(partial, _SHARED_MODE)
+            os.chmod(partial, _SHARED_MODE if mode is None else mode)
         yield partial
         os.replace(partial, out)
     finally:

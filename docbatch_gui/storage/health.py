@@ -13,10 +13,10 @@ import errno
 import os
 import sqlite3
 import stat
-import tempfile
 from pathlib import Path
 
 from docbatch_gui.domain.errors import DocBatchError, StorageError, StoreBusy
+from docbatch_gui.storage.atomic import atomic_output
 
 PRIVATE_DIR = 0o700
 PRIVATE_FILE = 0o600
@@ -64,15 +64,9 @@ def private_file(path: Path) -> Path:
 
 def write_private(path: Path, text: str) -> None:
     """``text`` to ``path`` (UTF-8), whole or not at all and owner-only from its first
-    byte: a temporary file from ``mkstemp`` (0600, never through a link) renamed."""
-    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(name, path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(name)
+    byte (``atomic_output``: ``mkstemp`` creates it 0600, never through a link)."""
+    with atomic_output(path, mode=PRIVATE_FILE) as partial:
+        partial.write_text(text, encoding="utf-8")
 
 
 def permission_problems(data_dir: Path) -> list[str]:
