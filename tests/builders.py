@@ -64,38 +64,6 @@ def padded_pdf(path: Path, source: Path, padding: int = 20_000) -> Path:
     return path
 
 
-def slow_page_pdf(
-    path: Path, pages: int = 3, slow: tuple[int, ...] = (2,), step: float = 0.002
-) -> Path:
-    """A text PDF whose pages ``slow`` fill themselves with a tiling pattern of ``step``-pt
-    cells: MuPDF takes minutes over it (millions of cells), while its text layer reads
-    at once. The shape of a real file whose page 'never finishes rendering'."""
-    import pikepdf
-    import pymupdf
-
-    document = pymupdf.open()
-    for number in range(1, pages + 1):
-        document.new_page().insert_text((72, 72), f"Page {number} of the slow file", fontsize=12)
-    plain = document.tobytes()
-    document.close()
-    with pikepdf.open(io.BytesIO(plain)) as pdf:
-        cell = pdf.make_stream(b"0 0 %.4f %.4f re f" % (step / 2, step / 2))
-        cell.Type = pikepdf.Name.Pattern
-        cell.PatternType, cell.PaintType, cell.TilingType = 1, 1, 1
-        cell.BBox = [0, 0, step, step]
-        cell.XStep, cell.YStep = step, step
-        cell.Resources = pikepdf.Dictionary()
-        fill = pdf.make_stream(b"q /Pattern cs /P1 scn 0 0 595 842 re f Q")
-        for number in slow:
-            page = pdf.pages[number - 1].obj
-            page.Resources.Pattern = pikepdf.Dictionary(P1=cell)
-            contents = page.Contents
-            parts = list(contents) if isinstance(contents, pikepdf.Array) else [contents]
-            page.Contents = pikepdf.Array([*parts, fill])
-        pdf.save(path)
-    return path
-
-
 def page_tree_without_count_pdf(path: Path) -> Path:
     """A page tree whose /Pages node lacks /Count: MuPDF finds no page, qpdf rebuilds
     the tree (the shape of a real file in pikepdf's test resources)."""

@@ -211,7 +211,10 @@ class DocBatchApp(JobMoves, BatchViews, RemoteSources, BudgetViews):
         force: bool = False,
         progress: ProgressSink | None = None,
         cancel: CancelToken | None = None,
+        folder: Path | None = None,
     ) -> IntakeReport:
+        """Queue files and folders. ``folder``: the paths were found in that folder
+        (a watched one), so its rules apply as if the folder had been added."""
         return intake_paths(
             self.store,
             self.blobs,
@@ -222,6 +225,7 @@ class DocBatchApp(JobMoves, BatchViews, RemoteSources, BudgetViews):
             progress=progress,
             cancel=cancel,
             links_out=self.settings.follow_symlinks_out,
+            folder=folder,
         )
 
     def jobs(self, ids: Iterable[int] | None = None) -> list[Job]:

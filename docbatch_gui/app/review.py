@@ -25,7 +25,7 @@ from docbatch_gui.checks.counterparty import SELLER_INN, clean_inn, confirmed_en
 from docbatch_gui.domain.counterparty import Counterparty
 from docbatch_gui.domain.errors import DocBatchError, ErrorKind, ExitCode, NotFound
 from docbatch_gui.domain.models import Document, Job
-from docbatch_gui.domain.normalize import normalize_amount, normalize_date
+from docbatch_gui.domain.normalize import normalize_amount, normalize_date, normalize_number
 from docbatch_gui.domain.reasons import without_fields
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.domain.text import clean_value
@@ -197,8 +197,15 @@ class ReviewService:
         return self.store.list_counterparties()
 
     def forget_counterparty(self, inn: str) -> int:
-        """Forget one seller; NotFound when nothing is remembered of ``inn``."""
-        return self.store.forget_counterparty(inn.strip())
+        """Forget one seller; NotFound when nothing is remembered of ``inn``. The INN
+        is read as the checks read it: its digits ("7707 083 893" is 7707083893)."""
+        return self.store.forget_counterparty(normalize_number(inn))
+
+    def forget_confirmation(self, document_id: int) -> str:
+        """Forget what one confirmed document taught of its seller (a confirmation
+        made by mistake, or in bad faith); returns the seller's INN. NotFound when
+        the document taught nothing."""
+        return self.store.forget_confirmed_document(document_id)
 
     def _check_pages(self, job_id: int, pages: tuple[int, int]) -> None:
         first, last = pages

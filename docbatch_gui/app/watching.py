@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import shutil
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -17,7 +18,8 @@ from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.domain.messages import english
 from docbatch_gui.domain.said import cause, say
 from docbatch_gui.domain.states import JobState
-from docbatch_gui.sources.watch import FolderWatcher, Ledger
+from docbatch_gui.domain.text import printable
+from docbatch_gui.sources.watch import FolderWatcher, Ledger, Taken
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +44,8 @@ class WatchService:
         #: a line for the operator (the CLI prints it, the window logs it)
         self.notify = notify or (lambda line: None)
         self.ledger = Ledger(settings.data_dir / "watch" / "taken.sqlite3")
+        #: originals failed as truncated, and when that was first seen
+        self._truncated: dict[str, float] = {}
         self.watcher = FolderWatcher(
             self.folders,
             self.ledger,
@@ -69,27 +73,34 @@ class WatchService:
         self.ledger.close()
 
     def _take(self, path: Path, folder: Path) -> None:
-        info = path.stat()
-        report = self.app.add([path])
+        """Queue a file the watcher claimed, by the rules of a folder added by hand
+        (links out, ignored names, unsupported types are passed over with a notice)."""
+        claimed = self.ledger.claimed(path)
+        if claimed is None:  # not claimed through the ledger: as the file is now
+            info = path.stat()
+            claimed = (info.st_size, info.st_mtime_ns)
+        report = self.app.add([path], folder=folder)
         job = report.jobs[0] if report.jobs else None
         outcome = "queued" if job is not None else "skipped"
-        self.ledger.record(path, info.st_size, info.st_mtime_ns, folder,
-                           job.id if job else None, outcome)  # fmt: skip
+        self.ledger.record(path, *claimed, folder, job.id if job else None, outcome)
+        name = printable(path.name)  # a name that is not UTF-8 is shown escaped
         if job is None:
             why = (
                 cause(report.passed_over[0][1])
                 if report.passed_over
                 else {"code": "watch_type_unsupported"}
             )
-            self._say("watch_not_taken", logging.WARNING, folder=folder, file=path.name, why=why)
+            self._say("watch_not_taken", logging.WARNING, folder=folder, file=name, why=why)
             if self.move:
                 self._move(path, folder, "failed")
             return
-        self._say("watch_queued", folder=folder, file=path.name, job=job.id)
+        self._say("watch_queued", folder=folder, file=name, job=job.id)
         self.wake()
 
     def _move_finished(self) -> None:
-        """Originals whose jobs ended go to processed/ or failed/ (when so set)."""
+        """Originals whose jobs ended go to processed/ or failed/ (when so set), if
+        they are still what was taken: a file changed since (a copier that stalled
+        past the settle time, then went on) is left in place and taken again."""
         if not self.move:
             return
         waiting = self.ledger.waiting_to_move()
@@ -101,11 +112,30 @@ class WatchService:
             if job is None:
                 continue
             if job.state in _PROCESSED or job.is_duplicate:
-                self._move(Path(taken.path), Path(taken.folder), "processed")
+                subfolder = "processed"
             elif job.state in _FAILED:
-                self._move(Path(taken.path), Path(taken.folder), "failed")
+                subfolder = "failed"
+            else:
+                continue
+            path, folder = Path(taken.path), Path(taken.folder)
+            if _changed(path, taken):
+                self._truncated.pop(taken.path, None)
+                self.ledger.moved(taken.path, "changed")
+                self._say("watch_changed", folder=folder, file=printable(path.name), job=job.id)
+                continue
+            if job.error_code == "pdf_truncated" and not self._settled(taken):
+                continue  # the copier may still be writing: wait before failed/
+            self._truncated.pop(taken.path, None)
+            self._move(path, folder, subfolder)
+
+    def _settled(self, taken: Taken) -> bool:
+        """A file failed as truncated is moved only after it stayed unchanged for
+        the settle time since the failure was seen (else it is taken again)."""
+        since = self._truncated.setdefault(taken.path, time.monotonic())
+        return time.monotonic() - since >= self.app.settings.watch_settle_seconds
 
     def _move(self, path: Path, folder: Path, subfolder: str) -> None:
+        name = printable(path.name)
         target_dir = folder / subfolder
         target = target_dir / path.name
         counter = 1
@@ -116,13 +146,13 @@ class WatchService:
             target_dir.mkdir(exist_ok=True)
             shutil.move(path, target)
         except OSError as exc:
-            self._say("watch_not_moved", logging.WARNING, folder=folder, file=path.name,
+            self._say("watch_not_moved", logging.WARNING, folder=folder, file=name,
                       subfolder=subfolder, error=cause(exc))  # fmt: skip
             if not path.exists():
                 self.ledger.moved(str(path), "gone")
             return
         self.ledger.moved(str(path), f"moved:{subfolder}")
-        self._say("watch_moved", folder=folder, file=path.name, subfolder=subfolder)
+        self._say("watch_moved", folder=folder, file=name, subfolder=subfolder)
 
     def _problem(self, folder: Path, message: str | None) -> None:
         if message is None:
@@ -139,3 +169,13 @@ class WatchService:
         ``notify``, which words a coded line in its own language (``words_of``)."""
         say(log, level, "log_watched_folder", line=cause(line))
         self.notify(line)
+
+
+def _changed(path: Path, taken: Taken) -> bool:
+    """Whether the file is no longer the version that was taken (gone is not
+    "changed": the move says it is gone)."""
+    try:
+        info = path.stat()
+    except OSError:
+        return False
+    return (info.st_size, info.st_mtime_ns) != (taken.size, taken.mtime_ns)

@@ -44,6 +44,10 @@ PRIOR_CONFIDENCE = 0.5
 #: a type is judged unusual only after this many confirmed documents: one invoice
 #: does not make an act from the same seller odd
 MIN_DOCUMENTS_FOR_TYPE = 3
+#: a seller's name, VAT rate or number shape is its usual one only when this many of
+#: its confirmed documents agree on it (``COUNTERPARTY_MIN_CONFIRMED``): one wrong or
+#: hostile confirmation must not flag every genuine document of that INN
+MIN_CONFIRMED = 2
 
 _INN_RE = re.compile(r"(?<!\d)(\d{10}|\d{12})(?!\d)")
 #: Cyrillic letters that look like Latin ones, folded for comparing shapes and names
@@ -165,6 +169,7 @@ def confirmed_entry(document: Document, at: str) -> ConfirmedDocument | None:
         vat_rate=vat_rate(fields.get(AMOUNT), fields.get(VAT)),
         number_format=number_format(fields.get(NUMBER)),
         fields=dict(fields),
+        confirmed_by=document.confirmed_by,
     )
 
 
@@ -201,12 +206,44 @@ def disagreements(document: Document, known: Counterparty) -> list[ReviewCode]:
     return codes
 
 
-def with_priors(document: Document, known: Counterparty | None) -> Document:
+def established(known: Counterparty, min_confirmed: int = MIN_CONFIRMED) -> Counterparty:
+    """``known`` with only the usual values at least ``min_confirmed`` confirmed
+    documents agree on (names alike by ``same_name``, shapes alike by
+    ``fits_format``). Document types stay whole: a type more only means fewer flags."""
+    names = known.name_counts or dict.fromkeys(known.names, known.confirmed)
+
+    def agreeing_names(name: str) -> int:
+        return sum(count for other, count in names.items() if same_name(name, other))
+
+    def agreeing_shapes(shape: str, shapes: dict[str, int]) -> int:
+        return sum(count for other, count in shapes.items() if fits_format(shape, [other]))
+
+    usual_names = tuple(n for n in known.names if agreeing_names(n) >= min_confirmed)
+    return replace(
+        known,
+        name=usual_names[0] if usual_names else None,
+        names=usual_names,
+        vat_rates={rate: n for rate, n in known.vat_rates.items() if n >= min_confirmed},
+        number_formats={
+            doc_type: {
+                shape: n
+                for shape, n in shapes.items()
+                if agreeing_shapes(shape, shapes) >= min_confirmed
+            }
+            for doc_type, shapes in known.number_formats.items()
+        },
+    )
+
+
+def with_priors(
+    document: Document, known: Counterparty | None, *, min_confirmed: int = MIN_CONFIRMED
+) -> Document:
     """``document`` with the disagreements as review codes and those values' confidence
-    lowered to PRIOR_CONFIDENCE; unchanged when it agrees or the seller is new."""
+    lowered to PRIOR_CONFIDENCE; unchanged when it agrees, the seller is new, or too
+    few confirmations agree on what would be its usual values."""
     if known is None:
         return document
-    codes = disagreements(document, known)
+    codes = disagreements(document, established(known, min_confirmed))
     if not codes:
         return document
     confidence = dict(document.confidence)

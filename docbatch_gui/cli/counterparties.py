@@ -14,9 +14,10 @@ from rich.table import Table
 from rich.text import Text
 
 from docbatch_gui.app.facade import DocBatchApp
-from docbatch_gui.cli.output import out
+from docbatch_gui.cli.output import complain, out
 from docbatch_gui.domain.counterparty import Counterparty
 from docbatch_gui.domain.errors import ExitCode
+from docbatch_gui.domain.normalize import normalize_number
 
 
 def add_counterparties_parser(commands: Any) -> None:
@@ -30,12 +31,27 @@ def add_counterparties_parser(commands: Any) -> None:
         metavar="INN",
         help="forget everything remembered of this seller INN (its next document is new)",
     )
+    parser.add_argument(
+        "--forget-document",
+        type=int,
+        metavar="DOCUMENT_ID",
+        help="forget what one confirmed document taught (a wrong confirmation); "
+        "the seller's other confirmations stay",
+    )
 
 
 def cmd_counterparties(app: DocBatchApp, args: argparse.Namespace) -> int:
-    if args.forget:
-        count = app.review.forget_counterparty(args.forget)  # NotFound → exit 3
-        out.print(Text(f"Forgot INN {args.forget.strip()}: {count} confirmed document(s)."))
+    if args.forget is not None:
+        inn = normalize_number(args.forget)
+        if not inn:
+            complain("The --forget option needs the seller's INN (10 or 12 digits).")
+            return ExitCode.USAGE
+        count = app.review.forget_counterparty(inn)  # NotFound → exit 3
+        out.print(Text(f"Forgot INN {inn}: {count} confirmed document(s)."))
+        return ExitCode.OK
+    if args.forget_document is not None:
+        inn = app.review.forget_confirmation(args.forget_document)  # NotFound → exit 3
+        out.print(Text(f"Forgot confirmed document {args.forget_document} of INN {inn}."))
         return ExitCode.OK
     found = app.review.counterparties()
     if args.json:

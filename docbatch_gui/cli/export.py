@@ -10,7 +10,7 @@ from typing import Any
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.cli.output import complain, out
 from docbatch_gui.domain.errors import ExitCode
-from docbatch_gui.outbound.documents import ExportOptions, parse_since
+from docbatch_gui.outbound.documents import ExportOptions, delimiter_problem, parse_since
 from docbatch_gui.outbound.layouts import Layout, parse_columns
 
 
@@ -43,9 +43,21 @@ def add_export_parser(commands: Any) -> None:
     export.add_argument(
         "--language", choices=["en", "ru"], help="header and words language (default: en)"
     )
-    export.add_argument("--delimiter", help='CSV delimiter (default ";" for ru, "," for en)')
+    export.add_argument(
+        "--delimiter",
+        type=_delimiter,
+        help='CSV delimiter, one character (default ";" for ru, "," for en)',
+    )
     export.add_argument("--list-layouts", action="store_true", help="list the layouts and exit")
     export.add_argument("--json", action="store_true", help="print the result as JSON")
+
+
+def _delimiter(value: str) -> str:
+    """A wrong delimiter is a wrong command line (exit 2), said before anything runs."""
+    problem = delimiter_problem(value)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem)
+    return value
 
 
 def cmd_export(app: DocBatchApp, args: argparse.Namespace) -> int:
@@ -58,6 +70,9 @@ def cmd_export(app: DocBatchApp, args: argparse.Namespace) -> int:
             keys = ", ".join(c.key.removeprefix("field:") for c in layout.columns)
             out.print(f"{layout.name}: {keys}", highlight=False, markup=False)
         return ExitCode.OK
+    if args.layout and args.columns:
+        complain("Give --layout or --columns, not both: --layout picks a saved layout by name.")
+        return ExitCode.USAGE
     if args.save_layout and not args.columns:
         complain("docbatch export: --save-layout needs --columns")
         return ExitCode.USAGE

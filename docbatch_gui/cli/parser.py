@@ -16,6 +16,7 @@ from docbatch_gui.cli.errors import DEBUG_VARIABLE
 from docbatch_gui.cli.export import add_export_parser
 from docbatch_gui.cli.registry import add_registry_parser
 from docbatch_gui.cli.webhooks import add_webhooks_parser
+from docbatch_gui.domain.states import JobState
 
 #: what ``docbatch --help`` says of exit codes (docs/cli.md has the whole table)
 EXIT_CODES = """exit codes:
@@ -65,7 +66,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     jobs = commands.add_parser("jobs", help="list jobs")
     jobs.add_argument("--json", action="store_true", help="print JSON")
-    jobs.add_argument("--state", action="append", help="only jobs in this state (repeatable)")
+    jobs.add_argument(
+        "--state",
+        action="append",
+        choices=[state.value for state in JobState],
+        metavar="STATE",
+        help="only jobs in this state (repeatable): "
+        + ", ".join(state.value for state in JobState),
+    )
 
     documents = commands.add_parser("documents", help="list documents found")
     documents.add_argument("--job", type=int, metavar="ID", help="only this job's documents")

@@ -32,6 +32,9 @@ class ConfirmedDocument:
     number_format: str | None = None  # "####-####": see checks.counterparty
     #: the confirmed field values; None once newer documents pushed them out
     fields: dict[str, str | None] | None = None
+    #: who confirmed it (the operator's name): a wrong confirmation can be traced and
+    #: forgotten alone
+    confirmed_by: str | None = None
 
     def body(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -49,6 +52,8 @@ class Counterparty:
     inn: str
     name: str | None  # the name on the newest confirmed document
     names: tuple[str, ...] = ()  # every confirmed spelling, newest first
+    #: each spelling's confirmed documents, most frequent first
+    name_counts: dict[str, int] = field(default_factory=dict)
     doc_types: dict[str, int] = field(default_factory=dict)
     vat_rates: dict[int, int] = field(default_factory=dict)
     #: document type → number shape → count: an act and an invoice of one seller are
@@ -75,6 +80,7 @@ class Counterparty:
                     "job_id": d.job_id,
                     "doc_type": d.doc_type,
                     "confirmed_at": d.confirmed_at,
+                    "confirmed_by": d.confirmed_by,
                     "fields": dict(d.fields or {}),
                 }
                 for d in self.recent
@@ -109,6 +115,7 @@ def summarise(inn: str, documents: Sequence[ConfirmedDocument]) -> Counterparty 
         inn=inn,
         name=names[0] if names else None,
         names=tuple(dict.fromkeys(names)),
+        name_counts=_ranked(names),
         doc_types=_ranked([d.doc_type for d in newest]),
         vat_rates=_ranked([d.vat_rate for d in newest if d.vat_rate is not None]),
         number_formats=_formats(newest),

@@ -46,4 +46,6 @@ def printable(text: str, *, lines: bool = False) -> str:
 
 def _escape(ch: str) -> str:
     code = ord(ch)
+    if 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8 (a file name's): the byte
+        return f"\\x{code - 0xDC00:02x}"
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"

@@ -341,6 +341,10 @@ JOB_TEXTS: dict[str, dict[str, str]] = {
         "en": "not a regular file (a pipe, socket or device)",
         "ru": "не обычный файл (канал, сокет или устройство)",
     },
+    "refused_name_not_utf8": {
+        "en": "its name is not valid UTF-8 ({name}); rename the file and add it again",
+        "ru": "его имя не в кодировке UTF-8 ({name}); переименуйте файл и добавьте его снова",
+    },
     "refused_link_out": {
         "en": "a symbolic link out of the folder ({target}); FOLLOW_SYMLINKS_OUT allows it",
         "ru": "символическая ссылка за пределы папки ({target}); это разрешает FOLLOW_SYMLINKS_OUT",

@@ -65,6 +65,12 @@ LOG_APP_TEXTS: dict[str, dict[str, str]] = {
         "en": "file type not supported",
         "ru": "этот тип файлов не поддерживается",
     },
+    "watch_changed": {
+        "en": "{folder}: {file} changed after it was taken as job {job}; it is left in "
+        "place and taken again once complete",
+        "ru": "{folder}: {file} изменился после того, как был взят заданием {job}; он "
+        "остаётся на месте и будет взят снова, когда будет готов",
+    },
     "watch_moved": {
         "en": "{folder}: {file} moved to {subfolder}/",
         "ru": "{folder}: {file} перемещён в {subfolder}/",

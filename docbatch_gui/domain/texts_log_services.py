@@ -136,6 +136,12 @@ LOG_SERVICE_TEXTS: dict[str, dict[str, str]] = {
         "en": "watched folders: a listing failed; the watcher goes on",
         "ru": "отслеживаемые папки: просмотр не удался; наблюдение продолжается",
     },
+    "log_watch_file_failed": {
+        "en": "watched folders: {file} could not be handled and is passed over; the other "
+        "files are taken",
+        "ru": "отслеживаемые папки: {file} не удалось обработать, он пропущен; остальные "
+        "файлы берутся",
+    },
     "log_watch_no_events": {
         "en": "no file events for {folder} ({error}); listing every {poll:g} s",
         "ru": "для {folder} нет уведомлений об изменениях ({error}); папка просматривается "

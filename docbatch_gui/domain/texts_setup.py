@@ -42,6 +42,14 @@ SETUP_TEXTS: dict[str, dict[str, str]] = {
         "en": "The settings file {path} must hold one JSON object of settings",
         "ru": "Файл настроек {path} должен содержать один объект JSON с настройками",
     },
+    "settings_file_secret": {
+        "en": "{name} is in the settings file {path}, where no secret is read; move it to "
+        "the keyring: delete it from the file and enter it in Settings (or set the "
+        "environment variable {name})",
+        "ru": "{name} записан в файле настроек {path}, а секреты оттуда не читаются; "
+        "перенесите его в хранилище ключей: удалите его из файла и введите в настройках "
+        "(или задайте переменную окружения {name})",
+    },
     "secret_not_stored": {
         "en": "Could not store {name} in {home} ({error}); set it in the environment instead",
         "ru": "Не удалось сохранить {name} в {home} ({error}); задайте его в переменной окружения",

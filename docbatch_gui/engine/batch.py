@@ -150,7 +150,7 @@ class BatchEngine:
                     group,
                     len(pages),
                     record.max_tokens if record else None,
-                    request_examples(self.store, self.profile, job, group),
+                    request_examples(self.store, self.profile, job, group, self.settings),
                     self.estimator.cache_ttl(batch=True),
                 )
             )
@@ -185,7 +185,7 @@ class BatchEngine:
                 group,
                 total_pages,
                 record.max_tokens,
-                request_examples(self.store, self.profile, job, group),
+                request_examples(self.store, self.profile, job, group, self.settings),
             )
             ttl = self.estimator.cache_ttl(batch=True, model=self.escalation.route.escalation)
             requests.append(self.escalation.request(first, ttl))

@@ -17,5 +17,7 @@ def checked(ctx: EngineContext, job_id: int, documents: Sequence[Document]) -> l
     """``documents`` with what the checks found (codes, lowered confidence, locations)."""
     documents = locate_documents(ctx, job_id, documents)  # first: later checks may use them
     documents = field_checks(ctx, job_id, documents)
-    documents = with_counterparty_priors(ctx.store, documents)
+    documents = with_counterparty_priors(
+        ctx.store, documents, min_confirmed=ctx.settings.counterparty_min_confirmed
+    )
     return list(documents)

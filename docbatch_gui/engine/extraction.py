@@ -126,7 +126,9 @@ class SyncExtraction:
         """The group's examples, found once per run (the estimate and the request)."""
         key = (job.id, number)
         if key not in self._examples:
-            self._examples[key] = request_examples(self.store, self.profile, job, group)
+            self._examples[key] = request_examples(
+                self.store, self.profile, job, group, self.settings
+            )
         return self._examples[key]
 
     async def extract(self, job: Job, attempt: int) -> list[Document]:

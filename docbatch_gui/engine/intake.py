@@ -20,7 +20,7 @@ from docbatch_gui.domain.states import JobState, Phase, ProcessingMode
 from docbatch_gui.domain.text import printable
 from docbatch_gui.engine.job_log import log_failure
 from docbatch_gui.pipeline.formats import SUPPORTED_EXTENSIONS, check_file
-from docbatch_gui.sources.local import iter_files
+from docbatch_gui.sources.local import iter_files, undecodable
 from docbatch_gui.storage.blobs import BlobStore, sha256_file
 from docbatch_gui.storage.store import Store
 
@@ -66,6 +66,7 @@ def intake_paths(
     progress: ProgressSink | None = None,
     cancel: CancelToken | None = None,
     links_out: bool = False,
+    folder: Path | None = None,
 ) -> IntakeReport:
     """Queue files. A file named explicitly always gets a job (a failed one if its
     type is unsupported); inside folders, unsupported types are reported as skipped
@@ -74,17 +75,21 @@ def intake_paths(
     A big folder takes a while (every file is hashed and copied): ``progress`` hears
     of each file (its name as ``what``), and ``cancel`` stops between two files; the
     report then says so (``canceled``) and the files taken in so far stay queued.
+
+    ``folder``: the paths are files found in this folder (a watched one), read by the
+    same rules as a folder added by hand (``sources.local.iter_files``). A name that
+    is not UTF-8 is passed over even when named: no job can hold it.
     """
     result = IntakeReport()
-    files = iter_files(paths, links_out=links_out)
+    files = iter_files(paths, links_out=links_out, folder=folder)
     found = list(files) if progress is not None else files
     total = len(found) if isinstance(found, list) else None
     for done, item in enumerate(found):
         if canceled(cancel):
             result.canceled = True
             break
-        report(progress, done, total, item.path.name)
-        if not item.explicit and item.problem is not None:
+        report(progress, done, total, printable(item.path.name))
+        if item.problem is not None and (not item.explicit or undecodable(item.path)):
             path, problem = shown_path(item.path), cause(item.problem)
             say(log, logging.WARNING, "log_passed_over", path=path, problem=problem)
             result.passed_over.append((item.path, item.problem))

@@ -46,6 +46,19 @@ class ExportOptions:
     delimiter: str | None = None
 
 
+def delimiter_problem(delimiter: str | None) -> str | None:
+    """Why ``delimiter`` cannot separate CSV cells, or None. One character only (the
+    csv module refuses more, with a TypeError); never the quote, CR or LF, with which
+    the file written does not read back as the same cells."""
+    if delimiter is None:
+        return None
+    if len(delimiter) != 1:
+        return f"a CSV delimiter is one character, not {delimiter!r}"
+    if delimiter in {'"', "\r", "\n"}:
+        return f"{delimiter!r} cannot be a CSV delimiter: choose , ; | or a tab"
+    return None
+
+
 def review_state(document: Document) -> str:
     """``needs_review`` until a person confirms it; ``confirmed`` or ``done`` after."""
     if document.confirmed_by:
@@ -158,6 +171,9 @@ def export_documents(
     suffix = Path(out).suffix.lower()
     if suffix not in FORMATS:
         raise ConfigError(f"{out}: export to .xlsx, .csv or .json (not {suffix or 'no suffix'})")
+    problem = delimiter_problem(options.delimiter)
+    if problem is not None:
+        raise ConfigError(problem)
     with atomic_output(out) as partial:
         if suffix == ".json":
             body = [{**d.as_dict(), "file": job.file_name} for job, d in pairs]
@@ -228,6 +244,7 @@ def _write_csv(
     # utf-8-sig: the byte-order mark is how Excel knows the file is UTF-8
     with path.open("w", encoding="utf-8-sig", newline="") as stream:
         writer = csv.writer(stream, delimiter=delimiter)
-        writer.writerow([c.title(profile, options.language) for c in layout.columns])
+        # a header a person wrote (--columns) is text like any cell: a formula is escaped
+        writer.writerow([text(c.title(profile, options.language)) for c in layout.columns])
         for job, document in pairs:
             writer.writerow([text(cells.value(c.key, job, document)) for c in layout.columns])

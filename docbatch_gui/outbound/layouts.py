@@ -21,6 +21,7 @@ from typing import Any
 
 from docbatch_gui.domain.errors import ConfigError, NotFound
 from docbatch_gui.pipeline.profile import Profile
+from docbatch_gui.storage.health import private_folder, write_private
 from docbatch_gui.system.names import name_problem
 
 ALL = "all"
@@ -174,7 +175,7 @@ def save_layout(layout: Layout, folder: Path, profile: Profile) -> Path:
             " nor a name Windows keeps for a device: CON, PRN, AUX, NUL, COM1, LPT1…)"
         )
     check_layout(layout, profile)
-    folder.mkdir(parents=True, exist_ok=True)
+    private_folder(folder)  # in the data folder: owner-only, as the rest of it
     path = folder / f"{layout.name}.json"
-    path.write_text(json.dumps(layout.as_json(), ensure_ascii=False, indent=2), encoding="utf-8")
+    write_private(path, json.dumps(layout.as_json(), ensure_ascii=False, indent=2))
     return path

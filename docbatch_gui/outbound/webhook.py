@@ -1,77 +1,105 @@
 """A signed POST to ``WEBHOOK_URL`` for each job that reaches done or needs_review.
 
-The receiver checks ``X-DocBatch-Signature: sha256=<hex>``, the HMAC-SHA256 of the
-raw body with ``WEBHOOK_SECRET``, so that nobody else can post results to it.
+The receiver checks ``X-DocBatch-Signature: sha256=<hex>``, the HMAC-SHA256 with
+``WEBHOOK_SECRET`` of ``<timestamp>.<delivery id>.<raw body>``, where the timestamp is
+``X-DocBatch-Timestamp`` (Unix seconds) and the delivery id ``X-DocBatch-Delivery``.
+So nobody else can post results to it, and a captured delivery cannot be replayed
+later or under another id: a receiver refuses a timestamp more than
+``REPLAY_WINDOW_SECONDS`` from its clock and an id it has already seen (``verify``).
 
-Delivery must never hold processing up and never lose a message: a finished job only
-writes its message to the outbox (``DATA_DIR/webhooks/pending``, one JSON file each,
-written whole then renamed), and a sender thread posts it. A delivery is tried
-``WEBHOOK_ATTEMPTS`` times with growing waits (tenacity); a receiver that keeps
-refusing, or a 4xx answer other than 408/429, moves the message to ``failed/``, where
-``docbatch webhooks --failed`` lists it and ``--resend`` puts it back. A message still
-pending when the process ends is sent by the next one that starts the sender.
+A finished job only writes its message to the outbox (``outbound.outbox``) and a
+sender thread posts it. A delivery is tried ``WEBHOOK_ATTEMPTS`` times with growing
+waits (tenacity); a receiver that keeps refusing, or a 4xx answer other than 408/429,
+moves the message to ``failed/``. Each try is a careful client's:
+
+- ``WEBHOOK_TIMEOUT`` is the deadline of the whole try (connect, send, the answer's
+  headers and body), not of each read: a receiver dripping a byte every 2 s is cut
+  off at it (the try runs under ``asyncio.timeout``, which cancels any wait);
+- the answer is streamed and at most ``KEPT_ANSWER_BYTES`` of it read (a 300 MB
+  error page costs 4 KB), never decompressed (``Accept-Encoding: identity``);
+- up to ``CONCURRENT_DELIVERIES`` messages are in flight at once, so one slow
+  delivery does not hold the others back.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import json
 import logging
 import threading
-import uuid
+import time
 from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import httpx
 from tenacity import (
+    AsyncRetrying,
     RetryError,
-    Retrying,
     retry_if_exception,
     stop_after_attempt,
     wait_exponential,
 )
 
-from docbatch_gui.domain.errors import NotFound
 from docbatch_gui.domain.messages import english
 from docbatch_gui.domain.models import Document, Job
 from docbatch_gui.domain.said import cause, say
+from docbatch_gui.outbound.outbox import Message, Outbox
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.settings.secrets import keyring_secret
+
+__all__ = ["Message", "Outbox", "deliver_pending", "outbox_for", "sender_for", "sign", "verify"]
 
 log = logging.getLogger(__name__)
 
 SIGNATURE_HEADER = "X-DocBatch-Signature"
+TIMESTAMP_HEADER = "X-DocBatch-Timestamp"
+DELIVERY_HEADER = "X-DocBatch-Delivery"
 EVENTS = ("done", "needs_review")
 _RETRIED_STATUS = {408, 429}
+#: how far a delivery's timestamp may be from the receiver's clock (documented for
+#: receivers: older deliveries are refused as replays)
+REPLAY_WINDOW_SECONDS = 300
+#: what is read of a receiver's answer (its start is kept in the failure's reason)
+KEPT_ANSWER_BYTES = 4096
+#: deliveries in flight at once, per sender
+CONCURRENT_DELIVERIES = 4
 
 
-def sign(body: bytes, secret: str) -> str:
-    """The value of the signature header for ``body``."""
-    return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+def signed_content(timestamp: str, delivery_id: str, body: bytes) -> bytes:
+    """What the signature covers: ``timestamp.delivery_id.body``."""
+    return f"{timestamp}.{delivery_id}.".encode() + body
 
 
-def verify(body: bytes, secret: str, header: str) -> bool:
-    """What a receiver does (the README shows the same in a few lines)."""
-    return hmac.compare_digest(sign(body, secret), header)
+def sign(body: bytes, secret: str, *, timestamp: str, delivery_id: str) -> str:
+    """The value of the signature header for ``body`` sent at ``timestamp``."""
+    content = signed_content(timestamp, delivery_id, body)
+    return "sha256=" + hmac.new(secret.encode(), content, hashlib.sha256).hexdigest()
 
 
-@dataclass(frozen=True)
-class Message:
-    id: str
-    job_id: int
-    event: str
-    body: dict[str, Any]
-    created_at: str
-    attempts: int = 0
-    error: str | None = None
-    failed_at: str | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+def verify(
+    body: bytes,
+    secret: str,
+    header: str,
+    *,
+    timestamp: str,
+    delivery_id: str,
+    now: float | None = None,
+    window: float = REPLAY_WINDOW_SECONDS,
+) -> bool:
+    """What a receiver does (the README shows the same in a few lines): the signature
+    matches and the timestamp is within ``window`` seconds of ``now``. A receiver
+    also keeps the delivery ids it accepted within the window and refuses a repeat."""
+    try:
+        sent = int(timestamp)
+    except ValueError:
+        return False
+    if abs((time.time() if now is None else now) - sent) > window:
+        return False
+    expected = sign(body, secret, timestamp=timestamp, delivery_id=delivery_id)
+    return hmac.compare_digest(expected, header)
 
 
 class DeliveryRefused(Exception):
@@ -86,80 +114,12 @@ class DeliveryRefused(Exception):
 def _retried(exc: BaseException) -> bool:
     if isinstance(exc, DeliveryRefused):
         return exc.status >= 500 or exc.status in _RETRIED_STATUS
-    return isinstance(exc, httpx.TransportError)
-
-
-class Outbox:
-    """Messages on disk: ``pending/`` waits to be sent, ``failed/`` gave up."""
-
-    def __init__(self, folder: Path) -> None:
-        self.pending_dir = folder / "pending"
-        self.failed_dir = folder / "failed"
-        for sub in (self.pending_dir, self.failed_dir):
-            sub.mkdir(parents=True, exist_ok=True)
-
-    def add(self, job: Job, documents: Sequence[Document]) -> Message:
-        now = datetime.now(UTC).isoformat(timespec="seconds")
-        body = {
-            "event": f"job.{job.state.value}",
-            "job": job.as_dict(),
-            "documents": [{**d.as_dict(), "file": job.file_name} for d in documents],
-            "sent_by": "docbatch",
-        }
-        message = Message(f"{now[:19].replace(':', '')}-{job.id}-{uuid.uuid4().hex[:8]}",
-                          job.id, job.state.value, body, now)  # fmt: skip
-        self._write(self.pending_dir, message)
-        return message
-
-    def pending(self) -> list[Message]:
-        return self._read(self.pending_dir)
-
-    def failed(self) -> list[Message]:
-        return self._read(self.failed_dir)
-
-    def delivered(self, message: Message) -> None:
-        (self.pending_dir / f"{message.id}.json").unlink(missing_ok=True)
-
-    def give_up(self, message: Message, attempts: int, error: str) -> Message:
-        now = datetime.now(UTC).isoformat(timespec="seconds")
-        failed = Message(**{**message.as_dict(), "attempts": message.attempts + attempts,
-                            "error": error, "failed_at": now})  # fmt: skip
-        self._write(self.failed_dir, failed)
-        (self.pending_dir / f"{message.id}.json").unlink(missing_ok=True)
-        return failed
-
-    def requeue(self, message_id: str) -> Message:
-        source = self.failed_dir / f"{Path(message_id).name}.json"
-        if not source.is_file():
-            raise NotFound("failed delivery", message_id)
-        message = self._load(source)
-        self._write(self.pending_dir, message)
-        source.unlink()
-        return message
-
-    def _write(self, folder: Path, message: Message) -> None:
-        target = folder / f"{message.id}.json"
-        partial = target.with_suffix(".part")
-        partial.write_text(json.dumps(message.as_dict(), ensure_ascii=False), encoding="utf-8")
-        partial.replace(target)
-
-    def _read(self, folder: Path) -> list[Message]:
-        messages = []
-        for path in sorted(folder.glob("*.json")):
-            try:
-                messages.append(self._load(path))
-            except (OSError, ValueError, TypeError) as exc:
-                say(
-                    log, logging.WARNING, "log_webhook_unreadable", path=str(path), error=cause(exc)
-                )
-        return messages
-
-    @staticmethod
-    def _load(path: Path) -> Message:
-        return Message(**json.loads(path.read_text(encoding="utf-8")))
+    return isinstance(exc, httpx.TransportError | TimeoutError)
 
 
 def webhook_secret(settings: Settings) -> str | None:
+    """The signing key: the environment, else the keyring (never the settings file,
+    where ``settings.file`` refuses it)."""
     if settings.webhook_secret is not None:
         return settings.webhook_secret.get_secret_value()
     return keyring_secret("WEBHOOK_SECRET")
@@ -169,27 +129,70 @@ def outbox_for(settings: Settings) -> Outbox:
     return Outbox(settings.data_dir / "webhooks")
 
 
-def post(message: Message, url: str, secret: str | None, settings: Settings) -> int:
+async def _answer_start(answer: httpx.Response) -> str:
+    """The first ``KEPT_ANSWER_BYTES`` of an answer, as text; the rest is not read."""
+    kept = bytearray()
+    async for chunk in answer.aiter_raw():
+        kept += chunk
+        if len(kept) >= KEPT_ANSWER_BYTES:
+            break
+    return bytes(kept[:KEPT_ANSWER_BYTES]).decode("utf-8", "replace")
+
+
+async def _try_once(
+    client: httpx.AsyncClient, url: str, message: Message, body: bytes, secret: str | None,
+    deadline: float,
+) -> None:  # fmt: skip
+    """One try, all of it within ``deadline`` seconds (TimeoutError past it)."""
+    timestamp = str(int(time.time()))
+    headers = {
+        "Content-Type": "application/json",
+        "Accept-Encoding": "identity",
+        DELIVERY_HEADER: message.id,
+        TIMESTAMP_HEADER: timestamp,
+    }
+    if secret:
+        headers[SIGNATURE_HEADER] = sign(body, secret, timestamp=timestamp, delivery_id=message.id)
+    async with asyncio.timeout(deadline):
+        async with client.stream("POST", url, content=body, headers=headers) as answer:
+            if not answer.is_success:
+                raise DeliveryRefused(answer.status_code, await _answer_start(answer))
+
+
+async def _post(
+    client: httpx.AsyncClient, message: Message, url: str, secret: str | None, settings: Settings
+) -> int:
     """Send one message, retried; returns the tries it took. Raises the last error."""
     body = json.dumps(message.body, ensure_ascii=False).encode()
-    headers = {"Content-Type": "application/json", "X-DocBatch-Delivery": message.id}
-    if secret:
-        headers[SIGNATURE_HEADER] = sign(body, secret)
     tries = 0
-    retrying = Retrying(
+    retrying = AsyncRetrying(
         stop=stop_after_attempt(settings.webhook_attempts),
         wait=wait_exponential(multiplier=WAIT_UNIT, max=60),
         retry=retry_if_exception(_retried),
         reraise=True,
     )
-    with httpx.Client(timeout=settings.webhook_timeout) as client:
-        for attempt in retrying:
-            with attempt:
-                tries += 1
-                answer = client.post(url, content=body, headers=headers)
-                if not answer.is_success:
-                    raise DeliveryRefused(answer.status_code, answer.text)
+    async for attempt in retrying:
+        with attempt:
+            tries += 1
+            await _try_once(client, url, message, body, secret, settings.webhook_timeout)
     return tries
+
+
+def post(message: Message, url: str, secret: str | None, settings: Settings) -> int:
+    """``_post`` for a caller without an event loop."""
+
+    async def run() -> int:
+        async with _client(settings) as client:
+            return await _post(client, message, url, secret, settings)
+
+    return asyncio.run(run())
+
+
+def _client(settings: Settings) -> httpx.AsyncClient:
+    return httpx.AsyncClient(
+        timeout=settings.webhook_timeout,
+        limits=httpx.Limits(max_connections=CONCURRENT_DELIVERIES),
+    )
 
 
 #: seconds of the first wait between tries (tests make it small)
@@ -197,40 +200,50 @@ WAIT_UNIT = 1.0
 
 
 def deliver_pending(settings: Settings, outbox: Outbox | None = None) -> tuple[int, int]:
-    """Send everything pending; returns (delivered, failed)."""
+    """Send everything pending, a few at once; returns (delivered, failed)."""
     url = settings.webhook_url
     if not url:
         return 0, 0
     outbox = outbox or outbox_for(settings)
+    messages = outbox.pending()
+    if not messages:
+        return 0, 0
+    outcomes = asyncio.run(_deliver_all(settings, url, outbox, messages))
+    sent = sum(outcomes)
+    return sent, len(outcomes) - sent
+
+
+async def _deliver_all(
+    settings: Settings, url: str, outbox: Outbox, messages: Sequence[Message]
+) -> list[bool]:
     secret = webhook_secret(settings)
-    sent = failed = 0
-    for message in outbox.pending():
-        try:
-            tries = post(message, url, secret, settings)
-        except (httpx.HTTPError, DeliveryRefused, RetryError) as exc:
-            why = _described(exc)
-            outbox.give_up(message, settings.webhook_attempts, why)
-            say(
-                log,
-                logging.WARNING,
-                "log_webhook_failed",
-                job=message.job_id,
-                event=_event(message.event),
-                error=cause(why),
-            )
-            failed += 1
-            continue
-        outbox.delivered(message)
-        say(
-            log,
-            logging.INFO,
-            "log_webhook_delivered",
-            job=message.job_id,
-            event=_event(message.event),
-            tries=tries,
-        )
-        sent += 1
-    return sent, failed
+    slots = asyncio.Semaphore(CONCURRENT_DELIVERIES)
+    async with _client(settings) as client:
+
+        async def one(message: Message) -> bool:
+            async with slots:
+                return await _deliver_one(client, outbox, message, url, secret, settings)
+
+        return list(await asyncio.gather(*(one(m) for m in messages)))
+
+
+async def _deliver_one(
+    client: httpx.AsyncClient, outbox: Outbox, message: Message, url: str, secret: str | None,
+    settings: Settings,
+) -> bool:  # fmt: skip
+    try:
+        tries = await _post(client, message, url, secret, settings)
+    except (httpx.HTTPError, DeliveryRefused, RetryError, TimeoutError) as exc:
+        why = _described(exc)
+        outbox.give_up(message, settings.webhook_attempts, why)
+        event = _event(message.event)
+        say(log, logging.WARNING, "log_webhook_failed", job=message.job_id, event=event,
+            error=cause(why))  # fmt: skip
+        return False
+    outbox.delivered(message)
+    say(log, logging.INFO, "log_webhook_delivered", job=message.job_id,
+        event=_event(message.event), tries=tries)  # fmt: skip
+    return True
 
 
 def _event(event: str) -> dict[str, Any]:
@@ -240,7 +253,7 @@ def _event(event: str) -> dict[str, Any]:
 
 def _described(exc: BaseException) -> str:
     """Why a delivery failed, kept with the failed message: coded, so the log words it."""
-    if isinstance(exc, httpx.TimeoutException):
+    if isinstance(exc, httpx.TimeoutException | TimeoutError):
         return english("log_webhook_no_answer")
     if isinstance(exc, httpx.ConnectError):
         return english("log_webhook_unreachable")
@@ -250,8 +263,8 @@ def _described(exc: BaseException) -> str:
 
 
 class Sender:
-    """One thread per process that posts pending messages when told to, and at start
-    (what a previous run left)."""
+    """One thread per data folder and receiver that posts pending messages when told
+    to, and at start (what a previous run left)."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings

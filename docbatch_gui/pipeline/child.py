@@ -54,6 +54,28 @@ def _out_of_memory(file: str) -> dict[str, Any]:
     return {"event": "error", "kind": OUT_OF_MEMORY, "message": text, **wire(text)}
 
 
+#: tests: ``NAME:PAGES`` (``slow.pdf:2`` or ``slow.pdf:1,2,3``, several joined by
+#: ``;``) stalls the render child as it starts one of those pages of file ``NAME``,
+#: the way a page MuPDF never finishes does: the test then waits for PAGE_TIMEOUT or
+#: JOB_TIMEOUT, or cancels, knowing the page cannot finish first on a fast machine
+STALL_VARIABLE = "DOCBATCH_CHILD_STALL_PAGE"
+#: tests: a file each stalled child appends ``NAME:PAGE`` to, to wait for the moment
+STALL_MARKER_VARIABLE = "DOCBATCH_CHILD_STALL_MARKER"
+
+
+def stall_point(file_name: str, page_no: int) -> None:
+    """Tests (the ``crash_point`` pattern): hang here forever, reading and writing
+    nothing, when ``DOCBATCH_CHILD_STALL_PAGE`` names this page of this file."""
+    for spec in os.environ.get(STALL_VARIABLE, "").split(";"):
+        name, _, pages = spec.rpartition(":")
+        if name and name == file_name and str(page_no) in pages.split(","):
+            if marker := os.environ.get(STALL_MARKER_VARIABLE):
+                with open(marker, "a", encoding="utf-8") as stream:
+                    stream.write(f"{file_name}:{page_no}\n")
+            while True:
+                time.sleep(3600)
+
+
 def _allocate_for_tests(file_name: str) -> None:
     """Tests: ``DOCBATCH_CHILD_ALLOCATE=name=MB`` makes the task of file ``name`` ask
     for MB megabytes at once, as a decompression bomb would."""
@@ -80,7 +102,12 @@ def render_one(task: PrepareTask, send: Send) -> None:
         time.sleep(3600)
     try:
         _allocate_for_tests(task.file_name)
-        for page in render_pages(task, lambda count: send({"event": "count", "pages": count})):
+        pages = render_pages(
+            task,
+            lambda count: send({"event": "count", "pages": count}),
+            lambda page_no: stall_point(task.file_name, page_no),
+        )
+        for page in pages:
             header = {
                 "event": "page",
                 "page_no": page.page_no,

@@ -24,6 +24,9 @@ from docbatch_gui.pipeline.render import PrepareTask, RenderedPage
 from docbatch_gui.pipeline.textutil import page_ranges
 
 CHILD_MODULE = "docbatch_gui.pipeline.child"
+#: the least time a skipped page's text read gets (within the job's deadline): it
+#: starts a fresh child, which alone takes seconds on a busy machine
+TEXT_READ_SECONDS = 15.0
 
 #: the error a child's ``error`` event stands for, by its ``kind``
 CHILD_ERRORS: dict[str, type[DocBatchError]] = {
@@ -190,10 +193,11 @@ async def _render_from(
 async def _text_layer(
     task: PrepareTask, page_no: int, deadline: float, pool: ChildPool, timeout: float
 ) -> str:
-    """The skipped page's own text, when reading it (without rendering) is quick;
-    empty when it is not, or the page has none."""
+    """The skipped page's own text, when reading it (without rendering) ends within
+    PAGE_TIMEOUT, or ``TEXT_READ_SECONDS`` if longer (the time includes starting the
+    child); empty when it does not, or the page has none."""
     request = {"kind": "page_text", "task": task.to_dict(), "page_no": page_no}
-    limit = min(deadline, time.monotonic() + max(timeout, 1.0))
+    limit = min(deadline, time.monotonic() + max(timeout, TEXT_READ_SECONDS))
     text = ""
     try:
         async with pool.lease() as child:

@@ -121,12 +121,17 @@ def make_thumbnail(page_jpeg: bytes) -> bytes:
         return _thumb_jpeg(image.convert("L"))
 
 
-def render_pages(task: PrepareTask, on_count: Callable[[int], None]) -> Iterator[RenderedPage]:
-    """Yield each rendered page in order; raise UnsupportedInput on bad input."""
+def render_pages(
+    task: PrepareTask,
+    on_count: Callable[[int], None],
+    before_page: Callable[[int], None] = lambda page_no: None,
+) -> Iterator[RenderedPage]:
+    """Yield each rendered page in order; raise UnsupportedInput on bad input.
+    ``before_page(page_no)`` is called as each page starts (a test's seam)."""
     if task.kind == "pdf":
-        yield from _render_pdf(task, on_count)
+        yield from _render_pdf(task, on_count, before_page)
     else:
-        yield from _render_image(task, on_count)
+        yield from _render_image(task, on_count, before_page)
 
 
 def page_text(task: PrepareTask, page_no: int) -> str:
@@ -148,7 +153,9 @@ def _page_range(task: PrepareTask, count: int) -> range:
     return range(max(1, task.first_page), last + 1)
 
 
-def _render_pdf(task: PrepareTask, on_count: Callable[[int], None]) -> Iterator[RenderedPage]:
+def _render_pdf(
+    task: PrepareTask, on_count: Callable[[int], None], before_page: Callable[[int], None]
+) -> Iterator[RenderedPage]:
     import pymupdf
     from PIL import Image
 
@@ -156,6 +163,7 @@ def _render_pdf(task: PrepareTask, on_count: Callable[[int], None]) -> Iterator[
     try:
         on_count(document.page_count)
         for page_no in _page_range(task, document.page_count):
+            before_page(page_no)
             try:
                 page = document.load_page(page_no - 1)
                 check_images(task, page, page_no)
@@ -232,7 +240,9 @@ def _text_orientation(page: Any, textpage: Any, text: str) -> Orientation:
     return from_vote(vectors, english("orient_source_layer"))
 
 
-def _render_image(task: PrepareTask, on_count: Callable[[int], None]) -> Iterator[RenderedPage]:
+def _render_image(
+    task: PrepareTask, on_count: Callable[[int], None], before_page: Callable[[int], None]
+) -> Iterator[RenderedPage]:
     from PIL import Image, ImageOps
 
     with open_image(task) as source:
@@ -248,6 +258,7 @@ def _render_image(task: PrepareTask, on_count: Callable[[int], None]) -> Iterato
             )
         on_count(frames)
         for page_no in _page_range(task, frames):
+            before_page(page_no)
             try:
                 source.seek(page_no - 1)
                 if task.kind == "jpeg":

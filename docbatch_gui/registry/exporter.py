@@ -10,8 +10,6 @@ stay text when an auditor opens the export.
 from __future__ import annotations
 
 import contextlib
-import errno
-import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -30,7 +28,7 @@ from docbatch_gui.domain.progress import CancelToken, ProgressSink, raise_if_can
 from docbatch_gui.domain.registry import RegistryRowRecord, SearchResult
 from docbatch_gui.domain.text import clean_value
 from docbatch_gui.registry.where import matched_locations, where_text
-from docbatch_gui.system.names import check_writable_name
+from docbatch_gui.storage.atomic import atomic_output
 
 if TYPE_CHECKING:
     from docbatch_gui.pipeline.profile import Profile
@@ -209,28 +207,21 @@ def write_export(
     sheet names and warnings in ``language`` (the registry's own columns as they are),
     and document types and fields as ``labels`` names them.
 
-    The file is written next to ``out`` and renamed at the end, so a canceled or failed
-    export never leaves a half-written workbook under the name the operator chose.
+    The file is written next to ``out`` and renamed at the end (``atomic_output``),
+    so a canceled or failed export never leaves a half-written workbook under the name
+    the operator chose, and a link planted beside it is never written through.
     """
-    out = Path(out)
-    check_writable_name(out)
-    partial = out.with_name(out.name + ".part")
-    if out.is_dir():
-        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(out))
-    try:  # a missing or read-only folder fails here, before openpyxl holds open streams
-        partial.touch()
-    except OSError as exc:
-        raise type(exc)(exc.errno, exc.strerror, str(out)) from exc
-    workbook = Workbook(write_only=True)
-    words = EXPORT_WORDS.get(language, EXPORT_WORDS["ru"])
-    sheet = workbook.create_sheet(words.sheet)
-    names = [*headers, *words.match_columns]
-    header(sheet, names, [max(10, min(40, len(str(n)) + 4)) for n in names])
-    first_match = len(headers)
-    formats = {first_match + 6: DATE_FORMAT, first_match + 7: AMOUNT_FORMAT,
-               first_match + 8: SCORE_FORMAT}  # fmt: skip
     written = 0
-    try:
+    # a missing or read-only folder fails here, before openpyxl holds open streams
+    with atomic_output(Path(out)) as partial:
+        workbook = Workbook(write_only=True)
+        words = EXPORT_WORDS.get(language, EXPORT_WORDS["ru"])
+        sheet = workbook.create_sheet(words.sheet)
+        names = [*headers, *words.match_columns]
+        header(sheet, names, [max(10, min(40, len(str(n)) + 4)) for n in names])
+        first_match = len(headers)
+        formats = {first_match + 6: DATE_FORMAT, first_match + 7: AMOUNT_FORMAT,
+                   first_match + 8: SCORE_FORMAT}  # fmt: skip
         for record in rows:
             result = results.get(record.row)
             doc_id = result.document_id if result else None
@@ -259,8 +250,5 @@ def write_export(
             cells = [doc.id, *document_cells(doc, file_names.get(doc.job_id), labels)]
             lonely.append([typed(lonely, v, lonely_formats.get(i)) for i, v in enumerate(cells)])
         workbook.save(partial)
-        partial.replace(out)
-    finally:
-        partial.unlink(missing_ok=True)
     report(progress, written, total if total is not None else written, EXPORTED)
     return written

@@ -9,7 +9,9 @@ The file is JSON, one object keyed by the environment variable names
 (``{"BATCH_SIZE": 50}``), so what an operator reads in it is what they would export.
 Only values that differ from the defaults are written: a default that depends on the
 machine (render workers, the OCR engine) keeps following the machine. Secrets never
-go into it (see ``secrets``): a secret found in the file is ignored with a warning.
+go into it (see ``secrets``): a secret found in the file is ignored with a warning,
+except ``WEBHOOK_SECRET``, which stops the load (exit 5): ignoring it would send every
+delivery unsigned, which a receiver might accept.
 """
 
 from __future__ import annotations
@@ -44,6 +46,10 @@ from docbatch_gui.settings.secrets import (
 from docbatch_gui.system.privacy import make_private
 
 log = logging.getLogger(__name__)
+
+#: secrets whose absence weakens DocBatch silently: found in the file, they stop the
+#: load with a sentence instead of being ignored
+REFUSED_IN_FILE = ("WEBHOOK_SECRET",)
 
 
 def _aliases(model: type[BaseSettings]) -> dict[str, str]:
@@ -97,6 +103,8 @@ def read_settings_file(model: type[BaseSettings], path: Path | None = None) -> d
         alias = aliases.get(str(key).upper())
         if alias is None:
             say(log, logging.WARNING, "log_setting_unknown", key=str(key), path=str(path))
+        elif alias in REFUSED_IN_FILE:
+            raise ConfigError.coded("settings_file_secret", {"name": alias, "path": str(path)})
         elif alias in SECRET_VARIABLES:
             say(log, logging.WARNING, "log_setting_secret_in_file", name=alias, path=str(path))
         else:

@@ -256,6 +256,15 @@ class Settings(BaseSettings):
         "(shown to Claude as examples); older ones only count toward the seller's usual "
         "types, VAT rate and number format",
     )
+    counterparty_min_confirmed: int = Field(
+        2,
+        ge=1,
+        le=100,
+        alias="COUNTERPARTY_MIN_CONFIRMED",
+        description="How many of a seller's confirmed documents must agree on a name, VAT "
+        "rate or number shape before a document that differs is flagged, and before its "
+        "documents are shown to Claude as examples",
+    )
 
     # Registry import: caps on what a workbook may hold (at most Excel's own limits),
     # counted over the cells it uses, never over the size it declares.

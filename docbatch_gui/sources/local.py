@@ -6,7 +6,12 @@ and never into ``/proc``, ``/sys`` or ``/dev``: a link to ``/proc/self/environ``
 dropped in a watched folder must not put the process's secrets into the store. Named
 pipes, sockets and devices are never opened (reading a pipe would wait forever). A
 link loop is passed over. Each of these is reported with a reason instead of
-vanishing or raising.
+vanishing or raising. So is a name that is not valid UTF-8 (bytes a Windows share or
+an old archive left): it cannot be stored or shown as it is, so it is named escaped
+and passed over, and the files beside it are read.
+
+The same rules hold for a folder added by hand and for a watched folder: both ask
+``refusal`` and ``ignored_name``.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from docbatch_gui.domain.messages import english
+from docbatch_gui.domain.text import printable
 from docbatch_gui.pipeline.formats import IGNORED_NAMES
 
 #: places whose files are the system's, never a document
@@ -31,8 +37,19 @@ class Found:
     problem: str | None = None  # why it is not read (a note for the operator)
 
 
-def _ignored(path: Path) -> bool:
-    return path.name.startswith((".", "~$")) or path.name.lower() in IGNORED_NAMES
+def ignored_name(name: str) -> bool:
+    """A name that is never a document: hidden, an Office lock file (``~$…``; other
+    names starting with ``~`` are documents), or the system's (``Thumbs.db``…)."""
+    return name.startswith((".", "~$")) or name.lower() in IGNORED_NAMES
+
+
+def undecodable(path: Path) -> bool:
+    """Whether the name holds bytes that are not UTF-8 (kept by Python as surrogates)."""
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def _inside(path: Path, folder: Path) -> bool:
@@ -41,6 +58,8 @@ def _inside(path: Path, folder: Path) -> bool:
 
 def refusal(path: Path, folder: Path | None, *, links_out: bool = False) -> str | None:
     """Why ``path`` (found in ``folder``, or named when None) must not be read."""
+    if undecodable(path):
+        return english("refused_name_not_utf8", name=printable(path.name))
     try:
         target = path.resolve(strict=True)
     except RuntimeError:
@@ -63,16 +82,25 @@ def refusal(path: Path, folder: Path | None, *, links_out: bool = False) -> str 
     return None
 
 
-def iter_files(paths: Iterable[Path | str], *, links_out: bool = False) -> Iterator[Found]:
+def iter_files(
+    paths: Iterable[Path | str], *, links_out: bool = False, folder: Path | None = None
+) -> Iterator[Found]:
     """Files as given, and every file below a folder (sorted, hidden ones skipped),
     each with whether the operator named it explicitly and any reason not to read it.
 
     A path that does not exist is yielded as it is, so intake can report it by name
-    instead of it silently disappearing.
+    instead of it silently disappearing. With ``folder`` (a watched folder), each path
+    is a file found in it: the folder's rules apply (links out, ignored names), as
+    when the folder itself was added.
     """
     seen: set[Path] = set()
     for raw in paths:
         path = Path(raw).expanduser()
+        if folder is not None:
+            if not ignored_name(path.name) and _key(path) not in seen:
+                seen.add(_key(path))
+                yield Found(path, False, refusal(path, folder, links_out=links_out))
+            continue
         problem = refusal(path, None)
         if problem is None and path.is_dir():
             yield from _walk(path, seen, links_out)
@@ -89,7 +117,7 @@ def _walk(folder: Path, seen: set[Path], links_out: bool) -> Iterator[Found]:
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in sorted(files):
             child = Path(root) / name
-            if _ignored(child):
+            if ignored_name(name):
                 continue
             key = _key(child)
             if key in seen:

@@ -2,14 +2,20 @@
 
 A file is taken only when it is complete: its size and modification time have not
 changed for ``settle`` seconds, and its name is not a temporary one (``.part``,
-``.tmp``, ``~$…``, a leading dot) that a copier renames at the end. File-system
+``.tmp``, a leading dot) that a copier renames at the end, nor one a folder added by
+hand ignores (``Thumbs.db``, ``desktop.ini``, Office's ``~$…`` lock files:
+``sources.local.ignored_name``). File-system
 events (watchdog) make a new file seen at once; the folders are also listed every
 ``poll`` seconds, because a network share sends no events. A folder that is missing
 or unreadable (an unmounted share) is reported once and tried again at every listing.
 
 What was taken is written to a small SQLite ledger (path, size, modification time)
 in the data folder, so a restart takes nothing twice; a file changed in place (new
-size or time) counts as a new file.
+size or time) counts as a new file. A file is claimed in the ledger before it is
+taken, by an INSERT its primary key makes atomic: two watchers on one data folder
+(the window and ``docbatch worker``) never take the same file. Each file is handled
+on its own: one that cannot be (a name that is not UTF-8) is passed over with a
+notice, and the listing goes on.
 """
 
 from __future__ import annotations
@@ -32,6 +38,9 @@ from watchdog.observers.api import BaseObserver, ObservedWatch
 
 from docbatch_gui.domain.messages import english
 from docbatch_gui.domain.said import cause, say
+from docbatch_gui.domain.text import printable
+from docbatch_gui.sources.local import ignored_name
+from docbatch_gui.storage.health import private_file, private_folder
 
 log = logging.getLogger(__name__)
 
@@ -60,8 +69,14 @@ _TEMPORARY_SUFFIXES = (
 
 
 def is_temporary(name: str) -> bool:
-    lowered = name.lower()
-    return name.startswith((".", "~$", "~")) or lowered.endswith(_TEMPORARY_SUFFIXES)
+    """Never taken: a name a copier renames at the end, or one no document has."""
+    return ignored_name(name) or name.lower().endswith(_TEMPORARY_SUFFIXES)
+
+
+def ledger_key(path: Path) -> str:
+    """The path as the ledger stores it: a name that is not UTF-8 keeps its bytes as
+    escapes (SQLite text is UTF-8)."""
+    return str(path).encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 @dataclass(frozen=True)
@@ -69,15 +84,18 @@ class Taken:
     path: str
     folder: str
     job_id: int | None
-    outcome: str  # queued | skipped | moved:<subfolder>
+    outcome: str  # claimed | queued | skipped | changed | gone | moved:<subfolder>
+    size: int = 0
+    mtime_ns: int = 0
 
 
 class Ledger:
     """Which files were taken, and what became of their originals."""
 
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_folder(path.parent)  # scanned files' paths: the data folder's rule
         self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        private_file(path)
         self._lock = threading.Lock()
         self._db.execute(
             "CREATE TABLE IF NOT EXISTS taken (path TEXT, size INTEGER, mtime_ns INTEGER, "
@@ -94,9 +112,35 @@ class Ledger:
         with self._cursor() as db:
             row = db.execute(
                 "SELECT 1 FROM taken WHERE path = ? AND size = ? AND mtime_ns = ?",
-                (str(path), size, mtime_ns),
+                (ledger_key(path), size, mtime_ns),
             ).fetchone()
         return row is not None
+
+    def claim(self, path: Path, size: int, mtime_ns: int, folder: Path) -> bool:
+        """Take this version of the file for this process: False when a watcher
+        (here or in another process on the same data folder) already has. One INSERT,
+        made atomic by the primary key: there is no moment between looking and
+        taking."""
+        at = datetime.now(UTC).isoformat(timespec="seconds")
+        try:
+            with self._cursor() as db:
+                db.execute(
+                    "INSERT INTO taken VALUES (?, ?, ?, ?, NULL, 'claimed', ?)",
+                    (ledger_key(path), size, mtime_ns, ledger_key(folder), at),
+                )
+        except sqlite3.IntegrityError:
+            return False
+        return True
+
+    def claimed(self, path: Path) -> tuple[int, int] | None:
+        """The size and time of the version of ``path`` this watcher claimed last."""
+        with self._cursor() as db:
+            row = db.execute(
+                "SELECT size, mtime_ns FROM taken WHERE path = ? AND outcome = 'claimed' "
+                "ORDER BY rowid DESC LIMIT 1",
+                (ledger_key(path),),
+            ).fetchone()
+        return (int(row[0]), int(row[1])) if row else None
 
     def record(
         self, path: Path, size: int, mtime_ns: int, folder: Path, job_id: int | None, outcome: str
@@ -105,15 +149,15 @@ class Ledger:
         with self._cursor() as db:
             db.execute(
                 "INSERT OR REPLACE INTO taken VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (str(path), size, mtime_ns, str(folder), job_id, outcome, at),
+                (ledger_key(path), size, mtime_ns, ledger_key(folder), job_id, outcome, at),
             )
 
     def waiting_to_move(self) -> list[Taken]:
         """Taken files whose job had not finished when they were last looked at."""
         with self._cursor() as db:
             rows = db.execute(
-                "SELECT path, folder, job_id, outcome FROM taken WHERE outcome = 'queued' "
-                "AND job_id IS NOT NULL"
+                "SELECT path, folder, job_id, outcome, size, mtime_ns FROM taken "
+                "WHERE outcome = 'queued' AND job_id IS NOT NULL"
             ).fetchall()
         return [Taken(*row) for row in rows]
 
@@ -150,6 +194,7 @@ class FolderWatcher:
         on_problem: Callable[[Path, str | None], None] | None = None,
         on_tick: Callable[[], None] | None = None,
         exclude: Sequence[Path] = (),
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.folders = [Path(f).expanduser() for f in folders]
         #: never taken: DocBatch's own data folder, should a watched folder hold it
@@ -161,7 +206,10 @@ class FolderWatcher:
         self.on_problem = on_problem or (lambda folder, message: None)
         self.on_tick = on_tick or (lambda: None)
         self.problems: dict[Path, str] = {}
+        #: seconds, for the settle time (a test drives it to list a growing file)
+        self.clock = clock
         self._seen: dict[Path, tuple[int, int, float]] = {}  # size, mtime_ns, since
+        self._failed: set[Path] = set()  # files whose handling failed, said once
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._observer: BaseObserver | None = None
@@ -236,6 +284,18 @@ class FolderWatcher:
                     yield here / name
 
     def _consider(self, path: Path, folder: Path) -> None:
+        """One file, on its own: whatever goes wrong with it is said, and the listing
+        goes on with the next."""
+        try:
+            self._consider_one(path, folder)
+        except Exception:
+            self._seen.pop(path, None)
+            if path not in self._failed:
+                self._failed.add(path)
+                say(log, logging.WARNING, "log_watch_file_failed", file=printable(str(path)),
+                    exc_info=True)  # fmt: skip
+
+    def _consider_one(self, path: Path, folder: Path) -> None:
         try:
             info = path.stat()
         except OSError:
@@ -243,14 +303,16 @@ class FolderWatcher:
             return
         if info.st_size == 0:
             return  # a copier's first step: an empty file, filled later
-        now = time.monotonic()
+        now = self.clock()
         size, mtime = info.st_size, info.st_mtime_ns
         before = self._seen.get(path)
         if before is None or before[:2] != (size, mtime):
             self._seen[path] = (size, mtime, now)
             return
-        if now - before[2] < self.settle or self.ledger.knows(path, size, mtime):
+        if now - before[2] < self.settle:
             return
+        if not self.ledger.claim(path, size, mtime, folder):
+            return  # known already: taken before, or by the other watcher just now
         del self._seen[path]
         self.on_ready(path, folder)
 

@@ -15,11 +15,20 @@ import sqlite3
 from pathlib import Path
 
 from docbatch_gui.domain.errors import DocBatchError, StorageError, StoreBusy
+from docbatch_gui.storage.atomic import atomic_output
 from docbatch_gui.system import privacy
 
 #: folders whose files are checked one by one (the blob tree is checked at its root:
-#: its files are written 0600 by ``mkstemp`` and can number in the millions)
-FILE_FOLDERS = (".", "logs")
+#: its files are written 0600 by ``mkstemp`` and can number in the millions); the
+#: webhook outbox holds the results it posts, the watch ledger the scanned paths
+FILE_FOLDERS = (
+    ".",
+    "logs",
+    "webhooks/pending",
+    "webhooks/failed",
+    "watch",
+    "export_layouts",
+)
 
 
 def make_private(data_dir: Path) -> None:
@@ -30,6 +39,29 @@ def make_private(data_dir: Path) -> None:
     for path in [*_folders(data_dir), *_files(data_dir)]:
         with contextlib.suppress(OSError):
             privacy.make_private(path)
+
+
+def private_folder(folder: Path) -> Path:
+    """``folder`` (and missing parents) created owner-only, or made so: a part of the
+    data folder made after ``make_private`` ran keeps the same rule."""
+    folder.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(OSError):
+        privacy.make_private(folder)
+    return folder
+
+
+def private_file(path: Path) -> Path:
+    """``path`` made owner-only (best effort, as ``make_private``)."""
+    with contextlib.suppress(OSError):
+        privacy.make_private(path)
+    return path
+
+
+def write_private(path: Path, text: str) -> None:
+    """``text`` to ``path`` (UTF-8), whole or not at all and owner-only from its first
+    byte (``atomic_output``: ``mkstemp`` creates it 0600, never through a link)."""
+    with atomic_output(path, private=True) as partial:
+        partial.write_text(text, encoding="utf-8")
 
 
 def permission_problems(data_dir: Path) -> list[str]:
@@ -47,7 +79,8 @@ def permission_problems(data_dir: Path) -> list[str]:
 
 
 def _folders(data_dir: Path) -> list[Path]:
-    names = ("", "logs", "blobs", "blobs/.incoming", "blob-cache")
+    names = ("", "logs", "blobs", "blobs/.incoming", "blob-cache", "webhooks",
+             "webhooks/pending", "webhooks/failed", "watch", "export_layouts")  # fmt: skip
     return [data_dir / name for name in names if (data_dir / name).is_dir()]
 
 

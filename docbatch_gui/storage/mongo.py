@@ -30,7 +30,13 @@ from docbatch_gui.domain.states import (
 from docbatch_gui.storage.mongo_counterparties import MongoCounterparties
 from docbatch_gui.storage.mongo_records import MongoRecords, now_iso
 from docbatch_gui.storage.mongo_registry import MongoRegistry
-from docbatch_gui.storage.store import JOB_FIELDS, check_attempt, check_expectations, scrubbed
+from docbatch_gui.storage.store import (
+    JOB_FIELDS,
+    check_attempt,
+    check_expectations,
+    scrubbed,
+    stored_id,
+)
 
 DEFAULT_DB = "docbatch"
 #: how often a compare-and-swap that lost a race is re-checked before giving up
@@ -183,7 +189,7 @@ class MongoStore(MongoRecords, MongoRegistry, MongoCounterparties):
         return _doc_to_job(doc)
 
     def _raw(self, job_id: int) -> dict[str, Any]:
-        doc = self.db.jobs.find_one({"_id": int(job_id)}, _NO_EVENTS)
+        doc = self.db.jobs.find_one({"_id": stored_id("job", int(job_id))}, _NO_EVENTS)
         if doc is None:
             raise NotFound("job", job_id)
         return doc

@@ -20,6 +20,7 @@ from docbatch_gui.domain.counterparty import (
     summarise_all,
 )
 from docbatch_gui.domain.errors import NotFound
+from docbatch_gui.storage.store import stored_id
 
 _NEWEST = [("confirmed_at", DESCENDING), ("_id", DESCENDING)]
 
@@ -59,3 +60,13 @@ class MongoCounterparties:
         if removed == 0:
             raise NotFound("counterparty", inn, f"no counterparty with INN {inn} is remembered")
         return removed
+
+    def forget_confirmed_document(self, document_id: int) -> str:
+        found = self.db.counterparty_documents.find_one_and_delete(
+            {"_id": stored_id("document", int(document_id))}
+        )
+        if found is None:
+            raise NotFound(
+                "document", document_id, f"no confirmed document {document_id} is remembered"
+            )
+        return str(found["inn"])

@@ -36,7 +36,7 @@ from docbatch_gui.domain.registry import (
     manual_result,
 )
 from docbatch_gui.storage.mongo_records import now_iso
-from docbatch_gui.storage.store import scrubbed
+from docbatch_gui.storage.store import scrubbed, stored_id
 
 _ROW_VIEWS = ("raw_data", "mapped_data", "normalized")
 _KEY = [("registry_id", ASCENDING), ("row", ASCENDING)]
@@ -91,7 +91,7 @@ class MongoRegistry:
         self.db.registry_assignments.create_index([("registry_id", ASCENDING)])
 
     def _registry_doc(self, registry_id: int) -> dict[str, Any]:
-        doc = self.db.registries.find_one({"_id": int(registry_id)})
+        doc = self.db.registries.find_one({"_id": stored_id("registry", int(registry_id))})
         if doc is None:
             raise NotFound("registry", registry_id)
         return doc

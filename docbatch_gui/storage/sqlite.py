@@ -39,7 +39,13 @@ from docbatch_gui.storage.sqlite_records import RecordTables
 from docbatch_gui.storage.sqlite_records import now_utc as _now
 from docbatch_gui.storage.sqlite_registry import RegistryTables
 from docbatch_gui.storage.sqlite_schema import MIGRATIONS
-from docbatch_gui.storage.store import JOB_FIELDS, check_attempt, check_expectations, scrubbed
+from docbatch_gui.storage.store import (
+    JOB_FIELDS,
+    check_attempt,
+    check_expectations,
+    scrubbed,
+    stored_id,
+)
 
 _BOOL_FIELDS = {"termination_confirmed", "artifacts_deliverable", "archived", "escalated"}
 
@@ -199,7 +205,7 @@ class SQLiteStore(RecordTables, RegistryTables, CounterpartyTables):
             return self._get(db, job_id)
 
     def _get(self, db: sqlite3.Connection, job_id: int) -> Job:
-        row = db.execute("SELECT * FROM jobs WHERE id = ?", (job_id,)).fetchone()
+        row = db.execute("SELECT * FROM jobs WHERE id = ?", (stored_id("job", job_id),)).fetchone()
         if row is None:
             raise NotFound("job", job_id)
         return _row_to_job(row)

@@ -21,8 +21,10 @@ from docbatch_gui.domain.counterparty import (
     summarise_all,
 )
 from docbatch_gui.domain.errors import NotFound
+from docbatch_gui.storage.store import stored_id
 
 _COLUMNS = ("document_id", "inn", "confirmed_at", "fields")
+_TAUGHT_NOTHING = "no confirmed document {} is remembered of any seller"
 
 
 def _row_to_entry(row: sqlite3.Row) -> ConfirmedDocument:
@@ -82,3 +84,13 @@ class CounterpartyTables:
         if cursor.rowcount == 0:
             raise NotFound("counterparty", inn, f"no counterparty with INN {inn} is remembered")
         return cursor.rowcount
+
+    def forget_confirmed_document(self, document_id: int) -> str:
+        with self._tx() as db:
+            row = db.execute(
+                "DELETE FROM counterparty_documents WHERE document_id = ? RETURNING inn",
+                (stored_id("document", document_id),),
+            ).fetchone()
+        if row is None:
+            raise NotFound("document", document_id, _TAUGHT_NOTHING.format(document_id))
+        return str(row["inn"])

@@ -28,7 +28,7 @@ from docbatch_gui.domain.registry import (
     manual_result,
 )
 from docbatch_gui.storage.sqlite_records import now_utc
-from docbatch_gui.storage.store import scrubbed
+from docbatch_gui.storage.store import scrubbed, stored_id
 
 _JSON_FIELDS = {"config", "stats"}
 
@@ -116,7 +116,9 @@ class RegistryTables:
         raise NotImplementedError
 
     def _registry(self, db: sqlite3.Connection, registry_id: int) -> Registry:
-        row = db.execute("SELECT * FROM registries WHERE id = ?", (registry_id,)).fetchone()
+        row = db.execute(
+            "SELECT * FROM registries WHERE id = ?", (stored_id("registry", registry_id),)
+        ).fetchone()
         if row is None:
             raise NotFound("registry", registry_id)
         return _row_to_registry(row)

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol, runtime_checkable
 
 from docbatch_gui.domain.counterparty import ConfirmedDocument, Counterparty
-from docbatch_gui.domain.errors import InvalidTransition
+from docbatch_gui.domain.errors import InvalidTransition, NotFound
 from docbatch_gui.domain.messages import message_of
 from docbatch_gui.domain.models import (
     BatchRecord,
@@ -178,6 +178,24 @@ class CounterpartyStore(Protocol):
         """Drop everything remembered of this INN; returns how many documents it had.
         Raises NotFound when nothing is remembered of it."""
         ...
+
+    def forget_confirmed_document(self, document_id: int) -> str:
+        """Drop what one confirmed document taught; returns its seller's INN. Raises
+        NotFound when that document taught nothing."""
+        ...
+
+
+#: the largest id SQLite's INTEGER and MongoDB's int64 can hold
+MAX_ID = 2**63 - 1
+
+
+def stored_id(what: str, value: int) -> int:
+    """``value`` when a store can hold it; a larger id (``retry 99999…``) names
+    nothing, so it is "not found" like any id that does not exist, instead of the
+    driver's OverflowError."""
+    if not -MAX_ID - 1 <= value <= MAX_ID:
+        raise NotFound(what, value)
+    return value
 
 
 @runtime_checkable

@@ -156,6 +156,21 @@ def make_private(path: Path) -> None:
     os.chmod(path, PRIVATE_DIR if path.is_dir() else PRIVATE_FILE)
 
 
+def _umask() -> int:
+    current = os.umask(0o022)  # read by setting it back at once
+    os.umask(current)
+    return current
+
+
+_SHARED_FILE = 0o666 & ~_umask()
+
+
+def make_shared(path: Path) -> None:
+    """The mode an ordinary new file gets (``0666`` less the umask): a file made by
+    ``mkstemp`` (``0600``) that the operator shares, such as an export."""
+    os.chmod(path, _SHARED_FILE)
+
+
 def exposure(path: Path) -> str | None:
     """What lets other users in, as the octal mode; None when only the owner can."""
     mode = stat.S_IMODE(path.lstat().st_mode)

@@ -215,6 +215,11 @@ def _current_user() -> Any:
         win32api.CloseHandle(token)
 
 
+def make_shared(path: Path) -> None:
+    """Nothing to do: a file made by ``mkstemp`` inherits its folder's ACL, as an
+    ordinary new file does."""
+
+
 def make_private(path: Path) -> None:
     """A protected DACL granting the current user alone full control; inherited by
     the files and folders created inside a folder."""

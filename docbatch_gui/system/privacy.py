@@ -17,12 +17,19 @@ if sys.platform == "win32":
 else:
     from docbatch_gui.system import _posix as _impl
 
-__all__ = ["exposure", "make_private", "privacy_fix"]
+__all__ = ["exposure", "make_private", "make_shared", "privacy_fix"]
 
 
 def make_private(path: Path) -> None:
     """Owner-only access to the folder or file ``path``; OSError when it cannot be set."""
     _impl.make_private(Path(path))
+
+
+def make_shared(path: Path) -> None:
+    """The access an ordinary new file gets (POSIX: ``0666`` less the umask; Windows:
+    its folder's), for a file created owner-only by ``mkstemp`` that is meant to be
+    shared, such as an export; OSError when it cannot be set."""
+    _impl.make_shared(Path(path))
 
 
 def exposure(path: Path) -> str | None:

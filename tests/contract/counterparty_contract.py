@@ -81,3 +81,23 @@ class CounterpartyContract:
         with pytest.raises(NotFound) as caught:
             store.forget_counterparty(INN)
         assert caught.value.what == "counterparty"
+
+    def test_one_confirmed_document_is_forgotten_alone_with_who_confirmed_it(
+        self, store: Store
+    ) -> None:
+        from dataclasses import replace
+
+        store.remember_confirmed(replace(entry(1, "2025-01-01T00:00:00"), confirmed_by="anna"),
+                                 keep=5)  # fmt: skip
+        store.remember_confirmed(replace(entry(2, "2025-01-02T00:00:00"), confirmed_by="mallory"),
+                                 keep=5)  # fmt: skip
+        known = store.counterparty(INN)
+        assert known is not None and [d.confirmed_by for d in known.recent] == ["mallory", "anna"]
+        assert store.forget_confirmed_document(2) == INN
+        known = store.counterparty(INN)
+        assert known is not None and known.confirmed == 1
+        with pytest.raises(NotFound) as caught:
+            store.forget_confirmed_document(2)
+        assert caught.value.what == "document"
+        with pytest.raises(NotFound):
+            store.forget_confirmed_document(10**30)  # beyond any store's ids

@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 
 from docbatch_gui.domain.states import SUCCESS_STATES, JobState
+from docbatch_gui.pipeline.child import STALL_MARKER_VARIABLE, STALL_VARIABLE
 from docbatch_gui.pipeline.isolate import live_groups
 from docbatch_gui.settings.model import Settings, load_settings
-from tests.builders import slow_page_pdf, text_pdf
+from tests.builders import text_pdf
 from tests.gui.conftest import until
 from tests.gui.test_queue import select
 
@@ -20,7 +21,7 @@ pytestmark = pytest.mark.asyncio(loop_factories=["qasync"])
 
 @pytest.fixture
 def gui_settings(tmp_path: Path) -> Settings:
-    """One slot, and limits far beyond the slow page: only a cancel can free the slot."""
+    """One slot, and limits far beyond any page: only a cancel can free the slot."""
     return load_settings(
         data_dir=tmp_path / "data",
         PROCESSING_MODE="offline",
@@ -32,10 +33,13 @@ def gui_settings(tmp_path: Path) -> Settings:
 
 
 async def test_cancel_frees_the_slot_for_the_next_file_and_keeps_nothing(
-    window: Any, tmp_path: Path
+    window: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     tab, store = window.queue_tab, window.ctx.app.store
-    slow = slow_page_pdf(tmp_path / "slow.pdf", pages=4, slow=(2,))
+    marker = tmp_path / "stalled.txt"
+    monkeypatch.setenv(STALL_VARIABLE, "slow.pdf:2")  # page 2 never finishes: a seam
+    monkeypatch.setenv(STALL_MARKER_VARIABLE, str(marker))
+    slow = text_pdf(tmp_path / "slow.pdf", pages=4, text="Page {n} of the slow file")
     fast = text_pdf(tmp_path / "fast.pdf", text="Invoice No. 77 {n}\nTotal: 10.00 USD")
     await tab.add_paths([slow, fast])
     jobs = {job.file_name: job.id for job in store.list_jobs()}
@@ -45,6 +49,7 @@ async def test_cancel_frees_the_slot_for_the_next_file_and_keeps_nothing(
     )
     assert store.get_job(fast_id).state is JobState.QUEUED  # waiting for the one slot
     await until(lambda: bool(live_groups()), what="the slow file's child")
+    await until(marker.exists, what="the child stalled on page 2")
     await until(lambda: len(tab.model.jobs()) == 2, what="both rows")
     select(window, "slow.pdf")
     assert tab.cancel_action.isEnabled()

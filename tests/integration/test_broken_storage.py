@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from docbatch_gui.pipeline.child import STALL_MARKER_VARIABLE, STALL_VARIABLE
 from tests import builders
 from tests.conftest import SAMPLES
 from tests.helpers import REPO, cli, wait_for
@@ -155,7 +156,7 @@ def test_a_utf16_settings_file_is_one_sentence(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_a_worker_killed_ten_times_while_preparing_fails_no_good_file(tmp_path: Path) -> None:
     data = tmp_path / "data"
-    big = builders.text_pdf(tmp_path / "long.pdf", pages=40)
+    big = builders.text_pdf(tmp_path / "long.pdf", pages=6)
     assert cli(data, "process", str(big), "--mode", "offline").returncode == 0
     db = data / "docbatch.sqlite3"
     command = [
@@ -168,8 +169,17 @@ def test_a_worker_killed_ten_times_while_preparing_fails_no_good_file(tmp_path: 
         "--once",
     ]
     for kill in range(1, 11):
-        worker = subprocess.Popen(command, cwd=REPO, stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.DEVNULL)  # fmt: skip
+        # at different moments of the rendering: the child stalls on page 1, 2 or 3
+        # (a seam), so the worker is killed mid-render however fast the machine is
+        marker = tmp_path / f"stalled-{kill}.txt"
+        stall = {STALL_VARIABLE: f"long.pdf:{kill % 3 + 1}", STALL_MARKER_VARIABLE: str(marker)}
+        worker = subprocess.Popen(
+            command,
+            cwd=REPO,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env={**os.environ, **stall},
+        )
 
         def rendering(attempt: int = kill, worker: subprocess.Popen[bytes] = worker) -> bool:
             assert worker.poll() is None, "the worker finished before it could be killed"
@@ -178,7 +188,7 @@ def test_a_worker_killed_ten_times_while_preparing_fails_no_good_file(tmp_path: 
             return tuple(row) == (attempt, "preparing")  # this attempt is rendering
 
         wait_for(rendering, 60, f"attempt {kill} to render", interval=0.02)
-        time.sleep(0.05 * (kill % 3))  # at different moments of the rendering
+        wait_for(marker.exists, 60, f"attempt {kill} to stall on page {kill % 3 + 1}")
         assert worker.poll() is None, "the worker finished before it could be killed"
         worker.send_signal(signal.SIGKILL)
         worker.wait()

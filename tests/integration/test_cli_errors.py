@@ -26,6 +26,8 @@ from tests.conftest import REPO, RESOURCES, SAMPLES
 from tests.helpers import cli
 
 MISSING = "999999"
+#: an id no database can hold (SQLite and MongoDB stop at 2**63 - 1): still "not found"
+HUGE = "99999999999999999999999999"
 REGISTRY_SAMPLE = RESOURCES / "registry_sample"
 
 
@@ -155,6 +157,22 @@ CASES = [
         NOT_FOUND,
         ("No export layout 'nope' (known: all, 1c)",),
     ),
+    Case(("retry", HUGE), NOT_FOUND, (f"No job {HUGE}",)),
+    Case(("cancel", HUGE), NOT_FOUND, (f"No job {HUGE}",)),
+    Case(("documents", "--job", HUGE), NOT_FOUND, (f"No job {HUGE}",)),
+    Case(("pages", "--job", HUGE), NOT_FOUND, (f"No job {HUGE}",)),
+    Case(("registry", "search", HUGE), NOT_FOUND, (f"No registry {HUGE}",)),
+    Case(("export", "{tmp}/o.csv", "--job", HUGE), NOT_FOUND, (f"No job {HUGE}",)),
+    Case(
+        ("export", "{tmp}/o.csv", "--layout", "1c", "--columns", "number"),
+        ExitCode.USAGE,
+        ("--layout or --columns, not both",),
+    ),
+    Case(
+        ("counterparties", "--forget", ""),
+        ExitCode.USAGE,
+        ("--forget option needs the seller's INN",),
+    ),
     Case(("budget",), ExitCode.STORAGE, ("is damaged",), where="damaged"),
     Case(("budget", "--run-anyway"), WRONG_STATE, ("No run is held by the budget",)),
     Case(
@@ -222,6 +240,26 @@ def test_a_wrong_request_is_one_sentence_and_its_exit_code(
         assert line.endswith("."), line
     for words in case.says:
         assert words in captured.err, captured.err
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (("jobs", "--state", "bogus"), "invalid choice: 'bogus'"),
+        (("export", "x.csv", "--delimiter", "ab"), "one character, not 'ab'"),
+        (("export", "x.csv", "--delimiter", '"'), "cannot be a CSV delimiter"),
+        (("export", "x.csv", "--delimiter", "\n"), "cannot be a CSV delimiter"),
+        (("export", "x.csv", "--delimiter", "\r"), "cannot be a CSV delimiter"),
+    ],
+)
+def test_a_wrong_choice_is_a_usage_error(
+    argv: tuple[str, ...], says: str, data: Data, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as ended:
+        main(["--data-dir", str(data.ok), *argv])
+    captured = capsys.readouterr()
+    assert ended.value.code == ExitCode.USAGE
+    assert says in captured.err and "Traceback" not in captured.err
 
 
 def test_several_ids_each_get_their_line_and_the_others_are_done(

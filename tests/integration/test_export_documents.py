@@ -127,6 +127,68 @@ def test_a_saved_layout_is_reused_and_a_wrong_one_is_refused(
         exports.save_layout(Layout("../evil", (Column("file"),)))
 
 
+# -- exports never write through links, and a CSV always reads back (issue 27) --------
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".xlsx", ".json"])
+def test_a_link_planted_beside_the_target_is_never_written_through(
+    exports: DocumentExports, tmp_path: Path, suffix: str
+) -> None:
+    victim = tmp_path / "payroll.txt"
+    victim.write_text("precious", encoding="utf-8")
+    out = tmp_path / f"report{suffix}"
+    (tmp_path / f"report{suffix}.part").symlink_to(victim)  # the old temporary name
+    exports.export(out, exports.layout("all"), ExportOptions())
+    assert victim.read_text(encoding="utf-8") == "precious"
+    assert out.is_file() and not out.is_symlink() and out.stat().st_size > 100
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".report")) == []
+
+
+def test_a_link_at_the_target_name_is_replaced_not_followed(
+    exports: DocumentExports, tmp_path: Path
+) -> None:
+    victim = tmp_path / "payroll.txt"
+    victim.write_text("precious", encoding="utf-8")
+    out = tmp_path / "report.csv"
+    out.symlink_to(victim)
+    exports.export(out, exports.layout("all"), ExportOptions())
+    assert victim.read_text(encoding="utf-8") == "precious"
+    assert not out.is_symlink() and "Job" in out.read_text(encoding="utf-8-sig")
+
+
+def test_the_registry_export_never_writes_through_a_planted_link(tmp_path: Path) -> None:
+    from docbatch_gui.registry.exporter import write_export
+
+    victim = tmp_path / "payroll.txt"
+    victim.write_text("precious", encoding="utf-8")
+    out = tmp_path / "matched.xlsx"
+    (tmp_path / "matched.xlsx.part").symlink_to(victim)
+    write_export(out, ["Номер"], [], {}, {}, {}, [])
+    assert victim.read_text(encoding="utf-8") == "precious"
+    assert openpyxl.load_workbook(out).sheetnames
+
+
+@pytest.mark.parametrize("delimiter", ['"', "\n", "\r", "ab", ""])
+def test_a_delimiter_that_would_not_read_back_is_refused(
+    exports: DocumentExports, tmp_path: Path, delimiter: str
+) -> None:
+    with pytest.raises(ConfigError, match="delimiter"):
+        exports.export(
+            tmp_path / "o.csv", exports.layout("all"), ExportOptions(delimiter=delimiter)
+        )
+    assert not list(tmp_path.glob("*o.csv*"))
+
+
+def test_csv_headers_are_escaped_like_cells(exports: DocumentExports, tmp_path: Path) -> None:
+    out = tmp_path / "o.csv"
+    layout = Layout("columns", (Column("field:number", "=HYPERLINK(\"http://x\")"),
+                                Column("file", "@SUM(1)")))  # fmt: skip
+    exports.export(out, layout, ExportOptions(delimiter="|"))
+    rows = list(csv.reader(out.read_text(encoding="utf-8-sig").splitlines(), delimiter="|"))
+    assert rows[0] == ['\'=HYPERLINK("http://x")', "'@SUM(1)"]
+    assert rows[2][0] == "'=HYPERLINK(1)"
+
+
 @pytest.mark.slow  # seven CLI processes; the exports above run in-process
 def test_the_export_command(tmp_path: Path) -> None:
     data = tmp_path / "data"

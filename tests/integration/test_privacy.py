@@ -90,3 +90,45 @@ def test_doctor_reports_leftover_temporaries(tmp_path: Path) -> None:
     checks = {c["name"]: c for c in json.loads(cli(data, "doctor", "--json").stdout)}
     assert checks["leftover temporaries"]["status"] == "warn"
     assert "1 half-written file(s)" in checks["leftover temporaries"]["detail"]
+
+
+def test_webhook_watch_and_layout_files_are_private_like_the_rest(tmp_path: Path) -> None:
+    """Issue 27: ``webhooks/``, ``watch/`` and ``export_layouts/`` were 0755, their
+    files 0644, though they hold results, scanned paths and the operator's layouts."""
+    from docbatch_gui.domain import Job, JobState
+    from docbatch_gui.domain.states import ProcessingMode
+    from docbatch_gui.outbound.layouts import Column, Layout, save_layout
+    from docbatch_gui.outbound.webhook import Outbox
+    from docbatch_gui.pipeline.profile import load_profile
+    from docbatch_gui.sources.watch import Ledger
+    from docbatch_gui.storage.health import permission_problems
+
+    data = tmp_path / "data"
+    data.mkdir(mode=0o700)
+    old = os.umask(0o022)  # an ordinary user's: new files 0644, folders 0755
+    try:
+        outbox = Outbox(data / "webhooks")
+        job = Job(1, "a.pdf", "/in/a.pdf", "a" * 64, 1, ProcessingMode.OFFLINE, JobState.DONE,
+                  None)  # fmt: skip
+        message = outbox.add(job, [])
+        outbox.give_up(outbox.add(job, []), 3, "refused")
+        ledger = Ledger(data / "watch" / "taken.sqlite3")
+        ledger.record(tmp_path / "in" / "a.pdf", 1, 1, tmp_path / "in", 1, "queued")
+        ledger.close()
+        layout = save_layout(Layout("mine", (Column("file"),)), data / "export_layouts",
+                             load_profile())  # fmt: skip
+    finally:
+        os.umask(old)
+    files = [
+        data / "webhooks" / "pending" / f"{message.id}.json",
+        next((data / "webhooks" / "failed").glob("*.json")),
+        data / "watch" / "taken.sqlite3",
+        layout,
+    ]
+    for path in files:
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
+    for folder in ("webhooks", "webhooks/pending", "webhooks/failed", "watch", "export_layouts"):
+        assert stat.S_IMODE((data / folder).stat().st_mode) == 0o700, folder
+    assert permission_problems(data) == []
+    os.chmod(files[0], 0o644)  # drifted: doctor's check sees it
+    assert permission_problems(data) == [f"{files[0]} (644)"]

@@ -17,21 +17,24 @@ import pytest
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.coordination.lock import WorkerLock
 from docbatch_gui.domain import ErrorKind, JobState
+from docbatch_gui.pipeline.child import STALL_MARKER_VARIABLE, STALL_VARIABLE
 from docbatch_gui.settings.model import Settings
 from tests import builders
 from tests.helpers import REPO, child_processes, cli_json, wait_for
 
 pytestmark = pytest.mark.slow  # processes killed mid-render and started again
 
-#: Long enough that rendering is still under way when the test stops it: the test
-#: acts the moment the job is stored as "preparing", and 300 pages take seconds to
-#: render. (It was 3,000 pages; the recovery run then rendered them all again.)
-PAGES = 300
+#: The file's pages; its render child stalls on STALLED (a seam), so the test stops
+#: the process mid-render however fast the machine is. (It was 300 pages, "long
+#: enough" to still be rendering: a bet on the machine's speed.)
+PAGES, STALLED = 12, 3
 
 
 def start_rendering_a_big_file(tmp_path: Path, data: Path) -> subprocess.Popen[str]:
-    """`docbatch process --wait` on a 300-page file, returned once rendering runs."""
+    """`docbatch process --wait` on a 12-page file, returned once its render child
+    is stuck on page 3 (pages 1 and 2 rendered)."""
     big = builders.text_pdf(tmp_path / "big.pdf", pages=PAGES)
+    marker = tmp_path / "stalled.txt"
     command = ["-m", "docbatch_gui.cli", "--data-dir", str(data), "process", str(big), "--wait"]
     process = subprocess.Popen(
         [sys.executable, *command],
@@ -39,10 +42,12 @@ def start_rendering_a_big_file(tmp_path: Path, data: Path) -> subprocess.Popen[s
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env={**os.environ, "DOCBATCH_TEST_TAG": str(data)},
-    )
+        env={**os.environ, "DOCBATCH_TEST_TAG": str(data),
+             STALL_VARIABLE: f"big.pdf:{STALLED}", STALL_MARKER_VARIABLE: str(marker)},
+    )  # fmt: skip
     wait_for(lambda: child_processes(str(data)), 60, "the render child to start")
     wait_for(lambda: job_state(data) == "preparing", 60, "the job to be rendering")
+    wait_for(marker.exists, 60, f"the render child to stall on page {STALLED}")
     return process
 
 

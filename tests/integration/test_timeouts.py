@@ -12,6 +12,7 @@ import pytest
 
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.domain import ErrorKind, JobState, Phase
+from docbatch_gui.pipeline.child import STALL_VARIABLE
 from docbatch_gui.pipeline.prepare import PrepareResult, prepare_pool, run_prepare
 from docbatch_gui.pipeline.render import PrepareTask
 from docbatch_gui.settings.model import load_settings
@@ -27,10 +28,14 @@ def huge_pdf(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return builders.text_pdf(tmp_path_factory.mktemp("huge") / "huge_2000.pdf", pages=2000)
 
 
-def test_huge_pdf_times_out_alone_and_leaves_no_process(tmp_path: Path, huge_pdf: Path) -> None:
-    # 5 s: far less than the 2,000 pages need (about 12 s alone), and enough for the
-    # one-page file and the huge file's first pages while another test loads the CPU
-    settings = load_settings(data_dir=tmp_path / "data", JOB_TIMEOUT=5, RENDER_WORKERS=2)
+def test_huge_pdf_times_out_alone_and_leaves_no_process(
+    tmp_path: Path, huge_pdf: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The huge file's child stalls on page 60 (a seam), so the deadline is reached
+    # however fast the machine renders; 20 s leave room for the one-page file and
+    # the first pages while other tests load the CPU.
+    monkeypatch.setenv(STALL_VARIABLE, "huge_2000.pdf:60")
+    settings = load_settings(data_dir=tmp_path / "data", JOB_TIMEOUT=20, RENDER_WORKERS=2)
     app = DocBatchApp(settings)
     good = tmp_path / "good.pdf"
     shutil.copy(SAMPLES / "en_invoice_INV-2024-0042.pdf", good)
@@ -52,12 +57,16 @@ def test_huge_pdf_times_out_alone_and_leaves_no_process(tmp_path: Path, huge_pdf
     app.close()
 
 
-def test_timed_out_job_can_be_retried_with_a_longer_deadline(tmp_path: Path) -> None:
-    settings = load_settings(data_dir=tmp_path / "data", JOB_TIMEOUT=0.1)
+def test_timed_out_job_can_be_retried_with_a_longer_deadline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings = load_settings(data_dir=tmp_path / "data", JOB_TIMEOUT=1)
     app = DocBatchApp(settings)
     pdf = builders.text_pdf(tmp_path / "slowish.pdf", pages=40)
+    monkeypatch.setenv(STALL_VARIABLE, "slowish.pdf:1")  # it cannot finish in time
     (job,) = asyncio.run(app.run([j.id for j in app.add([pdf]).jobs]))
     assert job.state is JobState.TIMED_OUT
+    monkeypatch.delenv(STALL_VARIABLE)
     app.settings.job_timeout = 120
     app.retry(job.id)
     (job,) = asyncio.run(app.run([job.id]))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -9,11 +10,15 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.app.host import EngineHost
+from docbatch_gui.app.watching import WatchService
+from docbatch_gui.domain.states import JobState
 from docbatch_gui.settings.model import load_settings
 from docbatch_gui.sources.watch import FolderWatcher, Ledger, is_temporary
 from tests.helpers import REPO, cli_json, wait_for
@@ -24,14 +29,18 @@ FAST = {"WATCH_SETTLE_SECONDS": "0.6", "WATCH_POLL_SECONDS": "0.2", "PROCESSING_
 
 
 def _copy_slowly(source: Path, target: Path, pieces: int = 5, pause: float = 0.25) -> None:
-    """As a scanner writing over the network: the file grows for about a second."""
+    """As a scanner writing over the network under a temporary name, renamed at the
+    end: however long a pause lasts on a busy machine, nothing half-written is taken
+    (a file that grows under its own name: the clock-driven test above)."""
     data = source.read_bytes()
     step = len(data) // pieces + 1
-    with target.open("wb") as stream:
+    partial = target.with_name(target.name + ".part")
+    with partial.open("wb") as stream:
         for start in range(0, len(data), step):
             stream.write(data[start : start + step])
             stream.flush()
-            time.sleep(pause)
+            time.sleep(pause)  # the copy takes a while: what is tested
+    partial.rename(target)
 
 
 def test_temporary_names_are_waited_out() -> None:
@@ -40,49 +49,70 @@ def test_temporary_names_are_waited_out() -> None:
     assert not is_temporary("scan_001.pdf")
 
 
-@pytest.mark.slow  # waits out real settle times (about 4 s)
-def test_a_growing_file_is_taken_once_complete_and_a_lost_folder_is_reported(
+def test_a_growing_file_is_taken_once_and_only_once_complete(tmp_path: Path) -> None:
+    """The watcher's clock is the test's: the file grows between listings less than
+    the settle time apart, however slow the machine, and is taken once it stops."""
+    folder = tmp_path / "scans"
+    folder.mkdir()
+    ledger = Ledger(tmp_path / "taken.sqlite3")
+    taken: list[tuple[Path, int]] = []
+    now = [0.0]
+    watcher = FolderWatcher([folder], ledger, lambda path, where: taken.append(
+        (path, path.stat().st_size)), settle=0.6, poll=0.1, clock=lambda: now[0])  # fmt: skip
+    data = (SAMPLES / "ru_three_documents.pdf").read_bytes()
+    with (folder / "scan.pdf").open("wb") as stream:
+        for start in range(0, len(data), len(data) // 5 + 1):
+            stream.write(data[start : start + len(data) // 5 + 1])
+            stream.flush()
+            watcher.scan()
+            now[0] += 0.5  # less than the settle time between two growths
+            watcher.scan()
+            assert taken == []  # still growing: never taken
+    (folder / "copying.pdf.part").write_bytes(b"%PDF-1.4 half")
+    now[0] += 0.7
+    watcher.scan()
+    assert taken == [(folder / "scan.pdf", len(data))]  # once, whole; never the .part
+    for _ in range(3):
+        now[0] += 1.0
+        watcher.scan()
+    assert len(taken) == 1  # more listings: not taken again
+    again = FolderWatcher([folder], ledger, lambda p, f: taken.append((p, 0)), settle=0.3,
+                          poll=0.1, clock=lambda: now[0])  # fmt: skip
+    again.scan()
+    now[0] += 1.0
+    again.scan()
+    assert len(taken) == 1  # a restart takes nothing twice
+    ledger.close()
+
+
+def test_a_lost_folder_is_reported_and_its_files_are_known_when_it_is_back(
     tmp_path: Path,
 ) -> None:
     folder = tmp_path / "scans"
     folder.mkdir()
-    taken: list[tuple[Path, int]] = []
+    (folder / "scan.pdf").write_bytes((SAMPLES / "ru_three_documents.pdf").read_bytes())
+    taken: list[Path] = []
     problems: list[str | None] = []
     ledger = Ledger(tmp_path / "taken.sqlite3")
-
-    def take(path: Path, where: Path) -> None:
-        info = path.stat()
-        taken.append((path, info.st_size))
-        ledger.record(path, info.st_size, info.st_mtime_ns, where, 1, "queued")
-
-    watcher = FolderWatcher([folder], ledger, take, settle=0.6, poll=0.1,
-                            on_problem=lambda f, m: problems.append(m))  # fmt: skip
+    watcher = FolderWatcher(
+        [folder],
+        ledger,
+        lambda path, where: taken.append(path),
+        settle=0.3,
+        poll=0.1,
+        on_problem=lambda f, m: problems.append(m),
+    )
     watcher.start()
     try:
-        source = SAMPLES / "ru_three_documents.pdf"
-        _copy_slowly(source, folder / "scan.pdf")
         wait_for(lambda: taken, 20, "the file to be taken")
-        time.sleep(1.0)  # more listings happen: it is not taken again
-        assert taken == [(folder / "scan.pdf", source.stat().st_size)]  # once, whole
-        (folder / "copying.pdf.part").write_bytes(b"%PDF-1.4 half")
-        time.sleep(1.0)
-        assert len(taken) == 1  # a temporary name is never taken
-
         os.rename(folder, tmp_path / "unmounted")
         wait_for(lambda: problems and problems[-1], 20, "the lost folder to be reported")
         assert "missing" in (problems[-1] or "")
         os.rename(tmp_path / "unmounted", folder)
         wait_for(lambda: problems[-1] is None, 20, "the folder to be back")
-        assert len(taken) == 1  # the same file, back again, is known
+        assert taken == [folder / "scan.pdf"]  # the same file, back again, is known
     finally:
         watcher.stop()
-    restarted: list[Path] = []
-    again = FolderWatcher([folder], ledger, lambda p, f: restarted.append(p), settle=0.3,
-                          poll=0.1)  # fmt: skip
-    again.scan()
-    time.sleep(0.4)
-    again.scan()
-    assert restarted == []  # a restart takes nothing twice
     ledger.close()
 
 
@@ -164,3 +194,186 @@ def test_the_engine_host_watches_the_settings_folders_while_it_runs(tmp_path: Pa
         assert host.watching is None
     finally:
         host.close()
+
+
+# -- the watched folder as careful as a folder added by hand (issue 27) ---------------
+
+INVOICE = SAMPLES / "en_invoice_INV-2024-0042.pdf"
+
+
+class Watched:
+    """A ``WatchService`` listed by hand (no thread): ``listen`` lists the folder
+    until a condition holds, so a test waits for what it needs, never for a time."""
+
+    def __init__(self, data: Path, folder: Path, **env: str) -> None:
+        settings = load_settings(data_dir=data, OCR_ENGINE="none", PROCESSING_MODE="offline",
+                                 WATCH_SETTLE_SECONDS="0.1", **env)  # fmt: skip
+        self.app = DocBatchApp(settings)
+        self.lines: list[str] = []
+        self.service = WatchService(self.app, [folder], notify=self.lines.append)
+
+    def listen(self, until: Callable[[], object], what: str) -> None:
+        def listed() -> object:
+            self.service.watcher.scan()
+            return until()
+
+        wait_for(listed, 30, what)
+
+    def files(self) -> list[str]:
+        return sorted(j.file_name for j in self.app.jobs())
+
+    def close(self) -> None:
+        self.service.stop()
+        self.app.close()
+
+
+@pytest.fixture
+def inbox(tmp_path: Path) -> Path:
+    folder = tmp_path / "inbox"
+    folder.mkdir()
+    return folder
+
+
+def test_a_link_out_of_the_watched_folder_is_never_taken(tmp_path: Path, inbox: Path) -> None:
+    """The watched folder took ``ln -s ~/payroll.pdf inbox/x.pdf``: stored, read,
+    exported and posted. It follows the folder's rule now (FOLLOW_SYMLINKS_OUT)."""
+    payroll = tmp_path / "home" / "payroll.pdf"
+    payroll.parent.mkdir()
+    payroll.write_bytes(INVOICE.read_bytes())
+    (inbox / "x.pdf").symlink_to(payroll)
+    (inbox / "scan.pdf").write_bytes(INVOICE.read_bytes() + b"\n% another file")
+    watched = Watched(tmp_path / "data", inbox)
+    try:
+        watched.listen(lambda: any("x.pdf not taken" in line for line in watched.lines),
+                       "the link to be passed over")  # fmt: skip
+        watched.listen(lambda: watched.files(), "scan.pdf to be queued")
+        assert watched.files() == ["scan.pdf"]
+        (said,) = [line for line in watched.lines if "x.pdf" in line]
+        assert "symbolic link out of the folder" in said and str(payroll) in said
+        assert not list((tmp_path / "data" / "blobs").rglob(_sha256(payroll)))  # never stored
+    finally:
+        watched.close()
+    allowed = Watched(tmp_path / "data2", inbox, FOLLOW_SYMLINKS_OUT="true")
+    try:
+        allowed.listen(lambda: "x.pdf" in allowed.files(), "the allowed link to be taken")
+    finally:
+        allowed.close()
+
+
+def _sha256(path: Path) -> str:
+    import hashlib
+
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_the_watched_folder_ignores_and_takes_the_names_a_folder_added_by_hand_does(
+    tmp_path: Path, inbox: Path
+) -> None:
+    """``~invoice 2024.pdf`` was never taken nor mentioned; ``Thumbs.db`` and
+    ``notes.txt`` became failed jobs."""
+    for name in ("Thumbs.db", "desktop.ini", ".DS_Store", "~$invoice.docx"):
+        (inbox / name).write_bytes(b"system junk")
+    (inbox / "notes.txt").write_text("call the supplier", encoding="utf-8")
+    (inbox / "~invoice 2024.pdf").write_bytes(INVOICE.read_bytes())
+    watched = Watched(tmp_path / "data", inbox)
+    try:
+        watched.listen(lambda: watched.files(), "~invoice 2024.pdf to be queued")
+        watched.listen(lambda: any("notes.txt" in line for line in watched.lines),
+                       "notes.txt to be named")  # fmt: skip
+        assert watched.files() == ["~invoice 2024.pdf"]  # no failed job for the rest
+        (said,) = [line for line in watched.lines if "notes.txt" in line]
+        assert "not taken" in said and "not supported" in said
+        for name in ("Thumbs.db", "desktop.ini", ".DS_Store", "~$invoice.docx"):
+            assert not any(name in line for line in watched.lines), name
+    finally:
+        watched.close()
+    assert is_temporary("~$invoice.docx") and not is_temporary("~invoice 2024.pdf")
+
+
+def test_a_name_that_is_not_utf8_is_passed_over_once_and_the_rest_is_taken(
+    tmp_path: Path, inbox: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One such name raised on every poll (``knows``): nothing after it was taken;
+    ``process FOLDER`` queued nothing ("failed unexpectedly")."""
+    odd = os.fsencode(inbox) + b"/\xff\xfe scan.pdf"
+    with open(odd, "wb") as stream:
+        stream.write(INVOICE.read_bytes())
+    (inbox / "b.pdf").write_bytes(INVOICE.read_bytes() + b"\n% b")
+    watched = Watched(tmp_path / "data", inbox)
+    try:
+        watched.listen(lambda: watched.files() == ["b.pdf"], "b.pdf to be queued")
+        watched.listen(lambda: any("scan.pdf" in line for line in watched.lines),
+                       "the odd name to be named")  # fmt: skip
+        for _ in range(3):
+            watched.service.watcher.scan()  # more listings: no second notice
+        (said,) = [line for line in watched.lines if "scan.pdf" in line]
+        assert "\\xff\\xfe scan.pdf" in said and "not valid UTF-8" in said
+    finally:
+        watched.close()
+    from docbatch_gui.cli import main
+
+    code = main(["--data-dir", str(tmp_path / "cli"), "process", str(inbox), "--json"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    assert [j["file"] for j in json.loads(captured.out)] == ["b.pdf"]
+    assert "\\xff\\xfe scan.pdf" in captured.err and "failed unexpectedly" not in captured.err
+
+
+def test_two_watchers_on_one_data_folder_never_take_one_file(tmp_path: Path, inbox: Path) -> None:
+    """The window and ``docbatch worker`` both watching WATCH_FOLDERS made 66 jobs
+    of 40 files. The moment between "not known" and "recorded" is made to happen:
+    the second watcher lists the folder while the first is queueing the file."""
+    (inbox / "a.pdf").write_bytes(INVOICE.read_bytes())
+    first, second = Watched(tmp_path / "data", inbox), Watched(tmp_path / "data", inbox)
+    adding = first.app.add
+
+    def add_while_the_other_looks(*args: object, **kwargs: object) -> object:
+        second.service.watcher.scan()  # the file is settled for it too
+        return adding(*args, **kwargs)  # type: ignore[arg-type]
+
+    first.app.add = add_while_the_other_looks  # type: ignore[method-assign]
+    try:
+        second.service.watcher.scan()  # both have seen the file...
+        first.listen(lambda: first.files(), "a.pdf to be queued")  # ...one takes it
+        for _ in range(3):
+            second.service.watcher.scan()
+        assert first.files() == ["a.pdf"]  # one job (both see the same store)
+        assert not any("queued" in line for line in second.lines), second.lines
+    finally:
+        first.close()
+        second.close()
+
+
+@pytest.mark.slow  # two whole jobs
+def test_a_file_that_changes_after_a_truncated_failure_is_taken_again_not_moved(
+    tmp_path: Path, inbox: Path
+) -> None:
+    """A copy that stalled past WATCH_SETTLE_SECONDS failed as truncated and went to
+    failed/, where the copier finished it, never read."""
+    whole = INVOICE.read_bytes()
+    target = inbox / "scan.pdf"
+    copier = target.open("wb")  # the copier keeps its file open, as a real one does
+    copier.write(whole[: len(whole) // 2])
+    copier.flush()
+    watched = Watched(tmp_path / "data", inbox, WATCH_AFTER="move")
+    try:
+        watched.listen(lambda: watched.app.jobs(), "the half file to be queued")
+        (half,) = watched.app.jobs()
+        (failed,) = asyncio.run(watched.app.run([half.id]))
+        assert failed.state is JobState.FAILED and failed.error_code == "pdf_truncated"
+        watched.service._move_finished()
+        assert target.exists()  # failed as truncated: not moved at once
+        copier.write(whole[len(whole) // 2 :])  # the copier goes on, and finishes
+        copier.close()
+        watched.service._move_finished()
+        assert target.exists() and any("changed after it was taken" in x for x in watched.lines)
+        watched.listen(lambda: len(watched.app.jobs()) == 2, "the whole file to be taken again")
+        again = max(j.id for j in watched.app.jobs())
+        (done,) = asyncio.run(watched.app.run([again]))
+        assert done.state in (JobState.DONE, JobState.NEEDS_REVIEW), done.error
+        wait_for(lambda: (watched.service._move_finished(),
+                          (inbox / "processed" / "scan.pdf").exists())[1],
+                 30, "the whole file to be moved to processed/")  # fmt: skip
+        assert not (inbox / "failed").exists()
+    finally:
+        watched.close()

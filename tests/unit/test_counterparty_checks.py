@@ -126,7 +126,7 @@ def test_each_disagreement_is_a_code_and_lowers_that_confidence() -> None:
 
 
 def test_a_number_of_another_shape_is_flagged_for_the_same_type() -> None:
-    checked = with_priors(invoice(number="АБ-7"), known(invoice()))
+    checked = with_priors(invoice(number="АБ-7"), known(invoice(), invoice()))
     (code,) = checked.review_codes
     assert code.code == "counterparty_number_format"
     assert code.params == {"value": "АБ-7", "usual": "##-####"}

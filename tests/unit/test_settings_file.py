@@ -124,6 +124,24 @@ def test_a_secret_written_into_the_file_by_hand_is_ignored(
     assert load_settings().anthropic_api_key is None
 
 
+def test_a_webhook_secret_in_the_file_stops_the_load_never_unsigned(
+    settings_file: Path, ring: MemoryKeyring, tmp_path: Path
+) -> None:
+    settings_file.parent.mkdir(parents=True)
+    settings_file.write_text(json.dumps({"WEBHOOK_SECRET": "hook-s3cret", "BATCH_SIZE": 5}))
+    with pytest.raises(ConfigError) as info:
+        load_settings()
+    said = str(info.value)
+    assert (
+        said.startswith("WEBHOOK_SECRET is in the settings file")
+        and "move it to the keyring" in said
+    )
+    assert str(settings_file) in said and "hook-s3cret" not in said
+    assert info.value.exit_code == 5
+    ru = info.value.words("ru")
+    assert "WEBHOOK_SECRET" in ru and "хранилище ключей" in ru
+
+
 def test_error_texts_mask_secrets(settings_file: Path, ring: MemoryKeyring) -> None:
     with pytest.raises(ConfigError) as info:
         save_settings(
