@@ -97,6 +97,12 @@ class CoordinationUnavailable(RetryableError):
     the queue, so waiting would wait forever. The queue stops and says so."""
 
 
+class RequestHeld(RetryableError):
+    """A batch intent would hold a job or a request another open intent or batch holds
+    already: sending it would pay for it twice, so nothing is written and the next
+    cycle plans again from what the store says."""
+
+
 class UnsupportedInput(DocBatchError):
     """The input cannot be processed as it is; the message says what to do."""
 

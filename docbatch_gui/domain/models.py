@@ -322,7 +322,7 @@ class BatchRecord:
     request_ids: list[str]
     job_ids: list[int]
     window_start: str  # ISO UTC
-    status: str = "intent"  # intent | in_progress | canceling | ended | failed
+    status: str = "intent"  # intent | in_progress | canceling | ended | failed | void
     batch_id: str | None = None
     window_end: str | None = None
     created_at: str | None = None

@@ -184,6 +184,12 @@ _BATCH: dict[str, dict[str, str]] = {
         "en": "recovered batch {batch} for intent {intent} after a crash",
         "ru": "после сбоя найден пакет {batch} для запланированного пакета {intent}",
     },
+    "log_batch_intent_reduced": {
+        "en": "intent {intent} keeps the {kept} request(s) it still holds; the others are "
+        "held elsewhere or answered and are not sent again",
+        "ru": "в запланированном пакете {intent} остаются {kept} запрос(ов), которые он ещё "
+        "держит; остальные уже в другом пакете или получили ответ и повторно не отправляются",
+    },
     "log_batch_intent_created": {
         "en": "intent {intent} was never created; creating it now",
         "ru": "запланированный пакет {intent} так и не был создан; создаётся сейчас",

@@ -100,6 +100,7 @@ class ResultBuilder:
             cache_read_tokens=paid.cache_read_tokens,
             cache_write_tokens=paid.cache_write_tokens,
         )
+        crash_point("after_results_done")
         if paid.prompt_tokens:
             say(
                 log,
@@ -296,6 +297,7 @@ class ResultBuilder:
                 record_pages(records),
             )
             documents = store_documents(self.context, job.id, stitch(job.id, groups, self.profile))
+            crash_point("after_documents")
             cost = sum(r.cost_usd or 0.0 for r in records)
             job = self.store.transition(
                 job.id,

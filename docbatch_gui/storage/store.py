@@ -12,7 +12,7 @@ A job, document, registry, row or batch asked for by an id that does not exist r
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, Protocol, runtime_checkable
 
@@ -281,6 +281,25 @@ class Store(RegistryStore, CounterpartyStore, Protocol):
     def create_batch(self, record: BatchRecord) -> BatchRecord: ...
     def update_batch(self, local_id: int, **fields: Any) -> BatchRecord: ...
     def list_batches(self, statuses: Iterable[str] | None = None) -> list[BatchRecord]: ...
+    def open_intent(
+        self,
+        intent: BatchRecord,
+        requests: Sequence[RequestRecord],
+        estimates: Mapping[int, float | None],
+        checkpoint: Callable[[str], None] = ...,
+    ) -> BatchRecord:
+        """Write a batch intent as one atomic step: the intent (status ``intent``), each
+        of its jobs moved from ready to ``submitted`` (one already there stays) with its
+        estimate, and ``requests`` saved ``pending`` in it. Raises ``RequestHeld``, with
+        nothing written, when a job is in another open intent or a request waits in an
+        open batch. ``checkpoint(name)`` is called between the writes (crash tests)."""
+        ...
+
+    def settle_intents(self) -> None:
+        """Finish an intent a kill interrupted while it was being written (a backend
+        without multi-document transactions writes it in steps); called by the queue's
+        leader before it recovers jobs or resolves intents."""
+        ...
 
     # OCR cache: written page by page as results arrive
     def put_ocr(self, record: OcrRecord) -> None: ...
@@ -289,6 +308,10 @@ class Store(RegistryStore, CounterpartyStore, Protocol):
     # small settings shared by the GUI, the CLI and workers (e.g. pause flags)
     def get_setting(self, key: str, default: Any = None) -> Any: ...
     def set_setting(self, key: str, value: Any) -> None: ...
+
+
+def no_checkpoint(name: str) -> None:
+    """The default of ``open_intent``'s checkpoint: nothing to do."""
 
 
 def check_expectations(
