@@ -103,6 +103,15 @@ class RequestHeld(RetryableError):
     cycle plans again from what the store says."""
 
 
+class OverBudget(RetryableError):
+    """A paid request whose reservation would cross a budget cap: it was not sent.
+    Its job waits (held) with what was answered kept; ``refusal`` says which cap."""
+
+    def __init__(self, message: str, *, file: str | None = None, refusal: Any = None) -> None:
+        super().__init__(message, file=file)
+        self.refusal = refusal
+
+
 class UnsupportedInput(DocBatchError):
     """The input cannot be processed as it is; the message says what to do."""
 

@@ -353,4 +353,10 @@ JOB_TEXTS: dict[str, dict[str, str]] = {
         "en": "request {request} waits in batch {batch} already; it is not sent twice",
         "ru": "запрос {request} уже ждёт в пакете {batch}; дважды он не отправляется",
     },
+    "budget_store_busy": {
+        "en": "the budget could not be checked: another process held the store's budget "
+        "lease for {seconds} s; the request was not sent and is tried again",
+        "ru": "бюджет не удалось проверить: другой процесс {seconds} с держал блокировку "
+        "бюджета в хранилище; запрос не отправлен и будет повторён",
+    },
 }

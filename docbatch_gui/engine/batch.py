@@ -15,10 +15,11 @@ matching them by request count before anything is sent again.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from datetime import UTC, datetime, timedelta
 
-from docbatch_gui.domain.errors import DocBatchError, ErrorKind, InvalidTransition
+from docbatch_gui.domain.errors import DocBatchError, ErrorKind, InvalidTransition, OverBudget
 from docbatch_gui.domain.models import BatchRecord, Job, Page, RequestRecord
 from docbatch_gui.domain.said import cause, say
 from docbatch_gui.domain.states import BATCH_READY_STATES, PAUSED_SETTING, JobState
@@ -28,6 +29,7 @@ from docbatch_gui.engine.counterparties import request_examples
 from docbatch_gui.engine.estimates import CostEstimator
 from docbatch_gui.engine.extraction import group_request, page_groups
 from docbatch_gui.engine.faults import crash_point
+from docbatch_gui.engine.reservations import Purse, batch_key
 from docbatch_gui.engine.routing import ESCALATION, FIRST, is_escalation
 from docbatch_gui.engine.worker import LocalWorker, run_job
 from docbatch_gui.llm.batches import BatchClient
@@ -64,6 +66,7 @@ class BatchEngine:
         self.estimator = CostEstimator(self.store, self.settings, self.profile)
         self.results = ResultBuilder(context, worker.emit)
         self.escalation = self.results.escalation
+        self.purse = Purse(context, worker.gate)
         self.halted: DocBatchError | None = None
 
     # -- the loop -----------------------------------------------------------------------
@@ -116,10 +119,11 @@ class BatchEngine:
             prepared = [j for j in results if j is not None and j.state in READY]
         resubmit = self.store.list_jobs(states=[JobState.SUBMITTED], mode=BATCH)
         # a job split over batches whose later part a kill kept from its intent
+        group = self.settings.group_size
         split = [
             job
             for job in self.store.list_jobs(states=[JobState.PROCESSING], mode=BATCH)
-            if len(self.store.list_requests(job.id)) < -(-(job.pages or 0) // self.settings.group_size)
+            if len(self.store.list_requests(job.id)) < -(-(job.pages or 0) // group)
         ]
         entries: list[tuple[Job, ExtractionRequest]] = []
         for job in [*prepared, *resubmit, *split]:
@@ -235,7 +239,32 @@ class BatchEngine:
         estimates = {
             job_id: self._estimate([r for r in requests if r.job_id == job_id]) for job_id in jobs
         }
-        intent = self.store.open_intent(
+        try:
+            money = self.purse.reserve(requests, batch=True)
+        except OverBudget as exc:
+            self._hold(list(jobs.values()), exc)
+            return
+        try:
+            intent = self._open(jobs, requests, records, estimate, estimates)
+        except BaseException:
+            self.purse.release(money)
+            raise
+        assert intent.id is not None
+        self.purse.hand_to_batch(money, intent.id)
+        for job_id in intent.job_ids:
+            self._emit(self.store.get_job(job_id))
+        crash_point("after_intent")
+        await self._create(intent, requests)
+
+    def _open(
+        self,
+        jobs: dict[int, Job],
+        requests: list[ExtractionRequest],
+        records: dict[tuple[int, str], RequestRecord],
+        estimate: float | None,
+        estimates: dict[int, float | None],
+    ) -> BatchRecord:
+        return self.store.open_intent(
             BatchRecord(
                 request_ids=[r.custom_id for r in requests],
                 job_ids=sorted(jobs),
@@ -251,10 +280,19 @@ class BatchEngine:
             estimates,
             checkpoint=crash_point,
         )
-        for job_id in intent.job_ids:
-            self._emit(self.store.get_job(job_id))
-        crash_point("after_intent")
-        await self._create(intent, requests)
+
+    def _hold(self, jobs: list[Job], exc: OverBudget) -> None:
+        """A cap refused the chunk's reservation: nothing of it is sent. Jobs prepared
+        for it wait queued (their pages kept), resubmissions wait submitted, all under
+        the gate's hold in the admission's words."""
+        for job in jobs:
+            if job.state in READY:
+                with contextlib.suppress(InvalidTransition):
+                    self._emit(self.store.transition(job.id, JobState.QUEUED, expected=job.state))
+        if self.worker.gate is not None:
+            self.worker.gate.hold_over([j.id for j in jobs], exc.refusal)
+        else:
+            say(log, logging.WARNING, "log_budget_reached", hold=exc.message)
 
     async def _create(self, intent: BatchRecord, requests: list[ExtractionRequest]) -> None:
         try:
@@ -302,6 +340,7 @@ class BatchEngine:
     def _fail_batch(self, intent: BatchRecord, error: DocBatchError) -> None:
         assert intent.id is not None
         self.store.update_batch(intent.id, status="failed")
+        self.store.release(batch_key(intent.id))  # never created: nothing paid
         for job_id in intent.job_ids:
             try:
                 self._emit(
@@ -354,6 +393,9 @@ class BatchEngine:
             requests = [
                 r for job_id in intent.job_ids for r in self._intent_requests(job_id, intent)
             ]
+            assert intent.id is not None  # committed before the kill: its money is too
+            key = batch_key(intent.id)
+            self.purse.reserve(requests, batch=True, key=key, owner=key, forced=True)
             await self._create(intent, requests)
 
     def _intent_requests(self, job_id: int, intent: BatchRecord) -> list[ExtractionRequest]:
@@ -374,6 +416,8 @@ class BatchEngine:
             return intent
         jobs = sorted({parse_custom_id(r)[0] for r in kept})
         status = "intent" if kept else "void"
+        if not kept:
+            self.store.release(batch_key(intent.id))
         say(log, logging.WARNING, "log_batch_intent_reduced", intent=intent.id, kept=len(kept))
         return self.store.update_batch(intent.id, request_ids=kept, job_ids=jobs, status=status)
 

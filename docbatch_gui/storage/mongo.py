@@ -27,6 +27,7 @@ from docbatch_gui.domain.states import (
     claim_fields,
     transition_fields,
 )
+from docbatch_gui.storage.mongo_budget import MongoBudget
 from docbatch_gui.storage.mongo_counterparties import MongoCounterparties
 from docbatch_gui.storage.mongo_intents import MongoIntents
 from docbatch_gui.storage.mongo_records import MongoRecords, now_iso
@@ -106,7 +107,7 @@ def _event(
     }
 
 
-class MongoStore(MongoRecords, MongoIntents, MongoRegistry, MongoCounterparties):
+class MongoStore(MongoRecords, MongoIntents, MongoBudget, MongoRegistry, MongoCounterparties):
     """Store on one MongoDB database (``pymongo`` or ``mongomock`` alike)."""
 
     def __init__(self, database: Database[Any], *, owns_client: bool = False) -> None:

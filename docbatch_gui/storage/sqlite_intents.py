@@ -90,9 +90,7 @@ class IntentTables:
         if job.state in BATCH_SENT_STATES:  # a resubmission, or a job split over batches
             return
         check_expectations(job, JobState.SUBMITTED, BATCH_READY_STATES, job.attempts)
-        values = transition_fields(
-            job.phase, JobState.SUBMITTED, {"cost_estimate_usd": estimate}
-        )
+        values = transition_fields(job.phase, JobState.SUBMITTED, {"cost_estimate_usd": estimate})
         self._write_fields(db, job_id, values)
         phase = values.get("phase")
         self._event(db, job_id, job.state, JobState.SUBMITTED, phase, job.attempts, None)

@@ -255,4 +255,19 @@ MIGRATIONS: list[str] = [
         SELECT CAST(j.value AS INTEGER), b.id FROM batches b, json_each(b.body, '$.job_ids') j
         WHERE b.status = 'intent' ORDER BY b.id;
     """,
+    # 19: budget reservations (a paid request's high-end estimate until its cost is in
+    # the spend ledger) and what each admitted run has paid, shared by every process
+    """
+    CREATE TABLE reservations (
+        key TEXT PRIMARY KEY,
+        usd REAL NOT NULL,
+        owner TEXT NOT NULL,
+        run TEXT,
+        at TEXT NOT NULL
+    );
+    CREATE TABLE run_spend (
+        run TEXT PRIMARY KEY,
+        usd REAL NOT NULL
+    );
+    """,
 ]

@@ -21,12 +21,15 @@ from docbatch_gui.domain.errors import InvalidTransition
 from docbatch_gui.domain.messages import message_of
 from docbatch_gui.domain.models import (
     BatchRecord,
+    CapRefusal,
+    Caps,
     Document,
     Job,
     NewJob,
     OcrRecord,
     Page,
     RequestRecord,
+    Reservation,
 )
 from docbatch_gui.domain.registry import (
     Assignment,
@@ -300,6 +303,31 @@ class Store(RegistryStore, CounterpartyStore, Protocol):
         without multi-document transactions writes it in steps); called by the queue's
         leader before it recovers jobs or resolves intents."""
         ...
+
+    # Budget reservations: a paid request's high-end estimate, set aside atomically
+    # (spent this month + reserved + it within the month cap; the run's paid + reserved
+    # + it within the run cap) before it is sent, until its cost is in the ledger
+    def reserve(
+        self, reservation: Reservation, caps: Caps, *, forced: bool = False
+    ) -> CapRefusal | None:
+        """Write ``reservation`` (replacing one of the same key) unless it would cross
+        a cap: then nothing is written and the refusal says which. ``forced``: the
+        operator let this run go over budget; it is written whatever the caps say."""
+        ...
+
+    def release(self, key: str, actual_usd: float = 0.0) -> None:
+        """Drop a reservation; its run is charged ``actual_usd`` (the spend ledger has
+        the month's share already). Releasing twice is harmless."""
+        ...
+
+    def hand_over(self, key: str, new_key: str, owner: str) -> None:
+        """Give a reservation a new key and owner (a created batch takes it over)."""
+        ...
+
+    def list_reservations(self) -> list[Reservation]: ...
+    def refresh_reservations(self, owner: str) -> None: ...
+    def drop_reservations(self, keys: Sequence[str]) -> None: ...
+    def run_spent(self, run: str) -> float: ...
 
     # OCR cache: written page by page as results arrive
     def put_ocr(self, record: OcrRecord) -> None: ...

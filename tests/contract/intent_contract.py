@@ -86,9 +86,7 @@ class IntentContract:
         assert store.open_intent(intent_of(a), [pending(a)], {}).id != first.id
 
     @pytest.mark.parametrize("point", CHECKPOINTS)
-    def test_a_kill_inside_the_write_leaves_all_or_nothing(
-        self, store: Store, point: str
-    ) -> None:
+    def test_a_kill_inside_the_write_leaves_all_or_nothing(self, store: Store, point: str) -> None:
         a, b = ready_job(store, "a.pdf"), ready_job(store, "b.pdf")
         before = snapshot(store, [a, b])
 
