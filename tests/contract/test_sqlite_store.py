@@ -13,6 +13,7 @@ from tests.contract.counterparty_contract import CounterpartyContract
 from tests.contract.intent_contract import IntentContract
 from tests.contract.page_notes_contract import PageNotesContract
 from tests.contract.registry_contract import RegistryContract
+from tests.contract.reservation_contract import ReservationContract
 from tests.contract.store_contract import StoreContract
 
 
@@ -37,6 +38,10 @@ class TestPageNotes(PageNotesContract):
 
 
 class TestIntents(IntentContract):
+    """Runs on every backend of the ``store`` fixture."""
+
+
+class TestReservations(ReservationContract):
     """Runs on every backend of the ``store`` fixture."""
 
 
