@@ -6,7 +6,7 @@ killing it with SIGKILL at seeded moments (crash points between the store writes
 the submit and result paths, ``tests/kill_schedules.py``) until every job is final.
 The fake's ledger then tells which request ids ran twice with a billable outcome.
 
-    python bench/kill_schedules.py --seeds 10 [--first 1] [--files 6]
+    python bench/kill_schedules.py --seeds 10 [--first 1] [--files 6] [--budget 900]
 
 One line per schedule on stderr; the last line on stdout is JSON: ``schedules``,
 ``kills``, ``paid_twice`` (request ids billed more than once, summed over the
@@ -35,13 +35,16 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=10)
     parser.add_argument("--first", type=int, default=1)
     parser.add_argument("--files", type=int, default=6)
+    parser.add_argument("--budget", type=float, default=900, help="seconds per schedule")
     args = parser.parse_args()
     started = time.monotonic()
     totals = {"schedules": 0, "kills": 0, "paid_twice": 0, "files_not_done": 0}
     most_attempts = 0
     with FakeAnthropic() as fake, tempfile.TemporaryDirectory() as root:
         for seed in range(args.first, args.first + args.seeds):
-            outcome = run_schedule(seed, Path(root), fake, files=args.files)
+            outcome = run_schedule(
+                seed, Path(root), fake, files=args.files, budget_s=args.budget
+            )
             totals["schedules"] += 1
             totals["kills"] += len(outcome.kills)
             totals["paid_twice"] += len(outcome.paid_twice)

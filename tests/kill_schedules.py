@@ -121,7 +121,7 @@ def _run_until_final_or_dead(data: Path, env: dict[str, str], deadline: float) -
 
 
 def run_schedule(
-    seed: int, root: Path, fake: FakeAnthropic, *, files: int = 6, budget_s: float = 300
+    seed: int, root: Path, fake: FakeAnthropic, *, files: int = 6, budget_s: float = 600
 ) -> Outcome:
     fake.reset()
     fake.batch_polls_needed = 2

@@ -118,6 +118,8 @@ class BatchEngine:
                 results = await asyncio.gather(*(prepare(j) for j in queued))
             prepared = [j for j in results if j is not None and j.state in READY]
         resubmit = self.store.list_jobs(states=[JobState.SUBMITTED], mode=BATCH)
+        if self.worker.gate is not None:  # held by a cap reached mid-run: not tried again
+            resubmit = [j for j in resubmit if j.id not in self.worker.gate.reached]
         # a job split over batches whose later part a kill kept from its intent
         group = self.settings.group_size
         split = [

@@ -416,7 +416,10 @@ class BudgetGate:
         raised (a new gate) or the operator lets them go."""
         ids = set(job_ids)
         self.approved -= ids
+        new = bool(ids - self.reached)
         self.reached |= ids
+        if not new and self.hold is not None:
+            return self.hold  # said already
         held = [self.store.get_job(j) for j in sorted(self.reached)]
         forecast = self.forecaster.forecast(held)
         self.hold = Hold(
