@@ -97,6 +97,21 @@ class CoordinationUnavailable(RetryableError):
     the queue, so waiting would wait forever. The queue stops and says so."""
 
 
+class RequestHeld(RetryableError):
+    """A batch intent would hold a job or a request another open intent or batch holds
+    already: sending it would pay for it twice, so nothing is written and the next
+    cycle plans again from what the store says."""
+
+
+class OverBudget(RetryableError):
+    """A paid request whose reservation would cross a budget cap: it was not sent.
+    Its job waits (held) with what was answered kept; ``refusal`` says which cap."""
+
+    def __init__(self, message: str, *, file: str | None = None, refusal: Any = None) -> None:
+        super().__init__(message, file=file)
+        self.refusal = refusal
+
+
 class UnsupportedInput(DocBatchError):
     """The input cannot be processed as it is; the message says what to do."""
 

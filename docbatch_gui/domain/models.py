@@ -322,7 +322,7 @@ class BatchRecord:
     request_ids: list[str]
     job_ids: list[int]
     window_start: str  # ISO UTC
-    status: str = "intent"  # intent | in_progress | canceling | ended | failed
+    status: str = "intent"  # intent | in_progress | canceling | ended | failed | void
     batch_id: str | None = None
     window_end: str | None = None
     created_at: str | None = None
@@ -368,3 +368,40 @@ class OcrRecord:
     #: blob of the words OCR read with their boxes, on the page as the file shows it
     #: (before any turn): the page's own turn is applied when the record is used
     words_sha: str | None = None
+
+
+@dataclass(frozen=True)
+class Reservation:
+    """Money set aside in the store for a paid request before it is sent: its
+    high-end estimate, until the answer's actual cost is in the spend ledger.
+
+    ``owner`` is ``host:pid`` of the process that sends it (a dead one's reservation
+    is released), or ``batch:<local id>`` for a created batch, whose requests run at
+    the API whatever happens to the process (released when its results are in).
+    ``run`` is the admitted run it counts against (the run cap), if any."""
+
+    key: str
+    usd: float
+    owner: str
+    run: str | None = None
+    at: str = ""  # ISO UTC, refreshed while the owner lives
+
+
+@dataclass(frozen=True)
+class Caps:
+    """The caps a reservation must stay within; 0 means no cap."""
+
+    month_start: datetime
+    month_usd: float = 0.0
+    run_usd: float = 0.0
+
+
+@dataclass(frozen=True)
+class CapRefusal:
+    """A reservation that would cross a cap: which (``budget_month_cap`` or
+    ``budget_run_cap``), the cap, and what was spent and reserved against it."""
+
+    code: str
+    cap_usd: float
+    spent_usd: float
+    reserved_usd: float

@@ -66,6 +66,12 @@ ACTIVE_STATES: frozenset[JobState] = frozenset(JobState) - FINAL_STATES - {S.QUE
 #: Active states owned by a local worker process. If that process died (crash, power
 #: loss), recovery puts the job back in the queue; batch states re-attach instead.
 RECOVERABLE_STATES: frozenset[JobState] = frozenset({S.PREPARING, S.OCR, S.EXTRACTING, S.BUILDING})
+#: A batch job rendered (and OCR'd) and not yet submitted: what a batch intent moves.
+BATCH_READY_STATES: tuple[JobState, ...] = (S.PREPARING, S.OCR)
+#: A batch job already in a batch: a later intent (a job split over batches) keeps it.
+BATCH_SENT_STATES: tuple[JobState, ...] = (S.SUBMITTED, S.PROCESSING)
+#: A batch record that still holds its requests: planned, or running at the API.
+OPEN_BATCH_STATUSES: tuple[str, ...] = ("intent", "in_progress", "canceling")
 
 _FORWARD: dict[JobState, frozenset[JobState]] = {
     S.QUEUED: frozenset({S.PREPARING, S.DUPLICATE}),

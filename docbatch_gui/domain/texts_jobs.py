@@ -349,4 +349,18 @@ JOB_TEXTS: dict[str, dict[str, str]] = {
         "en": "a symbolic link out of the folder ({target}); FOLLOW_SYMLINKS_OUT allows it",
         "ru": "символическая ссылка за пределы папки ({target}); это разрешает FOLLOW_SYMLINKS_OUT",
     },
+    "batch_job_held": {
+        "en": "job {job} is already in the planned batch {intent}; it is not planned twice",
+        "ru": "задание {job} уже в запланированном пакете {intent}; дважды оно не планируется",
+    },
+    "batch_request_held": {
+        "en": "request {request} waits in batch {batch} already; it is not sent twice",
+        "ru": "запрос {request} уже ждёт в пакете {batch}; дважды он не отправляется",
+    },
+    "budget_store_busy": {
+        "en": "the budget could not be checked: another process held the store's budget "
+        "lease for {seconds} s; the request was not sent and is tried again",
+        "ru": "бюджет не удалось проверить: другой процесс {seconds} с держал блокировку "
+        "бюджета в хранилище; запрос не отправлен и будет повторён",
+    },
 }

@@ -184,6 +184,22 @@ _BATCH: dict[str, dict[str, str]] = {
         "en": "recovered batch {batch} for intent {intent} after a crash",
         "ru": "после сбоя найден пакет {batch} для запланированного пакета {intent}",
     },
+    "log_budget_stale_released": {
+        "en": "released {count} budget reservation(s) of processes that are gone",
+        "ru": "освобождено резервов бюджета завершившихся процессов: {count}",
+    },
+    "log_budget_reached": {
+        "en": "a budget cap was reached during the run; what was answered is kept, the "
+        "rest waits: {hold}",
+        "ru": "во время запуска достигнут предел бюджета; полученные ответы сохранены, "
+        "остальное ждёт: {hold}",
+    },
+    "log_batch_intent_reduced": {
+        "en": "intent {intent} keeps the {kept} request(s) it still holds; the others are "
+        "held elsewhere or answered and are not sent again",
+        "ru": "в запланированном пакете {intent} остаются {kept} запрос(ов), которые он ещё "
+        "держит; остальные уже в другом пакете или получили ответ и повторно не отправляются",
+    },
     "log_batch_intent_created": {
         "en": "intent {intent} was never created; creating it now",
         "ru": "запланированный пакет {intent} так и не был создан; создаётся сейчас",

@@ -15,25 +15,27 @@ matching them by request count before anything is sent again.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from datetime import UTC, datetime, timedelta
 
-from docbatch_gui.domain.errors import DocBatchError, ErrorKind, InvalidTransition
+from docbatch_gui.domain.errors import DocBatchError, ErrorKind, InvalidTransition, OverBudget
 from docbatch_gui.domain.models import BatchRecord, Job, Page, RequestRecord
 from docbatch_gui.domain.said import cause, say
-from docbatch_gui.domain.states import PAUSED_SETTING, JobState
+from docbatch_gui.domain.states import BATCH_READY_STATES, PAUSED_SETTING, JobState
 from docbatch_gui.engine.batch_results import ResultBuilder
 from docbatch_gui.engine.context import EngineContext
 from docbatch_gui.engine.counterparties import request_examples
 from docbatch_gui.engine.estimates import CostEstimator
 from docbatch_gui.engine.extraction import group_request, page_groups
 from docbatch_gui.engine.faults import crash_point
+from docbatch_gui.engine.reservations import Purse, batch_key
 from docbatch_gui.engine.routing import ESCALATION, FIRST, is_escalation
 from docbatch_gui.engine.worker import LocalWorker, run_job
 from docbatch_gui.llm.batches import BatchClient
 from docbatch_gui.llm.catalogue import Usage
 from docbatch_gui.llm.pricing import text_tokens
-from docbatch_gui.llm.requests import ExtractionRequest, custom_id
+from docbatch_gui.llm.requests import ExtractionRequest, custom_id, parse_custom_id
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +43,7 @@ PAUSED = PAUSED_SETTING
 WINDOW_SKEW = timedelta(minutes=2)  # clock difference tolerated between us and the API
 OPEN = ("in_progress", "canceling")
 BATCH = "batch"
-READY = (JobState.PREPARING, JobState.OCR)  # rendered (and OCR'd), not yet submitted
+READY = BATCH_READY_STATES  # rendered (and OCR'd), not yet submitted
 
 
 def _now() -> datetime:
@@ -64,6 +66,7 @@ class BatchEngine:
         self.estimator = CostEstimator(self.store, self.settings, self.profile)
         self.results = ResultBuilder(context, worker.emit)
         self.escalation = self.results.escalation
+        self.purse = Purse(context, worker.gate)
         self.halted: DocBatchError | None = None
 
     # -- the loop -----------------------------------------------------------------------
@@ -115,9 +118,18 @@ class BatchEngine:
                 results = await asyncio.gather(*(prepare(j) for j in queued))
             prepared = [j for j in results if j is not None and j.state in READY]
         resubmit = self.store.list_jobs(states=[JobState.SUBMITTED], mode=BATCH)
+        if self.worker.gate is not None:  # held by a cap reached mid-run: not tried again
+            resubmit = [j for j in resubmit if j.id not in self.worker.gate.reached]
+        # a job split over batches whose later part a kill kept from its intent
+        group = self.settings.group_size
+        split = [
+            job
+            for job in self.store.list_jobs(states=[JobState.PROCESSING], mode=BATCH)
+            if len(self.store.list_requests(job.id)) < -(-(job.pages or 0) // group)
+        ]
         entries: list[tuple[Job, ExtractionRequest]] = []
-        for job in [*prepared, *resubmit]:
-            requests = self._requests(job)
+        for job in [*prepared, *resubmit, *split]:
+            requests = self._requests(job, missing_only=job.state is JobState.PROCESSING)
             if not requests and job.state in READY:
                 await self.results.finish_answered(job)  # every group answered already
             entries.extend((job, r) for r in requests)
@@ -125,13 +137,20 @@ class BatchEngine:
             ids = {r.custom_id for r in chunk}
             await self._submit_chunk([(j, r) for j, r in entries if r.custom_id in ids])
 
-    def _requests(self, job: Job, wanted: set[str] | None = None) -> list[ExtractionRequest]:
+    def _requests(
+        self, job: Job, wanted: set[str] | None = None, *, missing_only: bool = False
+    ) -> list[ExtractionRequest]:
         """The job's groups that still need an answer and are not in an open batch;
-        or exactly the ``wanted`` ones (an intent being created again)."""
+        or exactly the ``wanted`` ones (an intent being created again); or, with
+        ``missing_only``, those never planned at all (no record)."""
         records = {r.custom_id: r for r in self.store.list_requests(job.id)}
         pages = self.store.list_pages(job.id)
         requests = []
         groups = page_groups(pages, self.settings.group_size)
+        if missing_only:
+            wanted = {custom_id(job.id, n) for n in range(1, len(groups) + 1)} - set(records)
+            if not wanted:
+                return []
         for number, group in enumerate(groups, start=1):
             request_id = custom_id(job.id, number)
             record = records.get(request_id)
@@ -210,12 +229,44 @@ class BatchEngine:
         return chunks
 
     async def _submit_chunk(self, entries: list[tuple[Job, ExtractionRequest]]) -> None:
+        """Write the intent, its jobs' moves and its request records in one store
+        transaction, then create the batch: a kill before the commit leaves nothing to
+        resolve, a kill after it an intent whose every request its records hold."""
         requests = [r for _, r in entries]
         jobs = {j.id: j for j, _ in entries}
         if not self.estimator.measured:
             await self.estimator.measure(self.client.client, requests[0])
         estimate = self._estimate(requests)
-        intent = self.store.create_batch(
+        records = {(r.job_id, r.custom_id): r for j in jobs for r in self.store.list_requests(j)}
+        estimates = {
+            job_id: self._estimate([r for r in requests if r.job_id == job_id]) for job_id in jobs
+        }
+        try:
+            money = self.purse.reserve(requests, batch=True)
+        except OverBudget as exc:
+            self._hold(list(jobs.values()), exc)
+            return
+        try:
+            intent = self._open(jobs, requests, records, estimate, estimates)
+        except BaseException:
+            self.purse.release(money)
+            raise
+        assert intent.id is not None
+        self.purse.hand_to_batch(money, intent.id)
+        for job_id in intent.job_ids:
+            self._emit(self.store.get_job(job_id))
+        crash_point("after_intent")
+        await self._create(intent, requests)
+
+    def _open(
+        self,
+        jobs: dict[int, Job],
+        requests: list[ExtractionRequest],
+        records: dict[tuple[int, str], RequestRecord],
+        estimate: float | None,
+        estimates: dict[int, float | None],
+    ) -> BatchRecord:
+        return self.store.open_intent(
             BatchRecord(
                 request_ids=[r.custom_id for r in requests],
                 job_ids=sorted(jobs),
@@ -223,47 +274,27 @@ class BatchEngine:
                 cost_estimate_usd=estimate,
                 model=", ".join(sorted({str(r.params["model"]) for r in requests})),
                 effort=self.settings.thinking_choice.label,
-            )
+            ),
+            [
+                pending_record(request, records.get((request.job_id, request.custom_id)))
+                for request in requests
+            ],
+            estimates,
+            checkpoint=crash_point,
         )
-        for job in jobs.values():
-            estimate_job = self._estimate([r for r in requests if r.job_id == job.id])
+
+    def _hold(self, jobs: list[Job], exc: OverBudget) -> None:
+        """A cap refused the chunk's reservation: nothing of it is sent. Jobs prepared
+        for it wait queued (their pages kept), resubmissions wait submitted, all under
+        the gate's hold in the admission's words."""
+        for job in jobs:
             if job.state in READY:
-                self._emit(
-                    self.store.transition(
-                        job.id,
-                        JobState.SUBMITTED,
-                        attempt=job.attempts,
-                        cost_estimate_usd=estimate_job,
-                    )
-                )
-        records = {(r.job_id, r.custom_id): r for j in jobs for r in self.store.list_requests(j)}
-        for request in requests:
-            previous = records.get((request.job_id, request.custom_id))
-            self.store.save_request(
-                RequestRecord(
-                    job_id=request.job_id,
-                    custom_id=request.custom_id,
-                    group=request.group,
-                    pages=list(request.pages),
-                    state="pending",
-                    error_kind=None,  # pending: no error and no answer yet
-                    error=None,
-                    answer=None,
-                    attempts=(previous.attempts if previous else 0) + 1,
-                    mode=BATCH,
-                    batch=intent.id,
-                    cost_usd=previous.cost_usd if previous else None,
-                    max_tokens=previous.max_tokens if previous else None,
-                    note=previous.note if previous else None,
-                    example_tokens=text_tokens(request.example_chars),
-                    model=str(request.params["model"]),
-                    tier=ESCALATION if is_escalation(request.custom_id) else FIRST,
-                    reasons=previous.reasons if previous else [],
-                    **(Usage.of(previous) if previous else Usage()).as_fields(),
-                )
-            )
-        crash_point("after_intent")
-        await self._create(intent, requests)
+                with contextlib.suppress(InvalidTransition):
+                    self._emit(self.store.transition(job.id, JobState.QUEUED, expected=job.state))
+        if self.worker.gate is not None:
+            self.worker.gate.hold_over([j.id for j in jobs], exc.refusal)
+        else:
+            say(log, logging.WARNING, "log_budget_reached", hold=exc.message)
 
     async def _create(self, intent: BatchRecord, requests: list[ExtractionRequest]) -> None:
         try:
@@ -306,10 +337,12 @@ class BatchEngine:
                         job_id, JobState.PROCESSING, expected=JobState.SUBMITTED, progress=0.1
                     )
                 )
+                crash_point("mid_attach")
 
     def _fail_batch(self, intent: BatchRecord, error: DocBatchError) -> None:
         assert intent.id is not None
         self.store.update_batch(intent.id, status="failed")
+        self.store.release(batch_key(intent.id))  # never created: nothing paid
         for job_id in intent.job_ids:
             try:
                 self._emit(
@@ -326,7 +359,12 @@ class BatchEngine:
     # -- recovery of intents ------------------------------------------------------------
 
     async def resolve_intents(self) -> None:
-        """An intent without an API id: created before a crash, or never created?"""
+        """An intent without an API id: created before a crash, or never created?
+
+        Only requests the intent still holds (their record waits ``pending`` in it) are
+        ever sent again: one another intent or batch holds, or that was answered, is
+        dropped from it first, and an intent left with none is closed unsent."""
+        self.store.settle_intents()
         intents = self.store.list_batches(["intent"])
         if not intents:
             return
@@ -350,14 +388,40 @@ class BatchEngine:
                 self._adopt(intent, match.batch_id, match.created_at)
                 adopted.add(match.batch_id)
                 continue
+            intent = self._held_only(intent)
+            if not intent.request_ids:
+                continue
             say(log, logging.WARNING, "log_batch_intent_created", intent=intent.id)
             requests = [
                 r for job_id in intent.job_ids for r in self._intent_requests(job_id, intent)
             ]
+            assert intent.id is not None  # committed before the kill: its money is too
+            key = batch_key(intent.id)
+            self.purse.reserve(requests, batch=True, key=key, owner=key, forced=True)
             await self._create(intent, requests)
 
     def _intent_requests(self, job_id: int, intent: BatchRecord) -> list[ExtractionRequest]:
         return self._requests(self.store.get_job(job_id), set(intent.request_ids))
+
+    def _held_only(self, intent: BatchRecord) -> BatchRecord:
+        """The intent reduced to the requests whose records it holds; closed
+        (``void``) when it holds none."""
+        assert intent.id is not None
+        held = {
+            r.custom_id
+            for job_id in intent.job_ids
+            for r in self.store.list_requests(job_id)
+            if r.batch == intent.id and r.state == "pending"
+        }
+        kept = [r for r in intent.request_ids if r in held]
+        if kept == intent.request_ids:
+            return intent
+        jobs = sorted({parse_custom_id(r)[0] for r in kept})
+        status = "intent" if kept else "void"
+        if not kept:
+            self.store.release(batch_key(intent.id))
+        say(log, logging.WARNING, "log_batch_intent_reduced", intent=intent.id, kept=len(kept))
+        return self.store.update_batch(intent.id, request_ids=kept, job_ids=jobs, status=status)
 
     # -- poll ---------------------------------------------------------------------------
 
@@ -374,6 +438,7 @@ class BatchEngine:
                 status="ended" if status.status == "ended" else status.status,
                 ended_at=status.ended_at.isoformat() if status.ended_at else None,
             )
+            crash_point("after_poll_saved")
             for job_id in batch.job_ids:
                 self._progress(job_id, status.finished_share)
         for batch in self.store.list_batches(["ended"]):
@@ -397,3 +462,29 @@ class BatchEngine:
 
     def _emit(self, job: Job) -> Job:
         return self.worker.emit(job)
+
+
+def pending_record(request: ExtractionRequest, previous: RequestRecord | None) -> RequestRecord:
+    """The record of ``request`` about to be sent: pending, one try more than before
+    (the store puts it in the intent); what it cost and learned before is kept."""
+    return RequestRecord(
+        job_id=request.job_id,
+        custom_id=request.custom_id,
+        group=request.group,
+        pages=list(request.pages),
+        state="pending",
+        error_kind=None,  # pending: no error and no answer yet
+        error=None,
+        answer=None,
+        attempts=(previous.attempts if previous else 0) + 1,
+        mode=BATCH,
+        batch=None,
+        cost_usd=previous.cost_usd if previous else None,
+        max_tokens=previous.max_tokens if previous else None,
+        note=previous.note if previous else None,
+        example_tokens=text_tokens(request.example_chars),
+        model=str(request.params["model"]),
+        tier=ESCALATION if is_escalation(request.custom_id) else FIRST,
+        reasons=previous.reasons if previous else [],
+        **(Usage.of(previous) if previous else Usage()).as_fields(),
+    )

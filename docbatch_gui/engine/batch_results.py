@@ -91,15 +91,18 @@ class ResultBuilder:
         mine = [
             r for job_id in records for r in self.store.list_requests(job_id) if r.batch == batch.id
         ]
+        actual = round(sum(r.batch_cost_usd or 0.0 for r in mine), 6)
         self.store.update_batch(
             batch.id,
             results_done=True,
-            cost_actual_usd=round(sum(r.batch_cost_usd or 0.0 for r in mine), 6),
+            cost_actual_usd=actual,
             thinking_tokens=sum(r.thinking_tokens for r in mine),
             input_tokens=paid.input_tokens,
             cache_read_tokens=paid.cache_read_tokens,
             cache_write_tokens=paid.cache_write_tokens,
         )
+        crash_point("after_results_done")
+        self.store.release(f"batch:{batch.id}", actual)  # its cost is in the spend ledger
         if paid.prompt_tokens:
             say(
                 log,
@@ -296,6 +299,7 @@ class ResultBuilder:
                 record_pages(records),
             )
             documents = store_documents(self.context, job.id, stitch(job.id, groups, self.profile))
+            crash_point("after_documents")
             cost = sum(r.cost_usd or 0.0 for r in records)
             job = self.store.transition(
                 job.id,

@@ -30,6 +30,7 @@ many are, and a cap must hold even when all are.
 from __future__ import annotations
 
 import logging
+import uuid
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
@@ -38,7 +39,7 @@ from typing import Any
 
 from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.domain.messages import english, word
-from docbatch_gui.domain.models import Job, Page
+from docbatch_gui.domain.models import CapRefusal, Job, Page
 from docbatch_gui.domain.said import cause, say
 from docbatch_gui.domain.states import JobState, ProcessingMode
 from docbatch_gui.engine.estimates import CostEstimator
@@ -156,7 +157,7 @@ class Forecaster:
             planned.extend((r, batch) for r in self.estimator.planned(groups))
         return planned
 
-    def _price(
+    def price(
         self,
         planned: Sequence[tuple[PlannedRequest, bool]],
         end: str,
@@ -204,12 +205,12 @@ class Forecaster:
             job_pages, known = self.pages(job)
             pages += len(job_pages)
             rendered += len(job_pages) if known else 0
-        usd = self._price(mid, "mid")
-        low = min(usd, self._price(self._planned(claude, "low"), "low"))
+        usd = self.price(mid, "mid")
+        low = min(usd, self.price(self._planned(claude, "low"), "low"))
         worst = self._planned(claude, "high")
-        high = max(usd, self._price(worst, "high"))
+        high = max(usd, self.price(worst, "high"))
         if self.escalation:  # every group in doubt, read again by the escalation model
-            high = round(high + self._price(worst, "high", self.escalation), 6)
+            high = round(high + self.price(worst, "high", self.escalation), 6)
         modes = sorted({j.mode.value for j in claude})
         return Forecast(
             usd,
@@ -303,6 +304,11 @@ class BudgetGate:
         self.store = forecaster.store
         self.settings = forecaster.settings
         self.approved: set[int] = set()
+        #: jobs a run let go over budget (*run anyway*): their reservations are forced
+        self.forced: set[int] = set()
+        #: jobs a reservation refused mid-run: held until let go or a new gate
+        self.reached: set[int] = set()
+        self._runs: dict[int, str] = {}  # job -> the admitted run it counts against
         self.hold: Hold | None = None
         self._checked: frozenset[int] = frozenset()
         #: whether a hold an earlier engine left in the store was looked at
@@ -332,10 +338,14 @@ class BudgetGate:
         allowed = set(self.store.get_setting(ALLOW_KEY) or [])
         let_go = ids & allowed
         if let_go:
+            self.forced |= let_go
+            self.reached -= let_go
             self._admit(frozenset(let_go), english("log_budget_why_let_go"))
             self.store.set_setting(ALLOW_KEY, sorted(allowed - let_go) or None)
             run = [j for j in run if j.id not in let_go]
             ids = ids - let_go
+        run = [j for j in run if j.id not in self.reached]  # held by a reached cap
+        ids = ids - self.reached
         if not ids:
             return
         if self.hold is not None and ids == self._checked:
@@ -381,7 +391,49 @@ class BudgetGate:
 
     def _admit(self, ids: frozenset[int], why: str) -> None:
         self.approved |= ids
-        if self.hold is not None or self.store.get_setting(HOLD_KEY) is not None:
+        run = uuid.uuid4().hex
+        self._runs.update(dict.fromkeys(ids, run))
+        if not self.reached and (
+            self.hold is not None or self.store.get_setting(HOLD_KEY) is not None
+        ):
             self.store.set_setting(HOLD_KEY, None)
-        self.hold = None
+            self.hold = None
         say(log, logging.INFO, "log_budget_admitted", files=len(ids), why=why)
+
+    # -- what reservations ask of the gate --------------------------------------------
+
+    def run_of(self, job_id: int) -> str | None:
+        """The admitted run ``job_id`` counts against (its run cap), if any."""
+        return self._runs.get(job_id)
+
+    def forced_any(self, job_ids: set[int]) -> bool:
+        """Whether any of the jobs was let go over budget by the operator."""
+        return bool(self.forced & job_ids)
+
+    def hold_over(self, job_ids: Sequence[int], refusal: CapRefusal) -> Hold:
+        """Jobs whose next paid request a cap refused mid-run: what they had answered is
+        kept, they wait queued under a hold in the admission's words until the cap is
+        raised (a new gate) or the operator lets them go."""
+        ids = set(job_ids)
+        self.approved -= ids
+        new = bool(ids - self.reached)
+        self.reached |= ids
+        if not new and self.hold is not None:
+            return self.hold  # said already
+        held = [self.store.get_job(j) for j in sorted(self.reached)]
+        forecast = self.forecaster.forecast(held)
+        self.hold = Hold(
+            refusal.code,
+            forecast.usd,
+            forecast.low_usd,
+            forecast.high_usd,
+            refusal.cap_usd,
+            refusal.spent_usd,
+            forecast.pages,
+            sorted(self.reached),
+            datetime.now(UTC).isoformat(),
+        )
+        self.store.set_setting(HOLD_KEY, self.hold.as_dict())
+        words = english(refusal.code, **self.hold.params())
+        say(log, logging.WARNING, "log_budget_reached", hold=words)
+        return self.hold

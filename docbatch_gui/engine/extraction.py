@@ -16,6 +16,7 @@ from docbatch_gui.domain.errors import (
     CriticalError,
     DocBatchError,
     ErrorKind,
+    OverBudget,
     RetryableError,
     UnsupportedInput,
 )
@@ -45,6 +46,7 @@ if TYPE_CHECKING:  # the SDK takes two seconds to import: only when sync mode ru
     from collections.abc import Sequence
 
     from docbatch_gui.llm.claude import ClaudeSync, RequestOutcome
+    from docbatch_gui.llm.spending import Spending
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +102,10 @@ class SyncExtraction:
         self,
         context: EngineContext,
         claude: ClaudeSync,
+        purse: Spending | None = None,
     ) -> None:
+        """``purse`` reserves each paid request's money first (``reservations``)."""
+        self.purse = purse
         self.store = context.store
         self.blobs = context.blobs
         self.settings = context.settings
@@ -153,7 +158,7 @@ class SyncExtraction:
         for start in range(0, len(todo), self.chunk):
             chunk = todo[start : start + self.chunk]
             requests = [self._request(job, n, groups, len(pages), records) for n in chunk]
-            for outcome in await self.claude.extract(requests):
+            for outcome in await self.claude.extract(requests, self.purse):
                 self._record(job, outcome)
                 if outcome.ok:
                     answers[outcome.request.group] = outcome.documents or []
@@ -162,6 +167,9 @@ class SyncExtraction:
             self._update_cost(job, attempt)
             if any(f.kind is ErrorKind.CRITICAL for f in failures):
                 break
+        over = next((f for f in failures if isinstance(f, OverBudget)), None)
+        if over is not None:  # what was answered is kept; the job waits under the cap
+            raise over
         if failures:
             raise _summarise(failures, len(groups), job.file_name)
         pages_of = group_pages(groups)
@@ -196,10 +204,12 @@ class SyncExtraction:
             self.escalation.request(self._request(job, n, groups, total_pages, records), ttl)
             for n in sorted(reasons)
         ]
-        for outcome in await self.claude.extract(requests):
+        for outcome in await self.claude.extract(requests, self.purse):
             self._record(job, outcome, reasons.get(outcome.request.group, []))
             if outcome.error is not None:
-                if outcome.error.kind is ErrorKind.CRITICAL:
+                if outcome.error.kind is ErrorKind.CRITICAL or isinstance(
+                    outcome.error, OverBudget
+                ):
                     self._update_cost(job, attempt)
                     raise outcome.error
                 say(
@@ -273,6 +283,10 @@ class SyncExtraction:
                 **usage.as_fields(),
             )
         )
+        if self.purse is not None:  # the cost is in the spend ledger: release the money
+            grown = (cost or 0.0) - ((previous.cost_usd or 0.0) if previous else 0.0)
+            for n, key in enumerate(outcome.reservations):
+                self.purse.release(key, grown if n == 0 else 0.0)
 
     def _update_cost(self, job: Job, attempt: int) -> None:
         costs = [r.cost_usd for r in self.store.list_requests(job.id) if r.cost_usd is not None]

@@ -29,6 +29,7 @@ def recover_interrupted(
 ) -> list[Job]:
     """``leased(job_id)``: a live worker elsewhere holds the job (a Celery task's lease
     in Redis); such a job is running, not interrupted, and is left alone."""
+    store.settle_intents()  # an intent half written by a killed process is finished first
     recovered = []
     for job in store.list_jobs(states=RECOVERABLE_STATES):
         if leased is not None and leased(job.id):

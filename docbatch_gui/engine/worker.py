@@ -23,6 +23,7 @@ from docbatch_gui.domain.errors import (
     ErrorKind,
     InvalidTransition,
     JobTimeout,
+    OverBudget,
     StoreBusy,
 )
 from docbatch_gui.domain.messages import english
@@ -46,6 +47,7 @@ from docbatch_gui.engine.job_log import (
 )
 from docbatch_gui.engine.ocr_step import OcrStep
 from docbatch_gui.engine.render_step import RenderStep
+from docbatch_gui.engine.reservations import Purse
 from docbatch_gui.outbound.webhook import sender_for
 from docbatch_gui.pipeline.isolate import ChildPool
 from docbatch_gui.pipeline.offline import PageText
@@ -90,6 +92,8 @@ class LocalWorker:
         self.context = context
         #: lets a run's Claude jobs start only within the budget caps (None: no check)
         self.gate = gate
+        #: reserves before every paid request, within the caps, with every process
+        self.purse = Purse(context, gate)
         #: where running jobs are registered (``job_processing``), as Celery tasks do
         self.workload = workload
         self.store = context.store
@@ -262,6 +266,8 @@ class LocalWorker:
             if current.state is JobState.CANCELED:  # documents written just before
                 discard_documents(self.store, job.id)
             return current
+        except OverBudget as exc:
+            return self._held(job, attempt, exc)
         except DocBatchError as exc:
             if exc.kind is ErrorKind.CRITICAL:
                 self.halted = self.halted or exc
@@ -328,6 +334,21 @@ class LocalWorker:
             say(log, logging.WARNING, "log_job_moved_meanwhile", job=job_id, error=cause(exc))
             return None
 
+    def _held(self, job: Job, attempt: int, exc: OverBudget) -> Job | None:
+        """A cap refused the job's next paid request: its answers so far are kept and
+        it waits queued under the gate's hold (the admission's words) until the cap is
+        raised or the operator lets it go."""
+        try:
+            queued = self.store.transition(job.id, JobState.QUEUED, attempt=attempt, error=None)
+        except InvalidTransition as moved:
+            say(log, logging.WARNING, "log_job_moved_meanwhile", job=job.id, error=cause(moved))
+            return None
+        if self.gate is not None:
+            self.gate.hold_over([job.id], exc.refusal)
+        else:
+            say(log, logging.WARNING, "log_budget_reached", hold=exc.message)
+        return self.emit(queued)
+
     async def _run(self, job: Job, attempt: int, deadline: float, prepare_only: bool) -> Job:
         assert self._pool is not None, "process() runs inside opened()"
         render = RenderStep(self.context, self._pool, self.emit)
@@ -356,7 +377,7 @@ class LocalWorker:
         if job.mode == ProcessingMode.SYNC.value:
             if self.claude is None:
                 raise DocBatchError.coded("sync_needs_key", {"file": job.file_name})
-            reading = SyncExtraction(self.context, self.claude).extract(job, attempt)
+            reading = SyncExtraction(self.context, self.claude, self.purse).extract(job, attempt)
             try:  # the SDK's timeout is per read: a server dripping bytes never trips it
                 return await asyncio.wait_for(reading, max(0.1, deadline - time.monotonic()))
             except TimeoutError:

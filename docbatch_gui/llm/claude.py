@@ -23,6 +23,7 @@ import anthropic
 from docbatch_gui.domain.errors import (
     CriticalError,
     DocBatchError,
+    OverBudget,
     RetryableError,
     UnsupportedInput,
 )
@@ -32,6 +33,7 @@ from docbatch_gui.llm.answers import InvalidAnswer, RawDocument, parse_answer
 from docbatch_gui.llm.catalogue import Usage
 from docbatch_gui.llm.metrics import SyncMetrics
 from docbatch_gui.llm.requests import ExtractionRequest
+from docbatch_gui.llm.spending import Spending
 from docbatch_gui.pipeline.profile import Profile
 
 log = logging.getLogger(__name__)
@@ -46,6 +48,8 @@ class RequestOutcome:
     attempts: int = 1
     note: str | None = None  # something the operator should know (a cut-off answer)
     max_tokens: int | None = None  # the budget the answer finally had, when raised
+    #: budget reservations of the answered sends, released once the cost is recorded
+    reservations: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -181,7 +185,12 @@ class ClaudeSync:
     async def close(self) -> None:
         await self.client.close()
 
-    async def extract(self, requests: Sequence[ExtractionRequest]) -> list[RequestOutcome]:
+    async def extract(
+        self, requests: Sequence[ExtractionRequest], spending: Spending | None = None
+    ) -> list[RequestOutcome]:
+        """Send every request (at most ``max_concurrency`` at once); with ``spending``,
+        each send (a re-ask and a cut-off retry too) reserves its money first and a
+        refused reservation ends the request with ``OverBudget``, unsent."""
         started = time.monotonic()
         say(
             log,
@@ -190,7 +199,7 @@ class ClaudeSync:
             requests=len(requests),
             concurrency=self.max_concurrency,
         )
-        outcomes = await asyncio.gather(*(self._counted(r) for r in requests))
+        outcomes = await asyncio.gather(*(self._counted(r, spending) for r in requests))
         outcomes.sort(key=lambda o: (o.request.job_id, o.request.group))
         succeeded = sum(o.ok for o in outcomes)
         say(
@@ -205,29 +214,46 @@ class ClaudeSync:
         )
         return outcomes
 
-    async def _counted(self, request: ExtractionRequest) -> RequestOutcome:
-        outcome = await self._one(request)
+    async def _counted(
+        self, request: ExtractionRequest, spending: Spending | None
+    ) -> RequestOutcome:
+        outcome = await self._one(request, spending)
         self.metrics.outcome(outcome.ok, outcome.attempts)
         return outcome
 
-    async def _one(self, request: ExtractionRequest) -> RequestOutcome:
+    async def _one(self, request: ExtractionRequest, spending: Spending | None) -> RequestOutcome:
         usage = Usage()
         attempts = 0
         note: str | None = None
+        held: list[str] = []  # reservations of the sends answered so far
+
+        def outcome(error: DocBatchError, max_tokens: int | None = None) -> RequestOutcome:
+            return RequestOutcome(
+                request, None, error, usage, attempts, note, max_tokens, reservations=held
+            )
+
         while True:
             if self.critical is not None:
-                return RequestOutcome(request, None, self.critical, usage, attempts, note)
+                return outcome(self.critical)
+            try:
+                key = spending.reserve([request], batch=False) if spending else None
+            except OverBudget as exc:
+                return outcome(exc)
             attempts += 1
             try:
                 message = await self._send(request)
-            except _Stopped:
-                continue
-            except anthropic.APIError as exc:
+            except (_Stopped, anthropic.APIError) as exc:
+                if spending is not None:
+                    spending.release(key)  # not answered: not billed
+                if isinstance(exc, _Stopped):
+                    continue
                 error = classify_api_error(exc)
                 if isinstance(error, CriticalError) and self.critical is None:
                     self.critical = error
                     say(log, logging.ERROR, "log_claude_critical", error=cause(error))
-                return RequestOutcome(request, None, error, usage, attempts, note)
+                return outcome(error)
+            if key is not None:
+                held.append(key)
             usage += Usage.from_api(message.usage)
             try:
                 documents = parse_answer(answer_payload(message), request.pages, self.profile)
@@ -236,8 +262,7 @@ class ClaudeSync:
                 budget = int(request.params["max_tokens"])
                 raised = None if note else raised_max_tokens(budget, self.max_output_tokens)
                 if raised is None:
-                    error = cut_off_error(request.pages, budget)
-                    return RequestOutcome(request, None, error, usage, attempts, note, budget)
+                    return outcome(cut_off_error(request.pages, budget), budget)
                 note = cut_off_note(request.custom_id, request.pages, budget, raised)
                 say(log, logging.WARNING, "log_claude_cut_off", **note.message.params)
                 request = replace(request, params={**request.params, "max_tokens": raised})
@@ -252,10 +277,12 @@ class ClaudeSync:
                     attempt=attempts,
                 )
                 if attempts > self.request_retries:
-                    return RequestOutcome(request, None, exc, usage, attempts, note)
+                    return outcome(exc)
                 continue
             budget = int(request.params["max_tokens"])
-            return RequestOutcome(request, documents, None, usage, attempts, note, budget)
+            return RequestOutcome(
+                request, documents, None, usage, attempts, note, budget, reservations=held
+            )
 
     async def _send(self, request: ExtractionRequest) -> Any:
         async with self.semaphore:

@@ -27,7 +27,9 @@ from docbatch_gui.domain.states import (
     claim_fields,
     transition_fields,
 )
+from docbatch_gui.storage.mongo_budget import MongoBudget
 from docbatch_gui.storage.mongo_counterparties import MongoCounterparties
+from docbatch_gui.storage.mongo_intents import MongoIntents
 from docbatch_gui.storage.mongo_records import MongoRecords, now_iso
 from docbatch_gui.storage.mongo_registry import MongoRegistry
 from docbatch_gui.storage.store import (
@@ -111,7 +113,7 @@ def _event(
     }
 
 
-class MongoStore(MongoRecords, MongoRegistry, MongoCounterparties):
+class MongoStore(MongoRecords, MongoIntents, MongoBudget, MongoRegistry, MongoCounterparties):
     """Store on one MongoDB database (``pymongo`` or ``mongomock`` alike)."""
 
     def __init__(self, database: Database[Any], *, owns_client: bool = False) -> None:
@@ -140,6 +142,7 @@ class MongoStore(MongoRecords, MongoRegistry, MongoCounterparties):
             [("job_id", ASCENDING), ("custom_id", ASCENDING)], unique=True
         )
         self.db.batches.create_index([("status", ASCENDING)])
+        self.db.intent_jobs.create_index([("job_id", ASCENDING)], unique=True)
         self.db.spend.create_index([("at", ASCENDING)])
         self.db.ocr_cache.create_index(
             [("sha256", ASCENDING), ("engine", ASCENDING), ("page_no", ASCENDING)], unique=True

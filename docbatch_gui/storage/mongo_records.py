@@ -110,6 +110,8 @@ class MongoRecords:
             raise NotFound("batch", local_id)
         record = replace(_to_batch(doc), **fields)
         self.db.batches.replace_one({"_id": local_id}, {**record.body(), "_id": local_id})
+        if record.status != "intent":  # created, or given up: its jobs are free
+            self.db.intent_jobs.delete_many({"batch": local_id})
         return record
 
     def list_batches(self, statuses: Iterable[str] | None = None) -> list[BatchRecord]:
@@ -149,5 +151,5 @@ def _page_doc(page: Page) -> dict[str, Any]:
 
 
 def _to_batch(doc: dict[str, Any]) -> BatchRecord:
-    body = {k: v for k, v in doc.items() if k != "_id"}
+    body = {k: v for k, v in doc.items() if k not in ("_id", "apply")}
     return BatchRecord(**body, id=doc["_id"])

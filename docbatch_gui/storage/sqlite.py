@@ -33,7 +33,9 @@ from docbatch_gui.domain.states import (
     transition_fields,
 )
 from docbatch_gui.storage.health import check_not_empty, storage_error
+from docbatch_gui.storage.sqlite_budget import BudgetTables
 from docbatch_gui.storage.sqlite_counterparties import CounterpartyTables
+from docbatch_gui.storage.sqlite_intents import IntentTables
 from docbatch_gui.storage.sqlite_pages import INSERT_PAGE, page_of, page_values
 from docbatch_gui.storage.sqlite_records import RecordTables
 from docbatch_gui.storage.sqlite_records import now_utc as _now
@@ -107,7 +109,7 @@ def _row_to_job(row: sqlite3.Row) -> Job:
     )
 
 
-class SQLiteStore(RecordTables, RegistryTables, CounterpartyTables):
+class SQLiteStore(RecordTables, IntentTables, BudgetTables, RegistryTables, CounterpartyTables):
     """Store on one SQLite file; safe to share between threads of one process."""
 
     def __init__(self, path: Path | str, *, busy_timeout: float = 30) -> None:

@@ -45,30 +45,35 @@ class RecordTables:
 
     def save_request(self, record: RequestRecord) -> None:
         with self._tx() as db:
-            row = db.execute(
-                "SELECT json_extract(body, '$.cost_usd') AS cost FROM requests"
-                " WHERE job_id = ? AND custom_id = ?",
-                (record.job_id, record.custom_id),
-            ).fetchone()
-            grown = spend_growth(row["cost"] if row else None, record.cost_usd)
-            if grown:
-                db.execute(
-                    "INSERT INTO spend (at, usd, job_id, ref) VALUES (?,?,?,?)",
-                    (now_utc().isoformat(), grown, record.job_id, record.custom_id),
-                )
+            self._write_request(db, record)
+
+    def _write_request(self, db: sqlite3.Connection, record: RequestRecord) -> None:
+        """Save one request record inside the caller's transaction; a cost that grew
+        goes to the spend ledger in the same transaction."""
+        row = db.execute(
+            "SELECT json_extract(body, '$.cost_usd') AS cost FROM requests"
+            " WHERE job_id = ? AND custom_id = ?",
+            (record.job_id, record.custom_id),
+        ).fetchone()
+        grown = spend_growth(row["cost"] if row else None, record.cost_usd)
+        if grown:
             db.execute(
-                "INSERT INTO requests (job_id, custom_id, group_no, body, updated_at)"
-                " VALUES (?,?,?,?,?) ON CONFLICT(job_id, custom_id) DO UPDATE SET"
-                " group_no = excluded.group_no, body = excluded.body,"
-                " updated_at = excluded.updated_at",
-                (
-                    record.job_id,
-                    record.custom_id,
-                    record.group,
-                    json.dumps(record.body(), ensure_ascii=False),
-                    now_utc().isoformat(),
-                ),
+                "INSERT INTO spend (at, usd, job_id, ref) VALUES (?,?,?,?)",
+                (now_utc().isoformat(), grown, record.job_id, record.custom_id),
             )
+        db.execute(
+            "INSERT INTO requests (job_id, custom_id, group_no, body, updated_at)"
+            " VALUES (?,?,?,?,?) ON CONFLICT(job_id, custom_id) DO UPDATE SET"
+            " group_no = excluded.group_no, body = excluded.body,"
+            " updated_at = excluded.updated_at",
+            (
+                record.job_id,
+                record.custom_id,
+                record.group,
+                json.dumps(record.body(), ensure_ascii=False),
+                now_utc().isoformat(),
+            ),
+        )
 
     def list_requests(self, job_id: int) -> list[RequestRecord]:
         with self._lock:
@@ -116,6 +121,8 @@ class RecordTables:
                 "UPDATE batches SET batch_id = ?, status = ?, body = ? WHERE id = ?",
                 (record.batch_id, record.status, json.dumps(record.body()), local_id),
             )
+            if record.status != "intent":  # created, or given up: its jobs are free
+                db.execute("DELETE FROM intent_jobs WHERE batch = ?", (local_id,))
             return record
 
     def list_batches(self, statuses: Iterable[str] | None = None) -> list[BatchRecord]:

@@ -243,4 +243,31 @@ MIGRATIONS: list[str] = [
     ALTER TABLE pages ADD COLUMN said TEXT NOT NULL DEFAULT '';
     ALTER TABLE ocr_cache ADD COLUMN said TEXT NOT NULL DEFAULT '';
     """,
+    # 18: a job belongs to at most one open batch intent (the primary key says so);
+    # intents left open by an older version claim their jobs here
+    """
+    CREATE TABLE intent_jobs (
+        job_id INTEGER PRIMARY KEY,
+        batch INTEGER NOT NULL
+    );
+    CREATE INDEX intent_jobs_batch ON intent_jobs(batch);
+    INSERT OR IGNORE INTO intent_jobs (job_id, batch)
+        SELECT CAST(j.value AS INTEGER), b.id FROM batches b, json_each(b.body, '$.job_ids') j
+        WHERE b.status = 'intent' ORDER BY b.id;
+    """,
+    # 19: budget reservations (a paid request's high-end estimate until its cost is in
+    # the spend ledger) and what each admitted run has paid, shared by every process
+    """
+    CREATE TABLE reservations (
+        key TEXT PRIMARY KEY,
+        usd REAL NOT NULL,
+        owner TEXT NOT NULL,
+        run TEXT,
+        at TEXT NOT NULL
+    );
+    CREATE TABLE run_spend (
+        run TEXT PRIMARY KEY,
+        usd REAL NOT NULL
+    );
+    """,
 ]

@@ -12,7 +12,7 @@ A job, document, registry, row or batch asked for by an id that does not exist r
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, Protocol, runtime_checkable
 
@@ -21,12 +21,15 @@ from docbatch_gui.domain.errors import InvalidTransition, NotFound
 from docbatch_gui.domain.messages import message_of
 from docbatch_gui.domain.models import (
     BatchRecord,
+    CapRefusal,
+    Caps,
     Document,
     Job,
     NewJob,
     OcrRecord,
     Page,
     RequestRecord,
+    Reservation,
 )
 from docbatch_gui.domain.registry import (
     Assignment,
@@ -299,6 +302,50 @@ class Store(RegistryStore, CounterpartyStore, Protocol):
     def create_batch(self, record: BatchRecord) -> BatchRecord: ...
     def update_batch(self, local_id: int, **fields: Any) -> BatchRecord: ...
     def list_batches(self, statuses: Iterable[str] | None = None) -> list[BatchRecord]: ...
+    def open_intent(
+        self,
+        intent: BatchRecord,
+        requests: Sequence[RequestRecord],
+        estimates: Mapping[int, float | None],
+        checkpoint: Callable[[str], None] = ...,
+    ) -> BatchRecord:
+        """Write a batch intent as one atomic step: the intent (status ``intent``), each
+        of its jobs moved from ready to ``submitted`` (one already there stays) with its
+        estimate, and ``requests`` saved ``pending`` in it. Raises ``RequestHeld``, with
+        nothing written, when a job is in another open intent or a request waits in an
+        open batch. ``checkpoint(name)`` is called between the writes (crash tests)."""
+        ...
+
+    def settle_intents(self) -> None:
+        """Finish an intent a kill interrupted while it was being written (a backend
+        without multi-document transactions writes it in steps); called by the queue's
+        leader before it recovers jobs or resolves intents."""
+        ...
+
+    # Budget reservations: a paid request's high-end estimate, set aside atomically
+    # (spent this month + reserved + it within the month cap; the run's paid + reserved
+    # + it within the run cap) before it is sent, until its cost is in the ledger
+    def reserve(
+        self, reservation: Reservation, caps: Caps, *, forced: bool = False
+    ) -> CapRefusal | None:
+        """Write ``reservation`` (replacing one of the same key) unless it would cross
+        a cap: then nothing is written and the refusal says which. ``forced``: the
+        operator let this run go over budget; it is written whatever the caps say."""
+        ...
+
+    def release(self, key: str, actual_usd: float = 0.0) -> None:
+        """Drop a reservation; its run is charged ``actual_usd`` (the spend ledger has
+        the month's share already). Releasing twice is harmless."""
+        ...
+
+    def hand_over(self, key: str, new_key: str, owner: str) -> None:
+        """Give a reservation a new key and owner (a created batch takes it over)."""
+        ...
+
+    def list_reservations(self) -> list[Reservation]: ...
+    def refresh_reservations(self, owner: str) -> None: ...
+    def drop_reservations(self, keys: Sequence[str]) -> None: ...
+    def run_spent(self, run: str) -> float: ...
 
     # OCR cache: written page by page as results arrive
     def put_ocr(self, record: OcrRecord) -> None: ...
@@ -307,6 +354,10 @@ class Store(RegistryStore, CounterpartyStore, Protocol):
     # small settings shared by the GUI, the CLI and workers (e.g. pause flags)
     def get_setting(self, key: str, default: Any = None) -> Any: ...
     def set_setting(self, key: str, value: Any) -> None: ...
+
+
+def no_checkpoint(name: str) -> None:
+    """The default of ``open_intent``'s checkpoint: nothing to do."""
 
 
 def check_expectations(

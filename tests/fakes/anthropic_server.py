@@ -130,6 +130,26 @@ class _Batch:
     results: list[dict[str, Any]] = field(default_factory=list)
 
 
+@dataclass
+class LedgerEntry:
+    """One request the fake was asked to run, and how it came out: what a bill lists.
+
+    ``via`` is ``"sync"`` or the batch id; ``outcome`` is ``processing`` until a batch
+    ends, then ``succeeded``/``errored``/``expired``/``canceled``. Only ``succeeded``
+    is billed by the API; a ``processing`` one will be once it runs, so it counts as
+    billable too."""
+
+    custom_id: str
+    via: str
+    outcome: str
+    model: str = ""
+    usage: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def billable(self) -> bool:
+        return self.outcome in ("succeeded", "processing")
+
+
 class _ApiError(Exception):
     def __init__(self, status: int, message: str, error_type: str | None = None) -> None:
         super().__init__(message)
@@ -253,6 +273,8 @@ class FakeAnthropic(LocalServer):
             self._errored: dict[str, str] = {}
             self._expired: set[str] = set()
             self._batches: dict[str, _Batch] = {}
+            self.ledger: list[LedgerEntry] = []
+            self._ledger_index: dict[tuple[str, str], LedgerEntry] = {}
             self._model_scripts: dict[str, ModelScript] = dict(self._default_scripts)
         self._cache.clear()
 
@@ -326,6 +348,29 @@ class FakeAnthropic(LocalServer):
     def batch_expired(self, custom_ids: set[str]) -> None:
         with self._lock:
             self._expired |= set(custom_ids)
+
+    def paid_twice(self) -> dict[str, int]:
+        """custom_id -> billable runs, for every id run (and billed) more than once."""
+        with self._lock:
+            counts: dict[str, int] = {}
+            for entry in self.ledger:
+                if entry.billable:
+                    counts[entry.custom_id] = counts.get(entry.custom_id, 0) + 1
+        return {k: v for k, v in counts.items() if v > 1}
+
+    def billed(self) -> list[LedgerEntry]:
+        """The ledger's billable entries (a copy)."""
+        with self._lock:
+            return [replace(e) for e in self.ledger if e.billable]
+
+    def _enter(self, custom_id: str, via: str, outcome: str, model: str, usage: Any) -> None:
+        with self._lock:
+            entry = self._ledger_index.get((custom_id, via))
+            if entry is None or via == "sync":
+                entry = LedgerEntry(custom_id, via, outcome, model)
+                self.ledger.append(entry)
+                self._ledger_index[(custom_id, via)] = entry
+            entry.outcome, entry.usage = outcome, dict(usage or {})
 
     def count(self, method: str, path: str) -> int:
         """Requests to ``path``: exactly, or every path under it when it ends with "/"."""
@@ -474,7 +519,9 @@ class FakeAnthropic(LocalServer):
             status = self._failing_ids.get(marker) if marker else None
         if status is not None:
             raise _ApiError(status, f"scripted failure {status} for {marker}")
-        return self._message(body, marker, "standard")
+        message = self._message(body, marker, "standard")
+        self._enter(marker or message["id"], "sync", "succeeded", body["model"], message["usage"])
+        return message
 
     def _message(self, body: dict[str, Any], custom_id: str | None, tier: str) -> dict[str, Any]:
         """One full Message for ``body``, applying the output scripts."""
@@ -554,6 +601,8 @@ class FakeAnthropic(LocalServer):
         )
         with self._lock:
             self._batches[batch.id] = batch
+            for custom_id, params in requests:
+                self._enter(custom_id, batch.id, "processing", str(params.get("model")), None)
         return self._batch_json(batch)
 
     def _batch(self, batch_id: str) -> _Batch:
@@ -608,6 +657,9 @@ class FakeAnthropic(LocalServer):
         counts = {"processing": 0, "succeeded": 0, "errored": 0, "canceled": 0, "expired": 0}
         for line in results:
             counts[line["result"]["type"]] += 1
+            message = line["result"].get("message") or {}
+            outcome, usage = line["result"]["type"], message.get("usage")
+            self._enter(line["custom_id"], batch.id, outcome, message.get("model", ""), usage)
         random.Random(batch.id).shuffle(results)
         batch.results, batch.counts = results, counts
         batch.status, batch.ended_at = "ended", datetime.now(UTC)

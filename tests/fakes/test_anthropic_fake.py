@@ -295,6 +295,26 @@ def test_batch_lifecycle_and_results(fake: FakeAnthropic, client: anthropic.Anth
     assert order != sorted(order)  # shuffled, as the API promises no order
 
 
+def test_the_ledger_lists_each_run_and_whether_it_is_billed(
+    fake: FakeAnthropic, client: anthropic.Anthropic
+) -> None:
+    fake.batch_expired({"job_1_batch_1"})
+    first = client.messages.batches.create(requests=_batch_requests(2))  # type: ignore[arg-type]
+    assert [(e.custom_id, e.outcome) for e in fake.ledger] == [
+        ("job_1_batch_0", "processing"),
+        ("job_1_batch_1", "processing"),
+    ]
+    client.messages.batches.retrieve(first.id)  # ends it
+    outcomes = {e.custom_id: e.outcome for e in fake.ledger}
+    assert outcomes == {"job_1_batch_0": "succeeded", "job_1_batch_1": "expired"}
+    assert fake.paid_twice() == {}
+    client.messages.batches.create(requests=_batch_requests(2))  # type: ignore[arg-type]
+    # the expired one was never billed; the one that succeeded is now billed twice
+    assert fake.paid_twice() == {"job_1_batch_0": 2}
+    (billed,) = [e for e in fake.billed() if e.outcome == "succeeded"]
+    assert billed.usage["output_tokens"] > 0 and billed.model == MODEL
+
+
 def test_batch_list_cancel_delete(fake: FakeAnthropic, client: anthropic.Anthropic) -> None:
     fake.batch_polls_needed = 3
     first = client.messages.batches.create(requests=_batch_requests(2))  # type: ignore[arg-type]
