@@ -34,6 +34,14 @@ PAGE_TEXTS: dict[str, dict[str, str]] = {
         "en": "{source}: too little text to vote ({letters:.0f} letters)",
         "ru": "{source}: слишком мало текста, чтобы судить о повороте (букв: {letters:.0f})",
     },
+    "orient_vote_short_turned": {
+        "en": _VOTE + ", every line agreeing; turned {rotation}°",
+        "ru": _VOTE_RU + ", все строки согласны; повёрнута на {rotation}°",
+    },
+    "orient_vote_short_weak": {
+        "en": _VOTE + ", too few to turn it; " + _KEPT,
+        "ru": _VOTE_RU + ", этого мало для поворота; " + _KEPT_RU,
+    },
     "orient_vote_upright": {"en": _VOTE + "; upright", "ru": _VOTE_RU + "; страница стоит прямо"},
     "orient_vote_weak": {
         "en": _VOTE + ", under the {needed:.0%} needed; kept",
