@@ -120,9 +120,7 @@ def as_words(raw: Iterable[Any]) -> list[Word]:
     return out
 
 
-def from_pdf_page(
-    page: Any, textpage: Any, rotation: int, *, matrix: Any = None
-) -> list[Word]:
+def from_pdf_page(page: Any, textpage: Any, rotation: int, *, matrix: Any = None) -> list[Word]:
     """The text layer's words of a MuPDF page, upright.
 
     MuPDF gives a page's word boxes on the unrotated page; its rotation matrix (the
