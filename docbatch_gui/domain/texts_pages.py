@@ -61,6 +61,10 @@ PAGE_TEXTS: dict[str, dict[str, str]] = {
         "en": "{where}: no answer (too little text); " + _KEPT,
         "ru": "{where}: нет ответа (слишком мало текста); " + _KEPT_RU,
     },
+    "orient_osd_no_answer": {
+        "en": "{where}: no answer",
+        "ru": "{where}: нет ответа",
+    },
     "orient_osd_said": {
         "en": "{where}: {rotation}° (score {score:.2f})",
         "ru": "{where}: {rotation}° (оценка {score:.2f})",
@@ -81,6 +85,25 @@ PAGE_TEXTS: dict[str, dict[str, str]] = {
     "orient_osd_turned": {
         "en": "{said}; turned {rotation}°",
         "ru": "{said}; повёрнута на {rotation}°",
+    },
+    # the second vote on a weak OSD answer: the page read at each candidate angle
+    "orient_read_upright": {
+        "en": "{said}; read at {angles} angles: upright reads best (score {score:g}, next "
+        "{next:g})",
+        "ru": "{said}; прочитана под {angles} углами: прямо читается лучше всего (оценка "
+        "{score:g}, следующая {next:g})",
+    },
+    "orient_read_turned": {
+        "en": "{said}; read at {angles} angles: turned {rotation}° reads best (score "
+        "{score:g}, next {next:g}); turned {rotation}°",
+        "ru": "{said}; прочитана под {angles} углами: лучше всего читается повёрнутой на "
+        "{rotation}° (оценка {score:g}, следующая {next:g}); повёрнута на {rotation}°",
+    },
+    "orient_read_close": {
+        "en": "{said}; read at {angles} angles: no angle reads clearly better (best "
+        "{rotation}° at {score:g}, next {next:g}); " + _KEPT,
+        "ru": "{said}; прочитана под {angles} углами: ни один угол не читается явно лучше "
+        "(лучший {rotation}° с оценкой {score:g}, следующая {next:g}); " + _KEPT_RU,
     },
     # Tesseract on a label or a snippet
     "orient_small_image": {

@@ -36,7 +36,8 @@ from typing import Any
 from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.domain.messages import english
 from docbatch_gui.pipeline.ocr import OcrEngineName, OcrResult
-from docbatch_gui.pipeline.orientation import Orientation, from_osd, turn
+from docbatch_gui.pipeline.orientation import Orientation, from_osd, osd_said, turn
+from docbatch_gui.pipeline.orientation_vote import Reading, recognition, second_vote
 from docbatch_gui.pipeline.words import Word, from_tesseract_tsv
 
 ENGINE = OcrEngineName.TESSERACT.value
@@ -119,14 +120,11 @@ def tesseract_page(
                 # it only when enlarged and told a resolution (OCRmyPDF does the same)
                 orientation = Orientation(note=english("orient_small_image"))
                 upright, config = _enlarged(gray), f"{OCR_CONFIG} --dpi {SMALL_IMAGE_DPI}"
-            else:
-                orientation = _orientation(
-                    gray, dpi, _remaining(deadline), scripts=language_scripts(languages)
+                text, words = read_text_and_words(
+                    _as_pnm(upright), languages, config, _remaining(deadline)
                 )
-                upright, config = turn(gray, orientation.rotation), _with_dpi(OCR_CONFIG, dpi)
-            text, words = read_text_and_words(
-                _as_pnm(upright), languages, config, _remaining(deadline)
-            )
+            else:
+                orientation, text, words = _read_upright(gray, dpi, languages, deadline)
     except pytesseract.TesseractNotFoundError:
         raise ConfigError.coded("tesseract_not_installed") from None
     except _PageTimeout:
@@ -149,12 +147,42 @@ def tesseract_page(
     )
 
 
+def _read_upright(
+    gray: Any, dpi: int | None, languages: str, deadline: float
+) -> tuple[Orientation, str, list[Word]]:
+    """OSD's decision and the page read the way it decides; on a weak answer (or
+    none), the second vote of ``orientation_vote``: the page read at each candidate
+    angle, the clearly better reading kept."""
+    scripts = language_scripts(languages)
+    config = _with_dpi(OCR_CONFIG, dpi)
+    orientation, answer, said = _osd(gray, dpi, _remaining(deadline), scripts=scripts)
+    if not orientation.uncertain and answer is not None:
+        upright = _as_pnm(turn(gray, orientation.rotation))
+        text, words = read_text_and_words(upright, languages, config, _remaining(deadline))
+        return orientation, text, words
+
+    def read(rotation: int) -> Reading:
+        upright = _as_pnm(turn(gray, rotation))
+        text, words, tsv = _read(upright, languages, config, _remaining(deadline))
+        confidence, share = recognition(tsv, scripts)
+        return Reading(rotation, text, words, confidence, share)
+
+    orientation, best = second_vote(read, orientation, answer, said)
+    return orientation, best.text, best.words
+
+
 def read_text_and_words(
     image: Any, languages: str, config: str, timeout: float
 ) -> tuple[str, list[Word]]:
     """The text, as ``image_to_string`` gives it, and the words with their boxes (in
     fractions of ``image``), from one Tesseract run writing both its ``txt`` and its
     ``tsv`` output: a second run for the boxes would double the time OCR takes."""
+    text, words, _tsv = _read(image, languages, config, timeout)
+    return text, words
+
+
+def _read(image: Any, languages: str, config: str, timeout: float) -> tuple[str, list[Word], str]:
+    """``read_text_and_words`` with the TSV itself (its word confidences)."""
     from pytesseract import pytesseract as engine
 
     with engine.save(image) as (base, path):
@@ -163,7 +191,7 @@ def read_text_and_words(
         )
         text = Path(f"{base}.txt").read_text(encoding="utf-8", errors="replace")
         tsv = Path(f"{base}.tsv").read_text(encoding="utf-8", errors="replace")
-    return text, from_tesseract_tsv(tsv, image.width, image.height)
+    return text, from_tesseract_tsv(tsv, image.width, image.height), tsv
 
 
 def _grayscale(image: bytes | Any) -> Any:
@@ -220,11 +248,18 @@ def language_scripts(languages: str) -> frozenset[str] | None:
 def _orientation(
     image: Any, dpi: int | None, timeout: float, *, scripts: frozenset[str] | None = None
 ) -> Orientation:
-    """OSD's answer, decided on with a margin (``orientation.from_osd``).
+    """OSD's answer, decided on with a margin (``orientation.from_osd``)."""
+    return _osd(image, dpi, timeout, scripts=scripts)[0]
+
+
+def _osd(
+    image: Any, dpi: int | None, timeout: float, *, scripts: frozenset[str] | None = None
+) -> tuple[Orientation, int | None, str]:
+    """OSD's decision, its raw answer (None: none) and that answer in words.
 
     OSD refuses pages with too little text and fails without ``osd`` data; the text
-    can still be read, so both mean "no answer: keep the page as it is" rather than
-    an error. A timeout is not swallowed: the page's time is gone either way.
+    can still be read, so both mean "no answer" rather than an error. A timeout is
+    not swallowed: the page's time is gone either way.
     """
     import pytesseract
 
@@ -233,19 +268,16 @@ def _orientation(
             _as_pnm(image), config=_with_dpi(OSD_CONFIG, dpi), timeout=timeout
         )
     except pytesseract.TesseractError:
-        return from_osd(None, 0.0, dpi)
+        return from_osd(None, 0.0, dpi), None, osd_said(None, 0.0, dpi)
     rotate = _ROTATE.search(report)
     confidence = _CONFIDENCE.search(report)
     if rotate is None or confidence is None:
-        return from_osd(None, 0.0, dpi)
-    script = _SCRIPT.search(report)
-    return from_osd(
-        int(rotate.group(1)) % 360,
-        float(confidence.group(1)),
-        dpi,
-        script=script.group(1) if script else "",
-        scripts=scripts,
-    )
+        return from_osd(None, 0.0, dpi), None, osd_said(None, 0.0, dpi)
+    found = _SCRIPT.search(report)
+    script = found.group(1) if found else ""
+    rotation, score = int(rotate.group(1)) % 360, float(confidence.group(1))
+    decision = from_osd(rotation, score, dpi, script=script, scripts=scripts)
+    return decision, rotation, osd_said(rotation, score, dpi, script)
 
 
 def _enlarged(image: Any) -> Any:

@@ -127,16 +127,11 @@ def from_osd(
     write (None: not known). A turn on writing in none of them is noise read as text
     (a painting read as "Arabic"), so it is not acted on.
     """
-    where = english("orient_osd_at", dpi=dpi) if dpi else english("orient_osd_page")
+    where = _where(dpi)
     if rotation is None or rotation % 90:
         return Orientation(note=english("orient_osd_none", where=where))
     confidence = round(min(1.0, score / OSD_SCORE_SCALE), 3)
-    answer = {"where": where, "rotation": rotation, "score": score}
-    said = (
-        english("orient_osd_said_script", **answer, script=script)
-        if script
-        else english("orient_osd_said", **answer)
-    )
+    said = osd_said(rotation, score, dpi, script)
     if rotation == 0:
         return Orientation(0, confidence, False, english("orient_osd_upright", said=said))
     needed = MIN_OSD_SCORE_180 if rotation == 180 else MIN_OSD_SCORE_SIDEWAYS
@@ -146,6 +141,21 @@ def from_osd(
         return Orientation(0, 0.0, True, english("orient_osd_foreign", said=said))
     note = english("orient_osd_turned", said=said, rotation=rotation)
     return Orientation(rotation, confidence, False, note)
+
+
+def _where(dpi: int | None) -> Worded:
+    return english("orient_osd_at", dpi=dpi) if dpi else english("orient_osd_page")
+
+
+def osd_said(rotation: int | None, score: float, dpi: int | None, script: str = "") -> Worded:
+    """What OSD answered, in words, without the decision on it."""
+    where = _where(dpi)
+    if rotation is None or rotation % 90:
+        return english("orient_osd_no_answer", where=where)
+    answer = {"where": where, "rotation": rotation, "score": score}
+    if script:
+        return english("orient_osd_said_script", **answer, script=script)
+    return english("orient_osd_said", **answer)
 
 
 def _direction(rotation: int) -> Worded:
