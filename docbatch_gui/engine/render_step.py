@@ -123,8 +123,8 @@ class RenderStep:
         async def on_page(page: RenderedPage) -> None:
             image_sha = self.blobs.put_bytes(page.image) if page.image else None
             thumb_sha = self.blobs.put_bytes(page.thumb) if page.thumb else None
-            words = as_words(page.words)
-            words_sha = self.blobs.put_bytes(encode(words)) if words else None
+            blob = page.words_blob or (encode(as_words(page.words)) if page.words else b"")
+            words_sha = self.blobs.put_bytes(blob) if blob else None
             if page.error:
                 log_skipped_page(job, page.page_no, page.error, len(page.text))
             text = capped_text(job, page.page_no, page.text, self.settings.max_page_text_chars)

@@ -31,6 +31,7 @@ from docbatch_gui.pipeline.child_bounds import (
     tesseract_dies_with_us,
 )
 from docbatch_gui.pipeline.render import PrepareTask, page_text, render_pages
+from docbatch_gui.pipeline.words import encode as encode_words
 
 PIPE_BYTES = 1024 * 1024
 #: the wire kind of an allocation that failed under the memory cap (``prepare``)
@@ -94,13 +95,15 @@ def render_one(task: PrepareTask, send: Send) -> None:
                 "orientation_note": page.orientation_note,
                 "said": said_of({"orientation_note": page.orientation_note}),
                 "orientation_uncertain": page.orientation_uncertain,
-                "words": page.words,
+                # the words go as their stored blob (``words.encode``), made once here:
+                # the parent stores the bytes without decoding and encoding them again
+                "words_bytes": len(words := encode_words(page.words) if page.words else b""),
                 "image_cover": page.image_cover,
                 "text_layer": _text_layer(task, page),
                 "image_bytes": len(page.image),
                 "thumb_bytes": len(page.thumb),
             }
-            send(header, page.image + page.thumb)
+            send(header, page.image + page.thumb + words)
     except DocBatchError as exc:
         send(_error(exc.kind.value, exc.message))
         return

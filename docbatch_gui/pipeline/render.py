@@ -76,6 +76,8 @@ class RenderedPage:
     orientation_uncertain: bool = False
     #: the text layer's words with their boxes, upright (``words.py``)
     words: list[Word] = field(default_factory=list)
+    #: the same words as their stored blob (``words.encode``), as the child sends them
+    words_blob: bytes = b""
     #: share of the page embedded raster images cover (1.0: an image file, a scan)
     image_cover: float = 0.0
     #: the text layer's verdict (``page_plan.TextLayer``), set by the render child
