@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import io
+import math
 import os
 import re
 import shutil
@@ -60,6 +61,10 @@ LANGUAGE_SCRIPTS = {
 }  # fmt: skip
 _SCRIPT = re.compile(r"^Script:\s*(\S+)", re.MULTILINE)
 _ROTATE = re.compile(r"^Rotate:\s*(\d+)", re.MULTILINE)
+_DESKEW = re.compile(r"^Deskew angle:\s*(-?[\d.]+)", re.MULTILINE)
+#: degrees of skew under which a page is read as it is: Leptonica measures a straight
+#: page at up to 0.2 degrees, and so little tilt does not trouble the reading
+MIN_SKEW = 0.3
 _CONFIDENCE = re.compile(r"^Orientation confidence:\s*([\d.]+)", re.MULTILINE)
 
 
@@ -109,6 +114,7 @@ def tesseract_page(
 
     _check_installed(languages)
     deadline = time.monotonic() + timeout
+    skew = 0.0
     try:
         gray = _grayscale(image)
     except Exception as exc:
@@ -124,7 +130,9 @@ def tesseract_page(
                     _as_pnm(upright), languages, config, _remaining(deadline)
                 )
             else:
-                orientation, text, words = _read_upright(gray, dpi, languages, deadline)
+                skew = measured_skew(gray, dpi, _remaining(deadline))
+                straight = _straightened(gray, skew)
+                orientation, text, words = _read_upright(straight, dpi, languages, deadline)
     except pytesseract.TesseractNotFoundError:
         raise ConfigError.coded("tesseract_not_installed") from None
     except _PageTimeout:
@@ -144,7 +152,44 @@ def tesseract_page(
         engine=ENGINE,
         orientation_note=orientation.note,
         orientation_uncertain=orientation.uncertain,
+        skew=skew,
     )
+
+
+def measured_skew(image: Any, dpi: int | None, timeout: float) -> float:
+    """Degrees ``image`` is askew (counter-clockwise positive), by Leptonica's measure
+    through Tesseract's layout analysis (``--psm 2`` reports "Deskew angle" in
+    radians; the ``osd`` data is the smallest to load: 0.35 s of CPU on an A4 page at
+    200 dpi, a tenth of its reading). 0 when the page gives no measure."""
+    import subprocess
+
+    from pytesseract import pytesseract as engine
+
+    args = engine.subprocess_args()
+    with engine.save(_as_pnm(image)) as (_base, path):
+        command = [engine.tesseract_cmd, path, "stdout", "--psm", "2", "-l", "osd"]
+        if dpi:
+            command += ["--dpi", str(dpi)]
+        with subprocess.Popen(command, **args) as process:
+            try:
+                out, err = process.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                raise _PageTimeout from None
+    found = _DESKEW.search((out + err).decode("utf-8", "replace"))  # it says so on stderr
+    if process.returncode or found is None:
+        return 0.0
+    # Tesseract prints the turn that straightens the page: the skew is its opposite
+    return round(-math.degrees(float(found.group(1))), 2)
+
+
+def _straightened(image: Any, skew: float) -> Any:
+    """``image`` turned back by its skew when that is measurable (``MIN_SKEW``)."""
+    from PIL import Image
+
+    if abs(skew) < MIN_SKEW:
+        return image
+    return image.rotate(-skew, resample=Image.Resampling.BICUBIC, fillcolor=255)
 
 
 def _read_upright(

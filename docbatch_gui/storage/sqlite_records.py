@@ -134,7 +134,7 @@ class RecordTables:
             db.execute(
                 "INSERT OR REPLACE INTO ocr_cache (sha256, page_no, engine, text, rotation,"
                 " rotation_confidence, orientation_note, orientation_uncertain, words_sha,"
-                " said) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                " said, skew) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     record.sha256,
                     record.page_no,
@@ -146,6 +146,7 @@ class RecordTables:
                     int(record.orientation_uncertain),
                     record.words_sha,
                     said_text(record, OCR_SAID),
+                    record.skew,
                 ),
             )
 

@@ -243,4 +243,9 @@ MIGRATIONS: list[str] = [
     ALTER TABLE pages ADD COLUMN said TEXT NOT NULL DEFAULT '';
     ALTER TABLE ocr_cache ADD COLUMN said TEXT NOT NULL DEFAULT '';
     """,
+    # 18: how askew a scan was, straightened before OCR read it (degrees)
+    """
+    ALTER TABLE pages ADD COLUMN skew REAL NOT NULL DEFAULT 0;
+    ALTER TABLE ocr_cache ADD COLUMN skew REAL NOT NULL DEFAULT 0;
+    """,
 ]

@@ -145,7 +145,7 @@ def test_pages_written_before_their_codes_read_back_as_plain_text(tmp_path: Path
     db.commit()
     db.close()
     store = SQLiteStore(path)
-    assert store.schema_version == 17 == len(MIGRATIONS)
+    assert store.schema_version == 18 == len(MIGRATIONS)
     (page,) = store.list_pages(1)
     assert page.render_error == "rendering took longer than 60 s (PAGE_TIMEOUT)"
     assert page.orientation_note == "OSD at 300 dpi: 0° (score 12.00); upright"

@@ -271,3 +271,24 @@ def test_a_clean_short_upright_page_is_left_upright() -> None:
     result = tesseract_page(_three_lines(0), 1, dpi=300)
     assert (result.rotation, result.orientation_uncertain) == (0, False), result
     assert "Invoice 4521" in result.text
+
+
+@pytest.mark.slow
+def test_a_skewed_scan_is_measured_and_straightened_before_reading() -> None:
+    from docbatch_gui.pipeline.ocr_tesseract import _straightened, measured_skew
+
+    import pymupdf
+    from PIL import Image
+
+    document = pymupdf.open()
+    page = document.new_page(width=A4[0], height=A4[1])
+    page.insert_htmlbox(pymupdf.Rect(50, 50, A4[0] - 50, A4[1] - 50), INVOICE_HTML)
+    pixmap = page.get_pixmap(dpi=300, colorspace=pymupdf.csGRAY)
+    upright = Image.frombytes("L", (pixmap.width, pixmap.height), pixmap.samples)
+    skewed = upright.rotate(2.0, fillcolor=255)  # fed 2° askew, counter-clockwise
+    skew = measured_skew(skewed, 300, 60)
+    assert 1.5 < skew < 2.5
+    assert abs(measured_skew(_straightened(skewed, skew), 300, 60)) < 0.3
+    result = tesseract_page(skewed, 1, dpi=300)
+    assert result.skew == skew
+    _assert_invoice_text(result.text)
