@@ -275,10 +275,10 @@ def test_a_clean_short_upright_page_is_left_upright() -> None:
 
 @pytest.mark.slow
 def test_a_skewed_scan_is_measured_and_straightened_before_reading() -> None:
-    from docbatch_gui.pipeline.ocr_tesseract import _straightened, measured_skew
-
     import pymupdf
     from PIL import Image
+
+    from docbatch_gui.pipeline.ocr_tesseract import _straightened, measured_skew
 
     document = pymupdf.open()
     page = document.new_page(width=A4[0], height=A4[1])
