@@ -27,7 +27,7 @@ from docbatch_gui.pipeline.opening import (
     short_reason,
     unsupported,
 )
-from docbatch_gui.pipeline.orientation import Orientation, from_vote, turn
+from docbatch_gui.pipeline.orientation import MIN_VOTE_LETTERS, Orientation, from_vote, turn
 from docbatch_gui.pipeline.page_plan import image_cover
 from docbatch_gui.pipeline.words import Word, from_pdf_page
 
@@ -231,12 +231,57 @@ def _read_layer(page: Any, shown: Any) -> tuple[str, Orientation, list[Word], fl
     text = textpage.extractText()
     if not text.strip():
         return text, Orientation(), [], cover
-    # the vote reads line directions from MuPDF's dict, which would carry a copy of
-    # every image block: a page with images votes on a text page of its own
-    voter = pymupdf.TextPage(shown.get_textpage(0)) if infos else textpage
-    orientation = _text_orientation(voter, text)
-    words = from_pdf_page(page, textpage, orientation.rotation, matrix=pymupdf.Identity)
+    raw_words = textpage.extractWORDS()
+    orientation = _upright_by_words(raw_words)
+    if orientation is None:
+        # the exact vote reads line directions from MuPDF's dict, which would carry a
+        # copy of every image block: a page with images votes on a text page of its own
+        voter = pymupdf.TextPage(shown.get_textpage(0)) if infos else textpage
+        orientation = _text_orientation(voter, text)
+    words = from_pdf_page(
+        page, textpage, orientation.rotation, matrix=pymupdf.Identity, raw=raw_words
+    )
     return text, orientation, words, cover
+
+
+#: the share of a page's letters its lines of two words or more must hold, and the
+#: share of those that must run left to right, for the quick vote to call it upright
+QUICK_VOTE_COVER = 0.5
+QUICK_VOTE_SHARE = 0.95
+
+
+def _upright_by_words(raw_words: list[Any]) -> Orientation | None:
+    """The quick vote of an upright page, from MuPDF's word list alone: in a line of
+    two words or more, the words come in reading order, so the first word's centre to
+    the last's is the line's direction. When such lines hold most of the letters and
+    nearly all of them run left to right, the page is upright; anything else (a short
+    layer, a sideways or mixed page) is left to the exact vote of every line's
+    ``dir`` (``_text_orientation``), which costs a tenth of the page's rendering."""
+    lines: dict[tuple[int, int], list[Any]] = {}
+    total = 0
+    for x0, y0, x1, y1, word, block, line, *_ in raw_words:
+        letters = sum(map(str.isalnum, word))
+        total += letters
+        centre = ((x0 + x1) / 2, (y0 + y1) / 2)
+        entry = lines.get((block, line))
+        if entry is None:
+            lines[(block, line)] = [centre, centre, letters, 1]
+        else:
+            entry[1] = centre
+            entry[2] += letters
+            entry[3] += 1
+    vectors = [
+        (last[0] - first[0], last[1] - first[1], float(letters))
+        for first, last, letters, count in lines.values()
+        if count > 1
+    ]
+    voted = sum(v[2] for v in vectors)
+    if voted < MIN_VOTE_LETTERS or voted < QUICK_VOTE_COVER * total:
+        return None
+    decision = from_vote(vectors, english("orient_source_layer"))
+    if decision.rotation or decision.uncertain or decision.confidence < QUICK_VOTE_SHARE:
+        return None
+    return decision
 
 
 def _text_orientation(textpage: Any, text: str) -> Orientation:

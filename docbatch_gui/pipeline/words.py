@@ -120,14 +120,17 @@ def as_words(raw: Iterable[Any]) -> list[Word]:
     return out
 
 
-def from_pdf_page(page: Any, textpage: Any, rotation: int, *, matrix: Any = None) -> list[Word]:
+def from_pdf_page(
+    page: Any, textpage: Any, rotation: int, *, matrix: Any = None, raw: Any = None
+) -> list[Word]:
     """The text layer's words of a MuPDF page, upright.
 
     MuPDF gives a page's word boxes on the unrotated page; its rotation matrix (the
     default ``matrix``) puts them where the page is shown (its /Rotate applied, which
     is what the renderer draws); a text page made from the page's display list is
     already as shown (``matrix=pymupdf.Identity``). ``rotation`` is the turn the
-    renderer then gave the image.
+    renderer then gave the image. ``raw``: the text page's ``extractWORDS()`` when the
+    caller has it already.
 
     Plain arithmetic on the matrix's six numbers, in whole ten-thousandths: a /Rotate
     is a quarter turn, so two corners bound the box. Building a ``pymupdf.Rect`` and
@@ -141,7 +144,7 @@ def from_pdf_page(page: Any, textpage: Any, rotation: int, *, matrix: Any = None
     # in whole ten-thousandths of the page (``DIGITS``), clamped to it
     sx, sy = _SCALE / rect.width, _SCALE / rect.height
     out: list[Word] = []
-    for x0, y0, x1, y1, text, *_ in textpage.extractWORDS():
+    for x0, y0, x1, y1, text, *_ in textpage.extractWORDS() if raw is None else raw:
         text = text.strip()
         if not text:
             continue
