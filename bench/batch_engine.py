@@ -509,6 +509,7 @@ def main() -> None:
                     "bookkeeping_ms_per_job": round(per_job_ms, 3),
                     "peak_rss_mb": round(peak_mb, 1),
                     "budget_mb": round(budget, 1),
+                    "peak_over_budget": round(peak_mb / budget, 3) if budget else None,
                     "batches": batches,
                     "within_budget": within,
                     "base_rss_mb": round(base_mb, 1),

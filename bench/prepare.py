@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import io
 import json
 import shutil
@@ -20,6 +21,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+import psutil
 import pymupdf
 from PIL import Image
 
@@ -109,6 +111,8 @@ async def pipeline(paths: list[Path], data: Path) -> tuple[int, float, int]:
             blobs.put_bytes(page.image)
             if page.thumb:
                 blobs.put_bytes(page.thumb)
+            if page.words_blob:  # stored as the render step stores them
+                blobs.put_bytes(page.words_blob)
             size = len(page.image)
             counts[0] += 1
             sizes[0] += size
@@ -117,16 +121,54 @@ async def pipeline(paths: list[Path], data: Path) -> tuple[int, float, int]:
         await run_prepare(task, time.monotonic() + 600, pool, on_count=on_count, on_page=on_page)
 
     await asyncio.sleep(1.0)  # let the children finish importing, as they do in a worker
+    children = psutil.Process().children(recursive=True)
+    cpu_before = _cpu(children)
     started = time.perf_counter()
     await asyncio.gather(*(one(i, p) for i, p in enumerate(paths)))
     elapsed = time.perf_counter() - started
+    CPU_SPENT.append(_cpu(children) - cpu_before)
     await pool.close()
     return counts[0], elapsed, sizes[0]
+
+
+#: CPU seconds of each ``pipeline`` run, this process's and its children's
+CPU_SPENT: list[float] = []
+
+
+def _cpu(children: list[psutil.Process]) -> float:
+    """CPU seconds of this process and of ``children`` so far: machine load does not
+    inflate them as it does wall time (only slightly, through shared caches)."""
+    total = time.process_time()
+    for child in children:
+        with contextlib.suppress(psutil.Error):
+            times = child.cpu_times()
+            total += times.user + times.system
+    return total
+
+
+def _limit_1(pdf: Path) -> float:
+    pages, seconds, _ = bare_loop(str(pdf))
+    return pages / seconds
+
+
+def _limit_2(pdf: Path, copy: Path) -> float:
+    with ProcessPoolExecutor(2) as pool:
+        list(pool.map(_noop, range(2)))  # the workers' start is not the limit's
+        started = time.perf_counter()
+        results = list(pool.map(bare_loop, [str(pdf), str(copy)]))
+        return sum(r[0] for r in results) / (time.perf_counter() - started)
+
+
+def _noop(_: int) -> None:
+    return None
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--pages", type=int, default=200)
+    parser.add_argument(
+        "--no-encoders", action="store_true", help="skip the table of encodings considered"
+    )
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="docbatch-bench-"))
     try:
@@ -135,19 +177,24 @@ def main() -> None:
         shutil.copy(pdf, copy)
         bare_loop(str(pdf))  # warm the page cache and fonts
 
-        print(f"Encoding alternatives (A4 page at {target_size(595, 842)} px; * = used):")
-        for name, (ms, size) in encoders(str(pdf)).items():
-            print(f"  {name:<26} {ms:7.1f} ms/page {size / 1024:8.1f} KiB/page")
+        if not args.no_encoders:
+            print(f"Encoding alternatives (A4 page at {target_size(595, 842)} px; * = used):")
+            for name, (ms, size) in encoders(str(pdf)).items():
+                print(f"  {name:<26} {ms:7.1f} ms/page {size / 1024:8.1f} KiB/page")
 
-        pages, seconds, _ = bare_loop(str(pdf))
-        limit_1 = pages / seconds
-        with ProcessPoolExecutor(2) as pool:
-            started = time.perf_counter()
-            results = list(pool.map(bare_loop, [str(pdf), str(copy)]))
-            limit_2 = sum(r[0] for r in results) / (time.perf_counter() - started)
-
+        # Each limit is measured just before and just after its pipeline run, and the
+        # two averaged: on a shared machine the load drifts, and a ratio of figures
+        # taken minutes apart would measure the drift.
+        limit_1a = _limit_1(pdf)
         pages_1, seconds_1, bytes_1 = asyncio.run(pipeline([pdf], tmp / "d1"))
+        limit_1 = (limit_1a + _limit_1(pdf)) / 2
+        cpu_page = CPU_SPENT[-1] / pages_1  # the pipeline's CPU a page, both processes
+        started = time.process_time()
+        bare_loop(str(pdf))
+        limit_cpu_page = (time.process_time() - started) / pages_1
+        limit_2a = _limit_2(pdf, copy)
         pages_2, seconds_2, _ = asyncio.run(pipeline([pdf, copy], tmp / "d2"))
+        limit_2 = (limit_2a + _limit_2(pdf, copy)) / 2
         rate_1, rate_2 = pages_1 / seconds_1, pages_2 / seconds_2
         rows = [
             ("limit (raster + Pillow JPEG), 1 worker", f"{limit_1:7.1f} pages/s"),
@@ -158,6 +205,11 @@ def main() -> None:
                 f"{rate_2:7.1f} pages/s  ratio {rate_2 / limit_2:.2f} per worker",
             ),
             ("scaling 2 workers / 1", f"{rate_2 / rate_1:7.2f}x"),
+            (
+                "CPU a page: limit / prepare, 1 worker",
+                f"{limit_cpu_page * 1000:7.2f} / {cpu_page * 1000:.2f} ms"
+                f"  ratio {limit_cpu_page / cpu_page:.2f}",
+            ),
             ("page image size", f"{bytes_1 / pages_1 / 1024:7.1f} KiB"),
         ]
         print(f"\n{args.pages}-page text PDF:")
@@ -173,6 +225,10 @@ def main() -> None:
                     "limit_pages_per_s_2": round(limit_2, 1),
                     "scaling_2_over_1": round(rate_2 / rate_1, 3),
                     "bytes_per_page": round(bytes_1 / pages_1),
+                    # the same ratio in CPU time (parent and child): steady under load
+                    "cpu_ratio_1": round(limit_cpu_page / cpu_page, 3),
+                    "cpu_ms_per_page_1": round(cpu_page * 1000, 2),
+                    "limit_cpu_ms_per_page": round(limit_cpu_page * 1000, 2),
                 }
             )
         )

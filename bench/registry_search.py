@@ -169,6 +169,7 @@ def main() -> None:
         "pair_ratio": round(brute_pairs / max(pairs, 1), 1), "recall": round(recall, 4),
         "brute_recall": round(brute_recall, 4), "sample_recall": round(sample_recall, 4),
         "agreement": round(agree / len(sample), 4), "brute_sampled_rows": len(sample),
+        "sample_recall_over_brute": round(sample_recall / max(brute_recall, 1e-9), 4),
     }))  # fmt: skip
 
 

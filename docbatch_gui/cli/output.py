@@ -155,6 +155,8 @@ def page_json(page: Page) -> dict[str, Any]:
         # the codes behind the two texts, as jobs give error_code beside error
         "render_error_code": _code(page.render_error),
         "orientation_note_code": _code(page.orientation_note),
+        # degrees the scan was askew, straightened before OCR read it (0: straight)
+        "skew": page.skew,
     }
 
 

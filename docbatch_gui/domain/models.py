@@ -169,6 +169,9 @@ class Page:
     text_layer: str = ""
     #: share of the page that embedded raster images cover (1.0 for an image file)
     image_cover: float = 0.0
+    #: degrees the scan was askew (counter-clockwise positive), as Tesseract measured
+    #: it before reading the page straightened; 0: not measured, or straight
+    skew: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -368,6 +371,8 @@ class OcrRecord:
     #: blob of the words OCR read with their boxes, on the page as the file shows it
     #: (before any turn): the page's own turn is applied when the record is used
     words_sha: str | None = None
+    #: degrees the scan was askew, straightened before reading (``Page.skew``)
+    skew: float = 0.0
 
 
 @dataclass(frozen=True)

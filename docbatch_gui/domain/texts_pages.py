@@ -34,6 +34,14 @@ PAGE_TEXTS: dict[str, dict[str, str]] = {
         "en": "{source}: too little text to vote ({letters:.0f} letters)",
         "ru": "{source}: слишком мало текста, чтобы судить о повороте (букв: {letters:.0f})",
     },
+    "orient_vote_short_turned": {
+        "en": _VOTE + ", every line agreeing; turned {rotation}°",
+        "ru": _VOTE_RU + ", все строки согласны; повёрнута на {rotation}°",
+    },
+    "orient_vote_short_weak": {
+        "en": _VOTE + ", too few to turn it; " + _KEPT,
+        "ru": _VOTE_RU + ", этого мало для поворота; " + _KEPT_RU,
+    },
     "orient_vote_upright": {"en": _VOTE + "; upright", "ru": _VOTE_RU + "; страница стоит прямо"},
     "orient_vote_weak": {
         "en": _VOTE + ", under the {needed:.0%} needed; kept",
@@ -52,6 +60,10 @@ PAGE_TEXTS: dict[str, dict[str, str]] = {
     "orient_osd_none": {
         "en": "{where}: no answer (too little text); " + _KEPT,
         "ru": "{where}: нет ответа (слишком мало текста); " + _KEPT_RU,
+    },
+    "orient_osd_no_answer": {
+        "en": "{where}: no answer",
+        "ru": "{where}: нет ответа",
     },
     "orient_osd_said": {
         "en": "{where}: {rotation}° (score {score:.2f})",
@@ -73,6 +85,25 @@ PAGE_TEXTS: dict[str, dict[str, str]] = {
     "orient_osd_turned": {
         "en": "{said}; turned {rotation}°",
         "ru": "{said}; повёрнута на {rotation}°",
+    },
+    # the second vote on a weak OSD answer: the page read at each candidate angle
+    "orient_read_upright": {
+        "en": "{said}; read at {angles} angles: upright reads best (score {score:g}, next "
+        "{next:g})",
+        "ru": "{said}; прочитана под {angles} углами: прямо читается лучше всего (оценка "
+        "{score:g}, следующая {next:g})",
+    },
+    "orient_read_turned": {
+        "en": "{said}; read at {angles} angles: turned {rotation}° reads best (score "
+        "{score:g}, next {next:g}); turned {rotation}°",
+        "ru": "{said}; прочитана под {angles} углами: лучше всего читается повёрнутой на "
+        "{rotation}° (оценка {score:g}, следующая {next:g}); повёрнута на {rotation}°",
+    },
+    "orient_read_close": {
+        "en": "{said}; read at {angles} angles: no angle reads clearly better (best "
+        "{rotation}° at {score:g}, next {next:g}); " + _KEPT,
+        "ru": "{said}; прочитана под {angles} углами: ни один угол не читается явно лучше "
+        "(лучший {rotation}° с оценкой {score:g}, следующая {next:g}); " + _KEPT_RU,
     },
     # Tesseract on a label or a snippet
     "orient_small_image": {

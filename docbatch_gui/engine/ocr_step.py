@@ -27,6 +27,9 @@ from docbatch_gui.pipeline.render import make_thumbnail
 
 log = logging.getLogger(__name__)
 
+#: a file's pages are read in several children only when each gets this many: a
+#: child's start and its share of the file's opening cost about one page's reading
+MIN_PAGES_PER_PART = 2
 TESSERACT_CODES = {"ru": "rus", "en": "eng", "uk": "ukr", "de": "deu"}
 
 
@@ -119,15 +122,47 @@ class OcrStep:
                 result.orientation_note,
                 result.orientation_uncertain,
                 self._words_blob(result, read_turned=page.rotation if engine != "tesseract" else 0),
+                result.skew,
             )
             self.store.put_ocr(record)  # cached before anything else can fail
             self._apply(page, record, cached=False)
 
         if not todo:
             return job
-        async with self.slots:
-            await self._read(job, engine, todo, deadline, on_result)
+        if engine != "tesseract":
+            async with self.slots:
+                await self._read(job, engine, todo, deadline, on_result)
+            return job
+        await self._read_in_parts(job, todo, deadline, on_result)
         return job
+
+    async def _read_in_parts(
+        self,
+        job: Job,
+        todo: list[OcrPage],
+        deadline: float,
+        on_result: Callable[[OcrResult], Awaitable[None]],
+    ) -> None:
+        """Tesseract on one file's pages in up to ``OCR_WORKERS`` children at once, each
+        a share of the pages (every n-th one, so the file's first pages come first)
+        under one of the worker's OCR slots: a 20-page scan on 2 cores reads in half
+        the time, and jobs together never read more pages at once than the setting.
+        The first part to fail stops the others; every result read is cached."""
+        parts = max(1, min(self.settings.ocr_workers, len(todo) // MIN_PAGES_PER_PART))
+        shares = [todo[index::parts] for index in range(parts)]
+
+        async def part(pages: list[OcrPage]) -> None:
+            async with self.slots:
+                await self._read(job, "tesseract", pages, deadline, on_result)
+
+        tasks = [asyncio.create_task(part(pages)) for pages in shares]
+        try:
+            for finished in asyncio.as_completed(tasks):
+                await finished  # the first failure is raised here
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
 
     async def _read(
         self,
@@ -254,4 +289,5 @@ class OcrStep:
             rotation_confidence=record.rotation_confidence,
             orientation_note=record.orientation_note,
             orientation_uncertain=record.orientation_uncertain,
+            skew=record.skew,
         )

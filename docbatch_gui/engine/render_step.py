@@ -18,6 +18,7 @@ from docbatch_gui.domain.errors import DocBatchError, InvalidTransition, Unsuppo
 from docbatch_gui.domain.messages import english
 from docbatch_gui.domain.models import Job, Page
 from docbatch_gui.domain.said import say
+from docbatch_gui.domain.states import ProcessingMode
 from docbatch_gui.engine.context import EngineContext
 from docbatch_gui.engine.job_log import job_params, log_skipped_page
 from docbatch_gui.pipeline.formats import stored_kind
@@ -62,10 +63,19 @@ class RenderStep:
             jpeg_quality=self.settings.jpeg_quality,
             max_pages=self.settings.max_pages,
             max_image_pixels=self.settings.max_image_pixels,
-            profile_path=str(self.profile.source),  # the child judges text layers by it
+            profile_path=self._plan_profile(job),
         )
         await self._prepare(job, attempt, task, deadline)
         self.store.set_pages_deliverable(job.id, True)
+
+    def _plan_profile(self, job: Job) -> str:
+        """The profile the render child judges text layers by, for the request plan;
+        empty for an offline job, which sends no request: judging runs the offline
+        extractor on every page's text, a third of the render's time on a text PDF.
+        Its pages keep no verdict, so should Claude read them later they go whole."""
+        if job.mode == ProcessingMode.OFFLINE.value:
+            return ""
+        return str(self.profile.source)
 
     def _stored_source(self, job: Job) -> Path:
         """The job's bytes on this machine: the stored copy when it is whole, else the
@@ -113,8 +123,8 @@ class RenderStep:
         async def on_page(page: RenderedPage) -> None:
             image_sha = self.blobs.put_bytes(page.image) if page.image else None
             thumb_sha = self.blobs.put_bytes(page.thumb) if page.thumb else None
-            words = as_words(page.words)
-            words_sha = self.blobs.put_bytes(encode(words)) if words else None
+            blob = page.words_blob or (encode(as_words(page.words)) if page.words else b"")
+            words_sha = self.blobs.put_bytes(blob) if blob else None
             if page.error:
                 log_skipped_page(job, page.page_no, page.error, len(page.text))
             text = capped_text(job, page.page_no, page.text, self.settings.max_page_text_chars)

@@ -126,7 +126,11 @@ def shrink_image(jpeg: bytes, long_edge: int) -> bytes:
         if size == image.size or size == (0, 0):
             return jpeg
         buffer = io.BytesIO()
-        image.convert("L").resize(size, Image.Resampling.LANCZOS).save(buffer, "JPEG", quality=80)
+        # Pillow's bilinear filter is widened to the reduction, so it is antialiased;
+        # a third of LANCZOS's time (6 against 17 ms a page), and this runs in the
+        # engine's own process for every text page of every request
+        small = image.convert("L").resize(size, Image.Resampling.BILINEAR)
+        small.save(buffer, "JPEG", quality=80)
     return buffer.getvalue()
 
 

@@ -28,6 +28,7 @@ from docbatch_gui.pipeline.child_bounds import (
     tesseract_dies_with_us,
 )
 from docbatch_gui.pipeline.render import PrepareTask, page_text, render_pages
+from docbatch_gui.pipeline.words import encode as encode_words
 from docbatch_gui.system.bounds import peak_rss_mb, widen_pipe
 from docbatch_gui.system.processes import kill_self
 
@@ -119,13 +120,15 @@ def render_one(task: PrepareTask, send: Send) -> None:
                 "orientation_note": page.orientation_note,
                 "said": said_of({"orientation_note": page.orientation_note}),
                 "orientation_uncertain": page.orientation_uncertain,
-                "words": page.words,
+                # the words go as their stored blob (``words.encode``), made once here:
+                # the parent stores the bytes without decoding and encoding them again
+                "words_bytes": len(words := encode_words(page.words) if page.words else b""),
                 "image_cover": page.image_cover,
                 "text_layer": _text_layer(task, page),
                 "image_bytes": len(page.image),
                 "thumb_bytes": len(page.thumb),
             }
-            send(header, page.image + page.thumb)
+            send(header, page.image + page.thumb + words)
     except DocBatchError as exc:
         send(_error(exc.kind.value, exc.message))
         return

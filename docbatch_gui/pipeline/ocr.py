@@ -35,6 +35,9 @@ class OcrResult:
     #: the words read, with their boxes on the image the engine read turned upright
     #: by ``rotation`` (``words.py``)
     words: list[Word] = field(default_factory=list)
+    #: degrees the image was askew (counter-clockwise positive), straightened before
+    #: it was read; 0: straight, or not measured
+    skew: float = 0.0
 
 
 class OcrEngine(Protocol):

@@ -40,6 +40,9 @@ OSD_SCORE_SCALE = 5.0
 #: direction before a page is turned, and how many letters make a vote at all
 MIN_VOTE_SHARE = 0.75
 MIN_VOTE_LETTERS = 20
+#: a text layer's own lines under ``MIN_VOTE_LETTERS`` turn a page when all of them
+#: agree and hold at least this many letters (a page number, a ten-letter stamp)
+MIN_SHORT_VOTE_LETTERS = 4
 
 
 @dataclass(frozen=True)
@@ -79,15 +82,28 @@ def _weights(vectors: Iterable[tuple[float, float, float]]) -> dict[int, float]:
     return weights
 
 
-def from_vote(vectors: Iterable[tuple[float, float, float]], source: str) -> Orientation:
+def from_vote(
+    vectors: Iterable[tuple[float, float, float]], source: str, *, short_vote: bool = False
+) -> Orientation:
     """The decision of a text-direction vote (``source`` names the voters: a message
-    such as ``english("orient_source_layer")``, so the note reads in either language)."""
+    such as ``english("orient_source_layer")``, so the note reads in either language).
+
+    ``short_vote``: the voters are a file's own text layer, whose line directions are
+    exact (MuPDF's ``dir``), so even a few letters vote: under ``MIN_VOTE_LETTERS`` a
+    page is turned when every line agrees on it and there are ``MIN_SHORT_VOTE_LETTERS``
+    of them, and flagged uncertain when the lines point elsewhere than upright but do
+    not make a vote; a sideways page with a text layer is never left silently."""
     vectors = list(vectors)
     letters = sum(w for dx, dy, w in vectors if (dx or dy) and w > 0)
     rotation, share = rotation_from_vectors(vectors)
-    if letters < MIN_VOTE_LETTERS:
-        return Orientation(note=english("orient_vote_too_little", source=source, letters=letters))
     vote = {"source": source, "share": share, "letters": letters, "direction": _direction(rotation)}
+    if letters < MIN_VOTE_LETTERS:
+        if short_vote and letters and rotation:
+            if share == 1.0 and letters >= MIN_SHORT_VOTE_LETTERS:
+                note = english("orient_vote_short_turned", **vote, rotation=rotation)
+                return Orientation(rotation, round(letters / MIN_VOTE_LETTERS, 3), False, note)
+            return Orientation(0, 0.0, True, english("orient_vote_short_weak", **vote))
+        return Orientation(note=english("orient_vote_too_little", source=source, letters=letters))
     if rotation == 0:
         return Orientation(0, share, False, english("orient_vote_upright", **vote))
     if share < MIN_VOTE_SHARE:
@@ -111,16 +127,11 @@ def from_osd(
     write (None: not known). A turn on writing in none of them is noise read as text
     (a painting read as "Arabic"), so it is not acted on.
     """
-    where = english("orient_osd_at", dpi=dpi) if dpi else english("orient_osd_page")
+    where = _where(dpi)
     if rotation is None or rotation % 90:
         return Orientation(note=english("orient_osd_none", where=where))
     confidence = round(min(1.0, score / OSD_SCORE_SCALE), 3)
-    answer = {"where": where, "rotation": rotation, "score": score}
-    said = (
-        english("orient_osd_said_script", **answer, script=script)
-        if script
-        else english("orient_osd_said", **answer)
-    )
+    said = osd_said(rotation, score, dpi, script)
     if rotation == 0:
         return Orientation(0, confidence, False, english("orient_osd_upright", said=said))
     needed = MIN_OSD_SCORE_180 if rotation == 180 else MIN_OSD_SCORE_SIDEWAYS
@@ -130,6 +141,21 @@ def from_osd(
         return Orientation(0, 0.0, True, english("orient_osd_foreign", said=said))
     note = english("orient_osd_turned", said=said, rotation=rotation)
     return Orientation(rotation, confidence, False, note)
+
+
+def _where(dpi: int | None) -> Worded:
+    return english("orient_osd_at", dpi=dpi) if dpi else english("orient_osd_page")
+
+
+def osd_said(rotation: int | None, score: float, dpi: int | None, script: str = "") -> Worded:
+    """What OSD answered, in words, without the decision on it."""
+    where = _where(dpi)
+    if rotation is None or rotation % 90:
+        return english("orient_osd_no_answer", where=where)
+    answer = {"where": where, "rotation": rotation, "score": score}
+    if script:
+        return english("orient_osd_said_script", **answer, script=script)
+    return english("orient_osd_said", **answer)
 
 
 def _direction(rotation: int) -> Worded:

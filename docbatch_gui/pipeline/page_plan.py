@@ -89,22 +89,28 @@ def letters(text: str) -> int:
     return sum(ch.isalnum() for ch in text)
 
 
-def image_cover(page: Any) -> float:
+def image_cover(page: Any, infos: list[dict[str, Any]] | None = None) -> float:
     """The share of the page its embedded raster images cover (their boxes clipped to
     the page, overlaps counted once per image; capped at 1). A scan, even one with an
     OCR text layer, is a page-sized picture: its text layer is not the document's own
-    text. A logo or a signature covers a few percent."""
+    text. A logo or a signature covers a few percent.
+
+    ``infos``: the page's image blocks when the caller has them already (a text page
+    made with ``TEXT_PRESERVE_IMAGES``, its ``extractIMGINFO()``)."""
     import pymupdf
 
+    if infos is None:
+        try:
+            infos = page.get_image_info()
+        except Exception:  # a damaged image list: the text layer is judged on its own
+            return 0.0
+    if not infos:
+        return 0.0
     area = abs(page.rect)
     if not area:
         return 0.0
     frames = [page.rect, page.rect * page.derotation_matrix]
     covered = 0.0
-    try:
-        infos = page.get_image_info()
-    except Exception:  # a damaged image list: the text layer is judged on its own
-        return 0.0
     for info in infos:
         box = pymupdf.Rect(info.get("bbox", (0, 0, 0, 0)))
         covered += max(abs(box & frame) for frame in frames)

@@ -169,11 +169,15 @@ async def _render_from(
                         await on_count(progress.total)
                 elif event == "page":
                     payload = message.pop("payload", b"")
-                    split = message.pop("image_bytes")
-                    message.pop("thumb_bytes")
+                    image_end = message.pop("image_bytes")
+                    thumb_end = image_end + message.pop("thumb_bytes")
+                    words_end = thumb_end + message.pop("words_bytes", 0)
                     said = message.pop("said", None)  # the note's code, when it has one
                     page = RenderedPage(
-                        **with_said(message, said), image=payload[:split], thumb=payload[split:]
+                        **with_said(message, said),
+                        image=payload[:image_end],
+                        thumb=payload[image_end:thumb_end],
+                        words_blob=payload[thumb_end:words_end],
                     )
                     await on_page(page)
                     progress.page_done(page.page_no)

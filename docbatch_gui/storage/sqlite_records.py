@@ -141,7 +141,7 @@ class RecordTables:
             db.execute(
                 "INSERT OR REPLACE INTO ocr_cache (sha256, page_no, engine, text, rotation,"
                 " rotation_confidence, orientation_note, orientation_uncertain, words_sha,"
-                " said) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                " said, skew) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     record.sha256,
                     record.page_no,
@@ -153,6 +153,7 @@ class RecordTables:
                     int(record.orientation_uncertain),
                     record.words_sha,
                     said_text(record, OCR_SAID),
+                    record.skew,
                 ),
             )
 

@@ -270,4 +270,9 @@ MIGRATIONS: list[str] = [
         usd REAL NOT NULL
     );
     """,
+    # 20: how askew a scan was, straightened before OCR read it (degrees)
+    """
+    ALTER TABLE pages ADD COLUMN skew REAL NOT NULL DEFAULT 0;
+    ALTER TABLE ocr_cache ADD COLUMN skew REAL NOT NULL DEFAULT 0;
+    """,
 ]

@@ -166,3 +166,16 @@ def test_a_prefix_under_the_models_minimum_goes_unmarked(
     assert batch.cache_write_tokens == batch.cache_read_tokens == 0
     assert batch.cache_hit_rate == 0.0
     app.close()
+
+
+def test_an_offline_job_renders_without_judging_its_pages_for_a_request_plan(
+    settings: Settings, tmp_path: Path
+) -> None:
+    """The verdict feeds only Claude's requests; offline jobs send none, so the render
+    child does not run the extractor over every page for it. A page without one goes
+    to Claude whole, should it ever be sent."""
+    app = DocBatchApp(settings)
+    (job,) = run(app, [builders.invoice_pdf(tmp_path / "born.pdf", number="245")], "offline")
+    assert job.state in EXTRACTED, job.error
+    (page,) = app.store.list_pages(job.id)
+    assert page.text_layer == "" and page.text.strip()

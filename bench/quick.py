@@ -1,0 +1,96 @@
+"""The quick benchmarks, each figure beside its target: run at every stop.
+
+Runs ``prepare``, ``registry_import`` and ``gui_responsiveness`` one after the other
+(each alone on the machine: they measure speed), each in its own process with
+parameters sized so the whole run takes about 40 seconds on a 2-core machine; reads
+each one's last JSON line, and prints every figure of ``bench/targets.toml`` beside
+its target. The long benches (batch engine, peer OCR, registry search) run alone:
+``.venv/bin/python bench/<name>.py``.
+
+Run: ``.venv/bin/python bench/quick.py [--only prepare,...]``. The last line is JSON:
+``{"<bench>.<figure>": value, ..., "met": n, "missed": [...]}``. A bench that fails
+prints its error and counts its figures as missed; the exit code is 0 either way
+(figures are reported, not asserted).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.targets import figures_of, load_targets, met, target_text  # noqa: E402
+
+#: each quick bench's arguments here: smaller than its own defaults where the figure
+#: does not depend on the size (the prepare ratio is a rate), the same where the target
+#: names the size (100k registry rows, 100k queue rows)
+QUICK_ARGS = {
+    "prepare": ["--pages", "120", "--no-encoders"],
+    "registry_import": ["--rows", "100000"],
+    "gui_responsiveness": ["--seconds", "4", "--show-runs", "2"],
+}
+TIMEOUT_S = 120
+
+
+def run_bench(name: str, script: str) -> tuple[dict[str, Any] | None, float, str]:
+    """The bench's last JSON line, its wall time, and its error output when it failed."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "QT_QPA_PLATFORM": "offscreen"}
+    started = time.perf_counter()
+    try:
+        done = subprocess.run(
+            [sys.executable, str(ROOT / script), *QUICK_ARGS.get(name, [])],
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT_S,
+            env=env,
+            cwd=ROOT,
+        )
+    except subprocess.TimeoutExpired:
+        return None, time.perf_counter() - started, f"timed out after {TIMEOUT_S} s"
+    seconds = time.perf_counter() - started
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    if done.returncode or not lines:
+        output = (done.stderr or done.stdout).strip().splitlines()
+        return None, seconds, output[-1] if output else f"exit code {done.returncode}"
+    return json.loads(lines[-1]), seconds, ""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", default="", help="comma-separated bench names")
+    args = parser.parse_args()
+    targets = load_targets()
+    names = [n for n, t in targets.items() if t.get("quick")]
+    if args.only:
+        names = [n for n in names if n in args.only.split(",")]
+    summary: dict[str, Any] = {}
+    missed: list[str] = []
+    started = time.perf_counter()
+    for name in names:
+        figures, seconds, error = run_bench(name, targets[name]["run"])
+        print(f"{name} ({seconds:.1f} s)" + (f": FAILED {error}" if error else ""))
+        for key, target in figures_of(name).items():
+            value = (figures or {}).get(key)
+            ok = met(value, target)
+            shown = "-" if value is None else f"{value:g}"
+            verdict = "ok" if ok else "MISSED"
+            print(f"  {target['label']:<58} {shown:>9}  target {target_text(target):<8} {verdict}")
+            summary[f"{name}.{key}"] = value
+            if not ok:
+                missed.append(f"{name}.{key}")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    print(f"total {time.perf_counter() - started:.1f} s; load average {load}")
+    met_count = len(summary) - len(missed)
+    print(json.dumps({**summary, "met": met_count, "missed": missed, "load_average": load}))
+
+
+if __name__ == "__main__":
+    main()
