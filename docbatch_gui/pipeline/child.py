@@ -64,6 +64,19 @@ def _allocate_for_tests(file_name: str) -> None:
         hog[-1] = 1
 
 
+def _stall_for_tests(page_no: int) -> None:
+    """Tests: ``DOCBATCH_STALL_RENDER_PAGE=2`` (or ``1,3``) makes this child hang on
+    those pages, as MuPDF does on a page it would take minutes to draw: nothing more
+    is sent until the parent kills the child at the page's deadline. The hang is real
+    (the child blocks), so a test waits for the deadline, never for a slow input.
+    (The crash points of ``engine/faults.py`` are the engine's; the child sits below
+    it, so its seams live here.)"""
+    named = os.environ.get("DOCBATCH_STALL_RENDER_PAGE", "")
+    if str(page_no) in {part.strip() for part in named.split(",")}:
+        while True:  # killed from outside; there is nothing to wake up for
+            time.sleep(3600)
+
+
 Send = Callable[..., None]
 
 
@@ -83,6 +96,7 @@ def render_one(task: PrepareTask, send: Send) -> None:
     try:
         _allocate_for_tests(task.file_name)
         for page in render_pages(task, lambda count: send({"event": "count", "pages": count})):
+            _stall_for_tests(page.page_no)
             header = {
                 "event": "page",
                 "page_no": page.page_no,
