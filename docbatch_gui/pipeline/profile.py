@@ -134,6 +134,9 @@ class Profile:
     models: RoutingModels = RoutingModels()
     #: how each page goes to Claude (``pipeline/page_plan.py``)
     page_plan: PagePlan = dataclass_field(default_factory=PagePlan)
+    #: the languages the documents are written in (ISO 639-1): the only ones a written
+    #: date's month is read in (``pipeline/written_dates.py``)
+    languages: tuple[str, ...] = ("ru", "en")
 
     @property
     def field_keys(self) -> tuple[str, ...]:
@@ -257,6 +260,7 @@ class _ProfileIn(_Strict):
     doc_types: list[_DocTypeIn] = Field(min_length=1)
     fields: list[_FieldIn] = Field(min_length=1)
     currencies: list[_CurrencyIn] = []
+    languages: list[str] = Field(default=["ru", "en"])
 
     @model_validator(mode="after")
     def _consistent(self) -> _ProfileIn:
@@ -378,6 +382,7 @@ def _compile(raw: _ProfileIn, source: Path) -> Profile:
             min_fields=raw.page_plan.min_fields,
             image_tasks=tuple(sorted(raw.page_plan.image_tasks.items())),
         ),
+        languages=tuple(raw.languages),
     )
 
 
