@@ -52,6 +52,8 @@ DOWNLOADED = ROOT / ".corpus" / "accuracy"
 FIELDS = ("number", "date", "amount", "vat", "currency")
 #: the fields the acceptance figure counts (number, date and total of each invoice)
 KEY_FIELDS = ("number", "date", "amount")
+#: the bench's field names that the bundled profile calls otherwise
+PROFILE_KEYS = {"vat": "vat_amount"}
 #: invoice2data's answer keys → DocBatch's fields
 INVOICE2DATA_KEYS = {
     "invoice_number": "number",
@@ -215,8 +217,9 @@ def score(
         for name in FIELDS:
             if name not in case.answers or case.answers[name] in (None, ""):
                 continue
-            value = got["fields"].get(name)
-            confidence = float(got["confidence"].get(name) or 0.0)
+            key = PROFILE_KEYS.get(name, name)
+            value = got["fields"].get(key)
+            confidence = float(got["confidence"].get(key) or 0.0)
             result = verdict(name, case.answers[name], value)
             example = f"{case.path.name}: {name} {value!r} (answer {case.answers[name]!r}, "
             example += f"confidence {confidence:g})"

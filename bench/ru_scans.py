@@ -5,7 +5,7 @@ Each document is the born-digital Russian invoice of ``tests/builders.invoice_pd
 filled with values drawn from a seeded generator (number, date in one of the written
 forms, seller and buyer with valid INNs, total and VAT at 20 %), then turned into a
 scan: rendered at 150 dpi in gray, a round blue-gray stamp pressed over the
-signatures, turned by a small skew (±2.5°), with Gaussian noise and a little blur,
+signatures, turned by a small skew (±2.5°), with seeded noise and a little blur,
 and saved as a PDF holding only the picture (no text layer: only OCR reads it).
 
 ``build(folder, count, seed)`` writes ``ru_scan_NN.pdf`` files and returns, for each,
@@ -103,7 +103,8 @@ def _scan(source: Path, target: Path, rng: random.Random) -> None:
     image = image.rotate(
         rng.uniform(-2.5, 2.5), resample=Image.BICUBIC, expand=False, fillcolor=255
     )
-    noise = Image.effect_noise(image.size, rng.uniform(12, 28))
+    # noise from the seeded generator (PIL's own effect_noise is not seeded)
+    noise = Image.frombytes("L", image.size, rng.randbytes(image.size[0] * image.size[1]))
     image = Image.blend(image, noise, 0.12).filter(ImageFilter.GaussianBlur(0.6))
     buffer = io.BytesIO()
     image.save(buffer, format="JPEG", quality=70)

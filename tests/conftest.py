@@ -259,9 +259,29 @@ def logging_is_left_as_found() -> Iterator[None]:
                 logger.addHandler(handler)
 
 
+def single_model_profile(folder: Path) -> Path:
+    """The bundled profile without routing: one model reads everything. The bundled
+    profile routes by default (docs/routing.md); tests that count requests or read
+    the model of an answer use this one, and the routing tests name their models."""
+    import json
+
+    from docbatch_gui.pipeline.profile import default_profile_path
+
+    data = json.loads(default_profile_path().read_text(encoding="utf-8"))
+    data["models"] = {}
+    path = folder / "single_model_profile.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
-    return load_settings(data_dir=tmp_path / "data", JOB_TIMEOUT=60, RENDER_WORKERS=2)
+    return load_settings(
+        data_dir=tmp_path / "data",
+        JOB_TIMEOUT=60,
+        RENDER_WORKERS=2,
+        DOCBATCH_PROFILE=str(single_model_profile(tmp_path)),
+    )
 
 
 @pytest.fixture

@@ -32,10 +32,10 @@ COLUMN = 0.55
 
 _NUMBER_TOKEN = r"([0-9A-Za-zА-Яа-яЁё][0-9A-Za-zА-Яа-яЁё\-/._]*)"
 _NUMBER_MARK_RE = re.compile(
-    r"(?:№|#|(?<!\w)(?:no|nr|n|number|номер)(?!\w))\.?\s*[:№#]?\s*" + _NUMBER_TOKEN,
+    r"(?:№|#|(?<!\w)(?:no|nr|n|number|номер)(?!\w))\.?\s*[:№#°º]?\s*" + _NUMBER_TOKEN,
     re.IGNORECASE,
 )
-_FROM_RE = re.compile(r"(?<!\w)(?:от|from|dated|of)\s*$", re.IGNORECASE)
+_FROM_RE = re.compile(r"(?<!\w)(?:от|from|dated|of|du|vom|van)\s*$", re.IGNORECASE)
 _PARTY_SEP_RE = re.compile(r"\s*(?:\([^)]*\))?\s*(?P<colon>[:])?\s*")
 _PARTY_CUT_RE = re.compile(
     r",?\s*(?:(?<!\w)(?:инн|кпп|огрн|огрнип|окпо|р/с|р\.с|к/с|бик|тел|телефон|адрес|e-?mail"
@@ -119,7 +119,7 @@ def extract_number(
                 cands.append(_Cand(_clean_token(token), 0.7, title))
                 break
     if spec is not None:
-        region = range(min(len(lines), profile.strong_title_region_lines))
+        region = range(min(len(lines), profile.label_region_lines))
         for i in region:
             folded = fold(lines[i])
             if i in titles or any(p.search(folded) for p in spec.exclude_re):
@@ -129,7 +129,7 @@ def extract_number(
                 if label is None:
                     continue
                 rest = re.match(
-                    r"[\s.:#№]*(?:no\.?|number|№|#)?[\s.:]*" + _NUMBER_TOKEN,
+                    r"[\s.:#№°º]*(?:no\.?|number|№|#)?[\s.:°º]*" + _NUMBER_TOKEN,
                     lines[i][label.end() :],
                     re.IGNORECASE,
                 )
@@ -155,19 +155,28 @@ def _label_only(line: str) -> bool:
 
 
 def _column_value(lines: Sequence[str], at: int, accept: Callable[[str], str | None]) -> str | None:
-    """The value of the label alone on line ``at`` when the file's text layer lists a
-    column of labels and then the column of their values: the label's place in its
-    run of labels is its value's place in the run that follows. None when that line
-    does not hold a value of the field's shape. The pairing is a guess about the
-    layout, so its value is given COLUMN confidence, under the review threshold."""
+    """The value of the label alone on line ``at``, when the file's text layer puts
+    labels and values on lines of their own. Two layouts are common: a column of
+    labels and then the column of their values (the label's place in its run of
+    labels is its value's place in the run that follows), and each label next to its
+    value, before or after it (when both neighbours hold a value of the field's shape,
+    the one that is not next to another label). None when no line holds a value of
+    the field's shape. The pairing is a guess about the layout, so its value is given
+    COLUMN confidence, under the review threshold: it goes to review."""
     start = at
     while start > 0 and _label_only(lines[start - 1]):
         start -= 1
     end = at
     while end + 1 < len(lines) and _label_only(lines[end + 1]):
         end += 1
-    target = end + 1 + (at - start)
-    return accept(lines[target]) if target < len(lines) else None
+    if end > start:  # a run of labels: the values follow in the same order
+        target = end + 1 + (at - start)
+        return accept(lines[target]) if target < len(lines) else None
+    after = accept(lines[at + 1]) if at + 1 < len(lines) else None
+    before = accept(lines[at - 1]) if at > 0 else None
+    if after and before:  # values before their labels when the next value has its own
+        return before if at + 2 < len(lines) and _label_only(lines[at + 2]) else after
+    return after or before
 
 
 def _column_number(line: str) -> str | None:
@@ -222,8 +231,10 @@ def extract_date(
                 cands.append(_Cand(dates[0][2], 0.8, i))
                 break
     if spec is not None:
-        for i in range(min(len(lines), profile.strong_title_region_lines)):
+        for i in range(min(len(lines), profile.label_region_lines)):
             folded = fold(lines[i])
+            if _wrong_label(lines[i], spec):
+                continue
             for pattern in spec.keyword_re:
                 label = label_at_start(pattern, folded)
                 if label is None:
@@ -240,6 +251,16 @@ def extract_date(
                     value = _column_value(lines, i, column_date)
                     if value:
                         cands.append(_Cand(value, COLUMN, i))
+                break
+    number = profile.field("number")
+    if not cands and number is not None:  # "Facture n°562044387 du 02 Juillet 2015"
+        for i in range(min(len(lines), profile.label_region_lines)):
+            folded = fold(lines[i])
+            if not any(label_at_start(p, folded) for p in number.keyword_re):
+                continue
+            dates = [] if _wrong_label(lines[i], spec) else _dates(lines[i], profile)
+            if dates and _FROM_RE.search(lines[i][: dates[0][0]].rstrip(" «\"'")):
+                cands.append(_Cand(dates[0][2], 0.85, i))
                 break
     if not cands:
         for i in range(min(len(lines), profile.title_region_lines)):

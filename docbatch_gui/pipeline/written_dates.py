@@ -19,7 +19,7 @@ _DAY = r"(?:[0-3]?\d)(?:st|nd|rd|th|er|e|\.)?"
 _YEAR = r"(?:19|20)\d{2}"
 # "7. Mai 2014", "19 april 2014", "3 août 2014"; "August 3, 2014", "Aug 3rd 2014"
 _WRITTEN_RE = re.compile(
-    rf"(?<![\w.])(?:{_DAY}\s+(?:de\s+)?{_WORD}\s+(?:de\s+)?{_YEAR}|{_WORD}\s+{_DAY},?\s+{_YEAR})(?!\d)",
+    rf"(?<![\w.])(?:{_DAY}\s+(?:de\s+)?{_WORD}\s+(?:de\s+)?{_YEAR}|{_WORD}\s+{_DAY}\s*,?\s+{_YEAR})(?!\d)",
     re.IGNORECASE,
 )
 _SETTINGS = {
