@@ -34,7 +34,7 @@ _SETTINGS = {
 def _parse(span: str, languages: tuple[str, ...]) -> str | None:
     import dateparser  # imported on first use: the reader of a numeric date never pays
 
-    parsed = dateparser.parse(span, languages=list(languages), settings=_SETTINGS)  # type: ignore[arg-type]
+    parsed = dateparser.parse(span, languages=list(languages), settings=_SETTINGS)
     if parsed is None:
         return None
     # the day and year must be the span's own: "12 now 2014" is no date ("now" is)
