@@ -7,9 +7,11 @@ The sets (``--sets``, default all that are present):
   committed in ``bench/data/invoice2data`` with their origin and sha256;
 - ``ru_scans``: Russian invoices built from known values and turned into noisy,
   skewed, stamped scans (``bench/ru_scans.py``; no public Russian set exists);
-- ``sroie``, ``docile``: receipts of ICDAR-2019 SROIE and DocILE's sample, when
-  ``--download`` has put them in ``.corpus/accuracy`` (git-ignored; manifest with
-  origin and sha256). They are not needed for the figures above.
+- ``sroie``: receipts of ICDAR-2019 SROIE (date and total), when
+  ``--download-sroie N`` has put them in ``.corpus/accuracy/sroie`` (git-ignored;
+  manifest with origin, sha256 and answers; research-use data, never committed);
+- ``docile``: DocILE's sample, read the same way from ``.corpus/accuracy/docile``
+  when a manifest of that shape is there (no downloader yet).
 
 Each file goes through the real ``DocBatchApp`` on a fresh data folder: ``offline``
 (the offline reader, Tesseract OCR for scans: no key, no network) always, and with
@@ -158,6 +160,50 @@ def downloaded_cases(name: str) -> list[Case]:
     ]
 
 
+SROIE_REPO = "zzzDavid/ICDAR-2019-SROIE"
+SROIE_COMMIT = "27be4271b251c256f695acbade9a801bffe85994"
+
+
+def download_sroie(count: int, git_dir: Path | None = None) -> Path:
+    """The first ``count`` SROIE receipts (image and answers) into ``DOWNLOADED/sroie``
+    with a manifest (origin, sha256, answers), from GitHub at a pinned commit, or from
+    a local clone (``git_dir``). The set's licence allows research use only: it is
+    downloaded, never committed."""
+    import hashlib
+    import subprocess
+
+    import httpx
+
+    from docbatch_gui.domain.normalize import normalize_date
+
+    def read(path: str) -> bytes:
+        if git_dir is not None:
+            return subprocess.run(
+                ["git", "-C", str(git_dir), "show", f"{SROIE_COMMIT}:{path}"],
+                capture_output=True,
+                check=True,
+            ).stdout
+        url = f"https://raw.githubusercontent.com/{SROIE_REPO}/{SROIE_COMMIT}/{path}"
+        return httpx.get(url, timeout=60, follow_redirects=True).raise_for_status().content
+
+    folder = DOWNLOADED / "sroie"
+    folder.mkdir(parents=True, exist_ok=True)
+    files: dict[str, Any] = {}
+    for n in range(count):
+        key = json.loads(read(f"data/key/{n:03d}.json"))
+        image = read(f"data/img/{n:03d}.jpg")
+        name = f"sroie_{n:03d}.jpg"
+        (folder / name).write_bytes(image)
+        files[name] = {
+            "origin": f"github:{SROIE_REPO}@{SROIE_COMMIT}:data/img/{n:03d}.jpg",
+            "sha256": hashlib.sha256(image).hexdigest(),
+            "answers": {"date": normalize_date(key.get("date")), "amount": key.get("total")},
+            "language": "en",
+        }
+    (folder / "manifest.json").write_text(json.dumps({"files": files}, indent=1) + "\n")
+    return folder
+
+
 # --------------------------------------------------------------------- judging
 
 
@@ -226,6 +272,8 @@ def score(
             per_field[name].add(result, confidence >= threshold, example)
             if name in KEY_FIELDS:
                 per_language.setdefault(case.language, Tally()).add(result, False, example)
+        if "doc_type" not in case.answers:  # receipts: the profile has no such type
+            continue
         kind = got["doc_type"]
         result = (
             "missing"
@@ -255,8 +303,18 @@ def main() -> None:
     parser.add_argument(
         "--live", action="store_true", help="also the Claude path (sync; key from the keyring)"
     )
+    parser.add_argument(
+        "--download-sroie",
+        type=int,
+        default=0,
+        metavar="N",
+        help="first fetch N SROIE receipts into .corpus/accuracy/sroie (network)",
+    )
+    parser.add_argument("--sroie-git", type=Path, help="read SROIE from this local clone instead")
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
+    if args.download_sroie:
+        download_sroie(args.download_sroie, args.sroie_git)
     wanted = set(args.sets.split(","))
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)

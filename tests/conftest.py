@@ -300,9 +300,14 @@ def _anthropic_server() -> Iterator[FakeAnthropic]:
 
 
 @pytest.fixture
-def fake_anthropic(_anthropic_server: FakeAnthropic) -> FakeAnthropic:
-    """The wire-level fake Anthropic API, reset for each test."""
+def fake_anthropic(
+    _anthropic_server: FakeAnthropic, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> FakeAnthropic:
+    """The wire-level fake Anthropic API, reset for each test. Processes the test
+    starts (the CLI) read with one model, as the tests counting requests expect; a
+    test of routing names its profile (``tests/routing_helpers.py``)."""
     _anthropic_server.reset()
+    monkeypatch.setenv("DOCBATCH_PROFILE", str(single_model_profile(tmp_path)))
     return _anthropic_server
 
 
