@@ -41,7 +41,7 @@ import tempfile
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -65,14 +65,19 @@ SAMPLES = ROOT / "docbatch_gui" / "resources" / "samples"
 EXTRACTED = (JobState.DONE, JobState.NEEDS_REVIEW)
 
 # ---------------------------------------------------------------------------- routing
-# The planned run's profile routes by difficulty (docs/routing.md): the cheap model
-# reads every page first, and a document it reads badly (a key field missing, below
-# the review threshold, a failed check, a value not on its page) goes once to the
-# strong model. The naive and batch runs use the strong model alone, as a system
-# without routing must to read every page right. ``--no-routing`` plans without it.
-FIRST_MODEL = "claude-haiku-5-5"
+# The planned run reads as the bundled profile does by default (docs/routing.md): the
+# settings' model, the catalogue's default (the cheap model), reads every page first,
+# and a document it reads badly (a key field missing, below the review threshold, a
+# failed check, a value not on its page) goes once to the profile's escalation model.
+# The naive and batch runs use the strong model alone, as a system without routing
+# must to read every page right. ``--no-routing`` plans without it.
+FIRST_MODEL = load_catalogue().default_model
 STRONG_MODEL = "claude-sonnet-5-5"
-ROUTING: dict[str, Any] = {"models": {"first": FIRST_MODEL, "escalation": STRONG_MODEL}}
+#: the bundled profile's own models (what a new install routes with)
+ROUTING: dict[str, Any] = {
+    "models": {k: v for k, v in asdict(load_profile().models).items() if v is not None}
+}
+NO_ROUTING: dict[str, Any] = {"models": {}}
 
 
 @dataclass
@@ -244,13 +249,14 @@ def main() -> None:
         planned_plan = {**_plan(), "mode": "auto"}
         if args.text_only:
             planned_plan["image_tasks"] = {}
-        images = profile_with(root, "image", page_plan=image_plan)
-        routing = {} if args.no_routing else ROUTING
+        images = profile_with(root, "image", page_plan=image_plan, **NO_ROUTING)
+        routing = NO_ROUTING if args.no_routing else ROUTING
         planned = profile_with(root, "planned", page_plan=planned_plan, **routing)
         naive = run("naive sync", files, images, "sync", fake, root, model)
         with five_minute_cache_always():
             today = run("batch today", files, images, "batch", fake, root, model)
-        plan = run("planned", files, planned, "batch", fake, root, model)
+        first = model if args.no_routing else FIRST_MODEL
+        plan = run("planned", files, planned, "batch", fake, root, first)
     naive_cost = naive_usd(model, naive.usage)
     uncached = Usage(naive.usage.prompt_tokens, naive.usage.output_tokens)
     report(replace(naive, usage=uncached), naive_cost)  # the tokens as naive sync pays them
@@ -278,7 +284,7 @@ def main() -> None:
         "text_pages": plan.text_pages,
         "image_pages": plan.image_pages,
         "escalated_share": plan.escalated_share,
-        "routing": routing or None,
+        "routing": routing["models"] or None,
         "documents": len(plan.documents),
         "documents_same_as_naive": same,
         "all_extracted": extracted,

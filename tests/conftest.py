@@ -263,9 +263,29 @@ def logging_is_left_as_found() -> Iterator[None]:
                 logger.addHandler(handler)
 
 
+def single_model_profile(folder: Path) -> Path:
+    """The bundled profile without routing: one model reads everything. The bundled
+    profile routes by default (docs/routing.md); tests that count requests or read
+    the model of an answer use this one, and the routing tests name their models."""
+    import json
+
+    from docbatch_gui.pipeline.profile import default_profile_path
+
+    data = json.loads(default_profile_path().read_text(encoding="utf-8"))
+    data["models"] = {}
+    path = folder / "single_model_profile.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
-    return load_settings(data_dir=tmp_path / "data", JOB_TIMEOUT=60, RENDER_WORKERS=2)
+    return load_settings(
+        data_dir=tmp_path / "data",
+        JOB_TIMEOUT=60,
+        RENDER_WORKERS=2,
+        DOCBATCH_PROFILE=str(single_model_profile(tmp_path)),
+    )
 
 
 @pytest.fixture
@@ -284,9 +304,14 @@ def _anthropic_server() -> Iterator[FakeAnthropic]:
 
 
 @pytest.fixture
-def fake_anthropic(_anthropic_server: FakeAnthropic) -> FakeAnthropic:
-    """The wire-level fake Anthropic API, reset for each test."""
+def fake_anthropic(
+    _anthropic_server: FakeAnthropic, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> FakeAnthropic:
+    """The wire-level fake Anthropic API, reset for each test. Processes the test
+    starts (the CLI) read with one model, as the tests counting requests expect; a
+    test of routing names its profile (``tests/routing_helpers.py``)."""
     _anthropic_server.reset()
+    monkeypatch.setenv("DOCBATCH_PROFILE", str(single_model_profile(tmp_path)))
     return _anthropic_server
 
 

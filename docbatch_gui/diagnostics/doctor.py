@@ -198,7 +198,9 @@ def _anthropic(settings: Settings) -> Check:
 
 def _model(settings: Settings) -> Check:
     """The model and what every request asks of it, from the catalogue."""
+    from docbatch_gui.engine.routing import route_for
     from docbatch_gui.llm.catalogue import load_catalogue
+    from docbatch_gui.pipeline.profile import load_profile
     from docbatch_gui.settings.model import profile_models
 
     info = load_catalogue().model(settings.anthropic_model)
@@ -207,12 +209,11 @@ def _model(settings: Settings) -> Check:
         f"{info.id} ({info.name}, {info.status}): ${prices.input:g} in / ${prices.output:g} "
         f"out per million tokens, half in batch mode; {settings.thinking_choice.label}"
     )
-    routes = dict(profile_models(settings.profile_path))
-    if routes:  # the profile names the models (docs/routing.md)
-        first = routes.get("first", info.id)
-        detail += f"; the profile reads documents with {first} first"
-        if "escalation" in routes:
-            detail += f" and sends those in doubt once to {routes['escalation']}"
+    route = route_for(settings, load_profile(settings.profile_path))
+    if dict(profile_models(settings.profile_path)):  # the profile names models
+        detail += f"; the profile reads documents with {route.first} first"
+        if route.escalation:  # docs/routing.md: only to a dearer model the settings allow
+            detail += f" and sends those in doubt once to {route.escalation}"
     if info.status != "current":
         return Check(
             "Claude model", Status.WARN, detail + "; a legacy model: consider a current one"

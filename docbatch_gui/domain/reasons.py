@@ -61,9 +61,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "ru": "распознавание ({engine}) не нашло текста на {pages}: проверьте скан",
     },
     "pages_not_rendered": {
-        "en": "{pages} could not be rendered in time (PAGE_TIMEOUT): only the file's text "
+        "en": "{pages} could not be rendered in time (PAGE_TIMEOUT or the job's time): only "
+        "the file's text "
         "layer was read; check it against the source file",
-        "ru": "не удалось вовремя отрисовать {pages} (PAGE_TIMEOUT): прочитан только "
+        "ru": "не удалось вовремя отрисовать {pages} (PAGE_TIMEOUT или время задания): "
+        "прочитан только "
         "текстовый слой файла; сверьте с исходным файлом",
     },
     "orientation_uncertain": {

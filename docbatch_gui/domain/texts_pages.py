@@ -21,6 +21,14 @@ PAGE_TEXTS: dict[str, dict[str, str]] = {
         "en": "rendering took longer than {seconds:g} s (PAGE_TIMEOUT)",
         "ru": "отрисовка заняла больше {seconds:g} с (PAGE_TIMEOUT)",
     },
+    # ... or its share of the job's time ran out first (what JOB_TIMEOUT left for
+    # the pages still to render was less than PAGE_TIMEOUT)
+    "page_render_job_share": {
+        "en": "rendering took longer than {seconds:g} s, this page's share of what "
+        "JOB_TIMEOUT left for the pages still to render",
+        "ru": "отрисовка заняла больше {seconds:g} с — доли этой страницы во времени, "
+        "которое JOB_TIMEOUT оставил на ещё не отрисованные страницы",
+    },
     # who voted on the direction of the text
     "orient_source_layer": {"en": "text layer lines", "ru": "строки текстового слоя"},
     "orient_source_vision": {"en": "Vision word boxes", "ru": "рамки слов Google Vision"},

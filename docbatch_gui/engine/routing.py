@@ -22,10 +22,10 @@ from typing import Any
 from docbatch_gui.checks import CHECK_CODES
 from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.domain.models import Document
-from docbatch_gui.llm.catalogue import load_catalogue
+from docbatch_gui.llm.catalogue import Catalogue, load_catalogue
 from docbatch_gui.llm.requests import custom_id
 from docbatch_gui.llm.thinking import choose
-from docbatch_gui.pipeline.profile import Profile
+from docbatch_gui.pipeline.profile import Profile, default_profile_path
 from docbatch_gui.settings.model import Settings, combination_problem
 
 #: the request tiers a record can belong to
@@ -78,11 +78,15 @@ def route_for(settings: Settings, profile: Profile) -> Route:
 
     The settings' ``ANTHROPIC_MODEL`` is the model of a profile without
     ``models.first``; the profile's ``models.first`` wins where it is set (the profile
-    is what an administrator tuned for the document mix)."""
+    is what an administrator tuned for the document mix). An escalation model no dearer
+    than the first is no escalation (``_stronger``)."""
     named = profile.models
     first = named.first or settings.anthropic_model
-    models = [first] + ([named.escalation] if named.escalation else [])
     catalogue = load_catalogue()
+    escalation = named.escalation if _stronger(catalogue, first, named.escalation) else None
+    if escalation and _refused_default(settings, profile, escalation):
+        escalation = None
+    models = [first] + ([escalation] if escalation else [])
     options: dict[str, Mapping[str, Any]] = {}
     for role, model in zip(("first", "escalation"), models, strict=False):
         if catalogue.get(model) is None:
@@ -107,7 +111,38 @@ def route_for(settings: Settings, profile: Profile) -> Route:
             )
         info = catalogue.model(model)
         options[model] = choose(info, settings.claude_effort, settings.claude_thinking).params()
-    return Route(first, named.escalation, options)
+    return Route(first, escalation, options)
+
+
+def _refused_default(settings: Settings, profile: Profile, escalation: str) -> bool:
+    """Whether the bundled profile's escalation model refuses these settings (Sonnet
+    5.5 takes no forced tool, ``CLAUDE_OUTPUT=tool``). The bundled escalation is a
+    default, never a reason to refuse a start: such settings read with one model, as
+    before routing. A profile an administrator wrote is held to its word instead."""
+    if profile.source != default_profile_path():
+        return False
+    problem = combination_problem(
+        escalation,
+        settings.claude_effort,
+        settings.claude_thinking,
+        settings.claude_output,
+        settings.max_output_tokens,
+    )
+    return problem is not None
+
+
+def _stronger(catalogue: Catalogue, first: str, escalation: str | None) -> bool:
+    """Whether ``escalation`` is a step up from ``first``: a dearer model (input price)
+    of the catalogue. Escalating to the same model, or to a cheaper one (the bundled
+    profile's Sonnet when ANTHROPIC_MODEL is Opus), would pay again for no better
+    reading, so the route then has no escalation. An unknown model is left to the
+    caller's check, which names it."""
+    if escalation is None or escalation == first:
+        return False
+    first_info, escalation_info = catalogue.get(first), catalogue.get(escalation)
+    if first_info is None or escalation_info is None:
+        return True
+    return escalation_info.prices.input > first_info.prices.input
 
 
 # -- request ids ----------------------------------------------------------------------

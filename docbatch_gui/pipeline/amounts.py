@@ -144,6 +144,28 @@ def _line_candidates(
     return cands
 
 
+_RATE_RE = re.compile(r"(?<![\d.,])(\d{1,2}(?:[.,]\d{1,2})?)\s*%")
+
+
+def _fits_rate(line: str, vat: str, total: str) -> bool:
+    """Whether the VAT is the rate its line names of the total (included, as Russian
+    invoices print it, or added on top of it as a net amount); True when the line
+    names no rate. "Tax 15% on $ 112.90: $ 16.94" with a total of 279.84 does not fit:
+    that VAT is doubted, never given as read."""
+    rates = _RATE_RE.findall(line)
+    if not rates:
+        return True
+    rate = Decimal(rates[0].replace(",", "."))
+    if rate <= 0:
+        return True
+    amount, tax = Decimal(total), Decimal(vat)
+    included = amount * rate / (100 + rate)
+    on_top = amount * rate / 100
+    # a cent of rounding; an OCR slip in the last digits (…,42 read …,40) is more
+    tolerance = Decimal("0.011")
+    return abs(tax - included) <= tolerance or abs(tax - on_top) <= tolerance
+
+
 def extract_amounts(lines: Sequence[str], profile: Profile) -> AmountResult:
     lexicon = _lexicon(profile)
     any_label = _any_label(lexicon)
@@ -158,6 +180,11 @@ def extract_amounts(lines: Sequence[str], profile: Profile) -> AmountResult:
         total_conf = max(c.confidence for c in chosen)
         if len(values) > 1:
             total_conf = min(total_conf, _CONFLICT)
+        weak = {c.value for c in cands if c.kind == TOTAL2}
+        if tier[0].kind == TOTAL1 and any(Decimal(v) > Decimal(total) for v in weak):
+            # "Итого: 588 618,54" above "Итого к оплате: 588 618": the strong label's
+            # value is cut short (OCR lost its end) or only part is due: doubted
+            total_conf = min(total_conf, _CONFLICT)
         total_lines = [c.line for c in chosen]
     vat, vat_conf = None, 0.0
     vats = [c for c in cands if c.kind == VAT]
@@ -167,4 +194,6 @@ def extract_amounts(lines: Sequence[str], profile: Profile) -> AmountResult:
             vat_conf = min(vat_conf, _CONFLICT)
         if total is not None and Decimal(vat) > Decimal(total):
             vat_conf = min(vat_conf, _CONFLICT)  # VAT above the total: a misread
+        elif total is not None and not _fits_rate(lines[vats[0].line], vat, total):
+            vat_conf = min(vat_conf, _CONFLICT)
     return AmountResult(total, total_conf, total_lines, vat, vat_conf)

@@ -11,7 +11,7 @@ trustworthy is found the field stays None: null over wrong.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from docbatch_gui.domain.normalize import (
@@ -24,15 +24,18 @@ from docbatch_gui.domain.reasons import ReviewCode
 from docbatch_gui.pipeline.amounts import extract_amounts
 from docbatch_gui.pipeline.profile import FieldProfile, Profile
 from docbatch_gui.pipeline.textutil import fold, label_at_start
+from docbatch_gui.pipeline.written_dates import find_written_dates
 
 HIGH, LABEL_NEXT_LINE, PATTERN_ONLY, CONFLICT = 0.9, 0.75, 0.5, 0.5
+#: a value paired with its label by the order of a column of labels and one of values
+COLUMN = 0.55
 
 _NUMBER_TOKEN = r"([0-9A-Za-zА-Яа-яЁё][0-9A-Za-zА-Яа-яЁё\-/._]*)"
 _NUMBER_MARK_RE = re.compile(
-    r"(?:№|#|(?<!\w)(?:no|nr|n|number|номер)(?!\w))\.?\s*[:№#]?\s*" + _NUMBER_TOKEN,
+    r"(?:№|#|(?<!\w)(?:no|nr|n|number|номер)(?!\w))\.?\s*[:№#°º]?\s*" + _NUMBER_TOKEN,
     re.IGNORECASE,
 )
-_FROM_RE = re.compile(r"(?<!\w)(?:от|from|dated|of)\s*$", re.IGNORECASE)
+_FROM_RE = re.compile(r"(?<!\w)(?:от|from|dated|of|du|vom|van)\s*$", re.IGNORECASE)
 _PARTY_SEP_RE = re.compile(r"\s*(?:\([^)]*\))?\s*(?P<colon>[:])?\s*")
 _PARTY_CUT_RE = re.compile(
     r",?\s*(?:(?<!\w)(?:инн|кпп|огрн|огрнип|окпо|р/с|р\.с|к/с|бик|тел|телефон|адрес|e-?mail"
@@ -116,7 +119,7 @@ def extract_number(
                 cands.append(_Cand(_clean_token(token), 0.7, title))
                 break
     if spec is not None:
-        region = range(min(len(lines), profile.strong_title_region_lines))
+        region = range(min(len(lines), profile.label_region_lines))
         for i in region:
             folded = fold(lines[i])
             if i in titles or any(p.search(folded) for p in spec.exclude_re):
@@ -126,14 +129,80 @@ def extract_number(
                 if label is None:
                     continue
                 rest = re.match(
-                    r"[\s.:#№]*(?:no\.?|number|№|#)?[\s.:]*" + _NUMBER_TOKEN,
+                    r"[\s.:#№°º]*(?:no\.?|number|№|#)?[\s.:°º]*" + _NUMBER_TOKEN,
                     lines[i][label.end() :],
                     re.IGNORECASE,
                 )
                 if rest and _number_token_ok(_clean_token(rest.group(1))):
                     cands.append(_Cand(_clean_token(rest.group(1)), HIGH, i))
+                elif not lines[i][label.end() :].strip(" .:#№"):
+                    value = _column_value(lines, i, _column_number)
+                    if value:
+                        cands.append(_Cand(value, COLUMN, i))
                 break
     return _pick(cands, normalize_number)
+
+
+# ------------------------------------------------- labels in a column, values in the next
+
+
+def _label_only(line: str) -> bool:
+    """A line that is a label without its value ("Factuurnummer:", "Klantnummer:"):
+    a few words without digits, ending with a colon (a name would be taken for one
+    without it)."""
+    text = line.strip()
+    return text.endswith(":") and not any(ch.isdigit() for ch in text) and len(text.split()) <= 4
+
+
+def _column_value(lines: Sequence[str], at: int, accept: Callable[[str], str | None]) -> str | None:
+    """The value of the label alone on line ``at``, when the file's text layer puts
+    labels and values on lines of their own. Two layouts are common: a column of
+    labels and then the column of their values (the label's place in its run of
+    labels is its value's place in the run that follows), and each label next to its
+    value, before or after it (when both neighbours hold a value of the field's shape,
+    the one that is not next to another label). None when no line holds a value of
+    the field's shape. The pairing is a guess about the layout, so its value is given
+    COLUMN confidence, under the review threshold: it goes to review."""
+    start = at
+    while start > 0 and _label_only(lines[start - 1]):
+        start -= 1
+    end = at
+    while end + 1 < len(lines) and _label_only(lines[end + 1]):
+        end += 1
+    if end > start:  # a run of labels: the values follow in the same order
+        target = end + 1 + (at - start)
+        return accept(lines[target]) if target < len(lines) else None
+    after = accept(lines[at + 1]) if at + 1 < len(lines) else None
+    before = accept(lines[at - 1]) if at > 0 else None
+    if after and before:  # values before their labels when the next value has its own
+        return before if at + 2 < len(lines) and _label_only(lines[at + 2]) else after
+    return after or before
+
+
+def _column_number(line: str) -> str | None:
+    token = _clean_token(line.strip().lstrip("#№: "))
+    if " " in token or not token or not _number_token_ok(token):
+        return None
+    return token
+
+
+def _dates(text: str, profile: Profile) -> list[tuple[int, int, str]]:
+    """Numeric and Russian dates (``find_dates``) and those written with the month's
+    name in the profile's languages, in text order, without overlaps."""
+    found = find_dates(text)
+    for written in find_written_dates(text, profile.languages):
+        if not any(written[0] < end and start < written[1] for start, end, _ in found):
+            found.append(written)
+    return sorted(found)
+
+
+def _wrong_label(line: str, spec: FieldProfile | None) -> bool:
+    """The line carries a label of another date or amount (``exclude``: order date,
+    due date, subtotal): its value is left out rather than taken for this field."""
+    if spec is None or not spec.exclude_re:
+        return False
+    folded = fold(line)
+    return any(pattern.search(folded) for pattern in spec.exclude_re)
 
 
 def extract_date(
@@ -141,7 +210,14 @@ def extract_date(
 ) -> tuple[str | None, float]:
     spec = profile.field("date")
     cands: list[_Cand] = []
-    dated = next(((i, d[0]) for i in titles if (d := find_dates(lines[i]))), None)
+    dated = next(
+        (
+            (i, d[0])
+            for i in titles
+            if not _wrong_label(lines[i], spec) and (d := _dates(lines[i], profile))
+        ),
+        None,
+    )
     if dated is not None:
         title, (start, _end, iso) = dated
         line = lines[title]
@@ -150,24 +226,45 @@ def extract_date(
     elif titles:
         title = titles[0]
         for i in range(title + 1, min(len(lines), title + 4)):
-            dates = find_dates(lines[i])
+            dates = [] if _wrong_label(lines[i], spec) else _dates(lines[i], profile)
             if dates and len(normalize_text(lines[i]).split()) <= 8:
                 cands.append(_Cand(dates[0][2], 0.8, i))
                 break
     if spec is not None:
-        for i in range(min(len(lines), profile.strong_title_region_lines)):
+        for i in range(min(len(lines), profile.label_region_lines)):
             folded = fold(lines[i])
+            if _wrong_label(lines[i], spec):
+                continue
             for pattern in spec.keyword_re:
                 label = label_at_start(pattern, folded)
                 if label is None:
                     continue
-                dates = find_dates(lines[i][label.end() :])
+                dates = _dates(lines[i][label.end() :], profile)
                 if dates:
                     cands.append(_Cand(dates[0][2], HIGH, i))
+                elif not lines[i][label.end() :].strip(" .:"):
+
+                    def column_date(line: str) -> str | None:
+                        found = _dates(line, profile)
+                        return found[0][2] if found and len(line.split()) <= 5 else None
+
+                    value = _column_value(lines, i, column_date)
+                    if value:
+                        cands.append(_Cand(value, COLUMN, i))
+                break
+    number = profile.field("number")
+    if not cands and number is not None:  # "Facture n°562044387 du 02 Juillet 2015"
+        for i in range(min(len(lines), profile.label_region_lines)):
+            folded = fold(lines[i])
+            if not any(label_at_start(p, folded) for p in number.keyword_re):
+                continue
+            dates = [] if _wrong_label(lines[i], spec) else _dates(lines[i], profile)
+            if dates and _FROM_RE.search(lines[i][: dates[0][0]].rstrip(" «\"'")):
+                cands.append(_Cand(dates[0][2], 0.85, i))
                 break
     if not cands:
         for i in range(min(len(lines), profile.title_region_lines)):
-            dates = find_dates(lines[i])
+            dates = [] if _wrong_label(lines[i], spec) else _dates(lines[i], profile)
             if dates:
                 cands.append(_Cand(dates[0][2], PATTERN_ONLY, i))
                 break

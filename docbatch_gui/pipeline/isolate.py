@@ -26,7 +26,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from docbatch_gui.domain.said import say
@@ -103,6 +103,10 @@ def live_groups() -> frozenset[int]:
 
 TERMINAL_EVENTS = frozenset({"done", "error"})
 
+#: seconds a child may stay quiet between messages: fixed, asked anew after each
+#: message, or no limit
+StallLimit = float | Callable[[], float | None] | None
+
 
 class Child:
     """One long-lived child process in its own process group; with ``memory_mb``, its
@@ -157,7 +161,7 @@ class Child:
         return self._stderr_tail.decode("utf-8", "replace").strip()
 
     async def run(
-        self, payload: dict[str, Any], deadline: float, *, stall_limit: float | None = None
+        self, payload: dict[str, Any], deadline: float, *, stall_limit: StallLimit = None
     ) -> AsyncIterator[dict[str, Any]]:
         """Send one task; yield its messages up to and including the terminal one.
 
@@ -165,7 +169,9 @@ class Child:
         killed and DeadlineExceeded is raised. With ``stall_limit``, the same happens
         (as ChildStalled) when, after the first message, no message follows the
         previous one within that many seconds: one page of a stream that never
-        finishes. If the child ends mid-task, ChildCrashed.
+        finishes. A callable ``stall_limit`` is asked after each message (the next
+        page's time may depend on the time left and the pages to go). If the child
+        ends mid-task, ChildCrashed.
         If the caller stops iterating early, the child is mid-task and must be killed
         (``Child.kill``) rather than reused; ``reusable`` says so.
         """
@@ -191,7 +197,7 @@ class Child:
         raise ChildCrashed(_how_it_ended(self.process.returncode, tail[-1] if tail else ""))
 
     async def _messages(
-        self, deadline: float, stall_limit: float | None = None
+        self, deadline: float, stall_limit: StallLimit = None
     ) -> AsyncIterator[dict[str, Any]]:
         """Lines until EOF or the child's exit; DeadlineExceeded past the deadline.
 
@@ -233,8 +239,9 @@ class Child:
                     except asyncio.IncompleteReadError:
                         return
                 yield message
-                if stall_limit is not None:  # the caller's own time is not the page's
-                    limit = min(deadline, time.monotonic() + stall_limit)
+                seconds = stall_limit() if callable(stall_limit) else stall_limit
+                if seconds is not None:  # the caller's own time is not the page's
+                    limit = min(deadline, time.monotonic() + seconds)
         finally:
             if read is not None:
                 read.cancel()

@@ -20,6 +20,7 @@ from docbatch_gui.domain.errors import (
 )
 from docbatch_gui.domain.messages import english, from_wire, with_said
 from docbatch_gui.pipeline.isolate import ChildCrashed, ChildPool, ChildStalled, DeadlineExceeded
+from docbatch_gui.pipeline.page_deadline import PageDeadline, page_deadline
 from docbatch_gui.pipeline.render import PrepareTask, RenderedPage
 from docbatch_gui.pipeline.textutil import page_ranges
 
@@ -85,17 +86,29 @@ async def run_prepare(
     With ``page_timeout``, a page the renderer does not finish in time is given up:
     its child is killed, the page goes to ``on_page`` without an image (with its text
     layer, read in a fresh child, and ``error`` saying why), and a new child carries
-    on from the next page. ``deadline`` still bounds the whole file.
+    on from the next page. A page's time is the smaller of ``page_timeout`` and what
+    ``deadline`` leaves for the pages still to render (``page_deadline``), so a hung
+    page is skipped and the rest of the file still renders in time; ``deadline``
+    bounds the whole file.
     """
-    progress = _Progress(task.first_page)
+    progress = _Progress(task.first_page, started=time.monotonic())
     while True:
         try:
-            await _render_from(task, progress, deadline, pool, on_count, on_page, page_timeout)
+            await _render_from(
+                task,
+                progress,
+                deadline,
+                pool,
+                on_count,
+                on_page,
+                progress.limit(task, deadline, page_timeout),
+            )
             break
         except ChildStalled:
             page_no = progress.next_page
-            reason = english("page_render_timeout", seconds=page_timeout)
-            text = await _text_layer(task, page_no, deadline, pool, page_timeout or 0)
+            reason = _skip_reason(progress.last_deadline)
+            seconds = progress.last_deadline.seconds if progress.last_deadline else 0
+            text = await _text_layer(task, page_no, deadline, pool, seconds)
             await on_page(RenderedPage(page_no, 0, 0, b"", b"", text, error=reason))
             progress.page_done(page_no)
             progress.skipped.append(page_no)
@@ -129,6 +142,14 @@ async def run_prepare(
     )
 
 
+def _skip_reason(deadline: PageDeadline | None) -> str:
+    """Why a page was given up: PAGE_TIMEOUT, or the share of JOB_TIMEOUT it had."""
+    seconds = round(deadline.seconds, 1) if deadline else 0
+    if deadline and deadline.by_job:
+        return english("page_render_job_share", seconds=seconds)
+    return english("page_render_timeout", seconds=seconds)
+
+
 @dataclass
 class _Progress:
     """Where a file's rendering stands, across the children it took."""
@@ -138,10 +159,37 @@ class _Progress:
     done: int = 0
     peak: float | None = None
     skipped: list[int] = field(default_factory=list)
+    started: float = 0.0
+    #: the time the page being rendered was given (what a skip's reason says)
+    last_deadline: PageDeadline | None = None
 
     def page_done(self, page_no: int) -> None:
         self.done += 1
         self.next_page = page_no + 1
+
+    def pace(self) -> float | None:
+        """Mean seconds per rendered page of this file so far (None before any)."""
+        rendered = self.done - len(self.skipped)
+        if rendered <= 0:
+            return None
+        return (time.monotonic() - self.started) / rendered
+
+    def limit(
+        self, task: PrepareTask, deadline: float, page_timeout: float | None
+    ) -> Callable[[], float | None] | None:
+        """The child's stall limit: the next page's time, asked after each message."""
+        if page_timeout is None:
+            return None
+
+        def next_page_seconds() -> float | None:
+            last = self.total if task.last_page is None else min(task.last_page, self.total or 0)
+            left = (last - self.next_page + 1) if last else 1
+            self.last_deadline = page_deadline(
+                deadline - time.monotonic(), left, page_timeout, self.pace()
+            )
+            return self.last_deadline.seconds if self.last_deadline else None
+
+        return next_page_seconds
 
     def past_end(self, task: PrepareTask) -> bool:
         last = self.total if task.last_page is None else min(task.last_page, self.total or 0)
@@ -155,13 +203,13 @@ async def _render_from(
     pool: ChildPool,
     on_count: Callable[[int], Awaitable[None]],
     on_page: Callable[[RenderedPage], Awaitable[None]],
-    page_timeout: float | None,
+    stall_limit: Callable[[], float | None] | None,
 ) -> None:
     """One child renders from ``progress.next_page`` to the end (or until it stalls)."""
     resumed = replace(task, first_page=progress.next_page)
     async with pool.lease() as child:
         try:
-            async for message in child.run(resumed.to_dict(), deadline, stall_limit=page_timeout):
+            async for message in child.run(resumed.to_dict(), deadline, stall_limit=stall_limit):
                 event = message.pop("event")
                 if event == "count":
                     if progress.total is None:

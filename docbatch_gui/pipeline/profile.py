@@ -134,6 +134,13 @@ class Profile:
     models: RoutingModels = RoutingModels()
     #: how each page goes to Claude (``pipeline/page_plan.py``)
     page_plan: PagePlan = dataclass_field(default_factory=PagePlan)
+    #: the languages the documents are written in (ISO 639-1): the only ones a written
+    #: date's month is read in (``pipeline/written_dates.py``)
+    languages: tuple[str, ...] = ("ru", "en")
+    #: lines from the top of a document where a labelled number or date is looked for
+    #: (0: ``strong_title_region_lines``); a header block of 25 lines is not enough
+    #: for invoices whose labels sit under the addresses
+    label_region_lines: int = 0
 
     @property
     def field_keys(self) -> tuple[str, ...]:
@@ -257,6 +264,8 @@ class _ProfileIn(_Strict):
     doc_types: list[_DocTypeIn] = Field(min_length=1)
     fields: list[_FieldIn] = Field(min_length=1)
     currencies: list[_CurrencyIn] = []
+    languages: list[str] = Field(default=["ru", "en"])
+    label_region_lines: int = Field(default=0, ge=0, le=400)
 
     @model_validator(mode="after")
     def _consistent(self) -> _ProfileIn:
@@ -378,6 +387,8 @@ def _compile(raw: _ProfileIn, source: Path) -> Profile:
             min_fields=raw.page_plan.min_fields,
             image_tasks=tuple(sorted(raw.page_plan.image_tasks.items())),
         ),
+        languages=tuple(raw.languages),
+        label_region_lines=raw.label_region_lines or raw.strong_title_region_lines,
     )
 
 

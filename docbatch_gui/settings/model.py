@@ -399,6 +399,8 @@ class Settings(BaseSettings):
         except ConfigError as exc:  # a missing or broken profile file, said as a setting
             raise ValueError(exc.message) from None
         for role, model in routes:
+            if self.profile_path is None and role == "escalation":
+                continue  # the bundled profile's escalation is a default: refused, it is off
             problem = combination_problem(
                 model,
                 self.claude_effort,

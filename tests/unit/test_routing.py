@@ -50,19 +50,50 @@ def _doc(pages: tuple[int, int], *codes: str, confidence: float = 0.9) -> Docume
     )
 
 
-def test_the_bundled_profile_routes_nowhere(tmp_path: Path) -> None:
+def test_the_bundled_profile_reads_with_haiku_and_escalates_to_sonnet(tmp_path: Path) -> None:
     settings = load_settings(data_dir=tmp_path)
     route = route_for(settings, load_profile())
-    assert (route.first, route.escalation, route.routed) == (settings.anthropic_model, None, False)
+    assert (route.first, route.escalation, route.routed) == (
+        "claude-haiku-5-5",
+        "claude-sonnet-5-5",
+        True,
+    )
     assert route.params(route.first) == settings.thinking_choice.params()
+
+
+@pytest.mark.parametrize("model", ["claude-sonnet-5-5", "claude-opus-5-5"])
+def test_the_bundled_profile_never_escalates_to_the_same_or_a_cheaper_model(
+    tmp_path: Path, model: str
+) -> None:
+    """ANTHROPIC_MODEL set to Sonnet or Opus: Sonnet again would pay twice for the same
+    reading, and from Opus it is a step down; the settings' model reads alone."""
+    route = route_for(load_settings(data_dir=tmp_path, ANTHROPIC_MODEL=model), load_profile())
+    assert (route.first, route.escalation, route.routed) == (model, None, False)
+
+
+def test_settings_the_bundled_escalation_refuses_read_with_one_model(tmp_path: Path) -> None:
+    """Sonnet 5.5 takes no forced tool: CLAUDE_OUTPUT=tool with the bundled profile
+    starts (its escalation is a default) and reads with Haiku alone."""
+    settings = load_settings(data_dir=tmp_path, CLAUDE_OUTPUT="tool")
+    route = route_for(settings, load_profile())
+    assert (route.first, route.escalation) == ("claude-haiku-5-5", None)
+
+
+def test_a_written_profile_whose_escalation_refuses_the_settings_stops_the_start(
+    tmp_path: Path,
+) -> None:
+    path = _profile_with(tmp_path, {"escalation": "claude-sonnet-5-5"})
+    with pytest.raises(ConfigError, match=r"models.escalation 'claude-sonnet-5-5'"):
+        load_settings(data_dir=tmp_path, DOCBATCH_PROFILE=str(path), CLAUDE_OUTPUT="tool")
 
 
 def test_a_profile_names_first_and_escalation_models(tmp_path: Path) -> None:
     settings = load_settings(data_dir=tmp_path, ANTHROPIC_MODEL="claude-opus-5-5")
     route = route_for(settings, routed_profile(tmp_path))
     assert (route.first, route.escalation) == (FIRST, ESCALATION)  # the profile wins
+    settings = load_settings(data_dir=tmp_path, ANTHROPIC_MODEL="claude-haiku-4-5")
     only = route_for(settings, routed_profile(tmp_path, first=None))
-    assert (only.first, only.escalation) == ("claude-opus-5-5", ESCALATION)
+    assert (only.first, only.escalation) == ("claude-haiku-4-5", ESCALATION)
 
 
 def test_an_unknown_or_repeated_model_stops_the_start(tmp_path: Path) -> None:
@@ -175,7 +206,9 @@ def test_the_fake_answers_per_model_from_its_environment() -> None:
 def test_doctor_names_the_route(tmp_path: Path) -> None:
     from docbatch_gui.diagnostics.doctor import _model
 
-    plain = _model(load_settings(data_dir=tmp_path))
+    bundled = _model(load_settings(data_dir=tmp_path))
+    assert f"with {FIRST} first and sends those in doubt once to {ESCALATION}" in bundled.detail
+    plain = _model(load_settings(data_dir=tmp_path, ANTHROPIC_MODEL=ESCALATION))
     assert "sends those in doubt" not in plain.detail
     path = routed_profile(tmp_path).source
     routed = _model(load_settings(data_dir=tmp_path, DOCBATCH_PROFILE=str(path)))
