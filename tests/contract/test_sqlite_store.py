@@ -10,6 +10,7 @@ from docbatch_gui.domain import JobState, NewJob
 from docbatch_gui.storage.sqlite import MIGRATIONS, SQLiteStore
 from tests.contract.blob_contract import BlobContract
 from tests.contract.counterparty_contract import CounterpartyContract
+from tests.contract.lines_contract import LinesContract
 from tests.contract.page_notes_contract import PageNotesContract
 from tests.contract.registry_contract import RegistryContract
 from tests.contract.store_contract import StoreContract
@@ -32,6 +33,10 @@ class TestCounterparties(CounterpartyContract):
 
 
 class TestPageNotes(PageNotesContract):
+    """Runs on every backend of the ``store`` fixture."""
+
+
+class TestLines(LinesContract):
     """Runs on every backend of the ``store`` fixture."""
 
 
