@@ -92,10 +92,18 @@ class Line:
             extra.update({str(k): _text(v) for k, v in nested.items()})
         return cls(
             **known,
-            page=int(page) if isinstance(page, int | float) and not isinstance(page, bool) else None,
-            box=[float(v) for v in box] if isinstance(box, list | tuple) and len(box) == 4 else None,
+            page=_page(page),
+            box=[float(v) for v in box]
+            if isinstance(box, list | tuple) and len(box) == 4
+            else None,
             extra=extra,
         )
+
+
+def _page(value: object) -> int | None:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return int(value)
+    return None
 
 
 def _text(value: object) -> str | None:

@@ -94,7 +94,9 @@ def test_a_profile_whose_schema_crosses_a_limit_is_refused_at_load(
 ) -> None:
     """No bundled profile can cross a limit with today's shape; the load check is the
     guard for whatever a profile adds to the schema later."""
-    monkeypatch.setattr(answer_schema, "answer_schema", lambda keys, types, *lines: _flat_schema(keys))
+    monkeypatch.setattr(
+        answer_schema, "answer_schema", lambda keys, types, *lines: _flat_schema(keys)
+    )
     with pytest.raises(ConfigError) as caught:
         load_profile()
     message = caught.value.message
