@@ -1,0 +1,501 @@
+"""Tables of goods read from the words' positions on born-digital pages.
+
+A printed table is words in columns. The column header is found by the profile's
+``line_fields`` phrases (``headers``), one header cell per column, even when the
+cell is wrapped over two or three lines ("Сумма / без НДС"); every data word then
+belongs to the column under whose header it stands. A row starts where the row
+number (or, without one, the quantity or the sum) is printed; the lines below it
+until the next row are its wrapped cells ("1\\n944,30" is one value, 1944.30). The
+same works whether the table is ruled or not, since only the words are read (PyMuPDF's
+``find_tables`` finds ruled tables only, and its cell text loses spaces and moves
+decimal commas).
+
+Across pages: a header repeated on the next page starts its rows again under the
+same table; lines between that header and the first numbered row finish the row the
+page break cut. "Carried forward" and page-total lines are not goods. The table ends
+at its totals line ("Итого", "Всего", "Total"); a document whose table has not ended
+by its last page says so (``table_open``), and the checks call it incomplete.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+
+from docbatch_gui.domain.lines import Line
+from docbatch_gui.pipeline.profile import LineFieldProfile, Profile
+from docbatch_gui.pipeline.words import Word
+
+__all__ = [
+    "TableRead",
+    "has_goods_table",
+    "line_number",
+    "line_rate",
+    "printed_row_count",
+    "read_table",
+]
+
+#: a gap between two words wider than this many average character widths parts
+#: cells (a space is about half a character; the padding of two cells is more)
+CELL_GAP_CHARS = 1.1
+#: header lines at most (a header cell wrapped over three lines)
+HEADER_LINES = 3
+#: header cells a table needs: the goods' name and at least two more columns
+MIN_HEADER_FIELDS = 3
+
+_SPACES = str.maketrans("", "", " \u00a0\u2009\u202f\u2007'’")
+_CARRIED_RE = re.compile(
+    r"(?<!\w)(перенос|с переносом|итого по (листу|странице)|с предыдущей страницы|"
+    r"carried forward|brought forward|balance forward|page total|subtotal this page)(?!\w)"
+)
+_TOTAL_RE = re.compile(r"^\W*(итого|всего|total|subtotal|grand total|sum)(?!\w)")
+_PAGE_CUE_RE = re.compile(r"^\W*(страница|стр|лист|page)\W*\d+(\W*(из|of)\W*\d+)?\W*$")
+_COUNT_RES = (
+    re.compile(r"всего наименований\W*(\d{1,5})(?!\d)"),
+    re.compile(r"итого\W*(\d{1,5})\W*(позици|наименовани)"),
+    re.compile(r"(\d{1,5})\s+(позици\w*|наименовани\w*)\b.{0,20}на сумму"),
+    re.compile(r"(?:number of items|total items|items total|line items)\W*(\d{1,5})(?!\d)"),
+)
+_WITHOUT_VAT_RE = re.compile(r"без\W*ндс|без налога|не облагается|exempt|no vat|n/?a")
+
+
+@dataclass(frozen=True)
+class TableRead:
+    """What the reader found in a document's pages."""
+
+    lines: list[Line] = field(default_factory=list)
+    #: the row count the document prints, if it prints one
+    printed_rows: int | None = None
+    #: the table had not reached its totals line by the last page
+    table_open: bool = False
+    #: pages where a column header of goods was found
+    header_pages: list[int] = field(default_factory=list)
+
+
+# ------------------------------------------------------------------ values
+
+
+def line_number(text: str) -> str | None:
+    """A printed number as a dot-decimal string: spaces and no-break spaces dropped,
+    a decimal comma read as a point, thousands separators removed; None when it is
+    not a number ("—", "-", a word)."""
+    raw = text.translate(_SPACES).strip().replace("\u2212", "-")
+    if not raw or not any(ch.isdigit() for ch in raw):
+        return None
+    if "," in raw and "." in raw:
+        decimal_mark = "," if raw.rfind(",") > raw.rfind(".") else "."
+        thousands = "." if decimal_mark == "," else ","
+        raw = raw.replace(thousands, "").replace(decimal_mark, ".")
+    elif raw.count(",") == 1:
+        raw = raw.replace(",", ".")
+    elif raw.count(",") > 1:
+        raw = raw.replace(",", "")
+    if raw.count(".") > 1:
+        head, _, tail = raw.rpartition(".")
+        raw = head.replace(".", "") + "." + tail
+    try:
+        value = Decimal(raw)
+    except InvalidOperation:
+        return None
+    return str(value) if value.is_finite() else None
+
+
+def line_rate(text: str) -> str | None:
+    """A VAT rate as printed: "20%" → "20", "20/120" kept, "без НДС" → "без НДС"."""
+    folded = " ".join(text.lower().split())
+    if not folded or folded in {"-", "—", "–"}:
+        return None
+    if _WITHOUT_VAT_RE.search(folded):
+        return "без НДС"
+    fraction = re.fullmatch(r"(\d{1,2})\s*/\s*(\d{3})", folded)
+    if fraction:
+        return f"{fraction[1]}/{fraction[2]}"
+    number = line_number(folded.rstrip("%").strip())
+    return number
+
+
+def printed_row_count(lines: Iterable[str]) -> int | None:
+    """The row count a document prints ("Всего наименований 120", "Итого 12
+    позиций", "Number of items: 3"); None when it prints none."""
+    for line in lines:
+        folded = line.lower().replace("ё", "е")
+        for pattern in _COUNT_RES:
+            found = pattern.search(folded)
+            if found:
+                return int(found[1])
+    return None
+
+
+# ------------------------------------------------------------------ layout
+
+
+@dataclass
+class _Row:
+    """One visual line of a page: words at the same height, left to right."""
+
+    words: list[Word]
+
+    @property
+    def top(self) -> float:
+        return min(w[2] for w in self.words)
+
+    @property
+    def bottom(self) -> float:
+        return max(w[4] for w in self.words)
+
+    @property
+    def text(self) -> str:
+        return " ".join(w[0] for w in self.words)
+
+    def folded(self) -> str:
+        return self.text.lower().replace("ё", "е")
+
+
+def _visual_lines(words: Sequence[Word]) -> list[_Row]:
+    """Words grouped into lines: a word joins a line its vertical middle falls in."""
+    rows: list[_Row] = []
+    for word in sorted(words, key=lambda w: ((w[2] + w[4]) / 2, w[1])):
+        middle = (word[2] + word[4]) / 2
+        if rows and rows[-1].top <= middle <= rows[-1].bottom:
+            rows[-1].words.append(word)
+        else:
+            rows.append(_Row([word]))
+    for row in rows:
+        row.words.sort(key=lambda w: w[1])
+    return rows
+
+
+@dataclass
+class _Cell:
+    x0: float
+    x1: float
+    words: list[Word] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        """The cell's words in reading order; a word hyphenated at the end of a line
+        is joined again ("по-" "рядку" is "порядку")."""
+        ordered = sorted(self.words, key=lambda w: (round(w[2], 3), w[1]))
+        text = " ".join(w[0] for w in ordered)
+        return re.sub(r"(\w)- (\w)", r"\1\2", text)
+
+
+def _char_width(words: Sequence[Word]) -> float:
+    """The median width of a character of these words, in fractions of the page."""
+    widths = sorted((w[3] - w[1]) / len(w[0]) for w in words if w[0])
+    return widths[len(widths) // 2] if widths else 0.005
+
+
+def _cells(words: Iterable[Word]) -> list[_Cell]:
+    """Words in cells: words that overlap or stand closer than ``CELL_GAP_CHARS``
+    side by side (on one line or on the lines of a wrapped header) are one cell."""
+    ordered = sorted(words, key=lambda w: w[1])
+    gap = _char_width(ordered) * CELL_GAP_CHARS
+    cells: list[_Cell] = []
+    for word in ordered:
+        if cells and word[1] <= cells[-1].x1 + gap:
+            cells[-1].x1 = max(cells[-1].x1, word[3])
+            cells[-1].words.append(word)
+        else:
+            cells.append(_Cell(word[1], word[3], [word]))
+    return cells
+
+
+def _header_cells(band: Sequence[_Row]) -> list[_Cell]:
+    """The cells of a header band: each line's words in cells, then the cells of
+    the band's lines that stand over one another joined (a wrapped header cell)."""
+    pieces = sorted((c for row in band for c in _cells(row.words)), key=lambda c: c.x0)
+    merged: list[_Cell] = []
+    for piece in pieces:
+        if merged and piece.x0 < merged[-1].x1:
+            merged[-1].x1 = max(merged[-1].x1, piece.x1)
+            merged[-1].words.extend(piece.words)
+        else:
+            merged.append(piece)
+    return merged
+
+
+@dataclass(frozen=True)
+class _Header:
+    """A column header: its cells (left to right), each with the key the profile's
+    phrases give it (None: a column the profile does not read)."""
+
+    cells: tuple[tuple[float, float, str | None], ...]
+    bottom: float  # where the header ends on its page
+
+
+@dataclass(frozen=True)
+class _Columns:
+    """Where each column's values stand: the stretches of the page the table's
+    words fill, each under the header cell it overlaps most (or stands nearest)."""
+
+    spans: tuple[tuple[float, float, str | None], ...]
+    header: _Header
+
+    def key_at(self, x: float) -> str | None:
+        best = min(
+            self.spans,
+            key=lambda s: 0.0 if s[0] <= x <= s[1] else min(abs(x - s[0]), abs(x - s[1])),
+        )
+        return best[2]
+
+    def has(self, key: str) -> bool:
+        return any(cell[2] == key for cell in self.header.cells)
+
+
+def _columns(header: _Header, body: Sequence[_Row]) -> _Columns:
+    """Columns from the words under ``header``: a value of a left-aligned text
+    column or a right-aligned number column reaches past its header's text, so the
+    header says which column a stretch of words is and the words say where it is."""
+    words = [w for row in body for w in row.words]
+    if not words:
+        return _Columns(tuple(header.cells), header)
+    gap = _char_width(words) * 0.6
+    spans: list[tuple[float, float, list[str]]] = []
+    for word in sorted(words, key=lambda w: w[1]):
+        if spans and word[1] <= spans[-1][1] + gap:
+            x0, x1, texts = spans[-1]
+            spans[-1] = (x0, max(x1, word[3]), [*texts, word[0]])
+        else:
+            spans.append((word[1], word[3], [word[0]]))
+    return _Columns(tuple((x0, x1, _span_key(x0, x1, t, header)) for x0, x1, t in spans), header)
+
+
+def _span_key(x0: float, x1: float, texts: Sequence[str], header: _Header) -> str | None:
+    """The header cell a stretch of words stands under: the one it overlaps most;
+    numbers print right-aligned, so a stretch of numbers clear of every header is
+    under the last header that begins left of its end; text, under the nearest."""
+
+    def overlap(cell: tuple[float, float, str | None]) -> float:
+        return min(x1, cell[1]) - max(x0, cell[0])
+
+    cell = max(header.cells, key=overlap)
+    if overlap(cell) > 0:
+        return cell[2]
+    numbers = sum(1 for t in texts if line_number(t) is not None)
+    if numbers * 2 > len(texts):
+        left = [c for c in header.cells if c[0] <= x1]
+        if left:
+            return max(left, key=lambda c: c[0])[2]
+    middle = (x0 + x1) / 2
+    return min(header.cells, key=lambda c: abs((c[0] + c[1]) / 2 - middle))[2]
+
+
+def _best_field(text: str, fields: Sequence[LineFieldProfile]) -> tuple[str, int] | None:
+    """The field whose header phrase matches the cell's text longest."""
+    folded = " ".join(text.lower().replace("ё", "е").split())
+    best: tuple[str, int] | None = None
+    for spec in fields:
+        for phrase, pattern in zip(spec.headers, spec.header_re, strict=True):
+            if pattern.search(folded) and (best is None or len(phrase) > best[1]):
+                best = (spec.key, len(phrase))
+    return best
+
+
+def _header_at(rows: Sequence[_Row], start: int, profile: Profile) -> tuple[_Header, int] | None:
+    """The header that begins at ``rows[start]`` with the lines it takes, if any."""
+    found: tuple[_Header, int, int] | None = None
+    first = [_best_field(c.text, profile.line_fields) for c in _cells(rows[start].words)]
+    if sum(1 for f in first if f) < 2:
+        return None  # a header's first line names columns itself
+    for size in range(1, HEADER_LINES + 1):
+        band = rows[start : start + size]
+        if len(band) < size:
+            break
+        cells = _header_cells(band)
+        chosen: dict[str, tuple[int, int]] = {}  # key → (cell index, match length)
+        for index, cell in enumerate(cells):
+            best = _best_field(cell.text, profile.line_fields)
+            if best and (best[0] not in chosen or best[1] > chosen[best[0]][1]):
+                chosen[best[0]] = (index, best[1])
+        keys_by_cell = {index: key for key, (index, _n) in chosen.items()}
+        numeric = {"qty", "price", "net"} & set(chosen)
+        if "name" not in chosen or not numeric or len(chosen) < MIN_HEADER_FIELDS:
+            continue
+        numbers = any(line_number(w[0]) is not None for w in band[-1].words)
+        if found is None or len(chosen) > found[2] or (len(chosen) == found[2] and not numbers):
+            header = _Header(
+                tuple((c.x0, c.x1, keys_by_cell.get(i)) for i, c in enumerate(cells)),
+                max(row.bottom for row in band),
+            )
+            found = (header, size, len(chosen))
+    return (found[0], found[1]) if found else None
+
+
+# ------------------------------------------------------------------ rows
+
+
+@dataclass
+class _Building:
+    """A row of goods being read: its words per column, in reading order (line by
+    line, over a page break too), and the page it starts on."""
+
+    page: int
+    cells: dict[str, list[Word]] = field(default_factory=dict)
+    on_first_page: list[Word] = field(default_factory=list)
+    bottom: float = 0.0
+    height: float = 0.0
+
+    def add(self, row: _Row, columns: _Columns, page: int) -> None:
+        for word in row.words:
+            key = columns.key_at((word[1] + word[3]) / 2)
+            if key is not None:
+                self.cells.setdefault(key, []).append(word)
+                if page == self.page:
+                    self.on_first_page.append(word)
+        self.bottom = row.bottom
+        self.height = max(self.height, row.bottom - row.top)
+
+    def line(self, profile: Profile) -> Line:
+        line = Line(page=self.page, box=_box(self.on_first_page))
+        for spec in profile.line_fields:
+            texts = [w[0] for w in self.cells.get(spec.key, [])]
+            if spec.kind == "number":
+                value = line_number("".join(texts))
+            elif spec.kind == "rate":
+                value = line_rate(" ".join(texts))
+            else:
+                value = " ".join(texts) or None
+            line = line.with_value(spec.key, value)
+        return line
+
+
+def _box(words: Sequence[Word]) -> list[float] | None:
+    if not words:
+        return None
+    return [
+        round(min(w[1] for w in words), 4),
+        round(min(w[2] for w in words), 4),
+        round(max(w[3] for w in words), 4),
+        round(max(w[4] for w in words), 4),
+    ]
+
+
+def _starts_row(row: _Row, columns: _Columns) -> bool:
+    """A row of goods starts where its number is printed (or, in a table without a
+    number column, its quantity or its sum)."""
+    anchor = "no" if columns.has("no") else ("qty" if columns.has("qty") else "net")
+    texts = [w[0] for w in row.words if columns.key_at((w[1] + w[3]) / 2) == anchor]
+    if not texts:
+        return False
+    if anchor == "no":
+        return bool(re.fullmatch(r"\d{1,5}\.?", texts[0]))
+    return line_number("".join(texts)) is not None
+
+
+@dataclass
+class _State:
+    columns: _Columns | None = None
+    current: _Building | None = None
+    closed: bool = False
+    lines: list[Line] = field(default_factory=list)
+    header_pages: list[int] = field(default_factory=list)
+
+    def finish(self, profile: Profile) -> None:
+        if self.current is not None:
+            self.lines.append(self.current.line(profile))
+            self.current = None
+
+
+def read_table(pages: Sequence[tuple[int, Sequence[Word]]], profile: Profile) -> TableRead:
+    """The table of goods over a document's pages (``(page_no, words)`` in order)."""
+    if not profile.line_fields:
+        return TableRead()
+    state = _State()
+    texts: list[str] = []
+    for page_no, words in pages:
+        rows = _visual_lines(words)
+        texts.extend(row.text for row in rows)
+        if not state.closed:
+            _read_page(page_no, rows, state, profile)
+    state.finish(profile)
+    return TableRead(
+        lines=state.lines,
+        printed_rows=printed_row_count(texts),
+        table_open=bool(state.lines) and not state.closed,
+        header_pages=state.header_pages,
+    )
+
+
+def _body(rows: Sequence[_Row]) -> list[_Row]:
+    """The lines of a table's body on a page: up to its totals, without the
+    "carried forward" lines and page cues, whose words do not stand in columns."""
+    body = []
+    for row in rows:
+        folded = row.folded()
+        if _TOTAL_RE.match(folded) and not _CARRIED_RE.search(folded):
+            break
+        if not (_CARRIED_RE.search(folded) or _PAGE_CUE_RE.match(folded)):
+            body.append(row)
+    return body
+
+
+def _read_page(page_no: int, rows: Sequence[_Row], state: _State, profile: Profile) -> None:
+    index = 0
+    header_here = False
+    while index < len(rows):
+        found = _header_at(rows, index, profile)
+        if found is not None:
+            header, size = found
+            index += size
+            state.columns = _columns(header, _body(rows[index:]))
+            state.header_pages.append(page_no)
+            header_here = True
+            break
+        index += 1
+    if not header_here:
+        if state.columns is None:
+            return
+        index = 0  # a page that goes on without repeating the header
+    columns = state.columns
+    assert columns is not None
+    if state.current is not None:
+        state.current.bottom = columns.header.bottom if header_here else 0.0
+    for row in rows[index:]:
+        folded = row.folded()
+        if _PAGE_CUE_RE.match(folded):
+            continue
+        if _CARRIED_RE.search(folded):
+            state.finish(profile)
+            continue
+        if _TOTAL_RE.match(folded) and not _starts_row(row, columns):
+            state.finish(profile)
+            state.closed = True
+            return
+        if _starts_row(row, columns):
+            state.finish(profile)
+            state.current = _Building(page_no)
+            state.current.add(row, columns, page_no)
+        elif state.current is not None and _close_below(state.current, row, header_here):
+            state.current.add(row, columns, page_no)  # a wrapped cell, or a row cut by the page
+    if state.current is not None:
+        state.current.bottom = 0.0
+
+
+def _close_below(current: _Building, row: _Row, header_here: bool) -> bool:
+    """A line belongs to the row above when it follows closely (a page footer far
+    below does not); at the top of a page, right under a repeated header, it is the
+    rest of the row the page break cut."""
+    if current.bottom == 0.0:
+        return header_here
+    gap = row.top - current.bottom
+    return gap <= max(current.height, row.bottom - row.top) * 1.2
+
+
+def has_goods_table(lines: Sequence[str], profile: Profile) -> bool:
+    """Whether text shows a table of goods' header (the name and two more columns
+    within a few lines): what ``lines_missing`` looks for when no line was read."""
+    if not profile.line_fields:
+        return False
+    window = 12
+    keys_per_line = []
+    for line in lines:
+        found = _best_field(line, profile.line_fields)
+        keys_per_line.append(found[0] if found else None)
+    for start in range(len(keys_per_line)):
+        keys = {k for k in keys_per_line[start : start + window] if k}
+        if "name" in keys and len(keys & {"qty", "price", "net"}) >= 1 and len(keys) >= 3:
+            return True
+    return False
