@@ -27,7 +27,7 @@ _GOODS = [
     "Папка-регистратор 75 мм",
     "Степлер №24/6 металлический",
     "Кабель сетевой UTP cat.5e, 305 м, в коробке, серый, для внутренней прокладки",
-    "Монитор 27\" IPS 2560x1440",
+    'Монитор 27" IPS 2560x1440',
     "Клавиатура проводная USB",
 ]
 _GOODS_EN = [
@@ -346,7 +346,7 @@ def table_pdf(
                 and Decimal(row.net) >= 1000
             ):
                 head, _, tail = value.partition("\u00a0" if not english else ",")
-                cells[c] = [head, tail if not english else tail]
+                cells[c] = [head, tail]
                 if english:
                     cells[c] = [head + ",", tail]
             else:

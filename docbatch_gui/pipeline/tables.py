@@ -203,10 +203,56 @@ def _cells(words: Iterable[Word]) -> list[_Cell]:
     return cells
 
 
-def _header_cells(band: Sequence[_Row]) -> list[_Cell]:
+def _claims(words: Sequence[Word], fields: Sequence[LineFieldProfile]) -> list[str | None]:
+    """Which field's header phrase each word is part of (longest phrases first)."""
+    folded = [w[0].lower().replace("ё", "е") for w in words]
+    starts, position = [], 0
+    for text in folded:
+        starts.append(position)
+        position += len(text) + 1
+    line = " ".join(folded)
+    matches = []
+    for spec in fields:
+        for phrase, pattern in zip(spec.headers, spec.header_re, strict=True):
+            for found in pattern.finditer(line):
+                taken = [
+                    i
+                    for i, start in enumerate(starts)
+                    if start < found.end() and start + len(folded[i]) > found.start()
+                ]
+                matches.append((len(phrase), taken, spec.key))
+    claims: list[str | None] = [None] * len(words)
+    for _length, taken, key in sorted(matches, key=lambda m: -m[0]):
+        if all(claims[i] is None for i in taken):
+            for i in taken:
+                claims[i] = key
+    return claims
+
+
+def _split(cell: _Cell, fields: Sequence[LineFieldProfile]) -> list[_Cell]:
+    """A header cell whose words name two columns (cells printed without a gap:
+    "Кол-во Сумма") parted where the named column changes."""
+    claims = _claims(cell.words, fields)
+    parts: list[_Cell] = []
+    current: str | None = None
+    for word, claim in zip(cell.words, claims, strict=True):
+        if parts and (claim is None or claim == current or current is None):
+            parts[-1].x1 = max(parts[-1].x1, word[3])
+            parts[-1].words.append(word)
+            current = current or claim
+        else:
+            parts.append(_Cell(word[1], word[3], [word]))
+            current = claim
+    return parts
+
+
+def _header_cells(band: Sequence[_Row], fields: Sequence[LineFieldProfile]) -> list[_Cell]:
     """The cells of a header band: each line's words in cells, then the cells of
     the band's lines that stand over one another joined (a wrapped header cell)."""
-    pieces = sorted((c for row in band for c in _cells(row.words)), key=lambda c: c.x0)
+    pieces = sorted(
+        (part for row in band for c in _cells(row.words) for part in _split(c, fields)),
+        key=lambda c: c.x0,
+    )
     merged: list[_Cell] = []
     for piece in pieces:
         if merged and piece.x0 < merged[-1].x1:
@@ -294,17 +340,45 @@ def _best_field(text: str, fields: Sequence[LineFieldProfile]) -> tuple[str, int
     return best
 
 
-def _header_at(rows: Sequence[_Row], start: int, profile: Profile) -> tuple[_Header, int] | None:
+def _all_fields(text: str, fields: Sequence[LineFieldProfile]) -> set[str]:
+    """Every field one of whose header phrases the text holds."""
+    folded = " ".join(text.lower().replace("ё", "е").split())
+    return {
+        spec.key for spec in fields if any(pattern.search(folded) for pattern in spec.header_re)
+    }
+
+
+def _best_header(
+    rows: Sequence[_Row], start: int, profile: Profile
+) -> tuple[_Header, int, int] | None:
+    """The header found at ``rows[start]`` or just below it, whichever names the most
+    columns (a line above a header can name a column or two: "Валюта: наименование,
+    код"); returns the header, its first line and how many lines it takes."""
+    best: tuple[_Header, int, int, int] | None = None
+    for index in range(start, min(start + HEADER_LINES, len(rows))):
+        found = _header_at(rows, index, profile)
+        if found and (best is None or found[2] > best[3]):
+            best = (found[0], index, found[1], found[2])
+    return (best[0], best[1], best[2]) if best else None
+
+
+def _header_at(
+    rows: Sequence[_Row], start: int, profile: Profile
+) -> tuple[_Header, int, int] | None:
     """The header that begins at ``rows[start]`` with the lines it takes, if any."""
     found: tuple[_Header, int, int] | None = None
-    first = [_best_field(c.text, profile.line_fields) for c in _cells(rows[start].words)]
-    if sum(1 for f in first if f) < 2:
-        return None  # a header's first line names columns itself
+    first = [
+        _best_field(part.text, profile.line_fields)
+        for cell in _cells(rows[start].words)
+        for part in _split(cell, profile.line_fields)
+    ]
+    if sum(1 for f in first if f) < MIN_HEADER_FIELDS:
+        return None  # a header's first line names its columns itself
     for size in range(1, HEADER_LINES + 1):
         band = rows[start : start + size]
         if len(band) < size:
             break
-        cells = _header_cells(band)
+        cells = _header_cells(band, profile.line_fields)
         chosen: dict[str, tuple[int, int]] = {}  # key → (cell index, match length)
         for index, cell in enumerate(cells):
             best = _best_field(cell.text, profile.line_fields)
@@ -321,7 +395,7 @@ def _header_at(rows: Sequence[_Row], start: int, profile: Profile) -> tuple[_Hea
                 max(row.bottom for row in band),
             )
             found = (header, size, len(chosen))
-    return (found[0], found[1]) if found else None
+    return found
 
 
 # ------------------------------------------------------------------ rows
@@ -436,9 +510,9 @@ def _read_page(page_no: int, rows: Sequence[_Row], state: _State, profile: Profi
     index = 0
     header_here = False
     while index < len(rows):
-        found = _header_at(rows, index, profile)
+        found = _best_header(rows, index, profile) if _header_at(rows, index, profile) else None
         if found is not None:
-            header, size = found
+            header, index, size = found
             index += size
             state.columns = _columns(header, _body(rows[index:]))
             state.header_pages.append(page_no)
@@ -490,12 +564,9 @@ def has_goods_table(lines: Sequence[str], profile: Profile) -> bool:
     if not profile.line_fields:
         return False
     window = 12
-    keys_per_line = []
-    for line in lines:
-        found = _best_field(line, profile.line_fields)
-        keys_per_line.append(found[0] if found else None)
+    keys_per_line = [_all_fields(line, profile.line_fields) for line in lines]
     for start in range(len(keys_per_line)):
-        keys = {k for k in keys_per_line[start : start + window] if k}
+        keys = set().union(*keys_per_line[start : start + window])
         if "name" in keys and len(keys & {"qty", "price", "net"}) >= 1 and len(keys) >= 3:
             return True
     return False
