@@ -306,13 +306,13 @@ def _columns(header: _Header, body: Sequence[_Row]) -> _Columns:
             spans[-1] = (x0, max(x1, word[3]), [*texts, word[0]])
         else:
             spans.append((word[1], word[3], [word[0]]))
-    return _Columns(tuple((x0, x1, _span_key(x0, x1, t, header)) for x0, x1, t in spans), header)
+    return _Columns(tuple((x0, x1, _span_key(x0, x1, header)) for x0, x1, _t in spans), header)
 
 
-def _span_key(x0: float, x1: float, texts: Sequence[str], header: _Header) -> str | None:
+def _span_key(x0: float, x1: float, header: _Header) -> str | None:
     """The header cell a stretch of words stands under: the one it overlaps most;
-    numbers print right-aligned, so a stretch of numbers clear of every header is
-    under the last header that begins left of its end; text, under the nearest."""
+    clear of every header (a long name left-aligned, a number right-aligned in a
+    wide column), the last header that begins left of the stretch's end."""
 
     def overlap(cell: tuple[float, float, str | None]) -> float:
         return min(x1, cell[1]) - max(x0, cell[0])
@@ -320,13 +320,8 @@ def _span_key(x0: float, x1: float, texts: Sequence[str], header: _Header) -> st
     cell = max(header.cells, key=overlap)
     if overlap(cell) > 0:
         return cell[2]
-    numbers = sum(1 for t in texts if line_number(t) is not None)
-    if numbers * 2 > len(texts):
-        left = [c for c in header.cells if c[0] <= x1]
-        if left:
-            return max(left, key=lambda c: c[0])[2]
-    middle = (x0 + x1) / 2
-    return min(header.cells, key=lambda c: abs((c[0] + c[1]) / 2 - middle))[2]
+    left = [c for c in header.cells if c[0] <= x1]
+    return max(left, key=lambda c: c[0])[2] if left else header.cells[0][2]
 
 
 def _best_field(text: str, fields: Sequence[LineFieldProfile]) -> tuple[str, int] | None:
@@ -570,3 +565,37 @@ def has_goods_table(lines: Sequence[str], profile: Profile) -> bool:
         if "name" in keys and len(keys & {"qty", "price", "net"}) >= 1 and len(keys) >= 3:
             return True
     return False
+
+
+#: characters across a page in ``layout_text``, at most and at least
+LAYOUT_COLUMNS = (80, 300)
+
+
+def layout_text(words: Sequence[Word]) -> str:
+    """A page's words as text laid out like the page: one line per visual line,
+    each word at about its place across the page, two spaces or more between cells
+    and one between the words of a cell. A table sent this way keeps its columns
+    and rows, so a reader of the text (Claude) needs no image to read it."""
+    rows = _visual_lines(words)
+    char = _char_width(words)
+    gap = char * CELL_GAP_CHARS
+    # a character of text for two thirds of a glyph: words keep their places and the
+    # narrow gap between two cells stays a gap
+    columns = min(LAYOUT_COLUMNS[1], max(LAYOUT_COLUMNS[0], round(1.5 / char)))
+    out = []
+    for row in rows:
+        line = ""
+        previous: Word | None = None
+        for word in row.words:
+            # numbers print right-aligned: their right end is where they stand
+            number = line_number(word[0]) is not None
+            column = round((word[3] if number else word[1]) * columns) - (
+                len(word[0]) if number else 0
+            )
+            if previous is not None:
+                apart = word[1] - previous[3] > gap
+                column = max(column, len(line) + 2) if apart else len(line) + 1
+            line = line.ljust(column) + word[0]
+            previous = word
+        out.append(line.rstrip())
+    return "\n".join(out)
