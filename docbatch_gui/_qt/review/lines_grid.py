@@ -40,6 +40,8 @@ KEY_ROLE = Qt.ItemDataRole.UserRole + 1
 LINE_ROLE = Qt.ItemDataRole.UserRole + 2
 _Index = QModelIndex | QPersistentModelIndex
 _TOTALS = (("net", "net"), ("vat", "vat"), ("gross", "amount"))
+#: the widest a column opens at (the person widens it by dragging)
+MAX_COLUMN_PX = 220
 
 
 class LinesModel(QAbstractTableModel):
@@ -269,6 +271,8 @@ class LinesGrid(QWidget):
         self.model.set_lines(list(document.lines) if document else [])
         self.title.setText(self.tr("Lines ({0})").format(len(self.model.rows)))
         self.view.resizeColumnsToContents()
+        for column in range(self.model.columnCount()):  # a long name does not hide the sums
+            self.view.setColumnWidth(column, min(self.view.columnWidth(column), MAX_COLUMN_PX))
         self._update_totals()
 
     def lines(self) -> list[Line] | None:
