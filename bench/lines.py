@@ -123,7 +123,7 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="docbatch-lines-"))
     try:
         rows = goods(args.rows)
-        per_page = -(-args.rows // args.pages)
+        per_page = -(-args.rows // args.pages) + 1  # room for the row the page break cuts
         printed = table_pdf(
             work / "torg12.pdf",
             "torg12",

@@ -19,12 +19,14 @@ by its last page says so (``table_open``), and the checks call it incomplete.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
-from docbatch_gui.domain.lines import Line
+from docbatch_gui.domain.lines import LINE_KEYS, Line
 from docbatch_gui.pipeline.profile import LineFieldProfile, Profile
 from docbatch_gui.pipeline.words import Word
 
@@ -136,14 +138,25 @@ class _Row:
     """One visual line of a page: words at the same height, left to right."""
 
     words: list[Word]
+    top: float = 0.0
+    bottom: float = 0.0
+    #: the column key of each word, once the row is read under a header
+    keys: list[str | None] | None = None
 
-    @property
-    def top(self) -> float:
-        return min(w[2] for w in self.words)
+    def __post_init__(self) -> None:
+        if self.words and self.top == self.bottom == 0.0:
+            self.top = min(w[2] for w in self.words)
+            self.bottom = max(w[4] for w in self.words)
 
-    @property
-    def bottom(self) -> float:
-        return max(w[4] for w in self.words)
+    def add(self, word: Word) -> None:
+        self.words.append(word)
+        self.top, self.bottom = min(self.top, word[2]), max(self.bottom, word[4])
+
+    def keyed(self, columns: _Columns) -> list[str | None]:
+        """Each word's column key (worked out once per row)."""
+        if self.keys is None:
+            self.keys = [columns.key_at((w[1] + w[3]) / 2) for w in self.words]
+        return self.keys
 
     @property
     def text(self) -> str:
@@ -159,7 +172,7 @@ def _visual_lines(words: Sequence[Word]) -> list[_Row]:
     for word in sorted(words, key=lambda w: ((w[2] + w[4]) / 2, w[1])):
         middle = (word[2] + word[4]) / 2
         if rows and rows[-1].top <= middle <= rows[-1].bottom:
-            rows[-1].words.append(word)
+            rows[-1].add(word)
         else:
             rows.append(_Row([word]))
     for row in rows:
@@ -203,9 +216,34 @@ def _cells(words: Iterable[Word]) -> list[_Cell]:
     return cells
 
 
+_CACHE: dict[tuple[int, str, tuple[str, ...]], tuple[object, Any]] = {}
+_CACHE_SIZE = 4096
+
+
+def _cached(
+    kind: str, texts: tuple[str, ...], fields: Sequence[LineFieldProfile], make: Any
+) -> Any:
+    """A header match worked out once per text and profile: a long table repeats its
+    header on every page, and its rows are tried as headers until one is found."""
+    key = (id(fields), kind, texts)
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] is fields:
+        return hit[1]
+    if len(_CACHE) >= _CACHE_SIZE:
+        _CACHE.clear()
+    value = make()
+    _CACHE[key] = (fields, value)
+    return value
+
+
 def _claims(words: Sequence[Word], fields: Sequence[LineFieldProfile]) -> list[str | None]:
     """Which field's header phrase each word is part of (longest phrases first)."""
-    folded = [w[0].lower().replace("ё", "е") for w in words]
+    texts = tuple(w[0] for w in words)
+    return list(_cached("claims", texts, fields, lambda: _claims_of(texts, fields)))
+
+
+def _claims_of(texts: tuple[str, ...], fields: Sequence[LineFieldProfile]) -> list[str | None]:
+    folded = [t.lower().replace("ё", "е") for t in texts]
     starts, position = [], 0
     for text in folded:
         starts.append(position)
@@ -221,7 +259,7 @@ def _claims(words: Sequence[Word], fields: Sequence[LineFieldProfile]) -> list[s
                     if start < found.end() and start + len(folded[i]) > found.start()
                 ]
                 matches.append((len(phrase), taken, spec.key))
-    claims: list[str | None] = [None] * len(words)
+    claims: list[str | None] = [None] * len(texts)
     for _length, taken, key in sorted(matches, key=lambda m: -m[0]):
         if all(claims[i] is None for i in taken):
             for i in taken:
@@ -229,10 +267,15 @@ def _claims(words: Sequence[Word], fields: Sequence[LineFieldProfile]) -> list[s
     return claims
 
 
-def _split(cell: _Cell, fields: Sequence[LineFieldProfile]) -> list[_Cell]:
+def _split(
+    cell: _Cell, fields: Sequence[LineFieldProfile], claimed: dict[Word, str | None] | None = None
+) -> list[_Cell]:
     """A header cell whose words name two columns (cells printed without a gap:
-    "Кол-во Сумма") parted where the named column changes."""
-    claims = _claims(cell.words, fields)
+    "Кол-во Сумма") parted where the named column changes; ``claimed`` holds the
+    claims of the cell's line, when they are known."""
+    claims = (
+        [claimed.get(w) for w in cell.words] if claimed is not None else _claims(cell.words, fields)
+    )
     parts: list[_Cell] = []
     current: str | None = None
     for word, claim in zip(cell.words, claims, strict=True):
@@ -249,10 +292,11 @@ def _split(cell: _Cell, fields: Sequence[LineFieldProfile]) -> list[_Cell]:
 def _header_cells(band: Sequence[_Row], fields: Sequence[LineFieldProfile]) -> list[_Cell]:
     """The cells of a header band: each line's words in cells, then the cells of
     the band's lines that stand over one another joined (a wrapped header cell)."""
-    pieces = sorted(
-        (part for row in band for c in _cells(row.words) for part in _split(c, fields)),
-        key=lambda c: c.x0,
-    )
+    pieces = []
+    for row in band:
+        claimed = dict(zip(row.words, _claims(row.words, fields), strict=True))
+        pieces.extend(part for c in _cells(row.words) for part in _split(c, fields, claimed))
+    pieces.sort(key=lambda c: c.x0)
     merged: list[_Cell] = []
     for piece in pieces:
         if merged and piece.x0 < merged[-1].x1:
@@ -279,13 +323,26 @@ class _Columns:
 
     spans: tuple[tuple[float, float, str | None], ...]
     header: _Header
+    starts: tuple[float, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "starts", tuple(span[0] for span in self.spans))
 
     def key_at(self, x: float) -> str | None:
+        """The key of the stretch ``x`` stands in, else of the nearest one."""
+        at = bisect.bisect_right(self.starts, x) - 1
+        near = [i for i in (at, at + 1) if 0 <= i < len(self.spans)]
+        if not near:
+            return None
         best = min(
-            self.spans,
-            key=lambda s: 0.0 if s[0] <= x <= s[1] else min(abs(x - s[0]), abs(x - s[1])),
+            near,
+            key=lambda i: (
+                0.0
+                if self.spans[i][0] <= x <= self.spans[i][1]
+                else min(abs(x - self.spans[i][0]), abs(x - self.spans[i][1]))
+            ),
         )
-        return best[2]
+        return self.spans[best][2]
 
     def has(self, key: str) -> bool:
         return any(cell[2] == key for cell in self.header.cells)
@@ -326,6 +383,13 @@ def _span_key(x0: float, x1: float, header: _Header) -> str | None:
 
 def _best_field(text: str, fields: Sequence[LineFieldProfile]) -> tuple[str, int] | None:
     """The field whose header phrase matches the cell's text longest."""
+    found: tuple[str, int] | None = _cached(
+        "best", (text,), fields, lambda: _best_field_of(text, fields)
+    )
+    return found
+
+
+def _best_field_of(text: str, fields: Sequence[LineFieldProfile]) -> tuple[str, int] | None:
     folded = " ".join(text.lower().replace("ё", "е").split())
     best: tuple[str, int] | None = None
     for spec in fields:
@@ -335,12 +399,25 @@ def _best_field(text: str, fields: Sequence[LineFieldProfile]) -> tuple[str, int
     return best
 
 
+#: the share of a header line's words that column names take, at least: a sentence
+#: that names three columns ("наименование, количество и цена товара указываются в
+#: счетах…") is prose, not a header
+HEADER_SHARE = 0.3
+
+
+def _header_words(words: Sequence[Word], fields: Sequence[LineFieldProfile]) -> set[str]:
+    """The columns a line of words names, if it reads as a header line."""
+    claims = _claims(words, fields)
+    named = [c for c in claims if c is not None]
+    if not words or len(named) < HEADER_SHARE * len(words):
+        return set()
+    return set(named)
+
+
 def _all_fields(text: str, fields: Sequence[LineFieldProfile]) -> set[str]:
-    """Every field one of whose header phrases the text holds."""
-    folded = " ".join(text.lower().replace("ё", "е").split())
-    return {
-        spec.key for spec in fields if any(pattern.search(folded) for pattern in spec.header_re)
-    }
+    """The columns a line of text names, if it reads as a header line."""
+    words = [(w, 0.0, 0.0, 0.0, 0.0) for w in text.split()]
+    return _header_words(words, fields)
 
 
 def _best_header(
@@ -362,10 +439,15 @@ def _header_at(
 ) -> tuple[_Header, int, int] | None:
     """The header that begins at ``rows[start]`` with the lines it takes, if any."""
     found: tuple[_Header, int, int] | None = None
+    if not _header_words(rows[start].words, profile.line_fields):
+        return None  # prose that names columns is no header
+    claimed = dict(
+        zip(rows[start].words, _claims(rows[start].words, profile.line_fields), strict=True)
+    )
     first = [
         _best_field(part.text, profile.line_fields)
         for cell in _cells(rows[start].words)
-        for part in _split(cell, profile.line_fields)
+        for part in _split(cell, profile.line_fields, claimed)
     ]
     if sum(1 for f in first if f) < MIN_HEADER_FIELDS:
         return None  # a header's first line names its columns itself
@@ -408,8 +490,7 @@ class _Building:
     height: float = 0.0
 
     def add(self, row: _Row, columns: _Columns, page: int) -> None:
-        for word in row.words:
-            key = columns.key_at((word[1] + word[3]) / 2)
+        for word, key in zip(row.words, row.keyed(columns), strict=True):
             if key is not None:
                 self.cells.setdefault(key, []).append(word)
                 if page == self.page:
@@ -418,17 +499,18 @@ class _Building:
         self.height = max(self.height, row.bottom - row.top)
 
     def line(self, profile: Profile) -> Line:
-        line = Line(page=self.page, box=_box(self.on_first_page))
+        values: dict[str, str | None] = {}
         for spec in profile.line_fields:
             texts = [w[0] for w in self.cells.get(spec.key, [])]
             if spec.kind == "number":
-                value = line_number("".join(texts))
+                values[spec.key] = line_number("".join(texts))
             elif spec.kind == "rate":
-                value = line_rate(" ".join(texts))
+                values[spec.key] = line_rate(" ".join(texts))
             else:
-                value = " ".join(texts) or None
-            line = line.with_value(spec.key, value)
-        return line
+                values[spec.key] = " ".join(texts) or None
+        standard = {k: v for k, v in values.items() if k in LINE_KEYS}
+        extra = {k: v for k, v in values.items() if k not in LINE_KEYS}
+        return Line(**standard, page=self.page, box=_box(self.on_first_page), extra=extra)
 
 
 def _box(words: Sequence[Word]) -> list[float] | None:
@@ -446,7 +528,7 @@ def _starts_row(row: _Row, columns: _Columns) -> bool:
     """A row of goods starts where its number is printed (or, in a table without a
     number column, its quantity or its sum)."""
     anchor = "no" if columns.has("no") else ("qty" if columns.has("qty") else "net")
-    texts = [w[0] for w in row.words if columns.key_at((w[1] + w[3]) / 2) == anchor]
+    texts = [w[0] for w, key in zip(row.words, row.keyed(columns), strict=True) if key == anchor]
     if not texts:
         return False
     if anchor == "no":
