@@ -140,11 +140,11 @@ class ReviewService:
             changes.update(page_from=pages[0], page_to=pages[1])
         if lines is not None:
             profile = self.checker.profile
-            typed = normalized_lines(lines, profile)
-            entries = lines_audit(doc.lines, typed, profile, at, who)
+            typed_lines = normalized_lines(lines, profile)
+            entries = lines_audit(doc.lines, typed_lines, profile, at, who)
             if entries:
                 audit.extend(entries)
-                changes["lines"] = typed
+                changes["lines"] = typed_lines
         if len(audit) == len(doc.audit):
             return doc
         edited = {str(e["field"]) for e in audit[len(doc.audit) :] if e["action"] == "edit"}

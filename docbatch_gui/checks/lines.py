@@ -20,7 +20,7 @@ lines that agree raise nothing.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from decimal import Decimal
 
 from docbatch_gui.domain.lines import Line, decimal, total
@@ -113,7 +113,9 @@ def _row_problem(line: Line, index: int, required: Sequence[object]) -> ReviewCo
     return None
 
 
-def _arith(where: dict[str, object], kind: str, expected: Decimal, printed: Decimal) -> ReviewCode:
+def _arith(
+    where: Mapping[str, object], kind: str, expected: Decimal, printed: Decimal
+) -> ReviewCode:
     params = {**where, "kind": kind, "expected": _money(expected), "printed": str(printed)}
     return ReviewCode("line_arithmetic", params=params)
 

@@ -59,13 +59,15 @@ class Line:
     def value(self, key: str) -> str | None:
         """A column by its profile key, standard or extra."""
         if key in LINE_KEYS:
-            return getattr(self, key)  # type: ignore[no-any-return]
+            value: str | None = getattr(self, key)
+            return value
         return self.extra.get(key)
 
     def with_value(self, key: str, value: str | None) -> Line:
         """This line with one column set (a person's edit, a reader's fill)."""
         if key in LINE_KEYS:
-            return dataclasses.replace(self, **{key: value})
+            changes: dict[str, object] = {key: value}
+            return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
         return dataclasses.replace(self, extra={**self.extra, key: value})
 
     def as_dict(self) -> dict[str, Any]:

@@ -150,7 +150,8 @@ def _lines(raw: object, pages: Sequence[int], profile: Profile, n: int) -> list[
         if item.get("row_kind", "goods") != "goods":
             continue
         page = item.get("page")
-        line = Line(page=pages[page - 1] if _is_page(page) and 1 <= page <= len(pages) else None)
+        index = page if isinstance(page, int) and not isinstance(page, bool) else 0
+        line = Line(page=pages[index - 1] if 1 <= index <= len(pages) else None)
         for spec in profile.line_fields:
             value = item.get(spec.key)
             _require(

@@ -51,13 +51,11 @@ def system_prompt(profile: Profile, group_size: int) -> str:
 
 def _lines_task(profile: Profile) -> str:
     """The sixth task, for a profile that reads tables of goods."""
-    columns = ", ".join(
-        f"`{f.key}` ({' / '.join(f.labels.values())})" for f in profile.line_fields
-    )
+    columns = ", ".join(f"`{f.key}` ({' / '.join(f.labels.values())})" for f in profile.line_fields)
     return (
         "6. Lines. In `lines`, list EVERY row of the document's table of goods on these "
         "pages, in printed order, each with these columns as printed: "
-        f"{columns}; `\"\"` for a column the row does not print. Never summarise, skip or "
+        f'{columns}; `""` for a column the row does not print. Never summarise, skip or '
         "write 'and so on': a table of 300 rows has 300 lines. Numbers as decimal strings "
         "with a dot, no spaces ('1944.30'); a value wrapped over two lines is one value. "
         "`page` is the page index of the row. A repeated column header is `row_kind` "

@@ -226,7 +226,8 @@ def _write_lines_sheet(
                 cell.number_format = "0.###" if value == value.to_integral_value() else "0.00##"
                 row.append(cell)
             elif isinstance(value, date):
-                cell = WriteOnlyCell(sheet, value=value)
+                moment = datetime(value.year, value.month, value.day)
+                cell = WriteOnlyCell(sheet, value=moment)
                 cell.number_format = DATE_FORMAT
                 row.append(cell)
             else:

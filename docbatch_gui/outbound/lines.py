@@ -11,7 +11,7 @@ sheet of documents.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -83,21 +83,21 @@ def line_table(
     inn_key = _first_of_kind(profile, "tax_id", "seller")
     rows = []
     for job, document in pairs:
-        leading: dict[str, Callable[[], Any]] = {
-            "job": lambda job=job: job.id,
-            "file": lambda job=job: job.file_name,
-            "document_number": lambda d=document: d.fields.get(number_key or ""),
-            "document_date": lambda d=document: _date(d.fields.get(date_key or "")),
-            "seller_inn": lambda d=document: d.fields.get(inn_key or ""),
+        leading: dict[str, Any] = {
+            "job": job.id,
+            "file": job.file_name,
+            "document_number": document.fields.get(number_key or ""),
+            "document_date": _date(document.fields.get(date_key or "")),
+            "seller_inn": document.fields.get(inn_key or ""),
         }
         for line in document.lines:
             rows.append([_cell(column.key, line, leading) for column in columns])
     return rows
 
 
-def _cell(key: str, line: Line, leading: dict[str, Callable[[], Any]]) -> Any:
+def _cell(key: str, line: Line, leading: dict[str, Any]) -> Any:
     if key in leading:
-        return leading[key]()
+        return leading[key]
     if key == "page":
         return line.page
     value = line.value(key)

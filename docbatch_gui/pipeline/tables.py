@@ -292,7 +292,7 @@ def _split(
 def _header_cells(band: Sequence[_Row], fields: Sequence[LineFieldProfile]) -> list[_Cell]:
     """The cells of a header band: each line's words in cells, then the cells of
     the band's lines that stand over one another joined (a wrapped header cell)."""
-    pieces = []
+    pieces: list[_Cell] = []
     for row in band:
         claimed = dict(zip(row.words, _claims(row.words, fields), strict=True))
         pieces.extend(part for c in _cells(row.words) for part in _split(c, fields, claimed))
