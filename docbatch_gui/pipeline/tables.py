@@ -169,7 +169,9 @@ class _Row:
 def _visual_lines(words: Sequence[Word]) -> list[_Row]:
     """Words grouped into lines: a word joins a line its vertical middle falls in."""
     rows: list[_Row] = []
-    for word in sorted(words, key=lambda w: ((w[2] + w[4]) / 2, w[1])):
+    # words that crossed a pipe as JSON arrive as lists: tuples, to be looked up
+    plain = [w if isinstance(w, tuple) else tuple(w) for w in words]
+    for word in sorted(plain, key=lambda w: ((w[2] + w[4]) / 2, w[1])):
         middle = (word[2] + word[4]) / 2
         if rows and rows[-1].top <= middle <= rows[-1].bottom:
             rows[-1].add(word)
