@@ -15,15 +15,17 @@ of that seller is checked against it (``checks.counterparty``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
+from docbatch_gui.app.review_lines import lines_audit, normalized_lines
 from docbatch_gui.checks import DocumentChecker, document_text
 from docbatch_gui.checks.counterparty import SELLER_INN, clean_inn, confirmed_entry
 from docbatch_gui.domain.counterparty import Counterparty
 from docbatch_gui.domain.errors import DocBatchError, ErrorKind, ExitCode, NotFound
+from docbatch_gui.domain.lines import Line
 from docbatch_gui.domain.models import Document, Job
 from docbatch_gui.domain.normalize import normalize_amount, normalize_date, normalize_number
 from docbatch_gui.domain.reasons import without_fields
@@ -109,8 +111,10 @@ class ReviewService:
         fields: dict[str, str | None] | None = None,
         doc_type: str | None = None,
         pages: tuple[int, int] | None = None,
+        lines: Sequence[Line] | None = None,
     ) -> Document:
-        """Save a person's corrections; unchanged values leave no audit entry."""
+        """Save a person's corrections; unchanged values leave no audit entry.
+        ``lines`` is the whole list of lines as the person left it (the Review grid)."""
         docs = self.store.list_documents(job_id)
         doc = next((d for d in docs if d.doc_index == doc_index), None)
         if doc is None:
@@ -134,6 +138,13 @@ class ReviewService:
             old = f"{doc.page_from}-{doc.page_to}"
             audit.append(_entry(at, who, "pages", "pages", old, f"{pages[0]}-{pages[1]}"))
             changes.update(page_from=pages[0], page_to=pages[1])
+        if lines is not None:
+            profile = self.checker.profile
+            typed_lines = normalized_lines(lines, profile)
+            entries = lines_audit(doc.lines, typed_lines, profile, at, who)
+            if entries:
+                audit.extend(entries)
+                changes["lines"] = typed_lines
         if len(audit) == len(doc.audit):
             return doc
         edited = {str(e["field"]) for e in audit[len(doc.audit) :] if e["action"] == "edit"}

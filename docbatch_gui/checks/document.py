@@ -27,6 +27,7 @@ from docbatch_gui.checks.ids import (
     kpp_is_valid,
     ogrn_is_valid,
 )
+from docbatch_gui.checks.lines import LINE_CODES, line_findings
 from docbatch_gui.checks.vat import RateTable, load_rates, vat_codes
 from docbatch_gui.domain.models import Document, Page
 from docbatch_gui.domain.normalize import normalize_text
@@ -91,12 +92,13 @@ class DocumentChecker:
             c
             for c in document.review_codes
             if not (c.code in CHECK_CODES and document.fields.get(c.field or "") is not None)
+            and c.code not in LINE_CODES  # the lines are judged afresh every time
         ]
-        seen = {(c.code, c.field) for c in kept}
+        seen = {_identity(c) for c in kept}
         added = []
         for code in found:
-            if (code.code, code.field) not in seen:
-                seen.add((code.code, code.field))
+            if _identity(code) not in seen:
+                seen.add(_identity(code))
                 added.append(code)
         if not added and len(kept) == len(document.review_codes):
             return document
@@ -106,8 +108,8 @@ class DocumentChecker:
             if code.field in confidence:
                 confidence[code.field] = min(confidence[code.field], cap)
         codes = kept + added
-        before = {(c.code, c.field) for c in document.review_codes}
-        fresh = any((c.code, c.field) not in before for c in added)
+        before = {_identity(c) for c in document.review_codes}
+        fresh = any(_identity(c) not in before for c in added)
         needs_review = bool(codes) and (document.needs_review or fresh)
         return dataclasses.replace(
             document, review_codes=codes, confidence=confidence, needs_review=needs_review
@@ -133,6 +135,7 @@ class DocumentChecker:
                 yield code
         yield from self._vat(document, text)
         yield from self._same_party(document)
+        yield from line_findings(document, self.profile, text)
 
     # -- one value -------------------------------------------------------------------
 
@@ -213,6 +216,14 @@ class DocumentChecker:
                 # two tax ids of one party (an INN and a VAT number) may well agree
                 if earlier is not spec and (spec.kind != "tax_id" or earlier.party != spec.party):
                     yield ReviewCode("same_party", spec.key, {"value": value})
+
+
+def _identity(code: ReviewCode) -> tuple[str, ...]:
+    """What makes two codes the same finding: the code and its field; a line code is
+    about a row or a sum, so its parameters too (two rows, two findings)."""
+    if code.code in LINE_CODES:
+        return (code.code, repr(sorted(code.params.items())))
+    return (code.code, code.field or "")
 
 
 def document_text(document: Document, pages: Sequence[Page]) -> str:

@@ -48,6 +48,12 @@ def add_export_parser(commands: Any) -> None:
         type=_delimiter,
         help='CSV delimiter, one character (default ";" for ru, "," for en)',
     )
+    export.add_argument(
+        "--lines",
+        action="store_true",
+        help="CSV: one row per line of the documents' tables (xlsx always adds a sheet "
+        "of lines: Lines / Строки)",
+    )
     export.add_argument("--list-layouts", action="store_true", help="list the layouts and exit")
     export.add_argument("--json", action="store_true", help="print the result as JSON")
 
@@ -90,6 +96,7 @@ def cmd_export(app: DocBatchApp, args: argparse.Namespace) -> int:
         job_ids=tuple(args.job or ()),
         since=parse_since(args.since) if args.since else None,
         delimiter=args.delimiter,
+        lines=args.lines,
     )
     written = exports.export(Path(args.out), layout, options)
     if args.json:

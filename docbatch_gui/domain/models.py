@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from docbatch_gui.domain.errors import ErrorKind
+from docbatch_gui.domain.lines import Line, as_lines
 from docbatch_gui.domain.messages import from_wire, wire, word
 from docbatch_gui.domain.reasons import ReviewCode, codes_from_body
 from docbatch_gui.domain.states import JobState, Phase, ProcessingMode
@@ -204,6 +205,17 @@ class Document:
     #: every change a person made: {"at", "who", "action", "field", "old", "new"}
     audit: list[dict[str, Any]] = field(default_factory=list)
     id: int | None = None
+    #: the rows of the document's table of goods, in printed order (``domain.lines``)
+    lines: list[Line] = field(default_factory=list)
+    #: the row count the document prints ("Всего наименований 120"); None if none
+    printed_rows: int | None = None
+    #: the table had not ended on the document's last page read: rows may be missing
+    table_open: bool = False
+
+    def __post_init__(self) -> None:
+        # stores and pipes hand over lines as dicts; the type is the contract
+        if self.lines is None or any(not isinstance(line, Line) for line in self.lines):
+            object.__setattr__(self, "lines", as_lines(self.lines))
 
     @property
     def page_label(self) -> str:
@@ -246,6 +258,9 @@ class Document:
             "confirmed_by": self.confirmed_by,
             "confirmed_at": self.confirmed_at,
             "audit": [dict(entry) for entry in self.audit],
+            "lines": [line.as_dict() for line in self.lines],
+            "printed_rows": self.printed_rows,
+            "table_open": self.table_open,
         }
 
 

@@ -131,6 +131,65 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "en": "{field}: {value} was not found on the page; check it against the page",
         "ru": "{field}: {value} не найдено на странице; сверьте со страницей",
     },
+    # what the lines say against themselves and the totals (``checks.lines``); a code
+    # with a ``kind`` parameter is worded by "code:kind" when that template exists
+    "line_arithmetic": {
+        "en": "line {row} (page {page}) does not add up",
+        "ru": "строка {row} (стр. {page}) не сходится",
+    },
+    "line_arithmetic:qty_price": {
+        "en": "line {row} (page {page}): quantity × price is {expected}, the line says {printed}",
+        "ru": "строка {row} (стр. {page}): количество × цена = {expected}, в строке {printed}",
+    },
+    "line_arithmetic:net_vat": {
+        "en": "line {row} (page {page}): net + VAT is {expected}, the line says {printed}",
+        "ru": "строка {row} (стр. {page}): сумма без НДС + НДС = {expected}, в строке {printed}",
+    },
+    "line_arithmetic:vat_rate": {
+        "en": "line {row} (page {page}): VAT at {rate}% of {net} is {expected}, the line "
+        "says {printed}",
+        "ru": "строка {row} (стр. {page}): НДС {rate}% от {net} = {expected}, в строке {printed}",
+    },
+    "line_arithmetic:required": {
+        "en": "line {row} (page {page}): {column} not read",
+        "ru": "строка {row} (стр. {page}): не прочитано «{column}»",
+    },
+    "lines_sum_mismatch": {
+        "en": "the lines add up to {sum}, the document says {total}",
+        "ru": "сумма строк {sum}, в документе {total}",
+    },
+    "lines_sum_mismatch:vat": {
+        "en": "the lines' VAT adds up to {sum}, the document's VAT is {total}",
+        "ru": "НДС строк в сумме {sum}, НДС документа {total}",
+    },
+    "lines_incomplete": {
+        "en": "the table of goods is incomplete",
+        "ru": "таблица товаров неполная",
+    },
+    "lines_incomplete:gap": {
+        "en": "line numbers missing from the table: {numbers}",
+        "ru": "в таблице пропущены строки с номерами: {numbers}",
+    },
+    "lines_incomplete:repeat": {
+        "en": "line numbers read twice: {numbers}",
+        "ru": "номера строк прочитаны дважды: {numbers}",
+    },
+    "lines_incomplete:count": {
+        "en": "{read} lines read, the document prints {printed}",
+        "ru": "прочитано строк: {read}, в документе указано {printed}",
+    },
+    "lines_incomplete:open": {
+        "en": "the table goes on past page {page}, the last page read",
+        "ru": "таблица продолжается после стр. {page}, последней прочитанной",
+    },
+    "lines_missing": {
+        "en": "{pages} show a table of goods, but no line was read",
+        "ru": "на {pages} есть таблица товаров, но ни одна строка не прочитана",
+    },
+    "lines_not_read_offline": {
+        "en": "{pages}: a scan; the offline reader reads no lines from it (use Claude)",
+        "ru": "{pages}: скан; без Claude строки из него не читаются",
+    },
     # what the counterparty's earlier documents say
     "counterparty_name": {
         "en": "{field}: {value} differs from the name confirmed for this INN ({usual})",
@@ -184,7 +243,9 @@ class ReviewCode:
 
     def words(self, language: str = "en", labels: Mapping[str, str] | None = None) -> str:
         """The reason in ``language``, with the field's label when ``labels`` has it."""
-        templates = TEMPLATES.get(self.code)
+        kind = self.params.get("kind")
+        templates = TEMPLATES.get(f"{self.code}:{kind}") if isinstance(kind, str) else None
+        templates = templates or TEMPLATES.get(self.code)
         if templates is None:
             return self._raw()
         template = templates.get(language) or templates["en"]

@@ -72,6 +72,10 @@ OPERATOR_TEXTS: dict[str, dict[str, str]] = {
         "en": "{value!r} is not an amount; type it like 1234.56",
         "ru": "{value!r} — не сумма; введите её как 1234.56",
     },
+    "review_line_not_a_number": {
+        "en": "line {row}, {column}: {value!r} is not a number; type it like 1944.30",
+        "ru": "строка {row}, {column}: {value!r} — не число; введите его как 1944,30",
+    },
     "review_pages_outside": {
         "en": "pages {first}–{last} are outside the file's 1–{total}; give a first page not "
         "after the last",

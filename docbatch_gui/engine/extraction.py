@@ -39,6 +39,8 @@ from docbatch_gui.llm.requests import (
 )
 from docbatch_gui.pipeline.page_plan import PageKind, kind_of
 from docbatch_gui.pipeline.profile import Profile
+from docbatch_gui.pipeline.tables import layout_text, read_table
+from docbatch_gui.pipeline.words import decode
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.storage.blobs import BlobStore
 
@@ -49,6 +51,19 @@ if TYPE_CHECKING:  # the SDK takes two seconds to import: only when sync mode ru
     from docbatch_gui.llm.spending import Spending
 
 log = logging.getLogger(__name__)
+
+
+def table_text(page: Page, blobs: BlobStore, profile: Profile) -> str:
+    """The text a page is sent with: a page of the file's own text layer that holds a
+    table of goods goes laid out as printed (``tables.layout_text``), its columns and
+    rows kept, so that Claude reads the table from exact text; any other page, its
+    text as it is."""
+    if page.ocr_engine is not None or not page.words_sha or not profile.line_fields:
+        return page.text
+    words = decode(blobs.read(page.words_sha))
+    if not read_table([(page.page_no, words)], profile).header_pages:
+        return page.text
+    return layout_text(words)
 
 
 def page_groups(pages: Sequence[Page], size: int) -> list[list[Page]]:
@@ -79,7 +94,7 @@ def group_request(
     for page in group:
         kind = kind_of(profile.page_plan, page)
         image = blobs.read(page.image_sha) if page.image_sha and kind is not PageKind.TEXT else b""
-        payloads.append(PagePayload(page.page_no, image, page.text, kind))
+        payloads.append(PagePayload(page.page_no, image, table_text(page, blobs, profile), kind))
     return build_request(
         job.id,
         job.file_name,

@@ -50,8 +50,7 @@ from docbatch_gui.engine.render_step import RenderStep
 from docbatch_gui.engine.reservations import Purse
 from docbatch_gui.outbound.webhook import sender_for
 from docbatch_gui.pipeline.isolate import ChildPool
-from docbatch_gui.pipeline.offline import PageText
-from docbatch_gui.pipeline.offline_run import extract_in_child
+from docbatch_gui.pipeline.offline_run import extract_in_child, offline_pages
 from docbatch_gui.pipeline.prepare import ChildDied, PrepareTimeout, prepare_pool
 from docbatch_gui.storage.health import storage_error
 
@@ -385,7 +384,7 @@ class LocalWorker:
                     "claude_job_timeout",
                     {"file": job.file_name, "seconds": f"{self.settings.job_timeout:g}"},
                 ) from None
-        pages = [PageText(p.page_no, p.text, p.ocr_engine) for p in self.store.list_pages(job.id)]
+        pages = offline_pages(self.store.list_pages(job.id), self.blobs.read)
         assert self._pool is not None, "process() runs inside opened()"
         return await extract_in_child(
             self._pool, job.id, job.file_name, pages, self.profile, deadline

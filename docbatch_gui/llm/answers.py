@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from docbatch_gui.domain.errors import RetryableError
+from docbatch_gui.domain.lines import Line
 from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.normalize import normalize_amount, normalize_date
 from docbatch_gui.domain.reasons import ReviewCode
@@ -22,6 +23,7 @@ from docbatch_gui.domain.text import clean_value
 from docbatch_gui.llm.prompt import doc_type_keys
 from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.pipeline.review import review_reasons
+from docbatch_gui.pipeline.tables import line_number, line_rate
 
 NORMALISERS: dict[str, Callable[[object], str | None]] = {
     "date": normalize_date,
@@ -47,21 +49,30 @@ class RawDocument:
     filename_fields: dict[str, str | None]
     handwritten_numbers: list[str] = field(default_factory=list)
     notes: list[ReviewCode] = field(default_factory=list)
+    #: the rows of goods on these pages, in order (source page numbers)
+    lines: list[Line] = field(default_factory=list)
+    printed_rows: int | None = None
+    #: the table runs on past the group's last page
+    table_open: bool = False
 
     @classmethod
     def from_body(cls, body: dict[str, Any]) -> RawDocument:
-        """A stored answer (``dataclasses.asdict``); notes saved as text stay notes."""
+        """A stored answer (``dataclasses.asdict``); notes saved as text stay notes,
+        and an answer stored before lines existed has none."""
         notes = [
             ReviewCode.from_dict(n) if isinstance(n, dict) else ReviewCode.note(str(n))
             for n in body.get("notes") or []
         ]
-        return cls(**{**body, "notes": notes})
+        lines = [Line.from_dict(item) for item in body.get("lines") or [] if isinstance(item, dict)]
+        return cls(**{**body, "notes": notes, "lines": lines})
 
 
 #: a field value longer than this is not a value a document holds (a title page, a
 #: repeated string): the answer is invalid and asked again
 MAX_VALUE_CHARS = 1000
 MAX_HANDWRITTEN = 100
+#: rows of goods one group's document may hold (8 pages of a dense table is ~400)
+MAX_LINES = 5000
 
 
 def _require(condition: bool, problem: str) -> None:
@@ -105,6 +116,7 @@ def parse_answer(
             and all(len(str(h)) <= MAX_VALUE_CHARS for h in handwritten),
             f"document {n} handwritten_numbers is not a short list of numbers",
         )
+        lines = _lines(item.get("lines"), pages, profile, n)
         documents.append(
             RawDocument(
                 page_from=pages[first - 1],
@@ -116,10 +128,54 @@ def parse_answer(
                 filename_fields=filename,
                 handwritten_numbers=[str(h) for h in handwritten if str(h).strip()],
                 notes=notes,
+                lines=lines,
+                printed_rows=_count(item.get("printed_row_count")),
+                table_open=item.get("table_continues") is True,
             )
         )
     _require_apart(documents)
     return documents
+
+
+def _lines(raw: object, pages: Sequence[int], profile: Profile, n: int) -> list[Line]:
+    """The rows of goods of one answer's document, with source page numbers; the
+    repeated headers, "carried forward" and totals rows the answer marks are not
+    goods. A value is normalised as the table reader does it, "" is not printed."""
+    if raw is None or not profile.line_fields:
+        return []  # an answer to a schema without lines, or stored before them
+    items = _items(raw, "lines", n)
+    _require(len(items) <= MAX_LINES, f"document {n} has {len(items)} lines")
+    lines = []
+    for item in items:
+        if item.get("row_kind", "goods") != "goods":
+            continue
+        page = item.get("page")
+        index = page if isinstance(page, int) and not isinstance(page, bool) else 0
+        line = Line(page=pages[index - 1] if 1 <= index <= len(pages) else None)
+        for spec in profile.line_fields:
+            value = item.get(spec.key)
+            _require(
+                value is None
+                or (isinstance(value, str | int | float) and not isinstance(value, bool)),
+                f"document {n} line column {spec.key} is a {type(value).__name__}",
+            )
+            text = clean_value(str(value)).strip() if value is not None else ""
+            _require(len(text) <= MAX_VALUE_CHARS, f"document {n} line column {spec.key} is long")
+            if spec.kind == "number":
+                read: str | None = line_number(text)
+            elif spec.kind == "rate":
+                read = line_rate(text)
+            else:
+                read = text or None
+            line = line.with_value(spec.key, read)
+        lines.append(line)
+    return lines
+
+
+def _count(value: object) -> int | None:
+    """A printed row count the answer gives as text ("120"); None when not printed."""
+    digits = str(value or "").strip()
+    return int(digits) if digits.isdigit() and int(digits) > 0 else None
 
 
 def _is_page(value: object) -> bool:
@@ -253,6 +309,9 @@ def stitch(
                 handwritten_numbers=doc.handwritten_numbers,
                 needs_review=bool(reasons),
                 review_codes=reasons,
+                lines=doc.lines,
+                printed_rows=doc.printed_rows,
+                table_open=doc.table_open,
             )
         )
     return documents
@@ -277,4 +336,8 @@ def _merge(first: RawDocument, second: RawDocument) -> RawDocument:
         confidence=confidence,
         handwritten_numbers=handwritten,
         notes=first.notes + second.notes,
+        # the table goes on across the request boundary: its rows in page order
+        lines=first.lines + second.lines,
+        printed_rows=first.printed_rows or second.printed_rows,
+        table_open=second.table_open,
     )

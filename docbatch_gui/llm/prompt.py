@@ -46,11 +46,29 @@ def system_prompt(profile: Profile, group_size: int) -> str:
         doc_types=", ".join(f"`{k}`" for k in doc_type_keys(profile)),
         type_descriptions=descriptions,
         field_list=", ".join(f"`{k}`" for k in profile.field_keys),
+    ) + (_lines_task(profile) if profile.line_fields else "")
+
+
+def _lines_task(profile: Profile) -> str:
+    """The sixth task, for a profile that reads tables of goods."""
+    columns = ", ".join(f"`{f.key}` ({' / '.join(f.labels.values())})" for f in profile.line_fields)
+    return (
+        "6. Lines. In `lines`, list EVERY row of the document's table of goods on these "
+        "pages, in printed order, each with these columns as printed: "
+        f'{columns}; `""` for a column the row does not print. Never summarise, skip or '
+        "write 'and so on': a table of 300 rows has 300 lines. Numbers as decimal strings "
+        "with a dot, no spaces ('1944.30'); a value wrapped over two lines is one value. "
+        "`page` is the page index of the row. A repeated column header is `row_kind` "
+        "`header`, a 'carried forward' (перенос, итого по листу) line `carried_forward`, "
+        "the table's totals `subtotal`. `printed_row_count`: the row count the document "
+        "prints ('Всего наименований 120', 'Итого 12 позиций'), else `\"\"`. "
+        "`table_continues`: true when the table goes on past the last page of this "
+        "request. A document without a table has no lines.\n"
     )
 
 
 def output_schema(profile: Profile) -> dict[str, Any]:
-    return answer_schema(profile.field_keys, doc_type_keys(profile))
+    return answer_schema(profile.field_keys, doc_type_keys(profile), profile.line_keys)
 
 
 def system_blocks(

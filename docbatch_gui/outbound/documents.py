@@ -13,6 +13,7 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from decimal import Decimal
 from pathlib import Path, PurePath
 from typing import Any, Literal
 
@@ -23,6 +24,7 @@ from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.domain.models import Document, Job
 from docbatch_gui.outbound.files import atomic_output
 from docbatch_gui.outbound.layouts import Layout
+from docbatch_gui.outbound.lines import SHEET_NAMES, as_number, default_columns, line_table, title
 from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.registry.exporter import AMOUNT_FORMAT, DATE_FORMAT, escape_cell, header
 
@@ -44,6 +46,8 @@ class ExportOptions:
     since: datetime | None = None
     #: CSV only: None picks ";" for Russian and "," otherwise
     delimiter: str | None = None
+    #: CSV only: one row per line of the documents instead of one per document
+    lines: bool = False
 
 
 def delimiter_problem(delimiter: str | None) -> str | None:
@@ -214,7 +218,37 @@ def _write_xlsx(
                 value = cell
             row.append(value)
         sheet.append(row)
+    _write_lines_sheet(workbook, pairs, layout, profile, options)
     workbook.save(path)
+
+
+def _write_lines_sheet(
+    workbook: Workbook,
+    pairs: Sequence[tuple[Job, Document]],
+    layout: Layout,
+    profile: Profile,
+    options: ExportOptions,
+) -> None:
+    """The sheet of lines: one row per line, tied to its document."""
+    columns = layout.lines or default_columns(profile)
+    sheet = workbook.create_sheet(SHEET_NAMES.get(options.language, SHEET_NAMES["en"]))
+    titles = [title(c, profile, options.language) for c in columns]
+    header(sheet, titles, [max(8, min(50, len(t) + 4)) for t in titles])
+    for values in line_table(pairs, profile, columns):
+        row: list[Any] = []
+        for value in values:
+            if isinstance(value, Decimal):
+                cell = WriteOnlyCell(sheet, value=as_number(value))
+                cell.number_format = "0.###" if value == value.to_integral_value() else "0.00##"
+                row.append(cell)
+            elif isinstance(value, date):
+                moment = datetime(value.year, value.month, value.day)
+                cell = WriteOnlyCell(sheet, value=moment)
+                cell.number_format = DATE_FORMAT
+                row.append(cell)
+            else:
+                row.append(escape_cell(value))
+        sheet.append(row)
 
 
 def _write_csv(
@@ -244,6 +278,19 @@ def _write_csv(
     # utf-8-sig: the byte-order mark is how Excel knows the file is UTF-8
     with path.open("w", encoding="utf-8-sig", newline="") as stream:
         writer = csv.writer(stream, delimiter=delimiter)
+        if options.lines:
+            columns = layout.lines or default_columns(profile)
+            writer.writerow([text(title(c, profile, options.language)) for c in columns])
+            for values in line_table(pairs, profile, columns):
+                writer.writerow(
+                    [
+                        (str(v).replace(".", ",") if comma_decimal else str(v))
+                        if isinstance(v, Decimal)
+                        else text(v)
+                        for v in values
+                    ]
+                )
+            return
         # a header a person wrote (--columns) is text like any cell: a formula is escaped
         writer.writerow([text(c.title(profile, options.language)) for c in layout.columns])
         for job, document in pairs:

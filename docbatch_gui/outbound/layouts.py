@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from docbatch_gui.domain.errors import ConfigError, NotFound
+from docbatch_gui.outbound.lines import LineColumn, known_keys
 from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.storage.health import private_folder, write_private
 from docbatch_gui.system.names import name_problem
@@ -68,15 +69,22 @@ class Layout:
     name: str
     columns: tuple[Column, ...]
     description: str = ""
+    #: the columns of the sheet of lines (``outbound.lines``); empty: every line column
+    lines: tuple[LineColumn, ...] = ()
 
     def as_json(self) -> dict[str, Any]:
-        return {
+        body: dict[str, Any] = {
             "name": self.name,
             "description": self.description,
             "columns": [
                 {"key": c.key, **({"header": c.header} if c.header else {})} for c in self.columns
             ],
         }
+        if self.lines:
+            body["lines"] = [
+                {"key": c.key, **({"header": c.header} if c.header else {})} for c in self.lines
+            ]
+        return body
 
 
 def all_columns(profile: Profile) -> Layout:
@@ -116,6 +124,13 @@ def check_layout(layout: Layout, profile: Profile) -> None:
         raise ConfigError(
             f"export layout {layout.name!r}: unknown column(s) {', '.join(unknown)}; known: {known}"
         )
+    line_keys = known_keys(profile)
+    unknown = [c.key for c in layout.lines if c.key not in line_keys]
+    if unknown:
+        raise ConfigError(
+            f"export layout {layout.name!r}: unknown line column(s) {', '.join(unknown)}; "
+            f"known: {', '.join(sorted(line_keys))}"
+        )
 
 
 def _from_json(body: Any, origin: str) -> Layout:
@@ -124,7 +139,13 @@ def _from_json(body: Any, origin: str) -> Layout:
             Column(str(c["key"]), str(c["header"]) if c.get("header") else None)
             for c in body["columns"]
         )
-        return Layout(str(body.get("name") or origin), columns, str(body.get("description", "")))
+        lines = tuple(
+            LineColumn(str(c["key"]), str(c["header"]) if c.get("header") else None)
+            for c in body.get("lines") or []
+        )
+        return Layout(
+            str(body.get("name") or origin), columns, str(body.get("description", "")), lines
+        )
     except (KeyError, TypeError, AttributeError) as exc:
         raise ConfigError(f"export layout {origin} is not a valid layout: {exc}") from exc
 

@@ -12,9 +12,13 @@ from typing import Any
 from docbatch_gui.pipeline.schema_limits import schema_problems
 
 UNKNOWN = "unknown"
+#: what a row of a printed table is; only ``goods`` rows become lines
+ROW_KINDS = ("goods", "header", "carried_forward", "subtotal")
 
 
-def answer_schema(field_keys: Sequence[str], doc_types: Sequence[str]) -> dict[str, Any]:
+def answer_schema(
+    field_keys: Sequence[str], doc_types: Sequence[str], line_keys: Sequence[str] = ()
+) -> dict[str, Any]:
     """JSON schema of the answer, inside the API's structured-output limits by shape.
 
     Fields are a list of ``{key, found, value, confidence}`` items whose ``key`` is an
@@ -67,9 +71,47 @@ def answer_schema(field_keys: Sequence[str], doc_types: Sequence[str]) -> dict[s
                 "items": filename_item,
             },
             "handwritten_numbers": {"type": "array", "items": {"type": "string"}},
+            **(_line_properties(line_keys) if line_keys else {}),
         }
     )
     return strict_object({"documents": {"type": "array", "items": document}})
+
+
+def _line_properties(line_keys: Sequence[str]) -> dict[str, Any]:
+    """The table of goods: every property required, ``""`` for a value not printed,
+    no unions and no numeric or length constraints, so a long table adds no
+    optional or union-typed parameter however many columns the profile has."""
+    row = strict_object(
+        {
+            **{
+                key: {"type": "string", "description": "as printed; empty when not printed"}
+                for key in line_keys
+            },
+            "page": {"type": "integer", "description": "page index in this request"},
+            "row_kind": {
+                "type": "string",
+                "enum": list(ROW_KINDS),
+                "description": "goods for a row of goods; header for a repeated column "
+                "header; carried_forward for a 'carried forward' or page total line",
+            },
+        }
+    )
+    return {
+        "lines": {
+            "type": "array",
+            "description": "every row of the table of goods on these pages, in order",
+            "items": row,
+        },
+        "printed_row_count": {
+            "type": "string",
+            "description": "the number of rows the document prints ('Всего наименований 120'); "
+            "empty when not printed",
+        },
+        "table_continues": {
+            "type": "boolean",
+            "description": "true when the table runs on past the last page of this request",
+        },
+    }
 
 
 def strict_object(properties: dict[str, Any]) -> dict[str, Any]:
@@ -82,10 +124,12 @@ def strict_object(properties: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def limit_problems(field_keys: Sequence[str], doc_types: Sequence[str]) -> list[str]:
+def limit_problems(
+    field_keys: Sequence[str], doc_types: Sequence[str], line_keys: Sequence[str] = ()
+) -> list[str]:
     """What the API would refuse in the schema of these keys, one line per limit."""
     by_limit: dict[str, list[str]] = {}
-    for problem in schema_problems(answer_schema(field_keys, doc_types)):
+    for problem in schema_problems(answer_schema(field_keys, doc_types, line_keys)):
         by_limit.setdefault(problem.limit, []).append(str(problem))
     return [
         lines[0] + (f" and {len(lines) - 1} more like it" if len(lines) > 1 else "")

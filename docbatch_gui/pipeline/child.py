@@ -220,9 +220,15 @@ def extract_offline(task: dict[str, Any], send: Send) -> None:
     pure CPU work in the parent would hold the GIL and stall its event loop (and with
     it every other job and the GUI), and a runaway pattern is stopped by the deadline."""
     from docbatch_gui.pipeline.offline import PageText, extract_documents
+    from docbatch_gui.pipeline.words import as_words
 
     try:
-        pages = [PageText(**page) for page in task["pages"]]
+        pages = [
+            PageText(
+                **{**page, "words": tuple(as_words(page["words"])) if page.get("words") else None}
+            )
+            for page in task["pages"]
+        ]
         documents = extract_documents(
             int(task["job_id"]), task["file_name"], pages, _profile(task["profile"])
         )

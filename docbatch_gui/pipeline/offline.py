@@ -25,7 +25,9 @@ from docbatch_gui.pipeline.fields import extract_fields
 from docbatch_gui.pipeline.filename import parse_filename
 from docbatch_gui.pipeline.profile import UNKNOWN, Profile
 from docbatch_gui.pipeline.review import review_reasons
+from docbatch_gui.pipeline.tables import has_goods_table, read_table
 from docbatch_gui.pipeline.textutil import page_ranges, split_lines
+from docbatch_gui.pipeline.words import Word
 
 __all__ = ["PageText", "classify", "extract_documents", "parse_filename"]
 
@@ -47,6 +49,9 @@ class PageText:
     #: the OCR engine that read the page (None: the text is the file's own layer, or
     #: nothing read it); review reasons say what really happened
     ocr_engine: str | None = None
+    #: the words of the page's own text layer with their boxes (``pipeline.words``),
+    #: which the table reader reads lines from; None for a scan
+    words: tuple[Word, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -68,6 +73,7 @@ class _PageInfo:
     cue: tuple[int, int | None] | None  # ("page X of N") → (X, N)
     ocr_engine: str | None = None
     chars: int = 0  # letters and digits on the page
+    words: tuple[Word, ...] | None = None  # the text layer's words (``PageText.words``)
 
 
 @dataclass
@@ -141,7 +147,7 @@ def _analyse(page: PageText, profile: Profile) -> _PageInfo:
     alnum = sum(ch.isalnum() for ch in page.text)
     has_text = alnum >= max(1, profile.min_page_chars)
     if not has_text:
-        return _PageInfo(page.page_no, [], False, None, None, page.ocr_engine, alnum)
+        return _PageInfo(page.page_no, [], False, None, None, page.ocr_engine, alnum, page.words)
     return _PageInfo(
         page.page_no,
         lines,
@@ -150,6 +156,7 @@ def _analyse(page: PageText, profile: Profile) -> _PageInfo:
         _page_cue(lines),
         page.ocr_engine,
         alnum,
+        page.words,
     )
 
 
@@ -256,6 +263,14 @@ def _build(
     reasons.extend(result.notes)
     if single:
         reasons.extend(_filename_conflicts(result.values, hints))
+    table = read_table([(p.page_no, p.words) for p in pages if p.words], profile)
+    scans = [
+        p.page_no
+        for p in pages
+        if p.ocr_engine is not None and not p.words and has_goods_table(p.lines, profile)
+    ]
+    if scans and not table.lines and profile.line_fields:
+        reasons.append(ReviewCode("lines_not_read_offline", params={"pages": page_ranges(scans)}))
     return Document(
         job_id=job_id,
         doc_index=index,
@@ -267,6 +282,9 @@ def _build(
         filename_fields=dict(hints),
         needs_review=bool(reasons),
         review_codes=reasons,
+        lines=table.lines,
+        printed_rows=table.printed_rows,
+        table_open=table.table_open,
     )
 
 

@@ -10,16 +10,17 @@ deadline and a crashed one is counted against the file, exactly as rendering is.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from docbatch_gui.domain.errors import UnsupportedInput
 from docbatch_gui.domain.messages import english, from_wire
-from docbatch_gui.domain.models import Document
+from docbatch_gui.domain.models import Document, Page
 from docbatch_gui.pipeline.isolate import ChildCrashed, ChildPool, DeadlineExceeded
 from docbatch_gui.pipeline.offline import PageText
 from docbatch_gui.pipeline.prepare import CHILD_ERRORS, ChildDied, PrepareTimeout
 from docbatch_gui.pipeline.profile import Profile
+from docbatch_gui.pipeline.words import decode
 
 
 def extract_task(
@@ -33,9 +34,28 @@ def extract_task(
         "file_name": file_name,
         "profile": str(profile.source),
         "pages": [
-            {"page_no": p.page_no, "text": p.text, "ocr_engine": p.ocr_engine} for p in pages
+            {
+                "page_no": p.page_no,
+                "text": p.text,
+                "ocr_engine": p.ocr_engine,
+                "words": [list(w) for w in p.words] if p.words else None,
+            }
+            for p in pages
         ],
     }
+
+
+def offline_pages(pages: Sequence[Page], read: Callable[[str], bytes]) -> list[PageText]:
+    """What the offline extractor reads of a job's pages: their text, and the words
+    of their own text layer (``read`` gets a blob) for the table reader; a scan's OCR
+    words are not read for lines offline."""
+    out = []
+    for page in pages:
+        words = None
+        if page.ocr_engine is None and page.words_sha:
+            words = tuple(decode(read(page.words_sha)))
+        out.append(PageText(page.page_no, page.text, page.ocr_engine, words))
+    return out
 
 
 async def extract_in_child(

@@ -30,6 +30,7 @@ __all__ = [
     "DocTypeProfile",
     "FieldProfile",
     "Keyword",
+    "LineFieldProfile",
     "Profile",
     "RoutingModels",
     "default_profile_path",
@@ -93,6 +94,25 @@ class FieldProfile:
     exclude_re: tuple[re.Pattern[str], ...]
 
 
+#: what a line column holds: the table reader normalises numbers and rates, keeps text
+LineKind = Literal["text", "number", "rate"]
+
+
+@dataclass(frozen=True)
+class LineFieldProfile:
+    """One column of a table of goods (``domain.lines``): its key, its labels in
+    each language, the header phrases that find it in a printed table, and whether a
+    line must have it (a required column left empty is a ``line_arithmetic`` finding
+    on that row)."""
+
+    key: str
+    kind: LineKind
+    labels: Mapping[str, str]
+    headers: tuple[str, ...]
+    required: bool
+    header_re: tuple[re.Pattern[str], ...]
+
+
 @dataclass(frozen=True)
 class CurrencyProfile:
     code: str
@@ -141,6 +161,17 @@ class Profile:
     #: (0: ``strong_title_region_lines``); a header block of 25 lines is not enough
     #: for invoices whose labels sit under the addresses
     label_region_lines: int = 0
+    #: the columns of a table of goods; empty: lines are not read
+    line_fields: tuple[LineFieldProfile, ...] = ()
+
+    @property
+    def line_keys(self) -> tuple[str, ...]:
+        return tuple(f.key for f in self.line_fields)
+
+    def line_label(self, key: str, language: str) -> str:
+        """A line column as a person reads it in ``language`` (English, else its key)."""
+        spec = next((f for f in self.line_fields if f.key == key), None)
+        return (spec.labels.get(language) or spec.labels.get("en") or key) if spec else key
 
     @property
     def field_keys(self) -> tuple[str, ...]:
@@ -211,6 +242,14 @@ class _FieldIn(_Strict):
     party: Literal["seller", "buyer"] | None = None
 
 
+class _LineFieldIn(_Strict):
+    key: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    kind: Literal["text", "number", "rate"] = "text"
+    labels: dict[str, str]
+    headers: list[str] = []
+    required: bool = False
+
+
 class _CurrencyIn(_Strict):
     code: str = Field(pattern=r"^[A-Z]{3}$")
     markers: list[str] = Field(min_length=1)
@@ -266,12 +305,23 @@ class _ProfileIn(_Strict):
     currencies: list[_CurrencyIn] = []
     languages: list[str] = Field(default=["ru", "en"])
     label_region_lines: int = Field(default=0, ge=0, le=400)
+    line_fields: list[_LineFieldIn] = []
 
     @model_validator(mode="after")
     def _consistent(self) -> _ProfileIn:
         type_keys = [t.key for t in self.doc_types]
         field_keys = [f.key for f in self.fields]
-        for name, keys in (("doc_types", type_keys), ("fields", field_keys)):
+        line_keys = [f.key for f in self.line_fields]
+        if line_keys and not {"name", "net"} <= set(line_keys):
+            raise ValueError("line_fields must include 'name' and 'net' (the goods and their sum)")
+        reserved = sorted({"page", "box", "extra"} & set(line_keys))
+        if reserved:
+            raise ValueError(f"line_fields keys {', '.join(reserved)} are reserved")
+        for name, keys in (
+            ("doc_types", type_keys),
+            ("fields", field_keys),
+            ("line_fields", line_keys),
+        ):
             dupes = sorted({k for k in keys if keys.count(k) > 1})
             if dupes:
                 raise ValueError(f"duplicate {name} keys: {', '.join(dupes)}")
@@ -358,8 +408,21 @@ def _compile(raw: _ProfileIn, source: Path) -> Profile:
         CurrencyProfile(c.code, tuple(c.markers), tuple(label_regex(m) for m in c.markers))
         for c in raw.currencies
     )
+    line_fields = tuple(
+        LineFieldProfile(
+            key=f.key,
+            kind=f.kind,
+            labels=MappingProxyType(dict(f.labels)),
+            headers=tuple(f.headers),
+            required=f.required,
+            header_re=tuple(label_regex(h) for h in f.headers),
+        )
+        for f in raw.line_fields
+    )
     problems = answer_schema.limit_problems(
-        [f.key for f in fields], [t.key for t in doc_types if t.key != UNKNOWN] + [UNKNOWN]
+        [f.key for f in fields],
+        [t.key for t in doc_types if t.key != UNKNOWN] + [UNKNOWN],
+        [f.key for f in line_fields],
     )
     if problems:
         raise ValueError(
@@ -389,6 +452,7 @@ def _compile(raw: _ProfileIn, source: Path) -> Profile:
         ),
         languages=tuple(raw.languages),
         label_region_lines=raw.label_region_lines or raw.strong_title_region_lines,
+        line_fields=line_fields,
     )
 
 

@@ -11,6 +11,7 @@ from docbatch_gui.storage.sqlite import MIGRATIONS, SQLiteStore
 from tests.contract.blob_contract import BlobContract
 from tests.contract.counterparty_contract import CounterpartyContract
 from tests.contract.intent_contract import IntentContract
+from tests.contract.lines_contract import LinesContract
 from tests.contract.page_notes_contract import PageNotesContract
 from tests.contract.registry_contract import RegistryContract
 from tests.contract.reservation_contract import ReservationContract
@@ -42,6 +43,10 @@ class TestIntents(IntentContract):
 
 
 class TestReservations(ReservationContract):
+    """Runs on every backend of the ``store`` fixture."""
+
+
+class TestLines(LinesContract):
     """Runs on every backend of the ``store`` fixture."""
 
 

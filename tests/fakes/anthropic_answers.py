@@ -26,8 +26,11 @@ from typing import Any
 
 from PIL import Image, UnidentifiedImageError
 
+from docbatch_gui.domain.lines import Line
 from docbatch_gui.pipeline.offline import PageText, extract_documents
 from docbatch_gui.pipeline.profile import Profile, load_profile
+from docbatch_gui.pipeline.tables import TableRead, read_table
+from docbatch_gui.pipeline.words import Word
 
 __all__ = [
     "ParsedRequest",
@@ -39,8 +42,11 @@ __all__ = [
     "expected_documents",
     "parse_request",
     "starts_document",
+    "table_of",
     "wire_document",
     "wire_fields",
+    "wire_line",
+    "words_from_layout",
 ]
 
 # One page of a request: ``<page index="K" source_page="P">\n...text...\n</page>``,
@@ -150,6 +156,9 @@ def expected_documents(file_name: str, pages: Sequence[tuple[int, str]]) -> dict
         if i == 0 and pages:
             source_page, text = pages[0]
             continues = source_page > 1 and not starts_document(text, file_name, profile)
+        table = table_of(
+            [(k, pages[k - 1][1]) for k in range(doc.page_from, doc.page_to + 1)], profile
+        )
         out.append(
             wire_document(
                 doc.page_from,
@@ -160,9 +169,43 @@ def expected_documents(file_name: str, pages: Sequence[tuple[int, str]]) -> dict
                 filename_fields=dict(doc.filename_fields),
                 continues_previous=continues,
                 handwritten_numbers=list(doc.handwritten_numbers),
+                lines=[wire_line(line, profile) for line in table.lines],
+                printed_row_count=str(table.printed_rows or ""),
+                table_continues=table.table_open,
             )
         )
     return {"documents": out}
+
+
+def words_from_layout(text: str) -> list[Word]:
+    """A page's text as words with boxes: a character's column across the page and
+    its line down it. Text laid out as printed (``tables.layout_text``, what
+    DocBatch sends for a page with a table of goods) keeps its columns this way."""
+    words: list[Word] = []
+    for row, line in enumerate(text.splitlines()):
+        for found in re.finditer(r"\S+", line):
+            top = row * 0.012
+            words.append((found[0], found.start() / 300, top, found.end() / 300, top + 0.01))
+    return words
+
+
+def table_of(pages: Sequence[tuple[int, str]], profile: Profile) -> TableRead:
+    """The rows of goods the fake "model" reads from the text of a document's pages
+    (``(K, text)``): the project's table reader on the text's columns, as a model
+    reads a table from an exact text layer."""
+    return read_table([(k, words_from_layout(text)) for k, text in pages], profile)
+
+
+def wire_line(
+    line: Line, profile: Profile | None = None, row_kind: str = "goods"
+) -> dict[str, Any]:
+    """One line as the answer schema spells it: every column, "" when not printed."""
+    keys = (profile or _profile()).line_keys
+    return {
+        **{key: line.value(key) or "" for key in keys},
+        "page": line.page or 1,
+        "row_kind": row_kind,
+    }
 
 
 def wire_document(
@@ -175,6 +218,9 @@ def wire_document(
     filename_fields: Mapping[str, str | None] | None = None,
     continues_previous: bool = False,
     handwritten_numbers: Sequence[str] = (),
+    lines: Sequence[Mapping[str, Any]] = (),
+    printed_row_count: str = "",
+    table_continues: bool = False,
 ) -> dict[str, Any]:
     """One document as the answer schema spells it: every field listed once, a field
     not found as ``found: false``; only the file-name values that were found."""
@@ -202,6 +248,9 @@ def wire_document(
             if value is not None
         ],
         "handwritten_numbers": list(handwritten_numbers),
+        "lines": [dict(line) for line in lines],
+        "printed_row_count": printed_row_count,
+        "table_continues": table_continues,
     }
 
 

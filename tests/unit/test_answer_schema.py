@@ -94,7 +94,9 @@ def test_a_profile_whose_schema_crosses_a_limit_is_refused_at_load(
 ) -> None:
     """No bundled profile can cross a limit with today's shape; the load check is the
     guard for whatever a profile adds to the schema later."""
-    monkeypatch.setattr(answer_schema, "answer_schema", lambda keys, types: _flat_schema(keys))
+    monkeypatch.setattr(
+        answer_schema, "answer_schema", lambda keys, types, *lines: _flat_schema(keys)
+    )
     with pytest.raises(ConfigError) as caught:
         load_profile()
     message = caught.value.message
@@ -125,4 +127,28 @@ def test_a_profile_whose_schema_crosses_a_limit_is_refused_at_load(
 def test_each_limit_is_named(schema: dict[str, Any], limit: str) -> None:
     assert limit in {p.limit for p in schema_problems(schema)}
     with pytest.raises(Refusal):
+        _through_the_fake(schema)
+
+
+def test_lines_stay_inside_the_limits_however_many_columns() -> None:
+    """Every line property is required and a string (``""`` for absent): 40 columns
+    add no optional and no union-typed parameter, and the fake accepts the schema."""
+    columns = ["no", "name", "net", *(f"col_{n}" for n in range(37))]
+    schema = answer_schema.answer_schema(["number", "amount"], ["invoice", "unknown"], columns)
+    assert schema_problems(schema) == []
+    _through_the_fake(schema)
+    row = schema["properties"]["documents"]["items"]["properties"]["lines"]["items"]
+    assert set(row["required"]) == set(row["properties"]) >= set(columns)
+
+
+def test_a_nullable_line_column_is_refused_by_both_checks() -> None:
+    """The shape the API refuses: a nullable string per column is a union each, and
+    17 of them cross the 16 union-typed parameters allowed per request."""
+    columns = ["no", "name", "net", *(f"col_{n}" for n in range(14))]
+    schema = answer_schema.answer_schema(["number"], ["invoice", "unknown"], columns)
+    row = schema["properties"]["documents"]["items"]["properties"]["lines"]["items"]
+    for name in columns:
+        row["properties"][name] = {"type": ["string", "null"]}
+    assert {p.limit for p in schema_problems(schema)} == {"union-typed parameters"}
+    with pytest.raises(Refusal, match="parameters with union types; at most 16"):
         _through_the_fake(schema)

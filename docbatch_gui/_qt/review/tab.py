@@ -34,6 +34,7 @@ from docbatch_gui._qt.queue.job_detail import routing_line
 from docbatch_gui._qt.review.counterparty import CounterpartyPanel
 from docbatch_gui._qt.review.fields import add_field_rows
 from docbatch_gui._qt.review.form import ReviewForm
+from docbatch_gui._qt.review.lines_grid import LinesGrid, show_line_box
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.export_documents import export_documents
 from docbatch_gui._qt.widgets.icons import disc_icon
@@ -106,7 +107,13 @@ class ReviewTab(ReviewForm, QWidget):
         self.editors, self.markers = rows.editors, rows.markers
         for editor in self.editors.values():
             editor.focused.connect(self.page_view.choose)
-        self.page_view.box_clicked.connect(lambda key: self.editors[key].setFocus())
+        self.page_view.box_clicked.connect(
+            lambda key: key in self.editors and self.editors[key].setFocus()
+        )
+        self.lines_grid = LinesGrid(profile, language)
+        self.lines_grid.row_chosen.connect(
+            lambda row, page, box: show_line_box(self.page_view, row, page, box)
+        )
         self.addActions(self.page_view.zoom_actions)  # Ctrl++/Ctrl+− from the form too
         self.reasons = QLabel()
         self.reasons.setTextFormat(Qt.TextFormat.PlainText)  # user data
@@ -151,9 +158,13 @@ class ReviewTab(ReviewForm, QWidget):
         right_layout.addWidget(self.history)
         right_layout.addStretch(1)
 
+        middle = QSplitter(Qt.Orientation.Vertical)  # the page above its lines
+        middle.addWidget(self.page_view)
+        middle.addWidget(self.lines_grid)
+        middle.setSizes([420, 220])
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(left)
-        split.addWidget(self.page_view)
+        split.addWidget(middle)
         split.addWidget(right)
         split.setSizes([260, 560, 420])
         self.splitter = split  # the window saves and restores it (QSettings)
@@ -309,6 +320,7 @@ class ReviewTab(ReviewForm, QWidget):
         key = self._key(item)
         if key is None:
             self._show(None)
+            self.lines_grid.show_document(None)
             self.counterparty_panel.show_counterparty(None)
             return
         spawn(self._load(*key), self._failed)
@@ -321,6 +333,7 @@ class ReviewTab(ReviewForm, QWidget):
             return  # the operator moved on while this one loaded: the newer load wins
         self.current_job = job
         self._show(doc)
+        self.lines_grid.show_document(doc)
         await self._show_counterparty(doc)
 
     async def _show_counterparty(self, doc: Document) -> None:
@@ -335,14 +348,16 @@ class ReviewTab(ReviewForm, QWidget):
         if doc is None:
             return None
         changes = self.edits()
+        lines = self.lines_grid.lines()
         loop = asyncio.get_running_loop()
         saved = await loop.run_in_executor(
             None,
             lambda: self.ctx.app.review.edit(
-                doc.job_id, doc.doc_index, who=self.ctx.operator, **changes
+                doc.job_id, doc.doc_index, who=self.ctx.operator, lines=lines, **changes
             ),
         )
         self._show(saved)
+        self.lines_grid.show_document(saved)
         await self._show_counterparty(saved)  # a corrected INN may name another seller
         self.saved.emit(saved.job_id, saved.doc_index)
         return saved

@@ -951,6 +951,73 @@ Allowed: {1}</source>
     </message>
 </context>
 <context>
+    <name>LinesGrid</name>
+    <message>
+        <source>Add row</source>
+        <translation>Добавить строку</translation>
+    </message>
+    <message>
+        <source>Delete rows</source>
+        <translation>Удалить строки</translation>
+    </message>
+    <message>
+        <source>Split row</source>
+        <translation>Разделить строку</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Копировать</translation>
+    </message>
+    <message>
+        <source>A new row below the current one (Insert)</source>
+        <translation>Новая строка под текущей (Insert)</translation>
+    </message>
+    <message>
+        <source>Delete the selected rows (Ctrl+Delete)</source>
+        <translation>Удалить выбранные строки (Ctrl+Delete)</translation>
+    </message>
+    <message>
+        <source>Part a row that holds two goods into two</source>
+        <translation>Разделить строку, в которой два товара, на две</translation>
+    </message>
+    <message>
+        <source>Copy the selected rows for Excel (Ctrl+C)</source>
+        <translation>Копировать выбранные строки для Excel (Ctrl+C)</translation>
+    </message>
+    <message>
+        <source>Lines</source>
+        <translation>Строки</translation>
+    </message>
+    <message>
+        <source>Lines ({0})</source>
+        <translation>Строки ({0})</translation>
+    </message>
+    <message>
+        <source>net</source>
+        <translation>без НДС</translation>
+    </message>
+    <message>
+        <source>VAT</source>
+        <translation>НДС</translation>
+    </message>
+    <message>
+        <source>total</source>
+        <translation>всего</translation>
+    </message>
+    <message>
+        <source>{0}: {1}</source>
+        <translation>{0}: {1}</translation>
+    </message>
+    <message>
+        <source>{0}: {1} {2} {3} printed</source>
+        <translation>{0}: {1} {2} {3} в документе</translation>
+    </message>
+    <message>
+        <source>Rows&apos; sums — </source>
+        <translation>Суммы строк — </translation>
+    </message>
+</context>
+<context>
     <name>LogModel</name>
     <message>
         <source>Time</source>
