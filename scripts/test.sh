@@ -13,6 +13,8 @@ source "$(dirname "$0")/bootstrap.sh"
 ensure_apt tesseract-ocr tesseract-ocr-rus tesseract-ocr-eng
 # The team tests start their own throwaway Redis (workload manager, Celery broker, leader lock).
 ensure_apt redis-server
+# The mailbox tests start their own IMAP server on loopback (tests/mail_server.py).
+ensure_apt dovecot-imapd
 # The GUI tests run offscreen: Qt's runtime libraries, but no X server.
 ensure_apt "${QT_RUNTIME_APT[@]}"
 # [dev]: every extra and the test tools, at the versions of requirements/dev.lock

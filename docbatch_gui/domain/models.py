@@ -26,6 +26,9 @@ class NewJob:
     size: int
     mode: ProcessingMode = ProcessingMode.OFFLINE
     duplicate_of: int | None = None
+    #: where the file came from when it was not a path of this machine: a mail
+    #: message's folder, sender, subject, date and Message-ID (``source: "mail"``)
+    origin: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mode", ProcessingMode(self.mode))
@@ -77,6 +80,8 @@ class Job:
     #: what the first answers and the escalated ones cost (their sum is the actual)
     cost_first_usd: float | None = None
     cost_escalation_usd: float | None = None
+    #: where the file came from (``NewJob.origin``); None for a file added by its path
+    origin: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
         # stores hand over the text they keep; the type is the contract
@@ -130,6 +135,7 @@ class Job:
             "answered_by": self.answered_by,
             "cost_first_usd": self.cost_first_usd,
             "cost_escalation_usd": self.cost_escalation_usd,
+            "origin": dict(self.origin) if self.origin else None,
         }
 
 

@@ -85,6 +85,7 @@ def _doc_to_job(doc: dict[str, Any]) -> Job:
         answered_by=doc.get("answered_by"),
         cost_first_usd=doc.get("cost_first_usd"),
         cost_escalation_usd=doc.get("cost_escalation_usd"),
+        origin=doc.get("origin"),
     )
 
 
@@ -173,6 +174,7 @@ class MongoStore(MongoRecords, MongoRegistry, MongoCounterparties):
             "attempts": 0,
             "artifacts_deliverable": False,
             "duplicate_of": new.duplicate_of,
+            "origin": dict(new.origin) if new.origin else None,
             "documents": 0,
             "progress": 0.0,
             "created_at": now,

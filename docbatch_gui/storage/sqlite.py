@@ -98,6 +98,7 @@ def _row_to_job(row: sqlite3.Row) -> Job:
         answered_by=row["answered_by"],
         cost_first_usd=row["cost_first_usd"],
         cost_escalation_usd=row["cost_escalation_usd"],
+        origin=json.loads(row["origin"]) if row["origin"] else None,
     )
 
 
@@ -180,7 +181,7 @@ class SQLiteStore(RecordTables, RegistryTables, CounterpartyTables):
         with self._tx() as db:
             cursor = db.execute(
                 "INSERT INTO jobs (file_name, source_path, sha256, size, mode, state, phase,"
-                " duplicate_of, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                " duplicate_of, created_at, updated_at, origin) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     new.file_name,
                     new.source_path,
@@ -192,6 +193,7 @@ class SQLiteStore(RecordTables, RegistryTables, CounterpartyTables):
                     new.duplicate_of,
                     now,
                     now,
+                    json.dumps(new.origin, ensure_ascii=False) if new.origin else None,
                 ),
             )
             job_id = int(cursor.lastrowid or 0)

@@ -243,4 +243,14 @@ MIGRATIONS: list[str] = [
     ALTER TABLE pages ADD COLUMN said TEXT NOT NULL DEFAULT '';
     ALTER TABLE ocr_cache ADD COLUMN said TEXT NOT NULL DEFAULT '';
     """,
+    # 18: where a job's file came from (a mail message: folder, sender, subject, date);
+    # the mail messages already taken, by Message-ID (or the message's hash)
+    """
+    ALTER TABLE jobs ADD COLUMN origin TEXT;
+    CREATE TABLE mail_taken (
+        key TEXT PRIMARY KEY,
+        at TEXT NOT NULL,
+        body TEXT NOT NULL
+    );
+    """,
 ]

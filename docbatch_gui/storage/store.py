@@ -290,6 +290,15 @@ class Store(RegistryStore, CounterpartyStore, Protocol):
     def get_setting(self, key: str, default: Any = None) -> Any: ...
     def set_setting(self, key: str, value: Any) -> None: ...
 
+    # the mailbox intake's ledger: each message taken once, across restarts
+    def mail_taken(self, key: str) -> dict[str, Any] | None:
+        """What was recorded when the message ``key`` was taken; None if it never was."""
+        ...
+
+    def remember_mail(self, key: str, body: dict[str, Any]) -> None:
+        """Record the message ``key`` as taken (its attachments' hashes and jobs)."""
+        ...
+
 
 def check_expectations(
     job: Job,

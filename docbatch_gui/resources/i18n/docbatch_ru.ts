@@ -2262,6 +2262,30 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
 <context>
     <name>SettingValue</name>
     <message>
+        <source>flagged as taken (and read)</source>
+        <translation>помечено как взятое (и прочитанное)</translation>
+    </message>
+    <message>
+        <source>moved to the folder below</source>
+        <translation>перемещено в папку ниже</translation>
+    </message>
+    <message>
+        <source>left as it is</source>
+        <translation>оставлено как есть</translation>
+    </message>
+    <message>
+        <source>TLS (IMAPS)</source>
+        <translation>TLS (IMAPS)</translation>
+    </message>
+    <message>
+        <source>STARTTLS</source>
+        <translation>STARTTLS</translation>
+    </message>
+    <message>
+        <source>plain, unencrypted (password in the clear)</source>
+        <translation>без шифрования (пароль открытым текстом)</translation>
+    </message>
+    <message>
         <source>offline</source>
         <translation>офлайн</translation>
     </message>
@@ -2411,6 +2435,10 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
     <message>
         <source>Yandex.Disk</source>
         <translation>Яндекс.Диск</translation>
+    </message>
+    <message>
+        <source>Mail</source>
+        <translation>Почта</translation>
     </message>
     <message>
         <source>Documents in and out</source>
@@ -2675,6 +2703,70 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
     <message>
         <source>Deepest folder level</source>
         <translation>Наибольшая глубина папок</translation>
+    </message>
+    <message>
+        <source>IMAP server</source>
+        <translation>Сервер IMAP</translation>
+    </message>
+    <message>
+        <source>Port (0: the usual one)</source>
+        <translation>Порт (0: обычный)</translation>
+    </message>
+    <message>
+        <source>Connection</source>
+        <translation>Подключение</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>Пользователь</translation>
+    </message>
+    <message>
+        <source>Password or app token</source>
+        <translation>Пароль или токен приложения</translation>
+    </message>
+    <message>
+        <source>Trusted certificate authority (PEM)</source>
+        <translation>Доверенный центр сертификации (PEM)</translation>
+    </message>
+    <message>
+        <source>Folders to read (; between)</source>
+        <translation>Папки для чтения (через ;)</translation>
+    </message>
+    <message>
+        <source>After a message is taken</source>
+        <translation>После того как письмо взято</translation>
+    </message>
+    <message>
+        <source>Move taken messages to</source>
+        <translation>Перемещать взятые письма в</translation>
+    </message>
+    <message>
+        <source>A message without attachments becomes a PDF</source>
+        <translation>Письмо без вложений становится PDF</translation>
+    </message>
+    <message>
+        <source>Check the mailbox every, s</source>
+        <translation>Проверять ящик каждые, с</translation>
+    </message>
+    <message>
+        <source>Each server read within, s</source>
+        <translation>Каждое чтение с сервера не дольше, с</translation>
+    </message>
+    <message>
+        <source>Largest message, MB</source>
+        <translation>Самое большое письмо, МБ</translation>
+    </message>
+    <message>
+        <source>Largest attachment, MB</source>
+        <translation>Самое большое вложение, МБ</translation>
+    </message>
+    <message>
+        <source>Most attachments per message</source>
+        <translation>Наибольшее число вложений в письме</translation>
+    </message>
+    <message>
+        <source>Deepest forwarded message</source>
+        <translation>Наибольшая глубина пересылки</translation>
     </message>
     <message>
         <source>Watched folders (; between)</source>
