@@ -30,8 +30,8 @@ from docbatch_gui.domain.messages import english
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.said import cause, say
 from docbatch_gui.engine.intake import intake_file, intake_refused
+from docbatch_gui.pipeline.archives import ZipLimits
 from docbatch_gui.settings.model import Settings
-from docbatch_gui.sources.archives import ZipLimits
 from docbatch_gui.sources.mail_body import body_pdf
 from docbatch_gui.sources.mail_imap import Listed, Mailbox, mail_server
 from docbatch_gui.sources.mail_message import (

@@ -82,6 +82,9 @@ class Job:
     cost_escalation_usd: float | None = None
     #: where the file came from (``NewJob.origin``); None for a file added by its path
     origin: dict[str, Any] | None = None
+    #: files kept beside the job as they came, not read (an ЭДО package's signatures):
+    #: ``{"name", "sha256", "size"}``, the bytes in the blob store
+    attached: list[dict[str, Any]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         # stores hand over the text they keep; the type is the contract
@@ -90,6 +93,8 @@ class Job:
             object.__setattr__(self, "error_params", {})
         if self.escalation_reasons is None:
             object.__setattr__(self, "escalation_reasons", [])
+        if self.attached is None:
+            object.__setattr__(self, "attached", [])
 
     @property
     def is_duplicate(self) -> bool:
@@ -136,6 +141,7 @@ class Job:
             "cost_first_usd": self.cost_first_usd,
             "cost_escalation_usd": self.cost_escalation_usd,
             "origin": dict(self.origin) if self.origin else None,
+            "attached": [dict(item) for item in self.attached],
         }
 
 

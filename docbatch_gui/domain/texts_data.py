@@ -127,4 +127,65 @@ DATA_TEXTS: dict[str, dict[str, str]] = {
         "en": "the folder {folder} is not in the mailbox (MAIL_FOLDERS); it has {folders}",
         "ru": "папки {folder} нет в ящике (MAIL_FOLDERS); есть {folders}",
     },
+    # documents that arrive as data
+    "xml_too_big": {
+        "en": "{file}: the XML is {size_mb} MB, at most {most_mb} MB is read",
+        "ru": "{file}: XML занимает {size_mb} МБ, читается не больше {most_mb} МБ",
+    },
+    "xml_declares_entities": {
+        "en": "{file}: the XML declares a document type or entities (<!DOCTYPE>, "
+        "<!ENTITY>), which invoices never do; refused unread as a possible XML bomb",
+        "ru": "{file}: в XML объявлен тип документа или сущности (<!DOCTYPE>, <!ENTITY>), "
+        "чего в счетах не бывает; отклонён непрочитанным как возможная XML-бомба",
+    },
+    "xml_too_deep": {
+        "en": "{file}: the XML nests elements deeper than {most} levels; refused",
+        "ru": "{file}: в XML элементы вложены глубже {most} уровней; отклонён",
+    },
+    "xml_malformed": {
+        "en": "{file}: not well-formed XML (line {line}: {error}); get a fresh copy from "
+        "the sender or the ЭДО operator",
+        "ru": "{file}: XML повреждён (строка {line}: {error}); возьмите свежую копию у "
+        "отправителя или оператора ЭДО",
+    },
+    "xml_unknown": {
+        "en": "{file}: an XML DocBatch does not read (root element {root}); it reads УПД "
+        "and счёт-фактура (formats 5.01, 5.03), CII (Factur-X, ZUGFeRD) and UBL invoices",
+        "ru": "{file}: такой XML DocBatch не читает (корневой элемент {root}); он читает "
+        "УПД и счета-фактуры (форматы 5.01, 5.03), счета CII (Factur-X, ZUGFeRD) и UBL",
+    },
+    "upd_buyer_title": {
+        "en": "{file}: the buyer's title of an УПД (ON_NSCHFDOPPOK) holds no invoice; add "
+        "the seller's file (ON_NSCHFDOPPR) or the whole ЭДО package",
+        "ru": "{file}: титул покупателя УПД (ON_NSCHFDOPPOK) не содержит счёта; добавьте "
+        "файл продавца (ON_NSCHFDOPPR) или весь пакет ЭДО",
+    },
+    "upd_version": {
+        "en": "{file}: УПД format {version} is not read (5.01 and 5.03 are)",
+        "ru": "{file}: формат УПД {version} не читается (читаются 5.01 и 5.03)",
+    },
+    "upd_function": {
+        "en": "{file}: the УПД's Функция is {function}, not СЧФ, ДОП or СЧФДОП",
+        "ru": "{file}: Функция УПД равна {function}, а не СЧФ, ДОП или СЧФДОП",
+    },
+    "upd_missing": {
+        "en": "{file}: the УПД has no {what}; get a fresh copy from the ЭДО operator",
+        "ru": "{file}: в УПД нет {what}; возьмите свежую копию у оператора ЭДО",
+    },
+    "einvoice_missing": {
+        "en": "{file}: the e-invoice has no {what}",
+        "ru": "{file}: в электронном счёте нет {what}",
+    },
+    "edo_no_documents": {
+        "en": "{file}: the archive holds no УПД, CII or UBL XML",
+        "ru": "{file}: в архиве нет XML УПД, CII или UBL",
+    },
+    "facturx_unreadable": {
+        "en": "{file}: the embedded invoice cannot be read ({error})",
+        "ru": "{file}: встроенный счёт не читается ({error})",
+    },
+    "facturx_none": {
+        "en": "{file}: the PDF names an embedded invoice but holds none",
+        "ru": "{file}: PDF называет встроенный счёт, но его нет",
+    },
 }

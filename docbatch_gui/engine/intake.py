@@ -20,6 +20,7 @@ from docbatch_gui.domain.said import cause, say
 from docbatch_gui.domain.states import JobState, Phase, ProcessingMode
 from docbatch_gui.domain.text import printable
 from docbatch_gui.engine.job_log import log_failure
+from docbatch_gui.pipeline.edocs.read import is_data_file
 from docbatch_gui.pipeline.formats import SUPPORTED_EXTENSIONS, check_file
 from docbatch_gui.sources.local import iter_files
 from docbatch_gui.storage.blobs import BlobStore, sha256_file
@@ -141,6 +142,8 @@ def intake_file(
         sha256, size = sha256_file(path) if size_ok(path, max_file_mb) else (EMPTY_SHA256, 0)
     else:
         sha256, size = blobs.put_file(path)
+    if refused is None and is_data_file(path):
+        mode = ProcessingMode.DATA.value  # read exactly, never sent to Claude
     original = None if force else store.find_original(sha256)
     if original is not None and refused is None:
         job = store.create_job(

@@ -67,6 +67,10 @@ class RenderStep:
         await self._prepare(job, attempt, task, deadline)
         self.store.set_pages_deliverable(job.id, True)
 
+    def stored_source(self, job: Job) -> Path:
+        """The job's bytes on this machine (see ``_stored_source``)."""
+        return self._stored_source(job)
+
     def _stored_source(self, job: Job) -> Path:
         """The job's bytes on this machine: the stored copy when it is whole, else the
         file taken again from where it was added (a refused file is never stored, and

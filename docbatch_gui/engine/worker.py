@@ -31,6 +31,7 @@ from docbatch_gui.domain.said import cause, say
 from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState, ProcessingMode
 from docbatch_gui.engine.cancels import discard_canceled, stop_canceled
 from docbatch_gui.engine.context import EngineContext, anthropic_key, sync_client
+from docbatch_gui.engine.data_step import DataStep
 from docbatch_gui.engine.documents import (
     discard_documents,
     final_state,
@@ -65,7 +66,7 @@ MAX_CHILD_CRASHES = 3
 #: a safety net: a job interrupted this often with its worker fails all the same
 MAX_INTERRUPTIONS = 50
 #: the modes this worker can finish; others wait for their own workers
-LOCAL_MODES = frozenset({ProcessingMode.OFFLINE.value})
+LOCAL_MODES = frozenset({ProcessingMode.OFFLINE.value, ProcessingMode.DATA.value})
 #: how often the running jobs' states are read while they run: a cancel (from the
 #: window or ``docbatch cancel``, in any process) stops the job's child within this
 CANCEL_POLL_S = 0.25
@@ -330,6 +331,8 @@ class LocalWorker:
 
     async def _run(self, job: Job, attempt: int, deadline: float, prepare_only: bool) -> Job:
         assert self._pool is not None, "process() runs inside opened()"
+        if job.mode == ProcessingMode.DATA:
+            return await DataStep(self.context, self._pool, self.emit).run(job, attempt, deadline)
         render = RenderStep(self.context, self._pool, self.emit)
         if render.pages_ready(job):
             say(log, logging.INFO, "log_pages_already_rendered", job=job.id)

@@ -400,6 +400,14 @@ class Settings(BaseSettings):
     def _empty_is_unset(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
 
+    @field_validator("processing_mode")
+    @classmethod
+    def _chosen_mode(cls, value: ProcessingMode) -> ProcessingMode:
+        """``data`` is what DocBatch gives a file that is data, never a mode to ask for."""
+        if value is ProcessingMode.DATA:
+            raise ValueError("must be one of offline, sync, batch")
+        return value
+
     @field_validator(*CHOICE_FIELDS)
     @classmethod
     def _one_of(cls, value: str, info: ValidationInfo) -> str:

@@ -30,7 +30,7 @@ from email.utils import parsedate_to_datetime
 from typing import Any
 
 from docbatch_gui.domain.errors import UnsupportedInput
-from docbatch_gui.sources.archives import ZipLimits, open_zip
+from docbatch_gui.pipeline.archives import ZipLimits, open_zip
 from docbatch_gui.sources.yadisk import safe_name
 
 #: the extensions taken from mail (what intake reads, with XML and ЭДО archives)

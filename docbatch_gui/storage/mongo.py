@@ -86,6 +86,7 @@ def _doc_to_job(doc: dict[str, Any]) -> Job:
         cost_first_usd=doc.get("cost_first_usd"),
         cost_escalation_usd=doc.get("cost_escalation_usd"),
         origin=doc.get("origin"),
+        attached=list(doc.get("attached") or []),
     )
 
 

@@ -51,7 +51,7 @@ def _to_db(name: str, value: Any) -> Any:
         return value.astimezone(UTC).isoformat()
     if name in _BOOL_FIELDS:
         return int(bool(value))
-    if name in ("error_params", "escalation_reasons"):
+    if name in ("error_params", "escalation_reasons", "attached"):
         return json.dumps(value, ensure_ascii=False, default=str)
     if isinstance(value, (JobState, Phase, ErrorKind)):
         return value.value
@@ -99,6 +99,7 @@ def _row_to_job(row: sqlite3.Row) -> Job:
         cost_first_usd=row["cost_first_usd"],
         cost_escalation_usd=row["cost_escalation_usd"],
         origin=json.loads(row["origin"]) if row["origin"] else None,
+        attached=json.loads(row["attached"] or "[]"),
     )
 
 

@@ -243,10 +243,12 @@ MIGRATIONS: list[str] = [
     ALTER TABLE pages ADD COLUMN said TEXT NOT NULL DEFAULT '';
     ALTER TABLE ocr_cache ADD COLUMN said TEXT NOT NULL DEFAULT '';
     """,
-    # 18: where a job's file came from (a mail message: folder, sender, subject, date);
-    # the mail messages already taken, by Message-ID (or the message's hash)
+    # 18: where a job's file came from (a mail message: folder, sender, subject, date),
+    # the files kept beside it (an ЭДО package's signatures); the mail messages
+    # already taken, by Message-ID (or the message's hash)
     """
     ALTER TABLE jobs ADD COLUMN origin TEXT;
+    ALTER TABLE jobs ADD COLUMN attached TEXT;
     CREATE TABLE mail_taken (
         key TEXT PRIMARY KEY,
         at TEXT NOT NULL,

@@ -65,6 +65,7 @@ JOB_FIELDS: frozenset[str] = frozenset(
         "error_code",
         "error_params",
         "archived",
+        "attached",
     }
 )
 

@@ -6,7 +6,7 @@ import io
 import zipfile
 from email.message import EmailMessage
 
-from docbatch_gui.sources.archives import ZipLimits
+from docbatch_gui.pipeline.archives import ZipLimits
 from docbatch_gui.sources.mail_message import MailLimits, ledger_key, read_letter
 
 

@@ -192,7 +192,8 @@ class FieldEditor(QWidget):
         kind = self.kind
         if name in CHOICES or (isinstance(kind, type) and issubclass(kind, Enum)):
             combo = QComboBox()
-            items = CHOICES.get(name) or [m.value for m in kind]
+            # "data" is a job's mode DocBatch chooses for a file of data, not a setting
+            items = CHOICES.get(name) or [m.value for m in kind if m.value != "data"]
             for item in items:
                 combo.addItem(value_label(item, name), item)
             combo.currentIndexChanged.connect(self.changed)
