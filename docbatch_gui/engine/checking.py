@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from docbatch_gui.checks.duplicates import cleared, mark_duplicates
 from docbatch_gui.domain.models import Document
 from docbatch_gui.engine.context import EngineContext
 from docbatch_gui.engine.counterparties import with_counterparty_priors
@@ -18,4 +19,16 @@ def checked(ctx: EngineContext, job_id: int, documents: Sequence[Document]) -> l
     documents = locate_documents(ctx, job_id, documents)  # first: later checks may use them
     documents = field_checks(ctx, job_id, documents)
     documents = with_counterparty_priors(ctx.store, documents)
-    return list(documents)
+    return likely_duplicates(ctx, job_id, documents)
+
+
+def likely_duplicates(
+    ctx: EngineContext, job_id: int, documents: Sequence[Document]
+) -> list[Document]:
+    """Marked ``likely_duplicate`` where a document of another job is the same one."""
+    others = [d for d in ctx.store.list_documents() if d.job_id != job_id]
+    if not others:
+        return list(documents)
+    names = {job.id: job.file_name for job in ctx.store.list_jobs(ids={d.job_id for d in others})}
+    before = set().union(*(cleared(d) for d in ctx.store.list_documents(job_id)))
+    return mark_duplicates(documents, others, names, before)

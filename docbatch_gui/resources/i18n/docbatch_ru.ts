@@ -1975,6 +1975,10 @@ Process {1} again?</source>
         <translation>изменено</translation>
     </message>
     <message>
+        <source>said it is not a duplicate of document</source>
+        <translation>указал(а), что это не дубликат документа</translation>
+    </message>
+    <message>
         <source>type</source>
         <translation>тип</translation>
     </message>
@@ -2040,6 +2044,14 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
     <message>
         <source>Confirm</source>
         <translation>Подтвердить</translation>
+    </message>
+    <message>
+        <source>Not a duplicate</source>
+        <translation>Не дубликат</translation>
+    </message>
+    <message>
+        <source>This is another document, not the one its reason names; never ask again</source>
+        <translation>Это другой документ, не тот, что назван в причине; больше не спрашивать</translation>
     </message>
     <message>
         <source>Previous</source>
