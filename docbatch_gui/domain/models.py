@@ -85,6 +85,10 @@ class Job:
     #: files kept beside the job as they came, not read (an ЭДО package's signatures):
     #: ``{"name", "sha256", "size"}``, the bytes in the blob store
     attached: list[dict[str, Any]] = field(default_factory=list)
+    #: where separator sheets split the file: ``{"separators": [pages], "segments":
+    #: [[first, last]], "asn": [archive serial number or None per segment]}``; None
+    #: when it has no separator sheet
+    split: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
         # stores hand over the text they keep; the type is the contract
@@ -142,6 +146,7 @@ class Job:
             "cost_escalation_usd": self.cost_escalation_usd,
             "origin": dict(self.origin) if self.origin else None,
             "attached": [dict(item) for item in self.attached],
+            "split": dict(self.split) if self.split else None,
         }
 
 

@@ -47,11 +47,13 @@ from docbatch_gui.engine.job_log import (
 )
 from docbatch_gui.engine.ocr_step import OcrStep
 from docbatch_gui.engine.render_step import RenderStep
+from docbatch_gui.engine.separator_step import find_split, separator_pages, split_of
 from docbatch_gui.outbound.webhook import sender_for
 from docbatch_gui.pipeline.isolate import ChildPool
 from docbatch_gui.pipeline.offline import PageText
 from docbatch_gui.pipeline.offline_run import extract_in_child
 from docbatch_gui.pipeline.prepare import ChildDied, PrepareTimeout, prepare_pool
+from docbatch_gui.pipeline.separators import split_documents
 from docbatch_gui.storage.health import storage_error
 
 if TYPE_CHECKING:  # importing the SDK costs two seconds; only sync mode needs it
@@ -343,12 +345,15 @@ class LocalWorker:
                 self.store.get_job(job.id), attempt, deadline
             )
         )
+        job = await find_split(self.context, job, attempt)  # before anything is sent
         if prepare_only:
             return self.store.get_job(job.id)
         job = self.emit(
             self.store.transition(job.id, JobState.EXTRACTING, attempt=attempt, progress=0.9)
         )
-        extracted = await self._extract(job, attempt, deadline)
+        extracted = split_documents(
+            job.id, await self._extract(job, attempt, deadline), split_of(job)
+        )
         self.store.transition(job.id, JobState.BUILDING, attempt=attempt)
         documents = store_documents(self.context, job.id, extracted)
         final = final_state(documents)
@@ -367,7 +372,12 @@ class LocalWorker:
                     "claude_job_timeout",
                     {"file": job.file_name, "seconds": f"{self.settings.job_timeout:g}"},
                 ) from None
-        pages = [PageText(p.page_no, p.text, p.ocr_engine) for p in self.store.list_pages(job.id)]
+        sheets = separator_pages(job)  # never read as a document
+        pages = [
+            PageText(p.page_no, p.text, p.ocr_engine)
+            for p in self.store.list_pages(job.id)
+            if p.page_no not in sheets
+        ]
         assert self._pool is not None, "process() runs inside opened()"
         return await extract_in_child(
             self._pool, job.id, job.file_name, pages, self.profile, deadline

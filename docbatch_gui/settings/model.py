@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import shutil
 from enum import StrEnum
 from pathlib import Path
@@ -329,6 +330,13 @@ class Settings(BaseSettings):
     #: after intake: keep the original, or move it into processed/ or failed/ beside it
     watch_after: str = Field("keep", alias="WATCH_AFTER")
 
+    # Separator sheets: a page with this barcode (Code 128 or QR) splits a scanned
+    # stack into documents and is not sent; empty: no separator sheets
+    separator_value: str = Field("PATCHT", max_length=200, alias="SEPARATOR_VALUE")
+    #: a barcode matching this regular expression names its document (archive serial
+    #: number, kept on the job); empty: none
+    asn_pattern: str = Field(r"^ASN\d+$", max_length=200, alias="ASN_PATTERN")
+
     # The office's mailbox (IMAP): attachments of new messages are queued once each.
     #: empty: no mailbox; the window and ``docbatch worker`` check it when set
     mail_host: str | None = Field(None, alias="MAIL_HOST")
@@ -399,6 +407,15 @@ class Settings(BaseSettings):
     @classmethod
     def _empty_is_unset(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("asn_pattern")
+    @classmethod
+    def _a_pattern(cls, value: str) -> str:
+        try:
+            re.compile(value)
+        except re.error as exc:
+            raise ValueError(f"is not a regular expression ({exc})") from None
+        return value
 
     @field_validator("processing_mode")
     @classmethod

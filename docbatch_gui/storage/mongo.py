@@ -87,6 +87,7 @@ def _doc_to_job(doc: dict[str, Any]) -> Job:
         cost_escalation_usd=doc.get("cost_escalation_usd"),
         origin=doc.get("origin"),
         attached=list(doc.get("attached") or []),
+        split=doc.get("split"),
     )
 
 

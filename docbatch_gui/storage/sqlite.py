@@ -51,7 +51,7 @@ def _to_db(name: str, value: Any) -> Any:
         return value.astimezone(UTC).isoformat()
     if name in _BOOL_FIELDS:
         return int(bool(value))
-    if name in ("error_params", "escalation_reasons", "attached"):
+    if name in ("error_params", "escalation_reasons", "attached", "split"):
         return json.dumps(value, ensure_ascii=False, default=str)
     if isinstance(value, (JobState, Phase, ErrorKind)):
         return value.value
@@ -100,6 +100,7 @@ def _row_to_job(row: sqlite3.Row) -> Job:
         cost_escalation_usd=row["cost_escalation_usd"],
         origin=json.loads(row["origin"]) if row["origin"] else None,
         attached=json.loads(row["attached"] or "[]"),
+        split=json.loads(row["split"]) if row["split"] else None,
     )
 
 

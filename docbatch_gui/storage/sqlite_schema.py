@@ -244,11 +244,13 @@ MIGRATIONS: list[str] = [
     ALTER TABLE ocr_cache ADD COLUMN said TEXT NOT NULL DEFAULT '';
     """,
     # 18: where a job's file came from (a mail message: folder, sender, subject, date),
-    # the files kept beside it (an ЭДО package's signatures); the mail messages
+    # the files kept beside it (an ЭДО package's signatures), where separator sheets
+    # split it; the mail messages
     # already taken, by Message-ID (or the message's hash)
     """
     ALTER TABLE jobs ADD COLUMN origin TEXT;
     ALTER TABLE jobs ADD COLUMN attached TEXT;
+    ALTER TABLE jobs ADD COLUMN split TEXT;
     CREATE TABLE mail_taken (
         key TEXT PRIMARY KEY,
         at TEXT NOT NULL,

@@ -66,6 +66,7 @@ JOB_FIELDS: frozenset[str] = frozenset(
         "error_params",
         "archived",
         "attached",
+        "split",
     }
 )
 

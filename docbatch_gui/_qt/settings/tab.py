@@ -108,6 +108,7 @@ GROUPS: list[tuple[str, list[str], Probe | None]] = [
     (
         "inout",
         ["watch_folders", "watch_after", "watch_settle_seconds", "watch_poll_seconds",
+         "separator_value", "asn_pattern",
          "webhook_url", "webhook_secret", "webhook_attempts", "webhook_timeout"],
         None,
     ),
@@ -299,6 +300,8 @@ class SettingsTab(QWidget):
             "mail_max_attachment_mb": self.tr("Largest attachment, MB"),
             "mail_max_attachments": self.tr("Most attachments per message"),
             "mail_max_depth": self.tr("Deepest forwarded message"),
+            "separator_value": self.tr("Separator sheet barcode (empty: none)"),
+            "asn_pattern": self.tr("Archive serial number barcode (regular expression)"),
             "watch_folders": self.tr("Watched folders (; between)"),
             "watch_after": self.tr("After intake, the original is"),
             "watch_settle_seconds": self.tr("A file is complete after unchanged, s"),

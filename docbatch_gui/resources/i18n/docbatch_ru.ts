@@ -2781,6 +2781,14 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
         <translation>Наибольшая глубина пересылки</translation>
     </message>
     <message>
+        <source>Separator sheet barcode (empty: none)</source>
+        <translation>Штрихкод листа-разделителя (пусто: нет)</translation>
+    </message>
+    <message>
+        <source>Archive serial number barcode (regular expression)</source>
+        <translation>Штрихкод архивного номера (регулярное выражение)</translation>
+    </message>
+    <message>
         <source>Watched folders (; between)</source>
         <translation>Отслеживаемые папки (через ;)</translation>
     </message>
