@@ -25,7 +25,10 @@ async def find_split(ctx: EngineContext, job: Job, attempt: int) -> Job:
     value = ctx.settings.separator_value
     if not value:
         return job
-    pages = [p for p in ctx.store.list_pages(job.id) if p.image_sha]
+    # A page whose own text layer is reliable came from a program, not a scanner: no
+    # sheet is ever on it, and a digital PDF costs nothing to look at (about a tenth
+    # of a second per scanned page, bench/separators.py).
+    pages = [p for p in ctx.store.list_pages(job.id) if p.image_sha and p.text_layer != "reliable"]
     images = {p.page_no: ctx.blobs.read(p.image_sha) for p in pages if p.image_sha}
 
     def scan() -> dict[int, list[str]]:  # zxing-cpp is C++: off the event loop
