@@ -364,3 +364,22 @@ def test_docbatch_mail_queues_and_says_so(server: Dovecot, folder: str, tmp_path
     refused = cli(tmp_path / "data", "mail", env={**env, "MAIL_PASSWORD": "wrong"})
     assert refused.returncode == 5
     assert "refused the login" in refused.stderr and "wrong" not in refused.stderr
+
+
+def test_test_connection_logs_in_and_names_a_missing_folder(
+    server: Dovecot, folder: str, tmp_path: Path
+) -> None:
+    """What Settings → Mail's Test connection says."""
+    import asyncio
+
+    from docbatch_gui.diagnostics.connections import test_mail
+
+    ok = asyncio.run(test_mail(mail_settings(server, tmp_path / "a", folder)))
+    assert ok.ok and f"logged in; folders {folder}" in ok.message
+    missing = asyncio.run(test_mail(mail_settings(server, tmp_path / "b", "Nowhere")))
+    assert not missing.ok and "the folder Nowhere is not in the mailbox" in missing.message
+    wrong = asyncio.run(test_mail(mail_settings(server, tmp_path / "c", folder,
+                                                MAIL_PASSWORD="wrong")))  # fmt: skip
+    assert not wrong.ok and "refused the login" in wrong.message and "wrong" not in wrong.message
+    unset = asyncio.run(test_mail(load_settings(data_dir=tmp_path / "d")))
+    assert unset.skipped
