@@ -29,6 +29,11 @@ def likely_duplicates(
     others = [d for d in ctx.store.list_documents() if d.job_id != job_id]
     if not others:
         return list(documents)
-    names = {job.id: job.file_name for job in ctx.store.list_jobs(ids={d.job_id for d in others})}
+    wanted = {job_id} | {d.job_id for d in others}
+    jobs = {job.id: job for job in ctx.store.list_jobs(ids=wanted)}
+    # the same bytes processed again on purpose (--force): the file hash said so already
+    content = jobs[job_id].sha256 if job_id in jobs else None
+    others = [d for d in others if d.job_id in jobs and jobs[d.job_id].sha256 != content]
+    names = {i: job.file_name for i, job in jobs.items()}
     before = set().union(*(cleared(d) for d in ctx.store.list_documents(job_id)))
     return mark_duplicates(documents, others, names, before)
