@@ -15,6 +15,8 @@ ensure_apt tesseract-ocr tesseract-ocr-rus tesseract-ocr-eng
 ensure_apt redis-server
 # The desktop entry and AppStream metainfo are checked by their own validators.
 ensure_apt desktop-file-utils appstream
+# The mailbox tests start their own IMAP server on loopback (tests/mail_server.py).
+ensure_apt dovecot-imapd
 # The GUI tests run offscreen: Qt's runtime libraries, but no X server.
 ensure_apt "${QT_RUNTIME_APT[@]}"
 # [dev]: every extra and the test tools, at the versions of requirements/dev.lock

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from docbatch_gui.checks.duplicates import without_duplicates
 from docbatch_gui.domain.models import Document, Job
 from docbatch_gui.outbound.documents import ExportOptions, export_documents, select
 from docbatch_gui.outbound.layouts import Layout, find_layout, layouts, save_layout
@@ -35,7 +36,8 @@ class DocumentExports:
             if options.job_ids
             else self.store.list_documents()
         )
-        return select(jobs, documents, options)
+        # a likely duplicate is the document it names: exported once
+        return select(jobs, without_duplicates(documents), options)
 
     def export(self, out: Path, layout: Layout, options: ExportOptions) -> int:
         """Write the documents ``options`` select; returns how many rows."""

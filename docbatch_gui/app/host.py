@@ -29,6 +29,7 @@ from collections.abc import Callable
 from enum import StrEnum
 
 from docbatch_gui.app.facade import DocBatchApp, first_of
+from docbatch_gui.app.mailing import MailService
 from docbatch_gui.app.watching import WatchService
 from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.domain.models import Job
@@ -85,6 +86,8 @@ class EngineHost:
         self._drained: concurrent.futures.Future[bool] = concurrent.futures.Future()
         #: the watched folders of the settings, while the engine runs
         self.watching: WatchService | None = None
+        #: the mailbox of the settings (MAIL_HOST), checked while the engine runs
+        self.mailing: MailService | None = None
 
     @classmethod
     def for_settings(cls, settings: Settings) -> EngineHost:
@@ -153,11 +156,17 @@ class EngineHost:
         if self.watching is None and self.app.settings.watched_folders:
             self.watching = WatchService(self.app)
             self.watching.start()
+        if self.mailing is None and self.app.settings.mail_configured:
+            self.mailing = MailService(self.app)
+            self.mailing.start()
 
     def _stop_watching(self) -> None:
         watching, self.watching = self.watching, None
         if watching is not None:
             watching.stop()
+        mailing, self.mailing = self.mailing, None
+        if mailing is not None:
+            mailing.stop()
 
     def drain(self, timeout: float | None = None) -> bool:
         """Take no new job, let the running ones finish, end the engine thread.

@@ -23,6 +23,8 @@ from typing import Any
 from docbatch_gui.app.review_lines import lines_audit, normalized_lines
 from docbatch_gui.checks import DocumentChecker, document_text
 from docbatch_gui.checks.counterparty import SELLER_INN, clean_inn, confirmed_entry
+from docbatch_gui.checks.duplicates import CODE as DUPLICATE_CODE
+from docbatch_gui.checks.duplicates import NOT_DUPLICATE
 from docbatch_gui.domain.counterparty import Counterparty
 from docbatch_gui.domain.errors import DocBatchError, ErrorKind, ExitCode, NotFound
 from docbatch_gui.domain.lines import Line
@@ -196,6 +198,24 @@ class ReviewService:
             if self.on_final is not None:
                 self.on_final(job)
         return saved, job
+
+    def not_a_duplicate(self, job_id: int, doc_index: int, *, who: str) -> Document:
+        """A person says the document is not the one its ``likely_duplicate`` names:
+        the code goes, and the answer stays in the audit so it is never asked again
+        (a reprocess included). NotFound when the document is not marked."""
+        doc = self.document(job_id, doc_index)
+        marks = [c for c in doc.review_codes if c.code == DUPLICATE_CODE]
+        if not marks:
+            raise NotFound("likely duplicate", doc_index, f"job {job_id} document {doc_index} "
+                           "is not marked as a likely duplicate")  # fmt: skip
+        at = _now()
+        audit = [*doc.audit]
+        for mark in marks:
+            other = mark.params.get("document")
+            audit.append(_entry(at, who, NOT_DUPLICATE, None, None, str(other)))
+        codes = [c for c in doc.review_codes if c.code != DUPLICATE_CODE]
+        updated = replace(doc, review_codes=codes, audit=audit, needs_review=bool(codes))
+        return self.store.update_document(updated)
 
     # -- what confirmed documents taught ----------------------------------------------
 

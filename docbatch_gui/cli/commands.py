@@ -18,11 +18,13 @@ from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedCo
 from rich.text import Text
 
 from docbatch_gui.app.facade import DocBatchApp
+from docbatch_gui.app.mailing import MailService
 from docbatch_gui.app.watching import WatchService
 from docbatch_gui.cli.budget import cmd_budget, forecast_line, print_process_jobs
 from docbatch_gui.cli.counterparties import cmd_counterparties
 from docbatch_gui.cli.errors import describe, sentence
 from docbatch_gui.cli.export import cmd_export
+from docbatch_gui.cli.mail import cmd_mail
 from docbatch_gui.cli.output import (
     Language,
     batch_json,
@@ -187,7 +189,7 @@ def cmd_documents(app: DocBatchApp, args: argparse.Namespace) -> int:
 
 def cmd_worker(app: DocBatchApp, args: argparse.Namespace) -> int:
     folders = [] if args.once else app.settings.watched_folders
-    asyncio.run(_serve(app, folders, once=args.once))
+    asyncio.run(_serve(app, folders, once=args.once, mail=not args.once))
     return ExitCode.OK
 
 
@@ -200,7 +202,7 @@ def cmd_watch(app: DocBatchApp, args: argparse.Namespace) -> int:
 
 
 async def _serve(
-    app: DocBatchApp, folders: list[Path], *, once: bool, process: bool = True
+    app: DocBatchApp, folders: list[Path], *, once: bool, process: bool = True, mail: bool = False
 ) -> None:
     """Process the queue until stopped, watching ``folders``: a new file wakes the
     engine at once; otherwise it looks again every POLL_INTERVAL seconds."""
@@ -213,6 +215,14 @@ async def _serve(
         notify=lambda line: complain(words_of(line, Language.current), "cyan"),
     )
     watching.start()
+    # `worker`: the mailbox of the settings too, checked every MAIL_POLL_SECONDS
+    mailing = MailService(
+        app,
+        wake=lambda: loop.call_soon_threadsafe(wake.set),
+        notify=lambda line: complain(words_of(line, Language.current), "cyan"),
+    )
+    if mail:
+        mailing.start()  # when MAIL_HOST and MAIL_USER are set
     try:
         with _stop_on_signals(stop):
             while not stop.is_set():
@@ -228,6 +238,7 @@ async def _serve(
                 for waiting in waits:
                     waiting.cancel()
     finally:
+        await asyncio.to_thread(mailing.stop)
         await asyncio.to_thread(watching.stop)
 
 
@@ -386,6 +397,7 @@ COMMANDS = {
     "worker": cmd_worker,
     "celery-worker": cmd_celery_worker,
     "import-yadisk": cmd_import_yadisk,
+    "mail": cmd_mail,
     "batches": cmd_batches,
     "pages": cmd_pages,
     "pause": cmd_pause,

@@ -14,6 +14,7 @@ from docbatch_gui.cli.budget import add_budget_parser
 from docbatch_gui.cli.counterparties import add_counterparties_parser
 from docbatch_gui.cli.errors import DEBUG_VARIABLE
 from docbatch_gui.cli.export import add_export_parser
+from docbatch_gui.cli.mail import add_mail_parser
 from docbatch_gui.cli.registry import add_registry_parser
 from docbatch_gui.cli.webhooks import add_webhooks_parser
 from docbatch_gui.domain.states import JobState
@@ -130,6 +131,8 @@ def build_parser() -> argparse.ArgumentParser:
     yadisk.add_argument("url", metavar="URL", help="public link, or disk:/path with a token")
     yadisk.add_argument("--mode", choices=["offline", "sync", "batch"], help="extraction mode")
     yadisk.add_argument("--force", action="store_true", help="process known files again")
+
+    add_mail_parser(commands)
 
     batches = commands.add_parser("batches", help="list Message Batches (batch mode)")
     batches.add_argument("--json", action="store_true", help="print JSON")

@@ -384,3 +384,38 @@ async def _redis_result(settings: Settings, url: str) -> ConnectionResult:
             _raw(exc),
         )
     return _result(settings, outcome, started)
+
+
+# -- the office's mailbox (IMAP) ---------------------------------------------------------
+
+
+def _mail_probe(settings: Settings) -> Outcome:
+    from docbatch_gui.domain.errors import DocBatchError
+    from docbatch_gui.domain.messages import english
+    from docbatch_gui.sources.mail_imap import Mailbox, mail_server
+
+    try:
+        server = mail_server(settings)
+        with Mailbox(server) as box:
+            found = box.folders()
+    except DocBatchError as exc:
+        return False, exc.message, ""
+    missing = [name for name in settings.mail_folder_names if name not in found]
+    if missing:
+        said = english("mail_folder_missing", folder=missing[0], folders=", ".join(found))
+        return False, said, ""
+    said = english(
+        "mail_connection_ok",
+        user=server.user,
+        host=server.host,
+        port=server.port,
+        security=server.security,
+        folders=", ".join(settings.mail_folder_names),
+    )
+    return True, said, ""
+
+
+async def test_mail(settings: Settings) -> ConnectionResult:
+    if not settings.mail_configured:
+        return not_set("MAIL_HOST and MAIL_USER are not set (no mailbox is read)")
+    return await _timed(settings, lambda: _mail_probe(settings), "The mail server")

@@ -25,6 +25,7 @@ import string
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from docbatch_gui.domain.texts_data import DATA_TEXTS
 from docbatch_gui.domain.texts_jobs import JOB_TEXTS
 from docbatch_gui.domain.texts_log_app import LOG_APP_TEXTS
 from docbatch_gui.domain.texts_log_engine import LOG_ENGINE_TEXTS
@@ -48,6 +49,7 @@ CATALOGUES: tuple[Mapping[str, Mapping[str, str]], ...] = (
     LOG_APP_TEXTS,
     LOG_ENGINE_TEXTS,
     LOG_SERVICE_TEXTS,
+    DATA_TEXTS,
 )
 
 

@@ -27,6 +27,9 @@ class NewJob:
     size: int
     mode: ProcessingMode = ProcessingMode.OFFLINE
     duplicate_of: int | None = None
+    #: where the file came from when it was not a path of this machine: a mail
+    #: message's folder, sender, subject, date and Message-ID (``source: "mail"``)
+    origin: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mode", ProcessingMode(self.mode))
@@ -78,6 +81,15 @@ class Job:
     #: what the first answers and the escalated ones cost (their sum is the actual)
     cost_first_usd: float | None = None
     cost_escalation_usd: float | None = None
+    #: where the file came from (``NewJob.origin``); None for a file added by its path
+    origin: dict[str, Any] | None = None
+    #: files kept beside the job as they came, not read (an ЭДО package's signatures):
+    #: ``{"name", "sha256", "size"}``, the bytes in the blob store
+    attached: list[dict[str, Any]] = field(default_factory=list)
+    #: where separator sheets split the file: ``{"separators": [pages], "segments":
+    #: [[first, last]], "asn": [archive serial number or None per segment]}``; None
+    #: when it has no separator sheet
+    split: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
         # stores hand over the text they keep; the type is the contract
@@ -86,6 +98,8 @@ class Job:
             object.__setattr__(self, "error_params", {})
         if self.escalation_reasons is None:
             object.__setattr__(self, "escalation_reasons", [])
+        if self.attached is None:
+            object.__setattr__(self, "attached", [])
 
     @property
     def is_duplicate(self) -> bool:
@@ -131,6 +145,9 @@ class Job:
             "answered_by": self.answered_by,
             "cost_first_usd": self.cost_first_usd,
             "cost_escalation_usd": self.cost_escalation_usd,
+            "origin": dict(self.origin) if self.origin else None,
+            "attached": [dict(item) for item in self.attached],
+            "split": dict(self.split) if self.split else None,
         }
 
 

@@ -127,6 +127,12 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "en": "{field}: {value} is before {year}",
         "ru": "{field}: {value} — раньше {year} года",
     },
+    "likely_duplicate": {
+        "en": "likely the same document as document {document} of job {job} ({file}): "
+        "same seller, number, date and amount; mark it Not a duplicate if it is another one",
+        "ru": "похоже, это тот же документ, что документ {document} задания {job} ({file}): "
+        "тот же продавец, номер, дата и сумма; отметьте «Не дубликат», если это другой",
+    },
     "not_on_page": {
         "en": "{field}: {value} was not found on the page; check it against the page",
         "ru": "{field}: {value} не найдено на странице; сверьте со страницей",

@@ -42,6 +42,9 @@ class ProcessingMode(StrEnum):
     OFFLINE = "offline"
     SYNC = "sync"
     BATCH = "batch"
+    #: read exactly from the file's own data (УПД XML, Factur-X): chosen by DocBatch
+    #: for such files whatever the mode asked, never by an operator; costs nothing
+    DATA = "data"
 
 
 class Phase(StrEnum):

@@ -31,6 +31,7 @@ from docbatch_gui.engine.extraction import group_request, page_groups
 from docbatch_gui.engine.faults import crash_point
 from docbatch_gui.engine.reservations import Purse, batch_key
 from docbatch_gui.engine.routing import ESCALATION, FIRST, is_escalation
+from docbatch_gui.engine.separator_step import separator_pages
 from docbatch_gui.engine.worker import LocalWorker, run_job
 from docbatch_gui.llm.batches import BatchClient
 from docbatch_gui.llm.catalogue import Usage
@@ -146,7 +147,7 @@ class BatchEngine:
         records = {r.custom_id: r for r in self.store.list_requests(job.id)}
         pages = self.store.list_pages(job.id)
         requests = []
-        groups = page_groups(pages, self.settings.group_size)
+        groups = page_groups(pages, self.settings.group_size, separator_pages(job))
         if missing_only:
             wanted = {custom_id(job.id, n) for n in range(1, len(groups) + 1)} - set(records)
             if not wanted:

@@ -30,6 +30,7 @@ from docbatch_gui.engine.escalation import Escalation, answers_of, page_span, re
 from docbatch_gui.engine.faults import crash_point
 from docbatch_gui.engine.job_log import job_params
 from docbatch_gui.engine.limits import ResultLimiter
+from docbatch_gui.engine.separator_step import split_of
 from docbatch_gui.llm.answers import InvalidAnswer, parse_answer, stitch
 from docbatch_gui.llm.catalogue import Usage, load_catalogue
 from docbatch_gui.llm.claude import (
@@ -41,6 +42,7 @@ from docbatch_gui.llm.claude import (
     refused_request,
 )
 from docbatch_gui.llm.requests import parse_custom_id
+from docbatch_gui.pipeline.separators import split_documents
 
 if TYPE_CHECKING:
     from docbatch_gui.engine.worker import JobListener
@@ -298,7 +300,8 @@ class ResultBuilder:
                 answers_of(records, escalated=True),
                 record_pages(records),
             )
-            documents = store_documents(self.context, job.id, stitch(job.id, groups, self.profile))
+            found = split_documents(job.id, stitch(job.id, groups, self.profile), split_of(job))
+            documents = store_documents(self.context, job.id, found)
             crash_point("after_documents")
             cost = sum(r.cost_usd or 0.0 for r in records)
             job = self.store.transition(

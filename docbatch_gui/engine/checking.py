@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from docbatch_gui.checks.duplicates import cleared, mark_duplicates
 from docbatch_gui.domain.models import Document
 from docbatch_gui.engine.context import EngineContext
 from docbatch_gui.engine.counterparties import with_counterparty_priors
@@ -20,4 +21,21 @@ def checked(ctx: EngineContext, job_id: int, documents: Sequence[Document]) -> l
     documents = with_counterparty_priors(
         ctx.store, documents, min_confirmed=ctx.settings.counterparty_min_confirmed
     )
-    return list(documents)
+    return likely_duplicates(ctx, job_id, documents)
+
+
+def likely_duplicates(
+    ctx: EngineContext, job_id: int, documents: Sequence[Document]
+) -> list[Document]:
+    """Marked ``likely_duplicate`` where a document of another job is the same one."""
+    others = [d for d in ctx.store.list_documents() if d.job_id != job_id]
+    if not others:
+        return list(documents)
+    wanted = {job_id} | {d.job_id for d in others}
+    jobs = {job.id: job for job in ctx.store.list_jobs(ids=wanted)}
+    # the same bytes processed again on purpose (--force): the file hash said so already
+    content = jobs[job_id].sha256 if job_id in jobs else None
+    others = [d for d in others if d.job_id in jobs and jobs[d.job_id].sha256 != content]
+    names = {i: job.file_name for i, job in jobs.items()}
+    before = set().union(*(cleared(d) for d in ctx.store.list_documents(job_id)))
+    return mark_duplicates(documents, others, names, before)

@@ -28,6 +28,7 @@ from docbatch_gui.engine.escalation import Escalation, answers_of, group_pages
 from docbatch_gui.engine.estimates import CostEstimator
 from docbatch_gui.engine.job_log import job_params
 from docbatch_gui.engine.routing import ESCALATION, FIRST, is_escalation, route_for
+from docbatch_gui.engine.separator_step import separator_pages
 from docbatch_gui.llm.answers import RawDocument, stitch
 from docbatch_gui.llm.catalogue import Usage, load_catalogue
 from docbatch_gui.llm.pricing import text_tokens
@@ -39,13 +40,14 @@ from docbatch_gui.llm.requests import (
 )
 from docbatch_gui.pipeline.page_plan import PageKind, kind_of
 from docbatch_gui.pipeline.profile import Profile
+from docbatch_gui.pipeline.separators import groups_between
 from docbatch_gui.pipeline.tables import layout_text, read_table
 from docbatch_gui.pipeline.words import decode
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.storage.blobs import BlobStore
 
 if TYPE_CHECKING:  # the SDK takes two seconds to import: only when sync mode runs
-    from collections.abc import Sequence
+    from collections.abc import Collection, Sequence
 
     from docbatch_gui.llm.claude import ClaudeSync, RequestOutcome
     from docbatch_gui.llm.spending import Spending
@@ -66,9 +68,12 @@ def table_text(page: Page, blobs: BlobStore, profile: Profile) -> str:
     return layout_text(words)
 
 
-def page_groups(pages: Sequence[Page], size: int) -> list[list[Page]]:
-    """A job's pages in request groups, numbered from 1 by position."""
-    return [list(pages[i : i + size]) for i in range(0, len(pages), size)]
+def page_groups(
+    pages: Sequence[Page], size: int, separators: Collection[int] = ()
+) -> list[list[Page]]:
+    """A job's pages in request groups, numbered from 1 by position; no group holds or
+    crosses a separator sheet (``pipeline.separators``)."""
+    return groups_between(pages, size, separators)
 
 
 def group_request(
@@ -135,7 +140,7 @@ class SyncExtraction:
     def estimate(self, job: Job, pages: Sequence[Page]) -> float | None:
         """Cost before sending, from page sizes, text and the seller's examples (no
         images read)."""
-        groups = page_groups(pages, self.settings.group_size)
+        groups = page_groups(pages, self.settings.group_size, separator_pages(job))
         extra = [len(self.examples(job, n, g)) for n, g in enumerate(groups, start=1)]
         if any(extra):
             tokens = sum(text_tokens(chars) for chars in extra)
@@ -153,7 +158,7 @@ class SyncExtraction:
 
     async def extract(self, job: Job, attempt: int) -> list[Document]:
         pages = self.store.list_pages(job.id)
-        groups = page_groups(pages, self.settings.group_size)
+        groups = page_groups(pages, self.settings.group_size, separator_pages(job))
         records = {r.custom_id: r for r in self.store.list_requests(job.id)}
         done = {k: r for k, r in records.items() if r.state == "succeeded" and r.answer is not None}
         answers: dict[int, list[RawDocument]] = {}

@@ -10,6 +10,7 @@ import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from docbatch_gui.domain.errors import UnsupportedInput
 from docbatch_gui.domain.messages import english
@@ -19,6 +20,7 @@ from docbatch_gui.domain.said import cause, say
 from docbatch_gui.domain.states import JobState, Phase, ProcessingMode
 from docbatch_gui.domain.text import printable
 from docbatch_gui.engine.job_log import log_failure
+from docbatch_gui.pipeline.edocs.read import is_data_file
 from docbatch_gui.pipeline.formats import SUPPORTED_EXTENSIONS, check_file
 from docbatch_gui.sources.local import iter_files, undecodable
 from docbatch_gui.storage.blobs import BlobStore, sha256_file
@@ -115,14 +117,19 @@ def intake_file(
     force: bool = False,
     max_file_mb: int = 1024,
     problem: str | None = None,
+    origin: dict[str, Any] | None = None,
+    source_path: str | None = None,
 ) -> IntakeResult:
-    """``problem``: why the path must not be read at all (``sources.local.refusal``)."""
+    """``problem``: why the path must not be read at all (``sources.local.refusal``);
+    ``origin``: where the file came from when not from this path (a mail message),
+    and ``source_path`` what the job names instead of the path (a scratch copy's)."""
     if problem is not None:
         return _unread(
             store, path, str(path.absolute()), mode,
             english("intake_not_read", file=path.name, problem=problem),
         )  # fmt: skip
-    source_path = str(path.resolve()) if path.exists() else str(path)
+    if source_path is None:
+        source_path = str(path.resolve()) if path.exists() else str(path)
     if not path.is_file():
         code = "intake_missing" if not path.exists() else "intake_not_file"
         return _unread(
@@ -140,13 +147,16 @@ def intake_file(
         sha256, size = sha256_file(path) if size_ok(path, max_file_mb) else (EMPTY_SHA256, 0)
     else:
         sha256, size = blobs.put_file(path)
+    if refused is None and is_data_file(path):
+        mode = ProcessingMode.DATA.value  # read exactly, never sent to Claude
     original = None if force else store.find_original(sha256)
     if original is not None and refused is None:
         job = store.create_job(
             NewJob(
-                path.name, source_path, sha256, size, ProcessingMode(mode), duplicate_of=original.id
+                path.name, source_path, sha256, size, ProcessingMode(mode),
+                duplicate_of=original.id, origin=origin,
             )
-        )
+        )  # fmt: skip
         job = store.transition(
             job.id,
             JobState.DUPLICATE,
@@ -155,7 +165,9 @@ def intake_file(
             ),
         )
         return IntakeResult(job, duplicate_of=original)
-    job = store.create_job(NewJob(path.name, source_path, sha256, size, ProcessingMode(mode)))
+    job = store.create_job(
+        NewJob(path.name, source_path, sha256, size, ProcessingMode(mode), origin=origin)
+    )
     if refused is not None:
         job = store.transition(
             job.id,
@@ -168,9 +180,18 @@ def intake_file(
     return IntakeResult(job)
 
 
-def _unread(store: Store, path: Path, source_path: str, mode: str, error: str) -> IntakeResult:
+def _unread(
+    store: Store,
+    path: Path,
+    source_path: str,
+    mode: str,
+    error: str,
+    origin: dict[str, Any] | None = None,
+) -> IntakeResult:
     """A job for a path that was not read at all: failed at intake with ``error``."""
-    job = store.create_job(NewJob(path.name, source_path, EMPTY_SHA256, 0, ProcessingMode(mode)))
+    job = store.create_job(
+        NewJob(path.name, source_path, EMPTY_SHA256, 0, ProcessingMode(mode), origin=origin)
+    )
     job = store.transition(
         job.id,
         JobState.FAILED,
@@ -180,6 +201,15 @@ def _unread(store: Store, path: Path, source_path: str, mode: str, error: str) -
     )
     log_failure(job)
     return IntakeResult(job)
+
+
+def intake_refused(
+    store: Store, name: str, source: str, mode: str, error: str, origin: dict[str, Any]
+) -> IntakeResult:
+    """A job for something refused before it became a file (a mail attachment over
+    its bounds, a message with too many): failed at intake, nothing stored, so the
+    operator sees it in the queue with its reason and where it came from."""
+    return _unread(store, Path(name), source, mode, error, origin)
 
 
 def size_ok(path: Path, max_file_mb: int) -> bool:

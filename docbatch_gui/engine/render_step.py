@@ -77,6 +77,10 @@ class RenderStep:
             return ""
         return str(self.profile.source)
 
+    def stored_source(self, job: Job) -> Path:
+        """The job's bytes on this machine (see ``_stored_source``)."""
+        return self._stored_source(job)
+
     def _stored_source(self, job: Job) -> Path:
         """The job's bytes on this machine: the stored copy when it is whole, else the
         file taken again from where it was added (a refused file is never stored, and

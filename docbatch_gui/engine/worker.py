@@ -32,6 +32,7 @@ from docbatch_gui.domain.said import cause, say
 from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState, ProcessingMode
 from docbatch_gui.engine.cancels import discard_canceled, stop_canceled
 from docbatch_gui.engine.context import EngineContext, anthropic_key, sync_client
+from docbatch_gui.engine.data_step import DataStep
 from docbatch_gui.engine.documents import (
     discard_documents,
     final_state,
@@ -48,10 +49,12 @@ from docbatch_gui.engine.job_log import (
 from docbatch_gui.engine.ocr_step import OcrStep
 from docbatch_gui.engine.render_step import RenderStep
 from docbatch_gui.engine.reservations import Purse
+from docbatch_gui.engine.separator_step import find_split, separator_pages, split_of
 from docbatch_gui.outbound.webhook import sender_for
 from docbatch_gui.pipeline.isolate import ChildPool
 from docbatch_gui.pipeline.offline_run import extract_in_child, offline_pages
 from docbatch_gui.pipeline.prepare import ChildDied, PrepareTimeout, prepare_pool
+from docbatch_gui.pipeline.separators import split_documents
 from docbatch_gui.storage.health import storage_error
 
 if TYPE_CHECKING:  # importing the SDK costs two seconds; only sync mode needs it
@@ -66,7 +69,7 @@ MAX_CHILD_CRASHES = 3
 #: a safety net: a job interrupted this often with its worker fails all the same
 MAX_INTERRUPTIONS = 50
 #: the modes this worker can finish; others wait for their own workers
-LOCAL_MODES = frozenset({ProcessingMode.OFFLINE.value})
+LOCAL_MODES = frozenset({ProcessingMode.OFFLINE.value, ProcessingMode.DATA.value})
 #: how often the running jobs' states are read while they run: a cancel (from the
 #: window or ``docbatch cancel``, in any process) stops the job's child within this
 CANCEL_POLL_S = 0.25
@@ -350,6 +353,8 @@ class LocalWorker:
 
     async def _run(self, job: Job, attempt: int, deadline: float, prepare_only: bool) -> Job:
         assert self._pool is not None, "process() runs inside opened()"
+        if job.mode == ProcessingMode.DATA:
+            return await DataStep(self.context, self._pool, self.emit).run(job, attempt, deadline)
         render = RenderStep(self.context, self._pool, self.emit)
         if render.pages_ready(job):
             say(log, logging.INFO, "log_pages_already_rendered", job=job.id)
@@ -360,12 +365,15 @@ class LocalWorker:
                 self.store.get_job(job.id), attempt, deadline
             )
         )
+        job = await find_split(self.context, job, attempt)  # before anything is sent
         if prepare_only:
             return self.store.get_job(job.id)
         job = self.emit(
             self.store.transition(job.id, JobState.EXTRACTING, attempt=attempt, progress=0.9)
         )
-        extracted = await self._extract(job, attempt, deadline)
+        extracted = split_documents(
+            job.id, await self._extract(job, attempt, deadline), split_of(job)
+        )
         self.store.transition(job.id, JobState.BUILDING, attempt=attempt)
         documents = store_documents(self.context, job.id, extracted)
         final = final_state(documents)
@@ -384,7 +392,10 @@ class LocalWorker:
                     "claude_job_timeout",
                     {"file": job.file_name, "seconds": f"{self.settings.job_timeout:g}"},
                 ) from None
-        pages = offline_pages(self.store.list_pages(job.id), self.blobs.read)
+        sheets = separator_pages(job)  # never read as a document
+        pages = offline_pages(
+            [p for p in self.store.list_pages(job.id) if p.page_no not in sheets], self.blobs.read
+        )
         assert self._pool is not None, "process() runs inside opened()"
         return await extract_in_child(
             self._pool, job.id, job.file_name, pages, self.profile, deadline

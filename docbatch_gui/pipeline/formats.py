@@ -19,6 +19,9 @@ SUPPORTED_EXTENSIONS: dict[str, str] = {
     ".jpeg": "jpeg",
     ".jpe": "jpeg",
     ".png": "png",
+    # documents that arrive as data (УПД, CII, UBL) and ЭДО packages of them
+    ".xml": "xml",
+    ".zip": "zip",
 }
 
 _MAGIC: list[tuple[bytes, str]] = [
@@ -78,6 +81,10 @@ def check_file(path: Path, *, max_bytes: int) -> str:
         )
     with open(path, "rb") as handle:
         head = handle.read(2048)
+    if expected == "xml" and head.lstrip(b"\xef\xbb\xbf\xff\xfe \t\r\n").startswith((b"<", b"<\0")):
+        return expected
+    if expected == "zip" and head.startswith(b"PK\x03\x04"):
+        return expected
     actual = sniff(head)
     if actual != expected:
         params = {"file": name, "expected": expected.upper()}

@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from docbatch_gui.checks.duplicates import without_duplicates
 from docbatch_gui.coordination.owner import HEARTBEAT_EVERY, owner_alive, this_owner
 from docbatch_gui.coordination.workload import Workload, workload_for
 from docbatch_gui.domain.errors import DocBatchError, ErrorKind, ExitCode, NotFound
@@ -321,7 +322,9 @@ class RegistryService:
     # -- search -------------------------------------------------------------------------
 
     def documents(self) -> list[Document]:
-        return self.store.list_documents()
+        """What rows are matched against: a likely duplicate is the document it names,
+        so a row never ties between the two copies of one invoice."""
+        return without_duplicates(self.store.list_documents())
 
     def estimate_pairs(self, file: Path | str, config: ConfigSource) -> tuple[int, int]:
         """Phase 1's candidate-pair count for a registry not imported yet, and the number

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import shutil
 from enum import StrEnum
 from pathlib import Path
@@ -67,11 +68,16 @@ CHOICE_FIELDS = (
     "anthropic_model",
     "watch_after",
     "language",
+    "mail_security",
+    "mail_after",
 )
 
 
 #: what happens to a watched folder's file after intake
 WATCH_AFTER = ("keep", "move")
+#: how the mailbox is reached (plain only when set so), and what a taken message gets
+MAIL_SECURITY = ("tls", "starttls", "plain")
+MAIL_AFTER = ("flag", "move", "keep")
 #: the languages messages are worded in ("" = the system's)
 MESSAGE_LANGUAGES = ("", "en", "ru")
 
@@ -86,6 +92,8 @@ def fixed_choices(field_name: str) -> tuple[str, ...]:
         "claude_thinking": THINKING,
         "watch_after": WATCH_AFTER,
         "language": MESSAGE_LANGUAGES,
+        "mail_security": MAIL_SECURITY,
+        "mail_after": MAIL_AFTER,
     }[field_name]
 
 
@@ -331,6 +339,41 @@ class Settings(BaseSettings):
     #: after intake: keep the original, or move it into processed/ or failed/ beside it
     watch_after: str = Field("keep", alias="WATCH_AFTER")
 
+    # Separator sheets: a page with this barcode (Code 128 or QR) splits a scanned
+    # stack into documents and is not sent; empty: no separator sheets
+    separator_value: str = Field("PATCHT", max_length=200, alias="SEPARATOR_VALUE")
+    #: a barcode matching this regular expression names its document (archive serial
+    #: number, kept on the job); empty: none
+    asn_pattern: str = Field(r"^ASN\d+$", max_length=200, alias="ASN_PATTERN")
+
+    # The office's mailbox (IMAP): attachments of new messages are queued once each.
+    #: empty: no mailbox; the window and ``docbatch worker`` check it when set
+    mail_host: str | None = Field(None, alias="MAIL_HOST")
+    mail_port: int = Field(
+        0, ge=0, le=65535, alias="MAIL_PORT", description="0: 993 for tls, 143 otherwise"
+    )
+    mail_user: str | None = Field(None, alias="MAIL_USER")
+    #: the password or app token: in the keyring, never in the settings file
+    mail_password: SecretStr | None = Field(None, alias="MAIL_PASSWORD")
+    #: tls (IMAPS), starttls, or plain: the password in the clear, only when set so
+    mail_security: str = Field("tls", alias="MAIL_SECURITY")
+    #: a certificate authority to trust for the server (an office's own), PEM
+    mail_ca_file: Path | None = Field(None, alias="MAIL_CA_FILE")
+    #: folders to read (";" between)
+    mail_folders: str = Field("INBOX", min_length=1, alias="MAIL_FOLDERS")
+    #: a taken message is flagged (read and $DocBatch), moved to MAIL_MOVE_TO, or kept
+    mail_after: str = Field("flag", alias="MAIL_AFTER")
+    mail_move_to: str = Field("DocBatch", min_length=1, alias="MAIL_MOVE_TO")
+    #: a message without attachments is queued as one PDF page of its text
+    mail_body_as_pdf: bool = Field(False, alias="MAIL_BODY_AS_PDF")
+    mail_poll_seconds: float = Field(300, ge=5, le=86_400, alias="MAIL_POLL_SECONDS")
+    #: seconds each read from the server may take (a stalled server is left)
+    mail_timeout: float = Field(30, ge=0.1, le=3600, alias="MAIL_TIMEOUT")
+    mail_max_message_mb: float = Field(50, ge=0.01, le=2048, alias="MAIL_MAX_MESSAGE_MB")
+    mail_max_attachment_mb: float = Field(25, ge=0.01, le=2048, alias="MAIL_MAX_ATTACHMENT_MB")
+    mail_max_attachments: int = Field(20, ge=1, le=1000, alias="MAIL_MAX_ATTACHMENTS")
+    mail_max_depth: int = Field(3, ge=0, le=20, alias="MAIL_MAX_DEPTH")
+
     @classmethod
     def settings_customise_sources(
         cls,
@@ -358,6 +401,10 @@ class Settings(BaseSettings):
         "redis_url",
         "celery_broker_url",
         "yadisk_token",
+        "mail_host",
+        "mail_user",
+        "mail_password",
+        "mail_ca_file",
         "google_application_credentials",
         "google_vision_endpoint",
         "webhook_url",
@@ -369,6 +416,23 @@ class Settings(BaseSettings):
     @classmethod
     def _empty_is_unset(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("asn_pattern")
+    @classmethod
+    def _a_pattern(cls, value: str) -> str:
+        try:
+            re.compile(value)
+        except re.error as exc:
+            raise ValueError(f"is not a regular expression ({exc})") from None
+        return value
+
+    @field_validator("processing_mode")
+    @classmethod
+    def _chosen_mode(cls, value: ProcessingMode) -> ProcessingMode:
+        """``data`` is what DocBatch gives a file that is data, never a mode to ask for."""
+        if value is ProcessingMode.DATA:
+            raise ValueError("must be one of offline, sync, batch")
+        return value
 
     @field_validator(*CHOICE_FIELDS)
     @classmethod
@@ -439,6 +503,15 @@ class Settings(BaseSettings):
     @property
     def watched_folders(self) -> list[Path]:
         return [Path(p.strip()).expanduser() for p in self.watch_folders.split(";") if p.strip()]
+
+    @property
+    def mail_folder_names(self) -> list[str]:
+        return [name.strip() for name in self.mail_folders.split(";") if name.strip()]
+
+    @property
+    def mail_configured(self) -> bool:
+        """A mailbox to check: a host and a user (the password may be in the keyring)."""
+        return bool(self.mail_host and self.mail_user)
 
     @property
     def db_path(self) -> Path:

@@ -7,7 +7,8 @@ instead (``keystore`` says where, and why).
 Which values are secret:
 
 * the ``SecretStr`` settings (``ANTHROPIC_API_KEY``, ``MINIO_SECRET_KEY``,
-  ``YADISK_TOKEN``, ``WEBHOOK_SECRET``), stored in the keyring under their variable name;
+  ``YADISK_TOKEN``, ``WEBHOOK_SECRET``, ``MAIL_PASSWORD``), stored in the keyring
+  under their variable name;
 * the password inside a connection URI (``MONGODB_URI``, ``REDIS_URL``,
   ``CELERY_BROKER_URL``). Only the password goes to the keyring, under
   ``<VARIABLE>_PASSWORD``; the settings file keeps the rest of the URI, so an operator
@@ -36,7 +37,13 @@ log = logging.getLogger(__name__)
 SERVICE = "DocBatch"
 
 #: settings whose whole value is secret
-SECRET_VARIABLES = ("ANTHROPIC_API_KEY", "MINIO_SECRET_KEY", "YADISK_TOKEN", "WEBHOOK_SECRET")
+SECRET_VARIABLES = (
+    "ANTHROPIC_API_KEY",
+    "MINIO_SECRET_KEY",
+    "YADISK_TOKEN",
+    "WEBHOOK_SECRET",
+    "MAIL_PASSWORD",
+)
 #: settings that are URIs and may carry a password
 URI_VARIABLES = ("MONGODB_URI", "REDIS_URL", "CELERY_BROKER_URL")
 MASK = "***"

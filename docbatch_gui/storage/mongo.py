@@ -93,6 +93,9 @@ def _doc_to_job(doc: dict[str, Any]) -> Job:
         answered_by=doc.get("answered_by"),
         cost_first_usd=doc.get("cost_first_usd"),
         cost_escalation_usd=doc.get("cost_escalation_usd"),
+        origin=doc.get("origin"),
+        attached=list(doc.get("attached") or []),
+        split=doc.get("split"),
     )
 
 
@@ -182,6 +185,7 @@ class MongoStore(MongoRecords, MongoIntents, MongoBudget, MongoRegistry, MongoCo
             "attempts": 0,
             "artifacts_deliverable": False,
             "duplicate_of": new.duplicate_of,
+            "origin": dict(new.origin) if new.origin else None,
             "documents": 0,
             "progress": 0.0,
             "created_at": now,

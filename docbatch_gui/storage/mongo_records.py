@@ -142,6 +142,15 @@ class MongoRecords:
     def set_setting(self, key: str, value: Any) -> None:
         self.db.settings.replace_one({"_id": key}, {"_id": key, "value": value}, upsert=True)
 
+    def mail_taken(self, key: str) -> dict[str, Any] | None:
+        doc = self.db.mail_taken.find_one({"_id": key})
+        return dict(doc["body"]) if doc else None
+
+    def remember_mail(self, key: str, body: dict[str, Any]) -> None:
+        self.db.mail_taken.replace_one(
+            {"_id": key}, {"_id": key, "at": now_iso(), "body": body}, upsert=True
+        )
+
 
 def _page_doc(page: Page) -> dict[str, Any]:
     """A page as stored: its notes as plain text (not ``str`` subclasses), their codes

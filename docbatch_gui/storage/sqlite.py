@@ -59,7 +59,7 @@ def _to_db(name: str, value: Any) -> Any:
         return value.astimezone(UTC).isoformat()
     if name in _BOOL_FIELDS:
         return int(bool(value))
-    if name in ("error_params", "escalation_reasons"):
+    if name in ("error_params", "escalation_reasons", "attached", "split"):
         return json.dumps(value, ensure_ascii=False, default=str)
     if isinstance(value, (JobState, Phase, ErrorKind)):
         return value.value
@@ -106,6 +106,9 @@ def _row_to_job(row: sqlite3.Row) -> Job:
         answered_by=row["answered_by"],
         cost_first_usd=row["cost_first_usd"],
         cost_escalation_usd=row["cost_escalation_usd"],
+        origin=json.loads(row["origin"]) if row["origin"] else None,
+        attached=json.loads(row["attached"] or "[]"),
+        split=json.loads(row["split"]) if row["split"] else None,
     )
 
 
@@ -188,7 +191,7 @@ class SQLiteStore(RecordTables, IntentTables, BudgetTables, RegistryTables, Coun
         with self._tx() as db:
             cursor = db.execute(
                 "INSERT INTO jobs (file_name, source_path, sha256, size, mode, state, phase,"
-                " duplicate_of, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                " duplicate_of, created_at, updated_at, origin) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     new.file_name,
                     new.source_path,
@@ -200,6 +203,7 @@ class SQLiteStore(RecordTables, IntentTables, BudgetTables, RegistryTables, Coun
                     new.duplicate_of,
                     now,
                     now,
+                    json.dumps(new.origin, ensure_ascii=False) if new.origin else None,
                 ),
             )
             job_id = int(cursor.lastrowid or 0)

@@ -178,3 +178,16 @@ class RecordTables:
                 " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                 (key, json.dumps(value)),
             )
+
+    def mail_taken(self, key: str) -> dict[str, Any] | None:
+        with self._lock:
+            row = self._db.execute("SELECT body FROM mail_taken WHERE key = ?", (key,)).fetchone()
+        return json.loads(row["body"]) if row else None
+
+    def remember_mail(self, key: str, body: dict[str, Any]) -> None:
+        with self._tx() as db:
+            db.execute(
+                "INSERT INTO mail_taken (key, at, body) VALUES (?, ?, ?)"
+                " ON CONFLICT(key) DO UPDATE SET body = excluded.body",
+                (key, now_utc().isoformat(), json.dumps(body, ensure_ascii=False, default=str)),
+            )

@@ -275,4 +275,18 @@ MIGRATIONS: list[str] = [
     ALTER TABLE pages ADD COLUMN skew REAL NOT NULL DEFAULT 0;
     ALTER TABLE ocr_cache ADD COLUMN skew REAL NOT NULL DEFAULT 0;
     """,
+    # 21: where a job's file came from (a mail message: folder, sender, subject, date),
+    # the files kept beside it (an ЭДО package's signatures), where separator sheets
+    # split it; the mail messages
+    # already taken, by Message-ID (or the message's hash)
+    """
+    ALTER TABLE jobs ADD COLUMN origin TEXT;
+    ALTER TABLE jobs ADD COLUMN attached TEXT;
+    ALTER TABLE jobs ADD COLUMN split TEXT;
+    CREATE TABLE mail_taken (
+        key TEXT PRIMARY KEY,
+        at TEXT NOT NULL,
+        body TEXT NOT NULL
+    );
+    """,
 ]

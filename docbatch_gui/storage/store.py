@@ -68,6 +68,8 @@ JOB_FIELDS: frozenset[str] = frozenset(
         "error_code",
         "error_params",
         "archived",
+        "attached",
+        "split",
     }
 )
 
@@ -354,6 +356,15 @@ class Store(RegistryStore, CounterpartyStore, Protocol):
     # small settings shared by the GUI, the CLI and workers (e.g. pause flags)
     def get_setting(self, key: str, default: Any = None) -> Any: ...
     def set_setting(self, key: str, value: Any) -> None: ...
+
+    # the mailbox intake's ledger: each message taken once, across restarts
+    def mail_taken(self, key: str) -> dict[str, Any] | None:
+        """What was recorded when the message ``key`` was taken; None if it never was."""
+        ...
+
+    def remember_mail(self, key: str, body: dict[str, Any]) -> None:
+        """Record the message ``key`` as taken (its attachments' hashes and jobs)."""
+        ...
 
 
 def no_checkpoint(name: str) -> None:

@@ -12,6 +12,7 @@ from tests.contract.blob_contract import BlobContract
 from tests.contract.counterparty_contract import CounterpartyContract
 from tests.contract.intent_contract import IntentContract
 from tests.contract.lines_contract import LinesContract
+from tests.contract.mail_contract import MailContract
 from tests.contract.page_notes_contract import PageNotesContract
 from tests.contract.registry_contract import RegistryContract
 from tests.contract.reservation_contract import ReservationContract
@@ -47,6 +48,10 @@ class TestReservations(ReservationContract):
 
 
 class TestLines(LinesContract):
+    """Runs on every backend of the ``store`` fixture."""
+
+
+class TestMailLedger(MailContract):
     """Runs on every backend of the ``store`` fixture."""
 
 

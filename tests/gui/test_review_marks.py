@@ -99,3 +99,19 @@ async def test_history_shows_local_time(window: Any, yekaterinburg: None) -> Non
 def test_local_time_keeps_what_it_cannot_read(yekaterinburg: None) -> None:
     assert local_time("2024-12-31T22:30:00+00:00") == "2025-01-01 03:30"
     assert local_time("yesterday") == "yesterday"
+
+
+@QASYNC
+async def test_not_a_duplicate_clears_the_mark_and_the_button_goes(window: Any) -> None:
+    from tests.gui.conftest import until
+
+    mark = ReviewCode("likely_duplicate", params={"document": 7, "job": 3, "file": "scan.pdf"})
+    job_id = boxed_job(window.ctx.app, codes=[mark])
+    tab = await open_review(window, job_id)
+    assert tab.not_duplicate_button.isVisible()
+    assert "document 7 of job 3 (scan.pdf)" in tab.reasons.text()
+    tab.not_duplicate_button.click()
+    await until(lambda: not tab.not_duplicate_button.isVisible(), 10, "the mark cleared")
+    (doc,) = window.ctx.app.documents(job_id)
+    assert doc.review_codes == [] and doc.audit[-1]["action"] == "not_duplicate"
+    assert doc.audit[-1]["new"] == "7"

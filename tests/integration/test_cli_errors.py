@@ -107,6 +107,13 @@ CASES = [
         ("Yandex.Disk cannot be reached", "check the network"),
         env={"YADISK_API_URL": "http://127.0.0.1:9"},  # nothing listens there
     ),
+    Case(("mail",), ExitCode.CONFIG, ("No mailbox is set", "MAIL_HOST")),
+    Case(
+        ("mail",),
+        ExitCode.BUSY,
+        ("127.0.0.1:9: the mail server cannot be reached", "MAIL_SECURITY"),
+        env={"MAIL_HOST": "127.0.0.1", "MAIL_PORT": "9", "MAIL_USER": "u", "MAIL_PASSWORD": "p"},
+    ),
     Case(("batches",), ExitCode.STORAGE, ("is damaged",), where="damaged"),
     Case(("pause",), ExitCode.STORAGE, ("is damaged",), where="damaged"),
     Case(("resume",), ExitCode.STORAGE, ("is damaged",), where="damaged"),

@@ -27,6 +27,7 @@ from docbatch_gui._qt.review.fields import (
 )
 from docbatch_gui._qt.widgets.icons import disc_icon
 from docbatch_gui._qt.widgets.page_view import PageView
+from docbatch_gui.checks.duplicates import is_marked
 from docbatch_gui.domain.models import Document, Job
 
 
@@ -79,10 +80,12 @@ class ReviewForm(QWidget):
     page_view: PageView
     save_button: QPushButton
     confirm_button: QPushButton
+    not_duplicate_button: QPushButton
 
     def _show(self, doc: Document | None) -> None:
         self.current = doc
         self._set_enabled(doc is not None)
+        self.not_duplicate_button.setVisible(doc is not None and is_marked(doc))
         if doc is None:
             return
         total = max(self.current_job.pages or doc.page_to, 1) if self.current_job else doc.page_to
@@ -117,6 +120,7 @@ class ReviewForm(QWidget):
             "edit": self.tr("changed"),
             "type": self.tr("changed"),
             "pages": self.tr("changed"),
+            "not_duplicate": self.tr("said it is not a duplicate of document"),
         }
         fields = {**self.field_labels, "doc_type": self.tr("type"), "pages": self.tr("pages")}
         self.history.setPlainText("\n".join(audit_line(e, actions, fields) for e in doc.audit))

@@ -128,6 +128,12 @@ class ReviewTab(ReviewForm, QWidget):
         self.save_button = QPushButton(self.tr("Save"))
         self.confirm_button = QPushButton(self.tr("Confirm"))
         self.confirm_button.setDefault(True)
+        self.not_duplicate_button = QPushButton(self.tr("Not a duplicate"))
+        self.not_duplicate_button.setToolTip(
+            self.tr("This is another document, not the one its reason names; never ask again")
+        )
+        self.not_duplicate_button.clicked.connect(lambda: spawn(self.not_duplicate(), self._failed))
+        self.not_duplicate_button.hide()
         self.previous_button = QPushButton(self.tr("Previous"))
         self.next_button = QPushButton(self.tr("Next"))
         self._actions()
@@ -136,6 +142,7 @@ class ReviewTab(ReviewForm, QWidget):
             self.previous_button,
             self.next_button,
             self.save_button,
+            self.not_duplicate_button,
             self.confirm_button,
         ):
             buttons.addWidget(button)
@@ -361,6 +368,21 @@ class ReviewTab(ReviewForm, QWidget):
         await self._show_counterparty(saved)  # a corrected INN may name another seller
         self.saved.emit(saved.job_id, saved.doc_index)
         return saved
+
+    async def not_duplicate(self) -> None:
+        """The operator says the document is not the likely duplicate it is marked as."""
+        doc = self.current
+        if doc is None:
+            return
+        loop = asyncio.get_running_loop()
+        cleared = await loop.run_in_executor(
+            None,
+            lambda: self.ctx.app.review.not_a_duplicate(
+                doc.job_id, doc.doc_index, who=self.ctx.operator
+            ),
+        )
+        self._show(cleared)
+        self.saved.emit(cleared.job_id, cleared.doc_index)
 
     async def confirm(self) -> None:
         doc = await self.save()

@@ -48,9 +48,22 @@ ERROR_STYLE = "color: #c62828; font-size: 11px;"
 INT_MAX = 2**31 - 1
 
 
-def value_label(value: str) -> str:
-    """A choice as the operator reads it; the stored value stays the item's data."""
+def value_label(value: str, field: str = "") -> str:
+    """A choice as the operator reads it; the stored value stays the item's data.
+    ``field``: the setting, where the same value means another thing there."""
     translate = QCoreApplication.translate
+    if field == "mail_after":
+        return {
+            "flag": translate("SettingValue", "flagged as taken (and read)"),
+            "move": translate("SettingValue", "moved to the folder below"),
+            "keep": translate("SettingValue", "left as it is"),
+        }[value]
+    if field == "mail_security":
+        return {
+            "tls": translate("SettingValue", "TLS (IMAPS)"),
+            "starttls": translate("SettingValue", "STARTTLS"),
+            "plain": translate("SettingValue", "plain, unencrypted (password in the clear)"),
+        }[value]
     labels = {
         "offline": translate("SettingValue", "offline"),
         "sync": translate("SettingValue", "sync"),
@@ -179,9 +192,10 @@ class FieldEditor(QWidget):
         kind = self.kind
         if name in CHOICES or (isinstance(kind, type) and issubclass(kind, Enum)):
             combo = QComboBox()
-            items = CHOICES.get(name) or [m.value for m in kind]
+            # "data" is a job's mode DocBatch chooses for a file of data, not a setting
+            items = CHOICES.get(name) or [m.value for m in kind if m.value != "data"]
             for item in items:
-                combo.addItem(value_label(item), item)
+                combo.addItem(value_label(item, name), item)
             combo.currentIndexChanged.connect(self.changed)
             return combo
         if kind is bool:

@@ -2042,6 +2042,10 @@ Process {1} again?</source>
         <translation>изменено</translation>
     </message>
     <message>
+        <source>said it is not a duplicate of document</source>
+        <translation>указал(а), что это не дубликат документа</translation>
+    </message>
+    <message>
         <source>type</source>
         <translation>тип</translation>
     </message>
@@ -2107,6 +2111,14 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
     <message>
         <source>Confirm</source>
         <translation>Подтвердить</translation>
+    </message>
+    <message>
+        <source>Not a duplicate</source>
+        <translation>Не дубликат</translation>
+    </message>
+    <message>
+        <source>This is another document, not the one its reason names; never ask again</source>
+        <translation>Это другой документ, не тот, что назван в причине; больше не спрашивать</translation>
     </message>
     <message>
         <source>Previous</source>
@@ -2329,6 +2341,30 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
 <context>
     <name>SettingValue</name>
     <message>
+        <source>flagged as taken (and read)</source>
+        <translation>помечено как взятое (и прочитанное)</translation>
+    </message>
+    <message>
+        <source>moved to the folder below</source>
+        <translation>перемещено в папку ниже</translation>
+    </message>
+    <message>
+        <source>left as it is</source>
+        <translation>оставлено как есть</translation>
+    </message>
+    <message>
+        <source>TLS (IMAPS)</source>
+        <translation>TLS (IMAPS)</translation>
+    </message>
+    <message>
+        <source>STARTTLS</source>
+        <translation>STARTTLS</translation>
+    </message>
+    <message>
+        <source>plain, unencrypted (password in the clear)</source>
+        <translation>без шифрования (пароль открытым текстом)</translation>
+    </message>
+    <message>
         <source>offline</source>
         <translation>офлайн</translation>
     </message>
@@ -2478,6 +2514,10 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
     <message>
         <source>Yandex.Disk</source>
         <translation>Яндекс.Диск</translation>
+    </message>
+    <message>
+        <source>Mail</source>
+        <translation>Почта</translation>
     </message>
     <message>
         <source>Documents in and out</source>
@@ -2742,6 +2782,78 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
     <message>
         <source>Deepest folder level</source>
         <translation>Наибольшая глубина папок</translation>
+    </message>
+    <message>
+        <source>IMAP server</source>
+        <translation>Сервер IMAP</translation>
+    </message>
+    <message>
+        <source>Port (0: the usual one)</source>
+        <translation>Порт (0: обычный)</translation>
+    </message>
+    <message>
+        <source>Connection</source>
+        <translation>Подключение</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>Пользователь</translation>
+    </message>
+    <message>
+        <source>Password or app token</source>
+        <translation>Пароль или токен приложения</translation>
+    </message>
+    <message>
+        <source>Trusted certificate authority (PEM)</source>
+        <translation>Доверенный центр сертификации (PEM)</translation>
+    </message>
+    <message>
+        <source>Folders to read (; between)</source>
+        <translation>Папки для чтения (через ;)</translation>
+    </message>
+    <message>
+        <source>After a message is taken</source>
+        <translation>После того как письмо взято</translation>
+    </message>
+    <message>
+        <source>Move taken messages to</source>
+        <translation>Перемещать взятые письма в</translation>
+    </message>
+    <message>
+        <source>A message without attachments becomes a PDF</source>
+        <translation>Письмо без вложений становится PDF</translation>
+    </message>
+    <message>
+        <source>Check the mailbox every, s</source>
+        <translation>Проверять ящик каждые, с</translation>
+    </message>
+    <message>
+        <source>Each server read within, s</source>
+        <translation>Каждое чтение с сервера не дольше, с</translation>
+    </message>
+    <message>
+        <source>Largest message, MB</source>
+        <translation>Самое большое письмо, МБ</translation>
+    </message>
+    <message>
+        <source>Largest attachment, MB</source>
+        <translation>Самое большое вложение, МБ</translation>
+    </message>
+    <message>
+        <source>Most attachments per message</source>
+        <translation>Наибольшее число вложений в письме</translation>
+    </message>
+    <message>
+        <source>Deepest forwarded message</source>
+        <translation>Наибольшая глубина пересылки</translation>
+    </message>
+    <message>
+        <source>Separator sheet barcode (empty: none)</source>
+        <translation>Штрихкод листа-разделителя (пусто: нет)</translation>
+    </message>
+    <message>
+        <source>Archive serial number barcode (regular expression)</source>
+        <translation>Штрихкод архивного номера (регулярное выражение)</translation>
     </message>
     <message>
         <source>Watched folders (; between)</source>

@@ -1,0 +1,42 @@
+"""Find a file's separator sheets on its rendered pages, before anything is sent
+(``pipeline/separators.py`` says what a sheet is and what it does)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from docbatch_gui.domain.models import Job
+from docbatch_gui.engine.context import EngineContext
+from docbatch_gui.pipeline.separators import Split, page_barcodes, plan_split
+
+
+def split_of(job: Job) -> Split | None:
+    return Split.from_dict(job.split)
+
+
+def separator_pages(job: Job) -> frozenset[int]:
+    split = split_of(job)
+    return frozenset(split.separators) if split else frozenset()
+
+
+async def find_split(ctx: EngineContext, job: Job, attempt: int) -> Job:
+    """The job with its split recorded (``Job.split``; None: no separator sheet).
+    Off when SEPARATOR_VALUE is empty."""
+    value = ctx.settings.separator_value
+    if not value:
+        return job
+    # A page whose own text layer is reliable came from a program, not a scanner: no
+    # sheet is ever on it, and a digital PDF costs nothing to look at (about a tenth
+    # of a second per scanned page, bench/separators.py).
+    pages = [p for p in ctx.store.list_pages(job.id) if p.image_sha and p.text_layer != "reliable"]
+    images = {p.page_no: ctx.blobs.read(p.image_sha) for p in pages if p.image_sha}
+
+    def scan() -> dict[int, list[str]]:  # zxing-cpp is C++: off the event loop
+        return {number: page_barcodes(image) for number, image in images.items()}
+
+    codes = await asyncio.to_thread(scan)
+    numbers = [p.page_no for p in ctx.store.list_pages(job.id)]
+    split = plan_split(codes, numbers, value, ctx.settings.asn_pattern)
+    return ctx.store.update_job(
+        job.id, attempt=attempt, split=split.as_dict() if split is not None else None
+    )
