@@ -194,9 +194,15 @@ def main() -> None:
             ratio = peer_s / ours_s
             print(f"  OCRmyPDF          {peer_s:7.1f} s  pages facing the wrong way: {peer_wrong}")
             print(f"  DocBatch's speed over OCRmyPDF's: {ratio:.2f}x")
+            print(f"  turns that make each page upright: {expected}")
+            print(f"  OCRmyPDF's /Rotate per page:      {peer_rotations}")
+            print(f"  DocBatch's rotation per page:     {our_rotations}")
             figures |= {
                 "ocrmypdf_s": round(peer_s, 2),
                 "ocrmypdf_wrong_way": peer_wrong,
+                "expected_rotations": expected,
+                "ocrmypdf_rotations": peer_rotations,
+                "docbatch_rotations": our_rotations,
                 "speed_over_ocrmypdf": round(ratio, 3),
             }
         print(json.dumps(figures))
