@@ -72,6 +72,7 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.settings_tab, self.tr("Settings"))
         self.setCentralWidget(self.tabs)
         self.queue_tab.review_requested.connect(self.show_review)
+        self.queue_tab.key_wanted.connect(self.show_key_setting)
         self.settings_tab.saved.connect(lambda settings: spawn(self.apply_settings(settings)))
         self.queue_tab.budget_bar.settings_saved.connect(self._budget_raised)
 
@@ -190,6 +191,13 @@ class MainWindow(QMainWindow):
         app = self.ctx.host.app
         key = await asyncio.get_running_loop().run_in_executor(None, lambda: app.anthropic_key)
         self.offline_label.setVisible(key is None)
+        self.queue_tab.set_holds(app.holds())  # the key read: no keyring call here
+
+    def show_key_setting(self) -> None:
+        """*Add a key…*: the Settings tab, with the key's editor focused."""
+        self.tabs.setCurrentWidget(self.settings_tab)
+        self.settings_tab.ensure_built()
+        self.settings_tab.focus_field("anthropic_api_key")
 
     def _engine_state(self, state: str) -> None:
         """The pause button follows the engine: paused (here or by ``docbatch pause``),

@@ -191,6 +191,12 @@ class SettingsTab(QWidget):
         self.page_scroll.setWidget(content)
         self.revert()
 
+    def focus_field(self, name: str) -> None:
+        """Scroll to the field ``name`` and give its editor the keyboard focus."""
+        editor = self.editors[name]
+        self.page_scroll.ensureWidgetVisible(editor)
+        editor.editor.setFocus(Qt.FocusReason.OtherFocusReason)
+
     def _titles(self) -> dict[str, str]:
         return {
             "processing": self.tr("Processing"),

@@ -756,6 +756,29 @@ Allowed: {1}</source>
     </message>
 </context>
 <context>
+    <name>HeldBar</name>
+    <message>
+        <source>Add a key…</source>
+        <translation>Добавить ключ…</translation>
+    </message>
+    <message>
+        <source>Open Settings at the Anthropic API key</source>
+        <translation>Открыть настройки на ключе API Anthropic</translation>
+    </message>
+    <message>
+        <source>Process offline</source>
+        <translation>Обработать офлайн</translation>
+    </message>
+    <message>
+        <source>Read the held files with the offline extractor: nothing is sent to Claude</source>
+        <translation>Прочитать задержанные файлы офлайн-извлекателем: в Claude ничего не отправляется</translation>
+    </message>
+    <message>
+        <source>{0} queued job(s) held: they are to be read by Claude, and no Anthropic API key is set. Nothing is sent and nothing is charged until you act.</source>
+        <translation>Задержано заданий в очереди: {0}. Их должен прочитать Claude, а ключ API Anthropic не задан. Ничего не отправляется и не оплачивается, пока вы не решите.</translation>
+    </message>
+</context>
+<context>
     <name>JobDetail</name>
     <message>
         <source>Select a job to see its pages and documents.</source>
@@ -788,6 +811,14 @@ Allowed: {1}</source>
     <message>
         <source>from the watched folder {0}</source>
         <translation>из отслеживаемой папки {0}</translation>
+    </message>
+    <message>
+        <source>Held: {0}</source>
+        <translation>Задержано: {0}</translation>
+    </message>
+    <message>
+        <source>Add a key in Settings, or press Process offline above.</source>
+        <translation>Добавьте ключ в настройках или нажмите «Обработать офлайн» выше.</translation>
     </message>
     <message>
         <source>Read by {0}: {1}</source>
@@ -948,6 +979,10 @@ Allowed: {1}</source>
 {2}: {3}</source>
         <translation>{0}: {1}
 {2}: {3}</translation>
+    </message>
+    <message>
+        <source>Held</source>
+        <translation>Задержано</translation>
     </message>
 </context>
 <context>
@@ -1668,6 +1703,10 @@ Process {1} again?</source>
     <message>
         <source>Search file names</source>
         <translation>Поиск по имени</translation>
+    </message>
+    <message>
+        <source>{0} job(s) will be read offline.</source>
+        <translation>Заданий будет прочитано офлайн: {0}.</translation>
     </message>
     <message>
         <source>{0} jobs · {1} done · {2} to review · {3} failed</source>
