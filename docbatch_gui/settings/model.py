@@ -37,6 +37,7 @@ from docbatch_gui.settings.file import (
     KeyringSource,
 )
 from docbatch_gui.settings.secrets import mask_uri_password
+from docbatch_gui.settings.values import folder_problem, http_url_problem
 
 APP_NAME = "DocBatch"
 
@@ -360,6 +361,31 @@ class Settings(BaseSettings):
     @classmethod
     def _empty_is_unset(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("webhook_url", "anthropic_base_url", "yadisk_api_url")
+    @classmethod
+    def _http_address(cls, value: str | None) -> str | None:
+        problem = http_url_problem(value) if value is not None else None
+        if problem is not None:
+            raise ValueError(problem)
+        return value.strip() if value is not None else None
+
+    @field_validator("data_dir", "shared_folder")
+    @classmethod
+    def _a_folder(cls, value: Path | None) -> Path | None:
+        problem = folder_problem(value) if value is not None else None
+        if problem is not None:
+            raise ValueError(problem)
+        return value
+
+    @field_validator("watch_folders")
+    @classmethod
+    def _folders(cls, value: str) -> str:
+        for part in value.split(";"):
+            problem = folder_problem(Path(part.strip())) if part.strip() else None
+            if problem is not None:
+                raise ValueError(problem)
+        return value
 
     @field_validator(*CHOICE_FIELDS)
     @classmethod

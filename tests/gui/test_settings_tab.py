@@ -175,3 +175,17 @@ def test_the_model_is_chosen_from_the_catalogue_and_a_refused_combination_is_mar
     assert not tab.save_button.isEnabled()
     thinking.setCurrentIndex(thinking.findData("auto"))
     assert not editor.has_error and tab.save_button.isEnabled()
+
+
+def test_a_webhook_address_that_is_no_url_is_marked_red_and_not_saved(
+    qtbot: QtBot, qsettings: QSettings, ring: MemoryKeyring
+) -> None:
+    tab = make_tab(qsettings)
+    qtbot.addWidget(tab)
+    line(tab, "webhook_url").setText("not a url")
+    editor = tab.editors["webhook_url"]
+    assert editor.has_error and "must be an http:// or https:// address" in editor.error.text()
+    assert "border" in editor.editor.styleSheet()
+    assert not tab.save_button.isEnabled()
+    line(tab, "webhook_url").setText("https://hooks.example.com/docbatch")
+    assert not editor.has_error and tab.save_button.isEnabled()
