@@ -22,20 +22,20 @@ SERVICE_TEXTS: dict[str, dict[str, str]] = {
         "Проверьте тариф и оплату аккаунта; обработка остановлена.",
     },
     "claude_timeout": {
-        "en": "Claude did not answer in time (timeout); it will be retried.",
-        "ru": "Claude не ответил вовремя (тайм-аут); запрос будет повторён.",
+        "en": "Claude did not answer in time (timeout).",
+        "ru": "Claude не ответил вовремя (тайм-аут).",
     },
     "claude_network": {
-        "en": "Claude could not be reached (network); it will be retried.",
-        "ru": "Claude недоступен (сеть); запрос будет повторён.",
+        "en": "Claude could not be reached (network).",
+        "ru": "Claude недоступен (сеть).",
     },
     "claude_busy": {
-        "en": "Claude is busy or failing ({status}: {detail}); it will be retried.",
-        "ru": "Claude занят или даёт сбой ({status}: {detail}); запрос будет повторён.",
+        "en": "Claude is busy or failing ({status}: {detail}).",
+        "ru": "Claude занят или даёт сбой ({status}: {detail}).",
     },
     "claude_failed": {
-        "en": "Claude call failed ({error}); it will be retried.",
-        "ru": "Вызов Claude не удался ({error}); запрос будет повторён.",
+        "en": "Claude call failed ({error}).",
+        "ru": "Вызов Claude не удался ({error}).",
     },
     "claude_request_refused": {
         "en": "Claude refused a request DocBatch built ({reason}). This is a DocBatch or "

@@ -9,6 +9,7 @@ no good answer yet, so nothing is paid for twice.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import asdict
 from typing import TYPE_CHECKING
 
@@ -26,6 +27,7 @@ from docbatch_gui.engine.counterparties import request_examples
 from docbatch_gui.engine.escalation import Escalation, answers_of, group_pages
 from docbatch_gui.engine.estimates import CostEstimator
 from docbatch_gui.engine.job_log import job_params
+from docbatch_gui.engine.job_progress import reading
 from docbatch_gui.engine.routing import ESCALATION, FIRST, is_escalation, route_for
 from docbatch_gui.llm.answers import RawDocument, stitch
 from docbatch_gui.llm.catalogue import Usage, load_catalogue
@@ -100,7 +102,10 @@ class SyncExtraction:
         self,
         context: EngineContext,
         claude: ClaudeSync,
+        emit: Callable[[Job], object] | None = None,
     ) -> None:
+        #: the worker's listener call: the bar moves as requests are answered
+        self.emit = emit or (lambda job: job)
         self.store = context.store
         self.blobs = context.blobs
         self.settings = context.settings
@@ -158,6 +163,12 @@ class SyncExtraction:
                 else:
                     failures.append(outcome.error)  # type: ignore[arg-type]
             self._update_cost(job, attempt)
+            answered = len(groups) - len(todo) + start + len(chunk)
+            self.emit(
+                self.store.update_job(
+                    job.id, attempt=attempt, progress=reading(answered / len(groups))
+                )
+            )
             if any(f.kind is ErrorKind.CRITICAL for f in failures):
                 break
         if failures:

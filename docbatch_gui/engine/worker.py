@@ -44,6 +44,7 @@ from docbatch_gui.engine.job_log import (
     log_failure,
     log_retry,
 )
+from docbatch_gui.engine.job_progress import reading
 from docbatch_gui.engine.ocr_step import OcrStep
 from docbatch_gui.engine.render_step import RenderStep
 from docbatch_gui.outbound.webhook import sender_for
@@ -336,14 +337,16 @@ class LocalWorker:
         else:
             await render.run(job, attempt, deadline)
         job = self.emit(
-            await OcrStep(self.context, self._pool, self._ocr_slots).run(
+            await OcrStep(self.context, self._pool, self._ocr_slots, self.emit).run(
                 self.store.get_job(job.id), attempt, deadline
             )
         )
         if prepare_only:
             return self.store.get_job(job.id)
         job = self.emit(
-            self.store.transition(job.id, JobState.EXTRACTING, attempt=attempt, progress=0.9)
+            self.store.transition(
+                job.id, JobState.EXTRACTING, attempt=attempt, progress=reading(0.0)
+            )
         )
         extracted = await self._extract(job, attempt, deadline)
         self.store.transition(job.id, JobState.BUILDING, attempt=attempt)
@@ -356,7 +359,7 @@ class LocalWorker:
         if job.mode == ProcessingMode.SYNC.value:
             if self.claude is None:
                 raise DocBatchError.coded("sync_needs_key", {"file": job.file_name})
-            reading = SyncExtraction(self.context, self.claude).extract(job, attempt)
+            reading = SyncExtraction(self.context, self.claude, self.emit).extract(job, attempt)
             try:  # the SDK's timeout is per read: a server dripping bytes never trips it
                 return await asyncio.wait_for(reading, max(0.1, deadline - time.monotonic()))
             except TimeoutError:
