@@ -1479,6 +1479,36 @@ Allowed: {1}</source>
     </message>
 </context>
 <context>
+    <name>QFileDialog</name>
+    <message>
+        <source>&amp;Look in:</source>
+        <translation>&amp;Папка:</translation>
+    </message>
+    <message>
+        <source>Files of &amp;type:</source>
+        <translation>&amp;Тип файлов:</translation>
+    </message>
+    <message>
+        <source>Save &amp;as:</source>
+        <translation>Сохранить &amp;как:</translation>
+    </message>
+    <message>
+        <source>Confirm Replace? </source>
+        <translation>Заменить файл?</translation>
+    </message>
+</context>
+<context>
+    <name>QFileSystemModel</name>
+    <message>
+        <source>%1 bytes</source>
+        <translation>%1 байт</translation>
+    </message>
+    <message>
+        <source>%1 byte(s)</source>
+        <translation>%1 байт</translation>
+    </message>
+</context>
+<context>
     <name>Queue</name>
     <message>
         <source>and {0} more</source>
