@@ -25,7 +25,7 @@ from docbatch_gui._qt.review.fields import (
     field_problems,
     value_boxes,
 )
-from docbatch_gui._qt.widgets.icons import disc_icon
+from docbatch_gui._qt.widgets.icons import SURE, disc_icon
 from docbatch_gui._qt.widgets.page_view import PageView
 from docbatch_gui.domain.models import Document, Job
 
@@ -138,15 +138,21 @@ class ReviewForm(QWidget):
         marker = self.markers[key]
         marker.setPixmap(disc_icon(field_color(doc, key).name(), "").pixmap(12, 12))
         if not found:
-            tip = self.tr("Not found in the document")
+            tip = self.tr("Missing: not found in the document; type it from the page")
         elif (
             confidence is not None
             and confidence >= 1.0
             and any(e.get("field") == key for e in doc.audit)
         ):
-            tip = self.tr("Typed by a person")
+            tip = self.tr("Sure: typed by a person")
+        elif confidence is None:
+            tip = self.tr("Unsure: the reader gave no confidence; compare it with the page")
+        elif confidence < SURE:
+            tip = self.tr(
+                "Unsure: the reader is only {0:.0%} sure of this value; compare it with the page"
+            ).format(confidence)
         else:
-            tip = self.tr("Confidence {0:.0%}").format(confidence or 0.0)
+            tip = self.tr("Sure: confidence {0:.0%}").format(confidence)
         marker.setToolTip(tip)
         reasons, color = problem if problem else ([], None)
         editor.show_state(tip, reasons, color)

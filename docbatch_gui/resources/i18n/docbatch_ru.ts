@@ -307,6 +307,18 @@
 <context>
     <name>ConfidenceLegend</name>
     <message>
+        <source>missing</source>
+        <translation>нет</translation>
+    </message>
+    <message>
+        <source>Missing: not found in the document</source>
+        <translation>Нет: не найдено в документе</translation>
+    </message>
+    <message>
+        <source>Unsure: read with a confidence under {0}%, or none given</source>
+        <translation>Неуверенно: прочитано с уверенностью ниже {0}% или без оценки</translation>
+    </message>
+    <message>
         <source>sure</source>
         <translation>уверенно</translation>
     </message>
@@ -315,28 +327,16 @@
         <translation>Уверенно: уверенность {0}% и выше или значение введено человеком</translation>
     </message>
     <message>
+        <source>doubted</source>
+        <translation>под сомнением</translation>
+    </message>
+    <message>
+        <source>Doubted: a check (a checksum, the page, the seller&apos;s history) doubts the value; the ! says why</source>
+        <translation>Под сомнением: проверка (контрольная сумма, страница, история продавца) сомневается в значении; «!» объясняет почему</translation>
+    </message>
+    <message>
         <source>unsure</source>
         <translation>неуверенно</translation>
-    </message>
-    <message>
-        <source>Unsure: confidence {0}–{1}%</source>
-        <translation>Неуверенно: уверенность {0}–{1}%</translation>
-    </message>
-    <message>
-        <source>not found</source>
-        <translation>не найдено</translation>
-    </message>
-    <message>
-        <source>Not found, or confidence under {0}%</source>
-        <translation>Не найдено или уверенность ниже {0}%</translation>
-    </message>
-    <message>
-        <source>no score</source>
-        <translation>без оценки</translation>
-    </message>
-    <message>
-        <source>The reader gave no confidence for this value</source>
-        <translation>Для этого значения уверенность не указана</translation>
     </message>
 </context>
 <context>
@@ -2052,16 +2052,24 @@ Process {1} again?</source>
         <translation>страницы</translation>
     </message>
     <message>
-        <source>Not found in the document</source>
-        <translation>Не найдено в документе</translation>
+        <source>Missing: not found in the document; type it from the page</source>
+        <translation>Нет: не найдено в документе; введите со страницы</translation>
     </message>
     <message>
-        <source>Typed by a person</source>
-        <translation>Введено вручную</translation>
+        <source>Sure: typed by a person</source>
+        <translation>Уверенно: введено человеком</translation>
     </message>
     <message>
-        <source>Confidence {0:.0%}</source>
-        <translation>Уверенность {0:.0%}</translation>
+        <source>Unsure: the reader gave no confidence; compare it with the page</source>
+        <translation>Неуверенно: распознавание не дало оценки; сверьте со страницей</translation>
+    </message>
+    <message>
+        <source>Unsure: the reader is only {0:.0%} sure of this value; compare it with the page</source>
+        <translation>Неуверенно: уверенность распознавания лишь {0:.0%}; сверьте со страницей</translation>
+    </message>
+    <message>
+        <source>Sure: confidence {0:.0%}</source>
+        <translation>Уверенно: уверенность {0:.0%}</translation>
     </message>
 </context>
 <context>
