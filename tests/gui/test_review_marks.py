@@ -4,9 +4,9 @@ check doubts marked on its editor, field labels in the reasons, local times."""
 from __future__ import annotations
 
 import os
-from dataclasses import replace
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
