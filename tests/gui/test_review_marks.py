@@ -124,3 +124,25 @@ async def test_history_shows_local_time(window: Any, yekaterinburg: None) -> Non
 def test_local_time_keeps_what_it_cannot_read(yekaterinburg: None) -> None:
     assert local_time("2024-12-31T22:30:00+00:00") == "2025-01-01 03:30"
     assert local_time("yesterday") == "yesterday"
+
+
+@QASYNC
+async def test_an_inn_failing_its_checksum_is_marked_as_it_is_typed(window: Any) -> None:
+    """Not only after Ctrl+S: the check runs on each keystroke, nothing is saved."""
+    from PySide6.QtTest import QTest
+
+    app = window.ctx.app
+    job_id = boxed_job(app, codes=[])
+    tab = await open_review(window, job_id)
+    inn = tab.editors["seller_tax_id"]
+    assert not inn.problem.isVisible()
+    inn.setFocus()
+    QTest.keyClicks(inn, "7700000001")
+    assert inn.problem.isVisible() and DOUBTED_COLOR in inn.styleSheet()
+    assert "INN 7700000001 fails the checksum" in inn.problem.toolTip()
+    assert dot(tab, "seller_tax_id") == DOUBTED_COLOR
+    inn.clear()
+    QTest.keyClicks(inn, "7707083893")  # a real INN: its checksum holds
+    assert not inn.problem.isVisible() and inn.styleSheet() == ""
+    (stored,) = app.store.list_documents(job_id)
+    assert stored.fields.get("seller_tax_id") is None  # typing stores nothing

@@ -5,6 +5,7 @@ and collecting the operator's edits. A mixin of
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from typing import TypedDict
 
@@ -156,6 +157,19 @@ class ReviewForm(QWidget):
         marker.setToolTip(tip)
         reasons, color = problem if problem else ([], None)
         editor.show_state(tip, reasons, color)
+
+    def check_typed(self, key: str) -> None:
+        """The field's checks as it is typed: an INN failing its checksum is marked
+        before Save, with the reason Save would give. The checks are pure and cheap
+        (a checksum, a date), so they run here; nothing is stored until Save."""
+        doc = self.current
+        if doc is None:
+            return
+        typed = self.editors[key].text().strip() or None
+        candidate = replace(doc, fields={**doc.fields, key: typed})
+        checked = self.ctx.app.review.checker.check(candidate)
+        problems = field_problems(checked, interface_language(), self.field_labels)
+        self._mark(self.editors[key], key, checked, problems.get(key))
 
     def _set_enabled(self, enabled: bool) -> None:
         for widget in (self.form_box, self.save_button, self.confirm_button):

@@ -106,6 +106,7 @@ class ReviewTab(ReviewForm, QWidget):
         self.editors, self.markers = rows.editors, rows.markers
         for editor in self.editors.values():
             editor.focused.connect(self.page_view.choose)
+            editor.textEdited.connect(lambda _text, key=editor.key: self.check_typed(key))
         self.page_view.box_clicked.connect(lambda key: self.editors[key].setFocus())
         self.addActions(self.page_view.zoom_actions)  # Ctrl++/Ctrl+− from the form too
         self.reasons = QLabel()
