@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QStackedWidget,
-    QToolBar,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -74,19 +74,24 @@ class PageView(QWidget):
         self.zoom_label.setMinimumWidth(40)
         self.zoom_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.zoom_actions = self._zoom_actions()
-        # a tool bar, so that in a narrow window the zoom buttons fold behind its »
-        # rather than widen the page view
-        zoom = QToolBar()
-        zoom.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        zoom.addAction(self.zoom_actions[0])
-        zoom.addWidget(self.zoom_label)
-        zoom.addActions(self.zoom_actions[1:])
+        # flat buttons, each as wide as its text: a tool bar folded "Page", "Width" and
+        # "+" behind its » in a narrow window, where an operator never looked for them
         nav = QHBoxLayout()
+        nav.setSpacing(2)
         nav.addWidget(self.previous_button)
         nav.addWidget(self.where)
         nav.addWidget(self.next_button)
         nav.addStretch(1)
-        nav.addWidget(zoom, 0, Qt.AlignmentFlag.AlignRight)
+        self.zoom_buttons: list[QToolButton] = []
+        for number, action in enumerate(self.zoom_actions):
+            if number == 1:
+                nav.addWidget(self.zoom_label)
+            button = QToolButton()
+            button.setDefaultAction(action)
+            button.setAutoRaise(True)
+            button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+            self.zoom_buttons.append(button)
+            nav.addWidget(button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.warning)
