@@ -1234,8 +1234,22 @@ Allowed: {1}</source>
         <translation>Выйти сейчас</translation>
     </message>
     <message>
-        <source>Waiting for running steps to finish…</source>
-        <translation>Ожидание завершения выполняемых шагов…</translation>
+        <source>{0} ({1}, {2:.0%})</source>
+        <translation>{0} ({1}, {2:.0%})</translation>
+    </message>
+    <message>
+        <source>and {0} more</source>
+        <translation>и ещё {0}</translation>
+    </message>
+    <message>
+        <source>Waiting for the running steps of these jobs to finish:
+{0}</source>
+        <translation>Ждём, пока закончатся текущие шаги этих заданий:
+{0}</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(нет)</translation>
     </message>
     <message>
         <source>Leave them</source>
