@@ -224,3 +224,15 @@ async def test_test_connection_keeps_the_keyboard_focus_where_it_was(
     assert await asyncio.wait_for(done, 30) is False
     assert data_dir.text() == path and not data_dir.hasFocus()
     assert test.button.hasFocus()
+
+
+def test_the_year_setting_reads_as_a_year(
+    qtbot: QtBot, qsettings: QSettings, ring: MemoryKeyring
+) -> None:
+    """ "2,000" was shown for the year 2000; other numbers keep their grouping."""
+    tab = make_tab(qsettings)
+    qtbot.addWidget(tab)
+    year = tab.editors["check_min_year"].editor
+    assert isinstance(year, QSpinBox) and year.text() == "2000"
+    rows = tab.editors["registry_max_rows"].editor
+    assert isinstance(rows, QSpinBox) and rows.isGroupSeparatorShown()
