@@ -1572,6 +1572,14 @@ Allowed: {1}</source>
         <translation>Документы показанных заданий: {0}</translation>
     </message>
     <message>
+        <source>Retrying will not help: fix or replace the file, then Process again</source>
+        <translation>Повтор не поможет: исправьте или замените файл, затем нажмите «Обработать снова»</translation>
+    </message>
+    <message>
+        <source>Retry (Ctrl+R)</source>
+        <translation>Повторить (Ctrl+R)</translation>
+    </message>
+    <message>
         <source>Process again?</source>
         <translation>Обработать заново?</translation>
     </message>
