@@ -2161,6 +2161,10 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
         <translation>Ожидают проверки ({0})</translation>
     </message>
     <message>
+        <source>Pages {0} now belong to no document: they are left out of exports and registry matches. Widen a document&apos;s pages to take them in.</source>
+        <translation>Страницы {0} теперь не входят ни в один документ: они не попадут в выгрузки и сопоставления с реестром. Расширьте страницы документа, чтобы включить их.</translation>
+    </message>
+    <message>
         <source>The documents of the selected job</source>
         <translation>Документы выбранного задания</translation>
     </message>
