@@ -15,7 +15,6 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
-    QPushButton,
     QStackedWidget,
     QToolButton,
     QVBoxLayout,
@@ -58,13 +57,18 @@ class PageView(QWidget):
         self.stack = QStackedWidget()
         self.stack.addWidget(self.label)
         self.stack.addWidget(self.canvas)
-        self.previous_button = QPushButton("◀")
+        # tool buttons, as narrow as their arrow: push buttons took 80 px each and, with
+        # the zoom buttons, widened the page view past a 1024 px window
+        self.previous_button = QToolButton()
+        self.previous_button.setText("◀")
         self.previous_button.setToolTip(self.tr("Previous page"))
         self.previous_button.clicked.connect(lambda: self.go(self.position - 1))
-        self.next_button = QPushButton("▶")
+        self.next_button = QToolButton()
+        self.next_button.setText("▶")
         self.next_button.setToolTip(self.tr("Next page"))
         self.next_button.clicked.connect(lambda: self.go(self.position + 1))
         self.where = QLabel()
+        self.where.setMinimumWidth(1)  # "Page 2 (1 of 3)" gives way before the page does
         #: why the page has no image, or why its orientation needs a look
         self.warning = QLabel()
         self.warning.setWordWrap(True)
