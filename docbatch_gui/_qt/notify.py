@@ -17,7 +17,7 @@ TOAST_MS = 6000
 class Toast(QFrame):
     def __init__(self, parent: QWidget, text: str, level: str) -> None:
         super().__init__(parent)
-        colors = {"info": "#1f2937", "success": "#14532d", "error": "#7f1d1d"}
+        colors = {"info": "#1f2937", "success": "#14532d", "warning": "#78350f", "error": "#7f1d1d"}
         self.setStyleSheet(
             f"QFrame {{ background: {colors.get(level, '#1f2937')}; border-radius: 8px; }}"
             " QLabel { color: white; padding: 10px 14px; }"

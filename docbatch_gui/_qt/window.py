@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from docbatch_gui._qt.batches.tab import BatchesTab
 from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.loop import resolve
+from docbatch_gui._qt.queue.jobs_model import state_label
 from docbatch_gui._qt.queue.tab import QueueTab
 from docbatch_gui._qt.queue.yadisk_dialog import YadiskImport
 from docbatch_gui._qt.registry.tab import RegistryTab
@@ -34,7 +35,7 @@ from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui._qt.widgets.watch_status import WatchStatus
 from docbatch_gui.app.host import EngineState
 from docbatch_gui.domain.models import Job
-from docbatch_gui.domain.states import JobState
+from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState
 from docbatch_gui.settings.model import Settings
 
 log = logging.getLogger(__name__)
@@ -72,6 +73,7 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.settings_tab, self.tr("Settings"))
         self.setCentralWidget(self.tabs)
         self.queue_tab.review_requested.connect(self.show_review)
+        self.queue_tab.key_wanted.connect(self.show_key_setting)
         self.settings_tab.saved.connect(lambda settings: spawn(self.apply_settings(settings)))
         self.queue_tab.budget_bar.settings_saved.connect(self._budget_raised)
 
@@ -190,6 +192,13 @@ class MainWindow(QMainWindow):
         app = self.ctx.host.app
         key = await asyncio.get_running_loop().run_in_executor(None, lambda: app.anthropic_key)
         self.offline_label.setVisible(key is None)
+        self.queue_tab.set_holds(app.holds())  # the key read: no keyring call here
+
+    def show_key_setting(self) -> None:
+        """*Add a key…*: the Settings tab, with the key's editor focused."""
+        self.tabs.setCurrentWidget(self.settings_tab)
+        self.settings_tab.ensure_built()
+        self.settings_tab.focus_field("anthropic_api_key")
 
     def _engine_state(self, state: str) -> None:
         """The pause button follows the engine: paused (here or by ``docbatch pause``),
@@ -330,20 +339,49 @@ class MainWindow(QMainWindow):
     async def _drain_or_leave(self) -> None:
         """Let running jobs finish, with a progress dialog whose button leaves them
         (they resume on the next start); either way the window then closes."""
+        waited = self.running_jobs()
         dialog = QProgressDialog(
-            self.tr("Waiting for running steps to finish…"), self.tr("Leave them"), 0, 0, self
+            self.waiting_text(waited), self.tr("Leave them"), 0, max(1, len(waited)), self
         )
         dialog.setWindowModality(Qt.WindowModality.WindowModal)
         dialog.setMinimumDuration(0)
+        self.wait_dialog = dialog  # tests read it
+
+        def follow(_jobs: list[Job]) -> None:
+            """Which of the waited-for jobs still run, named; the bar counts the rest."""
+            still = self.running_jobs()
+            dialog.setValue(len(waited) - len([j for j in still if j.id in {w.id for w in waited}]))
+            if still:
+                dialog.setLabelText(self.waiting_text(still))
+
+        self.ctx.bridge.jobs_changed.connect(follow)
         left = asyncio.get_running_loop().create_future()
         dialog.canceled.connect(lambda: resolve(left, None))
         drained = asyncio.ensure_future(self.ctx.host.drained())
         dialog.open()
+        dialog.setValue(0)
         try:
             await asyncio.wait([left, drained], return_when=asyncio.FIRST_COMPLETED)
         finally:
+            self.ctx.bridge.jobs_changed.disconnect(follow)
             drained.cancel()
             dialog.close()
+
+    def running_jobs(self) -> list[Job]:
+        """The jobs a local worker is in the middle of, as the queue shows them."""
+        return [j for j in self.queue_tab.model.jobs() if j.state in RECOVERABLE_STATES]
+
+    def waiting_text(self, jobs: list[Job]) -> str:
+        """What closing waits for, by name: "scan.pdf (OCR, 40%)", three at most."""
+        named = [
+            self.tr("{0} ({1}, {2:.0%})").format(j.file_name, state_label(j.state), j.progress)
+            for j in jobs[:3]
+        ]
+        more = len(jobs) - len(named)
+        names = "\n".join(named) + ("\n" + self.tr("and {0} more").format(more) if more else "")
+        return self.tr("Waiting for the running steps of these jobs to finish:\n{0}").format(
+            names or self.tr("(none)")
+        )
 
     async def shutdown(self) -> None:
         """Stop the engine (interrupted steps resume on the next start) and save state."""

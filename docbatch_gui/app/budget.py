@@ -25,6 +25,7 @@ from docbatch_gui.engine.budget import (
 )
 
 if TYPE_CHECKING:
+    from docbatch_gui.engine.holds import Holds
     from docbatch_gui.pipeline.profile import Profile
     from docbatch_gui.settings.model import Settings
     from docbatch_gui.storage.blobs import BlobStore
@@ -84,6 +85,9 @@ class BudgetViews:
     def profile(self) -> Profile:
         raise NotImplementedError
 
+    def holds(self) -> Holds:  # DocBatchApp knows whether a key is there
+        raise NotImplementedError
+
     @cached_property
     def forecaster(self) -> Forecaster:
         return Forecaster(self.store, self.blobs, self.settings, self.profile)
@@ -99,7 +103,10 @@ class BudgetViews:
             if job_ids is not None
             else self.store.list_jobs(states=[JobState.QUEUED])
         )
-        return self.forecaster.forecast([j for j in jobs if j.state is JobState.QUEUED])
+        holds = self.holds()  # a held job sends nothing until the operator acts
+        return self.forecaster.forecast(
+            [j for j in jobs if j.state is JobState.QUEUED and holds.of(j) is None]
+        )
 
     def budget(self) -> BudgetStatus:
         return budget_status(self.store, self.settings)

@@ -46,7 +46,9 @@ from docbatch_gui.engine.context import (
     sync_client,
 )
 from docbatch_gui.engine.documents import finished
+from docbatch_gui.engine.holds import Holds, JobHold
 from docbatch_gui.engine.intake import IntakeReport, intake_paths
+from docbatch_gui.engine.job_log import log_operator
 from docbatch_gui.engine.recovery import recover_interrupted
 from docbatch_gui.engine.worker import MAX_INTERRUPTIONS, JobListener, LocalWorker
 from docbatch_gui.llm.metrics import SyncMetrics
@@ -178,6 +180,30 @@ class DocBatchApp(JobMoves, BatchViews, RemoteSources, BudgetViews):
             )
         return mode.value
 
+    def holds(self) -> Holds:
+        """Which queued jobs this installation must hold, for what it lacks."""
+        return Holds(has_anthropic_key=self.anthropic_key is not None)
+
+    def hold_of(self, job: Job) -> JobHold | None:
+        """Why ``job`` cannot start here (or, for a duplicate, its original); None
+        when nothing it needs is missing."""
+        holds = self.holds()
+        if job.state is JobState.DUPLICATE and job.duplicate_of is not None:
+            return holds.of(self.store.get_job(job.duplicate_of))
+        return holds.of(job)
+
+    def process_offline(self, job_ids: Iterable[int]) -> list[Job]:
+        """The queued jobs among ``job_ids`` are read locally instead of by Claude:
+        what lifts a hold for a missing key. Other jobs are left as they are."""
+        moved = []
+        for job in self.store.list_jobs(ids=list(job_ids), states=[JobState.QUEUED]):
+            if job.mode is ProcessingMode.OFFLINE:
+                continue
+            changed = self.store.update_job(job.id, mode=ProcessingMode.OFFLINE.value)
+            log_operator(changed, "set to be processed offline (no Claude request)")
+            moved.append(changed)
+        return moved
+
     def batch_client(self) -> BatchClient | None:
         if self.anthropic_key is None:
             return None
@@ -308,7 +334,8 @@ class DocBatchApp(JobMoves, BatchViews, RemoteSources, BudgetViews):
         if listener:
             for job in jobs.values():
                 listener(job)
-        return all(self.is_settled(j, jobs) for j in jobs.values())
+        # a held job waits for the operator, not for a worker: a command does not wait
+        return all(self.is_settled(j, jobs) or self.hold_of(j) is not None for j in jobs.values())
 
     def is_settled(self, job: Job, jobs_by_id: dict[int, Job]) -> bool:
         """Final, and for a duplicate, its original is final too."""

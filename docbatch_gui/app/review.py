@@ -104,6 +104,15 @@ class ReviewService:
                 return doc
         raise NotFound("document", doc_index, f"job {job_id} has no document {doc_index}")
 
+    def uncovered_pages(self, job_id: int) -> list[int]:
+        """The job's pages no document covers (a range narrowed by a person leaves its
+        tail in no document: nothing of it reaches an export or a registry)."""
+        total = self.store.get_job(job_id).pages or 0
+        covered: set[int] = set()
+        for doc in self.store.list_documents(job_id):
+            covered.update(range(doc.page_from, doc.page_to + 1))
+        return [page for page in range(1, total + 1) if page not in covered]
+
     def edit(
         self,
         job_id: int,

@@ -16,6 +16,7 @@ from docbatch_gui.cli.output import Language, complain, job_json, out, print_job
 from docbatch_gui.domain.errors import ExitCode
 from docbatch_gui.domain.models import Job
 from docbatch_gui.engine.budget import Forecast, current_hold, usd_text
+from docbatch_gui.engine.holds import JobHold
 
 RANGE_MEANS = "short to long answers, cache hit to miss on every request"
 
@@ -96,6 +97,13 @@ def cmd_budget(app: DocBatchApp, args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
+def _held_by(job_id: int, cap: str | None, holds: dict[int, JobHold]) -> dict[str, Any]:
+    """``held_by``: the budget cap that holds the job, else what it lacks (a key)."""
+    if cap is not None:
+        return {"held_by": cap}
+    return {"held_by": holds[job_id].need if job_id in holds else None}
+
+
 def print_process_jobs(
     app: DocBatchApp, jobs: list[Job], as_json: bool, forecasts: dict[int, Forecast]
 ) -> None:
@@ -105,12 +113,13 @@ def print_process_jobs(
         print_jobs(out, jobs, False, app.batches_by_job())
         return
     held = app.held or current_hold(app.store)
+    holds = app.holds().held(jobs)
     batches = app.batches_by_job()
     rows = [
         {
-            **job_json(job, batches),
+            **job_json(job, batches, holds=holds),
             "forecast": forecast_json(forecasts[job.id]) if job.id in forecasts else None,
-            "held_by": held.code if held and job.id in held.jobs else None,
+            **_held_by(job.id, held.code if held and job.id in held.jobs else None, holds),
         }
         for job in jobs
     ]

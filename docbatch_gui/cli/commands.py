@@ -42,12 +42,13 @@ from docbatch_gui.cli.registry import cmd_registry
 from docbatch_gui.cli.webhooks import cmd_webhooks
 from docbatch_gui.diagnostics.doctor import Status, run_checks, run_live
 from docbatch_gui.domain.errors import DocBatchError, ExitCode
-from docbatch_gui.domain.messages import words_of
+from docbatch_gui.domain.messages import word, words_of
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.progress import Canceled, CancelToken
 from docbatch_gui.domain.states import FINAL_STATES
 from docbatch_gui.domain.text import printable
 from docbatch_gui.engine.budget import is_claude_job
+from docbatch_gui.engine.holds import JobHold
 from docbatch_gui.engine.intake import shown_path
 from docbatch_gui.outbound.webhook import sender_for
 from docbatch_gui.settings.model import Settings
@@ -101,6 +102,12 @@ def cmd_process(app: DocBatchApp, args: argparse.Namespace) -> int:
     if app.held is not None:
         complain(app.held.words(Language.current), "yellow")
         return ExitCode.WRONG_STATE
+    waiting = [hold for job in jobs if (hold := app.hold_of(job)) is not None]
+    if waiting:  # nothing here can start them: say why rather than wait for ever
+        complain(held_words(waiting), "yellow")
+        return ExitCode.WRONG_STATE
+    if app.halted is not None and app.halted.exit_code is ExitCode.CRITICAL:
+        return ExitCode.CRITICAL  # the account refused: the rest wait until it is fixed
     if interrupted:
         left = sum(1 for j in jobs if j.state.value == "queued")
         complain(
@@ -109,6 +116,15 @@ def cmd_process(app: DocBatchApp, args: argparse.Namespace) -> int:
             "yellow",
         )
     return ExitCode.OK if all(app.succeeded(j) for j in jobs) else ExitCode.FAILED
+
+
+def held_words(holds: list[JobHold]) -> str:
+    """One sentence for the held jobs a command stops waiting on: how many, and the
+    first one's reason (they usually share it)."""
+    return sentence(
+        word("held_wait_ended", {"count": len(holds), "reason": holds[0].message.as_dict()},
+             Language.current)
+    )  # fmt: skip
 
 
 def _run_with_progress(app: DocBatchApp, ids: list[int], *, show: bool) -> tuple[list[Job], bool]:
@@ -165,7 +181,7 @@ def cmd_jobs(app: DocBatchApp, args: argparse.Namespace) -> int:
     if args.state:
         jobs = [j for j in jobs if j.state.value in set(args.state)]
     usage = app.tokens_by_job([j.id for j in jobs if j.mode != "offline"]) if args.json else {}
-    print_jobs(out, jobs, args.json, app.batches_by_job(), usage)
+    print_jobs(out, jobs, args.json, app.batches_by_job(), usage, app.holds().held(jobs))
     return ExitCode.OK
 
 

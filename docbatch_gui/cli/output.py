@@ -20,6 +20,7 @@ from docbatch_gui.settings.secrets import scrub_secrets
 
 if TYPE_CHECKING:
     from docbatch_gui.app.facade import DocBatchApp
+    from docbatch_gui.engine.holds import JobHold
 
 #: results; soft_wrap keeps long lines whole for scripts that grep them
 out = Console(highlight=False, soft_wrap=True)
@@ -73,11 +74,24 @@ def job_json(
     job: Job,
     batches: dict[int, list[BatchRecord]] | None = None,
     tokens: dict[int, dict[str, int]] | None = None,
+    holds: Mapping[int, JobHold] | None = None,
 ) -> dict[str, Any]:
+    hold = (holds or {}).get(job.id)
     return {
         **job.as_dict(),
         **_batch_fields((batches or {}).get(job.id, [])),
         "tokens": (tokens or {}).get(job.id),
+        **_hold_fields(hold),
+    }
+
+
+def _hold_fields(hold: JobHold | None) -> dict[str, Any]:
+    """A held job's ``held_by`` (what it lacks: ``anthropic_key``), the reason in
+    English, and the actions that lift it; None for a job that is not held."""
+    return {
+        "held_by": hold.need if hold else None,
+        "held_reason": hold.message.english if hold else None,
+        "held_actions": list(hold.actions) if hold else None,
     }
 
 
@@ -198,7 +212,9 @@ def job_cost(job: Job) -> str:
     return ""
 
 
-def job_note(job: Job) -> str:
+def job_note(job: Job, hold: JobHold | None = None) -> str:
+    if hold is not None:
+        return hold.words(Language.current)
     if job.state is JobState.DUPLICATE and job.duplicate_of is not None:
         return f"same file as job {job.duplicate_of}; --force processes it again"
     error = job.error_words(Language.current)
@@ -208,15 +224,24 @@ def job_note(job: Job) -> str:
     return error or ""
 
 
+def _state_shown(job: Job, hold: JobHold | None) -> tuple[str, str]:
+    """The state column: ``queued (held)`` in yellow for a job nothing here can start."""
+    if hold is not None:
+        return f"{job.state.value} (held)", "yellow"
+    return job.state.value, STATE_STYLE.get(job.state, "")
+
+
 def print_jobs(
     console: Console,
     jobs: list[Job],
     as_json: bool,
     batches: dict[int, list[BatchRecord]] | None = None,
     tokens: dict[int, dict[str, int]] | None = None,
+    holds: Mapping[int, JobHold] | None = None,
 ) -> None:
+    holds = holds or {}
     if as_json:
-        rows = [job_json(j, batches, tokens) for j in jobs]
+        rows = [job_json(j, batches, tokens, holds) for j in jobs]
         print(json.dumps(rows, ensure_ascii=False, indent=2))
         return
     table = Table(title="Jobs", title_justify="left", expand=False)
@@ -233,11 +258,11 @@ def print_jobs(
         table.add_row(
             str(job.id),
             Text(printable(job.file_name)),
-            Text(job.state.value, style=STATE_STYLE.get(job.state, "")),
+            Text(*_state_shown(job, holds.get(job.id))),
             str(job.pages or ""),
             str(job.documents or ""),
             *([job_cost(job)] if with_cost else []),
-            Text(printable(job_note(job))),
+            Text(printable(job_note(job, holds.get(job.id)))),
         )
     console.print(table)
 

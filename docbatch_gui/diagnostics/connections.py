@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 from urllib.parse import unquote, urlsplit
 
+from docbatch_gui.domain.messages import english
 from docbatch_gui.extras import MissingExtra
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.settings.secrets import scrub, secret_values
@@ -115,24 +116,31 @@ def anthropic_probe(settings: Settings, key: str, timeout: float = TIMEOUT) -> t
 
 async def test_anthropic(settings: Settings) -> ConnectionResult:
     """The live check (``doctor --live``): the real prompt and schema on a sample
-    page, count_tokens and one real request; the message says what it cost."""
+    page, count_tokens and one real request, each asked once (no retries: a refused
+    connection is said at once). The sentence is plain words in the reader's
+    language (a coded message); the steps' technical lines are the details."""
+    from docbatch_gui.diagnostics.claude_words import test_words
     from docbatch_gui.diagnostics.live import live_check
 
     key = settings.anthropic_api_key
     if key is None:
-        return ConnectionResult(False, "no ANTHROPIC_API_KEY is set", 0.0)
+        return ConnectionResult(False, english("claude_test_no_key"), 0.0)
     started = time.monotonic()
+    failure: BaseException | None = None
+    steps = []
     try:
-        steps = await asyncio.wait_for(live_check(settings, key.get_secret_value()), GUARD)
+        steps = await asyncio.wait_for(
+            live_check(settings, key.get_secret_value(), retries=0), GUARD
+        )
     except TimeoutError:
-        return ConnectionResult(False, f"no answer within {GUARD:g} s", GUARD)
+        return ConnectionResult(False, english("claude_test_silent", seconds=f"{GUARD:g}"), GUARD)
     except Exception as exc:
-        steps = []
-        message = f"{type(exc).__name__}: {exc}"
-    else:
-        message = "\n".join(f"{s.name}: {s.detail}" for s in steps)
+        failure = exc
     ok = bool(steps) and all(s.ok for s in steps)
-    return ConnectionResult(ok, scrub(message, secret_values(settings)), time.monotonic() - started)
+    message, details = test_words(settings, steps, failure)
+    # the sentence holds no secret (a host and fixed words) and keeps its code
+    details = scrub(details, secret_values(settings))
+    return ConnectionResult(ok, message, time.monotonic() - started, details)
 
 
 # -- Google Vision -----------------------------------------------------------------------

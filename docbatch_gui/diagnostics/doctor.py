@@ -314,7 +314,18 @@ def run_checks(settings: Settings) -> list[Check]:
             results.append(Check(check.__name__.strip("_"), Status.FAIL, str(exc)))
         if results[-1].name == "data directory" and results[-1].status is Status.FAIL:
             break
-    return results + _team_backends(settings)
+    return results + _team_backends(settings) + _webhook(settings)
+
+
+def _webhook(settings: Settings) -> list[Check]:
+    """Only when WEBHOOK_URL is set: does anything answer there."""
+    from docbatch_gui.diagnostics.webhook_check import webhook_reachable
+
+    found = webhook_reachable(settings)
+    if found is None:
+        return []
+    ok, said = found
+    return [Check("webhook", Status.OK if ok else Status.FAIL, said)]
 
 
 def run_live(settings: Settings, *, batch: bool = False) -> list[Check]:

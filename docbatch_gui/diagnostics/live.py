@@ -37,6 +37,10 @@ class LiveStep:
     detail: str
     cost_usd: float | None = None
     seconds: float = 0.0
+    #: what failed: the SDK's connection error, or the API's refusal as classified
+    error: BaseException | None = None
+    #: the failure was the connection itself (nothing answered, as it should)
+    connection: bool = False
 
 
 def sample_request(settings: Settings) -> ExtractionRequest:
@@ -81,8 +85,12 @@ async def live_check(
     *,
     batch: bool = False,
     on_step: Callable[[LiveStep], None] | None = None,
+    retries: int | None = None,
 ) -> list[LiveStep]:
-    """Run the steps in order; a failed step ends the check (the next would fail too)."""
+    """Run the steps in order; a failed step ends the check (the next would fail too).
+
+    ``retries`` overrides ANTHROPIC_MAX_RETRIES: the Settings tab's test asks once, so
+    a refused connection is said at once instead of after the SDK's backoff."""
     import anthropic
 
     from docbatch_gui.llm.answers import parse_answer
@@ -97,7 +105,7 @@ async def live_check(
         api_key=key,
         base_url=settings.anthropic_base_url,
         timeout=settings.anthropic_timeout,
-        max_retries=settings.anthropic_max_retries,
+        max_retries=settings.anthropic_max_retries if retries is None else retries,
     )
 
     def done(step: LiveStep) -> bool:
@@ -112,11 +120,12 @@ async def live_check(
             return await call, None, time.monotonic() - started
         except anthropic.APIConnectionError as exc:
             elapsed = time.monotonic() - started
-            return None, LiveStep(name, False, unreachable(settings, exc), None, elapsed), elapsed
+            step = LiveStep(name, False, unreachable(settings, exc), None, elapsed, exc, True)
+            return None, step, elapsed
         except anthropic.APIError as exc:
             error: DocBatchError = classify_api_error(exc)
             elapsed = time.monotonic() - started
-            return None, LiveStep(name, False, error.message, None, elapsed), elapsed
+            return None, LiveStep(name, False, error.message, None, elapsed, error), elapsed
 
     try:
         params = {k: v for k, v in request.params.items() if k != "max_tokens"}

@@ -108,6 +108,23 @@ OPERATOR_TEXTS: dict[str, dict[str, str]] = {
         "ru": "убрано из очереди (документы сохранены)",
     },
     "move_deleted": {"en": "deleted with its documents", "ru": "удалено вместе с документами"},
+    "move_offline": {
+        "en": "set to be processed offline (no Claude request)",
+        "ru": "переведено на обработку офлайн (без запросов к Claude)",
+    },
+    # a queued job no worker here can take (``engine.holds``)
+    "held_needs_key": {
+        "en": "{file}: held: it is to be read by Claude ({mode} mode), and no Anthropic API "
+        "key is set. Add a key in Settings → Claude (or ANTHROPIC_API_KEY), or process it "
+        "offline.",
+        "ru": "{file}: задержано: его должен прочитать Claude (режим {mode}), а ключ API "
+        "Anthropic не задан. Добавьте ключ в «Настройки → Claude» (или ANTHROPIC_API_KEY) "
+        "или обработайте файл офлайн.",
+    },
+    "held_wait_ended": {
+        "en": "{count} job(s) held, not waited for: {reason}",
+        "ru": "задержано заданий: {count}, их не ждём: {reason}",
+    },
     "log_job_child_stopped": {
         "en": "job {job} ({file}) canceled: its child process was stopped and its partial "
         "results discarded",

@@ -22,20 +22,20 @@ SERVICE_TEXTS: dict[str, dict[str, str]] = {
         "Проверьте тариф и оплату аккаунта; обработка остановлена.",
     },
     "claude_timeout": {
-        "en": "Claude did not answer in time (timeout); it will be retried.",
-        "ru": "Claude не ответил вовремя (тайм-аут); запрос будет повторён.",
+        "en": "Claude did not answer in time (timeout).",
+        "ru": "Claude не ответил вовремя (тайм-аут).",
     },
     "claude_network": {
-        "en": "Claude could not be reached (network); it will be retried.",
-        "ru": "Claude недоступен (сеть); запрос будет повторён.",
+        "en": "Claude could not be reached (network).",
+        "ru": "Claude недоступен (сеть).",
     },
     "claude_busy": {
-        "en": "Claude is busy or failing ({status}: {detail}); it will be retried.",
-        "ru": "Claude занят или даёт сбой ({status}: {detail}); запрос будет повторён.",
+        "en": "Claude is busy or failing ({status}: {detail}).",
+        "ru": "Claude занят или даёт сбой ({status}: {detail}).",
     },
     "claude_failed": {
-        "en": "Claude call failed ({error}); it will be retried.",
-        "ru": "Вызов Claude не удался ({error}); запрос будет повторён.",
+        "en": "Claude call failed ({error}).",
+        "ru": "Вызов Claude не удался ({error}).",
     },
     "claude_request_refused": {
         "en": "Claude refused a request DocBatch built ({reason}). This is a DocBatch or "
@@ -46,6 +46,63 @@ SERVICE_TEXTS: dict[str, dict[str, str]] = {
         "или настроек (модель, effort, thinking), а не файла: обработка остановлена. "
         "Проверьте «Настройки → Claude», запустите `docbatch doctor --live` и сообщите "
         "о проблеме, если настройки верны.",
+    },
+    # the Claude *Test connection* (``diagnostics.claude_words``)
+    "claude_test_no_key": {
+        "en": "No API key is set: type the Anthropic API key above, then test again.",
+        "ru": "Ключ API не задан: введите ключ API Anthropic выше и проверьте снова.",
+    },
+    "claude_test_silent": {
+        "en": "Claude gave no answer within {seconds} s: check the network or a proxy, then "
+        "test again.",
+        "ru": "Claude не ответил за {seconds} с: проверьте сеть или прокси и проверьте снова.",
+    },
+    "claude_test_ok": {
+        "en": "Claude answers at {where}: the key is accepted and {model} read the sample "
+        "page (cost {cost}).",
+        "ru": "Claude отвечает по адресу {where}: ключ принят, {model} прочитал пробную "
+        "страницу (стоимость {cost}).",
+    },
+    "claude_test_refused": {
+        "en": "Nothing answers at {where}: the connection was refused. Check the Base URL "
+        "above (leave it empty for Anthropic's own), or start the server it names.",
+        "ru": "По адресу {where} никто не отвечает: в подключении отказано. Проверьте "
+        "базовый URL выше (оставьте пустым для сервера Anthropic) или запустите сервер, "
+        "который он называет.",
+    },
+    "claude_test_no_host": {
+        "en": "The host of {where} cannot be found. Check the spelling of the Base URL "
+        "above, and the network.",
+        "ru": "Сервер {where} не найден. Проверьте написание базового URL выше и сеть.",
+    },
+    "claude_test_tls": {
+        "en": "{where} answered, but its certificate was refused. Check the Base URL above, "
+        "or a proxy that replaces certificates.",
+        "ru": "{where} ответил, но его сертификат отклонён. Проверьте базовый URL выше или "
+        "прокси, который подменяет сертификаты.",
+    },
+    "claude_test_timeout": {
+        "en": "{where} did not answer in time. Check the network or a proxy, then test again.",
+        "ru": "{where} не ответил вовремя. Проверьте сеть или прокси и проверьте снова.",
+    },
+    "claude_test_unreachable": {
+        "en": "Claude cannot be reached at {where}. Check the network, a proxy, or the Base "
+        "URL above.",
+        "ru": "Claude недоступен по адресу {where}. Проверьте сеть, прокси или базовый URL выше.",
+    },
+    "claude_test_api_refused": {
+        "en": "{where} answered but refused the test: {reason}",
+        "ru": "{where} ответил, но отклонил проверку: {reason}",
+    },
+    "claude_test_step_failed": {
+        "en": "The test request to {where} failed: {reason}",
+        "ru": "Пробный запрос к {where} не удался: {reason}",
+    },
+    "claude_test_broke": {
+        "en": "The test could not run: an unexpected error (see Details). Send the details "
+        "to support.",
+        "ru": "Проверку не удалось выполнить: непредвиденная ошибка (см. «Подробности»). "
+        "Отправьте подробности в поддержку.",
     },
     "sync_needs_key": {
         "en": "{file}: sync mode needs ANTHROPIC_API_KEY. Set the key in Settings → Claude, "

@@ -10,6 +10,23 @@ from __future__ import annotations
 _DEFAULTS_RU = "или удалите его, чтобы начать с настроек по умолчанию"
 
 SETUP_TEXTS: dict[str, dict[str, str]] = {
+    # one setting's value (``settings.values``)
+    "setting_url_not_http": {
+        "en": "must be an http:// or https:// address, like https://example.com/hook",
+        "ru": "нужен адрес, начинающийся с http:// или https://, например https://example.com/hook",
+    },
+    "setting_url_no_host": {
+        "en": "the address names no host: write it like https://example.com/hook",
+        "ru": "в адресе нет имени сервера: запишите его как https://example.com/hook",
+    },
+    "setting_url_spaces": {
+        "en": "an address cannot contain spaces: check what was pasted",
+        "ru": "в адресе не может быть пробелов: проверьте, что было вставлено",
+    },
+    "setting_folder_is_file": {
+        "en": "{path} is a file, not a folder: choose a folder",
+        "ru": "{path} — это файл, а не папка: выберите папку",
+    },
     # the settings file
     "settings_file_unreadable": {
         "en": "Cannot read the settings file {path}: {error}",
@@ -78,6 +95,14 @@ SETUP_TEXTS: dict[str, dict[str, str]] = {
         "en": "{variable}={shown} in the settings file {path} is invalid: allowed is {allowed}",
         "ru": "{variable}={shown} в файле настроек {path}: недопустимое значение; "
         "допустимо: {allowed}",
+    },
+    "setting_wrong": {
+        "en": "{variable}={shown}: {problem}",
+        "ru": "{variable}={shown}: {problem}",
+    },
+    "setting_wrong_in_file": {
+        "en": "{variable}={shown} in the settings file {path}: {problem}",
+        "ru": "{variable}={shown} в файле настроек {path}: {problem}",
     },
     "allowed_one_of": {"en": "one of {values}", "ru": "одно из: {values}"},
     "allowed_one_of_or_empty": {

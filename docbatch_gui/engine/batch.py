@@ -29,6 +29,7 @@ from docbatch_gui.engine.counterparties import request_examples
 from docbatch_gui.engine.estimates import CostEstimator
 from docbatch_gui.engine.extraction import group_request, page_groups
 from docbatch_gui.engine.faults import crash_point
+from docbatch_gui.engine.job_progress import reading
 from docbatch_gui.engine.reservations import Purse, batch_key
 from docbatch_gui.engine.routing import ESCALATION, FIRST, is_escalation
 from docbatch_gui.engine.separator_step import separator_pages
@@ -335,7 +336,10 @@ class BatchEngine:
             ):
                 self._emit(
                     self.store.transition(
-                        job_id, JobState.PROCESSING, expected=JobState.SUBMITTED, progress=0.1
+                        job_id,
+                        JobState.PROCESSING,
+                        expected=JobState.SUBMITTED,
+                        progress=reading(0.0),
                     )
                 )
                 crash_point("mid_attach")
@@ -450,7 +454,7 @@ class BatchEngine:
     def _progress(self, job_id: int, share: float) -> None:
         job = self.store.get_job(job_id)
         if job.state is JobState.PROCESSING:
-            self._emit(self.store.update_job(job_id, progress=round(0.1 + 0.8 * share, 3)))
+            self._emit(self.store.update_job(job_id, progress=reading(share)))
 
     async def _cancel_if_abandoned(self, batch: BatchRecord) -> None:
         """Cancel a batch once every job in it was canceled by the operator."""

@@ -9,6 +9,7 @@ no good answer yet, so nothing is paid for twice.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import asdict
 from typing import TYPE_CHECKING
 
@@ -27,6 +28,7 @@ from docbatch_gui.engine.counterparties import request_examples
 from docbatch_gui.engine.escalation import Escalation, answers_of, group_pages
 from docbatch_gui.engine.estimates import CostEstimator
 from docbatch_gui.engine.job_log import job_params
+from docbatch_gui.engine.job_progress import reading
 from docbatch_gui.engine.routing import ESCALATION, FIRST, is_escalation, route_for
 from docbatch_gui.engine.separator_step import separator_pages
 from docbatch_gui.llm.answers import RawDocument, stitch
@@ -123,9 +125,12 @@ class SyncExtraction:
         context: EngineContext,
         claude: ClaudeSync,
         purse: Spending | None = None,
+        emit: Callable[[Job], object] | None = None,
     ) -> None:
         """``purse`` reserves each paid request's money first (``reservations``)."""
         self.purse = purse
+        #: the worker's listener call: the bar moves as requests are answered
+        self.emit = emit or (lambda job: job)
         self.store = context.store
         self.blobs = context.blobs
         self.settings = context.settings
@@ -185,6 +190,12 @@ class SyncExtraction:
                 else:
                     failures.append(outcome.error)  # type: ignore[arg-type]
             self._update_cost(job, attempt)
+            answered = len(groups) - len(todo) + start + len(chunk)
+            self.emit(
+                self.store.update_job(
+                    job.id, attempt=attempt, progress=reading(answered / len(groups))
+                )
+            )
             if any(f.kind is ErrorKind.CRITICAL for f in failures):
                 break
         over = next((f for f in failures if isinstance(f, OverBudget)), None)

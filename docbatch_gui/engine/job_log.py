@@ -47,6 +47,7 @@ OPERATOR_MOVES = {
     "queued to be processed again": "move_reprocess",
     "removed from the queue (its documents kept)": "move_removed_kept",
     "deleted with its documents": "move_deleted",
+    "set to be processed offline (no Claude request)": "move_offline",
 }
 
 

@@ -18,6 +18,7 @@ from docbatch_gui.domain.models import Job, OcrRecord, Page
 from docbatch_gui.domain.said import cause, say
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.engine.context import EngineContext
+from docbatch_gui.engine.job_progress import ocr
 from docbatch_gui.pipeline import words as page_words
 from docbatch_gui.pipeline.formats import stored_kind
 from docbatch_gui.pipeline.isolate import ChildPool
@@ -65,7 +66,10 @@ class OcrStep:
         context: EngineContext,
         pool: ChildPool,
         slots: asyncio.Semaphore | None = None,
+        emit: Callable[[Job], object] | None = None,
     ) -> None:
+        #: the worker's listener call: the bar moves page by page
+        self.emit = emit or (lambda job: job)
         self.store = context.store
         self.blobs = context.blobs
         self.settings = settings = context.settings
@@ -99,8 +103,16 @@ class OcrStep:
             for p in sorted(pages.values(), key=lambda p: p.page_no)
         ]
 
+        read = {"pages": 0}
+
         async def on_result(result: OcrResult) -> None:
             page = pages[result.page_no]
+            read["pages"] += 1
+            self.emit(
+                self.store.update_job(
+                    job.id, attempt=attempt, progress=ocr(read["pages"], len(todo))
+                )
+            )
             if result.error:
                 say(
                     log,

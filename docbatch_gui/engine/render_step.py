@@ -21,6 +21,7 @@ from docbatch_gui.domain.said import say
 from docbatch_gui.domain.states import ProcessingMode
 from docbatch_gui.engine.context import EngineContext
 from docbatch_gui.engine.job_log import job_params, log_skipped_page
+from docbatch_gui.engine.job_progress import rendering
 from docbatch_gui.pipeline.formats import stored_kind
 from docbatch_gui.pipeline.isolate import ChildPool
 from docbatch_gui.pipeline.prepare import run_prepare
@@ -115,7 +116,7 @@ class RenderStep:
             total = state["total"] or 1
             self.emit(
                 self.store.update_job(
-                    job.id, attempt=attempt, progress=round(0.9 * state["done"] / total, 3)
+                    job.id, attempt=attempt, progress=rendering(int(state["done"]), int(total))
                 )
             )
             state["flushed_at"] = time.monotonic()

@@ -46,6 +46,7 @@ from docbatch_gui.engine.job_log import (
     log_failure,
     log_retry,
 )
+from docbatch_gui.engine.job_progress import reading
 from docbatch_gui.engine.ocr_step import OcrStep
 from docbatch_gui.engine.render_step import RenderStep
 from docbatch_gui.engine.reservations import Purse
@@ -361,7 +362,7 @@ class LocalWorker:
         else:
             await render.run(job, attempt, deadline)
         job = self.emit(
-            await OcrStep(self.context, self._pool, self._ocr_slots).run(
+            await OcrStep(self.context, self._pool, self._ocr_slots, self.emit).run(
                 self.store.get_job(job.id), attempt, deadline
             )
         )
@@ -369,7 +370,9 @@ class LocalWorker:
         if prepare_only:
             return self.store.get_job(job.id)
         job = self.emit(
-            self.store.transition(job.id, JobState.EXTRACTING, attempt=attempt, progress=0.9)
+            self.store.transition(
+                job.id, JobState.EXTRACTING, attempt=attempt, progress=reading(0.0)
+            )
         )
         extracted = split_documents(
             job.id, await self._extract(job, attempt, deadline), split_of(job)
@@ -384,9 +387,11 @@ class LocalWorker:
         if job.mode == ProcessingMode.SYNC.value:
             if self.claude is None:
                 raise DocBatchError.coded("sync_needs_key", {"file": job.file_name})
-            reading = SyncExtraction(self.context, self.claude, self.purse).extract(job, attempt)
+            extraction = SyncExtraction(
+                self.context, self.claude, self.purse, self.emit
+            ).extract(job, attempt)
             try:  # the SDK's timeout is per read: a server dripping bytes never trips it
-                return await asyncio.wait_for(reading, max(0.1, deadline - time.monotonic()))
+                return await asyncio.wait_for(extraction, max(0.1, deadline - time.monotonic()))
             except TimeoutError:
                 raise ExtractionTimeout.coded(
                     "claude_job_timeout",

@@ -61,24 +61,32 @@ def invalid_settings(exc: ValidationError, overrides: Mapping[str, Any]) -> Conf
             None,
         )
         variable = Settings.model_fields[field_name].alias if field_name else name
+        shown = redact(variable or name, error.get("input"))
+        in_file = variable not in given and variable not in from_env
+        where = {"path": str(settings_path())} if in_file else {}
+        # a value check of the model's (an address, a folder) says what is wrong itself
+        problem = _coded(error)
+        if problem is not None:
+            code = "setting_wrong_in_file" if in_file else "setting_wrong"
+            problems.append(english(code, variable=variable, shown=shown, problem=problem, **where))
+            continue
         allowed = describe_allowed(field_name) if field_name else str(error["msg"])
-        said = {
-            "variable": variable,
-            "shown": redact(variable or name, error.get("input")),
-            "allowed": allowed,
-        }
-        if variable not in given and variable not in from_env:
-            problems.append(english("setting_invalid_in_file", **said, path=str(settings_path())))
-        else:
-            problems.append(english("setting_invalid", **said))
+        said = {"variable": variable, "shown": shown, "allowed": allowed}
+        code = "setting_invalid_in_file" if in_file else "setting_invalid"
+        problems.append(english(code, **said, **where))
     return ConfigError.coded("settings_invalid", {"problems": problems})
+
+
+def _coded(error: Mapping[str, Any]) -> str | None:
+    """The coded message a validator of the model raised, if it raised one."""
+    raised = (error.get("ctx") or {}).get("error")
+    said = raised.args[0] if isinstance(raised, ValueError) and raised.args else None
+    if isinstance(said, str) and message_of(said) is not None:
+        return said
+    return None
 
 
 def _rule_broken(error: Mapping[str, Any]) -> str:
     """A rule of the model's (a combination of settings): its coded message when the
     validator raised one, else pydantic's text."""
-    raised = (error.get("ctx") or {}).get("error")
-    said = raised.args[0] if isinstance(raised, ValueError) and raised.args else None
-    if isinstance(said, str) and message_of(said) is not None:
-        return said
-    return str(error["msg"]).removeprefix("Value error, ")
+    return _coded(error) or str(error["msg"]).removeprefix("Value error, ")

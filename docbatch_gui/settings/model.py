@@ -38,6 +38,7 @@ from docbatch_gui.settings.file import (
     KeyringSource,
 )
 from docbatch_gui.settings.secrets import mask_uri_password
+from docbatch_gui.settings.values import folder_problem, http_url_problem
 
 APP_NAME = "DocBatch"
 
@@ -432,6 +433,31 @@ class Settings(BaseSettings):
         """``data`` is what DocBatch gives a file that is data, never a mode to ask for."""
         if value is ProcessingMode.DATA:
             raise ValueError("must be one of offline, sync, batch")
+        return value
+
+    @field_validator("webhook_url", "anthropic_base_url", "yadisk_api_url")
+    @classmethod
+    def _http_address(cls, value: str | None) -> str | None:
+        problem = http_url_problem(value) if value is not None else None
+        if problem is not None:
+            raise ValueError(problem)
+        return value.strip() if value is not None else None
+
+    @field_validator("data_dir", "shared_folder")
+    @classmethod
+    def _a_folder(cls, value: Path | None) -> Path | None:
+        problem = folder_problem(value) if value is not None else None
+        if problem is not None:
+            raise ValueError(problem)
+        return value
+
+    @field_validator("watch_folders")
+    @classmethod
+    def _folders(cls, value: str) -> str:
+        for part in value.split(";"):
+            problem = folder_problem(Path(part.strip())) if part.strip() else None
+            if problem is not None:
+                raise ValueError(problem)
         return value
 
     @field_validator(*CHOICE_FIELDS)

@@ -87,8 +87,11 @@ async def test_a_failed_job_is_explained_in_the_row_the_detail_and_the_logs(
     await until(lambda: panel_has(window, failed), what="the failure in the Log panel")
     await until(lambda: file_has(log_file, failed), what="the failure in the log file")
 
-    tab.retry_action.trigger()
-    retried = f"job {job.id} (garbage.pdf) queued again by the operator"
+    # retrying a damaged file will not help: Retry is off, Process again is the way
+    assert not tab.retry_action.isEnabled()
+    assert "Retrying will not help" in tab.retry_action.toolTip()
+    tab.reprocess_action.trigger()
+    retried = f"job {job.id} (garbage.pdf) queued to be processed again by the operator"
     await until(lambda: panel_has(window, retried), what="the retry in the Log panel")
     await until(lambda: file_has(log_file, retried), what="the retry in the log file")
 

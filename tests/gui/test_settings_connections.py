@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import shutil
 import socket
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 
 from docbatch_gui.diagnostics import connections
+from docbatch_gui.domain.messages import words_of
 from docbatch_gui.settings.model import Settings, load_settings
 from tests.fakes.anthropic_server import FakeAnthropic
 from tests.fakes.vision_server import FakeVision
@@ -79,20 +81,37 @@ async def test_anthropic_accepts_a_good_key_and_says_why_not_otherwise() -> None
         bad = await connections.test_anthropic(
             settings(ANTHROPIC_API_KEY="bad-key", ANTHROPIC_BASE_URL=fake.url)
         )
-    assert good.ok and "answer parsed: 1 document(s)" in good.message
-    assert "count_tokens:" in good.message and "cost $" in good.message
+    assert good.ok and "the key is accepted" in good.message and "(cost $" in good.message
+    assert "answer parsed: 1 document(s)" in good.details  # the steps: the details
+    assert "count_tokens:" in good.details
     assert not bad.ok and "refused the API key" in bad.message
-    refused = await connections.test_anthropic(
-        settings(ANTHROPIC_API_KEY=KEY, ANTHROPIC_BASE_URL=f"http://127.0.0.1:{closed_port()}")
+    assert words_of(bad.message, "ru").startswith("127.0.0.1:")  # worded in Russian too
+    port = closed_port()
+    # ten retries would take the SDK's backoff about a minute: the test asks once
+    refused = await asyncio.wait_for(
+        connections.test_anthropic(
+            settings(
+                ANTHROPIC_API_KEY=KEY,
+                ANTHROPIC_BASE_URL=f"http://127.0.0.1:{port}",
+                ANTHROPIC_MAX_RETRIES=10,
+            )
+        ),
+        30,
     )
-    assert not refused.ok and "cannot reach" in refused.message
+    assert not refused.ok
+    assert refused.message == f"Nothing answers at 127.0.0.1:{port}: the connection was " + (
+        "refused. Check the Base URL above (leave it empty for Anthropic's own), or start "
+        "the server it names."
+    )
+    assert "ConnectionRefusedError" in refused.details  # the technical line, on request
+    assert "в подключении отказано" in words_of(refused.message, "ru")
     for result in (good, bad, refused):
-        assert KEY not in result.message
+        assert KEY not in result.message and KEY not in result.details
 
 
 async def test_anthropic_without_a_key_says_so() -> None:
     result = await connections.test_anthropic(settings())
-    assert not result.ok and "ANTHROPIC_API_KEY" in result.message
+    assert not result.ok and "No API key is set" in result.message
 
 
 async def test_vision_answers_through_the_fake_and_fails_on_a_closed_port(

@@ -134,7 +134,7 @@ async def test_connection_test_shows_success_and_failure_inline(
         test.button.click()
         assert not test.button.isEnabled()  # busy while it runs
         try:
-            return await asyncio.wait_for(done, 30)
+            return await asyncio.wait_for(done, 90)  # a guard: a loaded machine is slow
         finally:
             test.finished.disconnect(slot)
 
@@ -145,7 +145,10 @@ async def test_connection_test_shows_success_and_failure_inline(
     assert test.result.text().startswith("✓") and "188038" in test.result.styleSheet()
     line(tab, "anthropic_base_url").setText("http://127.0.0.1:9")
     ok, text = await press()
-    assert not ok and "cannot reach" in text
+    assert not ok and "Nothing answers at 127.0.0.1:9: the connection was refused" in text
+    assert test.details_button.isVisibleTo(tab)  # the technical line, on request
+    test.details_button.click()
+    assert "ConnectionRefusedError" in test.details.text()
     assert test.result.text().startswith("✗") and "c62828" in test.result.styleSheet()
     assert test.button.isEnabled()
     assert KEY not in test.result.text() and KEY not in caplog.text
@@ -175,3 +178,61 @@ def test_the_model_is_chosen_from_the_catalogue_and_a_refused_combination_is_mar
     assert not tab.save_button.isEnabled()
     thinking.setCurrentIndex(thinking.findData("auto"))
     assert not editor.has_error and tab.save_button.isEnabled()
+
+
+def test_a_webhook_address_that_is_no_url_is_marked_red_and_not_saved(
+    qtbot: QtBot, qsettings: QSettings, ring: MemoryKeyring
+) -> None:
+    tab = make_tab(qsettings)
+    qtbot.addWidget(tab)
+    line(tab, "webhook_url").setText("not a url")
+    editor = tab.editors["webhook_url"]
+    assert editor.has_error and "must be an http:// or https:// address" in editor.error.text()
+    assert "border" in editor.editor.styleSheet()
+    assert not tab.save_button.isEnabled()
+    line(tab, "webhook_url").setText("https://hooks.example.com/docbatch")
+    assert not editor.has_error and tab.save_button.isEnabled()
+
+
+@pytest.mark.asyncio(loop_factories=["qasync"])
+async def test_test_connection_keeps_the_keyboard_focus_where_it_was(
+    qtbot: QtBot, qsettings: QSettings, ring: MemoryKeyring
+) -> None:
+    """The button is disabled while it tests; the focus used to go to the next field,
+    the data folder, with its path selected: the next keystroke overwrote it."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    from tests.gui.conftest import until
+
+    tab = make_tab(qsettings)
+    qtbot.addWidget(tab)
+    tab.show()
+    tab.activateWindow()
+    test = tab.tests["claude"]
+    line(tab, "anthropic_api_key").setText(KEY)
+    line(tab, "anthropic_base_url").setText("http://127.0.0.1:9")
+    data_dir = line(tab, "data_dir")
+    path = data_dir.text()
+    test.button.setFocus()
+    await until(lambda: test.button.hasFocus(), 10, "the button focused")
+    done = asyncio.get_running_loop().create_future()
+    test.finished.connect(lambda ok, text: done.done() or done.set_result(ok))
+    test.button.click()
+    assert not test.button.isEnabled() and not data_dir.hasFocus()
+    QTest.keyClick(tab.focusWidget() or tab, Qt.Key.Key_X)  # a stray keystroke
+    assert await asyncio.wait_for(done, 30) is False
+    assert data_dir.text() == path and not data_dir.hasFocus()
+    assert test.button.hasFocus()
+
+
+def test_the_year_setting_reads_as_a_year(
+    qtbot: QtBot, qsettings: QSettings, ring: MemoryKeyring
+) -> None:
+    """ "2,000" was shown for the year 2000; other numbers keep their grouping."""
+    tab = make_tab(qsettings)
+    qtbot.addWidget(tab)
+    year = tab.editors["check_min_year"].editor
+    assert isinstance(year, QSpinBox) and year.text() == "2000"
+    rows = tab.editors["registry_max_rows"].editor
+    assert isinstance(rows, QSpinBox) and rows.isGroupSeparatorShown()

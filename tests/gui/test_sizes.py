@@ -107,7 +107,7 @@ async def test_no_column_title_is_clipped_on_a_small_screen(
             if view.isVisible() and (clipped := clipped_headers(view)):
                 where = f"{window.tabs.tabText(index)}: {type(view).__name__}"
                 found[where] = clipped
-    assert not found, found
+    assert not found, "\n".join(f"{k}: {v}" for k, v in found.items())
 
 
 async def test_the_state_column_shows_whole_names(language: str, window: Any) -> None:
@@ -134,3 +134,67 @@ async def test_the_wizard_opens_within_a_small_screen(
         wizard.rules_page.estimator.stop()
         wizard.deleteLater()
         await drain()
+
+
+def in_scrolled_content(widget: Any) -> bool:
+    """Inside a scroll area other than the tab pages' own wrappers (those must not
+    scroll at this size: ``test_the_window_fits_a_small_screen``)."""
+    from PySide6.QtWidgets import QAbstractScrollArea
+
+    parent = widget.parentWidget()
+    while parent is not None:
+        if isinstance(parent, QAbstractScrollArea) and not parent.objectName().endswith(
+            "TabScroll"
+        ):
+            return True
+        parent = parent.parentWidget()
+    return False
+
+
+def clipped_controls(window: Any) -> list[str]:
+    """Visible buttons whose text does not fit them, or that lie outside the window,
+    and tool bars that hide controls behind their "»" extension (Review's zoom bar)."""
+    from PySide6.QtCore import QPoint, QRect
+    from PySide6.QtWidgets import QAbstractButton, QToolBar
+
+    inside = QRect(QPoint(0, 0), window.size())
+    out = []
+    for button in window.findChildren(QAbstractButton):
+        if not button.isVisible() or not button.text() or button.inherits("QToolBarExtension"):
+            continue
+        text = button.text().replace("&", "")
+        needed = button.fontMetrics().horizontalAdvance(text)
+        if button.width() < needed:
+            out.append(f"button {text!r}: {button.width()} of {needed} px")
+        if in_scrolled_content(button):
+            continue  # a scroll area's content: it is reached by scrolling
+        corner = button.mapTo(window, QPoint(0, 0))
+        if not inside.contains(QRect(corner, button.size())):
+            out.append(f"button {text!r} outside the window at {corner.x()},{corner.y()}")
+    for bar in window.findChildren(QToolBar):
+        extension = next((c for c in bar.children() if c.inherits("QToolBarExtension")), None)
+        if bar.isVisible() and extension is not None and extension.isVisible():
+            out.append(f"tool bar {bar.objectName() or bar.windowTitle()!r} hides controls")
+    return out
+
+
+@pytest.mark.slow
+async def test_no_button_or_zoom_control_is_clipped_on_a_small_screen(
+    language: str, window: Any, tmp_path: Path
+) -> None:
+    """At 1024×640, with the Log panel closed and open, every tab's buttons show their
+    whole text inside the window and no tool bar folds controls into "»"."""
+    await fill(window, tmp_path)
+    window.resize(SMALL)
+    found = {}
+    for log_open in (False, True):
+        window.log_dock.setVisible(log_open)
+        for index in range(window.tabs.count()):
+            window.tabs.setCurrentIndex(index)
+            await drain()
+            QApplication.processEvents()
+            if clipped := clipped_controls(window):
+                found[f"{window.tabs.tabText(index)}, log {'open' if log_open else 'closed'}"] = (
+                    clipped
+                )
+    assert not found, "\n".join(f"{k}: {v}" for k, v in found.items())

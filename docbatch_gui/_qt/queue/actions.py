@@ -29,7 +29,7 @@ from docbatch_gui._qt.queue.jobs_model import JobRole, JobTableModel
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.dialogs import ask, confirm
 from docbatch_gui._qt.widgets.export_documents import export_documents
-from docbatch_gui.domain.errors import DocBatchError
+from docbatch_gui.domain.errors import DocBatchError, ErrorKind
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import FINAL_STATES, JobState
 from docbatch_gui.engine.documents import CorrectionsAtRisk
@@ -109,9 +109,18 @@ class QueueActions(QueueFiles):
         jobs = self.selected_jobs()
         final = bool(jobs) and all(j.state in FINAL_STATES for j in jobs)
         self.cancel_action.setEnabled(bool(jobs) and not final)
+        retryable = [
+            j for j in jobs if j.state in FINAL_STATES and j.state is not JobState.DUPLICATE
+        ]
+        # a file the job says retrying will not help (bad input): fix or replace it first
+        hopeless = [j for j in retryable if j.error_kind is ErrorKind.UNSUPPORTED]
         self.retry_action.setEnabled(
-            bool(jobs)
-            and all(j.state in FINAL_STATES and j.state is not JobState.DUPLICATE for j in jobs)
+            bool(jobs) and len(retryable) == len(jobs) and len(hopeless) < len(jobs)
+        )
+        self.retry_action.setToolTip(
+            self.tr("Retrying will not help: fix or replace the file, then Process again")
+            if jobs and len(hopeless) == len(jobs)
+            else self.tr("Retry (Ctrl+R)")
         )
         self.reprocess_action.setEnabled(final)
         self.open_action.setEnabled(len(jobs) == 1)

@@ -1,4 +1,5 @@
-"""The queue's File cell: the file name, and under a failed row why it failed.
+"""The queue's File cell: the file name, and under a failed row why it failed (under
+a held one, in amber, why it is held).
 
 The Error column is off-screen on a small window (the detail pane takes the right
 side), so the reason is painted where the eye already is: under the name, in red,
@@ -12,11 +13,13 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPointF, QRect, Q
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QTextLayout
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
-from docbatch_gui._qt.queue.jobs_model import ErrorLineRole, StateRole
+from docbatch_gui._qt.queue.jobs_model import ErrorLineRole, HeldRole, StateRole
 from docbatch_gui.domain.states import JobState
 
 ERROR_COLOR = QColor("#b3261e")
 CANCELED_COLOR = QColor("#6b7280")
+#: a held job waits for the operator: a warning, not an error
+HELD_COLOR = QColor("#8a5a00")
 PADDING = 4
 
 
@@ -53,6 +56,8 @@ class FileCellDelegate(QStyledItemDelegate):
         small.setPointSizeF(max(option.font.pointSizeF() - 1, 7.0))
         canceled = index.data(StateRole) == JobState.CANCELED.value
         color = CANCELED_COLOR if canceled else ERROR_COLOR
+        if index.data(HeldRole):
+            color = HELD_COLOR
         painter.setPen(option.palette.color(role) if selected else color)
         painter.setFont(small)
         below = rect.adjusted(0, metrics.height() + 1, 0, 0)

@@ -15,6 +15,7 @@ from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.queue.jobs_model import COL_ERROR, COL_FILE, JobFilterProxy, JobTableModel
 from docbatch_gui._qt.widgets.dialogs import choose_files, choose_folder
+from docbatch_gui._qt.widgets.folders import remember_folder, remembered_folder
 from docbatch_gui._qt.widgets.progress import run_with_progress
 from docbatch_gui.domain.messages import words_of
 from docbatch_gui.domain.models import Job
@@ -139,7 +140,7 @@ class QueueIntake(QWidget):
         return message
 
     def _last_folder(self) -> str:
-        return str(self.ctx.qsettings.value("queue/last_folder", str(Path.home())))
+        return remembered_folder(self.ctx.qsettings, "queue/last_folder")
 
     async def add_files_dialog(self) -> None:
         patterns = " ".join(f"*{ext}" for ext in sorted(SUPPORTED_EXTENSIONS))
@@ -150,11 +151,11 @@ class QueueIntake(QWidget):
             self.tr("Documents ({0});;All files (*)").format(patterns),
         )
         if files:
-            self.ctx.qsettings.setValue("queue/last_folder", str(Path(files[0]).parent))
+            remember_folder(self.ctx.qsettings, "queue/last_folder", Path(files[0]).parent)
             await self.add_paths(files)
 
     async def add_folder_dialog(self) -> None:
         folder = await choose_folder(self, self.tr("Add a folder"), self._last_folder())
         if folder:
-            self.ctx.qsettings.setValue("queue/last_folder", folder)
+            remember_folder(self.ctx.qsettings, "queue/last_folder", folder)
             await self.add_paths([folder])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import html
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QSize, Qt, Signal
@@ -29,6 +30,7 @@ from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui.domain.errors import ErrorKind
 from docbatch_gui.domain.models import Document, Job
+from docbatch_gui.engine.holds import JobHold
 
 PAGE_ICON = QSize(150, 200)
 #: the least height of the pages list and the documents table (a header and a row)
@@ -50,6 +52,8 @@ class JobDetail(QWidget):
         self.ctx = ctx
         self.images = images
         self.job: Job | None = None
+        #: why a queued job is held (the queue's model knows what is missing)
+        self.hold_of: Callable[[Job], JobHold | None] = lambda job: None
         self._load_task: asyncio.Task[None] | None = None
 
         self.title = QLabel(self.tr("Select a job to see its pages and documents."))
@@ -150,6 +154,15 @@ class JobDetail(QWidget):
         return next((str(f) for f in folders if source.is_relative_to(f)), None)
 
     def _show_error(self, job: Job | None) -> None:
+        hold = self.hold_of(job) if job is not None else None
+        if hold is not None:
+            self.error.setText(
+                self.tr("Held: {0}").format(hold.words(interface_language()))
+                + "\n"
+                + self.tr("Add a key in Settings, or press Process offline above.")
+            )
+            self.error.show()
+            return
         reason = error_line(job) if job is not None else None
         self.error.setVisible(bool(reason))
         if job is None or not reason:

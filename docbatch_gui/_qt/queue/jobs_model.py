@@ -26,7 +26,14 @@ from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.widgets.icons import state_icon
 from docbatch_gui._qt.widgets.table_model import Index, TableModel
 from docbatch_gui.domain.models import Job
-from docbatch_gui.domain.states import ACTIVE_STATES, FAILURE_STATES, FINAL_STATES, JobState
+from docbatch_gui.domain.states import (
+    ACTIVE_STATES,
+    FAILURE_STATES,
+    FINAL_STATES,
+    JobState,
+    ProcessingMode,
+)
+from docbatch_gui.engine.holds import Holds, JobHold
 
 # Columns
 COL_THUMB = 0
@@ -47,6 +54,8 @@ ProgressRole = Qt.ItemDataRole.UserRole + 5
 SortRole = Qt.ItemDataRole.UserRole + 6
 #: why a job ended badly, in words: the line painted under its file name
 ErrorLineRole = Qt.ItemDataRole.UserRole + 7
+#: the job is held for what this installation lacks (its line is amber, not red)
+HeldRole = Qt.ItemDataRole.UserRole + 8
 
 THUMB_SIZE = 48
 
@@ -126,6 +135,10 @@ class JobTableModel(TableModel):
         #: "run finished" check read it after each batch, and counting 100,000 jobs
         #: each time would cost ~40 ms per batch
         self._counts: Counter[JobState] = Counter()
+        #: queued jobs per mode, kept the same way: how many are held is read from it
+        self._queued_modes: Counter[ProcessingMode] = Counter()
+        #: what this installation lacks, and so which queued jobs are held
+        self._holds = Holds(has_anthropic_key=True)
         self._headers = [
             "",
             self.tr("File"),
@@ -145,6 +158,7 @@ class JobTableModel(TableModel):
         self._items = list(jobs)
         self._row_of = {job.id: row for row, job in enumerate(self._items)}
         self._counts = Counter(job.state for job in self._items)
+        self._queued_modes = Counter(j.mode for j in self._items if j.state is JobState.QUEUED)
         self.endResetModel()
 
     def apply(self, jobs: Iterable[Job]) -> None:
@@ -160,6 +174,8 @@ class JobTableModel(TableModel):
                 old = self._items[row]
                 self._items[row] = job
                 changed.append(row)
+                self._count_queued(old, -1)
+                self._count_queued(job, 1)
                 if old.state is not job.state:
                     self._counts[old.state] -= 1
                     self._counts[job.state] += 1
@@ -179,6 +195,7 @@ class JobTableModel(TableModel):
                 self._row_of[job.id] = start + offset
                 self._items.append(job)
                 self._counts[job.state] += 1
+                self._count_queued(job, 1)
             self.endInsertRows()
 
     def remove(self, job_ids: Iterable[int]) -> None:
@@ -188,10 +205,42 @@ class JobTableModel(TableModel):
                 continue
             self.beginRemoveRows(QModelIndex(), row, row)
             self._counts[self._items[row].state] -= 1
+            self._count_queued(self._items[row], -1)
             del self._items[row]
             self.endRemoveRows()
             self._row_of = {job.id: r for r, job in enumerate(self._items)}
             self._thumbs.pop(job_id, None)
+
+    def _count_queued(self, job: Job, step: int) -> None:
+        if job.state is JobState.QUEUED:
+            self._queued_modes[job.mode] += step
+
+    # -- holds ---------------------------------------------------------------------------
+
+    def set_holds(self, holds: Holds) -> None:
+        """What this installation lacks changed (a key saved or cleared): the queued
+        rows are worded again."""
+        self._holds = holds
+        if self._items:
+            last = self.index(len(self._items) - 1, self.columnCount() - 1)
+            self.dataChanged.emit(self.index(0, 0), last)
+
+    @property
+    def holds(self) -> Holds:
+        return self._holds
+
+    def hold(self, job: Job) -> JobHold | None:
+        return self._holds.of(job)
+
+    def held_count(self) -> int:
+        """Queued jobs nothing here can start."""
+        return sum(self._queued_modes[mode] for mode in self._holds.held_modes())
+
+    def held_ids(self) -> list[int]:
+        modes = self._holds.held_modes()
+        if not modes:
+            return []
+        return [j.id for j in self._items if j.state is JobState.QUEUED and j.mode in modes]
 
     def thumbnail_generation(self, job_id: int) -> int:
         """Bumped when a job's images may have changed: a thumbnail loaded for an
@@ -246,8 +295,10 @@ class JobTableModel(TableModel):
             if column == COL_ERROR and job.error:
                 return error_text(job)
             if column == COL_FILE:
-                reason = error_line(job)
-                return f"{job.source_path}\n\n{error_text(job)}" if reason else job.source_path
+                reason = self._line(job)
+                return f"{job.source_path}\n\n{reason}" if reason else job.source_path
+            if column == COL_STATE and (hold := self.hold(job)) is not None:
+                return hold.words(interface_language())
             if column == COL_COST and job.escalated:
                 return self.tr("{0}: {1}\n{2}: {3}").format(
                     job.first_model,
@@ -273,12 +324,23 @@ class JobTableModel(TableModel):
             return job.error_kind.value if job.error_kind else ""
         elif role == ProgressRole:
             # A bar only while there is something to wait for; the state says the rest.
-            return None if job.state in FINAL_STATES else job.progress
+            if job.state in FINAL_STATES or self.hold(job) is not None:
+                return None
+            return job.progress
         elif role == SortRole:
             return self._sort_key(job, column)
         elif role == ErrorLineRole:
-            return error_line(job)
+            return self._line(job)
+        elif role == HeldRole:
+            return self.hold(job) is not None
         return None
+
+    def _line(self, job: Job) -> str | None:
+        """The line under the file name: why it ended badly, or why it is held."""
+        hold = self.hold(job)
+        if hold is not None:
+            return hold.words(interface_language())
+        return error_line(job)
 
     def _display(self, job: Job, column: int) -> Any:
         if column == COL_FILE:
@@ -286,9 +348,13 @@ class JobTableModel(TableModel):
         if column == COL_PAGES:
             return "" if job.pages is None else str(job.pages)
         if column == COL_STATE:
+            if self.hold(job) is not None:
+                return self.tr("Held")
             return state_label(job.state)
         if column == COL_PROGRESS:
-            return "" if job.state in FINAL_STATES else f"{job.progress:.0%}"
+            if job.state in FINAL_STATES or self.hold(job) is not None:
+                return ""
+            return f"{job.progress:.0%}"
         if column == COL_DOCUMENTS:
             return str(job.documents) if job.documents else ""
         if column == COL_COST:

@@ -25,6 +25,7 @@ from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.queue.actions import QueueActions
 from docbatch_gui._qt.queue.budget_bar import BudgetBar
 from docbatch_gui._qt.queue.file_cell import FileCellDelegate
+from docbatch_gui._qt.queue.held_bar import HeldBar
 from docbatch_gui._qt.queue.intake import QueueIntake
 from docbatch_gui._qt.queue.job_detail import JobDetail
 from docbatch_gui._qt.queue.jobs_model import (
@@ -51,6 +52,7 @@ from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui.domain.errors import ErrorKind
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import FINAL_STATES, JobState
+from docbatch_gui.engine.holds import Holds
 
 #: the state filter's choices: (label, states); empty means all
 ACTIVE = [s.value for s in JobState if s not in FINAL_STATES]
@@ -59,6 +61,8 @@ FAILED = [JobState.FAILED.value, JobState.TIMED_OUT.value]
 
 class QueueTab(QueueIntake, QueueActions, QWidget):
     review_requested = Signal(int, int)
+    #: the operator wants to add the Anthropic key (the window opens Settings at it)
+    key_wanted = Signal()
 
     def __init__(self, ctx: GuiContext, images: PageImages, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -73,6 +77,7 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
         self._build_toolbar()
         self._build_table()
         self.detail = JobDetail(ctx, images)
+        self.detail.hold_of = self.model.hold
         self.detail.review_requested.connect(self.review_requested)
         self._build_actions()
 
@@ -100,8 +105,14 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
         self.splitter = split
 
         self.budget_bar = BudgetBar(ctx)
+        self.held_bar = HeldBar()
+        self.held_bar.add_key.connect(self.key_wanted)
+        self.held_bar.process_offline.connect(
+            lambda: spawn(self.process_held_offline(), self._failed)
+        )
         layout = QVBoxLayout(self)
         layout.addLayout(self.toolbar)
+        layout.addWidget(self.held_bar)
         layout.addWidget(self.budget_bar)
         layout.addWidget(self.paused_banner)
         layout.addWidget(split, 1)
@@ -207,6 +218,28 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
         self._update_counts()
         self.budget_bar.schedule()
 
+    def set_holds(self, holds: Holds) -> None:
+        """What this installation lacks (the key was saved or cleared)."""
+        if holds == self.model.holds:
+            return
+        self.model.set_holds(holds)
+        self._update_counts()
+        self.detail.show_job(self.detail.job)
+        self.budget_bar.schedule()  # a held job is not priced
+
+    async def process_held_offline(self) -> None:
+        """*Process offline*: the held jobs are read locally; the engine takes them."""
+        ids = self.model.held_ids()
+        if not ids:
+            return
+        moved = await self.ctx.bridge.call(self.ctx.app.process_offline, ids)
+        self.model.apply(moved)
+        self._update_counts()
+        self.detail.show_job(self.detail.job and self.model.job(self.detail.job.id))
+        self.ctx.notifier.notify(
+            self.tr("{0} job(s) will be read offline.").format(len(moved)), "success"
+        )
+
     def _jobs_changed(self, jobs: list[Job]) -> None:
         self.model.apply(jobs)
         self._update_counts()
@@ -234,6 +267,7 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
                 total, done, review, failed
             )
         )
+        self.held_bar.show_count(self.model.held_count())
 
     async def _load_thumb(self, job_id: int) -> None:
         generation = self.model.thumbnail_generation(job_id)

@@ -49,6 +49,7 @@ from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.delegates import ProgressDelegate
 from docbatch_gui._qt.widgets.dialogs import ask
 from docbatch_gui._qt.widgets.fit import ElidedLabel
+from docbatch_gui._qt.widgets.folders import remember_folder, remembered_folder
 from docbatch_gui._qt.widgets.progress import counted, run_with_progress
 from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui.domain.errors import DocBatchError
@@ -293,7 +294,7 @@ class ResultsView(QWidget):
     async def export_dialog(self) -> None:
         if self.registry_id is None:
             return
-        folder = str(self.ctx.qsettings.value(EXPORT_FOLDER_KEY, "") or Path.home())
+        folder = remembered_folder(self.ctx.qsettings, EXPORT_FOLDER_KEY)
         dialog = QFileDialog(self, self.tr("Export registry"), folder, self.tr("Excel (*.xlsx)"))
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
         dialog.setDefaultSuffix("xlsx")
@@ -301,7 +302,7 @@ class ResultsView(QWidget):
         self.export_file_dialog = dialog  # tests reach it
         if await ask(dialog) == QDialog.DialogCode.Accepted and dialog.selectedFiles():
             out = Path(dialog.selectedFiles()[0])
-            self.ctx.qsettings.setValue(EXPORT_FOLDER_KEY, str(out.parent))
+            remember_folder(self.ctx.qsettings, EXPORT_FOLDER_KEY, out.parent)
             await self.export(out)
 
     async def export(self, out: Path, language: str | None = None) -> int | None:

@@ -14,26 +14,21 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QColor, QFocusEvent
 from PySide6.QtWidgets import QFormLayout, QHBoxLayout, QLabel, QLineEdit, QWidget
 
-from docbatch_gui._qt.widgets.icons import SURE, UNSURE, confidence_color, disc_icon
+from docbatch_gui._qt.widgets.icons import SURE, disc_icon
 from docbatch_gui._qt.widgets.page_canvas import ValueBox
 from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.reasons import ReviewCode
 from docbatch_gui.pipeline.profile import Profile
 
-#: codes that ask for a second look rather than say the value is wrong: amber, not red
-DOUBTS = frozenset(
-    {
-        "low_confidence",
-        "not_on_page",
-        "filename_mismatch",
-        "counterparty_name",
-        "counterparty_vat_rate",
-        "counterparty_number_format",
-        "note",
-    }
-)
-WRONG_COLOR = "#d93025"
-DOUBT_COLOR = "#e37400"
+#: what a field's dot and mark say, one meaning per colour (the legend lists them)
+MISSING_COLOR = "#d93025"  # not found in the document
+UNSURE_COLOR = "#e37400"  # read, but the reader is not sure of it
+SURE_COLOR = "#188038"  # read and sure, or typed by a person
+DOUBTED_COLOR = "#8e24aa"  # a check (a checksum, the page, the seller's history) doubts it
+#: the review code that says the reader was unsure: the dot's colour, not a check
+UNSURE_CODES = frozenset({"low_confidence"})
+#: kept for code that named the old two colours of a check's mark
+WRONG_COLOR = DOUBT_COLOR = DOUBTED_COLOR
 
 
 class FieldEditor(QLineEdit):
@@ -56,8 +51,8 @@ class FieldEditor(QLineEdit):
         self.focused.emit(self.key)
 
     def show_state(self, tip: str, reasons: list[str], color: str | None) -> None:
-        """The confidence tip, and the reasons a check gave about this value: a border
-        and an icon in ``color`` (None when there are none)."""
+        """The dot's words (``tip``), and the reasons a check gave about this value: a
+        border and a "!" whose tooltip is those reasons (None: no check doubts it)."""
         self.problem.setVisible(color is not None)
         if color is None:
             self.setStyleSheet("")
@@ -100,37 +95,38 @@ def add_field_rows(form: QFormLayout, profile: Profile, language: str) -> FieldR
 
 
 class ConfidenceLegend(QLabel):
-    """What the dots' colours mean, under the fields they mark: a word each, short
-    enough for one line in a small window; the thresholds are in its tooltip."""
+    """What the dots' colours mean, under the fields they mark: one word each, short
+    enough for one line in a small window; what each means is in its tooltip."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setTextFormat(Qt.TextFormat.RichText)
         self.setStyleSheet("color: palette(mid);")
-        sure, unsure = round(SURE * 100), round(UNSURE * 100)
+        sure = round(SURE * 100)
         #: (colour, word, what it means), as shown
         self.entries: list[tuple[QColor, str, str]] = [
             (
-                confidence_color(SURE),
+                QColor(MISSING_COLOR),
+                self.tr("missing"),
+                self.tr("Missing: not found in the document"),
+            ),
+            (
+                QColor(UNSURE_COLOR),
+                self.tr("unsure"),
+                self.tr("Unsure: read with a confidence under {0}%, or none given").format(sure),
+            ),
+            (
+                QColor(SURE_COLOR),
                 self.tr("sure"),
                 self.tr("Sure: confidence {0}% or more, or typed by a person").format(sure),
             ),
             (
-                confidence_color(UNSURE),
-                self.tr("unsure"),
-                self.tr("Unsure: confidence {0}–{1}%").format(unsure, sure - 1),
+                QColor(DOUBTED_COLOR),
+                self.tr("doubted"),
+                self.tr("Doubted: a check (a checksum, the page, the seller's history) "
+                        "doubts the value; the ! says why"),
             ),
-            (
-                confidence_color(0.0),
-                self.tr("not found"),
-                self.tr("Not found, or confidence under {0}%").format(unsure),
-            ),
-            (
-                confidence_color(None),
-                self.tr("no score"),
-                self.tr("The reader gave no confidence for this value"),
-            ),
-        ]
+        ]  # fmt: skip
         self.setText(
             " ".join(
                 f'<span style="color: {color.name()}">●</span>&nbsp;{html.escape(word)}'
@@ -140,28 +136,36 @@ class ConfidenceLegend(QLabel):
         self.setToolTip("\n".join(meaning for _, _, meaning in self.entries))
 
 
+def checks_about(doc: Document, key: str) -> list[ReviewCode]:
+    """The review codes of checks that doubt this field's value (not the reader's own
+    uncertainty, which the dot shows)."""
+    return [c for c in doc.review_codes if c.field == key and c.code not in UNSURE_CODES]
+
+
 def field_color(doc: Document, key: str) -> QColor:
-    """The colour of a field's dot and box: a value not found is red."""
-    found = doc.fields.get(key) is not None
-    return confidence_color(doc.confidence.get(key) if found else 0.0)
+    """The one colour of a field's dot and box: doubted by a check, else missing,
+    else unsure or sure by the reader's confidence."""
+    if checks_about(doc, key):
+        return QColor(DOUBTED_COLOR)
+    if doc.fields.get(key) is None:
+        return QColor(MISSING_COLOR)
+    confidence = doc.confidence.get(key)
+    if confidence is None or confidence < SURE:
+        return QColor(UNSURE_COLOR)
+    return QColor(SURE_COLOR)
 
 
 def field_problems(
     doc: Document, language: str, labels: dict[str, str]
 ) -> dict[str, tuple[list[str], str]]:
-    """Per field, the reasons for review about it (worded with the fields' labels) and
-    the colour of its mark: red when a check says the value is wrong or missing, amber
-    when the reasons only ask for a look."""
-    about: dict[str, list[ReviewCode]] = {}
-    for code in doc.review_codes:
-        if code.field:
-            about.setdefault(code.field, []).append(code)
+    """Per field, the reasons checks give about it (worded with the fields' labels) and
+    the colour of its "!": the reader's own uncertainty is the dot's, not a check's."""
+    keys = {code.field for code in doc.review_codes if code.field}
+    found = {key: checks_about(doc, key) for key in keys}
     return {
-        key: (
-            [code.words(language, labels) for code in codes],
-            DOUBT_COLOR if all(code.code in DOUBTS for code in codes) else WRONG_COLOR,
-        )
-        for key, codes in about.items()
+        key: ([code.words(language, labels) for code in codes], DOUBTED_COLOR)
+        for key, codes in found.items()
+        if codes
     }
 
 

@@ -5,6 +5,7 @@ and collecting the operator's edits. A mixin of
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from typing import TypedDict
 
@@ -25,7 +26,7 @@ from docbatch_gui._qt.review.fields import (
     field_problems,
     value_boxes,
 )
-from docbatch_gui._qt.widgets.icons import disc_icon
+from docbatch_gui._qt.widgets.icons import SURE, disc_icon
 from docbatch_gui._qt.widgets.page_view import PageView
 from docbatch_gui.checks.duplicates import is_marked
 from docbatch_gui.domain.models import Document, Job
@@ -142,18 +143,37 @@ class ReviewForm(QWidget):
         marker = self.markers[key]
         marker.setPixmap(disc_icon(field_color(doc, key).name(), "").pixmap(12, 12))
         if not found:
-            tip = self.tr("Not found in the document")
+            tip = self.tr("Missing: not found in the document; type it from the page")
         elif (
             confidence is not None
             and confidence >= 1.0
             and any(e.get("field") == key for e in doc.audit)
         ):
-            tip = self.tr("Typed by a person")
+            tip = self.tr("Sure: typed by a person")
+        elif confidence is None:
+            tip = self.tr("Unsure: the reader gave no confidence; compare it with the page")
+        elif confidence < SURE:
+            tip = self.tr(
+                "Unsure: the reader is only {0:.0%} sure of this value; compare it with the page"
+            ).format(confidence)
         else:
-            tip = self.tr("Confidence {0:.0%}").format(confidence or 0.0)
+            tip = self.tr("Sure: confidence {0:.0%}").format(confidence)
         marker.setToolTip(tip)
         reasons, color = problem if problem else ([], None)
         editor.show_state(tip, reasons, color)
+
+    def check_typed(self, key: str) -> None:
+        """The field's checks as it is typed: an INN failing its checksum is marked
+        before Save, with the reason Save would give. The checks are pure and cheap
+        (a checksum, a date), so they run here; nothing is stored until Save."""
+        doc = self.current
+        if doc is None:
+            return
+        typed = self.editors[key].text().strip() or None
+        candidate = replace(doc, fields={**doc.fields, key: typed})
+        checked = self.ctx.app.review.checker.check(candidate)
+        problems = field_problems(checked, interface_language(), self.field_labels)
+        self._mark(self.editors[key], key, checked, problems.get(key))
 
     def _set_enabled(self, enabled: bool) -> None:
         for widget in (self.form_box, self.save_button, self.confirm_button):

@@ -107,6 +107,7 @@ class ReviewTab(ReviewForm, QWidget):
         self.editors, self.markers = rows.editors, rows.markers
         for editor in self.editors.values():
             editor.focused.connect(self.page_view.choose)
+            editor.textEdited.connect(lambda _text, key=editor.key: self.check_typed(key))
         self.page_view.box_clicked.connect(
             lambda key: key in self.editors and self.editors[key].setFocus()
         )
@@ -244,6 +245,28 @@ class ReviewTab(ReviewForm, QWidget):
         if keep is not None:
             self.select(*keep)
 
+    def _relabel(self, doc: Document) -> None:
+        fresh = self._doc_item(doc)
+        for item in self._doc_items():
+            if item.data(0, ROLE_KEY) == (doc.job_id, doc.doc_index):
+                for column in range(fresh.columnCount()):
+                    item.setText(column, fresh.text(column))
+                item.setIcon(0, fresh.icon(0))
+                item.setToolTip(0, fresh.toolTip(0))
+
+    async def _warn_uncovered(self, doc: Document) -> None:
+        """A narrowed range leaves pages in no document: said at once, by number."""
+        loop = asyncio.get_running_loop()
+        left = await loop.run_in_executor(None, self.ctx.app.review.uncovered_pages, doc.job_id)
+        if left:
+            self.ctx.notifier.notify(
+                self.tr(
+                    "Pages {0} now belong to no document: they are left out of exports and "
+                    "registry matches. Widen a document's pages to take them in."
+                ).format(page_ranges(left)),
+                "warning",
+            )
+
     def _doc_item(self, doc: Document) -> QTreeWidgetItem:
         pages = doc.page_label
         type_label = self.type_combo.itemText(max(0, self.type_combo.findData(doc.doc_type)))
@@ -365,6 +388,9 @@ class ReviewTab(ReviewForm, QWidget):
         )
         self._show(saved)
         self.lines_grid.show_document(saved)
+        self._relabel(saved)  # the list shows the new pages and number at once
+        if "pages" in changes and changes["pages"] != (doc.page_from, doc.page_to):
+            await self._warn_uncovered(saved)
         await self._show_counterparty(saved)  # a corrected INN may name another seller
         self.saved.emit(saved.job_id, saved.doc_index)
         return saved
@@ -406,3 +432,14 @@ class ReviewTab(ReviewForm, QWidget):
     def _failed(self, error: BaseException) -> None:
         if isinstance(error, DocBatchError):
             self.ctx.notifier.notify(str(error), "error")
+
+
+def page_ranges(pages: list[int]) -> str:
+    """31, 32, 33, 40 as "31–33, 40"."""
+    runs: list[list[int]] = []
+    for page in sorted(pages):
+        if runs and page == runs[-1][1] + 1:
+            runs[-1][1] = page
+        else:
+            runs.append([page, page])
+    return ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in runs)

@@ -20,9 +20,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui.diagnostics.connections import ConnectionResult
 from docbatch_gui.domain.errors import ConfigError
+from docbatch_gui.domain.messages import words_of
 from docbatch_gui.settings.model import Settings
 
 OK_STYLE = "color: #188038;"
@@ -41,6 +43,7 @@ class ConnectionTest(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._kept_focus = False
         self.button = QPushButton(self.tr("Test connection"))
         self.result = QLabel()
         self.result.setWordWrap(True)
@@ -76,7 +79,15 @@ class ConnectionTest(QWidget):
         layout.addWidget(self.details)
 
     def start(self, make_settings: Callable[[], Awaitable[Settings]], probe: Probe) -> None:
-        """Busy at once (the click is acknowledged), then the test runs on the loop."""
+        """Busy at once (the click is acknowledged), then the test runs on the loop.
+
+        The keyboard focus stays here: a disabled button hands it to the next field
+        (the data folder, its path selected, overwritten by the next keystroke), so it
+        is parked on this widget meanwhile and given back to the button after."""
+        self._kept_focus = self.button.hasFocus()
+        if self._kept_focus:  # no tab stop otherwise: only while the button is disabled
+            self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+            self.setFocus(Qt.FocusReason.OtherFocusReason)
         self.button.setEnabled(False)
         self.button.setText(self.tr("Testing…"))
         self.result.setStyleSheet("")
@@ -90,16 +101,16 @@ class ConnectionTest(QWidget):
             settings = await make_settings()
             outcome = await probe(settings)
             ok, skipped, details = outcome.ok, outcome.skipped, outcome.details
-            text = (
-                outcome.message
-                if skipped
-                else self.tr("{0} ({1:.2f} s)").format(outcome.message, outcome.seconds)
-            )
+            said = words_of(outcome.message, interface_language())  # a coded one, or English
+            text = said if skipped else self.tr("{0} ({1:.2f} s)").format(said, outcome.seconds)
         except ConfigError as exc:
             ok, text = False, str(exc)
         finally:
             self.button.setEnabled(True)
             self.button.setText(self.tr("Test connection"))
+            if self._kept_focus and self.hasFocus():
+                self.button.setFocus(Qt.FocusReason.OtherFocusReason)
+            self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         if skipped:
             self.result.setStyleSheet(SKIP_STYLE)
             self.result.setText("– " + text)

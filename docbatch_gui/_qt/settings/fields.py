@@ -122,6 +122,10 @@ def bounds(info: FieldInfo) -> tuple[float | None, float | None]:
     return lower, upper
 
 
+#: settings that hold a calendar year: shown without a thousands separator
+YEAR_FIELDS = frozenset({"check_min_year"})
+
+
 class FieldEditor(QWidget):
     """The editor of one setting, with a note line and an error line under it."""
 
@@ -212,7 +216,8 @@ class FieldEditor(QWidget):
                 spin = RangeDoubleSpinBox()
                 spin.setDecimals(2)
                 spin.setRange(float(lower or 0), float(upper if upper is not None else 1e9))
-            spin.setGroupSeparatorShown(True)
+            # thousands grouped ("10 000 rows"), but not a year: "2,000" is no year
+            spin.setGroupSeparatorShown(name not in YEAR_FIELDS)
             spin.setMinimumWidth(140)
             spin.valueChanged.connect(self.changed)
             spin.lineEdit().textEdited.connect(self.changed)  # an out-of-range number too

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.i18n import LANGUAGE_KEY, LANGUAGES
+from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.settings.checks import ocr_languages_error
 from docbatch_gui._qt.settings.connection_test import (
     FAIL_STYLE,
@@ -39,11 +40,23 @@ from docbatch_gui._qt.settings.connection_test import (
 from docbatch_gui._qt.settings.fields import NOTE_STYLE, FieldEditor
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui.diagnostics import connections
+from docbatch_gui.domain.messages import message_of, words_of
 from docbatch_gui.settings.file import settings_path
 from docbatch_gui.settings.model import Settings, combination_problem, load_settings
 from docbatch_gui.settings.saving import environment_overrides, save_settings
 
 LABEL_WIDTH = 220
+
+
+def field_problem(error: Any) -> str:
+    """A field's validation error in the interface language: a value check of the
+    model's (an address, a folder) is a coded message; pydantic's own are English."""
+    raised = (error.get("ctx") or {}).get("error")
+    said = raised.args[0] if isinstance(raised, ValueError) and raised.args else None
+    if isinstance(said, str) and message_of(said) is not None:
+        return words_of(said, interface_language())
+    return str(error["msg"]).removeprefix("Value error, ")
+
 
 #: (group, fields, connection test); fields the model adds later land in "other"
 GROUPS: list[tuple[str, list[str], Probe | None]] = [
@@ -199,6 +212,12 @@ class SettingsTab(QWidget):
         column.addStretch(1)
         self.page_scroll.setWidget(content)
         self.revert()
+
+    def focus_field(self, name: str) -> None:
+        """Scroll to the field ``name`` and give its editor the keyboard focus."""
+        editor = self.editors[name]
+        self.page_scroll.ensureWidgetVisible(editor)
+        editor.editor.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _titles(self) -> dict[str, str]:
         return {
@@ -393,7 +412,7 @@ class SettingsTab(QWidget):
                 except ValidationError as exc:
                     first = exc.errors()[0]
                     # an error without a field is a combination: judged below, whole
-                    reason = first["msg"].removeprefix("Value error, ") if first["loc"] else None
+                    reason = field_problem(first) if first["loc"] else None
             if reason is None and name == "ocr_languages":
                 reason = ocr_languages_error(self.editors["ocr_engine"].value(), editor.value())
             editor.set_error(reason)

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from docbatch_gui._qt.context import GuiContext, interface_language
 from docbatch_gui._qt.widgets.dialogs import ask
+from docbatch_gui._qt.widgets.folders import remember_folder, remembered_folder
 from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.outbound.documents import ExportOptions, StateFilter
 
@@ -91,7 +92,7 @@ async def export_documents(
         return None
     layout_name = str(options_dialog.layout_box.currentData())
     ctx.qsettings.setValue(LAYOUT_KEY, layout_name)
-    folder = str(ctx.qsettings.value(EXPORT_FOLDER_KEY, "") or Path.home())
+    folder = remembered_folder(ctx.qsettings, EXPORT_FOLDER_KEY)
     files = QFileDialog(
         parent,
         QCoreApplication.translate("ExportDocuments", "Export documents"),
@@ -105,7 +106,7 @@ async def export_documents(
     if await ask(files) != QDialog.DialogCode.Accepted or not files.selectedFiles():
         return None
     out = Path(files.selectedFiles()[0])
-    ctx.qsettings.setValue(EXPORT_FOLDER_KEY, str(out.parent))
+    remember_folder(ctx.qsettings, EXPORT_FOLDER_KEY, out.parent)
     options = ExportOptions(
         language=str(options_dialog.language_box.currentData()),
         state=options_dialog.state_box.currentData(),

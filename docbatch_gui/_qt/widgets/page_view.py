@@ -15,9 +15,8 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
-    QPushButton,
     QStackedWidget,
-    QToolBar,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -58,13 +57,18 @@ class PageView(QWidget):
         self.stack = QStackedWidget()
         self.stack.addWidget(self.label)
         self.stack.addWidget(self.canvas)
-        self.previous_button = QPushButton("◀")
+        # tool buttons, as narrow as their arrow: push buttons took 80 px each and, with
+        # the zoom buttons, widened the page view past a 1024 px window
+        self.previous_button = QToolButton()
+        self.previous_button.setText("◀")
         self.previous_button.setToolTip(self.tr("Previous page"))
         self.previous_button.clicked.connect(lambda: self.go(self.position - 1))
-        self.next_button = QPushButton("▶")
+        self.next_button = QToolButton()
+        self.next_button.setText("▶")
         self.next_button.setToolTip(self.tr("Next page"))
         self.next_button.clicked.connect(lambda: self.go(self.position + 1))
         self.where = QLabel()
+        self.where.setMinimumWidth(1)  # "Page 2 (1 of 3)" gives way before the page does
         #: why the page has no image, or why its orientation needs a look
         self.warning = QLabel()
         self.warning.setWordWrap(True)
@@ -74,19 +78,24 @@ class PageView(QWidget):
         self.zoom_label.setMinimumWidth(40)
         self.zoom_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.zoom_actions = self._zoom_actions()
-        # a tool bar, so that in a narrow window the zoom buttons fold behind its »
-        # rather than widen the page view
-        zoom = QToolBar()
-        zoom.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        zoom.addAction(self.zoom_actions[0])
-        zoom.addWidget(self.zoom_label)
-        zoom.addActions(self.zoom_actions[1:])
+        # flat buttons, each as wide as its text: a tool bar folded "Page", "Width" and
+        # "+" behind its » in a narrow window, where an operator never looked for them
         nav = QHBoxLayout()
+        nav.setSpacing(2)
         nav.addWidget(self.previous_button)
         nav.addWidget(self.where)
         nav.addWidget(self.next_button)
         nav.addStretch(1)
-        nav.addWidget(zoom, 0, Qt.AlignmentFlag.AlignRight)
+        self.zoom_buttons: list[QToolButton] = []
+        for number, action in enumerate(self.zoom_actions):
+            if number == 1:
+                nav.addWidget(self.zoom_label)
+            button = QToolButton()
+            button.setDefaultAction(action)
+            button.setAutoRaise(True)
+            button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+            self.zoom_buttons.append(button)
+            nav.addWidget(button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.warning)

@@ -307,6 +307,18 @@
 <context>
     <name>ConfidenceLegend</name>
     <message>
+        <source>missing</source>
+        <translation>нет</translation>
+    </message>
+    <message>
+        <source>Missing: not found in the document</source>
+        <translation>Нет: не найдено в документе</translation>
+    </message>
+    <message>
+        <source>Unsure: read with a confidence under {0}%, or none given</source>
+        <translation>Неуверенно: прочитано с уверенностью ниже {0}% или без оценки</translation>
+    </message>
+    <message>
         <source>sure</source>
         <translation>уверенно</translation>
     </message>
@@ -315,28 +327,16 @@
         <translation>Уверенно: уверенность {0}% и выше или значение введено человеком</translation>
     </message>
     <message>
+        <source>doubted</source>
+        <translation>под сомнением</translation>
+    </message>
+    <message>
+        <source>Doubted: a check (a checksum, the page, the seller&apos;s history) doubts the value; the ! says why</source>
+        <translation>Под сомнением: проверка (контрольная сумма, страница, история продавца) сомневается в значении; «!» объясняет почему</translation>
+    </message>
+    <message>
         <source>unsure</source>
         <translation>неуверенно</translation>
-    </message>
-    <message>
-        <source>Unsure: confidence {0}–{1}%</source>
-        <translation>Неуверенно: уверенность {0}–{1}%</translation>
-    </message>
-    <message>
-        <source>not found</source>
-        <translation>не найдено</translation>
-    </message>
-    <message>
-        <source>Not found, or confidence under {0}%</source>
-        <translation>Не найдено или уверенность ниже {0}%</translation>
-    </message>
-    <message>
-        <source>no score</source>
-        <translation>без оценки</translation>
-    </message>
-    <message>
-        <source>The reader gave no confidence for this value</source>
-        <translation>Для этого значения уверенность не указана</translation>
     </message>
 </context>
 <context>
@@ -756,6 +756,29 @@ Allowed: {1}</source>
     </message>
 </context>
 <context>
+    <name>HeldBar</name>
+    <message>
+        <source>Add a key…</source>
+        <translation>Добавить ключ…</translation>
+    </message>
+    <message>
+        <source>Open Settings at the Anthropic API key</source>
+        <translation>Открыть настройки на ключе API Anthropic</translation>
+    </message>
+    <message>
+        <source>Process offline</source>
+        <translation>Обработать офлайн</translation>
+    </message>
+    <message>
+        <source>Read the held files with the offline extractor: nothing is sent to Claude</source>
+        <translation>Прочитать задержанные файлы офлайн-извлекателем: в Claude ничего не отправляется</translation>
+    </message>
+    <message>
+        <source>{0} queued job(s) held: they are to be read by Claude, and no Anthropic API key is set. Nothing is sent and nothing is charged until you act.</source>
+        <translation>Задержано заданий в очереди: {0}. Их должен прочитать Claude, а ключ API Anthropic не задан. Ничего не отправляется и не оплачивается, пока вы не решите.</translation>
+    </message>
+</context>
+<context>
     <name>JobDetail</name>
     <message>
         <source>Select a job to see its pages and documents.</source>
@@ -788,6 +811,14 @@ Allowed: {1}</source>
     <message>
         <source>from the watched folder {0}</source>
         <translation>из отслеживаемой папки {0}</translation>
+    </message>
+    <message>
+        <source>Held: {0}</source>
+        <translation>Задержано: {0}</translation>
+    </message>
+    <message>
+        <source>Add a key in Settings, or press Process offline above.</source>
+        <translation>Добавьте ключ в настройках или нажмите «Обработать офлайн» выше.</translation>
     </message>
     <message>
         <source>Read by {0}: {1}</source>
@@ -948,6 +979,10 @@ Allowed: {1}</source>
 {2}: {3}</source>
         <translation>{0}: {1}
 {2}: {3}</translation>
+    </message>
+    <message>
+        <source>Held</source>
+        <translation>Задержано</translation>
     </message>
 </context>
 <context>
@@ -1266,8 +1301,22 @@ Allowed: {1}</source>
         <translation>Выйти сейчас</translation>
     </message>
     <message>
-        <source>Waiting for running steps to finish…</source>
-        <translation>Ожидание завершения выполняемых шагов…</translation>
+        <source>{0} ({1}, {2:.0%})</source>
+        <translation>{0} ({1}, {2:.0%})</translation>
+    </message>
+    <message>
+        <source>and {0} more</source>
+        <translation>и ещё {0}</translation>
+    </message>
+    <message>
+        <source>Waiting for the running steps of these jobs to finish:
+{0}</source>
+        <translation>Ждём, пока закончатся текущие шаги этих заданий:
+{0}</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(нет)</translation>
     </message>
     <message>
         <source>Leave them</source>
@@ -1511,6 +1560,36 @@ Allowed: {1}</source>
     </message>
 </context>
 <context>
+    <name>QFileDialog</name>
+    <message>
+        <source>&amp;Look in:</source>
+        <translation>&amp;Папка:</translation>
+    </message>
+    <message>
+        <source>Files of &amp;type:</source>
+        <translation>&amp;Тип файлов:</translation>
+    </message>
+    <message>
+        <source>Save &amp;as:</source>
+        <translation>Сохранить &amp;как:</translation>
+    </message>
+    <message>
+        <source>Confirm Replace? </source>
+        <translation>Заменить файл?</translation>
+    </message>
+</context>
+<context>
+    <name>QFileSystemModel</name>
+    <message>
+        <source>%1 bytes</source>
+        <translation>%1 байт</translation>
+    </message>
+    <message>
+        <source>%1 byte(s)</source>
+        <translation>%1 байт</translation>
+    </message>
+</context>
+<context>
     <name>Queue</name>
     <message>
         <source>and {0} more</source>
@@ -1558,6 +1637,14 @@ Allowed: {1}</source>
     <message>
         <source>The documents of the {0} job(s) shown</source>
         <translation>Документы показанных заданий: {0}</translation>
+    </message>
+    <message>
+        <source>Retrying will not help: fix or replace the file, then Process again</source>
+        <translation>Повтор не поможет: исправьте или замените файл, затем нажмите «Обработать снова»</translation>
+    </message>
+    <message>
+        <source>Retry (Ctrl+R)</source>
+        <translation>Повторить (Ctrl+R)</translation>
     </message>
     <message>
         <source>Process again?</source>
@@ -1735,6 +1822,10 @@ Process {1} again?</source>
     <message>
         <source>Search file names</source>
         <translation>Поиск по имени</translation>
+    </message>
+    <message>
+        <source>{0} job(s) will be read offline.</source>
+        <translation>Заданий будет прочитано офлайн: {0}.</translation>
     </message>
     <message>
         <source>{0} jobs · {1} done · {2} to review · {3} failed</source>
@@ -2054,16 +2145,24 @@ Process {1} again?</source>
         <translation>страницы</translation>
     </message>
     <message>
-        <source>Not found in the document</source>
-        <translation>Не найдено в документе</translation>
+        <source>Missing: not found in the document; type it from the page</source>
+        <translation>Нет: не найдено в документе; введите со страницы</translation>
     </message>
     <message>
-        <source>Typed by a person</source>
-        <translation>Введено вручную</translation>
+        <source>Sure: typed by a person</source>
+        <translation>Уверенно: введено человеком</translation>
     </message>
     <message>
-        <source>Confidence {0:.0%}</source>
-        <translation>Уверенность {0:.0%}</translation>
+        <source>Unsure: the reader gave no confidence; compare it with the page</source>
+        <translation>Неуверенно: распознавание не дало оценки; сверьте со страницей</translation>
+    </message>
+    <message>
+        <source>Unsure: the reader is only {0:.0%} sure of this value; compare it with the page</source>
+        <translation>Неуверенно: уверенность распознавания лишь {0:.0%}; сверьте со страницей</translation>
+    </message>
+    <message>
+        <source>Sure: confidence {0:.0%}</source>
+        <translation>Уверенно: уверенность {0:.0%}</translation>
     </message>
 </context>
 <context>
@@ -2139,6 +2238,10 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
     <message>
         <source>Waiting for review ({0})</source>
         <translation>Ожидают проверки ({0})</translation>
+    </message>
+    <message>
+        <source>Pages {0} now belong to no document: they are left out of exports and registry matches. Widen a document&apos;s pages to take them in.</source>
+        <translation>Страницы {0} теперь не входят ни в один документ: они не попадут в выгрузки и сопоставления с реестром. Расширьте страницы документа, чтобы включить их.</translation>
     </message>
     <message>
         <source>The documents of the selected job</source>

@@ -1,0 +1,57 @@
+"""The Queue tab's line about held jobs: queued jobs that nothing here can start (no
+Anthropic key for a sync or batch job), said with the two ways on: *Add a key…*
+(the Settings tab, at the key) and *Process offline* (those jobs are read locally).
+
+Without it such a job looked like one waiting for its turn, for ever.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
+
+HELD_STYLE = (
+    "QFrame#queue_held { background: #fff4ce; border-radius: 4px; }"
+    " QFrame#queue_held QLabel { color: #5c4400; padding: 6px 10px; }"
+)
+
+
+class HeldBar(QFrame):
+    #: the operator wants to add the missing key
+    add_key = Signal()
+    #: the operator wants the held jobs read offline
+    process_offline = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("queue_held")
+        self.setStyleSheet(HELD_STYLE)
+        self.text = QLabel()
+        self.text.setWordWrap(True)
+        self.add_key_button = QPushButton(self.tr("Add a key…"))
+        self.add_key_button.setToolTip(self.tr("Open Settings at the Anthropic API key"))
+        self.add_key_button.clicked.connect(self.add_key)
+        self.offline_button = QPushButton(self.tr("Process offline"))
+        self.offline_button.setToolTip(
+            self.tr("Read the held files with the offline extractor: nothing is sent to Claude")
+        )
+        self.offline_button.clicked.connect(self.process_offline)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 6, 0)
+        row.addWidget(self.text, 1)
+        row.addWidget(self.add_key_button)
+        row.addWidget(self.offline_button)
+        self.hide()
+
+    def show_count(self, held: int) -> None:
+        """``held`` queued jobs need an Anthropic key that is not set."""
+        if not held:
+            self.hide()
+            return
+        self.text.setText(
+            self.tr(
+                "{0} queued job(s) held: they are to be read by Claude, and no Anthropic "
+                "API key is set. Nothing is sent and nothing is charged until you act."
+            ).format(held)
+        )
+        self.show()

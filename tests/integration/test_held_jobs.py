@@ -1,0 +1,124 @@
+"""A job that needs what this installation lacks (an Anthropic key) is held, not left
+waiting in silence: ``jobs --json`` names what it lacks, the forecast leaves it out,
+``process --wait`` stops at once with the reason (exit 4), and *Process offline*
+lifts the hold.
+
+The held job is made as an operator makes it: queued in sync mode while a key was
+set, the key gone since.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import shutil
+from pathlib import Path
+
+import pytest
+
+from docbatch_gui.app.facade import DocBatchApp
+from docbatch_gui.cli import main
+from docbatch_gui.domain import ExitCode, JobState
+from docbatch_gui.settings.model import load_settings
+from tests.conftest import SAMPLES
+from tests.fakes.anthropic_server import FakeAnthropic
+from tests.helpers import cli
+
+INVOICE = SAMPLES / "en_invoice_INV-2024-0042.pdf"
+
+
+@pytest.fixture
+def held_data(tmp_path: Path) -> Path:
+    """A data folder with one sync-mode job queued under a key that is gone now."""
+    data = tmp_path / "data"
+    with_key = DocBatchApp(load_settings(data_dir=data, ANTHROPIC_API_KEY="gone-since"))
+    try:
+        (job,) = with_key.add([INVOICE], mode="sync").jobs
+        assert job.mode.value == "sync" and job.state is JobState.QUEUED
+    finally:
+        with_key.close()
+    return data
+
+
+def jobs_json(data: Path, capsys: pytest.CaptureFixture[str]) -> list[dict[str, object]]:
+    capsys.readouterr()
+    assert main(["--data-dir", str(data), "jobs", "--json"]) == ExitCode.OK
+    return json.loads(capsys.readouterr().out)
+
+
+def test_jobs_json_names_what_a_held_job_lacks_and_what_lifts_it(
+    held_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (row,) = jobs_json(held_data, capsys)
+    assert row["state"] == "queued"
+    assert row["held_by"] == "anthropic_key"
+    assert row["held_actions"] == ["add_key", "process_offline"]
+    reason = str(row["held_reason"])
+    assert "no Anthropic API key is set" in reason and "process it offline" in reason
+    capsys.readouterr()
+    assert main(["--data-dir", str(held_data), "jobs"]) == ExitCode.OK
+    table = capsys.readouterr().out
+    assert "queued (held)" in table
+
+
+def test_the_forecast_does_not_price_a_held_job(held_data: Path) -> None:
+    app = DocBatchApp(load_settings(data_dir=held_data))
+    try:
+        assert app.forecast().jobs == 0
+        (job,) = app.jobs()
+        assert app.hold_of(job) is not None
+        # with the key back, the same job is priced and no longer held
+        keyed = DocBatchApp(load_settings(data_dir=held_data, ANTHROPIC_API_KEY="back"))
+        try:
+            assert keyed.hold_of(job) is None
+            assert keyed.forecast().jobs == 1
+        finally:
+            keyed.close()
+    finally:
+        app.close()
+
+
+@pytest.mark.slow
+def test_process_wait_does_not_wait_on_a_held_job(held_data: Path) -> None:
+    """The same file again is a duplicate of the held job: waiting for its original
+    used to last for ever. Now the command ends at once with the reason, exit 4."""
+    result = cli(held_data, "process", "--wait", str(INVOICE), timeout=90)
+    assert result.returncode == ExitCode.WRONG_STATE, result.stderr
+    assert "1 job(s) held, not waited for" in result.stderr
+    assert "no Anthropic API key is set" in result.stderr
+    russian = cli(held_data, "--lang", "ru", "process", "--wait", str(INVOICE), timeout=90)
+    assert russian.returncode == ExitCode.WRONG_STATE
+    assert "ключ API Anthropic не задан" in russian.stderr
+
+
+def test_process_offline_lifts_the_hold_and_logs_it(
+    held_data: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    app = DocBatchApp(load_settings(data_dir=held_data))
+    try:
+        (job,) = app.jobs()
+        (moved,) = app.process_offline([job.id])
+        assert moved.mode.value == "offline" and moved.state is JobState.QUEUED
+        assert app.hold_of(moved) is None
+        assert app.process_offline([job.id]) == []  # nothing left to move
+    finally:
+        app.close()
+    assert any(
+        f"job {job.id} ({INVOICE.name}) set to be processed offline" in r.getMessage()
+        for r in caplog.records
+    )
+    (row,) = jobs_json(held_data, capsys)
+    assert row["held_by"] is None and row["mode"] == "offline"
+
+
+@pytest.mark.slow
+def test_process_wait_stopped_by_a_refused_key_exits_8(
+    tmp_path: Path, fake_anthropic: FakeAnthropic
+) -> None:
+    """A refused key stops the queue with jobs still queued: the account, exit 8."""
+    files = [shutil.copy(INVOICE, tmp_path / f"{n}.pdf") for n in range(3)]
+    env = {"ANTHROPIC_API_KEY": "bad-key", "ANTHROPIC_BASE_URL": fake_anthropic.url}
+    result = cli(tmp_path / "data", "process", "--wait", "--mode", "sync", *files, env=env)
+    assert result.returncode == ExitCode.CRITICAL, result.stderr
+    assert "Stopped:" in result.stderr and "bad-key" not in result.stderr

@@ -1,0 +1,58 @@
+"""The settings model refuses values that cannot work, with a sentence naming the
+variable: a webhook or API address that is not http(s) with a host, a folder setting
+that names a file. (Before, "not a url" was saved and every finished job then logged
+a failed delivery.)"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from docbatch_gui.domain.errors import ConfigError
+from docbatch_gui.settings.model import load_settings
+
+
+@pytest.mark.parametrize(
+    ("value", "says"),
+    [
+        ("not a url", "must be an http:// or https:// address"),
+        ("ftp://files.example.com/in", "must be an http:// or https:// address"),
+        ("example.com/hook", "must be an http:// or https:// address"),
+        ("http://", "names no host"),
+        ("https://exa mple.com/hook", "cannot contain spaces"),
+        ("http://example.com:port/", "must be an http:// or https:// address"),
+    ],
+)
+def test_a_webhook_address_that_cannot_work_is_refused(value: str, says: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_settings(WEBHOOK_URL=value)
+    assert f"WEBHOOK_URL={value!r}" in caught.value.message
+    assert says in caught.value.message
+    assert "allowed is str" not in caught.value.message
+    assert caught.value.words("ru") != caught.value.message  # worded in Russian too
+
+
+@pytest.mark.parametrize(
+    "value", ["https://hooks.example.com/docbatch", "http://127.0.0.1:8080/in", "  http://a.b  "]
+)
+def test_a_good_address_passes_trimmed(value: str) -> None:
+    assert load_settings(WEBHOOK_URL=value).webhook_url == value.strip()
+
+
+def test_the_api_addresses_are_checked_the_same_way() -> None:
+    with pytest.raises(ConfigError, match="ANTHROPIC_BASE_URL='localhost:9'"):
+        load_settings(ANTHROPIC_BASE_URL="localhost:9")
+    with pytest.raises(ConfigError, match="YADISK_API_URL"):
+        load_settings(YADISK_API_URL="cloud-api.yandex.net")
+
+
+def test_a_folder_setting_that_names_a_file_is_refused(tmp_path: Path) -> None:
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("x", encoding="utf-8")
+    with pytest.raises(ConfigError, match="is a file, not a folder"):
+        load_settings(data_dir=a_file)
+    with pytest.raises(ConfigError, match="WATCH_FOLDERS"):
+        load_settings(data_dir=tmp_path / "data", WATCH_FOLDERS=f"{tmp_path};{a_file}")
+    # a folder that does not exist yet is made when needed
+    assert load_settings(data_dir=tmp_path / "new" / "data").data_dir == tmp_path / "new" / "data"
