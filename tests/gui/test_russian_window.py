@@ -37,7 +37,7 @@ PROPER = {
     "DocBatch", "Claude", "Anthropic", "Tesseract", "Google", "Vision", "Celery", "MinIO",
     "MongoDB", "Redis", "Excel", "English", "Haiku", "Sonnet", "Opus", "Fable", "Message",
     "Batches", "OAuth", "PgDown", "PgUp", "Ctrl", "Enter", "Return", "Up", "Down", "Yandex",
-    "MuPDF", "qpdf",
+    "MuPDF", "qpdf", "Delete", "Insert", "Tab",
 }  # fmt: skip
 #: what is data or a name, not a word: «quoted» values, paths, file names, variables
 #: (DOCBATCH_DATA_DIR), model ids (claude-haiku-5-5), prices

@@ -68,7 +68,9 @@ def test_the_forecast_does_not_price_a_held_job(held_data: Path) -> None:
         (job,) = app.jobs()
         assert app.hold_of(job) is not None
         # with the key back, the same job is priced and no longer held
-        keyed = DocBatchApp(load_settings(data_dir=held_data, ANTHROPIC_API_KEY="back"))
+        keyed = DocBatchApp(
+            load_settings(data_dir=held_data, ANTHROPIC_API_KEY="sk-ant-test-key-held")
+        )
         try:
             assert keyed.hold_of(job) is None
             assert keyed.forecast().jobs == 1

@@ -21,7 +21,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QGuiApplication, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QHBoxLayout,
+    QGridLayout,
     QLabel,
     QPushButton,
     QTableView,
@@ -233,6 +233,7 @@ class LinesGrid(QWidget):
         self.view.setAlternatingRowColors(True)
         self.view.verticalHeader().setDefaultSectionSize(22)
         self.view.horizontalHeader().setStretchLastSection(False)
+        self.view.resizeColumnsToContents()  # before any document: the titles whole
         self.view.copy_rows.connect(self.copy)
         self.view.add_below.connect(self.add_row)
         self.view.delete_selected.connect(self.delete_rows)
@@ -255,11 +256,13 @@ class LinesGrid(QWidget):
         self.copy_button.clicked.connect(self.copy)
         self.title = QLabel(self.tr("Lines"))
         self.title.setStyleSheet("font-weight: bold;")
-        bar = QHBoxLayout()
-        bar.addWidget(self.title)
-        bar.addStretch(1)
-        for button in (self.add_button, self.split_button, self.delete_button, self.copy_button):
-            bar.addWidget(button)
+        # two buttons a row: four in one row made the form wider than a 1024 px screen
+        # leaves it in Russian («Разделить строку», «Удалить строки»…)
+        bar = QGridLayout()
+        bar.addWidget(self.title, 0, 0, 1, 2)
+        buttons = (self.add_button, self.split_button, self.delete_button, self.copy_button)
+        for index, button in enumerate(buttons):
+            bar.addWidget(button, 1 + index // 2, index % 2)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(bar)
@@ -271,8 +274,10 @@ class LinesGrid(QWidget):
         self.model.set_lines(list(document.lines) if document else [])
         self.title.setText(self.tr("Lines ({0})").format(len(self.model.rows)))
         self.view.resizeColumnsToContents()
+        header = self.view.horizontalHeader()
         for column in range(self.model.columnCount()):  # a long name does not hide the sums
-            self.view.setColumnWidth(column, min(self.view.columnWidth(column), MAX_COLUMN_PX))
+            widest = max(MAX_COLUMN_PX, header.sectionSizeHint(column))  # the title stays whole
+            self.view.setColumnWidth(column, min(self.view.columnWidth(column), widest))
         self._update_totals()
 
     def lines(self) -> list[Line] | None:

@@ -87,6 +87,7 @@ GROUPS: list[tuple[str, list[str], Probe | None]] = [
             "anthropic_max_retries", "profile_path", "claude_effort", "claude_thinking",
             "claude_output",
             "max_output_tokens", "request_retries", "counterparty_kept",
+            "counterparty_min_confirmed",
             "batch_max_requests", "batch_max_mb", "budget_run_usd", "budget_month_usd",
         ],
         connections.test_anthropic,
@@ -266,6 +267,9 @@ class SettingsTab(QWidget):
             "max_output_tokens": self.tr("Max output tokens"),
             "request_retries": self.tr("Request retries"),
             "counterparty_kept": self.tr("Confirmed documents kept per seller"),
+            "counterparty_min_confirmed": self.tr(
+                "Agreeing confirmations before a seller's usual values count"
+            ),
             "batch_max_requests": self.tr("Requests per batch"),
             "batch_max_mb": self.tr("Batch size limit, MB"),
             "budget_run_usd": self.tr("Budget per run, USD (0: no cap)"),

@@ -2743,6 +2743,10 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
         <translation>Хранить подтверждённых документов продавца</translation>
     </message>
     <message>
+        <source>Agreeing confirmations before a seller&apos;s usual values count</source>
+        <translation>Согласных подтверждений, чтобы значения продавца считались обычными</translation>
+    </message>
+    <message>
         <source>Requests per batch</source>
         <translation>Запросов в пакете</translation>
     </message>
