@@ -64,7 +64,13 @@ def run(app: DocBatchApp, paths: list[Path], mode: str = "offline") -> list[Job]
 
 
 def codes(document: Document) -> list[tuple[str, str | None]]:
-    return [(c.code, c.field) for c in document.review_codes]
+    """The field checks' codes; these files share a seller, number, date and amount on
+    purpose, so their ``likely_duplicate`` marks are another test's subject."""
+    return [(c.code, c.field) for c in document.review_codes if c.code != "likely_duplicate"]
+
+
+#: a VAT that does not fit the total: the check says so, and the reader doubts its value
+BAD_VAT = [("low_confidence", "vat_amount"), ("vat_mismatch", "vat_amount")]
 
 
 @pytest.fixture
@@ -99,7 +105,7 @@ def test_clean_invoices_are_done_and_wrong_values_go_to_review(
         assert document.filename_fields["number"] is None  # a counter, not a number
     expected = {
         "bad_inn.pdf": [("inn_invalid", "buyer_tax_id")],
-        "bad_vat.pdf": [("vat_mismatch", "vat_amount")],
+        "bad_vat.pdf": BAD_VAT,
         "same_party.pdf": [("same_party", "buyer"), ("same_party", "buyer_tax_id")],
     }
     for name, found in expected.items():
@@ -112,12 +118,12 @@ def test_clean_invoices_are_done_and_wrong_values_go_to_review(
 def test_a_review_edit_is_checked_again(offline_app: DocBatchApp, tmp_path: Path) -> None:
     (job,) = run(offline_app, [invoice_pdf(tmp_path / "bad_vat.pdf", vat="18 000,00")])
     (document,) = offline_app.documents(job.id)
-    assert codes(document) == [("vat_mismatch", "vat_amount")]
+    assert sorted(codes(document)) == BAD_VAT
     assert document.confidence["vat_amount"] < offline_app.profile.review_threshold
     review = offline_app.review
     # a typo of the person's own is judged like a misread
     typo = review.edit(job.id, 0, who="olga", fields={"vat_amount": "16 966,67"})
-    assert codes(typo) == [("vat_mismatch", "vat_amount")] and typo.needs_review
+    assert ("vat_mismatch", "vat_amount") in codes(typo) and typo.needs_review
     fixed = review.edit(job.id, 0, who="olga", fields={"vat_amount": "19 666,67"})
     assert fixed.review_codes == [] and not fixed.needs_review
     confirmed, job = review.confirm(job.id, 0, who="olga")

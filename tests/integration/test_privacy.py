@@ -43,7 +43,7 @@ def test_an_echoed_key_is_scrubbed_everywhere(
             "ANTHROPIC_MAX_RETRIES": "0",
         }
         result = cli(data, "-v", "process", str(INVOICE), "--mode", "sync", "--wait", env=env)
-        assert result.returncode == 1
+        assert result.returncode == 8  # a refused key stops the run: a critical error
         jobs = json.loads(cli(data, "jobs", "--json", env=env).stdout)
         assert jobs[0]["state"] == "failed" and "***" in jobs[0]["error"], jobs
         log = (data / "logs" / "docbatch.log").read_text(encoding="utf-8")
