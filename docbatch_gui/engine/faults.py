@@ -13,20 +13,19 @@ import os
 
 from docbatch_gui.system.processes import kill_self
 
-POINTS = frozenset(
-    {
-        "intent_mid_write",  # inside the intent's write: the transaction is not committed
-        "after_intent",
-        "after_create",
-        "after_batch_id_saved",
-        "mid_attach",
-        "during_polling",
-        "after_poll_saved",
-        "mid_results",
-        "after_results_done",
-        "mid_build",
-        "after_documents",
-    }
+#: in the order a run passes them: the submit path, then the result path
+POINTS = (
+    "intent_mid_write",  # inside the intent's write: the transaction is not committed
+    "after_intent",
+    "after_create",
+    "after_batch_id_saved",
+    "mid_attach",
+    "during_polling",
+    "after_poll_saved",
+    "mid_results",
+    "after_results_done",
+    "mid_build",
+    "after_documents",
 )
 #: reached only on a store without multi-document transactions (MongoDB's claim step)
 STORE_POINTS = frozenset({"intent_claimed"})
