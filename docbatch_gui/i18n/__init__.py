@@ -9,7 +9,9 @@ workflow (``docs/translating.md``).
 
 Call sites use the usual names so ``pybabel extract`` finds them::
 
-    from docbatch_gui.i18n import _, N_, ngettext, pgettext
+    from docbatch_gui.i18n import _, N_, NP_, ngettext, pgettext
+
+(extracted with the keywords ``N_`` and ``NP_:1c,2`` besides gettext's own).
 
 ``_``/``ngettext``/``pgettext`` word in the current language (:func:`set_language`);
 :func:`translation` gives one language's catalogue, for a text worded for a reader
@@ -21,6 +23,7 @@ from __future__ import annotations
 from docbatch_gui.i18n.catalogue import (
     LANGUAGES,
     N_,
+    NP_,
     current_language,
     gettext,
     ngettext,
@@ -35,6 +38,7 @@ _ = gettext
 __all__ = [
     "LANGUAGES",
     "N_",
+    "NP_",
     "_",
     "current_language",
     "gettext",

@@ -33,6 +33,12 @@ def N_(message: str) -> str:
     return message
 
 
+def NP_(context: str, message: str) -> str:
+    """Mark ``message`` under ``context`` for extraction (keyword ``NP_:1c,2``); it is
+    worded where it is shown with ``pgettext(context, message)``."""
+    return message
+
+
 def locale_dir() -> Path:
     return resources_dir() / "locale"
 
