@@ -37,8 +37,8 @@ _ = gettext
 
 __all__ = [
     "LANGUAGES",
-    "N_",
     "NP_",
+    "N_",
     "_",
     "current_language",
     "gettext",
