@@ -47,7 +47,7 @@ import ru_scans  # noqa: E402
 
 from docbatch_gui.app.facade import DocBatchApp  # noqa: E402
 from docbatch_gui.domain.normalize import normalize_amount  # noqa: E402
-from docbatch_gui.settings.model import load_settings  # noqa: E402
+from docbatch_gui.settings.loading import load_settings  # noqa: E402
 
 DATA = ROOT / "bench" / "data"
 DOWNLOADED = ROOT / ".corpus" / "accuracy"

@@ -84,7 +84,7 @@ from docbatch_gui.engine import batch_results, extraction, render_step  # noqa: 
 from docbatch_gui.llm.batches import BatchClient  # noqa: E402
 from docbatch_gui.llm.requests import custom_id  # noqa: E402
 from docbatch_gui.pipeline.isolate import ChildPool  # noqa: E402
-from docbatch_gui.settings.model import load_settings  # noqa: E402
+from docbatch_gui.settings.loading import load_settings  # noqa: E402
 from docbatch_gui.storage.blobs import LocalBlobStore  # noqa: E402
 from docbatch_gui.storage.sqlite import SQLiteStore  # noqa: E402
 

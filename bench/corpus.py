@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 
 from docbatch_gui.app.facade import DocBatchApp  # noqa: E402
 from docbatch_gui.domain.states import JobState  # noqa: E402
-from docbatch_gui.settings.model import load_settings  # noqa: E402
+from docbatch_gui.settings.loading import load_settings  # noqa: E402
 
 PROCESSED = (JobState.DONE, JobState.NEEDS_REVIEW)
 

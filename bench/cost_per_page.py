@@ -30,7 +30,7 @@ from docbatch_gui.app.facade import DocBatchApp  # noqa: E402
 from docbatch_gui.engine.estimates import CostEstimator  # noqa: E402
 from docbatch_gui.engine.extraction import page_groups  # noqa: E402
 from docbatch_gui.llm.catalogue import Usage, load_catalogue  # noqa: E402
-from docbatch_gui.settings.model import load_settings  # noqa: E402
+from docbatch_gui.settings.loading import load_settings  # noqa: E402
 from tests.fakes.anthropic_server import FakeAnthropic  # noqa: E402
 
 SAMPLES = ROOT / "docbatch_gui" / "resources" / "samples"

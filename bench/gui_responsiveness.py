@@ -218,7 +218,7 @@ def in_process(args: argparse.Namespace) -> dict[str, float]:
     from docbatch_gui._qt.build import build_window
     from docbatch_gui._qt.main import freeze_startup_heap
     from docbatch_gui._qt.window import MainWindow
-    from docbatch_gui.settings.model import load_settings
+    from docbatch_gui.settings.loading import load_settings
 
     tmp = Path(tempfile.mkdtemp(prefix="docbatch-bench-gui-"))
     qapp = QApplication.instance() or QApplication(sys.argv[:1])

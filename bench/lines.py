@@ -43,7 +43,7 @@ from docbatch_gui.pipeline.prepare import prepare_pool, run_prepare  # noqa: E40
 from docbatch_gui.pipeline.profile import load_profile  # noqa: E402
 from docbatch_gui.pipeline.render import PrepareTask, RenderedPage  # noqa: E402
 from docbatch_gui.pipeline.tables import layout_text, read_table  # noqa: E402
-from docbatch_gui.settings.model import load_settings  # noqa: E402
+from docbatch_gui.settings.loading import load_settings  # noqa: E402
 from tests.builders import scanned_pdf  # noqa: E402
 from tests.lines_builders import Row, goods, table_pdf  # noqa: E402
 

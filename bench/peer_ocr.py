@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from docbatch_gui.app.facade import DocBatchApp  # noqa: E402
-from docbatch_gui.settings.model import load_settings  # noqa: E402
+from docbatch_gui.settings.loading import load_settings  # noqa: E402
 
 SEED = 29
 #: the niceness OCRmyPDF gives itself

@@ -145,7 +145,7 @@ def main() -> int:
     from docbatch_gui._qt.build import build_window
     from docbatch_gui._qt.i18n import install_translator
     from docbatch_gui._qt.loop import make_loop
-    from docbatch_gui.settings.model import load_settings
+    from docbatch_gui.settings.loading import load_settings
 
     parser = argparse.ArgumentParser()
     parser.add_argument("lang", nargs="?", default="en", choices=["en", "ru"])

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 import psutil
 import pytest
 
-from docbatch_gui.settings.model import Settings, load_settings
+from docbatch_gui.settings.loading import load_settings
+from docbatch_gui.settings.model import Settings
 from tests.fakes.anthropic_server import FakeAnthropic
 from tests.peers import SHARED_PIDS, MotoS3, RedisServer
 

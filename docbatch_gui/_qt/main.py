@@ -88,7 +88,7 @@ def run_gui(args: argparse.Namespace) -> int:
     from docbatch_gui._qt.i18n import chosen_language, install_translator
     from docbatch_gui._qt.language import interface_language
     from docbatch_gui._qt.loop import make_loop
-    from docbatch_gui.settings.model import load_settings
+    from docbatch_gui.settings.loading import load_settings
 
     qapp = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(qapp, QApplication)

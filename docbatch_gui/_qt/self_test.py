@@ -23,7 +23,7 @@ from docbatch_gui._qt.build import build_window
 from docbatch_gui._qt.gc_guard import GuiThreadCollector
 from docbatch_gui._qt.loop import make_loop
 from docbatch_gui.resources import resources_dir
-from docbatch_gui.settings.model import load_settings
+from docbatch_gui.settings.loading import load_settings
 
 SAMPLE = "en_invoice_INV-2024-0042.pdf"
 LIMIT_S = 180

@@ -25,7 +25,8 @@ from docbatch_gui.cli.commands import COMMANDS, cmd_doctor
 from docbatch_gui.cli.errors import TerminalFilter, debug_requested, report
 from docbatch_gui.cli.output import Language
 from docbatch_gui.cli.parser import build_parser
-from docbatch_gui.settings.model import Settings, load_settings
+from docbatch_gui.settings.loading import load_settings
+from docbatch_gui.settings.model import Settings
 from docbatch_gui.settings.secrets import ScrubbingFilter
 
 __all__ = ["COMMANDS", "build_parser", "main"]

@@ -37,7 +37,8 @@ from docbatch_gui.engine.worker import run_job
 from docbatch_gui.pipeline.profile import load_profile
 from docbatch_gui.registry.limits import SheetLimits
 from docbatch_gui.registry.service import RegistryService
-from docbatch_gui.settings.model import Settings, load_settings
+from docbatch_gui.settings.loading import load_settings
+from docbatch_gui.settings.model import Settings
 from docbatch_gui.storage.backends import open_store
 
 log = logging.getLogger(__name__)

@@ -149,7 +149,7 @@ def _text_layer(task: PrepareTask, page: Any) -> str:
     parent's event loop; empty when no profile was given."""
     if not task.profile_path:
         return ""
-    from docbatch_gui.pipeline.page_plan import judge_text_layer
+    from docbatch_gui.pipeline.text_layer import judge_text_layer
 
     return judge_text_layer(page.text, page.image_cover, _profile(task.profile_path)).value
 

@@ -4,8 +4,8 @@ reads it right.
 A born-digital page's text layer already holds every character: sending its
 1,500-token image as well mostly pays for what the text says. A scan has no text
 layer (or an OCR layer over a full-page picture), so its image is what Claude reads.
-The prepare step judges each page's text layer once (``judge_text_layer``, stored
-on the page); request building then picks the page's *kind* from that verdict and
+The prepare step judges each page's text layer once (``text_layer.judge_text_layer``,
+stored on the page); request building then picks the page's *kind* from that verdict and
 the profile's ``page_plan``:
 
 - ``image``: every page as a full image with its text (the behaviour before plans);
@@ -117,36 +117,13 @@ def image_cover(page: Any, infos: list[dict[str, Any]] | None = None) -> float:
     return round(min(1.0, covered / area), 3)
 
 
-def judge_text_layer(text: str, image_cover: float, profile: Profile) -> TextLayer:
-    """Whether the page's own text layer can stand in for its image: enough text, no
-    raster images over much of the page, and text the offline extractor reads key
-    fields from (number, date, amount; a layer with a broken font encoding yields
-    none). Runs in the render child: it is CPU work the parent's event loop should
-    not do (a few milliseconds a page)."""
-    plan = profile.page_plan
-    if not text.strip():
-        return TextLayer.NONE
-    if image_cover > plan.max_image_cover:
-        return TextLayer.IMAGES
-    if letters(text) < plan.min_text_chars:
-        return TextLayer.SHORT
-    if plan.min_fields:
-        from docbatch_gui.pipeline.fields import extract_fields
-        from docbatch_gui.pipeline.textutil import split_lines
-
-        result = extract_fields(split_lines(text), [0], _key_fields(profile))
-        if sum(v is not None for v in result.values.values()) < plan.min_fields:
-            return TextLayer.UNREADABLE
-    return TextLayer.RELIABLE
-
-
 #: the field kinds the verdict asks the offline extractor for: the key ones (reading
 #: every field of the profile costs ten times as much, on every page of every file)
 KEY_KINDS = ("number", "date", "amount")
 _key_profile: list[tuple[Profile, Profile]] = []
 
 
-def _key_fields(profile: Profile) -> Profile:
+def key_fields(profile: Profile) -> Profile:
     """``profile`` with only its fields of ``KEY_KINDS``, made once per profile."""
     if not _key_profile or _key_profile[0][0] is not profile:
         keys = tuple(f for f in profile.fields if f.kind in KEY_KINDS) or profile.fields

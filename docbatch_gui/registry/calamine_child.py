@@ -26,51 +26,21 @@ from __future__ import annotations
 
 import contextlib
 import pickle
-import struct
 import sys
 import threading
-from collections.abc import Iterator
-from datetime import date, datetime
 from pathlib import Path
 from typing import IO, Any
 
 import python_calamine
 
 from docbatch_gui.pipeline.child_bounds import cap_memory, die_with_parent
+from docbatch_gui.registry.calamine_rows import FRAME, calamine_rows
 from docbatch_gui.system.bounds import lowest_thread_priority, widen_pipe
 
-__all__ = ["FRAME", "calamine_rows", "main"]
+__all__ = ["main"]
 
-FRAME = struct.Struct("<I")
 _BATCH = 500  # rows per frame
 _PIPE_BYTES = 1 << 20  # what Linux lets a process ask for
-_EXACT = 1e15  # Excel keeps 15 significant digits; larger whole floats stay floats
-
-
-def calamine_rows(sheet: python_calamine.CalamineSheet) -> Iterator[tuple[Any, ...]]:
-    """Rows from row 1 and column A with openpyxl's values: an empty cell is None,
-    not ""; a whole number is an int (calamine has only floats for .xlsx); a date is
-    a ``datetime``."""
-    start = sheet.start
-    if start is None:
-        return
-    pad = [None] * start[1]  # iter_rows starts at row 1 but at the first used column
-    value: Any  # narrowed by the class checks below, which mypy cannot follow
-    for values in sheet.iter_rows():
-        row: list[Any] = pad.copy()
-        append = row.append
-        for value in values:
-            kind = value.__class__
-            if kind is str:
-                append(value or None)
-            elif kind is float:
-                whole = value.is_integer() and -_EXACT < value < _EXACT
-                append(int(value) if whole else value)
-            elif kind is date:
-                append(datetime(value.year, value.month, value.day))
-            else:
-                append(value)
-        yield tuple(row)
 
 
 def _send(out: IO[bytes], kind: str, value: Any) -> None:

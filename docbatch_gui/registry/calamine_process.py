@@ -24,7 +24,7 @@ from docbatch_gui.domain.messages import Worded, english
 from docbatch_gui.domain.registry import FilteredRowRecord, RegistryRowRecord
 from docbatch_gui.domain.said import cause, say
 from docbatch_gui.frozen import child_command, is_frozen
-from docbatch_gui.registry.calamine_child import FRAME
+from docbatch_gui.registry.calamine_rows import FRAME
 from docbatch_gui.registry.rows import RowFilter
 from docbatch_gui.system.bounds import can_cap_memory
 

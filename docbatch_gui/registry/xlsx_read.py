@@ -9,7 +9,7 @@ numbers, shared and inline strings, and sparse ones; the peak is what counts).
 100,000 × 20 bench: +184 MB measured) and sends a million-row sheet (+237 MB with
 three columns) to openpyxl's read-only mode, which streams in constant memory.
 
-calamine's values are brought to what openpyxl gives (``calamine_child.calamine_rows``),
+calamine's values are brought to what openpyxl gives (``calamine_rows.calamine_rows``),
 so the rest of the import never knows which reader ran: an empty cell is None, not
 ""; a whole number is an int (calamine has only floats for .xlsx); a date is a
 ``datetime``. Error cells (``#N/A``) read as empty, where openpyxl gives their text.
@@ -32,7 +32,7 @@ import python_calamine
 
 from docbatch_gui.domain.messages import english
 from docbatch_gui.domain.said import cause, say
-from docbatch_gui.registry.calamine_child import calamine_rows
+from docbatch_gui.registry.calamine_rows import calamine_rows
 from docbatch_gui.registry.xlsx_scan import SheetScan, strip_autofilters
 
 __all__ = [

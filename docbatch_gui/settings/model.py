@@ -19,7 +19,6 @@ import platformdirs
 from pydantic import (
     Field,
     SecretStr,
-    ValidationError,
     ValidationInfo,
     field_validator,
     model_validator,
@@ -546,14 +545,3 @@ class Settings(BaseSettings):
     @property
     def blob_dir(self) -> Path:
         return self.data_dir / "blobs"
-
-
-def load_settings(**overrides: Any) -> Settings:
-    """Load and validate; on error raise one ConfigError naming the variable (and the
-    settings file, when the bad value came from it). Secrets are masked."""
-    try:
-        return Settings(**overrides)
-    except ValidationError as exc:
-        from docbatch_gui.settings.invalid import invalid_settings
-
-        raise invalid_settings(exc, overrides) from None

@@ -21,7 +21,8 @@ from docbatch_gui.settings.file import (
     write_atomically,
 )
 from docbatch_gui.settings.file import environment_overrides as _environment_overrides
-from docbatch_gui.settings.model import Settings, load_settings
+from docbatch_gui.settings.loading import load_settings
+from docbatch_gui.settings.model import Settings
 from docbatch_gui.settings.secrets import password_entry, split_uri_password
 
 log = logging.getLogger(__name__)

@@ -23,7 +23,8 @@ from PySide6.QtWidgets import QApplication
 
 from docbatch_gui._qt.i18n import install_translator
 from docbatch_gui._qt.loop import make_loop
-from docbatch_gui.settings.model import Settings, load_settings
+from docbatch_gui.settings.loading import load_settings
+from docbatch_gui.settings.model import Settings
 
 #: One QApplication for the whole session, referenced here so that it is never
 #: collected between tests (a second QApplication after the first one was destroyed

@@ -10,7 +10,7 @@ from docbatch_gui._qt.notify import Notifier
 from docbatch_gui._qt.settings.tab import SettingsTab
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.app.host import EngineHost
-from docbatch_gui.settings.model import load_settings
+from docbatch_gui.settings.loading import load_settings
 
 
 def make_tab(qsettings: QSettings) -> SettingsTab:

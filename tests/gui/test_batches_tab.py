@@ -35,7 +35,7 @@ from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.app.host import EngineHost
 from docbatch_gui.domain.models import BatchRecord
 from docbatch_gui.domain.states import JobState
-from docbatch_gui.settings.model import load_settings
+from docbatch_gui.settings.loading import load_settings
 from tests.batch_seed import ENDED_ID, OPEN_ID, batch_job, seed
 from tests.gui.conftest import shown_box, until
 

@@ -16,7 +16,7 @@ import pytest_asyncio
 from PySide6.QtCore import QSettings
 
 from docbatch_gui.domain.states import SUCCESS_STATES, JobState
-from docbatch_gui.settings.model import load_settings
+from docbatch_gui.settings.loading import load_settings
 from tests.conftest import SAMPLES
 from tests.fakes.anthropic_server import FakeAnthropic
 from tests.gui.conftest import signal_future, until

@@ -181,7 +181,7 @@ def test_run_gui_installs_the_chosen_language(monkeypatch: pytest.MonkeyPatch) -
     def stop(**_: object) -> None:
         raise SystemExit("stop after the language")
 
-    monkeypatch.setattr("docbatch_gui.settings.model.load_settings", stop)
+    monkeypatch.setattr("docbatch_gui.settings.loading.load_settings", stop)
     try:
         with pytest.raises(SystemExit):
             main.run_gui(main.parse_args([]))

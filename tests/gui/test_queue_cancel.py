@@ -11,7 +11,8 @@ import pytest
 from docbatch_gui.domain.states import SUCCESS_STATES, JobState
 from docbatch_gui.pipeline.child import STALL_MARKER_VARIABLE, STALL_VARIABLE
 from docbatch_gui.pipeline.isolate import live_groups
-from docbatch_gui.settings.model import Settings, load_settings
+from docbatch_gui.settings.loading import load_settings
+from docbatch_gui.settings.model import Settings
 from tests.builders import text_pdf
 from tests.gui.conftest import until
 from tests.gui.test_queue import select

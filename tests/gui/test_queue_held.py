@@ -16,7 +16,7 @@ from PySide6.QtCore import QSettings
 
 from docbatch_gui._qt.queue.jobs_model import COL_FILE, COL_STATE, ErrorLineRole, HeldRole
 from docbatch_gui.domain.states import SUCCESS_STATES, JobState
-from docbatch_gui.settings.model import load_settings
+from docbatch_gui.settings.loading import load_settings
 from tests.conftest import SAMPLES
 from tests.gui.conftest import until
 from tests.gui.test_queue import select

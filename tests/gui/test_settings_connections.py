@@ -15,7 +15,8 @@ import pytest
 
 from docbatch_gui.diagnostics import connections
 from docbatch_gui.domain.messages import words_of
-from docbatch_gui.settings.model import Settings, load_settings
+from docbatch_gui.settings.loading import load_settings
+from docbatch_gui.settings.model import Settings
 from tests.fakes.anthropic_server import FakeAnthropic
 from tests.fakes.vision_server import FakeVision
 from tests.helpers import wait_for

@@ -14,7 +14,8 @@ from pytestqt.qtbot import QtBot
 
 from docbatch_gui._qt.settings.tab import GROUPS
 from docbatch_gui.settings.file import settings_path
-from docbatch_gui.settings.model import Settings, load_settings
+from docbatch_gui.settings.loading import load_settings
+from docbatch_gui.settings.model import Settings
 from docbatch_gui.settings.saving import save_settings
 from docbatch_gui.settings.secrets import SECRET_VARIABLES, SERVICE, redact
 from tests.fakes.memory_keyring import MemoryKeyring, memory_keyring

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QSettings
 
-from docbatch_gui.settings.model import load_settings
+from docbatch_gui.settings.loading import load_settings
 
 pytestmark = pytest.mark.asyncio(loop_factories=["qasync"])
 OFFLINE = "Offline: no Claude key — documents are read by the offline extractor"

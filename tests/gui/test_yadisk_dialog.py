@@ -11,7 +11,8 @@ import pytest
 from PySide6.QtWidgets import QDialogButtonBox
 
 from docbatch_gui._qt.tasks import drain
-from docbatch_gui.settings.model import Settings, load_settings
+from docbatch_gui.settings.loading import load_settings
+from docbatch_gui.settings.model import Settings
 from docbatch_gui.settings.secrets import SERVICE
 from tests import builders
 from tests.fakes.memory_keyring import MemoryKeyring, memory_keyring

@@ -23,7 +23,7 @@ from docbatch_gui.domain.errors import OutOfMemory, UnsupportedInput
 from docbatch_gui.pipeline.child_bounds import linux
 from docbatch_gui.pipeline.prepare import prepare_pool, run_prepare
 from docbatch_gui.pipeline.render import PrepareTask
-from docbatch_gui.settings.model import load_settings
+from docbatch_gui.settings.loading import load_settings
 from tests import builders
 from tests.conftest import SAMPLES
 from tests.helpers import child_processes

@@ -56,7 +56,7 @@ def data(tmp_path_factory: pytest.TempPathFactory) -> Data:
     half = store.create_registry("half", "/in/half.xlsx", {}).id
     store.close()
     from docbatch_gui.app.facade import DocBatchApp
-    from docbatch_gui.settings.model import load_settings
+    from docbatch_gui.settings.loading import load_settings
 
     app = DocBatchApp(load_settings(data_dir=ok))
     try:

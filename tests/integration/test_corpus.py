@@ -24,7 +24,7 @@ from docbatch_gui.pipeline.ocr_tesseract import (
     language_scripts,
     tesseract_available,
 )
-from docbatch_gui.settings.model import load_settings
+from docbatch_gui.settings.loading import load_settings
 from tests.helpers import REPO
 
 pytestmark = [

@@ -13,7 +13,8 @@ import pytest
 
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.domain.states import JobState
-from docbatch_gui.settings.model import Settings, load_settings
+from docbatch_gui.settings.loading import load_settings
+from docbatch_gui.settings.model import Settings
 from tests.edoc_files import (
     ROWS,
     cii_xml,

@@ -16,7 +16,8 @@ from docbatch_gui.app.host import EngineHost, EngineState
 from docbatch_gui.domain.errors import CriticalError
 from docbatch_gui.domain.states import RECOVERABLE_STATES, SUCCESS_STATES, JobState
 from docbatch_gui.engine.worker import LocalWorker
-from docbatch_gui.settings.model import Settings, load_settings
+from docbatch_gui.settings.loading import load_settings
+from docbatch_gui.settings.model import Settings
 from tests.builders import text_pdf
 
 

@@ -14,7 +14,8 @@ import pytest
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.domain import JobState
 from docbatch_gui.domain.models import Document, Job
-from docbatch_gui.settings.model import Settings, load_settings
+from docbatch_gui.settings.loading import load_settings
+from docbatch_gui.settings.model import Settings
 from tests.builders import invoice_pdf
 from tests.fakes.anthropic_answers import answer_for, parse_request
 from tests.fakes.anthropic_server import FakeAnthropic

@@ -19,7 +19,7 @@ import pytest
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.cli import main
 from docbatch_gui.domain import ExitCode, JobState
-from docbatch_gui.settings.model import load_settings
+from docbatch_gui.settings.loading import load_settings
 from tests.conftest import SAMPLES
 from tests.fakes.anthropic_server import FakeAnthropic
 from tests.helpers import cli

@@ -21,7 +21,8 @@ import pytest
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.domain import JobState
 from docbatch_gui.pipeline.ocr_tesseract import tesseract_available
-from docbatch_gui.settings.model import Settings, load_settings
+from docbatch_gui.settings.loading import load_settings
+from docbatch_gui.settings.model import Settings
 from tests.conftest import SAMPLES
 from tests.fakes.anthropic_answers import answer_for, parse_request
 from tests.fakes.anthropic_server import FakeAnthropic

@@ -22,7 +22,7 @@ import pytest
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.app.mailing import MailService
 from docbatch_gui.domain.states import JobState
-from docbatch_gui.settings.model import load_settings
+from docbatch_gui.settings.loading import load_settings
 from docbatch_gui.sources.mail_imap import (
     TAKEN_KEYWORD,
     MailNotConfigured,

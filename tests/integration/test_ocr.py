@@ -19,7 +19,7 @@ from PIL import Image
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.domain import ErrorKind, JobState
 from docbatch_gui.domain.messages import message_of, words_of
-from docbatch_gui.settings.model import load_settings
+from docbatch_gui.settings.loading import load_settings
 from tests.conftest import SAMPLES
 from tests.fakes.vision_server import FakeVision
 from tests.helpers import REPO, cli, wait_for

@@ -68,7 +68,7 @@ def test_the_data_folder_is_private_and_doctor_checks_it(tmp_path: Path) -> None
     blobs = [p for p in (data / "blobs").rglob("*") if p.is_file()]
     assert blobs and all(mode(p) == 0o600 for p in blobs)
     from docbatch_gui.diagnostics.doctor import _privacy
-    from docbatch_gui.settings.model import load_settings
+    from docbatch_gui.settings.loading import load_settings
 
     assert _privacy(load_settings(data_dir=data)).status == "ok"
     os.chmod(data, 0o755)

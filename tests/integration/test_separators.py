@@ -16,7 +16,8 @@ from PIL import Image
 
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.pipeline.separators import page_barcodes, plan_split
-from docbatch_gui.settings.model import Settings, load_settings
+from docbatch_gui.settings.loading import load_settings
+from docbatch_gui.settings.model import Settings
 from tests.fakes.anthropic_answers import parse_request
 from tests.fakes.anthropic_server import FakeAnthropic
 

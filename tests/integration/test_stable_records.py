@@ -96,7 +96,7 @@ def test_carry_over_matches_on_the_pages_the_model_gave() -> None:
 @pytest.fixture
 def corrected_job(tmp_path: Path) -> tuple[DocBatchApp, int, int]:
     """A processed sample whose document a person corrected and confirmed."""
-    from docbatch_gui.settings.model import load_settings
+    from docbatch_gui.settings.loading import load_settings
 
     app = DocBatchApp(load_settings(data_dir=tmp_path / "data", PROCESSING_MODE="offline"))
     source = tmp_path / "invoice.pdf"

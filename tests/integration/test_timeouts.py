@@ -15,7 +15,7 @@ from docbatch_gui.domain import ErrorKind, JobState, Phase
 from docbatch_gui.pipeline.child import STALL_VARIABLE
 from docbatch_gui.pipeline.prepare import PrepareResult, prepare_pool, run_prepare
 from docbatch_gui.pipeline.render import PrepareTask
-from docbatch_gui.settings.model import load_settings
+from docbatch_gui.settings.loading import load_settings
 from tests import builders
 from tests.conftest import SAMPLES
 from tests.helpers import child_processes

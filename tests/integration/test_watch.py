@@ -19,7 +19,7 @@ from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.app.host import EngineHost
 from docbatch_gui.app.watching import WatchService
 from docbatch_gui.domain.states import JobState
-from docbatch_gui.settings.model import load_settings
+from docbatch_gui.settings.loading import load_settings
 from docbatch_gui.sources.watch import FolderWatcher, Ledger, is_temporary
 from tests.helpers import REPO, cli_json, wait_for
 

@@ -20,7 +20,7 @@ import pytest
 
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.domain.progress import Canceled, CancelToken
-from docbatch_gui.settings.model import load_settings
+from docbatch_gui.settings.loading import load_settings
 from docbatch_gui.sources.yadisk import ImportDeadline
 from tests import builders
 from tests.helpers import REPO

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from docbatch_gui.domain.states import FINAL_STATES, JobState
-from docbatch_gui.settings.model import load_settings
+from docbatch_gui.settings.loading import load_settings
 from tests.fakes.anthropic_server import FakeAnthropic
 from tests.helpers import REPO, wait_for
 from tests.integration.test_budget_reservations import billed_usd, invoices, overshoot

@@ -26,7 +26,7 @@ import redis
 from docbatch_gui.domain import Document, NewJob
 from docbatch_gui.domain.registry import RegistryStatus
 from docbatch_gui.domain.states import FINAL_STATES, JobState
-from docbatch_gui.settings.model import load_settings
+from docbatch_gui.settings.loading import load_settings
 from docbatch_gui.storage.store import Store
 from tests import builders
 from tests.helpers import REPO, wait_for

@@ -8,7 +8,7 @@ import pytest
 
 from docbatch_gui.diagnostics import connections
 from docbatch_gui.diagnostics.doctor import Status, _team_backends
-from docbatch_gui.settings.model import load_settings
+from docbatch_gui.settings.loading import load_settings
 
 
 def closed_port() -> int:

@@ -11,7 +11,7 @@ import pytest
 import redis
 
 from docbatch_gui.coordination.leader import LEADER_KEY, RedisLeaderLock, leader_key
-from docbatch_gui.settings.model import load_settings
+from docbatch_gui.settings.loading import load_settings
 from docbatch_gui.storage.backends import store_identity
 from tests.conftest import SAMPLES
 from tests.fakes.anthropic_server import FakeAnthropic

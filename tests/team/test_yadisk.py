@@ -9,7 +9,7 @@ import pytest
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.domain.progress import Canceled, CancelToken
 from docbatch_gui.domain.states import JobState
-from docbatch_gui.settings.model import load_settings
+from docbatch_gui.settings.loading import load_settings
 from docbatch_gui.sources.yadisk import safe_name
 from tests import builders
 from tests.fakes.yadisk_server import PUBLIC_KEY, TOKEN, FakeYandexDisk

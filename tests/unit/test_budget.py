@@ -27,7 +27,7 @@ from docbatch_gui.engine.budget import (
     over_cap,
     usd_text,
 )
-from docbatch_gui.settings.model import load_settings
+from docbatch_gui.settings.loading import load_settings
 from tests.conftest import SAMPLES
 
 INVOICE = SAMPLES / "en_invoice_INV-2024-0042.pdf"

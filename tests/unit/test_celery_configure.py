@@ -9,7 +9,7 @@ import pytest
 from celery.backends.base import DisabledBackend
 
 from docbatch_gui.distributed.celery_app import app, configure
-from docbatch_gui.settings.model import load_settings
+from docbatch_gui.settings.loading import load_settings
 
 
 def forget_backend() -> None:

@@ -28,12 +28,12 @@ from docbatch_gui.pipeline.page_plan import (
     PlanMode,
     TextLayer,
     image_cover,
-    judge_text_layer,
     kind_of,
     page_kind,
     planned_size,
 )
 from docbatch_gui.pipeline.profile import Profile, default_profile_path, load_profile
+from docbatch_gui.pipeline.text_layer import judge_text_layer
 
 INVOICE_TEXT = """Счет на оплату № 245 от 12.03.2024
 Поставщик: ПАО Сбербанк, ИНН 7707083893, КПП 773601001, г. Москва, ул. Вавилова, д. 19

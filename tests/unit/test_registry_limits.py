@@ -24,7 +24,7 @@ from docbatch_gui.registry.calamine_process import IN_CHILD
 from docbatch_gui.registry.config import RegistryConfig
 from docbatch_gui.registry.importer import preview, read_registry
 from docbatch_gui.registry.limits import SheetLimits
-from docbatch_gui.settings.model import load_settings
+from docbatch_gui.settings.loading import load_settings
 from tests.builders import raw_xlsx
 from tests.builders import xlsx_cell as cell
 from tests.builders import xlsx_row as row

@@ -24,7 +24,7 @@ from docbatch_gui.engine.routing import (
 )
 from docbatch_gui.llm.requests import PagePayload, build_request, parse_custom_id
 from docbatch_gui.pipeline.profile import default_profile_path, load_profile
-from docbatch_gui.settings.model import load_settings
+from docbatch_gui.settings.loading import load_settings
 from tests.fakes.anthropic_models import ModelScript, scripts_from_env
 from tests.routing_helpers import ESCALATION, FIRST, routed_profile
 

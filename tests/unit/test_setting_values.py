@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from docbatch_gui.domain.errors import ConfigError
-from docbatch_gui.settings.model import load_settings
+from docbatch_gui.settings.loading import load_settings
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ import pytest
 from docbatch_gui.domain import ConfigError
 from docbatch_gui.domain.states import ProcessingMode
 from docbatch_gui.settings.file import settings_path
-from docbatch_gui.settings.model import load_settings
+from docbatch_gui.settings.loading import load_settings
 from docbatch_gui.settings.saving import environment_overrides, save_settings
 from docbatch_gui.settings.secrets import SERVICE, join_uri_password, redact, split_uri_password
 from tests.fakes.memory_keyring import MemoryKeyring, memory_keyring

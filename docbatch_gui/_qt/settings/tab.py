@@ -42,7 +42,8 @@ from docbatch_gui._qt.tasks import spawn
 from docbatch_gui.diagnostics import connections
 from docbatch_gui.domain.messages import message_of, words_of
 from docbatch_gui.settings.file import settings_path
-from docbatch_gui.settings.model import Settings, combination_problem, load_settings
+from docbatch_gui.settings.loading import load_settings
+from docbatch_gui.settings.model import Settings, combination_problem
 from docbatch_gui.settings.saving import environment_overrides, save_settings
 
 LABEL_WIDTH = 220

@@ -1,0 +1,198 @@
+"""The import graph, read from the syntax tree: no cycle between modules, counting the
+imports inside functions, and every import inside a function says what start-up cost it
+defers (docs/architecture.md, "Imports inside functions").
+
+``lint-imports`` checks the layers between packages; a cycle inside one package, or one
+hidden by an import moved into a function, is found here. Imports under
+``if TYPE_CHECKING:`` are left out: they never run.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = ROOT / "docbatch_gui"
+#: the comment an import inside a function carries, on its line or the line above
+DEFERRED = "# deferred:"
+
+
+@dataclass(frozen=True)
+class Import:
+    importer: str
+    imported: str
+    line: int
+    in_function: bool
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def all_modules() -> dict[str, Path]:
+    return {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _walk(node: ast.AST, in_function: bool) -> Iterator[tuple[ast.Import | ast.ImportFrom, bool]]:
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.If) and _is_type_checking(child):
+            for other in child.orelse:
+                yield from _walk(other, in_function)
+            continue
+        if isinstance(child, ast.Import | ast.ImportFrom):
+            yield child, in_function
+        scope = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+        yield from _walk(child, in_function or isinstance(child, scope))
+
+
+def _resolve(module: str, path: Path, node: ast.ImportFrom) -> str:
+    if not node.level:
+        return node.module or ""
+    base = module.split(".")
+    if path.name != "__init__.py":
+        base = base[:-1]
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def imports_of(module: str, path: Path, known: set[str]) -> Iterator[Import]:
+    """Each import of a ``docbatch_gui`` module, by the module it names: ``from a import b``
+    is an import of ``a.b`` when that is a module, else of ``a``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    for node, in_function in _walk(tree, False):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        else:
+            base = _resolve(module, path, node)
+            targets = [
+                f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base
+                for alias in node.names
+            ]
+        for target in targets:
+            while target and target not in known and "." in target:
+                target = target.rsplit(".", 1)[0]
+            if target in known and target != module:
+                yield Import(module, target, node.lineno, in_function)
+
+
+def graph() -> dict[str, list[Import]]:
+    modules = all_modules()
+    known = set(modules)
+    return {name: list(imports_of(name, path, known)) for name, path in modules.items()}
+
+
+def cycles(edges: dict[str, list[Import]]) -> list[list[Import]]:
+    """One cycle for each strongly connected group of modules (Tarjan), as its imports."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[set[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for edge in edges.get(v, []):
+            w = edge.imported
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = set()
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.add(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                groups.append(group)
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return [_one_cycle(edges, group) for group in groups]
+
+
+def _one_cycle(edges: dict[str, list[Import]], group: set[str]) -> list[Import]:
+    """The shortest cycle through the group's first module (breadth first)."""
+    start = min(group)
+    previous: dict[str, Import] = {}
+    queue = [start]
+    while queue:
+        v = queue.pop(0)
+        for edge in edges[v]:
+            if edge.imported not in group:
+                continue
+            if edge.imported == start:
+                path = [edge]
+                while path[0].importer != start:
+                    path.insert(0, previous[path[0].importer])
+                return path
+            if edge.imported not in previous:
+                previous[edge.imported] = edge
+                queue.append(edge.imported)
+    raise AssertionError(f"no cycle through {start}")
+
+
+def shown(cycle: list[Import]) -> str:
+    steps = [cycle[0].importer]
+    for edge in cycle:
+        arrow = "⇢" if edge.in_function else "→"
+        steps.append(f"{arrow} {edge.imported} (l.{edge.line})")
+    return " ".join(steps)
+
+
+def test_no_import_cycle_between_modules() -> None:
+    """``→`` is an import at module level, ``⇢`` one inside a function."""
+    found = [shown(cycle) for cycle in cycles(graph())]
+    assert not found, "import cycles:\n" + "\n".join(found)
+
+
+def test_the_scan_finds_a_cycle_hidden_in_a_function() -> None:
+    edges = {
+        "a": [Import("a", "b", 1, False)],
+        "b": [Import("b", "c", 3, True)],
+        "c": [Import("c", "a", 2, False)],
+        "d": [Import("d", "a", 1, False)],
+    }
+    assert [shown(c) for c in cycles(edges)] == ["a → b (l.1) ⇢ c (l.3) → a (l.2)"]
+
+
+def function_level_imports() -> Iterator[tuple[Path, int, str]]:
+    """Every import inside a function, with its line and the comment that explains it."""
+    for path in sorted(PACKAGE.rglob("*.py")):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        tree = ast.parse("\n".join(lines), str(path))
+        for node, in_function in _walk(tree, False):
+            if in_function:
+                here = lines[node.lineno - 1]
+                above = lines[node.lineno - 2] if node.lineno > 1 else ""
+                note = here if DEFERRED in here else above if DEFERRED in above.strip() else ""
+                yield path, node.lineno, note
+
+
+def test_every_import_inside_a_function_says_what_it_defers() -> None:
+    bare = [
+        f"{path.relative_to(ROOT)}:{line}"
+        for path, line, note in function_level_imports()
+        if not note.split(DEFERRED, 1)[-1].strip()
+    ]
+    assert not bare, (
+        f"an import inside a function without '{DEFERRED} <why>' (move it to the top, or "
+        "say which start-up cost it defers):\n" + "\n".join(bare)
+    )
