@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 
+from docbatch_gui._qt.main import main as gui_main
 from docbatch_gui.extras import MissingExtra, require
 
 
@@ -19,7 +20,6 @@ def main() -> int:
     except MissingExtra as exc:
         print(f"docbatch-gui: {exc} (the CLI, docbatch, works without it)", file=sys.stderr)
         return 2
-    from docbatch_gui._qt.main import main as gui_main
 
     return gui_main()
 

@@ -12,6 +12,7 @@ import logging
 from PySide6.QtCore import QLibraryInfo, QLocale, QSettings, QTranslator
 from PySide6.QtWidgets import QApplication
 
+from docbatch_gui._qt.queue.jobs_model import refresh_labels
 from docbatch_gui.domain.said import say
 from docbatch_gui.resources import resources_dir
 
@@ -47,7 +48,6 @@ def install_translator(app: QApplication, language: str = "") -> str:
     if language != "en":
         _load(app, language)
     # Labels kept between calls (job states) are read again in the new language.
-    from docbatch_gui._qt.queue.jobs_model import refresh_labels
 
     refresh_labels()
     return language

@@ -12,6 +12,7 @@ import gc
 import json
 import logging
 import multiprocessing
+import signal
 import sqlite3
 import sys
 import time
@@ -72,6 +73,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(problem, file=sys.stderr)
         return 1
     if args.self_test:
+        # deferred: the self-test loads the window's modules (6 s); main() first serves --child
+        #   starts, which need none
         from docbatch_gui._qt.self_test import run_self_test
 
         return run_self_test()
@@ -79,6 +82,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run_gui(args: argparse.Namespace) -> int:
+    # deferred: Qt and the window (PySide6 0.3 s, the window's modules 6 s): main() first serves
+    #   --child starts without them
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -110,6 +115,8 @@ def run_gui(args: argparse.Namespace) -> int:
         return 1
     loop = make_loop(qapp)
     asyncio.set_event_loop(loop)
+    # deferred: settings and stores (pydantic 0.13 s): main() first serves --child starts without
+    #   them
     from docbatch_gui.app.log_file import log_to_file
 
     log_to_file(settings)  # the Log panel shows the session; the file keeps it
@@ -134,8 +141,8 @@ def stop_on_signals(window: object) -> None:
     Python runs signal handlers only between bytecodes; a short idle timer gives it
     that chance while Qt's C++ loop waits.
     """
-    import signal
-
+    # deferred: Qt and the window (PySide6 0.3 s, the window's modules 6 s): main() first serves
+    #   --child starts without them
     from PySide6.QtCore import QTimer
 
     from docbatch_gui._qt.tasks import spawn
@@ -160,6 +167,7 @@ def _exit_after_show(loop: GuiLoop, window: object) -> int:
 
     Nothing is started (no queue load, no engine), so nothing needs stopping.
     """
+    # deferred: Qt (PySide6 0.3 s): main() first serves --child starts without it
     from PySide6.QtCore import QEvent, QObject, QTimer
     from PySide6.QtWidgets import QWidget
 
@@ -193,6 +201,8 @@ def _exit_after_show(loop: GuiLoop, window: object) -> int:
 def store_problem(settings: object) -> str | None:
     """Why the store cannot be opened, in one sentence; None when it opens (or is
     still to be created: the window creates it)."""
+    # deferred: settings and stores (pydantic 0.13 s): main() first serves --child starts without
+    #   them
     from docbatch_gui.settings.model import Settings
     from docbatch_gui.storage.backends import open_store
 
@@ -223,6 +233,8 @@ def freeze_startup_heap() -> None:
 async def run_window(window: object, files: Sequence[Path] = ()) -> None:
     """Start the window's slow work, add the ``files`` it was opened with (the
     desktop entry's ``%F``), then wait until it closed."""
+    # deferred: Qt and the window (PySide6 0.3 s, the window's modules 6 s): main() first serves
+    #   --child starts without them
     from docbatch_gui._qt.loop import resolve
     from docbatch_gui._qt.window import MainWindow
 

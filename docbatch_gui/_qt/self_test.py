@@ -8,6 +8,7 @@ code says whether the bundle is whole (Qt plugins, MuPDF, the extractor, resourc
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
 import os
 import sys
@@ -22,6 +23,8 @@ from docbatch_gui._qt.app_icon import dress
 from docbatch_gui._qt.build import build_window
 from docbatch_gui._qt.gc_guard import GuiThreadCollector
 from docbatch_gui._qt.loop import make_loop
+from docbatch_gui.extras import available
+from docbatch_gui.frozen import is_frozen
 from docbatch_gui.resources import resources_dir
 from docbatch_gui.settings.loading import load_settings
 
@@ -50,11 +53,6 @@ EXTRA_MODULES = {"google.cloud.vision", "google.oauth2.service_account"}
 
 def missing_modules() -> dict[str, str]:
     """The lazily imported modules that fail to import, with the reason."""
-    import importlib
-
-    from docbatch_gui.extras import available
-    from docbatch_gui.frozen import is_frozen
-
     missing = {}
     for name in LAZY_MODULES:
         if name in EXTRA_MODULES and not is_frozen() and not available(name):

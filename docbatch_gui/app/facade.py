@@ -23,6 +23,7 @@ from docbatch_gui.app.views import BatchViews, RemoteSources
 from docbatch_gui.checks import DocumentChecker
 from docbatch_gui.coordination.leader import RedisLeaderLock, leader_key
 from docbatch_gui.coordination.lock import WorkerLock
+from docbatch_gui.coordination.workload import workload_for
 from docbatch_gui.domain.errors import (
     ConfigError,
     CoordinationUnavailable,
@@ -55,6 +56,8 @@ from docbatch_gui.llm.metrics import SyncMetrics
 from docbatch_gui.pipeline.isolate import kill_all
 from docbatch_gui.pipeline.profile import Profile, load_profile
 from docbatch_gui.pipeline.render import make_thumbnail
+from docbatch_gui.registry.limits import SheetLimits
+from docbatch_gui.registry.service import RegistryService
 from docbatch_gui.settings.model import Execution, Settings
 from docbatch_gui.settings.secrets import mask_uri_password, remember_secrets, secret_values
 from docbatch_gui.storage.backends import open_blobs, open_store, store_identity
@@ -122,9 +125,6 @@ class DocBatchApp(JobMoves, BatchViews, RemoteSources, BudgetViews):
     @cached_property
     def registry(self) -> RegistryService:
         """Registry import, search, review and export."""
-        from docbatch_gui.registry.limits import SheetLimits
-        from docbatch_gui.registry.service import RegistryService
-
         return RegistryService(
             self.store, self.workload, SheetLimits.of(self.settings), self.profile
         )
@@ -137,8 +137,6 @@ class DocBatchApp(JobMoves, BatchViews, RemoteSources, BudgetViews):
     @cached_property
     def workload(self) -> Workload:
         """The workload manager: shared in Redis with ``REDIS_URL``, else this process's."""
-        from docbatch_gui.coordination.workload import workload_for
-
         return workload_for(self.settings.redis_url, ttl=self.settings.workload_ttl)
 
     @cached_property
@@ -311,6 +309,7 @@ class DocBatchApp(JobMoves, BatchViews, RemoteSources, BudgetViews):
         """One submit-and-poll cycle of the batch engine; True while batches are open."""
         if client is None:
             return False
+        # deferred: the Anthropic SDK, 2.8 s to import
         from docbatch_gui.engine.batch import BatchEngine
 
         engine = BatchEngine(self.context, client, worker)
@@ -383,6 +382,7 @@ class DocBatchApp(JobMoves, BatchViews, RemoteSources, BudgetViews):
                 distributed = self.settings.execution is Execution.CELERY
                 if distributed and not drain.is_set():
                     # Imported here: Celery costs half a second, for teams that use it.
+                    # deferred: Celery (team extra), 0.3 s with its app
                     from docbatch_gui.distributed.dispatch import dispatch_queued
 
                     dispatch_queued(self.store, self.settings, self._dispatched)

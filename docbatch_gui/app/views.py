@@ -24,6 +24,7 @@ from docbatch_gui.domain.progress import CancelToken, ProgressSink
 from docbatch_gui.domain.said import say
 from docbatch_gui.domain.states import FINAL_STATES
 from docbatch_gui.engine.intake import IntakeReport
+from docbatch_gui.llm.catalogue import Usage, load_catalogue
 from docbatch_gui.llm.metrics import SyncMetrics, SyncSnapshot
 from docbatch_gui.settings.secrets import keyring_secret
 
@@ -57,8 +58,6 @@ class BatchViews:
 
     def tokens_by_job(self, job_ids: list[int]) -> dict[int, dict[str, int]]:
         """What each job's Claude requests used, thinking tokens apart (the cost's parts)."""
-        from docbatch_gui.llm.catalogue import Usage
-
         found = {}
         for job_id in job_ids:
             records = self.store.list_requests(job_id)
@@ -77,8 +76,6 @@ class BatchViews:
         return sorted((batch_row(b, states) for b in batches), key=lambda r: -r.local_id)
 
     def month_summary(self) -> MonthSummary:
-        from docbatch_gui.llm.catalogue import load_catalogue
-
         return month_summary(self.store.list_jobs(), load_catalogue().batch_discount)
 
     def sync_snapshot(self) -> SyncSnapshot:
@@ -143,6 +140,7 @@ class RemoteSources:
         token, a folder path such as ``disk:/Scans``). Downloads run in parallel with
         the workload manager's thread counts; ``progress`` hears of each file (its name
         as ``what``) from download threads; canceling ``cancel`` stops it (``Canceled``)."""
+        # deferred: httpx, 0.18 s to import
         from docbatch_gui.sources.yadisk import Limits, YandexDisk, download_all
 
         mode = self.resolve_mode(mode)

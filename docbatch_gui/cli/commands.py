@@ -9,10 +9,12 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import signal
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import httpx
 from rich.markup import escape as escape_markup
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 from rich.text import Text
@@ -260,8 +262,7 @@ async def _serve(
 
 def cmd_celery_worker(app: DocBatchApp, args: argparse.Namespace) -> int:
     """A Celery worker with this project's settings; ``worker`` stays the batch loop."""
-    import os
-
+    # deferred: Celery (team extra), 0.3 s with its app
     from docbatch_gui.distributed.celery_app import configure
 
     celery = configure(app.settings)
@@ -274,8 +275,6 @@ def cmd_celery_worker(app: DocBatchApp, args: argparse.Namespace) -> int:
 
 def cmd_import_yadisk(app: DocBatchApp, args: argparse.Namespace) -> int:
     """The token comes from YADISK_TOKEN or the keyring, never from the command line."""
-    import httpx
-
     cancel = CancelToken()
     try:
         with _cancel_on_signals(cancel):

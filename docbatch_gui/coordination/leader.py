@@ -43,6 +43,7 @@ class RedisLeaderLock(HeldLock):
 
     def __init__(self, url: str, *, ttl: float = 30.0, key: str = LEADER_KEY) -> None:
         require("team", "redis", "REDIS_URL (the shared batch-loop leader lock)")
+        # deferred: redis (team extra), 0.29 s to import
         import redis
 
         self.key = key
@@ -60,6 +61,7 @@ class RedisLeaderLock(HeldLock):
         self.unreachable: Exception | None = None
 
     def acquire(self) -> bool:
+        # deferred: redis (team extra), 0.29 s to import
         import redis
 
         if self._held.is_set():
@@ -83,6 +85,7 @@ class RedisLeaderLock(HeldLock):
     def _renew(self) -> None:
         """Reset the TTL every third of it; a failed renewal means another machine
         may lead already, so this one stops at once."""
+        # deferred: redis (team extra), 0.29 s to import
         from redis.exceptions import LockError, RedisError
 
         while not self._stop.wait(self.ttl / 3):
@@ -94,6 +97,7 @@ class RedisLeaderLock(HeldLock):
                 return
 
     def release(self) -> None:
+        # deferred: redis (team extra), 0.29 s to import
         from redis.exceptions import LockError, RedisError
 
         self._stop.set()

@@ -130,6 +130,7 @@ class RedisWorkload:
 
     def __init__(self, url: str, *, ttl: int = TTL_SECONDS, timeout: float = 2.0) -> None:
         require("team", "redis", "REDIS_URL (the shared workload manager)")
+        # deferred: redis (team extra), 0.29 s to import
         import redis
 
         self.url = url
@@ -155,6 +156,7 @@ class RedisWorkload:
 
     @contextmanager
     def track_task(self, task_type: str, task_id: str | int) -> Iterator[None]:
+        # deferred: redis (team extra), 0.29 s to import
         import redis
         from redis.exceptions import LockError
 
@@ -186,6 +188,7 @@ class RedisWorkload:
     def holds(self, task_type: str, task_id: str | int) -> bool:
         """Whether a live task holds this slot (its key has not expired). Unreachable
         Redis answers yes: what cannot be checked is not taken away from anyone."""
+        # deferred: redis (team extra), 0.29 s to import
         import redis
 
         try:
@@ -223,6 +226,7 @@ class RedisWorkload:
         return CAPACITY - sum(self.active().values())
 
     def import_threads(self) -> ImportThreads:
+        # deferred: redis (team extra), 0.29 s to import
         import redis
 
         try:

@@ -24,10 +24,23 @@ from dataclasses import dataclass
 from typing import TypeVar
 from urllib.parse import unquote, urlsplit
 
+from PIL import Image
+
+from docbatch_gui.diagnostics.claude_words import test_words
+from docbatch_gui.diagnostics.live import live_check, unreachable
+from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.domain.messages import english
 from docbatch_gui.extras import MissingExtra
+from docbatch_gui.pipeline.ocr_tesseract import (
+    REQUIRED_LANGUAGES,
+    tesseract_available,
+    tesseract_languages,
+)
+from docbatch_gui.pipeline.ocr_vision import VisionOcr
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.settings.secrets import scrub, secret_values
+from docbatch_gui.sources.mail_imap import Mailbox, mail_server
+from docbatch_gui.storage.backends import minio_secret
 
 #: seconds each network step may take (connect, read, server selection)
 TIMEOUT = 5.0
@@ -91,6 +104,7 @@ def _missing(feature: str, extra: str) -> Outcome:
 def anthropic_probe(settings: Settings, key: str, timeout: float = TIMEOUT) -> tuple[bool, str]:
     """count_tokens costs nothing and proves the key, the model name and the network
     (shared with ``docbatch doctor``)."""
+    # deferred: the Anthropic SDK, 2.8 s to import
     import anthropic
 
     from docbatch_gui.llm.claude import classify_api_error
@@ -104,8 +118,6 @@ def anthropic_probe(settings: Settings, key: str, timeout: float = TIMEOUT) -> t
             model=settings.anthropic_model, messages=[{"role": "user", "content": "ping"}]
         )
     except anthropic.APIConnectionError as exc:
-        from docbatch_gui.diagnostics.live import unreachable
-
         return False, unreachable(settings, exc)
     except anthropic.APIError as exc:
         return False, classify_api_error(exc).message
@@ -119,9 +131,6 @@ async def test_anthropic(settings: Settings) -> ConnectionResult:
     page, count_tokens and one real request, each asked once (no retries: a refused
     connection is said at once). The sentence is plain words in the reader's
     language (a coded message); the steps' technical lines are the details."""
-    from docbatch_gui.diagnostics.claude_words import test_words
-    from docbatch_gui.diagnostics.live import live_check
-
     key = settings.anthropic_api_key
     if key is None:
         return ConnectionResult(False, english("claude_test_no_key"), 0.0)
@@ -147,8 +156,6 @@ async def test_anthropic(settings: Settings) -> ConnectionResult:
 
 
 def _tiny_jpeg() -> bytes:
-    from PIL import Image
-
     buffer = io.BytesIO()
     Image.new("L", (32, 32), 255).save(buffer, "JPEG")
     return buffer.getvalue()
@@ -156,11 +163,10 @@ def _tiny_jpeg() -> bytes:
 
 def _vision_probe(settings: Settings) -> Outcome:
     try:
+        # deferred: Google Vision (vision extra), 0.5 s to import
         import google.cloud.vision  # noqa: F401
     except ImportError:
         return _missing("Google Vision", "vision")
-    from docbatch_gui.domain.errors import DocBatchError
-    from docbatch_gui.pipeline.ocr_vision import VisionOcr
 
     engine = VisionOcr(
         endpoint=settings.google_vision_endpoint,
@@ -190,12 +196,6 @@ async def test_vision(settings: Settings) -> ConnectionResult:
 
 
 def _tesseract_probe(settings: Settings) -> Outcome:
-    from docbatch_gui.pipeline.ocr_tesseract import (
-        REQUIRED_LANGUAGES,
-        tesseract_available,
-        tesseract_languages,
-    )
-
     installed = tesseract_languages()
     if not tesseract_available():
         wanted = " ".join(f"tesseract-ocr-{lang}" for lang in REQUIRED_LANGUAGES)
@@ -231,6 +231,7 @@ def _hosts(uri: str) -> str:
 
 def _mongo_probe(uri: str) -> Outcome:
     try:
+        # deferred: pymongo (team extra), 0.27 s to import
         import pymongo
     except ImportError:
         return _missing("MongoDB", "team")
@@ -274,6 +275,7 @@ async def test_mongodb(settings: Settings) -> ConnectionResult:
 
 def _minio_probe(settings: Settings) -> Outcome:
     try:
+        # deferred: urllib3, 0.16 s to import
         import urllib3
         from minio import Minio
         from minio.error import S3Error
@@ -285,7 +287,6 @@ def _minio_probe(settings: Settings) -> Outcome:
     http = urllib3.PoolManager(
         timeout=urllib3.Timeout(connect=TIMEOUT, read=TIMEOUT), retries=urllib3.Retry(0)
     )
-    from docbatch_gui.storage.backends import minio_secret
 
     client = Minio(
         parts.netloc,
@@ -398,10 +399,6 @@ async def _redis_result(settings: Settings, url: str) -> ConnectionResult:
 
 
 def _mail_probe(settings: Settings) -> Outcome:
-    from docbatch_gui.domain.errors import DocBatchError
-    from docbatch_gui.domain.messages import english
-    from docbatch_gui.sources.mail_imap import Mailbox, mail_server
-
     try:
         server = mail_server(settings)
         with Mailbox(server) as box:

@@ -16,8 +16,24 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from docbatch_gui.diagnostics import connections
+from docbatch_gui.diagnostics.connections import anthropic_probe
+from docbatch_gui.diagnostics.live import live_check
+from docbatch_gui.diagnostics.webhook_check import webhook_reachable
+from docbatch_gui.engine.ocr_languages import languages_problem
+from docbatch_gui.engine.routing import route_for
 from docbatch_gui.extras import MissingExtra, available
-from docbatch_gui.settings.model import Settings
+from docbatch_gui.llm.catalogue import load_catalogue
+from docbatch_gui.pipeline.ocr_tesseract import tesseract_available, tesseract_languages
+from docbatch_gui.pipeline.prepare import prepare_pool, run_prepare
+from docbatch_gui.pipeline.profile import load_profile
+from docbatch_gui.pipeline.render import PrepareTask
+from docbatch_gui.settings.model import Settings, profile_models
+from docbatch_gui.settings.secrets import keyring_secret
+from docbatch_gui.storage.blobs import LocalBlobStore
+from docbatch_gui.storage.health import permission_problems, quick_check
+from docbatch_gui.storage.sqlite import SQLiteStore
+from docbatch_gui.system.privacy import privacy_fix
 
 
 class Status(StrEnum):
@@ -60,9 +76,6 @@ def _data_dir(settings: Settings) -> Check:
 
 def _privacy(settings: Settings) -> Check:
     """Other users of the machine must not read scans, text or fields."""
-    from docbatch_gui.storage.health import permission_problems
-    from docbatch_gui.system.privacy import privacy_fix
-
     problems = permission_problems(settings.data_dir)
     if problems:
         shown = ", ".join(problems[:3]) + (
@@ -78,8 +91,6 @@ def _privacy(settings: Settings) -> Check:
 
 def _leftovers(settings: Settings) -> Check:
     """Temporaries of writers that crashed: harmless, swept at the next start."""
-    from docbatch_gui.storage.blobs import LocalBlobStore
-
     if settings.minio_endpoint or not settings.blob_dir.is_dir():
         return Check("leftover temporaries", Status.OK, "none")
     left = LocalBlobStore(settings.blob_dir).leftover_temporaries()
@@ -97,8 +108,6 @@ def _leftovers(settings: Settings) -> Check:
 def _store(settings: Settings) -> Check:
     if settings.mongodb_uri:
         return Check("store", Status.INFO, "MongoDB (MONGODB_URI): see the MongoDB check")
-    from docbatch_gui.storage.health import quick_check
-    from docbatch_gui.storage.sqlite import SQLiteStore
 
     if settings.db_path.exists():
         finding = quick_check(settings.db_path)
@@ -126,9 +135,8 @@ def _store(settings: Settings) -> Check:
 
 def _renderer(settings: Settings) -> Check:
     """Render one generated page in an isolated child, as a real job would."""
+    # deferred: PyMuPDF, 2.1 s to import
     import pymupdf
-
-    from docbatch_gui.pipeline.render import PrepareTask
 
     with tempfile.TemporaryDirectory(dir=settings.data_dir) as tmp:
         pdf = Path(tmp) / "doctor.pdf"
@@ -160,16 +168,12 @@ def _renderer(settings: Settings) -> Check:
 
 
 async def _render_once(task: Any, deadline: float, on_count: Any, on_page: Any) -> None:
-    from docbatch_gui.pipeline.prepare import prepare_pool, run_prepare
-
     async with prepare_pool(1) as pool:
         await run_prepare(task, deadline, pool, on_count=on_count, on_page=on_page)
 
 
 def _anthropic_key(settings: Settings) -> str | None:
     """The key from the environment or settings, else the OS keyring."""
-    from docbatch_gui.settings.secrets import keyring_secret
-
     if settings.anthropic_api_key:
         return settings.anthropic_api_key.get_secret_value()
     return keyring_secret("ANTHROPIC_API_KEY")
@@ -177,8 +181,6 @@ def _anthropic_key(settings: Settings) -> str | None:
 
 def _anthropic(settings: Settings) -> Check:
     """A real call that costs nothing (count_tokens): proves the key and the network."""
-    from docbatch_gui.diagnostics.connections import anthropic_probe
-
     key = _anthropic_key(settings)
     if key is None:
         return Check(
@@ -198,11 +200,6 @@ def _anthropic(settings: Settings) -> Check:
 
 def _model(settings: Settings) -> Check:
     """The model and what every request asks of it, from the catalogue."""
-    from docbatch_gui.engine.routing import route_for
-    from docbatch_gui.llm.catalogue import load_catalogue
-    from docbatch_gui.pipeline.profile import load_profile
-    from docbatch_gui.settings.model import profile_models
-
     info = load_catalogue().model(settings.anthropic_model)
     prices = info.prices
     detail = (
@@ -224,8 +221,6 @@ def _model(settings: Settings) -> Check:
 def _ocr(settings: Settings) -> Check:
     engine = settings.ocr_engine
     if engine == "tesseract":
-        from docbatch_gui.pipeline.ocr_tesseract import tesseract_available, tesseract_languages
-
         if not tesseract_available():
             return Check(
                 "OCR",
@@ -234,7 +229,6 @@ def _ocr(settings: Settings) -> Check:
                 "installed: apt-get install tesseract-ocr tesseract-ocr-rus tesseract-ocr-eng",
             )
         languages = ", ".join(tesseract_languages())
-        from docbatch_gui.engine.ocr_languages import languages_problem
 
         problem = languages_problem(settings.ocr_languages)
         if problem is not None:
@@ -260,8 +254,6 @@ def _ocr(settings: Settings) -> Check:
 
 def _team_backends(settings: Settings) -> list[Check]:
     """Each configured team backend, through the Settings tab's *Test connection*."""
-    from docbatch_gui.diagnostics import connections
-
     checks = []
     for name, value, test in (
         ("MongoDB", settings.mongodb_uri, connections.test_mongodb),
@@ -319,8 +311,6 @@ def run_checks(settings: Settings) -> list[Check]:
 
 def _webhook(settings: Settings) -> list[Check]:
     """Only when WEBHOOK_URL is set: does anything answer there."""
-    from docbatch_gui.diagnostics.webhook_check import webhook_reachable
-
     found = webhook_reachable(settings)
     if found is None:
         return []
@@ -330,8 +320,6 @@ def _webhook(settings: Settings) -> list[Check]:
 
 def run_live(settings: Settings, *, batch: bool = False) -> list[Check]:
     """``doctor --live``: the real prompt and schema sent to Claude (``live_check``)."""
-    from docbatch_gui.diagnostics.live import live_check
-
     key = _anthropic_key(settings)
     if key is None:
         return [

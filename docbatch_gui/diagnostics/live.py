@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from docbatch_gui.domain.errors import DocBatchError
+from docbatch_gui.llm.answers import parse_answer
 from docbatch_gui.llm.catalogue import Usage, load_catalogue
 from docbatch_gui.llm.requests import ExtractionRequest, PagePayload, build_request
 from docbatch_gui.pipeline.profile import load_profile
@@ -91,9 +92,9 @@ async def live_check(
 
     ``retries`` overrides ANTHROPIC_MAX_RETRIES: the Settings tab's test asks once, so
     a refused connection is said at once instead of after the SDK's backoff."""
+    # deferred: the Anthropic SDK, 2.8 s to import
     import anthropic
 
-    from docbatch_gui.llm.answers import parse_answer
     from docbatch_gui.llm.claude import answer_payload, classify_api_error
 
     catalogue = load_catalogue()

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from docbatch_gui.llm.catalogue import load_catalogue
 from docbatch_gui.pipeline.profile import Profile, load_profile
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.settings.secrets import keyring_secret
@@ -58,7 +59,7 @@ def sync_client(
     settings: Settings, profile: Profile, key: str, metrics: SyncMetrics | None = None
 ) -> ClaudeSync:
     """The sync-mode client, configured the same way wherever a job runs."""
-    from docbatch_gui.llm.catalogue import load_catalogue
+    # deferred: the Anthropic SDK, 2.8 s to import
     from docbatch_gui.llm.claude import ClaudeSync  # the SDK is slow to import
 
     return ClaudeSync(
@@ -76,6 +77,7 @@ def sync_client(
 
 def batch_client(settings: Settings, key: str) -> BatchClient:
     """The Batches API client of the batch engine."""
+    # deferred: the Anthropic SDK, 2.8 s to import
     from docbatch_gui.llm.batches import BatchClient
 
     return BatchClient(

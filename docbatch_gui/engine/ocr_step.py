@@ -24,6 +24,7 @@ from docbatch_gui.pipeline.formats import stored_kind
 from docbatch_gui.pipeline.isolate import ChildPool
 from docbatch_gui.pipeline.ocr import OcrResult, rotate_jpeg
 from docbatch_gui.pipeline.ocr_run import OcrPage, engine_in_threads, tesseract_in_children
+from docbatch_gui.pipeline.ocr_vision import VisionOcr
 from docbatch_gui.pipeline.render import make_thumbnail
 
 log = logging.getLogger(__name__)
@@ -198,8 +199,6 @@ class OcrStep:
                 source_kind=stored_kind(source) if source else "",
             )
         else:
-            from docbatch_gui.pipeline.ocr_vision import VisionOcr
-
             vision = VisionOcr(
                 languages=[c.strip() for c in self.settings.ocr_languages.split(",")],
                 credentials_file=self.settings.google_application_credentials,

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from PIL import Image
+
 from docbatch_gui.llm.prompt import TOOL_NAME, output_schema, system_blocks
 from docbatch_gui.pipeline.page_plan import PageKind, small_size
 from docbatch_gui.pipeline.profile import Profile
@@ -94,8 +96,6 @@ def fit_image(jpeg: bytes, *, max_side: int, max_base64: int) -> tuple[bytes, in
     Pages are rendered at ~1.15 MP, far under the limits; this guards photos and
     future settings, and a request with more than 20 images (2000 px per side).
     """
-    from PIL import Image
-
     with Image.open(io.BytesIO(jpeg)) as image:
         width, height = image.size
         if max(width, height) <= max_side and _b64_len(len(jpeg)) <= max_base64:
@@ -119,8 +119,6 @@ def shrink_image(jpeg: bytes, long_edge: int) -> bytes:
     """The page JPEG at ``long_edge`` px on its long side (``page_plan.small_size``),
     for a text page whose image only has to show stamps and handwriting; the page as
     it is when it is no larger."""
-    from PIL import Image
-
     with Image.open(io.BytesIO(jpeg)) as image:
         size = small_size(long_edge, *image.size)
         if size == image.size or size == (0, 0):

@@ -27,6 +27,8 @@ from docbatch_gui.pipeline.child_bounds import (
     is_out_of_memory,
     tesseract_dies_with_us,
 )
+from docbatch_gui.pipeline.ocr_image import ocr_images
+from docbatch_gui.pipeline.ocr_tesseract import tesseract_page
 from docbatch_gui.pipeline.render import PrepareTask, page_text, render_pages
 from docbatch_gui.pipeline.words import encode as encode_words
 from docbatch_gui.system.bounds import peak_rss_mb, widen_pipe
@@ -149,6 +151,7 @@ def _text_layer(task: PrepareTask, page: Any) -> str:
     parent's event loop; empty when no profile was given."""
     if not task.profile_path:
         return ""
+    # deferred: the profile (pydantic, 0.13 s): a child that only renders never loads it
     from docbatch_gui.pipeline.text_layer import judge_text_layer
 
     return judge_text_layer(page.text, page.image_cover, _profile(task.profile_path)).value
@@ -158,9 +161,6 @@ def ocr_pages(task: dict[str, Any], send: Send) -> None:
     """Tesseract, page by page, in this isolated child: the job's deadline kills the
     whole group, tesseract's own processes included. Each result is sent as soon as it
     is ready, so the parent caches it before the next page starts."""
-    from docbatch_gui.pipeline.ocr_image import ocr_images
-    from docbatch_gui.pipeline.ocr_tesseract import tesseract_page
-
     tesseract_dies_with_us()
 
     images = ocr_images(
@@ -203,6 +203,7 @@ _PROFILES: dict[tuple[str, int], Any] = {}
 def _profile(path: str) -> Any:
     """The extraction profile, loaded once per file version: a long-lived child takes
     an administrator's edit at its next task, as a fresh process would."""
+    # deferred: the profile (pydantic, 0.13 s): a child that only renders never loads it
     from docbatch_gui.pipeline.profile import load_profile
 
     try:
@@ -219,6 +220,8 @@ def extract_offline(task: dict[str, Any], send: Send) -> None:
     """A job's documents from its pages' text, by the offline extractor. In a child:
     pure CPU work in the parent would hold the GIL and stall its event loop (and with
     it every other job and the GUI), and a runaway pattern is stopped by the deadline."""
+    # deferred: the offline extractor and the profile (pydantic, 0.13 s): a child that only
+    #   renders never loads them
     from docbatch_gui.pipeline.offline import PageText, extract_documents
     from docbatch_gui.pipeline.words import as_words
 
@@ -255,6 +258,8 @@ def _peak_rss_mb() -> float:
 def _release_caches() -> None:
     """Give back MuPDF's object cache between tasks: a long-lived child stays small."""
     with contextlib.suppress(Exception):
+        # deferred: PyMuPDF (2.1 s) loads in main(), after die_with_parent, not at this module's
+        #   import
         import pymupdf
 
         pymupdf.TOOLS.store_shrink(100)
@@ -267,6 +272,8 @@ def main(argv: list[str]) -> int:
     protocol = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     # Import the heavy libraries now, while the child waits for its first task.
+    # deferred: PyMuPDF (2.1 s) and Pillow load after die_with_parent, while the child waits for
+    #   its first task
     import pymupdf  # noqa: F401
     from PIL import Image  # noqa: F401
 

@@ -49,6 +49,7 @@ def tesseract_dies_with_us() -> None:
     extra = subprocess_options()
     if not extra:  # the system does it already (Windows: the child's job)
         return
+    # deferred: pytesseract, 0.25 s to import
     from pytesseract import pytesseract
 
     plain = pytesseract.subprocess_args

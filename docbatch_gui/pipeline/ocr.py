@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Protocol
 
+from PIL import Image
+
 from docbatch_gui.pipeline.words import Word
 
 
@@ -55,7 +57,6 @@ def rotate_jpeg(jpeg: bytes, rotation: int, quality: int = 80) -> bytes:
     rotation %= 360
     if rotation == 0:
         return jpeg
-    from PIL import Image
 
     with Image.open(io.BytesIO(jpeg)) as image:
         # PIL rotates counter-clockwise for positive angles

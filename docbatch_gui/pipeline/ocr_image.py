@@ -23,6 +23,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from PIL import Image, ImageOps
+
+from docbatch_gui.pipeline.opening import open_pdf
+from docbatch_gui.pipeline.render import PrepareTask
+
 OCR_DPI = 300
 #: a page an image covers this much of is a scan, read at the scan's own resolution
 #: when that is under OCR_DPI and at least MIN_SCAN_DPI (below, it is enlarged)
@@ -60,11 +65,7 @@ def _open_source(source: str | None, kind: str, file_name: str) -> Any | None:
         return None
     try:
         if kind == "pdf":
-            from docbatch_gui.pipeline.opening import open_pdf
-            from docbatch_gui.pipeline.render import PrepareTask
-
             return open_pdf(PrepareTask(source=source, file_name=file_name, kind=kind))
-        from PIL import Image
 
         return Image.open(source)
     except Exception:  # the stored page images are still there to read
@@ -81,8 +82,8 @@ def _from_source(document: Any, kind: str, page_no: int) -> OcrImage | None:
 
 
 def _render_pdf_page(document: Any, page_no: int) -> OcrImage:
+    # deferred: PyMuPDF, 2.1 s to import
     import pymupdf
-    from PIL import Image
 
     page = document.load_page(page_no - 1)
     rect = page.rect
@@ -121,8 +122,6 @@ def _scan_dpi(page: Any) -> int | None:
 
 
 def _image_frame(source: Any, kind: str, page_no: int) -> OcrImage:
-    from PIL import Image, ImageOps
-
     source.seek(page_no - 1)
     frame = ImageOps.exif_transpose(source) if kind == "jpeg" else source
     gray = frame.convert("L")
@@ -139,8 +138,6 @@ def _image_frame(source: Any, kind: str, page_no: int) -> OcrImage:
 
 def _from_stored(path: str, page_no: int) -> OcrImage:
     """The stored page JPEG, decoded; an unreadable one is left to the engine to report."""
-    from PIL import Image
-
     try:
         with open(path, "rb") as handle, Image.open(io.BytesIO(handle.read())) as decoded:
             return OcrImage(page_no, decoded.convert("L"), None)

@@ -28,11 +28,14 @@ import math
 import os
 import re
 import shutil
+import subprocess
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+from PIL import Image
 
 from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.domain.messages import english
@@ -75,6 +78,7 @@ def tesseract_languages() -> list[str]:
     Cached for the life of the process: a child is replaced long before an operator
     installs a language, and asking costs a process start.
     """
+    # deferred: pytesseract, 0.25 s to import
     import pytesseract
 
     try:
@@ -86,6 +90,7 @@ def tesseract_languages() -> list[str]:
 @functools.cache
 def tesseract_available() -> bool:
     """The binary is on the PATH and can read Russian and English (cached)."""
+    # deferred: pytesseract, 0.25 s to import
     import pytesseract
 
     if shutil.which(pytesseract.pytesseract.tesseract_cmd) is None:
@@ -110,6 +115,7 @@ def tesseract_page(
     pages go on; a missing binary or language is the installation's fault, not the
     page's, and raises ``ConfigError`` with the command that fixes it.
     """
+    # deferred: pytesseract, 0.25 s to import
     import pytesseract
 
     _check_installed(languages)
@@ -161,8 +167,7 @@ def measured_skew(image: Any, dpi: int | None, timeout: float) -> float:
     through Tesseract's layout analysis (``--psm 2`` reports "Deskew angle" in
     radians; the ``osd`` data is the smallest to load: 0.35 s of CPU on an A4 page at
     200 dpi, a tenth of its reading). 0 when the page gives no measure."""
-    import subprocess
-
+    # deferred: pytesseract, 0.25 s to import
     from pytesseract import pytesseract as engine
 
     args = engine.subprocess_args()
@@ -185,8 +190,6 @@ def measured_skew(image: Any, dpi: int | None, timeout: float) -> float:
 
 def _straightened(image: Any, skew: float) -> Any:
     """``image`` turned back by its skew when that is measurable (``MIN_SKEW``)."""
-    from PIL import Image
-
     if abs(skew) < MIN_SKEW:
         return image
     return image.rotate(-skew, resample=Image.Resampling.BICUBIC, fillcolor=255)
@@ -228,6 +231,7 @@ def read_text_and_words(
 
 def _read(image: Any, languages: str, config: str, timeout: float) -> tuple[str, list[Word], str]:
     """``read_text_and_words`` with the TSV itself (its word confidences)."""
+    # deferred: pytesseract, 0.25 s to import
     from pytesseract import pytesseract as engine
 
     with engine.save(image) as (base, path):
@@ -240,8 +244,6 @@ def _read(image: Any, languages: str, config: str, timeout: float) -> tuple[str,
 
 
 def _grayscale(image: bytes | Any) -> Any:
-    from PIL import Image
-
     if image is None:
         raise ValueError("no image")
     if isinstance(image, bytes | bytearray):
@@ -260,6 +262,7 @@ class _PageTimeout(Exception):
 
 def _check_installed(languages: str) -> None:
     """Fail the engine, not the page, when Tesseract or a requested language is missing."""
+    # deferred: pytesseract, 0.25 s to import
     import pytesseract
 
     if shutil.which(pytesseract.pytesseract.tesseract_cmd) is None:
@@ -306,6 +309,7 @@ def _osd(
     can still be read, so both mean "no answer" rather than an error. A timeout is
     not swallowed: the page's time is gone either way.
     """
+    # deferred: pytesseract, 0.25 s to import
     import pytesseract
 
     try:
@@ -328,8 +332,6 @@ def _osd(
 def _enlarged(image: Any) -> Any:
     """A small image scaled up (by 2 to 4) so that its text has the pixel height
     Tesseract's models expect."""
-    from PIL import Image
-
     factor = max(2, min(MAX_ENLARGE, SMALL_IMAGE_EDGE // max(1, max(image.size))))
     size = (image.width * factor, image.height * factor)
     return image.resize(size, Image.Resampling.LANCZOS)

@@ -80,6 +80,7 @@ def _words(annotation: Any) -> list[Word]:
 
 def _transient_errors() -> tuple[type[Exception], ...]:
     """Failures another attempt may cure: overload, a deadline, the network."""
+    # deferred: requests, 0.17 s to import
     import requests
     from google.api_core import exceptions as api
     from google.auth import exceptions as auth_exceptions
@@ -153,6 +154,7 @@ class VisionOcr:
 
     def _build_client(self) -> Any:
         require("vision", "google.cloud.vision", "Google Vision")
+        # deferred: Google Vision (vision extra), 0.5 s to import
         import google.auth
         from google.auth import exceptions as auth_exceptions
         from google.auth.credentials import AnonymousCredentials
@@ -186,6 +188,7 @@ class VisionOcr:
     def recognise(self, jpeg: bytes, page_no: int) -> OcrResult:
         """Text and orientation of one page; see the module docstring for failures."""
         client = self._get_client()
+        # deferred: Google Vision (vision extra), 0.5 s to import
         from google.api_core import exceptions as api  # loaded with the client: cheap now
 
         request = {
@@ -226,6 +229,7 @@ class VisionOcr:
         """A Retry for one page, and the transient failures it met. It stops after
         ``attempts`` calls (the predicate counts them: Retry itself only knows a
         deadline) and by the deadline that many timed-out calls and pauses take."""
+        # deferred: Google Vision (vision extra), 0.5 s to import
         from google.api_core.retry import Retry
 
         transient = _transient_errors()
@@ -270,6 +274,7 @@ class VisionOcr:
 
     def _classify(self, exc: Exception) -> str:
         """The cause of a transient failure, to retry; raises for everything else."""
+        # deferred: requests, 0.17 s to import
         import requests
         from google.api_core import exceptions as api
         from google.auth import exceptions as auth_exceptions

@@ -6,8 +6,11 @@ too many pixels (checked before anything is decoded)."""
 from __future__ import annotations
 
 import io
+import os
 import warnings
 from typing import TYPE_CHECKING, Any
+
+from PIL import Image
 
 from docbatch_gui.domain.errors import UnsupportedInput
 
@@ -33,6 +36,7 @@ def open_pdf(task: PrepareTask) -> Any:
     qpdf (through pikepdf) a try, as other readers do: it repairs a broken page tree
     and opens files encrypted with an empty user password. A file is called damaged
     only when both fail."""
+    # deferred: PyMuPDF, 2.1 s to import
     import pymupdf
 
     try:
@@ -106,11 +110,11 @@ def _through_qpdf(path: str) -> Any | None:
     """The file as qpdf reads it (repaired, decrypted with an empty password), opened
     by MuPDF from memory; None when qpdf cannot read it either. Bounded in size: the
     repaired copy lives in memory (a child writes no temporary files)."""
-    import os
-
+    # deferred: PyMuPDF, 2.1 s to import
     import pymupdf
 
     try:
+        # deferred: pikepdf, 0.08 s to import
         import pikepdf
     except ImportError:  # an installation without it: MuPDF's answer stands
         return None
@@ -137,8 +141,6 @@ def _ends_with_eof(path: str) -> bool:
 
 
 def open_image(task: PrepareTask) -> Any:
-    from PIL import Image
-
     Image.MAX_IMAGE_PIXELS = task.max_image_pixels
     try:
         with warnings.catch_warnings():

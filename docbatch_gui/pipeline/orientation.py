@@ -25,6 +25,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from PIL import Image
+
 from docbatch_gui.domain.messages import Worded, english
 
 #: OSD's score below which a 180° answer is not acted on. On the real-world corpus
@@ -165,8 +167,6 @@ def _direction(rotation: int) -> Worded:
 
 def turn(image: Any, rotation: int) -> Any:
     """A PIL image turned clockwise by ``rotation`` (a lossless transpose)."""
-    from PIL import Image
-
     transpose = {
         90: Image.Transpose.ROTATE_270,  # PIL's ROTATE_* turn counter-clockwise
         180: Image.Transpose.ROTATE_180,

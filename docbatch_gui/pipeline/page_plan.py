@@ -97,6 +97,7 @@ def image_cover(page: Any, infos: list[dict[str, Any]] | None = None) -> float:
 
     ``infos``: the page's image blocks when the caller has them already (a text page
     made with ``TEXT_PRESERVE_IMAGES``, its ``extractIMGINFO()``)."""
+    # deferred: PyMuPDF, 2.1 s to import
     import pymupdf
 
     if infos is None:

@@ -13,6 +13,8 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
+from PIL import Image
+
 from docbatch_gui.pipeline.formats import stored_kind
 
 log = logging.getLogger(__name__)
@@ -32,6 +34,7 @@ def peek(path: Path, *, max_pages: int) -> PageCount | None:
     try:
         kind = stored_kind(path)
         if kind == "pdf":
+            # deferred: PyMuPDF, 2.1 s to import
             import pymupdf
 
             with pymupdf.open(path) as document:
@@ -40,7 +43,6 @@ def peek(path: Path, *, max_pages: int) -> PageCount | None:
                     return None
                 rect = document.load_page(0).rect  # the page's dictionary, not its content
                 return PageCount(min(count, max_pages), float(rect.width), float(rect.height))
-        from PIL import Image
 
         with Image.open(path) as image:
             frames = int(getattr(image, "n_frames", 1) or 1)

@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from PIL import Image, ImageOps
+
 from docbatch_gui.domain.errors import UnsupportedInput
 from docbatch_gui.domain.messages import english
 from docbatch_gui.pipeline.child_bounds import is_out_of_memory
@@ -115,8 +117,6 @@ def _thumb_jpeg(image: Any) -> bytes:
 
 def make_thumbnail(page_jpeg: bytes) -> bytes:
     """A page's thumbnail from its stored JPEG; decodes at reduced scale (DCT scaling)."""
-    from PIL import Image
-
     with Image.open(io.BytesIO(page_jpeg)) as image:
         scale = THUMB_LONG_EDGE / max(image.size)
         image.draft("L", (int(image.width * scale), int(image.height * scale)))
@@ -158,8 +158,8 @@ def _page_range(task: PrepareTask, count: int) -> range:
 def _render_pdf(
     task: PrepareTask, on_count: Callable[[int], None], before_page: Callable[[int], None]
 ) -> Iterator[RenderedPage]:
+    # deferred: PyMuPDF, 2.1 s to import
     import pymupdf
-    from PIL import Image
 
     document = open_pdf(task)
     try:
@@ -226,6 +226,7 @@ def _read_layer(page: Any, shown: Any) -> tuple[str, Orientation, list[Word], fl
     from one MuPDF text page of the page's display list ``shown`` (made with its image
     blocks, so the cover needs no second text page). The display list is the page as
     shown, its /Rotate applied: boxes and line directions need no turning."""
+    # deferred: PyMuPDF, 2.1 s to import
     import pymupdf
 
     try:
@@ -311,8 +312,6 @@ def _text_orientation(textpage: Any, text: str) -> Orientation:
 def _render_image(
     task: PrepareTask, on_count: Callable[[int], None], before_page: Callable[[int], None]
 ) -> Iterator[RenderedPage]:
-    from PIL import Image, ImageOps
-
     with open_image(task) as source:
         frames = getattr(source, "n_frames", 1)
         if frames > task.max_pages:

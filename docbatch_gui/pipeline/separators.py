@@ -18,6 +18,9 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
+import zxingcpp
+from PIL import Image
+
 from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.reasons import ReviewCode
 
@@ -50,9 +53,6 @@ class Split:
 
 def page_barcodes(image: bytes) -> list[str]:
     """The values of the Code 128 and QR codes on a page image."""
-    import zxingcpp
-    from PIL import Image
-
     with Image.open(io.BytesIO(image)) as picture:
         found = zxingcpp.read_barcodes(
             picture.convert("L"),

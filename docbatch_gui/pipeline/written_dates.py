@@ -32,6 +32,7 @@ _SETTINGS = {
 
 @lru_cache(maxsize=4096)
 def _parse(span: str, languages: tuple[str, ...]) -> str | None:
+    # deferred: dateparser, 0.1 s to import
     import dateparser  # imported on first use: the reader of a numeric date never pays
 
     parsed = dateparser.parse(span, languages=list(languages), settings=_SETTINGS)

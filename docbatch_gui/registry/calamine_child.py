@@ -104,6 +104,8 @@ def _parse_here(
     """The importer's parse over the rows, sent in batches: a kept row as its views'
     values (``RowFilter.views``, or ``stored_views``; the importer builds the dicts), a
     filtered one as it is; an error as the exception, after the rows before it."""
+    # deferred: the importer (openpyxl, pydantic: most of a second) loads in _preload's thread
+    #   while calamine parses
     from docbatch_gui.registry.excel import OpenedSheet
     from docbatch_gui.registry.importer import ImportStats, parse_rows
     from docbatch_gui.registry.limits import bounded_rows
@@ -150,6 +152,8 @@ def _preload() -> None:
     # is a tenth of a second and its thread pool a hundred MB of address space.
     sys.modules.setdefault("numpy", None)  # type: ignore[arg-type]
     with contextlib.suppress(Exception):  # imported again, and failing, where used
+        # deferred: the importer (openpyxl, pydantic: most of a second) loads in this thread while
+        #   calamine parses
         import docbatch_gui.registry.importer  # noqa: F401
 
 

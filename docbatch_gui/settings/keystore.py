@@ -63,6 +63,7 @@ def system_keyring() -> KeyringBackend | None:
     """The keyring the operating system offers (or one a test installed); None when
     there is none (keyring's fail or null backend)."""
     try:
+        # deferred: keyring, 0.12 s to import
         import keyring
         from keyring.backends import chainer, fail
 
@@ -90,6 +91,7 @@ def file_keyring(*, create: bool) -> KeyringBackend | None:
     if not create and not path.exists():
         return None
     try:
+        # deferred: keyrings.cryptfile, 0.13 s to import
         from keyrings.cryptfile.cryptfile import CryptFileKeyring
     except ImportError:
         return None
@@ -169,6 +171,7 @@ def uses_file() -> bool:
 
 def _file_keyring_installed() -> bool:
     try:
+        # deferred: keyrings.cryptfile, 0.13 s to import
         import keyrings.cryptfile.cryptfile  # noqa: F401
     except ImportError:
         return False

@@ -25,6 +25,7 @@ from typing import Any
 from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 from docbatch_gui.domain.said import say
+from docbatch_gui.domain.text import printable
 from docbatch_gui.settings.keystore import (
     file_keyring,
     reading_backend,
@@ -68,6 +69,7 @@ def keyring_secret(name: str) -> str | None:
 
 
 def set_keyring_secret(name: str, value: str) -> None:
+    # deferred: keyring, 0.12 s to import
     from keyring.errors import NoKeyringError
 
     backend = writing_backend()
@@ -78,6 +80,7 @@ def set_keyring_secret(name: str, value: str) -> None:
 
 def delete_keyring_secret(name: str) -> None:
     """Forget a stored secret wherever it is; nothing stored is not an error."""
+    # deferred: keyring, 0.12 s to import
     from keyring.errors import PasswordDeleteError
 
     for backend in (system_keyring(), file_keyring(create=False)):
@@ -160,6 +163,7 @@ _known: set[str] = set()
 def secret_values(settings: Any) -> list[str | None]:
     """Every secret setting (any ``SecretStr``: a new one is covered without a change
     here) and the password of every URI setting."""
+    # deferred: pydantic, 0.13 s to import
     from pydantic import SecretStr
 
     values: list[str | None] = [
@@ -205,8 +209,6 @@ class ScrubbingFilter(logging.Filter):
     and escapes control characters a file name may carry into the message."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        from docbatch_gui.domain.text import printable
-
         message = record.getMessage()
         clean = printable(scrub_secrets(message), lines=True)  # no escape sequence acts
         if clean != message:

@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING
 from docbatch_gui.extras import require
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.settings.secrets import keyring_secret, split_uri_password
+from docbatch_gui.storage.blobs import LocalBlobStore
 from docbatch_gui.storage.health import make_private
+from docbatch_gui.storage.sqlite import SQLiteStore
 
 if TYPE_CHECKING:
     from docbatch_gui.storage.blobs import BlobStore
@@ -39,10 +41,10 @@ def store_identity(settings: Settings) -> str:
 def open_store(settings: Settings) -> Store:
     if settings.mongodb_uri:
         require("team", "pymongo", "MONGODB_URI (a shared MongoDB store)")
+        # deferred: pymongo (team extra), 0.27 s to import
         from docbatch_gui.storage.mongo import MongoStore
 
         return MongoStore.connect(settings.mongodb_uri)
-    from docbatch_gui.storage.sqlite import SQLiteStore
 
     store = SQLiteStore(settings.db_path, busy_timeout=settings.db_busy_timeout)
     make_private(settings.data_dir)  # the database and its journal: owner only
@@ -52,6 +54,7 @@ def open_store(settings: Settings) -> Store:
 def open_blobs(settings: Settings) -> BlobStore:
     if settings.minio_endpoint:
         require("team", "minio", "MINIO_ENDPOINT (shared MinIO blobs)")
+        # deferred: minio (team extra), 0.34 s to import
         from docbatch_gui.storage.minio_blobs import MinioBlobStore
 
         return MinioBlobStore(
@@ -63,7 +66,6 @@ def open_blobs(settings: Settings) -> BlobStore:
             cache_dir=settings.data_dir / "blob-cache",
             cache_max_bytes=settings.blob_cache_mb * 2**20,
         )
-    from docbatch_gui.storage.blobs import LocalBlobStore
 
     local = LocalBlobStore(settings.blob_dir)
     local.sweep_incoming()  # what a crashed writer left; live writers' files stay

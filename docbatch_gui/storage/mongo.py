@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from pymongo import ASCENDING, ReturnDocument
+from pymongo import ASCENDING, MongoClient, ReturnDocument
 from pymongo.database import Database
 
 from docbatch_gui.domain.errors import ErrorKind, NotFound
@@ -127,8 +127,6 @@ class MongoStore(MongoRecords, MongoIntents, MongoBudget, MongoRegistry, MongoCo
     @classmethod
     def connect(cls, uri: str, *, timeout_ms: int = 5000) -> MongoStore:
         """Open ``MONGODB_URI``; the database is the URI's, else ``docbatch``."""
-        from pymongo import MongoClient
-
         client: Any = MongoClient(uri, serverSelectionTimeoutMS=timeout_ms)
         database = client.get_default_database(default=DEFAULT_DB)
         return cls(database, owns_client=True)

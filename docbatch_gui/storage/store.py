@@ -39,6 +39,7 @@ from docbatch_gui.domain.registry import (
     SearchResult,
 )
 from docbatch_gui.domain.states import JobState, check_transition, state_words
+from docbatch_gui.settings.secrets import scrub_secrets
 
 #: Job columns that ``update_job`` and ``transition`` may set besides the state.
 JOB_FIELDS: frozenset[str] = frozenset(
@@ -408,8 +409,6 @@ def scrubbed(fields: dict[str, Any]) -> dict[str, Any]:
     A job's ``error`` that words a message (``domain.messages.Worded``) leaves its
     code and parameters in ``error_code`` and ``error_params``; any other new error
     clears them, so a code never outlives the text it worded."""
-    from docbatch_gui.settings.secrets import scrub_secrets
-
     clean = dict(fields)
     if "error" in clean and "error_code" not in clean:
         found = message_of(clean["error"])

@@ -10,12 +10,18 @@ of a second.
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import fcntl
 import os
+import resource
 import signal
 import stat
 import sys
+import threading
 from pathlib import Path
 from typing import Any, NoReturn
+
+import psutil
 
 assert sys.platform != "win32"  # mypy --platform win32 skips this module
 
@@ -56,8 +62,6 @@ def kill_tree(pid: int) -> None:
 def tree_members(pid: int) -> list[int]:
     """Live processes of the group led by ``pid``: a killed child stays a zombie until
     it is reaped, and a zombie no longer runs, so it does not count."""
-    import psutil
-
     gone = (psutil.STATUS_ZOMBIE, psutil.STATUS_DEAD)
     members = []
     for other in psutil.pids():
@@ -88,7 +92,6 @@ def die_with_parent() -> None:
     ``atexit`` still kills its children on a normal exit."""
     if not linux():
         return
-    import ctypes
 
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
@@ -103,7 +106,6 @@ def cap_memory(extra: int) -> int | None:
     limit set, or None where it cannot be (not Linux, or ``extra`` is 0)."""
     if not linux() or extra <= 0:
         return None
-    import resource
 
     with open("/proc/self/statm") as statm:
         size = int(statm.read().split()[0]) * resource.getpagesize()
@@ -125,7 +127,6 @@ def widen_pipe(fd: int, size: int) -> None:
     """Ask for a pipe of ``size`` bytes (Linux; elsewhere the default stays)."""
     if not _PIPE_SIZE_SUPPORTED:
         return
-    import fcntl
 
     with contextlib.suppress(OSError, AttributeError):
         fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, size)
@@ -134,16 +135,12 @@ def widen_pipe(fd: int, size: int) -> None:
 def peak_rss_mb() -> float:
     """This process's peak resident memory in MB (``ru_maxrss``: KB on Linux, bytes on
     macOS)."""
-    import resource
-
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return round(peak / (2**20 if sys.platform == "darwin" else 1024), 1)
 
 
 def lowest_thread_priority() -> None:
     """The calling thread at the lowest priority (Linux: a thread has a priority)."""
-    import threading
-
     with contextlib.suppress(OSError, AttributeError):
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
 

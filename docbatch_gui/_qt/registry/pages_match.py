@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from docbatch_gui._qt.registry.dialogs import FilteredRowsDialog
 from docbatch_gui._qt.registry.models import RowsModel, filter_text, reason_label
 from docbatch_gui._qt.registry.pages_setup import WizardPart, letters, preview_table
 from docbatch_gui._qt.tasks import spawn
@@ -138,8 +139,6 @@ class FiltersPage(WizardPart):
         self.show_all.setEnabled(shown > 0)
 
     async def open_full_list(self) -> None:
-        from docbatch_gui._qt.registry.dialogs import FilteredRowsDialog
-
         if self.owner.preview is None:
             return
         dialog = FilteredRowsDialog(self, *self.filtered_rows(self.owner.preview))

@@ -34,6 +34,7 @@ from docbatch_gui._qt.settings.spin import RangeDoubleSpinBox, RangeSpinBox
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.dialogs import choose_files, choose_folder
 from docbatch_gui.domain.messages import words_of
+from docbatch_gui.llm.catalogue import load_catalogue
 from docbatch_gui.settings.invalid import describe_allowed
 from docbatch_gui.settings.keystore import file_path, system_keyring, uses_file
 from docbatch_gui.settings.model import CHOICE_FIELDS, fixed_choices
@@ -92,7 +93,6 @@ def value_label(value: str, field: str = "") -> str:
     }
     if value in labels:
         return labels[value]
-    from docbatch_gui.llm.catalogue import load_catalogue
 
     model = load_catalogue().get(value)
     if model is not None:  # "claude-haiku-5-5 · Claude Haiku 5.5 · $0.1 / $0.5 per MTok"

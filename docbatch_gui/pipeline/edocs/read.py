@@ -70,6 +70,7 @@ def _from(document: DataDocument, member: str) -> DataDocument:
 
 def read_facturx(data: bytes, name: str) -> DataDocument:
     """The invoice embedded in a PDF, with the ``factur-x`` library."""
+    # deferred: factur-x (pypdf), 0.38 s to import
     from facturx import get_xml_from_pdf  # imports pypdf: only for such a PDF
 
     try:
@@ -99,6 +100,7 @@ def read_data_file(path: Path, name: str) -> DataReading:
 def has_embedded_invoice(path: Path) -> bool:
     """A PDF carrying a Factur-X / ZUGFeRD / XRechnung invoice (by its attachment's
     name; only the file's catalogue is read, never a page)."""
+    # deferred: PyMuPDF, 2.1 s to import
     import pymupdf
 
     try:
