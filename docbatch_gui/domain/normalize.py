@@ -378,27 +378,18 @@ def normalize_amount(s: object) -> str | None:
 
 # ---------------------------------------------------------------------- tax ids
 
-_INN10_WEIGHTS = (2, 4, 10, 3, 5, 9, 4, 6, 8)
-_INN12_WEIGHTS_1 = (7, 2, 4, 10, 3, 5, 9, 4, 6, 8)
-_INN12_WEIGHTS_2 = (3, 7, 2, 4, 10, 3, 5, 9, 4, 6, 8)
-
-
-def _inn_check(digits: list[int], weights: tuple[int, ...]) -> int:
-    return sum(d * w for d, w in zip(digits, weights, strict=False)) % 11 % 10
-
 
 def inn_is_valid(inn: str) -> bool:
-    """Check a Russian INN (10 digits for companies, 12 for individuals).
+    """Check a Russian INN (10 digits for companies, 12 for individuals) by its
+    control digits (python-stdnum's ``stdnum.ru.inn``).
 
     OCR and typing errors in an INN are common and the checksum catches almost all
     of them, so an INN that fails it must not reach the registry as if it were read.
+    The value must be digits only (stdnum would strip spaces) and not all zeros (whose
+    control digits are zeros too).
     """
-    if not inn.isdigit() or len(inn) not in (10, 12) or not inn.strip("0"):
-        return False
-    digits = [int(ch) for ch in inn]
-    if len(inn) == 10:
-        return _inn_check(digits, _INN10_WEIGHTS) == digits[9]
-    return (
-        _inn_check(digits, _INN12_WEIGHTS_1) == digits[10]
-        and _inn_check(digits, _INN12_WEIGHTS_2) == digits[11]
-    )
+    # deferred: python-stdnum imports pydoc and ssl, 0.27-0.43 s after the pipeline's
+    #   modules; a child that only renders never checks one
+    from stdnum.ru import inn as stdnum_inn
+
+    return inn.isdigit() and bool(inn.strip("0")) and stdnum_inn.is_valid(inn)

@@ -25,6 +25,7 @@ from docbatch_gui.domain.models import Document, Job
 from docbatch_gui.outbound.files import atomic_output
 from docbatch_gui.outbound.layouts import Layout
 from docbatch_gui.outbound.lines import SHEET_NAMES, as_number, default_columns, line_table, title
+from docbatch_gui.outbound.text_values import date_text, number_text
 from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.registry.exporter import AMOUNT_FORMAT, DATE_FORMAT, escape_cell, header
 
@@ -258,21 +259,19 @@ def _write_csv(
     profile: Profile,
     options: ExportOptions,
 ) -> None:
-    russian = options.language == "ru"
-    delimiter = options.delimiter or (";" if russian else ",")
-    comma_decimal = delimiter == ";"
-    cells = _Cells(profile, options.language)
+    language = options.language
+    delimiter = options.delimiter or (";" if language == "ru" else ",")
+    cells = _Cells(profile, language)
 
     def text(value: Any) -> str:
         if value is None:
             return ""
-        if isinstance(value, datetime):
-            return value.strftime("%d.%m.%Y %H:%M" if russian else "%Y-%m-%d %H:%M")
-        if isinstance(value, date):
-            return value.strftime("%d.%m.%Y") if russian else value.isoformat()
+        if isinstance(value, date):  # a datetime too
+            return date_text(value, language)
         if isinstance(value, float):
-            shown = f"{value:.2f}"
-            return shown.replace(".", ",") if comma_decimal else shown
+            return number_text(value, language, delimiter, places=2)
+        if isinstance(value, Decimal):  # a line's quantity or price: every digit it has
+            return number_text(value, language, delimiter, places=None)
         return str(escape_cell(value))
 
     # utf-8-sig: the byte-order mark is how Excel knows the file is UTF-8
@@ -282,14 +281,7 @@ def _write_csv(
             columns = layout.lines or default_columns(profile)
             writer.writerow([text(title(c, profile, options.language)) for c in columns])
             for values in line_table(pairs, profile, columns):
-                writer.writerow(
-                    [
-                        (str(v).replace(".", ",") if comma_decimal else str(v))
-                        if isinstance(v, Decimal)
-                        else text(v)
-                        for v in values
-                    ]
-                )
+                writer.writerow([text(v) for v in values])
             return
         # a header a person wrote (--columns) is text like any cell: a formula is escaped
         writer.writerow([text(c.title(profile, options.language)) for c in layout.columns])

@@ -228,3 +228,15 @@ def test_a_broken_rate_table_stops_with_a_clear_message(tmp_path: Path) -> None:
     path.write_text("{", encoding="utf-8")
     with pytest.raises(ConfigError, match="not valid JSON"):
         load_rates(path)
+
+
+def test_an_ogrnip_whose_rest_modulo_13_is_ten_or_more_takes_its_last_digit() -> None:
+    """The tax service's rule: the control digit is the last digit of the rest (here
+    30450011600005 mod 13 = 10, so 0); python-stdnum alone would compare 10 and refuse."""
+    from stdnum.ru import ogrn
+
+    assert int("30450011600005") % 13 == 10
+    assert not ogrn.is_valid("304500116000050")  # what the check corrects
+    assert ogrn_is_valid("304500116000050")
+    assert not ogrn_is_valid("304500116000051")
+    assert not ogrn_is_valid("104500116000050")  # 15 digits belong to a sole trader (3, 4)
