@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
 # Quick start, command 2: install everything the tests need and run the whole suite.
 # .ci/run calls exactly this. Extra arguments go to pytest.
-# --fast: the fast loop, every test but those marked slow (about a minute on 2 cores);
-# the other arguments still go to pytest (docs/testing.md).
+# --fast: the fast loop, every test but those marked slow (under a minute on 2 cores);
+# --no-lint: skip the lint step (ruff, lint-imports, mypy), which runs first and stops
+# the run when it fails; the other arguments still go to pytest (docs/testing.md).
 args=()
+lint=1
 for arg in "$@"; do
-    if [ "$arg" = "--fast" ]; then args+=(-m "not slow"); else args+=("$arg"); fi
+    case "$arg" in
+        --fast) args+=(-m "not slow") ;;
+        --no-lint) lint=0 ;;
+        *) args+=("$arg") ;;
+    esac
 done
 set -- ${args[@]+"${args[@]}"}
 source "$(dirname "$0")/bootstrap.sh"
@@ -27,6 +33,10 @@ export QT_QPA_PLATFORM=offscreen
 # module again, and each CLI, render child or Celery worker a test starts compiles
 # docbatch_gui again (about 5 s of CPU per worker, half a second per child, every run).
 unset PYTHONDONTWRITEBYTECODE
+if [ "$lint" -eq 1 ]; then
+    say "lint: ruff, lint-imports, mypy (this platform and win32)"
+    VENV="$VENV" bash "$ROOT/scripts/lint.sh" || exit 1
+fi
 say "running the test suite"
 # Two workers: most tests wait on child processes, fake servers and polling, so two
 # share the two cores well (about 5 minutes instead of 8).

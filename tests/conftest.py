@@ -45,7 +45,6 @@ os.environ["DOCBATCH_SETTINGS_FILE"] = os.path.join(
 #: the longest tests (minutes of CPU each), started first
 LONGEST = (
     "test_million_rows_stream_in_bounded_memory",
-    "test_mypy_is_clean",
     "test_the_app_resolves_as_windows_wheels",
 )
 

@@ -56,7 +56,10 @@ def ogrn_is_valid(value: str) -> bool:
     from stdnum.ru import ogrn as stdnum_ogrn
 
     number = digits_of(value)
-    if not number.isdigit() or not number.strip("0"):
+    if not number.isdecimal():
+        return False
+    number = "".join(str(int(ch)) for ch in number)  # any script's digits, as ASCII
+    if not number.strip("0"):
         return False
     if stdnum_ogrn.is_valid(number):
         return True

@@ -385,11 +385,14 @@ def inn_is_valid(inn: str) -> bool:
 
     OCR and typing errors in an INN are common and the checksum catches almost all
     of them, so an INN that fails it must not reach the registry as if it were read.
-    The value must be digits only (stdnum would strip spaces) and not all zeros (whose
-    control digits are zeros too).
+    The value must be digits only (stdnum would strip spaces; digits of any script
+    count, stdnum reads ASCII ones) and not all zeros (whose control digits are zeros).
     """
     # deferred: python-stdnum imports pydoc and ssl, 0.27-0.43 s after the pipeline's
     #   modules; a child that only renders never checks one
     from stdnum.ru import inn as stdnum_inn
 
-    return inn.isdigit() and bool(inn.strip("0")) and stdnum_inn.is_valid(inn)
+    if not inn.isdecimal():
+        return False
+    digits = "".join(str(int(ch)) for ch in inn)  # any script's digits, as the sum reads them
+    return bool(digits.strip("0")) and stdnum_inn.is_valid(digits)
