@@ -10,8 +10,14 @@ The sets (``--sets``, default all that are present):
 - ``sroie``: receipts of ICDAR-2019 SROIE (date and total), when
   ``--download-sroie N`` has put them in ``.corpus/accuracy/sroie`` (git-ignored;
   manifest with origin, sha256 and answers; research-use data, never committed);
-- ``docile``: DocILE's sample, read the same way from ``.corpus/accuracy/docile``
-  when a manifest of that shape is there (no downloader yet).
+- ``docile``: DocILE documents (invoices of many vendors and layouts, with annotated
+  fields and line items), put in ``.corpus/accuracy/docile`` by ``--import-docile DIR``
+  from a DocILE dataset folder (``annotations/``, ``pdfs/``: the public sample in
+  rossumai/docile's ``tests/data/sample-dataset``, or the full set an operator
+  downloaded under its licence) or by ``--docile-git CLONE`` from a clone of that
+  repository at a pinned commit; manifest with origin, sha256 and answers, never
+  committed. Besides number, date and total it scores the line items (``lines``: the
+  count of rows read against the annotated rows).
 
 Each file goes through the real ``DocBatchApp`` on a fresh data folder: ``offline``
 (the offline reader, Tesseract OCR for scans: no key, no network) always, and with
@@ -51,7 +57,7 @@ from docbatch_gui.settings.loading import load_settings  # noqa: E402
 
 DATA = ROOT / "bench" / "data"
 DOWNLOADED = ROOT / ".corpus" / "accuracy"
-FIELDS = ("number", "date", "amount", "vat", "currency")
+FIELDS = ("number", "date", "amount", "vat", "currency", "lines")
 #: the fields the acceptance figure counts (number, date and total of each invoice)
 KEY_FIELDS = ("number", "date", "amount")
 #: the bench's field names that the bundled profile calls otherwise
@@ -204,6 +210,92 @@ def download_sroie(count: int, git_dir: Path | None = None) -> Path:
     return folder
 
 
+DOCILE_REPO = "rossumai/docile"
+DOCILE_COMMIT = "12f9502d1ee80143c24eb98d89abc324db8003b6"
+DOCILE_SAMPLE = "tests/data/sample-dataset"
+#: DocILE's document types → the bundled profile's
+DOCILE_TYPES = {"tax_invoice": "invoice", "invoice": "invoice", "proforma": "invoice"}
+
+
+def docile_answers(annotation: Mapping[str, Any]) -> dict[str, Any]:
+    """Number, date, total, type and line count of one DocILE annotation."""
+    from docbatch_gui.domain.normalize import normalize_date
+
+    fields: dict[str, str] = {}
+    for item in annotation.get("field_extractions", []):
+        fields.setdefault(item["fieldtype"], item.get("text") or "")
+    total = fields.get("amount_total_gross") or fields.get("amount_due")
+    rows = {item.get("line_item_id") for item in annotation.get("line_item_extractions", [])}
+    kind = DOCILE_TYPES.get(annotation.get("metadata", {}).get("document_type", ""))
+    answers: dict[str, Any] = {
+        "number": fields.get("document_id") or None,
+        "date": normalize_date(fields["date_issue"]) if fields.get("date_issue") else None,
+        "amount": normalize_amount(total) if total else None,
+        "lines": len(rows - {None}) or None,
+    }
+    if kind:
+        answers["doc_type"] = kind
+    return answers
+
+
+def import_docile(folder: Path | None = None, git_dir: Path | None = None) -> Path:
+    """DocILE documents (``pdfs/<id>.pdf`` with ``annotations/<id>.json``) from a dataset
+    ``folder`` or from the sample in a clone (``git_dir``) at :data:`DOCILE_COMMIT`, into
+    ``DOWNLOADED/docile`` with a manifest (origin, sha256, answers)."""
+    import hashlib
+    import subprocess
+
+    def listing() -> list[str]:
+        if git_dir is None:
+            assert folder is not None
+            return sorted(p.stem for p in (folder / "annotations").glob("*.json"))
+        names = subprocess.run(
+            [
+                "git",
+                "-C",
+                str(git_dir),
+                "ls-tree",
+                "--name-only",
+                DOCILE_COMMIT,
+                f"{DOCILE_SAMPLE}/annotations/",
+            ],
+            capture_output=True,
+            check=True,
+            text=True,
+        ).stdout.split()
+        return sorted(Path(n).stem for n in names)
+
+    def read(relative: str) -> tuple[bytes, str]:
+        if git_dir is None:
+            assert folder is not None
+            return (folder / relative).read_bytes(), str((folder / relative).resolve())
+        path = f"{DOCILE_SAMPLE}/{relative}"
+        body = subprocess.run(
+            ["git", "-C", str(git_dir), "show", f"{DOCILE_COMMIT}:{path}"],
+            capture_output=True,
+            check=True,
+        ).stdout
+        return body, f"github:{DOCILE_REPO}@{DOCILE_COMMIT}:{path}"
+
+    target = DOWNLOADED / "docile"
+    target.mkdir(parents=True, exist_ok=True)
+    files: dict[str, Any] = {}
+    for doc_id in listing():
+        annotation, _ = read(f"annotations/{doc_id}.json")
+        pdf, origin = read(f"pdfs/{doc_id}.pdf")
+        name = f"docile_{doc_id}.pdf"
+        (target / name).write_bytes(pdf)
+        meta = json.loads(annotation).get("metadata", {})
+        files[name] = {
+            "origin": origin,
+            "sha256": hashlib.sha256(pdf).hexdigest(),
+            "answers": docile_answers(json.loads(annotation)),
+            "language": {"eng": "en"}.get(meta.get("language", ""), meta.get("language", "en")),
+        }
+    (target / "manifest.json").write_text(json.dumps({"files": files}, indent=1) + "\n")
+    return target
+
+
 # --------------------------------------------------------------------- judging
 
 
@@ -223,6 +315,8 @@ def verdict(field_name: str, expected: Any, found: Any) -> str:
             return "right" if abs(float(value) - float(expected)) < 0.005 else "wrong"
         except (TypeError, ValueError):
             return "wrong"
+    if field_name == "lines":
+        return "right" if int(found) == int(expected) else "wrong"
     if field_name == "currency":
         return "right" if str(expected).upper() == str(found).upper() else "wrong"
     return "right" if str(expected) == str(found) else "wrong"
@@ -240,7 +334,10 @@ def read_all(cases: list[Case], mode: str, data_dir: Path, **settings: Any) -> d
             cost = sum(r.cost_usd or 0.0 for r in app.store.list_requests(job.id))
             first = documents[0] if documents else None
             found[job.file_name] = {
-                "fields": dict(first.fields) if first else {},
+                "fields": {
+                    **(dict(first.fields) if first else {}),
+                    "lines": len(first.lines) if first and first.lines else None,
+                },
                 "confidence": dict(first.confidence) if first else {},
                 "doc_type": first.doc_type if first else None,
                 "state": job.state.value,
@@ -311,10 +408,24 @@ def main() -> None:
         help="first fetch N SROIE receipts into .corpus/accuracy/sroie (network)",
     )
     parser.add_argument("--sroie-git", type=Path, help="read SROIE from this local clone instead")
+    parser.add_argument(
+        "--import-docile",
+        type=Path,
+        metavar="DIR",
+        help="first copy a DocILE dataset folder (annotations/, pdfs/) into .corpus/accuracy",
+    )
+    parser.add_argument(
+        "--docile-git",
+        type=Path,
+        metavar="CLONE",
+        help="first copy DocILE's public sample from this clone of rossumai/docile",
+    )
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
     if args.download_sroie:
         download_sroie(args.download_sroie, args.sroie_git)
+    if args.import_docile or args.docile_git:
+        import_docile(args.import_docile, args.docile_git)
     wanted = set(args.sets.split(","))
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)

@@ -18,8 +18,11 @@ the manifest's expectations:
 
 Run ``scripts/corpus.py`` first, then ``.venv/bin/python bench/corpus.py
 [--corpus DIR] [--only SUBSTRING]``. The last line is one JSON object
-``{"files", "pages", "opened_share", "rotation_errors", "text_lost_pages",
-"pages_per_s"}``.
+``{"files", "pages", "opened_share", "rotation_errors", "wrong_unflagged",
+"text_lost_pages", "pages_per_s", "turned_unchecked_pages", "uncertain_pages",
+"by_corpus"}``; ``wrong_unflagged`` counts the pages facing the wrong way that were not
+flagged *orientation uncertain*, and ``by_corpus`` gives the orientation figures of
+each project's files.
 """
 
 from __future__ import annotations
@@ -66,32 +69,55 @@ def main() -> None:
         by_path = {Path(j.source_path): j for j in jobs}
         refused, rotation_errors, text_lost, pages = [], [], [], 0
         unchecked_turns: list[tuple[str, int, int, float]] = []
+        #: per corpus (the project the files come from): the orientation figures
+        by_corpus: dict[str, dict[str, int]] = {}
+        wrong_unflagged: list[tuple[str, int, int, int]] = []
         uncertain: list[tuple[str, int, str]] = []
         for path, entry in paths.items():
             job = by_path.get(path.resolve())
             name = f"{entry['project']}/{entry['file']}"
+            tally = by_corpus.setdefault(
+                entry["project"],
+                {
+                    "files": 0,
+                    "pages": 0,
+                    "checked_pages": 0,
+                    "rotation_errors": 0,
+                    "wrong_unflagged": 0,
+                    "uncertain_pages": 0,
+                },
+            )
+            tally["files"] += 1
             if job is None:
                 refused.append((name, "no job"))
                 continue
             pages += job.pages or 0
+            tally["pages"] += job.pages or 0
             if entry["opens"] and job.state not in PROCESSED:
                 refused.append((name, f"{job.state.value}: {(job.error or '')[:90]}"))
             stored = {p.page_no: p for p in app.pages(job.id)} if job.state in PROCESSED else {}
             for number, expected in enumerate(entry["rotation"] or [], start=1):
                 page = stored.get(number)
+                tally["checked_pages"] += page is not None
                 if page is not None and page.rotation % 360 != expected:
                     rotation_errors.append((name, number, expected, page.rotation))
+                    tally["rotation_errors"] += 1
+                    if not page.orientation_uncertain:
+                        wrong_unflagged.append((name, number, expected, page.rotation))
+                        tally["wrong_unflagged"] += 1
             known = entry["rotation"] or []
             for page in stored.values():
                 if page.rotation % 360 and page.page_no > len(known):
                     unchecked_turns.append(
                         (name, page.page_no, page.rotation, page.rotation_confidence)
                     )
-            uncertain += [
+            flagged = [
                 (name, p.page_no, p.orientation_note)
                 for p in stored.values()
                 if p.orientation_uncertain
             ]
+            uncertain += flagged
+            tally["uncertain_pages"] += len(flagged)
             for number in entry["text_pages"]:
                 page = stored.get(number)
                 if page is not None and not page.text.strip():
@@ -115,11 +141,21 @@ def main() -> None:
         "pages": pages,
         "opened_share": round(1 - len(refused) / max(1, len(opened)), 3),
         "rotation_errors": len(rotation_errors),
+        #: pages facing the wrong way and not flagged "orientation uncertain" (must be 0)
+        "wrong_unflagged": len(wrong_unflagged),
         "text_lost_pages": len(text_lost),
         "pages_per_s": round(pages / elapsed, 2) if elapsed else None,
         "turned_unchecked_pages": len(unchecked_turns),
         "uncertain_pages": len(uncertain),
+        "by_corpus": by_corpus,
     }
+    for project, tally in sorted(by_corpus.items()):
+        print(
+            f"corpus    {project}: {tally['files']} files, {tally['pages']} pages, "
+            f"{tally['checked_pages']} of known orientation, {tally['rotation_errors']} "
+            f"facing wrong ({tally['wrong_unflagged']} without a flag), "
+            f"{tally['uncertain_pages']} flagged uncertain"
+        )
     print(
         f"{figures['files']} files, {pages} pages in {elapsed:.1f} s; opened "
         f"{figures['opened_share']:.1%} of those a reader opens; "

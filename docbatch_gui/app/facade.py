@@ -385,7 +385,7 @@ class DocBatchApp(JobMoves, BatchViews, RemoteSources, BudgetViews):
                     # deferred: Celery (team extra), 0.3 s with its app
                     from docbatch_gui.distributed.dispatch import dispatch_queued
 
-                    dispatch_queued(self.store, self.settings, self._dispatched)
+                    dispatch_queued(self.store, self.settings, self._dispatched, gate)
                 if self.lock.acquire():
                     if not self.recovered:
                         recover_interrupted(

@@ -26,6 +26,16 @@ def task_id_argument(value: object, what: str) -> int:
     return value
 
 
+def budget_run_argument(value: object) -> str | None:
+    """The admitted run a job's requests count against: None, or the 32 hex digits the
+    dispatching process's budget gate made (``BudgetGate.run_of``)."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or len(value) != 32 or value.strip("0123456789abcdef"):
+        raise RefusedArgument(f"budget run must be 32 hex digits or none, not {value!r}")
+    return value
+
+
 def shared_path(settings: Settings, value: object, what: str) -> Path:
     """``value`` as a path inside SHARED_FOLDER, or a refusal naming why."""
     folder = settings.shared_folder

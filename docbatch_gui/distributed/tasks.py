@@ -21,6 +21,7 @@ from celery import Task
 from docbatch_gui.coordination.workload import Workload, workload_for
 from docbatch_gui.distributed import registry_calls
 from docbatch_gui.distributed.arguments import (
+    budget_run_argument,
     registry_config_argument,
     shared_path,
     task_id_argument,
@@ -93,10 +94,14 @@ def _requeue_after_lost_worker(store: Any, job: Job) -> None:
 
 
 @app.task(bind=True, name="docbatch.process_job", **LIMITS)
-def process_job(self: Task, job_id: int, prepare_only: bool = False) -> dict[str, Any]:
-    """Prepare a job and, unless ``prepare_only`` (batch mode), extract its documents."""
+def process_job(
+    self: Task, job_id: int, prepare_only: bool = False, budget_run: str | None = None
+) -> dict[str, Any]:
+    """Prepare a job and, unless ``prepare_only`` (batch mode), extract its documents;
+    its paid requests count against the admitted run ``budget_run`` (the run cap)."""
     settings = task_settings()
     job_id = task_id_argument(job_id, "job")
+    budget_run = budget_run_argument(budget_run)
     report = reporter(self)
 
     def on_job(job: Job) -> None:
@@ -109,7 +114,11 @@ def process_job(self: Task, job_id: int, prepare_only: bool = False) -> dict[str
         job = context.store.get_job(job_id)
         if (self.request.delivery_info or {}).get("redelivered"):
             _requeue_after_lost_worker(context.store, job)
-        final = asyncio.run(run_job(context, job_id, listener=on_job, prepare_only=prepare_only))
+        final = asyncio.run(
+            run_job(
+                context, job_id, listener=on_job, prepare_only=prepare_only, budget_run=budget_run
+            )
+        )
         state = final.state.value if final is not None else context.store.get_job(job_id).state
         report(Progress(1, 1, f"job {job_id}: {state}"))
         return {

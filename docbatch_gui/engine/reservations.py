@@ -74,10 +74,15 @@ def stale(reservation: Reservation, now: datetime) -> bool:
 class Purse:
     """Reserves and releases for one engine (or one Celery task) on the store."""
 
-    def __init__(self, context: EngineContext, gate: BudgetGate | None = None) -> None:
+    def __init__(
+        self, context: EngineContext, gate: BudgetGate | None = None, run: str | None = None
+    ) -> None:
         self.store = context.store
         self.settings = context.settings
         self.gate = gate
+        #: the admitted run a Celery task's requests count against (its run cap): the
+        #: dispatching process's gate admitted the job and sent the run with the task
+        self.run = run
         self.forecaster = gate.forecaster if gate is not None else None
         self._context = context
         self.owner = _owner()
@@ -136,7 +141,7 @@ class Purse:
         self._sweep()
         jobs = {r.job_id for r in requests}
         gate = self.gate
-        run = gate.run_of(next(iter(jobs))) if gate is not None else None
+        run = gate.run_of(next(iter(jobs))) if gate is not None else self.run
         allowed = set(self.store.get_setting(ALLOW_KEY) or [])
         forced = forced or bool(allowed & jobs) or (gate is not None and gate.forced_any(jobs))
         usd = self.high(requests, batch=batch)

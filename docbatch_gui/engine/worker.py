@@ -91,12 +91,13 @@ class LocalWorker:
         may_start: Callable[[], bool] | None = None,
         workload: Workload | None = None,
         gate: BudgetGate | None = None,
+        budget_run: str | None = None,
     ) -> None:
         self.context = context
         #: lets a run's Claude jobs start only within the budget caps (None: no check)
         self.gate = gate
         #: reserves before every paid request, within the caps, with every process
-        self.purse = Purse(context, gate)
+        self.purse = Purse(context, gate, budget_run)
         #: where running jobs are registered (``job_processing``), as Celery tasks do
         self.workload = workload
         self.store = context.store
@@ -387,9 +388,9 @@ class LocalWorker:
         if job.mode == ProcessingMode.SYNC.value:
             if self.claude is None:
                 raise DocBatchError.coded("sync_needs_key", {"file": job.file_name})
-            extraction = SyncExtraction(
-                self.context, self.claude, self.purse, self.emit
-            ).extract(job, attempt)
+            extraction = SyncExtraction(self.context, self.claude, self.purse, self.emit).extract(
+                job, attempt
+            )
             try:  # the SDK's timeout is per read: a server dripping bytes never trips it
                 return await asyncio.wait_for(extraction, max(0.1, deadline - time.monotonic()))
             except TimeoutError:
@@ -414,6 +415,7 @@ async def run_job(
     worker: LocalWorker | None = None,
     listener: JobListener | None = None,
     prepare_only: bool = False,
+    budget_run: str | None = None,
 ) -> Job | None:
     """Run one job: the single entry of the local engine loop and of a Celery task,
     so that where a job runs never changes what happens to it.
@@ -429,7 +431,7 @@ async def run_job(
     job = context.store.get_job(job_id)
     key = anthropic_key(context.settings) if job.mode == ProcessingMode.SYNC else None
     claude = sync_client(context.settings, context.profile, key) if key else None
-    own = LocalWorker(context, listener, claude)
+    own = LocalWorker(context, listener, claude, budget_run=budget_run)
     try:
         async with own.opened(warm=1):
             return await own.process(job_id, prepare_only=prepare_only)

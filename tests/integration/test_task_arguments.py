@@ -9,6 +9,7 @@ import pytest
 
 from docbatch_gui.distributed.arguments import (
     RefusedArgument,
+    budget_run_argument,
     registry_config_argument,
     shared_path,
     task_id_argument,
@@ -62,3 +63,12 @@ def test_a_foreign_task_message_with_a_path_is_refused_by_the_task(
         result = task.apply(args=args)
         assert result.failed(), task.name
         assert isinstance(result.result, RefusedArgument), result.result
+
+
+def test_a_budget_run_is_none_or_the_gate_s_hex_id() -> None:
+    run = "0123456789abcdef" * 2
+    assert budget_run_argument(None) is None
+    assert budget_run_argument(run) == run
+    for forged in ("", "x" * 32, run.upper(), run[:-1], 7, ["a"], run + "0"):
+        with pytest.raises(RefusedArgument, match="budget run"):
+            budget_run_argument(forged)
