@@ -198,9 +198,9 @@ def _anthropic(settings: Settings) -> Check:
 
 def _model(settings: Settings) -> Check:
     """The model and what every request asks of it, from the catalogue."""
+    from docbatch_gui.config.profile import load_profile
     from docbatch_gui.engine.routing import route_for
     from docbatch_gui.llm.catalogue import load_catalogue
-    from docbatch_gui.pipeline.profile import load_profile
     from docbatch_gui.settings.model import profile_models
 
     info = load_catalogue().model(settings.anthropic_model)

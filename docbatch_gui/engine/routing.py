@@ -20,12 +20,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from docbatch_gui.checks import CHECK_CODES
+from docbatch_gui.config.profile import Profile, default_profile_path
 from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.domain.models import Document
 from docbatch_gui.llm.catalogue import Catalogue, load_catalogue
 from docbatch_gui.llm.requests import custom_id
 from docbatch_gui.llm.thinking import choose
-from docbatch_gui.pipeline.profile import Profile, default_profile_path
 from docbatch_gui.settings.model import Settings, combination_problem
 
 #: the request tiers a record can belong to

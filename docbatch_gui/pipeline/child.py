@@ -203,7 +203,7 @@ _PROFILES: dict[tuple[str, int], Any] = {}
 def _profile(path: str) -> Any:
     """The extraction profile, loaded once per file version: a long-lived child takes
     an administrator's edit at its next task, as a fresh process would."""
-    from docbatch_gui.pipeline.profile import load_profile
+    from docbatch_gui.config.profile import load_profile
 
     try:
         key = (path, os.stat(path).st_mtime_ns)

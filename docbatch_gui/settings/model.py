@@ -26,13 +26,13 @@ from pydantic import (
 )
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
+from docbatch_gui.config.profile import default_profile_path, load_profile
 from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.domain.messages import english
 from docbatch_gui.domain.states import ProcessingMode
 from docbatch_gui.llm.catalogue import load_catalogue
 from docbatch_gui.llm.requests import OutputMode
 from docbatch_gui.llm.thinking import choose, forced_tool_refusal
-from docbatch_gui.pipeline.profile import default_profile_path, load_profile
 from docbatch_gui.settings.file import (
     FileSource,
     KeyringSource,

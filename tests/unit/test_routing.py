@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from docbatch_gui.config.profile import default_profile_path, load_profile
 from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.reasons import ReviewCode
@@ -23,7 +24,6 @@ from docbatch_gui.engine.routing import (
     wanted,
 )
 from docbatch_gui.llm.requests import PagePayload, build_request, parse_custom_id
-from docbatch_gui.pipeline.profile import default_profile_path, load_profile
 from docbatch_gui.settings.model import load_settings
 from tests.fakes.anthropic_models import ModelScript, scripts_from_env
 from tests.routing_helpers import ESCALATION, FIRST, routed_profile
