@@ -55,8 +55,9 @@ from docbatch_gui.engine.worker import MAX_INTERRUPTIONS, JobListener, LocalWork
 from docbatch_gui.llm.metrics import SyncMetrics
 from docbatch_gui.pipeline.isolate import kill_all
 from docbatch_gui.pipeline.render import make_thumbnail
-from docbatch_gui.settings.model import Execution, Settings
+from docbatch_gui.settings.model import Settings
 from docbatch_gui.settings.secrets import mask_uri_password, remember_secrets, secret_values
+from docbatch_gui.settings.sections import Execution
 from docbatch_gui.storage.backends import open_blobs, open_store, store_identity
 from docbatch_gui.storage.blobs import BlobStore
 from docbatch_gui.storage.store import Store

@@ -201,7 +201,7 @@ def _model(settings: Settings) -> Check:
     from docbatch_gui.config.profile import load_profile
     from docbatch_gui.engine.routing import route_for
     from docbatch_gui.llm.catalogue import load_catalogue
-    from docbatch_gui.settings.model import profile_models
+    from docbatch_gui.settings.checks import profile_models
 
     info = load_catalogue().model(settings.anthropic_model)
     prices = info.prices

@@ -26,7 +26,8 @@ from docbatch_gui.domain.models import Document
 from docbatch_gui.llm.catalogue import Catalogue, load_catalogue
 from docbatch_gui.llm.requests import custom_id
 from docbatch_gui.llm.thinking import choose
-from docbatch_gui.settings.model import Settings, combination_problem
+from docbatch_gui.settings.choices import combination_problem
+from docbatch_gui.settings.model import Settings
 
 #: the request tiers a record can belong to
 FIRST = "first"
