@@ -21,7 +21,6 @@ from typing import Any
 from docbatch_gui.config.profile import default_profile_path, load_profile
 from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.domain.messages import english
-from docbatch_gui.settings.choices import combination_problem
 from docbatch_gui.settings.file import upgrade_settings_file
 from docbatch_gui.settings.invalid import given_variables, wrong_value
 from docbatch_gui.settings.model import Settings
@@ -76,13 +75,7 @@ def profile_problem(settings: Settings) -> str | None:
     for role, model in routes:
         if settings.profile_path is None and role == "escalation":
             continue  # the bundled profile's escalation is a default: refused, it is off
-        problem = combination_problem(
-            model,
-            settings.claude_effort,
-            settings.claude_thinking,
-            settings.claude_output,
-            settings.max_output_tokens,
-        )
+        problem = settings.refusal_by(model)
         if problem:
             where = (
                 str(settings.profile_path) if settings.profile_path else english("bundled_profile")

@@ -180,18 +180,23 @@ class ClaudeSettings(_Section):
 
     _claude_an_http_address = field_validator("anthropic_base_url")(an_http_address)
 
-    @model_validator(mode="after")
-    def _model_accepts_the_request(self) -> Any:
-        """The model, effort, thinking and output mode together: a combination the
-        API would refuse on every request stops the start instead. (The profile's
-        own models are judged by ``settings.checks``: that needs its file.)"""
-        problem = combination_problem(
-            self.anthropic_model,
+    def refusal_by(self, model: str) -> str | None:
+        """Why ``model`` would refuse every request made with these settings (its
+        effort, thinking, output mode and answer size), or None."""
+        return combination_problem(
+            model,
             self.claude_effort,
             self.claude_thinking,
             self.claude_output,
             self.max_output_tokens,
         )
+
+    @model_validator(mode="after")
+    def _model_accepts_the_request(self) -> Any:
+        """The model, effort, thinking and output mode together: a combination the
+        API would refuse on every request stops the start instead. (The profile's
+        own models are judged by ``settings.checks``: that needs its file.)"""
+        problem = self.refusal_by(self.anthropic_model)
         if problem:
             raise ValueError(problem)
         return self
