@@ -440,7 +440,7 @@ def main() -> None:
             if name in wanted:
                 made = make()
                 cases.extend(made[: args.limit] if args.limit else made)
-        from docbatch_gui.pipeline.profile import load_profile
+        from docbatch_gui.config.profile import load_profile
 
         threshold = load_profile().review_threshold
         paths = {"offline": ("offline", {})}

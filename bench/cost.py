@@ -52,11 +52,11 @@ sys.path.insert(0, str(ROOT))
 
 import docbatch_gui.engine.estimates as estimates  # noqa: E402
 from docbatch_gui.app.facade import DocBatchApp  # noqa: E402
+from docbatch_gui.config.profile import default_profile_path, load_profile  # noqa: E402
 from docbatch_gui.domain.models import Job, RequestRecord  # noqa: E402
 from docbatch_gui.domain.states import JobState  # noqa: E402
 from docbatch_gui.llm.catalogue import Usage, load_catalogue  # noqa: E402
 from docbatch_gui.pipeline.page_plan import PageKind, kind_of  # noqa: E402
-from docbatch_gui.pipeline.profile import default_profile_path, load_profile  # noqa: E402
 from docbatch_gui.settings.loading import load_settings  # noqa: E402
 from tests import builders  # noqa: E402
 from tests.fakes.anthropic_server import FakeAnthropic  # noqa: E402

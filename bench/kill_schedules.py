@@ -42,9 +42,7 @@ def main() -> None:
     most_attempts = 0
     with FakeAnthropic() as fake, tempfile.TemporaryDirectory() as root:
         for seed in range(args.first, args.first + args.seeds):
-            outcome = run_schedule(
-                seed, Path(root), fake, files=args.files, budget_s=args.budget
-            )
+            outcome = run_schedule(seed, Path(root), fake, files=args.files, budget_s=args.budget)
             totals["schedules"] += 1
             totals["kills"] += len(outcome.kills)
             totals["paid_twice"] += len(outcome.paid_twice)

@@ -39,8 +39,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from docbatch_gui.app.facade import DocBatchApp  # noqa: E402
+from docbatch_gui.config.profile import load_profile  # noqa: E402
 from docbatch_gui.pipeline.prepare import prepare_pool, run_prepare  # noqa: E402
-from docbatch_gui.pipeline.profile import load_profile  # noqa: E402
 from docbatch_gui.pipeline.render import PrepareTask, RenderedPage  # noqa: E402
 from docbatch_gui.pipeline.tables import layout_text, read_table  # noqa: E402
 from docbatch_gui.settings.loading import load_settings  # noqa: E402

@@ -269,7 +269,7 @@ def single_model_profile(folder: Path) -> Path:
     the model of an answer use this one, and the routing tests name their models."""
     import json
 
-    from docbatch_gui.pipeline.profile import default_profile_path
+    from docbatch_gui.config.profile import default_profile_path
 
     data = json.loads(default_profile_path().read_text(encoding="utf-8"))
     data["models"] = {}

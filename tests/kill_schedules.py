@@ -31,8 +31,6 @@ SUCCESS = {"done", "needs_review"}
 FINAL = SUCCESS | {"failed", "timed_out", "canceled"}
 
 
-
-
 def schedule(seed: int) -> list[tuple[str, int]]:
     """Three to seven kills: (crash point, the pass at which the worker dies), in the
     order a run passes the points."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from docbatch_gui.pipeline.profile import Profile, default_profile_path, load_profile
+from docbatch_gui.config.profile import Profile, default_profile_path, load_profile
 
 FIRST = "claude-haiku-5-5"
 ESCALATION = "claude-sonnet-5-5"

@@ -93,6 +93,7 @@ def run_gui(args: argparse.Namespace) -> int:
     from docbatch_gui._qt.i18n import chosen_language, install_translator
     from docbatch_gui._qt.language import interface_language
     from docbatch_gui._qt.loop import make_loop
+    from docbatch_gui.settings.checks import check_settings
     from docbatch_gui.settings.loading import load_settings
 
     qapp = QApplication.instance() or QApplication(sys.argv[:1])
@@ -105,7 +106,7 @@ def run_gui(args: argparse.Namespace) -> int:
     install_translator(qapp, chosen_language(qsettings, args.lang))
     overrides = {"DOCBATCH_DATA_DIR": args.data_dir} if args.data_dir else {}
     try:
-        settings = load_settings(**overrides)
+        settings = check_settings(load_settings(**overrides), overrides)
     except ConfigError as exc:  # in the interface language, as the window would say it
         QMessageBox.critical(None, "DocBatch", exc.words(interface_language()))
         return 2

@@ -25,8 +25,8 @@ from docbatch_gui.engine.budget import (
 )
 
 if TYPE_CHECKING:
+    from docbatch_gui.config.profile import Profile
     from docbatch_gui.engine.holds import Holds
-    from docbatch_gui.pipeline.profile import Profile
     from docbatch_gui.settings.model import Settings
     from docbatch_gui.storage.blobs import BlobStore
     from docbatch_gui.storage.store import Store

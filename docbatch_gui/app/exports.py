@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from docbatch_gui.checks.duplicates import without_duplicates
+from docbatch_gui.config.profile import Profile
 from docbatch_gui.domain.models import Document, Job
 from docbatch_gui.outbound.documents import ExportOptions, export_documents, select
 from docbatch_gui.outbound.layouts import Layout, find_layout, layouts, save_layout
-from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.storage.store import Store
 

@@ -21,6 +21,7 @@ from docbatch_gui.app.job_moves import JobMoves
 from docbatch_gui.app.review import ReviewService
 from docbatch_gui.app.views import BatchViews, RemoteSources
 from docbatch_gui.checks import DocumentChecker
+from docbatch_gui.config.profile import Profile, load_profile
 from docbatch_gui.coordination.leader import RedisLeaderLock, leader_key
 from docbatch_gui.coordination.lock import WorkerLock
 from docbatch_gui.coordination.workload import workload_for
@@ -54,12 +55,12 @@ from docbatch_gui.engine.recovery import recover_interrupted
 from docbatch_gui.engine.worker import MAX_INTERRUPTIONS, JobListener, LocalWorker
 from docbatch_gui.llm.metrics import SyncMetrics
 from docbatch_gui.pipeline.isolate import kill_all
-from docbatch_gui.pipeline.profile import Profile, load_profile
 from docbatch_gui.pipeline.render import make_thumbnail
 from docbatch_gui.registry.limits import SheetLimits
 from docbatch_gui.registry.service import RegistryService
-from docbatch_gui.settings.model import Execution, Settings
+from docbatch_gui.settings.model import Settings
 from docbatch_gui.settings.secrets import mask_uri_password, remember_secrets, secret_values
+from docbatch_gui.settings.sections import Execution
 from docbatch_gui.storage.backends import open_blobs, open_store, store_identity
 from docbatch_gui.storage.blobs import BlobStore
 from docbatch_gui.storage.store import Store

@@ -25,6 +25,7 @@ from docbatch_gui.checks import DocumentChecker, document_text
 from docbatch_gui.checks.counterparty import SELLER_INN, clean_inn, confirmed_entry
 from docbatch_gui.checks.duplicates import CODE as DUPLICATE_CODE
 from docbatch_gui.checks.duplicates import NOT_DUPLICATE
+from docbatch_gui.config.profile import load_profile
 from docbatch_gui.domain.counterparty import Counterparty
 from docbatch_gui.domain.errors import DocBatchError, ErrorKind, ExitCode, NotFound
 from docbatch_gui.domain.lines import Line
@@ -33,7 +34,6 @@ from docbatch_gui.domain.normalize import normalize_amount, normalize_date, norm
 from docbatch_gui.domain.reasons import without_fields
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.domain.text import clean_value
-from docbatch_gui.pipeline.profile import load_profile
 from docbatch_gui.storage.store import Store
 
 #: the confidence a value a person typed or confirmed gets

@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from docbatch_gui.config.profile import Profile
 from docbatch_gui.domain.errors import DocBatchError, ErrorKind, ExitCode
 from docbatch_gui.domain.lines import Line
 from docbatch_gui.domain.text import clean_value
-from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.pipeline.tables import line_number, line_rate
 
 

@@ -23,12 +23,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from decimal import Decimal, InvalidOperation
 
+from docbatch_gui.config.profile import UNKNOWN, Profile
 from docbatch_gui.domain.counterparty import ConfirmedDocument, Counterparty
 from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.normalize import inn_is_valid, normalize_number, normalize_text
 from docbatch_gui.domain.reasons import ReviewCode
 from docbatch_gui.pipeline.offline import PageText, extract_documents
-from docbatch_gui.pipeline.profile import UNKNOWN, Profile
 
 SELLER, SELLER_INN, NUMBER, AMOUNT, VAT = (
     "seller",

@@ -29,10 +29,10 @@ from docbatch_gui.checks.ids import (
 )
 from docbatch_gui.checks.lines import LINE_CODES, line_findings
 from docbatch_gui.checks.vat import RateTable, load_rates, vat_codes
+from docbatch_gui.config.profile import FieldProfile, Profile
 from docbatch_gui.domain.models import Document, Page
 from docbatch_gui.domain.normalize import normalize_text
 from docbatch_gui.domain.reasons import ReviewCode
-from docbatch_gui.pipeline.profile import FieldProfile, Profile
 
 __all__ = [
     "CHECK_CODES",

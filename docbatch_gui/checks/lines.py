@@ -23,10 +23,10 @@ from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from decimal import Decimal
 
+from docbatch_gui.config.profile import Profile
 from docbatch_gui.domain.lines import Line, decimal, total
 from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.reasons import ReviewCode
-from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.pipeline.tables import has_goods_table, printed_row_count
 
 #: the codes these checks give: every check of a document judges them afresh

@@ -22,6 +22,7 @@ from dataclasses import replace
 from functools import cached_property
 
 from docbatch_gui.checks.locate_names import name_at
+from docbatch_gui.config.profile import Profile
 from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.normalize import (
     find_dates,
@@ -31,7 +32,6 @@ from docbatch_gui.domain.normalize import (
     normalize_text,
 )
 from docbatch_gui.domain.reasons import ReviewCode
-from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.pipeline.textutil import fold
 from docbatch_gui.pipeline.words import Word
 

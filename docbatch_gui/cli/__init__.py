@@ -25,6 +25,7 @@ from docbatch_gui.cli.commands import COMMANDS, cmd_doctor
 from docbatch_gui.cli.errors import TerminalFilter, debug_requested, report
 from docbatch_gui.cli.output import Language
 from docbatch_gui.cli.parser import build_parser
+from docbatch_gui.settings.checks import check_settings
 from docbatch_gui.settings.loading import load_settings
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.settings.secrets import ScrubbingFilter
@@ -63,7 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     Language.choose(args.lang, "", os.environ)  # until the settings are read
     try:
         overrides = {"data_dir": args.data_dir} if args.data_dir else {}
-        settings = load_settings(**overrides)
+        settings = check_settings(load_settings(**overrides), overrides)
         Language.choose(args.lang, settings.language, os.environ)
         _setup_logging(settings, args.verbose)
         if args.command == "doctor":

@@ -16,6 +16,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from docbatch_gui.config.profile import load_profile
 from docbatch_gui.diagnostics import connections
 from docbatch_gui.diagnostics.connections import anthropic_probe
 from docbatch_gui.diagnostics.live import live_check
@@ -26,9 +27,9 @@ from docbatch_gui.extras import MissingExtra, available
 from docbatch_gui.llm.catalogue import load_catalogue
 from docbatch_gui.pipeline.ocr_tesseract import tesseract_available, tesseract_languages
 from docbatch_gui.pipeline.prepare import prepare_pool, run_prepare
-from docbatch_gui.pipeline.profile import load_profile
 from docbatch_gui.pipeline.render import PrepareTask
-from docbatch_gui.settings.model import Settings, profile_models
+from docbatch_gui.settings.checks import profile_models
+from docbatch_gui.settings.model import Settings
 from docbatch_gui.settings.secrets import keyring_secret
 from docbatch_gui.storage.blobs import LocalBlobStore
 from docbatch_gui.storage.health import permission_problems, quick_check

@@ -19,11 +19,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from docbatch_gui.config.profile import load_profile
 from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.llm.answers import parse_answer
 from docbatch_gui.llm.catalogue import Usage, load_catalogue
 from docbatch_gui.llm.requests import ExtractionRequest, PagePayload, build_request
-from docbatch_gui.pipeline.profile import load_profile
 from docbatch_gui.pipeline.render import PrepareTask, render_pages
 from docbatch_gui.resources import resources_dir
 from docbatch_gui.settings.model import Settings

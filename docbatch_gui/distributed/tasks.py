@@ -18,6 +18,7 @@ from typing import Any
 
 from celery import Task
 
+from docbatch_gui.config.profile import load_profile
 from docbatch_gui.coordination.workload import Workload, workload_for
 from docbatch_gui.distributed import registry_calls
 from docbatch_gui.distributed.arguments import (
@@ -35,7 +36,6 @@ from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState
 from docbatch_gui.engine.context import opened_context
 from docbatch_gui.engine.faults import crash_once
 from docbatch_gui.engine.worker import run_job
-from docbatch_gui.pipeline.profile import load_profile
 from docbatch_gui.registry.limits import SheetLimits
 from docbatch_gui.registry.service import RegistryService
 from docbatch_gui.settings.loading import load_settings

@@ -59,6 +59,14 @@ SETUP_TEXTS: dict[str, dict[str, str]] = {
         "en": "The settings file {path} must hold one JSON object of settings",
         "ru": "Файл настроек {path} должен содержать один объект JSON с настройками",
     },
+    "settings_file_newer": {
+        "en": "The settings file {path} is of version {version}, newer than this DocBatch "
+        "reads (up to {known}): update DocBatch, or point DOCBATCH_SETTINGS_FILE at "
+        "another file",
+        "ru": "Файл настроек {path} версии {version}, а эта версия DocBatch читает "
+        "файлы до версии {known}: обновите DocBatch или укажите другой файл в "
+        "DOCBATCH_SETTINGS_FILE",
+    },
     "settings_file_secret": {
         "en": "{name} is in the settings file {path}, where no secret is read; move it to "
         "the keyring: delete it from the file and enter it in Settings (or set the "

@@ -37,6 +37,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from docbatch_gui.config.profile import Profile
 from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.domain.messages import english, word
 from docbatch_gui.domain.models import CapRefusal, Job, Page
@@ -50,7 +51,6 @@ from docbatch_gui.llm.catalogue import Usage
 from docbatch_gui.llm.pricing import PlannedRequest, request_usage
 from docbatch_gui.llm.thinking import choose
 from docbatch_gui.pipeline.peek import PageCount, peek
-from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.pipeline.render import target_size
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.storage.blobs import BlobStore

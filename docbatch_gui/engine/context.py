@@ -13,8 +13,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from docbatch_gui.config.profile import Profile, load_profile
 from docbatch_gui.llm.catalogue import load_catalogue
-from docbatch_gui.pipeline.profile import Profile, load_profile
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.settings.secrets import keyring_secret
 from docbatch_gui.storage.backends import open_blobs, open_store

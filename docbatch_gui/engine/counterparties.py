@@ -17,10 +17,10 @@ from docbatch_gui.checks.counterparty import (
     sellers_read,
     with_priors,
 )
+from docbatch_gui.config.profile import Profile
 from docbatch_gui.domain.counterparty import Counterparty
 from docbatch_gui.domain.models import Document, Job, Page
 from docbatch_gui.llm.prompt import counterparty_examples
-from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.storage.store import Store
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypedDict
 
 from docbatch_gui.domain.messages import english
 from docbatch_gui.domain.models import Document, Job, Page, RequestRecord
@@ -63,6 +63,19 @@ def answers_of(
         for r in records
         if r.escalation == escalated and r.state == "succeeded" and r.answer is not None
     }
+
+
+class RoutingPatch(TypedDict, total=False):
+    """The job columns routing by difficulty sets (a part of ``JobPatch``): typed
+    apart so that a patch adding other columns beside it keeps each key once."""
+
+    first_model: str | None
+    escalated: bool
+    escalation_model: str | None
+    escalation_reasons: list[str]
+    cost_first_usd: float | None
+    cost_escalation_usd: float | None
+    answered_by: str | None
 
 
 class Escalation:
@@ -141,7 +154,7 @@ class Escalation:
 
     def job_fields(
         self, records: Sequence[RequestRecord], winners: set[int] | None = None
-    ) -> dict[str, Any]:
+    ) -> RoutingPatch:
         """What the job shows of its routing: the models, why it escalated, which
         model's answers it holds and what each tier cost."""
         firsts = [r for r in records if not r.escalation]
@@ -149,7 +162,7 @@ class Escalation:
         first_model = next((r.model for r in firsts if r.model), None) or self.route.first
         escalation_model = next((r.model for r in escalations if r.model), None)
         reasons = {reason for r in escalations for reason in r.reasons}
-        fields: dict[str, Any] = {
+        fields: RoutingPatch = {
             "first_model": first_model,
             "escalated": bool(escalations),
             "escalation_model": escalation_model,

@@ -15,6 +15,7 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
+from docbatch_gui.config.profile import Profile
 from docbatch_gui.domain.models import Page
 from docbatch_gui.domain.said import cause, say
 from docbatch_gui.engine.routing import route_for
@@ -30,7 +31,6 @@ from docbatch_gui.llm.pricing import (
 from docbatch_gui.llm.prompt import output_schema, system_blocks
 from docbatch_gui.llm.requests import ExtractionRequest
 from docbatch_gui.llm.thinking import choose
-from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.storage.store import Store
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import asdict
 from typing import TYPE_CHECKING
 
+from docbatch_gui.config.profile import Profile
 from docbatch_gui.domain.errors import (
     CriticalError,
     DocBatchError,
@@ -41,7 +42,6 @@ from docbatch_gui.llm.requests import (
     custom_id,
 )
 from docbatch_gui.pipeline.page_plan import PageKind, kind_of
-from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.pipeline.separators import groups_between
 from docbatch_gui.pipeline.tables import layout_text, read_table
 from docbatch_gui.pipeline.words import decode

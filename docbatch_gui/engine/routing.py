@@ -20,13 +20,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from docbatch_gui.checks import CHECK_CODES
+from docbatch_gui.config.profile import Profile, default_profile_path
 from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.domain.models import Document
 from docbatch_gui.llm.catalogue import Catalogue, load_catalogue
 from docbatch_gui.llm.requests import custom_id
 from docbatch_gui.llm.thinking import choose
-from docbatch_gui.pipeline.profile import Profile, default_profile_path
-from docbatch_gui.settings.model import Settings, combination_problem
+from docbatch_gui.settings.model import Settings
 
 #: the request tiers a record can belong to
 FIRST = "first"
@@ -96,13 +96,7 @@ def route_for(settings: Settings, profile: Profile) -> Route:
                 "or add the model to docbatch_gui/resources/models.json.",
                 file=str(profile.source),
             )
-        problem = combination_problem(
-            model,
-            settings.claude_effort,
-            settings.claude_thinking,
-            settings.claude_output,
-            settings.max_output_tokens,
-        )
+        problem = settings.refusal_by(model)
         if problem:
             raise ConfigError(
                 f"Profile {profile.source}: models.{role} {model!r} cannot be used with "
@@ -121,14 +115,7 @@ def _refused_default(settings: Settings, profile: Profile, escalation: str) -> b
     before routing. A profile an administrator wrote is held to its word instead."""
     if profile.source != default_profile_path():
         return False
-    problem = combination_problem(
-        escalation,
-        settings.claude_effort,
-        settings.claude_thinking,
-        settings.claude_output,
-        settings.max_output_tokens,
-    )
-    return problem is not None
+    return settings.refusal_by(escalation) is not None
 
 
 def _stronger(catalogue: Catalogue, first: str, escalation: str | None) -> bool:

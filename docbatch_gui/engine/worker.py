@@ -15,7 +15,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Unpack
 
 from docbatch_gui.coordination.workload import Workload
 from docbatch_gui.domain.errors import (
@@ -57,6 +57,7 @@ from docbatch_gui.pipeline.offline_run import extract_in_child, offline_pages
 from docbatch_gui.pipeline.prepare import ChildDied, PrepareTimeout, prepare_pool
 from docbatch_gui.pipeline.separators import split_documents
 from docbatch_gui.storage.health import storage_error
+from docbatch_gui.storage.job_patch import JobPatch
 
 if TYPE_CHECKING:  # importing the SDK costs two seconds; only sync mode needs it
     from docbatch_gui.engine.budget import BudgetGate
@@ -331,7 +332,9 @@ class LocalWorker:
             error=english("crashed_repeatedly", error=exc.message, times=crashes),
         )
 
-    def _finish(self, job_id: int, state: JobState, attempt: int, **fields: Any) -> Job | None:
+    def _finish(
+        self, job_id: int, state: JobState, attempt: int, **fields: Unpack[JobPatch]
+    ) -> Job | None:
         try:
             return self.emit(self.store.transition(job_id, state, attempt=attempt, **fields))
         except InvalidTransition as exc:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from docbatch_gui.config.profile import Profile
 from docbatch_gui.domain.errors import RetryableError
 from docbatch_gui.domain.lines import Line
 from docbatch_gui.domain.models import Document
@@ -21,7 +22,6 @@ from docbatch_gui.domain.normalize import normalize_amount, normalize_date
 from docbatch_gui.domain.reasons import ReviewCode
 from docbatch_gui.domain.text import clean_value
 from docbatch_gui.llm.prompt import doc_type_keys
-from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.pipeline.review import review_reasons
 from docbatch_gui.pipeline.tables import line_number, line_rate
 

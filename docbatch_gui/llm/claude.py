@@ -20,6 +20,7 @@ from typing import Any
 
 import anthropic
 
+from docbatch_gui.config.profile import Profile
 from docbatch_gui.domain.errors import (
     CriticalError,
     DocBatchError,
@@ -34,7 +35,6 @@ from docbatch_gui.llm.catalogue import Usage
 from docbatch_gui.llm.metrics import SyncMetrics
 from docbatch_gui.llm.requests import ExtractionRequest
 from docbatch_gui.llm.spending import Spending
-from docbatch_gui.pipeline.profile import Profile
 
 log = logging.getLogger(__name__)
 

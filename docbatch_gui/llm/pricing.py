@@ -14,10 +14,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from docbatch_gui.config.page_plan import PagePlan
 from docbatch_gui.domain.models import Page
 from docbatch_gui.llm.catalogue import Catalogue, ModelInfo, Usage
 from docbatch_gui.llm.thinking import ThinkingChoice
-from docbatch_gui.pipeline.page_plan import PageKind, PagePlan, kind_of, planned_size
+from docbatch_gui.pipeline.page_plan import PageKind, kind_of, planned_size
 
 OUTPUT_TOKENS_PER_PAGE = 250  # a generous answer per page: documents and fields
 OUTPUT_TOKENS_PER_REQUEST = 100

@@ -12,10 +12,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from docbatch_gui.config.answer_schema import UNKNOWN, answer_schema
+from docbatch_gui.config.profile import Profile
 from docbatch_gui.domain.counterparty import ConfirmedDocument
 from docbatch_gui.llm.caching import FIVE_MINUTES, cache_control
-from docbatch_gui.pipeline.answer_schema import UNKNOWN, answer_schema
-from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.resources import resources_dir
 
 TOOL_NAME = "record_documents"

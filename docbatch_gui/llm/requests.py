@@ -17,9 +17,9 @@ from typing import Any
 
 from PIL import Image
 
+from docbatch_gui.config.profile import Profile
 from docbatch_gui.llm.prompt import TOOL_NAME, output_schema, system_blocks
 from docbatch_gui.pipeline.page_plan import PageKind, small_size
-from docbatch_gui.pipeline.profile import Profile
 
 
 class OutputMode(StrEnum):

@@ -20,13 +20,13 @@ from typing import Any, Literal
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
 
+from docbatch_gui.config.profile import Profile
 from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.domain.models import Document, Job
 from docbatch_gui.outbound.files import atomic_output
 from docbatch_gui.outbound.layouts import Layout
 from docbatch_gui.outbound.lines import SHEET_NAMES, as_number, default_columns, line_table, title
 from docbatch_gui.outbound.text_values import date_text, number_text
-from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.registry.exporter import AMOUNT_FORMAT, DATE_FORMAT, escape_cell, header
 
 StateFilter = Literal["done", "needs_review", "all"]

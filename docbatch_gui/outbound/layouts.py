@@ -19,9 +19,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from docbatch_gui.config.profile import Profile
 from docbatch_gui.domain.errors import ConfigError, NotFound
 from docbatch_gui.outbound.lines import LineColumn, known_keys
-from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.storage.health import private_folder, write_private
 from docbatch_gui.system.names import name_problem
 

@@ -17,9 +17,9 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from docbatch_gui.config.profile import Profile
 from docbatch_gui.domain.lines import NUMERIC_KEYS, Line, decimal
 from docbatch_gui.domain.models import Document, Job
-from docbatch_gui.pipeline.profile import Profile
 
 #: the sheet's name, by language (a contract: scripts open it by name)
 SHEET_NAMES = {"en": "Lines", "ru": "Строки"}

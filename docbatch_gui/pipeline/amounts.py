@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
+from docbatch_gui.config.profile import Profile
 from docbatch_gui.domain.normalize import normalize_amount
-from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.pipeline.textutil import amount_tokens, fold, join_wrapped_number
 
 TOTAL1, TOTAL2, VAT, DISCARD, NEUTRAL, CUT = "total1", "total2", "vat", "discard", "neutral", "cut"

@@ -204,7 +204,7 @@ def _profile(path: str) -> Any:
     """The extraction profile, loaded once per file version: a long-lived child takes
     an administrator's edit at its next task, as a fresh process would."""
     # deferred: the profile (pydantic, 0.13 s): a child that only renders never loads it
-    from docbatch_gui.pipeline.profile import load_profile
+    from docbatch_gui.config.profile import load_profile
 
     try:
         key = (path, os.stat(path).st_mtime_ns)

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from docbatch_gui.config.profile import FieldProfile, Profile
 from docbatch_gui.domain.normalize import (
     find_dates,
     inn_is_valid,
@@ -22,7 +23,6 @@ from docbatch_gui.domain.normalize import (
 )
 from docbatch_gui.domain.reasons import ReviewCode
 from docbatch_gui.pipeline.amounts import extract_amounts
-from docbatch_gui.pipeline.profile import FieldProfile, Profile
 from docbatch_gui.pipeline.textutil import fold, label_at_start
 from docbatch_gui.pipeline.written_dates import find_written_dates
 

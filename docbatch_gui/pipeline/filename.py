@@ -19,8 +19,8 @@ from __future__ import annotations
 import re
 from pathlib import PurePath
 
+from docbatch_gui.config.profile import Profile, label_regex
 from docbatch_gui.domain.normalize import find_dates, normalize_amount, normalize_text
-from docbatch_gui.pipeline.profile import Profile, label_regex
 from docbatch_gui.pipeline.textutil import fold
 
 _NUMBER_MARK_RE = re.compile(

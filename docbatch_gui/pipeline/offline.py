@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from docbatch_gui.config.profile import UNKNOWN, Profile
 from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.normalize import (
     find_dates,
@@ -23,7 +24,6 @@ from docbatch_gui.domain.normalize import (
 from docbatch_gui.domain.reasons import ReviewCode
 from docbatch_gui.pipeline.fields import extract_fields
 from docbatch_gui.pipeline.filename import parse_filename
-from docbatch_gui.pipeline.profile import UNKNOWN, Profile
 from docbatch_gui.pipeline.review import review_reasons
 from docbatch_gui.pipeline.tables import has_goods_table, read_table
 from docbatch_gui.pipeline.textutil import page_ranges, split_lines

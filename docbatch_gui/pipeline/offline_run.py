@@ -13,13 +13,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from docbatch_gui.config.profile import Profile
 from docbatch_gui.domain.errors import UnsupportedInput
 from docbatch_gui.domain.messages import english, from_wire
 from docbatch_gui.domain.models import Document, Page
 from docbatch_gui.pipeline.isolate import ChildCrashed, ChildPool, DeadlineExceeded
 from docbatch_gui.pipeline.offline import PageText
 from docbatch_gui.pipeline.prepare import CHILD_ERRORS, ChildDied, PrepareTimeout
-from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.pipeline.words import decode
 
 

@@ -23,16 +23,15 @@ below what those tasks need and never pays for a partial patch.
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
-    from docbatch_gui.domain.models import Page
-    from docbatch_gui.pipeline.profile import Profile
+from docbatch_gui.config.page_plan import PagePlan, PlanMode
 
-PATCH_PX = 28  # one visual token per 28×28 px patch (build-with-claude/vision)
+if TYPE_CHECKING:
+    from docbatch_gui.config.profile import Profile
+    from docbatch_gui.domain.models import Page
 
 
 class TextLayer(StrEnum):
@@ -52,37 +51,6 @@ class PageKind(StrEnum):
     IMAGE = "image"  # the full page image (and its text, when it has some)
     TEXT_SMALL_IMAGE = "text+small_image"  # the text, and a small image for stamps/ink
     TEXT = "text"  # the text only
-
-
-class PlanMode(StrEnum):
-    IMAGE = "image"
-    AUTO = "auto"
-    TEXT = "text"
-
-
-@dataclass(frozen=True)
-class PagePlan:
-    """The profile's ``page_plan`` block, compiled."""
-
-    mode: PlanMode = PlanMode.IMAGE
-    min_text_chars: int = 200  # letters and digits a reliable text layer holds at least
-    max_image_cover: float = 0.5  # share of the page raster images may cover
-    min_fields: int = 1  # fields the offline extractor must read from the page's text
-    #: task → the long edge (px) its image must have to be legible, e.g.
-    #: {"handwritten_numbers": 1008}; empty: the tasks need no image on text pages
-    image_tasks: tuple[tuple[str, int], ...] = ()
-
-    @property
-    def needs_image(self) -> bool:
-        return bool(self.image_tasks)
-
-    @property
-    def small_long_edge(self) -> int:
-        """The small image's long edge: the largest any task needs, in whole patches."""
-        if not self.image_tasks:
-            return 0
-        need = max(edge for _task, edge in self.image_tasks)
-        return math.ceil(need / PATCH_PX) * PATCH_PX
 
 
 def letters(text: str) -> int:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
+from docbatch_gui.config.profile import Profile
 from docbatch_gui.domain.models import Document, Page
 from docbatch_gui.domain.reasons import ReviewCode
-from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.pipeline.textutil import page_ranges
 
 UNKNOWN = "unknown"

@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from docbatch_gui.config.profile import LineFieldProfile, Profile
 from docbatch_gui.domain.lines import LINE_KEYS, Line
-from docbatch_gui.pipeline.profile import LineFieldProfile, Profile
 from docbatch_gui.pipeline.words import Word
 
 __all__ = [

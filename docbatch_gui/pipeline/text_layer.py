@@ -14,7 +14,7 @@ from docbatch_gui.pipeline.page_plan import TextLayer, key_fields, letters
 from docbatch_gui.pipeline.textutil import split_lines
 
 if TYPE_CHECKING:
-    from docbatch_gui.pipeline.profile import Profile
+    from docbatch_gui.config.profile import Profile
 
 
 def judge_text_layer(text: str, image_cover: float, profile: Profile) -> TextLayer:

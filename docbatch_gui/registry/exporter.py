@@ -31,7 +31,7 @@ from docbatch_gui.registry.where import matched_locations, where_text
 from docbatch_gui.storage.atomic import atomic_output
 
 if TYPE_CHECKING:
-    from docbatch_gui.pipeline.profile import Profile
+    from docbatch_gui.config.profile import Profile
 
 __all__ = [
     "DOCUMENT_COLUMNS",

@@ -37,7 +37,7 @@ from docbatch_gui.registry.matcher import RegistryRow as MatchRow
 from docbatch_gui.storage.store import Store
 
 if TYPE_CHECKING:
-    from docbatch_gui.pipeline.profile import Profile
+    from docbatch_gui.config.profile import Profile
 
 __all__ = [
     "RESULT_FILTERS",

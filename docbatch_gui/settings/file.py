@@ -5,12 +5,15 @@ environment > the keyring (secrets only) > this file > the model's defaults. The
 environment stays on top so that a deployment script or a CI job always wins over
 what someone clicked; the GUI shows such fields read-only.
 
-The file is JSON, one object keyed by the environment variable names
-(``{"BATCH_SIZE": 50}``), so what an operator reads in it is what they would export.
-Only values that differ from the defaults are written: a default that depends on the
-machine (render workers, the OCR engine) keeps following the machine. Secrets never
-go into it (see ``secrets``): a secret found in the file is ignored with a warning,
-except ``WEBHOOK_SECRET``, which stops the load (exit 5): ignoring it would send every
+The file is JSON: a ``schema_version`` and one object per section
+(``settings.sections``) keyed by the environment variable names
+(``{"schema_version": 2, "batch": {"BATCH_SIZE": 50}}``), so what an operator reads in
+it is what they would export. A file of an older shape loads through
+``settings.migrations`` and is written back in the current one. Only values that
+differ from the defaults are written: a default that depends on the machine (render
+workers, the OCR engine) keeps following the machine. Secrets never go into it (see
+``secrets``): a secret found in the file is ignored with a warning, except
+``WEBHOOK_SECRET``, which stops the load (exit 5): ignoring it would send every
 delivery unsigned, which a receiver might accept.
 """
 
@@ -33,6 +36,7 @@ from pydantic_settings import BaseSettings, PydanticBaseSettingsSource
 from docbatch_gui.domain.errors import ConfigError, NotFound
 from docbatch_gui.domain.said import say
 from docbatch_gui.settings.keystore import secret_home
+from docbatch_gui.settings.migrations import SCHEMA_VERSION, VERSION_KEY, file_version, migrate
 from docbatch_gui.settings.paths import settings_path
 from docbatch_gui.settings.secrets import (
     SECRET_VARIABLES,
@@ -43,6 +47,7 @@ from docbatch_gui.settings.secrets import (
     password_entry,
     set_keyring_secret,
 )
+from docbatch_gui.settings.sections import SECTIONS
 from docbatch_gui.system.privacy import make_private
 
 log = logging.getLogger(__name__)
@@ -50,6 +55,7 @@ log = logging.getLogger(__name__)
 #: secrets whose absence weakens DocBatch silently: found in the file, they stop the
 #: load with a sentence instead of being ignored
 REFUSED_IN_FILE = ("WEBHOOK_SECRET",)
+_SECTIONS = tuple(section.SECTION for section in SECTIONS)
 
 
 def _aliases(model: type[BaseSettings]) -> dict[str, str]:
@@ -70,13 +76,25 @@ def variable_of(key: str, model: type[BaseSettings]) -> str:
     return alias
 
 
-def read_settings_file(model: type[BaseSettings], path: Path | None = None) -> dict[str, Any]:
-    """The file's values keyed by variable name; {} when there is no file."""
-    path = path or settings_path()
+def section_of(key: str) -> str | None:
+    """The section a setting (by variable or field name, any case) is kept in."""
+    return _SECTION_OF.get(key.upper())
+
+
+_SECTION_OF = {
+    name.upper(): section.SECTION
+    for section in SECTIONS
+    for field, info in section.model_fields.items()
+    for name in (field, info.alias or field)
+}
+
+
+def _read_object(path: Path) -> dict[str, Any] | None:
+    """The file's JSON object as written; None when there is no file or it is empty."""
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
-        return {}
+        return None
     except OSError as exc:
         raise ConfigError.coded(
             "settings_file_unreadable", {"path": str(path), "error": exc.strerror or str(exc)}
@@ -88,7 +106,7 @@ def read_settings_file(model: type[BaseSettings], path: Path | None = None) -> d
         code = "settings_file_utf16" if wide else "settings_file_not_utf8"
         raise ConfigError.coded(code, {"path": str(path)}) from None
     if not text.strip():
-        return {}
+        return None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -97,12 +115,35 @@ def read_settings_file(model: type[BaseSettings], path: Path | None = None) -> d
         ) from None
     if not isinstance(data, dict):
         raise ConfigError.coded("settings_file_not_object", {"path": str(path)})
+    return data
+
+
+def _entries(data: dict[str, Any]) -> list[tuple[str, Any]]:
+    """(key, value) of every setting in a file of the current shape: those inside a
+    section, and any key beside them (reported as unknown when it names none)."""
+    found: list[tuple[str, Any]] = []
+    for key, value in data.items():
+        if key == VERSION_KEY:
+            continue
+        if key in _SECTIONS and isinstance(value, dict):
+            found.extend((str(k), v) for k, v in value.items())
+        else:
+            found.append((str(key), value))
+    return found
+
+
+def read_settings_file(model: type[BaseSettings], path: Path | None = None) -> dict[str, Any]:
+    """The file's values keyed by variable name; {} when there is no file."""
+    path = path or settings_path()
+    data = _read_object(path)
+    if data is None:
+        return {}
     aliases = _aliases(model)
     values: dict[str, Any] = {}
-    for key, value in data.items():
-        alias = aliases.get(str(key).upper())
+    for key, value in _entries(migrate(data, section_of, path)):
+        alias = aliases.get(key.upper())
         if alias is None:
-            say(log, logging.WARNING, "log_setting_unknown", key=str(key), path=str(path))
+            say(log, logging.WARNING, "log_setting_unknown", key=key, path=str(path))
         elif alias in REFUSED_IN_FILE:
             raise ConfigError.coded("settings_file_secret", {"name": alias, "path": str(path)})
         elif alias in SECRET_VARIABLES:
@@ -110,6 +151,37 @@ def read_settings_file(model: type[BaseSettings], path: Path | None = None) -> d
         else:
             values[alias] = value
     return values
+
+
+def upgrade_settings_file(model: type[BaseSettings], path: Path | None = None) -> bool:
+    """Write a settings file of an older shape back in the current one (what it holds
+    unchanged); True when it did. A file that cannot be written keeps loading
+    through the migrations, with a warning."""
+    path = path or settings_path()
+    data = _read_object(path)
+    if data is None or file_version(data) == SCHEMA_VERSION:
+        return False
+    shaped = migrate(data, section_of, path)
+    try:
+        write_atomically(path, shaped)
+    except ConfigError as exc:
+        say(log, logging.WARNING, "log_background_step_failed", error=exc.message)
+        return False
+    count = len(read_settings_file(model, path))
+    say(log, logging.INFO, "log_settings_saved", path=str(path), count=count)
+    return True
+
+
+def settings_object(values: Mapping[str, Any]) -> dict[str, Any]:
+    """Values keyed by variable name, in the file's current shape (sections in the
+    order of ``SECTIONS``, keys sorted inside each)."""
+    shaped: dict[str, Any] = {VERSION_KEY: SCHEMA_VERSION}
+    for section in _SECTIONS:
+        inside = {k: v for k, v in sorted(values.items()) if section_of(k) == section}
+        if inside:
+            shaped[section] = inside
+    shaped.update({k: v for k, v in sorted(values.items()) if section_of(k) is None})
+    return shaped
 
 
 def environment_overrides(model: type[BaseSettings]) -> set[str]:

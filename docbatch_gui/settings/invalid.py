@@ -14,8 +14,9 @@ from pydantic import ValidationError
 
 from docbatch_gui.domain.errors import ConfigError, NotFound
 from docbatch_gui.domain.messages import english, message_of
+from docbatch_gui.settings.choices import CHOICE_FIELDS, fixed_choices
 from docbatch_gui.settings.file import environment_overrides, settings_path, variable_of
-from docbatch_gui.settings.model import CHOICE_FIELDS, Settings, fixed_choices
+from docbatch_gui.settings.model import Settings
 from docbatch_gui.settings.secrets import redact
 
 _KINDS = {"int": "allowed_whole_number", "float": "allowed_number", "bool": "allowed_true_false"}
@@ -44,11 +45,27 @@ def describe_allowed(field_name: str) -> str:
     return english(_KINDS[kind]) if kind in _KINDS else kind
 
 
-def invalid_settings(exc: ValidationError, overrides: Mapping[str, Any]) -> ConfigError:
+def given_variables(overrides: Mapping[str, Any]) -> set[str]:
+    """The variables of the settings given as overrides (options, the tab's form)."""
     given = set()
     for key in overrides:
         with contextlib.suppress(NotFound):  # not a setting: pydantic names it
             given.add(variable_of(key, Settings))
+    return given
+
+
+def wrong_value(variable: str, value: Any, problem: str, given: set[str]) -> str:
+    """One setting's value refused for ``problem`` (a coded message), naming the
+    variable, its masked value and, when it came from there, the settings file."""
+    shown = redact(variable, value)
+    in_file = variable not in given and variable not in environment_overrides(Settings)
+    where = {"path": str(settings_path())} if in_file else {}
+    code = "setting_wrong_in_file" if in_file else "setting_wrong"
+    return english(code, variable=variable, shown=shown, problem=problem, **where)
+
+
+def invalid_settings(exc: ValidationError, overrides: Mapping[str, Any]) -> ConfigError:
+    given = given_variables(overrides)
     from_env = environment_overrides(Settings)
     problems: list[str] = []
     for error in exc.errors():
@@ -67,8 +84,7 @@ def invalid_settings(exc: ValidationError, overrides: Mapping[str, Any]) -> Conf
         # a value check of the model's (an address, a folder) says what is wrong itself
         problem = _coded(error)
         if problem is not None:
-            code = "setting_wrong_in_file" if in_file else "setting_wrong"
-            problems.append(english(code, variable=variable, shown=shown, problem=problem, **where))
+            problems.append(wrong_value(variable or name, error.get("input"), problem, given))
             continue
         allowed = describe_allowed(field_name) if field_name else str(error["msg"])
         said = {"variable": variable, "shown": shown, "allowed": allowed}

@@ -9,11 +9,13 @@ from typing import Any
 
 from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.domain.said import say
+from docbatch_gui.settings.checks import check_settings
 from docbatch_gui.settings.file import (
     SECRET_VARIABLES,
     URI_VARIABLES,
     jsonable,
     read_settings_file,
+    settings_object,
     settings_path,
     store_secrets,
     unwrap_secret,
@@ -42,7 +44,9 @@ def save_settings(values: Mapping[str, Any]) -> Settings:
     masked) and writes nothing when a value is invalid.
     """
     given = {variable_of(key, Settings): unwrap_secret(value) for key, value in values.items()}
-    checked = load_settings(**given)  # refuses invalid values before anything is written
+    # refuses invalid values, and folders or a profile the disk refuses, before anything
+    # is written
+    checked = check_settings(load_settings(**given), given)
     secrets: dict[str, str | None] = {}
     plain: dict[str, Any] = {}
     for variable, value in given.items():
@@ -63,7 +67,7 @@ def save_settings(values: Mapping[str, Any]) -> Settings:
     merged = {**existing, **plain}
     stored = {k: v for k, v in sorted(merged.items()) if not _is_default(k, v)}
     store_secrets(secrets)
-    write_atomically(path, stored)
+    write_atomically(path, settings_object(stored))
     say(log, logging.INFO, "log_settings_saved", path=str(path), count=len(stored))
     return load_settings()
 

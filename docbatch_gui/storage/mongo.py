@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Unpack
 
 from pymongo import ASCENDING, MongoClient, ReturnDocument
 from pymongo.database import Database
@@ -27,13 +27,13 @@ from docbatch_gui.domain.states import (
     claim_fields,
     transition_fields,
 )
+from docbatch_gui.storage.job_patch import JOB_FIELDS, JobPatch
 from docbatch_gui.storage.mongo_budget import MongoBudget
 from docbatch_gui.storage.mongo_counterparties import MongoCounterparties
 from docbatch_gui.storage.mongo_intents import MongoIntents
 from docbatch_gui.storage.mongo_records import MongoRecords, now_iso
 from docbatch_gui.storage.mongo_registry import MongoRegistry
 from docbatch_gui.storage.store import (
-    JOB_FIELDS,
     check_attempt,
     check_expectations,
     scrubbed,
@@ -254,15 +254,15 @@ class MongoStore(MongoRecords, MongoIntents, MongoBudget, MongoRegistry, MongoCo
         *,
         expected: JobState | Iterable[JobState] | None = None,
         attempt: int | None = None,
-        **fields: Any,
+        **fields: Unpack[JobPatch],
     ) -> Job:
         to = JobState(to)
-        fields = scrubbed(fields)
+        patch = scrubbed(dict(fields))
         for _ in range(CAS_ROUNDS):
             raw = self._raw(job_id)
             job = _doc_to_job(raw)
             check_expectations(job, to, expected, attempt)
-            values = transition_fields(job.phase, to, fields)
+            values = transition_fields(job.phase, to, patch)
             event = _event(job.state, to, values.get("phase"), job.attempts, values.get("error"))
             update = {"$set": self._fields(values), "$push": {"events": event}}
             done = self._swap(raw, update)
@@ -281,16 +281,18 @@ class MongoStore(MongoRecords, MongoIntents, MongoBudget, MongoRegistry, MongoCo
         done = self._swap(raw, {"$set": self._fields(values), "$push": {"events": event}})
         return _doc_to_job(done) if done is not None else None
 
-    def update_job(self, job_id: int, *, attempt: int | None = None, **fields: Any) -> Job:
-        fields = scrubbed(fields)
-        if "state" in fields:
+    def update_job(
+        self, job_id: int, *, attempt: int | None = None, **fields: Unpack[JobPatch]
+    ) -> Job:
+        patch = scrubbed(dict(fields))
+        if "state" in patch:
             raise ValueError("use transition() to change the state")
         query: dict[str, Any] = {"_id": int(job_id)}
         if attempt is not None:
             query["attempts"] = attempt
         done = self.db.jobs.find_one_and_update(
             query,
-            {"$set": self._fields(fields)},
+            {"$set": self._fields(patch)},
             projection=_NO_EVENTS,
             return_document=ReturnDocument.AFTER,
         )

@@ -18,9 +18,9 @@ nothing reads a half-written intent.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, Unpack
 
 from pymongo.database import Database
 from pymongo.errors import BulkWriteError, DuplicateKeyError
@@ -33,6 +33,7 @@ from docbatch_gui.domain.states import (
     OPEN_BATCH_STATUSES,
     JobState,
 )
+from docbatch_gui.storage.job_patch import JobPatch
 from docbatch_gui.storage.store import check_expectations, no_checkpoint
 
 APPLY = "apply"
@@ -47,7 +48,15 @@ class MongoIntents:
     def get_job(self, job_id: int) -> Job:
         raise NotImplementedError
 
-    def transition(self, job_id: int, to: JobState, **fields: Any) -> Job:
+    def transition(
+        self,
+        job_id: int,
+        to: JobState,
+        *,
+        expected: JobState | Iterable[JobState] | None = None,
+        attempt: int | None = None,
+        **fields: Unpack[JobPatch],
+    ) -> Job:
         raise NotImplementedError
 
     def save_request(self, record: RequestRecord) -> None:

@@ -10,13 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, replace
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Unpack
 
 from pymongo import ASCENDING, ReplaceOne
 from pymongo.database import Database
 
 from docbatch_gui.domain.errors import NotFound
 from docbatch_gui.domain.models import BatchRecord, OcrRecord, Page, RequestRecord
+from docbatch_gui.storage.job_patch import JobPatch
 from docbatch_gui.storage.said_fields import (
     OCR_SAID,
     PAGE_SAID,
@@ -38,7 +39,9 @@ class MongoRecords:
     def _next_ids(self, name: str, count: int = 1) -> int:
         raise NotImplementedError
 
-    def update_job(self, job_id: int, *, attempt: int | None = None, **fields: Any) -> Any:
+    def update_job(
+        self, job_id: int, *, attempt: int | None = None, **fields: Unpack[JobPatch]
+    ) -> Any:
         raise NotImplementedError
 
     # -- pages ------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 from docbatch_gui.domain.errors import ErrorKind, NotFound
 from docbatch_gui.domain.models import (
@@ -33,6 +33,7 @@ from docbatch_gui.domain.states import (
     transition_fields,
 )
 from docbatch_gui.storage.health import check_not_empty, storage_error
+from docbatch_gui.storage.job_patch import JOB_FIELDS, JobPatch
 from docbatch_gui.storage.sqlite_budget import BudgetTables
 from docbatch_gui.storage.sqlite_counterparties import CounterpartyTables
 from docbatch_gui.storage.sqlite_intents import IntentTables
@@ -42,7 +43,6 @@ from docbatch_gui.storage.sqlite_records import now_utc as _now
 from docbatch_gui.storage.sqlite_registry import RegistryTables
 from docbatch_gui.storage.sqlite_schema import MIGRATIONS
 from docbatch_gui.storage.store import (
-    JOB_FIELDS,
     check_attempt,
     check_expectations,
     scrubbed,
@@ -276,14 +276,14 @@ class SQLiteStore(RecordTables, IntentTables, BudgetTables, RegistryTables, Coun
         *,
         expected: JobState | Iterable[JobState] | None = None,
         attempt: int | None = None,
-        **fields: Any,
+        **fields: Unpack[JobPatch],
     ) -> Job:
         to = JobState(to)
-        fields = scrubbed(fields)
+        patch = scrubbed(dict(fields))
         with self._tx() as db:
             job = self._get(db, job_id)
             check_expectations(job, to, expected, attempt)
-            values = transition_fields(job.phase, to, fields)
+            values = transition_fields(job.phase, to, patch)
             self._write_fields(db, job_id, values)
             detail = values.get("error") or None
             self._event(db, job_id, job.state, to, values.get("phase"), job.attempts, detail)
@@ -300,14 +300,16 @@ class SQLiteStore(RecordTables, IntentTables, BudgetTables, RegistryTables, Coun
             self._event(db, job_id, job.state, to, values["phase"], values["attempts"], "claimed")
             return self._get(db, job_id)
 
-    def update_job(self, job_id: int, *, attempt: int | None = None, **fields: Any) -> Job:
-        fields = scrubbed(fields)
-        if "state" in fields:
+    def update_job(
+        self, job_id: int, *, attempt: int | None = None, **fields: Unpack[JobPatch]
+    ) -> Job:
+        patch = scrubbed(dict(fields))
+        if "state" in patch:
             raise ValueError("use transition() to change the state")
         with self._tx() as db:
             job = self._get(db, job_id)
             check_attempt(job, attempt)
-            self._write_fields(db, job_id, fields)
+            self._write_fields(db, job_id, patch)
             return self._get(db, job_id)
 
     def _event(

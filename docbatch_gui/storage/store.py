@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, Unpack, runtime_checkable
 
 from docbatch_gui.domain.counterparty import ConfirmedDocument, Counterparty
 from docbatch_gui.domain.errors import InvalidTransition, NotFound
@@ -40,39 +40,7 @@ from docbatch_gui.domain.registry import (
 )
 from docbatch_gui.domain.states import JobState, check_transition, state_words
 from docbatch_gui.settings.secrets import scrub_secrets
-
-#: Job columns that ``update_job`` and ``transition`` may set besides the state.
-JOB_FIELDS: frozenset[str] = frozenset(
-    {
-        "phase",
-        "attempts",
-        "deadline",
-        "error_kind",
-        "error",
-        "termination_confirmed",
-        "artifacts_deliverable",
-        "pages",
-        "documents",
-        "progress",
-        "mode",
-        "duplicate_of",
-        "cost_estimate_usd",
-        "cost_actual_usd",
-        "first_model",
-        "escalated",
-        "escalation_model",
-        "escalation_reasons",
-        "answered_by",
-        "cost_first_usd",
-        "cost_escalation_usd",
-        "crashes",
-        "error_code",
-        "error_params",
-        "archived",
-        "attached",
-        "split",
-    }
-)
+from docbatch_gui.storage.job_patch import JobPatch
 
 
 class RegistryStore(Protocol):
@@ -239,7 +207,7 @@ class Store(RegistryStore, CounterpartyStore, Protocol):
         *,
         expected: JobState | Iterable[JobState] | None = None,
         attempt: int | None = None,
-        **fields: Any,
+        **fields: Unpack[JobPatch],
     ) -> Job:
         """Move a job, atomically, if the contract allows it from its stored state.
 
@@ -253,7 +221,9 @@ class Store(RegistryStore, CounterpartyStore, Protocol):
         """queued → ``to`` with attempts+1, or None if another worker got it first."""
         ...
 
-    def update_job(self, job_id: int, *, attempt: int | None = None, **fields: Any) -> Job: ...
+    def update_job(
+        self, job_id: int, *, attempt: int | None = None, **fields: Unpack[JobPatch]
+    ) -> Job: ...
     def job_events(self, job_id: int) -> list[dict[str, Any]]: ...
     def delete_job(self, job_id: int) -> None: ...
 

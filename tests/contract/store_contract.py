@@ -184,6 +184,24 @@ class StoreContract:
         moved = store.transition(job.id, JobState.EXTRACTING, attempt=2)
         assert moved.state is JobState.EXTRACTING
 
+    def test_an_unknown_job_field_is_refused_and_nothing_written(self, store: Store) -> None:
+        """mypy refuses a misspelt patch key (``JobPatch``); an untyped caller gets
+        the same refusal at run time, from every backend."""
+        job = store.create_job(new_job())
+        patch: dict[str, object] = {"progres": 0.5, "documents": 3}
+        with pytest.raises(ValueError, match=r"unknown job fields: \['progres'\]"):
+            store.update_job(job.id, **patch)  # type: ignore[arg-type]
+        assert store.get_job(job.id) == job
+
+    def test_a_patch_sets_the_message_fields(self, store: Store) -> None:
+        job = store.create_job(new_job())
+        patched = store.update_job(
+            job.id, error_code="setting_invalid", error_params={"variable": "BATCH_SIZE"}
+        )
+        assert patched.error_code == "setting_invalid"
+        assert patched.error_params == {"variable": "BATCH_SIZE"}
+        assert store.get_job(job.id) == patched
+
     def test_expected_state_is_checked(self, store: Store) -> None:
         job = store.create_job(new_job())
         store.claim(job.id, JobState.PREPARING)

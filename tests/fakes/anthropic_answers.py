@@ -26,9 +26,9 @@ from typing import Any
 
 from PIL import Image, UnidentifiedImageError
 
+from docbatch_gui.config.profile import Profile, load_profile
 from docbatch_gui.domain.lines import Line
 from docbatch_gui.pipeline.offline import PageText, extract_documents
-from docbatch_gui.pipeline.profile import Profile, load_profile
 from docbatch_gui.pipeline.tables import TableRead, read_table
 from docbatch_gui.pipeline.words import Word
 

@@ -14,8 +14,8 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
 
 from docbatch_gui._qt.review.lines_grid import KEY_ROLE, LINE_ROLE, LinesModel
+from docbatch_gui.config.profile import load_profile
 from docbatch_gui.domain.lines import Line
-from docbatch_gui.pipeline.profile import load_profile
 from tests.gui.conftest import until
 from tests.gui.review_helpers import BOX, boxed_job, open_review
 

@@ -84,8 +84,9 @@ async def test_save_puts_secrets_in_the_keyring_never_in_the_file_or_the_log(
 
     text = settings_path().read_text()
     assert json.loads(text) == {
-        "BATCH_SIZE": 40,
-        "MONGODB_URI": "mongodb://reader@db.local:27017/docs",
+        "schema_version": 2,
+        "batch": {"BATCH_SIZE": 40},
+        "storage": {"MONGODB_URI": "mongodb://reader@db.local:27017/docs"},
     }
     assert ring.store[(SERVICE, "ANTHROPIC_API_KEY")] == KEY
     assert ring.store[(SERVICE, "MONGODB_URI_PASSWORD")] == PASSWORD

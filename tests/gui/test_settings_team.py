@@ -62,7 +62,10 @@ def test_the_yadisk_token_goes_to_the_keyring_never_the_file(
     caplog.set_level(logging.DEBUG)
     saved = save_settings({"YADISK_TOKEN": TOKEN, "YADISK_API_URL": "http://disk.local"})
     text = settings_path().read_text()
-    assert json.loads(text) == {"YADISK_API_URL": "http://disk.local"}
+    assert json.loads(text) == {
+        "schema_version": 2,
+        "intake": {"YADISK_API_URL": "http://disk.local"},
+    }
     assert ring.store[(SERVICE, "YADISK_TOKEN")] == TOKEN
     assert saved.yadisk_token is not None and saved.yadisk_token.get_secret_value() == TOKEN
     assert TOKEN not in caplog.text

@@ -35,7 +35,15 @@ def test_the_accuracy_bench_runs_offline_and_ends_with_its_figures() -> None:
     figures = json.loads(result.stdout.strip().splitlines()[-1])
     assert figures["files"] == 5
     offline = figures["offline"]
-    assert set(offline["fields"]) == {"number", "date", "amount", "vat", "currency", "lines", "doc_type"}
+    assert set(offline["fields"]) == {
+        "number",
+        "date",
+        "amount",
+        "vat",
+        "currency",
+        "lines",
+        "doc_type",
+    }
     counted = offline["fields"]["amount"]
     assert counted["right"] + counted["wrong"] + counted["missing"] == 5
     assert offline["fields"]["doc_type"]["right"] >= 4  # Rechnung, Factuur, Счёт… are invoices

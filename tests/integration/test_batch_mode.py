@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from docbatch_gui.app.facade import DocBatchApp
+from docbatch_gui.config.page_plan import PagePlan
 from docbatch_gui.domain import ErrorKind, JobState
 from docbatch_gui.domain.messages import Message, message_of
 from docbatch_gui.engine.worker import LocalWorker
-from docbatch_gui.pipeline.page_plan import PagePlan
 from docbatch_gui.settings.model import Settings
 from tests.conftest import SAMPLES
 from tests.fakes.anthropic_server import FakeAnthropic

@@ -21,10 +21,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
+from docbatch_gui.config.profile import Profile, load_profile
 from docbatch_gui.domain import ConfigError
 from docbatch_gui.llm.claude import ClaudeSync
 from docbatch_gui.llm.requests import ExtractionRequest, PagePayload, build_request
-from docbatch_gui.pipeline.profile import Profile, load_profile
 from docbatch_gui.settings.loading import load_settings
 from tests.fakes.anthropic_answers import parse_request, wire_document
 from tests.fakes.anthropic_server import FakeAnthropic

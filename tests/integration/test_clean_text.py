@@ -9,11 +9,11 @@ from pathlib import Path
 import openpyxl
 import pytest
 
+from docbatch_gui.config.profile import load_profile
 from docbatch_gui.domain import Document, NewJob
 from docbatch_gui.domain.text import clean_value, printable
 from docbatch_gui.engine.context import EngineContext
 from docbatch_gui.engine.documents import store_documents
-from docbatch_gui.pipeline.profile import load_profile
 from docbatch_gui.registry.service import RegistryService
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.storage.blobs import LocalBlobStore

@@ -15,11 +15,11 @@ import pytest
 
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.cli import main
+from docbatch_gui.config.profile import load_profile
 from docbatch_gui.domain import JobState, NewJob
 from docbatch_gui.domain.counterparty import ConfirmedDocument
 from docbatch_gui.domain.models import Document, Page
 from docbatch_gui.engine.counterparties import request_examples, with_counterparty_priors
-from docbatch_gui.pipeline.profile import load_profile
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.storage.sqlite import SQLiteStore
 from tests.fakes.anthropic_server import FakeAnthropic

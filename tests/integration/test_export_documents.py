@@ -11,12 +11,12 @@ import openpyxl
 import pytest
 
 from docbatch_gui.app.exports import DocumentExports
+from docbatch_gui.config.profile import load_profile
 from docbatch_gui.domain import Document, NewJob
 from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.domain.reasons import ReviewCode
 from docbatch_gui.outbound.documents import ExportOptions
 from docbatch_gui.outbound.layouts import Column, Layout
-from docbatch_gui.pipeline.profile import load_profile
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.storage.sqlite import SQLiteStore
 from tests.helpers import cli

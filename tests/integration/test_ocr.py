@@ -207,8 +207,8 @@ def test_ocr_adds_text_where_the_layer_has_almost_none(tmp_path: Path, vision: F
 
 
 def test_review_reasons_say_what_happened_to_unread_pages(tmp_path: Path) -> None:
+    from docbatch_gui.config.profile import load_profile
     from docbatch_gui.pipeline.offline import PageText, extract_documents
-    from docbatch_gui.pipeline.profile import load_profile
 
     pages = [PageText(1, ""), PageText(2, "", "tesseract"), PageText(3, "3"), PageText(4, "")]
     (doc,) = extract_documents(1, "x.pdf", pages, load_profile())

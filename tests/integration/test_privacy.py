@@ -95,11 +95,11 @@ def test_doctor_reports_leftover_temporaries(tmp_path: Path) -> None:
 def test_webhook_watch_and_layout_files_are_private_like_the_rest(tmp_path: Path) -> None:
     """Issue 27: ``webhooks/``, ``watch/`` and ``export_layouts/`` were 0755, their
     files 0644, though they hold results, scanned paths and the operator's layouts."""
+    from docbatch_gui.config.profile import load_profile
     from docbatch_gui.domain import Job, JobState
     from docbatch_gui.domain.states import ProcessingMode
     from docbatch_gui.outbound.layouts import Column, Layout, save_layout
     from docbatch_gui.outbound.webhook import Outbox
-    from docbatch_gui.pipeline.profile import load_profile
     from docbatch_gui.sources.watch import Ledger
     from docbatch_gui.storage.health import permission_problems
 

@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
+from docbatch_gui.config import answer_schema
+from docbatch_gui.config.profile import load_profile
+from docbatch_gui.config.schema_limits import schema_problems
 from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.llm.prompt import output_schema
-from docbatch_gui.pipeline import answer_schema
-from docbatch_gui.pipeline.profile import load_profile
-from docbatch_gui.pipeline.schema_limits import schema_problems
 from tests.fakes.anthropic_rules import Refusal, check_message
 
 RESOURCES = Path(__file__).resolve().parents[2] / "docbatch_gui" / "resources"

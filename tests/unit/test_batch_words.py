@@ -7,12 +7,12 @@ import json
 
 import pytest
 
+from docbatch_gui.config.profile import load_profile
 from docbatch_gui.domain.messages import english, message_of
 from docbatch_gui.domain.models import RequestRecord
 from docbatch_gui.engine.batch_results import unanswered
 from docbatch_gui.llm.answers import InvalidAnswer, parse_answer
 from docbatch_gui.llm.batches import BatchResult
-from docbatch_gui.pipeline.profile import load_profile
 
 
 def _result(kind: str, error_type: str | None = None) -> BatchResult:

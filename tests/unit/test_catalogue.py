@@ -12,11 +12,11 @@ import itertools
 
 import pytest
 
+from docbatch_gui.config.profile import load_profile
 from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.llm.catalogue import Usage, load_catalogue
 from docbatch_gui.llm.requests import OutputMode, PagePayload, build_request
 from docbatch_gui.llm.thinking import EFFORT_CHOICES, THINKING_CHOICES, choose, forced_tool_refusal
-from docbatch_gui.pipeline.profile import load_profile
 from docbatch_gui.settings.loading import load_settings
 from tests.fakes.anthropic_rules import Refusal, check_message
 from tests.unit.test_requests import jpeg

@@ -9,11 +9,11 @@ from datetime import date, timedelta
 import pytest
 
 from docbatch_gui.checks import CHECK_CONFIDENCE, DocumentChecker, document_text
+from docbatch_gui.config.profile import Profile, default_profile_path, load_profile
 from docbatch_gui.domain.models import Document, Page
 from docbatch_gui.domain.reasons import ReviewCode
 from docbatch_gui.llm.answers import parse_answer
 from docbatch_gui.pipeline.offline import PageText, extract_documents
-from docbatch_gui.pipeline.profile import Profile, default_profile_path, load_profile
 
 TODAY = date(2026, 12, 1)
 CLEAN = {

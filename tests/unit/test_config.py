@@ -7,7 +7,8 @@ import pytest
 from docbatch_gui.domain import ConfigError
 from docbatch_gui.domain.states import ProcessingMode
 from docbatch_gui.settings.loading import load_settings
-from docbatch_gui.settings.model import Settings, default_data_dir
+from docbatch_gui.settings.model import Settings
+from docbatch_gui.settings.sections import default_data_dir
 
 
 def test_seed_defaults(monkeypatch: pytest.MonkeyPatch) -> None:

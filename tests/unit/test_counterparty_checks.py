@@ -16,10 +16,10 @@ from docbatch_gui.checks.counterparty import (
     vat_rate,
     with_priors,
 )
+from docbatch_gui.config.profile import load_profile
 from docbatch_gui.domain.counterparty import ConfirmedDocument, Counterparty, summarise
 from docbatch_gui.domain.models import Document
 from docbatch_gui.llm.prompt import counterparty_examples
-from docbatch_gui.pipeline.profile import load_profile
 
 INN, BUYER = "7701234560", "5003123458"
 

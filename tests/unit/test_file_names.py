@@ -98,8 +98,8 @@ def test_the_export_checks_the_name_before_writing(
 
 
 def test_a_layout_named_as_a_device_is_refused(tmp_path: Path) -> None:
+    from docbatch_gui.config.profile import load_profile
     from docbatch_gui.outbound.layouts import Column, Layout, save_layout
-    from docbatch_gui.pipeline.profile import load_profile
     from docbatch_gui.resources import resources_dir
 
     profile = load_profile(resources_dir() / "profiles" / "default.json")

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from docbatch_gui.config.profile import Profile, load_profile
 from docbatch_gui.pipeline.filename import parse_filename
 from docbatch_gui.pipeline.offline import PageText, extract_documents
-from docbatch_gui.pipeline.profile import Profile, load_profile
 
 
 @pytest.fixture(scope="module")

@@ -16,8 +16,8 @@ from docbatch_gui.checks.locate import (
     find_tax_id,
     located,
 )
+from docbatch_gui.config.profile import Profile, load_profile
 from docbatch_gui.domain.models import Document
-from docbatch_gui.pipeline.profile import Profile, load_profile
 from docbatch_gui.pipeline.words import Word
 
 PROFILE: Profile = load_profile()

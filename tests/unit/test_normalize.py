@@ -303,8 +303,8 @@ def test_amounts_beyond_any_document_are_unreadable_not_a_crash() -> None:
 
 
 def test_the_offline_extractor_keeps_the_minus_of_a_credit_note() -> None:
+    from docbatch_gui.config.profile import load_profile
     from docbatch_gui.pipeline.amounts import extract_amounts
-    from docbatch_gui.pipeline.profile import load_profile
 
     profile = load_profile()
     assert extract_amounts(["Итого к оплате: -100,50 руб."], profile).total == "-100.50"

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from docbatch_gui.config.profile import Profile, load_profile
 from docbatch_gui.domain.models import Document
 from docbatch_gui.pipeline.offline import PageText, extract_documents, parse_filename
-from docbatch_gui.pipeline.profile import Profile, load_profile
 
 REPO = Path(__file__).resolve().parents[2]
 RESOURCES = REPO / "docbatch_gui" / "resources"

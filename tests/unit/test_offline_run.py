@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from docbatch_gui.config.profile import Profile, load_profile
 from docbatch_gui.pipeline.isolate import ChildPool
 from docbatch_gui.pipeline.offline import PageText, extract_documents
 from docbatch_gui.pipeline.offline_run import extract_in_child
 from docbatch_gui.pipeline.prepare import ChildDied, PrepareTimeout, prepare_pool
-from docbatch_gui.pipeline.profile import Profile, load_profile
 
 REPO = Path(__file__).resolve().parents[2]
 FAKE = "tests.fakes.stuck_child"

@@ -15,6 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from PIL import Image
 
+from docbatch_gui.config.page_plan import PagePlan, PlanMode
+from docbatch_gui.config.profile import Profile, default_profile_path, load_profile
 from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.domain.models import Page
 from docbatch_gui.llm.caching import cache_control, cache_ttl
@@ -24,15 +26,12 @@ from docbatch_gui.llm.requests import PagePayload, build_request
 from docbatch_gui.llm.thinking import ThinkingChoice
 from docbatch_gui.pipeline.page_plan import (
     PageKind,
-    PagePlan,
-    PlanMode,
     TextLayer,
     image_cover,
     kind_of,
     page_kind,
     planned_size,
 )
-from docbatch_gui.pipeline.profile import Profile, default_profile_path, load_profile
 from docbatch_gui.pipeline.text_layer import judge_text_layer
 
 INVOICE_TEXT = """Счет на оплату № 245 от 12.03.2024

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from docbatch_gui.config.profile import default_profile_path, label_regex, load_profile
 from docbatch_gui.domain.errors import ConfigError
-from docbatch_gui.pipeline.profile import default_profile_path, label_regex, load_profile
 from docbatch_gui.resources import resources_dir
 
 REPO = Path(__file__).resolve().parents[2]

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import openpyxl
 
+from docbatch_gui.config.profile import load_profile
 from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.registry import RegistryRowRecord, SearchResult
-from docbatch_gui.pipeline.profile import load_profile
 from docbatch_gui.registry.exporter import MATCH_COLUMNS, ExportLabels, write_export
 from docbatch_gui.registry.where import matched_locations, value_location, where_text
 

@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from PIL import Image
 
+from docbatch_gui.config.profile import Profile, load_profile
 from docbatch_gui.llm.prompt import TOOL_NAME
 from docbatch_gui.llm.requests import (
     MAX_IMAGE_BASE64,
@@ -22,7 +23,6 @@ from docbatch_gui.llm.requests import (
     fit_image,
     parse_custom_id,
 )
-from docbatch_gui.pipeline.profile import Profile, load_profile
 
 
 @pytest.fixture(scope="module")

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from docbatch_gui.config.profile import Profile, load_profile
 from docbatch_gui.llm.answers import InvalidAnswer, RawDocument, parse_answer, stitch
-from docbatch_gui.pipeline.profile import Profile, load_profile
 from tests.fakes.anthropic_answers import wire_document
 
 KEYS = [

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from docbatch_gui.config.profile import default_profile_path, load_profile
 from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.reasons import ReviewCode
@@ -23,7 +24,7 @@ from docbatch_gui.engine.routing import (
     wanted,
 )
 from docbatch_gui.llm.requests import PagePayload, build_request, parse_custom_id
-from docbatch_gui.pipeline.profile import default_profile_path, load_profile
+from docbatch_gui.settings.checks import check_settings
 from docbatch_gui.settings.loading import load_settings
 from tests.fakes.anthropic_models import ModelScript, scripts_from_env
 from tests.routing_helpers import ESCALATION, FIRST, routed_profile
@@ -84,7 +85,9 @@ def test_a_written_profile_whose_escalation_refuses_the_settings_stops_the_start
 ) -> None:
     path = _profile_with(tmp_path, {"escalation": "claude-sonnet-5-5"})
     with pytest.raises(ConfigError, match=r"models.escalation 'claude-sonnet-5-5'"):
-        load_settings(data_dir=tmp_path, DOCBATCH_PROFILE=str(path), CLAUDE_OUTPUT="tool")
+        check_settings(
+            load_settings(data_dir=tmp_path, DOCBATCH_PROFILE=str(path), CLAUDE_OUTPUT="tool")
+        )
 
 
 def test_a_profile_names_first_and_escalation_models(tmp_path: Path) -> None:
@@ -105,13 +108,15 @@ def test_an_unknown_or_repeated_model_stops_the_start(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"models.escalation 'claude-sonnet-9'.*Known models"):
         route_for(load_settings(data_dir=tmp_path), load_profile(unknown))
     with pytest.raises(ConfigError, match="claude-sonnet-9"):
-        load_settings(data_dir=tmp_path, DOCBATCH_PROFILE=str(unknown))
+        check_settings(load_settings(data_dir=tmp_path, DOCBATCH_PROFILE=str(unknown)))
 
 
 def test_settings_refuse_an_escalation_model_that_refuses_the_effort(tmp_path: Path) -> None:
     path = _profile_with(tmp_path, {"escalation": "claude-haiku-4-5"})  # no effort setting
     with pytest.raises(ConfigError, match=r"models.escalation 'claude-haiku-4-5'"):
-        load_settings(data_dir=tmp_path, DOCBATCH_PROFILE=str(path), CLAUDE_EFFORT="high")
+        check_settings(
+            load_settings(data_dir=tmp_path, DOCBATCH_PROFILE=str(path), CLAUDE_EFFORT="high")
+        )
 
 
 @pytest.mark.parametrize(
@@ -218,4 +223,4 @@ def test_doctor_names_the_route(tmp_path: Path) -> None:
 def test_a_missing_profile_file_is_a_settings_error(tmp_path: Path) -> None:
     missing = tmp_path / "nowhere.json"
     with pytest.raises(ConfigError, match=r"nowhere\.json"):
-        load_settings(data_dir=tmp_path, DOCBATCH_PROFILE=str(missing))
+        check_settings(load_settings(data_dir=tmp_path, DOCBATCH_PROFILE=str(missing)))

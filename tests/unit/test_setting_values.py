@@ -1,7 +1,7 @@
-"""The settings model refuses values that cannot work, with a sentence naming the
-variable: a webhook or API address that is not http(s) with a host, a folder setting
-that names a file. (Before, "not a url" was saved and every finished job then logged
-a failed delivery.)"""
+"""The settings refuse values that cannot work, with a sentence naming the variable:
+a webhook or API address that is not http(s) with a host (validation), a folder
+setting that names a file (the start's check, ``settings.checks``). (Before, "not a
+url" was saved and every finished job then logged a failed delivery.)"""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from docbatch_gui.domain.errors import ConfigError
+from docbatch_gui.settings.checks import check_settings
 from docbatch_gui.settings.loading import load_settings
 
 
@@ -47,12 +48,20 @@ def test_the_api_addresses_are_checked_the_same_way() -> None:
         load_settings(YADISK_API_URL="cloud-api.yandex.net")
 
 
-def test_a_folder_setting_that_names_a_file_is_refused(tmp_path: Path) -> None:
+def test_a_folder_setting_that_names_a_file_is_refused_by_the_start_check(
+    tmp_path: Path,
+) -> None:
+    """Validation asks no folder (it reads no disk); the start's check does."""
     a_file = tmp_path / "notes.txt"
     a_file.write_text("x", encoding="utf-8")
+    assert load_settings(data_dir=a_file).data_dir == a_file  # validation alone: no I/O
     with pytest.raises(ConfigError, match="is a file, not a folder"):
-        load_settings(data_dir=a_file)
+        check_settings(load_settings(data_dir=a_file), {"data_dir": a_file})
+    given = {"data_dir": tmp_path / "data", "WATCH_FOLDERS": f"{tmp_path};{a_file}"}
     with pytest.raises(ConfigError, match="WATCH_FOLDERS"):
-        load_settings(data_dir=tmp_path / "data", WATCH_FOLDERS=f"{tmp_path};{a_file}")
+        check_settings(load_settings(**given), given)
+    with pytest.raises(ConfigError, match="SHARED_FOLDER"):
+        check_settings(load_settings(SHARED_FOLDER=str(a_file)), {"SHARED_FOLDER": a_file})
     # a folder that does not exist yet is made when needed
-    assert load_settings(data_dir=tmp_path / "new" / "data").data_dir == tmp_path / "new" / "data"
+    fresh = load_settings(data_dir=tmp_path / "new" / "data")
+    assert check_settings(fresh).data_dir == tmp_path / "new" / "data"

@@ -46,11 +46,18 @@ def test_round_trip_keeps_only_what_differs_from_the_defaults(
 ) -> None:
     saved = save_settings({"BATCH_SIZE": 50, "PROCESSING_MODE": "batch", "JOB_TIMEOUT": 900})
     assert (saved.batch_size, saved.processing_mode) == (50, ProcessingMode.BATCH)
-    assert json.loads(settings_file.read_text()) == {"BATCH_SIZE": 50, "PROCESSING_MODE": "batch"}
+    assert json.loads(settings_file.read_text()) == {
+        "schema_version": 2,
+        "processing": {"PROCESSING_MODE": "batch"},
+        "batch": {"BATCH_SIZE": 50},
+    }
     again = load_settings()
     assert (again.batch_size, again.processing_mode, again.job_timeout) == (50, "batch", 900)
     save_settings({"BATCH_SIZE": 30})  # back to the default: dropped from the file
-    assert json.loads(settings_file.read_text()) == {"PROCESSING_MODE": "batch"}
+    assert json.loads(settings_file.read_text()) == {
+        "schema_version": 2,
+        "processing": {"PROCESSING_MODE": "batch"},
+    }
 
 
 def test_precedence_overrides_then_environment_then_file(
@@ -106,7 +113,10 @@ def test_secrets_go_to_the_keyring_never_the_file_or_the_log(
     for secret in (API_KEY, "minio-secret-9", MONGO_PASSWORD, "m0ngo"):
         assert secret not in text
         assert secret not in caplog.text
-    assert json.loads(text) == {"MONGODB_URI": "mongodb://reader@db:27017/x"}
+    assert json.loads(text) == {
+        "schema_version": 2,
+        "storage": {"MONGODB_URI": "mongodb://reader@db:27017/x"},
+    }
     assert ring.store[(SERVICE, "ANTHROPIC_API_KEY")] == API_KEY
     assert ring.store[(SERVICE, "MONGODB_URI_PASSWORD")] == MONGO_PASSWORD
     assert saved.anthropic_api_key is not None

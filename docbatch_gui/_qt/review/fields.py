@@ -16,9 +16,9 @@ from PySide6.QtWidgets import QFormLayout, QHBoxLayout, QLabel, QLineEdit, QWidg
 
 from docbatch_gui._qt.widgets.icons import SURE, disc_icon
 from docbatch_gui._qt.widgets.page_canvas import ValueBox
+from docbatch_gui.config.profile import Profile
 from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.reasons import ReviewCode
-from docbatch_gui.pipeline.profile import Profile
 
 #: what a field's dot and mark say, one meaning per colour (the legend lists them)
 MISSING_COLOR = "#d93025"  # not found in the document

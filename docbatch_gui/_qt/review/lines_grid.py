@@ -31,9 +31,9 @@ from PySide6.QtWidgets import (
 
 from docbatch_gui._qt.widgets.page_canvas import ValueBox
 from docbatch_gui._qt.widgets.page_view import PageView
+from docbatch_gui.config.profile import Profile
 from docbatch_gui.domain.lines import Line, decimal
 from docbatch_gui.domain.models import Document
-from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.pipeline.tables import line_number
 
 KEY_ROLE = Qt.ItemDataRole.UserRole + 1

@@ -35,9 +35,9 @@ from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.dialogs import choose_files, choose_folder
 from docbatch_gui.domain.messages import words_of
 from docbatch_gui.llm.catalogue import load_catalogue
+from docbatch_gui.settings.choices import CHOICE_FIELDS, fixed_choices
 from docbatch_gui.settings.invalid import describe_allowed
 from docbatch_gui.settings.keystore import file_path, system_keyring, uses_file
-from docbatch_gui.settings.model import CHOICE_FIELDS, fixed_choices
 from docbatch_gui.settings.secrets import URI_VARIABLES, join_uri_password, split_uri_password
 
 #: str fields offered as a fixed list

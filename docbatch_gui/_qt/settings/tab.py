@@ -41,10 +41,13 @@ from docbatch_gui._qt.settings.fields import NOTE_STYLE, FieldEditor
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui.diagnostics import connections
 from docbatch_gui.domain.messages import message_of, words_of
+from docbatch_gui.settings.checks import disk_problem
+from docbatch_gui.settings.choices import combination_problem
 from docbatch_gui.settings.file import settings_path
 from docbatch_gui.settings.loading import load_settings
-from docbatch_gui.settings.model import Settings, combination_problem
+from docbatch_gui.settings.model import Settings
 from docbatch_gui.settings.saving import environment_overrides, save_settings
+from docbatch_gui.settings.sections import SECTIONS
 
 LABEL_WIDTH = 220
 
@@ -59,75 +62,19 @@ def field_problem(error: Any) -> str:
     return str(error["msg"]).removeprefix("Value error, ")
 
 
-#: (group, fields, connection test); fields the model adds later land in "other"
-GROUPS: list[tuple[str, list[str], Probe | None]] = [
-    (
-        "processing",
-        [
-            "processing_mode", "anthropic_model", "max_concurrency", "ocr_workers",
-            "batch_size", "poll_interval", "result_workers", "max_concurrent_mb",
-            "job_timeout", "page_timeout", "render_workers", "group_size", "max_file_mb",
-            "max_pages", "jpeg_quality", "follow_symlinks_out", "check_min_year",
-            "max_page_text_chars", "max_image_pixels", "child_memory_mb", "language",
-            "registry_max_rows", "registry_max_columns", "registry_max_cell_chars",
-        ],
-        None,
-    ),
-    (
-        "ocr",
-        [
-            "ocr_engine", "ocr_languages", "ocr_timeout", "ocr_min_text_chars",
-            "google_application_credentials", "google_vision_endpoint",
-        ],
-        connections.test_ocr,
-    ),
-    (
-        "claude",
-        [
-            "anthropic_api_key", "anthropic_base_url", "anthropic_timeout",
-            "anthropic_max_retries", "profile_path", "claude_effort", "claude_thinking",
-            "claude_output",
-            "max_output_tokens", "request_retries", "counterparty_kept",
-            "counterparty_min_confirmed",
-            "batch_max_requests", "batch_max_mb", "budget_run_usd", "budget_month_usd",
-        ],
-        connections.test_anthropic,
-    ),
-    ("storage", ["data_dir", "db_busy_timeout"], None),
-    ("mongodb", ["mongodb_uri"], connections.test_mongodb),
-    (
-        "minio",
-        [
-            "minio_endpoint", "minio_access_key", "minio_secret_key", "minio_bucket",
-            "minio_secure", "blob_cache_mb",
-        ],
-        connections.test_minio,
-    ),
-    ("redis", ["redis_url"], connections.test_redis),
-    ("celery", ["celery_broker_url"], connections.test_celery_broker),
-    ("execution", ["execution", "workload_ttl", "leader_ttl", "shared_folder"], None),
-    (
-        "yadisk",
-        ["yadisk_token", "yadisk_api_url", "yadisk_timeout", "yadisk_max_files",
-         "yadisk_max_depth"],
-        None,
-    ),
-    (
-        "mail",
-        ["mail_host", "mail_port", "mail_security", "mail_user", "mail_password",
-         "mail_ca_file", "mail_folders", "mail_after", "mail_move_to", "mail_body_as_pdf",
-         "mail_poll_seconds", "mail_timeout", "mail_max_message_mb", "mail_max_attachment_mb",
-         "mail_max_attachments", "mail_max_depth"],
-        connections.test_mail,
-    ),
-    (
-        "inout",
-        ["watch_folders", "watch_after", "watch_settle_seconds", "watch_poll_seconds",
-         "separator_value", "asn_pattern",
-         "webhook_url", "webhook_secret", "webhook_attempts", "webhook_timeout"],
-        None,
-    ),
-]  # fmt: skip
+#: a section's connection tests, (name, probe), shown under its fields
+PROBES: dict[str, list[tuple[str, Probe]]] = {
+    "ocr": [("ocr", connections.test_ocr)],
+    "claude": [("claude", connections.test_anthropic)],
+    "storage": [("mongodb", connections.test_mongodb), ("minio", connections.test_minio)],
+    "team": [("redis", connections.test_redis), ("celery", connections.test_celery_broker)],
+    "mail": [("mail", connections.test_mail)],
+}
+#: one group per section of the settings, in their order: (section, fields, tests)
+GROUPS: list[tuple[str, list[str], list[tuple[str, Probe]]]] = [
+    (section.SECTION, list(section.model_fields), PROBES.get(section.SECTION, []))
+    for section in SECTIONS
+]
 
 
 class SettingsTab(QWidget):
@@ -203,13 +150,8 @@ class SettingsTab(QWidget):
         intro.setWordWrap(True)
         intro.setStyleSheet(NOTE_STYLE)
         column.addWidget(intro)
-        placed: set[str] = set()
-        for group, names, probe in GROUPS:
-            column.addWidget(self._group(group, names, probe))
-            placed.update(names)
-        others = [n for n in Settings.model_fields if n not in placed]
-        if others:
-            column.addWidget(self._group("other", others, None))
+        for group, names, probes in GROUPS:
+            column.addWidget(self._group(group, names, probes))
         column.addWidget(self._interface_group())
         column.addStretch(1)
         self.page_scroll.setWidget(content)
@@ -226,16 +168,19 @@ class SettingsTab(QWidget):
             "processing": self.tr("Processing"),
             "ocr": self.tr("OCR"),
             "claude": self.tr("Claude"),
+            "batch": self.tr("Message Batches"),
+            "budget": self.tr("Budget"),
+            "review": self.tr("Review"),
+            "registry": self.tr("Registry import"),
             "storage": self.tr("Storage"),
             "mongodb": self.tr("MongoDB"),
             "minio": self.tr("MinIO"),
             "redis": self.tr("Redis"),
             "celery": self.tr("Celery"),
-            "execution": self.tr("Team execution"),
-            "yadisk": self.tr("Yandex.Disk"),
+            "team": self.tr("Team execution"),
+            "intake": self.tr("Documents in"),
             "mail": self.tr("Mail"),
-            "inout": self.tr("Documents in and out"),
-            "other": self.tr("Other"),
+            "outbound": self.tr("Documents out"),
         }
 
     def _labels(self) -> dict[str, str]:
@@ -336,9 +281,10 @@ class SettingsTab(QWidget):
             "webhook_timeout": self.tr("Webhook timeout per try, s"),
         }
 
-    def _group(self, group: str, names: list[str], probe: Probe | None) -> QGroupBox:
+    def _group(self, group: str, names: list[str], probes: list[tuple[str, Probe]]) -> QGroupBox:
         labels = self._labels()
-        box = QGroupBox(self._titles()[group])
+        titles = self._titles()
+        box = QGroupBox(titles[group])
         form = QFormLayout(box)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
@@ -353,11 +299,13 @@ class SettingsTab(QWidget):
             label.setMinimumWidth(LABEL_WIDTH)  # one label column across all groups
             label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             form.addRow(label, editor)
-        if probe is not None:
+        for name, probe in probes:
             test = ConnectionTest()
-            test.button.clicked.connect(lambda: test.start(self._candidate, probe))
-            self._tests[group] = test
-            form.addRow("", test)
+            test.button.clicked.connect(
+                lambda _checked=False, test=test, probe=probe: test.start(self._candidate, probe)
+            )
+            self._tests[name] = test
+            form.addRow(titles[name] if len(probes) > 1 else "", test)
         return box
 
     def _interface_group(self) -> QGroupBox:
@@ -418,6 +366,9 @@ class SettingsTab(QWidget):
                     first = exc.errors()[0]
                     # an error without a field is a combination: judged below, whole
                     reason = field_problem(first) if first["loc"] else None
+                if reason is None:  # what the disk says (a folder that is a file)
+                    found = disk_problem(name, editor.value())
+                    reason = words_of(found, interface_language()) if found else None
             if reason is None and name == "ocr_languages":
                 reason = ocr_languages_error(self.editors["ocr_engine"].value(), editor.value())
             editor.set_error(reason)

@@ -2615,6 +2615,30 @@ Jobs whose documents need a person&apos;s check appear here. To correct a finish
         <translation>Работа в команде</translation>
     </message>
     <message>
+        <source>Message Batches</source>
+        <translation>Пакеты запросов</translation>
+    </message>
+    <message>
+        <source>Budget</source>
+        <translation>Бюджет</translation>
+    </message>
+    <message>
+        <source>Review</source>
+        <translation>Проверка</translation>
+    </message>
+    <message>
+        <source>Registry import</source>
+        <translation>Импорт реестров</translation>
+    </message>
+    <message>
+        <source>Documents in</source>
+        <translation>Приём документов</translation>
+    </message>
+    <message>
+        <source>Documents out</source>
+        <translation>Выдача документов</translation>
+    </message>
+    <message>
         <source>Yandex.Disk</source>
         <translation>Яндекс.Диск</translation>
     </message>

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from docbatch_gui.pipeline.schema_limits import schema_problems
+from docbatch_gui.config.schema_limits import schema_problems
 
 UNKNOWN = "unknown"
 #: what a row of a printed table is; only ``goods`` rows become lines

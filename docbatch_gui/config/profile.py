@@ -19,10 +19,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from docbatch_gui.config import answer_schema
+from docbatch_gui.config.page_plan import PagePlan, PlanMode
 from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.domain.normalize import normalize_text
-from docbatch_gui.pipeline import answer_schema
-from docbatch_gui.pipeline.page_plan import PagePlan, PlanMode
 from docbatch_gui.resources import resources_dir
 
 __all__ = [
