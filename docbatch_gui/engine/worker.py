@@ -26,7 +26,7 @@ from docbatch_gui.domain.errors import (
     OverBudget,
     StoreBusy,
 )
-from docbatch_gui.domain.messages import english
+from docbatch_gui.domain.messages import coded
 from docbatch_gui.domain.models import Document, Job
 from docbatch_gui.domain.said import cause, say
 from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState, ProcessingMode
@@ -301,7 +301,7 @@ class LocalWorker:
                 JobState.FAILED,
                 attempt,
                 error_kind=ErrorKind.RETRYABLE,
-                error=english(
+                error=coded(
                     "internal_error", file=job.file_name, error=f"{type(exc).__name__}: {exc}"
                 ),
             )
@@ -327,7 +327,7 @@ class LocalWorker:
             JobState.FAILED,
             attempt,
             error_kind=exc.kind,
-            error=english("crashed_repeatedly", error=exc.message, times=crashes),
+            error=coded("crashed_repeatedly", error=exc.message, times=crashes),
         )
 
     def _finish(self, job_id: int, state: JobState, attempt: int, **fields: Any) -> Job | None:
@@ -387,9 +387,9 @@ class LocalWorker:
         if job.mode == ProcessingMode.SYNC.value:
             if self.claude is None:
                 raise DocBatchError.coded("sync_needs_key", {"file": job.file_name})
-            extraction = SyncExtraction(
-                self.context, self.claude, self.purse, self.emit
-            ).extract(job, attempt)
+            extraction = SyncExtraction(self.context, self.claude, self.purse, self.emit).extract(
+                job, attempt
+            )
             try:  # the SDK's timeout is per read: a server dripping bytes never trips it
                 return await asyncio.wait_for(extraction, max(0.1, deadline - time.monotonic()))
             except TimeoutError:

@@ -27,7 +27,7 @@ from pydantic import (
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from docbatch_gui.domain.errors import ConfigError
-from docbatch_gui.domain.messages import english
+from docbatch_gui.domain.messages import Message, coded
 from docbatch_gui.domain.states import ProcessingMode
 from docbatch_gui.llm.catalogue import load_catalogue
 from docbatch_gui.llm.requests import OutputMode
@@ -100,7 +100,7 @@ def fixed_choices(field_name: str) -> tuple[str, ...]:
 
 def combination_problem(
     model: str, effort: str, thinking: str, output: OutputMode | str, max_tokens: int
-) -> str | None:
+) -> Message | None:
     """Why the model would refuse every request with these settings, or None."""
 
     try:
@@ -111,9 +111,9 @@ def combination_problem(
     if OutputMode(output) is OutputMode.TOOL:
         refusal = forced_tool_refusal(info, choice)
         if refusal:
-            return english("setting_tool_output_refused", refusal=refusal)
+            return coded("setting_tool_output_refused", refusal=refusal)
     if max_tokens > info.max_output_tokens:
-        return english(
+        return coded(
             "setting_max_tokens_too_many",
             tokens=max_tokens,
             model=info.name,
@@ -499,9 +499,9 @@ class Settings(BaseSettings):
                 self.max_output_tokens,
             )
             if problem:
-                where = str(self.profile_path) if self.profile_path else english("bundled_profile")
+                where = str(self.profile_path) if self.profile_path else coded("bundled_profile")
                 raise ValueError(
-                    english(
+                    coded(
                         "profile_model_refused",
                         where=where,
                         role=role,

@@ -36,7 +36,7 @@ from docbatch_gui.storage.store import (
     JOB_FIELDS,
     check_attempt,
     check_expectations,
-    scrubbed,
+    error_columns,
     stored_id,
 )
 
@@ -259,7 +259,7 @@ class MongoStore(MongoRecords, MongoIntents, MongoBudget, MongoRegistry, MongoCo
         **fields: Any,
     ) -> Job:
         to = JobState(to)
-        fields = scrubbed(fields)
+        fields = error_columns(fields)
         for _ in range(CAS_ROUNDS):
             raw = self._raw(job_id)
             job = _doc_to_job(raw)
@@ -284,7 +284,7 @@ class MongoStore(MongoRecords, MongoIntents, MongoBudget, MongoRegistry, MongoCo
         return _doc_to_job(done) if done is not None else None
 
     def update_job(self, job_id: int, *, attempt: int | None = None, **fields: Any) -> Job:
-        fields = scrubbed(fields)
+        fields = error_columns(fields)
         if "state" in fields:
             raise ValueError("use transition() to change the state")
         query: dict[str, Any] = {"_id": int(job_id)}

@@ -45,7 +45,7 @@ from docbatch_gui.storage.store import (
     JOB_FIELDS,
     check_attempt,
     check_expectations,
-    scrubbed,
+    error_columns,
     stored_id,
 )
 
@@ -279,7 +279,7 @@ class SQLiteStore(RecordTables, IntentTables, BudgetTables, RegistryTables, Coun
         **fields: Any,
     ) -> Job:
         to = JobState(to)
-        fields = scrubbed(fields)
+        fields = error_columns(fields)
         with self._tx() as db:
             job = self._get(db, job_id)
             check_expectations(job, to, expected, attempt)
@@ -301,7 +301,7 @@ class SQLiteStore(RecordTables, IntentTables, BudgetTables, RegistryTables, Coun
             return self._get(db, job_id)
 
     def update_job(self, job_id: int, *, attempt: int | None = None, **fields: Any) -> Job:
-        fields = scrubbed(fields)
+        fields = error_columns(fields)
         if "state" in fields:
             raise ValueError("use transition() to change the state")
         with self._tx() as db:

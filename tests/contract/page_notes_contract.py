@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from docbatch_gui.domain.messages import Worded, english
+from docbatch_gui.domain.messages import Worded, coded
 from docbatch_gui.domain.models import OcrRecord, Page
 from docbatch_gui.pipeline.orientation import from_osd, from_vote
 from docbatch_gui.storage.store import Store
@@ -28,10 +28,10 @@ def _raw(store: Store, table: str) -> list[dict[str, Any]]:
 class PageNotesContract:
     def test_worded_page_notes_come_back_worded_and_plain_ones_plain(self, store: Store) -> None:
         job = store.create_job(new_job())
-        skipped = english("page_render_timeout", seconds=60.0)
+        skipped = coded("page_render_timeout", seconds=60.0)
         weak = from_osd(180, 1.2, 300).note
-        vote = from_vote([(0.0, -1.0, 90.0)], english("orient_source_layer")).note
-        joined = english("orient_layer_ocr_not_used", layer=vote, ocr=weak)
+        vote = from_vote([(0.0, -1.0, 90.0)], coded("orient_source_layer")).note
+        joined = coded("orient_layer_ocr_not_used", layer=vote, ocr=weak)
         store.put_pages(
             [
                 Page(job.id, 1, 10, 20, render_error=skipped, orientation_note=weak),
@@ -65,7 +65,7 @@ class PageNotesContract:
         assert not isinstance(page.orientation_note, Worded)
 
     def test_the_ocr_cache_keeps_its_note_worded(self, store: Store) -> None:
-        note = english("orient_small_image")
+        note = coded("orient_small_image")
         store.put_ocr(OcrRecord(SHA_A, 1, "tesseract", "x", orientation_note=note))
         store.put_ocr(OcrRecord(SHA_A, 2, "tesseract", "y", orientation_note="plain"))
         cached = store.get_ocr(SHA_A, "tesseract")

@@ -137,7 +137,7 @@ def test_pages_written_before_their_codes_read_back_as_plain_text(tmp_path: Path
     and its pages and OCR cache read back with their stored English text."""
     import sqlite3
 
-    from docbatch_gui.domain.messages import Worded, english
+    from docbatch_gui.domain.messages import Worded, coded
     from docbatch_gui.domain.models import Page
 
     path = tmp_path / "db.sqlite3"
@@ -173,7 +173,7 @@ def test_pages_written_before_their_codes_read_back_as_plain_text(tmp_path: Path
     assert not isinstance(page.orientation_note, Worded)
     note = store.get_ocr("a" * 64, "tesseract")[1].orientation_note
     assert note == "a small image: read enlarged, without OSD" and not isinstance(note, Worded)
-    skipped = english("page_render_timeout", seconds=60.0)
+    skipped = coded("page_render_timeout", seconds=60.0)
     store.put_pages([Page(1, 1, 10, 20, render_error=skipped)])  # the new column is written
     (again,) = store.list_pages(1)
     assert isinstance(again.render_error, Worded) and again.render_error.message == skipped.message

@@ -161,7 +161,7 @@ async def test_in_russian_the_page_notes_read_in_russian(russian: None, window: 
     shown as it was stored."""
     from dataclasses import replace
 
-    from docbatch_gui.domain.messages import english
+    from docbatch_gui.domain.messages import coded
     from docbatch_gui.pipeline.orientation import from_osd
 
     app: DocBatchApp = window.ctx.app
@@ -173,8 +173,8 @@ async def test_in_russian_the_page_notes_read_in_russian(russian: None, window: 
             replace(
                 first,
                 image_sha=None,
-                render_error=english("page_render_timeout", seconds=60.0),
-                orientation_note=english("orient_small_image"),
+                render_error=coded("page_render_timeout", seconds=60.0),
+                orientation_note=coded("orient_small_image"),
             ),
             replace(second, orientation_uncertain=True, orientation_note=weak),
         ]

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from docbatch_gui.domain.messages import english, message_of
+from docbatch_gui.domain.messages import coded, message_of
 from docbatch_gui.domain.models import RequestRecord
 from docbatch_gui.engine.batch_results import unanswered
 from docbatch_gui.llm.answers import InvalidAnswer, parse_answer
@@ -48,7 +48,7 @@ def test_every_unanswered_request_has_a_code_and_russian_words(
 
 def test_a_request_record_keeps_its_error_code_through_json() -> None:
     record = RequestRecord(
-        1, "job_1_batch_1", 1, [1], "retry", error=english("batch_request_expired")
+        1, "job_1_batch_1", 1, [1], "retry", error=coded("batch_request_expired")
     )
     again = RequestRecord.from_body(json.loads(json.dumps(record.body())))
     assert again == record
@@ -78,14 +78,14 @@ def test_an_invalid_answer_is_worded_in_russian() -> None:
 def test_worker_failures_that_had_no_code_now_word_themselves(
     code: str, params: dict[str, str], russian: str
 ) -> None:
-    text = english(code, **params)
+    text = coded(code, **params)
     found = message_of(text)
     assert found is not None and found.words("ru").startswith(russian)
 
 
 def test_a_damaged_pdf_page_keeps_the_english_it_had() -> None:
     """The code's English is the text the job stored before it had a code."""
-    text = english("pdf_page_damaged", file="a.pdf", page=3, detail="syntax error")
+    text = coded("pdf_page_damaged", file="a.pdf", page=3, detail="syntax error")
     assert str(text) == (
         "a.pdf: page 3 is damaged and cannot be rendered (syntax error). Get a fresh copy "
         "from its source, or re-save it with a PDF tool."

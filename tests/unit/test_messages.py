@@ -8,19 +8,7 @@ import pickle
 import pytest
 
 from docbatch_gui.domain.errors import UnsupportedInput
-from docbatch_gui.domain.messages import (
-    CATALOGUES,
-    LANGUAGES,
-    Message,
-    Worded,
-    english,
-    fill,
-    from_wire,
-    placeholders,
-    wire,
-    word,
-    worded_list,
-)
+from docbatch_gui.domain.messages import CATALOGUES, LANGUAGES, Message, Worded, coded, fill, from_wire, placeholders, wire, word, worded_list
 from docbatch_gui.domain.reasons import TEMPLATES
 
 ALL_CODES = [(code, texts) for catalogue in CATALOGUES for code, texts in catalogue.items()]
@@ -72,15 +60,15 @@ def test_unknown_code_or_broken_params_fall_back_to_the_stored_text() -> None:
 
 
 def test_a_nested_message_is_worded_in_the_same_language() -> None:
-    inner = english("claude_timeout")
-    outer = english("crashed_repeatedly", error=inner, times=3)
+    inner = coded("claude_timeout")
+    outer = coded("crashed_repeatedly", error=inner, times=3)
     assert outer.message.params["error"] == {"code": "claude_timeout", "params": {}}
     assert "тайм-аут" in outer.message.words("ru")
     assert str(outer).startswith("Claude did not answer in time")
 
 
 def test_worded_text_survives_pickle_and_the_child_wire() -> None:
-    text = english("pdf_password", file="x.pdf")
+    text = coded("pdf_password", file="x.pdf")
     assert isinstance(text, str) and text.startswith("x.pdf: the PDF is password-protected")
     again = pickle.loads(pickle.dumps(text))
     assert isinstance(again, Worded) and again.message == text.message
@@ -116,6 +104,6 @@ def test_a_librarys_own_text_is_quoted_in_another_language() -> None:
     assert "(«Failed to open file a.pdf as type pdf.»)" in word("pdf_damaged", params, "ru")
     assert "(Failed to open file a.pdf as type pdf.)" in word("pdf_damaged", params, "en")
     assert "(7)" in word("pdf_damaged", {"file": "a.pdf", "detail": "7"}, "ru")
-    inner = english("claude_timeout").message.as_dict()
+    inner = coded("claude_timeout").message.as_dict()
     nested = word("crashed_repeatedly", {"error": inner, "times": 2}, "ru")
     assert "«" not in nested and "тайм-аут" in nested

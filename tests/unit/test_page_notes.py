@@ -8,20 +8,13 @@ import re
 
 import pytest
 
-from docbatch_gui.domain.messages import (
-    Message,
-    Worded,
-    english,
-    said_of,
-    with_said,
-    words_of,
-)
+from docbatch_gui.domain.messages import Message, Worded, coded, said_of, with_said, words_of
 from docbatch_gui.pipeline.orientation import Orientation, from_osd, from_vote
 
 #: the names a Russian note may quote as they are
 NAMES = {"OSD", "OCR", "Google", "Vision", "Tesseract", "PAGE_TIMEOUT", "Latin", "Arabic"}
-LAYER = english("orient_source_layer")
-VISION = english("orient_source_vision")
+LAYER = coded("orient_source_layer")
+VISION = coded("orient_source_vision")
 LATIN = frozenset({"Latin", "Cyrillic"})
 
 NOTES: list[tuple[Orientation, str]] = [
@@ -89,20 +82,20 @@ def test_a_note_keeps_its_english_text_and_reads_in_russian(
 
 
 def test_the_render_timeout_and_the_ocr_notes_read_in_russian() -> None:
-    skipped = english("page_render_timeout", seconds=3.0)
+    skipped = coded("page_render_timeout", seconds=3.0)
     assert skipped == "rendering took longer than 3 s (PAGE_TIMEOUT)"
     assert words_of(skipped, "ru") == "отрисовка заняла больше 3 с (PAGE_TIMEOUT)"
-    small = english("orient_small_image")
+    small = coded("orient_small_image")
     assert small == "a small image: read enlarged, without OSD"
     assert not _english_words(words_of(small, "ru"))
     layer = from_vote([(1.0, 0.0, 80.0)], LAYER).note
-    joined = english("orient_layer_ocr_not_used", layer=layer, ocr=small)
+    joined = coded("orient_layer_ocr_not_used", layer=layer, ocr=small)
     assert joined == (
         "text layer lines: 100% of 80 letters read left to right; upright; "
         "OCR not used to turn it: a small image: read enlarged, without OSD"
     )
     assert not _english_words(words_of(joined, "ru"))
-    alone = english("orient_ocr_not_used", ocr="an old cached note")
+    alone = coded("orient_ocr_not_used", ocr="an old cached note")
     assert alone == "OCR not used to turn it: an old cached note"
     assert "an old cached note" in words_of(alone, "ru")  # an old text is quoted as it is
 

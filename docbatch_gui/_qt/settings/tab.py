@@ -40,7 +40,7 @@ from docbatch_gui._qt.settings.connection_test import (
 from docbatch_gui._qt.settings.fields import NOTE_STYLE, FieldEditor
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui.diagnostics import connections
-from docbatch_gui.domain.messages import message_of, words_of
+from docbatch_gui.domain.messages import Message
 from docbatch_gui.settings.file import settings_path
 from docbatch_gui.settings.model import Settings, combination_problem, load_settings
 from docbatch_gui.settings.saving import environment_overrides, save_settings
@@ -53,8 +53,8 @@ def field_problem(error: Any) -> str:
     model's (an address, a folder) is a coded message; pydantic's own are English."""
     raised = (error.get("ctx") or {}).get("error")
     said = raised.args[0] if isinstance(raised, ValueError) and raised.args else None
-    if isinstance(said, str) and message_of(said) is not None:
-        return words_of(said, interface_language())
+    if isinstance(said, Message):
+        return said.words(interface_language())
     return str(error["msg"]).removeprefix("Value error, ")
 
 
@@ -449,7 +449,9 @@ class SettingsTab(QWidget):
         if problem is None:
             return 0
         changed = [n for n in names if n in self.editors and form[n] != getattr(self.current, n)]
-        self.editors[(changed or ["anthropic_model"])[-1]].set_error(problem)
+        self.editors[(changed or ["anthropic_model"])[-1]].set_error(
+            problem.words(interface_language())
+        )
         return 1
 
     async def _candidate(self) -> Settings:
