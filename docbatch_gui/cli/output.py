@@ -169,6 +169,8 @@ def page_json(page: Page) -> dict[str, Any]:
         # the codes behind the two texts, as jobs give error_code beside error
         "render_error_code": _code(page.render_error),
         "orientation_note_code": _code(page.orientation_note),
+        "render_error_params": _params(page.render_error),
+        "orientation_note_params": _params(page.orientation_note),
         # degrees the scan was askew, straightened before OCR read it (0: straight)
         "skew": page.skew,
     }
@@ -176,6 +178,10 @@ def page_json(page: Page) -> dict[str, Any]:
 
 def _code(note: Message | None) -> str | None:
     return note.code or None if note is not None else None
+
+
+def _params(note: Message | None) -> dict[str, Any] | None:
+    return dict(note.params) if note is not None and note.code else None
 
 
 def print_pages(console: Console, pages: list[Page]) -> None:

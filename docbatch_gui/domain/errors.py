@@ -47,10 +47,14 @@ class DocBatchError(Exception):
     kind: ErrorKind = ErrorKind.RETRYABLE
     exit_code: ClassVar[ExitCode] = ExitCode.FAILED
 
-    def __init__(self, message: Message | str, *, file: str | None = None) -> None:
-        self.message: Message = as_message(message)
-        # args is what pickle (a child process, a Celery result) rebuilds it from
-        super().__init__(self.message)
+    def __init__(
+        self, message: Message | str | Mapping[str, Any], *, file: str | None = None
+    ) -> None:
+        self.message: Message = (
+            Message.from_dict(message) if isinstance(message, Mapping) else as_message(message)
+        )
+        # args is what pickle and Celery (JSON) rebuild the error from: plain data
+        super().__init__(self.message.as_dict())
         self.file = file
 
     def __str__(self) -> str:

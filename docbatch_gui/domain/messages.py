@@ -2,19 +2,21 @@
 
 A job error, a registry warning or a workbook the importer refuses is said to three
 readers: a script (which wants something stable to test), the command line and the
-window (which speak English or Russian). So the core keeps a :class:`Message` (a
-code and JSON-friendly parameters) and words it in English where a text is stored
-for people and old readers (``Job.error``, a result's ``warnings``); the front ends
-word the code again in their own language.
+window (which speak English or Russian). So the core passes a :class:`Message` (a
+code and JSON-friendly parameters) around as it is: errors carry one
+(``DocBatchError.message``), stores keep its code and parameters beside its English
+wording (``Job.error``, a result's ``warnings``: what people and old readers read),
+and the front ends word it again in their own language (``Message.words``).
 
 The templates live in per-area catalogues (``texts_jobs``, ``texts_services``,
 ``texts_operator``, ``texts_registry``, ``texts_pages``, and ``texts_log_*`` for log lines); the
-review reasons keep theirs in ``reasons.TEMPLATES``. A message without a code, or
-with a code no catalogue knows (an old record, a newer version), is shown as its
-stored English text: never an error, never an empty line.
+review reasons keep theirs in ``reasons.TEMPLATES``. A message without a code (an old
+record, a library's own text: ``Message.plain``), or with a code no catalogue knows (a
+newer version), is shown as its stored English text: never an error, never an empty
+line.
 
-A parameter whose value is itself a stored message (``{"code", "params"}``) is worded
-in the same language, so "3 of 5 requests failed; first: …" reads as one sentence.
+A parameter whose value is itself a message (``{"code", "params"}``) is worded in the
+same language, so "3 of 5 requests failed; first: …" reads as one sentence.
 """
 
 from __future__ import annotations

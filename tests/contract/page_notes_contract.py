@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from docbatch_gui.domain.messages import Message, coded
 from docbatch_gui.domain.models import OcrRecord, Page
 from docbatch_gui.pipeline.orientation import from_osd, from_vote
@@ -88,3 +90,36 @@ class PageNotesContract:
         assert rows[1]["orientation_note_code"] == "orient_small_image"
         assert rows[2]["orientation_note_code"] is None
         assert all("said" not in row for row in rows.values())
+
+    def test_a_document_store_reads_the_said_codes_an_older_version_wrote(
+        self, store: Store
+    ) -> None:
+        """MongoDB has no migrations: a page or OCR record an older version wrote keeps
+        its codes in ``said`` and reads back with them (SQLite: migration 22)."""
+        db = getattr(store, "db", None)
+        if db is None:
+            pytest.skip("SQLite moves said in migration 22 (test_sqlite_store)")
+        job = store.create_job(new_job())
+        small = coded("orient_small_image")
+        said = {"orientation_note": small.as_dict()}
+        base = {"job_id": job.id, "width": 10, "height": 20, "render_error": ""}
+        db.pages.insert_many(
+            [
+                {**base, "page_no": 1, "orientation_note": small.english, "said": said},
+                {**base, "page_no": 2, "orientation_note": "old text", "said": {}},
+            ]
+        )
+        first, second = store.list_pages(job.id)
+        assert first.orientation_note == small and first.render_error is None
+        assert second.orientation_note == Message.plain("old text")
+        db.ocr_cache.insert_one(
+            {
+                "sha256": SHA_A,
+                "page_no": 1,
+                "engine": "tesseract",
+                "text": "x",
+                "orientation_note": small.english,
+                "said": said,
+            }
+        )
+        assert store.get_ocr(SHA_A, "tesseract")[1].orientation_note == small
