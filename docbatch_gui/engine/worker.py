@@ -387,9 +387,9 @@ class LocalWorker:
         if job.mode == ProcessingMode.SYNC.value:
             if self.claude is None:
                 raise DocBatchError.coded("sync_needs_key", {"file": job.file_name})
-            extraction = SyncExtraction(self.context, self.claude, self.purse, self.emit).extract(
-                job, attempt
-            )
+            extraction = SyncExtraction(
+                self.context, self.claude, self.purse, self.emit
+            ).extract(job, attempt)
             try:  # the SDK's timeout is per read: a server dripping bytes never trips it
                 return await asyncio.wait_for(extraction, max(0.1, deadline - time.monotonic()))
             except TimeoutError:

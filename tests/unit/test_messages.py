@@ -116,6 +116,9 @@ def test_an_error_raised_with_a_code_words_itself_and_fills_the_job_fields() -> 
     assert plain.words("ru") == "no code" and plain.job_error()["error_code"] is None
     again = pickle.loads(pickle.dumps(exc))  # a child process, a Celery result
     assert again.message == exc.message and again.words("ru") == exc.words("ru")
+    # Celery's JSON result backend rebuilds an exception as ``cls(*args)``
+    rebuilt = UnsupportedInput(*json.loads(json.dumps(exc.args)))
+    assert rebuilt.message == exc.message and str(rebuilt) == str(exc)
 
 
 def test_registry_warnings_are_messages_stored_as_texts_and_codes() -> None:

@@ -37,7 +37,9 @@ def test_a_vote_turns_a_page_only_when_most_letters_agree() -> None:
     assert from_vote([(-1.0, 0.0, 5.0)], "Vision word boxes").rotation == 0  # too few letters
     upright = from_vote([(1.0, 0.02, 80.0)], "text layer lines")
     assert upright.rotation == 0 and not upright.uncertain
-    assert upright.note == "text layer lines: 100% of 80 letters read left to right; upright"
+    assert (
+        upright.note.english == "text layer lines: 100% of 80 letters read left to right; upright"
+    )
 
 
 def test_a_turn_on_writing_the_languages_do_not_use_is_not_made() -> None:
