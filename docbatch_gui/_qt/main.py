@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from docbatch_gui._qt.qt_libraries import check_before_qt
 from docbatch_gui.domain.errors import ConfigError, DocBatchError
-from docbatch_gui.domain.messages import words_of
+from docbatch_gui.domain.messages import Message
 from docbatch_gui.domain.said import say
 from docbatch_gui.frozen import dispatch_child
 from docbatch_gui.storage.health import storage_error
@@ -112,7 +112,7 @@ def run_gui(args: argparse.Namespace) -> int:
         return 2
     problem = store_problem(settings)
     if problem is not None:  # damaged, empty, locked or full: one sentence, then exit
-        QMessageBox.critical(None, "DocBatch", words_of(problem, interface_language()))
+        QMessageBox.critical(None, "DocBatch", problem.words(interface_language()))
         return 1
     loop = make_loop(qapp)
     asyncio.set_event_loop(loop)
@@ -199,7 +199,7 @@ def _exit_after_show(loop: GuiLoop, window: object) -> int:
     return 0
 
 
-def store_problem(settings: object) -> str | None:
+def store_problem(settings: object) -> Message | None:
     """Why the store cannot be opened, in one sentence; None when it opens (or is
     still to be created: the window creates it)."""
     # deferred: settings and stores (pydantic 0.13 s): main() first serves --child starts without
@@ -215,7 +215,7 @@ def store_problem(settings: object) -> str | None:
     except DocBatchError as exc:
         return exc.message
     except (sqlite3.Error, OSError) as exc:
-        return str(storage_error(exc, settings.db_path))
+        return storage_error(exc, settings.db_path).message
     return None
 
 

@@ -306,7 +306,7 @@ class EngineHost:
                 if stop.is_set() or drain.is_set() or self.app.halted is None:
                     continue
                 # Auth or billing: queued jobs stay queued until the operator acts.
-                log_halt(self.app.halted.message)
+                log_halt(self.app.halted.text)
                 wake.clear()
                 self._set_state(EngineState.HALTED)
                 await first_of(stop, wake, drain)

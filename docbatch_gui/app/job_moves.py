@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from docbatch_gui.domain.errors import InvalidTransition
-from docbatch_gui.domain.messages import english
+from docbatch_gui.domain.messages import coded
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import FINAL_STATES, JobState, check_operator_move, state_words
 from docbatch_gui.engine.documents import check_corrections, discard_documents
@@ -53,7 +53,7 @@ class JobMoves:
         job = self.store.get_job(job_id)
         check_operator_move(job_id, job.file_name, job.state, JobState.CANCELED)
         canceled = self.store.transition(
-            job_id, JobState.CANCELED, error=english("canceled_by_operator")
+            job_id, JobState.CANCELED, error=coded("canceled_by_operator")
         )
         discard_documents(self.store, job_id)
         log_operator(canceled, "canceled")

@@ -26,7 +26,7 @@ from typing import Any
 
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.domain.errors import DocBatchError
-from docbatch_gui.domain.messages import english
+from docbatch_gui.domain.messages import Message, coded
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.said import cause, say
 from docbatch_gui.engine.intake import intake_file, intake_refused
@@ -55,7 +55,7 @@ class MailReport:
     queued: list[Job] = field(default_factory=list)
     refused: list[Job] = field(default_factory=list)
     #: lines for the operator (worded messages), in the order things happened
-    lines: list[str] = field(default_factory=list)
+    lines: list[Message] = field(default_factory=list)
 
 
 def mail_limits(settings: Settings) -> MailLimits:
@@ -75,7 +75,7 @@ class MailService:
         app: DocBatchApp,
         *,
         wake: Callable[[], object] | None = None,
-        notify: Callable[[str], None] | None = None,
+        notify: Callable[[Message], None] | None = None,
         password: str | None = None,
         mode: str | None = None,
     ) -> None:
@@ -110,7 +110,7 @@ class MailService:
             try:
                 self.check()
             except DocBatchError as exc:
-                self._tell(english("mail_check_failed", error=cause(exc)), logging.WARNING)
+                self._tell(coded("mail_check_failed", error=cause(exc)), logging.WARNING)
             except Exception as exc:  # one bad pass never ends the polling
                 say(log, logging.ERROR, "log_mail", line=cause(exc), exc_info=True)
             self._stop.wait(self.settings.mail_poll_seconds)
@@ -126,7 +126,7 @@ class MailService:
             folders = box.folders()
             for folder in self.settings.mail_folder_names:
                 if folder not in folders:
-                    missing = english("mail_folder_missing", folder=folder,
+                    missing = coded("mail_folder_missing", folder=folder,
                                       folders=", ".join(folders))  # fmt: skip
                     self._tell(missing, logging.WARNING, report)
                     continue
@@ -136,7 +136,7 @@ class MailService:
                         return report
                     self._message(box, folder, listed, report)
         self._tell(
-            english("mail_checked", user=server.user, host=server.host, messages=report.messages,
+            coded("mail_checked", user=server.user, host=server.host, messages=report.messages,
                     queued=len(report.queued), refused=len(report.refused)),
             logging.INFO, report,
         )  # fmt: skip
@@ -166,7 +166,7 @@ class MailService:
             taken = self._take(letter, folder, report)
             if not taken["queued"] and not taken["refused"]:
                 others = f" ({', '.join(letter.other)})" if letter.other else ""
-                nothing = english("mail_nothing_to_take", folder=folder, subject=letter.subject,
+                nothing = coded("mail_nothing_to_take", folder=folder, subject=letter.subject,
                                   sender=letter.sender, others=others)  # fmt: skip
                 self._tell(nothing, logging.INFO, report)
                 self.app.store.remember_mail(key, {**letter.origin(folder), **taken})
@@ -201,10 +201,10 @@ class MailService:
                 failed = job.error is not None and not job.is_duplicate
                 (report.refused if failed else report.queued).append(job)
                 line = (
-                    english("mail_refused", folder=folder, file=attachment.name,
+                    coded("mail_refused", folder=folder, file=attachment.name,
                             subject=letter.subject, sender=letter.sender, why=cause(job.error))
                     if failed
-                    else english("mail_queued", folder=folder, file=attachment.name,
+                    else coded("mail_queued", folder=folder, file=attachment.name,
                                  subject=letter.subject, sender=letter.sender, job=job.id)
                 )  # fmt: skip
                 self._tell(line, logging.INFO, report)
@@ -226,20 +226,20 @@ class MailService:
         return result.job
 
     def _refuse(self, letter: Letter, folder: str, refused: Refused, report: MailReport) -> int:
-        why = english(refused.code, **refused.params)
-        error = english("mail_part_refused", file=refused.name, subject=letter.subject,
+        why = coded(refused.code, **refused.params)
+        error = coded("mail_part_refused", file=refused.name, subject=letter.subject,
                         sender=letter.sender, why=why)  # fmt: skip
         job = intake_refused(
             self.app.store, refused.name, _source(letter, folder, refused.name),
             self.app.resolve_mode(self.mode), error, letter.origin(folder),
         )  # fmt: skip
         report.refused.append(job.job)
-        self._tell(english("mail_refused", folder=folder, file=refused.name,
+        self._tell(coded("mail_refused", folder=folder, file=refused.name,
                            subject=letter.subject, sender=letter.sender, why=why),
                    logging.WARNING, report)  # fmt: skip
         return job.job.id
 
-    def _tell(self, line: str, level: int, report: MailReport | None = None) -> None:
+    def _tell(self, line: Message, level: int, report: MailReport | None = None) -> None:
         say(log, level, "log_mail", line=cause(line))
         if report is not None:
             report.lines.append(line)

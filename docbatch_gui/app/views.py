@@ -19,6 +19,7 @@ from docbatch_gui.app.batch_stats import (
     month_summary,
 )
 from docbatch_gui.domain.errors import InvalidTransition, NotFound
+from docbatch_gui.domain.messages import Message
 from docbatch_gui.domain.models import BatchRecord, Job
 from docbatch_gui.domain.progress import CancelToken, ProgressSink
 from docbatch_gui.domain.said import say
@@ -170,5 +171,5 @@ class RemoteSources:
             finally:
                 disk.close()
             intake = self.add(outcome.paths, mode=mode, force=force)
-            intake.passed_over.extend((Path(name), why) for name, why in outcome.skipped)
+            intake.passed_over.extend((Path(n), Message.plain(why)) for n, why in outcome.skipped)
             return intake

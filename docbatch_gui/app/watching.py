@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from docbatch_gui.app.facade import DocBatchApp
-from docbatch_gui.domain.messages import english
+from docbatch_gui.domain.messages import Message, coded
 from docbatch_gui.domain.said import cause, say
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.domain.text import printable
@@ -34,7 +34,7 @@ class WatchService:
         folders: Sequence[Path] | None = None,
         *,
         wake: Callable[[], object] | None = None,
-        notify: Callable[[str], None] | None = None,
+        notify: Callable[[Message], None] | None = None,
     ) -> None:
         settings = app.settings
         self.app = app
@@ -58,7 +58,7 @@ class WatchService:
         )
 
     @property
-    def problems(self) -> dict[Path, str]:
+    def problems(self) -> dict[Path, Message]:
         return dict(self.watcher.problems)
 
     def start(self) -> None:
@@ -154,7 +154,7 @@ class WatchService:
         self.ledger.moved(str(path), f"moved:{subfolder}")
         self._say("watch_moved", folder=folder, file=name, subfolder=subfolder)
 
-    def _problem(self, folder: Path, message: str | None) -> None:
+    def _problem(self, folder: Path, message: Message | None) -> None:
         if message is None:
             self._say("watch_folder_back", logging.WARNING, folder=folder)
         else:
@@ -162,11 +162,11 @@ class WatchService:
 
     def _say(self, code: str, level: int = logging.INFO, **params: object) -> None:
         plain = {k: str(v) if isinstance(v, Path) else v for k, v in params.items()}
-        self._tell(english(code, **plain), level)
+        self._tell(coded(code, **plain), level)
 
-    def _tell(self, line: str, level: int) -> None:
+    def _tell(self, line: Message, level: int) -> None:
         """One line to the log (worded again in the window's language) and to
-        ``notify``, which words a coded line in its own language (``words_of``)."""
+        ``notify``, which words the message in its own language (``Message.words``)."""
         say(log, level, "log_watched_folder", line=cause(line))
         self.notify(line)
 

@@ -44,7 +44,7 @@ from docbatch_gui.cli.registry import cmd_registry
 from docbatch_gui.cli.webhooks import cmd_webhooks
 from docbatch_gui.diagnostics.doctor import Status, run_checks, run_live
 from docbatch_gui.domain.errors import DocBatchError, ExitCode
-from docbatch_gui.domain.messages import word, words_of
+from docbatch_gui.domain.messages import word
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.progress import Canceled, CancelToken
 from docbatch_gui.domain.states import FINAL_STATES
@@ -65,7 +65,7 @@ def cmd_process(app: DocBatchApp, args: argparse.Namespace) -> int:
     for path in report.skipped:
         complain(f"skipped {shown_path(path)}: file type not supported", "yellow")
     for path, why in report.passed_over:
-        complain(f"not read {shown_path(path)}: {words_of(why, Language.current)}", "yellow")
+        complain(f"not read {shown_path(path)}: {why.words(Language.current)}", "yellow")
     if not report.results:
         complain("No supported files found in the given paths.")
         return ExitCode.UNSUPPORTED
@@ -230,14 +230,14 @@ async def _serve(
         app,
         folders,
         wake=lambda: loop.call_soon_threadsafe(wake.set),
-        notify=lambda line: complain(words_of(line, Language.current), "cyan"),
+        notify=lambda line: complain(line.words(Language.current), "cyan"),
     )
     watching.start()
     # `worker`: the mailbox of the settings too, checked every MAIL_POLL_SECONDS
     mailing = MailService(
         app,
         wake=lambda: loop.call_soon_threadsafe(wake.set),
-        notify=lambda line: complain(words_of(line, Language.current), "cyan"),
+        notify=lambda line: complain(line.words(Language.current), "cyan"),
     )
     if mail:
         mailing.start()  # when MAIL_HOST and MAIL_USER are set
@@ -295,9 +295,7 @@ def cmd_import_yadisk(app: DocBatchApp, args: argparse.Namespace) -> int:
         name = printable(result.job.file_name)
         out.print(Text(f"job {result.job.id}: {name} {result.job.state}{note}"))
     for path, why in report.passed_over:
-        complain(
-            f"not imported {printable(str(path))}: {words_of(why, Language.current)}", "yellow"
-        )
+        complain(f"not imported {printable(str(path))}: {why.words(Language.current)}", "yellow")
     out.print(f"{len(report.results)} file(s) queued from Yandex.Disk")
     return ExitCode.OK
 
@@ -370,7 +368,7 @@ def _each_job(app: DocBatchApp, ids: list[int], act: Callable[[int], Job], done:
         except DocBatchError as exc:
             if exc.exit_code not in (ExitCode.NOT_FOUND, ExitCode.WRONG_STATE):
                 raise
-            failed, message = describe(exc, app.settings) or (exc.exit_code, exc.message)
+            failed, message = describe(exc, app.settings) or (exc.exit_code, exc.text)
             if f"job {job_id}" not in message.lower():
                 message = f"job {job_id}: {message}"
             complain(sentence(message))

@@ -74,7 +74,7 @@ def not_found(exc: NotFound, settings: Settings | None) -> str:
     hint = WHERE_TO_LOOK.get(exc.what, "check the id or name")
     if where:
         hint += " (--data-dir picks another data folder)"
-    return sentence(f"{exc.message}{where}: {hint}")
+    return sentence(f"{exc.text}{where}: {hint}")
 
 
 def os_error(exc: OSError, settings: Settings | None) -> DocBatchError | tuple[ExitCode, str]:
@@ -117,11 +117,11 @@ def describe(exc: BaseException, settings: Settings | None) -> tuple[int, str] |
     if isinstance(exc, sqlite3.Error):
         db = settings.db_path if settings is not None else Path("the database")
         converted = storage_error(exc, db)
-        return converted.exit_code, sentence(converted.message)
+        return converted.exit_code, sentence(converted.text)
     if isinstance(exc, OSError):
         found = os_error(exc, settings)
         if isinstance(found, DocBatchError):
-            return found.exit_code, sentence(found.message)
+            return found.exit_code, sentence(found.text)
         return found[0], sentence(found[1])
     return None
 

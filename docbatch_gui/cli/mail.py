@@ -9,7 +9,6 @@ from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.app.mailing import MailService
 from docbatch_gui.cli.output import Language, complain, out
 from docbatch_gui.domain.errors import ExitCode
-from docbatch_gui.domain.messages import words_of
 
 HELP = "queue the attachments of new messages in the office's IMAP mailbox"
 DESCRIPTION = (
@@ -43,7 +42,7 @@ def cmd_mail(app: DocBatchApp, args: argparse.Namespace) -> int:
     service = MailService(
         app,
         mode=args.mode,
-        notify=None if args.json else (lambda line: complain(words_of(line, language), "cyan")),
+        notify=None if args.json else (lambda line: complain(line.words(language), "cyan")),
     )
     report = service.check()
     if args.json:
@@ -51,7 +50,7 @@ def cmd_mail(app: DocBatchApp, args: argparse.Namespace) -> int:
             "messages": report.messages,
             "queued": [job.as_dict() for job in report.queued],
             "refused": [job.as_dict() for job in report.refused],
-            "lines": [words_of(line, language) for line in report.lines],
+            "lines": [line.words(language) for line in report.lines],
         }
         print(json.dumps(body, ensure_ascii=False, indent=2))
     else:

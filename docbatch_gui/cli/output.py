@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from docbatch_gui.app.batch_stats import requests_done, requests_total, shown_cost
-from docbatch_gui.domain.messages import LANGUAGES, message_of, word, words_of
+from docbatch_gui.domain.messages import LANGUAGES, Message, word
 from docbatch_gui.domain.models import BatchRecord, Document, Job, Page
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.domain.text import printable
@@ -163,20 +163,25 @@ def page_json(page: Page) -> dict[str, Any]:
         "text_chars": len(page.text),
         "deliverable": page.deliverable,
         "image_sha256": page.image_sha,
-        "render_error": page.render_error or None,
-        "orientation_note": page.orientation_note,
+        "render_error": page.render_error.english if page.render_error else None,
+        "orientation_note": page.orientation_note.english if page.orientation_note else "",
         "orientation_uncertain": page.orientation_uncertain,
         # the codes behind the two texts, as jobs give error_code beside error
         "render_error_code": _code(page.render_error),
         "orientation_note_code": _code(page.orientation_note),
+        "render_error_params": _params(page.render_error),
+        "orientation_note_params": _params(page.orientation_note),
         # degrees the scan was askew, straightened before OCR read it (0: straight)
         "skew": page.skew,
     }
 
 
-def _code(text: str) -> str | None:
-    found = message_of(text)
-    return found.code if found else None
+def _code(note: Message | None) -> str | None:
+    return note.code or None if note is not None else None
+
+
+def _params(note: Message | None) -> dict[str, Any] | None:
+    return dict(note.params) if note is not None and note.code else None
 
 
 def print_pages(console: Console, pages: list[Page]) -> None:
@@ -191,7 +196,7 @@ def print_pages(console: Console, pages: list[Page]) -> None:
         if page.orientation_uncertain:
             rotation += " uncertain"
         if page.render_error:
-            source = f"not rendered: {words_of(page.render_error, Language.current)}; {source}"
+            source = f"not rendered: {page.render_error.words(Language.current)}; {source}"
         table.add_row(
             str(page.page_no),
             f"{page.width}×{page.height}",

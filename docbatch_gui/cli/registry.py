@@ -90,7 +90,9 @@ def registry_json(reg: Registry) -> dict[str, Any]:
 
 
 def result_json(result: SearchResult) -> dict[str, Any]:
-    return asdict(result)
+    """A result as ``--json`` gives it: ``warnings`` as English texts, their codes and
+    parameters in ``warning_codes``."""
+    return result.body()
 
 
 def _who(args: argparse.Namespace) -> str:

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 from docbatch_gui.diagnostics.live import LiveStep
 from docbatch_gui.domain.errors import DocBatchError
-from docbatch_gui.domain.messages import Worded, english, message_of
+from docbatch_gui.domain.messages import Message, coded
 from docbatch_gui.settings.model import Settings
 
 
@@ -58,25 +58,25 @@ def _where(settings: Settings) -> str:
 
 def test_words(
     settings: Settings, steps: Sequence[LiveStep], failure: BaseException | None
-) -> tuple[Worded, str]:
+) -> tuple[Message, str]:
     """(the sentence, the details) for the steps the live check ran."""
     where = _where(settings)
     lines = [f"{s.name}: {s.detail}" for s in steps]
     if failure is not None:
         lines.append(technical(failure))
-        return english("claude_test_broke", where=where), "\n".join(lines)
+        return coded("claude_test_broke", where=where), "\n".join(lines)
     failed = next((s for s in steps if not s.ok), None)
     if failed is None:
         cost = next((s.cost_usd for s in steps if s.name == "sync request"), None)
         shown = "?" if cost is None else f"${cost:.4f}"
-        said = english("claude_test_ok", where=where, model=settings.anthropic_model, cost=shown)
+        said = coded("claude_test_ok", where=where, model=settings.anthropic_model, cost=shown)
         return said, "\n".join(lines)
     if failed.error is not None:
         lines.append(technical(failed.error))
-    if isinstance(failed.error, DocBatchError) and message_of(failed.error.message):
-        said = english("claude_test_api_refused", where=where, reason=failed.error.message)
+    if isinstance(failed.error, DocBatchError) and failed.error.message.code:
+        said = coded("claude_test_api_refused", where=where, reason=failed.error.message)
     elif failed.error is not None and failed.connection:
-        said = english(connection_problem(failed.error), where=where)
+        said = coded(connection_problem(failed.error), where=where)
     else:
-        said = english("claude_test_step_failed", where=where, reason=failed.detail)
+        said = coded("claude_test_step_failed", where=where, reason=failed.detail)
     return said, "\n".join(lines)

@@ -29,7 +29,7 @@ from PIL import Image
 from docbatch_gui.diagnostics.claude_words import test_words
 from docbatch_gui.diagnostics.live import live_check, unreachable
 from docbatch_gui.domain.errors import DocBatchError
-from docbatch_gui.domain.messages import english
+from docbatch_gui.domain.messages import Message, coded
 from docbatch_gui.extras import MissingExtra
 from docbatch_gui.pipeline.ocr_tesseract import (
     REQUIRED_LANGUAGES,
@@ -54,7 +54,7 @@ T = TypeVar("T")
 class ConnectionResult:
     ok: bool
     #: one sentence: what was found, or what failed and what to check
-    message: str
+    message: Message
     seconds: float
     #: the library's own words (an exception's text), for support; may be empty
     details: str = ""
@@ -63,7 +63,7 @@ class ConnectionResult:
 
 
 #: what a probe returns: (ok, the sentence, the raw details)
-Outcome = tuple[bool, str, str]
+Outcome = tuple[bool, Message | str, str]
 
 
 def _raw(exc: BaseException) -> str:
@@ -73,13 +73,18 @@ def _raw(exc: BaseException) -> str:
 def _result(settings: Settings, outcome: Outcome, started: float) -> ConnectionResult:
     ok, message, details = outcome
     secrets = secret_values(settings)
-    return ConnectionResult(
-        ok, scrub(message, secrets), time.monotonic() - started, scrub(details, secrets)
-    )
+    if isinstance(message, Message):
+        params = {
+            k: scrub(v, secrets) if isinstance(v, str) else v for k, v in message.params.items()
+        }
+        said = Message(message.code, params)
+    else:
+        said = Message.plain(scrub(message, secrets))
+    return ConnectionResult(ok, said, time.monotonic() - started, scrub(details, secrets))
 
 
 def not_set(what: str) -> ConnectionResult:
-    return ConnectionResult(False, f"{what}: nothing to test.", 0.0, skipped=True)
+    return ConnectionResult(False, Message.plain(f"{what}: nothing to test."), 0.0, skipped=True)
 
 
 async def _timed(settings: Settings, probe: Callable[[], Outcome], name: str) -> ConnectionResult:
@@ -120,7 +125,7 @@ def anthropic_probe(settings: Settings, key: str, timeout: float = TIMEOUT) -> t
     except anthropic.APIConnectionError as exc:
         return False, unreachable(settings, exc)
     except anthropic.APIError as exc:
-        return False, classify_api_error(exc).message
+        return False, classify_api_error(exc).text
     finally:
         client.close()
     return True, f"key accepted by {where}; model {settings.anthropic_model}"
@@ -133,7 +138,7 @@ async def test_anthropic(settings: Settings) -> ConnectionResult:
     language (a coded message); the steps' technical lines are the details."""
     key = settings.anthropic_api_key
     if key is None:
-        return ConnectionResult(False, english("claude_test_no_key"), 0.0)
+        return ConnectionResult(False, coded("claude_test_no_key"), 0.0)
     started = time.monotonic()
     failure: BaseException | None = None
     steps = []
@@ -142,7 +147,7 @@ async def test_anthropic(settings: Settings) -> ConnectionResult:
             live_check(settings, key.get_secret_value(), retries=0), GUARD
         )
     except TimeoutError:
-        return ConnectionResult(False, english("claude_test_silent", seconds=f"{GUARD:g}"), GUARD)
+        return ConnectionResult(False, coded("claude_test_silent", seconds=f"{GUARD:g}"), GUARD)
     except Exception as exc:
         failure = exc
     ok = bool(steps) and all(s.ok for s in steps)
@@ -184,7 +189,7 @@ def _vision_probe(settings: Settings) -> Outcome:
     except DocBatchError as exc:
         return False, failed, str(exc)
     if result.error:
-        return False, failed, result.error
+        return False, failed, result.error.english
     return True, f"Google Vision at {where} answered.", ""
 
 
@@ -407,9 +412,9 @@ def _mail_probe(settings: Settings) -> Outcome:
         return False, exc.message, ""
     missing = [name for name in settings.mail_folder_names if name not in found]
     if missing:
-        said = english("mail_folder_missing", folder=missing[0], folders=", ".join(found))
+        said = coded("mail_folder_missing", folder=missing[0], folders=", ".join(found))
         return False, said, ""
-    said = english(
+    said = coded(
         "mail_connection_ok",
         user=server.user,
         host=server.host,

@@ -264,7 +264,8 @@ def _team_backends(settings: Settings) -> list[Check]:
     ):
         if value:
             result = asyncio.run(test(settings))
-            said = f"{result.message} ({result.details})" if result.details else result.message
+            said = result.message.english
+            said = f"{said} ({result.details})" if result.details else said
             checks.append(Check(name, Status.OK if result.ok else Status.FAIL, said))
     # Redis is pinged over its protocol, without its client; the work needs the client
     celery = settings.execution == "celery" or bool(settings.celery_broker_url)

@@ -126,7 +126,7 @@ async def live_check(
         except anthropic.APIError as exc:
             error: DocBatchError = classify_api_error(exc)
             elapsed = time.monotonic() - started
-            return None, LiveStep(name, False, error.message, None, elapsed, error), elapsed
+            return None, LiveStep(name, False, error.text, None, elapsed, error), elapsed
 
     try:
         params = {k: v for k, v in request.params.items() if k != "max_tokens"}

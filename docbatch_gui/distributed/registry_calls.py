@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from docbatch_gui.domain.errors import NotFound
-from docbatch_gui.domain.messages import english
+from docbatch_gui.domain.messages import coded
 from docbatch_gui.domain.progress import Progress, ProgressSink
 from docbatch_gui.domain.registry import RegistryStatus
 from docbatch_gui.domain.said import cause, say
@@ -70,7 +70,7 @@ def export(
         rows = service.export(int(registry_id), Path(out), progress=progress_to(report, "export"))
     except Exception as exc:
         mark_error(
-            service, int(registry_id), english("log_registry_export_failed", error=cause(exc))
+            service, int(registry_id), coded("log_registry_export_failed", error=cause(exc)).english
         )
         raise
     report(Progress(1, 1, f"registry {registry_id}: {rows} rows exported"))

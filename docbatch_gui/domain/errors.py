@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from enum import IntEnum, StrEnum
 from typing import Any, ClassVar, Self
 
-from docbatch_gui.domain.messages import Message, english, message_of, word
+from docbatch_gui.domain.messages import Message, as_message, coded
 
 
 class ErrorKind(StrEnum):
@@ -47,13 +47,23 @@ class DocBatchError(Exception):
     kind: ErrorKind = ErrorKind.RETRYABLE
     exit_code: ClassVar[ExitCode] = ExitCode.FAILED
 
-    def __init__(self, message: str, *, file: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(
+        self, message: Message | str | Mapping[str, Any], *, file: str | None = None
+    ) -> None:
+        self.message: Message = (
+            Message.from_dict(message) if isinstance(message, Mapping) else as_message(message)
+        )
+        # args is what pickle and Celery (JSON) rebuild the error from: plain data
+        super().__init__(self.message.as_dict())
         self.file = file
 
     def __str__(self) -> str:
-        return self.message
+        return self.message.english
+
+    @property
+    def text(self) -> str:
+        """The English text: what a log, an old reader and ``Job.error`` get."""
+        return self.message.english
 
     @classmethod
     def coded(
@@ -62,29 +72,16 @@ class DocBatchError(Exception):
         """The error of message ``code`` (``domain.messages``): its text is the English
         wording, and the code and parameters go with it to the job and the front ends.
         (``file`` is the error's path; a message's own ``{file}`` is in ``params``.)"""
-        return cls(english(code, **(params or {})), file=file)
-
-    @property
-    def as_message(self) -> Message | None:
-        """The message this error words, when it was raised with one."""
-        return message_of(self.message)
+        return cls(coded(code, **(params or {})), file=file)
 
     def words(self, language: str = "en") -> str:
         """The error in ``language``; its English text when it has no code."""
-        found = self.as_message
-        if found is None:
-            return self.message
-        return word(found.code, found.params, language, fallback=self.message)
+        return self.message.words(language)
 
     def job_error(self) -> dict[str, Any]:
         """What a job records of this failure (kind, English text, code, parameters)."""
-        found = self.as_message
-        return {
-            "error_kind": self.kind,
-            "error": self.message,
-            "error_code": found.code if found else None,
-            "error_params": dict(found.params) if found else None,
-        }
+        text, code, params = self.message.columns()
+        return {"error_kind": self.kind, "error": text, "error_code": code, "error_params": params}
 
 
 class RetryableError(DocBatchError):
@@ -107,7 +104,9 @@ class OverBudget(RetryableError):
     """A paid request whose reservation would cross a budget cap: it was not sent.
     Its job waits (held) with what was answered kept; ``refusal`` says which cap."""
 
-    def __init__(self, message: str, *, file: str | None = None, refusal: Any = None) -> None:
+    def __init__(
+        self, message: Message | str, *, file: str | None = None, refusal: Any = None
+    ) -> None:
         super().__init__(message, file=file)
         self.refusal = refusal
 
@@ -160,7 +159,7 @@ class NotFound(DocBatchError):
     kind = ErrorKind.UNSUPPORTED
     exit_code = ExitCode.NOT_FOUND
 
-    def __init__(self, what: str, which: Any, message: str | None = None) -> None:
+    def __init__(self, what: str, which: Any, message: Message | str | None = None) -> None:
         super().__init__(message or f"no {what} {which}")
         self.what = what
         self.which = which

@@ -2,19 +2,21 @@
 
 A job error, a registry warning or a workbook the importer refuses is said to three
 readers: a script (which wants something stable to test), the command line and the
-window (which speak English or Russian). So the core keeps a :class:`Message` (a
-code and JSON-friendly parameters) and words it in English where a text is stored
-for people and old readers (``Job.error``, a result's ``warnings``); the front ends
-word the code again in their own language.
+window (which speak English or Russian). So the core passes a :class:`Message` (a
+code and JSON-friendly parameters) around as it is: errors carry one
+(``DocBatchError.message``), stores keep its code and parameters beside its English
+wording (``Job.error``, a result's ``warnings``: what people and old readers read),
+and the front ends word it again in their own language (``Message.words``).
 
 The templates live in per-area catalogues (``texts_jobs``, ``texts_services``,
 ``texts_operator``, ``texts_registry``, ``texts_pages``, and ``texts_log_*`` for log lines); the
-review reasons keep theirs in ``reasons.TEMPLATES``. A message without a code, or
-with a code no catalogue knows (an old record, a newer version), is shown as its
-stored English text: never an error, never an empty line.
+review reasons keep theirs in ``reasons.TEMPLATES``. A message without a code (an old
+record, a library's own text: ``Message.plain``), or with a code no catalogue knows (a
+newer version), is shown as its stored English text: never an error, never an empty
+line.
 
-A parameter whose value is itself a stored message (``{"code", "params"}``) is worded
-in the same language, so "3 of 5 requests failed; first: …" reads as one sentence.
+A parameter whose value is itself a message (``{"code", "params"}``) is worded in the
+same language, so "3 of 5 requests failed; first: …" reads as one sentence.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import string
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from docbatch_gui.domain.texts_data import DATA_TEXTS
@@ -124,18 +126,32 @@ def placeholders(text: str) -> set[str]:
 
 @dataclasses.dataclass(frozen=True)
 class Message:
-    """One thing the core says: which message, with which values."""
+    """One thing the core says: which message, with which values.
+
+    A message without a code is a text stored before codes existed (or a library's
+    own text): its ``params`` hold that ``text``, shown as it is in every language.
+    """
 
     code: str
     params: dict[str, Any] = dataclasses.field(default_factory=dict)
 
+    @classmethod
+    def plain(cls, text: str) -> Message:
+        """A text with no code: shown as it is, stored with no ``error_code``."""
+        return cls("", {"text": text})
+
     def words(self, language: str = "en") -> str:
+        if not self.code:
+            return str(self.params.get("text", ""))
         return word(self.code, self.params, language)
 
     @property
     def english(self) -> str:
         """What is stored beside the code for people and older readers."""
         return self.words("en")
+
+    def __str__(self) -> str:
+        return self.english
 
     def as_dict(self) -> dict[str, Any]:
         return {"code": self.code, "params": dict(self.params)}
@@ -145,104 +161,41 @@ class Message:
         params = body.get("params")
         return cls(str(body.get("code") or ""), dict(params) if isinstance(params, Mapping) else {})
 
+    def columns(self) -> tuple[str, str | None, dict[str, Any] | None]:
+        """What a store keeps: the English text, the code and the parameters (no code
+        and no parameters for a plain text)."""
+        if not self.code:
+            return self.english, None, None
+        return self.english, self.code, dict(self.params)
+
 
 def coded(code: str, **params: Any) -> Message:
-    """``Message(code, params)``, shorter at the call site."""
-    return Message(code, params)
+    """``Message(code, params)``, shorter at the call site. A parameter that is itself a
+    message is kept as its ``{"code", "params"}``, so it is worded again in the
+    reader's language (and the params stay JSON)."""
+    return Message(code, {k: as_param(v) for k, v in params.items()})
 
 
-class Worded(str):
-    """A message's English text that still knows its code and parameters.
-
-    Errors keep their text in ``message`` and stores write it to ``Job.error``; a
-    ``Worded`` goes through every such path as the plain string it is, and the store
-    takes the code off it on the way in (``storage.store.scrubbed``). So a failure
-    gains its code where it is raised, and the dozens of places that pass its text on
-    need no change.
-    """
-
-    message: Message
-
-    def __new__(cls, message: Message) -> Worded:
-        text = super().__new__(cls, message.english)
-        text.message = message
-        return text
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # pickled into child processes and Celery results with its code
-        return (Worded, (self.message,))
-
-
-def english(code: str, **params: Any) -> Worded:
-    """The English text of a message, carrying its code (see :class:`Worded`). A
-    parameter that is itself a ``Worded`` is kept as its message, so it is worded again
-    in the reader's language."""
-    plain = {k: _kept(v) for k, v in params.items()}
-    return Worded(Message(code, plain))
-
-
-def _kept(value: Any) -> Any:
-    if isinstance(value, Worded):
-        return value.message.as_dict()
+def as_param(value: Any) -> Any:
+    """``value`` as a message parameter: a message as its dict, a list item by item."""
+    if isinstance(value, Message):
+        return value.as_dict() if value.code else value.english
     if isinstance(value, list | tuple):
-        return [_kept(item) for item in value]
+        return [as_param(item) for item in value]
     return value
 
 
-def message_of(text: object) -> Message | None:
-    """The message a text words, when it is a :class:`Worded`."""
-    return text.message if isinstance(text, Worded) else None
+def as_message(value: Message | str) -> Message:
+    """``value`` as a message: a plain text becomes a message without a code."""
+    return value if isinstance(value, Message) else Message.plain(value)
 
 
-def words_of(text: str, language: str) -> str:
-    """``text`` in ``language`` when it words a message (a :class:`Worded`), else as
-    it is: what a front end does with a line the core hands it."""
-    found = message_of(text)
-    return found.words(language) if found else str(text)
-
-
-def wire(text: object) -> dict[str, Any]:
-    """What a child process sends with an error's text: its code, when it has one."""
-    message = message_of(text)
-    return {"code": message.code, "params": message.params} if message else {}
-
-
-def from_wire(body: Mapping[str, Any]) -> str:
-    """An error's text as a child process sent it, with its code again when it had one."""
-    if body.get("code"):
-        return Worded(Message(str(body["code"]), dict(body.get("params") or {})))
-    return str(body.get("message", ""))
-
-
-def said_of(fields: Mapping[str, object]) -> dict[str, dict[str, Any]]:
-    """The codes of those ``fields`` (name → text) that word a message: what a child
-    process sends, or a store keeps, beside their English texts."""
-    return {name: wire(text) for name, text in fields.items() if message_of(text)}
-
-
-def with_said(fields: Mapping[str, Any], said: Mapping[str, Any] | None) -> dict[str, Any]:
-    """``fields`` with each text ``said`` (from :func:`said_of`) has a code for made a
-    :class:`Worded` again. A code this version cannot word (a newer version's, broken
-    parameters) leaves the text as it was sent or stored."""
-    out = dict(fields)
-    for name, body in (said or {}).items():
-        if name not in out or not isinstance(body, Mapping) or not body.get("code"):
-            continue
-        message = Message.from_dict(body)
-        text = template(message.code)
-        if text is not None and fill(text, message.params) is not None:
-            out[name] = Worded(message)
-    return out
-
-
-def worded_list(
-    texts: Sequence[str], codes: Sequence[Mapping[str, Any]] | None, language: str = "en"
-) -> list[str]:
-    """Stored English texts worded again from their codes when both lists agree (a
-    record written before codes existed has none: its texts are shown as they are)."""
-    if not codes or len(codes) != len(texts):
-        return list(texts)
-    return [
-        word(str(c.get("code") or ""), c.get("params") or {}, language, fallback=t)
-        for c, t in zip(codes, texts, strict=True)
-    ]
+def stored(text: str | None, code: str | None, params: Mapping[str, Any] | None) -> Message | None:
+    """A message read back from a store's text, code and parameters. A row written
+    before codes existed, or a code this version cannot word (a newer version's,
+    broken parameters), reads back as its stored English text."""
+    if code:
+        known = template(code)
+        if known is not None and fill(known, params or {}) is not None:
+            return Message(code, dict(params or {}))
+    return Message.plain(text) if text else None

@@ -12,7 +12,7 @@ from typing import Any
 
 from docbatch_gui.domain.errors import ErrorKind
 from docbatch_gui.domain.lines import Line, as_lines
-from docbatch_gui.domain.messages import from_wire, wire, word
+from docbatch_gui.domain.messages import Message, stored, word
 from docbatch_gui.domain.reasons import ReviewCode, codes_from_body
 from docbatch_gui.domain.states import JobState, Phase, ProcessingMode
 
@@ -105,6 +105,11 @@ class Job:
     def is_duplicate(self) -> bool:
         return self.duplicate_of is not None
 
+    @property
+    def error_message(self) -> Message | None:
+        """The error as a message: its code and parameters, else its stored text."""
+        return stored(self.error, self.error_code, self.error_params)
+
     def error_words(self, language: str = "en") -> str | None:
         """The error in ``language``: worded from its code, else the stored text."""
         if self.error is None:
@@ -172,10 +177,10 @@ class Page:
     ocr_engine: str | None = None  # None: the text is the file's own text layer
     ocr_cached: bool = False  # the OCR came from the cache, not from the engine
     #: why the page has no image: the renderer did not finish it (PAGE_TIMEOUT)
-    render_error: str = ""
+    render_error: Message | None = None
     #: how the rotation was decided, in words (OSD's answer and score at the resolution
     #: it read, the text lines' direction): what a reviewer checks
-    orientation_note: str = ""
+    orientation_note: Message | None = None
     #: the evidence was too weak to turn the page, so it was kept as it is: review it
     orientation_uncertain: bool = False
     #: blob of the page's words with their boxes (``pipeline/words.py``), upright; None
@@ -281,6 +286,10 @@ class Document:
         }
 
 
+#: the fields of a request record that are messages
+_RECORD_MESSAGES = ("error", "note")
+
+
 @dataclass(frozen=True)
 class RequestRecord:
     """One Claude request group of a job: where it stands, what it cost, its answer.
@@ -296,7 +305,7 @@ class RequestRecord:
     state: str  # succeeded | errored | pending (in a batch) | retry (for a later batch)
     attempts: int = 0
     error_kind: str | None = None
-    error: str | None = None
+    error: Message | None = None
     input_tokens: int = 0
     output_tokens: int = 0
     cache_read_tokens: int = 0
@@ -310,7 +319,7 @@ class RequestRecord:
     cache_write_1h_tokens: int = 0  # part of cache_write_tokens written for one hour
     #: the output budget of the next send, when an answer was cut off at max_tokens
     max_tokens: int | None = None
-    note: str | None = None  # something the operator should know about this group
+    note: Message | None = None  # something the operator should know about this group
     batch_cost_usd: float | None = None  # what the answer from ``batch`` cost alone
     #: input tokens the seller's confirmed examples added (estimated from their text)
     example_tokens: int = 0
@@ -327,21 +336,23 @@ class RequestRecord:
         return self.tier == "escalation"
 
     def body(self) -> dict[str, Any]:
-        """The stored form; an ``error`` that words a message keeps its code and
-        parameters beside it (``error_message``), so a batch job failed from this
-        record later is worded again in the reader's language."""
+        """The stored form: ``error`` and ``note`` as their English texts, each with its
+        code and parameters beside it (``error_message``, ``note_message``), so a batch
+        job failed from this record later is worded again in the reader's language."""
         body = dict(self.__dict__)
-        message = wire(self.error)
-        if message:
-            body["error_message"] = message
+        for name in _RECORD_MESSAGES:
+            said: Message | None = body.pop(name)
+            body[name] = said.english if said is not None else None
+            if said is not None and said.code:
+                body[f"{name}_message"] = said.as_dict()
         return body
 
     @classmethod
     def from_body(cls, body: dict[str, Any]) -> RequestRecord:
         body = dict(body)
-        message = body.pop("error_message", None)
-        if message and body.get("error") is not None:
-            body["error"] = from_wire({**message, "message": body["error"]})
+        for name in _RECORD_MESSAGES:
+            message = body.pop(f"{name}_message", None) or {}
+            body[name] = stored(body.get(name), message.get("code"), message.get("params"))
         return cls(**body)
 
 
@@ -398,7 +409,7 @@ class OcrRecord:
     text: str
     rotation: int = 0
     rotation_confidence: float = 0.0
-    orientation_note: str = ""
+    orientation_note: Message | None = None
     orientation_uncertain: bool = False
     #: blob of the words OCR read with their boxes, on the page as the file shows it
     #: (before any turn): the page's own turn is applied when the record is used

@@ -12,7 +12,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from docbatch_gui.domain.messages import english, message_of, worded_list
+from docbatch_gui.domain.messages import Message, coded, stored
 
 
 class RegistryStatus(StrEnum):
@@ -81,31 +81,39 @@ class SearchResult:
     explanation: list[dict[str, Any]] = field(default_factory=list)
     runner_up_id: int | None = None
     runner_up_score: float | None = None
-    warnings: list[str] = field(default_factory=list)
+    #: what the operator should look at, as messages (worded in each reader's language)
+    warnings: list[Message] = field(default_factory=list)
     rule: str | None = None
     manual: bool = False
     assigned_by: str | None = None
     assigned_at: str | None = None  # ISO UTC
-    #: the messages ``warnings`` word in English (``domain.texts_registry``), one per
-    #: warning, for the front ends to word in their language; empty on older records
-    warning_codes: list[dict[str, Any]] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        # Warnings raised with their code (``messages.Worded``) bring it along, however
-        # the result was built (a search, a manual assignment, a re-match's note).
-        if any(message_of(w) for w in self.warnings):
-            codes = [_code_of(w) for w in self.warnings]
-            object.__setattr__(self, "warnings", [str(w) for w in self.warnings])
-            object.__setattr__(self, "warning_codes", codes)
 
     def warnings_in(self, language: str = "en") -> list[str]:
-        """The warnings in ``language`` (as stored, for a record without codes)."""
-        return worded_list(self.warnings, self.warning_codes, language)
+        """The warnings in ``language``."""
+        return [w.words(language) for w in self.warnings]
 
+    def body(self) -> dict[str, Any]:
+        """The stored form: ``warnings`` as English texts (what older readers and
+        versions read) and ``warning_codes`` as their codes and parameters."""
+        body = dict(self.__dict__)
+        body["warnings"] = [w.english for w in self.warnings]
+        body["warning_codes"] = [w.as_dict() for w in self.warnings]
+        return body
 
-def _code_of(text: str) -> dict[str, Any]:
-    found = message_of(text)
-    return found.as_dict() if found else {"code": "", "params": {}}
+    @classmethod
+    def from_body(cls, body: dict[str, Any]) -> SearchResult:
+        """A result from its stored form; a record written before codes existed (no
+        ``warning_codes``, or a list that does not match) reads back as its texts."""
+        body = dict(body)
+        texts = [str(t) for t in body.pop("warnings", None) or []]
+        codes = body.pop("warning_codes", None) or []
+        if len(codes) != len(texts):
+            codes = [{}] * len(texts)
+        warnings = [
+            stored(text, c.get("code"), c.get("params")) or Message.plain(text)
+            for text, c in zip(texts, codes, strict=True)
+        ]
+        return cls(**body, warnings=warnings)
 
 
 def manual_result(
@@ -119,7 +127,7 @@ def manual_result(
         document_id=document_id,
         score=1.0 if document_id is not None else 0.0,
         explanation=previous.explanation if previous else [],
-        warnings=[english(code, who=who)],
+        warnings=[coded(code, who=who)],
         manual=True,
         assigned_by=who,
         assigned_at=at,

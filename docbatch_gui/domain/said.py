@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from docbatch_gui.domain.messages import Message, Worded, english, message_of
+from docbatch_gui.domain.messages import Message, coded
 
 
 def say(
@@ -29,26 +29,27 @@ def say(
     """Log message ``code`` with ``params`` at ``level``: English text, worded message."""
     if not logger.isEnabledFor(level):
         return
-    text = english(code, **params)
+    message = coded(code, **params)
     logger.log(
         level,
-        str(text),
+        message.english,
         exc_info=exc_info,
-        extra={**(extra or {}), "worded": text.message},
+        extra={**(extra or {}), "worded": message},
         stacklevel=2,
     )
 
 
-def cause(exc: BaseException | str | None) -> Any:
+def cause(exc: BaseException | Message | str | None) -> Any:
     """What went wrong, as a message parameter: the error's own message when it has a
     code (worded again in the reader's language), else its text, else its class."""
     if exc is None:
         return "?"
+    if isinstance(exc, Message):
+        return exc.as_dict() if exc.code else exc.english
     if isinstance(exc, str):
-        found = message_of(exc)
-        return found.as_dict() if found else exc
-    found = message_of(getattr(exc, "message", None)) or message_of(str(exc))
-    if found is not None:
+        return exc
+    found = getattr(exc, "message", None)
+    if isinstance(found, Message) and found.code:
         return found.as_dict()
     return str(exc) or type(exc).__name__
 
@@ -56,6 +57,4 @@ def cause(exc: BaseException | str | None) -> Any:
 def worded_line(record: logging.LogRecord) -> Message | None:
     """The message a log record carries, when it was logged as one."""
     found = getattr(record, "worded", None)
-    if isinstance(found, Message):
-        return found
-    return message_of(record.msg) if isinstance(record.msg, Worded) else None
+    return found if isinstance(found, Message) else None

@@ -16,7 +16,7 @@ from enum import StrEnum
 from typing import Any
 
 from docbatch_gui.domain.errors import InvalidTransition
-from docbatch_gui.domain.messages import Worded, english
+from docbatch_gui.domain.messages import Message, coded
 
 
 class JobState(StrEnum):
@@ -130,7 +130,7 @@ def check_operator_move(job_id: int, file_name: str, current: JobState, target: 
     if can_transition(current, target):
         return
     if target is S.QUEUED:
-        state = english("state_already_waiting") if current is S.QUEUED else state_words(current)
+        state = coded("state_already_waiting") if current is S.QUEUED else state_words(current)
         raise InvalidTransition.coded(
             "job_not_retryable", {"job": job_id, "file": file_name, "state": state}
         )
@@ -139,10 +139,10 @@ def check_operator_move(job_id: int, file_name: str, current: JobState, target: 
     )
 
 
-def state_words(state: str) -> Worded:
+def state_words(state: str) -> Message:
     """A job state as a message names it: its value in English, worded again in the
     reader's language (``texts_operator.STATE_TEXTS``)."""
-    return english(f"state_{state}")
+    return coded(f"state_{state}")
 
 
 #: What a move back to ``queued`` (retry, force reprocess, recovery) clears unless the

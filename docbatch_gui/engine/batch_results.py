@@ -15,7 +15,7 @@ from dataclasses import asdict, replace
 from typing import TYPE_CHECKING, Any
 
 from docbatch_gui.domain.errors import CriticalError, ErrorKind, InvalidTransition
-from docbatch_gui.domain.messages import english
+from docbatch_gui.domain.messages import Message, coded
 from docbatch_gui.domain.models import BatchRecord, Job, RequestRecord
 from docbatch_gui.domain.said import cause, say
 from docbatch_gui.domain.states import JobState
@@ -175,7 +175,7 @@ class ResultBuilder:
             record,
             state="retry",
             error_kind="retryable",
-            error=english("batch_cut_off", budget=budget, raised=raised),
+            error=coded("batch_cut_off", budget=budget, raised=raised),
             max_tokens=raised,
             note=note,
             attempts=max(0, record.attempts - 1),  # a larger budget is not a failed try
@@ -253,7 +253,7 @@ class ResultBuilder:
                     )
                 )
                 self.refusal = self.refusal or CriticalError(
-                    refused[0].error or english("claude_request_refused", reason="?")
+                    refused[0].error or coded("claude_request_refused", reason="?")
                 )
             elif rejected:
                 self._emit(
@@ -261,7 +261,7 @@ class ResultBuilder:
                         job.id,
                         JobState.FAILED,
                         error_kind=ErrorKind.UNSUPPORTED,
-                        error=english("file_error", file=job.file_name, error=rejected[0].error),
+                        error=coded("file_error", file=job.file_name, error=rejected[0].error),
                     )
                 )
             elif again and max(r.attempts for r in again) >= self.max_attempts:
@@ -270,7 +270,7 @@ class ResultBuilder:
                         job.id,
                         JobState.FAILED,
                         error_kind=ErrorKind.RETRYABLE,
-                        error=english(
+                        error=coded(
                             "batch_requests_failed",
                             file=job.file_name,
                             count=len(again),
@@ -334,18 +334,18 @@ _ERRORED = {
 }
 
 
-def unanswered(result: BatchResult) -> str:
+def unanswered(result: BatchResult) -> Message:
     """Why a batch request came back without an answer, as a coded message: it
     expired (a batch runs at most 24 hours), was canceled, or errored on the API's
     side (overloaded, an internal error, a refused key ...)."""
     if result.kind == "expired":
-        return english("batch_request_expired")
+        return coded("batch_request_expired")
     if result.kind == "canceled":
-        return english("batch_request_canceled")
+        return coded("batch_request_canceled")
     if result.kind != "errored":
-        return english("batch_request_unknown", kind=result.kind)
+        return coded("batch_request_unknown", kind=result.kind)
     detail = f"{result.error_type}: {result.error_message}"
     code = _ERRORED.get(result.error_type or "")
     if code is None:
-        return english("batch_request_errored", detail=detail)
-    return english(code, detail=detail)
+        return coded("batch_request_errored", detail=detail)
+    return coded(code, detail=detail)

@@ -39,7 +39,7 @@ from typing import Any
 
 from docbatch_gui.config.profile import Profile
 from docbatch_gui.domain.errors import DocBatchError
-from docbatch_gui.domain.messages import english, word
+from docbatch_gui.domain.messages import Message, coded, word
 from docbatch_gui.domain.models import CapRefusal, Job, Page
 from docbatch_gui.domain.said import cause, say
 from docbatch_gui.domain.states import JobState, ProcessingMode
@@ -340,7 +340,7 @@ class BudgetGate:
         if let_go:
             self.forced |= let_go
             self.reached -= let_go
-            self._admit(frozenset(let_go), english("log_budget_why_let_go"))
+            self._admit(frozenset(let_go), coded("log_budget_why_let_go"))
             self.store.set_setting(ALLOW_KEY, sorted(allowed - let_go) or None)
             run = [j for j in run if j.id not in let_go]
             ids = ids - let_go
@@ -355,7 +355,7 @@ class BudgetGate:
         crossed = over_cap(self.settings, forecast, spent)
         self._checked = ids
         if crossed is None:
-            self._admit(ids, english("log_budget_why_within", usd=usd_text(forecast.usd)))
+            self._admit(ids, coded("log_budget_why_within", usd=usd_text(forecast.usd)))
             return
         code, cap = crossed
         self.hold = Hold(
@@ -370,7 +370,7 @@ class BudgetGate:
             datetime.now(UTC).isoformat(),
         )
         self.store.set_setting(HOLD_KEY, self.hold.as_dict())
-        say(log, logging.WARNING, "log_budget_held", hold=english(code, **self.hold.params()))
+        say(log, logging.WARNING, "log_budget_held", hold=coded(code, **self.hold.params()))
 
     def _unchecked(self, job: Job) -> bool:
         """A queued Claude job no run of this gate admitted yet."""
@@ -389,7 +389,7 @@ class BudgetGate:
             self.hold = None
             self._checked = frozenset()
 
-    def _admit(self, ids: frozenset[int], why: str) -> None:
+    def _admit(self, ids: frozenset[int], why: Message) -> None:
         self.approved |= ids
         run = uuid.uuid4().hex
         self._runs.update(dict.fromkeys(ids, run))
@@ -434,6 +434,6 @@ class BudgetGate:
             datetime.now(UTC).isoformat(),
         )
         self.store.set_setting(HOLD_KEY, self.hold.as_dict())
-        words = english(refusal.code, **self.hold.params())
+        words = coded(refusal.code, **self.hold.params())
         say(log, logging.WARNING, "log_budget_reached", hold=words)
         return self.hold

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, TypedDict
 
-from docbatch_gui.domain.messages import english
+from docbatch_gui.domain.messages import coded
 from docbatch_gui.domain.models import Document, Job, Page, RequestRecord
 from docbatch_gui.domain.said import say
 from docbatch_gui.engine.checking import checked
@@ -206,10 +206,10 @@ def page_span(pages: Sequence[int]) -> str:
 def reasons_words(reasons: Sequence[str]) -> Any:
     """Escalation reasons as one message parameter: each worded in the reader's
     language (``escalate_<reason>``), joined by commas."""
-    words: list[Any] = [english(f"escalate_{reason}") for reason in reasons]
+    words: list[Any] = [coded(f"escalate_{reason}") for reason in reasons]
     if not words:
         return "?"
     listed = words[-1]
     for word in reversed(words[:-1]):
-        listed = english("log_list_more", first=word, rest=listed)
+        listed = coded("log_list_more", first=word, rest=listed)
     return listed

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from docbatch_gui.domain.errors import UnsupportedInput
-from docbatch_gui.domain.messages import english
+from docbatch_gui.domain.messages import Message, coded
 from docbatch_gui.domain.models import Job, NewJob
 from docbatch_gui.domain.progress import CancelToken, ProgressSink, canceled, report
 from docbatch_gui.domain.said import cause, say
@@ -48,7 +48,7 @@ class IntakeReport:
     skipped: list[Path] = field(default_factory=list)
     #: files found in folders that are not read, with why (a link out of the folder or
     #: into /proc, a pipe, a link loop); nothing of them is stored
-    passed_over: list[tuple[Path, str]] = field(default_factory=list)
+    passed_over: list[tuple[Path, Message]] = field(default_factory=list)
     #: the operator stopped the intake; the files taken in so far stay queued
     canceled: bool = False
 
@@ -116,7 +116,7 @@ def intake_file(
     mode: str,
     force: bool = False,
     max_file_mb: int = 1024,
-    problem: str | None = None,
+    problem: Message | None = None,
     origin: dict[str, Any] | None = None,
     source_path: str | None = None,
 ) -> IntakeResult:
@@ -126,7 +126,7 @@ def intake_file(
     if problem is not None:
         return _unread(
             store, path, str(path.absolute()), mode,
-            english("intake_not_read", file=path.name, problem=problem),
+            coded("intake_not_read", file=path.name, problem=problem),
         )  # fmt: skip
     if source_path is None:
         source_path = str(path.resolve()) if path.exists() else str(path)
@@ -134,7 +134,7 @@ def intake_file(
         code = "intake_missing" if not path.exists() else "intake_not_file"
         return _unread(
             store, path, source_path, mode,
-            english(code, file=path.name, path=source_path),
+            coded(code, file=path.name, path=source_path),
         )  # fmt: skip
     try:
         check_file(path, max_bytes=max_file_mb * 2**20)
@@ -160,9 +160,7 @@ def intake_file(
         job = store.transition(
             job.id,
             JobState.DUPLICATE,
-            error=english(
-                "duplicate", file=path.name, job=original.id, original=original.file_name
-            ),
+            error=coded("duplicate", file=path.name, job=original.id, original=original.file_name),
         )
         return IntakeResult(job, duplicate_of=original)
     job = store.create_job(
@@ -185,7 +183,7 @@ def _unread(
     path: Path,
     source_path: str,
     mode: str,
-    error: str,
+    error: Message,
     origin: dict[str, Any] | None = None,
 ) -> IntakeResult:
     """A job for a path that was not read at all: failed at intake with ``error``."""
@@ -204,7 +202,7 @@ def _unread(
 
 
 def intake_refused(
-    store: Store, name: str, source: str, mode: str, error: str, origin: dict[str, Any]
+    store: Store, name: str, source: str, mode: str, error: Message, origin: dict[str, Any]
 ) -> IntakeResult:
     """A job for something refused before it became a file (a mail attachment over
     its bounds, a message with too many): failed at intake, nothing stored, so the

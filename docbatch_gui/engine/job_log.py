@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from docbatch_gui.domain.messages import Message, english
+from docbatch_gui.domain.messages import Message, coded
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.said import cause, say
 from docbatch_gui.domain.states import JobState
@@ -122,13 +122,11 @@ def log_halt(reason: str) -> None:
     )
 
 
-def log_skipped_page(job: Job, page_no: int, reason: str, text_chars: int) -> None:
+def log_skipped_page(job: Job, page_no: int, reason: Message, text_chars: int) -> None:
     """A page given up while the rest of the file went on: the line support looks for
     when a reviewer asks why page N has no image."""
     kept = (
-        english("log_page_text_kept", chars=text_chars)
-        if text_chars
-        else english("log_page_no_text")
+        coded("log_page_text_kept", chars=text_chars) if text_chars else coded("log_page_no_text")
     )
     say(
         log,

@@ -13,7 +13,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
-from docbatch_gui.domain.messages import english
+from docbatch_gui.domain.messages import coded
 from docbatch_gui.domain.models import Job, OcrRecord, Page
 from docbatch_gui.domain.said import cause, say
 from docbatch_gui.domain.states import JobState
@@ -253,13 +253,13 @@ class OcrStep:
             )
         if layer.strip():
             note = (
-                english(
+                coded(
                     "orient_layer_ocr_not_used",
                     layer=page.orientation_note,
                     ocr=record.orientation_note,
                 )
                 if page.orientation_note
-                else english("orient_ocr_not_used", ocr=record.orientation_note)
+                else coded("orient_ocr_not_used", ocr=record.orientation_note)
             )
             shown = replace(page, orientation_note=note)
         else:

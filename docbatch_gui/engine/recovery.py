@@ -14,7 +14,7 @@ import logging
 from collections.abc import Callable
 
 from docbatch_gui.domain.errors import ErrorKind
-from docbatch_gui.domain.messages import english
+from docbatch_gui.domain.messages import coded
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.said import say
 from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState, state_words
@@ -41,7 +41,7 @@ def recover_interrupted(
                 JobState.FAILED,
                 expected=job.state,
                 error_kind=ErrorKind.UNSUPPORTED,
-                error=english(
+                error=coded(
                     "interrupted_repeatedly",
                     file=job.file_name,
                     attempts=job.attempts,

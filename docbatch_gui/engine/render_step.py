@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from docbatch_gui.domain.errors import DocBatchError, InvalidTransition, UnsupportedInput
-from docbatch_gui.domain.messages import english
+from docbatch_gui.domain.messages import coded
 from docbatch_gui.domain.models import Job, Page
 from docbatch_gui.domain.said import say
 from docbatch_gui.domain.states import ProcessingMode
@@ -164,9 +164,7 @@ class RenderStep:
                 self.pool,
                 on_count=on_count,
                 on_page=on_page,
-                timeout_hint=english(
-                    "prepare_job_timeout", seconds=f"{self.settings.job_timeout:g}"
-                ),
+                timeout_hint=coded("prepare_job_timeout", seconds=f"{self.settings.job_timeout:g}"),
                 page_timeout=self.settings.page_timeout,
             )
         finally:

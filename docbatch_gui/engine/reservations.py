@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 import psutil
 
 from docbatch_gui.domain.errors import OverBudget
-from docbatch_gui.domain.messages import english
+from docbatch_gui.domain.messages import coded
 from docbatch_gui.domain.models import CapRefusal, Caps, Reservation
 from docbatch_gui.domain.said import say
 from docbatch_gui.domain.states import OPEN_BATCH_STATUSES
@@ -195,4 +195,4 @@ def over_budget(
         "cap": usd_text(refused.cap_usd),
         "spent": usd_text(refused.spent_usd + refused.reserved_usd),
     }
-    return OverBudget(english(refused.code, **params), refusal=refused)
+    return OverBudget(coded(refused.code, **params), refusal=refused)

@@ -26,7 +26,7 @@ from docbatch_gui.domain.errors import (
     OverBudget,
     StoreBusy,
 )
-from docbatch_gui.domain.messages import english
+from docbatch_gui.domain.messages import coded
 from docbatch_gui.domain.models import Document, Job
 from docbatch_gui.domain.said import cause, say
 from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState, ProcessingMode
@@ -303,7 +303,7 @@ class LocalWorker:
                 JobState.FAILED,
                 attempt,
                 error_kind=ErrorKind.RETRYABLE,
-                error=english(
+                error=coded(
                     "internal_error", file=job.file_name, error=f"{type(exc).__name__}: {exc}"
                 ),
             )
@@ -329,7 +329,7 @@ class LocalWorker:
             JobState.FAILED,
             attempt,
             error_kind=exc.kind,
-            error=english("crashed_repeatedly", error=exc.message, times=crashes),
+            error=coded("crashed_repeatedly", error=exc.message, times=crashes),
         )
 
     def _finish(

@@ -28,7 +28,7 @@ from docbatch_gui.domain.errors import (
     RetryableError,
     UnsupportedInput,
 )
-from docbatch_gui.domain.messages import Worded, english
+from docbatch_gui.domain.messages import Message, coded
 from docbatch_gui.domain.said import cause, say
 from docbatch_gui.llm.answers import InvalidAnswer, RawDocument, parse_answer
 from docbatch_gui.llm.catalogue import Usage
@@ -46,7 +46,7 @@ class RequestOutcome:
     error: DocBatchError | None
     usage: Usage = field(default_factory=Usage)
     attempts: int = 1
-    note: str | None = None  # something the operator should know (a cut-off answer)
+    note: Message | None = None  # something the operator should know (a cut-off answer)
     max_tokens: int | None = None  # the budget the answer finally had, when raised
     #: budget reservations of the answered sends, released once the cost is recorded
     reservations: list[str] = field(default_factory=list)
@@ -80,9 +80,9 @@ def _span(pages: Sequence[int]) -> str:
     return f"{pages[0]}-{pages[-1]}" if pages else "?"
 
 
-def cut_off_note(custom_id: str, pages: Sequence[int], budget: int, raised: int) -> Worded:
+def cut_off_note(custom_id: str, pages: Sequence[int], budget: int, raised: int) -> Message:
     """What a cut-off answer's request records, and the log says (``log_claude_cut_off``)."""
-    return english(
+    return coded(
         "log_claude_cut_off", request=custom_id, pages=_span(pages), budget=budget, raised=raised
     )
 
@@ -224,7 +224,7 @@ class ClaudeSync:
     async def _one(self, request: ExtractionRequest, spending: Spending | None) -> RequestOutcome:
         usage = Usage()
         attempts = 0
-        note: str | None = None
+        note: Message | None = None
         held: list[str] = []  # reservations of the sends answered so far
 
         def outcome(error: DocBatchError, max_tokens: int | None = None) -> RequestOutcome:
@@ -264,7 +264,7 @@ class ClaudeSync:
                 if raised is None:
                     return outcome(cut_off_error(request.pages, budget), budget)
                 note = cut_off_note(request.custom_id, request.pages, budget, raised)
-                say(log, logging.WARNING, "log_claude_cut_off", **note.message.params)
+                say(log, logging.WARNING, "log_claude_cut_off", **note.params)
                 request = replace(request, params={**request.params, "max_tokens": raised})
                 continue
             except InvalidAnswer as exc:

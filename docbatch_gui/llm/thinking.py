@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from docbatch_gui.domain.errors import ConfigError
-from docbatch_gui.domain.messages import english
+from docbatch_gui.domain.messages import Message, coded
 from docbatch_gui.llm.catalogue import AUTO_EFFORT, ModelInfo
 
 AUTO = "auto"
@@ -96,10 +96,10 @@ def choose(info: ModelInfo, effort: str = AUTO, thinking: str = AUTO) -> Thinkin
     return ThinkingChoice(info.id, off_type, chosen, False)
 
 
-def forced_tool_refusal(info: ModelInfo, choice: ThinkingChoice) -> str | None:
+def forced_tool_refusal(info: ModelInfo, choice: ThinkingChoice) -> Message | None:
     """Why forced tool use (``CLAUDE_OUTPUT=tool``) would be refused, or None."""
     if info.forced_tool_choice == "never":
-        return english("tool_choice_refused", model=info.name)
+        return coded("tool_choice_refused", model=info.name)
     if info.forced_tool_choice == "without_thinking" and choice.thinking_on:
-        return english("tool_choice_refused_thinking", model=info.name)
+        return coded("tool_choice_refused_thinking", model=info.name)
     return None

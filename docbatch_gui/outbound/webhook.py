@@ -43,7 +43,8 @@ from tenacity import (
     wait_exponential,
 )
 
-from docbatch_gui.domain.messages import english
+from docbatch_gui.domain import messages
+from docbatch_gui.domain.messages import coded
 from docbatch_gui.domain.models import Document, Job
 from docbatch_gui.domain.said import cause, say
 from docbatch_gui.outbound.outbox import Message, Outbox
@@ -235,7 +236,7 @@ async def _deliver_one(
         tries = await _post(client, message, url, secret, settings)
     except (httpx.HTTPError, DeliveryRefused, RetryError, TimeoutError) as exc:
         why = _described(exc)
-        outbox.give_up(message, settings.webhook_attempts, why)
+        outbox.give_up(message, settings.webhook_attempts, why.english)
         event = _event(message.event)
         say(log, logging.WARNING, "log_webhook_failed", job=message.job_id, event=event,
             error=cause(why))  # fmt: skip
@@ -251,15 +252,15 @@ def _event(event: str) -> dict[str, Any]:
     return {"code": f"state_{event}", "params": {}}
 
 
-def _described(exc: BaseException) -> str:
+def _described(exc: BaseException) -> messages.Message:
     """Why a delivery failed, kept with the failed message: coded, so the log words it."""
     if isinstance(exc, httpx.TimeoutException | TimeoutError):
-        return english("log_webhook_no_answer")
+        return coded("log_webhook_no_answer")
     if isinstance(exc, httpx.ConnectError):
-        return english("log_webhook_unreachable")
+        return coded("log_webhook_unreachable")
     if isinstance(exc, DeliveryRefused):
-        return english("log_webhook_refused", status=exc.status, detail=exc.detail)
-    return str(exc) or type(exc).__name__
+        return coded("log_webhook_refused", status=exc.status, detail=exc.detail)
+    return messages.Message.plain(str(exc) or type(exc).__name__)
 
 
 class Sender:

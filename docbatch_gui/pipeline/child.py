@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from docbatch_gui.domain.errors import DocBatchError
-from docbatch_gui.domain.messages import english, said_of, wire
+from docbatch_gui.domain.messages import Message, coded
 from docbatch_gui.pipeline.child_bounds import (
     cap_memory,
     die_with_parent,
@@ -41,10 +41,16 @@ OUT_OF_MEMORY = "out_of_memory"
 _memory_mb = 0
 
 
-def _error(kind: str, text: str) -> dict[str, Any]:
-    """An error event: its English text, and its message code when it has one (the
-    parent rebuilds the error with it, so the job keeps the code)."""
-    return {"event": "error", "kind": kind, "message": text, **wire(text)}
+def _error(kind: str, message: Message) -> dict[str, Any]:
+    """An error event: its English text, and its message's ``code`` and ``params`` (the
+    parent rebuilds the error with them, so the job keeps the code; ``isolate.error_of``)."""
+    text, code, params = message.columns()
+    return {"event": "error", "kind": kind, "message": text, "code": code, "params": params}
+
+
+def _note(message: Message | None) -> dict[str, Any] | None:
+    """A page's note as the child sends it: its code and parameters (``Message.from_dict``)."""
+    return message.as_dict() if message is not None else None
 
 
 def _out_of_memory(file: str) -> dict[str, Any]:
@@ -52,9 +58,8 @@ def _out_of_memory(file: str) -> dict[str, Any]:
     reason, and this child (its memory given back) takes the next task. Without a
     cap the machine itself ran out: the file is retried when it is less busy."""
     if not _memory_mb:
-        return _error("retryable", english("render_out_of_memory", file=file))
-    text = english("child_out_of_memory", file=file, mb=_memory_mb)
-    return {"event": "error", "kind": OUT_OF_MEMORY, "message": text, **wire(text)}
+        return _error("retryable", coded("render_out_of_memory", file=file))
+    return _error(OUT_OF_MEMORY, coded("child_out_of_memory", file=file, mb=_memory_mb))
 
 
 #: tests: ``NAME:PAGES`` (``slow.pdf:2`` or ``slow.pdf:1,2,3``, several joined by
@@ -119,8 +124,7 @@ def render_one(task: PrepareTask, send: Send) -> None:
                 "text": page.text,
                 "rotation": page.rotation,
                 "rotation_confidence": page.rotation_confidence,
-                "orientation_note": page.orientation_note,
-                "said": said_of({"orientation_note": page.orientation_note}),
+                "orientation_note": _note(page.orientation_note),
                 "orientation_uncertain": page.orientation_uncertain,
                 # the words go as their stored blob (``words.encode``), made once here:
                 # the parent stores the bytes without decoding and encoding them again
@@ -139,7 +143,7 @@ def render_one(task: PrepareTask, send: Send) -> None:
             send(_out_of_memory(task.file_name))
             return
         error = f"{type(exc).__name__}: {str(exc)[:200]}"
-        send(_error("unsupported", english("render_unreadable", file=task.file_name, error=error)))
+        send(_error("unsupported", coded("render_unreadable", file=task.file_name, error=error)))
         return
     finally:
         _release_caches()
@@ -175,8 +179,11 @@ def ocr_pages(task: dict[str, Any], send: Send) -> None:
                 timeout=task["timeout"],
                 dpi=page.dpi,
             )
-            said = said_of({"orientation_note": result.orientation_note, "error": result.error})
-            send({"event": "ocr", **result.__dict__, "said": said})
+            notes = {
+                "orientation_note": _note(result.orientation_note),
+                "error": _note(result.error),
+            }
+            send({"event": "ocr", **result.__dict__, **notes})
     except DocBatchError as exc:  # e.g. Tesseract or a language not installed
         send(_error(exc.kind.value, exc.message))
         return
@@ -191,7 +198,7 @@ def text_of_page(task: dict[str, Any], send: Send) -> None:
     try:
         text = page_text(PrepareTask(**task["task"]), int(task["page_no"]))
     except Exception as exc:  # the page is already lost; say why its text is too
-        send({"event": "error", "kind": "unsupported", "message": str(exc)[:200]})
+        send(_error("unsupported", Message.plain(str(exc)[:200])))
         return
     send({"event": "text", "text": text})
     send({"event": "done", "peak_rss_mb": _peak_rss_mb()})
@@ -243,7 +250,7 @@ def extract_offline(task: dict[str, Any], send: Send) -> None:
         return
     except Exception as exc:  # a bug, not the file: retried, and reported with the log
         error = f"{type(exc).__name__}: {str(exc)[:200]}"
-        text = english("extractor_internal_error", file=task["file_name"], error=error)
+        text = coded("extractor_internal_error", file=task["file_name"], error=error)
         send(_error("retryable", text))
         return
     send({"event": "documents", "documents": [d.as_dict() for d in documents]})

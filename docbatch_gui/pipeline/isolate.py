@@ -29,6 +29,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+from docbatch_gui.domain.messages import Message
 from docbatch_gui.domain.said import say
 from docbatch_gui.frozen import child_command
 from docbatch_gui.system import processes
@@ -41,6 +42,19 @@ LINE_LIMIT = 64 * 1024 * 1024  # a page's text layer can be large
 EXIT_GRACE = 1.0  # seconds to drain lines after the child exited
 POLL = 0.25
 CLOSE_GRACE = 5.0  # seconds a child may take to exit after its stdin closes
+
+
+def error_of(event: dict[str, Any]) -> Message:
+    """The message of a child's ``error`` event: its ``code`` and ``params`` when it
+    sent them, else its English ``message`` as it is."""
+    if event.get("code"):
+        return Message(str(event["code"]), dict(event.get("params") or {}))
+    return Message.plain(str(event.get("message", "")))
+
+
+def note_of(body: object) -> Message | None:
+    """A note a child sent as ``{"code", "params"}`` (``child._note``), or None."""
+    return Message.from_dict(body) if isinstance(body, dict) else None
 
 
 class DeadlineExceeded(Exception):

@@ -15,6 +15,7 @@ from typing import Protocol
 
 from PIL import Image
 
+from docbatch_gui.domain.messages import Message
 from docbatch_gui.pipeline.words import Word
 
 
@@ -31,8 +32,8 @@ class OcrResult:
     rotation: int = 0  # clockwise degrees to turn the image upright: 0, 90, 180, 270
     rotation_confidence: float = 0.0  # 0..1
     engine: str = ""
-    error: str | None = None  # this page's OCR failed (other pages are unaffected)
-    orientation_note: str = ""  # the evidence for ``rotation``, in words
+    error: Message | None = None  # this page's OCR failed (other pages are unaffected)
+    orientation_note: Message | None = None  # the evidence for ``rotation``, in words
     orientation_uncertain: bool = False  # kept as scanned on weak evidence
     #: the words read, with their boxes on the image the engine read turned upright
     #: by ``rotation`` (``words.py``)

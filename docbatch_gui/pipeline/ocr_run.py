@@ -18,8 +18,14 @@ from docbatch_gui.domain.errors import (
     OutOfMemory,
     UnsupportedInput,
 )
-from docbatch_gui.domain.messages import english, from_wire, with_said
-from docbatch_gui.pipeline.isolate import ChildCrashed, ChildPool, DeadlineExceeded
+from docbatch_gui.domain.messages import coded
+from docbatch_gui.pipeline.isolate import (
+    ChildCrashed,
+    ChildPool,
+    DeadlineExceeded,
+    error_of,
+    note_of,
+)
 from docbatch_gui.pipeline.ocr import OcrEngine, OcrResult
 from docbatch_gui.pipeline.prepare import ChildDied, PrepareTimeout
 
@@ -62,20 +68,19 @@ async def tesseract_in_children(
                 event = message.pop("event")
                 message.pop("payload", None)
                 if event == "ocr":
-                    said = message.pop("said", None)  # the note's code, when it has one
-                    await on_result(OcrResult(**with_said(message, said)))
+                    note = note_of(message.pop("orientation_note", None))
+                    error = note_of(message.pop("error", None))
+                    await on_result(OcrResult(**message, orientation_note=note, error=error))
                     done += 1
                 elif event == "error":
                     if message["kind"] == "out_of_memory":  # its own words say it all
-                        raise OutOfMemory(from_wire(message), file=file_name)
+                        raise OutOfMemory(error_of(message), file=file_name)
                     kind = ErrorKind(message["kind"])
                     error_class = ConfigError if kind is ErrorKind.CRITICAL else UnsupportedInput
-                    raise error_class(
-                        english("ocr_failed", file=file_name, error=from_wire(message))
-                    )
+                    raise error_class(coded("ocr_failed", file=file_name, error=error_of(message)))
         except DeadlineExceeded as exc:
             raise PrepareTimeout(
-                english("ocr_timeout", file=file_name, page=done + 1, total=len(pages)),
+                coded("ocr_timeout", file=file_name, page=done + 1, total=len(pages)),
                 pages_done=done,
                 pages_total=len(pages),
                 confirmed=exc.termination_confirmed,

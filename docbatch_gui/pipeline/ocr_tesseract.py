@@ -38,7 +38,7 @@ from typing import Any
 from PIL import Image
 
 from docbatch_gui.domain.errors import ConfigError
-from docbatch_gui.domain.messages import english
+from docbatch_gui.domain.messages import Message, coded
 from docbatch_gui.pipeline.ocr import OcrEngineName, OcrResult
 from docbatch_gui.pipeline.orientation import Orientation, from_osd, osd_said, turn
 from docbatch_gui.pipeline.orientation_vote import Reading, recognition, second_vote
@@ -124,13 +124,13 @@ def tesseract_page(
     try:
         gray = _grayscale(image)
     except Exception as exc:
-        return _failed(page_no, english("ocr_image_unreadable", detail=_reason(exc)))
+        return _failed(page_no, coded("ocr_image_unreadable", detail=_reason(exc)))
     try:
         with _single_threaded_tesseract():
             if max(gray.size) < SMALL_IMAGE_EDGE:
                 # a label or a snippet: too little text for OSD, and Tesseract reads
                 # it only when enlarged and told a resolution (OCRmyPDF does the same)
-                orientation = Orientation(note=english("orient_small_image"))
+                orientation = Orientation(note=coded("orient_small_image"))
                 upright, config = _enlarged(gray), f"{OCR_CONFIG} --dpi {SMALL_IMAGE_DPI}"
                 text, words = read_text_and_words(
                     _as_pnm(upright), languages, config, _remaining(deadline)
@@ -142,13 +142,13 @@ def tesseract_page(
     except pytesseract.TesseractNotFoundError:
         raise ConfigError.coded("tesseract_not_installed") from None
     except _PageTimeout:
-        return _failed(page_no, english("ocr_page_timeout", seconds=f"{timeout:g}"))
+        return _failed(page_no, coded("ocr_page_timeout", seconds=f"{timeout:g}"))
     except pytesseract.TesseractError as exc:  # a RuntimeError too: caught first
-        return _failed(page_no, english("ocr_page_failed", detail=_reason(exc)))
+        return _failed(page_no, coded("ocr_page_failed", detail=_reason(exc)))
     except RuntimeError as exc:  # pytesseract's "Tesseract process timeout"
         if "timeout" not in str(exc).lower():
             raise
-        return _failed(page_no, english("ocr_page_timeout", seconds=f"{timeout:g}"))
+        return _failed(page_no, coded("ocr_page_timeout", seconds=f"{timeout:g}"))
     return OcrResult(
         page_no=page_no,
         text=text.strip(),
@@ -302,7 +302,7 @@ def _orientation(
 
 def _osd(
     image: Any, dpi: int | None, timeout: float, *, scripts: frozenset[str] | None = None
-) -> tuple[Orientation, int | None, str]:
+) -> tuple[Orientation, int | None, Message]:
     """OSD's decision, its raw answer (None: none) and that answer in words.
 
     OSD refuses pages with too little text and fails without ``osd`` data; the text
@@ -365,7 +365,7 @@ def _single_threaded_tesseract() -> Iterator[None]:
         os.environ.pop("OMP_THREAD_LIMIT", None)
 
 
-def _failed(page_no: int, reason: str) -> OcrResult:
+def _failed(page_no: int, reason: Message) -> OcrResult:
     return OcrResult(page_no=page_no, text="", engine=ENGINE, error=reason)
 
 

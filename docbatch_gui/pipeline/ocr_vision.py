@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from docbatch_gui.domain.errors import CriticalError, RetryableError
-from docbatch_gui.domain.messages import english
+from docbatch_gui.domain.messages import Message, coded
 from docbatch_gui.extras import require
 from docbatch_gui.pipeline.ocr import OcrResult
 from docbatch_gui.pipeline.orientation import from_vote
@@ -207,13 +207,13 @@ class VisionOcr:
                 page_no,
                 "",
                 engine=self.name,
-                error=english("vision_page_rejected", detail=_api_message(exc)),
+                error=coded("vision_page_rejected", detail=_api_message(exc)),
             )
         except api.RetryError as exc:  # the overall deadline, before the attempts ran out
             cause = (
                 self._classify(exc.cause)
                 if isinstance(exc.cause, Exception)
-                else english("vision_cause_other", error=str(exc))
+                else coded("vision_cause_other", error=str(exc))
             )
             raise RetryableError.coded(
                 "vision_no_answer", {"page": page_no, "attempts": len(failures), "cause": cause}
@@ -257,10 +257,10 @@ class VisionOcr:
                 page_no,
                 "",
                 engine=self.name,
-                error=english("vision_page_unreadable", detail=response.error.message),
+                error=coded("vision_page_unreadable", detail=response.error.message),
             )
         annotation = response.full_text_annotation
-        orientation = from_vote(_vectors(annotation), english("orient_source_vision"))
+        orientation = from_vote(_vectors(annotation), coded("orient_source_vision"))
         return OcrResult(
             page_no,
             annotation.text,
@@ -272,7 +272,7 @@ class VisionOcr:
             words=turned(_words(annotation), orientation.rotation),
         )
 
-    def _classify(self, exc: Exception) -> str:
+    def _classify(self, exc: Exception) -> Message:
         """The cause of a transient failure, to retry; raises for everything else."""
         # deferred: requests, 0.17 s to import
         import requests
@@ -298,15 +298,15 @@ class VisionOcr:
             raise CriticalError.coded("vision_token_refused", {"detail": str(exc)}) from exc
         transient = _transient_errors()
         if isinstance(exc, requests.exceptions.Timeout):
-            return english("vision_cause_timeout", seconds=f"{self.timeout:g}")
+            return coded("vision_cause_timeout", seconds=f"{self.timeout:g}")
         if isinstance(exc, requests.exceptions.ConnectionError):
-            return english("vision_cause_network", error=type(exc).__name__)
+            return coded("vision_cause_network", error=type(exc).__name__)
         if isinstance(exc, api.TooManyRequests):  # 429 RESOURCE_EXHAUSTED: a quota
-            return english("vision_cause_quota", detail=_api_message(exc))
+            return coded("vision_cause_quota", detail=_api_message(exc))
         if isinstance(exc, transient) and isinstance(exc, api.GoogleAPICallError):
-            return english("vision_cause_busy", status=exc.code, detail=_api_message(exc))
+            return coded("vision_cause_busy", status=exc.code, detail=_api_message(exc))
         if isinstance(exc, transient):
-            return english("vision_cause_other", error=f"{type(exc).__name__}: {exc}")
+            return coded("vision_cause_other", error=f"{type(exc).__name__}: {exc}")
         if isinstance(exc, api.GoogleAPICallError):
             raise CriticalError.coded(
                 "vision_request_refused", {"status": exc.code, "detail": _api_message(exc)}

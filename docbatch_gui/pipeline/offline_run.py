@@ -15,9 +15,14 @@ from typing import Any
 
 from docbatch_gui.config.profile import Profile
 from docbatch_gui.domain.errors import UnsupportedInput
-from docbatch_gui.domain.messages import english, from_wire
+from docbatch_gui.domain.messages import coded
 from docbatch_gui.domain.models import Document, Page
-from docbatch_gui.pipeline.isolate import ChildCrashed, ChildPool, DeadlineExceeded
+from docbatch_gui.pipeline.isolate import (
+    ChildCrashed,
+    ChildPool,
+    DeadlineExceeded,
+    error_of,
+)
 from docbatch_gui.pipeline.offline import PageText
 from docbatch_gui.pipeline.prepare import CHILD_ERRORS, ChildDied, PrepareTimeout
 from docbatch_gui.pipeline.words import decode
@@ -80,10 +85,10 @@ async def extract_in_child(
                     documents = [Document.from_body(d) for d in message["documents"]]
                 elif event == "error":
                     error_class = CHILD_ERRORS.get(message["kind"], UnsupportedInput)
-                    raise error_class(from_wire(message), file=file_name)
+                    raise error_class(error_of(message), file=file_name)
         except DeadlineExceeded as exc:
             raise PrepareTimeout(
-                english("extract_timeout", file=file_name, pages=len(pages)),
+                coded("extract_timeout", file=file_name, pages=len(pages)),
                 pages_done=0,
                 pages_total=len(pages),
                 confirmed=exc.termination_confirmed,

@@ -27,7 +27,7 @@ from typing import Any
 
 from PIL import Image
 
-from docbatch_gui.domain.messages import Worded, english
+from docbatch_gui.domain.messages import Message, coded
 
 #: OSD's score below which a 180° answer is not acted on. On the real-world corpus
 #: (scripts/corpus.py) at 300 dpi, text pages score 15-35 whichever way they face,
@@ -52,7 +52,7 @@ class Orientation:
     rotation: int = 0  # clockwise degrees the page image is turned to be upright
     confidence: float = 0.0  # 0..1
     uncertain: bool = False  # kept as scanned on weak evidence: a reviewer should look
-    note: str = ""  # the evidence, in words
+    note: Message | None = None  # the evidence, in words
 
 
 def rotation_from_vectors(vectors: Iterable[tuple[float, float, float]]) -> tuple[int, float]:
@@ -85,10 +85,10 @@ def _weights(vectors: Iterable[tuple[float, float, float]]) -> dict[int, float]:
 
 
 def from_vote(
-    vectors: Iterable[tuple[float, float, float]], source: str, *, short_vote: bool = False
+    vectors: Iterable[tuple[float, float, float]], source: Message, *, short_vote: bool = False
 ) -> Orientation:
     """The decision of a text-direction vote (``source`` names the voters: a message
-    such as ``english("orient_source_layer")``, so the note reads in either language).
+    such as ``coded("orient_source_layer")``, so the note reads in either language).
 
     ``short_vote``: the voters are a file's own text layer, whose line directions are
     exact (MuPDF's ``dir``), so even a few letters vote: under ``MIN_VOTE_LETTERS`` a
@@ -102,16 +102,16 @@ def from_vote(
     if letters < MIN_VOTE_LETTERS:
         if short_vote and letters and rotation:
             if share == 1.0 and letters >= MIN_SHORT_VOTE_LETTERS:
-                note = english("orient_vote_short_turned", **vote, rotation=rotation)
+                note = coded("orient_vote_short_turned", **vote, rotation=rotation)
                 return Orientation(rotation, round(letters / MIN_VOTE_LETTERS, 3), False, note)
-            return Orientation(0, 0.0, True, english("orient_vote_short_weak", **vote))
-        return Orientation(note=english("orient_vote_too_little", source=source, letters=letters))
+            return Orientation(0, 0.0, True, coded("orient_vote_short_weak", **vote))
+        return Orientation(note=coded("orient_vote_too_little", source=source, letters=letters))
     if rotation == 0:
-        return Orientation(0, share, False, english("orient_vote_upright", **vote))
+        return Orientation(0, share, False, coded("orient_vote_upright", **vote))
     if share < MIN_VOTE_SHARE:
-        note = english("orient_vote_weak", **vote, needed=MIN_VOTE_SHARE)
+        note = coded("orient_vote_weak", **vote, needed=MIN_VOTE_SHARE)
         return Orientation(0, share, True, note)
-    note = english("orient_vote_turned", **vote, rotation=rotation)
+    note = coded("orient_vote_turned", **vote, rotation=rotation)
     return Orientation(rotation, share, False, note)
 
 
@@ -131,38 +131,38 @@ def from_osd(
     """
     where = _where(dpi)
     if rotation is None or rotation % 90:
-        return Orientation(note=english("orient_osd_none", where=where))
+        return Orientation(note=coded("orient_osd_none", where=where))
     confidence = round(min(1.0, score / OSD_SCORE_SCALE), 3)
     said = osd_said(rotation, score, dpi, script)
     if rotation == 0:
-        return Orientation(0, confidence, False, english("orient_osd_upright", said=said))
+        return Orientation(0, confidence, False, coded("orient_osd_upright", said=said))
     needed = MIN_OSD_SCORE_180 if rotation == 180 else MIN_OSD_SCORE_SIDEWAYS
     if score < needed:
-        return Orientation(0, 0.0, True, english("orient_osd_weak", said=said, needed=needed))
+        return Orientation(0, 0.0, True, coded("orient_osd_weak", said=said, needed=needed))
     if script and scripts is not None and script not in scripts:
-        return Orientation(0, 0.0, True, english("orient_osd_foreign", said=said))
-    note = english("orient_osd_turned", said=said, rotation=rotation)
+        return Orientation(0, 0.0, True, coded("orient_osd_foreign", said=said))
+    note = coded("orient_osd_turned", said=said, rotation=rotation)
     return Orientation(rotation, confidence, False, note)
 
 
-def _where(dpi: int | None) -> Worded:
-    return english("orient_osd_at", dpi=dpi) if dpi else english("orient_osd_page")
+def _where(dpi: int | None) -> Message:
+    return coded("orient_osd_at", dpi=dpi) if dpi else coded("orient_osd_page")
 
 
-def osd_said(rotation: int | None, score: float, dpi: int | None, script: str = "") -> Worded:
+def osd_said(rotation: int | None, score: float, dpi: int | None, script: str = "") -> Message:
     """What OSD answered, in words, without the decision on it."""
     where = _where(dpi)
     if rotation is None or rotation % 90:
-        return english("orient_osd_no_answer", where=where)
+        return coded("orient_osd_no_answer", where=where)
     answer = {"where": where, "rotation": rotation, "score": score}
     if script:
-        return english("orient_osd_said_script", **answer, script=script)
-    return english("orient_osd_said", **answer)
+        return coded("orient_osd_said_script", **answer, script=script)
+    return coded("orient_osd_said", **answer)
 
 
-def _direction(rotation: int) -> Worded:
+def _direction(rotation: int) -> Message:
     """Which way the letters run, as a message of its own (``orient_dir_0`` …)."""
-    return english(f"orient_dir_{rotation}")
+    return coded(f"orient_dir_{rotation}")
 
 
 def turn(image: Any, rotation: int) -> Any:

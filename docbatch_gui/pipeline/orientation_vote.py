@@ -26,7 +26,7 @@ import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from docbatch_gui.domain.messages import english
+from docbatch_gui.domain.messages import Message, coded
 from docbatch_gui.pipeline.orientation import Orientation
 from docbatch_gui.pipeline.words import Word
 
@@ -93,7 +93,7 @@ def _in_scripts(text: str, scripts: frozenset[str] | None) -> bool:
     return len(names) == 1 and (scripts is None or names <= scripts)
 
 
-def decide(readings: Sequence[Reading], said: str) -> tuple[Orientation, Reading]:
+def decide(readings: Sequence[Reading], said: Message) -> tuple[Orientation, Reading]:
     """The orientation the readings vote for, and the reading that goes with it.
 
     The best-scoring reading wins when it scores ``MIN_READING_SCORE`` and leads the
@@ -115,14 +115,14 @@ def decide(readings: Sequence[Reading], said: str) -> tuple[Orientation, Reading
     if best.score >= MIN_READING_SCORE and best.score - runner_up >= MIN_READING_LEAD:
         confidence = round(min(1.0, (best.score - runner_up) / 50), 3)
         if best.rotation == 0:
-            return Orientation(0, confidence, False, english("orient_read_upright", **vote)), best
-        note = english("orient_read_turned", **vote)
+            return Orientation(0, confidence, False, coded("orient_read_upright", **vote)), best
+        note = coded("orient_read_turned", **vote)
         return Orientation(best.rotation, confidence, False, note), best
-    return Orientation(0, 0.0, True, english("orient_read_close", **vote)), scanned
+    return Orientation(0, 0.0, True, coded("orient_read_close", **vote)), scanned
 
 
 def second_vote(
-    read: Callable[[int], Reading], osd: Orientation, osd_rotation: int | None, said: str
+    read: Callable[[int], Reading], osd: Orientation, osd_rotation: int | None, said: Message
 ) -> tuple[Orientation, Reading]:
     """Read the page at each candidate angle (``read(rotation)``) and decide.
 

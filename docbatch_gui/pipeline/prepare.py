@@ -18,8 +18,15 @@ from docbatch_gui.domain.errors import (
     RetryableError,
     UnsupportedInput,
 )
-from docbatch_gui.domain.messages import english, from_wire, with_said
-from docbatch_gui.pipeline.isolate import ChildCrashed, ChildPool, ChildStalled, DeadlineExceeded
+from docbatch_gui.domain.messages import Message, coded
+from docbatch_gui.pipeline.isolate import (
+    ChildCrashed,
+    ChildPool,
+    ChildStalled,
+    DeadlineExceeded,
+    error_of,
+    note_of,
+)
 from docbatch_gui.pipeline.page_deadline import PageDeadline, page_deadline
 from docbatch_gui.pipeline.render import PrepareTask, RenderedPage
 from docbatch_gui.pipeline.textutil import page_ranges
@@ -48,7 +55,7 @@ class PrepareTimeout(JobTimeout):
     the kill of the child's process group was confirmed."""
 
     def __init__(
-        self, message: str, *, pages_done: int, pages_total: int | None, confirmed: bool
+        self, message: Message | str, *, pages_done: int, pages_total: int | None, confirmed: bool
     ) -> None:
         super().__init__(message)
         self.pages_done = pages_done
@@ -78,7 +85,7 @@ async def run_prepare(
     *,
     on_count: Callable[[int], Awaitable[None]],
     on_page: Callable[[RenderedPage], Awaitable[None]],
-    timeout_hint: str = "",
+    timeout_hint: Message | None = None,
     page_timeout: float | None = None,
 ) -> PrepareResult:
     """Render ``task``'s pages in a child, streaming each to ``on_page``.
@@ -117,20 +124,20 @@ async def run_prepare(
         except DeadlineExceeded as exc:
             total, done = progress.total, progress.done
             where = (
-                english("prepare_at_page", page=progress.next_page, total=total)
+                coded("prepare_at_page", page=progress.next_page, total=total)
                 if total
-                else english("prepare_at_opening")
+                else coded("prepare_at_opening")
             )
-            advice = english("prepare_advice_split")
+            advice = coded("prepare_advice_split")
             if progress.skipped:
                 numbers = page_ranges(progress.skipped).split(" ", 1)[1]
                 code = (
                     "prepare_advice_skipped" if len(progress.skipped) > 1 else "prepare_advice_one"
                 )
-                advice = english(code, pages=numbers)
-            limit = timeout_hint or english("prepare_its_deadline")
+                advice = coded(code, pages=numbers)
+            limit = timeout_hint or coded("prepare_its_deadline")
             raise PrepareTimeout(
-                english(
+                coded(
                     "prepare_timeout", file=task.file_name, limit=limit, where=where, advice=advice
                 ),
                 pages_done=done,
@@ -142,12 +149,12 @@ async def run_prepare(
     )
 
 
-def _skip_reason(deadline: PageDeadline | None) -> str:
+def _skip_reason(deadline: PageDeadline | None) -> Message:
     """Why a page was given up: PAGE_TIMEOUT, or the share of JOB_TIMEOUT it had."""
     seconds = round(deadline.seconds, 1) if deadline else 0
     if deadline and deadline.by_job:
-        return english("page_render_job_share", seconds=seconds)
-    return english("page_render_timeout", seconds=seconds)
+        return coded("page_render_job_share", seconds=seconds)
+    return coded("page_render_timeout", seconds=seconds)
 
 
 @dataclass
@@ -220,9 +227,10 @@ async def _render_from(
                     image_end = message.pop("image_bytes")
                     thumb_end = image_end + message.pop("thumb_bytes")
                     words_end = thumb_end + message.pop("words_bytes", 0)
-                    said = message.pop("said", None)  # the note's code, when it has one
+                    note = note_of(message.pop("orientation_note", None))
                     page = RenderedPage(
-                        **with_said(message, said),
+                        **message,
+                        orientation_note=note,
                         image=payload[:image_end],
                         thumb=payload[image_end:thumb_end],
                         words_blob=payload[thumb_end:words_end],
@@ -233,7 +241,7 @@ async def _render_from(
                     progress.peak = max(progress.peak or 0, message.get("peak_rss_mb") or 0)
                 elif event == "error":
                     error_class = CHILD_ERRORS.get(message["kind"], UnsupportedInput)
-                    raise error_class(from_wire(message), file=task.file_name)
+                    raise error_class(error_of(message), file=task.file_name)
         except ChildCrashed as exc:
             raise ChildDied.coded(
                 "renderer_crashed",

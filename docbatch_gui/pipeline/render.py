@@ -20,7 +20,7 @@ from typing import Any
 from PIL import Image, ImageOps
 
 from docbatch_gui.domain.errors import UnsupportedInput
-from docbatch_gui.domain.messages import english
+from docbatch_gui.domain.messages import Message, coded
 from docbatch_gui.pipeline.child_bounds import is_out_of_memory
 from docbatch_gui.pipeline.opening import (
     check_images,
@@ -70,11 +70,11 @@ class RenderedPage:
     thumb: bytes  # empty except on a file's first page; see make_thumbnail
     text: str
     #: why the page has no image (it could not be rendered in time); empty otherwise
-    error: str = ""
+    error: Message | None = None
     #: clockwise degrees the image was turned, by the direction of its text lines
     rotation: int = 0
     rotation_confidence: float = 0.0
-    orientation_note: str = ""
+    orientation_note: Message | None = None
     orientation_uncertain: bool = False
     #: the text layer's words with their boxes, upright (``words.py``)
     words: list[Word] = field(default_factory=list)
@@ -287,7 +287,7 @@ def _upright_by_words(raw_words: list[Any]) -> Orientation | None:
     voted = sum(v[2] for v in vectors)
     if voted < MIN_VOTE_LETTERS or voted < QUICK_VOTE_COVER * total:
         return None
-    decision = from_vote(vectors, english("orient_source_layer"))
+    decision = from_vote(vectors, coded("orient_source_layer"))
     if decision.rotation or decision.uncertain or decision.confidence < QUICK_VOTE_SHARE:
         return None
     return decision
@@ -306,7 +306,7 @@ def _text_orientation(textpage: Any, text: str) -> Orientation:
             letters = sum(map(str.isalnum, "".join([span["text"] for span in line["spans"]])))
             dx, dy = line["dir"]
             vectors.append((dx, dy, float(letters)))
-    return from_vote(vectors, english("orient_source_layer"), short_vote=True)
+    return from_vote(vectors, coded("orient_source_layer"), short_vote=True)
 
 
 def _render_image(

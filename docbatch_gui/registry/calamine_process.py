@@ -20,7 +20,7 @@ from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from docbatch_gui.domain.messages import Worded, english
+from docbatch_gui.domain.messages import Message, coded
 from docbatch_gui.domain.registry import FilteredRowRecord, RegistryRowRecord
 from docbatch_gui.domain.said import cause, say
 from docbatch_gui.frozen import child_command, is_frozen
@@ -101,7 +101,7 @@ class CalamineProcess:
             logging.INFO,
             "log_registry_streamed",
             file=self.path.name,
-            reason=english("log_reason_calamine_failed", error=cause(reason)),
+            reason=coded("log_reason_calamine_failed", error=cause(reason)),
         )
         self.close()
         return None
@@ -181,7 +181,7 @@ class CalamineProcess:
         kind, value = pickle.loads(data)  # our own child's output
         return kind, value
 
-    def _ended(self) -> Worded:
+    def _ended(self) -> Message:
         """How the child ended, with the tail of what it wrote to stderr."""
         with contextlib.suppress(subprocess.TimeoutExpired):
             self._process.wait(timeout=5)
@@ -189,5 +189,5 @@ class CalamineProcess:
         self._stderr.seek(max(self._stderr.seek(0, os.SEEK_END) - 500, 0))
         detail = self._stderr.read().decode(errors="replace").strip().splitlines()
         if detail:
-            return english("log_calamine_exit_detail", exit=code, detail=detail[-1])
-        return english("log_calamine_exit", exit=code)
+            return coded("log_calamine_exit_detail", exit=code, detail=detail[-1])
+        return coded("log_calamine_exit", exit=code)

@@ -31,7 +31,7 @@ from typing import Any, Literal
 from xml.etree import ElementTree
 
 from docbatch_gui.domain.errors import NotFound, UnsupportedInput
-from docbatch_gui.domain.messages import english
+from docbatch_gui.domain.messages import coded
 from docbatch_gui.domain.said import say
 from docbatch_gui.registry.calamine_process import CHILD_FROM, IN_CHILD, CalamineProcess
 from docbatch_gui.registry.limits import EXCEL_MAX_ROWS, SheetLimits, bounded_rows, too_many_rows
@@ -209,9 +209,9 @@ def open_sheet(
             if child is not None:
                 child.close()  # at once: its memory and processor go to openpyxl
             why = (
-                english("log_reason_calamine_memory", mb=estimate >> 20)
+                coded("log_reason_calamine_memory", mb=estimate >> 20)
                 if scan.regular
-                else english("log_reason_irregular_sheet")
+                else coded("log_reason_irregular_sheet")
             )
             say(_log, logging.INFO, "log_registry_streamed", file=path.name, reason=why)
         used = "calamine"

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from docbatch_gui.domain.messages import english
+from docbatch_gui.domain.messages import Message, coded
 from docbatch_gui.domain.progress import ProgressSink, report
 from docbatch_gui.registry.index import (
     COMPARATOR_KIND,
@@ -264,13 +264,13 @@ class RegistryMatcher(Scoring):
         row = rows[pos]
         if not scored:
             return Match(
-                row=row.row, document_id=None, score=0.0, warnings=[english("match_no_candidates")]
+                row=row.row, document_id=None, score=0.0, warnings=[coded("match_no_candidates")]
             )
-        warnings: list[str] = []
+        warnings: list[Message] = []
         best = scored[0]
         if best.score >= self.threshold and owner.get(best.doc) not in (None, pos):
             other = rows[owner[best.doc]].row
-            warnings.append(english("match_taken", row=other, document=self.ids[best.doc]))
+            warnings.append(coded("match_taken", row=other, document=self.ids[best.doc]))
         chosen = next((s for s in scored if s.doc == doc), None) if doc is not None else None
         shown = chosen or best
         # A document another row took is not a rival: the runner-up must be available.
@@ -278,7 +278,7 @@ class RegistryMatcher(Scoring):
         runner = others[0] if others else None
         if chosen is None and best.score < self.threshold:
             warnings.append(
-                english("match_below_threshold", best=best.score, threshold=self.threshold)
+                coded("match_below_threshold", best=best.score, threshold=self.threshold)
             )
         if (
             runner is not None
@@ -286,7 +286,7 @@ class RegistryMatcher(Scoring):
             and shown.score >= self.threshold - self.tie_margin
         ):
             warnings.append(
-                english(
+                coded(
                     "match_tie",
                     document=self.ids[runner.doc],
                     score=runner.score,

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from rapidfuzz import fuzz
 
-from docbatch_gui.domain.messages import english
+from docbatch_gui.domain.messages import Message, coded
 from docbatch_gui.registry.index import COMPARATOR_KIND, Key, tolerance_cents
 
 __all__ = ["Comparator", "Match", "RegistryRow", "Rule", "SubRule", "amount_warnings", "compare"]
@@ -63,7 +63,7 @@ class Match:
     explanation: list[dict[str, Any]] = field(default_factory=list)
     runner_up_id: Any | None = None
     runner_up_score: float | None = None
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[Message] = field(default_factory=list)
     rule: str | None = None
 
 
@@ -94,12 +94,12 @@ def compare(
     return (1.0 if ok else 0.0), ok, (1.0 if ok else 0.0)
 
 
-def amount_warnings(explanation: list[dict[str, Any]]) -> list[str]:
+def amount_warnings(explanation: list[dict[str, Any]]) -> list[Message]:
     """ "amount differs" when the document matched on other fields but not on amount."""
     if not any(e["passed"] and e["comparator"] != "amount" for e in explanation):
         return []
     return [
-        english("match_amount_differs", registry=e["registry_value"], document=e["document_value"])
+        coded("match_amount_differs", registry=e["registry_value"], document=e["document_value"])
         for e in explanation
         if e["comparator"] == "amount" and e["missing"] is None and not e["passed"]
     ]

@@ -16,7 +16,7 @@ from datetime import UTC, datetime, timedelta
 from docbatch_gui.coordination.owner import HEARTBEAT_EVERY, owner_alive, this_owner
 from docbatch_gui.coordination.workload import Workload, WorkloadBusy
 from docbatch_gui.domain.errors import JobTimeout
-from docbatch_gui.domain.messages import english
+from docbatch_gui.domain.messages import Message, coded
 from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.progress import (
     CancelToken,
@@ -241,7 +241,7 @@ def _search(
 def is_stale(result: SearchResult) -> bool:
     """Its document's file was processed again (or is being): the match waits to be
     checked, and is not shown or exported as a sure one."""
-    return any(w.startswith(STALE) for w in result.warnings)
+    return any(w.english.startswith(STALE) for w in result.warnings)
 
 
 def mark_stale(store: Store, document_ids: Iterable[int], why: str) -> int:
@@ -256,7 +256,7 @@ def mark_stale(store: Store, document_ids: Iterable[int], why: str) -> int:
         if registry.status in BUSY:
             continue
         stale = [
-            replace(r, warnings=[*r.warnings, f"{STALE} {why}"])
+            replace(r, warnings=[*r.warnings, Message.plain(f"{STALE} {why}")])
             for r in store.list_results(registry.id)
             if r.document_id in ids and not is_stale(r)
         ]
@@ -308,10 +308,10 @@ def rematch_stale(
         gone = before.document_id not in by_id
         if before.manual:
             code = "match_rematched_manual" if gone else "match_reprocessed_manual"
-            note = english(code, document=before.document_id, who=before.assigned_by)
+            note = coded(code, document=before.document_id, who=before.assigned_by)
         else:
             code = "match_rematched" if gone else "match_reprocessed"
-            note = english(code, document=before.document_id)
+            note = coded(code, document=before.document_id)
         result = to_result(match)
         fresh.append(replace(result, warnings=[*result.warnings, note]))
     store.put_results(registry_id, fresh)
@@ -328,6 +328,8 @@ def _settled_jobs(store: Store, job_ids: set[int]) -> set[int]:
 def _checked_manual(result: SearchResult) -> SearchResult:
     """A hand assignment whose document was processed again: the person's choice
     stays, the flag becomes a note to look at it."""
-    warnings = [w for w in result.warnings if not w.startswith(STALE)]
-    note = f"document {result.document_id} was processed again after it was assigned; check it"
+    warnings = [w for w in result.warnings if not w.english.startswith(STALE)]
+    note = Message.plain(
+        f"document {result.document_id} was processed again after it was assigned; check it"
+    )
     return replace(result, warnings=[*warnings, note])

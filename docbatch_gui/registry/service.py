@@ -18,7 +18,7 @@ from docbatch_gui.checks.duplicates import without_duplicates
 from docbatch_gui.coordination.owner import HEARTBEAT_EVERY, owner_alive, this_owner
 from docbatch_gui.coordination.workload import Workload, workload_for
 from docbatch_gui.domain.errors import DocBatchError, ErrorKind, ExitCode, NotFound
-from docbatch_gui.domain.messages import english
+from docbatch_gui.domain.messages import coded
 from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.progress import CancelToken, ProgressSink, raise_if_canceled, report
 from docbatch_gui.domain.registry import (
@@ -76,9 +76,9 @@ def check_fully_imported(registry: Registry, rows: int) -> None:
     kept = registry.stats.get("kept")
     if registry.status is RegistryStatus.IMPORTING or kept is None or rows != kept:
         state = (
-            english(f"registry_status_{registry.status.value}")
+            coded(f"registry_status_{registry.status.value}")
             if kept is None or rows == kept
-            else english("registry_rows_short", rows=rows, kept=kept)
+            else coded("registry_rows_short", rows=rows, kept=kept)
         )
         raise NotImported.coded(
             "registry_not_imported",
@@ -368,7 +368,7 @@ class RegistryService:
             "matched": lambda r: r.document_id is not None,
             "no_match": lambda r: r.document_id is None,
             "warnings": lambda r: bool(r.warnings),
-            "ties": lambda r: any(w.startswith("tie") for w in r.warnings),
+            "ties": lambda r: any(w.code == "match_tie" for w in r.warnings),
             "manual": lambda r: r.manual,
         }[filter]
         return [r for r in found if keep(r)]

@@ -30,7 +30,7 @@ from typing import Any
 import openpyxl
 import python_calamine
 
-from docbatch_gui.domain.messages import english
+from docbatch_gui.domain.messages import coded
 from docbatch_gui.domain.said import cause, say
 from docbatch_gui.registry.calamine_rows import calamine_rows
 from docbatch_gui.registry.xlsx_scan import SheetScan, strip_autofilters
@@ -80,7 +80,7 @@ def open_calamine(path: Path, name: str, stack: contextlib.ExitStack) -> tuple[i
             logging.INFO,
             "log_registry_streamed",
             file=path.name,
-            reason=english("log_reason_calamine_failed", error=cause(exc)),
+            reason=coded("log_reason_calamine_failed", error=cause(exc)),
         )
         return None
     end = sheet.end

@@ -20,7 +20,7 @@ from typing import Any
 
 from docbatch_gui.config.profile import default_profile_path, load_profile
 from docbatch_gui.domain.errors import ConfigError
-from docbatch_gui.domain.messages import english
+from docbatch_gui.domain.messages import Message, coded
 from docbatch_gui.settings.file import upgrade_settings_file
 from docbatch_gui.settings.invalid import given_variables, wrong_value
 from docbatch_gui.settings.model import Settings
@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 FOLDER_FIELDS = ("data_dir", "shared_folder", "watch_folders")
 
 
-def disk_problem(field_name: str, value: Any) -> str | None:
+def disk_problem(field_name: str, value: Any) -> Message | None:
     """What the disk says against one field's value (a folder that is a file), or
     None: the Settings tab marks the field with it as it is typed."""
     if field_name not in FOLDER_FIELDS or value in (None, ""):
@@ -49,7 +49,7 @@ def check_settings(settings: Settings, overrides: Mapping[str, Any] | None = Non
     variable at fault (``overrides``: what was given as options, so the message says
     where a value came from). Brings the settings file to the current schema."""
     given = given_variables(overrides or {})
-    problems: list[str] = []
+    problems: list[Message] = []
     for name in FOLDER_FIELDS:
         value = getattr(settings, name)
         problem = disk_problem(name, value)
@@ -65,7 +65,7 @@ def check_settings(settings: Settings, overrides: Mapping[str, Any] | None = Non
     return settings
 
 
-def profile_problem(settings: Settings) -> str | None:
+def profile_problem(settings: Settings) -> Message | None:
     """Why the document profile cannot serve these settings (its file is missing or
     broken, or a model it routes to refuses the effort, thinking or output), or None."""
     try:
@@ -78,9 +78,9 @@ def profile_problem(settings: Settings) -> str | None:
         problem = settings.refusal_by(model)
         if problem:
             where = (
-                str(settings.profile_path) if settings.profile_path else english("bundled_profile")
+                str(settings.profile_path) if settings.profile_path else coded("bundled_profile")
             )
-            return english(
+            return coded(
                 "profile_model_refused", where=where, role=role, model=model, problem=problem
             )
     return None

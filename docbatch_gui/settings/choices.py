@@ -8,7 +8,7 @@ from __future__ import annotations
 import shutil
 
 from docbatch_gui.domain.errors import ConfigError
-from docbatch_gui.domain.messages import english
+from docbatch_gui.domain.messages import Message, coded
 from docbatch_gui.llm.catalogue import load_catalogue
 from docbatch_gui.llm.requests import OutputMode
 from docbatch_gui.llm.thinking import choose, forced_tool_refusal
@@ -74,7 +74,7 @@ def is_choice(field_name: str, value: str) -> bool:
 
 def combination_problem(
     model: str, effort: str, thinking: str, output: OutputMode | str, max_tokens: int
-) -> str | None:
+) -> Message | None:
     """Why the model would refuse every request with these settings, or None."""
     try:
         info = load_catalogue().model(model)
@@ -84,9 +84,9 @@ def combination_problem(
     if OutputMode(output) is OutputMode.TOOL:
         refusal = forced_tool_refusal(info, choice)
         if refusal:
-            return english("setting_tool_output_refused", refusal=refusal)
+            return coded("setting_tool_output_refused", refusal=refusal)
     if max_tokens > info.max_output_tokens:
-        return english(
+        return coded(
             "setting_max_tokens_too_many",
             tokens=max_tokens,
             model=info.name,

@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from docbatch_gui.domain.errors import ConfigError, NotFound
-from docbatch_gui.domain.messages import english, message_of
+from docbatch_gui.domain.messages import Message, coded
 from docbatch_gui.settings.choices import CHOICE_FIELDS, fixed_choices
 from docbatch_gui.settings.file import environment_overrides, settings_path, variable_of
 from docbatch_gui.settings.model import Settings
@@ -22,7 +22,7 @@ from docbatch_gui.settings.secrets import redact
 _KINDS = {"int": "allowed_whole_number", "float": "allowed_number", "bool": "allowed_true_false"}
 
 
-def describe_allowed(field_name: str) -> str:
+def describe_allowed(field_name: str) -> Message:
     """What a field accepts, in words (error messages and the GUI's tooltips)."""
     info = Settings.model_fields[field_name]
     lower = upper = None
@@ -31,18 +31,18 @@ def describe_allowed(field_name: str) -> str:
         upper = getattr(item, "le", upper)
     annotation = info.annotation
     if isinstance(annotation, type) and issubclass(annotation, StrEnum):
-        return english("allowed_one_of", values=", ".join(m.value for m in annotation))
+        return coded("allowed_one_of", values=", ".join(m.value for m in annotation))
     if field_name in CHOICE_FIELDS:
         choices = fixed_choices(field_name)
         values = ", ".join(c for c in choices if c)
         if "" in choices:  # the empty choice: the system's own (a language)
-            return english("allowed_one_of_or_empty", values=values)
-        return english("allowed_one_of", values=values)
+            return coded("allowed_one_of_or_empty", values=values)
+        return coded("allowed_one_of", values=values)
     kind = getattr(annotation, "__name__", str(annotation))
     if kind in ("int", "float") and lower is not None and upper is not None:
         ranged = "allowed_whole_number_range" if kind == "int" else "allowed_number_range"
-        return english(ranged, lower=lower, upper=upper)
-    return english(_KINDS[kind]) if kind in _KINDS else kind
+        return coded(ranged, lower=lower, upper=upper)
+    return coded(_KINDS[kind]) if kind in _KINDS else Message.plain(kind)
 
 
 def given_variables(overrides: Mapping[str, Any]) -> set[str]:
@@ -54,20 +54,20 @@ def given_variables(overrides: Mapping[str, Any]) -> set[str]:
     return given
 
 
-def wrong_value(variable: str, value: Any, problem: str, given: set[str]) -> str:
+def wrong_value(variable: str, value: Any, problem: Message, given: set[str]) -> Message:
     """One setting's value refused for ``problem`` (a coded message), naming the
     variable, its masked value and, when it came from there, the settings file."""
     shown = redact(variable, value)
     in_file = variable not in given and variable not in environment_overrides(Settings)
     where = {"path": str(settings_path())} if in_file else {}
     code = "setting_wrong_in_file" if in_file else "setting_wrong"
-    return english(code, variable=variable, shown=shown, problem=problem, **where)
+    return coded(code, variable=variable, shown=shown, problem=problem, **where)
 
 
 def invalid_settings(exc: ValidationError, overrides: Mapping[str, Any]) -> ConfigError:
     given = given_variables(overrides)
     from_env = environment_overrides(Settings)
-    problems: list[str] = []
+    problems: list[Message] = []
     for error in exc.errors():
         if not error["loc"]:  # a combination of settings (the model's rules)
             problems.append(_rule_broken(error))
@@ -86,23 +86,21 @@ def invalid_settings(exc: ValidationError, overrides: Mapping[str, Any]) -> Conf
         if problem is not None:
             problems.append(wrong_value(variable or name, error.get("input"), problem, given))
             continue
-        allowed = describe_allowed(field_name) if field_name else str(error["msg"])
+        allowed = describe_allowed(field_name) if field_name else Message.plain(str(error["msg"]))
         said = {"variable": variable, "shown": shown, "allowed": allowed}
         code = "setting_invalid_in_file" if in_file else "setting_invalid"
-        problems.append(english(code, **said, **where))
+        problems.append(coded(code, **said, **where))
     return ConfigError.coded("settings_invalid", {"problems": problems})
 
 
-def _coded(error: Mapping[str, Any]) -> str | None:
-    """The coded message a validator of the model raised, if it raised one."""
+def _coded(error: Mapping[str, Any]) -> Message | None:
+    """The coded message a validator of the model raised (``ValueError(message)``)."""
     raised = (error.get("ctx") or {}).get("error")
     said = raised.args[0] if isinstance(raised, ValueError) and raised.args else None
-    if isinstance(said, str) and message_of(said) is not None:
-        return said
-    return None
+    return said if isinstance(said, Message) and said.code else None
 
 
-def _rule_broken(error: Mapping[str, Any]) -> str:
+def _rule_broken(error: Mapping[str, Any]) -> Message:
     """A rule of the model's (a combination of settings): its coded message when the
     validator raised one, else pydantic's text."""
-    return _coded(error) or str(error["msg"]).removeprefix("Value error, ")
+    return _coded(error) or Message.plain(str(error["msg"]).removeprefix("Value error, "))

@@ -25,7 +25,7 @@ import secrets
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from docbatch_gui.domain.messages import english
+from docbatch_gui.domain.messages import Message, coded
 from docbatch_gui.domain.said import say
 from docbatch_gui.settings.paths import settings_path
 
@@ -154,14 +154,14 @@ def writing_backend() -> KeyringBackend | None:
     return system_keyring() or file_keyring(create=True)
 
 
-def secret_home() -> str:
+def secret_home() -> Message:
     """Where secrets typed in the window go, in the operator's words (a message: its
     English text, worded again in the reader's language)."""
     if system_keyring() is not None:
-        return english("secret_home_keyring")
+        return coded("secret_home_keyring")
     if _file_keyring_installed():
-        return english("secret_home_file", path=str(file_path()))
-    return english("secret_home_none")
+        return coded("secret_home_file", path=str(file_path()))
+    return coded("secret_home_none")
 
 
 def uses_file() -> bool:

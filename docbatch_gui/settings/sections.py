@@ -29,6 +29,7 @@ from pydantic import (
     model_validator,
 )
 
+from docbatch_gui.domain.messages import Message
 from docbatch_gui.domain.states import ProcessingMode
 from docbatch_gui.llm.requests import OutputMode
 from docbatch_gui.settings.choices import (
@@ -180,7 +181,7 @@ class ClaudeSettings(_Section):
 
     _claude_an_http_address = field_validator("anthropic_base_url")(an_http_address)
 
-    def refusal_by(self, model: str) -> str | None:
+    def refusal_by(self, model: str) -> Message | None:
         """Why ``model`` would refuse every request made with these settings (its
         effort, thinking, output mode and answer size), or None."""
         return combination_problem(

@@ -13,30 +13,30 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from docbatch_gui.domain.messages import Worded, english
+from docbatch_gui.domain.messages import Message, coded
 
 
-def http_url_problem(value: str) -> Worded | None:
+def http_url_problem(value: str) -> Message | None:
     """Why ``value`` is not an http:// or https:// address with a host, or None."""
     text = value.strip()
     try:
         parts = urlsplit(text)
         _ = parts.port  # a port that is not a number raises here
     except ValueError:
-        return english("setting_url_not_http")
+        return coded("setting_url_not_http")
     if parts.scheme.lower() not in ("http", "https"):
-        return english("setting_url_not_http")
+        return coded("setting_url_not_http")
     if any(c.isspace() for c in text):
-        return english("setting_url_spaces")
+        return coded("setting_url_spaces")
     if not parts.hostname:
-        return english("setting_url_no_host")
+        return coded("setting_url_no_host")
     return None
 
 
-def folder_problem(path: Path) -> Worded | None:
+def folder_problem(path: Path) -> Message | None:
     """Why ``path`` cannot be used as a folder (it is an existing file), or None; a
     folder that does not exist yet is fine (it is made when needed)."""
     expanded = path.expanduser()
     if expanded.is_file():
-        return english("setting_folder_is_file", path=str(expanded))
+        return coded("setting_folder_is_file", path=str(expanded))
     return None

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from docbatch_gui.domain.messages import english
+from docbatch_gui.domain.messages import Message, coded
 from docbatch_gui.domain.text import printable
 from docbatch_gui.pipeline.formats import IGNORED_NAMES
 
@@ -34,7 +34,7 @@ SYSTEM_ROOTS = (Path("/proc"), Path("/sys"), Path("/dev"))
 class Found:
     path: Path
     explicit: bool  # the operator named it, rather than a folder holding it
-    problem: str | None = None  # why it is not read (a note for the operator)
+    problem: Message | None = None  # why it is not read (a note for the operator)
 
 
 def ignored_name(name: str) -> bool:
@@ -56,29 +56,29 @@ def _inside(path: Path, folder: Path) -> bool:
     return path == folder or folder in path.parents
 
 
-def refusal(path: Path, folder: Path | None, *, links_out: bool = False) -> str | None:
+def refusal(path: Path, folder: Path | None, *, links_out: bool = False) -> Message | None:
     """Why ``path`` (found in ``folder``, or named when None) must not be read."""
     if undecodable(path):
-        return english("refused_name_not_utf8", name=printable(path.name))
+        return coded("refused_name_not_utf8", name=printable(path.name))
     try:
         target = path.resolve(strict=True)
     except RuntimeError:
-        return english("refused_link_loop")
+        return coded("refused_link_loop")
     except OSError:
-        return english("refused_link_broken") if path.is_symlink() else None  # missing: intake says
+        return coded("refused_link_broken") if path.is_symlink() else None  # missing: intake says
     if any(_inside(target, root) for root in SYSTEM_ROOTS):
-        return english("refused_system_file", target=str(target))
+        return coded("refused_system_file", target=str(target))
     try:
         mode = os.stat(target).st_mode
     except OSError as exc:
-        return english("refused_unreadable", error=exc.strerror or str(exc))
+        return coded("refused_unreadable", error=exc.strerror or str(exc))
     if stat.S_ISDIR(mode):
         return None
     if not stat.S_ISREG(mode):
-        return english("refused_not_regular")
+        return coded("refused_not_regular")
     leaves = folder is not None and not _inside(target, folder.resolve())
     if path.is_symlink() and leaves and not links_out:
-        return english("refused_link_out", target=str(target))
+        return coded("refused_link_out", target=str(target))
     return None
 
 

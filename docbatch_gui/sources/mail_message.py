@@ -237,8 +237,8 @@ def _take(part: EmailMessage, name: str, letter: Letter, limits: MailLimits) -> 
         try:
             open_zip(data, name, limits.zip).close()
         except UnsupportedInput as exc:
-            found = exc.as_message
-            code, params = (found.code, dict(found.params)) if found else ("zip_damaged", {})
+            found = exc.message
+            code, params = (found.code, dict(found.params)) if found.code else ("zip_damaged", {})
             letter.refused.append(Refused(name, code, params))
             return
     letter.attachments.append(Attachment(name, data))

@@ -36,7 +36,7 @@ from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver, ObservedWatch
 
-from docbatch_gui.domain.messages import english
+from docbatch_gui.domain.messages import Message, coded
 from docbatch_gui.domain.said import cause, say
 from docbatch_gui.domain.text import printable
 from docbatch_gui.sources.local import ignored_name
@@ -191,7 +191,7 @@ class FolderWatcher:
         *,
         settle: float = 3.0,
         poll: float = 5.0,
-        on_problem: Callable[[Path, str | None], None] | None = None,
+        on_problem: Callable[[Path, Message | None], None] | None = None,
         on_tick: Callable[[], None] | None = None,
         exclude: Sequence[Path] = (),
         clock: Callable[[], float] = time.monotonic,
@@ -205,7 +205,7 @@ class FolderWatcher:
         self.poll = poll
         self.on_problem = on_problem or (lambda folder, message: None)
         self.on_tick = on_tick or (lambda: None)
-        self.problems: dict[Path, str] = {}
+        self.problems: dict[Path, Message] = {}
         #: seconds, for the settle time (a test drives it to list a growing file)
         self.clock = clock
         self._seen: dict[Path, tuple[int, int, float]] = {}  # size, mtime_ns, since
@@ -262,14 +262,14 @@ class FolderWatcher:
             for path in files:
                 self._consider(path, folder)
 
-    def _unreadable(self, folder: Path, exc: OSError | None) -> str:
+    def _unreadable(self, folder: Path, exc: OSError | None) -> Message:
         """What ``on_problem`` and the log say about a folder that cannot be listed: a
         message, so the window words it in its own language."""
         if exc is None:
-            why: object = english("log_watch_missing", folder=str(folder))
+            why: object = coded("log_watch_missing", folder=str(folder))
         else:
             why = exc.strerror or cause(exc)
-        return english("log_watch_unreadable", folder=str(folder), error=why, poll=self.poll)
+        return coded("log_watch_unreadable", folder=str(folder), error=why, poll=self.poll)
 
     def _files(self, folder: Path) -> Iterator[Path]:
         for root, dirs, names in os.walk(folder):
@@ -339,7 +339,7 @@ class FolderWatcher:
             with contextlib.suppress(KeyError, OSError):
                 self._observer.unschedule(watch)
 
-    def _problem(self, folder: Path, message: str | None) -> None:
+    def _problem(self, folder: Path, message: Message | None) -> None:
         if self.problems.get(folder) == message:
             return
         if message is None:

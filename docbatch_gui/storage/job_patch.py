@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any, TypedDict
 
 from docbatch_gui.domain.errors import ErrorKind
+from docbatch_gui.domain.messages import Message
 from docbatch_gui.domain.states import Phase, ProcessingMode
 
 
@@ -22,7 +23,9 @@ class JobPatch(TypedDict, total=False):
     attempts: int
     deadline: datetime | None
     error_kind: ErrorKind | str | None
-    error: str | None
+    #: a message (stored as its English text beside ``error_code``/``error_params``)
+    #: or a plain text
+    error: Message | str | None
     termination_confirmed: bool | None
     artifacts_deliverable: bool
     pages: int | None

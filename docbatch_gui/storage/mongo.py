@@ -36,7 +36,7 @@ from docbatch_gui.storage.mongo_registry import MongoRegistry
 from docbatch_gui.storage.store import (
     check_attempt,
     check_expectations,
-    scrubbed,
+    error_columns,
     stored_id,
 )
 
@@ -257,7 +257,7 @@ class MongoStore(MongoRecords, MongoIntents, MongoBudget, MongoRegistry, MongoCo
         **fields: Unpack[JobPatch],
     ) -> Job:
         to = JobState(to)
-        patch = scrubbed(dict(fields))
+        patch = error_columns(dict(fields))
         for _ in range(CAS_ROUNDS):
             raw = self._raw(job_id)
             job = _doc_to_job(raw)
@@ -284,7 +284,7 @@ class MongoStore(MongoRecords, MongoIntents, MongoBudget, MongoRegistry, MongoCo
     def update_job(
         self, job_id: int, *, attempt: int | None = None, **fields: Unpack[JobPatch]
     ) -> Job:
-        patch = scrubbed(dict(fields))
+        patch = error_columns(dict(fields))
         if "state" in patch:
             raise ValueError("use transition() to change the state")
         query: dict[str, Any] = {"_id": int(job_id)}

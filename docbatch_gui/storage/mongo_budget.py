@@ -21,7 +21,7 @@ from pymongo.database import Database
 from pymongo.errors import DuplicateKeyError
 
 from docbatch_gui.domain.errors import StoreBusy
-from docbatch_gui.domain.messages import english
+from docbatch_gui.domain.messages import coded
 from docbatch_gui.domain.models import CapRefusal, Caps, Reservation
 from docbatch_gui.storage.budget_rules import refusal
 
@@ -60,7 +60,7 @@ class MongoBudget:
             if taken is not None and taken.get("holder") == token:
                 break
             if time.monotonic() > deadline:
-                raise StoreBusy(english("budget_store_busy", seconds=int(WAIT_S)))
+                raise StoreBusy(coded("budget_store_busy", seconds=int(WAIT_S)))
             time.sleep(0.01)  # another process holds the lease for a few milliseconds
         try:
             yield

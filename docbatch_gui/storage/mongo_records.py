@@ -18,13 +18,7 @@ from pymongo.database import Database
 from docbatch_gui.domain.errors import NotFound
 from docbatch_gui.domain.models import BatchRecord, OcrRecord, Page, RequestRecord
 from docbatch_gui.storage.job_patch import JobPatch
-from docbatch_gui.storage.said_fields import (
-    OCR_SAID,
-    PAGE_SAID,
-    plain_texts,
-    said_body,
-    worded_again,
-)
+from docbatch_gui.storage.notes import OCR_NOTES, PAGE_NOTES, note_fields, notes_of
 from docbatch_gui.storage.store import spend_growth, utc_text
 
 
@@ -59,7 +53,7 @@ class MongoRecords:
 
     def list_pages(self, job_id: int) -> list[Page]:
         cursor = self.db.pages.find({"job_id": job_id}, {"_id": 0}).sort("page_no", ASCENDING)
-        return [Page(**worded_again(doc, doc.pop("said", None))) for doc in cursor]
+        return [Page(**_with_notes(doc, PAGE_NOTES)) for doc in cursor]
 
     def set_pages_deliverable(self, job_id: int, deliverable: bool) -> int:
         result = self.db.pages.update_many(
@@ -125,16 +119,12 @@ class MongoRecords:
 
     def put_ocr(self, record: OcrRecord) -> None:
         key = {"sha256": record.sha256, "page_no": record.page_no, "engine": record.engine}
-        doc = {**asdict(record), **plain_texts(record, OCR_SAID)}
-        self.db.ocr_cache.replace_one(
-            key, {**doc, "said": said_body(record, OCR_SAID)}, upsert=True
-        )
+        doc = {**asdict(record), **note_fields(record, OCR_NOTES)}
+        self.db.ocr_cache.replace_one(key, doc, upsert=True)
 
     def get_ocr(self, sha256: str, engine: str) -> dict[int, OcrRecord]:
         cursor = self.db.ocr_cache.find({"sha256": sha256, "engine": engine}, {"_id": 0})
-        return {
-            doc["page_no"]: OcrRecord(**worded_again(doc, doc.pop("said", None))) for doc in cursor
-        }
+        return {doc["page_no"]: OcrRecord(**_with_notes(doc, OCR_NOTES)) for doc in cursor}
 
     # -- settings ---------------------------------------------------------------------
 
@@ -156,10 +146,23 @@ class MongoRecords:
 
 
 def _page_doc(page: Page) -> dict[str, Any]:
-    """A page as stored: its notes as plain text (not ``str`` subclasses), their codes
-    in ``said``."""
-    doc = {**asdict(page), **plain_texts(page, PAGE_SAID)}
-    return {**doc, "said": said_body(page, PAGE_SAID)}
+    """A page as stored: its notes as text, code and parameters (``storage.notes``)."""
+    return {**asdict(page), **note_fields(page, PAGE_NOTES)}
+
+
+def _with_notes(doc: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
+    """A stored page or OCR record's fields, its notes as messages. A document written
+    by an older version keeps the codes in ``said`` (``{name: {"code", "params"}}``)."""
+    said = doc.pop("said", None)
+    for name in names:
+        old = said.get(name) if isinstance(said, dict) else None
+        if isinstance(old, dict) and not doc.get(f"{name}_code"):
+            doc[f"{name}_code"], doc[f"{name}_params"] = old.get("code"), old.get("params")
+    notes = notes_of(doc, names)
+    for name in names:
+        doc.pop(f"{name}_code", None)
+        doc.pop(f"{name}_params", None)
+    return {**doc, **notes}
 
 
 def _to_batch(doc: dict[str, Any]) -> BatchRecord:

@@ -36,7 +36,7 @@ from docbatch_gui.domain.registry import (
     manual_result,
 )
 from docbatch_gui.storage.mongo_records import now_iso
-from docbatch_gui.storage.store import scrubbed, stored_id
+from docbatch_gui.storage.store import error_columns, stored_id
 
 _ROW_VIEWS = ("raw_data", "mapped_data", "normalized")
 _KEY = [("registry_id", ASCENDING), ("row", ASCENDING)]
@@ -66,7 +66,7 @@ def _to_registry(doc: dict[str, Any]) -> Registry:
 
 
 def _result_doc(registry_id: int, result: SearchResult) -> dict[str, Any]:
-    body = dict(result.__dict__)
+    body = result.body()
     body["explanation"] = [_pairs(step) for step in result.explanation]
     return {"registry_id": registry_id, **body}
 
@@ -74,7 +74,7 @@ def _result_doc(registry_id: int, result: SearchResult) -> dict[str, Any]:
 def _to_result(doc: dict[str, Any]) -> SearchResult:
     body = {k: v for k, v in doc.items() if k not in ("_id", "registry_id")}
     body["explanation"] = [_mapping(step) for step in body.get("explanation", [])]
-    return SearchResult(**body)
+    return SearchResult.from_body(body)
 
 
 class MongoRegistry:
@@ -169,7 +169,7 @@ class MongoRegistry:
         return _to_registry(found[0]) if found else None
 
     def _registry_values(self, fields: dict[str, Any]) -> dict[str, Any]:
-        fields = scrubbed(fields)
+        fields = error_columns(fields)
         unknown = set(fields) - REGISTRY_FIELDS
         if unknown:
             raise ValueError(f"unknown registry fields: {sorted(unknown)}")

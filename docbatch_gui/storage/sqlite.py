@@ -45,7 +45,7 @@ from docbatch_gui.storage.sqlite_schema import MIGRATIONS
 from docbatch_gui.storage.store import (
     check_attempt,
     check_expectations,
-    scrubbed,
+    error_columns,
     stored_id,
 )
 
@@ -279,7 +279,7 @@ class SQLiteStore(RecordTables, IntentTables, BudgetTables, RegistryTables, Coun
         **fields: Unpack[JobPatch],
     ) -> Job:
         to = JobState(to)
-        patch = scrubbed(dict(fields))
+        patch = error_columns(dict(fields))
         with self._tx() as db:
             job = self._get(db, job_id)
             check_expectations(job, to, expected, attempt)
@@ -303,7 +303,7 @@ class SQLiteStore(RecordTables, IntentTables, BudgetTables, RegistryTables, Coun
     def update_job(
         self, job_id: int, *, attempt: int | None = None, **fields: Unpack[JobPatch]
     ) -> Job:
-        patch = scrubbed(dict(fields))
+        patch = error_columns(dict(fields))
         if "state" in patch:
             raise ValueError("use transition() to change the state")
         with self._tx() as db:

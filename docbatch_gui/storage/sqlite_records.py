@@ -16,7 +16,7 @@ from typing import Any
 
 from docbatch_gui.domain.errors import NotFound
 from docbatch_gui.domain.models import BatchRecord, OcrRecord, RequestRecord
-from docbatch_gui.storage.said_fields import OCR_SAID, said_text, worded_again
+from docbatch_gui.storage.notes import OCR_NOTES, note_fields, notes_of
 from docbatch_gui.storage.store import spend_growth, utc_text
 
 
@@ -27,7 +27,8 @@ def now_utc() -> datetime:
 def _ocr_record(row: sqlite3.Row) -> OcrRecord:
     values = {f.name: row[f.name] for f in fields(OcrRecord)}
     values["orientation_uncertain"] = bool(values["orientation_uncertain"])
-    return OcrRecord(**worded_again(values, row["said"]))
+    values.update(notes_of(dict(zip(row.keys(), tuple(row), strict=True)), OCR_NOTES))
+    return OcrRecord(**values)
 
 
 def _row_to_batch(row: sqlite3.Row) -> BatchRecord:
@@ -137,24 +138,14 @@ class RecordTables:
     # -- OCR cache ----------------------------------------------------------------------
 
     def put_ocr(self, record: OcrRecord) -> None:
+        values = {f.name: getattr(record, f.name) for f in fields(OcrRecord)}
+        values.update(note_fields(record, OCR_NOTES, as_json=True))
+        values["orientation_uncertain"] = int(record.orientation_uncertain)
         with self._tx() as db:
             db.execute(
-                "INSERT OR REPLACE INTO ocr_cache (sha256, page_no, engine, text, rotation,"
-                " rotation_confidence, orientation_note, orientation_uncertain, words_sha,"
-                " said, skew) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                (
-                    record.sha256,
-                    record.page_no,
-                    record.engine,
-                    record.text,
-                    record.rotation,
-                    record.rotation_confidence,
-                    str(record.orientation_note),
-                    int(record.orientation_uncertain),
-                    record.words_sha,
-                    said_text(record, OCR_SAID),
-                    record.skew,
-                ),
+                f"INSERT OR REPLACE INTO ocr_cache ({', '.join(values)})"
+                f" VALUES ({','.join('?' * len(values))})",
+                tuple(values.values()),
             )
 
     def get_ocr(self, sha256: str, engine: str) -> dict[int, OcrRecord]:

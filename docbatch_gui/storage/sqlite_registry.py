@@ -29,7 +29,7 @@ from docbatch_gui.domain.registry import (
     manual_result,
 )
 from docbatch_gui.storage.sqlite_records import now_utc
-from docbatch_gui.storage.store import scrubbed, stored_id
+from docbatch_gui.storage.store import error_columns, stored_id
 
 _JSON_FIELDS = {"config", "stats"}
 
@@ -89,19 +89,21 @@ def _row_to_registry(row: sqlite3.Row) -> Registry:
 
 
 def _result_body(result: SearchResult) -> str:
-    body = dict(result.__dict__)
+    body = result.body()
     for key in ("row", "document_id", "score", "manual"):
         body.pop(key)
     return _dumps(body)
 
 
 def _row_to_result(row: sqlite3.Row) -> SearchResult:
-    return SearchResult(
-        row=row["row_no"],
-        document_id=row["document_id"],
-        score=row["score"],
-        manual=bool(row["manual"]),
-        **json.loads(row["body"]),
+    return SearchResult.from_body(
+        {
+            "row": row["row_no"],
+            "document_id": row["document_id"],
+            "score": row["score"],
+            "manual": bool(row["manual"]),
+            **json.loads(row["body"]),
+        }
     )
 
 
@@ -185,7 +187,7 @@ class RegistryTables:
         return _row_to_registry(row) if row else None
 
     def _registry_values(self, fields: dict[str, Any]) -> dict[str, Any]:
-        fields = scrubbed(fields)
+        fields = error_columns(fields)
         unknown = set(fields) - REGISTRY_FIELDS
         if unknown:
             raise ValueError(f"unknown registry fields: {sorted(unknown)}")

@@ -289,4 +289,27 @@ MIGRATIONS: list[str] = [
         body TEXT NOT NULL
     );
     """,
+    # 22: a page's and an OCR record's notes as their message: the code and the
+    # parameters (JSON) beside the English text, as a job's error has them; what
+    # migration 17 kept in ``said`` moves there, and ``said`` goes
+    """
+    ALTER TABLE pages ADD COLUMN render_error_code TEXT;
+    ALTER TABLE pages ADD COLUMN render_error_params TEXT;
+    ALTER TABLE pages ADD COLUMN orientation_note_code TEXT;
+    ALTER TABLE pages ADD COLUMN orientation_note_params TEXT;
+    ALTER TABLE ocr_cache ADD COLUMN orientation_note_code TEXT;
+    ALTER TABLE ocr_cache ADD COLUMN orientation_note_params TEXT;
+    UPDATE pages SET
+        render_error_code = json_extract(said, '$.render_error.code'),
+        render_error_params = json_extract(said, '$.render_error.params'),
+        orientation_note_code = json_extract(said, '$.orientation_note.code'),
+        orientation_note_params = json_extract(said, '$.orientation_note.params')
+        WHERE said != '' AND json_valid(said);
+    UPDATE ocr_cache SET
+        orientation_note_code = json_extract(said, '$.orientation_note.code'),
+        orientation_note_params = json_extract(said, '$.orientation_note.params')
+        WHERE said != '' AND json_valid(said);
+    ALTER TABLE pages DROP COLUMN said;
+    ALTER TABLE ocr_cache DROP COLUMN said;
+    """,
 ]

@@ -18,7 +18,7 @@ from typing import Any, Protocol, Unpack, runtime_checkable
 
 from docbatch_gui.domain.counterparty import ConfirmedDocument, Counterparty
 from docbatch_gui.domain.errors import InvalidTransition, NotFound
-from docbatch_gui.domain.messages import message_of
+from docbatch_gui.domain.messages import Message
 from docbatch_gui.domain.models import (
     BatchRecord,
     CapRefusal,
@@ -372,23 +372,30 @@ def check_attempt(job: Job, attempt: int | None) -> None:
         )
 
 
-def scrubbed(fields: dict[str, Any]) -> dict[str, Any]:
-    """Job or registry fields with their error text scrubbed of secrets: an error
-    message often quotes what a client library said, and that may echo a key.
-
-    A job's ``error`` that words a message (``domain.messages.Worded``) leaves its
-    code and parameters in ``error_code`` and ``error_params``; any other new error
-    clears them, so a code never outlives the text it worded."""
+def error_columns(fields: dict[str, Any]) -> dict[str, Any]:
+    """Job or registry fields as a store writes them. A job's ``error`` is a message
+    (``domain.messages.Message``) or a plain text: it is stored as its English text
+    beside ``error_code`` and ``error_params`` (none for a plain text), so a code never
+    outlives the text it words. Texts are scrubbed of secrets on the way: an error
+    often quotes what a client library said, and that may echo a key."""
     clean = dict(fields)
-    if "error" in clean and "error_code" not in clean:
-        found = message_of(clean["error"])
-        clean["error_code"] = found.code if found else None
-        clean["error_params"] = (
-            {k: scrub_secrets(v) if isinstance(v, str) else v for k, v in found.params.items()}
-            if found
-            else None
+    error = clean.get("error")
+    if isinstance(error, Message):
+        text, code, params = error.columns()
+        clean["error"] = text
+        clean.setdefault("error_code", code)
+        clean.setdefault(
+            "error_params",
+            {k: scrub_secrets(v) if isinstance(v, str) else v for k, v in params.items()}
+            if params
+            else None,
         )
+    elif "error" in clean and "error_code" not in clean:
+        clean["error_code"] = None
+        clean["error_params"] = None
     for name in ("error", "task_error"):
+        if isinstance(clean.get(name), Message):
+            clean[name] = clean[name].english
         if isinstance(clean.get(name), str):
             clean[name] = scrub_secrets(clean[name])
     return clean

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from docbatch_gui.domain.errors import NotFound
+from docbatch_gui.domain.messages import coded
 from docbatch_gui.domain.registry import (
     FilteredRowRecord,
     RegistryRowRecord,
@@ -40,7 +41,7 @@ def result(row: int, document_id: int | None, score: float = 0.9) -> SearchResul
         explanation=[{"field": "number", "passed": True, "score": 1.0}],
         runner_up_id=None if document_id is None else document_id + 1,
         runner_up_score=0.5,
-        warnings=["amount differs: registry 1.00, document 2.00"],
+        warnings=[coded("match_amount_differs", registry="1.00", document="2.00")],
         rule="default",
     )
 

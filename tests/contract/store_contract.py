@@ -25,6 +25,7 @@ from docbatch_gui.domain import (
     Phase,
     RequestRecord,
 )
+from docbatch_gui.domain.messages import coded
 from docbatch_gui.domain.reasons import ReviewCode
 from docbatch_gui.storage.store import Store
 
@@ -355,7 +356,14 @@ class StoreContract:
     def test_request_records_round_trip_and_update_in_place(self, store: Store) -> None:
         job = store.create_job(new_job())
         first = RequestRecord(
-            job.id, f"job_{job.id}_batch_2", 2, [9, 10], "errored", 1, "retryable", "busy"
+            job.id,
+            f"job_{job.id}_batch_2",
+            2,
+            [9, 10],
+            "errored",
+            1,
+            "retryable",
+            coded("claude_busy", status=529, detail="overloaded"),
         )
         store.save_request(first)
         store.save_request(RequestRecord(job.id, f"job_{job.id}_batch_1", 1, [1, 2], "pending"))

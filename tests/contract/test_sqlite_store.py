@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -132,25 +133,30 @@ def test_the_spend_ledger_starts_with_what_requests_had_cost(tmp_path: Path) -> 
     store.close()
 
 
-def test_pages_written_before_their_codes_read_back_as_plain_text(tmp_path: Path) -> None:
-    """Migration 17 adds the codes of a page's notes; a database at version 16 opens,
-    and its pages and OCR cache read back with their stored English text."""
-    import sqlite3
-
-    from docbatch_gui.domain.messages import Worded, english
-    from docbatch_gui.domain.models import Page
-
-    path = tmp_path / "db.sqlite3"
+def _database_at(path: Path, version: int) -> sqlite3.Connection:
+    """A database made by the schema of an older version (its first ``version``
+    migrations), as an operator upgrading from it has."""
     db = sqlite3.connect(path)
-    for script in MIGRATIONS[:16]:
+    for script in MIGRATIONS[:version]:
         for statement in filter(str.strip, script.split(";")):
             db.execute(statement)
-    db.execute("PRAGMA user_version = 16")
+    db.execute(f"PRAGMA user_version = {version}")
     db.execute(
         "INSERT INTO jobs (file_name, source_path, sha256, size, mode, state, created_at,"
         " updated_at) VALUES ('a.pdf', '/a.pdf', ?, 1, 'sync', 'done', ?, ?)",
         ("a" * 64, "2026-11-03T10:00:00+00:00", "2026-11-03T10:00:00+00:00"),
     )
+    return db
+
+
+def test_pages_written_before_their_codes_read_back_as_plain_text(tmp_path: Path) -> None:
+    """A database at version 16 (before any code was kept beside a note) opens, and its
+    pages and OCR cache read back with their stored English text and no code."""
+    from docbatch_gui.domain.messages import Message, coded
+    from docbatch_gui.domain.models import Page
+
+    path = tmp_path / "db.sqlite3"
+    db = _database_at(path, 16)
     db.execute(
         "INSERT INTO pages (job_id, page_no, width, height, render_error, orientation_note)"
         " VALUES (1, 1, 10, 20, 'rendering took longer than 60 s (PAGE_TIMEOUT)',"
@@ -167,14 +173,68 @@ def test_pages_written_before_their_codes_read_back_as_plain_text(tmp_path: Path
     store = SQLiteStore(path)
     assert store.schema_version == len(MIGRATIONS)  # 17 and later
     (page,) = store.list_pages(1)
-    assert page.render_error == "rendering took longer than 60 s (PAGE_TIMEOUT)"
-    assert page.orientation_note == "OSD at 300 dpi: 0° (score 12.00); upright"
-    assert not isinstance(page.render_error, Worded)
-    assert not isinstance(page.orientation_note, Worded)
+    assert page.render_error == Message.plain("rendering took longer than 60 s (PAGE_TIMEOUT)")
+    assert page.orientation_note == Message.plain("OSD at 300 dpi: 0° (score 12.00); upright")
     note = store.get_ocr("a" * 64, "tesseract")[1].orientation_note
-    assert note == "a small image: read enlarged, without OSD" and not isinstance(note, Worded)
-    skipped = english("page_render_timeout", seconds=60.0)
-    store.put_pages([Page(1, 1, 10, 20, render_error=skipped)])  # the new column is written
+    assert note == Message.plain("a small image: read enlarged, without OSD")
+    skipped = coded("page_render_timeout", seconds=60.0)
+    store.put_pages([Page(1, 1, 10, 20, render_error=skipped)])  # the new columns are written
     (again,) = store.list_pages(1)
-    assert isinstance(again.render_error, Worded) and again.render_error.message == skipped.message
+    assert again.render_error == skipped
     store.close()
+
+
+def test_the_said_columns_of_migration_17_move_to_code_and_params(tmp_path: Path) -> None:
+    """Migration 22: a database of the version that kept a note's code in ``said``
+    (JSON) opens with those codes in ``<note>_code``/``<note>_params``, and ``said``
+    gone; a damaged ``said`` leaves the English text alone."""
+    from docbatch_gui.domain.messages import Message, coded
+
+    path = tmp_path / "db.sqlite3"
+    db = _database_at(path, 21)
+    timeout = coded("page_render_timeout", seconds=60.0)
+    small = coded("orient_small_image")
+    said = {"render_error": timeout.as_dict(), "orientation_note": small.as_dict()}
+    db.execute(
+        "INSERT INTO pages (job_id, page_no, width, height, render_error, orientation_note,"
+        " said) VALUES (1, 1, 10, 20, ?, ?, ?), (1, 2, 10, 20, 'old text', '', '{broken')",
+        (timeout.english, small.english, json.dumps(said)),
+    )
+    db.execute(
+        "INSERT INTO ocr_cache (sha256, page_no, engine, text, rotation, rotation_confidence,"
+        " orientation_note, said) VALUES (?, 1, 'tesseract', 'x', 0, 0, ?, ?)",
+        ("a" * 64, small.english, json.dumps({"orientation_note": small.as_dict()})),
+    )
+    db.commit()
+    db.close()
+    store = SQLiteStore(path)
+    first, second = store.list_pages(1)
+    assert (first.render_error, first.orientation_note) == (timeout, small)
+    assert second.render_error == Message.plain("old text") and second.orientation_note is None
+    assert store.get_ocr("a" * 64, "tesseract")[1].orientation_note == small
+    store.close()
+    columns = _columns(path)
+    assert "said" not in columns["pages"] and "said" not in columns["ocr_cache"]
+
+
+def _columns(path: Path) -> dict[str, set[str]]:
+    db = sqlite3.connect(path)
+    try:
+        return {
+            table: {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+            for table in ("jobs", "pages", "ocr_cache")
+        }
+    finally:
+        db.close()
+
+
+def test_a_fresh_database_has_no_said_column_and_keeps_codes_beside_texts(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "db.sqlite3"
+    SQLiteStore(path).close()
+    columns = _columns(path)
+    assert not any("said" in names for names in columns.values()), columns
+    assert {"error", "error_code", "error_params"} <= columns["jobs"]
+    assert {"render_error_code", "render_error_params", "orientation_note_code"} <= columns["pages"]
+    assert {"orientation_note_code", "orientation_note_params"} <= columns["ocr_cache"]

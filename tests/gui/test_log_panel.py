@@ -19,7 +19,7 @@ from docbatch_gui._qt.widgets import log_panel as module
 from docbatch_gui._qt.widgets.log_handler import PanelHandler, install_log_handler
 from docbatch_gui._qt.widgets.log_panel import COL_LEVEL, COL_LOGGER, COL_MESSAGE, LogPanel
 from docbatch_gui.domain.errors import ErrorKind
-from docbatch_gui.domain.messages import english
+from docbatch_gui.domain.messages import coded
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import JobState, ProcessingMode
 from docbatch_gui.engine.job_log import log_failure, log_halt, log_operator
@@ -188,7 +188,7 @@ async def test_job_lines_are_worded_in_the_interface_language(
         state=JobState.FAILED,
         phase=None,
         error_kind=ErrorKind.UNSUPPORTED,
-        error=str(english("pdf_password", file="a.pdf")),
+        error=str(coded("pdf_password", file="a.pdf")),
         error_code="pdf_password",
         error_params={"file": "a.pdf"},
     )
@@ -200,7 +200,7 @@ async def test_job_lines_are_worded_in_the_interface_language(
     try:
         log_failure(failed)
         log_operator(failed, "queued again")
-        log_halt(english("claude_key_refused", status=401, detail="invalid x-api-key"))
+        log_halt(coded("claude_key_refused", status=401, detail="invalid x-api-key"))
         await flushed(widget, 3)
     finally:
         logging.getLogger().removeHandler(catcher)

@@ -10,6 +10,7 @@ from PIL import Image
 
 from docbatch_gui._qt.tasks import drain
 from docbatch_gui.app.facade import DocBatchApp
+from docbatch_gui.domain.messages import Message
 from docbatch_gui.domain.models import Document, NewJob, Page
 from docbatch_gui.domain.reasons import ReviewCode
 from docbatch_gui.domain.states import JobState
@@ -133,11 +134,17 @@ async def test_the_page_view_says_why_a_page_has_no_image_or_needs_turning(windo
     first, second = app.pages(job_id)
     app.store.put_pages(
         [
-            replace(first, image_sha=None, render_error="rendering took longer than 60 s"),
+            replace(
+                first,
+                image_sha=None,
+                render_error=Message.plain("rendering took longer than 60 s"),
+            ),
             replace(
                 second,
                 orientation_uncertain=True,
-                orientation_note="OSD at 300 dpi: 180° (score 1.20), under the 5 needed",
+                orientation_note=Message.plain(
+                    "OSD at 300 dpi: 180° (score 1.20), under the 5 needed"
+                ),
             ),
         ]
     )
@@ -161,7 +168,7 @@ async def test_in_russian_the_page_notes_read_in_russian(russian: None, window: 
     shown as it was stored."""
     from dataclasses import replace
 
-    from docbatch_gui.domain.messages import english
+    from docbatch_gui.domain.messages import coded
     from docbatch_gui.pipeline.orientation import from_osd
 
     app: DocBatchApp = window.ctx.app
@@ -173,8 +180,8 @@ async def test_in_russian_the_page_notes_read_in_russian(russian: None, window: 
             replace(
                 first,
                 image_sha=None,
-                render_error=english("page_render_timeout", seconds=60.0),
-                orientation_note=english("orient_small_image"),
+                render_error=coded("page_render_timeout", seconds=60.0),
+                orientation_note=coded("orient_small_image"),
             ),
             replace(second, orientation_uncertain=True, orientation_note=weak),
         ]
@@ -192,7 +199,8 @@ async def test_in_russian_the_page_notes_read_in_russian(russian: None, window: 
     assert "OSD при разрешении 300 точек на дюйм: 180° (оценка 1.20)" in view.warning.text()
     assert "меньше нужных 5" in view.where.toolTip()
     assert "score" not in view.warning.text() + view.where.toolTip()
-    app.store.put_pages([replace(second, orientation_uncertain=True, orientation_note="OSD old")])
+    old = Message.plain("OSD old")
+    app.store.put_pages([replace(second, orientation_uncertain=True, orientation_note=old)])
     view.go(0)
     await until(lambda: "не удалось отрисовать" in view.warning.text(), what="first page again")
     view.go(1)

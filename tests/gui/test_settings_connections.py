@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 
 from docbatch_gui.diagnostics import connections
-from docbatch_gui.domain.messages import words_of
 from docbatch_gui.settings.loading import load_settings
 from docbatch_gui.settings.model import Settings
 from tests.fakes.anthropic_server import FakeAnthropic
@@ -82,11 +81,15 @@ async def test_anthropic_accepts_a_good_key_and_says_why_not_otherwise() -> None
         bad = await connections.test_anthropic(
             settings(ANTHROPIC_API_KEY="bad-key", ANTHROPIC_BASE_URL=fake.url)
         )
-    assert good.ok and "the key is accepted" in good.message and "(cost $" in good.message
+    assert (
+        good.ok
+        and "the key is accepted" in good.message.english
+        and "(cost $" in good.message.english
+    )
     assert "answer parsed: 1 document(s)" in good.details  # the steps: the details
     assert "count_tokens:" in good.details
-    assert not bad.ok and "refused the API key" in bad.message
-    assert words_of(bad.message, "ru").startswith("127.0.0.1:")  # worded in Russian too
+    assert not bad.ok and "refused the API key" in bad.message.english
+    assert bad.message.words("ru").startswith("127.0.0.1:")  # worded in Russian too
     port = closed_port()
     # ten retries would take the SDK's backoff about a minute: the test asks once
     refused = await asyncio.wait_for(
@@ -100,49 +103,55 @@ async def test_anthropic_accepts_a_good_key_and_says_why_not_otherwise() -> None
         30,
     )
     assert not refused.ok
-    assert refused.message == f"Nothing answers at 127.0.0.1:{port}: the connection was " + (
-        "refused. Check the Base URL above (leave it empty for Anthropic's own), or start "
-        "the server it names."
+    assert (
+        refused.message.english
+        == f"Nothing answers at 127.0.0.1:{port}: the connection was "
+        + (
+            "refused. Check the Base URL above (leave it empty for Anthropic's own), or start "
+            "the server it names."
+        )
     )
     assert "ConnectionRefusedError" in refused.details  # the technical line, on request
-    assert "в подключении отказано" in words_of(refused.message, "ru")
+    assert "в подключении отказано" in refused.message.words("ru")
     for result in (good, bad, refused):
-        assert KEY not in result.message and KEY not in result.details
+        assert KEY not in result.message.english and KEY not in result.details
 
 
 async def test_anthropic_without_a_key_says_so() -> None:
     result = await connections.test_anthropic(settings())
-    assert not result.ok and "No API key is set" in result.message
+    assert not result.ok and "No API key is set" in result.message.english
 
 
 async def test_vision_answers_through_the_fake_and_fails_on_a_closed_port(
     vision: FakeVision,
 ) -> None:
     good = await connections.test_vision(settings(GOOGLE_VISION_ENDPOINT=vision.url))
-    assert good.ok, good.message
+    assert good.ok, good.message.english
     assert vision.calls == 1
     refused = await connections.test_vision(
         settings(GOOGLE_VISION_ENDPOINT=f"http://127.0.0.1:{closed_port()}")
     )
-    assert not refused.ok and refused.message
+    assert not refused.ok and refused.message.english
 
 
 async def test_redis_ping_with_auth_and_a_wrong_password(redis_port: int) -> None:
     good = await connections.test_redis(
         settings(REDIS_URL=f"redis://:{REDIS_PASSWORD}@127.0.0.1:{redis_port}/0")
     )
-    assert good.ok, good.message
-    assert "answered PING" in good.message
+    assert good.ok, good.message.english
+    assert "answered PING" in good.message.english
     wrong = await connections.test_redis(
         settings(REDIS_URL=f"redis://:wrong-secret@127.0.0.1:{redis_port}/0")
     )
-    assert not wrong.ok and "refused" in wrong.message
-    assert "wrong-secret" not in wrong.message and REDIS_PASSWORD not in good.message
+    assert not wrong.ok and "refused" in wrong.message.english
+    assert (
+        "wrong-secret" not in wrong.message.english and REDIS_PASSWORD not in good.message.english
+    )
 
 
 async def test_redis_on_a_closed_port_is_a_clear_failure() -> None:
     result = await connections.test_redis(settings(REDIS_URL=f"redis://127.0.0.1:{closed_port()}"))
-    assert not result.ok and "Cannot reach Redis" in result.message
+    assert not result.ok and "Cannot reach Redis" in result.message.english
     assert "ConnectionRefusedError" in result.details  # the raw words, behind Details
 
 
@@ -162,8 +171,8 @@ async def test_optional_clients_say_install_or_fail_clearly(
     result = await probe(settings(**{k: v.format(port=port) for k, v in values.items()}))
     assert not result.ok
     if importlib.util.find_spec(package) is None:
-        assert f"install {package}" in result.message
-    assert "pw-secret" not in result.message
+        assert f"install {package}" in result.message.english
+    assert "pw-secret" not in result.message.english
 
 
 async def test_unset_backends_are_reported_not_attempted() -> None:
@@ -173,4 +182,4 @@ async def test_unset_backends_are_reported_not_attempted() -> None:
         (connections.test_redis, "REDIS_URL"),
     ):
         result = await probe(settings())
-        assert not result.ok and variable in result.message
+        assert not result.ok and variable in result.message.english

@@ -14,7 +14,6 @@ import pytest
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.cli.output import page_json
 from docbatch_gui.domain import ErrorKind, JobState
-from docbatch_gui.domain.messages import words_of
 from docbatch_gui.pipeline.child import STALL_VARIABLE
 from tests import builders
 from tests.conftest import SAMPLES
@@ -157,12 +156,15 @@ def test_a_page_the_renderer_never_finishes_is_skipped_not_the_file(
     assert pages[1].image_sha and pages[3].image_sha
     assert pages[2].image_sha is None and pages[2].thumb_sha is None
     assert pages[2].text == "Page 2 of the slow file"  # the text layer is kept
-    assert pages[2].render_error == "rendering took longer than 3 s (PAGE_TIMEOUT)"
-    russian = words_of(pages[2].render_error, "ru")  # stored with its code: a Russian window
+    skipped = pages[2].render_error
+    assert (
+        skipped is not None and skipped.english == "rendering took longer than 3 s (PAGE_TIMEOUT)"
+    )
+    russian = skipped.words("ru")  # stored with its code: a Russian window
     assert russian == "отрисовка заняла больше 3 с (PAGE_TIMEOUT)"
     assert pages[3].text == "Page 3 of the slow file"
     shown = page_json(pages[2])  # what `docbatch pages N --json` prints
-    assert shown["render_error"] == pages[2].render_error and shown["image_sha256"] is None
+    assert shown["render_error"] == skipped.english and shown["image_sha256"] is None
     assert page_json(pages[1])["render_error"] is None
     assert shown["render_error_code"] == "page_render_timeout"  # for scripts
     assert page_json(pages[1])["render_error_code"] is None

@@ -13,7 +13,7 @@ import pytest
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.config.page_plan import PagePlan
 from docbatch_gui.domain import ErrorKind, JobState
-from docbatch_gui.domain.messages import Message, message_of
+from docbatch_gui.domain.messages import Message
 from docbatch_gui.engine.worker import LocalWorker
 from docbatch_gui.settings.model import Settings
 from tests.conftest import SAMPLES
@@ -168,7 +168,7 @@ def test_expired_requests_go_into_a_later_batch(
     cycles(app)
     assert state(app, job.id) is JobState.SUBMITTED  # waiting for the next batch
     (waiting,) = app.store.list_requests(job.id)
-    assert message_of(waiting.error) == Message("batch_request_expired")
+    assert waiting.error == Message("batch_request_expired")
     fake_anthropic.reset()  # the API works again
     cycles(app)
     assert state(app, job.id) is JobState.DONE
@@ -203,7 +203,7 @@ def test_a_refused_request_stops_the_queue_and_never_blames_the_file(
     assert bad.state is JobState.FAILED and bad.error_kind is ErrorKind.CRITICAL
     assert "invalid_request_error: scripted batch error" in (bad.error or "")
     assert "not a problem with the file" in (bad.error or "")
-    assert app.halted is not None and "refused a request DocBatch built" in app.halted.message
+    assert app.halted is not None and "refused a request DocBatch built" in app.halted.text
     assert bad.error_code == "claude_request_refused"
     assert (bad.error_words("ru") or "").startswith("Claude отклонил запрос, собранный DocBatch")
     assert app.halted.words("ru").startswith("Claude отклонил запрос, собранный DocBatch")

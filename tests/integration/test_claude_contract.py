@@ -96,7 +96,7 @@ def test_a_refused_request_is_critical_and_never_the_files_fault(
     assert failed and all(j.error_kind is ErrorKind.CRITICAL for j in failed)
     assert all("not a problem with the file" in (j.error or "") for j in failed)
     assert app.halted is not None
-    assert "invalid_request_error: scripted failure 400" in app.halted.message
+    assert "invalid_request_error: scripted failure 400" in app.halted.text
     app.close()
 
 

@@ -124,7 +124,7 @@ def test_resume_after_a_critical_error_processes_the_next_job(
     )
     host.start()
     wait_for(lambda: host.state is EngineState.HALTED, "the halt")
-    assert host.halted is not None and "credit balance" in host.halted.message
+    assert host.halted is not None and "credit balance" in host.halted.text
     assert state_of(host, first) is JobState.FAILED
     time.sleep(1.5)  # the engine looks for work every 0.5 s: it must not, halted
     assert state_of(host, second) is JobState.QUEUED

@@ -375,9 +375,9 @@ def test_test_connection_logs_in_and_names_a_missing_folder(
     from docbatch_gui.diagnostics.connections import test_mail
 
     ok = asyncio.run(test_mail(mail_settings(server, tmp_path / "a", folder)))
-    assert ok.ok and f"logged in; folders {folder}" in ok.message
+    assert ok.ok and f"logged in; folders {folder}" in ok.message.english
     missing = asyncio.run(test_mail(mail_settings(server, tmp_path / "b", "Nowhere")))
-    assert not missing.ok and "the folder Nowhere is not in the mailbox" in missing.message
+    assert not missing.ok and "the folder Nowhere is not in the mailbox" in missing.message.english
     wrong = asyncio.run(test_mail(mail_settings(server, tmp_path / "c", folder,
                                                 MAIL_PASSWORD="wrong")))  # fmt: skip
     assert not wrong.ok and "refused the login" in wrong.message and "wrong" not in wrong.message

@@ -13,7 +13,7 @@ from openpyxl import load_workbook
 from docbatch_gui.cli import main
 from docbatch_gui.cli.output import Language, system_language
 from docbatch_gui.domain import JobState, NewJob
-from docbatch_gui.domain.messages import english
+from docbatch_gui.domain.messages import coded
 from docbatch_gui.storage.sqlite import SQLiteStore
 from tests.conftest import RESOURCES
 
@@ -80,7 +80,7 @@ def test_an_error_sentence_follows_the_language(
 def test_the_store_keeps_a_code_only_with_its_text(tmp_path: Path) -> None:
     store = SQLiteStore(tmp_path / "db.sqlite3")
     job = store.create_job(NewJob("a.pdf", "/in/a.pdf", "a" * 64, 1))
-    failed = store.transition(job.id, JobState.FAILED, error=english("pdf_password", file="a.pdf"))
+    failed = store.transition(job.id, JobState.FAILED, error=coded("pdf_password", file="a.pdf"))
     assert failed.error_code == "pdf_password" and failed.error_params == {"file": "a.pdf"}
     assert failed.error_words("ru").startswith("a.pdf: PDF защищён паролем")
     queued = store.transition(job.id, JobState.QUEUED)

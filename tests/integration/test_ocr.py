@@ -18,7 +18,6 @@ from PIL import Image
 
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.domain import ErrorKind, JobState
-from docbatch_gui.domain.messages import message_of, words_of
 from docbatch_gui.settings.loading import load_settings
 from tests.conftest import SAMPLES
 from tests.fakes.vision_server import FakeVision
@@ -160,9 +159,9 @@ def test_tesseract_reads_the_sideways_photo_sample(tmp_path: Path) -> None:
     (job,) = asyncio.run(app.run([j.id for j in app.add([photo]).jobs]))
     (page,) = app.pages(job.id)
     assert page.rotation == 270 and page.height > page.width  # turned upright
-    said = message_of(page.orientation_note)  # its code crossed the OCR child and the store
-    assert said is not None and said.code == "orient_osd_turned", page.orientation_note
-    assert words_of(page.orientation_note, "ru").endswith("повёрнута на 270°")
+    said = page.orientation_note  # its code crossed the OCR child and the store
+    assert said is not None and said.code == "orient_osd_turned", said
+    assert said.words("ru").endswith("повёрнута на 270°")
     (document,) = app.documents(job.id)
     assert document.doc_type == "invoice"
     assert document.fields["number"] == "123" and document.fields["amount"] == "118000.00"

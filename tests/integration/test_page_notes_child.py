@@ -7,7 +7,6 @@ import asyncio
 import time
 from pathlib import Path
 
-from docbatch_gui.domain.messages import message_of, words_of
 from docbatch_gui.pipeline.prepare import prepare_pool, run_prepare
 from docbatch_gui.pipeline.render import PrepareTask, RenderedPage
 from tests import builders
@@ -30,10 +29,10 @@ async def _render(task: PrepareTask) -> list[RenderedPage]:
 def test_the_text_layer_vote_crosses_the_render_child_as_a_message(tmp_path: Path) -> None:
     pdf = builders.text_pdf(tmp_path / "a.pdf")
     (page,) = asyncio.run(_render(PrepareTask(str(pdf), "a.pdf", "pdf")))
-    found = message_of(page.orientation_note)
-    assert found is not None and found.code == "orient_vote_upright", page.orientation_note
-    assert page.orientation_note.startswith("text layer lines: 100% of ")
-    assert page.orientation_note.endswith(" letters read left to right; upright")
-    russian = words_of(page.orientation_note, "ru")
+    found = page.orientation_note
+    assert found is not None and found.code == "orient_vote_upright", found
+    assert found.english.startswith("text layer lines: 100% of ")
+    assert found.english.endswith(" letters read left to right; upright")
+    russian = found.words("ru")
     assert russian.startswith("строки текстового слоя: 100% букв из ")
     assert russian.endswith("читаются слева направо; страница стоит прямо")

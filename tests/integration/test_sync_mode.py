@@ -127,8 +127,8 @@ def test_401_is_critical_and_stops_the_queue(claude_settings: Settings, tmp_path
     failed = [j for j in jobs if j.state is JobState.FAILED]
     assert failed and all(j.error_kind is ErrorKind.CRITICAL for j in failed)
     assert JobState.QUEUED in states  # the queue stopped: the rest wait, not failed
-    assert app.halted is not None and "ANTHROPIC_API_KEY" in app.halted.message
-    assert "bad-key" not in app.halted.message
+    assert app.halted is not None and "ANTHROPIC_API_KEY" in app.halted.text
+    assert "bad-key" not in app.halted.text
     app.close()
 
 

@@ -99,7 +99,7 @@ def test_a_profile_whose_schema_crosses_a_limit_is_refused_at_load(
     )
     with pytest.raises(ConfigError) as caught:
         load_profile()
-    message = caught.value.message
+    message = caught.value.text
     assert "structured-output limits" in message
     assert "is not supported in a schema (unsupported keyword)" in message
     assert "more like it" in message

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from docbatch_gui.config.profile import load_profile
-from docbatch_gui.domain.messages import english, message_of
+from docbatch_gui.domain.messages import Message, coded
 from docbatch_gui.domain.models import RequestRecord
 from docbatch_gui.engine.batch_results import unanswered
 from docbatch_gui.llm.answers import InvalidAnswer, parse_answer
@@ -39,7 +39,7 @@ def test_every_unanswered_request_has_a_code_and_russian_words(
     kind: str, error_type: str | None, code: str, russian: str
 ) -> None:
     text = unanswered(_result(kind, error_type))
-    found = message_of(text)
+    found = text
     assert found is not None and found.code == code
     assert russian in found.words("ru")
     if error_type:
@@ -48,15 +48,20 @@ def test_every_unanswered_request_has_a_code_and_russian_words(
 
 def test_a_request_record_keeps_its_error_code_through_json() -> None:
     record = RequestRecord(
-        1, "job_1_batch_1", 1, [1], "retry", error=english("batch_request_expired")
+        1, "job_1_batch_1", 1, [1], "retry", error=coded("batch_request_expired")
     )
     again = RequestRecord.from_body(json.loads(json.dumps(record.body())))
     assert again == record
-    found = message_of(again.error)
+    found = again.error
     assert found is not None and found.code == "batch_request_expired"
-    plain = RequestRecord(1, "job_1_batch_1", 1, [1], "retry", error="old text")
-    assert RequestRecord.from_body(json.loads(json.dumps(plain.body()))).error == "old text"
+    assert record.body()["error"] == coded("batch_request_expired").english
+    plain = RequestRecord(1, "job_1_batch_1", 1, [1], "retry", error=Message.plain("old text"))
+    again = RequestRecord.from_body(json.loads(json.dumps(plain.body())))
+    assert again.error == Message.plain("old text")
     assert "error_message" not in plain.body()
+    # a record an older version stored: the English text only
+    old = {**plain.body(), "error": "stored before codes"}
+    assert RequestRecord.from_body(old).error == Message.plain("stored before codes")
 
 
 def test_an_invalid_answer_is_worded_in_russian() -> None:
@@ -78,17 +83,17 @@ def test_an_invalid_answer_is_worded_in_russian() -> None:
 def test_worker_failures_that_had_no_code_now_word_themselves(
     code: str, params: dict[str, str], russian: str
 ) -> None:
-    text = english(code, **params)
-    found = message_of(text)
+    text = coded(code, **params)
+    found = text
     assert found is not None and found.words("ru").startswith(russian)
 
 
 def test_a_damaged_pdf_page_keeps_the_english_it_had() -> None:
     """The code's English is the text the job stored before it had a code."""
-    text = english("pdf_page_damaged", file="a.pdf", page=3, detail="syntax error")
+    text = coded("pdf_page_damaged", file="a.pdf", page=3, detail="syntax error")
     assert str(text) == (
         "a.pdf: page 3 is damaged and cannot be rendered (syntax error). Get a fresh copy "
         "from its source, or re-save it with a PDF tool."
     )
-    found = message_of(text)
+    found = text
     assert found is not None and found.words("ru").startswith("a.pdf: страница 3 повреждена")

@@ -88,7 +88,7 @@ def test_unknown_models_are_refused_without_prefix_guesses() -> None:
         assert CATALOGUE.get(name) is None
         with pytest.raises(ConfigError, match="ANTHROPIC_MODEL") as caught:
             load_settings(ANTHROPIC_MODEL=name)
-        assert "claude-haiku-5-5" in caught.value.message  # names the known ones
+        assert "claude-haiku-5-5" in caught.value.text  # names the known ones
     assert CATALOGUE.cost("claude-opus-5-5", Usage(1_000_000)) == 4.0  # its own price
     assert CATALOGUE.get("claude-haiku-4-5-20251001") is CATALOGUE.model("claude-haiku-4-5")
 

@@ -128,7 +128,7 @@ BOMB = """<?xml version="1.0"?>
 def test_a_hostile_or_damaged_xml_is_refused_in_one_line(data: bytes, says: str) -> None:
     with pytest.raises(XmlRefused) as refused:
         read_xml(data, "ON_NSCHFDOPPR_x.xml")
-    text = refused.value.message
+    text = refused.value.text
     assert says in text and text.startswith("ON_NSCHFDOPPR_x.xml: ") and "\n" not in text
 
 

@@ -97,7 +97,7 @@ def test_a_capped_page_text_is_logged_with_its_numbers_in_russian(
 
 
 def test_escalation_reasons_are_worded_one_by_one() -> None:
-    listed = Message.from_dict(reasons_words(list(REASONS)).message.as_dict())
+    listed = Message.from_dict(reasons_words(list(REASONS)).as_dict())
     assert listed.words("en") == ", ".join(REASONS)
     assert listed.words("ru") == (
         "нет ключевого поля, неуверенно, поле не прошло проверку, расходится со страницей"

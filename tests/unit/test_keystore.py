@@ -59,8 +59,8 @@ def test_without_a_system_keyring_secrets_go_to_an_encrypted_file(
 ) -> None:
     folder = no_system_keyring
     assert keystore.uses_file()
-    assert "encrypted file" in keystore.secret_home()
-    assert str(folder / "secrets.cfg") in keystore.secret_home()
+    assert "encrypted file" in keystore.secret_home().english
+    assert str(folder / "secrets.cfg") in keystore.secret_home().english
     assert isinstance(keyring.get_keyring(), fail.Keyring)  # never a prompting file pick
 
     store_secrets({"ANTHROPIC_API_KEY": SECRET})
@@ -91,7 +91,7 @@ def test_a_system_keyring_is_used_when_there_is_one(
 ) -> None:
     monkeypatch.setenv("DOCBATCH_SETTINGS_FILE", str(tmp_path / "settings.json"))
     with memory_keyring() as backend:
-        assert keystore.secret_home() == "the system keyring"
+        assert keystore.secret_home().english == "the system keyring"
         store_secrets({"ANTHROPIC_API_KEY": SECRET})
         assert backend.store[("DocBatch", "ANTHROPIC_API_KEY")] == SECRET
     assert not (tmp_path / "secrets.cfg").exists()

@@ -3,6 +3,7 @@ errors, jobs and registry warnings keep their code beside their English text."""
 
 from __future__ import annotations
 
+import json
 import pickle
 
 import pytest
@@ -12,16 +13,14 @@ from docbatch_gui.domain.messages import (
     CATALOGUES,
     LANGUAGES,
     Message,
-    Worded,
-    english,
+    coded,
     fill,
-    from_wire,
     placeholders,
-    wire,
+    stored,
     word,
-    worded_list,
 )
 from docbatch_gui.domain.reasons import TEMPLATES
+from docbatch_gui.domain.registry import SearchResult
 
 ALL_CODES = [(code, texts) for catalogue in CATALOGUES for code, texts in catalogue.items()]
 
@@ -72,41 +71,69 @@ def test_unknown_code_or_broken_params_fall_back_to_the_stored_text() -> None:
 
 
 def test_a_nested_message_is_worded_in_the_same_language() -> None:
-    inner = english("claude_timeout")
-    outer = english("crashed_repeatedly", error=inner, times=3)
-    assert outer.message.params["error"] == {"code": "claude_timeout", "params": {}}
-    assert "тайм-аут" in outer.message.words("ru")
-    assert str(outer).startswith("Claude did not answer in time")
+    inner = coded("claude_timeout")
+    outer = coded("crashed_repeatedly", error=inner, times=3)
+    assert outer.params["error"] == {"code": "claude_timeout", "params": {}}
+    assert "тайм-аут" in outer.words("ru")
+    assert outer.english.startswith("Claude did not answer in time")
+    assert str(outer) == outer.english
 
 
-def test_worded_text_survives_pickle_and_the_child_wire() -> None:
-    text = english("pdf_password", file="x.pdf")
-    assert isinstance(text, str) and text.startswith("x.pdf: the PDF is password-protected")
-    again = pickle.loads(pickle.dumps(text))
-    assert isinstance(again, Worded) and again.message == text.message
-    body = {"message": str(text), **wire(text)}
-    rebuilt = from_wire(body)
-    assert isinstance(rebuilt, Worded) and rebuilt.message.code == "pdf_password"
-    assert from_wire({"message": "plain"}) == "plain"
+def test_a_message_is_plain_data_that_pickles_and_goes_through_json() -> None:
+    message = coded("pdf_password", file="x.pdf")
+    assert not isinstance(message, str)
+    assert message.english.startswith("x.pdf: the PDF is password-protected")
+    assert pickle.loads(pickle.dumps(message)) == message
+    assert Message.from_dict(json.loads(json.dumps(message.as_dict()))) == message
+    assert message.columns() == (message.english, "pdf_password", {"file": "x.pdf"})
+
+
+def test_a_plain_text_is_a_message_without_a_code_shown_as_it_is() -> None:
+    plain = Message.plain("as it was stored")
+    assert plain.words("ru") == plain.english == "as it was stored"
+    assert plain.columns() == ("as it was stored", None, None)
+    assert coded("crashed_repeatedly", error=plain, times=2).params["error"] == "as it was stored"
+
+
+def test_a_stored_message_reads_back_as_its_text_when_its_code_cannot_be_worded() -> None:
+    assert stored("x: empty", "file_empty", {"file": "x"}) == coded("file_empty", file="x")
+    assert stored("old text", None, None) == Message.plain("old text")
+    assert stored("newer", "a_code_of_a_newer_version", {}) == Message.plain("newer")
+    assert stored("broken", "pdf_too_many_pages", {"file": "a"}) == Message.plain("broken")
+    assert stored("", None, None) is None
 
 
 def test_an_error_raised_with_a_code_words_itself_and_fills_the_job_fields() -> None:
     exc = UnsupportedInput.coded("file_empty", {"file": "a.pdf"}, file="/tmp/a.pdf")
     assert exc.file == "/tmp/a.pdf"
-    assert exc.message.startswith("a.pdf: the file is empty")
+    assert exc.message == Message("file_empty", {"file": "a.pdf"})
+    assert str(exc).startswith("a.pdf: the file is empty") and exc.text == str(exc)
     assert exc.words("ru").startswith("a.pdf: файл пуст")
     fields = exc.job_error()
     assert fields["error_code"] == "file_empty" and fields["error_params"] == {"file": "a.pdf"}
     plain = UnsupportedInput("no code")
+    assert plain.message == Message.plain("no code")
     assert plain.words("ru") == "no code" and plain.job_error()["error_code"] is None
-    assert pickle.loads(pickle.dumps(exc)).words("ru") == exc.words("ru")
+    again = pickle.loads(pickle.dumps(exc))  # a child process, a Celery result
+    assert again.message == exc.message and again.words("ru") == exc.words("ru")
+    # Celery's JSON result backend rebuilds an exception as ``cls(*args)``
+    rebuilt = UnsupportedInput(*json.loads(json.dumps(exc.args)))
+    assert rebuilt.message == exc.message and str(rebuilt) == str(exc)
 
 
-def test_worded_list_needs_matching_codes() -> None:
-    codes = [Message("match_no_candidates").as_dict()]
-    assert worded_list(["no candidates"], codes, "ru") == ["нет кандидатов"]
-    assert worded_list(["no candidates"], [], "ru") == ["no candidates"]
-    assert worded_list(["a", "b"], codes, "ru") == ["a", "b"]
+def test_registry_warnings_are_messages_stored_as_texts_and_codes() -> None:
+    result = SearchResult(
+        row=1, document_id=None, score=0.0, warnings=[coded("match_no_candidates")]
+    )
+    body = json.loads(json.dumps(result.body()))
+    assert body["warnings"] == ["no candidates"]
+    assert body["warning_codes"] == [{"code": "match_no_candidates", "params": {}}]
+    assert SearchResult.from_body(body) == result
+    assert SearchResult.from_body(body).warnings_in("ru") == ["нет кандидатов"]
+    old = {**body, "warnings": ["no candidates"], "warning_codes": []}  # before codes
+    assert SearchResult.from_body(old).warnings == [Message.plain("no candidates")]
+    mismatched = {**body, "warnings": ["a", "b"]}
+    assert SearchResult.from_body(mismatched).warnings_in("ru") == ["a", "b"]
 
 
 def test_a_librarys_own_text_is_quoted_in_another_language() -> None:
@@ -116,6 +143,6 @@ def test_a_librarys_own_text_is_quoted_in_another_language() -> None:
     assert "(«Failed to open file a.pdf as type pdf.»)" in word("pdf_damaged", params, "ru")
     assert "(Failed to open file a.pdf as type pdf.)" in word("pdf_damaged", params, "en")
     assert "(7)" in word("pdf_damaged", {"file": "a.pdf", "detail": "7"}, "ru")
-    inner = english("claude_timeout").message.as_dict()
+    inner = coded("claude_timeout").as_dict()
     nested = word("crashed_repeatedly", {"error": inner, "times": 2}, "ru")
     assert "«" not in nested and "тайм-аут" in nested

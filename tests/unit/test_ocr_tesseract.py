@@ -124,12 +124,12 @@ def test_blank_page(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_timeout_fails_only_the_page(invoice: bytes) -> None:
     result = tesseract_page(invoice, 4, timeout=0.01)
     assert result.text == ""
-    assert result.error is not None and "longer than" in result.error
+    assert result.error is not None and "longer than" in result.error.english
 
 
 def test_unreadable_image_fails_only_the_page() -> None:
     result = tesseract_page(b"not a jpeg", 5)
-    assert result.error is not None and "cannot be read" in result.error
+    assert result.error is not None and "cannot be read" in result.error.english
 
 
 def test_missing_binary_is_a_config_error(invoice: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -158,7 +158,7 @@ def test_tesseract_error_fails_only_the_page(invoice: bytes) -> None:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(ocr_tesseract, "read_text_and_words", broken)
         result = ocr_tesseract.tesseract_page(invoice, 6)
-    assert result.error is not None and "Tesseract failed" in result.error
+    assert result.error is not None and "Tesseract failed" in result.error.english
 
 
 @pytest.mark.parametrize(
@@ -196,7 +196,7 @@ def test_osd_answers_are_decided_with_a_margin(
         Image.new("L", (10, 10)), 300, 5, scripts=frozenset({"Latin", "Cyrillic"})
     )
     assert (orientation.rotation, orientation.confidence, orientation.uncertain) == expected
-    assert orientation.note.startswith("OSD at 300 dpi: ")
+    assert orientation.note.english.startswith("OSD at 300 dpi: ")
     assert asked == ["--psm 0 --dpi 300"]  # Tesseract is told the resolution
 
 
@@ -262,7 +262,7 @@ def test_a_clean_short_page_scanned_upside_down_comes_out_upright() -> None:
     clearly better, so the page is turned, not kept upside down for review."""
     result = tesseract_page(_three_lines(180), 1, dpi=300)
     assert (result.rotation, result.orientation_uncertain) == (180, False), result
-    assert "read at 2 angles" in result.orientation_note
+    assert "read at 2 angles" in result.orientation_note.english
     assert "Total amount due" in result.text
 
 

@@ -21,7 +21,7 @@ from google.auth.credentials import Credentials
 from PIL import Image, ImageDraw
 
 from docbatch_gui.domain.errors import CriticalError, DocBatchError, ErrorKind, RetryableError
-from docbatch_gui.domain.messages import message_of
+from docbatch_gui.domain.messages import Message
 from docbatch_gui.pipeline.ocr import OcrEngine, rotate_jpeg
 from docbatch_gui.pipeline.ocr_vision import VisionOcr
 from docbatch_gui.pipeline.orientation import rotation_from_vectors
@@ -37,15 +37,14 @@ TEXT = "Счёт на оплату № 42 от 01.02.2024 Итого к опла
 
 
 def _code(exc: DocBatchError) -> str | None:
-    found = exc.as_message
+    found = exc.message
     return found.code if found else None
 
 
-def word_again(text: str) -> str:
+def word_again(error: Message | None) -> str:
     """A page error in Russian, from the code it carries."""
-    found = message_of(text)
-    assert found is not None, f"no message code: {text!r}"
-    return found.words("ru")
+    assert error is not None and error.code, f"no message code: {error!r}"
+    return error.words("ru")
 
 
 @pytest.fixture(scope="module")
@@ -227,7 +226,7 @@ def test_a_per_image_error_fails_only_that_page(fake: FakeVision, engine: Vision
 
     assert result.page_no == 7
     assert result.text == ""
-    assert result.error is not None and "Bad image data." in result.error
+    assert result.error is not None and "Bad image data." in result.error.english
     assert word_again(result.error).startswith("Google Vision не смог прочитать эту страницу")
     assert fake.calls == 1
     assert engine.recognise(JPEG, 8).error is None  # the engine still works
@@ -238,7 +237,7 @@ def test_a_bad_request_fails_only_that_page(fake: FakeVision, engine: VisionOcr)
 
     result = engine.recognise(JPEG, 2)
 
-    assert result.error is not None and "must specify image" in result.error
+    assert result.error is not None and "must specify image" in result.error.english
     assert word_again(result.error).startswith("Google Vision отклонил эту страницу (400")
     assert fake.calls == 1
 

@@ -53,7 +53,7 @@ def test_a_stalled_extractor_is_killed_at_the_deadline(profile: Profile) -> None
         asyncio.run(main())
     assert time.monotonic() - started < 15
     assert caught.value.termination_confirmed is True
-    assert "JOB_TIMEOUT" in caught.value.message
+    assert "JOB_TIMEOUT" in caught.value.text
 
 
 def test_a_crashed_extractor_is_a_child_death_counted_against_the_file(

@@ -22,9 +22,9 @@ from docbatch_gui.pipeline.orientation import Orientation, from_osd, from_vote
 def test_osd(answer: int | None, score: float, rotation: int, uncertain: bool) -> None:
     decision = from_osd(answer, score, 300)
     assert (decision.rotation, decision.uncertain) == (rotation, uncertain)
-    assert decision.note.startswith("OSD at 300 dpi")
+    assert decision.note.english.startswith("OSD at 300 dpi")
     if uncertain:
-        assert "needed; kept as scanned" in decision.note
+        assert "needed; kept as scanned" in decision.note.english
 
 
 def test_a_vote_turns_a_page_only_when_most_letters_agree() -> None:
@@ -33,11 +33,13 @@ def test_a_vote_turns_a_page_only_when_most_letters_agree() -> None:
     split = [(0.0, -1.0, 60.0), (1.0, 0.0, 40.0)]
     decision = from_vote(split, "text layer lines")
     assert decision == Orientation(0, 0.6, True, decision.note)
-    assert "60% of 100 letters read bottom to top, under the 75% needed" in decision.note
+    assert "60% of 100 letters read bottom to top, under the 75% needed" in decision.note.english
     assert from_vote([(-1.0, 0.0, 5.0)], "Vision word boxes").rotation == 0  # too few letters
     upright = from_vote([(1.0, 0.02, 80.0)], "text layer lines")
     assert upright.rotation == 0 and not upright.uncertain
-    assert upright.note == "text layer lines: 100% of 80 letters read left to right; upright"
+    assert (
+        upright.note.english == "text layer lines: 100% of 80 letters read left to right; upright"
+    )
 
 
 def test_a_turn_on_writing_the_languages_do_not_use_is_not_made() -> None:
@@ -46,7 +48,7 @@ def test_a_turn_on_writing_the_languages_do_not_use_is_not_made() -> None:
     latin_cyrillic = frozenset({"Latin", "Cyrillic"})
     noise = from_osd(180, 7.0, 300, script="Arabic", scripts=latin_cyrillic)
     assert (noise.rotation, noise.uncertain) == (0, True)
-    assert noise.note == (
+    assert noise.note.english == (
         "OSD at 300 dpi: 180° (score 7.00, script Arabic), not a script of the OCR "
         "languages; kept as scanned"
     )

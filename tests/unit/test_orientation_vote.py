@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from docbatch_gui.domain.messages import Message
 from docbatch_gui.pipeline.orientation import Orientation
 from docbatch_gui.pipeline.orientation_vote import (
     Reading,
@@ -46,11 +47,11 @@ def test_the_clearly_better_reading_wins_and_a_close_one_flags_the_page() -> Non
     wrong = Reading(0, "ɐʇoʇ", [("x", 0, 0, 1, 1)], 40.0, 0.2)
     orientation, best = decide([wrong, upright], "OSD at 300 dpi: 180° (score 2.52)")
     assert (orientation.rotation, orientation.uncertain, best) == (180, False, upright)
-    assert "turned 180° reads best (score 81, next 8)" in orientation.note
+    assert "turned 180° reads best (score 81, next 8)" in orientation.note.english
     close = Reading(180, "Tota1", [("x", 0, 0, 1, 1)], 45.0, 0.3)
     orientation, best = decide([wrong, close], "OSD at 300 dpi: 180° (score 2.52)")
     assert (orientation.rotation, orientation.uncertain, best) == (0, True, wrong)
-    assert orientation.note.endswith("kept as scanned")
+    assert orientation.note.english.endswith("kept as scanned")
 
 
 def test_a_page_without_words_is_read_once() -> None:
@@ -60,6 +61,7 @@ def test_a_page_without_words_is_read_once() -> None:
         read.append(rotation)
         return Reading(rotation, "")
 
-    osd = Orientation(note="OSD at 300 dpi: no answer (too little text); kept as scanned")
-    assert second_vote(reading, osd, None, "OSD at 300 dpi: no answer") == (osd, Reading(0, ""))
+    osd = Orientation(note=Message.plain("OSD at 300 dpi: no answer (too little text); kept"))
+    said = Message.plain("OSD at 300 dpi: no answer")
+    assert second_vote(reading, osd, None, said) == (osd, Reading(0, ""))
     assert read == [0]

@@ -8,20 +8,14 @@ import re
 
 import pytest
 
-from docbatch_gui.domain.messages import (
-    Message,
-    Worded,
-    english,
-    said_of,
-    with_said,
-    words_of,
-)
+from docbatch_gui.domain.messages import Message, coded
+from docbatch_gui.pipeline.isolate import error_of, note_of
 from docbatch_gui.pipeline.orientation import Orientation, from_osd, from_vote
 
 #: the names a Russian note may quote as they are
 NAMES = {"OSD", "OCR", "Google", "Vision", "Tesseract", "PAGE_TIMEOUT", "Latin", "Arabic"}
-LAYER = english("orient_source_layer")
-VISION = english("orient_source_vision")
+LAYER = coded("orient_source_layer")
+VISION = coded("orient_source_vision")
 LATIN = frozenset({"Latin", "Cyrillic"})
 
 NOTES: list[tuple[Orientation, str]] = [
@@ -81,49 +75,42 @@ def _english_words(text: str) -> set[str]:
 def test_a_note_keeps_its_english_text_and_reads_in_russian(
     decision: Orientation, text: str
 ) -> None:
-    assert isinstance(decision.note, Worded)
-    assert decision.note == text
-    russian = words_of(decision.note, "ru")
+    assert isinstance(decision.note, Message) and decision.note.code
+    assert decision.note.english == text
+    russian = decision.note.words("ru")
     assert russian != text and re.search("[а-я]", russian), russian
     assert not _english_words(russian), russian
 
 
 def test_the_render_timeout_and_the_ocr_notes_read_in_russian() -> None:
-    skipped = english("page_render_timeout", seconds=3.0)
-    assert skipped == "rendering took longer than 3 s (PAGE_TIMEOUT)"
-    assert words_of(skipped, "ru") == "отрисовка заняла больше 3 с (PAGE_TIMEOUT)"
-    small = english("orient_small_image")
-    assert small == "a small image: read enlarged, without OSD"
-    assert not _english_words(words_of(small, "ru"))
+    skipped = coded("page_render_timeout", seconds=3.0)
+    assert skipped.english == "rendering took longer than 3 s (PAGE_TIMEOUT)"
+    assert skipped.words("ru") == "отрисовка заняла больше 3 с (PAGE_TIMEOUT)"
+    small = coded("orient_small_image")
+    assert small.english == "a small image: read enlarged, without OSD"
+    assert not _english_words(small.words("ru"))
     layer = from_vote([(1.0, 0.0, 80.0)], LAYER).note
-    joined = english("orient_layer_ocr_not_used", layer=layer, ocr=small)
-    assert joined == (
+    joined = coded("orient_layer_ocr_not_used", layer=layer, ocr=small)
+    assert joined.english == (
         "text layer lines: 100% of 80 letters read left to right; upright; "
         "OCR not used to turn it: a small image: read enlarged, without OSD"
     )
-    assert not _english_words(words_of(joined, "ru"))
-    alone = english("orient_ocr_not_used", ocr="an old cached note")
-    assert alone == "OCR not used to turn it: an old cached note"
-    assert "an old cached note" in words_of(alone, "ru")  # an old text is quoted as it is
+    assert not _english_words(joined.words("ru"))
+    alone = coded("orient_ocr_not_used", ocr="an old cached note")
+    assert alone.english == "OCR not used to turn it: an old cached note"
+    assert "an old cached note" in alone.words("ru")  # an old text is quoted as it is
 
 
-def test_codes_cross_json_beside_the_texts_and_come_back_worded() -> None:
+def test_a_note_crosses_the_child_pipe_as_its_code_and_params() -> None:
+    """What ``pipeline.child`` sends for a note and an error, read back by the parent."""
     note = from_osd(90, 3.0, 300).note
-    assert isinstance(note, Worded)
-    fields = {"orientation_note": note, "error": "Tesseract failed", "text": "x"}
-    said = json.loads(json.dumps(said_of(fields)))
-    assert set(said) == {"orientation_note"}  # a plain text has no code to send
-    back = with_said({k: str(v) for k, v in fields.items()}, said)
-    assert isinstance(back["orientation_note"], Worded)
-    assert back["orientation_note"].message == note.message
-    assert not isinstance(back["error"], Worded) and back["error"] == "Tesseract failed"
-
-
-def test_a_code_this_version_cannot_word_leaves_the_stored_text() -> None:
-    said = {
-        "orientation_note": {"code": "orient_from_the_future", "params": {}},
-        "render_error": Message("page_render_timeout", {}).as_dict(),  # its seconds lost
-    }
-    back = with_said({"orientation_note": "as stored", "render_error": "old text"}, said)
-    assert back == {"orientation_note": "as stored", "render_error": "old text"}
-    assert not any(isinstance(v, Worded) for v in back.values())
+    assert note is not None
+    sent = json.loads(json.dumps({"orientation_note": note.as_dict(), "error": None}))
+    assert note_of(sent["orientation_note"]) == note
+    assert note_of(sent["error"]) is None
+    text, code, params = coded("pdf_password", file="x.pdf").columns()
+    event = json.loads(json.dumps({"message": text, "code": code, "params": params}))
+    assert error_of(event) == coded("pdf_password", file="x.pdf")
+    assert error_of({"message": "a child with no code", "code": None}) == Message.plain(
+        "a child with no code"
+    )

@@ -61,7 +61,7 @@ def _refusal(path: Path, limits: SheetLimits | None = None) -> UnsupportedInput:
     (over all rows, as its counts do)."""
     with pytest.raises(UnsupportedInput) as refused:
         _import(path, limits)
-    assert refused.value.as_message is not None, refused.value
+    assert refused.value.message is not None, refused.value
     with pytest.raises(UnsupportedInput) as in_preview:
         preview(path, CONFIG, rows=1000, limits=limits)
     assert in_preview.value.message == refused.value.message
@@ -69,7 +69,7 @@ def _refusal(path: Path, limits: SheetLimits | None = None) -> UnsupportedInput:
 
 
 def _code(error: UnsupportedInput) -> str:
-    found = error.as_message
+    found = error.message
     assert found is not None
     return found.code
 
@@ -96,7 +96,7 @@ def test_columns_past_the_setting_are_refused_with_the_cell_named(
     )
     refused = _refusal(wide, SheetLimits(max_columns=100))
     assert _code(refused) == "registry_too_many_columns"
-    assert "row 11: a value in column XFD" in refused.message
+    assert "row 11: a value in column XFD" in refused.text
 
 
 def test_a_declared_dimension_is_not_the_used_range(tmp_path: Path, reader: str) -> None:
@@ -140,7 +140,7 @@ def text_bomb(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_a_ten_megabyte_cell_is_refused(text_bomb: Path, reader: str) -> None:
     refused = _refusal(text_bomb)
     assert _code(refused) == "registry_cell_too_long"
-    assert "row 11, column B holds 10,000,000 characters" in refused.message
+    assert "row 11, column B holds 10,000,000 characters" in refused.text
     assert "REGISTRY_MAX_CELL_CHARS" in refused.words("ru")
 
 

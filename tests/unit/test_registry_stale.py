@@ -75,7 +75,7 @@ def test_reprocess_flags_rows_stale_until_done_then_matches_them_again(
     first, second = sorted(after)
     assert after[first].document_id == ids[0]
     assert after[second].document_id is None  # no longer a sure match
-    assert any("was processed again; matched again" in w for w in after[second].warnings)
+    assert any("was processed again; matched again" in w for w in after[second].warnings_in())
 
 
 def test_deleting_a_job_with_its_documents_rematches_and_the_export_drops_them(

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from docbatch_gui.domain import NewJob
-from docbatch_gui.domain.messages import Message, message_of, placeholders
+from docbatch_gui.domain.messages import Message, placeholders
 from docbatch_gui.domain.said import worded_line
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.domain.texts_log_services import LOG_SERVICE_TEXTS
@@ -174,5 +174,5 @@ def test_a_watched_folder_that_goes_away_and_comes_back(
     )
     assert russian(back) == f"отслеживаемая папка {folder} снова доступна"
     # the window is told the same message, to word it in its own language
-    told = message_of(problems[0])
+    told = problems[0]
     assert told is not None and told.code == "log_watch_unreadable" and problems[1:] == [None]

@@ -28,10 +28,10 @@ from docbatch_gui.settings.loading import load_settings
 def test_a_webhook_address_that_cannot_work_is_refused(value: str, says: str) -> None:
     with pytest.raises(ConfigError) as caught:
         load_settings(WEBHOOK_URL=value)
-    assert f"WEBHOOK_URL={value!r}" in caught.value.message
-    assert says in caught.value.message
-    assert "allowed is str" not in caught.value.message
-    assert caught.value.words("ru") != caught.value.message  # worded in Russian too
+    assert f"WEBHOOK_URL={value!r}" in caught.value.text
+    assert says in caught.value.text
+    assert "allowed is str" not in caught.value.text
+    assert caught.value.words("ru") != caught.value.text  # worded in Russian too
 
 
 @pytest.mark.parametrize(

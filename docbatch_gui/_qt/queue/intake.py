@@ -17,7 +17,6 @@ from docbatch_gui._qt.queue.jobs_model import COL_ERROR, COL_FILE, JobFilterProx
 from docbatch_gui._qt.widgets.dialogs import choose_files, choose_folder
 from docbatch_gui._qt.widgets.folders import remember_folder, remembered_folder
 from docbatch_gui._qt.widgets.progress import run_with_progress
-from docbatch_gui.domain.messages import words_of
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.progress import Progress
 from docbatch_gui.engine.intake import IntakeReport
@@ -130,7 +129,7 @@ class QueueIntake(QWidget):
                 len(report.passed_over),
                 named(
                     [
-                        f"{path.name} ({words_of(why, interface_language())})"
+                        f"{path.name} ({why.words(interface_language())})"
                         for path, why in report.passed_over
                     ]
                 ),

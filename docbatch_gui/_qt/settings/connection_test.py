@@ -24,7 +24,6 @@ from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui.diagnostics.connections import ConnectionResult
 from docbatch_gui.domain.errors import ConfigError
-from docbatch_gui.domain.messages import words_of
 from docbatch_gui.settings.model import Settings
 
 OK_STYLE = "color: #188038;"
@@ -101,7 +100,7 @@ class ConnectionTest(QWidget):
             settings = await make_settings()
             outcome = await probe(settings)
             ok, skipped, details = outcome.ok, outcome.skipped, outcome.details
-            said = words_of(outcome.message, interface_language())  # a coded one, or English
+            said = outcome.message.words(interface_language())
             text = said if skipped else self.tr("{0} ({1:.2f} s)").format(said, outcome.seconds)
         except ConfigError as exc:
             ok, text = False, str(exc)

@@ -33,7 +33,6 @@ from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.settings.spin import RangeDoubleSpinBox, RangeSpinBox
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.dialogs import choose_files, choose_folder
-from docbatch_gui.domain.messages import words_of
 from docbatch_gui.llm.catalogue import load_catalogue
 from docbatch_gui.settings.choices import CHOICE_FIELDS, fixed_choices
 from docbatch_gui.settings.invalid import describe_allowed
@@ -189,7 +188,7 @@ class FieldEditor(QWidget):
         elif self.kind in (str, SecretStr):
             text = self.tr("text")
         else:
-            text = words_of(describe_allowed(name), interface_language())
+            text = describe_allowed(name).words(interface_language())
         return self.tr("{0}, or empty").format(text) if self.optional else text
 
     def _make_editor(self, name: str, info: FieldInfo, row: QHBoxLayout) -> QWidget:

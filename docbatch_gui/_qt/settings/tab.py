@@ -40,7 +40,7 @@ from docbatch_gui._qt.settings.connection_test import (
 from docbatch_gui._qt.settings.fields import NOTE_STYLE, FieldEditor
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui.diagnostics import connections
-from docbatch_gui.domain.messages import message_of, words_of
+from docbatch_gui.domain.messages import Message
 from docbatch_gui.settings.checks import disk_problem
 from docbatch_gui.settings.choices import combination_problem
 from docbatch_gui.settings.file import settings_path
@@ -57,8 +57,8 @@ def field_problem(error: Any) -> str:
     model's (an address, a folder) is a coded message; pydantic's own are English."""
     raised = (error.get("ctx") or {}).get("error")
     said = raised.args[0] if isinstance(raised, ValueError) and raised.args else None
-    if isinstance(said, str) and message_of(said) is not None:
-        return words_of(said, interface_language())
+    if isinstance(said, Message):
+        return said.words(interface_language())
     return str(error["msg"]).removeprefix("Value error, ")
 
 
@@ -368,7 +368,7 @@ class SettingsTab(QWidget):
                     reason = field_problem(first) if first["loc"] else None
                 if reason is None:  # what the disk says (a folder that is a file)
                     found = disk_problem(name, editor.value())
-                    reason = words_of(found, interface_language()) if found else None
+                    reason = found.words(interface_language()) if found else None
             if reason is None and name == "ocr_languages":
                 reason = ocr_languages_error(self.editors["ocr_engine"].value(), editor.value())
             editor.set_error(reason)
@@ -401,7 +401,9 @@ class SettingsTab(QWidget):
         if problem is None:
             return 0
         changed = [n for n in names if n in self.editors and form[n] != getattr(self.current, n)]
-        self.editors[(changed or ["anthropic_model"])[-1]].set_error(problem)
+        self.editors[(changed or ["anthropic_model"])[-1]].set_error(
+            problem.words(interface_language())
+        )
         return 1
 
     async def _candidate(self) -> Settings:

@@ -25,7 +25,6 @@ from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.page_canvas import PageCanvas, ValueBox
 from docbatch_gui._qt.widgets.thumbs import PageImages
-from docbatch_gui.domain.messages import words_of
 from docbatch_gui.domain.models import Page
 
 WARNING_STYLE = "color: #8a5a00; background: #fff4d6; padding: 4px;"
@@ -195,13 +194,13 @@ class PageView(QWidget):
         when the core worded them (an old page's are English text): in the interface
         language."""
         language = interface_language()
-        note = words_of(page.orientation_note, language) if page else ""
+        note = page.orientation_note.words(language) if page and page.orientation_note else ""
         self.where.setToolTip(note)
         if page is not None and page.render_error:
             text = self.tr(
                 "Page {0} could not be rendered ({1}). Only its text layer was read: "
                 "look at this page in the source file."
-            ).format(page.page_no, words_of(page.render_error, language))
+            ).format(page.page_no, page.render_error.words(language))
         elif page is not None and page.orientation_uncertain:
             text = self.tr("Orientation uncertain on page {0}: it was kept as scanned. {1}").format(
                 page.page_no, note

@@ -10,6 +10,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QLabel, QWidget
 
 from docbatch_gui._qt.context import GuiContext
+from docbatch_gui._qt.language import interface_language
 
 REFRESH_MS = 3000
 PROBLEM_STYLE = "color: #c62828; padding: 0 8px;"
@@ -38,7 +39,8 @@ class WatchStatus(QLabel):
                 self.tr("Watching {0}; {1} cannot be reached").format(names, len(problems))
             )
             self.setStyleSheet(PROBLEM_STYLE)
-            self.setToolTip("\n".join(problems.values()))
+            language = interface_language()
+            self.setToolTip("\n".join(p.words(language) for p in problems.values()))
         else:
             self.setText(self.tr("Watching {0}").format(names))
             self.setStyleSheet(OK_STYLE)
