@@ -206,10 +206,10 @@ def test_a_settings_file_of_a_newer_version_is_refused_naming_it(settings_file: 
     )
     with memory_keyring(), pytest.raises(ConfigError) as refused:
         load_settings()
-    assert str(settings_file) in refused.value.message
-    assert f"version {SCHEMA_VERSION + 1}" in refused.value.message
-    assert "update DocBatch" in refused.value.message
-    assert refused.value.words("ru") != refused.value.message
+    assert str(settings_file) in refused.value.text
+    assert f"version {SCHEMA_VERSION + 1}" in refused.value.text
+    assert "update DocBatch" in refused.value.text
+    assert refused.value.words("ru") != refused.value.text
 
 
 def test_validation_reads_no_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -252,4 +252,4 @@ def test_validation_reads_no_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
         with pytest.raises(ConfigError, match="DOCBATCH_DATA_DIR") as refused:
             check_settings(settings, values)
     for variable in ("SHARED_FOLDER", "WATCH_FOLDERS", "nowhere.json"):
-        assert variable in refused.value.message
+        assert variable in refused.value.text
