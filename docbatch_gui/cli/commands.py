@@ -37,6 +37,7 @@ from docbatch_gui.cli.output import (
     print_jobs,
     print_pages,
     summary_line,
+    words,
 )
 from docbatch_gui.cli.registry import cmd_registry
 from docbatch_gui.cli.webhooks import cmd_webhooks
@@ -110,11 +111,14 @@ def cmd_process(app: DocBatchApp, args: argparse.Namespace) -> int:
         return ExitCode.CRITICAL  # the account refused: the rest wait until it is fixed
     if interrupted:
         left = sum(1 for j in jobs if j.state.value == "queued")
-        complain(
-            f"Interrupted: {left} job(s) left in the queue; `docbatch worker --once` or the "
+        interrupted_words = words().ngettext(
+            "Interrupted: {count} job left in the queue; `docbatch worker --once` or the "
+            "next `process --wait` continues it.",
+            "Interrupted: {count} jobs left in the queue; `docbatch worker --once` or the "
             "next `process --wait` continues them.",
-            "yellow",
+            left,
         )
+        complain(interrupted_words.format(count=left), "yellow")
     return ExitCode.OK if all(app.succeeded(j) for j in jobs) else ExitCode.FAILED
 
 
@@ -299,7 +303,13 @@ def cmd_import_yadisk(app: DocBatchApp, args: argparse.Namespace) -> int:
         complain(
             f"not imported {printable(str(path))}: {words_of(why, Language.current)}", "yellow"
         )
-    out.print(f"{len(report.results)} file(s) queued from Yandex.Disk")
+    queued = len(report.results)
+    out.print(
+        words()
+        .ngettext("{count} file queued from Yandex.Disk", "{count} files queued from Yandex.Disk",
+                  queued)
+        .format(count=queued)
+    )  # fmt: skip
     return ExitCode.OK
 
 

@@ -77,7 +77,8 @@ TEMPLATES: dict[str, str] = {
         "line {row} (page {page}): net + VAT is {expected}, the line says {printed}",
     ),
     "line_arithmetic:vat_rate": N_(
-        "line {row} (page {page}): VAT at {rate}% of {net} is {expected}, the line says {printed}",
+        # "{rate}% VAT", not "VAT at {rate}% of": "% o" reads as a printf directive to msgfmt
+        "line {row} (page {page}): {rate}% VAT on {net} is {expected}, the line says {printed}",
     ),
     "line_arithmetic:required": N_("line {row} (page {page}): {column} not read"),
     "lines_sum_mismatch": N_("the lines add up to {sum}, the document says {total}"),
