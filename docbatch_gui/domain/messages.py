@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from docbatch_gui.domain.state_names import STATE_NAMES, state_name
-from docbatch_gui.domain.texts_data import DATA_TEXTS
+from docbatch_gui.domain.texts_data import DATA_COUNTED, DATA_TEXTS
 from docbatch_gui.domain.texts_jobs import JOB_COUNTED, JOB_TEXTS, KIND_CONTEXT, KIND_TEXTS
 from docbatch_gui.domain.texts_log_app import LOG_APP_TEXTS
 from docbatch_gui.domain.texts_log_engine import LOG_ENGINE_TEXTS
@@ -57,7 +57,7 @@ CATALOGUES: tuple[tuple[str | None, Mapping[str, str | Plural]], ...] = (
 )
 
 #: code → {parameter: its words}: a second number in a message ("3 files, 12 pages")
-COUNTED: Mapping[str, Mapping[str, Plural]] = {**JOB_COUNTED, **SERVICE_COUNTED}
+COUNTED: Mapping[str, Mapping[str, Plural]] = {**JOB_COUNTED, **SERVICE_COUNTED, **DATA_COUNTED}
 
 #: the log lines' own catalogues (code → {language: template}), until they go
 LOG_CATALOGUES: tuple[Mapping[str, Mapping[str, str]], ...] = (

@@ -18,11 +18,12 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from docbatch_gui.i18n import N_, translation
+from docbatch_gui.i18n import N_, NN_, Plural, translation
 
 #: code → its English template (``code:kind`` for a variant), marked for the
-#: catalogue; the Russian is in the ``.po``. Every code is there (a test checks).
-TEMPLATES: dict[str, str] = {
+#: catalogue (``NN_`` when a number picks the form); the Russian is in the ``.po``.
+#: Every code is there (a test checks).
+TEMPLATES: dict[str, str | Plural] = {
     # what the readers say
     "type_unknown": N_("document type unknown"),
     "field_missing": N_("{field} not found"),
@@ -86,7 +87,11 @@ TEMPLATES: dict[str, str] = {
     "lines_incomplete": N_("the table of goods is incomplete"),
     "lines_incomplete:gap": N_("line numbers missing from the table: {numbers}"),
     "lines_incomplete:repeat": N_("line numbers read twice: {numbers}"),
-    "lines_incomplete:count": N_("{read} lines read, the document prints {printed}"),
+    "lines_incomplete:count": NN_(
+        "{read} line read, the document prints {printed}",
+        "{read} lines read, the document prints {printed}",
+        "read",
+    ),
     "lines_incomplete:open": N_("the table goes on past page {page}, the last page read"),
     "lines_missing": N_("{pages} show a table of goods, but no line was read"),
     "lines_not_read_offline": N_(
@@ -143,7 +148,11 @@ class ReviewCode:
         english = english or TEMPLATES.get(self.code)
         if english is None:
             return self._raw()
-        template = translation(language).gettext(english)
+        template = (
+            english.form(self.params, language)
+            if isinstance(english, Plural)
+            else translation(language).gettext(english)
+        )
         label = (labels or {}).get(self.field or "", self.field or "")
         params = {k: _page_span(v, language) if k == "pages" else v for k, v in self.params.items()}
         try:

@@ -33,7 +33,11 @@ DATA_TEXTS: dict[str, str | Plural] = {
         "the message has {count} attachments, at most {most} are taken (MAIL_MAX_ATTACHMENTS)",
         "count",
     ),
-    "mail_too_deep": N_("a forwarded message nested deeper than {most} levels (MAIL_MAX_DEPTH)"),
+    "mail_too_deep": NN_(
+        "a forwarded message nested deeper than {most} level (MAIL_MAX_DEPTH)",
+        "a forwarded message nested deeper than {most} levels (MAIL_MAX_DEPTH)",
+        "most",
+    ),
     "mail_attachment_unreadable": N_("the attachment is empty or its encoding is damaged"),
     "mail_attachment_too_big": N_(
         "the attachment is {size_mb} MB, at most {most_mb} MB is taken (MAIL_MAX_ATTACHMENT_MB)",
@@ -71,8 +75,10 @@ DATA_TEXTS: dict[str, str | Plural] = {
         "{folder}: the message «{subject}» ({sender}) has no attachment DocBatch reads{others}; "
         "left as it is (MAIL_BODY_AS_PDF takes its text)",
     ),
-    "mail_checked": N_(
-        "mailbox {user}@{host}: {messages} new messages, {queued} files queued, {refused} refused",
+    "mail_checked": NN_(
+        "mailbox {user}@{host}: {messages} new message, {queued} queued, {refused} refused",
+        "mailbox {user}@{host}: {messages} new messages, {queued} queued, {refused} refused",
+        "messages",
     ),
     "mail_check_failed": N_("mailbox check failed: {error}"),
     "mail_connection_ok": N_("{user}@{host}:{port} ({security}): logged in; folders {folders}"),
@@ -86,7 +92,11 @@ DATA_TEXTS: dict[str, str | Plural] = {
         "{file}: the XML declares a document type or entities (<!DOCTYPE>, <!ENTITY>), which "
         "invoices never do; refused unread as a possible XML bomb",
     ),
-    "xml_too_deep": N_("{file}: the XML nests elements deeper than {most} levels; refused"),
+    "xml_too_deep": NN_(
+        "{file}: the XML nests elements deeper than {most} level; refused",
+        "{file}: the XML nests elements deeper than {most} levels; refused",
+        "most",
+    ),
     "xml_malformed": N_(
         "{file}: not well-formed XML (line {line}: {error}); get a fresh copy from the sender or "
         "the ЭДО operator",
@@ -106,4 +116,11 @@ DATA_TEXTS: dict[str, str | Plural] = {
     "edo_no_documents": N_("{file}: the archive holds no УПД, CII or UBL XML"),
     "facturx_unreadable": N_("{file}: the embedded invoice cannot be read ({error})"),
     "facturx_none": N_("{file}: the PDF names an embedded invoice but holds none"),
+}
+
+#: code → {parameter: its words}: a second number in a message, worded before it is put in
+DATA_COUNTED: dict[str, dict[str, Plural]] = {
+    "mail_checked": {
+        "queued": NN_("{queued} file", "{queued} files", "queued"),
+    },
 }

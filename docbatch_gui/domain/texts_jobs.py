@@ -95,9 +95,12 @@ JOB_TEXTS: dict[str, str | Plural] = {
         "smaller files, or raise MAX_PAGES.",
         "count",
     ),
-    "image_too_large": N_(
+    "image_too_large": NN_(
+        "{file}: the image is larger than {pixels:,} pixel (a possible decompression bomb). Scan "
+        "or export it at a lower resolution (300 dpi is enough).",
         "{file}: the image is larger than {pixels:,} pixels (a possible decompression bomb). Scan "
         "or export it at a lower resolution (300 dpi is enough).",
+        "pixels",
     ),
     "image_damaged": N_(
         "{file}: the image is damaged and cannot be read ({detail}). Get a fresh copy from its "
@@ -117,11 +120,16 @@ JOB_TEXTS: dict[str, str | Plural] = {
         "CHILD_MEMORY_MB; otherwise the file is built to exhaust memory (a decompression bomb): "
         "get a fresh copy from its source.",
     ),
-    "pdf_image_too_large": N_(
+    "pdf_image_too_large": NN_(
+        "{file}: page {page} holds an image of {width:,} × {height:,} pixels, over the limit of "
+        "{pixels:,} pixel (MAX_IMAGE_PIXELS; a possible decompression bomb). It was not decoded. "
+        "Re-scan or export the file at a lower resolution (300 dpi is enough), or raise "
+        "MAX_IMAGE_PIXELS.",
         "{file}: page {page} holds an image of {width:,} × {height:,} pixels, over the limit of "
         "{pixels:,} pixels (MAX_IMAGE_PIXELS; a possible decompression bomb). It was not decoded. "
         "Re-scan or export the file at a lower resolution (300 dpi is enough), or raise "
         "MAX_IMAGE_PIXELS.",
+        "pixels",
     ),
     "render_unreadable": N_(
         "{file}: could not be read ({error}). Re-save it as PDF and add it again.",
@@ -132,7 +140,11 @@ JOB_TEXTS: dict[str, str | Plural] = {
     ),
     "ocr_crashed": N_("{file}: the OCR process stopped unexpectedly ({detail})."),
     "extractor_crashed": N_("{file}: the offline extractor stopped unexpectedly ({detail})."),
-    "crashed_repeatedly": N_("{error} It happened {times} times on this file."),
+    "crashed_repeatedly": NN_(
+        "{error} It happened {times} time on this file.",
+        "{error} It happened {times} times on this file.",
+        "times",
+    ),
     "stored_copy_damaged": N_(
         "{file}: the stored copy is damaged, and {path} is gone or has changed since it was "
         "added. Add the file again.",
@@ -199,9 +211,12 @@ JOB_TEXTS: dict[str, str | Plural] = {
         "{file}: internal error in the offline extractor ({error}). Retry it; if it fails again, "
         "report it.",
     ),
-    "interrupted_repeatedly": N_(
+    "interrupted_repeatedly": NN_(
+        "{file}: processing was interrupted {attempts} time while in {state}; the file may be "
+        "what stops the worker. Check it, then retry.",
         "{file}: processing was interrupted {attempts} times while in {state}; the file may be "
         "what stops the worker. Check it, then retry.",
+        "attempts",
     ),
     "canceled_by_operator": N_("canceled by the operator"),
     # the budget: a run held before anything of it was sent

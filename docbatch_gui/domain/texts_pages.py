@@ -13,9 +13,9 @@ sentence in either language.
 
 from __future__ import annotations
 
-from docbatch_gui.i18n import N_
+from docbatch_gui.i18n import N_, NN_, Plural
 
-PAGE_TEXTS: dict[str, str] = {
+PAGE_TEXTS: dict[str, str | Plural] = {
     # the renderer gave the page up (PAGE_TIMEOUT): only its text layer was read
     "page_render_timeout": N_("rendering took longer than {seconds:g} s (PAGE_TIMEOUT)"),
     # ... or its share of the job's time ran out first (what JOB_TIMEOUT left for
@@ -64,16 +64,24 @@ PAGE_TEXTS: dict[str, str] = {
     "orient_osd_foreign": N_("{said}, not a script of the OCR languages; kept as scanned"),
     "orient_osd_turned": N_("{said}; turned {rotation}°"),
     # the second vote on a weak OSD answer: the page read at each candidate angle
-    "orient_read_upright": N_(
+    "orient_read_upright": NN_(
+        "{said}; read at {angles} angle: upright reads best (score {score:g}, next {next:g})",
         "{said}; read at {angles} angles: upright reads best (score {score:g}, next {next:g})",
+        "angles",
     ),
-    "orient_read_turned": N_(
+    "orient_read_turned": NN_(
+        "{said}; read at {angles} angle: turned {rotation}° reads best (score {score:g}, next "
+        "{next:g}); turned {rotation}°",
         "{said}; read at {angles} angles: turned {rotation}° reads best (score {score:g}, next "
         "{next:g}); turned {rotation}°",
+        "angles",
     ),
-    "orient_read_close": N_(
+    "orient_read_close": NN_(
+        "{said}; read at {angles} angle: no angle reads clearly better (best {rotation}° at "
+        "{score:g}, next {next:g}); kept as scanned",
         "{said}; read at {angles} angles: no angle reads clearly better (best {rotation}° at "
         "{score:g}, next {next:g}); kept as scanned",
+        "angles",
     ),
     # Tesseract on a label or a snippet
     "orient_small_image": N_("a small image: read enlarged, without OSD"),

@@ -80,10 +80,14 @@ REGISTRY_TEXTS: dict[str, str | Plural] = {
         "in the registry settings.",
     ),
     "xlsx_chart_sheet": N_("{file}: sheet {sheet!r} is a chart sheet, not a table"),
-    "registry_too_many_rows": N_(
+    "registry_too_many_rows": NN_(
+        "{file}: sheet {sheet!r} has a row numbered {row:,}, past the limit of {max:,} row "
+        "(REGISTRY_MAX_ROWS; Excel's own is 1,048,576). Delete what lies past the registry, or "
+        "split it into smaller files.",
         "{file}: sheet {sheet!r} has a row numbered {row:,}, past the limit of {max:,} rows "
         "(REGISTRY_MAX_ROWS; Excel's own is 1,048,576). Delete what lies past the registry, or "
         "split it into smaller files.",
+        "max",
     ),
     "registry_too_many_columns": NN_(
         "{file}: sheet {sheet!r}, row {row}: a value in column {column} ({count:,} column), past "
@@ -94,10 +98,14 @@ REGISTRY_TEXTS: dict[str, str | Plural] = {
         "registry, or raise REGISTRY_MAX_COLUMNS.",
         "count",
     ),
-    "registry_cell_too_long": N_(
+    "registry_cell_too_long": NN_(
+        "{file}: sheet {sheet!r}, row {row}, column {column} holds {chars:,} character of text, "
+        "over the limit of {max:,} (REGISTRY_MAX_CELL_CHARS; Excel keeps at most 32,767 in a "
+        "cell). Shorten the cell; the file may have been written to exhaust memory.",
         "{file}: sheet {sheet!r}, row {row}, column {column} holds {chars:,} characters of text, "
         "over the limit of {max:,} (REGISTRY_MAX_CELL_CHARS; Excel keeps at most 32,767 in a "
         "cell). Shorten the cell; the file may have been written to exhaust memory.",
+        "chars",
     ),
     "sheet_empty": N_(
         "{file}: sheet {sheet!r} is empty. Choose the sheet that holds the registry.",
@@ -111,15 +119,18 @@ REGISTRY_TEXTS: dict[str, str | Plural] = {
         "required sub-rules) or split the registry",
     ),
     # refusals of an import, an export or an assignment
-    "registry_needs_force": N_(
+    "registry_needs_force": NN_(
+        "{file}: registry {registry} already has search results for {rows} row; importing again "
+        "replaces them. Re-import with --force (Force reimport in the wizard) to do so.",
         "{file}: registry {registry} already has search results for {rows} rows; importing again "
         "replaces them. Re-import with --force (Force reimport in the wizard) to do so.",
+        "rows",
     ),
     "registry_not_imported": N_(
         "registry {registry} ({name}) is not fully imported ({state}); import it again, then "
         "export.",
     ),
-    "registry_rows_short": N_("{rows} of {kept} rows"),
+    "registry_rows_short": NN_("{rows} of {kept} row", "{rows} of {kept} rows", "kept"),
     "registry_document_taken": N_(
         "document {document} is already matched to row {row}; unassign it there first",
     ),

@@ -120,8 +120,10 @@ SERVICE_TEXTS: dict[str, str | Plural] = {
     "batch_cut_off": N_(
         "the answer was cut off at {budget} output tokens (sent again with {raised})",
     ),
-    "vision_no_answer": N_(
+    "vision_no_answer": NN_(
+        "Google Vision did not answer page {page} after {attempts} attempt: {cause}",
         "Google Vision did not answer page {page} after {attempts} attempts: {cause}",
+        "attempts",
     ),
     # Google Vision: credentials and the account (these stop the queue)
     "vision_credentials_none": N_(
