@@ -91,10 +91,14 @@ def cmd_process(app: DocBatchApp, args: argparse.Namespace) -> int:
         if len(documents) <= MAX_DOCUMENTS_SHOWN:
             print_documents(out, app, documents)
         else:
-            out.print(
-                f"{len(documents)} documents found; list them with "
-                "`docbatch documents --job ID` (add --json for scripts)."
+            found = words().ngettext(
+                "{count} document found; list it with `docbatch documents --job ID` (add --json "
+                "for scripts).",
+                "{count} documents found; list them with `docbatch documents --job ID` (add "
+                "--json for scripts).",
+                len(documents),
             )
+            out.print(found.format(count=len(documents)))
     sender = sender_for(app.settings)
     if sender is not None and not sender.flush(WEBHOOK_FLUSH_SECONDS):
         complain("Some webhook deliveries are still pending; the next run sends them.", "yellow")
