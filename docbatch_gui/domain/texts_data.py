@@ -1,10 +1,7 @@
 """The words of the mailbox intake, of archives, and of documents that arrive as data
 (УПД XML, Factur-X): what is refused and why, and what the intake did.
 
-code → its English template, marked for the catalogue (``N_``; ``NN_`` for a
-message worded by a number; ``NP_`` under a context). The Russian is in
-``resources/locale/ru/LC_MESSAGES/docbatch.po``; ``scripts/i18n.py`` keeps the two
-in step (``docs/translating.md``).
+code → English template, marked for the catalogue (``domain.messages``).
 """
 
 from __future__ import annotations

@@ -1,10 +1,8 @@
 """The words of job errors: what intake, rendering, OCR and Claude say about a file.
 
-code → its English template, marked for the catalogue (``N_``; ``NN_`` for a
-message worded by a number; ``NP_`` under a context). The Russian is in
-``resources/locale/ru/LC_MESSAGES/docbatch.po``; ``scripts/i18n.py`` keeps the two
-in step (``docs/translating.md``). The English template is the text ``Job.error`` stores,
-so it stays what scripts and older versions read.
+code → English template, marked for the catalogue (``domain.messages``). The
+English is the text ``Job.error`` stores, so it stays what scripts and older versions
+read.
 """
 
 from __future__ import annotations

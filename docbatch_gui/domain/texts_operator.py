@@ -3,10 +3,7 @@ delete the job's state forbids, corrections at stake, an edit that cannot be sav
 a registry that refuses an import, an export or an assignment. A job state a message
 names (``state_<value>``) is worded from ``domain.state_names``.
 
-code → its English template, marked for the catalogue (``N_``; ``NN_`` for a
-message worded by a number; ``NP_`` under a context). The Russian is in
-``resources/locale/ru/LC_MESSAGES/docbatch.po``; ``scripts/i18n.py`` keeps the two
-in step (``docs/translating.md``).
+code → English template, marked for the catalogue (``domain.messages``).
 """
 
 from __future__ import annotations

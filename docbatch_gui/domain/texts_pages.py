@@ -1,9 +1,7 @@
 """The words of a page's own notes: why it has no image, how its turn was decided.
 
-code → its English template, marked for the catalogue (``N_``; ``NN_`` for a
-message worded by a number; ``NP_`` under a context). The Russian is in
-``resources/locale/ru/LC_MESSAGES/docbatch.po``; ``scripts/i18n.py`` keeps the two
-in step (``docs/translating.md``). The English template is what ``Page.render_error`` and
+code → English template, marked for the catalogue (``domain.messages``). The
+English is what ``Page.render_error`` and
 ``Page.orientation_note`` store and ``pages --json`` shows, so it stays the text
 scripts and older versions read; the Review screen words the code again in the
 interface language. The parts of a note (who voted, which way the letters run, where

@@ -1,10 +1,8 @@
 """The words of the registry: match warnings, why a row was filtered, what a sub-rule
 compares, and why a workbook is refused.
 
-code → its English template, marked for the catalogue (``N_``; ``NN_`` for a
-message worded by a number; ``NP_`` under a context). The Russian is in
-``resources/locale/ru/LC_MESSAGES/docbatch.po``; ``scripts/i18n.py`` keeps the two
-in step (``docs/translating.md``). The English warning texts are what a
+code → English template, marked for the catalogue (``domain.messages``). The
+English warning texts are what a
 search result stores in ``warnings`` (the CLI's JSON and the "Ties" filter read them),
 so they stay as they were.
 """

@@ -1,10 +1,7 @@
 """The words of what the outside services say: Claude (sync and Message Batches) and
 Google Vision, from a refused key to a request that expired in a batch.
 
-code → its English template, marked for the catalogue (``N_``; ``NN_`` for a
-message worded by a number; ``NP_`` under a context). The Russian is in
-``resources/locale/ru/LC_MESSAGES/docbatch.po``; ``scripts/i18n.py`` keeps the two
-in step (``docs/translating.md``).
+code → English template, marked for the catalogue (``domain.messages``).
 """
 
 from __future__ import annotations

@@ -1,10 +1,7 @@
 """The words of what stops DocBatch before it can work: a settings file it cannot read
 or write, a setting out of range, a database or folder it cannot use.
 
-code → its English template, marked for the catalogue (``N_``; ``NN_`` for a
-message worded by a number; ``NP_`` under a context). The Russian is in
-``resources/locale/ru/LC_MESSAGES/docbatch.po``; ``scripts/i18n.py`` keeps the two
-in step (``docs/translating.md``).
+code → English template, marked for the catalogue (``domain.messages``).
 """
 
 from __future__ import annotations
