@@ -38,9 +38,11 @@ from docbatch_gui.domain.texts_pages import PAGE_TEXTS
 from docbatch_gui.domain.texts_registry import REGISTRY_TEXTS, STATUS_CONTEXT, STATUS_TEXTS
 from docbatch_gui.domain.texts_services import SERVICE_COUNTED, SERVICE_TEXTS
 from docbatch_gui.domain.texts_setup import SETUP_TEXTS
+from docbatch_gui.i18n import LANGUAGES as CATALOGUE_LANGUAGES
 from docbatch_gui.i18n import Plural, translation
 
-LANGUAGES = ("en", "ru")
+#: the languages messages are worded in: English and each language with a catalogue
+LANGUAGES = tuple(CATALOGUE_LANGUAGES)
 
 #: (context, code → English template) of every table of core messages; a code is in
 #: exactly one (a test checks), its words in the catalogue under that context
