@@ -58,7 +58,7 @@ def test_jobs_json_names_what_a_held_job_lacks_and_what_lifts_it(
     capsys.readouterr()
     assert main(["--data-dir", str(held_data), "jobs"]) == ExitCode.OK
     table = capsys.readouterr().out
-    assert "queued (held)" in table
+    assert "Queued (held)" in table
 
 
 def test_the_forecast_does_not_price_a_held_job(held_data: Path) -> None:
