@@ -1,144 +1,184 @@
-"""Update the translation sources and compile them: ``.venv/bin/python scripts/i18n.py``.
+"""The translator's workflow over the gettext catalogue: ``.venv/bin/python scripts/i18n.py``.
 
-1. ``pyside6-lupdate`` reads every ``tr()`` / ``QCoreApplication.translate()`` in
-   ``docbatch_gui/_qt/**/*.py`` into ``docbatch_gui/resources/i18n/docbatch_<lang>.ts``. Existing
-   translations are kept; new strings come in as ``unfinished``, strings no longer in
-   the code are dropped.
-2. The untranslated entries are listed (translate them in the ``.ts``, by hand or
-   with ``pyside6-linguist``, then run this again).
-3. ``pyside6-lrelease`` compiles each ``.ts`` into the ``.qm`` the application loads.
+Commands (``docs/translating.md``):
 
-Commit both files. ``--check`` changes nothing: it exits 1 if the code has strings
-the ``.ts`` lacks or the ``.ts`` has untranslated entries.
+- ``extract``: ``pybabel extract`` over ``docbatch_gui/`` with DocBatch's keywords
+  (:data:`KEYWORDS`) into ``build/i18n/docbatch.pot``.
+- ``update``: extract, then merge into each language's ``.po``: new strings come in
+  untranslated, a changed string keeps its old translation marked fuzzy, strings no
+  longer in the code are dropped.
+- ``compile``: each ``.po`` into the ``.mo`` the program loads (a build compiles them
+  too, and a checkout at first use).
+- ``stats``: translated, fuzzy and untranslated entries per language.
+
+Without a command: ``update``, ``compile`` and ``stats``. ``--check`` changes nothing:
+it exits 1 when the code has a string a ``.po`` lacks, or a ``.po`` has untranslated,
+fuzzy or obsolete entries.
 """
 
 from __future__ import annotations
 
 import argparse
-import re
-import shutil
+import dataclasses
 import subprocess
 import sys
 import tempfile
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import read_po
+
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = ROOT / "docbatch_gui" / "_qt"
-I18N = ROOT / "docbatch_gui" / "resources" / "i18n"
-#: every language but English, the source language
-LANGUAGES = ("ru",)
+PACKAGE = "docbatch_gui"
+LOCALE = ROOT / PACKAGE / "resources" / "locale"
+DOMAIN = "docbatch"
+POT = ROOT / "build" / "i18n" / f"{DOMAIN}.pot"
+#: gettext's own names are Babel's defaults; these are DocBatch's markers
+#: (``docbatch_gui.i18n``): N_ a template, NN_ one worded by a number, NP_ one under a context
+KEYWORDS = ("N_", "NN_:1,2", "NP_:1c,2")
 
 
-def tool(name: str) -> str:
-    """``pyside6-<name>`` from this interpreter's environment, else from PATH."""
-    found = shutil.which(f"pyside6-{name}", path=str(Path(sys.executable).parent))
-    found = found or shutil.which(f"pyside6-{name}")
-    if found is None:
-        raise SystemExit(f"pyside6-{name} not found: install PySide6-Essentials")
+def pybabel(*args: str) -> None:
+    """Run one ``pybabel`` command (Babel's own command line) from the checkout's root,
+    so the locations it writes are relative to it."""
+    command = [sys.executable, "-m", "babel.messages.frontend", "-q", *args]
+    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    if result.returncode:
+        raise SystemExit(f"pybabel {args[0]} failed: {result.stderr.strip()}")
+
+
+def languages() -> list[str]:
+    """Every language with a ``.po`` (English, the source language, has none)."""
+    return sorted(p.parent.parent.name for p in LOCALE.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
+
+
+def po_path(language: str) -> Path:
+    return LOCALE / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def extract(pot: Path = POT) -> Path:
+    """The strings of the code, into ``pot``."""
+    pot.parent.mkdir(parents=True, exist_ok=True)
+    keywords = [arg for keyword in KEYWORDS for arg in ("-k", keyword)]
+    pybabel(
+        "extract", "-F", str(ROOT / "babel.cfg"), *keywords,
+        # file names without line numbers: a string moving in its file changes nothing
+        "--add-location=file", "--sort-by-file", "--project=DocBatch",
+        "-o", str(pot), "--input-dirs", PACKAGE,
+    )  # fmt: skip
+    return pot
+
+
+def update(pot: Path) -> None:
+    """Merge ``pot`` into every ``.po`` (fuzzy matching on, obsolete entries dropped)."""
+    if not len(read(pot)):  # a broken extraction must not empty the translations
+        raise SystemExit(f"{pot} holds no string: nothing merged")
+    for language in languages():
+        pybabel(
+            "update", "-i", str(pot), "-o", str(po_path(language)), "-l", language,
+            "-D", DOMAIN, "--ignore-obsolete", "--ignore-pot-creation-date",
+        )  # fmt: skip
+
+
+def compile_all() -> None:
+    """Each ``.po`` into its ``.mo`` (``--use-fuzzy`` off: a fuzzy entry stays English)."""
+    pybabel("compile", "-d", str(LOCALE), "-D", DOMAIN, "--statistics")
+
+
+def read(path: Path, language: str | None = None) -> Catalog:
+    with path.open("rb") as source:
+        return read_po(source, locale=language)
+
+
+def _key(message_id: str | tuple[str, ...], context: str | None) -> tuple[str | None, str]:
+    return context, message_id if isinstance(message_id, str) else message_id[0]
+
+
+@dataclasses.dataclass
+class Gaps:
+    """What one language's ``.po`` lacks against the code (``(context, msgid)`` each)."""
+
+    language: str
+    translated: int = 0
+    missing: list[tuple[str | None, str]] = dataclasses.field(default_factory=list)
+    untranslated: list[tuple[str | None, str]] = dataclasses.field(default_factory=list)
+    fuzzy: list[tuple[str | None, str]] = dataclasses.field(default_factory=list)
+    obsolete: list[tuple[str | None, str]] = dataclasses.field(default_factory=list)
+
+    @property
+    def all(self) -> list[tuple[str, tuple[str | None, str]]]:
+        kinds = ("missing", "untranslated", "fuzzy", "obsolete")
+        return [(kind, entry) for kind in kinds for entry in getattr(self, kind)]
+
+
+def gaps(language: str, template: Catalog | None) -> Gaps:
+    """The state of ``language``'s ``.po``; against ``template`` (the extracted strings)
+    when given, so strings the ``.po`` lacks or no longer needs count too."""
+    catalog = read(po_path(language), language)
+    found = Gaps(language)
+    entries = {_key(m.id, m.context): m for m in catalog if m.id}
+    for key, message in entries.items():
+        texts = message.string if isinstance(message.string, tuple | list) else (message.string,)
+        if not all(texts):
+            found.untranslated.append(key)
+        elif message.fuzzy:
+            found.fuzzy.append(key)
+        else:
+            found.translated += 1
+    found.obsolete = [_key(m.id, m.context) for m in catalog.obsolete.values()]
+    if template is not None:
+        wanted = {_key(m.id, m.context) for m in template if m.id}
+        found.missing = sorted(wanted - set(entries), key=str)
+        found.obsolete += sorted(set(entries) - wanted, key=str)
     return found
 
 
-def ts_path(language: str) -> Path:
-    return I18N / f"docbatch_{language}.ts"
-
-
-def qm_path(language: str) -> Path:
-    return I18N / f"docbatch_{language}.qm"
-
-
-def sources() -> list[Path]:
-    return sorted(SOURCES.rglob("*.py"))
-
-
-def update(ts: Path, language: str) -> None:
-    """Bring ``ts`` up to date with the code (created if missing)."""
-    ts.parent.mkdir(parents=True, exist_ok=True)
-    subprocess.run(
-        [
-            tool("lupdate"),
-            *(str(p) for p in sources()),
-            "-target-language",
-            language,
-            "-no-obsolete",
-            # no line numbers: a string moving in its file does not change the .ts
-            "-locations",
-            "none",
-            "-silent",
-            "-ts",
-            str(ts),
-        ],
-        check=True,
-    )
-    # lupdate takes the code's "#:" attribute docs for translator comments; they are not.
-    text = ts.read_text(encoding="utf-8")
-    ts.write_text(
-        re.sub(r"\n *<extracomment>.*?</extracomment>", "", text, flags=re.DOTALL), encoding="utf-8"
-    )
-
-
-def release(ts: Path, qm: Path) -> None:
-    subprocess.run([tool("lrelease"), "-silent", str(ts), "-qm", str(qm)], check=True)
-
-
-def messages(ts: Path) -> list[tuple[str, ET.Element]]:
-    """(context, message) for every message of a ``.ts``."""
-    root = ET.parse(ts).getroot()
-    return [
-        (context.findtext("name") or "", message)
-        for context in root.iter("context")
-        for message in context.iter("message")
-    ]
-
-
-def untranslated(ts: Path) -> list[tuple[str, str]]:
-    """(context, source) of each entry without a finished translation."""
-    missing = []
-    for context, message in messages(ts):
-        translation = message.find("translation")
-        forms = [] if translation is None else list(translation.iter("numerusform"))
-        texts = (
-            [f.text for f in forms]
-            if forms
-            else [None if translation is None else translation.text]
-        )
-        kind = "" if translation is None else translation.get("type", "")
-        if kind in ("vanished", "obsolete"):
-            continue
-        if kind == "unfinished" or not all(texts):
-            missing.append((context, message.findtext("source") or ""))
-    return missing
-
-
-def check(language: str) -> list[tuple[str, str]]:
-    """What the committed ``.ts`` lacks: run lupdate on a copy and list the gaps."""
+def check(language: str) -> list[tuple[str, tuple[str | None, str]]]:
+    """What is wrong with ``language``'s ``.po`` against the code, changing nothing."""
     with tempfile.TemporaryDirectory() as tmp:
-        copy = Path(tmp) / ts_path(language).name
-        if ts_path(language).exists():
-            shutil.copy(ts_path(language), copy)
-        update(copy, language)
-        return untranslated(copy)
+        template = read(extract(Path(tmp) / f"{DOMAIN}.pot"))
+    return gaps(language, template).all
+
+
+def report(found: Gaps) -> None:
+    print(
+        f"{po_path(found.language).relative_to(ROOT)}: {found.translated} translated, "
+        f"{len(found.fuzzy)} fuzzy, {len(found.untranslated)} untranslated"
+        + (f", {len(found.missing)} missing" if found.missing else "")
+        + (f", {len(found.obsolete)} obsolete" if found.obsolete else "")
+    )
+    for kind, (context, message_id) in found.all:
+        print(f"  {kind}: " + (f"[{context}] " if context else "") + repr(message_id))
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "command", nargs="?", choices=["extract", "update", "compile", "stats"],
+        help="one step (default: update, compile and stats)",
+    )  # fmt: skip
     parser.add_argument("--check", action="store_true", help="change nothing; exit 1 on gaps")
     args = parser.parse_args(argv)
-    status = 0
-    for language in LANGUAGES:
-        ts = ts_path(language)
-        if args.check:
-            missing = check(language)
-        else:
-            update(ts, language)
-            missing = untranslated(ts)
-            release(ts, qm_path(language))
-        total = len(messages(ts)) if ts.exists() else 0
-        print(f"{ts.relative_to(ROOT)}: {total} entries, {len(missing)} untranslated")
-        for context, source in missing:
-            print(f"  [{context}] {source!r}")
-        status = status or (1 if missing and args.check else 0)
-    return status
+    if args.check:
+        status = 0
+        with tempfile.TemporaryDirectory() as tmp:
+            template = read(extract(Path(tmp) / f"{DOMAIN}.pot"))
+        for language in languages():
+            found = gaps(language, template)
+            report(found)
+            status = status or (1 if found.all else 0)
+        return status
+    if args.command == "extract":
+        print(f"{extract().relative_to(ROOT)}: {len(read(POT))} strings")
+        return 0
+    if args.command in (None, "update"):
+        update(extract())
+    if args.command in (None, "compile"):
+        compile_all()
+    if args.command in (None, "update", "stats"):
+        for language in languages():
+            report(gaps(language, None))
+    return 0
 
 
 if __name__ == "__main__":

@@ -19,6 +19,8 @@ source "$(dirname "$0")/bootstrap.sh"
 ensure_apt tesseract-ocr tesseract-ocr-rus tesseract-ocr-eng
 # The team tests start their own throwaway Redis (workload manager, Celery broker, leader lock).
 ensure_apt redis-server
+# msgfmt -c checks the gettext catalogue (tests/unit/test_catalogue_words.py).
+ensure_apt gettext
 # The desktop entry and AppStream metainfo are checked by their own validators.
 ensure_apt desktop-file-utils appstream
 # The mailbox tests start their own IMAP server on loopback (tests/mail_server.py).

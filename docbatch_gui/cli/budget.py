@@ -12,13 +12,14 @@ from typing import Any
 
 from docbatch_gui.app.budget import BudgetStatus
 from docbatch_gui.app.facade import DocBatchApp
-from docbatch_gui.cli.output import Language, complain, job_json, out, print_jobs
+from docbatch_gui.cli.output import Language, complain, job_json, out, print_jobs, words
 from docbatch_gui.domain.errors import ExitCode
 from docbatch_gui.domain.models import Job
 from docbatch_gui.engine.budget import Forecast, current_hold, usd_text
 from docbatch_gui.engine.holds import JobHold
+from docbatch_gui.i18n import N_
 
-RANGE_MEANS = "short to long answers, cache hit to miss on every request"
+RANGE_MEANS = N_("short to long answers, cache hit to miss on every request")
 
 
 def add_budget_parser(commands: Any) -> None:
@@ -44,15 +45,37 @@ def money(usd: float | None) -> str:
 
 def forecast_line(forecast: Forecast) -> str:
     """One sentence: what a run will cost and what the range stands for."""
+    said = words()
     if not forecast.jobs:
-        return "Forecast: $0.00 (no file goes to Claude: offline mode)."
+        return said.gettext("Forecast: $0.00 (no file goes to Claude: offline mode).")
     counted = forecast.pages - forecast.rendered_pages
-    guessed = f"; {counted} page(s) counted from the files, not rendered yet" if counted else ""
-    return (
-        f"Forecast: {money(forecast.usd)} ({money(forecast.low_usd)} to "
-        f"{money(forecast.high_usd)}: {RANGE_MEANS}) for {forecast.pages} page(s) of "
-        f"{forecast.jobs} file(s) in {forecast.requests} request(s) to {forecast.model} "
-        f"({', '.join(forecast.modes)} mode){guessed}."
+    guessed = (
+        said.ngettext(
+            "; {count} page counted from the files, not rendered yet",
+            "; {count} pages counted from the files, not rendered yet",
+            counted,
+        ).format(count=counted)
+        if counted
+        else ""
+    )
+    # each count has a context of its own: Russian words it in the case the sentence asks
+    pages = said.npgettext("forecast", "{count} page", "{count} pages", forecast.pages)
+    files = said.npgettext("forecast", "{count} file", "{count} files", forecast.jobs)
+    requests = said.npgettext("forecast", "{count} request", "{count} requests", forecast.requests)
+    return said.gettext(
+        "Forecast: {usd} ({low} to {high}: {means}) for {pages} of {files} in {requests} to "
+        "{model} ({modes} mode){guessed}."
+    ).format(
+        usd=money(forecast.usd),
+        low=money(forecast.low_usd),
+        high=money(forecast.high_usd),
+        means=said.gettext(RANGE_MEANS),
+        pages=pages.format(count=forecast.pages),
+        files=files.format(count=forecast.jobs),
+        requests=requests.format(count=forecast.requests),
+        model=forecast.model,
+        modes=", ".join(forecast.modes),
+        guessed=guessed,
     )
 
 
@@ -84,9 +107,15 @@ def cmd_budget(app: DocBatchApp, args: argparse.Namespace) -> int:
         if lifted is None:
             complain("No run is held by the budget: nothing to let go.")
             return ExitCode.WRONG_STATE
+        said, held = words(), len(lifted.jobs)
         out.print(
-            f"The held run ({len(lifted.jobs)} file(s), forecast {money(lifted.usd)}) goes "
-            "ahead at the engine's next look at the queue.",
+            said.gettext(
+                "The held run ({files}, forecast {usd}) goes ahead at the engine's next look at "
+                "the queue."
+            ).format(
+                files=said.ngettext("{count} file", "{count} files", held).format(count=held),
+                usd=money(lifted.usd),
+            ),
             highlight=False,
         )
     status = app.budget()

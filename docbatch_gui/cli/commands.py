@@ -39,6 +39,7 @@ from docbatch_gui.cli.output import (
     print_jobs,
     print_pages,
     summary_line,
+    words,
 )
 from docbatch_gui.cli.registry import cmd_registry
 from docbatch_gui.cli.webhooks import cmd_webhooks
@@ -92,10 +93,14 @@ def cmd_process(app: DocBatchApp, args: argparse.Namespace) -> int:
         if len(documents) <= MAX_DOCUMENTS_SHOWN:
             print_documents(out, app, documents)
         else:
-            out.print(
-                f"{len(documents)} documents found; list them with "
-                "`docbatch documents --job ID` (add --json for scripts)."
+            found = words().ngettext(
+                "{count} document found; list it with `docbatch documents --job ID` (add --json "
+                "for scripts).",
+                "{count} documents found; list them with `docbatch documents --job ID` (add "
+                "--json for scripts).",
+                len(documents),
             )
+            out.print(found.format(count=len(documents)))
     sender = sender_for(app.settings)
     if sender is not None and not sender.flush(WEBHOOK_FLUSH_SECONDS):
         complain("Some webhook deliveries are still pending; the next run sends them.", "yellow")
@@ -112,11 +117,14 @@ def cmd_process(app: DocBatchApp, args: argparse.Namespace) -> int:
         return ExitCode.CRITICAL  # the account refused: the rest wait until it is fixed
     if interrupted:
         left = sum(1 for j in jobs if j.state.value == "queued")
-        complain(
-            f"Interrupted: {left} job(s) left in the queue; `docbatch worker --once` or the "
+        interrupted_words = words().ngettext(
+            "Interrupted: {count} job left in the queue; `docbatch worker --once` or the "
+            "next `process --wait` continues it.",
+            "Interrupted: {count} jobs left in the queue; `docbatch worker --once` or the "
             "next `process --wait` continues them.",
-            "yellow",
+            left,
         )
+        complain(interrupted_words.format(count=left), "yellow")
     return ExitCode.OK if all(app.succeeded(j) for j in jobs) else ExitCode.FAILED
 
 
@@ -295,8 +303,16 @@ def cmd_import_yadisk(app: DocBatchApp, args: argparse.Namespace) -> int:
         name = printable(result.job.file_name)
         out.print(Text(f"job {result.job.id}: {name} {result.job.state}{note}"))
     for path, why in report.passed_over:
-        complain(f"not imported {printable(str(path))}: {why.words(Language.current)}", "yellow")
-    out.print(f"{len(report.results)} file(s) queued from Yandex.Disk")
+        complain(
+            f"not imported {printable(str(path))}: {why.words(Language.current)}", "yellow"
+        )
+    queued = len(report.results)
+    out.print(
+        words()
+        .ngettext("{count} file queued from Yandex.Disk", "{count} files queued from Yandex.Disk",
+                  queued)
+        .format(count=queued)
+    )  # fmt: skip
     return ExitCode.OK
 
 

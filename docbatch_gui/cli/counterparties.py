@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from docbatch_gui.app.facade import DocBatchApp
-from docbatch_gui.cli.output import complain, out
+from docbatch_gui.cli.output import complain, out, words
 from docbatch_gui.domain.counterparty import Counterparty
 from docbatch_gui.domain.errors import ExitCode
 from docbatch_gui.domain.normalize import normalize_number
@@ -47,7 +47,12 @@ def cmd_counterparties(app: DocBatchApp, args: argparse.Namespace) -> int:
             complain("The --forget option needs the seller's INN (10 or 12 digits).")
             return ExitCode.USAGE
         count = app.review.forget_counterparty(inn)  # NotFound → exit 3
-        out.print(Text(f"Forgot INN {inn}: {count} confirmed document(s)."))
+        forgot = words().ngettext(
+            "Forgot INN {inn}: {count} confirmed document.",
+            "Forgot INN {inn}: {count} confirmed documents.",
+            count,
+        )
+        out.print(Text(forgot.format(inn=inn, count=count)))
         return ExitCode.OK
     if args.forget_document is not None:
         inn = app.review.forget_confirmation(args.forget_document)  # NotFound → exit 3

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from docbatch_gui.app.facade import DocBatchApp
-from docbatch_gui.cli.output import complain, out
+from docbatch_gui.cli.output import complain, out, words
 from docbatch_gui.domain.errors import ExitCode
 from docbatch_gui.outbound.documents import ExportOptions, delimiter_problem, parse_since
 from docbatch_gui.outbound.layouts import Layout, parse_columns
@@ -103,7 +103,12 @@ def cmd_export(app: DocBatchApp, args: argparse.Namespace) -> int:
         print(json.dumps({"out": str(Path(args.out).resolve()), "documents": written,
                           "layout": layout.name}, ensure_ascii=False))  # fmt: skip
     else:
-        out.print(f"{written} document(s) written to {args.out} ({layout.name})", markup=False)
+        done = words().ngettext(
+            "{count} document written to {out} ({layout})",
+            "{count} documents written to {out} ({layout})",
+            written,
+        )
+        out.print(done.format(count=written, out=args.out, layout=layout.name), markup=False)
     return ExitCode.OK
 
 

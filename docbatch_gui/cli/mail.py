@@ -7,7 +7,7 @@ import json
 
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.app.mailing import MailService
-from docbatch_gui.cli.output import Language, complain, out
+from docbatch_gui.cli.output import Language, complain, out, words
 from docbatch_gui.domain.errors import ExitCode
 
 HELP = "queue the attachments of new messages in the office's IMAP mailbox"
@@ -54,9 +54,19 @@ def cmd_mail(app: DocBatchApp, args: argparse.Namespace) -> int:
         }
         print(json.dumps(body, ensure_ascii=False, indent=2))
     else:
+        said, queued = words(), len(report.queued)
+        checked = said.ngettext(
+            "{count} message, {queued}, {refused} refused",
+            "{count} messages, {queued}, {refused} refused",
+            report.messages,
+        )
+        files = said.ngettext("{count} file queued", "{count} files queued", queued)
         out.print(
-            f"{report.messages} messages, {len(report.queued)} files queued, "
-            f"{len(report.refused)} refused",
+            checked.format(
+                count=report.messages,
+                queued=files.format(count=queued),
+                refused=len(report.refused),
+            ),
             markup=False,
         )
     return ExitCode.OK

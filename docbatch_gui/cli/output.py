@@ -3,6 +3,7 @@ the consoles every command writes to (stdout for results, stderr for problems)."
 
 from __future__ import annotations
 
+import gettext
 import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -14,8 +15,10 @@ from rich.text import Text
 from docbatch_gui.app.batch_stats import requests_done, requests_total, shown_cost
 from docbatch_gui.domain.messages import LANGUAGES, Message, word
 from docbatch_gui.domain.models import BatchRecord, Document, Job, Page
+from docbatch_gui.domain.state_names import state_name
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.domain.text import printable
+from docbatch_gui.i18n import translation
 from docbatch_gui.settings.secrets import scrub_secrets
 
 if TYPE_CHECKING:
@@ -43,6 +46,12 @@ class Language:
         cls.chosen = option or setting or None
         cls.current = cls.chosen or system_language(environ)
         return cls.current
+
+
+def words() -> gettext.NullTranslations:
+    """The catalogue of this run's language: a count is worded with its ``ngettext``
+    ("1 job", "2 jobs"; "1 задание", "2 задания", "5 заданий")."""
+    return translation(Language.current)
 
 
 def system_language(environ: Mapping[str, str]) -> str:
@@ -230,10 +239,12 @@ def job_note(job: Job, hold: JobHold | None = None) -> str:
 
 
 def _state_shown(job: Job, hold: JobHold | None) -> tuple[str, str]:
-    """The state column: ``queued (held)`` in yellow for a job nothing here can start."""
+    """The state column, named by ``domain.state_names``: ``Queued (held)`` in yellow
+    for a job nothing here can start."""
+    name = state_name(job.state, Language.current)
     if hold is not None:
-        return f"{job.state.value} (held)", "yellow"
-    return job.state.value, STATE_STYLE.get(job.state, "")
+        return words().gettext("{state} (held)").format(state=name), "yellow"
+    return name, STATE_STYLE.get(job.state, "")
 
 
 def print_jobs(
@@ -322,8 +333,12 @@ def summary_line(jobs: list[Job]) -> Text:
     counts: dict[str, int] = {}
     for job in jobs:
         counts[job.state.value] = counts.get(job.state.value, 0) + 1
-    parts = [f"{n} {state.replace('_', ' ')}" for state, n in sorted(counts.items())]
-    line = Text(f"{len(jobs)} job(s): " + ", ".join(parts))
+    parts = [f"{n} {state_name(state, Language.current)}" for state, n in sorted(counts.items())]
+    line = Text(
+        words().ngettext("{count} job", "{count} jobs", len(jobs)).format(count=len(jobs))
+        + ": "
+        + ", ".join(parts)
+    )
     actual = [j.cost_actual_usd for j in jobs if j.cost_actual_usd is not None]
     if actual:
         line.append(f"; Claude cost ${sum(actual):.4f}")

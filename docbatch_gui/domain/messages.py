@@ -8,12 +8,14 @@ code and JSON-friendly parameters) around as it is: errors carry one
 wording (``Job.error``, a result's ``warnings``: what people and old readers read),
 and the front ends word it again in their own language (``Message.words``).
 
-The templates live in per-area catalogues (``texts_jobs``, ``texts_services``,
-``texts_operator``, ``texts_registry``, ``texts_pages``, and ``texts_log_*`` for log lines); the
-review reasons keep theirs in ``reasons.TEMPLATES``. A message without a code (an old
-record, a library's own text: ``Message.plain``), or with a code no catalogue knows (a
-newer version), is shown as its stored English text: never an error, never an empty
-line.
+Each code's English template lives in a per-area table (``texts_jobs``,
+``texts_services``, ``texts_operator``, ``texts_registry``, ``texts_setup``,
+``texts_pages``, ``texts_data``), marked for the gettext catalogue; the review reasons
+keep theirs in ``reasons.TEMPLATES``. Other languages word the English through
+:func:`docbatch_gui.i18n.translation` (``ngettext`` for a message worded by a number).
+A message without a code (an old record, a library's own text: ``Message.plain``),
+or with a code no table knows (a newer version), is shown as its stored English text:
+never an error, never an empty line.
 
 A parameter whose value is itself a message (``{"code", "params"}``) is worded in the
 same language, so "3 of 5 requests failed; first: …" reads as one sentence.
@@ -27,41 +29,91 @@ import string
 from collections.abc import Mapping
 from typing import Any
 
-from docbatch_gui.domain.texts_data import DATA_TEXTS
-from docbatch_gui.domain.texts_jobs import JOB_TEXTS
+from docbatch_gui.domain.state_names import STATE_NAMES, state_name
+from docbatch_gui.domain.texts_data import DATA_COUNTED, DATA_TEXTS
+from docbatch_gui.domain.texts_jobs import JOB_COUNTED, JOB_TEXTS, KIND_CONTEXT, KIND_TEXTS
 from docbatch_gui.domain.texts_log_app import LOG_APP_TEXTS
 from docbatch_gui.domain.texts_log_engine import LOG_ENGINE_TEXTS
 from docbatch_gui.domain.texts_log_services import LOG_SERVICE_TEXTS
 from docbatch_gui.domain.texts_operator import OPERATOR_TEXTS
 from docbatch_gui.domain.texts_pages import PAGE_TEXTS
-from docbatch_gui.domain.texts_registry import REGISTRY_TEXTS
-from docbatch_gui.domain.texts_services import SERVICE_TEXTS
+from docbatch_gui.domain.texts_registry import REGISTRY_TEXTS, STATUS_CONTEXT, STATUS_TEXTS
+from docbatch_gui.domain.texts_services import SERVICE_COUNTED, SERVICE_TEXTS
 from docbatch_gui.domain.texts_setup import SETUP_TEXTS
+from docbatch_gui.i18n import LANGUAGES as CATALOGUE_LANGUAGES
+from docbatch_gui.i18n import Plural, translation
 
-LANGUAGES = ("en", "ru")
+#: the languages messages are worded in: English and each language with a catalogue
+LANGUAGES = tuple(CATALOGUE_LANGUAGES)
 
-#: every catalogue of core messages; a code is defined in exactly one (a test checks)
-CATALOGUES: tuple[Mapping[str, Mapping[str, str]], ...] = (
-    JOB_TEXTS,
-    SERVICE_TEXTS,
-    OPERATOR_TEXTS,
-    REGISTRY_TEXTS,
-    SETUP_TEXTS,
-    PAGE_TEXTS,
+#: (context, code → English template) of every table of core messages; a code is in
+#: exactly one (a test checks), its words in the catalogue under that context
+CATALOGUES: tuple[tuple[str | None, Mapping[str, str | Plural]], ...] = (
+    (None, JOB_TEXTS),
+    (KIND_CONTEXT, KIND_TEXTS),
+    (None, SERVICE_TEXTS),
+    (None, OPERATOR_TEXTS),
+    (None, REGISTRY_TEXTS),
+    (STATUS_CONTEXT, STATUS_TEXTS),
+    (None, SETUP_TEXTS),
+    (None, PAGE_TEXTS),
+    (None, DATA_TEXTS),
+)
+
+#: code → {parameter: its words}: a second number in a message ("3 files, 12 pages")
+COUNTED: Mapping[str, Mapping[str, Plural]] = {**JOB_COUNTED, **SERVICE_COUNTED, **DATA_COUNTED}
+
+#: the log lines' own catalogues (code → {language: template}), until they go
+LOG_CATALOGUES: tuple[Mapping[str, Mapping[str, str]], ...] = (
     LOG_APP_TEXTS,
     LOG_ENGINE_TEXTS,
     LOG_SERVICE_TEXTS,
-    DATA_TEXTS,
 )
 
+_STATE_CODE = "state_"
 
-def template(code: str, language: str = "en") -> str | None:
-    """The template of ``code`` in ``language`` (English when that one is missing)."""
-    for catalogue in CATALOGUES:
-        texts = catalogue.get(code)
-        if texts is not None:
-            return texts.get(language) or texts.get("en")
+
+def english_template(code: str) -> tuple[str | None, str | Plural] | None:
+    """(context, English template) of ``code``, as the tables mark it."""
+    for context, table in CATALOGUES:
+        found = table.get(code)
+        if found is not None:
+            return context, found
     return None
+
+
+def template(
+    code: str, language: str = "en", params: Mapping[str, Any] | None = None
+) -> str | None:
+    """The template of ``code`` in ``language``: the catalogue's words for its English
+    (as written when the catalogue has none); for a message worded by a number, the
+    form its count in ``params`` asks for. A job state (``state_<value>``) is its name
+    in ``domain.state_names``."""
+    if code.startswith(_STATE_CODE) and code[len(_STATE_CODE) :] in STATE_NAMES:
+        return state_name(code[len(_STATE_CODE) :], language)
+    found = english_template(code)
+    if found is None:
+        for catalogue in LOG_CATALOGUES:
+            texts = catalogue.get(code)
+            if texts is not None:
+                return texts.get(language) or texts.get("en")
+        return None
+    context, english = found
+    if isinstance(english, Plural):
+        return english.form(params or {}, language)
+    words = translation(language)
+    return words.pgettext(context, english) if context else words.gettext(english)
+
+
+def counted(code: str, params: Mapping[str, Any], language: str = "en") -> dict[str, Any]:
+    """``params`` with each number ``COUNTED`` words for ``code`` put as its words
+    ("12" → "12 pages"); a count that does not fit is left as it is."""
+    out = dict(params)
+    for name, plural in COUNTED.get(code, {}).items():
+        if name in params:
+            worded = fill(plural.form(params, language), params, language)
+            out[name] = worded if worded is not None else params[name]
+    return out
 
 
 def fill(text: str, params: Mapping[str, Any], language: str = "en") -> str | None:
@@ -105,8 +157,8 @@ def word(
     """A message in ``language``; ``fallback`` (the stored English text) when the code
     is unknown or its parameters do not fit, else the code and its raw parameters."""
     params = params or {}
-    text = template(code, language) if code else None
-    worded = fill(text, params, language) if text is not None else None
+    text = template(code, language, params) if code else None
+    worded = fill(text, counted(code, params, language), language) if code and text else None
     if worded is not None:
         return worded
     if fallback is not None:

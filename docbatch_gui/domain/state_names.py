@@ -8,35 +8,36 @@ language asked for or the current one.
 
 from __future__ import annotations
 
-from docbatch_gui.domain.states import JobState
 from docbatch_gui.i18n import NP_, current_language, translation
 
 CONTEXT = "job state"
 
 
-#: state → its English name (the catalogue's msgid under :data:`CONTEXT`)
-STATE_NAMES: dict[JobState, str] = {
-    JobState.QUEUED: NP_("job state", "Queued"),
-    JobState.PREPARING: NP_("job state", "Preparing"),
-    JobState.OCR: NP_("job state", "OCR"),
-    JobState.EXTRACTING: NP_("job state", "Reading"),
-    JobState.SUBMITTED: NP_("job state", "Submitted"),
-    JobState.PROCESSING: NP_("job state", "In batch"),
-    JobState.BUILDING: NP_("job state", "Building"),
-    JobState.DONE: NP_("job state", "Done"),
-    JobState.NEEDS_REVIEW: NP_("job state", "Needs review"),
-    JobState.FAILED: NP_("job state", "Failed"),
-    JobState.TIMED_OUT: NP_("job state", "Timed out"),
-    JobState.CANCELED: NP_("job state", "Canceled"),
-    JobState.DUPLICATE: NP_("job state", "Duplicate"),
+#: state (its stored value; a ``JobState`` finds its entry too, being a ``StrEnum``) →
+#: its English name (the catalogue's msgid under :data:`CONTEXT`). Keyed by value so
+#: that ``domain.messages`` can word a message naming a state without importing the
+#: states module, which imports it.
+STATE_NAMES: dict[str, str] = {
+    "queued": NP_("job state", "Queued"),
+    "preparing": NP_("job state", "Preparing"),
+    "ocr": NP_("job state", "OCR"),
+    "extracting": NP_("job state", "Reading"),
+    "submitted": NP_("job state", "Submitted"),
+    "processing": NP_("job state", "In batch"),
+    "building": NP_("job state", "Building"),
+    "done": NP_("job state", "Done"),
+    "needs_review": NP_("job state", "Needs review"),
+    "failed": NP_("job state", "Failed"),
+    "timed_out": NP_("job state", "Timed out"),
+    "canceled": NP_("job state", "Canceled"),
+    "duplicate": NP_("job state", "Duplicate"),
 }
 
 
-def state_name(state: JobState | str, language: str | None = None) -> str:
-    """The name of ``state`` in ``language`` (the current one when None); an unknown
-    value (a newer version's state) is shown as stored."""
-    try:
-        english = STATE_NAMES[JobState(state)]
-    except ValueError:
+def state_name(state: str, language: str | None = None) -> str:
+    """The name of ``state`` (a ``JobState`` or its value) in ``language`` (the current
+    one when None); an unknown value (a newer version's state) is shown as stored."""
+    english = STATE_NAMES.get(str(state))
+    if english is None:
         return str(state)
     return translation(language or current_language()).pgettext(CONTEXT, english)

@@ -9,9 +9,12 @@ workflow (``docs/translating.md``).
 
 Call sites use the usual names so ``pybabel extract`` finds them::
 
-    from docbatch_gui.i18n import _, N_, NP_, ngettext, pgettext
+    from docbatch_gui.i18n import _, N_, NN_, NP_, ngettext, pgettext
 
-(extracted with the keywords ``N_`` and ``NP_:1c,2`` besides gettext's own).
+(extracted with the keywords ``N_``, ``NN_:1,2`` and ``NP_:1c,2`` besides gettext's
+own). ``N_``/``NP_`` mark a template kept in a table and worded later; ``NN_`` marks
+one worded by a number (a :class:`Plural`: singular, plural and the parameter that
+counts), so "1 file", "2 files" and the three Russian forms come from ``ngettext``.
 
 ``_``/``ngettext``/``pgettext`` word in the current language (:func:`set_language`);
 :func:`translation` gives one language's catalogue, for a text worded for a reader
@@ -23,7 +26,9 @@ from __future__ import annotations
 from docbatch_gui.i18n.catalogue import (
     LANGUAGES,
     N_,
+    NN_,
     NP_,
+    Plural,
     current_language,
     gettext,
     ngettext,
@@ -37,8 +42,10 @@ _ = gettext
 
 __all__ = [
     "LANGUAGES",
+    "NN_",
     "NP_",
     "N_",
+    "Plural",
     "_",
     "current_language",
     "gettext",

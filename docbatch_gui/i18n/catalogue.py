@@ -8,12 +8,15 @@ a translator's edit shows on the next start without a build step.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import gettext as _gettext
 import logging
 import os
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import platformdirs
 
@@ -37,6 +40,33 @@ def NP_(context: str, message: str) -> str:
     """Mark ``message`` under ``context`` for extraction (keyword ``NP_:1c,2``); it is
     worded where it is shown with ``pgettext(context, message)``."""
     return message
+
+
+@dataclasses.dataclass(frozen=True)
+class Plural:
+    """A message worded by a number: its English singular and plural (the catalogue's
+    ``msgid`` and ``msgid_plural``) and the parameter whose value picks the form."""
+
+    singular: str
+    plural: str
+    count: str = "count"
+
+    def form(self, params: Mapping[str, Any], language: str | None = None) -> str:
+        """The form ``params[count]`` asks for in ``language`` (the current one when
+        None); the plural when the count is missing or not a number."""
+        value = params.get(self.count)
+        try:
+            number = int(value) if value is not None else 2
+        except (TypeError, ValueError):
+            number = 2
+        words = translation(language or _state["language"])
+        return words.ngettext(self.singular, self.plural, number)
+
+
+def NN_(singular: str, plural: str, count: str = "count") -> Plural:
+    """Mark a message worded by the parameter ``count`` for extraction (keyword
+    ``NN_:1,2``); it is worded where it is shown with :meth:`Plural.form`."""
+    return Plural(singular, plural, count)
 
 
 def locale_dir() -> Path:

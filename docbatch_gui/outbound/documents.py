@@ -23,19 +23,21 @@ from openpyxl.cell import WriteOnlyCell
 from docbatch_gui.config.profile import Profile
 from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.domain.models import Document, Job
+from docbatch_gui.i18n import NP_, translation
 from docbatch_gui.outbound.files import atomic_output
 from docbatch_gui.outbound.layouts import Layout
-from docbatch_gui.outbound.lines import SHEET_NAMES, as_number, default_columns, line_table, title
+from docbatch_gui.outbound.lines import as_number, default_columns, line_table, sheet_name, title
 from docbatch_gui.outbound.text_values import date_text, number_text
 from docbatch_gui.registry.exporter import AMOUNT_FORMAT, DATE_FORMAT, escape_cell, header
 
 StateFilter = Literal["done", "needs_review", "all"]
 FORMATS = (".xlsx", ".csv", ".json")
 _NUMERIC_KINDS = ("amount", "vat")
+#: a document's review state (``review_state``) as the export's Review column names it
 _REVIEW_WORDS = {
-    "needs_review": {"en": "needs review", "ru": "на проверке"},
-    "confirmed": {"en": "confirmed", "ru": "подтверждено"},
-    "done": {"en": "done", "ru": "готово"},
+    "needs_review": NP_("review state", "needs review"),
+    "confirmed": NP_("review state", "confirmed"),
+    "done": NP_("review state", "done"),
 }
 
 
@@ -151,7 +153,9 @@ class _Cells:
                 found = [document.confidence.get(k, 0.0) for k, v in document.fields.items() if v]
                 return round(min(found), 2) if found else None
             case "review":
-                return _REVIEW_WORDS[review_state(document)][self.language]
+                return translation(self.language).pgettext(
+                    "review state", _REVIEW_WORDS[review_state(document)]
+                )
             case "reasons":
                 words = [c.words(self.language, self.labels) for c in document.review_codes]
                 return "; ".join(words) or None
@@ -232,7 +236,7 @@ def _write_lines_sheet(
 ) -> None:
     """The sheet of lines: one row per line, tied to its document."""
     columns = layout.lines or default_columns(profile)
-    sheet = workbook.create_sheet(SHEET_NAMES.get(options.language, SHEET_NAMES["en"]))
+    sheet = workbook.create_sheet(sheet_name(options.language))
     titles = [title(c, profile, options.language) for c in columns]
     header(sheet, titles, [max(8, min(50, len(t) + 4)) for t in titles])
     for values in line_table(pairs, profile, columns):

@@ -21,6 +21,7 @@ from typing import Any
 
 from docbatch_gui.config.profile import Profile
 from docbatch_gui.domain.errors import ConfigError, NotFound
+from docbatch_gui.i18n import NP_, translation
 from docbatch_gui.outbound.lines import LineColumn, known_keys
 from docbatch_gui.storage.health import private_folder, write_private
 from docbatch_gui.system.names import name_problem
@@ -28,19 +29,22 @@ from docbatch_gui.system.names import name_problem
 ALL = "all"
 _NAME_RE = re.compile(r"^[\w\-]{1,64}$")
 
-#: the default header of each column that is not a field, by language
-BUILT_IN_HEADERS: dict[str, dict[str, str]] = {
-    "job": {"en": "Job", "ru": "Задание"},
-    "document": {"en": "Document id", "ru": "Документ id"},
-    "file": {"en": "File", "ru": "Файл"},
-    "folder": {"en": "Folder", "ru": "Папка"},
-    "pages": {"en": "Pages", "ru": "Страницы"},
-    "type": {"en": "Type", "ru": "Тип"},
-    "confidence": {"en": "Confidence", "ru": "Уверенность"},
-    "review": {"en": "Review", "ru": "Проверка"},
-    "reasons": {"en": "Review reasons", "ru": "Причины проверки"},
-    "confirmed_by": {"en": "Confirmed by", "ru": "Кто подтвердил"},
-    "confirmed_at": {"en": "Confirmed at", "ru": "Когда подтверждено"},
+#: the catalogue's context of a column's default header
+HEADER_CONTEXT = "export column"
+#: the default header of each column that is not a field, in English (worded in the
+#: export's language from the catalogue)
+BUILT_IN_HEADERS: dict[str, str] = {
+    "job": NP_("export column", "Job"),
+    "document": NP_("export column", "Document id"),
+    "file": NP_("export column", "File"),
+    "folder": NP_("export column", "Folder"),
+    "pages": NP_("export column", "Pages"),
+    "type": NP_("export column", "Type"),
+    "confidence": NP_("export column", "Confidence"),
+    "review": NP_("export column", "Review"),
+    "reasons": NP_("export column", "Review reasons"),
+    "confirmed_by": NP_("export column", "Confirmed by"),
+    "confirmed_at": NP_("export column", "Confirmed at"),
 }
 #: the built-in columns of ``all`` before and after the fields
 _LEADING = ("job", "file", "pages", "type")
@@ -60,8 +64,8 @@ class Column:
             spec = next((f for f in profile.fields if f.key == name), None)
             labels = spec.labels if spec else {}
             return labels.get(language) or labels.get("en") or name
-        names = BUILT_IN_HEADERS.get(self.key, {})
-        return names.get(language) or names.get("en") or self.key
+        english = BUILT_IN_HEADERS.get(self.key)
+        return translation(language).pgettext(HEADER_CONTEXT, english) if english else self.key
 
 
 @dataclass(frozen=True)

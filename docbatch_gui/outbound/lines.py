@@ -20,18 +20,25 @@ from typing import Any
 from docbatch_gui.config.profile import Profile
 from docbatch_gui.domain.lines import NUMERIC_KEYS, Line, decimal
 from docbatch_gui.domain.models import Document, Job
+from docbatch_gui.i18n import NP_, translation
 
-#: the sheet's name, by language (a contract: scripts open it by name)
-SHEET_NAMES = {"en": "Lines", "ru": "Строки"}
-#: the columns that tie a line to its document, with their headers
-_LEADING: tuple[tuple[str, dict[str, str]], ...] = (
-    ("job", {"en": "Job", "ru": "Задание"}),
-    ("file", {"en": "File", "ru": "Файл"}),
-    ("document_number", {"en": "Document number", "ru": "Номер документа"}),
-    ("document_date", {"en": "Document date", "ru": "Дата документа"}),
-    ("seller_inn", {"en": "Seller INN", "ru": "ИНН продавца"}),
+#: the sheet's name in English, worded in the export's language (a contract: scripts
+#: open it by name, "Lines" or "Строки")
+SHEET_NAME = NP_("export sheet", "Lines")
+#: the columns that tie a line to its document, with their headers (context
+#: ``layouts.HEADER_CONTEXT``, as the document columns')
+_LEADING: tuple[tuple[str, str], ...] = (
+    ("job", NP_("export column", "Job")),
+    ("file", NP_("export column", "File")),
+    ("document_number", NP_("export column", "Document number")),
+    ("document_date", NP_("export column", "Document date")),
+    ("seller_inn", NP_("export column", "Seller INN")),
+    ("page", NP_("export column", "Page")),
 )
-_PAGE = {"en": "Page", "ru": "Страница"}
+
+
+def sheet_name(language: str) -> str:
+    return translation(language).pgettext("export sheet", SHEET_NAME)
 
 
 @dataclass(frozen=True)
@@ -45,22 +52,20 @@ class LineColumn:
 
 
 def default_columns(profile: Profile) -> tuple[LineColumn, ...]:
-    keys = [key for key, _ in _LEADING] + list(profile.line_keys) + ["page"]
+    keys = [key for key, _ in _LEADING[:-1]] + list(profile.line_keys) + ["page"]
     return tuple(LineColumn(key) for key in keys)
 
 
 def known_keys(profile: Profile) -> set[str]:
-    return {key for key, _ in _LEADING} | set(profile.line_keys) | {"page"}
+    return {key for key, _ in _LEADING} | set(profile.line_keys)
 
 
 def title(column: LineColumn, profile: Profile, language: str) -> str:
     if column.header:
         return column.header
-    for key, names in _LEADING:
+    for key, english in _LEADING:
         if key == column.key:
-            return names.get(language) or names["en"]
-    if column.key == "page":
-        return _PAGE.get(language) or _PAGE["en"]
+            return translation(language).pgettext("export column", english)
     return profile.line_label(column.key, language)
 
 

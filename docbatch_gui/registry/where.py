@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from docbatch_gui.domain.models import Document
+from docbatch_gui.i18n import NP_, translation
 
 __all__ = ["DEFAULT_PATHS", "matched_locations", "value_location", "where_text"]
 
@@ -30,15 +31,16 @@ def value_location(document: Document, path: str) -> dict[str, Any] | None:
     return dict(location)
 
 
-#: the word before a page number, per language ("стр. 1" in a Russian export)
-PAGE_WORDS = {"en": "p.", "ru": "стр."}
+#: the word before a page number ("p. 1"; "стр. 1" in a Russian export)
+PAGE_WORD = NP_("page number", "p.")
 
 
 def where_text(location: Mapping[str, Any], language: str = "en") -> str:
     """ "p. 1 [0.166, 0.170, 0.274, 0.185]": the page in the file, and the box in
     fractions of its width and height from the top-left corner."""
     box = ", ".join(f"{float(v):.3f}" for v in location["box"])
-    return f"{PAGE_WORDS.get(language, 'p.')} {location['page']} [{box}]"
+    page = translation(language).pgettext("page number", PAGE_WORD)
+    return f"{page} {location['page']} [{box}]"
 
 
 def matched_locations(

@@ -121,7 +121,7 @@ CASES = [
     Case(("retry", "{queued}"), WRONG_STATE, ("queued.pdf", "already waiting")),
     Case(("retry", "{done}"), WRONG_STATE, ("corrected or confirmed by a person", "--force")),
     Case(("cancel", MISSING), NOT_FOUND, ("No job 999999", "`docbatch jobs`")),
-    Case(("cancel", "{done}"), WRONG_STATE, ("done.pdf", "is done already")),
+    Case(("cancel", "{done}"), WRONG_STATE, ("done.pdf", "is Done already")),
     Case(
         ("registry", "import", "/nowhere/ledger.xlsx", "--config", "{config}"),
         NOT_FOUND,
@@ -277,7 +277,7 @@ def test_several_ids_each_get_their_line_and_the_others_are_done(
     assert code == ExitCode.NOT_FOUND  # the first refusal's
     assert [line.split(":")[0].split(" in ")[0] for line in lines(captured.err)] == [
         "No job 999999",
-        f"Job {data.done} (done.pdf) is done already",
+        f"Job {data.done} (done.pdf) is Done already",
         "No job 999999",
     ]
 

@@ -130,7 +130,7 @@ def test_a_confirmed_invoice_flags_the_next_one_with_another_vat_rate(
     assert (
         main(["--data-dir", str(settings.data_dir), "counterparties", "--forget", SELLER_INN]) == 0
     )
-    assert "Forgot INN 7701234560: 2 confirmed document(s)." in capsys.readouterr().out
+    assert "Forgot INN 7701234560: 2 confirmed documents." in capsys.readouterr().out
     assert cli_json(settings, capsys, "counterparties", "--json") == []
     app.close()
 
@@ -260,4 +260,4 @@ def test_one_document_can_be_forgotten_and_forget_reads_the_inn_as_the_checks_do
     assert main([*data, "counterparties", "--forget", ""]) == 2
     assert "--forget option needs the seller's INN" in capsys.readouterr().err
     assert main([*data, "counterparties", "--forget", "7707 083 893"]) == 0
-    assert "Forgot INN 7707083893: 1 confirmed document(s)." in capsys.readouterr().out
+    assert "Forgot INN 7707083893: 1 confirmed document." in capsys.readouterr().out

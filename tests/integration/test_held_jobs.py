@@ -58,7 +58,7 @@ def test_jobs_json_names_what_a_held_job_lacks_and_what_lifts_it(
     capsys.readouterr()
     assert main(["--data-dir", str(held_data), "jobs"]) == ExitCode.OK
     table = capsys.readouterr().out
-    assert "queued (held)" in table
+    assert "Queued (held)" in table
 
 
 def test_the_forecast_does_not_price_a_held_job(held_data: Path) -> None:
@@ -86,7 +86,7 @@ def test_process_wait_does_not_wait_on_a_held_job(held_data: Path) -> None:
     used to last for ever. Now the command ends at once with the reason, exit 4."""
     result = cli(held_data, "process", "--wait", str(INVOICE), timeout=90)
     assert result.returncode == ExitCode.WRONG_STATE, result.stderr
-    assert "1 job(s) held, not waited for" in result.stderr
+    assert "1 job held, not waited for" in result.stderr
     assert "no Anthropic API key is set" in result.stderr
     russian = cli(held_data, "--lang", "ru", "process", "--wait", str(INVOICE), timeout=90)
     assert russian.returncode == ExitCode.WRONG_STATE

@@ -162,7 +162,7 @@ def test_sigterm_stops_at_once_and_requeues_running_jobs(tmp_path: Path) -> None
     process.send_signal(signal.SIGTERM)
     _, stderr = process.communicate(timeout=120)
     assert process.returncode == 1, stderr
-    assert "Interrupted: 1 job(s) left in the queue" in stderr, stderr
+    assert "Interrupted: 1 job left in the queue" in stderr, stderr
     (job,) = cli_json(data, "jobs")
     assert job["state"] == "queued", job  # it stopped mid-render, not after finishing
     # A spare child that was still starting when the signal came exits at its first

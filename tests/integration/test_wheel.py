@@ -28,7 +28,9 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 
 SAMPLE = "en_invoice_INV-2024-0042.pdf"
 #: what building a wheel needs from the checkout (a copy keeps build/ and egg-info out of it)
-SOURCES = ("pyproject.toml", "README.md", "docbatch_gui")
+SOURCES = ("pyproject.toml", "setup.py", "README.md", "docbatch_gui")
+#: the compiled catalogues the build writes from the .po sources (setup.py)
+CATALOGUES = ("docbatch_gui/resources/locale/ru/LC_MESSAGES/docbatch.mo",)
 
 
 def run(command: list[str], *, env: dict[str, str], cwd: Path, timeout: float = 180) -> str:
@@ -51,7 +53,8 @@ def data_files() -> set[str]:
 def build_wheel(tmp: Path, env: dict[str, str]) -> Path:
     source = tmp / "source"
     source.mkdir()
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
+    # no .mo: a checkout may hold one compiled at first use; the build must make its own
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "*.mo")
     for name in SOURCES:
         if (REPO / name).is_dir():
             shutil.copytree(REPO / name, source / name, ignore=ignore)
@@ -103,8 +106,11 @@ def test_the_installed_wheel_processes_a_sample_and_passes_the_self_test(tmp_pat
     env = clean_env(tmp)
     wheel = build_wheel(tmp, env)
     with zipfile.ZipFile(wheel) as archive:
-        missing = data_files() - set(archive.namelist())
-    assert not missing, f"data files missing from the wheel: {sorted(missing)}"
+        members = set(archive.namelist())
+        missing = (data_files() | set(CATALOGUES)) - members
+        assert not missing, f"data files missing from the wheel: {sorted(missing)}"
+        compiled = archive.read(CATALOGUES[0])
+    assert "задание".encode() in compiled, "the .mo holds the Russian of the .po"
 
     venv = make_venv(tmp, wheel, env)
     bin_dir = venv / "bin"
@@ -126,6 +132,8 @@ def test_the_installed_wheel_processes_a_sample_and_passes_the_self_test(tmp_pat
     assert package.is_relative_to(venv), package
     assert resources.is_relative_to(venv), resources
     assert not package.is_relative_to(REPO.resolve())
+    # installed compiled: nothing needs compiling at first run
+    assert (resources / "locale" / "ru" / "LC_MESSAGES" / "docbatch.mo").is_file()
 
     sample = work / SAMPLE
     shutil.copy2(resources / "samples" / SAMPLE, sample)

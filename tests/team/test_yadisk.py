@@ -70,7 +70,7 @@ def test_oauth_folder_and_cli(tmp_path: Path, tree: dict[str, bytes]) -> None:
         result = cli(tmp_path / "data", *command, env=env)
         refused = cli(tmp_path / "d2", *command, env={**env, "YADISK_TOKEN": "bad"})
     assert result.returncode == 0, result.stderr
-    assert "2 file(s) queued" in result.stdout
+    assert "2 files queued from Yandex.Disk" in result.stdout
     assert refused.returncode == 8 and "401" in refused.stderr  # the account: its token
 
 

@@ -64,16 +64,16 @@ def test_recovered_jobs_are_logged_in_russian_with_their_state_worded(
     english = sorted(r.getMessage() for r in caplog.records)
     assert english == sorted(
         [
-            f"recovered job {requeued.id} (a.pdf) → queued",
-            f"recovered job {failing.id} (b.pdf) → failed",
+            f"recovered job {requeued.id} (a.pdf) → Queued",
+            f"recovered job {failing.id} (b.pdf) → Failed",
             f"job {leased.id} (c.pdf) is running on a worker; left to it",
         ]
     )
     russian = sorted(m.words("ru") for m in _messages(caplog))
     assert russian == sorted(
         [
-            f"задание {requeued.id} (a.pdf) восстановлено → в очереди",
-            f"задание {failing.id} (b.pdf) восстановлено → ошибка",
+            f"задание {requeued.id} (a.pdf) восстановлено → В очереди",
+            f"задание {failing.id} (b.pdf) восстановлено → Ошибка",
             f"задание {leased.id} (c.pdf) выполняется другим обработчиком; оставлено ему",
         ]
     )

@@ -73,7 +73,7 @@ def test_say_logs_english_and_carries_the_message(caplog: pytest.LogCaptureFixtu
     assert record.getMessage().startswith("a.pdf: the PDF has 12 pages")
     message = worded_line(record)
     assert isinstance(message, Message) and message.code == "crashed_repeatedly"
-    assert message.words("ru").startswith("a.pdf: в PDF 12 стр.")
+    assert message.words("ru").startswith("a.pdf: в PDF 12 страниц")
     assert record.funcName == "test_say_logs_english_and_carries_the_message"
 
 

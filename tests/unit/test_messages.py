@@ -1,60 +1,20 @@
-"""Core messages: every code worded in every language, with the same placeholders;
-errors, jobs and registry warnings keep their code beside their English text."""
+"""Core messages: worded from their code in the reader's language; errors, jobs and
+registry warnings keep their code beside their English text. (The catalogue itself,
+every code's template and its Russian: ``test_catalogue_words.py``.)"""
 
 from __future__ import annotations
 
 import json
 import pickle
 
-import pytest
-
 from docbatch_gui.domain.errors import UnsupportedInput
 from docbatch_gui.domain.messages import (
-    CATALOGUES,
-    LANGUAGES,
     Message,
     coded,
-    fill,
-    placeholders,
     stored,
     word,
 )
-from docbatch_gui.domain.reasons import TEMPLATES
 from docbatch_gui.domain.registry import SearchResult
-
-ALL_CODES = [(code, texts) for catalogue in CATALOGUES for code, texts in catalogue.items()]
-
-
-@pytest.mark.parametrize(("code", "texts"), ALL_CODES, ids=[c for c, _ in ALL_CODES])
-def test_every_code_is_worded_in_every_language_with_the_same_placeholders(
-    code: str, texts: dict[str, str]
-) -> None:
-    missing = [language for language in LANGUAGES if not texts.get(language)]
-    assert not missing, f"{code}: no text in {missing}"
-    names = {language: placeholders(texts[language]) for language in LANGUAGES}
-    assert len({frozenset(n) for n in names.values()}) == 1, f"{code}: placeholders {names}"
-
-
-def test_a_code_is_defined_once_and_not_as_a_review_reason() -> None:
-    seen: set[str] = set()
-    for catalogue in CATALOGUES:
-        twice = seen & set(catalogue)
-        assert not twice, f"defined twice: {sorted(twice)}"
-        seen |= set(catalogue)
-    assert not seen & set(TEMPLATES), "a message code shadows a review reason"
-
-
-def _sample(name: str) -> object:
-    return 1.5 if name in {"size_mb", "max_mb", "best", "threshold", "score", "ratio"} else 7
-
-
-@pytest.mark.parametrize(("code", "texts"), ALL_CODES, ids=[c for c, _ in ALL_CODES])
-def test_every_template_formats_with_numbers_for_its_placeholders(
-    code: str, texts: dict[str, str]
-) -> None:
-    for language in LANGUAGES:
-        params = {name: _sample(name) for name in placeholders(texts[language])}
-        assert fill(texts[language], params, language) is not None, (code, language)
 
 
 def test_words_in_russian_and_english() -> None:

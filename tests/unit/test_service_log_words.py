@@ -136,11 +136,11 @@ def test_a_webhook_nobody_receives_is_kept_and_said_so(
         assert deliver_pending(settings, outbox) == (0, 1)
     (record,) = caplog.records
     assert record.getMessage() == (
-        f"webhook for job {job.id} (needs_review) failed: the receiver cannot be reached; "
+        f"webhook for job {job.id} (Needs review) failed: the receiver cannot be reached; "
         "kept for `docbatch webhooks --resend`"
     )
     assert russian(record) == (
-        f"веб-хук задания {job.id} (требует проверки) не доставлен: получатель недоступен; "
+        f"веб-хук задания {job.id} (Требует проверки) не доставлен: получатель недоступен; "
         "сохранён для `docbatch webhooks --resend`"
     )
     (failed,) = outbox.failed()

@@ -1,0 +1,92 @@
+"""The command line words every count with ``ngettext`` in the run's language:
+"1 job", "2 jobs"; "1 задание", "2 задания", "5 заданий", "21 задание"; and names job
+states from ``domain.state_names``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from docbatch_gui.cli.budget import forecast_line
+from docbatch_gui.cli.output import Language, _state_shown, summary_line
+from docbatch_gui.domain.models import Job
+from docbatch_gui.domain.states import JobState
+from docbatch_gui.engine.budget import Forecast
+
+
+@pytest.fixture
+def language() -> Iterator[type[Language]]:
+    before = Language.current
+    yield Language
+    Language.current = before
+
+
+def job(job_id: int, state: JobState = JobState.DONE) -> Job:
+    return Job(
+        id=job_id,
+        file_name=f"f{job_id}.pdf",
+        source_path=f"/in/f{job_id}.pdf",
+        sha256=f"{job_id:064x}",
+        size=1,
+        mode="offline",
+        state=state,
+        phase=None,
+    )
+
+
+@pytest.mark.parametrize(
+    ("count", "english", "russian"),
+    [
+        (1, "1 job: 1 Done", "1 задание: 1 Готово"),
+        (2, "2 jobs: 2 Done", "2 задания: 2 Готово"),
+        (5, "5 jobs: 5 Done", "5 заданий: 5 Готово"),
+        (21, "21 jobs: 21 Done", "21 задание: 21 Готово"),
+    ],
+)
+def test_the_summary_line_counts_jobs_in_both_languages(
+    language: type[Language], count: int, english: str, russian: str
+) -> None:
+    jobs = [job(i) for i in range(count)]
+    language.current = "en"
+    assert summary_line(jobs).plain == english
+    language.current = "ru"
+    assert summary_line(jobs).plain == russian
+
+
+@pytest.mark.parametrize(
+    ("pages", "files", "requests", "english", "russian"),
+    [
+        (1, 1, 1, "for 1 page of 1 file in 1 request", "за 1 страницу из 1 файла в 1 запросе"),
+        (2, 2, 2, "for 2 pages of 2 files in 2 requests", "за 2 страницы из 2 файлов в 2 запросах"),
+        (5, 5, 5, "for 5 pages of 5 files in 5 requests", "за 5 страниц из 5 файлов в 5 запросах"),
+        (21, 21, 21, "for 21 pages of 21 files", "за 21 страницу из 21 файла в 21 запросе"),
+    ],
+)
+def test_the_forecast_words_each_count_in_its_case(
+    language: type[Language], pages: int, files: int, requests: int, english: str, russian: str
+) -> None:
+    forecast = Forecast(
+        0.5, 0.4, 0.6, pages=pages, jobs=files, requests=requests, model="m",
+        rendered_pages=pages, modes=["sync"],
+    )  # fmt: skip
+    language.current = "en"
+    assert english in forecast_line(forecast)
+    assert "(s)" not in forecast_line(forecast)
+    language.current = "ru"
+    assert russian in forecast_line(forecast)
+
+
+def test_the_forecast_counts_the_pages_not_rendered_yet(language: type[Language]) -> None:
+    forecast = Forecast(0.5, 0.4, 0.6, pages=7, jobs=1, requests=1, model="m", rendered_pages=2)
+    language.current = "en"
+    assert "; 5 pages counted from the files, not rendered yet." in forecast_line(forecast)
+    language.current = "ru"
+    assert "; 5 страниц подсчитано по файлам, ещё не отрисовано." in forecast_line(forecast)
+
+
+def test_the_state_column_names_the_state_in_the_run_language(language: type[Language]) -> None:
+    language.current = "ru"
+    assert _state_shown(job(1, JobState.PROCESSING), None)[0] == "В пакете"
+    language.current = "en"
+    assert _state_shown(job(1, JobState.NEEDS_REVIEW), None)[0] == "Needs review"
