@@ -16,7 +16,7 @@ from pathlib import Path
 
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.domain.messages import english
-from docbatch_gui.domain.said import cause, say
+from docbatch_gui.domain.said import cause
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.domain.text import printable
 from docbatch_gui.sources.watch import FolderWatcher, Ledger, Taken
@@ -64,7 +64,7 @@ class WatchService:
     def start(self) -> None:
         if self.folders:
             folders = ", ".join(str(f) for f in self.folders)
-            say(log, logging.INFO, "log_watching", folders=folders)
+            log.info("watching %s", folders)
             self.watcher.start()
 
     def stop(self) -> None:
@@ -167,7 +167,7 @@ class WatchService:
     def _tell(self, line: str, level: int) -> None:
         """One line to the log (worded again in the window's language) and to
         ``notify``, which words a coded line in its own language (``words_of``)."""
-        say(log, level, "log_watched_folder", line=cause(line))
+        log.log(level, "watched folder %s", line)
         self.notify(line)
 
 

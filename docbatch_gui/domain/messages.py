@@ -8,7 +8,7 @@ for people and old readers (``Job.error``, a result's ``warnings``); the front e
 word the code again in their own language.
 
 The templates live in per-area catalogues (``texts_jobs``, ``texts_services``,
-``texts_operator``, ``texts_registry``, ``texts_pages``, and ``texts_log_*`` for log lines); the
+``texts_operator``, ``texts_registry``, ``texts_pages``, ``texts_notices``…); the
 review reasons keep theirs in ``reasons.TEMPLATES``. A message without a code, or
 with a code no catalogue knows (an old record, a newer version), is shown as its
 stored English text: never an error, never an empty line.
@@ -27,9 +27,7 @@ from typing import Any
 
 from docbatch_gui.domain.texts_data import DATA_TEXTS
 from docbatch_gui.domain.texts_jobs import JOB_TEXTS
-from docbatch_gui.domain.texts_log_app import LOG_APP_TEXTS
-from docbatch_gui.domain.texts_log_engine import LOG_ENGINE_TEXTS
-from docbatch_gui.domain.texts_log_services import LOG_SERVICE_TEXTS
+from docbatch_gui.domain.texts_notices import NOTICE_TEXTS
 from docbatch_gui.domain.texts_operator import OPERATOR_TEXTS
 from docbatch_gui.domain.texts_pages import PAGE_TEXTS
 from docbatch_gui.domain.texts_registry import REGISTRY_TEXTS
@@ -46,9 +44,7 @@ CATALOGUES: tuple[Mapping[str, Mapping[str, str]], ...] = (
     REGISTRY_TEXTS,
     SETUP_TEXTS,
     PAGE_TEXTS,
-    LOG_APP_TEXTS,
-    LOG_ENGINE_TEXTS,
-    LOG_SERVICE_TEXTS,
+    NOTICE_TEXTS,
     DATA_TEXTS,
 )
 

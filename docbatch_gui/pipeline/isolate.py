@@ -29,7 +29,6 @@ import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
-from docbatch_gui.domain.said import say
 from docbatch_gui.frozen import child_command
 from docbatch_gui.system import processes
 
@@ -84,7 +83,7 @@ def kill_group(pgid: int, *, confirm_within: float = 5.0) -> bool:
             processes.forget(pgid)
             return True
         time.sleep(0.01)
-    say(log, logging.ERROR, "log_group_survived", group=pgid, seconds=confirm_within)
+    log.error("process group %s survived SIGKILL for %.1fs", pgid, confirm_within)
     return False
 
 

@@ -31,7 +31,6 @@ from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource
 
 from docbatch_gui.domain.errors import ConfigError, NotFound
-from docbatch_gui.domain.said import say
 from docbatch_gui.settings.keystore import secret_home
 from docbatch_gui.settings.paths import settings_path
 from docbatch_gui.settings.secrets import (
@@ -102,11 +101,11 @@ def read_settings_file(model: type[BaseSettings], path: Path | None = None) -> d
     for key, value in data.items():
         alias = aliases.get(str(key).upper())
         if alias is None:
-            say(log, logging.WARNING, "log_setting_unknown", key=str(key), path=str(path))
+            log.warning("unknown setting %s in %s is ignored", str(key), str(path))
         elif alias in REFUSED_IN_FILE:
             raise ConfigError.coded("settings_file_secret", {"name": alias, "path": str(path)})
         elif alias in SECRET_VARIABLES:
-            say(log, logging.WARNING, "log_setting_secret_in_file", name=alias, path=str(path))
+            log.warning("%s in %s is ignored: secrets live in the keyring", alias, str(path))
         else:
             values[alias] = value
     return values

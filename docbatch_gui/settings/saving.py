@@ -8,7 +8,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from docbatch_gui.domain.errors import ConfigError
-from docbatch_gui.domain.said import say
 from docbatch_gui.settings.file import (
     SECRET_VARIABLES,
     URI_VARIABLES,
@@ -63,7 +62,7 @@ def save_settings(values: Mapping[str, Any]) -> Settings:
     stored = {k: v for k, v in sorted(merged.items()) if not _is_default(k, v)}
     store_secrets(secrets)
     write_atomically(path, stored)
-    say(log, logging.INFO, "log_settings_saved", path=str(path), count=len(stored))
+    log.info("settings saved to %s (%s values differ from the defaults)", str(path), len(stored))
     return load_settings()
 
 
