@@ -90,11 +90,11 @@ class WatchService:
                 if report.passed_over
                 else {"code": "watch_type_unsupported"}
             )
-            self._say("watch_not_taken", logging.WARNING, folder=folder, file=name, why=why)
+            self._notice("watch_not_taken", logging.WARNING, folder=folder, file=name, why=why)
             if self.move:
                 self._move(path, folder, "failed")
             return
-        self._say("watch_queued", folder=folder, file=name, job=job.id)
+        self._notice("watch_queued", folder=folder, file=name, job=job.id)
         self.wake()
 
     def _move_finished(self) -> None:
@@ -121,7 +121,7 @@ class WatchService:
             if _changed(path, taken):
                 self._truncated.pop(taken.path, None)
                 self.ledger.moved(taken.path, "changed")
-                self._say("watch_changed", folder=folder, file=printable(path.name), job=job.id)
+                self._notice("watch_changed", folder=folder, file=printable(path.name), job=job.id)
                 continue
             if job.error_code == "pdf_truncated" and not self._settled(taken):
                 continue  # the copier may still be writing: wait before failed/
@@ -146,27 +146,27 @@ class WatchService:
             target_dir.mkdir(exist_ok=True)
             shutil.move(path, target)
         except OSError as exc:
-            self._say("watch_not_moved", logging.WARNING, folder=folder, file=name,
+            self._notice("watch_not_moved", logging.WARNING, folder=folder, file=name,
                       subfolder=subfolder, error=cause(exc))  # fmt: skip
             if not path.exists():
                 self.ledger.moved(str(path), "gone")
             return
         self.ledger.moved(str(path), f"moved:{subfolder}")
-        self._say("watch_moved", folder=folder, file=name, subfolder=subfolder)
+        self._notice("watch_moved", folder=folder, file=name, subfolder=subfolder)
 
     def _problem(self, folder: Path, message: str | None) -> None:
         if message is None:
-            self._say("watch_folder_back", logging.WARNING, folder=folder)
+            self._notice("watch_folder_back", logging.WARNING, folder=folder)
         else:
             self._tell(message, logging.WARNING)
 
-    def _say(self, code: str, level: int = logging.INFO, **params: object) -> None:
+    def _notice(self, code: str, level: int = logging.INFO, **params: object) -> None:
         plain = {k: str(v) if isinstance(v, Path) else v for k, v in params.items()}
         self._tell(english(code, **plain), level)
 
     def _tell(self, line: str, level: int) -> None:
-        """One line to the log (worded again in the window's language) and to
-        ``notify``, which words a coded line in its own language (``words_of``)."""
+        """One English line to the log, and the line to ``notify``, which words a
+        coded line in its own language (``words_of``)."""
         log.log(level, "watched folder %s", line)
         self.notify(line)
 
