@@ -230,6 +230,10 @@ async def test_job_events_read_in_the_interface_language_and_records_are_technic
     widget.technical.setChecked(True)
     english_line = widget.lines_shown()[-1]
     assert "job 7 (a.pdf) failed [unsupported]: a.pdf: the PDF is password" in english_line
+    key = "sk-ant-api03-" + "x" * 40  # an error quoting a key: never shown
+    bridge.jobs_changed.emit([a_job(JobState.TIMED_OUT, error=f"refused {key}")])
+    await flushed(widget, 5)
+    assert "refused" in widget.lines_shown()[-1] and key not in widget.lines_shown()[-1]
 
 
 @pytest.mark.asyncio

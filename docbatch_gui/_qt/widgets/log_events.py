@@ -22,11 +22,11 @@ from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.state_names import state_name
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.domain.text import printable
+from docbatch_gui.engine.job_log import ENDED_BADLY
+from docbatch_gui.settings.secrets import scrub_secrets
 
 #: the source an event line names (its area reads "Processing")
 SOURCE = "docbatch_gui.engine"
-
-ENDED_BADLY = frozenset({JobState.FAILED, JobState.TIMED_OUT})
 
 
 class JobEvents(QObject):
@@ -81,6 +81,8 @@ class JobEvents(QObject):
         self._post(logging.ERROR, self.tr("The queue stopped: {0}").format(message))
 
     def _post(self, level: int, text: str) -> None:
+        """One event line; a secret an error quotes never reaches the panel or a copy."""
+        text = printable(scrub_secrets(text), lines=True)
         self.panel.post(
             LogLine(time.time(), level, logging.getLevelName(level), SOURCE, text, technical=False)
         )
