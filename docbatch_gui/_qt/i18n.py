@@ -13,7 +13,6 @@ from PySide6.QtCore import QLibraryInfo, QLocale, QSettings, QTranslator
 from PySide6.QtWidgets import QApplication
 
 from docbatch_gui._qt.queue.jobs_model import refresh_labels
-from docbatch_gui.domain.said import say
 from docbatch_gui.resources import resources_dir
 
 log = logging.getLogger(__name__)
@@ -60,7 +59,7 @@ def _load(app: QApplication, language: str) -> None:
         app.installTranslator(ours)
         _installed.append(ours)
     else:
-        say(log, logging.WARNING, "log_no_translation", path=str(path))
+        log.warning("no translation file %s; the interface stays in English", str(path))
     qt_base = QTranslator(app)  # Qt's own dialogs (file dialogs, message box buttons)
     if qt_base.load(
         f"qtbase_{language}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)

@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING
 from docbatch_gui._qt.qt_libraries import check_before_qt
 from docbatch_gui.domain.errors import ConfigError, DocBatchError
 from docbatch_gui.domain.messages import Message
-from docbatch_gui.domain.said import say
 from docbatch_gui.frozen import dispatch_child
 from docbatch_gui.storage.health import storage_error
 
@@ -152,7 +151,7 @@ def stop_on_signals(window: object) -> None:
     assert isinstance(window, MainWindow)
 
     def stop(signum: int, _frame: object) -> None:
-        say(log, logging.INFO, "log_signal_stop", signal=signum)
+        log.info("signal %s: stopping; running steps resume on the next start", signum)
         if not window.shutting_down:
             spawn(window.shutdown())
 

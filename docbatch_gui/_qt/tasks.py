@@ -7,8 +7,6 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from docbatch_gui.domain.said import cause, say
-
 log = logging.getLogger(__name__)
 
 _running: set[asyncio.Task[Any]] = set()
@@ -27,9 +25,7 @@ def spawn(
             return
         error = done.exception()
         if error is not None:
-            say(
-                log, logging.ERROR, "log_background_step_failed", error=cause(error), exc_info=error
-            )
+            log.error("%s", error, exc_info=error)
             if on_error is not None:
                 on_error(error)
 

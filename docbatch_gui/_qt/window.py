@@ -30,6 +30,7 @@ from docbatch_gui._qt.settings.tab import SettingsTab
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.dialogs import ask
 from docbatch_gui._qt.widgets.fit import ScrollingTabs, fit_to_screen
+from docbatch_gui._qt.widgets.log_events import JobEvents
 from docbatch_gui._qt.widgets.log_panel import LogPanel
 from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui._qt.widgets.watch_status import WatchStatus
@@ -78,6 +79,7 @@ class MainWindow(QMainWindow):
         self.queue_tab.budget_bar.settings_saved.connect(self._budget_raised)
 
         self.log_panel = LogPanel()
+        self.log_events = JobEvents(ctx.bridge, self.log_panel)
         self.log_dock = QDockWidget(self.tr("Log"), self)
         self.log_dock.setObjectName("log_dock")
         self.log_dock.setWidget(self.log_panel)

@@ -33,7 +33,6 @@ from docbatch_gui.app.mailing import MailService
 from docbatch_gui.app.watching import WatchService
 from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.domain.models import Job
-from docbatch_gui.domain.said import cause, say
 from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState
 from docbatch_gui.engine.job_log import log_halt
 from docbatch_gui.engine.worker import JobListener
@@ -125,12 +124,12 @@ class EngineHost:
             if self._state is state or (only_from is not None and self._state not in only_from):
                 return
             self._state = state
-        say(log, logging.INFO, "log_engine_state", state={"code": f"engine_state_{state.value}"})
+        log.info("engine %s", state.value)
         for listener in list(self._state_listeners):
             try:
                 listener(state)
             except Exception:  # a display problem must never stop the engine
-                say(log, logging.ERROR, "log_engine_listener_failed", exc_info=True)
+                log.error("engine state listener failed", exc_info=True)
 
     def _on_job(self, job: Job) -> None:
         for listener in list(self._job_listeners):
@@ -149,7 +148,7 @@ class EngineHost:
             self._thread.daemon = True
             self._thread.start()
             if not self._ready.wait(START_TIMEOUT_S):
-                say(log, logging.WARNING, "log_engine_start_slow", seconds=START_TIMEOUT_S)
+                log.warning("the engine thread did not start in %s s", START_TIMEOUT_S)
             self._start_watching()
 
     def _start_watching(self) -> None:
@@ -213,7 +212,7 @@ class EngineHost:
             thread.join(timeout)
             alive = thread.is_alive()
             if alive:
-                say(log, logging.WARNING, "log_engine_stop_slow", seconds=timeout)
+                log.warning("the engine did not stop in %s s; killing its children", timeout)
             kill_all()
             self._thread = None
             self._resolve_drained(False)
@@ -257,7 +256,7 @@ class EngineHost:
         try:
             paused = self.app.is_paused()
         except DocBatchError as exc:  # a busy or broken store: say so, try again later
-            say(log, logging.WARNING, "log_pause_flag_unreadable", error=cause(exc))
+            log.warning("could not read the pause flag: %s", exc)
             return
         state = EngineState.PAUSED if paused else EngineState.RUNNING
         self._set_state(state, only_from={EngineState.RUNNING, EngineState.PAUSED})
@@ -279,7 +278,7 @@ class EngineHost:
         try:
             drained = asyncio.run(self._engine_main())
         except Exception:
-            say(log, logging.ERROR, "log_engine_thread_error", exc_info=True)
+            log.error("the engine thread ended with an error", exc_info=True)
         finally:
             if threading.current_thread() is self._thread:  # not one given up on
                 self._loop = None
@@ -331,7 +330,7 @@ class EngineHost:
         try:
             queued = self.app.store.list_jobs(states=[JobState.QUEUED])
         except DocBatchError as exc:  # a busy store: try again at the next poll
-            say(log, logging.WARNING, "log_queue_unreadable", error=cause(exc))
+            log.warning("could not read the queue: %s", exc)
             return
         for job in queued:
             if job.id not in self._announced:

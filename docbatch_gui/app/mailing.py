@@ -28,7 +28,7 @@ from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.domain.messages import Message, coded
 from docbatch_gui.domain.models import Job
-from docbatch_gui.domain.said import cause, say
+from docbatch_gui.domain.said import cause
 from docbatch_gui.engine.intake import intake_file, intake_refused
 from docbatch_gui.pipeline.archives import ZipLimits
 from docbatch_gui.settings.model import Settings
@@ -112,7 +112,7 @@ class MailService:
             except DocBatchError as exc:
                 self._tell(coded("mail_check_failed", error=cause(exc)), logging.WARNING)
             except Exception as exc:  # one bad pass never ends the polling
-                say(log, logging.ERROR, "log_mail", line=cause(exc), exc_info=True)
+                log.error("mailbox: %s", exc, exc_info=True)
             self._stop.wait(self.settings.mail_poll_seconds)
 
     # -- one check --------------------------------------------------------------------
@@ -240,7 +240,7 @@ class MailService:
         return job.job.id
 
     def _tell(self, line: Message, level: int, report: MailReport | None = None) -> None:
-        say(log, level, "log_mail", line=cause(line))
+        log.log(level, "mailbox: %s", line.english)
         if report is not None:
             report.lines.append(line)
         self.notify(line)

@@ -22,7 +22,6 @@ from docbatch_gui.domain.errors import InvalidTransition, NotFound
 from docbatch_gui.domain.messages import Message
 from docbatch_gui.domain.models import BatchRecord, Job
 from docbatch_gui.domain.progress import CancelToken, ProgressSink
-from docbatch_gui.domain.said import say
 from docbatch_gui.domain.states import FINAL_STATES
 from docbatch_gui.engine.intake import IntakeReport
 from docbatch_gui.llm.catalogue import Usage, load_catalogue
@@ -104,13 +103,7 @@ class BatchViews:
                 canceled.append(self.cancel(job.id))
             except InvalidTransition:
                 continue  # it finished meanwhile
-        say(
-            log,
-            logging.INFO,
-            "log_batch_jobs_canceled",
-            batch=batch.batch_id or local_id,
-            count=len(canceled),
-        )
+        log.info("batch %s: %s job(s) canceled", batch.batch_id or local_id, len(canceled))
         return canceled
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.domain.messages import Message, coded
-from docbatch_gui.domain.said import cause, say
+from docbatch_gui.domain.said import cause
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.domain.text import printable
 from docbatch_gui.sources.watch import FolderWatcher, Ledger, Taken
@@ -64,7 +64,7 @@ class WatchService:
     def start(self) -> None:
         if self.folders:
             folders = ", ".join(str(f) for f in self.folders)
-            say(log, logging.INFO, "log_watching", folders=folders)
+            log.info("watching %s", folders)
             self.watcher.start()
 
     def stop(self) -> None:
@@ -90,11 +90,11 @@ class WatchService:
                 if report.passed_over
                 else {"code": "watch_type_unsupported"}
             )
-            self._say("watch_not_taken", logging.WARNING, folder=folder, file=name, why=why)
+            self._notice("watch_not_taken", logging.WARNING, folder=folder, file=name, why=why)
             if self.move:
                 self._move(path, folder, "failed")
             return
-        self._say("watch_queued", folder=folder, file=name, job=job.id)
+        self._notice("watch_queued", folder=folder, file=name, job=job.id)
         self.wake()
 
     def _move_finished(self) -> None:
@@ -121,7 +121,7 @@ class WatchService:
             if _changed(path, taken):
                 self._truncated.pop(taken.path, None)
                 self.ledger.moved(taken.path, "changed")
-                self._say("watch_changed", folder=folder, file=printable(path.name), job=job.id)
+                self._notice("watch_changed", folder=folder, file=printable(path.name), job=job.id)
                 continue
             if job.error_code == "pdf_truncated" and not self._settled(taken):
                 continue  # the copier may still be writing: wait before failed/
@@ -146,28 +146,28 @@ class WatchService:
             target_dir.mkdir(exist_ok=True)
             shutil.move(path, target)
         except OSError as exc:
-            self._say("watch_not_moved", logging.WARNING, folder=folder, file=name,
+            self._notice("watch_not_moved", logging.WARNING, folder=folder, file=name,
                       subfolder=subfolder, error=cause(exc))  # fmt: skip
             if not path.exists():
                 self.ledger.moved(str(path), "gone")
             return
         self.ledger.moved(str(path), f"moved:{subfolder}")
-        self._say("watch_moved", folder=folder, file=name, subfolder=subfolder)
+        self._notice("watch_moved", folder=folder, file=name, subfolder=subfolder)
 
     def _problem(self, folder: Path, message: Message | None) -> None:
         if message is None:
-            self._say("watch_folder_back", logging.WARNING, folder=folder)
+            self._notice("watch_folder_back", logging.WARNING, folder=folder)
         else:
             self._tell(message, logging.WARNING)
 
-    def _say(self, code: str, level: int = logging.INFO, **params: object) -> None:
+    def _notice(self, code: str, level: int = logging.INFO, **params: object) -> None:
         plain = {k: str(v) if isinstance(v, Path) else v for k, v in params.items()}
         self._tell(coded(code, **plain), level)
 
     def _tell(self, line: Message, level: int) -> None:
-        """One line to the log (worded again in the window's language) and to
-        ``notify``, which words the message in its own language (``Message.words``)."""
-        say(log, level, "log_watched_folder", line=cause(line))
+        """One English line to the log, and the message to ``notify``, which words it
+        in its own language (``Message.words``)."""
+        log.log(level, "watched folder %s", line.english)
         self.notify(line)
 
 

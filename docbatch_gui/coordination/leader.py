@@ -18,7 +18,6 @@ import threading
 import uuid
 
 from docbatch_gui.coordination.lock import HeldLock
-from docbatch_gui.domain.said import cause, say
 from docbatch_gui.extras import require
 
 log = logging.getLogger(__name__)
@@ -70,12 +69,12 @@ class RedisLeaderLock(HeldLock):
             won = self._lock.acquire(token=self.token)
         except redis.RedisError as exc:
             if self.unreachable is None:
-                say(log, logging.WARNING, "log_leader_unreachable", error=cause(exc))
+                log.warning("leader lock: Redis unreachable (%s); not leading", exc)
             self.unreachable = exc
             return False
         self.unreachable = None
         if won:
-            say(log, logging.INFO, "log_leader_taken", token=self.token)
+            log.info("leader lock taken by %s", self.token)
             self._held.set()
             self._stop.clear()
             self._renewer = threading.Thread(target=self._renew, name="leader-renew", daemon=True)
@@ -92,7 +91,11 @@ class RedisLeaderLock(HeldLock):
             try:
                 self._lock.reacquire()
             except (LockError, RedisError) as exc:
-                say(log, logging.WARNING, "log_leader_lost", token=self.token, error=cause(exc))
+                log.warning(
+                    "leader lock lost by %s (%s); another machine may lead now",
+                    self.token,
+                    exc,
+                )
                 self._held.clear()
                 return
 

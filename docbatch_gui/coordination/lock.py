@@ -16,7 +16,6 @@ from typing import Self
 
 from filelock import Timeout
 
-from docbatch_gui.domain.said import say
 from docbatch_gui.system.locks import process_lock
 
 log = logging.getLogger(__name__)
@@ -62,7 +61,12 @@ class WorkerLock(HeldLock):
         except Timeout:
             if not self._refused:  # said once: a watcher asks again every few seconds
                 self._refused = True
-                say(log, logging.INFO, "log_lock_held", path=str(self.path))
+                log.info(
+                    "%s is held by another DocBatch process on this data folder (the window, or "
+                    "another docbatch command): that one processes the jobs, this one watches them"
+                    " until it exits",
+                    str(self.path),
+                )
             return False
         self._refused = False
         return True

@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from docbatch_gui.domain.errors import DocBatchError, ErrorKind, ExitCode
-from docbatch_gui.domain.said import cause, say
 from docbatch_gui.extras import require
 
 if TYPE_CHECKING:
@@ -144,14 +143,13 @@ class RedisWorkload:
     def _unreachable(self, exc: Exception) -> None:
         if not self._warned:
             self._warned = True
-            say(
-                log,
-                logging.WARNING,
-                "log_workload_unreachable",
-                url=self.url.split("@")[-1],
-                error=cause(exc),
-                pdf=FALLBACK_THREADS.pdf,
-                tiff=FALLBACK_THREADS.tiff,
+            log.warning(
+                "Redis at %s is unreachable (%s): the workload is not shared; imports use %s PDF "
+                "and %s TIFF threads",
+                self.url.split("@")[-1],
+                exc,
+                FALLBACK_THREADS.pdf,
+                FALLBACK_THREADS.tiff,
             )
 
     @contextmanager

@@ -19,7 +19,7 @@ from docbatch_gui.domain.errors import NotFound
 from docbatch_gui.domain.messages import coded
 from docbatch_gui.domain.progress import Progress, ProgressSink
 from docbatch_gui.domain.registry import RegistryStatus
-from docbatch_gui.domain.said import cause, say
+from docbatch_gui.domain.said import cause
 from docbatch_gui.registry.service import RegistryService
 
 log = logging.getLogger(__name__)
@@ -82,4 +82,4 @@ def mark_error(service: RegistryService, registry_id: int, message: str) -> None
     try:
         service.store.update_registry(registry_id, status=RegistryStatus.ERROR, task_error=message)
     except NotFound:
-        say(log, logging.ERROR, "log_registry_gone", registry=registry_id, error=cause(message))
+        log.error("registry %s failed and no longer exists: %s", registry_id, message)

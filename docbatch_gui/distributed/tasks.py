@@ -31,7 +31,6 @@ from docbatch_gui.distributed.celery_app import app
 from docbatch_gui.domain.errors import InvalidTransition
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.progress import Progress, ProgressSink
-from docbatch_gui.domain.said import say
 from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState
 from docbatch_gui.engine.context import opened_context
 from docbatch_gui.engine.faults import crash_once
@@ -84,12 +83,10 @@ def _requeue_after_lost_worker(store: Any, job: Job) -> None:
         with contextlib.suppress(InvalidTransition):
             store.set_pages_deliverable(job.id, False)
             store.transition(job.id, JobState.QUEUED, expected=job.state, attempt=job.attempts)
-            say(
-                log,
-                logging.WARNING,
-                "log_worker_lost",
-                job=job.id,
-                state={"code": f"state_{job.state.value}", "params": {}},
+            log.warning(
+                "job %s: worker lost during %s; running it again",
+                job.id,
+                job.state.value,
             )
 
 

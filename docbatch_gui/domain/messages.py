@@ -10,8 +10,8 @@ and the front ends word it again in their own language (``Message.words``).
 
 Each code's English template lives in a per-area table (``texts_jobs``,
 ``texts_services``, ``texts_operator``, ``texts_registry``, ``texts_setup``,
-``texts_pages``, ``texts_data``), marked for the gettext catalogue; the review reasons
-keep theirs in ``reasons.TEMPLATES``. Other languages word the English through
+``texts_pages``, ``texts_data``, ``texts_notices``), marked for the gettext
+catalogue; the review reasons keep theirs in ``reasons.TEMPLATES``. Other languages word the English through
 :func:`docbatch_gui.i18n.translation` (``ngettext`` for a message worded by a number).
 A message without a code (an old record, a library's own text: ``Message.plain``),
 or with a code no table knows (a newer version), is shown as its stored English text:
@@ -32,9 +32,7 @@ from typing import Any
 from docbatch_gui.domain.state_names import STATE_NAMES, state_name
 from docbatch_gui.domain.texts_data import DATA_COUNTED, DATA_TEXTS
 from docbatch_gui.domain.texts_jobs import JOB_COUNTED, JOB_TEXTS, KIND_CONTEXT, KIND_TEXTS
-from docbatch_gui.domain.texts_log_app import LOG_APP_TEXTS
-from docbatch_gui.domain.texts_log_engine import LOG_ENGINE_TEXTS
-from docbatch_gui.domain.texts_log_services import LOG_SERVICE_TEXTS
+from docbatch_gui.domain.texts_notices import NOTICE_TEXTS
 from docbatch_gui.domain.texts_operator import OPERATOR_TEXTS
 from docbatch_gui.domain.texts_pages import PAGE_TEXTS
 from docbatch_gui.domain.texts_registry import REGISTRY_TEXTS, STATUS_CONTEXT, STATUS_TEXTS
@@ -57,18 +55,12 @@ CATALOGUES: tuple[tuple[str | None, Mapping[str, str | Plural]], ...] = (
     (STATUS_CONTEXT, STATUS_TEXTS),
     (None, SETUP_TEXTS),
     (None, PAGE_TEXTS),
+    (None, NOTICE_TEXTS),
     (None, DATA_TEXTS),
 )
 
 #: code → {parameter: its words}: a second number in a message ("3 files, 12 pages")
 COUNTED: Mapping[str, Mapping[str, Plural]] = {**JOB_COUNTED, **SERVICE_COUNTED, **DATA_COUNTED}
-
-#: the log lines' own catalogues (code → {language: template}), until they go
-LOG_CATALOGUES: tuple[Mapping[str, Mapping[str, str]], ...] = (
-    LOG_APP_TEXTS,
-    LOG_ENGINE_TEXTS,
-    LOG_SERVICE_TEXTS,
-)
 
 _STATE_CODE = "state_"
 
@@ -93,10 +85,6 @@ def template(
         return state_name(code[len(_STATE_CODE) :], language)
     found = english_template(code)
     if found is None:
-        for catalogue in LOG_CATALOGUES:
-            texts = catalogue.get(code)
-            if texts is not None:
-                return texts.get(language) or texts.get("en")
         return None
     context, english = found
     if isinstance(english, Plural):

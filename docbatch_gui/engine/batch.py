@@ -21,7 +21,6 @@ from datetime import UTC, datetime, timedelta
 
 from docbatch_gui.domain.errors import DocBatchError, ErrorKind, InvalidTransition, OverBudget
 from docbatch_gui.domain.models import BatchRecord, Job, Page, RequestRecord
-from docbatch_gui.domain.said import cause, say
 from docbatch_gui.domain.states import BATCH_READY_STATES, PAUSED_SETTING, JobState
 from docbatch_gui.engine.batch_results import ResultBuilder
 from docbatch_gui.engine.context import EngineContext
@@ -85,7 +84,7 @@ class BatchEngine:
 
     async def cycle(self) -> None:
         if self.paused:
-            say(log, logging.INFO, "log_batch_paused")
+            log.info("batch worker paused: skipping submit and poll")
             return
         try:
             await self.resolve_intents()
@@ -94,9 +93,9 @@ class BatchEngine:
         except DocBatchError as exc:
             if exc.kind is ErrorKind.CRITICAL:
                 self.halted = exc
-                say(log, logging.ERROR, "log_batch_halted", error=cause(exc))
+                log.error("%s", exc)
             else:
-                say(log, logging.WARNING, "log_batch_cycle_failed", error=cause(exc))
+                log.warning("batch cycle: %s (will try again next cycle)", exc)
 
     # -- submit -------------------------------------------------------------------------
 
@@ -296,7 +295,11 @@ class BatchEngine:
         if self.worker.gate is not None:
             self.worker.gate.hold_over([j.id for j in jobs], exc.refusal)
         else:
-            say(log, logging.WARNING, "log_budget_reached", hold=exc.message)
+            log.warning(
+                "a budget cap was reached during the run; what was answered is kept, the rest "
+                "waits: %s",
+                exc,
+            )
 
     async def _create(self, intent: BatchRecord, requests: list[ExtractionRequest]) -> None:
         try:
@@ -321,7 +324,7 @@ class BatchEngine:
         crash_point("after_batch_id_saved")
         self._attach(intent)
         requests, jobs = len(intent.request_ids), len(intent.job_ids)
-        say(log, logging.INFO, "log_batch_submitted", batch=batch_id, requests=requests, jobs=jobs)
+        log.info("batch %s: %s requests for %s jobs", batch_id, requests, jobs)
 
     def _attach(self, batch: BatchRecord) -> None:
         """Jobs whose requests wait in this batch are ``processing``. Also run from
@@ -383,12 +386,10 @@ class BatchEngine:
             ]
             if candidates:
                 match = min(candidates, key=lambda b: b.created_at)  # intents are made in order
-                say(
-                    log,
-                    logging.WARNING,
-                    "log_batch_recovered",
-                    batch=match.batch_id,
-                    intent=intent.id,
+                log.warning(
+                    "recovered batch %s for intent %s after a crash",
+                    match.batch_id,
+                    intent.id,
                 )
                 self._adopt(intent, match.batch_id, match.created_at)
                 adopted.add(match.batch_id)
@@ -396,7 +397,7 @@ class BatchEngine:
             intent = self._held_only(intent)
             if not intent.request_ids:
                 continue
-            say(log, logging.WARNING, "log_batch_intent_created", intent=intent.id)
+            log.warning("intent %s was never created; creating it now", intent.id)
             requests = [
                 r for job_id in intent.job_ids for r in self._intent_requests(job_id, intent)
             ]
@@ -425,7 +426,12 @@ class BatchEngine:
         status = "intent" if kept else "void"
         if not kept:
             self.store.release(batch_key(intent.id))
-        say(log, logging.WARNING, "log_batch_intent_reduced", intent=intent.id, kept=len(kept))
+        log.warning(
+            "intent %s keeps the %s request(s) it still holds; the others are held elsewhere or "
+            "answered and are not sent again",
+            intent.id,
+            len(kept),
+        )
         return self.store.update_batch(intent.id, request_ids=kept, job_ids=jobs, status=status)
 
     # -- poll ---------------------------------------------------------------------------
@@ -463,7 +469,7 @@ class BatchEngine:
         states = {self.store.get_job(j).state for j in batch.job_ids}
         if states == {JobState.CANCELED}:
             await self.client.cancel(batch.batch_id)
-            say(log, logging.INFO, "log_batch_canceled", batch=batch.batch_id)
+            log.info("batch %s canceled: all its jobs were canceled", batch.batch_id)
 
     def _emit(self, job: Job) -> Job:
         return self.worker.emit(job)

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 from docbatch_gui.domain.errors import CriticalError, ErrorKind, InvalidTransition
 from docbatch_gui.domain.messages import Message, coded
 from docbatch_gui.domain.models import BatchRecord, Job, RequestRecord
-from docbatch_gui.domain.said import cause, say
 from docbatch_gui.domain.states import JobState
+from docbatch_gui.domain.text import printable
 from docbatch_gui.engine.context import EngineContext
 from docbatch_gui.engine.documents import (
     discard_documents,
@@ -28,7 +28,6 @@ from docbatch_gui.engine.documents import (
 )
 from docbatch_gui.engine.escalation import Escalation, answers_of, page_span, record_pages
 from docbatch_gui.engine.faults import crash_point
-from docbatch_gui.engine.job_log import job_params
 from docbatch_gui.engine.limits import ResultLimiter
 from docbatch_gui.engine.separator_step import split_of
 from docbatch_gui.llm.answers import InvalidAnswer, parse_answer, stitch
@@ -106,15 +105,14 @@ class ResultBuilder:
         crash_point("after_results_done")
         self.store.release(f"batch:{batch.id}", actual)  # its cost is in the spend ledger
         if paid.prompt_tokens:
-            say(
-                log,
-                logging.INFO,
-                "log_batch_cache_rate",
-                batch=batch.batch_id,
-                rate=100 * paid.cache_read_tokens / paid.prompt_tokens,
-                read=paid.cache_read_tokens,
-                written=paid.cache_write_tokens,
-                uncached=paid.input_tokens,
+            log.info(
+                "batch %s: prompt cache hit rate %.0f%% (%s read, %s written, %s uncached input "
+                "tokens)",
+                batch.batch_id,
+                100 * paid.cache_read_tokens / paid.prompt_tokens,
+                paid.cache_read_tokens,
+                paid.cache_write_tokens,
+                paid.input_tokens,
             )
 
     def _record(self, record: RequestRecord, result: BatchResult) -> RequestRecord:
@@ -162,14 +160,12 @@ class ResultBuilder:
                 record, state="errored", error_kind=error.kind.value, error=error.message, **fields
             )
         note = cut_off_note(record.custom_id, record.pages, budget, raised)
-        say(
-            log,
-            logging.WARNING,
-            "log_batch_cut_off",
-            request=record.custom_id,
-            pages=page_span(record.pages),
-            budget=budget,
-            raised=raised,
+        log.warning(
+            "%s (pages %s): the answer was cut off at max_tokens %s; sent once more with %s",
+            record.custom_id,
+            page_span(record.pages),
+            budget,
+            raised,
         )
         return replace(
             record,
@@ -226,13 +222,13 @@ class ResultBuilder:
         ]
         for record in records:
             if record.escalation and record.state in ("retry", "errored") and record not in waiting:
-                say(
-                    log,
-                    logging.WARNING,
-                    "log_escalated_no_answer",
-                    **job_params(job),
-                    group=record.group,
-                    error=cause(record.error),
+                log.warning(
+                    "job %s (%s): the escalated request of group %s gave no answer (%s); the first"
+                    " answer stands",
+                    job.id,
+                    printable(job.file_name),
+                    record.group,
+                    record.error,
                 )
         return bool(waiting)
 
@@ -286,7 +282,7 @@ class ResultBuilder:
             else:
                 await self._build(job, records)
         except InvalidTransition as exc:  # canceled meanwhile: results are discarded
-            say(log, logging.INFO, "log_job_moved_meanwhile", job=job.id, error=cause(exc))
+            log.info("job %s: %s", job.id, exc)
             if self.store.get_job(job.id).state is JobState.CANCELED:
                 discard_documents(self.store, job.id)  # stored just before the cancel
 
@@ -318,7 +314,7 @@ class ResultBuilder:
         try:
             self.listener(job)
         except Exception:
-            say(log, logging.ERROR, "log_listener_failed", exc_info=True)
+            log.error("job listener failed", exc_info=True)
         return job
 
 

@@ -41,7 +41,6 @@ from docbatch_gui.config.profile import Profile
 from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.domain.messages import Message, coded, word
 from docbatch_gui.domain.models import CapRefusal, Job, Page
-from docbatch_gui.domain.said import cause, say
 from docbatch_gui.domain.states import JobState, ProcessingMode
 from docbatch_gui.engine.estimates import CostEstimator
 from docbatch_gui.engine.extraction import page_groups
@@ -292,7 +291,11 @@ def allow_over_budget(store: Store, job_ids: Sequence[int] | None = None) -> Hol
         store.set_setting(ALLOW_KEY, sorted(allowed))
         store.set_setting(HOLD_KEY, None)
         files, usd = len(hold.jobs), usd_text(hold.usd)
-        say(log, logging.WARNING, "log_budget_let_go", files=files, usd=usd)
+        log.warning(
+            "budget: the operator let a held run go over its cap: %s file(s), forecast $%s",
+            files,
+            usd,
+        )
     return hold
 
 
@@ -326,7 +329,7 @@ class BudgetGate:
             try:
                 self._check(jobs)
             except DocBatchError as exc:  # a busy store: hold back, look again later
-                say(log, logging.WARNING, "log_budget_check_failed", error=cause(exc))
+                log.warning("budget: could not check the run: %s", exc)
                 return [j for j in jobs if not is_claude_job(j) or j.id in self.approved]
         return [j for j in jobs if not is_claude_job(j) or j.id in self.approved]
 
@@ -370,7 +373,7 @@ class BudgetGate:
             datetime.now(UTC).isoformat(),
         )
         self.store.set_setting(HOLD_KEY, self.hold.as_dict())
-        say(log, logging.WARNING, "log_budget_held", hold=coded(code, **self.hold.params()))
+        log.warning("budget: %s", coded(code, **self.hold.params()).english)
 
     def _unchecked(self, job: Job) -> bool:
         """A queued Claude job no run of this gate admitted yet."""
@@ -398,7 +401,7 @@ class BudgetGate:
         ):
             self.store.set_setting(HOLD_KEY, None)
             self.hold = None
-        say(log, logging.INFO, "log_budget_admitted", files=len(ids), why=why)
+        log.info("budget: run of %s file(s) admitted: %s", len(ids), why)
 
     # -- what reservations ask of the gate --------------------------------------------
 
@@ -434,6 +437,10 @@ class BudgetGate:
             datetime.now(UTC).isoformat(),
         )
         self.store.set_setting(HOLD_KEY, self.hold.as_dict())
-        words = coded(refusal.code, **self.hold.params())
-        say(log, logging.WARNING, "log_budget_reached", hold=words)
+        words = coded(refusal.code, **self.hold.params()).english
+        log.warning(
+            "a budget cap was reached during the run; what was answered is kept, the rest waits: "
+            "%s",
+            words,
+        )
         return self.hold

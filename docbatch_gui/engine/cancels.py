@@ -13,7 +13,6 @@ import logging
 
 from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.domain.models import Job
-from docbatch_gui.domain.said import cause, say
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.engine.documents import discard_documents
 from docbatch_gui.engine.job_log import log_canceled
@@ -34,7 +33,7 @@ def stop_canceled(store: Store, running: dict[int, asyncio.Task[Job | None]]) ->
     try:
         jobs = store.list_jobs(ids=busy)
     except DocBatchError as exc:  # a busy store: look again at the next poll
-        say(log, logging.WARNING, "log_running_jobs_unread", error=cause(exc))
+        log.warning("could not read the running jobs: %s", exc)
         return
     for job in jobs:
         if job.state is JobState.CANCELED:
@@ -49,7 +48,7 @@ def discard_canceled(store: Store, job_id: int) -> Job | None:
         discard_documents(store, job_id)
         store.set_pages_deliverable(job_id, False)
     except DocBatchError as exc:  # deleted meanwhile, or a busy store
-        say(log, logging.WARNING, "log_canceled_results_hidden", job=job_id, error=cause(exc))
+        log.warning("job %s: canceled; its partial results stay hidden: %s", job_id, exc)
         return None
     log_canceled(job, "its child process was stopped and its partial results discarded")
     return job

@@ -17,14 +17,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any, TypedDict
+from typing import TypedDict
 
-from docbatch_gui.domain.messages import coded
 from docbatch_gui.domain.models import Document, Job, Page, RequestRecord
-from docbatch_gui.domain.said import say
+from docbatch_gui.domain.text import printable
 from docbatch_gui.engine.checking import checked
 from docbatch_gui.engine.context import EngineContext
-from docbatch_gui.engine.job_log import job_params
 from docbatch_gui.engine.routing import (
     ESCALATION,
     REASONS,
@@ -103,15 +101,14 @@ class Escalation:
             return {}
         found = wanted(self._documents(job, first), pages)
         for group, reasons in found.items():
-            say(
-                log,
-                logging.INFO,
-                "log_escalation_sent",
-                **job_params(job),
-                group=group,
-                pages=page_span(pages[group]),
-                model=self.route.escalation,
-                reasons=reasons_words(reasons),
+            log.info(
+                "job %s (%s): group %s (pages %s) goes to %s: %s",
+                job.id,
+                printable(job.file_name),
+                group,
+                page_span(pages[group]),
+                self.route.escalation,
+                ", ".join(reasons) or "?",
             )
         return found
 
@@ -147,8 +144,14 @@ class Escalation:
             mixed.keys() & escalated.keys(),
         )
         for group in sorted(escalated):
-            kept = "log_escalated_answer_kept" if group in winners else "log_first_answer_kept"
-            say(log, logging.INFO, kept, **job_params(job), group=group)
+            kept = "escalated" if group in winners else "first"
+            log.info(
+                "job %s (%s): group %s: the %s answer is kept",
+                job.id,
+                printable(job.file_name),
+                group,
+                kept,
+            )
         chosen = {n: (escalated[n] if n in winners else first[n]) for n in first}
         return [list(chosen[n]) for n in sorted(chosen)], winners
 
@@ -201,15 +204,3 @@ def _cost(records: Sequence[RequestRecord]) -> float | None:
 def page_span(pages: Sequence[int]) -> str:
     """A request group's pages as a log line names them: ``3-5``."""
     return f"{pages[0]}-{pages[-1]}" if pages else "?"
-
-
-def reasons_words(reasons: Sequence[str]) -> Any:
-    """Escalation reasons as one message parameter: each worded in the reader's
-    language (``escalate_<reason>``), joined by commas."""
-    words: list[Any] = [coded(f"escalate_{reason}") for reason in reasons]
-    if not words:
-        return "?"
-    listed = words[-1]
-    for word in reversed(words[:-1]):
-        listed = coded("log_list_more", first=word, rest=listed)
-    return listed

@@ -17,7 +17,6 @@ from typing import Any
 
 from docbatch_gui.config.profile import Profile
 from docbatch_gui.domain.models import Page
-from docbatch_gui.domain.said import cause, say
 from docbatch_gui.engine.routing import route_for
 from docbatch_gui.llm.caching import cache_ttl
 from docbatch_gui.llm.catalogue import load_catalogue
@@ -87,19 +86,17 @@ class CostEstimator:
             prefix = (await client.messages.count_tokens(**bare)).input_tokens
             full = (await client.messages.count_tokens(**params)).input_tokens
         except Exception as exc:  # the estimate falls back to the formula, never fails
-            say(log, logging.INFO, "log_count_tokens_unavailable", error=cause(exc))
+            log.info("count_tokens unavailable (%s); cost estimates use the formula", exc)
             return current
         planned = PlannedRequest(sample.image_pixels, sample.text_chars, len(sample.pages))
         formula = max(1, page_tokens(self.model, planned))
         basis = EstimateBasis(int(prefix), max(0.2, (full - prefix) / formula), "count_tokens")
         self.store.set_setting(self.key, basis.as_dict())
-        say(
-            log,
-            logging.INFO,
-            "log_count_tokens_used",
-            model=self.model.id,
-            prefix=basis.prefix_tokens,
-            factor=basis.page_factor,
+        log.info(
+            "cost estimates for %s now use count_tokens: prefix %s tokens, page factor %.2f",
+            self.model.id,
+            basis.prefix_tokens,
+            basis.page_factor,
         )
         return basis
 

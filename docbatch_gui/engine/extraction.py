@@ -23,12 +23,11 @@ from docbatch_gui.domain.errors import (
     UnsupportedInput,
 )
 from docbatch_gui.domain.models import Document, Job, Page, RequestRecord
-from docbatch_gui.domain.said import cause, say
+from docbatch_gui.domain.text import printable
 from docbatch_gui.engine.context import EngineContext
 from docbatch_gui.engine.counterparties import request_examples
 from docbatch_gui.engine.escalation import Escalation, answers_of, group_pages
 from docbatch_gui.engine.estimates import CostEstimator
-from docbatch_gui.engine.job_log import job_params
 from docbatch_gui.engine.job_progress import reading
 from docbatch_gui.engine.routing import ESCALATION, FIRST, is_escalation, route_for
 from docbatch_gui.engine.separator_step import separator_pages
@@ -149,7 +148,11 @@ class SyncExtraction:
         extra = [len(self.examples(job, n, g)) for n, g in enumerate(groups, start=1)]
         if any(extra):
             tokens = sum(text_tokens(chars) for chars in extra)
-            say(log, logging.INFO, "log_examples_tokens", job=job.id, tokens=tokens)
+            log.info(
+                "job %s: the seller's confirmed examples add about %s input tokens",
+                job.id,
+                tokens,
+            )
         return self.estimator.for_pages(groups, batch=False, extra_chars=extra)
 
     def examples(self, job: Job, number: int, group: Sequence[Page]) -> str:
@@ -178,7 +181,7 @@ class SyncExtraction:
         self.store.update_job(job.id, attempt=attempt, cost_estimate_usd=self.estimate(job, pages))
         if len(todo) < len(groups):
             reused = len(groups) - len(todo)
-            say(log, logging.INFO, "log_groups_reused", job=job.id, groups=reused)
+            log.info("job %s: reusing %s answered groups", job.id, reused)
         failures: list[DocBatchError] = []
         for start in range(0, len(todo), self.chunk):
             chunk = todo[start : start + self.chunk]
@@ -243,13 +246,13 @@ class SyncExtraction:
                 ):
                     self._update_cost(job, attempt)
                     raise outcome.error
-                say(
-                    log,
-                    logging.WARNING,
-                    "log_escalated_failed",
-                    **job_params(job),
-                    group=outcome.request.group,
-                    error=cause(outcome.error),
+                log.warning(
+                    "job %s (%s): the escalated request of group %s failed (%s); the first answer "
+                    "stands",
+                    job.id,
+                    printable(job.file_name),
+                    outcome.request.group,
+                    outcome.error,
                 )
         self._update_cost(job, attempt)
 

@@ -16,7 +16,7 @@ from docbatch_gui.domain.errors import UnsupportedInput
 from docbatch_gui.domain.messages import Message, coded
 from docbatch_gui.domain.models import Job, NewJob
 from docbatch_gui.domain.progress import CancelToken, ProgressSink, canceled, report
-from docbatch_gui.domain.said import cause, say
+from docbatch_gui.domain.said import cause
 from docbatch_gui.domain.states import JobState, Phase, ProcessingMode
 from docbatch_gui.domain.text import printable
 from docbatch_gui.engine.job_log import log_failure
@@ -93,7 +93,7 @@ def intake_paths(
         report(progress, done, total, printable(item.path.name))
         if item.problem is not None and (not item.explicit or undecodable(item.path)):
             path, problem = shown_path(item.path), cause(item.problem)
-            say(log, logging.WARNING, "log_passed_over", path=path, problem=problem)
+            log.warning("passed over %s: %s", path, problem)
             result.passed_over.append((item.path, item.problem))
             continue
         if not item.explicit and item.path.suffix.lower() not in SUPPORTED_EXTENSIONS:

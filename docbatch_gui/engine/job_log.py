@@ -1,54 +1,23 @@
 """One log line per job failure, timeout, retry, cancel and halt: job, file and why.
 
-The Log panel and ``logs/docbatch.log`` are where an operator or support reads what
-went wrong after the fact, so every such path (intake, the worker, batch results,
-the operator's own cancel and retry) goes through here.
-
-Each line also carries itself as a message (``extra={"worded": Message}``): the file
-keeps the English line, and the Log panel words it in the interface language.
+``logs/docbatch.log`` is where support reads what went wrong after the fact, so
+every such path (intake, the worker, batch results, the operator's own cancel and
+retry) goes through here. The lines are plain English; the window's Log panel shows
+the same moments as job events in the interface language (``_qt.widgets.log_events``).
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
 
-from docbatch_gui.domain.messages import Message, coded
+from docbatch_gui.domain.messages import Message
 from docbatch_gui.domain.models import Job
-from docbatch_gui.domain.said import cause, say
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.domain.text import printable
 
 log = logging.getLogger("docbatch_gui.engine.worker")
 
 ENDED_BADLY = (JobState.FAILED, JobState.TIMED_OUT)
-
-
-def _worded(code: str, **params: Any) -> dict[str, Message]:
-    return {"worded": Message(code, params)}
-
-
-def _error(job: Job) -> Any:
-    """The job's error as a message parameter: its code when it has one."""
-    if job.error_code:
-        return Message(job.error_code, job.error_params).as_dict()
-    return job.error or "no reason recorded"
-
-
-def job_params(job: Job) -> dict[str, Any]:
-    """The job and its file as a log line names them: ``job 7 (scan.pdf)``."""
-    return {"job": job.id, "file": printable(job.file_name)}
-
-
-#: what an operator did to a job (``log_operator``), as message codes
-OPERATOR_MOVES = {
-    "queued again": "move_queued_again",
-    "canceled": "move_canceled",
-    "queued to be processed again": "move_reprocess",
-    "removed from the queue (its documents kept)": "move_removed_kept",
-    "deleted with its documents": "move_deleted",
-    "set to be processed offline (no Claude request)": "move_offline",
-}
 
 
 def log_failure(job: Job) -> None:
@@ -60,13 +29,6 @@ def log_failure(job: Job) -> None:
         job.state.value,
         kind,
         job.error or "no reason recorded",
-        extra=_worded(
-            "log_job_ended",
-            **job_params(job),
-            state={"code": f"state_{job.state.value}"},
-            kind={"code": f"kind_{kind}"},
-            error=_error(job),
-        ),
     )
 
 
@@ -79,26 +41,17 @@ def log_retry(job: Job, max_attempts: int) -> None:
         job.attempts,
         max_attempts,
         job.error or "no reason recorded",
-        extra=_worded(
-            "log_job_retry",
-            **job_params(job),
-            attempt=job.attempts,
-            attempts=max_attempts,
-            error=_error(job),
-        ),
     )
 
 
 def log_operator(job: Job, what: str) -> None:
     """An operator's cancel, retry or reprocess: the log says who stopped or restarted
     a job when its history is read later."""
-    move = OPERATOR_MOVES.get(what)
     log.info(
         "job %s (%s) %s by the operator",
         job.id,
         printable(job.file_name),
         what,
-        extra=_worded("log_job_operator", **job_params(job), what={"code": move}) if move else {},
     )
 
 
@@ -109,7 +62,6 @@ def log_canceled(job: Job, what: str) -> None:
         job.id,
         printable(job.file_name),
         what,
-        extra=_worded("log_job_child_stopped", **job_params(job)),
     )
 
 
@@ -118,7 +70,6 @@ def log_halt(reason: str) -> None:
     log.error(
         "the queue stopped: %s. Queued jobs wait; fix the setting, then Resume.",
         reason,
-        extra=_worded("log_halt", reason=cause(reason)),
     )
 
 
@@ -126,14 +77,16 @@ def log_skipped_page(job: Job, page_no: int, reason: Message, text_chars: int) -
     """A page given up while the rest of the file went on: the line support looks for
     when a reviewer asks why page N has no image."""
     kept = (
-        coded("log_page_text_kept", chars=text_chars) if text_chars else coded("log_page_no_text")
+        f"its text layer ({text_chars} characters) is kept"
+        if text_chars
+        else "it has no text layer to keep"
     )
-    say(
-        log,
-        logging.WARNING,
-        "log_page_skipped",
-        **job_params(job),
-        page=page_no,
-        reason=cause(reason),
-        kept=kept,
+    log.warning(
+        "job %s (%s) page %s skipped: %s; %s. Splitting the file would not help: the page itself "
+        "is too complex for the renderer. Look at it in the source file.",
+        job.id,
+        printable(job.file_name),
+        page_no,
+        reason,
+        kept,
     )

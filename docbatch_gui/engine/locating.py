@@ -8,7 +8,6 @@ from collections.abc import Sequence
 
 from docbatch_gui.checks.locate import PageWords, located, searched_pages
 from docbatch_gui.domain.models import Document
-from docbatch_gui.domain.said import cause, say
 from docbatch_gui.engine.context import EngineContext
 from docbatch_gui.pipeline.words import decode
 
@@ -32,14 +31,7 @@ def locate_documents(
                 try:
                     read[page_no] = PageWords(decode(ctx.blobs.read(page.words_sha)))
                 except Exception as exc:  # missing or unreadable (any backend): cannot tell
-                    say(
-                        log,
-                        logging.WARNING,
-                        "log_page_words_unreadable",
-                        job=job_id,
-                        page=page_no,
-                        error=cause(exc),
-                    )
+                    log.warning("job %s page %s: words unreadable (%s)", job_id, page_no, exc)
         return read[page_no]
 
     return [located(d, {n: words(n) for n in searched_pages(d)}, ctx.profile) for d in documents]

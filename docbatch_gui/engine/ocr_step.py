@@ -15,7 +15,6 @@ from dataclasses import replace
 
 from docbatch_gui.domain.messages import coded
 from docbatch_gui.domain.models import Job, OcrRecord, Page
-from docbatch_gui.domain.said import cause, say
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.engine.context import EngineContext
 from docbatch_gui.engine.job_progress import ocr
@@ -98,7 +97,7 @@ class OcrStep:
             if page_no in pages:
                 self._apply(pages.pop(page_no), record, cached=True)
         if cache:
-            say(log, logging.INFO, "log_ocr_cached", job=job.id, pages=len(cache))
+            log.info("job %s: %s page(s) from the OCR cache", job.id, len(cache))
         todo = [
             OcrPage(p.page_no, str(self.blobs.local_path(p.image_sha or "")))
             for p in sorted(pages.values(), key=lambda p: p.page_no)
@@ -115,14 +114,7 @@ class OcrStep:
                 )
             )
             if result.error:
-                say(
-                    log,
-                    logging.WARNING,
-                    "log_ocr_failed",
-                    job=job.id,
-                    page=page.page_no,
-                    error=cause(result.error),
-                )
+                log.warning("job %s page %s: OCR failed: %s", job.id, page.page_no, result.error)
                 self.store.put_pages([replace(page, ocr_engine=engine)])
                 return
             record = OcrRecord(
@@ -242,14 +234,12 @@ class OcrStep:
         layer = page.text if page.ocr_engine is None else ""
         text, from_ocr = better_text(layer, record.text)
         if layer.strip() and not from_ocr:
-            say(
-                log,
-                logging.INFO,
-                "log_ocr_layer_kept",
-                job=page.job_id,
-                page=page.page_no,
-                layer=len(layer.strip()),
-                ocr=len(record.text.strip()),
+            log.info(
+                "job %s page %s: kept the file's text layer (%s characters); OCR read %s",
+                page.job_id,
+                page.page_no,
+                len(layer.strip()),
+                len(record.text.strip()),
             )
         if layer.strip():
             note = (

@@ -16,9 +16,8 @@ from collections.abc import Callable
 from docbatch_gui.domain.errors import ErrorKind
 from docbatch_gui.domain.messages import coded
 from docbatch_gui.domain.models import Job
-from docbatch_gui.domain.said import say
 from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState, state_words
-from docbatch_gui.engine.job_log import job_params
+from docbatch_gui.domain.text import printable
 from docbatch_gui.storage.store import Store
 
 log = logging.getLogger(__name__)
@@ -33,7 +32,11 @@ def recover_interrupted(
     recovered = []
     for job in store.list_jobs(states=RECOVERABLE_STATES):
         if leased is not None and leased(job.id):
-            say(log, logging.INFO, "log_job_leased", **job_params(job))
+            log.info(
+                "job %s (%s) is running on a worker; left to it",
+                job.id,
+                printable(job.file_name),
+            )
             continue
         if job.attempts >= max_attempts:
             job = store.transition(
@@ -57,6 +60,6 @@ def recover_interrupted(
                 phase=job.phase,
             )
         state = state_words(job.state)
-        say(log, logging.INFO, "log_job_recovered", **job_params(job), state=state)
+        log.info("recovered job %s (%s) → %s", job.id, printable(job.file_name), state)
         recovered.append(job)
     return recovered

@@ -17,10 +17,10 @@ from pathlib import Path
 from docbatch_gui.domain.errors import DocBatchError, InvalidTransition, UnsupportedInput
 from docbatch_gui.domain.messages import coded
 from docbatch_gui.domain.models import Job, Page
-from docbatch_gui.domain.said import say
 from docbatch_gui.domain.states import ProcessingMode
+from docbatch_gui.domain.text import printable
 from docbatch_gui.engine.context import EngineContext
-from docbatch_gui.engine.job_log import job_params, log_skipped_page
+from docbatch_gui.engine.job_log import log_skipped_page
 from docbatch_gui.engine.job_progress import rendering
 from docbatch_gui.pipeline.formats import stored_kind
 from docbatch_gui.pipeline.isolate import ChildPool
@@ -172,14 +172,13 @@ class RenderStep:
             # evidence of where it stopped.
             with contextlib.suppress(InvalidTransition):
                 flush()
-        say(
-            log,
-            logging.INFO,
-            "log_render_done",
-            **job_params(job),
-            pages=result.pages_done,
-            skipped=len(result.pages_skipped),
-            peak=result.child_peak_rss_mb or 0,
+        log.info(
+            "job %s (%s): %s pages prepared (%s skipped), render child peak %.0f MB",
+            job.id,
+            printable(job.file_name),
+            result.pages_done,
+            len(result.pages_skipped),
+            result.child_peak_rss_mb or 0,
         )
 
 
@@ -189,13 +188,13 @@ def capped_text(job: Job, page_no: int, text: str, limit: int) -> str:
     text) that would fill the database and hold the extractor."""
     if len(text) <= limit:
         return text
-    say(
-        log,
-        logging.WARNING,
-        "log_page_text_capped",
-        **job_params(job),
-        page=page_no,
-        chars=len(text),
-        limit=limit,
+    log.warning(
+        "job %s (%s): page %s has %s characters of text; the first %s are kept "
+        "(MAX_PAGE_TEXT_CHARS)",
+        job.id,
+        printable(job.file_name),
+        page_no,
+        len(text),
+        limit,
     )
     return text[:limit]

@@ -35,7 +35,6 @@ import psutil
 from docbatch_gui.domain.errors import OverBudget
 from docbatch_gui.domain.messages import coded
 from docbatch_gui.domain.models import CapRefusal, Caps, Reservation
-from docbatch_gui.domain.said import say
 from docbatch_gui.domain.states import OPEN_BATCH_STATUSES
 from docbatch_gui.engine.budget import ALLOW_KEY, Forecaster, month_start, usd_text
 from docbatch_gui.engine.context import EngineContext
@@ -175,7 +174,7 @@ class Purse:
             gone += [r.key for r in held if r.owner.startswith("batch:") and r.key not in running]
         if gone:
             self.store.drop_reservations(gone)
-            say(log, logging.WARNING, "log_budget_stale_released", count=len(gone))
+            log.warning("released %s budget reservation(s) of processes that are gone", len(gone))
 
 
 def batch_key(local_id: int) -> str:

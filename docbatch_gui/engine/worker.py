@@ -28,8 +28,8 @@ from docbatch_gui.domain.errors import (
 )
 from docbatch_gui.domain.messages import coded
 from docbatch_gui.domain.models import Document, Job
-from docbatch_gui.domain.said import cause, say
 from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState, ProcessingMode
+from docbatch_gui.domain.text import printable
 from docbatch_gui.engine.cancels import discard_canceled, stop_canceled
 from docbatch_gui.engine.context import EngineContext, anthropic_key, sync_client
 from docbatch_gui.engine.data_step import DataStep
@@ -42,7 +42,6 @@ from docbatch_gui.engine.documents import (
 from docbatch_gui.engine.extraction import SyncExtraction
 from docbatch_gui.engine.job_log import (
     ENDED_BADLY,
-    job_params,
     log_failure,
     log_retry,
 )
@@ -132,7 +131,7 @@ class LocalWorker:
         try:
             self.listener(job)
         except Exception:  # a display problem must never stop processing
-            say(log, logging.ERROR, "log_listener_failed", exc_info=True)
+            log.error("job listener failed", exc_info=True)
         return job
 
     def _queued(self) -> list[Job]:
@@ -227,7 +226,7 @@ class LocalWorker:
                 deadline=datetime.now(UTC) + timedelta(seconds=timeout),
             )
         except StoreBusy as exc:
-            say(log, logging.WARNING, "log_job_not_started", job=job_id, error=cause(exc))
+            log.warning("job %s not started: %s", job_id, exc)
             return None  # still queued: the next pass takes it
         if job is None:
             return None
@@ -244,7 +243,7 @@ class LocalWorker:
             # The database is held by another program: nothing can be written, not even
             # a failure. The job stays where it is; recovery re-queues it (an
             # interrupted attempt is not counted against the file).
-            say(log, logging.WARNING, "log_job_interrupted", **job_params(job), error=cause(exc))
+            log.warning("job %s (%s) interrupted: %s", job.id, printable(job.file_name), exc)
             self.halted = self.halted or exc
             return None
         except ChildDied as exc:
@@ -266,7 +265,7 @@ class LocalWorker:
         except InvalidTransition as exc:
             # Someone else moved the job (canceled, retried, timed out): our result is
             # stale and must not be delivered.
-            say(log, logging.WARNING, "log_job_moved_meanwhile", job=job.id, error=cause(exc))
+            log.warning("job %s: %s", job.id, exc)
             current = self.store.get_job(job.id)
             if current.state is JobState.CANCELED:  # documents written just before
                 discard_documents(self.store, job.id)
@@ -297,7 +296,7 @@ class LocalWorker:
                     self.store.transition(job.id, JobState.QUEUED, attempt=attempt)
             raise
         except Exception as exc:
-            say(log, logging.ERROR, "log_job_unexpected", exc_info=True, job=job.id)
+            log.error("job %s failed unexpectedly", job.id, exc_info=True)
             return self._finish(
                 job.id,
                 JobState.FAILED,
@@ -315,13 +314,12 @@ class LocalWorker:
         if self.store.get_job(job.id).state is JobState.PREPARING:
             self.store.set_pages_deliverable(job.id, False)
         if crashes < MAX_CHILD_CRASHES:
-            say(
-                log,
-                logging.WARNING,
-                "log_child_died_retry",
-                **job_params(job),
-                error=cause(exc),
-                crashes=crashes,
+            log.warning(
+                "job %s (%s): %s; retrying (%s)",
+                job.id,
+                printable(job.file_name),
+                exc,
+                crashes,
             )
             return self._finish(job.id, JobState.QUEUED, attempt, error=None)
         return self._finish(
@@ -338,7 +336,7 @@ class LocalWorker:
         try:
             return self.emit(self.store.transition(job_id, state, attempt=attempt, **fields))
         except InvalidTransition as exc:
-            say(log, logging.WARNING, "log_job_moved_meanwhile", job=job_id, error=cause(exc))
+            log.warning("job %s: %s", job_id, exc)
             return None
 
     def _held(self, job: Job, attempt: int, exc: OverBudget) -> Job | None:
@@ -348,12 +346,16 @@ class LocalWorker:
         try:
             queued = self.store.transition(job.id, JobState.QUEUED, attempt=attempt, error=None)
         except InvalidTransition as moved:
-            say(log, logging.WARNING, "log_job_moved_meanwhile", job=job.id, error=cause(moved))
+            log.warning("job %s: %s", job.id, moved)
             return None
         if self.gate is not None:
             self.gate.hold_over([job.id], exc.refusal)
         else:
-            say(log, logging.WARNING, "log_budget_reached", hold=exc.message)
+            log.warning(
+                "a budget cap was reached during the run; what was answered is kept, the rest "
+                "waits: %s",
+                exc,
+            )
         return self.emit(queued)
 
     async def _run(self, job: Job, attempt: int, deadline: float, prepare_only: bool) -> Job:
@@ -362,7 +364,7 @@ class LocalWorker:
             return await DataStep(self.context, self._pool, self.emit).run(job, attempt, deadline)
         render = RenderStep(self.context, self._pool, self.emit)
         if render.pages_ready(job):
-            say(log, logging.INFO, "log_pages_already_rendered", job=job.id)
+            log.info("job %s: pages already rendered; not rendering again", job.id)
         else:
             await render.run(job, attempt, deadline)
         job = self.emit(

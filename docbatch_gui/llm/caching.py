@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import logging
 
-from docbatch_gui.domain.said import say
 from docbatch_gui.llm.catalogue import ModelInfo
 
 log = logging.getLogger(__name__)
@@ -34,13 +33,13 @@ def cache_ttl(model: ModelInfo, prefix_tokens: int, *, batch: bool) -> str | Non
     if prefix_tokens < model.min_cache_tokens:
         if (model.id, prefix_tokens) not in _warned:
             _warned.add((model.id, prefix_tokens))
-            say(
-                log,
-                logging.INFO,
-                "log_caching_off",
-                model=model.id,
-                tokens=prefix_tokens,
-                minimum=model.min_cache_tokens,
+            log.info(
+                "prompt caching is off for %s: the shared prefix (system prompt and schema, about "
+                "%s tokens) is under the model's minimum of %s cacheable tokens, so the API would "
+                "not cache it; requests go unmarked and pay the prefix as input",
+                model.id,
+                prefix_tokens,
+                model.min_cache_tokens,
             )
         return None
     if batch and ONE_HOUR in model.cache_ttls:

@@ -29,7 +29,6 @@ from docbatch_gui.domain.errors import (
     UnsupportedInput,
 )
 from docbatch_gui.domain.messages import Message, coded
-from docbatch_gui.domain.said import cause, say
 from docbatch_gui.llm.answers import InvalidAnswer, RawDocument, parse_answer
 from docbatch_gui.llm.catalogue import Usage
 from docbatch_gui.llm.metrics import SyncMetrics
@@ -192,25 +191,22 @@ class ClaudeSync:
         each send (a re-ask and a cut-off retry too) reserves its money first and a
         refused reservation ends the request with ``OverBudget``, unsent."""
         started = time.monotonic()
-        say(
-            log,
-            logging.INFO,
-            "log_sync_start",
-            requests=len(requests),
-            concurrency=self.max_concurrency,
+        log.info(
+            "sync extraction start: %s requests, concurrency %s",
+            len(requests),
+            self.max_concurrency,
         )
         outcomes = await asyncio.gather(*(self._counted(r, spending) for r in requests))
         outcomes.sort(key=lambda o: (o.request.job_id, o.request.group))
         succeeded = sum(o.ok for o in outcomes)
-        say(
-            log,
-            logging.INFO,
-            "log_sync_end",
-            requests=len(outcomes),
-            concurrency=self.max_concurrency,
-            succeeded=succeeded,
-            failed=len(outcomes) - succeeded,
-            elapsed=time.monotonic() - started,
+        log.info(
+            "sync extraction end: %s requests, concurrency %s, succeeded %s, failed %s, elapsed "
+            "%.2fs",
+            len(outcomes),
+            self.max_concurrency,
+            succeeded,
+            len(outcomes) - succeeded,
+            time.monotonic() - started,
         )
         return outcomes
 
@@ -250,7 +246,7 @@ class ClaudeSync:
                 error = classify_api_error(exc)
                 if isinstance(error, CriticalError) and self.critical is None:
                     self.critical = error
-                    say(log, logging.ERROR, "log_claude_critical", error=cause(error))
+                    log.error("%s", error)
                 return outcome(error)
             if key is not None:
                 held.append(key)
@@ -264,18 +260,11 @@ class ClaudeSync:
                 if raised is None:
                     return outcome(cut_off_error(request.pages, budget), budget)
                 note = cut_off_note(request.custom_id, request.pages, budget, raised)
-                say(log, logging.WARNING, "log_claude_cut_off", **note.params)
+                log.warning("%s", note)
                 request = replace(request, params={**request.params, "max_tokens": raised})
                 continue
             except InvalidAnswer as exc:
-                say(
-                    log,
-                    logging.WARNING,
-                    "log_claude_invalid_answer",
-                    request=request.custom_id,
-                    error=cause(exc),
-                    attempt=attempts,
-                )
+                log.warning("%s: %s (attempt %s)", request.custom_id, exc, attempts)
                 if attempts > self.request_retries:
                     return outcome(exc)
                 continue

@@ -18,7 +18,6 @@ from typing import Any
 
 from docbatch_gui.domain.errors import NotFound
 from docbatch_gui.domain.models import Document, Job
-from docbatch_gui.domain.said import cause, say
 from docbatch_gui.storage.health import private_folder, write_private
 
 log = logging.getLogger("docbatch_gui.outbound.webhook")
@@ -97,9 +96,7 @@ class Outbox:
             try:
                 messages.append(self._load(path))
             except (OSError, ValueError, TypeError) as exc:
-                say(
-                    log, logging.WARNING, "log_webhook_unreadable", path=str(path), error=cause(exc)
-                )
+                log.warning("webhook message %s cannot be read (%s); left in place", str(path), exc)
         return messages
 
     @staticmethod

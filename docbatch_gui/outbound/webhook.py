@@ -32,7 +32,6 @@ import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import httpx
 from tenacity import (
@@ -46,7 +45,6 @@ from tenacity import (
 from docbatch_gui.domain import messages
 from docbatch_gui.domain.messages import coded
 from docbatch_gui.domain.models import Document, Job
-from docbatch_gui.domain.said import cause, say
 from docbatch_gui.outbound.outbox import Message, Outbox
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.settings.secrets import keyring_secret
@@ -237,19 +235,18 @@ async def _deliver_one(
     except (httpx.HTTPError, DeliveryRefused, RetryError, TimeoutError) as exc:
         why = _described(exc)
         outbox.give_up(message, settings.webhook_attempts, why.english)
-        event = _event(message.event)
-        say(log, logging.WARNING, "log_webhook_failed", job=message.job_id, event=event,
-            error=cause(why))  # fmt: skip
+        log.warning(
+            "webhook for job %s (%s) failed: %s; kept for `docbatch webhooks --resend`",
+            message.job_id, message.event, why.english,
+        )  # fmt: skip
         return False
     outbox.delivered(message)
-    say(log, logging.INFO, "log_webhook_delivered", job=message.job_id,
-        event=_event(message.event), tries=tries)  # fmt: skip
+    log.info(
+        "webhook for job %s (%s) delivered after %s try(s)",
+        message.job_id,
+        message.event, tries,
+    )  # fmt: skip
     return True
-
-
-def _event(event: str) -> dict[str, Any]:
-    """A message's event (a job state) as a message parameter, worded by the reader."""
-    return {"code": f"state_{event}", "params": {}}
 
 
 def _described(exc: BaseException) -> messages.Message:
@@ -292,7 +289,7 @@ class Sender:
             try:
                 deliver_pending(self.settings, self.outbox)
             except Exception:  # the sender must outlive one bad message
-                say(log, logging.ERROR, "log_webhook_sender_failed", exc_info=True)
+                log.error("webhook sender failed; it sends again when woken", exc_info=True)
             if not self._wake.is_set():
                 self._idle.set()
 
@@ -321,7 +318,7 @@ def announce(settings: Settings, job: Job, documents: Sequence[Document]) -> Non
     try:
         outbox_for(settings).add(job, documents)
     except OSError as exc:
-        say(log, logging.ERROR, "log_webhook_not_queued", job=job.id, error=cause(exc))
+        log.error("webhook for job %s not queued: %s", job.id, exc)
         return
     sender = sender_for(settings)
     if sender is not None:

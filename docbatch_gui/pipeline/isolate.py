@@ -30,7 +30,6 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from docbatch_gui.domain.messages import Message
-from docbatch_gui.domain.said import say
 from docbatch_gui.frozen import child_command
 from docbatch_gui.system import processes
 
@@ -98,7 +97,7 @@ def kill_group(pgid: int, *, confirm_within: float = 5.0) -> bool:
             processes.forget(pgid)
             return True
         time.sleep(0.01)
-    say(log, logging.ERROR, "log_group_survived", group=pgid, seconds=confirm_within)
+    log.error("process group %s survived SIGKILL for %.1fs", pgid, confirm_within)
     return False
 
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from docbatch_gui.domain.messages import Message, coded
 from docbatch_gui.domain.registry import FilteredRowRecord, RegistryRowRecord
-from docbatch_gui.domain.said import cause, say
+from docbatch_gui.domain.said import cause
 from docbatch_gui.frozen import child_command, is_frozen
 from docbatch_gui.registry.calamine_rows import FRAME
 from docbatch_gui.registry.rows import RowFilter
@@ -86,7 +86,7 @@ class CalamineProcess:
         try:
             return cls(path, name)
         except OSError as exc:
-            say(_log, logging.INFO, "log_calamine_no_child", file=path.name, error=cause(exc))
+            _log.info("%s: calamine in this process (no child: %s)", path.name, exc)
             return None
 
     def open(self) -> tuple[int, Rows] | None:
@@ -96,12 +96,10 @@ class CalamineProcess:
         if frame is not None and frame[0] == "width":
             return frame[1], self._rows()
         reason = frame[1] if frame is not None else self._ended()
-        say(
-            _log,
-            logging.INFO,
-            "log_registry_streamed",
-            file=self.path.name,
-            reason=coded("log_reason_calamine_failed", error=cause(reason)),
+        _log.info(
+            "%s: streamed by openpyxl (%s)",
+            self.path.name,
+            coded("log_reason_calamine_failed", error=cause(reason)).english,
         )
         self.close()
         return None

@@ -32,7 +32,6 @@ from xml.etree import ElementTree
 
 from docbatch_gui.domain.errors import NotFound, UnsupportedInput
 from docbatch_gui.domain.messages import coded
-from docbatch_gui.domain.said import say
 from docbatch_gui.registry.calamine_process import CHILD_FROM, IN_CHILD, CalamineProcess
 from docbatch_gui.registry.limits import EXCEL_MAX_ROWS, SheetLimits, bounded_rows, too_many_rows
 from docbatch_gui.registry.xlsx_read import (
@@ -213,7 +212,7 @@ def open_sheet(
                 if scan.regular
                 else coded("log_reason_irregular_sheet")
             )
-            say(_log, logging.INFO, "log_registry_streamed", file=path.name, reason=why)
+            _log.info("%s: streamed by openpyxl (%s)", path.name, why)
         used = "calamine"
         if opened is None:
             used = "openpyxl"

@@ -31,7 +31,7 @@ import openpyxl
 import python_calamine
 
 from docbatch_gui.domain.messages import coded
-from docbatch_gui.domain.said import cause, say
+from docbatch_gui.domain.said import cause
 from docbatch_gui.registry.calamine_rows import calamine_rows
 from docbatch_gui.registry.xlsx_scan import SheetScan, strip_autofilters
 
@@ -75,12 +75,10 @@ def open_calamine(path: Path, name: str, stack: contextlib.ExitStack) -> tuple[i
     except BaseException as exc:  # a Rust panic arrives as a BaseException
         if not isinstance(exc, Exception) and type(exc).__name__ != "PanicException":
             raise
-        say(
-            _log,
-            logging.INFO,
-            "log_registry_streamed",
-            file=path.name,
-            reason=coded("log_reason_calamine_failed", error=cause(exc)),
+        _log.info(
+            "%s: streamed by openpyxl (%s)",
+            path.name,
+            coded("log_reason_calamine_failed", error=cause(exc)).english,
         )
         return None
     end = sheet.end

@@ -34,7 +34,6 @@ from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource
 
 from docbatch_gui.domain.errors import ConfigError, NotFound
-from docbatch_gui.domain.said import say
 from docbatch_gui.settings.keystore import secret_home
 from docbatch_gui.settings.migrations import SCHEMA_VERSION, VERSION_KEY, file_version, migrate
 from docbatch_gui.settings.paths import settings_path
@@ -143,11 +142,11 @@ def read_settings_file(model: type[BaseSettings], path: Path | None = None) -> d
     for key, value in _entries(migrate(data, section_of, path)):
         alias = aliases.get(key.upper())
         if alias is None:
-            say(log, logging.WARNING, "log_setting_unknown", key=key, path=str(path))
+            log.warning("unknown setting %s in %s is ignored", str(key), str(path))
         elif alias in REFUSED_IN_FILE:
             raise ConfigError.coded("settings_file_secret", {"name": alias, "path": str(path)})
         elif alias in SECRET_VARIABLES:
-            say(log, logging.WARNING, "log_setting_secret_in_file", name=alias, path=str(path))
+            log.warning("%s in %s is ignored: secrets live in the keyring", alias, str(path))
         else:
             values[alias] = value
     return values
@@ -165,10 +164,10 @@ def upgrade_settings_file(model: type[BaseSettings], path: Path | None = None) -
     try:
         write_atomically(path, shaped)
     except ConfigError as exc:
-        say(log, logging.WARNING, "log_background_step_failed", error=exc.message)
+        log.warning("the settings file %s was not brought to the new shape: %s", path, exc)
         return False
     count = len(read_settings_file(model, path))
-    say(log, logging.INFO, "log_settings_saved", path=str(path), count=count)
+    log.info("settings saved to %s (%d values differ from the defaults)", path, count)
     return True
 
 

@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from docbatch_gui.domain.messages import Message, coded
-from docbatch_gui.domain.said import say
 from docbatch_gui.settings.paths import settings_path
 
 if TYPE_CHECKING:
@@ -76,7 +75,7 @@ def system_keyring() -> KeyringBackend | None:
             return None
         return current
     except Exception as exc:  # a broken backend (D-Bus down): as if there were none
-        say(log, logging.INFO, "log_keyring_none", error=type(exc).__name__)
+        log.info("no system keyring (%s)", type(exc).__name__)
         return None
 
 
@@ -97,13 +96,11 @@ def file_keyring(*, create: bool) -> KeyringBackend | None:
         return None
     key = _file_key(create=create)
     if key is None:
-        say(
-            log,
-            logging.WARNING,
-            "log_keyring_file_no_key",
-            path=str(path),
-            variable=PASSWORD_ENV,
-            key_path=str(key_path()),
+        log.warning(
+            "%s exists but its key (%s or %s) is missing",
+            str(path),
+            PASSWORD_ENV,
+            str(key_path()),
         )
         return None
     if (path, key) in _opened and path.exists():

@@ -8,14 +8,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from docbatch_gui.domain.errors import ConfigError
-from docbatch_gui.domain.said import say
 from docbatch_gui.settings.checks import check_settings
 from docbatch_gui.settings.file import (
     SECRET_VARIABLES,
     URI_VARIABLES,
     jsonable,
     read_settings_file,
-    settings_object,
     settings_path,
     store_secrets,
     unwrap_secret,
@@ -67,8 +65,8 @@ def save_settings(values: Mapping[str, Any]) -> Settings:
     merged = {**existing, **plain}
     stored = {k: v for k, v in sorted(merged.items()) if not _is_default(k, v)}
     store_secrets(secrets)
-    write_atomically(path, settings_object(stored))
-    say(log, logging.INFO, "log_settings_saved", path=str(path), count=len(stored))
+    write_atomically(path, stored)
+    log.info("settings saved to %s (%s values differ from the defaults)", str(path), len(stored))
     return load_settings()
 
 

@@ -24,7 +24,6 @@ from collections.abc import Iterable
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
-from docbatch_gui.domain.said import say
 from docbatch_gui.domain.text import printable
 from docbatch_gui.settings.keystore import (
     file_keyring,
@@ -64,7 +63,7 @@ def keyring_secret(name: str) -> str | None:
             return None
         return backend.get_password(SERVICE, name) or None
     except Exception as exc:  # locked collection, wrong file key: treat as absent
-        say(log, logging.INFO, "log_secrets_unavailable", error=type(exc).__name__)
+        log.info("stored secrets unavailable (%s); using the environment only", type(exc).__name__)
         return None
 
 

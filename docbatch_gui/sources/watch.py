@@ -37,7 +37,7 @@ from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver, ObservedWatch
 
 from docbatch_gui.domain.messages import Message, coded
-from docbatch_gui.domain.said import cause, say
+from docbatch_gui.domain.said import cause
 from docbatch_gui.domain.text import printable
 from docbatch_gui.sources.local import ignored_name
 from docbatch_gui.storage.health import private_file, private_folder
@@ -240,7 +240,7 @@ class FolderWatcher:
                 self.scan()
                 self.on_tick()
             except Exception:  # the watcher must outlive one odd file or callback
-                say(log, logging.ERROR, "log_watch_failed", exc_info=True)
+                log.error("watched folders: a listing failed; the watcher goes on", exc_info=True)
             # listen for events, and settle: look again once a seen file may be complete
             self._wake.wait(min(self.poll, self.settle) if self._seen else self.poll)
             self._wake.clear()
@@ -292,8 +292,12 @@ class FolderWatcher:
             self._seen.pop(path, None)
             if path not in self._failed:
                 self._failed.add(path)
-                say(log, logging.WARNING, "log_watch_file_failed", file=printable(str(path)),
-                    exc_info=True)  # fmt: skip
+                log.warning(
+                    "watched folders: %s could not be handled and is passed over; the other files "
+                    "are taken",
+                    printable(str(path)),
+                    exc_info=True,
+                )  # fmt: skip
 
     def _consider_one(self, path: Path, folder: Path) -> None:
         try:
@@ -322,14 +326,7 @@ class FolderWatcher:
         try:
             watch = self._observer.schedule(_Wake(self._wake), str(folder), recursive=True)
         except OSError as exc:  # no inotify here (a share): the listing still works
-            say(
-                log,
-                logging.INFO,
-                "log_watch_no_events",
-                folder=str(folder),
-                error=cause(exc),
-                poll=self.poll,
-            )
+            log.info("no file events for %s (%s); listing every %g s", str(folder), exc, self.poll)
             watch = None
         self._scheduled[folder] = watch
 
@@ -346,9 +343,9 @@ class FolderWatcher:
             if folder not in self.problems:
                 return
             del self.problems[folder]
-            say(log, logging.INFO, "log_watch_back", folder=str(folder))
+            log.info("watched folder %s is back", str(folder))
         else:
             self.problems[folder] = message
             self._unschedule(folder)  # a remounted share is a new folder to watch
-            say(log, logging.WARNING, "log_watch_problem", problem=cause(message))
+            log.warning("watched folder %s", message)
         self.on_problem(folder, message)

@@ -16,8 +16,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO, Protocol, runtime_checkable
 
-from docbatch_gui.domain.said import say
-
 CHUNK = 1024 * 1024
 log = logging.getLogger(__name__)
 
@@ -130,7 +128,7 @@ class LocalBlobStore:
             if blob_intact(target, sha256, size):
                 tmp.unlink(missing_ok=True)
                 return
-            say(log, logging.WARNING, "log_blob_repaired", key=sha256)
+            log.warning("blob %s was damaged; replaced with a good copy", sha256)
             self.repaired.append(sha256)
         if target.parent not in self._made:  # a page batch writes thousands of blobs
             target.parent.mkdir(parents=True, exist_ok=True)

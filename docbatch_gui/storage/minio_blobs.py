@@ -24,7 +24,6 @@ import platformdirs
 from minio import Minio
 from minio.error import S3Error
 
-from docbatch_gui.domain.said import say
 from docbatch_gui.storage.blobs import CHUNK, blob_intact, check_key, sha256_file
 
 PART_SIZE = 16 * 2**20  # multipart upload part: memory stays bounded for any file size
@@ -155,7 +154,7 @@ class MinioBlobStore:
             if self._trusted(target, sha256):
                 os.utime(target)  # recently used: evicted last
                 return target
-            say(log, logging.WARNING, "log_blob_cache_damaged", key=sha256)
+            log.warning("cached blob %s was damaged; downloading it again", sha256)
             target.unlink(missing_ok=True)
         self.cache_dir.mkdir(parents=True, exist_ok=True)
         try:

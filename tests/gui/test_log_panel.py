@@ -1,4 +1,5 @@
-"""The log panel: records from any thread arrive, filter, copy, clear; bounded."""
+"""The log panel: job events in the interface language; log records from any thread
+arrive as technical lines (shown with *Technical*), filter, copy, clear; bounded."""
 
 from __future__ import annotations
 
@@ -7,22 +8,23 @@ import logging
 import os
 import threading
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QItemSelectionModel, Qt
+from PySide6.QtCore import QItemSelectionModel, QObject, Qt, Signal
 from PySide6.QtGui import QGuiApplication
 from pytestqt.qtbot import QtBot
 
-from docbatch_gui._qt.widgets import log_handler as handler_module
 from docbatch_gui._qt.widgets import log_panel as module
+from docbatch_gui._qt.widgets.log_events import JobEvents
 from docbatch_gui._qt.widgets.log_handler import PanelHandler, install_log_handler
 from docbatch_gui._qt.widgets.log_panel import COL_LEVEL, COL_LOGGER, COL_MESSAGE, LogPanel
 from docbatch_gui.domain.errors import ErrorKind
 from docbatch_gui.domain.messages import coded
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import JobState, ProcessingMode
-from docbatch_gui.engine.job_log import log_failure, log_halt, log_operator
+from docbatch_gui.engine.job_log import log_failure
 
 log = logging.getLogger("docbatch_gui.test")
 
@@ -31,6 +33,7 @@ log = logging.getLogger("docbatch_gui.test")
 def panel(qtbot: QtBot) -> Iterator[tuple[LogPanel, PanelHandler]]:
     widget = LogPanel()
     qtbot.addWidget(widget)
+    widget.technical.setChecked(True)  # these tests follow the log records
     handler = install_log_handler(widget)
     yield widget, handler
     handler.remove()
@@ -171,54 +174,66 @@ async def test_screenshot(panel: tuple[LogPanel, PanelHandler], tmp_path: Path) 
     assert widget.grab().save(str(folder / "log_panel.png"))
 
 
-@pytest.mark.asyncio
-async def test_job_lines_are_worded_in_the_interface_language(
-    panel: tuple[LogPanel, PanelHandler], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A failure, an operator's move and a halt read in Russian in a Russian window;
-    the log file's line (the record's own text) stays English."""
-    widget, _ = panel
-    failed = Job(
+class Bridge(QObject):
+    """The three signals of ``_qt.bridge.EngineBridge`` the events listen to."""
+
+    jobs_changed = Signal(list)
+    engine_state = Signal(str)
+    halted = Signal(str)
+
+
+def a_job(state: JobState, **fields: object) -> Job:
+    job = Job(
         id=7,
         file_name="a.pdf",
         source_path="/in/a.pdf",
         sha256="0" * 64,
         size=1,
         mode=ProcessingMode.OFFLINE,
-        state=JobState.FAILED,
+        state=state,
         phase=None,
+    )
+    return replace(job, **fields)
+
+
+@pytest.mark.asyncio
+async def test_job_events_read_in_the_interface_language_and_records_are_technical(
+    russian: None, qtbot: QtBot
+) -> None:
+    """A job's moves and the engine's pause read in Russian in a Russian window; the
+    English log line of the same failure is there only with *Technical* on."""
+    widget = LogPanel()
+    qtbot.addWidget(widget)
+    handler = install_log_handler(widget)
+    bridge = Bridge()
+    JobEvents(bridge, widget)  # type: ignore[arg-type]
+    failed = a_job(
+        JobState.FAILED,
         error_kind=ErrorKind.UNSUPPORTED,
         error=str(coded("pdf_password", file="a.pdf")),
         error_code="pdf_password",
         error_params={"file": "a.pdf"},
     )
-    monkeypatch.setattr(handler_module, "interface_language", lambda: "ru")
-    records: list[logging.LogRecord] = []
-    catcher = logging.Handler()
-    catcher.emit = records.append  # type: ignore[method-assign,assignment]
-    logging.getLogger().addHandler(catcher)
+    bridge.jobs_changed.emit([a_job(JobState.PREPARING)])
+    bridge.jobs_changed.emit([a_job(JobState.PREPARING, progress=0.5)])  # nothing new
+    bridge.engine_state.emit("paused")
+    bridge.jobs_changed.emit([failed])
     try:
-        log_failure(failed)
-        log_operator(failed, "queued again")
-        log_halt(coded("claude_key_refused", status=401, detail="invalid x-api-key"))
-        await flushed(widget, 3)
+        log_failure(failed)  # what the worker writes to the log file
+        await flushed(widget, 4)
     finally:
-        logging.getLogger().removeHandler(catcher)
-    shown = widget.lines_shown()
-    assert any(
-        "задание 7 (a.pdf): ошибка [файл не подходит]: a.pdf: PDF защищён" in s for s in shown
-    )
-    assert any("задание 7 (a.pdf): снова в очереди (оператор)" in s for s in shown)
-    assert any("очередь остановлена: Claude отклонил API-ключ" in s for s in shown)
-    assert not any("password" in s or "by the operator" in s for s in shown)
-    file_lines = [r.getMessage() for r in records]
-    assert any(
-        "job 7 (a.pdf) failed [unsupported]: a.pdf: the PDF is password" in s for s in file_lines
-    )
-    monkeypatch.setattr(handler_module, "interface_language", lambda: "en")
-    log_operator(failed, "canceled")
-    await flushed(widget, 4)
-    assert "job 7 (a.pdf) canceled by the operator" in widget.lines_shown()[-1]
+        handler.remove()
+    shown = [line.split(": ", 1)[1] for line in widget.lines_shown()]
+    assert shown[:2] == ["Задание 7 (a.pdf): Подготовка", "Обработка: на паузе"], shown
+    assert len(shown) == 3 and shown[2].startswith("Задание 7 (a.pdf): Ошибка: a.pdf: PDF защищён")
+    assert widget.model.index(2, COL_LEVEL).data() == "Внимание"
+    widget.technical.setChecked(True)
+    english_line = widget.lines_shown()[-1]
+    assert "job 7 (a.pdf) failed [unsupported]: a.pdf: the PDF is password" in english_line
+    key = "sk-ant-api03-" + "x" * 40  # an error quoting a key: never shown
+    bridge.jobs_changed.emit([a_job(JobState.TIMED_OUT, error=f"refused {key}")])
+    await flushed(widget, 5)
+    assert "refused" in widget.lines_shown()[-1] and key not in widget.lines_shown()[-1]
 
 
 @pytest.mark.asyncio
@@ -245,7 +260,7 @@ async def test_a_librarys_chatter_stays_in_the_file_and_its_warnings_show(
 
 
 @pytest.mark.asyncio
-async def test_in_russian_levels_sources_and_a_librarys_line_are_russian(
+async def test_in_russian_levels_and_sources_are_russian_and_records_stay_english(
     russian: None, qtbot: QtBot
 ) -> None:
     widget = LogPanel()
@@ -257,12 +272,13 @@ async def test_in_russian_levels_sources_and_a_librarys_line_are_russian(
         await flushed(widget, 2)
     finally:
         handler.remove()
+    assert widget.proxy.rowCount() == 0  # technical lines wait for the operator's ask
+    assert widget.technical.text() == "Технические"
+    widget.technical.setChecked(True)
     model = widget.model
     shown = [
         model.index(r, c).data() for r in range(2) for c in (COL_LEVEL, COL_LOGGER, COL_MESSAGE)
     ]
-    assert shown[:2] == ["Внимание", "Обработка"] and shown[3:5] == ["Ошибка", "Сеть"]
-    assert shown[2] == shown[5] and shown[5].startswith("Техническое сообщение на английском")
-    tip = model.index(1, COL_MESSAGE).data(Qt.ItemDataRole.ToolTipRole)
-    assert tip == "Connection reset by peer"
+    assert shown == ["Внимание", "Обработка", "plain english line", "Ошибка", "Сеть",
+                     "Connection reset by peer"]  # fmt: skip
     assert widget.lines_shown()[1].endswith("urllib3: Connection reset by peer")  # a copy

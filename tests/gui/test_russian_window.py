@@ -89,7 +89,7 @@ async def test_the_russian_window_has_no_english_words(
 
 def log_rows(window: QWidget) -> list[str]:
     """Every cell of the Log panel as shown (level, source and message)."""
-    model = window.log_panel.model  # type: ignore[attr-defined]
+    model = window.log_panel.proxy  # type: ignore[attr-defined]
     return [
         " · ".join(str(model.index(row, column).data() or "") for column in range(1, 4))
         for row in range(model.rowCount())
@@ -98,7 +98,8 @@ def log_rows(window: QWidget) -> list[str]:
 
 async def test_a_russian_run_logs_in_russian(russian: None, window: Any, tmp_path: Path) -> None:
     """The operator's afternoon in the Log panel: files read, a damaged and a locked
-    one refused, a pause and a resume, a retry and a cancel; every line Russian."""
+    one refused, a pause and a resume, a retry and a cancel; every event Russian, and
+    the log file's English lines there too once *Technical* is on."""
     window.log_dock.show()
     host, app = window.ctx.host, window.ctx.app
     samples = sorted((resources_dir() / "samples").iterdir())[:2]
@@ -114,16 +115,27 @@ async def test_a_russian_run_logs_in_russian(russian: None, window: Any, tmp_pat
     failed = next(j for j in app.store.list_jobs() if j.file_name == "garbage.pdf")
     app.retry(failed.id)
     app.cancel(failed.id)
+    window.ctx.bridge.publish([app.store.get_job(failed.id)])  # as the queue's actions do
     host.resume()
     await drain()
-    window.log_panel.flush()
+
+    def shown(text: str) -> bool:
+        window.log_panel.flush()
+        return any(text in row for row in log_rows(window))
+
+    await until(lambda: shown("Обработка: на паузе"), what="the pause in the Log panel")
+    await until(lambda: shown("(garbage.pdf): Отменено"), what="the cancel in the Log panel")
     rows = log_rows(window)
-    assert any("обработка: на паузе" in row for row in rows), rows
-    assert any("garbage.pdf" in row and "Внимание" in row for row in rows), rows
+    assert any(
+        f"Задание {failed.id} (garbage.pdf): Ошибка: " in row and "Внимание" in row for row in rows
+    ), rows
+    assert any(f"Задание {failed.id} (garbage.pdf): Отменено" in row for row in rows), rows
     found = {row: english_words(row) for row in rows if english_words(row)}
     assert not found, found
-    # and none of them is DocBatch's own line left unworded (shown as "technical")
-    assert not [row for row in rows if "Техническое сообщение" in row], rows
+    window.log_panel.technical.setChecked(True)
+    technical = log_rows(window)
+    assert len(technical) > len(rows)
+    assert any(f"job {failed.id} (garbage.pdf) canceled by the operator" in r for r in technical)
 
 
 async def test_a_batch_says_its_effort_in_russian(russian: None) -> None:

@@ -34,7 +34,6 @@ from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.dialogs import ask
 from docbatch_gui.app.budget import BudgetStatus
 from docbatch_gui.domain.errors import DocBatchError
-from docbatch_gui.domain.said import cause, say
 from docbatch_gui.engine.budget import Forecast, Hold, usd_text
 from docbatch_gui.settings.saving import save_settings
 
@@ -143,7 +142,7 @@ class BudgetBar(QWidget):
         try:
             forecast = await self.ctx.bridge.call(self.ctx.app.forecast)
         except DocBatchError as exc:  # a busy store: the next change forecasts again
-            say(log, logging.INFO, "log_budget_no_forecast", error=cause(exc))
+            log.info("budget: no forecast: %s", exc)
             return
         self.show_forecast(forecast)
 
@@ -181,7 +180,7 @@ class BudgetBar(QWidget):
         try:
             status = await self.ctx.bridge.call(self.ctx.app.budget)
         except DocBatchError as exc:  # a busy store, or the window closing: next poll
-            say(log, logging.INFO, "log_budget_hold_unreadable", error=cause(exc))
+            log.info("budget: could not read the hold: %s", exc)
             return
         self.show_budget(status)
 

@@ -29,7 +29,6 @@ from docbatch_gui._qt.language import error_text
 from docbatch_gui._qt.widgets.dialogs import ask
 from docbatch_gui._qt.widgets.progress import ProgressDialog
 from docbatch_gui.domain.progress import Canceled, Progress
-from docbatch_gui.domain.said import cause, say
 from docbatch_gui.settings.secrets import keyring_secret, set_keyring_secret
 
 log = logging.getLogger(__name__)
@@ -120,7 +119,7 @@ class YadiskImport(QObject):
                 None, lambda: set_keyring_secret(TOKEN_ENTRY, token)
             )
         except Exception as exc:  # no keyring backend: the token still serves this import
-            say(log, logging.WARNING, "log_yadisk_token_not_stored", error=type(exc).__name__)
+            log.warning("the Yandex.Disk token was not stored (%s)", type(exc).__name__)
             self.ctx.notifier.notify(
                 self.tr("The token could not be stored in the system keyring; it is used "
                         "for this import only."),
@@ -150,7 +149,7 @@ class YadiskImport(QObject):
             self.ctx.notifier.notify(self.tr("Yandex.Disk import canceled; nothing was queued."))
             return
         except Exception as exc:
-            say(log, logging.WARNING, "log_yadisk_failed", error=cause(exc))
+            log.warning("Yandex.Disk import failed: %s", exc)
             failed = self.tr("Yandex.Disk import failed: {0}").format(error_text(exc))
             self.ctx.notifier.notify(failed, "error")
             return

@@ -1,6 +1,6 @@
-"""From ``logging`` to the Log panel: each record reduced to text where it is emitted,
-worded in the interface language when it carries a message (``domain.said.say``), and
-handed to the panel from any thread.
+"""From ``logging`` to the Log panel: each record reduced to its English text where it
+is emitted and handed to the panel from any thread, as a technical line (shown with
+the panel's *Technical* filter; the job events beside them come from ``log_events``).
 
 A library's INFO lines (every HTTP request) stay in ``logs/docbatch.log``: the panel
 shows what DocBatch says, and a library's warnings and errors.
@@ -10,20 +10,8 @@ from __future__ import annotations
 
 import logging
 
-from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.widgets.log_panel import LogLine, LogPanel
-from docbatch_gui.domain.said import worded_line
-from docbatch_gui.domain.text import printable
-from docbatch_gui.settings.secrets import ScrubbingFilter, scrub_secrets
-
-
-def worded(record: logging.LogRecord, language: str) -> str | None:
-    """A record that carries itself as a message (``domain.said.say``) in ``language``;
-    None for the others, and in English (the line as the log file has it)."""
-    message = worded_line(record)
-    if message is None or language == "en":
-        return None
-    return printable(scrub_secrets(message.words(language)), lines=True)
+from docbatch_gui.settings.secrets import ScrubbingFilter
 
 
 def ours(record: logging.LogRecord) -> bool:
@@ -46,10 +34,7 @@ class PanelHandler(logging.Handler):
         if record.levelno < logging.WARNING and not ours(record):
             return  # a library's chatter (each HTTP request): the log file has it
         try:
-            language = interface_language()
-            translated = worded(record, language)
-            message = translated or record.getMessage()
-            foreign = translated is None and language != "en"
+            message = record.getMessage()
             if record.exc_info:  # the scrubbed text the filter left, when it ran
                 text = record.exc_text or logging.Formatter().formatException(record.exc_info)
                 message += "\n" + text
@@ -60,7 +45,6 @@ class PanelHandler(logging.Handler):
                     record.levelname,
                     record.name,
                     message,
-                    foreign,
                 )
             )
         except RuntimeError:  # the panel's C++ side is gone (window closed)

@@ -1,6 +1,7 @@
-"""The log panel: what ``logging`` emits, from any thread, filterable and copyable.
+"""The log panel: the engine's job events in the interface language and, with the
+*Technical* filter, the English lines ``logging`` emits; filterable and copyable.
 
-Records come from the engine thread, executor threads and the GUI thread alike. The
+Lines come from the engine thread, executor threads and the GUI thread alike. The
 handler never touches a widget: it formats the record where it was emitted, appends
 it to a locked list and, once per burst, asks the GUI thread (a queued signal) to
 take them all. The GUI takes at most one batch every ``FLUSH_MS``, so a chatty run
@@ -26,6 +27,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor, QFont, QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QComboBox,
     QHBoxLayout,
     QHeaderView,
@@ -66,16 +68,16 @@ class LogLine:
     """A record reduced to text where it was emitted: no reference to its args or
     exception objects crosses to the GUI thread.
 
-    ``foreign`` marks a line that is not in the interface language: a library's own
-    line, which DocBatch cannot word. The panel says so in the interface language and
-    shows the line itself in the tooltip and in a copy (for support)."""
+    ``technical`` marks a log record (English, as the log file has it); the others are
+    job events worded in the interface language (``log_events``). Technical lines are
+    shown only when the operator asks for them."""
 
     created: float
     level: int
     level_name: str
     logger: str
     message: str
-    foreign: bool = False
+    technical: bool = True
 
     @property
     def time(self) -> str:
@@ -123,7 +125,6 @@ class LogModel(TableModel):
         }
         self._network = self.tr("Network")
         self._library = self.tr("Library")
-        self._foreign = self.tr("A technical message in English: point at it to read it")
 
     def level_text(self, level: int) -> str:
         return by_level(self._levels, level)
@@ -138,8 +139,6 @@ class LogModel(TableModel):
         return self._library
 
     def message_text(self, line: LogLine) -> str:
-        if line.foreign:
-            return self._foreign
         return line.message.splitlines()[0] if line.message else ""
 
     def append(self, lines: list[LogLine]) -> None:
@@ -204,12 +203,19 @@ def by_level(values: dict[int, str], level: int) -> str:
 
 
 class LogFilter(QSortFilterProxyModel):
-    """A minimum level and a case-insensitive text found in the source or message."""
+    """A minimum level, a case-insensitive text found in the source or message, and
+    whether technical lines (the log records) are shown."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.min_level = logging.NOTSET
         self.text = ""
+        self.technical = False
+
+    def set_technical(self, shown: bool) -> None:
+        self.beginFilterChange()
+        self.technical = shown
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     def set_min_level(self, level: int) -> None:
         self.beginFilterChange()
@@ -225,7 +231,7 @@ class LogFilter(QSortFilterProxyModel):
         model = self.sourceModel()
         assert isinstance(model, LogModel)
         line = model.line(source_row)
-        if line.level < self.min_level:
+        if line.level < self.min_level or (line.technical and not self.technical):
             return False
         if not self.text:
             return True
@@ -233,8 +239,8 @@ class LogFilter(QSortFilterProxyModel):
 
 
 class LogPanel(QWidget):
-    """Level and text filters over the log, with Copy (selection, else all shown)
-    and Clear."""
+    """Level, text and *Technical* filters over the log, with Copy (selection, else
+    all shown) and Clear."""
 
     #: emitted (from any thread) when the handler has lines waiting
     _pending_ready = Signal()
@@ -268,6 +274,9 @@ class LogPanel(QWidget):
         self.search.setPlaceholderText(self.tr("Filter messages…"))
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self.proxy.set_text)
+        self.technical = QCheckBox(self.tr("Technical"))
+        self.technical.setToolTip(self.tr("Also show the log file's lines, in English"))
+        self.technical.toggled.connect(self.proxy.set_technical)
         self.copy_button = QPushButton(self.tr("Copy"))
         self.copy_button.setToolTip(self.tr("Copy the selected lines, or every line shown"))
         self.copy_button.clicked.connect(self.copy)
@@ -294,6 +303,7 @@ class LogPanel(QWidget):
         bar = QHBoxLayout()
         bar.addWidget(self.level)
         bar.addWidget(self.search, 1)
+        bar.addWidget(self.technical)
         bar.addWidget(self.copy_button)
         bar.addWidget(self.clear_button)
         layout = QVBoxLayout(self)

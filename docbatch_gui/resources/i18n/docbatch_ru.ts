@@ -890,6 +890,41 @@ Allowed: {1}</source>
     </message>
 </context>
 <context>
+    <name>JobEvents</name>
+    <message>
+        <source>running</source>
+        <translation>идёт</translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation>на паузе</translation>
+    </message>
+    <message>
+        <source>finishing the running jobs</source>
+        <translation>завершает начатые задания</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>остановлена</translation>
+    </message>
+    <message>
+        <source>Job {0} ({1}): {2}: {3}</source>
+        <translation>Задание {0} ({1}): {2}: {3}</translation>
+    </message>
+    <message>
+        <source>Job {0} ({1}): {2}</source>
+        <translation>Задание {0} ({1}): {2}</translation>
+    </message>
+    <message>
+        <source>Processing: {0}</source>
+        <translation>Обработка: {0}</translation>
+    </message>
+    <message>
+        <source>The queue stopped: {0}</source>
+        <translation>Очередь остановлена: {0}</translation>
+    </message>
+</context>
+<context>
     <name>JobState</name>
     <message>
         <source>Queued</source>
@@ -1154,10 +1189,6 @@ Allowed: {1}</source>
         <source>Library</source>
         <translation>Библиотека</translation>
     </message>
-    <message>
-        <source>A technical message in English: point at it to read it</source>
-        <translation>Техническое сообщение на английском: наведите указатель, чтобы прочитать</translation>
-    </message>
 </context>
 <context>
     <name>LogPanel</name>
@@ -1180,6 +1211,14 @@ Allowed: {1}</source>
     <message>
         <source>Filter messages…</source>
         <translation>Фильтр сообщений…</translation>
+    </message>
+    <message>
+        <source>Technical</source>
+        <translation>Технические</translation>
+    </message>
+    <message>
+        <source>Also show the log file&apos;s lines, in English</source>
+        <translation>Показывать и строки файла журнала, на английском</translation>
     </message>
     <message>
         <source>Copy</source>
