@@ -11,8 +11,9 @@ and the front ends word it again in their own language (``Message.words``).
 Each code's English template lives in a per-area table (``texts_jobs``,
 ``texts_services``, ``texts_operator``, ``texts_registry``, ``texts_setup``,
 ``texts_pages``, ``texts_data``, ``texts_notices``), marked for the gettext
-catalogue; the review reasons keep theirs in ``reasons.TEMPLATES``. Other languages word the English through
-:func:`docbatch_gui.i18n.translation` (``ngettext`` for a message worded by a number).
+catalogue; the review reasons keep theirs in ``reasons.TEMPLATES``. Other languages
+word the English through :func:`docbatch_gui.i18n.translation` (``ngettext`` for a
+message worded by a number).
 A message without a code (an old record, a library's own text: ``Message.plain``),
 or with a code no table knows (a newer version), is shown as its stored English text:
 never an error, never an empty line.
