@@ -25,6 +25,7 @@ from docbatch_gui._qt.tasks import spawn
 from docbatch_gui.diagnostics.connections import ConnectionResult
 from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.domain.messages import words_of
+from docbatch_gui.i18n import _
 from docbatch_gui.settings.model import Settings
 
 OK_STYLE = "color: #188038;"
@@ -44,13 +45,13 @@ class ConnectionTest(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._kept_focus = False
-        self.button = QPushButton(self.tr("Test connection"))
+        self.button = QPushButton(_("Test connection"))
         self.result = QLabel()
         self.result.setWordWrap(True)
         self.result.setTextFormat(Qt.TextFormat.PlainText)  # quotes addresses and errors
         self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.details_button = QToolButton()
-        self.details_button.setText(self.tr("Details"))
+        self.details_button.setText(_("Details"))
         self.details_button.setCheckable(True)
         self.details_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.details_button.setArrowType(Qt.ArrowType.RightArrow)
@@ -89,9 +90,9 @@ class ConnectionTest(QWidget):
             self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
             self.setFocus(Qt.FocusReason.OtherFocusReason)
         self.button.setEnabled(False)
-        self.button.setText(self.tr("Testing…"))
+        self.button.setText(_("Testing…"))
         self.result.setStyleSheet("")
-        self.result.setText(self.tr("Connecting…"))
+        self.result.setText(_("Connecting…"))
         self._show_details("")
         spawn(self._run(make_settings, probe))
 
@@ -102,12 +103,12 @@ class ConnectionTest(QWidget):
             outcome = await probe(settings)
             ok, skipped, details = outcome.ok, outcome.skipped, outcome.details
             said = words_of(outcome.message, interface_language())  # a coded one, or English
-            text = said if skipped else self.tr("{0} ({1:.2f} s)").format(said, outcome.seconds)
+            text = said if skipped else _("{0} ({1:.2f} s)").format(said, outcome.seconds)
         except ConfigError as exc:
             ok, text = False, str(exc)
         finally:
             self.button.setEnabled(True)
-            self.button.setText(self.tr("Test connection"))
+            self.button.setText(_("Test connection"))
             if self._kept_focus and self.hasFocus():
                 self.button.setFocus(Qt.FocusReason.OtherFocusReason)
             self.setFocusPolicy(Qt.FocusPolicy.NoFocus)

@@ -10,6 +10,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QLabel, QWidget
 
 from docbatch_gui._qt.context import GuiContext
+from docbatch_gui.i18n import _
 
 REFRESH_MS = 3000
 PROBLEM_STYLE = "color: #c62828; padding: 0 8px;"
@@ -34,13 +35,11 @@ class WatchStatus(QLabel):
         names = ", ".join(folder.name or str(folder) for folder in watching.folders)
         problems = watching.problems
         if problems:
-            self.setText(
-                self.tr("Watching {0}; {1} cannot be reached").format(names, len(problems))
-            )
+            self.setText(_("Watching {0}; {1} cannot be reached").format(names, len(problems)))
             self.setStyleSheet(PROBLEM_STYLE)
             self.setToolTip("\n".join(problems.values()))
         else:
-            self.setText(self.tr("Watching {0}").format(names))
+            self.setText(_("Watching {0}").format(names))
             self.setStyleSheet(OK_STYLE)
             self.setToolTip("\n".join(str(f) for f in watching.folders))
         self.show()
