@@ -214,10 +214,10 @@ class MainWindow(QMainWindow):
         if busy == 0 and self._busy_before > 0:
             counts = self.queue_tab.model.count_by_state()
             self.ctx.notifier.notify(
-                _("Run finished: {0} done, {1} to review, {2} failed.").format(
-                    counts.get(JobState.DONE, 0),
-                    counts.get(JobState.NEEDS_REVIEW, 0),
-                    counts.get(JobState.FAILED, 0) + counts.get(JobState.TIMED_OUT, 0),
+                _("Run finished: {done} done, {review} to review, {failed} failed.").format(
+                    done=counts.get(JobState.DONE, 0),
+                    review=counts.get(JobState.NEEDS_REVIEW, 0),
+                    failed=counts.get(JobState.FAILED, 0) + counts.get(JobState.TIMED_OUT, 0),
                 ),
                 "success",
             )
@@ -225,7 +225,7 @@ class MainWindow(QMainWindow):
 
     def _halted(self, message: str) -> None:
         self.ctx.notifier.notify(
-            _("The queue stopped: {0}").format(message)
+            _("The queue stopped: {message}").format(message=message)
             + " "
             + _("Fix the setting, then press Resume."),
             "error",
@@ -378,13 +378,15 @@ class MainWindow(QMainWindow):
     def waiting_text(self, jobs: list[Job]) -> str:
         """What closing waits for, by name: "scan.pdf (OCR, 40%)", three at most."""
         named = [
-            _("{0} ({1}, {2:.0%})").format(j.file_name, state_label(j.state), j.progress)
+            _("{file_name} ({state}, {progress:.0%})").format(
+                file_name=j.file_name, state=state_label(j.state), progress=j.progress
+            )
             for j in jobs[:3]
         ]
         more = len(jobs) - len(named)
-        names = "\n".join(named) + ("\n" + _("and {0} more").format(more) if more else "")
-        return _("Waiting for the running steps of these jobs to finish:\n{0}").format(
-            names or _("(none)")
+        names = "\n".join(named) + ("\n" + _("and {more} more").format(more=more) if more else "")
+        return _("Waiting for the running steps of these jobs to finish:\n{names}").format(
+            names=names or _("(none)")
         )
 
     async def shutdown(self) -> None:

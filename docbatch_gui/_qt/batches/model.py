@@ -21,7 +21,7 @@ from PySide6.QtGui import QColor, QIcon
 from docbatch_gui._qt.widgets.icons import disc_icon
 from docbatch_gui._qt.widgets.table_model import Index, TableModel
 from docbatch_gui.app.batch_stats import BatchRow
-from docbatch_gui.i18n import _, pgettext
+from docbatch_gui.i18n import _, ngettext, pgettext
 
 # Columns
 COL_BATCH = 0
@@ -85,11 +85,11 @@ def duration(value: timedelta | None) -> str:
     days, rest = divmod(minutes, 24 * 60)
     hours, minutes = divmod(rest, 60)
     if days:
-        return _("{0} d {1} h").format(days, hours)
+        return _("{days} d {hours} h").format(days=days, hours=hours)
     if hours:
-        return _("{0} h {1} min").format(hours, minutes)
+        return _("{hours} h {minutes} min").format(hours=hours, minutes=minutes)
     if minutes:
-        return _("{0} min").format(minutes)
+        return _("{minutes} min").format(minutes=minutes)
     return _("< 1 min")
 
 
@@ -233,7 +233,7 @@ class BatchTableModel(TableModel):
 
     def _tooltip(self, row: BatchRow, column: int) -> str | None:
         if column == COL_BATCH:
-            return _("Local batch {0}").format(row.local_id)
+            return _("Local batch {local_id}").format(local_id=row.local_id)
         if column == COL_EXPIRES and row.expires_in is not None:
             return _(
                 "The API ends a batch 24 hours after it was created; requests not finished "
@@ -244,9 +244,11 @@ class BatchTableModel(TableModel):
         if column == COL_ACTUAL and row.cost_actual_usd is None:
             return _("Known once the results are in")
         if column == COL_ACTUAL and row.thinking_tokens:
-            return _("Includes {0} thinking tokens, billed as output").format(
-                f"{row.thinking_tokens:,}"
-            )
+            return ngettext(
+                "Includes {count} thinking token, billed as output",
+                "Includes {count} thinking tokens, billed as output",
+                row.thinking_tokens,
+            ).format(count=f"{row.thinking_tokens:,}")
         if column == COL_MODEL:
             return _("The model, effort and thinking these requests were sent with")
         if column == COL_CACHE:

@@ -262,16 +262,27 @@ class BatchesTab(QWidget):
         self._selection_changed()
 
     def _show_summary(self, summary: MonthSummary) -> None:
-        text = _("This month: <b>{0}</b> pages · cost <b>{1}</b> · saved <b>{2}</b> against sync")
+        text = ngettext(
+            "This month: <b>{count}</b> page · cost <b>{cost}</b> · saved <b>{saved}</b> "
+            "against sync",
+            "This month: <b>{count}</b> pages · cost <b>{cost}</b> · saved <b>{saved}</b> "
+            "against sync",
+            summary.pages,
+        )
         self.summary.setText(
-            text.format(f"{summary.pages:,}", money(summary.cost_usd), money(summary.savings_usd))
+            text.format(
+                count=f"{summary.pages:,}",
+                cost=money(summary.cost_usd),
+                saved=money(summary.savings_usd),
+            )
         )
         self.summary.setToolTip(
             _(
-                "Jobs finished since {0}. Savings: what the same usage would have cost "
-                "at sync prices ({1}), minus what it cost."
+                "Jobs finished since {since}. Savings: what the same usage would have cost "
+                "at sync prices ({sync_cost}), minus what it cost."
             ).format(
-                summary.month_start.astimezone().strftime("%Y-%m-%d"), money(summary.sync_cost_usd)
+                since=summary.month_start.astimezone().strftime("%Y-%m-%d"),
+                sync_cost=money(summary.sync_cost_usd),
             )
         )
 
@@ -280,14 +291,14 @@ class BatchesTab(QWidget):
             return _("no cap") if value is None else money(value)
 
         text = _(
-            "Budget {0}: spent <b>{1}</b> · per month <b>{2}</b> · left <b>{3}</b> · "
-            "per run <b>{4}</b>"
+            "Budget {month}: spent <b>{spent}</b> · per month <b>{month_cap}</b> · "
+            "left <b>{left}</b> · per run <b>{run_cap}</b>"
         ).format(
-            budget.month,
-            money(budget.spent_usd),
-            cap(budget.month_cap_usd),
-            "—" if budget.left_usd is None else money(budget.left_usd),
-            cap(budget.run_cap_usd),
+            month=budget.month,
+            spent=money(budget.spent_usd),
+            month_cap=cap(budget.month_cap_usd),
+            left="—" if budget.left_usd is None else money(budget.left_usd),
+            run_cap=cap(budget.run_cap_usd),
         )
         if budget.hold is not None:
             text += " · <b style='color:#b06000'>{}</b>".format(
@@ -304,14 +315,20 @@ class BatchesTab(QWidget):
 
     def _show_live(self, live: SyncSnapshot) -> None:
         self.in_flight.setText(
-            _("In flight <b>{0}</b> / {1}").format(live.in_flight, live.max_concurrency)
+            _("In flight <b>{in_flight}</b> / {max_concurrency}").format(
+                in_flight=live.in_flight, max_concurrency=live.max_concurrency
+            )
         )
-        self.in_flight.setToolTip(_("Peak this session: {0}").format(live.peak_in_flight))
+        self.in_flight.setToolTip(
+            _("Peak this session: {peak_in_flight}").format(peak_in_flight=live.peak_in_flight)
+        )
         self.succeeded.setText(
-            _("Succeeded <b style='color:#188038'>{0}</b>").format(live.succeeded)
+            _("Succeeded <b style='color:#188038'>{succeeded}</b>").format(succeeded=live.succeeded)
         )
-        self.failed.setText(_("Failed <b style='color:#d93025'>{0}</b>").format(live.failed))
-        self.retried.setText(_("Retried <b>{0}</b>").format(live.retried))
+        self.failed.setText(
+            _("Failed <b style='color:#d93025'>{failed}</b>").format(failed=live.failed)
+        )
+        self.retried.setText(_("Retried <b>{retried}</b>").format(retried=live.retried))
 
     # -- actions -----------------------------------------------------------------------------
 
@@ -383,5 +400,5 @@ class BatchesTab(QWidget):
         if isinstance(error, DocBatchError):
             text = getattr(error, "message", None) or str(error)
         else:
-            text = _("Unexpected error: {0}").format(error)
-        self.ctx.notifier.notify(_("Could not cancel the batch: {0}").format(text), "error")
+            text = _("Unexpected error: {error}").format(error=error)
+        self.ctx.notifier.notify(_("Could not cancel the batch: {text}").format(text=text), "error")

@@ -164,7 +164,9 @@ class QueueActions(QueueFiles):
         answer = await confirm(
             self,
             _("Process again?"),
-            _("{0}\n\nProcess {1} again?").format(error_text(risk), job.file_name),
+            _("{error}\n\nProcess {file_name} again?").format(
+                error=error_text(risk), file_name=job.file_name
+            ),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
             QMessageBox.StandardButton.Cancel,
         )
@@ -174,7 +176,7 @@ class QueueActions(QueueFiles):
         """One question for the whole selection, naming the file (or the count); the
         documents may stay for Review and the registry. None: the operator said no."""
         if len(jobs) == 1:
-            question = _("Delete {0} from the queue?").format(jobs[0].file_name)
+            question = _("Delete {file_name} from the queue?").format(file_name=jobs[0].file_name)
         else:
             question = ngettext(
                 "Delete {count} file from the queue?",
@@ -188,7 +190,7 @@ class QueueActions(QueueFiles):
         box.setTextFormat(Qt.TextFormat.PlainText)  # the text quotes file names
         both = keep = None
         if documents:
-            found = _("Documents found in them: {0}.").format(documents)
+            found = _("Documents found in them: {documents}.").format(documents=documents)
             box.setInformativeText(
                 found
                 + " "
@@ -240,10 +242,10 @@ class QueueActions(QueueFiles):
         if not deleted:
             return
         if keep:
-            done = _("Jobs deleted: {0}; their documents were kept.")
+            done = _("Jobs deleted: {count}; their documents were kept.")
         else:
-            done = _("Jobs deleted with their documents: {0}.")
-        self.ctx.notifier.notify(done.format(len(deleted)))
+            done = _("Jobs deleted with their documents: {count}.")
+        self.ctx.notifier.notify(done.format(count=len(deleted)))
 
     def _update_counts(self) -> None:
         raise NotImplementedError  # the tab's counts line

@@ -238,9 +238,9 @@ class BudgetBar(QWidget):
         if getattr(saved, name) != chosen:  # an environment variable sets it
             self.ctx.notifier.notify(
                 _(
-                    "The cap is set by the environment variable {0}: change it there, or "
+                    "The cap is set by the environment variable {variable}: change it there, or "
                     "run anyway."
-                ).format(name.upper()),
+                ).format(variable=name.upper()),
                 "error",
             )
             return
@@ -248,10 +248,12 @@ class BudgetBar(QWidget):
         settings = self.ctx.app.settings.model_copy(update={name: chosen})
         self.hold_box.hide()
         self.ctx.notifier.notify(
-            _("Budget cap raised to ${0}; the held run is checked again.").format(usd_text(chosen)),
+            _("Budget cap raised to ${usd}; the held run is checked again.").format(
+                usd=usd_text(chosen)
+            ),
             "success",
         )
         self.settings_saved.emit(settings)
 
     def _failed(self, error: BaseException) -> None:
-        self.ctx.notifier.notify(_("Budget: {0}").format(error), "error")
+        self.ctx.notifier.notify(_("Budget: {error}").format(error=error), "error")

@@ -33,8 +33,8 @@ class QueueFiles(QWidget):
         path = Path(jobs[0].source_path)
         if not path.exists():
             self.ctx.notifier.notify(
-                _("{0} is no longer there: it was moved or deleted since it was added.").format(
-                    path
+                _("{path} is no longer there: it was moved or deleted since it was added.").format(
+                    path=path
                 ),
                 "error",
             )
@@ -42,9 +42,9 @@ class QueueFiles(QWidget):
         if not QDesktopServices.openUrl(QUrl.fromLocalFile(os.fspath(path))):
             self.ctx.notifier.notify(
                 _(
-                    "No program on this computer opens {0}. Use Show in folder and open "
+                    "No program on this computer opens {name}. Use Show in folder and open "
                     "it from there, or install a viewer for this type of file."
-                ).format(path.name),
+                ).format(name=path.name),
                 "error",
             )
 
@@ -57,6 +57,8 @@ class QueueFiles(QWidget):
             return
         if not QDesktopServices.openUrl(QUrl.fromLocalFile(os.fspath(path.parent))):
             self.ctx.notifier.notify(
-                _("No file manager could be started; the file is in {0}").format(path.parent),
+                _("No file manager could be started; the file is in {parent}").format(
+                    parent=path.parent
+                ),
                 "error",
             )

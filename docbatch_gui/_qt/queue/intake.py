@@ -32,7 +32,7 @@ def named(names: Sequence[str]) -> str:
     """A few names, then how many more: a message stays one line for a big folder."""
     shown = ", ".join(names[:NAMED])
     if len(names) > NAMED:
-        shown += " " + _("and {0} more").format(len(names) - NAMED)
+        shown += " " + _("and {more} more").format(more=len(names) - NAMED)
     return shown
 
 
@@ -67,7 +67,7 @@ class QueueIntake(QWidget):
             return
 
         def adding(progress: Progress) -> str:
-            return _("Adding {0}…").format(progress.what)
+            return _("Adding {what}…").format(what=progress.what)
 
         report = await run_with_progress(
             self,
@@ -160,7 +160,7 @@ class QueueIntake(QWidget):
             self,
             _("Add files"),
             self._last_folder(),
-            _("Documents ({0});;All files (*)").format(patterns),
+            _("Documents ({patterns});;All files (*)").format(patterns=patterns),
         )
         if files:
             remember_folder(self.ctx.qsettings, "queue/last_folder", Path(files[0]).parent)

@@ -135,7 +135,9 @@ class JobDetail(QWidget):
         text = f"<b>{name}</b><br>{where}"
         folder = self._watched_folder(job)
         if folder is not None:
-            text += "<br>" + html.escape(_("from the watched folder {0}").format(folder))
+            text += "<br>" + html.escape(
+                _("from the watched folder {folder}").format(folder=folder)
+            )
         if job.error and not self.error.isVisibleTo(self):
             # in the interface language, worded from its code; a failed job's error is
             # in the box below with its kind and advice, and said once
@@ -158,7 +160,7 @@ class JobDetail(QWidget):
         hold = self.hold_of(job) if job is not None else None
         if hold is not None:
             self.error.setText(
-                _("Held: {0}").format(hold.words(interface_language()))
+                _("Held: {reason}").format(reason=hold.words(interface_language()))
                 + "\n"
                 + _("Add a key in Settings, or press Process offline above.")
             )
@@ -205,7 +207,7 @@ class JobDetail(QWidget):
         self._fill_documents(documents)
         items = []
         for page in pages:
-            item = QListWidgetItem(_("Page {0}").format(page.page_no))
+            item = QListWidgetItem(_("Page {page_no}").format(page_no=page.page_no))
             item.setData(Qt.ItemDataRole.UserRole, page.page_no)
             item.setSizeHint(QSize(PAGE_ICON.width() + 16, PAGE_ICON.height() + 28))
             self.pages.addItem(item)
@@ -249,7 +251,9 @@ def routing_line(job: Job) -> str:
     detail pane and the Review tab's job tooltip show it."""
     if job.first_model is None:
         return ""
-    first = _("Read by {0}: {1}").format(job.first_model, _usd(job.cost_first_usd))
+    first = _("Read by {first_model}: {usd}").format(
+        first_model=job.first_model, usd=_usd(job.cost_first_usd)
+    )
     if not job.escalated:
         return first
     labels = {
@@ -259,8 +263,14 @@ def routing_line(job: Job) -> str:
         "contradiction": _("contradicts the page"),
     }
     reasons = ", ".join(labels.get(r, r) for r in job.escalation_reasons)
-    escalated = _("sent to {0} ({1}): {2}").format(
-        job.escalation_model or "?", reasons or "?", _usd(job.cost_escalation_usd)
+    escalated = _("sent to {model} ({reasons}): {usd}").format(
+        model=job.escalation_model or "?",
+        reasons=reasons or "?",
+        usd=_usd(job.cost_escalation_usd),
     )
-    kept = _("answer kept: {0}").format(job.answered_by) if job.answered_by else ""
+    kept = (
+        _("answer kept: {answered_by}").format(answered_by=job.answered_by)
+        if job.answered_by
+        else ""
+    )
     return "; ".join(p for p in (first, escalated, kept) if p)

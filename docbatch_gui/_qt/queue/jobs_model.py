@@ -285,11 +285,11 @@ class JobTableModel(TableModel):
             if column == COL_STATE and (hold := self.hold(job)) is not None:
                 return hold.words(interface_language())
             if column == COL_COST and job.escalated:
-                return _("{0}: {1}\n{2}: {3}").format(
-                    job.first_model,
-                    _usd(job.cost_first_usd),
-                    job.escalation_model,
-                    _usd(job.cost_escalation_usd),
+                return _("{first_model}: {first_usd}\n{escalation_model}: {escalation_usd}").format(
+                    first_model=job.first_model,
+                    first_usd=_usd(job.cost_first_usd),
+                    escalation_model=job.escalation_model,
+                    escalation_usd=_usd(job.cost_escalation_usd),
                 )
         elif role == Qt.ItemDataRole.ForegroundRole and column == COL_ERROR:
             return QColor("#b3261e")

@@ -130,8 +130,8 @@ class YadiskImport(QObject):
 
     async def _download(self, source: str, token: str | None) -> None:
         def downloaded(progress: Progress) -> str:
-            return _("Downloaded {0} of {1}: {2}").format(
-                progress.done, progress.total, progress.what
+            return _("Downloaded {done} of {total}: {what}").format(
+                done=progress.done, total=progress.total, what=progress.what
             )
 
         self.progress = dialog = ProgressDialog(
@@ -152,7 +152,7 @@ class YadiskImport(QObject):
             return
         except Exception as exc:
             say(log, logging.WARNING, "log_yadisk_failed", error=cause(exc))
-            failed = _("Yandex.Disk import failed: {0}").format(error_text(exc))
+            failed = _("Yandex.Disk import failed: {error}").format(error=error_text(exc))
             self.ctx.notifier.notify(failed, "error")
             return
         finally:
@@ -166,5 +166,9 @@ class YadiskImport(QObject):
             queued,
         ).format(count=queued)
         if duplicates:
-            message += " " + _("{0} already known: shown as duplicates.").format(duplicates)
+            message += " " + ngettext(
+                "{count} already known: shown as a duplicate.",
+                "{count} already known: shown as duplicates.",
+                duplicates,
+            ).format(count=duplicates)
         self.ctx.notifier.notify(message, "success")

@@ -125,25 +125,28 @@ class MatchDetail(QWidget):
         doc = item.document
         if doc is not None and result is not None:
             self.score_label.setText(
-                _("<b>Row {0}</b> → {1}, p. {2}, {3} {4}: score <b>{5:.0%}</b>{6}").format(
-                    item.row,
-                    item.file_name,
-                    doc.page_label,
-                    self.ctx.doc_type_label(doc.doc_type),
-                    doc.fields.get("number") or "",
-                    result.score,
-                    _(" (rule “{0}”)").format(result.rule) if result.rule else "",
+                _(
+                    "<b>Row {row}</b> → {file}, p. {page}, {doc_type} {number}: "
+                    "score <b>{score:.0%}</b>{rule}"
+                ).format(
+                    row=item.row,
+                    file=item.file_name,
+                    page=doc.page_label,
+                    doc_type=self.ctx.doc_type_label(doc.doc_type),
+                    number=doc.fields.get("number") or "",
+                    score=result.score,
+                    rule=_(" (rule “{rule}”)").format(rule=result.rule) if result.rule else "",
                 )
             )
             spawn(self._load_thumb(item.row, doc, result.explanation))
         else:
             self.score_label.setText(
-                _("<b>Row {0}</b>: no document scores above the threshold.").format(item.row)
+                _("<b>Row {row}</b>: no document scores above the threshold.").format(row=item.row)
             )
         language = interface_language()
         for e in result.explanation if result else []:
             outcome = (
-                _("missing in {0}").format(self._side(e["missing"]))
+                _("missing in {side}").format(side=self._side(e["missing"]))
                 if e.get("missing")
                 else "✓"
                 if e.get("passed")
@@ -155,9 +158,11 @@ class MatchDetail(QWidget):
                 f"({comparator_words(e['comparator'], language)})"
                 + (" *" if e.get("required") else "")
             )
-            compared = _("{0} compared with {1}; * required").format(
-                self.ctx.field_label(e["field"]),
-                document_field_words(e["document_field"], self.ctx.field_label, language),
+            compared = _("{field_label} compared with {document_field_words}; * required").format(
+                field_label=self.ctx.field_label(e["field"]),
+                document_field_words=document_field_words(
+                    e["document_field"], self.ctx.field_label, language
+                ),
             )
             self._append(
                 self.breakdown,
@@ -168,7 +173,7 @@ class MatchDetail(QWidget):
                     f"{float(e.get('similarity') or 0):.0%}",
                     display(e.get("weight")),
                     outcome,
-                    _("p. {0}").format(spot["page"]) if spot else "",
+                    _("p. {spot}").format(spot=spot["page"]) if spot else "",
                 ],
                 tips={0: f"{sub_rule}\n{compared}", 6: where_text(spot, language) if spot else ""},
             )
@@ -176,11 +181,11 @@ class MatchDetail(QWidget):
         if item.runner_up is not None and result and result.runner_up_score is not None:
             r = item.runner_up
             notes.append(
-                _("Runner-up: {0}, p. {1}, {2}: {3:.0%}").format(
-                    item.runner_up_file,
-                    r.page_label,
-                    r.fields.get("number") or "",
-                    result.runner_up_score,
+                _("Runner-up: {file}, p. {page}, {number}: {score:.0%}").format(
+                    file=item.runner_up_file,
+                    page=r.page_label,
+                    number=r.fields.get("number") or "",
+                    score=result.runner_up_score,
                 )
             )
         else:

@@ -80,7 +80,7 @@ class FilePage(WizardPart):
         )
         if files:
             self.owner.load_template(files[0])
-            self.template_label.setText(_("Loaded {0}").format(Path(files[0]).name))
+            self.template_label.setText(_("Loaded {name}").format(name=Path(files[0]).name))
 
     def typed_path(self) -> None:
         """A path typed in the field is read as if chosen; a wrong one is said at once."""
@@ -89,7 +89,7 @@ class FilePage(WizardPart):
             return
         path = Path(text).expanduser()
         if not path.is_file():
-            self.on_failed(_("No file at {0}: check the path.").format(path))
+            self.on_failed(_("No file at {path}: check the path.").format(path=path))
             return
         self.set_file(path)
 

@@ -132,9 +132,9 @@ class FiltersPage(WizardPart):
         self.table.resizeColumnsToContents()
         shown = len(result.filtered_rows)
         self.table_title.setText(
-            _("Filtered rows: {0} shown of {1} (blank rows are counted, not listed)").format(
-                shown, result.filtered
-            )
+            _(
+                "Filtered rows: {shown} shown of {filtered} (blank rows are counted, not listed)"
+            ).format(shown=shown, filtered=result.filtered)
         )
         self.show_all.setEnabled(shown > 0)
 

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.registry.latest import LatestRunner
 from docbatch_gui._qt.registry.pages_setup import WizardPart
-from docbatch_gui.i18n import _
+from docbatch_gui.i18n import _, ngettext, npgettext
 from docbatch_gui.registry.config import RegistryConfig, default_rules
 from docbatch_gui.registry.words import comparator_words, document_field_words
 
@@ -297,10 +297,19 @@ class RulesPage(WizardPart):
         self.pair_count = count
         kept = self.owner.preview.kept if self.owner.preview else 0
         self.pairs.setText(
-            _(
-                "These rules leave <b>{0}</b> row–document pairs to compare in detail for "
-                "{1} rows, out of {2} if every row were compared with every document."
-            ).format(count, kept, kept * documents)
+            ngettext(
+                "These rules leave <b>{count}</b> row–document pair to compare in detail for "
+                "{rows}, out of {all_pairs} if every row were compared with every document.",
+                "These rules leave <b>{count}</b> row–document pairs to compare in detail for "
+                "{rows}, out of {all_pairs} if every row were compared with every document.",
+                count,
+            ).format(
+                count=count,
+                rows=npgettext("rules preview", "{count} row", "{count} rows", kept).format(
+                    count=kept
+                ),
+                all_pairs=kept * documents,
+            )
         )
 
     def isComplete(self) -> bool:

@@ -72,8 +72,8 @@ class WizardPart(QWizardPage):
 
 def counts_text(widget: QWizardPage, result: PreviewResult) -> str:
     reasons = ", ".join(f"{reason_label(k)}: {v}" for k, v in sorted(result.by_reason.items()))
-    text = _("Sheet “{0}”: <b>{1}</b> rows kept, <b>{2}</b> filtered").format(
-        result.sheet, result.kept, result.filtered
+    text = _("Sheet “{sheet}”: <b>{kept}</b> rows kept, <b>{filtered}</b> filtered").format(
+        sheet=result.sheet, kept=result.kept, filtered=result.filtered
     )
     return f"{text} ({reasons})" if reasons else text
 
@@ -135,7 +135,9 @@ class RowsPage(WizardPart):
         for piece in filter(None, (p.strip() for p in self.overrides.text().split(","))):
             match = _OVERRIDE_RE.match(piece)
             if match is None:
-                raise ValueError(_("column_header_row: “{0}” is not COLUMN=ROW").format(piece))
+                raise ValueError(
+                    _("column_header_row: “{piece}” is not COLUMN=ROW").format(piece=piece)
+                )
             out[match.group(1).upper()] = int(match.group(2))
         return out
 

@@ -199,14 +199,16 @@ class ResultsView(QWidget):
         history: dict[int, list[str]] = {}
         for a in store.list_assignments(registry_id):
             what = (
-                _("assigned document {0}").format(a.document_id)
+                _("assigned document {document_id}").format(document_id=a.document_id)
                 if a.document_id is not None
                 else _("unassigned")
             )
             was = (
                 ""
                 if a.previous_document_id is None
-                else _(" (was {0})").format(a.previous_document_id)
+                else _(" (was {previous_document_id})").format(
+                    previous_document_id=a.previous_document_id
+                )
             )
             history.setdefault(a.row, []).append(f"{a.at[:19]} {a.who}: {what}{was}")
         headers: list[str] = registry.stats.get("headers") or []
@@ -259,8 +261,9 @@ class ResultsView(QWidget):
         docs, names = await asyncio.get_running_loop().run_in_executor(
             None, lambda: (service.documents(), self._job_names())
         )
-        hint = _("Row {0}: {1}").format(
-            item.row, ", ".join(display(v) for v in item.values.values() if v is not None)
+        hint = _("Row {row}: {values}").format(
+            row=item.row,
+            values=", ".join(display(v) for v in item.values.values() if v is not None),
         )
         self.picker = DocumentPicker(self, docs, names, self.ctx.doc_type_label, hint=hint)
         if item.document is not None and item.document.id is not None:
@@ -317,7 +320,7 @@ class ResultsView(QWidget):
         registry_id, service = self.registry_id, self.ctx.app.registry
         language = language or interface_language()
         try:
-            label = _("Writing {0}…").format(out.name)
+            label = _("Writing {name}…").format(name=out.name)
             rows = await run_with_progress(
                 self,
                 _("Export"),

@@ -93,15 +93,18 @@ class RunPage(QWizardPage):
         preview = w.preview
         pairs = w.rules_page.pair_count
         self.plan.setText(
-            _(
-                "File: <b>{0}</b>, sheet “{1}”: {2} rows to import, {3} filtered. "
-                "Candidate pairs to score: {4}."
-            ).format(
-                w.file.name if w.file else "",
-                preview.sheet if preview else "",
+            ngettext(
+                "File: <b>{file}</b>, sheet “{sheet}”: {count} row to import, {filtered} "
+                "filtered. Candidate pairs to score: {pairs}.",
+                "File: <b>{file}</b>, sheet “{sheet}”: {count} rows to import, {filtered} "
+                "filtered. Candidate pairs to score: {pairs}.",
                 preview.kept if preview else 0,
-                preview.filtered if preview else 0,
-                "…" if pairs is None else pairs,
+            ).format(
+                file=w.file.name if w.file else "",
+                sheet=preview.sheet if preview else "",
+                count=preview.kept if preview else 0,
+                filtered=preview.filtered if preview else 0,
+                pairs="…" if pairs is None else pairs,
             )
         )
 
@@ -136,7 +139,9 @@ class RunPage(QWizardPage):
     def _searched(self, progress: Progress) -> None:
         set_bar(self.bar, progress)
         self.stage.setText(
-            _("Searching: row {0} of {1}").format(progress.done, progress.total or "?")
+            _("Searching: row {row} of {total}").format(
+                row=progress.done, total=progress.total or "?"
+            )
         )
 
     async def run(self, force: bool = False) -> None:
@@ -225,18 +230,19 @@ class RunPage(QWizardPage):
 
     def summary(self, imported: ImportSummary, found: SearchSummary) -> str:
         return _(
-            "<p><b>{0}</b> rows imported, {1} filtered.</p>"
-            "<p><b>{2}</b> rows matched, <b>{3}</b> without a match, {4} with warnings, "
-            "{5} assigned by hand; {6} candidate pairs scored.</p>"
+            "<p><b>{kept}</b> rows imported, {filtered} filtered.</p>"
+            "<p><b>{matched}</b> rows matched, <b>{no_match}</b> without a match, "
+            "{with_warnings} with warnings, "
+            "{manual} assigned by hand; {candidate_pairs} candidate pairs scored.</p>"
             "<p>Press Finish to open the results.</p>"
         ).format(
-            imported.kept,
-            imported.filtered,
-            found.matched,
-            found.no_match,
-            found.with_warnings,
-            found.manual,
-            found.candidate_pairs,
+            kept=imported.kept,
+            filtered=imported.filtered,
+            matched=found.matched,
+            no_match=found.no_match,
+            with_warnings=found.with_warnings,
+            manual=found.manual,
+            candidate_pairs=found.candidate_pairs,
         )
 
     def _failed(self, error: BaseException) -> None:

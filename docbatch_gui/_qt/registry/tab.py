@@ -197,7 +197,9 @@ class RegistryTab(QWidget):
         loop = asyncio.get_running_loop()
         pairs = await loop.run_in_executor(None, service.candidate_pairs, reg.id)
         try:
-            label = _("Searching “{0}”: {1} candidate pairs to score").format(reg.name, pairs)
+            label = _("Searching “{name}”: {pairs} candidate pairs to score").format(
+                name=reg.name, pairs=pairs
+            )
             found = await run_with_progress(
                 self,
                 _("Search"),
@@ -238,9 +240,9 @@ class RegistryTab(QWidget):
             self,
             _("Delete registry"),
             _(
-                "Delete “{0}” with its rows, results and manual assignments? The Excel "
+                "Delete “{name}” with its rows, results and manual assignments? The Excel "
                 "file itself is not touched."
-            ).format(reg.name),
+            ).format(name=reg.name),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
         )

@@ -139,7 +139,7 @@ class RegistryWizard(QWizard):
         path.write_text(
             json.dumps(self.draft(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
         )
-        self.ctx.notifier.notify(_("Template saved: {0}").format(path), "success")
+        self.ctx.notifier.notify(_("Template saved: {path}").format(path=path), "success")
         return path
 
     # -- live preview ----------------------------------------------------------------

@@ -52,7 +52,7 @@ class CounterpartyPanel(QGroupBox):
         self.setVisible(counterparty is not None)
         if counterparty is None:
             return
-        self.setTitle(_("Known counterparty: INN {0}").format(counterparty.inn))
+        self.setTitle(_("Known counterparty: INN {inn}").format(inn=counterparty.inn))
         self.name.setText(counterparty.name or NOTHING)
         types = [f"{self.ctx.doc_type_label(t)} ({n})" for t, n in counterparty.doc_types.items()]
         self.types.setText(", ".join(types) or NOTHING)

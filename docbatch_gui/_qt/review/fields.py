@@ -114,12 +114,12 @@ class ConfidenceLegend(QLabel):
             (
                 QColor(UNSURE_COLOR),
                 _("unsure"),
-                _("Unsure: read with a confidence under {0}%, or none given").format(sure),
+                _("Unsure: read with a confidence under {sure}%, or none given").format(sure=sure),
             ),
             (
                 QColor(SURE_COLOR),
                 _("sure"),
-                _("Sure: confidence {0}% or more, or typed by a person").format(sure),
+                _("Sure: confidence {sure}% or more, or typed by a person").format(sure=sure),
             ),
             (
                 QColor(DOUBTED_COLOR),

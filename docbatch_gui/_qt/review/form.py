@@ -91,7 +91,7 @@ class ReviewForm(QWidget):
         if doc is None:
             return
         total = max(self.current_job.pages or doc.page_to, 1) if self.current_job else doc.page_to
-        self.form_box.setTitle(_("Document {0}").format(doc.doc_index + 1))
+        self.form_box.setTitle(_("Document {number}").format(number=doc.doc_index + 1))
         index = self.type_combo.findData(doc.doc_type)
         if index < 0:
             self.type_combo.addItem(doc.doc_type, doc.doc_type)
@@ -112,7 +112,9 @@ class ReviewForm(QWidget):
         )
         if doc.confirmed_by:
             reasons = [
-                _("Confirmed by {0} at {1}").format(doc.confirmed_by, local_time(doc.confirmed_at))
+                _("Confirmed by {confirmed_by} at {local_time}").format(
+                    confirmed_by=doc.confirmed_by, local_time=local_time(doc.confirmed_at)
+                )
             ]
         self.reasons.setText("\n".join(reasons))
         actions = {
@@ -153,10 +155,11 @@ class ReviewForm(QWidget):
             tip = _("Unsure: the reader gave no confidence; compare it with the page")
         elif confidence < SURE:
             tip = _(
-                "Unsure: the reader is only {0:.0%} sure of this value; compare it with the page"
-            ).format(confidence)
+                "Unsure: the reader is only {confidence:.0%} sure of this value; "
+                "compare it with the page"
+            ).format(confidence=confidence)
         else:
-            tip = _("Sure: confidence {0:.0%}").format(confidence)
+            tip = _("Sure: confidence {confidence:.0%}").format(confidence=confidence)
         marker.setToolTip(tip)
         reasons, color = problem if problem else ([], None)
         editor.show_state(tip, reasons, color)

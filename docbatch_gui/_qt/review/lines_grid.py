@@ -273,7 +273,7 @@ class LinesGrid(QWidget):
     def show_document(self, document: Document | None) -> None:
         self.document = document
         self.model.set_lines(list(document.lines) if document else [])
-        self.title.setText(_("Lines ({0})").format(len(self.model.rows)))
+        self.title.setText(_("Lines ({count})").format(count=len(self.model.rows)))
         self.view.resizeColumnsToContents()
         header = self.view.horizontalHeader()
         for column in range(self.model.columnCount()):  # a long name does not hide the sums
@@ -316,7 +316,7 @@ class LinesGrid(QWidget):
         self.row_chosen.emit(current.row(), line.page or 0, list(line.box or []))
 
     def _update_totals(self) -> None:
-        self.title.setText(_("Lines ({0})").format(len(self.model.rows)))
+        self.title.setText(_("Lines ({count})").format(count=len(self.model.rows)))
         document = self.document
         if document is None or not self.model.rows:
             self.totals.setText("")
@@ -338,12 +338,16 @@ class LinesGrid(QWidget):
             if key == "net" and sums["gross"] is None:
                 target = printed["amount"]
             if target is None:
-                parts.append(_("{0}: {1}").format(names[key], value))
+                parts.append(_("{name}: {value}").format(name=names[key], value=value))
                 continue
             differs = abs(value - target) > Decimal("0.01")
             apart = apart or differs
             mark = "≠" if differs else "="
-            parts.append(_("{0}: {1} {2} {3} printed").format(names[key], value, mark, target))
+            parts.append(
+                _("{name}: {value} {mark} {target} printed").format(
+                    name=names[key], value=value, mark=mark, target=target
+                )
+            )
         self.totals.setText(_("Rows' sums — ") + " · ".join(parts))
         self.totals.setStyleSheet("color: #a02020;" if apart else "color: #206020;")
 

@@ -235,7 +235,9 @@ class ReviewTab(ReviewForm, QWidget):
                 top.addChild(self._doc_item(doc))
             self.tree.addTopLevelItem(top)
             top.setExpanded(True)
-        self.tree.setHeaderLabels([_("Waiting for review ({0})").format(len(jobs)), _("Pages")])
+        self.tree.setHeaderLabels(
+            [_("Waiting for review ({count})").format(count=len(jobs)), _("Pages")]
+        )
         self.tree.resizeColumnToContents(1)
         self.tree.blockSignals(False)
         self.empty.setVisible(not jobs and not extra)
@@ -258,9 +260,9 @@ class ReviewTab(ReviewForm, QWidget):
         if left:
             self.ctx.notifier.notify(
                 _(
-                    "Pages {0} now belong to no document: they are left out of exports and "
-                    "registry matches. Widen a document's pages to take them in."
-                ).format(page_ranges(left)),
+                    "Pages {page_ranges} now belong to no document: they are left out of "
+                    "exports and registry matches. Widen a document's pages to take them in."
+                ).format(page_ranges=page_ranges(left)),
                 "warning",
             )
 
@@ -423,7 +425,8 @@ class ReviewTab(ReviewForm, QWidget):
         self.ctx.bridge.publish([job])
         if job.state is JobState.DONE and confirmed.job_id not in self._extra_jobs:
             self.ctx.notifier.notify(
-                _("{0}: all documents confirmed, done.").format(job.file_name), "success"
+                _("{file_name}: all documents confirmed, done.").format(file_name=job.file_name),
+                "success",
             )
         await self.refresh()
         self.confirmed.emit(confirmed.job_id, confirmed.doc_index)

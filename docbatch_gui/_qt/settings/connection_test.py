@@ -103,7 +103,11 @@ class ConnectionTest(QWidget):
             outcome = await probe(settings)
             ok, skipped, details = outcome.ok, outcome.skipped, outcome.details
             said = words_of(outcome.message, interface_language())  # a coded one, or English
-            text = said if skipped else _("{0} ({1:.2f} s)").format(said, outcome.seconds)
+            text = (
+                said
+                if skipped
+                else _("{said} ({seconds:.2f} s)").format(said=said, seconds=outcome.seconds)
+            )
         except ConfigError as exc:
             ok, text = False, str(exc)
         finally:

@@ -160,8 +160,8 @@ class FieldEditor(QWidget):
         layout.addWidget(self.error)
         if self.kind is SecretStr or self.password is not None:
             self.set_note(self._secret_note())
-        tip = _("Environment variable: {0}\nAllowed: {1}").format(
-            self.variable, self._allowed(name, info)
+        tip = _("Environment variable: {variable}\nAllowed: {allowed}").format(
+            variable=self.variable, allowed=self._allowed(name, info)
         )
         self.editor.setToolTip(tip)
 
@@ -174,23 +174,23 @@ class FieldEditor(QWidget):
             items = [str(self.editor.itemData(i)) for i in range(self.editor.count())]
             if interface_language() != "en":  # values to type, not words: quoted
                 items = [f"«{item}»" for item in items]
-            return _("one of {0}").format(", ".join(items))
+            return _("one of {choices}").format(choices=", ".join(items))
         lower, upper = bounds(info)
         if self.kind is bool:
             text = _("true or false")
         elif self.kind in (int, float) and lower is not None and upper is not None:
             text = (
-                _("a whole number from {0} to {1}")
+                _("a whole number from {lower} to {upper}")
                 if self.kind is int
-                else _("a number from {0} to {1}")
-            ).format(lower, upper)
+                else _("a number from {lower} to {upper}")
+            ).format(lower=lower, upper=upper)
         elif self.kind is Path:
             text = _("a path")
         elif self.kind in (str, SecretStr):
             text = _("text")
         else:
             text = words_of(describe_allowed(name), interface_language())
-        return _("{0}, or empty").format(text) if self.optional else text
+        return _("{text}, or empty").format(text=text) if self.optional else text
 
     def _make_editor(self, name: str, info: FieldInfo, row: QHBoxLayout) -> QWidget:
         kind = self.kind
@@ -311,12 +311,12 @@ class FieldEditor(QWidget):
             return _("Stored in the system keyring, never in the settings file.")
         if uses_file():
             return _(
-                "No system keyring on this computer: stored in an encrypted file ({0}), "
+                "No system keyring on this computer: stored in an encrypted file ({file_path}), "
                 "never in the settings file."
-            ).format(file_path())
+            ).format(file_path=file_path())
         return _(
-            "No keyring on this computer: it cannot be stored; set {0} in the environment."
-        ).format(self.variable)
+            "No keyring on this computer: it cannot be stored; set {variable} in the environment."
+        ).format(variable=self.variable)
 
     def set_note(self, text: str) -> None:
         self.note.setText(text)
@@ -350,5 +350,7 @@ class FieldEditor(QWidget):
             self.password.clear()
             self.password.hide()
         self.set_note(
-            _("Set by the environment variable {0}; change it there.").format(self.variable)
+            _("Set by the environment variable {variable}; change it there.").format(
+                variable=self.variable
+            )
         )

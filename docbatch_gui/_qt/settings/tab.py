@@ -196,9 +196,9 @@ class SettingsTab(QWidget):
         column.setSpacing(12)
         intro = QLabel(
             _(
-                "Saved to {0}. Environment variables take precedence and are shown "
+                "Saved to {settings_path}. Environment variables take precedence and are shown "
                 "read-only. Hover over a field to see its variable and allowed values."
-            ).format(settings_path())
+            ).format(settings_path=settings_path())
         )
         intro.setWordWrap(True)
         intro.setStyleSheet(NOTE_STYLE)
@@ -367,7 +367,9 @@ class SettingsTab(QWidget):
         language.addItem(_("System default"), "")
         for code, name in LANGUAGES.items():
             language.addItem(name, code)
-        language.setToolTip(_("Stored in the application settings ({0})").format(LANGUAGE_KEY))
+        language.setToolTip(
+            _("Stored in the application settings ({key})").format(key=LANGUAGE_KEY)
+        )
         language.currentIndexChanged.connect(self._validate)
         note = QLabel(_("A new language is applied the next time DocBatch starts."))
         note.setStyleSheet(NOTE_STYLE)
@@ -481,4 +483,4 @@ class SettingsTab(QWidget):
     def _save_failed(self, error: BaseException) -> None:
         self._validate()
         self.status.setStyleSheet(FAIL_STYLE)
-        self.status.setText(_("Not saved: {0}").format(error))
+        self.status.setText(_("Not saved: {error}").format(error=error))

@@ -121,7 +121,7 @@ async def export_documents(
     try:
         rows = await asyncio.get_running_loop().run_in_executor(None, write)
     except (DocBatchError, OSError) as exc:
-        ctx.notifier.notify(_("Export failed: {0}").format(exc), "error")
+        ctx.notifier.notify(_("Export failed: {error}").format(error=exc), "error")
         return None
     ctx.notifier.notify(
         ngettext(

@@ -172,7 +172,7 @@ class PageView(QWidget):
         self._task = spawn(self._load(self.job_id, self.pages[position]))
 
     async def _load(self, job_id: int, page_no: int) -> None:
-        self.label.setText(_("Loading page {0}…").format(page_no))
+        self.label.setText(_("Loading page {page_no}…").format(page_no=page_no))
         if not self.canvas.has_image():
             self.stack.setCurrentWidget(self.label)
         record = await self.images.page_record(job_id, page_no)
@@ -181,7 +181,7 @@ class PageView(QWidget):
         if image is None or image.isNull():
             self.shown = None
             self.canvas.set_image(None)
-            self.label.setText(_("Page {0} has no image.").format(page_no))
+            self.label.setText(_("Page {page_no} has no image.").format(page_no=page_no))
             self.stack.setCurrentWidget(self.label)
             return
         self.canvas.set_image(image, keep_scroll=self.shown == (job_id, page_no))
@@ -200,13 +200,13 @@ class PageView(QWidget):
         self.where.setToolTip(note)
         if page is not None and page.render_error:
             text = _(
-                "Page {0} could not be rendered ({1}). Only its text layer was read: "
+                "Page {page_no} could not be rendered ({reason}). Only its text layer was read: "
                 "look at this page in the source file."
-            ).format(page.page_no, words_of(page.render_error, language))
+            ).format(page_no=page.page_no, reason=words_of(page.render_error, language))
         elif page is not None and page.orientation_uncertain:
-            text = _("Orientation uncertain on page {0}: it was kept as scanned. {1}").format(
-                page.page_no, note
-            )
+            text = _(
+                "Orientation uncertain on page {page_no}: it was kept as scanned. {note}"
+            ).format(page_no=page.page_no, note=note)
         else:
             text = ""
         self.warning.setText(text)
@@ -218,8 +218,10 @@ class PageView(QWidget):
         self.next_button.setEnabled(many and self.position < len(self.pages) - 1)
         if self.pages:
             self.where.setText(
-                _("Page {0} ({1} of {2})").format(
-                    self.pages[self.position], self.position + 1, len(self.pages)
+                _("Page {page} ({position} of {count})").format(
+                    page=self.pages[self.position],
+                    position=self.position + 1,
+                    count=len(self.pages),
                 )
             )
         else:

@@ -35,11 +35,15 @@ class WatchStatus(QLabel):
         names = ", ".join(folder.name or str(folder) for folder in watching.folders)
         problems = watching.problems
         if problems:
-            self.setText(_("Watching {0}; {1} cannot be reached").format(names, len(problems)))
+            self.setText(
+                _("Watching {names}; {count} cannot be reached").format(
+                    names=names, count=len(problems)
+                )
+            )
             self.setStyleSheet(PROBLEM_STYLE)
             self.setToolTip("\n".join(problems.values()))
         else:
-            self.setText(_("Watching {0}").format(names))
+            self.setText(_("Watching {names}").format(names=names))
             self.setStyleSheet(OK_STYLE)
             self.setToolTip("\n".join(str(f) for f in watching.folders))
         self.show()
