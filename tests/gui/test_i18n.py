@@ -32,7 +32,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from docbatch_gui._qt.i18n import LANGUAGE_KEY, CatalogueTranslator, chosen_language
+from docbatch_gui._qt.i18n import (
+    LANGUAGE_KEY,
+    CatalogueTranslator,
+    chosen_language,
+    install_translator,
+)
+from docbatch_gui._qt.language import interface_language
+from docbatch_gui._qt.queue.held_bar import HeldBar
+from docbatch_gui.i18n import current_language
 from docbatch_gui.i18n.catalogue import source_of
 from docbatch_gui.resources import resources_dir
 
@@ -199,6 +207,26 @@ def test_qt_strings_missing_from_qts_catalogue_are_answered_from_ours() -> None:
 
 
 # -- the language at start ---------------------------------------------------------------
+
+
+def test_switching_the_language_rewords_what_is_built_next() -> None:
+    """Installing a language at run time sets the catalogue's language: the widgets
+    built after it, and the job state names kept between calls, are worded in it."""
+    from docbatch_gui._qt.queue.jobs_model import state_label
+    from docbatch_gui.domain.states import JobState
+
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    try:
+        install_translator(app, "ru")
+        assert current_language() == "ru" and interface_language() == "ru"
+        assert HeldBar().add_key_button.text() == "Добавить ключ…"
+        assert state_label(JobState.NEEDS_REVIEW) == "Требует проверки"
+    finally:
+        install_translator(app, "en")
+    assert current_language() == "en"
+    assert HeldBar().add_key_button.text() == "Add a key…"
+    assert state_label(JobState.NEEDS_REVIEW) == "Needs review"
 
 
 def test_start_language_is_the_command_line_then_settings_then_the_system(
