@@ -1,26 +1,45 @@
-"""Qt translations: ``docbatch_gui/resources/i18n/docbatch_<lang>.qm``, made from
-``.ts`` sources.
+"""The window's language: DocBatch's words come from the gettext catalogue
+(:mod:`docbatch_gui.i18n`), Qt's own dialogs from Qt's base translations.
 
 The language is the one chosen in Settings, else the system locale; English is the
-source language and needs no file.
+source language and needs no file. Installing a language sets the catalogue's
+language, the default locale (number formats) and Qt's translators; widgets built
+afterwards are worded in it.
 """
 
 from __future__ import annotations
 
-import logging
-
-from PySide6.QtCore import QLibraryInfo, QLocale, QSettings, QTranslator
+from PySide6.QtCore import QLibraryInfo, QLocale, QObject, QSettings, QTranslator
 from PySide6.QtWidgets import QApplication
 
+from docbatch_gui._qt.qt_words import QT_CONTEXTS
 from docbatch_gui._qt.queue.jobs_model import refresh_labels
-from docbatch_gui.resources import resources_dir
+from docbatch_gui.i18n import LANGUAGES, set_language, translation
 
-log = logging.getLogger(__name__)
-
-LANGUAGES = {"en": "English", "ru": "Русский"}
 #: where the Settings tab stores the choice ("" = the system's language)
 LANGUAGE_KEY = "ui/language"
 _installed: list[QTranslator] = []
+
+
+class CatalogueTranslator(QTranslator):
+    """Answers Qt's own strings that Qt's catalogue lacks (``_qt/qt_words.py``) from
+    the gettext catalogue, the Qt context being the message context; anything else
+    is left to the next translator (an empty answer)."""
+
+    def __init__(self, language: str, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._catalogue = translation(language)
+
+    def translate(
+        self, context: str, source: str, disambiguation: str | None = None, n: int = -1
+    ) -> str:
+        if context not in QT_CONTEXTS:
+            return ""
+        worded = self._catalogue.pgettext(context, source)
+        return "" if worded == source else worded
+
+    def isEmpty(self) -> bool:
+        return False
 
 
 def system_language() -> str:
@@ -35,8 +54,8 @@ def chosen_language(qsettings: QSettings, override: str | None = None) -> str:
 
 
 def install_translator(app: QApplication, language: str = "") -> str:
-    """Install the translators for ``language`` (or the system's); return it."""
-    language = language if language in LANGUAGES else system_language()
+    """Word the window in ``language`` (or the system's) from now on; return it."""
+    language = set_language(language if language in LANGUAGES else system_language())
     for translator in _installed:
         app.removeTranslator(translator)
     _installed.clear()
@@ -53,16 +72,12 @@ def install_translator(app: QApplication, language: str = "") -> str:
 
 
 def _load(app: QApplication, language: str) -> None:
-    ours = QTranslator(app)
-    path = resources_dir() / "i18n" / f"docbatch_{language}.qm"
-    if ours.load(str(path)):
-        app.installTranslator(ours)
-        _installed.append(ours)
-    else:
-        log.warning("no translation file %s; the interface stays in English", str(path))
+    ours = CatalogueTranslator(language, app)
+    app.installTranslator(ours)
+    _installed.append(ours)
     qt_base = QTranslator(app)  # Qt's own dialogs (file dialogs, message box buttons)
     if qt_base.load(
         f"qtbase_{language}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
     ):
-        app.installTranslator(qt_base)
+        app.installTranslator(qt_base)  # asked first: the one installed last
         _installed.append(qt_base)

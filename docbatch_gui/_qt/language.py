@@ -1,19 +1,15 @@
-"""The interface language, for everything that words text outside Qt's translator:
-core messages, document-type and field labels, exports."""
+"""The interface language, for everything that words text outside the window's own
+strings: core messages, document-type and field labels, exports."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QLocale
-
 from docbatch_gui.domain.errors import DocBatchError
-from docbatch_gui.domain.messages import LANGUAGES
+from docbatch_gui.i18n import current_language
 
 
 def interface_language() -> str:
-    """The interface language ("en", "ru"): the translator installs it as the locale
-    (English for a locale messages are not written in, such as "C")."""
-    name = QLocale().name().split("_")[0]
-    return name if name in LANGUAGES else "en"
+    """The interface language ("en", "ru"): the one ``_qt.i18n`` installed."""
+    return current_language()
 
 
 def error_text(error: BaseException) -> str:

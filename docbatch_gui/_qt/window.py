@@ -37,6 +37,7 @@ from docbatch_gui._qt.widgets.watch_status import WatchStatus
 from docbatch_gui.app.host import EngineState
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState
+from docbatch_gui.i18n import _, ngettext, pgettext
 from docbatch_gui.settings.model import Settings
 
 log = logging.getLogger(__name__)
@@ -67,11 +68,11 @@ class MainWindow(QMainWindow):
         self.batches_tab = BatchesTab(ctx)
         self.registry_tab = RegistryTab(ctx, self.images)
         self.settings_tab = SettingsTab(ctx)
-        self.tabs.addTab(self.queue_tab, self.tr("Queue"))
-        self.tabs.addTab(self.review_tab, self.tr("Review"))
-        self.tabs.addTab(self.batches_tab, self.tr("Batches"))
-        self.tabs.addTab(self.registry_tab, self.tr("Registry"))
-        self.tabs.addTab(self.settings_tab, self.tr("Settings"))
+        self.tabs.addTab(self.queue_tab, _("Queue"))
+        self.tabs.addTab(self.review_tab, _("Review"))
+        self.tabs.addTab(self.batches_tab, _("Batches"))
+        self.tabs.addTab(self.registry_tab, _("Registry"))
+        self.tabs.addTab(self.settings_tab, _("Settings"))
         self.setCentralWidget(self.tabs)
         self.queue_tab.review_requested.connect(self.show_review)
         self.queue_tab.key_wanted.connect(self.show_key_setting)
@@ -80,7 +81,7 @@ class MainWindow(QMainWindow):
 
         self.log_panel = LogPanel()
         self.log_events = JobEvents(ctx.bridge, self.log_panel)
-        self.log_dock = QDockWidget(self.tr("Log"), self)
+        self.log_dock = QDockWidget(_("Log"), self)
         self.log_dock.setObjectName("log_dock")
         self.log_dock.setWidget(self.log_panel)
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.log_dock)
@@ -88,18 +89,18 @@ class MainWindow(QMainWindow):
         self._build_menus()
         #: said plainly, always: without a key every document is read offline
         self.offline_label = QLabel(
-            self.tr("Offline: no Claude key — documents are read by the offline extractor")
+            _("Offline: no Claude key — documents are read by the offline extractor")
         )
         self.offline_label.setObjectName("offline_label")
         self.offline_label.setStyleSheet("color: #5c4400; padding: 0 8px;")
         self.offline_label.setToolTip(
-            self.tr("Set the Anthropic API key in Settings (Claude) to read documents with Claude.")
+            _("Set the Anthropic API key in Settings (Claude) to read documents with Claude.")
         )
         self.offline_label.hide()
         self.statusBar().addPermanentWidget(self.offline_label)
         self.watch_status = WatchStatus(self.ctx)
         self.statusBar().addPermanentWidget(self.watch_status)
-        self.statusBar().showMessage(self.tr("Starting…"))
+        self.statusBar().showMessage(_("Starting…"))
 
         #: set by main.build_window; removed on shutdown so that no record is ever
         #: sent to a panel that is gone
@@ -116,16 +117,16 @@ class MainWindow(QMainWindow):
     # -- menus ---------------------------------------------------------------------------
 
     def _build_menus(self) -> None:
-        file_menu = self.menuBar().addMenu(self.tr("&File"))
-        add_files = QAction(self.tr("Add files…"), self)
+        file_menu = self.menuBar().addMenu(_("&File"))
+        add_files = QAction(_("Add files…"), self)
         add_files.setShortcut(QKeySequence.StandardKey.Open)
         add_files.triggered.connect(lambda: spawn(self.queue_tab.add_files_dialog()))
-        add_folder = QAction(self.tr("Add folder…"), self)
+        add_folder = QAction(_("Add folder…"), self)
         add_folder.triggered.connect(lambda: spawn(self.queue_tab.add_folder_dialog()))
         self.yadisk = YadiskImport(self.ctx, self)
-        self.yadisk_action = QAction(self.tr("Import from Yandex.Disk…"), self)
+        self.yadisk_action = QAction(_("Import from Yandex.Disk…"), self)
         self.yadisk_action.triggered.connect(self._import_yadisk)
-        quit_action = QAction(self.tr("Quit"), self)
+        quit_action = QAction(_("Quit"), self)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.close)
         file_menu.addActions([add_files, add_folder, self.yadisk_action])
@@ -133,12 +134,12 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.queue_tab.export_action)
         file_menu.addSeparator()
         file_menu.addAction(quit_action)
-        view_menu = self.menuBar().addMenu(self.tr("&View"))
+        view_menu = self.menuBar().addMenu(_("&View"))
         toggle_log = self.log_dock.toggleViewAction()
-        toggle_log.setText(self.tr("Log"))
+        toggle_log.setText(_("Log"))
         toggle_log.setShortcut(QKeySequence("Ctrl+L"))
         view_menu.addAction(toggle_log)
-        needs_review = QAction(self.tr("Needs review"), self)
+        needs_review = QAction(pgettext("menu", "Needs review"), self)
         needs_review.setShortcut(QKeySequence("Ctrl+E"))
         needs_review.triggered.connect(lambda: self.tabs.setCurrentWidget(self.review_tab))
         view_menu.addAction(needs_review)
@@ -159,7 +160,7 @@ class MainWindow(QMainWindow):
         self.ctx.bridge.start()  # from here the host reports the flag's changes
         self._busy_before = self.queue_tab.model.busy()
         self.watch_status.refresh()
-        self.statusBar().showMessage(self.tr("Ready"), 3000)
+        self.statusBar().showMessage(_("Ready"), 3000)
         self.started.emit()
 
     def _budget_raised(self, settings: Settings) -> None:
@@ -180,14 +181,14 @@ class MainWindow(QMainWindow):
         old = host.app.settings
         if await bridge.call(host.active_jobs):
             self.ctx.notifier.notify(
-                self.tr("Settings saved: they apply when the running jobs finished.")
+                _("Settings saved: they apply when the running jobs finished.")
             )
         await bridge.call(host.restart, settings)
         if settings.data_dir != old.data_dir or settings.mongodb_uri != old.mongodb_uri:
             self.images.clear()
             self.queue_tab.load(await bridge.call(host.app.jobs))
         await self.show_offline()
-        self.ctx.notifier.notify(self.tr("Settings applied."), "success")
+        self.ctx.notifier.notify(_("Settings applied."), "success")
 
     async def show_offline(self) -> None:
         """The key is read off the GUI thread (the keyring may be slow to answer)."""
@@ -215,10 +216,10 @@ class MainWindow(QMainWindow):
         if busy == 0 and self._busy_before > 0:
             counts = self.queue_tab.model.count_by_state()
             self.ctx.notifier.notify(
-                self.tr("Run finished: {0} done, {1} to review, {2} failed.").format(
-                    counts.get(JobState.DONE, 0),
-                    counts.get(JobState.NEEDS_REVIEW, 0),
-                    counts.get(JobState.FAILED, 0) + counts.get(JobState.TIMED_OUT, 0),
+                _("Run finished: {done} done, {review} to review, {failed} failed.").format(
+                    done=counts.get(JobState.DONE, 0),
+                    review=counts.get(JobState.NEEDS_REVIEW, 0),
+                    failed=counts.get(JobState.FAILED, 0) + counts.get(JobState.TIMED_OUT, 0),
                 ),
                 "success",
             )
@@ -226,9 +227,9 @@ class MainWindow(QMainWindow):
 
     def _halted(self, message: str) -> None:
         self.ctx.notifier.notify(
-            self.tr("The queue stopped: {0}").format(message)
+            _("The queue stopped: {message}").format(message=message)
             + " "
-            + self.tr("Fix the setting, then press Resume."),
+            + _("Fix the setting, then press Resume."),
             "error",
         )
 
@@ -319,18 +320,21 @@ class MainWindow(QMainWindow):
         Yes/No to a question with two choices in it is a guess."""
         box = QMessageBox(
             QMessageBox.Icon.Question,
-            self.tr("Close DocBatch"),
-            self.tr(
-                "{0} job(s) are being processed. Wait for their running steps to "
-                "finish, or leave them for the next start? Nothing is lost either way."
-            ).format(running),
+            _("Close DocBatch"),
+            ngettext(
+                "{count} job is being processed. Wait for its running steps to finish, or "
+                "leave it for the next start? Nothing is lost either way.",
+                "{count} jobs are being processed. Wait for their running steps to finish, or "
+                "leave them for the next start? Nothing is lost either way.",
+                running,
+            ).format(count=running),
             QMessageBox.StandardButton.NoButton,
             self,
         )
         box.setTextFormat(Qt.TextFormat.PlainText)
-        wait = box.addButton(self.tr("Wait for running jobs"), QMessageBox.ButtonRole.AcceptRole)
+        wait = box.addButton(_("Wait for running jobs"), QMessageBox.ButtonRole.AcceptRole)
         wait.setObjectName("wait_button")
-        leave = box.addButton(self.tr("Quit now"), QMessageBox.ButtonRole.DestructiveRole)
+        leave = box.addButton(_("Quit now"), QMessageBox.ButtonRole.DestructiveRole)
         leave.setObjectName("quit_button")
         box.addButton(QMessageBox.StandardButton.Cancel)
         box.setDefaultButton(leave)
@@ -343,7 +347,7 @@ class MainWindow(QMainWindow):
         (they resume on the next start); either way the window then closes."""
         waited = self.running_jobs()
         dialog = QProgressDialog(
-            self.waiting_text(waited), self.tr("Leave them"), 0, max(1, len(waited)), self
+            self.waiting_text(waited), _("Leave them"), 0, max(1, len(waited)), self
         )
         dialog.setWindowModality(Qt.WindowModality.WindowModal)
         dialog.setMinimumDuration(0)
@@ -376,13 +380,15 @@ class MainWindow(QMainWindow):
     def waiting_text(self, jobs: list[Job]) -> str:
         """What closing waits for, by name: "scan.pdf (OCR, 40%)", three at most."""
         named = [
-            self.tr("{0} ({1}, {2:.0%})").format(j.file_name, state_label(j.state), j.progress)
+            _("{file_name} ({state}, {progress:.0%})").format(
+                file_name=j.file_name, state=state_label(j.state), progress=j.progress
+            )
             for j in jobs[:3]
         ]
         more = len(jobs) - len(named)
-        names = "\n".join(named) + ("\n" + self.tr("and {0} more").format(more) if more else "")
-        return self.tr("Waiting for the running steps of these jobs to finish:\n{0}").format(
-            names or self.tr("(none)")
+        names = "\n".join(named) + ("\n" + _("and {more} more").format(more=more) if more else "")
+        return _("Waiting for the running steps of these jobs to finish:\n{names}").format(
+            names=names or _("(none)")
         )
 
     async def shutdown(self) -> None:

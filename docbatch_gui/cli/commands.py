@@ -303,9 +303,7 @@ def cmd_import_yadisk(app: DocBatchApp, args: argparse.Namespace) -> int:
         name = printable(result.job.file_name)
         out.print(Text(f"job {result.job.id}: {name} {result.job.state}{note}"))
     for path, why in report.passed_over:
-        complain(
-            f"not imported {printable(str(path))}: {why.words(Language.current)}", "yellow"
-        )
+        complain(f"not imported {printable(str(path))}: {why.words(Language.current)}", "yellow")
     queued = len(report.results)
     out.print(
         words()

@@ -143,7 +143,7 @@ async def test_cancel_asks_then_cancels_the_jobs_and_the_row_shows_it(
     assert cell(tab, row, 0, StatusRole) == "canceling"
     assert cell(tab, row, COL_STATUS) == "Canceling"
     assert not tab.cancel_button.isEnabled()
-    assert notes and notes[-1][1] == "info" and "2 job(s) canceled" in notes[-1][0]
+    assert notes and notes[-1][1] == "info" and "2 jobs canceled" in notes[-1][0]
     await drain()
 
 

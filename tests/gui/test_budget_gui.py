@@ -66,7 +66,7 @@ async def test_a_held_run_is_shown_with_its_forecast_and_raising_the_cap_runs_it
     # the forecast line, for the queued files, before anything is sent
     await until(lambda: bar.forecast_shown, what="the forecast line")
     line = bar.forecast_label.text()
-    assert "Forecast for 2 queued file(s), 5 page(s)" in line and "sync" in line, line
+    assert "Forecast for 2 queued files, 5 pages" in line and "sync" in line, line
     assert "$" in line and " to $" in line
     assert "cache" in bar.forecast_label.toolTip()
     # the engine holds the run: the notice says what it would cost and which cap

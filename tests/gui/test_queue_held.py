@@ -81,7 +81,7 @@ async def test_a_job_without_its_key_is_held_with_the_reason_and_the_ways_on(
     assert "held" in line and "process it offline" in line
     assert tab.model.index(row, COL_FILE).data(HeldRole) is True
     await until(lambda: tab.held_bar.isVisible(), what="the held bar")
-    assert "1 queued job(s) held" in tab.held_bar.text.text()
+    assert "1 queued job held" in tab.held_bar.text.text()
     assert tab.held_bar.add_key_button.isVisible() and tab.held_bar.offline_button.isVisible()
     await until(lambda: tab.detail.error.isVisible(), what="the reason in the detail pane")
     assert tab.detail.error.text().startswith("Held: ")

@@ -76,7 +76,7 @@ async def test_a_folder_with_a_token_is_downloaded_queued_and_the_token_kept(
     await until(lambda: len(model.jobs()) == 4, 10, f"the queued jobs, after {shown}")
     names = sorted(j.file_name for j in model.jobs())
     assert names == ["copy.pdf", "inv0.pdf", "inv1.pdf", "inv2.pdf"]
-    assert "Queued 3 file(s) from Yandex.Disk. 1 already known" in shown[-1]
+    assert "Queued 3 files from Yandex.Disk. 1 already known" in shown[-1]
     assert ring.store[(SERVICE, "YADISK_TOKEN")] == TOKEN
     assert any(r.startswith("/v1/disk/resources?") for r in fake.requests)
     assert TOKEN not in caplog.text

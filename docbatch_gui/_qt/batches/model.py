@@ -12,7 +12,6 @@ from datetime import timedelta
 from typing import Any
 
 from PySide6.QtCore import (
-    QCoreApplication,
     QModelIndex,
     QObject,
     Qt,
@@ -22,6 +21,7 @@ from PySide6.QtGui import QColor, QIcon
 from docbatch_gui._qt.widgets.icons import disc_icon
 from docbatch_gui._qt.widgets.table_model import Index, TableModel
 from docbatch_gui.app.batch_stats import BatchRow
+from docbatch_gui.i18n import _, ngettext, pgettext
 
 # Columns
 COL_BATCH = 0
@@ -59,19 +59,15 @@ RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 NUMERIC = (COL_REQUESTS, COL_AGE, COL_EXPIRES, COL_JOBS, COL_ESTIMATE, COL_ACTUAL, COL_CACHE)
 
 
-# Literal ``translate`` calls, so that lupdate finds them (a wrapper hides the text).
-translate = QCoreApplication.translate
-
-
 def status_label(status: str) -> str:
     """The operator's words for a batch status (translated)."""
     labels = {
-        "intent": translate("BatchStatus", "Creating"),
-        "in_progress": translate("BatchStatus", "In progress"),
-        "canceling": translate("BatchStatus", "Canceling"),
-        "ended": translate("BatchStatus", "Ended"),
-        "canceled": translate("BatchStatus", "Canceled"),
-        "failed": translate("BatchStatus", "Failed"),
+        "intent": _("Creating"),
+        "in_progress": _("In progress"),
+        "canceling": _("Canceling"),
+        "ended": _("Ended"),
+        "canceled": pgettext("batch state", "Canceled"),
+        "failed": _("Failed"),
     }
     return labels.get(status, status)
 
@@ -89,12 +85,12 @@ def duration(value: timedelta | None) -> str:
     days, rest = divmod(minutes, 24 * 60)
     hours, minutes = divmod(rest, 60)
     if days:
-        return translate("Duration", "{0} d {1} h").format(days, hours)
+        return _("{days} d {hours} h").format(days=days, hours=hours)
     if hours:
-        return translate("Duration", "{0} h {1} min").format(hours, minutes)
+        return _("{hours} h {minutes} min").format(hours=hours, minutes=minutes)
     if minutes:
-        return translate("Duration", "{0} min").format(minutes)
-    return translate("Duration", "< 1 min")
+        return _("{minutes} min").format(minutes=minutes)
+    return _("< 1 min")
 
 
 def model_label(model: str | None, effort: str | None) -> str:
@@ -103,23 +99,23 @@ def model_label(model: str | None, effort: str | None) -> str:
         return "—"
     if not effort:
         return model
-    level, _, rest = effort.removeprefix("effort ").partition(",")
+    level, _comma, rest = effort.removeprefix("effort ").partition(",")
     effort = ",".join((_effort_words().get(level, level), rest)) if rest else level
-    effort = effort.replace("thinking off", translate("BatchModel", "thinking off"))
-    effort = effort.replace("thinking on", translate("BatchModel", "thinking on"))
+    effort = effort.replace("thinking off", _("thinking off"))
+    effort = effort.replace("thinking on", _("thinking on"))
     return f"{model} · {effort}"
 
 
 def _effort_words() -> dict[str, str]:
     """The effort levels (``CLAUDE_EFFORT``) as the Batches tab says them."""
     return {
-        "auto": translate("BatchModel", "auto"),
-        "default": translate("BatchModel", "default"),
-        "low": translate("BatchModel", "low"),
-        "medium": translate("BatchModel", "medium"),
-        "high": translate("BatchModel", "high"),
-        "xhigh": translate("BatchModel", "very high"),
-        "max": translate("BatchModel", "maximum"),
+        "auto": _("auto"),
+        "default": _("default"),
+        "low": pgettext("batch effort", "low"),
+        "medium": pgettext("batch effort", "medium"),
+        "high": pgettext("batch effort", "high"),
+        "xhigh": pgettext("batch effort", "very high"),
+        "max": pgettext("batch effort", "maximum"),
     }
 
 
@@ -132,17 +128,17 @@ class BatchTableModel(TableModel):
         super().__init__([], parent)
         self._items: list[BatchRow] = []
         self._headers = [
-            self.tr("Batch"),
-            self.tr("Status"),
-            self.tr("Requests"),
-            self.tr("Progress"),
-            self.tr("Age"),
-            self.tr("Expires in"),
-            self.tr("Jobs"),
-            self.tr("Estimated"),
-            self.tr("Actual"),
-            self.tr("Model"),
-            self.tr("Cache hits"),
+            _("Batch"),
+            _("Status"),
+            _("Requests"),
+            _("Progress"),
+            _("Age"),
+            _("Expires in"),
+            _("Jobs"),
+            _("Estimated"),
+            _("Actual"),
+            _("Model"),
+            _("Cache hits"),
         ]
 
     # -- updating -------------------------------------------------------------------------
@@ -205,7 +201,7 @@ class BatchTableModel(TableModel):
 
     def _display(self, row: BatchRow, column: int) -> Any:
         if column == COL_BATCH:
-            return row.batch_id or self.tr("(being created)")
+            return row.batch_id or _("(being created)")
         if column == COL_STATUS:
             return status_label(row.status)
         if column == COL_REQUESTS:
@@ -237,24 +233,26 @@ class BatchTableModel(TableModel):
 
     def _tooltip(self, row: BatchRow, column: int) -> str | None:
         if column == COL_BATCH:
-            return self.tr("Local batch {0}").format(row.local_id)
+            return _("Local batch {local_id}").format(local_id=row.local_id)
         if column == COL_EXPIRES and row.expires_in is not None:
-            return self.tr(
+            return _(
                 "The API ends a batch 24 hours after it was created; requests not finished "
                 "by then expire and are sent again in a later batch."
             )
         if column == COL_ESTIMATE:
-            return self.tr("Estimated before sending, at batch prices")
+            return _("Estimated before sending, at batch prices")
         if column == COL_ACTUAL and row.cost_actual_usd is None:
-            return self.tr("Known once the results are in")
+            return _("Known once the results are in")
         if column == COL_ACTUAL and row.thinking_tokens:
-            return self.tr("Includes {0} thinking tokens, billed as output").format(
-                f"{row.thinking_tokens:,}"
-            )
+            return ngettext(
+                "Includes {count} thinking token, billed as output",
+                "Includes {count} thinking tokens, billed as output",
+                row.thinking_tokens,
+            ).format(count=f"{row.thinking_tokens:,}")
         if column == COL_MODEL:
-            return self.tr("The model, effort and thinking these requests were sent with")
+            return _("The model, effort and thinking these requests were sent with")
         if column == COL_CACHE:
-            return self.tr(
+            return _(
                 "Share of the batch's prompt tokens read from the prompt cache (billed at a "
                 "tenth of the input price); known once the results are in"
             )

@@ -53,6 +53,7 @@ from docbatch_gui._qt.widgets.fit import widen_to_labels
 from docbatch_gui.app.batch_stats import BatchRow, MonthSummary
 from docbatch_gui.app.budget import BudgetStatus
 from docbatch_gui.domain.errors import DocBatchError
+from docbatch_gui.i18n import _, ngettext
 from docbatch_gui.llm.metrics import SyncSnapshot
 
 log = logging.getLogger(__name__)
@@ -93,7 +94,7 @@ class BatchesTab(QWidget):
         self._polls = 0
         self._refreshing: asyncio.Task[None] | None = None
 
-        self.summary = QLabel(self.tr("This month: reading…"))
+        self.summary = QLabel(_("This month: reading…"))
         self.summary.setTextFormat(Qt.TextFormat.RichText)
         self.summary.setObjectName("batches_summary")
         self.live = self._build_live_panel()
@@ -107,24 +108,24 @@ class BatchesTab(QWidget):
         self.stack.addWidget(self.empty)
         self.stack.addWidget(self.table)
 
-        self.cancel_button = QPushButton(self.tr("Cancel batch…"))
+        self.cancel_button = QPushButton(_("Cancel batch…"))
         self.cancel_button.setEnabled(False)
         self.cancel_button.setToolTip(
-            self.tr("Cancel every unfinished job of the selected batch, then the batch")
+            _("Cancel every unfinished job of the selected batch, then the batch")
         )
         self.cancel_button.clicked.connect(lambda: spawn(self.cancel_selected(), self._failed))
-        self.refresh_button = QPushButton(self.tr("Refresh"))
+        self.refresh_button = QPushButton(_("Refresh"))
         self.refresh_button.clicked.connect(lambda: spawn(self.refresh(full=True)))
-        self.cancel_action = QAction(self.tr("Cancel batch…"), self)
+        self.cancel_action = QAction(_("Cancel batch…"), self)
         self.cancel_action.triggered.connect(self.cancel_button.click)
-        self.copy_action = QAction(self.tr("Copy batch ID"), self)
+        self.copy_action = QAction(_("Copy batch ID"), self)
         self.copy_action.triggered.connect(self._copy_id)
 
         top = QHBoxLayout()
         top.addWidget(self.summary, 1)
         top.addWidget(self.refresh_button)
         top.addWidget(self.cancel_button)
-        self.budget_line = QLabel(self.tr("Budget: reading…"))
+        self.budget_line = QLabel(_("Budget: reading…"))
         self.budget_line.setTextFormat(Qt.TextFormat.RichText)
         self.budget_line.setObjectName("batches_budget")
         layout = QVBoxLayout(self)
@@ -175,7 +176,7 @@ class BatchesTab(QWidget):
             "QFrame#sync_live { background: palette(alternate-base); border-radius: 6px; }"
         )
         row = QHBoxLayout(panel)
-        title = QLabel(self.tr("<b>Sync mode</b> — live"))
+        title = QLabel(_("<b>Sync mode</b> — live"))
         self.in_flight = QLabel()
         self.succeeded = QLabel()
         self.failed = QLabel()
@@ -191,13 +192,13 @@ class BatchesTab(QWidget):
 
     def _empty_text(self) -> str:
         return "<p style='font-size: 13pt'><b>{}</b></p><p>{}</p><p>{}</p>".format(
-            self.tr("No batches yet"),
-            self.tr(
+            _("No batches yet"),
+            _(
                 "In batch mode, pages go to Claude through the Message Batches API: "
                 "results arrive within 24 hours (usually much sooner) at half the price "
                 "of sync mode."
             ),
-            self.tr(
+            _(
                 "Choose <i>batch</i> as the processing mode in Settings; the batches "
                 "sent will appear here with their progress and cost."
             ),
@@ -261,42 +262,51 @@ class BatchesTab(QWidget):
         self._selection_changed()
 
     def _show_summary(self, summary: MonthSummary) -> None:
-        text = self.tr(
-            "This month: <b>{0}</b> pages · cost <b>{1}</b> · saved <b>{2}</b> against sync"
+        text = ngettext(
+            "This month: <b>{count}</b> page · cost <b>{cost}</b> · saved <b>{saved}</b> "
+            "against sync",
+            "This month: <b>{count}</b> pages · cost <b>{cost}</b> · saved <b>{saved}</b> "
+            "against sync",
+            summary.pages,
         )
         self.summary.setText(
-            text.format(f"{summary.pages:,}", money(summary.cost_usd), money(summary.savings_usd))
+            text.format(
+                count=f"{summary.pages:,}",
+                cost=money(summary.cost_usd),
+                saved=money(summary.savings_usd),
+            )
         )
         self.summary.setToolTip(
-            self.tr(
-                "Jobs finished since {0}. Savings: what the same usage would have cost "
-                "at sync prices ({1}), minus what it cost."
+            _(
+                "Jobs finished since {since}. Savings: what the same usage would have cost "
+                "at sync prices ({sync_cost}), minus what it cost."
             ).format(
-                summary.month_start.astimezone().strftime("%Y-%m-%d"), money(summary.sync_cost_usd)
+                since=summary.month_start.astimezone().strftime("%Y-%m-%d"),
+                sync_cost=money(summary.sync_cost_usd),
             )
         )
 
     def _show_budget(self, budget: BudgetStatus) -> None:
         def cap(value: float | None) -> str:
-            return self.tr("no cap") if value is None else money(value)
+            return _("no cap") if value is None else money(value)
 
-        text = self.tr(
-            "Budget {0}: spent <b>{1}</b> · per month <b>{2}</b> · left <b>{3}</b> · "
-            "per run <b>{4}</b>"
+        text = _(
+            "Budget {month}: spent <b>{spent}</b> · per month <b>{month_cap}</b> · "
+            "left <b>{left}</b> · per run <b>{run_cap}</b>"
         ).format(
-            budget.month,
-            money(budget.spent_usd),
-            cap(budget.month_cap_usd),
-            "—" if budget.left_usd is None else money(budget.left_usd),
-            cap(budget.run_cap_usd),
+            month=budget.month,
+            spent=money(budget.spent_usd),
+            month_cap=cap(budget.month_cap_usd),
+            left="—" if budget.left_usd is None else money(budget.left_usd),
+            run_cap=cap(budget.run_cap_usd),
         )
         if budget.hold is not None:
             text += " · <b style='color:#b06000'>{}</b>".format(
-                self.tr("a run is held by the budget (see the Queue tab)")
+                _("a run is held by the budget (see the Queue tab)")
             )
         self.budget_line.setText(text)
         self.budget_line.setToolTip(
-            self.tr(
+            _(
                 "Spent: the actual costs recorded this calendar month. The caps are set "
                 "in Settings (0: no cap); a run whose forecast would cross one waits "
                 "before anything is sent."
@@ -305,14 +315,20 @@ class BatchesTab(QWidget):
 
     def _show_live(self, live: SyncSnapshot) -> None:
         self.in_flight.setText(
-            self.tr("In flight <b>{0}</b> / {1}").format(live.in_flight, live.max_concurrency)
+            _("In flight <b>{in_flight}</b> / {max_concurrency}").format(
+                in_flight=live.in_flight, max_concurrency=live.max_concurrency
+            )
         )
-        self.in_flight.setToolTip(self.tr("Peak this session: {0}").format(live.peak_in_flight))
+        self.in_flight.setToolTip(
+            _("Peak this session: {peak_in_flight}").format(peak_in_flight=live.peak_in_flight)
+        )
         self.succeeded.setText(
-            self.tr("Succeeded <b style='color:#188038'>{0}</b>").format(live.succeeded)
+            _("Succeeded <b style='color:#188038'>{succeeded}</b>").format(succeeded=live.succeeded)
         )
-        self.failed.setText(self.tr("Failed <b style='color:#d93025'>{0}</b>").format(live.failed))
-        self.retried.setText(self.tr("Retried <b>{0}</b>").format(live.retried))
+        self.failed.setText(
+            _("Failed <b style='color:#d93025'>{failed}</b>").format(failed=live.failed)
+        )
+        self.retried.setText(_("Retried <b>{retried}</b>").format(retried=live.retried))
 
     # -- actions -----------------------------------------------------------------------------
 
@@ -353,12 +369,16 @@ class BatchesTab(QWidget):
             return
         answer = await confirm(
             self,
-            self.tr("Cancel batch"),
-            self.tr(
-                "Cancel batch {0}? Its {1} unfinished job(s) are canceled; requests already "
-                "answered are not refunded, the rest are not billed. Jobs shared with "
-                "another batch are canceled there too."
-            ).format(row.label, row.jobs),
+            _("Cancel batch"),
+            ngettext(
+                "Cancel batch {batch}? Its {count} unfinished job is canceled; requests "
+                "already answered are not refunded, the rest are not billed. Jobs shared "
+                "with another batch are canceled there too.",
+                "Cancel batch {batch}? Its {count} unfinished jobs are canceled; requests "
+                "already answered are not refunded, the rest are not billed. Jobs shared "
+                "with another batch are canceled there too.",
+                row.jobs,
+            ).format(batch=row.label, count=row.jobs),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
         )
@@ -367,9 +387,11 @@ class BatchesTab(QWidget):
         canceled = await self.ctx.bridge.call(self.ctx.app.cancel_batch, row.local_id)
         self.ctx.bridge.publish(canceled)
         self.ctx.notifier.notify(
-            self.tr(
-                "Batch {0}: {1} job(s) canceled; the batch is canceled on the next poll."
-            ).format(row.label, len(canceled)),
+            ngettext(
+                "Batch {batch}: {count} job canceled; the batch is canceled on the next poll.",
+                "Batch {batch}: {count} jobs canceled; the batch is canceled on the next poll.",
+                len(canceled),
+            ).format(batch=row.label, count=len(canceled)),
             "info",
         )
         await self.refresh(full=True)
@@ -378,5 +400,5 @@ class BatchesTab(QWidget):
         if isinstance(error, DocBatchError):
             text = getattr(error, "message", None) or str(error)
         else:
-            text = self.tr("Unexpected error: {0}").format(error)
-        self.ctx.notifier.notify(self.tr("Could not cancel the batch: {0}").format(text), "error")
+            text = _("Unexpected error: {error}").format(error=error)
+        self.ctx.notifier.notify(_("Could not cancel the batch: {text}").format(text=text), "error")

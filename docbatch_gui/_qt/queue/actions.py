@@ -33,6 +33,7 @@ from docbatch_gui.domain.errors import DocBatchError, ErrorKind
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import FINAL_STATES, JobState
 from docbatch_gui.engine.documents import CorrectionsAtRisk
+from docbatch_gui.i18n import _, ngettext, pgettext
 
 
 class DeleteChoice(Enum):
@@ -57,21 +58,21 @@ class QueueActions(QueueFiles):
                 self.table.addAction(act)
             return act
 
-        self.cancel_action = action(self.tr("Cancel"), lambda: self._each(self.ctx.app.cancel))
-        self.retry_action = action(
-            self.tr("Retry"), lambda: self._each(self.ctx.app.retry), "Ctrl+R"
+        self.cancel_action = action(
+            pgettext("command", "Cancel"), lambda: self._each(self.ctx.app.cancel)
         )
+        self.retry_action = action(_("Retry"), lambda: self._each(self.ctx.app.retry), "Ctrl+R")
         self.reprocess_action = action(
-            self.tr("Process again"), lambda: self._each(self.ctx.app.reprocess)
+            _("Process again"), lambda: self._each(self.ctx.app.reprocess)
         )
-        self.open_action = action(self.tr("Open source file"), self._open_source, "Return")
-        self.reveal_action = action(self.tr("Show in folder"), self._reveal)
-        self.delete_action = action(self.tr("Delete…"), self._delete, "Delete")
+        self.open_action = action(_("Open source file"), self._open_source, "Return")
+        self.reveal_action = action(_("Show in folder"), self._reveal)
+        self.delete_action = action(_("Delete…"), self._delete, "Delete")
         self.export_action = action(
-            self.tr("Export documents…"), lambda: spawn(self.export_shown(), self._failed)
+            _("Export documents…"), lambda: spawn(self.export_shown(), self._failed)
         )
         self.export_action.setToolTip(
-            self.tr("The selected jobs' documents, or those of every job the filter shows")
+            _("The selected jobs' documents, or those of every job the filter shows")
         )
         row = QHBoxLayout()
         for act in (
@@ -94,11 +95,19 @@ class QueueActions(QueueFiles):
         """The selected jobs' documents, else those of every job the filter lets through."""
         jobs = self.selected_jobs()
         if jobs:
-            scope = self.tr("The documents of the {0} selected job(s)").format(len(jobs))
+            scope = ngettext(
+                "The documents of the {count} selected job",
+                "The documents of the {count} selected jobs",
+                len(jobs),
+            ).format(count=len(jobs))
         else:
             view = self.table.model()
             jobs = [view.index(r, 0).data(JobRole) for r in range(view.rowCount())]
-            scope = self.tr("The documents of the {0} job(s) shown").format(len(jobs))
+            scope = ngettext(
+                "The documents of the {count} job shown",
+                "The documents of the {count} jobs shown",
+                len(jobs),
+            ).format(count=len(jobs))
         return await export_documents(self, self.ctx, [j.id for j in jobs], scope)
 
     def selected_jobs(self) -> list[Job]:
@@ -118,9 +127,9 @@ class QueueActions(QueueFiles):
             bool(jobs) and len(retryable) == len(jobs) and len(hopeless) < len(jobs)
         )
         self.retry_action.setToolTip(
-            self.tr("Retrying will not help: fix or replace the file, then Process again")
+            _("Retrying will not help: fix or replace the file, then Process again")
             if jobs and len(hopeless) == len(jobs)
-            else self.tr("Retry (Ctrl+R)")
+            else _("Retry (Ctrl+R)")
         )
         self.reprocess_action.setEnabled(final)
         self.open_action.setEnabled(len(jobs) == 1)
@@ -154,8 +163,10 @@ class QueueActions(QueueFiles):
         """A person's corrections are at stake: ask before processing the file again."""
         answer = await confirm(
             self,
-            self.tr("Process again?"),
-            self.tr("{0}\n\nProcess {1} again?").format(error_text(risk), job.file_name),
+            _("Process again?"),
+            _("{error}\n\nProcess {file_name} again?").format(
+                error=error_text(risk), file_name=job.file_name
+            ),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
             QMessageBox.StandardButton.Cancel,
         )
@@ -165,33 +176,35 @@ class QueueActions(QueueFiles):
         """One question for the whole selection, naming the file (or the count); the
         documents may stay for Review and the registry. None: the operator said no."""
         if len(jobs) == 1:
-            question = self.tr("Delete {0} from the queue?").format(jobs[0].file_name)
+            question = _("Delete {file_name} from the queue?").format(file_name=jobs[0].file_name)
         else:
-            # counts as "name: N", which reads right for any N in both languages (a
-            # mixin's tr() finds no plural forms)
-            question = self.tr("Delete {0} files from the queue?").format(len(jobs))
+            question = ngettext(
+                "Delete {count} file from the queue?",
+                "Delete {count} files from the queue?",
+                len(jobs),
+            ).format(count=len(jobs))
         documents = sum(job.documents for job in jobs)
-        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Delete"), question, parent=self)
+        box = QMessageBox(
+            QMessageBox.Icon.Question, pgettext("dialog title", "Delete"), question, parent=self
+        )
         box.setTextFormat(Qt.TextFormat.PlainText)  # the text quotes file names
         both = keep = None
         if documents:
-            found = self.tr("Documents found in them: {0}.").format(documents)
+            found = _("Documents found in them: {documents}.").format(documents=documents)
             box.setInformativeText(
                 found
                 + " "
-                + self.tr(
+                + _(
                     "Keep them for Review and registry matching, or delete them too: registry "
                     "rows matched to a deleted document are matched again."
                 )
             )
             both = box.addButton(
-                self.tr("Delete job and documents"), QMessageBox.ButtonRole.DestructiveRole
+                _("Delete job and documents"), QMessageBox.ButtonRole.DestructiveRole
             )
-            keep = box.addButton(
-                self.tr("Delete job, keep documents"), QMessageBox.ButtonRole.AcceptRole
-            )
+            keep = box.addButton(_("Delete job, keep documents"), QMessageBox.ButtonRole.AcceptRole)
         else:
-            both = box.addButton(self.tr("Delete job"), QMessageBox.ButtonRole.DestructiveRole)
+            both = box.addButton(_("Delete job"), QMessageBox.ButtonRole.DestructiveRole)
         cancel = box.addButton(QMessageBox.StandardButton.Cancel)
         box.setDefaultButton(cancel)
         box.setEscapeButton(cancel)
@@ -229,10 +242,10 @@ class QueueActions(QueueFiles):
         if not deleted:
             return
         if keep:
-            done = self.tr("Jobs deleted: {0}; their documents were kept.")
+            done = _("Jobs deleted: {count}; their documents were kept.")
         else:
-            done = self.tr("Jobs deleted with their documents: {0}.")
-        self.ctx.notifier.notify(done.format(len(deleted)))
+            done = _("Jobs deleted with their documents: {count}.")
+        self.ctx.notifier.notify(done.format(count=len(deleted)))
 
     def _update_counts(self) -> None:
         raise NotImplementedError  # the tab's counts line

@@ -35,6 +35,7 @@ from docbatch_gui._qt.widgets.dialogs import ask
 from docbatch_gui.app.budget import BudgetStatus
 from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.engine.budget import Forecast, Hold, usd_text
+from docbatch_gui.i18n import _, ngettext, npgettext
 from docbatch_gui.settings.saving import save_settings
 
 FORECAST_DELAY_MS = 400
@@ -73,11 +74,11 @@ class BudgetBar(QWidget):
         self.hold_text = QLabel()
         self.hold_text.setWordWrap(True)
         self.hold_text.setStyleSheet("color: #7a0010; padding: 6px 10px;")
-        self.raise_button = QPushButton(self.tr("Raise the cap…"))
+        self.raise_button = QPushButton(_("Raise the cap…"))
         self.raise_button.clicked.connect(lambda: spawn(self.raise_cap(), self._failed))
-        self.run_anyway_button = QPushButton(self.tr("Run anyway"))
+        self.run_anyway_button = QPushButton(_("Run anyway"))
         self.run_anyway_button.setToolTip(
-            self.tr("Send this run as it is, whatever it costs; the caps stay as they are")
+            _("Send this run as it is, whatever it costs; the caps stay as they are")
         )
         self.run_anyway_button.clicked.connect(lambda: spawn(self.run_anyway(), self._failed))
         row = QHBoxLayout(self.hold_box)
@@ -151,21 +152,25 @@ class BudgetBar(QWidget):
             self.forecast_label.hide()
             return
         self.forecast_label.setText(
-            self.tr(
-                "Forecast for {0} queued file(s), {1} page(s), {2} ({3}): <b>${4}</b> "
-                "(${5} to ${6})"
+            _(
+                "Forecast for {files}, {pages}, {model} ({modes}): <b>${usd}</b> "
+                "(${low} to ${high})"
             ).format(
-                forecast.jobs,
-                forecast.pages,
-                forecast.model,
-                ", ".join(value_label(mode) for mode in forecast.modes),
-                usd_text(forecast.usd),
-                usd_text(forecast.low_usd),
-                usd_text(forecast.high_usd),
+                files=npgettext(
+                    "forecast for", "{count} queued file", "{count} queued files", forecast.jobs
+                ).format(count=forecast.jobs),
+                pages=npgettext(
+                    "forecast for", "{count} page", "{count} pages", forecast.pages
+                ).format(count=forecast.pages),
+                model=forecast.model,
+                modes=", ".join(value_label(mode) for mode in forecast.modes),
+                usd=usd_text(forecast.usd),
+                low=usd_text(forecast.low_usd),
+                high=usd_text(forecast.high_usd),
             )
         )
         self.forecast_label.setToolTip(
-            self.tr(
+            _(
                 "Before anything is sent: pages × request plan × model × mode × prompt "
                 "cache, priced from the model catalogue. The range runs from short answers "
                 "with a cache hit on every request to long answers with a cache miss on "
@@ -197,9 +202,11 @@ class BudgetBar(QWidget):
         self.hold_box.hide()
         if lifted is not None:
             self.ctx.notifier.notify(
-                self.tr("The held run goes ahead: {0} file(s), forecast ${1}.").format(
-                    len(lifted.jobs), usd_text(lifted.usd)
-                ),
+                ngettext(
+                    "The held run goes ahead: {count} file, forecast ${usd}.",
+                    "The held run goes ahead: {count} files, forecast ${usd}.",
+                    len(lifted.jobs),
+                ).format(count=len(lifted.jobs), usd=usd_text(lifted.usd)),
                 "info",
             )
 
@@ -212,11 +219,11 @@ class BudgetBar(QWidget):
         name = "budget_run_usd" if hold.code == "budget_run_cap" else "budget_month_usd"
         if value is None:
             dialog = QInputDialog(self)
-            dialog.setWindowTitle(self.tr("Raise the budget cap"))
+            dialog.setWindowTitle(_("Raise the budget cap"))
             dialog.setLabelText(
-                self.tr("Budget per run, USD:")
+                _("Budget per run, USD:")
                 if name == "budget_run_usd"
-                else self.tr("Budget per month, USD:")
+                else _("Budget per month, USD:")
             )
             dialog.setInputMode(QInputDialog.InputMode.DoubleInput)
             dialog.setDoubleDecimals(2)
@@ -229,10 +236,10 @@ class BudgetBar(QWidget):
         saved = await asyncio.to_thread(lambda: save_settings({name: chosen}))
         if getattr(saved, name) != chosen:  # an environment variable sets it
             self.ctx.notifier.notify(
-                self.tr(
-                    "The cap is set by the environment variable {0}: change it there, or "
+                _(
+                    "The cap is set by the environment variable {variable}: change it there, or "
                     "run anyway."
-                ).format(name.upper()),
+                ).format(variable=name.upper()),
                 "error",
             )
             return
@@ -240,12 +247,12 @@ class BudgetBar(QWidget):
         settings = self.ctx.app.settings.model_copy(update={name: chosen})
         self.hold_box.hide()
         self.ctx.notifier.notify(
-            self.tr("Budget cap raised to ${0}; the held run is checked again.").format(
-                usd_text(chosen)
+            _("Budget cap raised to ${usd}; the held run is checked again.").format(
+                usd=usd_text(chosen)
             ),
             "success",
         )
         self.settings_saved.emit(settings)
 
     def _failed(self, error: BaseException) -> None:
-        self.ctx.notifier.notify(self.tr("Budget: {0}").format(error), "error")
+        self.ctx.notifier.notify(_("Budget: {error}").format(error=error), "error")

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QWidget
 
 from docbatch_gui._qt.context import GuiContext
 from docbatch_gui.domain.models import Job
+from docbatch_gui.i18n import _
 from docbatch_gui.system.desktop import reveal
 
 
@@ -32,18 +33,18 @@ class QueueFiles(QWidget):
         path = Path(jobs[0].source_path)
         if not path.exists():
             self.ctx.notifier.notify(
-                self.tr(
-                    "{0} is no longer there: it was moved or deleted since it was added."
-                ).format(path),
+                _("{path} is no longer there: it was moved or deleted since it was added.").format(
+                    path=path
+                ),
                 "error",
             )
             return
         if not QDesktopServices.openUrl(QUrl.fromLocalFile(os.fspath(path))):
             self.ctx.notifier.notify(
-                self.tr(
-                    "No program on this computer opens {0}. Use Show in folder and open "
+                _(
+                    "No program on this computer opens {name}. Use Show in folder and open "
                     "it from there, or install a viewer for this type of file."
-                ).format(path.name),
+                ).format(name=path.name),
                 "error",
             )
 
@@ -56,6 +57,8 @@ class QueueFiles(QWidget):
             return
         if not QDesktopServices.openUrl(QUrl.fromLocalFile(os.fspath(path.parent))):
             self.ctx.notifier.notify(
-                self.tr("No file manager could be started; the file is in {0}").format(path.parent),
+                _("No file manager could be started; the file is in {parent}").format(
+                    parent=path.parent
+                ),
                 "error",
             )

@@ -10,6 +10,8 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
+from docbatch_gui.i18n import _, ngettext
+
 HELD_STYLE = (
     "QFrame#queue_held { background: #fff4ce; border-radius: 4px; }"
     " QFrame#queue_held QLabel { color: #5c4400; padding: 6px 10px; }"
@@ -28,12 +30,12 @@ class HeldBar(QFrame):
         self.setStyleSheet(HELD_STYLE)
         self.text = QLabel()
         self.text.setWordWrap(True)
-        self.add_key_button = QPushButton(self.tr("Add a key…"))
-        self.add_key_button.setToolTip(self.tr("Open Settings at the Anthropic API key"))
+        self.add_key_button = QPushButton(_("Add a key…"))
+        self.add_key_button.setToolTip(_("Open Settings at the Anthropic API key"))
         self.add_key_button.clicked.connect(self.add_key)
-        self.offline_button = QPushButton(self.tr("Process offline"))
+        self.offline_button = QPushButton(_("Process offline"))
         self.offline_button.setToolTip(
-            self.tr("Read the held files with the offline extractor: nothing is sent to Claude")
+            _("Read the held files with the offline extractor: nothing is sent to Claude")
         )
         self.offline_button.clicked.connect(self.process_offline)
         row = QHBoxLayout(self)
@@ -49,9 +51,12 @@ class HeldBar(QFrame):
             self.hide()
             return
         self.text.setText(
-            self.tr(
-                "{0} queued job(s) held: they are to be read by Claude, and no Anthropic "
-                "API key is set. Nothing is sent and nothing is charged until you act."
-            ).format(held)
+            ngettext(
+                "{count} queued job held: it is to be read by Claude, and no Anthropic "
+                "API key is set. Nothing is sent and nothing is charged until you act.",
+                "{count} queued jobs held: they are to be read by Claude, and no Anthropic "
+                "API key is set. Nothing is sent and nothing is charged until you act.",
+                held,
+            ).format(count=held)
         )
         self.show()

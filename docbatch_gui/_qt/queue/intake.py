@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QItemSelection, QItemSelectionModel
+from PySide6.QtCore import QItemSelection, QItemSelectionModel
 from PySide6.QtWidgets import QComboBox, QLineEdit, QTableView, QWidget
 
 from docbatch_gui._qt.context import GuiContext
@@ -20,6 +20,7 @@ from docbatch_gui._qt.widgets.progress import run_with_progress
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.progress import Progress
 from docbatch_gui.engine.intake import IntakeReport
+from docbatch_gui.i18n import _, ngettext
 from docbatch_gui.pipeline.formats import SUPPORTED_EXTENSIONS
 
 #: names listed in a message before "and N more"
@@ -30,9 +31,7 @@ def named(names: Sequence[str]) -> str:
     """A few names, then how many more: a message stays one line for a big folder."""
     shown = ", ".join(names[:NAMED])
     if len(names) > NAMED:
-        shown += " " + QCoreApplication.translate("Queue", "and {0} more").format(
-            len(names) - NAMED
-        )
+        shown += " " + _("and {more} more").format(more=len(names) - NAMED)
     return shown
 
 
@@ -49,8 +48,8 @@ class QueueIntake(QWidget):
     def _empty_text(self) -> str:
         """What the empty queue says: how to add files, or that the filter hides all."""
         if self.model.rowCount() == 0:
-            return self.tr("Drop files here or press Add files…")
-        return self.tr("No jobs match this filter.")
+            return _("Drop files here or press Add files…")
+        return _("No jobs match this filter.")
 
     def clear_filters(self) -> None:
         """Show every job: the filters back to "all", the search emptied."""
@@ -67,15 +66,15 @@ class QueueIntake(QWidget):
             return
 
         def adding(progress: Progress) -> str:
-            return self.tr("Adding {0}…").format(progress.what)
+            return _("Adding {what}…").format(what=progress.what)
 
         report = await run_with_progress(
             self,
-            self.tr("Adding files"),
-            self.tr("Adding files…"),
+            _("Adding files"),
+            _("Adding files…"),
             lambda sink, token: self.ctx.app.add(paths, force=force, progress=sink, cancel=token),
             describe=adding,
-            cancel_text=self.tr("Stop"),
+            cancel_text=_("Stop"),
             show_after_ms=1000,
         )
         self.ctx.bridge.publish(report.jobs)
@@ -115,19 +114,32 @@ class QueueIntake(QWidget):
 
     def _intake_message(self, report: IntakeReport) -> str:
         duplicates = [r for r in report.results if r.is_duplicate]
-        message = self.tr("Queued {0} file(s).").format(len(report.results) - len(duplicates))
+        queued = len(report.results) - len(duplicates)
+        message = ngettext("Queued {count} file.", "Queued {count} files.", queued).format(
+            count=queued
+        )
         if duplicates:
-            message += " " + self.tr(
-                "{0} already known: shown as duplicates (use Process again to reprocess)."
-            ).format(len(duplicates))
+            message += " " + ngettext(
+                "{count} already known: shown as a duplicate (use Process again to reprocess).",
+                "{count} already known: shown as duplicates (use Process again to reprocess).",
+                len(duplicates),
+            ).format(count=len(duplicates))
         if report.skipped:
-            message += " " + self.tr(
-                "{0} file(s) skipped, their type is not supported (PDF, TIFF, JPEG, PNG are): {1}."
-            ).format(len(report.skipped), named([p.name for p in report.skipped]))
+            message += " " + ngettext(
+                "{count} file skipped, its type is not supported (PDF, TIFF, JPEG, PNG are): "
+                "{names}.",
+                "{count} files skipped, their type is not supported (PDF, TIFF, JPEG, PNG are): "
+                "{names}.",
+                len(report.skipped),
+            ).format(count=len(report.skipped), names=named([p.name for p in report.skipped]))
         if report.passed_over:
-            message += " " + self.tr("{0} file(s) not read: {1}.").format(
+            message += " " + ngettext(
+                "{count} file not read: {names}.",
+                "{count} files not read: {names}.",
                 len(report.passed_over),
-                named(
+            ).format(
+                count=len(report.passed_over),
+                names=named(
                     [
                         f"{path.name} ({why.words(interface_language())})"
                         for path, why in report.passed_over
@@ -135,7 +147,7 @@ class QueueIntake(QWidget):
                 ),
             )
         if report.canceled:
-            message += " " + self.tr("Stopped by you; the rest was not added.")
+            message += " " + _("Stopped by you; the rest was not added.")
         return message
 
     def _last_folder(self) -> str:
@@ -145,16 +157,16 @@ class QueueIntake(QWidget):
         patterns = " ".join(f"*{ext}" for ext in sorted(SUPPORTED_EXTENSIONS))
         files = await choose_files(
             self,
-            self.tr("Add files"),
+            _("Add files"),
             self._last_folder(),
-            self.tr("Documents ({0});;All files (*)").format(patterns),
+            _("Documents ({patterns});;All files (*)").format(patterns=patterns),
         )
         if files:
             remember_folder(self.ctx.qsettings, "queue/last_folder", Path(files[0]).parent)
             await self.add_paths(files)
 
     async def add_folder_dialog(self) -> None:
-        folder = await choose_folder(self, self.tr("Add a folder"), self._last_folder())
+        folder = await choose_folder(self, _("Add a folder"), self._last_folder())
         if folder:
             remember_folder(self.ctx.qsettings, "queue/last_folder", folder)
             await self.add_paths([folder])

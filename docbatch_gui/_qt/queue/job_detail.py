@@ -7,7 +7,7 @@ import html
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QSize, Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QIcon, QPixmap
 from PySide6.QtWidgets import (
     QLabel,
@@ -31,6 +31,7 @@ from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui.domain.errors import ErrorKind
 from docbatch_gui.domain.models import Document, Job
 from docbatch_gui.engine.holds import JobHold
+from docbatch_gui.i18n import _
 
 PAGE_ICON = QSize(150, 200)
 #: the least height of the pages list and the documents table (a header and a row)
@@ -56,7 +57,7 @@ class JobDetail(QWidget):
         self.hold_of: Callable[[Job], JobHold | None] = lambda job: None
         self._load_task: asyncio.Task[None] | None = None
 
-        self.title = QLabel(self.tr("Select a job to see its pages and documents."))
+        self.title = QLabel(_("Select a job to see its pages and documents."))
         self.title.setWordWrap(True)
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         #: why the job failed, timed out or was canceled, in words, with what to do
@@ -88,12 +89,12 @@ class JobDetail(QWidget):
         self.documents.setRootIsDecorated(False)
         self.documents.setHeaderLabels(
             [
-                self.tr("Type"),
-                self.tr("Pages"),
-                self.tr("Number"),
-                self.tr("Date"),
-                self.tr("Amount"),
-                self.tr("Review"),
+                _("Type"),
+                _("Pages"),
+                _("Number"),
+                _("Date"),
+                _("Amount"),
+                _("Review"),
             ]
         )
         self.documents.itemActivated.connect(self._activated)
@@ -127,14 +128,16 @@ class JobDetail(QWidget):
         self.routing.setText(text)
         self.routing.setVisible(bool(text))
         if job is None:
-            self.title.setText(self.tr("Select a job to see its pages and documents."))
+            self.title.setText(_("Select a job to see its pages and documents."))
             return
         # names are the operator's data: escaped, so "<img …>.pdf" is shown as written
         name, where = html.escape(job.file_name), html.escape(job.source_path)
         text = f"<b>{name}</b><br>{where}"
         folder = self._watched_folder(job)
         if folder is not None:
-            text += "<br>" + html.escape(self.tr("from the watched folder {0}").format(folder))
+            text += "<br>" + html.escape(
+                _("from the watched folder {folder}").format(folder=folder)
+            )
         if job.error and not self.error.isVisibleTo(self):
             # in the interface language, worded from its code; a failed job's error is
             # in the box below with its kind and advice, and said once
@@ -157,9 +160,9 @@ class JobDetail(QWidget):
         hold = self.hold_of(job) if job is not None else None
         if hold is not None:
             self.error.setText(
-                self.tr("Held: {0}").format(hold.words(interface_language()))
+                _("Held: {reason}").format(reason=hold.words(interface_language()))
                 + "\n"
-                + self.tr("Add a key in Settings, or press Process offline above.")
+                + _("Add a key in Settings, or press Process offline above.")
             )
             self.error.show()
             return
@@ -179,20 +182,20 @@ class JobDetail(QWidget):
 
     def _kind_labels(self) -> dict[ErrorKind, str]:
         return {
-            ErrorKind.UNSUPPORTED: self.tr("bad input"),
-            ErrorKind.RETRYABLE: self.tr("temporary"),
-            ErrorKind.TIMEOUT: self.tr("timeout"),
-            ErrorKind.CRITICAL: self.tr("critical"),
+            ErrorKind.UNSUPPORTED: _("bad input"),
+            ErrorKind.RETRYABLE: _("temporary"),
+            ErrorKind.TIMEOUT: _("timeout"),
+            ErrorKind.CRITICAL: _("critical"),
         }
 
     def _advice(self) -> dict[ErrorKind, str]:
         return {
-            ErrorKind.UNSUPPORTED: self.tr("Retrying will not help: fix or replace the file."),
-            ErrorKind.RETRYABLE: self.tr("Retry it (Ctrl+R); it may pass next time."),
-            ErrorKind.TIMEOUT: self.tr(
+            ErrorKind.UNSUPPORTED: _("Retrying will not help: fix or replace the file."),
+            ErrorKind.RETRYABLE: _("Retry it (Ctrl+R); it may pass next time."),
+            ErrorKind.TIMEOUT: _(
                 "Retry it, or raise the time limits in Settings for files this large."
             ),
-            ErrorKind.CRITICAL: self.tr("Fix the setting named above, then press Resume."),
+            ErrorKind.CRITICAL: _("Fix the setting named above, then press Resume."),
         }
 
     async def _load(self, job: Job) -> None:
@@ -204,7 +207,7 @@ class JobDetail(QWidget):
         self._fill_documents(documents)
         items = []
         for page in pages:
-            item = QListWidgetItem(self.tr("Page {0}").format(page.page_no))
+            item = QListWidgetItem(_("Page {page_no}").format(page_no=page.page_no))
             item.setData(Qt.ItemDataRole.UserRole, page.page_no)
             item.setSizeHint(QSize(PAGE_ICON.width() + 16, PAGE_ICON.height() + 28))
             self.pages.addItem(item)
@@ -224,7 +227,7 @@ class JobDetail(QWidget):
         for doc in documents:
             pages = doc.page_label
             values = [doc.fields.get(name) or "" for name in ("number", "date", "amount")]
-            review = self.tr("yes") if doc.needs_review else ""
+            review = _("yes") if doc.needs_review else ""
             item = QTreeWidgetItem([self.ctx.doc_type_label(doc.doc_type), pages, *values, review])
             item.setData(0, Qt.ItemDataRole.UserRole, (doc.job_id, doc.doc_index))
             if doc.review_codes:
@@ -248,23 +251,25 @@ def routing_line(job: Job) -> str:
     detail pane and the Review tab's job tooltip show it."""
     if job.first_model is None:
         return ""
-    first = QCoreApplication.translate("JobDetail", "Read by {0}: {1}").format(
-        job.first_model, _usd(job.cost_first_usd)
+    first = _("Read by {first_model}: {usd}").format(
+        first_model=job.first_model, usd=_usd(job.cost_first_usd)
     )
     if not job.escalated:
         return first
     labels = {
-        "missing_field": QCoreApplication.translate("JobDetail", "a key field missing"),
-        "unsure": QCoreApplication.translate("JobDetail", "unsure"),
-        "check_failed": QCoreApplication.translate("JobDetail", "a field check failed"),
-        "contradiction": QCoreApplication.translate("JobDetail", "contradicts the page"),
+        "missing_field": _("a key field missing"),
+        "unsure": _("unsure"),
+        "check_failed": _("a field check failed"),
+        "contradiction": _("contradicts the page"),
     }
     reasons = ", ".join(labels.get(r, r) for r in job.escalation_reasons)
-    escalated = QCoreApplication.translate("JobDetail", "sent to {0} ({1}): {2}").format(
-        job.escalation_model or "?", reasons or "?", _usd(job.cost_escalation_usd)
+    escalated = _("sent to {model} ({reasons}): {usd}").format(
+        model=job.escalation_model or "?",
+        reasons=reasons or "?",
+        usd=_usd(job.cost_escalation_usd),
     )
     kept = (
-        QCoreApplication.translate("JobDetail", "answer kept: {0}").format(job.answered_by)
+        _("answer kept: {answered_by}").format(answered_by=job.answered_by)
         if job.answered_by
         else ""
     )

@@ -12,7 +12,6 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from PySide6.QtCore import (
-    QCoreApplication,
     QModelIndex,
     QObject,
     QSortFilterProxyModel,
@@ -26,6 +25,7 @@ from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.widgets.icons import state_icon
 from docbatch_gui._qt.widgets.table_model import Index, TableModel
 from docbatch_gui.domain.models import Job
+from docbatch_gui.domain.state_names import state_name
 from docbatch_gui.domain.states import (
     ACTIVE_STATES,
     FAILURE_STATES,
@@ -34,6 +34,7 @@ from docbatch_gui.domain.states import (
     ProcessingMode,
 )
 from docbatch_gui.engine.holds import Holds, JobHold
+from docbatch_gui.i18n import _, pgettext
 
 # Columns
 COL_THUMB = 0
@@ -81,23 +82,7 @@ def state_label(state: JobState) -> str:
 
 
 def _labels() -> dict[JobState, str]:
-    # Literal calls, so that lupdate finds them (a wrapper function hides the text).
-    translate = QCoreApplication.translate
-    return {
-        JobState.QUEUED: translate("JobState", "Queued"),
-        JobState.PREPARING: translate("JobState", "Preparing"),
-        JobState.OCR: translate("JobState", "OCR"),
-        JobState.EXTRACTING: translate("JobState", "Reading"),
-        JobState.SUBMITTED: translate("JobState", "Submitted"),
-        JobState.PROCESSING: translate("JobState", "In batch"),
-        JobState.BUILDING: translate("JobState", "Building"),
-        JobState.DONE: translate("JobState", "Done"),
-        JobState.NEEDS_REVIEW: translate("JobState", "Needs review"),
-        JobState.FAILED: translate("JobState", "Failed"),
-        JobState.TIMED_OUT: translate("JobState", "Timed out"),
-        JobState.CANCELED: translate("JobState", "Canceled"),
-        JobState.DUPLICATE: translate("JobState", "Duplicate"),
-    }
+    return {state: state_name(state) for state in JobState}
 
 
 JOB_STATE_LABELS: dict[JobState, str] = {}
@@ -141,13 +126,13 @@ class JobTableModel(TableModel):
         self._holds = Holds(has_anthropic_key=True)
         self._headers = [
             "",
-            self.tr("File"),
-            self.tr("Pages"),
-            self.tr("State"),
-            self.tr("Progress"),
-            self.tr("Documents"),
-            self.tr("Cost"),
-            self.tr("Error"),
+            _("File"),
+            pgettext("narrow column", "Pages"),
+            _("State"),
+            _("Progress"),
+            _("Documents"),
+            _("Cost"),
+            _("Error"),
         ]
 
     # -- loading and updating ---------------------------------------------------------
@@ -300,11 +285,11 @@ class JobTableModel(TableModel):
             if column == COL_STATE and (hold := self.hold(job)) is not None:
                 return hold.words(interface_language())
             if column == COL_COST and job.escalated:
-                return self.tr("{0}: {1}\n{2}: {3}").format(
-                    job.first_model,
-                    _usd(job.cost_first_usd),
-                    job.escalation_model,
-                    _usd(job.cost_escalation_usd),
+                return _("{first_model}: {first_usd}\n{escalation_model}: {escalation_usd}").format(
+                    first_model=job.first_model,
+                    first_usd=_usd(job.cost_first_usd),
+                    escalation_model=job.escalation_model,
+                    escalation_usd=_usd(job.cost_escalation_usd),
                 )
         elif role == Qt.ItemDataRole.ForegroundRole and column == COL_ERROR:
             return QColor("#b3261e")
@@ -349,7 +334,7 @@ class JobTableModel(TableModel):
             return "" if job.pages is None else str(job.pages)
         if column == COL_STATE:
             if self.hold(job) is not None:
-                return self.tr("Held")
+                return _("Held")
             return state_label(job.state)
         if column == COL_PROGRESS:
             if job.state in FINAL_STATES or self.hold(job) is not None:

@@ -53,6 +53,7 @@ from docbatch_gui.domain.errors import ErrorKind
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import FINAL_STATES, JobState
 from docbatch_gui.engine.holds import Holds
+from docbatch_gui.i18n import _, ngettext, pgettext
 
 #: the state filter's choices: (label, states); empty means all
 ACTIVE = [s.value for s in JobState if s not in FINAL_STATES]
@@ -86,7 +87,7 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
             "background: #fff4ce; color: #5c4400; padding: 6px 10px; border-radius: 4px;"
         )
         self.paused_banner.setText(
-            self.tr("The worker is paused: no new job starts. Running steps finish.")
+            _("The worker is paused: no new job starts. Running steps finish.")
         )
         self.paused_banner.setWordWrap(True)  # a long translation wraps, not widens
         self.paused_banner.hide()
@@ -121,9 +122,9 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
     # -- building ------------------------------------------------------------------------
 
     def _build_toolbar(self) -> None:
-        self.add_files_button = QPushButton(self.tr("Add files…"))
+        self.add_files_button = QPushButton(_("Add files…"))
         self.add_files_button.clicked.connect(lambda: spawn(self.add_files_dialog()))
-        self.add_folder_button = QPushButton(self.tr("Add folder…"))
+        self.add_folder_button = QPushButton(_("Add folder…"))
         self.add_folder_button.clicked.connect(lambda: spawn(self.add_folder_dialog()))
         self.pause_button = QToolButton()
         self.pause_button.setCheckable(True)
@@ -132,21 +133,21 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
         self._show_paused(False)
 
         self.state_filter = QComboBox()
-        self.state_filter.addItem(self.tr("All states"), [])
-        self.state_filter.addItem(self.tr("Active"), ACTIVE)
-        self.state_filter.addItem(self.tr("Failed or timed out"), FAILED)
+        self.state_filter.addItem(_("All states"), [])
+        self.state_filter.addItem(_("Active"), ACTIVE)
+        self.state_filter.addItem(_("Failed or timed out"), FAILED)
         for state in JobState:
             self.state_filter.addItem(state_label(state), [state.value])
         self.state_filter.currentIndexChanged.connect(
             lambda: self.proxy.set_states(self.state_filter.currentData())
         )
         self.error_filter = QComboBox()
-        self.error_filter.addItem(self.tr("Any error"), "")
+        self.error_filter.addItem(_("Any error"), "")
         for kind, label in (
-            (ErrorKind.UNSUPPORTED, self.tr("Bad input")),
-            (ErrorKind.RETRYABLE, self.tr("Temporary")),
-            (ErrorKind.TIMEOUT, self.tr("Timeout")),
-            (ErrorKind.CRITICAL, self.tr("Critical")),
+            (ErrorKind.UNSUPPORTED, _("Bad input")),
+            (ErrorKind.RETRYABLE, _("Temporary")),
+            (ErrorKind.TIMEOUT, _("Timeout")),
+            (ErrorKind.CRITICAL, pgettext("error kind", "Critical")),
         ):
             self.error_filter.addItem(label, kind.value)
         self.error_filter.currentIndexChanged.connect(
@@ -159,7 +160,7 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
             box.setMinimumContentsLength(13)
         self.search = QLineEdit()
         self.search.setMinimumWidth(140)
-        self.search.setPlaceholderText(self.tr("Search file names"))
+        self.search.setPlaceholderText(_("Search file names"))
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self.proxy.set_text)
         self.counts = TwoLineLabel()  # two lines, then "…", on a small screen
@@ -237,7 +238,12 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
         self._update_counts()
         self.detail.show_job(self.detail.job and self.model.job(self.detail.job.id))
         self.ctx.notifier.notify(
-            self.tr("{0} job(s) will be read offline.").format(len(moved)), "success"
+            ngettext(
+                "{count} job will be read offline.",
+                "{count} jobs will be read offline.",
+                len(moved),
+            ).format(count=len(moved)),
+            "success",
         )
 
     def _jobs_changed(self, jobs: list[Job]) -> None:
@@ -263,8 +269,11 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
         review = counts.get(JobState.NEEDS_REVIEW, 0)
         failed = sum(counts.get(s, 0) for s in (JobState.FAILED, JobState.TIMED_OUT))
         self.counts.setText(
-            self.tr("{0} jobs · {1} done · {2} to review · {3} failed").format(
-                total, done, review, failed
+            _("{jobs} · {done} done · {review} to review · {failed} failed").format(
+                jobs=ngettext("{count} job", "{count} jobs", total).format(count=total),
+                done=done,
+                review=review,
+                failed=failed,
             )
         )
         self.held_bar.show_count(self.model.held_count())
@@ -298,12 +307,10 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
         self._show_paused(paused)
 
     def _show_paused(self, paused: bool) -> None:
-        self.pause_button.setText(self.tr("Resume") if paused else self.tr("Pause"))
+        self.pause_button.setText(_("Resume") if paused else _("Pause"))
         icon = QStyle.StandardPixmap.SP_MediaPlay if paused else QStyle.StandardPixmap.SP_MediaPause
         self.pause_button.setIcon(self.style().standardIcon(icon))
-        self.pause_button.setToolTip(
-            self.tr("Start new jobs again") if paused else self.tr("Start no new job")
-        )
+        self.pause_button.setToolTip(_("Start new jobs again") if paused else _("Start no new job"))
         if hasattr(self, "paused_banner"):
             self.paused_banner.setVisible(paused)
 

@@ -29,6 +29,7 @@ from docbatch_gui._qt.language import error_text
 from docbatch_gui._qt.widgets.dialogs import ask
 from docbatch_gui._qt.widgets.progress import ProgressDialog
 from docbatch_gui.domain.progress import Canceled, Progress
+from docbatch_gui.i18n import _, ngettext
 from docbatch_gui.settings.secrets import keyring_secret, set_keyring_secret
 
 log = logging.getLogger(__name__)
@@ -41,34 +42,34 @@ class YadiskDialog(QDialog):
 
     def __init__(self, parent: QWidget | None = None, *, token_stored: bool = False) -> None:
         super().__init__(parent)
-        self.setWindowTitle(self.tr("Import from Yandex.Disk"))
+        self.setWindowTitle(_("Import from Yandex.Disk"))
         self.setMinimumWidth(480)
         self.source = QLineEdit()
-        self.source.setPlaceholderText(self.tr("https://disk.yandex.ru/d/… or disk:/Scans"))
+        self.source.setPlaceholderText(_("https://disk.yandex.ru/d/… or disk:/Scans"))
         self.token = QLineEdit()
         self.token.setEchoMode(QLineEdit.EchoMode.Password)
         self.token.setPlaceholderText(
-            self.tr("stored in the system keyring")
+            _("stored in the system keyring")
             if token_stored
-            else self.tr("only for a disk:/ folder of your own")
+            else _("only for a disk:/ folder of your own")
         )
-        self.remember = QCheckBox(self.tr("Remember the token in the system keyring"))
+        self.remember = QCheckBox(_("Remember the token in the system keyring"))
         self.remember.setChecked(True)
         hint = QLabel(
-            self.tr(
+            _(
                 "A public link needs no token. Every supported file below the folder is "
                 "downloaded and queued; files already known are shown as duplicates."
             )
         )
         hint.setWordWrap(True)
         form = QFormLayout()
-        form.addRow(self.tr("Link or folder"), self.source)
-        form.addRow(self.tr("OAuth token"), self.token)
+        form.addRow(_("Link or folder"), self.source)
+        form.addRow(_("OAuth token"), self.token)
         form.addRow("", self.remember)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Import"))
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(_("Import"))
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -121,21 +122,21 @@ class YadiskImport(QObject):
         except Exception as exc:  # no keyring backend: the token still serves this import
             log.warning("the Yandex.Disk token was not stored (%s)", type(exc).__name__)
             self.ctx.notifier.notify(
-                self.tr("The token could not be stored in the system keyring; it is used "
+                _("The token could not be stored in the system keyring; it is used "
                         "for this import only."),
                 "error",
             )  # fmt: skip
 
     async def _download(self, source: str, token: str | None) -> None:
         def downloaded(progress: Progress) -> str:
-            return self.tr("Downloaded {0} of {1}: {2}").format(
-                progress.done, progress.total, progress.what
+            return _("Downloaded {done} of {total}: {what}").format(
+                done=progress.done, total=progress.total, what=progress.what
             )
 
         self.progress = dialog = ProgressDialog(
             self.window,
-            self.tr("Import from Yandex.Disk"),
-            self.tr("Listing the folder on Yandex.Disk…"),
+            _("Import from Yandex.Disk"),
+            _("Listing the folder on Yandex.Disk…"),
             describe=downloaded,
             show_after_ms=0,
         )
@@ -146,20 +147,27 @@ class YadiskImport(QObject):
                 )
             )
         except Canceled:
-            self.ctx.notifier.notify(self.tr("Yandex.Disk import canceled; nothing was queued."))
+            self.ctx.notifier.notify(_("Yandex.Disk import canceled; nothing was queued."))
             return
         except Exception as exc:
             log.warning("Yandex.Disk import failed: %s", exc)
-            failed = self.tr("Yandex.Disk import failed: {0}").format(error_text(exc))
+            failed = _("Yandex.Disk import failed: {error}").format(error=error_text(exc))
             self.ctx.notifier.notify(failed, "error")
             return
         finally:
             self.progress = None
         self.ctx.bridge.publish(report.jobs)
         duplicates = sum(1 for r in report.results if r.is_duplicate)
-        message = self.tr("Queued {0} file(s) from Yandex.Disk.").format(
-            len(report.results) - duplicates
-        )
+        queued = len(report.results) - duplicates
+        message = ngettext(
+            "Queued {count} file from Yandex.Disk.",
+            "Queued {count} files from Yandex.Disk.",
+            queued,
+        ).format(count=queued)
         if duplicates:
-            message += " " + self.tr("{0} already known: shown as duplicates.").format(duplicates)
+            message += " " + ngettext(
+                "{count} already known: shown as a duplicate.",
+                "{count} already known: shown as duplicates.",
+                duplicates,
+            ).format(count=duplicates)
         self.ctx.notifier.notify(message, "success")

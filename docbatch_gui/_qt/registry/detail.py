@@ -29,6 +29,7 @@ from docbatch_gui._qt.registry.models import ResultRow, display
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui.domain.models import Document
+from docbatch_gui.i18n import _, pgettext
 from docbatch_gui.registry.where import matched_locations, value_location, where_text
 from docbatch_gui.registry.words import comparator_words, document_field_words
 
@@ -46,7 +47,7 @@ class MatchDetail(QWidget):
         self.thumb.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.thumb.setStyleSheet("border: 1px solid palette(mid); background: palette(base);")
         self.values = QTableWidget(0, 2)
-        self.values.setHorizontalHeaderLabels([self.tr("Column"), self.tr("Value")])
+        self.values.setHorizontalHeaderLabels([_("Column"), _("Value")])
         self.values.verticalHeader().hide()
         self.values.verticalHeader().setDefaultSectionSize(24)
         self.values.horizontalHeader().setStretchLastSection(True)
@@ -57,13 +58,16 @@ class MatchDetail(QWidget):
         # short headers, each explained in its tooltip: seven columns share half of a
         # 1024-pixel window, and Russian words are longer than English ones
         headers = [
-            (self.tr("Sub-rule"), self.tr("The rule's sub-rule: field and how it is compared")),
-            (self.tr("Registry"), self.tr("The value in the registry row")),
-            (self.tr("Document"), self.tr("The value found in the document")),
-            (self.tr("Similarity"), self.tr("How similar the two values are")),
-            (self.tr("Weight"), self.tr("The sub-rule's share of the score")),
-            (self.tr("Result"), self.tr("✓ passed, ✗ failed, or the value is missing")),
-            (self.tr("Page"), self.tr("The page of the file the document value stands on")),
+            (_("Sub-rule"), _("The rule's sub-rule: field and how it is compared")),
+            (_("Registry"), _("The value in the registry row")),
+            (_("Document"), _("The value found in the document")),
+            (_("Similarity"), _("How similar the two values are")),
+            (_("Weight"), _("The sub-rule's share of the score")),
+            (_("Result"), _("✓ passed, ✗ failed, or the value is missing")),
+            (
+                pgettext("narrow column", "Page"),
+                _("The page of the file the document value stands on"),
+            ),
         ]
         for column, (label, tip) in enumerate(headers):
             header_item = QTableWidgetItem(label)
@@ -79,12 +83,12 @@ class MatchDetail(QWidget):
         self.notes = QLabel()
         self.notes.setTextFormat(Qt.TextFormat.PlainText)  # user data
         self.notes.setWordWrap(True)
-        self.assign_button = QPushButton(self.tr("Assign document…"))
-        self.unassign_button = QPushButton(self.tr("Unassign"))
+        self.assign_button = QPushButton(_("Assign document…"))
+        self.unassign_button = QPushButton(_("Unassign"))
         self.history = QPlainTextEdit()
         self.history.setReadOnly(True)
         self.history.setMaximumHeight(56)
-        self.history.setPlaceholderText(self.tr("No manual changes to this row."))
+        self.history.setPlaceholderText(_("No manual changes to this row."))
         head = QHBoxLayout()
         head.addWidget(self.thumb)
         head.addWidget(self.values, 1)
@@ -108,10 +112,10 @@ class MatchDetail(QWidget):
         self.values.setRowCount(0)
         self.breakdown.setRowCount(0)
         self.thumb.setPixmap(QPixmap())
-        self.thumb.setText(self.tr("No document") if item else "")
+        self.thumb.setText(_("No document") if item else "")
         self.history.setPlainText("")
         if item is None:
-            self.score_label.setText(self.tr("Select a row to see its match explained."))
+            self.score_label.setText(_("Select a row to see its match explained."))
             self.notes.setText("")
             return
         for header, value in item.raw.items():
@@ -121,25 +125,28 @@ class MatchDetail(QWidget):
         doc = item.document
         if doc is not None and result is not None:
             self.score_label.setText(
-                self.tr("<b>Row {0}</b> → {1}, p. {2}, {3} {4}: score <b>{5:.0%}</b>{6}").format(
-                    item.row,
-                    item.file_name,
-                    doc.page_label,
-                    self.ctx.doc_type_label(doc.doc_type),
-                    doc.fields.get("number") or "",
-                    result.score,
-                    self.tr(" (rule “{0}”)").format(result.rule) if result.rule else "",
+                _(
+                    "<b>Row {row}</b> → {file}, p. {page}, {doc_type} {number}: "
+                    "score <b>{score:.0%}</b>{rule}"
+                ).format(
+                    row=item.row,
+                    file=item.file_name,
+                    page=doc.page_label,
+                    doc_type=self.ctx.doc_type_label(doc.doc_type),
+                    number=doc.fields.get("number") or "",
+                    score=result.score,
+                    rule=_(" (rule “{rule}”)").format(rule=result.rule) if result.rule else "",
                 )
             )
             spawn(self._load_thumb(item.row, doc, result.explanation))
         else:
             self.score_label.setText(
-                self.tr("<b>Row {0}</b>: no document scores above the threshold.").format(item.row)
+                _("<b>Row {row}</b>: no document scores above the threshold.").format(row=item.row)
             )
         language = interface_language()
         for e in result.explanation if result else []:
             outcome = (
-                self.tr("missing in {0}").format(self._side(e["missing"]))
+                _("missing in {side}").format(side=self._side(e["missing"]))
                 if e.get("missing")
                 else "✓"
                 if e.get("passed")
@@ -151,9 +158,11 @@ class MatchDetail(QWidget):
                 f"({comparator_words(e['comparator'], language)})"
                 + (" *" if e.get("required") else "")
             )
-            compared = self.tr("{0} compared with {1}; * required").format(
-                self.ctx.field_label(e["field"]),
-                document_field_words(e["document_field"], self.ctx.field_label, language),
+            compared = _("{field_label} compared with {document_field_words}; * required").format(
+                field_label=self.ctx.field_label(e["field"]),
+                document_field_words=document_field_words(
+                    e["document_field"], self.ctx.field_label, language
+                ),
             )
             self._append(
                 self.breakdown,
@@ -164,7 +173,7 @@ class MatchDetail(QWidget):
                     f"{float(e.get('similarity') or 0):.0%}",
                     display(e.get("weight")),
                     outcome,
-                    self.tr("p. {0}").format(spot["page"]) if spot else "",
+                    _("p. {spot}").format(spot=spot["page"]) if spot else "",
                 ],
                 tips={0: f"{sub_rule}\n{compared}", 6: where_text(spot, language) if spot else ""},
             )
@@ -172,15 +181,15 @@ class MatchDetail(QWidget):
         if item.runner_up is not None and result and result.runner_up_score is not None:
             r = item.runner_up
             notes.append(
-                self.tr("Runner-up: {0}, p. {1}, {2}: {3:.0%}").format(
-                    item.runner_up_file,
-                    r.page_label,
-                    r.fields.get("number") or "",
-                    result.runner_up_score,
+                _("Runner-up: {file}, p. {page}, {number}: {score:.0%}").format(
+                    file=item.runner_up_file,
+                    page=r.page_label,
+                    number=r.fields.get("number") or "",
+                    score=result.runner_up_score,
                 )
             )
         else:
-            notes.append(self.tr("No runner-up."))
+            notes.append(_("No runner-up."))
         if result and result.warnings:
             notes.append("⚠ " + "; ".join(result.warnings_in(language)))
         self.notes.setText("\n".join(notes))
@@ -190,9 +199,9 @@ class MatchDetail(QWidget):
     def _side(self, missing: str) -> str:
         """Where a value is missing ("registry", "document" or both) in words."""
         return {
-            "registry": self.tr("the registry"),
-            "document": self.tr("the document"),
-            "registry and document": self.tr("both"),
+            "registry": _("the registry"),
+            "document": _("the document"),
+            "registry and document": _("both"),
         }.get(missing, missing)
 
     def _append(
@@ -218,7 +227,7 @@ class MatchDetail(QWidget):
         if self._shown_row != row:
             return  # the operator moved on meanwhile
         if image is None:
-            self.thumb.setText(self.tr("No page image"))
+            self.thumb.setText(_("No page image"))
         else:
             spots = [
                 s for _, s in matched_locations(doc, explanation) if s["page"] == doc.page_from

@@ -28,6 +28,7 @@ from docbatch_gui._qt.registry.models import RowsModel
 from docbatch_gui._qt.widgets.dialogs import ask
 from docbatch_gui._qt.widgets.fit import fit_to_screen
 from docbatch_gui.domain.models import Document
+from docbatch_gui.i18n import _, ngettext
 
 DOC_ID_ROLE = Qt.ItemDataRole.UserRole + 1
 
@@ -46,7 +47,7 @@ class FilteredRowsDialog(_Dialog):
         marks: Sequence[str | None],
     ) -> None:
         super().__init__(parent)
-        self.setWindowTitle(self.tr("Filtered rows"))
+        self.setWindowTitle(_("Filtered rows"))
         fit_to_screen(self, 1000, 560)
         self.model = RowsModel(self)
         self.model.set_rows(headers, rows, marks)
@@ -55,7 +56,7 @@ class FilteredRowsDialog(_Dialog):
         table.verticalHeader().hide()
         table.resizeColumnsToContents()
         note = QLabel(
-            self.tr(
+            _(
                 "Up to 50 filtered rows are kept with their reason. Change the "
                 "filters on the page behind and the list follows."
             )
@@ -101,18 +102,18 @@ class DocumentPicker(_Dialog):
         hint: str = "",
     ) -> None:
         super().__init__(parent)
-        self.setWindowTitle(self.tr("Assign a document"))
+        self.setWindowTitle(_("Assign a document"))
         fit_to_screen(self, 900, 520)
         self.model = QStandardItemModel(self)
         self.model.setHorizontalHeaderLabels(
             [
-                self.tr("Id"),
-                self.tr("File"),
-                self.tr("Pages"),
-                self.tr("Type"),
-                self.tr("Number"),
-                self.tr("Date"),
-                self.tr("Amount"),
+                _("Id"),
+                _("File"),
+                _("Pages"),
+                _("Type"),
+                _("Number"),
+                _("Date"),
+                _("Amount"),
             ]
         )
         for doc in documents:
@@ -122,7 +123,7 @@ class DocumentPicker(_Dialog):
         self.proxy.setFilterKeyColumn(-1)
         self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self.search = QLineEdit()
-        self.search.setPlaceholderText(self.tr("Search number, file, date, amount…"))
+        self.search.setPlaceholderText(_("Search number, file, date, amount…"))
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self.proxy.setFilterFixedString)
         self.table = QTableView()
@@ -170,16 +171,16 @@ class UnmatchedDialog(_Dialog):
         type_label: Callable[[str], str],
     ) -> None:
         super().__init__(parent)
-        self.setWindowTitle(self.tr("Unmatched documents"))
+        self.setWindowTitle(_("Unmatched documents"))
         fit_to_screen(self, 820, 520)
         self.tree = QTreeWidget()
         self.tree.setHeaderLabels(
             [
-                self.tr("Type / file"),
-                self.tr("Pages"),
-                self.tr("Number"),
-                self.tr("Date"),
-                self.tr("Amount"),
+                _("Type / file"),
+                _("Pages"),
+                _("Number"),
+                _("Date"),
+                _("Amount"),
             ]
         )
         total = 0
@@ -203,9 +204,13 @@ class UnmatchedDialog(_Dialog):
         self.tree.resizeColumnToContents(0)
         self.total = total
         label = QLabel(
-            self.tr("{0} documents are not matched to any registry row.").format(total)
+            ngettext(
+                "{count} document is not matched to any registry row.",
+                "{count} documents are not matched to any registry row.",
+                total,
+            ).format(count=total)
             if total
-            else self.tr("Every document is matched to a registry row.")
+            else _("Every document is matched to a registry row.")
         )
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)

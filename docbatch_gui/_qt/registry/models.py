@@ -14,7 +14,6 @@ from typing import Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
-    QCoreApplication,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -31,6 +30,7 @@ from docbatch_gui.domain.registry import (
     RegistryStatus,
     SearchResult,
 )
+from docbatch_gui.i18n import _, pgettext
 from docbatch_gui.registry.search import is_stale
 from docbatch_gui.registry.words import filter_detail, filter_reason
 
@@ -64,11 +64,11 @@ SHADE_FILTERED = QColor("#fdecea")
 
 def status_label(status: RegistryStatus) -> str:
     return {
-        RegistryStatus.IMPORTING: QCoreApplication.translate("Registry", "Importing"),
-        RegistryStatus.CONFIGURED: QCoreApplication.translate("Registry", "Imported, not searched"),
-        RegistryStatus.SEARCHING: QCoreApplication.translate("Registry", "Searching"),
-        RegistryStatus.SEARCHED: QCoreApplication.translate("Registry", "Searched"),
-        RegistryStatus.ERROR: QCoreApplication.translate("Registry", "Error"),
+        RegistryStatus.IMPORTING: _("Importing"),
+        RegistryStatus.CONFIGURED: _("Imported, not searched"),
+        RegistryStatus.SEARCHING: _("Searching"),
+        RegistryStatus.SEARCHED: _("Searched"),
+        RegistryStatus.ERROR: _("Error"),
     }.get(status, str(status))
 
 
@@ -98,13 +98,13 @@ class RegistryListModel(QAbstractTableModel):
         super().__init__(parent)
         self._items: list[Registry] = []
         self._headers = [
-            self.tr("Name"),
-            self.tr("File"),
-            self.tr("Status"),
-            self.tr("Rows kept"),
-            self.tr("Filtered"),
-            self.tr("Last search"),
-            self.tr("Matched"),
+            _("Name"),
+            _("File"),
+            _("Status"),
+            _("Rows kept"),
+            _("Filtered"),
+            _("Last search"),
+            pgettext("registry column", "Matched"),
         ]
 
     def load(self, registries: Sequence[Registry]) -> None:
@@ -148,7 +148,7 @@ class RegistryListModel(QAbstractTableModel):
                 return display(reg.stats.get("filtered"))
             if column == REG_SEARCHED:
                 if not search or reg.updated_at is None:
-                    return self.tr("never")
+                    return _("never")
                 return reg.updated_at.astimezone().strftime("%Y-%m-%d %H:%M")
             if column == REG_MATCHED:
                 if not search:
@@ -265,12 +265,12 @@ class ResultsModel(QAbstractTableModel):
         self.fields: list[tuple[str, str]] = []  # (registry field, column header)
         self.type_label: Any = str
         self._doc_headers = [
-            self.tr("Document file"),
-            self.tr("Type"),
-            self.tr("Pages"),
-            self.tr("Doc. number"),
-            self.tr("Doc. date"),
-            self.tr("Doc. amount"),
+            _("Document file"),
+            _("Type"),
+            pgettext("narrow column", "Pages"),
+            _("Doc. number"),
+            _("Doc. date"),
+            _("Doc. amount"),
         ]
 
     def load(self, fields: Sequence[tuple[str, str]], rows: Sequence[ResultRow]) -> None:
@@ -298,9 +298,9 @@ class ResultsModel(QAbstractTableModel):
         if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
             return None
         if section == RES_ROW:
-            return self.tr("Row")
+            return _("Row")
         if section == RES_SCORE:
-            return self.tr("Score")
+            return _("Score")
         if section == RES_WARN:
             return ""
         if section < RES_FIXED + len(self.fields):
@@ -349,7 +349,7 @@ class ResultsModel(QAbstractTableModel):
             return str(item.row)
         if column == RES_SCORE:
             if item.stale:
-                return self.tr("stale")
+                return _("stale")
             return "" if item.score is None else f"{item.score:.0%}"
         if column == RES_WARN:
             return ""
@@ -357,7 +357,7 @@ class ResultsModel(QAbstractTableModel):
             return display(item.values.get(self.fields[column - RES_FIXED][0]))
         doc = item.document
         if doc is None:
-            return self.tr("no match") if column == self.doc_column(DOC_FILE) else ""
+            return _("no match") if column == self.doc_column(DOC_FILE) else ""
         which = column - RES_FIXED - len(self.fields)
         if which == DOC_FILE:
             return item.file_name

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from docbatch_gui._qt.registry.pages_setup import WizardPart
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.dialogs import choose_files
+from docbatch_gui.i18n import _
 from docbatch_gui.registry.config import RegistryConfig
 from docbatch_gui.registry.service import PreviewResult
 
@@ -32,21 +33,21 @@ if TYPE_CHECKING:
 class FilePage(WizardPart):
     def __init__(self, wizard: RegistryWizard) -> None:
         super().__init__(wizard)
-        self.setTitle(self.tr("File and sheet"))
+        self.setTitle(_("File and sheet"))
         self.setSubTitle(
-            self.tr(
+            _(
                 "Choose the Excel registry (.xlsx, .xlsm) and the sheet "
                 "that holds the list, or start from a saved template."
             )
         )
         self.path = QLineEdit()  # a path may be typed or pasted as well as chosen
-        self.path.setPlaceholderText(self.tr("Type or paste a path, or choose a file"))
+        self.path.setPlaceholderText(_("Type or paste a path, or choose a file"))
         self.path.editingFinished.connect(self.typed_path)
         #: the name last filled in from a file: a name the operator typed is kept
         self._suggested_name = ""
-        browse = QPushButton(self.tr("Choose file…"))
+        browse = QPushButton(_("Choose file…"))
         browse.clicked.connect(lambda: spawn(self.browse(), wizard._failed))
-        template = QPushButton(self.tr("Load template…"))
+        template = QPushButton(_("Load template…"))
         template.clicked.connect(lambda: spawn(self.browse_template(), wizard._failed))
         self.sheet = QComboBox()
         self.sheet.currentIndexChanged.connect(lambda _i: self.owner.settings_changed(now=True))
@@ -56,10 +57,10 @@ class FilePage(WizardPart):
         row.addWidget(self.path, 1)
         row.addWidget(browse)
         form = QFormLayout()
-        form.addRow(self.tr("File"), row)
-        form.addRow(self.tr("Sheet"), self.sheet)
-        form.addRow(self.tr("Name"), self.name)
-        form.addRow(self.tr("Template"), template)
+        form.addRow(_("File"), row)
+        form.addRow(_("Sheet"), self.sheet)
+        form.addRow(_("Name"), self.name)
+        form.addRow(_("Template"), template)
         form.addRow("", self.template_label)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
@@ -68,18 +69,18 @@ class FilePage(WizardPart):
 
     async def browse(self) -> None:
         files = await choose_files(
-            self, self.tr("Registry file"), "", self.tr("Excel (*.xlsx *.xlsm);;All files (*)")
+            self, _("Registry file"), "", _("Excel (*.xlsx *.xlsm);;All files (*)")
         )
         if files:
             self.set_file(Path(files[0]))
 
     async def browse_template(self) -> None:
         files = await choose_files(
-            self, self.tr("Registry template"), "", self.tr("JSON (*.json);;All files (*)")
+            self, _("Registry template"), "", _("JSON (*.json);;All files (*)")
         )
         if files:
             self.owner.load_template(files[0])
-            self.template_label.setText(self.tr("Loaded {0}").format(Path(files[0]).name))
+            self.template_label.setText(_("Loaded {name}").format(name=Path(files[0]).name))
 
     def typed_path(self) -> None:
         """A path typed in the field is read as if chosen; a wrong one is said at once."""
@@ -88,7 +89,7 @@ class FilePage(WizardPart):
             return
         path = Path(text).expanduser()
         if not path.is_file():
-            self.on_failed(self.tr("No file at {0}: check the path.").format(path))
+            self.on_failed(_("No file at {path}: check the path.").format(path=path))
             return
         self.set_file(path)
 
@@ -100,7 +101,7 @@ class FilePage(WizardPart):
         if not name or name == self._suggested_name:  # follows the file until edited
             self._suggested_name = path.stem
             self.name.setText(path.stem)
-        self.status.setText(self.tr("Reading the sheet…"))
+        self.status.setText(_("Reading the sheet…"))
         self.completeChanged.emit()
         self.owner.settings_changed(now=True)
 

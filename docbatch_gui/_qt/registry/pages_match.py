@@ -26,6 +26,7 @@ from docbatch_gui._qt.registry.dialogs import FilteredRowsDialog
 from docbatch_gui._qt.registry.models import RowsModel, filter_text, reason_label
 from docbatch_gui._qt.registry.pages_setup import WizardPart, letters, preview_table
 from docbatch_gui._qt.tasks import spawn
+from docbatch_gui.i18n import _
 from docbatch_gui.registry.config import RegistryConfig, column_letter
 from docbatch_gui.registry.service import PreviewResult
 
@@ -36,19 +37,19 @@ if TYPE_CHECKING:
 class FiltersPage(WizardPart):
     def __init__(self, wizard: RegistryWizard) -> None:
         super().__init__(wizard)
-        self.setTitle(self.tr("Filters"))
+        self.setTitle(_("Filters"))
         self.setSubTitle(
-            self.tr(
+            _(
                 "Rows that are not documents (totals, group headings, "
                 "blank lines) are filtered. Check what is dropped below."
             )
         )
         self.fill_down = QLineEdit()
-        self.fill_down.setPlaceholderText(self.tr("columns, e.g. A, B"))
+        self.fill_down.setPlaceholderText(_("columns, e.g. A, B"))
         self.skip_words = QLineEdit("ИТОГО; Всего")
-        self.skip_words.setPlaceholderText(self.tr("words separated by ;"))
+        self.skip_words.setPlaceholderText(_("words separated by ;"))
         self.required = QComboBox()
-        self.required.addItem(self.tr("(none)"), None)
+        self.required.addItem(_("(none)"), None)
         self.min_filled = QSpinBox()
         self.min_filled.setRange(0, 1000)
         self.min_filled.setValue(1)
@@ -60,17 +61,17 @@ class FiltersPage(WizardPart):
         ):
             signal.connect(lambda *_: self.changed())
         form = QFormLayout()
-        form.addRow(self.tr("Fill down columns"), self.fill_down)
-        form.addRow(self.tr("Skip rows containing"), self.skip_words)
-        form.addRow(self.tr("Required column"), self.required)
-        form.addRow(self.tr("Minimum filled cells"), self.min_filled)
+        form.addRow(_("Fill down columns"), self.fill_down)
+        form.addRow(_("Skip rows containing"), self.skip_words)
+        form.addRow(_("Required column"), self.required)
+        form.addRow(_("Minimum filled cells"), self.min_filled)
         self.status.setStyleSheet("font-size: 11pt;")
         self.model = RowsModel(self)
         self.table = preview_table(self.model)
-        self.show_all = QPushButton(self.tr("Open full list…"))
+        self.show_all = QPushButton(_("Open full list…"))
         self.show_all.clicked.connect(lambda: spawn(self.open_full_list()))
         head = QHBoxLayout()
-        self.table_title = QLabel(self.tr("Filtered rows"))
+        self.table_title = QLabel(_("Filtered rows"))
         head.addWidget(self.table_title, 1)
         head.addWidget(self.show_all)
         layout = QVBoxLayout(self)
@@ -104,7 +105,7 @@ class FiltersPage(WizardPart):
             widget.blockSignals(False)
 
     def filtered_rows(self, result: PreviewResult) -> tuple[list[str], list[list[Any]], list[str]]:
-        headers = [self.tr("Row"), self.tr("Reason"), *result.headers]
+        headers = [_("Row"), _("Reason"), *result.headers]
         rows = [
             [
                 f.row,
@@ -123,7 +124,7 @@ class FiltersPage(WizardPart):
         current = self.required.currentData()
         self.required.blockSignals(True)
         self.required.clear()
-        self.required.addItem(self.tr("(none)"), None)
+        self.required.addItem(_("(none)"), None)
         for col, header in enumerate(result.headers):
             self.required.addItem(f"{column_letter(col)}: {header}", col)
         self.required.setCurrentIndex(max(0, self.required.findData(current)))
@@ -132,9 +133,9 @@ class FiltersPage(WizardPart):
         self.table.resizeColumnsToContents()
         shown = len(result.filtered_rows)
         self.table_title.setText(
-            self.tr("Filtered rows: {0} shown of {1} (blank rows are counted, not listed)").format(
-                shown, result.filtered
-            )
+            _(
+                "Filtered rows: {shown} shown of {filtered} (blank rows are counted, not listed)"
+            ).format(shown=shown, filtered=result.filtered)
         )
         self.show_all.setEnabled(shown > 0)
 

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.registry.latest import LatestRunner
 from docbatch_gui._qt.registry.pages_setup import WizardPart
+from docbatch_gui.i18n import _, ngettext, npgettext
 from docbatch_gui.registry.config import RegistryConfig, default_rules
 from docbatch_gui.registry.words import comparator_words, document_field_words
 
@@ -71,9 +72,9 @@ R_NAME, R_FIELD, R_DOC, R_CMP, R_PARAM, R_WEIGHT, R_REQUIRED = range(7)
 class RulesPage(WizardPart):
     def __init__(self, wizard: RegistryWizard) -> None:
         super().__init__(wizard)
-        self.setTitle(self.tr("Matching rules"))
+        self.setTitle(_("Matching rules"))
         self.setSubTitle(
-            self.tr(
+            _(
                 "A row's score is the weighted sum of its sub-rules; the "
                 "best rule counts. A required sub-rule must pass."
             )
@@ -81,13 +82,13 @@ class RulesPage(WizardPart):
         self.table = QTableWidget(0, 7)
         self.table.setHorizontalHeaderLabels(
             [
-                self.tr("Rule"),
-                self.tr("Registry field"),
-                self.tr("Document field"),
-                self.tr("Comparator"),
-                self.tr("Threshold / tolerance"),
-                self.tr("Weight"),
-                self.tr("Required"),
+                _("Rule"),
+                _("Registry field"),
+                _("Document field"),
+                _("Comparator"),
+                _("Threshold / tolerance"),
+                _("Weight"),
+                _("Required"),
             ]
         )
         self.table.verticalHeader().hide()
@@ -98,11 +99,11 @@ class RulesPage(WizardPart):
             self.table.setColumnWidth(col, width)
         self.table.verticalHeader().setDefaultSectionSize(32)
         self.table.itemChanged.connect(lambda _i: self.rules_changed())
-        add = QPushButton(self.tr("Add sub-rule"))
+        add = QPushButton(_("Add sub-rule"))
         add.clicked.connect(lambda: self.add_subrule({}))
-        remove = QPushButton(self.tr("Remove"))
+        remove = QPushButton(_("Remove"))
         remove.clicked.connect(self.remove_selected)
-        defaults = QPushButton(self.tr("Default rules"))
+        defaults = QPushButton(_("Default rules"))
         defaults.clicked.connect(self.set_defaults)
         self.threshold = QDoubleSpinBox()
         self.threshold.setRange(0, 1)
@@ -116,7 +117,7 @@ class RulesPage(WizardPart):
         for button in (add, remove, defaults):
             buttons.addWidget(button)
         buttons.addStretch(1)
-        buttons.addWidget(QLabel(self.tr("Match threshold")))
+        buttons.addWidget(QLabel(_("Match threshold")))
         buttons.addWidget(self.threshold)
         layout = QVBoxLayout(self)
         layout.addWidget(self.table, 1)
@@ -221,7 +222,7 @@ class RulesPage(WizardPart):
         spin.setDecimals(decimals)
         spin.setRange(low, high)
         spin.setEnabled(key is not None)
-        spin.setSuffix({"threshold": " %", "tolerance_days": self.tr(" days")}.get(key or "", ""))
+        spin.setSuffix({"threshold": " %", "tolerance_days": _(" days")}.get(key or "", ""))
         value = sub.get(key) if key else None
         spin.setValue(float(default if value is None else value))
         spin.blockSignals(False)
@@ -281,7 +282,7 @@ class RulesPage(WizardPart):
     def rules_changed(self) -> None:
         self.pair_count = None
         if self.isVisible():
-            self.pairs.setText(self.tr("Counting candidate pairs…"))
+            self.pairs.setText(_("Counting candidate pairs…"))
             self.estimator.request()
         self.completeChanged.emit()
 
@@ -296,10 +297,19 @@ class RulesPage(WizardPart):
         self.pair_count = count
         kept = self.owner.preview.kept if self.owner.preview else 0
         self.pairs.setText(
-            self.tr(
-                "These rules leave <b>{0}</b> row–document pairs to compare in detail for "
-                "{1} rows, out of {2} if every row were compared with every document."
-            ).format(count, kept, kept * documents)
+            ngettext(
+                "These rules leave <b>{count}</b> row–document pair to compare in detail for "
+                "{rows}, out of {all_pairs} if every row were compared with every document.",
+                "These rules leave <b>{count}</b> row–document pairs to compare in detail for "
+                "{rows}, out of {all_pairs} if every row were compared with every document.",
+                count,
+            ).format(
+                count=count,
+                rows=npgettext("rules preview", "{count} row", "{count} rows", kept).format(
+                    count=kept
+                ),
+                all_pairs=kept * documents,
+            )
         )
 
     def isComplete(self) -> bool:

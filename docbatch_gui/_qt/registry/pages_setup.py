@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -26,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from docbatch_gui._qt.registry.models import RowsModel, display, filter_text, reason_label
 from docbatch_gui.domain.registry import FilteredRowRecord, RegistryRowRecord
+from docbatch_gui.i18n import _
 from docbatch_gui.registry.config import RegistryConfig, column_letter
 from docbatch_gui.registry.service import PreviewResult
 
@@ -72,9 +72,9 @@ class WizardPart(QWizardPage):
 
 def counts_text(widget: QWizardPage, result: PreviewResult) -> str:
     reasons = ", ".join(f"{reason_label(k)}: {v}" for k, v in sorted(result.by_reason.items()))
-    text = QCoreApplication.translate(
-        "Registry", "Sheet “{0}”: <b>{1}</b> rows kept, <b>{2}</b> filtered"
-    ).format(result.sheet, result.kept, result.filtered)
+    text = _("Sheet “{sheet}”: <b>{kept}</b> rows kept, <b>{filtered}</b> filtered").format(
+        sheet=result.sheet, kept=result.kept, filtered=result.filtered
+    )
     return f"{text} ({reasons})" if reasons else text
 
 
@@ -96,9 +96,9 @@ def letters(text: str) -> list[str]:
 class RowsPage(WizardPart):
     def __init__(self, wizard: RegistryWizard) -> None:
         super().__init__(wizard)
-        self.setTitle(self.tr("Header and data rows"))
+        self.setTitle(_("Header and data rows"))
         self.setSubTitle(
-            self.tr(
+            _(
                 "Rows are numbered as Excel shows them. Shaded rows are "
                 "filtered; hover for the reason."
             )
@@ -109,14 +109,14 @@ class RowsPage(WizardPart):
         self.data_row.setRange(2, MAX_ROW)
         self.data_row.setValue(2)
         self.overrides = QLineEdit()
-        self.overrides.setPlaceholderText(self.tr("e.g. F=4, G=4 for headers on another row"))
+        self.overrides.setPlaceholderText(_("e.g. F=4, G=4 for headers on another row"))
         self.header_row.valueChanged.connect(self._header_moved)
         self.data_row.valueChanged.connect(lambda _v: self.changed())
         self.overrides.textChanged.connect(lambda _t: self.changed())
         form = QFormLayout()
-        form.addRow(self.tr("Header row"), self.header_row)
-        form.addRow(self.tr("First data row"), self.data_row)
-        form.addRow(self.tr("Column header row overrides"), self.overrides)
+        form.addRow(_("Header row"), self.header_row)
+        form.addRow(_("First data row"), self.data_row)
+        form.addRow(_("Column header row overrides"), self.overrides)
         self.model = RowsModel(self)
         self.table = preview_table(self.model)
         layout = QVBoxLayout(self)
@@ -136,7 +136,7 @@ class RowsPage(WizardPart):
             match = _OVERRIDE_RE.match(piece)
             if match is None:
                 raise ValueError(
-                    self.tr("column_header_row: “{0}” is not COLUMN=ROW").format(piece)
+                    _("column_header_row: “{piece}” is not COLUMN=ROW").format(piece=piece)
                 )
             out[match.group(1).upper()] = int(match.group(2))
         return out
@@ -161,14 +161,12 @@ class RowsPage(WizardPart):
 
     def on_preview(self, result: PreviewResult) -> None:
         super().on_preview(result)
-        headers = [self.tr("Row"), self.tr("Status"), *result.headers]
+        headers = [_("Row"), _("Status"), *result.headers]
         rows: list[list[Any]] = []
         marks: list[str | None] = []
         for item in result.rows:
             if isinstance(item, RegistryRowRecord):
-                rows.append(
-                    [item.row, self.tr("kept"), *(item.raw_data.get(h) for h in result.headers)]
-                )
+                rows.append([item.row, _("kept"), *(item.raw_data.get(h) for h in result.headers)])
                 marks.append(None)
             else:
                 rows.append([item.row, reason_label(item.reason), *item.values])
@@ -214,20 +212,20 @@ def samples(result: PreviewResult, column: int, count: int = 3) -> list[str]:
 class MappingPage(WizardPart):
     def __init__(self, wizard: RegistryWizard) -> None:
         super().__init__(wizard)
-        self.setTitle(self.tr("Column mapping"))
+        self.setTitle(_("Column mapping"))
         self.setSubTitle(
-            self.tr(
+            _(
                 "Say which column holds each registry field. Each choice "
                 "shows the column's header and sample values."
             )
         )
         #: each registry field in words (the rules page shows them too)
         self.labels = labels = {
-            "number": self.tr("Number"),
-            "date": self.tr("Date"),
-            "amount": self.tr("Amount"),
-            "counterparty": self.tr("Counterparty"),
-            "tax_id": self.tr("Tax ID"),
+            "number": _("Number"),
+            "date": _("Date"),
+            "amount": _("Amount"),
+            "counterparty": _("Counterparty"),
+            "tax_id": _("Tax ID"),
         }
         self.combos: dict[str, QComboBox] = {}
         self.sample_labels: dict[str, QLabel] = {}
@@ -284,7 +282,7 @@ class MappingPage(WizardPart):
             current = combo.currentData() if combo.count() else self._wanted.get(field)
             combo.blockSignals(True)
             combo.clear()
-            combo.addItem(self.tr("(not mapped)"), None)
+            combo.addItem(_("(not mapped)"), None)
             for col, header in enumerate(result.headers):
                 values = ", ".join(samples(result, col))
                 combo.addItem(f"{column_letter(col)}: {header} — {values}", col)

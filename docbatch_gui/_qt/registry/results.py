@@ -55,6 +55,7 @@ from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.domain.progress import Canceled
 from docbatch_gui.domain.registry import Registry
+from docbatch_gui.i18n import _, ngettext, pgettext
 from docbatch_gui.registry.service import RESULT_FILTERS
 
 ROW_PAGE = 5000
@@ -93,12 +94,12 @@ class ResultsView(QWidget):
         self.title = ElidedLabel()  # plain text (user data); shrinks on a small screen
         self.title.setStyleSheet("font-weight: bold;")
         labels = {
-            "all": self.tr("All"),
-            "matched": self.tr("Matched"),
-            "no_match": self.tr("No match"),
-            "warnings": self.tr("Warnings"),
-            "ties": self.tr("Ties"),
-            "manual": self.tr("Manual"),
+            "all": _("All"),
+            "matched": pgettext("results filter", "Matched"),
+            "no_match": _("No match"),
+            "warnings": _("Warnings"),
+            "ties": _("Ties"),
+            "manual": _("Manual"),
         }
         self.filter_buttons: dict[str, QToolButton] = {}
         group = QButtonGroup(self)
@@ -112,9 +113,9 @@ class ResultsView(QWidget):
             group.addButton(button)
             self.filter_buttons[name] = button
             top.addWidget(button)
-        self.unmatched_button = QPushButton(self.tr("Unmatched documents…"))
+        self.unmatched_button = QPushButton(_("Unmatched documents…"))
         self.unmatched_button.clicked.connect(lambda: spawn(self.show_unmatched(), self._failed))
-        self.export_button = QPushButton(self.tr("Export…"))
+        self.export_button = QPushButton(_("Export…"))
         self.export_button.clicked.connect(lambda: spawn(self.export_dialog(), self._failed))
         top.addStretch(1)
         top.addWidget(self.unmatched_button)
@@ -173,7 +174,11 @@ class ResultsView(QWidget):
         self.table.setColumnWidth(RES_SCORE, 110)
         reg = data.registry
         self.registry_name = reg.name
-        self.title.setText(self.tr("{0}: {1} rows shown").format(reg.name, len(data.rows)))
+        self.title.setText(
+            ngettext(
+                "{registry}: {count} row shown", "{registry}: {count} rows shown", len(data.rows)
+            ).format(registry=reg.name, count=len(data.rows))
+        )
         if keep is None or not self.select_row(keep):
             self.detail.show_row(None)
         self.loaded.emit(reg.id)
@@ -194,14 +199,16 @@ class ResultsView(QWidget):
         history: dict[int, list[str]] = {}
         for a in store.list_assignments(registry_id):
             what = (
-                self.tr("assigned document {0}").format(a.document_id)
+                _("assigned document {document_id}").format(document_id=a.document_id)
                 if a.document_id is not None
-                else self.tr("unassigned")
+                else _("unassigned")
             )
             was = (
                 ""
                 if a.previous_document_id is None
-                else self.tr(" (was {0})").format(a.previous_document_id)
+                else _(" (was {previous_document_id})").format(
+                    previous_document_id=a.previous_document_id
+                )
             )
             history.setdefault(a.row, []).append(f"{a.at[:19]} {a.who}: {what}{was}")
         headers: list[str] = registry.stats.get("headers") or []
@@ -254,8 +261,9 @@ class ResultsView(QWidget):
         docs, names = await asyncio.get_running_loop().run_in_executor(
             None, lambda: (service.documents(), self._job_names())
         )
-        hint = self.tr("Row {0}: {1}").format(
-            item.row, ", ".join(display(v) for v in item.values.values() if v is not None)
+        hint = _("Row {row}: {values}").format(
+            row=item.row,
+            values=", ".join(display(v) for v in item.values.values() if v is not None),
         )
         self.picker = DocumentPicker(self, docs, names, self.ctx.doc_type_label, hint=hint)
         if item.document is not None and item.document.id is not None:
@@ -295,7 +303,7 @@ class ResultsView(QWidget):
         if self.registry_id is None:
             return
         folder = remembered_folder(self.ctx.qsettings, EXPORT_FOLDER_KEY)
-        dialog = QFileDialog(self, self.tr("Export registry"), folder, self.tr("Excel (*.xlsx)"))
+        dialog = QFileDialog(self, _("Export registry"), folder, _("Excel (*.xlsx)"))
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
         dialog.setDefaultSuffix("xlsx")
         dialog.selectFile(export_file_name(self.registry_name, date.today()))
@@ -312,20 +320,25 @@ class ResultsView(QWidget):
         registry_id, service = self.registry_id, self.ctx.app.registry
         language = language or interface_language()
         try:
-            label = self.tr("Writing {0}…").format(out.name)
+            label = _("Writing {name}…").format(name=out.name)
             rows = await run_with_progress(
                 self,
-                self.tr("Export"),
+                _("Export"),
                 label,
                 lambda p, c: service.export(
                     registry_id, out, progress=p, cancel=c, language=language
                 ),
-                describe=counted(label, self.tr("rows")),
+                describe=counted(label, _("rows")),
             )
         except Canceled:
-            self.ctx.notifier.notify(self.tr("Export canceled."), "info")
+            self.ctx.notifier.notify(_("Export canceled."), "info")
             return None
-        self.ctx.notifier.notify(self.tr("Exported {0} rows to {1}").format(rows, out), "success")
+        self.ctx.notifier.notify(
+            ngettext(
+                "Exported {count} row to {file}", "Exported {count} rows to {file}", rows
+            ).format(count=rows, file=out),
+            "success",
+        )
         return rows
 
     def _job_names(self) -> dict[int, str]:

@@ -29,6 +29,7 @@ from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.progress import set_bar, thread_sink
 from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.domain.progress import Canceled, CancelToken, Progress
+from docbatch_gui.i18n import _, ngettext, pgettext
 from docbatch_gui.registry.search import SearchSummary
 from docbatch_gui.registry.service import ImportSummary, NeedsForce
 
@@ -40,28 +41,25 @@ class RunPage(QWizardPage):
     def __init__(self, wizard: RegistryWizard) -> None:
         super().__init__(wizard)  # owned by the wizard from the start
         self.owner = wizard
-        self.setTitle(self.tr("Import and search"))
+        self.setTitle(_("Import and search"))
         self.setSubTitle(
-            self.tr(
+            _(
                 "The rows are imported, then matched to the documents. "
                 "Both can be canceled; what was imported stays visible."
             )
         )
         self.plan = QLabel()
         self.plan.setWordWrap(True)
-        self.start_button = QPushButton(self.tr("Import and search"))
+        self.start_button = QPushButton(_("Import and search"))
         self.start_button.setDefault(True)
         self.start_button.clicked.connect(lambda: spawn(self.run(), self._failed))
-        self.force_button = QPushButton(self.tr("Force reimport"))
+        self.force_button = QPushButton(_("Force reimport"))
         self.force_button.setToolTip(
-            self.tr(
-                "Replace the rows and the automatic search "
-                "results; manual assignments stay audited."
-            )
+            _("Replace the rows and the automatic search results; manual assignments stay audited.")
         )
         self.force_button.clicked.connect(lambda: spawn(self.run(force=True), self._failed))
         self.force_button.hide()
-        self.cancel_button = QPushButton(self.tr("Cancel"))
+        self.cancel_button = QPushButton(pgettext("command", "Cancel"))
         self.cancel_button.setEnabled(False)
         self.cancel_button.clicked.connect(self.cancel_run)
         self.stage = QLabel()
@@ -95,15 +93,18 @@ class RunPage(QWizardPage):
         preview = w.preview
         pairs = w.rules_page.pair_count
         self.plan.setText(
-            self.tr(
-                "File: <b>{0}</b>, sheet “{1}”: {2} rows to import, {3} filtered. "
-                "Candidate pairs to score: {4}."
-            ).format(
-                w.file.name if w.file else "",
-                preview.sheet if preview else "",
+            ngettext(
+                "File: <b>{file}</b>, sheet “{sheet}”: {count} row to import, {filtered} "
+                "filtered. Candidate pairs to score: {pairs}.",
+                "File: <b>{file}</b>, sheet “{sheet}”: {count} rows to import, {filtered} "
+                "filtered. Candidate pairs to score: {pairs}.",
                 preview.kept if preview else 0,
-                preview.filtered if preview else 0,
-                "…" if pairs is None else pairs,
+            ).format(
+                file=w.file.name if w.file else "",
+                sheet=preview.sheet if preview else "",
+                count=preview.kept if preview else 0,
+                filtered=preview.filtered if preview else 0,
+                pairs="…" if pairs is None else pairs,
             )
         )
 
@@ -113,7 +114,7 @@ class RunPage(QWizardPage):
     def cancel_run(self) -> None:
         if self.cancel is not None:
             self.cancel.cancel()
-            self.stage.setText(self.tr("Canceling after the current chunk…"))
+            self.stage.setText(_("Canceling after the current chunk…"))
             self.cancel_button.setEnabled(False)
 
     def _busy(self, running: bool) -> None:
@@ -129,12 +130,18 @@ class RunPage(QWizardPage):
 
     def _imported(self, progress: Progress) -> None:
         set_bar(self.bar, progress)
-        self.stage.setText(self.tr("Importing: {0} rows").format(progress.done))
+        self.stage.setText(
+            ngettext("Importing: {count} row", "Importing: {count} rows", progress.done).format(
+                count=progress.done
+            )
+        )
 
     def _searched(self, progress: Progress) -> None:
         set_bar(self.bar, progress)
         self.stage.setText(
-            self.tr("Searching: row {0} of {1}").format(progress.done, progress.total or "?")
+            _("Searching: row {row} of {total}").format(
+                row=progress.done, total=progress.total or "?"
+            )
         )
 
     async def run(self, force: bool = False) -> None:
@@ -152,7 +159,7 @@ class RunPage(QWizardPage):
         outcome = "error"
         try:
             config = w.config()
-            self.stage.setText(self.tr("Importing…"))
+            self.stage.setText(_("Importing…"))
             self.bar.setRange(0, 0)
             self.imported = imported = await loop.run_in_executor(
                 None,
@@ -168,9 +175,13 @@ class RunPage(QWizardPage):
                 ),
             )
             w.registry_id = imported.registry_id
-            self.stage.setText(self.tr("Counting candidate pairs…"))
+            self.stage.setText(_("Counting candidate pairs…"))
             pairs = await loop.run_in_executor(None, service.candidate_pairs, w.registry_id)
-            self.stage.setText(self.tr("Searching: {0} candidate pairs").format(pairs))
+            self.stage.setText(
+                ngettext(
+                    "Searching: {count} candidate pair", "Searching: {count} candidate pairs", pairs
+                ).format(count=pairs)
+            )
             self.searched = found = await loop.run_in_executor(
                 None,
                 partial(
@@ -187,7 +198,7 @@ class RunPage(QWizardPage):
         except Canceled:
             outcome = "canceled"
             self.outcome.setText(
-                self.tr(
+                _(
                     "Canceled. The registry keeps status “error” with "
                     "the reason; run again to finish it."
                 )
@@ -205,10 +216,10 @@ class RunPage(QWizardPage):
             self.bar.setValue(1 if outcome == "done" else 0)
             self.stage.setText(
                 {
-                    "done": self.tr("Finished."),
-                    "canceled": self.tr("Canceled."),
-                    "needs_force": self.tr("Not imported."),
-                }.get(outcome, self.tr("Failed."))
+                    "done": _("Finished."),
+                    "canceled": _("Canceled."),
+                    "needs_force": _("Not imported."),
+                }.get(outcome, _("Failed."))
             )
             self.cancel = None
             self._busy(False)
@@ -218,19 +229,20 @@ class RunPage(QWizardPage):
                 w.reject()
 
     def summary(self, imported: ImportSummary, found: SearchSummary) -> str:
-        return self.tr(
-            "<p><b>{0}</b> rows imported, {1} filtered.</p>"
-            "<p><b>{2}</b> rows matched, <b>{3}</b> without a match, {4} with warnings, "
-            "{5} assigned by hand; {6} candidate pairs scored.</p>"
+        return _(
+            "<p><b>{kept}</b> rows imported, {filtered} filtered.</p>"
+            "<p><b>{matched}</b> rows matched, <b>{no_match}</b> without a match, "
+            "{with_warnings} with warnings, "
+            "{manual} assigned by hand; {candidate_pairs} candidate pairs scored.</p>"
             "<p>Press Finish to open the results.</p>"
         ).format(
-            imported.kept,
-            imported.filtered,
-            found.matched,
-            found.no_match,
-            found.with_warnings,
-            found.manual,
-            found.candidate_pairs,
+            kept=imported.kept,
+            filtered=imported.filtered,
+            matched=found.matched,
+            no_match=found.no_match,
+            with_warnings=found.with_warnings,
+            manual=found.manual,
+            candidate_pairs=found.candidate_pairs,
         )
 
     def _failed(self, error: BaseException) -> None:

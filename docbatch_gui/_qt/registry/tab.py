@@ -35,6 +35,7 @@ from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.domain.progress import Canceled
 from docbatch_gui.domain.registry import Registry
+from docbatch_gui.i18n import _, ngettext
 
 
 class RegistryTab(QWidget):
@@ -49,15 +50,15 @@ class RegistryTab(QWidget):
         self.images = images or PageImages(ctx.host)
         self.wizard: RegistryWizard | None = None
 
-        self.new_button = QPushButton(self.tr("New registry…"))
+        self.new_button = QPushButton(_("New registry…"))
         self.new_button.clicked.connect(lambda: spawn(self.new_registry(), self._failed))
-        self.open_button = QPushButton(self.tr("Open results"))
+        self.open_button = QPushButton(_("Open results"))
         self.open_button.clicked.connect(lambda: spawn(self.open_selected(), self._failed))
-        self.search_button = QPushButton(self.tr("Search again"))
+        self.search_button = QPushButton(_("Search again"))
         self.search_button.clicked.connect(lambda: spawn(self.search_selected(), self._failed))
-        self.export_button = QPushButton(self.tr("Export…"))
+        self.export_button = QPushButton(_("Export…"))
         self.export_button.clicked.connect(lambda: spawn(self.export_selected(), self._failed))
-        self.delete_button = QPushButton(self.tr("Delete"))
+        self.delete_button = QPushButton(_("Delete"))
         self.delete_button.clicked.connect(lambda: spawn(self.delete_selected(), self._failed))
         bar = QHBoxLayout()
         for button in (
@@ -80,7 +81,7 @@ class RegistryTab(QWidget):
         self.table.doubleClicked.connect(lambda _i: spawn(self.open_selected(), self._failed))
         self.table.selectionModel().selectionChanged.connect(lambda *_: self._enable())
         self.empty = QLabel(
-            self.tr(
+            _(
                 "<p><b>No registry yet.</b></p><p>A registry is an Excel list of documents "
                 "that should exist, for example an auditor's list of invoices. Import it with "
                 "<b>New registry…</b>: say where the table is, which columns hold the number, "
@@ -196,21 +197,27 @@ class RegistryTab(QWidget):
         loop = asyncio.get_running_loop()
         pairs = await loop.run_in_executor(None, service.candidate_pairs, reg.id)
         try:
-            label = self.tr("Searching “{0}”: {1} candidate pairs to score").format(reg.name, pairs)
+            label = _("Searching “{name}”: {pairs} candidate pairs to score").format(
+                name=reg.name, pairs=pairs
+            )
             found = await run_with_progress(
                 self,
-                self.tr("Search"),
+                _("Search"),
                 label,
                 lambda p, c: service.search(reg.id, progress=p, cancel=c),
-                describe=counted(label, self.tr("rows")),
+                describe=counted(label, _("rows")),
             )
         except Canceled:
-            self.ctx.notifier.notify(self.tr("Search canceled."), "info")
+            self.ctx.notifier.notify(_("Search canceled."), "info")
             await self.refresh()
             return
         self.ctx.notifier.notify(
-            self.tr("{0}: {1} rows matched, {2} without a match.").format(
-                reg.name, found.matched + found.manual, found.no_match
+            ngettext(
+                "{registry}: {count} row matched, {unmatched} without a match.",
+                "{registry}: {count} rows matched, {unmatched} without a match.",
+                found.matched + found.manual,
+            ).format(
+                registry=reg.name, count=found.matched + found.manual, unmatched=found.no_match
             ),
             "success",
         )
@@ -231,11 +238,11 @@ class RegistryTab(QWidget):
             return
         answer = await confirm(
             self,
-            self.tr("Delete registry"),
-            self.tr(
-                "Delete “{0}” with its rows, results and manual assignments? The Excel "
+            _("Delete registry"),
+            _(
+                "Delete “{name}” with its rows, results and manual assignments? The Excel "
                 "file itself is not touched."
-            ).format(reg.name),
+            ).format(name=reg.name),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
         )

@@ -30,6 +30,7 @@ from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.dialogs import ask
 from docbatch_gui._qt.widgets.fit import fit_to_screen
 from docbatch_gui.domain.errors import DocBatchError
+from docbatch_gui.i18n import _
 from docbatch_gui.registry.config import RegistryConfig, load_config
 from docbatch_gui.registry.service import PreviewResult
 
@@ -57,11 +58,11 @@ class RegistryWizard(QWizard):
         self.preview_error = ""
         #: closed while a run was going: close once the worker has stopped
         self.close_when_idle = False
-        self.setWindowTitle(self.tr("New registry"))
+        self.setWindowTitle(_("New registry"))
         self.setWizardStyle(QWizard.WizardStyle.ClassicStyle)
         self.setOption(QWizard.WizardOption.HaveCustomButton1, True)
         self.setOption(QWizard.WizardOption.NoBackButtonOnLastPage, False)
-        self.setButtonText(QWizard.WizardButton.CustomButton1, self.tr("Save as template…"))
+        self.setButtonText(QWizard.WizardButton.CustomButton1, _("Save as template…"))
         self.customButtonClicked.connect(
             lambda which: spawn(self.save_template_dialog(), self._failed)
         )
@@ -125,7 +126,7 @@ class RegistryWizard(QWizard):
         return config
 
     async def save_template_dialog(self) -> Path | None:
-        dialog = QFileDialog(self, self.tr("Save as template"), "", self.tr("JSON (*.json)"))
+        dialog = QFileDialog(self, _("Save as template"), "", _("JSON (*.json)"))
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
         dialog.setDefaultSuffix("json")
         if await ask(dialog) != QDialog.DialogCode.Accepted or not dialog.selectedFiles():
@@ -138,7 +139,7 @@ class RegistryWizard(QWizard):
         path.write_text(
             json.dumps(self.draft(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
         )
-        self.ctx.notifier.notify(self.tr("Template saved: {0}").format(path), "success")
+        self.ctx.notifier.notify(_("Template saved: {path}").format(path=path), "success")
         return path
 
     # -- live preview ----------------------------------------------------------------

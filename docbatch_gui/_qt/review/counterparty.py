@@ -15,6 +15,7 @@ from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.dialogs import confirm
 from docbatch_gui.domain.counterparty import Counterparty
 from docbatch_gui.domain.errors import DocBatchError
+from docbatch_gui.i18n import _, ngettext
 
 NOTHING = "—"
 
@@ -24,7 +25,7 @@ class CounterpartyPanel(QGroupBox):
     forgotten = Signal(str)
 
     def __init__(self, ctx: GuiContext, parent: QWidget | None = None) -> None:
-        super().__init__(self.tr("Known counterparty"), parent)
+        super().__init__(_("Known counterparty"), parent)
         self.ctx = ctx
         self.counterparty: Counterparty | None = None
         form = QFormLayout(self)
@@ -32,14 +33,14 @@ class CounterpartyPanel(QGroupBox):
         for label in (self.name, self.types, self.rates, self.formats, self.count):
             label.setTextFormat(Qt.TextFormat.PlainText)  # names are the documents' text
             label.setWordWrap(True)
-        form.addRow(self.tr("Name"), self.name)
-        form.addRow(self.tr("Usual types"), self.types)
-        form.addRow(self.tr("VAT rate"), self.rates)
-        form.addRow(self.tr("Number format"), self.formats)
-        form.addRow(self.tr("Confirmed documents"), self.count)
-        self.forget_button = QPushButton(self.tr("Forget this counterparty…"))
+        form.addRow(_("Name"), self.name)
+        form.addRow(_("Usual types"), self.types)
+        form.addRow(_("VAT rate"), self.rates)
+        form.addRow(_("Number format"), self.formats)
+        form.addRow(_("Confirmed documents"), self.count)
+        self.forget_button = QPushButton(_("Forget this counterparty…"))
         self.forget_button.setToolTip(
-            self.tr("Its next documents are checked as a new seller's; documents stay as they are")
+            _("Its next documents are checked as a new seller's; documents stay as they are")
         )
         self.forget_button.clicked.connect(lambda: spawn(self.forget(), self._failed))
         form.addRow(self.forget_button)
@@ -51,7 +52,7 @@ class CounterpartyPanel(QGroupBox):
         self.setVisible(counterparty is not None)
         if counterparty is None:
             return
-        self.setTitle(self.tr("Known counterparty: INN {0}").format(counterparty.inn))
+        self.setTitle(_("Known counterparty: INN {inn}").format(inn=counterparty.inn))
         self.name.setText(counterparty.name or NOTHING)
         types = [f"{self.ctx.doc_type_label(t)} ({n})" for t, n in counterparty.doc_types.items()]
         self.types.setText(", ".join(types) or NOTHING)
@@ -72,11 +73,18 @@ class CounterpartyPanel(QGroupBox):
         no, yes = QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes
         answer = await confirm(
             self,
-            self.tr("Forget counterparty"),
-            self.tr(
-                "Forget what {0} confirmed document(s) taught about {1} (INN {2})? Its next "
-                "documents are checked as a new seller's; the documents themselves stay."
-            ).format(counterparty.confirmed, counterparty.name or NOTHING, counterparty.inn),
+            _("Forget counterparty"),
+            ngettext(
+                "Forget what {count} confirmed document taught about {name} (INN {inn})? Its "
+                "next documents are checked as a new seller's; the documents themselves stay.",
+                "Forget what {count} confirmed documents taught about {name} (INN {inn})? Its "
+                "next documents are checked as a new seller's; the documents themselves stay.",
+                counterparty.confirmed,
+            ).format(
+                count=counterparty.confirmed,
+                name=counterparty.name or NOTHING,
+                inn=counterparty.inn,
+            ),
             yes | no,
             no,
         )

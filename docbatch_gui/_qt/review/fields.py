@@ -19,6 +19,7 @@ from docbatch_gui._qt.widgets.page_canvas import ValueBox
 from docbatch_gui.config.profile import Profile
 from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.reasons import ReviewCode
+from docbatch_gui.i18n import _
 
 #: what a field's dot and mark say, one meaning per colour (the legend lists them)
 MISSING_COLOR = "#d93025"  # not found in the document
@@ -107,23 +108,23 @@ class ConfidenceLegend(QLabel):
         self.entries: list[tuple[QColor, str, str]] = [
             (
                 QColor(MISSING_COLOR),
-                self.tr("missing"),
-                self.tr("Missing: not found in the document"),
+                _("missing"),
+                _("Missing: not found in the document"),
             ),
             (
                 QColor(UNSURE_COLOR),
-                self.tr("unsure"),
-                self.tr("Unsure: read with a confidence under {0}%, or none given").format(sure),
+                _("unsure"),
+                _("Unsure: read with a confidence under {sure}%, or none given").format(sure=sure),
             ),
             (
                 QColor(SURE_COLOR),
-                self.tr("sure"),
-                self.tr("Sure: confidence {0}% or more, or typed by a person").format(sure),
+                _("sure"),
+                _("Sure: confidence {sure}% or more, or typed by a person").format(sure=sure),
             ),
             (
                 QColor(DOUBTED_COLOR),
-                self.tr("doubted"),
-                self.tr("Doubted: a check (a checksum, the page, the seller's history) "
+                _("doubted"),
+                _("Doubted: a check (a checksum, the page, the seller's history) "
                         "doubts the value; the ! says why"),
             ),
         ]  # fmt: skip

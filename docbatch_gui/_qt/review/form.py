@@ -30,6 +30,7 @@ from docbatch_gui._qt.widgets.icons import SURE, disc_icon
 from docbatch_gui._qt.widgets.page_view import PageView
 from docbatch_gui.checks.duplicates import is_marked
 from docbatch_gui.domain.models import Document, Job
+from docbatch_gui.i18n import _
 
 
 class DocEdits(TypedDict):
@@ -90,7 +91,7 @@ class ReviewForm(QWidget):
         if doc is None:
             return
         total = max(self.current_job.pages or doc.page_to, 1) if self.current_job else doc.page_to
-        self.form_box.setTitle(self.tr("Document {0}").format(doc.doc_index + 1))
+        self.form_box.setTitle(_("Document {number}").format(number=doc.doc_index + 1))
         index = self.type_combo.findData(doc.doc_type)
         if index < 0:
             self.type_combo.addItem(doc.doc_type, doc.doc_type)
@@ -111,19 +112,19 @@ class ReviewForm(QWidget):
         )
         if doc.confirmed_by:
             reasons = [
-                self.tr("Confirmed by {0} at {1}").format(
-                    doc.confirmed_by, local_time(doc.confirmed_at)
+                _("Confirmed by {confirmed_by} at {local_time}").format(
+                    confirmed_by=doc.confirmed_by, local_time=local_time(doc.confirmed_at)
                 )
             ]
         self.reasons.setText("\n".join(reasons))
         actions = {
-            "confirm": self.tr("confirmed"),
-            "edit": self.tr("changed"),
-            "type": self.tr("changed"),
-            "pages": self.tr("changed"),
-            "not_duplicate": self.tr("said it is not a duplicate of document"),
+            "confirm": _("confirmed"),
+            "edit": _("changed"),
+            "type": _("changed"),
+            "pages": _("changed"),
+            "not_duplicate": _("said it is not a duplicate of document"),
         }
-        fields = {**self.field_labels, "doc_type": self.tr("type"), "pages": self.tr("pages")}
+        fields = {**self.field_labels, "doc_type": _("type"), "pages": _("pages")}
         self.history.setPlainText("\n".join(audit_line(e, actions, fields) for e in doc.audit))
         focused = next((k for k, e in self.editors.items() if e.hasFocus()), None)
         if focused is not None:
@@ -143,21 +144,22 @@ class ReviewForm(QWidget):
         marker = self.markers[key]
         marker.setPixmap(disc_icon(field_color(doc, key).name(), "").pixmap(12, 12))
         if not found:
-            tip = self.tr("Missing: not found in the document; type it from the page")
+            tip = _("Missing: not found in the document; type it from the page")
         elif (
             confidence is not None
             and confidence >= 1.0
             and any(e.get("field") == key for e in doc.audit)
         ):
-            tip = self.tr("Sure: typed by a person")
+            tip = _("Sure: typed by a person")
         elif confidence is None:
-            tip = self.tr("Unsure: the reader gave no confidence; compare it with the page")
+            tip = _("Unsure: the reader gave no confidence; compare it with the page")
         elif confidence < SURE:
-            tip = self.tr(
-                "Unsure: the reader is only {0:.0%} sure of this value; compare it with the page"
-            ).format(confidence)
+            tip = _(
+                "Unsure: the reader is only {confidence:.0%} sure of this value; "
+                "compare it with the page"
+            ).format(confidence=confidence)
         else:
-            tip = self.tr("Sure: confidence {0:.0%}").format(confidence)
+            tip = _("Sure: confidence {confidence:.0%}").format(confidence=confidence)
         marker.setToolTip(tip)
         reasons, color = problem if problem else ([], None)
         editor.show_state(tip, reasons, color)

@@ -34,6 +34,7 @@ from docbatch_gui._qt.widgets.page_view import PageView
 from docbatch_gui.config.profile import Profile
 from docbatch_gui.domain.lines import Line, decimal
 from docbatch_gui.domain.models import Document
+from docbatch_gui.i18n import _
 from docbatch_gui.pipeline.tables import line_number
 
 KEY_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -242,19 +243,19 @@ class LinesGrid(QWidget):
         self.totals = QLabel()
         self.totals.setTextFormat(Qt.TextFormat.PlainText)
         self.totals.setWordWrap(True)
-        self.add_button = QPushButton(self.tr("Add row"))
-        self.delete_button = QPushButton(self.tr("Delete rows"))
-        self.split_button = QPushButton(self.tr("Split row"))
-        self.copy_button = QPushButton(self.tr("Copy"))
-        self.add_button.setToolTip(self.tr("A new row below the current one (Insert)"))
-        self.delete_button.setToolTip(self.tr("Delete the selected rows (Ctrl+Delete)"))
-        self.split_button.setToolTip(self.tr("Part a row that holds two goods into two"))
-        self.copy_button.setToolTip(self.tr("Copy the selected rows for Excel (Ctrl+C)"))
+        self.add_button = QPushButton(_("Add row"))
+        self.delete_button = QPushButton(_("Delete rows"))
+        self.split_button = QPushButton(_("Split row"))
+        self.copy_button = QPushButton(_("Copy"))
+        self.add_button.setToolTip(_("A new row below the current one (Insert)"))
+        self.delete_button.setToolTip(_("Delete the selected rows (Ctrl+Delete)"))
+        self.split_button.setToolTip(_("Part a row that holds two goods into two"))
+        self.copy_button.setToolTip(_("Copy the selected rows for Excel (Ctrl+C)"))
         self.add_button.clicked.connect(self.add_row)
         self.delete_button.clicked.connect(self.delete_rows)
         self.split_button.clicked.connect(self.split_row)
         self.copy_button.clicked.connect(self.copy)
-        self.title = QLabel(self.tr("Lines"))
+        self.title = QLabel(_("Lines"))
         self.title.setStyleSheet("font-weight: bold;")
         # two buttons a row: four in one row made the form wider than a 1024 px screen
         # leaves it in Russian («Разделить строку», «Удалить строки»…)
@@ -272,7 +273,7 @@ class LinesGrid(QWidget):
     def show_document(self, document: Document | None) -> None:
         self.document = document
         self.model.set_lines(list(document.lines) if document else [])
-        self.title.setText(self.tr("Lines ({0})").format(len(self.model.rows)))
+        self.title.setText(_("Lines ({count})").format(count=len(self.model.rows)))
         self.view.resizeColumnsToContents()
         header = self.view.horizontalHeader()
         for column in range(self.model.columnCount()):  # a long name does not hide the sums
@@ -315,7 +316,7 @@ class LinesGrid(QWidget):
         self.row_chosen.emit(current.row(), line.page or 0, list(line.box or []))
 
     def _update_totals(self) -> None:
-        self.title.setText(self.tr("Lines ({0})").format(len(self.model.rows)))
+        self.title.setText(_("Lines ({count})").format(count=len(self.model.rows)))
         document = self.document
         if document is None or not self.model.rows:
             self.totals.setText("")
@@ -328,7 +329,7 @@ class LinesGrid(QWidget):
             "amount": decimal(document.fields.get("amount")),
         }
         parts, apart = [], False
-        names = {"net": self.tr("net"), "vat": self.tr("VAT"), "gross": self.tr("total")}
+        names = {"net": _("net"), "vat": _("VAT"), "gross": _("total")}
         for key, field in _TOTALS:
             value = sums[key]
             if value is None:
@@ -337,15 +338,17 @@ class LinesGrid(QWidget):
             if key == "net" and sums["gross"] is None:
                 target = printed["amount"]
             if target is None:
-                parts.append(self.tr("{0}: {1}").format(names[key], value))
+                parts.append(_("{name}: {value}").format(name=names[key], value=value))
                 continue
             differs = abs(value - target) > Decimal("0.01")
             apart = apart or differs
             mark = "≠" if differs else "="
             parts.append(
-                self.tr("{0}: {1} {2} {3} printed").format(names[key], value, mark, target)
+                _("{name}: {value} {mark} {target} printed").format(
+                    name=names[key], value=value, mark=mark, target=target
+                )
             )
-        self.totals.setText(self.tr("Rows' sums — ") + " · ".join(parts))
+        self.totals.setText(_("Rows' sums — ") + " · ".join(parts))
         self.totals.setStyleSheet("color: #a02020;" if apart else "color: #206020;")
 
 

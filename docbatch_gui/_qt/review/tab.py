@@ -43,6 +43,7 @@ from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.domain.models import Document, Job
 from docbatch_gui.domain.states import JobState
+from docbatch_gui.i18n import _, ngettext
 
 ROLE_KEY = Qt.ItemDataRole.UserRole
 
@@ -60,12 +61,12 @@ class ReviewTab(ReviewForm, QWidget):
         self._extra_jobs: set[int] = set()
 
         self.tree = QTreeWidget()
-        self.tree.setHeaderLabels([self.tr("Waiting for review"), self.tr("Pages")])
+        self.tree.setHeaderLabels([_("Waiting for review"), _("Pages")])
         self.tree.setRootIsDecorated(True)
         self.tree.currentItemChanged.connect(self._current_changed)
         self.tree.setColumnWidth(0, 220)
         self.empty = QLabel(
-            self.tr(
+            _(
                 "Nothing is waiting for review.\n\nJobs whose documents need a person's "
                 "check appear here. To correct a finished job, double-click it in the Queue."
             )
@@ -78,15 +79,15 @@ class ReviewTab(ReviewForm, QWidget):
         left_layout.setContentsMargins(0, 0, 0, 0)
         left_layout.addWidget(self.tree, 1)
         left_layout.addWidget(self.empty)
-        self.export_button = QPushButton(self.tr("Export documents…"))
+        self.export_button = QPushButton(_("Export documents…"))
         self.export_button.setToolTip(
-            self.tr("The selected job's documents, or all the jobs listed, to Excel, CSV or JSON")
+            _("The selected job's documents, or all the jobs listed, to Excel, CSV or JSON")
         )
         self.export_button.clicked.connect(lambda: spawn(self.export_listed(), self._failed))
         left_layout.addWidget(self.export_button)
         self.page_view = PageView(images)
 
-        self.form_box = QGroupBox(self.tr("Document"))
+        self.form_box = QGroupBox(_("Document"))
         self.form = QFormLayout(self.form_box)
         self.type_combo = QComboBox()
         profile = ctx.app.profile
@@ -100,8 +101,8 @@ class ReviewTab(ReviewForm, QWidget):
         pages_row.addWidget(QLabel("–"))
         pages_row.addWidget(self.page_to)
         pages_row.addStretch(1)
-        self.form.addRow(self.tr("Type"), self.type_combo)
-        self.form.addRow(self.tr("Pages"), pages_row)
+        self.form.addRow(_("Type"), self.type_combo)
+        self.form.addRow(_("Pages"), pages_row)
         rows = add_field_rows(self.form, profile, language)
         self.field_keys, self.field_labels = rows.keys, rows.labels
         self.editors, self.markers = rows.editors, rows.markers
@@ -124,19 +125,19 @@ class ReviewTab(ReviewForm, QWidget):
         self.history = QPlainTextEdit()
         self.history.setReadOnly(True)
         self.history.setMaximumHeight(110)
-        self.history.setPlaceholderText(self.tr("No changes by a person yet."))
+        self.history.setPlaceholderText(_("No changes by a person yet."))
 
-        self.save_button = QPushButton(self.tr("Save"))
-        self.confirm_button = QPushButton(self.tr("Confirm"))
+        self.save_button = QPushButton(_("Save"))
+        self.confirm_button = QPushButton(_("Confirm"))
         self.confirm_button.setDefault(True)
-        self.not_duplicate_button = QPushButton(self.tr("Not a duplicate"))
+        self.not_duplicate_button = QPushButton(_("Not a duplicate"))
         self.not_duplicate_button.setToolTip(
-            self.tr("This is another document, not the one its reason names; never ask again")
+            _("This is another document, not the one its reason names; never ask again")
         )
         self.not_duplicate_button.clicked.connect(lambda: spawn(self.not_duplicate(), self._failed))
         self.not_duplicate_button.hide()
-        self.previous_button = QPushButton(self.tr("Previous"))
-        self.next_button = QPushButton(self.tr("Next"))
+        self.previous_button = QPushButton(_("Previous"))
+        self.next_button = QPushButton(_("Next"))
         self._actions()
         buttons = QHBoxLayout()
         for button in (
@@ -155,14 +156,12 @@ class ReviewTab(ReviewForm, QWidget):
         right_layout.addWidget(self.counterparty_panel)
         right_layout.addLayout(buttons)
         hint = QLabel(
-            self.tr(
-                "PgDown/PgUp: next/previous document · Ctrl+Enter: confirm · F3: next empty field"
-            )
+            _("PgDown/PgUp: next/previous document · Ctrl+Enter: confirm · F3: next empty field")
         )
         hint.setStyleSheet("color: palette(mid);")
         hint.setWordWrap(True)
         right_layout.addWidget(hint)
-        right_layout.addWidget(QLabel(self.tr("History")))
+        right_layout.addWidget(QLabel(_("History")))
         right_layout.addWidget(self.history)
         right_layout.addStretch(1)
 
@@ -237,7 +236,7 @@ class ReviewTab(ReviewForm, QWidget):
             self.tree.addTopLevelItem(top)
             top.setExpanded(True)
         self.tree.setHeaderLabels(
-            [self.tr("Waiting for review ({0})").format(len(jobs)), self.tr("Pages")]
+            [_("Waiting for review ({count})").format(count=len(jobs)), _("Pages")]
         )
         self.tree.resizeColumnToContents(1)
         self.tree.blockSignals(False)
@@ -260,10 +259,10 @@ class ReviewTab(ReviewForm, QWidget):
         left = await loop.run_in_executor(None, self.ctx.app.review.uncovered_pages, doc.job_id)
         if left:
             self.ctx.notifier.notify(
-                self.tr(
-                    "Pages {0} now belong to no document: they are left out of exports and "
-                    "registry matches. Widen a document's pages to take them in."
-                ).format(page_ranges(left)),
+                _(
+                    "Pages {page_ranges} now belong to no document: they are left out of "
+                    "exports and registry matches. Widen a document's pages to take them in."
+                ).format(page_ranges=page_ranges(left)),
                 "warning",
             )
 
@@ -288,9 +287,13 @@ class ReviewTab(ReviewForm, QWidget):
         chosen = self._key(self.tree.currentItem())
         if chosen is not None:
             ids = [chosen[0]]
-            scope = self.tr("The documents of the selected job")
+            scope = _("The documents of the selected job")
         else:
-            scope = self.tr("The documents of the {0} jobs listed").format(len(ids))
+            scope = ngettext(
+                "The documents of the {count} job listed",
+                "The documents of the {count} jobs listed",
+                len(ids),
+            ).format(count=len(ids))
         return await export_documents(self, self.ctx, ids, scope)
 
     def _key(self, item: QTreeWidgetItem | None) -> tuple[int, int] | None:
@@ -422,7 +425,8 @@ class ReviewTab(ReviewForm, QWidget):
         self.ctx.bridge.publish([job])
         if job.state is JobState.DONE and confirmed.job_id not in self._extra_jobs:
             self.ctx.notifier.notify(
-                self.tr("{0}: all documents confirmed, done.").format(job.file_name), "success"
+                _("{file_name}: all documents confirmed, done.").format(file_name=job.file_name),
+                "success",
             )
         await self.refresh()
         self.confirmed.emit(confirmed.job_id, confirmed.doc_index)

@@ -24,6 +24,7 @@ from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui.diagnostics.connections import ConnectionResult
 from docbatch_gui.domain.errors import ConfigError
+from docbatch_gui.i18n import _
 from docbatch_gui.settings.model import Settings
 
 OK_STYLE = "color: #188038;"
@@ -43,13 +44,13 @@ class ConnectionTest(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._kept_focus = False
-        self.button = QPushButton(self.tr("Test connection"))
+        self.button = QPushButton(_("Test connection"))
         self.result = QLabel()
         self.result.setWordWrap(True)
         self.result.setTextFormat(Qt.TextFormat.PlainText)  # quotes addresses and errors
         self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.details_button = QToolButton()
-        self.details_button.setText(self.tr("Details"))
+        self.details_button.setText(_("Details"))
         self.details_button.setCheckable(True)
         self.details_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.details_button.setArrowType(Qt.ArrowType.RightArrow)
@@ -88,9 +89,9 @@ class ConnectionTest(QWidget):
             self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
             self.setFocus(Qt.FocusReason.OtherFocusReason)
         self.button.setEnabled(False)
-        self.button.setText(self.tr("Testing…"))
+        self.button.setText(_("Testing…"))
         self.result.setStyleSheet("")
-        self.result.setText(self.tr("Connecting…"))
+        self.result.setText(_("Connecting…"))
         self._show_details("")
         spawn(self._run(make_settings, probe))
 
@@ -101,12 +102,16 @@ class ConnectionTest(QWidget):
             outcome = await probe(settings)
             ok, skipped, details = outcome.ok, outcome.skipped, outcome.details
             said = outcome.message.words(interface_language())
-            text = said if skipped else self.tr("{0} ({1:.2f} s)").format(said, outcome.seconds)
+            text = (
+                said
+                if skipped
+                else _("{said} ({seconds:.2f} s)").format(said=said, seconds=outcome.seconds)
+            )
         except ConfigError as exc:
             ok, text = False, str(exc)
         finally:
             self.button.setEnabled(True)
-            self.button.setText(self.tr("Test connection"))
+            self.button.setText(_("Test connection"))
             if self._kept_focus and self.hasFocus():
                 self.button.setFocus(Qt.FocusReason.OtherFocusReason)
             self.setFocusPolicy(Qt.FocusPolicy.NoFocus)

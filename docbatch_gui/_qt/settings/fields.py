@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import SecretStr
 from pydantic.fields import FieldInfo
-from PySide6.QtCore import QCoreApplication, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -33,6 +33,7 @@ from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.settings.spin import RangeDoubleSpinBox, RangeSpinBox
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.dialogs import choose_files, choose_folder
+from docbatch_gui.i18n import _
 from docbatch_gui.llm.catalogue import load_catalogue
 from docbatch_gui.settings.choices import CHOICE_FIELDS, fixed_choices
 from docbatch_gui.settings.invalid import describe_allowed
@@ -51,42 +52,41 @@ INT_MAX = 2**31 - 1
 def value_label(value: str, field: str = "") -> str:
     """A choice as the operator reads it; the stored value stays the item's data.
     ``field``: the setting, where the same value means another thing there."""
-    translate = QCoreApplication.translate
     if field == "mail_after":
         return {
-            "flag": translate("SettingValue", "flagged as taken (and read)"),
-            "move": translate("SettingValue", "moved to the folder below"),
-            "keep": translate("SettingValue", "left as it is"),
+            "flag": _("flagged as taken (and read)"),
+            "move": _("moved to the folder below"),
+            "keep": _("left as it is"),
         }[value]
     if field == "mail_security":
         return {
-            "tls": translate("SettingValue", "TLS (IMAPS)"),
-            "starttls": translate("SettingValue", "STARTTLS"),
-            "plain": translate("SettingValue", "plain, unencrypted (password in the clear)"),
+            "tls": _("TLS (IMAPS)"),
+            "starttls": _("STARTTLS"),
+            "plain": _("plain, unencrypted (password in the clear)"),
         }[value]
     labels = {
-        "offline": translate("SettingValue", "offline"),
-        "sync": translate("SettingValue", "sync"),
-        "batch": translate("SettingValue", "batch"),
-        "json_schema": translate("SettingValue", "json_schema"),
-        "tool": translate("SettingValue", "tool"),
-        "google_vision": translate("SettingValue", "google_vision"),
-        "tesseract": translate("SettingValue", "tesseract"),
-        "none": translate("SettingValue", "none"),
-        "auto": translate("SettingValue", "auto (cheapest the model allows)"),
-        "off": translate("SettingValue", "off"),
-        "on": translate("SettingValue", "on"),
-        "low": translate("SettingValue", "low"),
-        "medium": translate("SettingValue", "medium"),
-        "high": translate("SettingValue", "high"),
-        "xhigh": translate("SettingValue", "very high"),
-        "max": translate("SettingValue", "maximum"),
-        "inprocess": translate("SettingValue", "in this program"),
-        "celery": translate("SettingValue", "Celery workers"),
-        "keep": translate("SettingValue", "kept where it is"),
-        "move": translate("SettingValue", "moved to processed/ or failed/"),
+        "offline": _("offline"),
+        "sync": _("sync"),
+        "batch": _("batch"),
+        "json_schema": _("json_schema"),
+        "tool": _("tool"),
+        "google_vision": _("google_vision"),
+        "tesseract": _("tesseract"),
+        "none": _("none"),
+        "auto": _("auto (cheapest the model allows)"),
+        "off": _("off"),
+        "on": _("on"),
+        "low": _("low"),
+        "medium": _("medium"),
+        "high": _("high"),
+        "xhigh": _("very high"),
+        "max": _("maximum"),
+        "inprocess": _("in this program"),
+        "celery": _("Celery workers"),
+        "keep": _("kept where it is"),
+        "move": _("moved to processed/ or failed/"),
         # the command line's language: a language is named in itself
-        "": translate("SettingValue", "the system's"),
+        "": _("the system's"),
         "en": "English",
         "ru": "Русский",
     }
@@ -95,8 +95,8 @@ def value_label(value: str, field: str = "") -> str:
 
     model = load_catalogue().get(value)
     if model is not None:  # "claude-haiku-5-5 · Claude Haiku 5.5 · $0.1 / $0.5 per MTok"
-        per = translate("SettingValue", "per million tokens")
-        legacy = translate("SettingValue", "legacy")
+        per = _("per million tokens")
+        legacy = _("legacy")
         status = "" if model.status == "current" else f" · {legacy}"
         return (
             f"{value} · {model.name} · ${model.prices.input:g} / ${model.prices.output:g} "
@@ -159,8 +159,8 @@ class FieldEditor(QWidget):
         layout.addWidget(self.error)
         if self.kind is SecretStr or self.password is not None:
             self.set_note(self._secret_note())
-        tip = self.tr("Environment variable: {0}\nAllowed: {1}").format(
-            self.variable, self._allowed(name, info)
+        tip = _("Environment variable: {variable}\nAllowed: {allowed}").format(
+            variable=self.variable, allowed=self._allowed(name, info)
         )
         self.editor.setToolTip(tip)
 
@@ -173,23 +173,23 @@ class FieldEditor(QWidget):
             items = [str(self.editor.itemData(i)) for i in range(self.editor.count())]
             if interface_language() != "en":  # values to type, not words: quoted
                 items = [f"«{item}»" for item in items]
-            return self.tr("one of {0}").format(", ".join(items))
+            return _("one of {choices}").format(choices=", ".join(items))
         lower, upper = bounds(info)
         if self.kind is bool:
-            text = self.tr("true or false")
+            text = _("true or false")
         elif self.kind in (int, float) and lower is not None and upper is not None:
             text = (
-                self.tr("a whole number from {0} to {1}")
+                _("a whole number from {lower} to {upper}")
                 if self.kind is int
-                else self.tr("a number from {0} to {1}")
-            ).format(lower, upper)
+                else _("a number from {lower} to {upper}")
+            ).format(lower=lower, upper=upper)
         elif self.kind is Path:
-            text = self.tr("a path")
+            text = _("a path")
         elif self.kind in (str, SecretStr):
-            text = self.tr("text")
+            text = _("text")
         else:
             text = describe_allowed(name).words(interface_language())
-        return self.tr("{0}, or empty").format(text) if self.optional else text
+        return _("{text}, or empty").format(text=text) if self.optional else text
 
     def _make_editor(self, name: str, info: FieldInfo, row: QHBoxLayout) -> QWidget:
         kind = self.kind
@@ -202,7 +202,7 @@ class FieldEditor(QWidget):
             combo.currentIndexChanged.connect(self.changed)
             return combo
         if kind is bool:
-            check = QCheckBox(self.tr("Enabled"))
+            check = QCheckBox(_("Enabled"))
             check.toggled.connect(self.changed)
             return check
         if kind in (int, float):
@@ -226,32 +226,32 @@ class FieldEditor(QWidget):
         edit.textChanged.connect(self.changed)
         if kind is SecretStr:
             edit.setEchoMode(QLineEdit.EchoMode.Password)
-            edit.setPlaceholderText(self.tr("not set"))
+            edit.setPlaceholderText(_("not set"))
         elif self.variable in URI_VARIABLES:
-            edit.setPlaceholderText(self.tr("not set: the embedded default is used"))
+            edit.setPlaceholderText(_("not set: the embedded default is used"))
             self.password = QLineEdit()
             self.password.setEchoMode(QLineEdit.EchoMode.Password)
-            self.password.setPlaceholderText(self.tr("password"))
+            self.password.setPlaceholderText(_("password"))
             self.password.setMaximumWidth(180)
             self.password.textChanged.connect(self.changed)
             row.addWidget(self.password)
         elif kind is Path:
-            edit.setPlaceholderText(self.tr("not set"))
-            browse = QPushButton(self.tr("Browse…"))
+            edit.setPlaceholderText(_("not set"))
+            browse = QPushButton(_("Browse…"))
             browse.clicked.connect(lambda: spawn(self._browse()))
             row.addWidget(browse)
             self.browse = browse
         elif self.optional:
-            edit.setPlaceholderText(self.tr("not set"))
+            edit.setPlaceholderText(_("not set"))
         return edit
 
     async def _browse(self) -> None:
         assert isinstance(self.editor, QLineEdit)
         current = self.editor.text() or str(Path.home())
         if self.name in FOLDERS:
-            chosen = await choose_folder(self, self.tr("Choose a folder"), current)
+            chosen = await choose_folder(self, _("Choose a folder"), current)
         else:
-            files = await choose_files(self, self.tr("Choose a file"), current, "")
+            files = await choose_files(self, _("Choose a file"), current, "")
             chosen = files[0] if files else None
         if chosen:
             self.editor.setText(chosen)
@@ -307,15 +307,15 @@ class FieldEditor(QWidget):
         """Where a secret typed here goes: the operator must know, as it differs
         between a desktop and a server."""
         if system_keyring() is not None:
-            return self.tr("Stored in the system keyring, never in the settings file.")
+            return _("Stored in the system keyring, never in the settings file.")
         if uses_file():
-            return self.tr(
-                "No system keyring on this computer: stored in an encrypted file ({0}), "
+            return _(
+                "No system keyring on this computer: stored in an encrypted file ({file_path}), "
                 "never in the settings file."
-            ).format(file_path())
-        return self.tr(
-            "No keyring on this computer: it cannot be stored; set {0} in the environment."
-        ).format(self.variable)
+            ).format(file_path=file_path())
+        return _(
+            "No keyring on this computer: it cannot be stored; set {variable} in the environment."
+        ).format(variable=self.variable)
 
     def set_note(self, text: str) -> None:
         self.note.setText(text)
@@ -344,10 +344,12 @@ class FieldEditor(QWidget):
                 widget.setEnabled(False)
         if self.kind is SecretStr and isinstance(self.editor, QLineEdit):
             self.editor.clear()  # an environment secret is not copied into a widget
-            self.editor.setPlaceholderText(self.tr("set (hidden)"))
+            self.editor.setPlaceholderText(_("set (hidden)"))
         if self.password is not None:
             self.password.clear()
             self.password.hide()
         self.set_note(
-            self.tr("Set by the environment variable {0}; change it there.").format(self.variable)
+            _("Set by the environment variable {variable}; change it there.").format(
+                variable=self.variable
+            )
         )

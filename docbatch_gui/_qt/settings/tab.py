@@ -41,6 +41,7 @@ from docbatch_gui._qt.settings.fields import NOTE_STYLE, FieldEditor
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui.diagnostics import connections
 from docbatch_gui.domain.messages import Message
+from docbatch_gui.i18n import _, ngettext
 from docbatch_gui.settings.checks import disk_problem
 from docbatch_gui.settings.choices import combination_problem
 from docbatch_gui.settings.file import settings_path
@@ -95,11 +96,11 @@ class SettingsTab(QWidget):
 
         self.status = QLabel()
         self.status.setStyleSheet(FAIL_STYLE)
-        self.cancel_button = QPushButton(self.tr("Cancel"))
-        self.cancel_button.setToolTip(self.tr("Put every field back to the saved value"))
+        self.cancel_button = QPushButton(_("Cancel"))
+        self.cancel_button.setToolTip(_("Put every field back to the saved value"))
         self.cancel_button.clicked.connect(self.revert)
         self.cancel_button.setEnabled(False)
-        self.save_button = QPushButton(self.tr("Save"))
+        self.save_button = QPushButton(_("Save"))
         self.save_button.setDefault(True)
         self.save_button.clicked.connect(lambda: spawn(self.save(), self._save_failed))
         self.save_button.setEnabled(False)
@@ -142,10 +143,10 @@ class SettingsTab(QWidget):
         column = QVBoxLayout(content)
         column.setSpacing(12)
         intro = QLabel(
-            self.tr(
-                "Saved to {0}. Environment variables take precedence and are shown "
+            _(
+                "Saved to {settings_path}. Environment variables take precedence and are shown "
                 "read-only. Hover over a field to see its variable and allowed values."
-            ).format(settings_path())
+            ).format(settings_path=settings_path())
         )
         intro.setWordWrap(True)
         intro.setStyleSheet(NOTE_STYLE)
@@ -165,120 +166,120 @@ class SettingsTab(QWidget):
 
     def _titles(self) -> dict[str, str]:
         return {
-            "processing": self.tr("Processing"),
-            "ocr": self.tr("OCR"),
-            "claude": self.tr("Claude"),
-            "batch": self.tr("Message Batches"),
-            "budget": self.tr("Budget"),
-            "review": self.tr("Review"),
-            "registry": self.tr("Registry import"),
-            "storage": self.tr("Storage"),
-            "mongodb": self.tr("MongoDB"),
-            "minio": self.tr("MinIO"),
-            "redis": self.tr("Redis"),
-            "celery": self.tr("Celery"),
-            "team": self.tr("Team execution"),
-            "intake": self.tr("Documents in"),
-            "mail": self.tr("Mail"),
-            "outbound": self.tr("Documents out"),
+            "processing": _("Processing"),
+            "ocr": _("OCR"),
+            "claude": _("Claude"),
+            "batch": _("Message Batches"),
+            "budget": _("Budget"),
+            "review": _("Review"),
+            "registry": _("Registry import"),
+            "storage": _("Storage"),
+            "mongodb": _("MongoDB"),
+            "minio": _("MinIO"),
+            "redis": _("Redis"),
+            "celery": _("Celery"),
+            "team": _("Team execution"),
+            "intake": _("Documents in"),
+            "mail": _("Mail"),
+            "outbound": _("Documents out"),
         }
 
     def _labels(self) -> dict[str, str]:
         return {
-            "data_dir": self.tr("Data folder"),
-            "processing_mode": self.tr("Processing mode"),
-            "ocr_workers": self.tr("OCR workers"),
-            "batch_size": self.tr("Batch size"),
-            "poll_interval": self.tr("Poll interval, s"),
-            "result_workers": self.tr("Result workers"),
-            "max_concurrent_mb": self.tr("Memory for running jobs, MB"),
-            "max_concurrency": self.tr("Concurrent requests"),
-            "group_size": self.tr("Pages per request"),
-            "job_timeout": self.tr("Job timeout, s"),
-            "render_workers": self.tr("Render workers"),
-            "max_file_mb": self.tr("Largest file, MB"),
-            "follow_symlinks_out": self.tr("Follow links out of added folders"),
-            "db_busy_timeout": self.tr("Wait for a locked database, s"),
-            "max_pages": self.tr("Most pages per file"),
-            "jpeg_quality": self.tr("JPEG quality"),
-            "check_min_year": self.tr("Documents dated before this year go to review"),
-            "page_timeout": self.tr("Render timeout per page, s"),
-            "anthropic_model": self.tr("Model"),
-            "anthropic_timeout": self.tr("Request timeout, s"),
-            "anthropic_max_retries": self.tr("SDK retries"),
-            "claude_output": self.tr("Output format"),
-            "claude_effort": self.tr("Effort"),
-            "profile_path": self.tr("Document profile (first and escalation models)"),
-            "claude_thinking": self.tr("Thinking"),
-            "max_output_tokens": self.tr("Max output tokens"),
-            "request_retries": self.tr("Request retries"),
-            "counterparty_kept": self.tr("Confirmed documents kept per seller"),
-            "counterparty_min_confirmed": self.tr(
+            "data_dir": _("Data folder"),
+            "processing_mode": _("Processing mode"),
+            "ocr_workers": _("OCR workers"),
+            "batch_size": _("Batch size"),
+            "poll_interval": _("Poll interval, s"),
+            "result_workers": _("Result workers"),
+            "max_concurrent_mb": _("Memory for running jobs, MB"),
+            "max_concurrency": _("Concurrent requests"),
+            "group_size": _("Pages per request"),
+            "job_timeout": _("Job timeout, s"),
+            "render_workers": _("Render workers"),
+            "max_file_mb": _("Largest file, MB"),
+            "follow_symlinks_out": _("Follow links out of added folders"),
+            "db_busy_timeout": _("Wait for a locked database, s"),
+            "max_pages": _("Most pages per file"),
+            "jpeg_quality": _("JPEG quality"),
+            "check_min_year": _("Documents dated before this year go to review"),
+            "page_timeout": _("Render timeout per page, s"),
+            "anthropic_model": _("Model"),
+            "anthropic_timeout": _("Request timeout, s"),
+            "anthropic_max_retries": _("SDK retries"),
+            "claude_output": _("Output format"),
+            "claude_effort": _("Effort"),
+            "profile_path": _("Document profile (first and escalation models)"),
+            "claude_thinking": _("Thinking"),
+            "max_output_tokens": _("Max output tokens"),
+            "request_retries": _("Request retries"),
+            "counterparty_kept": _("Confirmed documents kept per seller"),
+            "counterparty_min_confirmed": _(
                 "Agreeing confirmations before a seller's usual values count"
             ),
-            "batch_max_requests": self.tr("Requests per batch"),
-            "batch_max_mb": self.tr("Batch size limit, MB"),
-            "budget_run_usd": self.tr("Budget per run, USD (0: no cap)"),
-            "budget_month_usd": self.tr("Budget per month, USD (0: no cap)"),
-            "ocr_engine": self.tr("Engine"),
-            "ocr_languages": self.tr("Languages"),
-            "language": self.tr("Command-line language"),
-            "ocr_timeout": self.tr("Timeout, s"),
-            "ocr_min_text_chars": self.tr("OCR below this many characters"),
-            "anthropic_api_key": self.tr("API key"),
-            "anthropic_base_url": self.tr("API address"),
-            "mongodb_uri": self.tr("Connection URI"),
-            "minio_endpoint": self.tr("Endpoint"),
-            "minio_access_key": self.tr("Access key"),
-            "minio_secret_key": self.tr("Secret key"),
-            "minio_bucket": self.tr("Bucket"),
-            "minio_secure": self.tr("Use HTTPS"),
-            "blob_cache_mb": self.tr("Local cache, MB"),
-            "redis_url": self.tr("URL"),
-            "celery_broker_url": self.tr("Broker URL"),
-            "execution": self.tr("Run heavy tasks"),
-            "workload_ttl": self.tr("Workload key lifetime, s"),
-            "leader_ttl": self.tr("Batch leader lock, s"),
-            "yadisk_token": self.tr("OAuth token"),
-            "yadisk_api_url": self.tr("API address"),
-            "google_application_credentials": self.tr("Credentials file"),
-            "google_vision_endpoint": self.tr("Vision endpoint"),
-            "max_page_text_chars": self.tr("Most text kept per page, characters"),
-            "max_image_pixels": self.tr("Largest image, pixels"),
-            "child_memory_mb": self.tr("Memory per processing child, MB"),
-            "registry_max_rows": self.tr("Registry: most rows"),
-            "registry_max_columns": self.tr("Registry: most columns"),
-            "registry_max_cell_chars": self.tr("Registry: most characters per cell"),
-            "shared_folder": self.tr("Shared folder for Celery tasks"),
-            "yadisk_timeout": self.tr("Whole import within, s"),
-            "yadisk_max_files": self.tr("Most files per import"),
-            "yadisk_max_depth": self.tr("Deepest folder level"),
-            "mail_host": self.tr("IMAP server"),
-            "mail_port": self.tr("Port (0: the usual one)"),
-            "mail_security": self.tr("Connection"),
-            "mail_user": self.tr("User"),
-            "mail_password": self.tr("Password or app token"),
-            "mail_ca_file": self.tr("Trusted certificate authority (PEM)"),
-            "mail_folders": self.tr("Folders to read (; between)"),
-            "mail_after": self.tr("After a message is taken"),
-            "mail_move_to": self.tr("Move taken messages to"),
-            "mail_body_as_pdf": self.tr("A message without attachments becomes a PDF"),
-            "mail_poll_seconds": self.tr("Check the mailbox every, s"),
-            "mail_timeout": self.tr("Each server read within, s"),
-            "mail_max_message_mb": self.tr("Largest message, MB"),
-            "mail_max_attachment_mb": self.tr("Largest attachment, MB"),
-            "mail_max_attachments": self.tr("Most attachments per message"),
-            "mail_max_depth": self.tr("Deepest forwarded message"),
-            "separator_value": self.tr("Separator sheet barcode (empty: none)"),
-            "asn_pattern": self.tr("Archive serial number barcode (regular expression)"),
-            "watch_folders": self.tr("Watched folders (; between)"),
-            "watch_after": self.tr("After intake, the original is"),
-            "watch_settle_seconds": self.tr("A file is complete after unchanged, s"),
-            "watch_poll_seconds": self.tr("List watched folders every, s"),
-            "webhook_url": self.tr("Webhook URL"),
-            "webhook_secret": self.tr("Webhook signing secret"),
-            "webhook_attempts": self.tr("Webhook tries per delivery"),
-            "webhook_timeout": self.tr("Webhook timeout per try, s"),
+            "batch_max_requests": _("Requests per batch"),
+            "batch_max_mb": _("Batch size limit, MB"),
+            "budget_run_usd": _("Budget per run, USD (0: no cap)"),
+            "budget_month_usd": _("Budget per month, USD (0: no cap)"),
+            "ocr_engine": _("Engine"),
+            "ocr_languages": _("Languages"),
+            "language": _("Command-line language"),
+            "ocr_timeout": _("Timeout, s"),
+            "ocr_min_text_chars": _("OCR below this many characters"),
+            "anthropic_api_key": _("API key"),
+            "anthropic_base_url": _("API address"),
+            "mongodb_uri": _("Connection URI"),
+            "minio_endpoint": _("Endpoint"),
+            "minio_access_key": _("Access key"),
+            "minio_secret_key": _("Secret key"),
+            "minio_bucket": _("Bucket"),
+            "minio_secure": _("Use HTTPS"),
+            "blob_cache_mb": _("Local cache, MB"),
+            "redis_url": _("URL"),
+            "celery_broker_url": _("Broker URL"),
+            "execution": _("Run heavy tasks"),
+            "workload_ttl": _("Workload key lifetime, s"),
+            "leader_ttl": _("Batch leader lock, s"),
+            "yadisk_token": _("OAuth token"),
+            "yadisk_api_url": _("API address"),
+            "google_application_credentials": _("Credentials file"),
+            "google_vision_endpoint": _("Vision endpoint"),
+            "max_page_text_chars": _("Most text kept per page, characters"),
+            "max_image_pixels": _("Largest image, pixels"),
+            "child_memory_mb": _("Memory per processing child, MB"),
+            "registry_max_rows": _("Registry: most rows"),
+            "registry_max_columns": _("Registry: most columns"),
+            "registry_max_cell_chars": _("Registry: most characters per cell"),
+            "shared_folder": _("Shared folder for Celery tasks"),
+            "yadisk_timeout": _("Whole import within, s"),
+            "yadisk_max_files": _("Most files per import"),
+            "yadisk_max_depth": _("Deepest folder level"),
+            "mail_host": _("IMAP server"),
+            "mail_port": _("Port (0: the usual one)"),
+            "mail_security": _("Connection"),
+            "mail_user": _("User"),
+            "mail_password": _("Password or app token"),
+            "mail_ca_file": _("Trusted certificate authority (PEM)"),
+            "mail_folders": _("Folders to read (; between)"),
+            "mail_after": _("After a message is taken"),
+            "mail_move_to": _("Move taken messages to"),
+            "mail_body_as_pdf": _("A message without attachments becomes a PDF"),
+            "mail_poll_seconds": _("Check the mailbox every, s"),
+            "mail_timeout": _("Each server read within, s"),
+            "mail_max_message_mb": _("Largest message, MB"),
+            "mail_max_attachment_mb": _("Largest attachment, MB"),
+            "mail_max_attachments": _("Most attachments per message"),
+            "mail_max_depth": _("Deepest forwarded message"),
+            "separator_value": _("Separator sheet barcode (empty: none)"),
+            "asn_pattern": _("Archive serial number barcode (regular expression)"),
+            "watch_folders": _("Watched folders (; between)"),
+            "watch_after": _("After intake, the original is"),
+            "watch_settle_seconds": _("A file is complete after unchanged, s"),
+            "watch_poll_seconds": _("List watched folders every, s"),
+            "webhook_url": _("Webhook URL"),
+            "webhook_secret": _("Webhook signing secret"),
+            "webhook_attempts": _("Webhook tries per delivery"),
+            "webhook_timeout": _("Webhook timeout per try, s"),
         }
 
     def _group(self, group: str, names: list[str], probes: list[tuple[str, Probe]]) -> QGroupBox:
@@ -309,23 +310,23 @@ class SettingsTab(QWidget):
         return box
 
     def _interface_group(self) -> QGroupBox:
-        box = QGroupBox(self.tr("Interface"))
+        box = QGroupBox(_("Interface"))
         form = QFormLayout(box)
         self._language = language = QComboBox()
-        language.addItem(self.tr("System default"), "")
+        language.addItem(_("System default"), "")
         for code, name in LANGUAGES.items():
             language.addItem(name, code)
         language.setToolTip(
-            self.tr("Stored in the application settings ({0})").format(LANGUAGE_KEY)
+            _("Stored in the application settings ({key})").format(key=LANGUAGE_KEY)
         )
         language.currentIndexChanged.connect(self._validate)
-        note = QLabel(self.tr("A new language is applied the next time DocBatch starts."))
+        note = QLabel(_("A new language is applied the next time DocBatch starts."))
         note.setStyleSheet(NOTE_STYLE)
         column = QVBoxLayout()
         column.setSpacing(2)
         column.addWidget(language)
         column.addWidget(note)
-        label = QLabel(self.tr("Language"))
+        label = QLabel(_("Language"))
         label.setMinimumWidth(LABEL_WIDTH)
         label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         form.addRow(label, column)
@@ -380,7 +381,13 @@ class SettingsTab(QWidget):
         self.cancel_button.setEnabled(dirty)
         self.status.setStyleSheet(FAIL_STYLE)
         self.status.setText(
-            self.tr("%n value(s) need fixing before saving.", "", errors) if errors else ""
+            ngettext(
+                "{count} value needs fixing before saving.",
+                "{count} values need fixing before saving.",
+                errors,
+            ).format(count=errors)
+            if errors
+            else ""
         )
 
     def _combination_error(self) -> int:
@@ -424,12 +431,10 @@ class SettingsTab(QWidget):
         self.current = new
         self.revert()
         self.status.setStyleSheet(OK_STYLE)
-        self.status.setText(
-            self.tr("Saved. The engine takes them over as soon as no job is running.")
-        )
+        self.status.setText(_("Saved. The engine takes them over as soon as no job is running."))
         self.saved.emit(new)
 
     def _save_failed(self, error: BaseException) -> None:
         self._validate()
         self.status.setStyleSheet(FAIL_STYLE)
-        self.status.setText(self.tr("Not saved: {0}").format(error))
+        self.status.setText(_("Not saved: {error}").format(error=error))

@@ -7,7 +7,7 @@ import asyncio
 from datetime import date
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -22,6 +22,7 @@ from docbatch_gui._qt.context import GuiContext, interface_language
 from docbatch_gui._qt.widgets.dialogs import ask
 from docbatch_gui._qt.widgets.folders import remember_folder, remembered_folder
 from docbatch_gui.domain.errors import DocBatchError
+from docbatch_gui.i18n import _, ngettext
 from docbatch_gui.outbound.documents import ExportOptions, StateFilter
 
 #: where the last export went (QSettings), so the next one starts there
@@ -34,14 +35,14 @@ class ExportDocumentsDialog(QDialog):
         self, parent: QWidget, ctx: GuiContext, scope: str, state: StateFilter = "all"
     ) -> None:
         super().__init__(parent)
-        self.setWindowTitle(self.tr("Export documents"))
+        self.setWindowTitle(_("Export documents"))
         form = QFormLayout(self)
         form.addRow(QLabel(scope))
         self.layout_box = QComboBox()
         for name, layout in ctx.app.exports.layouts().items():
-            shown = self.tr("1C: load from a tabular document") if name == "1c" else name
+            shown = _("1C: load from a tabular document") if name == "1c" else name
             if name == "all":
-                shown = self.tr("All columns")
+                shown = _("All columns")
             self.layout_box.addItem(shown, name)
             self.layout_box.setItemData(
                 self.layout_box.count() - 1,
@@ -50,23 +51,23 @@ class ExportDocumentsDialog(QDialog):
             )
         saved = self.layout_box.findData(str(ctx.qsettings.value(LAYOUT_KEY, "all")))
         self.layout_box.setCurrentIndex(max(0, saved))
-        form.addRow(self.tr("Columns"), self.layout_box)
+        form.addRow(_("Columns"), self.layout_box)
         self.state_box = QComboBox()
         for value, label in (
-            ("all", self.tr("All documents")),
-            ("done", self.tr("Checked (confirmed or needing no review)")),
-            ("needs_review", self.tr("Waiting for review")),
+            ("all", _("All documents")),
+            ("done", _("Checked (confirmed or needing no review)")),
+            ("needs_review", _("Waiting for review")),
         ):
             self.state_box.addItem(label, value)
         self.state_box.setCurrentIndex(max(0, self.state_box.findData(state)))
-        form.addRow(self.tr("Documents"), self.state_box)
+        form.addRow(_("Documents"), self.state_box)
         self.language_box = QComboBox()
         self.language_box.addItem("English", "en")
         self.language_box.addItem("Русский", "ru")
         self.language_box.setCurrentIndex(max(0, self.language_box.findData(interface_language())))
-        form.addRow(self.tr("Headers in"), self.language_box)
+        form.addRow(_("Headers in"), self.language_box)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
-        buttons.addButton(self.tr("Choose file…"), QDialogButtonBox.ButtonRole.AcceptRole)
+        buttons.addButton(_("Choose file…"), QDialogButtonBox.ButtonRole.AcceptRole)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
@@ -82,7 +83,7 @@ async def export_documents(
     """Ask for the layout and the file, write it off the GUI thread, say how it went."""
     if not job_ids:
         ctx.notifier.notify(
-            QCoreApplication.translate("ExportDocuments", "There are no documents to export here."),
+            _("There are no documents to export here."),
             "info",
         )
         return None
@@ -95,9 +96,9 @@ async def export_documents(
     folder = remembered_folder(ctx.qsettings, EXPORT_FOLDER_KEY)
     files = QFileDialog(
         parent,
-        QCoreApplication.translate("ExportDocuments", "Export documents"),
+        _("Export documents"),
         folder,
-        QCoreApplication.translate("ExportDocuments", "Excel (*.xlsx);;CSV (*.csv);;JSON (*.json)"),
+        _("Excel (*.xlsx);;CSV (*.csv);;JSON (*.json)"),
     )
     files.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
     files.setDefaultSuffix("xlsx")
@@ -120,14 +121,12 @@ async def export_documents(
     try:
         rows = await asyncio.get_running_loop().run_in_executor(None, write)
     except (DocBatchError, OSError) as exc:
-        ctx.notifier.notify(
-            QCoreApplication.translate("ExportDocuments", "Export failed: {0}").format(exc), "error"
-        )
+        ctx.notifier.notify(_("Export failed: {error}").format(error=exc), "error")
         return None
     ctx.notifier.notify(
-        QCoreApplication.translate("ExportDocuments", "{0} document(s) exported to {1}").format(
-            rows, out
-        ),
+        ngettext(
+            "{count} document exported to {folder}", "{count} documents exported to {folder}", rows
+        ).format(count=rows, folder=out),
         "success",
     )
     return out

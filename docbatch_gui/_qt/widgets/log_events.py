@@ -23,6 +23,7 @@ from docbatch_gui.domain.state_names import state_name
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.domain.text import printable
 from docbatch_gui.engine.job_log import ENDED_BADLY
+from docbatch_gui.i18n import _, pgettext
 from docbatch_gui.settings.secrets import scrub_secrets
 
 #: the source an event line names (its area reads "Processing")
@@ -39,10 +40,10 @@ class JobEvents(QObject):
         self._states: dict[int, JobState] = {}
         self._engine: str | None = None
         self._engine_names = {
-            EngineState.RUNNING: self.tr("running"),
-            EngineState.PAUSED: self.tr("paused"),
-            EngineState.DRAINING: self.tr("finishing the running jobs"),
-            EngineState.STOPPED: self.tr("stopped"),
+            EngineState.RUNNING: pgettext("engine state", "running"),
+            EngineState.PAUSED: pgettext("engine state", "paused"),
+            EngineState.DRAINING: _("finishing the running jobs"),
+            EngineState.STOPPED: pgettext("engine state", "stopped"),
         }
         bridge.jobs_changed.connect(self.jobs_changed)
         bridge.engine_state.connect(self.engine_state)
@@ -62,8 +63,10 @@ class JobEvents(QObject):
         name = printable(job.file_name)
         error = job.error_words(language) if job.state in ENDED_BADLY else None
         if error:
-            return self.tr("Job {0} ({1}): {2}: {3}").format(job.id, name, state, error)
-        return self.tr("Job {0} ({1}): {2}").format(job.id, name, state)
+            return _("Job {job} ({file_name}): {state}: {error}").format(
+                job=job.id, file_name=name, state=state, error=error
+            )
+        return _("Job {job} ({file_name}): {state}").format(job=job.id, file_name=name, state=state)
 
     def engine_state(self, value: str) -> None:
         if value == self._engine:
@@ -74,11 +77,11 @@ class JobEvents(QObject):
         except ValueError:  # a state this window does not know: the bridge's own word
             words = value
         if words is not None:  # halted: said with its reason by ``halted``
-            self._post(logging.INFO, self.tr("Processing: {0}").format(words))
+            self._post(logging.INFO, _("Processing: {state}").format(state=words))
 
     def halted(self, message: str) -> None:
         """A critical error stopped the queue (``message`` is worded by the bridge)."""
-        self._post(logging.ERROR, self.tr("The queue stopped: {0}").format(message))
+        self._post(logging.ERROR, _("The queue stopped: {reason}").format(reason=message))
 
     def _post(self, level: int, text: str) -> None:
         """One event line; a secret an error quotes never reaches the panel or a copy."""

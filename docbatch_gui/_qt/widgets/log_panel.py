@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
 
 from docbatch_gui._qt.widgets.fit import widen_to_labels
 from docbatch_gui._qt.widgets.table_model import Index, TableModel
+from docbatch_gui.i18n import _, pgettext
 
 MAX_RECORDS = 10_000
 FLUSH_MS = 100
@@ -95,45 +96,46 @@ class LogModel(TableModel):
         super().__init__([], parent)
         self.limit = limit
         self._items: list[LogLine] = []
-        self._headers = [self.tr("Time"), self.tr("Level"), self.tr("Source"), self.tr("Message")]
+        self._headers = [_("Time"), _("Level"), _("Source"), _("Message")]
         self._levels = {
-            logging.DEBUG: self.tr("Debug"),
-            logging.INFO: self.tr("Info"),
-            logging.WARNING: self.tr("Warning"),
-            logging.ERROR: self.tr("Error"),
-            logging.CRITICAL: self.tr("Critical"),
+            logging.DEBUG: _("Debug"),
+            logging.INFO: _("Info"),
+            logging.WARNING: _("Warning"),
+            logging.ERROR: _("Error"),
+            logging.CRITICAL: pgettext("log level", "Critical"),
         }
         #: the part of DocBatch a line comes from, by package (the logger's full name
         #: is in the tooltip and in a copy)
         self._areas = {
-            "_qt": self.tr("Window"),
-            "app": self.tr("Application"),
-            "checks": self.tr("Checks"),
-            "cli": self.tr("Command line"),
-            "coordination": self.tr("Coordination"),
-            "diagnostics": self.tr("Diagnostics"),
+            "_qt": _("Window"),
+            "app": _("Application"),
+            "checks": _("Checks"),
+            "cli": _("Command line"),
+            "coordination": _("Coordination"),
+            "diagnostics": _("Diagnostics"),
             "distributed": "Celery",
-            "domain": self.tr("Core"),
-            "engine": self.tr("Processing"),
+            "domain": _("Core"),
+            "engine": _("Processing"),
             "llm": "Claude",
-            "outbound": self.tr("Sending out"),
-            "pipeline": self.tr("Pages"),
-            "registry": self.tr("Registry"),
-            "settings": self.tr("Settings"),
-            "sources": self.tr("Sources"),
-            "storage": self.tr("Storage"),
+            "outbound": _("Sending out"),
+            "pipeline": _("Pages"),
+            "registry": _("Registry"),
+            "settings": _("Settings"),
+            "sources": _("Sources"),
+            "storage": _("Storage"),
         }
-        self._network = self.tr("Network")
-        self._library = self.tr("Library")
+        self._network = _("Network")
+        self._library = _("Library")
+        self._foreign = _("A technical message in English: point at it to read it")
 
     def level_text(self, level: int) -> str:
         return by_level(self._levels, level)
 
     def area(self, logger: str) -> str:
         """Where a line comes from, in words: a DocBatch package or a library."""
-        top, _, rest = logger.partition(".")
+        top, _dot, rest = logger.partition(".")
         if top == "docbatch_gui":
-            return self._areas.get(rest.partition(".")[0], self.tr("Application"))
+            return self._areas.get(rest.partition(".")[0], _("Application"))
         if {top, top.rstrip("0123456789")} & {"httpx", "httpcore", "anthropic", "urllib3"}:
             return self._network
         return self._library
@@ -261,26 +263,26 @@ class LogPanel(QWidget):
 
         self.level = QComboBox()
         for name, level in (
-            (self.tr("All levels"), logging.NOTSET),
-            (self.tr("Info and above"), logging.INFO),
-            (self.tr("Warnings and errors"), logging.WARNING),
-            (self.tr("Errors only"), logging.ERROR),
+            (_("All levels"), logging.NOTSET),
+            (_("Info and above"), logging.INFO),
+            (_("Warnings and errors"), logging.WARNING),
+            (_("Errors only"), logging.ERROR),
         ):
             self.level.addItem(name, level)
         self.level.currentIndexChanged.connect(
             lambda: self.proxy.set_min_level(int(self.level.currentData()))
         )
         self.search = QLineEdit()
-        self.search.setPlaceholderText(self.tr("Filter messages…"))
+        self.search.setPlaceholderText(_("Filter messages…"))
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self.proxy.set_text)
-        self.technical = QCheckBox(self.tr("Technical"))
-        self.technical.setToolTip(self.tr("Also show the log file's lines, in English"))
+        self.technical = QCheckBox(_("Technical"))
+        self.technical.setToolTip(_("Also show the log file's lines, in English"))
         self.technical.toggled.connect(self.proxy.set_technical)
-        self.copy_button = QPushButton(self.tr("Copy"))
-        self.copy_button.setToolTip(self.tr("Copy the selected lines, or every line shown"))
+        self.copy_button = QPushButton(_("Copy"))
+        self.copy_button.setToolTip(_("Copy the selected lines, or every line shown"))
         self.copy_button.clicked.connect(self.copy)
-        self.clear_button = QPushButton(self.tr("Clear"))
+        self.clear_button = QPushButton(_("Clear"))
         self.clear_button.clicked.connect(self.model.clear)
 
         self.view = QTableView()

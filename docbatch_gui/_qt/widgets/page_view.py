@@ -26,6 +26,7 @@ from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.page_canvas import PageCanvas, ValueBox
 from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui.domain.models import Page
+from docbatch_gui.i18n import _, pgettext
 
 WARNING_STYLE = "color: #8a5a00; background: #fff4d6; padding: 4px;"
 
@@ -50,7 +51,7 @@ class PageView(QWidget):
         self.canvas.box_clicked.connect(self.box_clicked)
         self.canvas.zoom_changed.connect(self._zoom_shown)
         #: said instead of the page while it loads or when it has no image
-        self.label = QLabel(self.tr("No page"))
+        self.label = QLabel(_("No page"))
         self.label.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
         self.label.setWordWrap(True)
         self.stack = QStackedWidget()
@@ -60,11 +61,11 @@ class PageView(QWidget):
         # the zoom buttons, widened the page view past a 1024 px window
         self.previous_button = QToolButton()
         self.previous_button.setText("◀")
-        self.previous_button.setToolTip(self.tr("Previous page"))
+        self.previous_button.setToolTip(_("Previous page"))
         self.previous_button.clicked.connect(lambda: self.go(self.position - 1))
         self.next_button = QToolButton()
         self.next_button.setText("▶")
-        self.next_button.setToolTip(self.tr("Next page"))
+        self.next_button.setToolTip(_("Next page"))
         self.next_button.clicked.connect(lambda: self.go(self.position + 1))
         self.where = QLabel()
         self.where.setMinimumWidth(1)  # "Page 2 (1 of 3)" gives way before the page does
@@ -108,18 +109,18 @@ class PageView(QWidget):
         these actions (the Review tab adds them to itself, so they work from the form)."""
         made: list[QAction] = []
         for text, tip, keys, said, slot in (
-            ("−", self.tr("Zoom out"), ["Ctrl+-"], "−, Ctrl+−", self.canvas.zoom_out),
-            ("+", self.tr("Zoom in"), ["Ctrl++", "Ctrl+="], "+, Ctrl++", self.canvas.zoom_in),
+            ("−", _("Zoom out"), ["Ctrl+-"], "−, Ctrl+−", self.canvas.zoom_out),
+            ("+", _("Zoom in"), ["Ctrl++", "Ctrl+="], "+, Ctrl++", self.canvas.zoom_in),
             (
-                self.tr("Width"),
-                self.tr("Fit the width"),
+                _("Width"),
+                _("Fit the width"),
                 ["Ctrl+2"],
                 "Ctrl+2",
                 self.canvas.fit_width,
             ),
             (
-                self.tr("Page"),
-                self.tr("Fit the whole page"),
+                pgettext("zoom", "Page"),
+                _("Fit the whole page"),
                 ["Ctrl+0"],
                 "Ctrl+0",
                 self.canvas.fit_page,
@@ -170,7 +171,7 @@ class PageView(QWidget):
         self._task = spawn(self._load(self.job_id, self.pages[position]))
 
     async def _load(self, job_id: int, page_no: int) -> None:
-        self.label.setText(self.tr("Loading page {0}…").format(page_no))
+        self.label.setText(_("Loading page {page_no}…").format(page_no=page_no))
         if not self.canvas.has_image():
             self.stack.setCurrentWidget(self.label)
         record = await self.images.page_record(job_id, page_no)
@@ -179,7 +180,7 @@ class PageView(QWidget):
         if image is None or image.isNull():
             self.shown = None
             self.canvas.set_image(None)
-            self.label.setText(self.tr("Page {0} has no image.").format(page_no))
+            self.label.setText(_("Page {page_no} has no image.").format(page_no=page_no))
             self.stack.setCurrentWidget(self.label)
             return
         self.canvas.set_image(image, keep_scroll=self.shown == (job_id, page_no))
@@ -197,14 +198,14 @@ class PageView(QWidget):
         note = page.orientation_note.words(language) if page and page.orientation_note else ""
         self.where.setToolTip(note)
         if page is not None and page.render_error:
-            text = self.tr(
-                "Page {0} could not be rendered ({1}). Only its text layer was read: "
+            text = _(
+                "Page {page_no} could not be rendered ({reason}). Only its text layer was read: "
                 "look at this page in the source file."
-            ).format(page.page_no, page.render_error.words(language))
+            ).format(page_no=page.page_no, reason=page.render_error.words(language))
         elif page is not None and page.orientation_uncertain:
-            text = self.tr("Orientation uncertain on page {0}: it was kept as scanned. {1}").format(
-                page.page_no, note
-            )
+            text = _(
+                "Orientation uncertain on page {page_no}: it was kept as scanned. {note}"
+            ).format(page_no=page.page_no, note=note)
         else:
             text = ""
         self.warning.setText(text)
@@ -216,8 +217,10 @@ class PageView(QWidget):
         self.next_button.setEnabled(many and self.position < len(self.pages) - 1)
         if self.pages:
             self.where.setText(
-                self.tr("Page {0} ({1} of {2})").format(
-                    self.pages[self.position], self.position + 1, len(self.pages)
+                _("Page {page} ({position} of {count})").format(
+                    page=self.pages[self.position],
+                    position=self.position + 1,
+                    count=len(self.pages),
                 )
             )
         else:

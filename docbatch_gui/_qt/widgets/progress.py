@@ -14,10 +14,11 @@ import asyncio
 from collections.abc import Callable
 from typing import TypeVar
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QProgressBar, QProgressDialog, QWidget
 
 from docbatch_gui.domain.progress import CancelToken, Progress, ProgressSink
+from docbatch_gui.i18n import _
 
 __all__ = [
     "SHOW_AFTER_MS",
@@ -84,7 +85,7 @@ class ProgressDialog(QProgressDialog):
         cancel_text: str | None = None,
         show_after_ms: int = SHOW_AFTER_MS,
     ) -> None:
-        cancel_text = cancel_text or QCoreApplication.translate("Progress", "Cancel")
+        cancel_text = cancel_text or _("Cancel")
         super().__init__(label, cancel_text, 0, 0, parent)
         self.setWindowTitle(title)
         self.setWindowModality(Qt.WindowModality.WindowModal)

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QLabel, QWidget
 
 from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.language import interface_language
+from docbatch_gui.i18n import _
 
 REFRESH_MS = 3000
 PROBLEM_STYLE = "color: #c62828; padding: 0 8px;"
@@ -36,13 +37,15 @@ class WatchStatus(QLabel):
         problems = watching.problems
         if problems:
             self.setText(
-                self.tr("Watching {0}; {1} cannot be reached").format(names, len(problems))
+                _("Watching {names}; {count} cannot be reached").format(
+                    names=names, count=len(problems)
+                )
             )
             self.setStyleSheet(PROBLEM_STYLE)
             language = interface_language()
             self.setToolTip("\n".join(p.words(language) for p in problems.values()))
         else:
-            self.setText(self.tr("Watching {0}").format(names))
+            self.setText(_("Watching {names}").format(names=names))
             self.setStyleSheet(OK_STYLE)
             self.setToolTip("\n".join(str(f) for f in watching.folders))
         self.show()
