@@ -26,11 +26,6 @@ from docbatch_gui.storage.blobs import BlobStore
 log = logging.getLogger(__name__)
 
 
-def trusted(record: OcrRecord) -> bool:
-    """Whether a cached reading is good to use again (its engine says)."""
-    return ocr_reader(record.engine).trusts(record)
-
-
 def word_chars(text: str) -> int:
     return sum(ch.isalnum() for ch in text)
 
