@@ -365,7 +365,7 @@ class LocalWorker:
 
 
 def pipeline_for(job: Job) -> list[Step]:
-    """The steps the worker takes a job through, by its mode. A batch job's stop
+    """The steps the worker takes a job through, by its mode. A batch job stops
     after ``separate``: the batch engine extracts its documents (``batch``), then
     runs the same check and store steps, on the same bar (``steps.BAR``)."""
     if job.mode == ProcessingMode.DATA.value:
