@@ -28,10 +28,10 @@ from docbatch_gui.engine.counterparties import request_examples
 from docbatch_gui.engine.estimates import CostEstimator
 from docbatch_gui.engine.extraction import group_request, page_groups
 from docbatch_gui.engine.faults import crash_point
-from docbatch_gui.engine.job_progress import reading
 from docbatch_gui.engine.reservations import Purse, batch_key
 from docbatch_gui.engine.routing import ESCALATION, FIRST, is_escalation
 from docbatch_gui.engine.separator_step import separator_pages
+from docbatch_gui.engine.steps import EXTRACT, carried_on
 from docbatch_gui.engine.worker import LocalWorker, run_job
 from docbatch_gui.llm.batches import BatchClient
 from docbatch_gui.llm.catalogue import Usage
@@ -58,6 +58,7 @@ class BatchEngine:
         client: BatchClient,
         worker: LocalWorker,
     ) -> None:
+        self.context = context
         self.store = context.store
         self.blobs = context.blobs
         self.settings = context.settings
@@ -342,7 +343,6 @@ class BatchEngine:
                         job_id,
                         JobState.PROCESSING,
                         expected=JobState.SUBMITTED,
-                        progress=reading(0.0),
                     )
                 )
                 crash_point("mid_attach")
@@ -458,9 +458,11 @@ class BatchEngine:
         await self.results.finish_jobs()
 
     def _progress(self, job_id: int, share: float) -> None:
+        """The batch's answered share is the extract step's; never back (a job sent
+        again with a later batch keeps its bar)."""
         job = self.store.get_job(job_id)
         if job.state is JobState.PROCESSING:
-            self._emit(self.store.update_job(job_id, progress=reading(share)))
+            carried_on(self.context, job, self._emit).report(job_id, EXTRACT, share, 1)
 
     async def _cancel_if_abandoned(self, batch: BatchRecord) -> None:
         """Cancel a batch once every job in it was canceled by the operator."""

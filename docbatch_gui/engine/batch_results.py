@@ -20,16 +20,12 @@ from docbatch_gui.domain.models import BatchRecord, Job, RequestRecord
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.domain.text import printable
 from docbatch_gui.engine.context import EngineContext
-from docbatch_gui.engine.documents import (
-    discard_documents,
-    final_state,
-    finished,
-    store_documents,
-)
+from docbatch_gui.engine.documents import CheckStep, StoreStep, discard_documents
 from docbatch_gui.engine.escalation import Escalation, answers_of, page_span, record_pages
 from docbatch_gui.engine.faults import crash_point
 from docbatch_gui.engine.limits import ResultLimiter
 from docbatch_gui.engine.separator_step import split_of
+from docbatch_gui.engine.steps import carried_on, run_steps
 from docbatch_gui.llm.answers import InvalidAnswer, parse_answer, stitch
 from docbatch_gui.llm.catalogue import Usage, load_catalogue
 from docbatch_gui.llm.claude import (
@@ -287,28 +283,24 @@ class ResultBuilder:
                 discard_documents(self.store, job.id)  # stored just before the cancel
 
     async def _build(self, job: Job, records: list[RequestRecord]) -> None:
+        """The batch's answers are the extract step's end; the same check and store
+        steps as every job's follow."""
         async with self.limiter.admit(job.size):
-            job = self._emit(self.store.transition(job.id, JobState.BUILDING))
-            crash_point("mid_build")
             groups, winners = self.escalation.assemble(
                 job,
                 answers_of(records, escalated=False),
                 answers_of(records, escalated=True),
                 record_pages(records),
             )
-            found = split_documents(job.id, stitch(job.id, groups, self.profile), split_of(job))
-            documents = store_documents(self.context, job.id, found)
-            crash_point("after_documents")
-            cost = sum(r.cost_usd or 0.0 for r in records)
-            job = self.store.transition(
-                job.id,
-                final_state(documents),
-                expected=JobState.BUILDING,
-                progress=1.0,
-                cost_actual_usd=round(cost, 6),
-                **self.escalation.job_fields(records, winners),
+            ctx = carried_on(self.context, job, self._emit)
+            ctx.documents = split_documents(
+                job.id, stitch(job.id, groups, self.profile), split_of(job)
             )
-            self._emit(finished(self.context, job))
+            cost = sum(r.cost_usd or 0.0 for r in records)
+            store = StoreStep(
+                cost_actual_usd=round(cost, 6), **self.escalation.job_fields(records, winners)
+            )
+            await run_steps(ctx, job, [CheckStep(), store])
 
     def _emit(self, job: Job) -> Job:
         try:

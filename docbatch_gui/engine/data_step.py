@@ -3,7 +3,7 @@ package, a Factur-X / ZUGFeRD PDF, a CII or UBL invoice.
 
 Its documents are read exactly from the file: no OCR, no Claude request in any
 mode, confidence 1.0 for every value the file states (None for what it does not),
-and then the same checks as every other document (``store_documents``). A PDF's
+and then the same check and store steps as every other document. A PDF's
 pages are still rendered, so Review shows the picture beside the data. What an ЭДО
 package carries besides its documents (signatures, the buyer's title) is stored in
 the blob store as it came and listed on the job (``attached``), not verified.
@@ -12,18 +12,14 @@ the blob store as it came and listed on the job (``attached``), not verified.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from typing import Any
 
 from docbatch_gui.domain.lines import as_lines
 from docbatch_gui.domain.models import Document, Job
-from docbatch_gui.domain.states import JobState
-from docbatch_gui.engine.context import EngineContext
-from docbatch_gui.engine.documents import final_state, finished, store_documents
-from docbatch_gui.engine.render_step import RenderStep
+from docbatch_gui.engine.render_step import PrepareStep, stored_source
+from docbatch_gui.engine.steps import PREPARE, WEIGHTS, JobContext
 from docbatch_gui.pipeline.edocs.read import DataReading, read_data_file
 from docbatch_gui.pipeline.formats import stored_kind
-from docbatch_gui.pipeline.isolate import ChildPool
 
 #: the confidence of a value the file states: it is the document, not a reading of it
 STATED = 1.0
@@ -50,34 +46,29 @@ def data_documents(job_id: int, reading: DataReading, pages: int) -> list[Docume
     ]
 
 
-class DataStep:
-    def __init__(self, ctx: EngineContext, pool: ChildPool, emit: Callable[[Job], Job]) -> None:
-        self.ctx = ctx
-        self.pool = pool
-        self.emit = emit
+class DataPagesStep:
+    """A data file's pages: a PDF's rendered (Review shows the picture beside the
+    data), an XML has none."""
 
-    async def run(self, job: Job, attempt: int, deadline: float) -> Job:
-        store = self.ctx.store
-        render = RenderStep(self.ctx, self.pool, self.emit)
-        source = render.stored_source(job)
-        if stored_kind(source) == "pdf":
-            if not render.pages_ready(job):
-                await render.run(job, attempt, deadline)
-        else:
-            store.delete_pages(job.id)
-            store.update_job(job.id, attempt=attempt, pages=0)
-        job = self.emit(
-            store.transition(job.id, JobState.EXTRACTING, attempt=attempt, progress=0.9)
-        )
-        # bounded parsing, but still CPU: off the event loop
-        reading = await asyncio.to_thread(read_data_file, source, job.file_name)
-        attached = [self._keep(name, data) for name, data in reading.kept]
-        store.update_job(job.id, attempt=attempt, attached=attached)
-        store.transition(job.id, JobState.BUILDING, attempt=attempt)
-        pages = len(store.list_pages(job.id))
-        stored = store_documents(self.ctx, job.id, data_documents(job.id, reading, pages))
-        job = store.transition(job.id, final_state(stored), attempt=attempt, progress=1.0)
-        return self.emit(finished(self.ctx, job))
+    name = PREPARE
+    weight = WEIGHTS[PREPARE]
 
-    def _keep(self, name: str, data: bytes) -> dict[str, Any]:
-        return {"name": name, "sha256": self.ctx.blobs.put_bytes(data), "size": len(data)}
+    async def run(self, ctx: JobContext, job: Job) -> Job:
+        if stored_kind(stored_source(ctx.blobs, job)) == "pdf":
+            return await PrepareStep().run(ctx, job)
+        ctx.store.delete_pages(job.id)
+        return ctx.store.update_job(job.id, attempt=ctx.attempt, pages=0)
+
+
+async def read_data(ctx: JobContext, job: Job) -> list[Document]:
+    """The documents the file states; what it carries besides is kept as it came."""
+    source = stored_source(ctx.blobs, job)
+    # bounded parsing, but still CPU: off the event loop
+    reading = await asyncio.to_thread(read_data_file, source, job.file_name)
+    attached = [_keep(ctx, name, data) for name, data in reading.kept]
+    ctx.store.update_job(job.id, attempt=ctx.attempt, attached=attached)
+    return data_documents(job.id, reading, len(ctx.store.list_pages(job.id)))
+
+
+def _keep(ctx: JobContext, name: str, data: bytes) -> dict[str, Any]:
+    return {"name": name, "sha256": ctx.blobs.put_bytes(data), "size": len(data)}

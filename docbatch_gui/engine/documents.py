@@ -28,7 +28,9 @@ from docbatch_gui.domain.states import JobState
 from docbatch_gui.domain.text import clean_value
 from docbatch_gui.engine.checking import checked
 from docbatch_gui.engine.context import EngineContext
-from docbatch_gui.outbound.webhook import announce
+from docbatch_gui.engine.events import job_finished
+from docbatch_gui.engine.faults import crash_point
+from docbatch_gui.engine.steps import CHECK, STORE, WEIGHTS, JobContext
 from docbatch_gui.pipeline.review import with_page_notes
 from docbatch_gui.storage.store import Store
 
@@ -65,23 +67,74 @@ def final_state(documents: Sequence[Document]) -> JobState:
 
 
 def finished(ctx: EngineContext, job: Job) -> Job:
-    """A job reached its final state: tell whoever listens outside (the webhook)."""
-    if job.state in (JobState.DONE, JobState.NEEDS_REVIEW):
-        announce(ctx.settings, job, ctx.store.list_documents(job.id))
-    return job
+    """A job reached its final state: the "job finished" event (``events``)."""
+    return job_finished.publish(ctx, job)
+
+
+class CheckStep:
+    """What every extracted document goes through, whichever reader found it."""
+
+    name = CHECK
+    weight = WEIGHTS[CHECK]
+
+    async def run(self, ctx: JobContext, job: Job) -> Job:
+        job = ctx.store.transition(job.id, JobState.BUILDING, attempt=ctx.attempt)
+        ctx.emit(job)
+        crash_point("mid_build")
+        ctx.documents = checked_documents(ctx.engine, job.id, ctx.documents)
+        return job
+
+
+class StoreStep:
+    """The documents saved (a person's corrections carried over), the job moved to
+    its final state with its bar full, and the "job finished" event told."""
+
+    name = STORE
+    weight = WEIGHTS[STORE]
+
+    def __init__(self, **final: Any) -> None:
+        #: more fields of the final move (the batch engine's costs and routing)
+        self.final = final
+
+    async def run(self, ctx: JobContext, job: Job) -> Job:
+        documents = kept_documents(ctx.store, job.id, ctx.documents)
+        ctx.documents = documents
+        crash_point("after_documents")
+        full = ctx.bar.done(STORE)
+        ctx.high_water = full
+        job = ctx.store.transition(
+            job.id,
+            final_state(documents),
+            expected=JobState.BUILDING,
+            attempt=ctx.attempt,
+            progress=full,
+            **self.final,
+        )
+        ctx.emit(finished(ctx.engine, job))
+        return job
+
+
+def checked_documents(
+    ctx: EngineContext, job_id: int, documents: Sequence[Document]
+) -> list[Document]:
+    """Cleaned values, the pages' notes, and what the checks found."""
+    fresh = with_page_notes([_cleaned(d) for d in documents], ctx.store.list_pages(job_id))
+    return checked(ctx, job_id, fresh)
+
+
+def kept_documents(store: Store, job_id: int, documents: Sequence[Document]) -> list[Document]:
+    """Saved over the job's earlier documents, corrections carried over."""
+    kept, lost = carry_corrections(store.list_documents(job_id), documents)
+    if lost:
+        store.archive_documents(job_id, lost, NOT_FOUND_AGAIN)
+    return store.replace_documents(job_id, kept)
 
 
 def store_documents(
     ctx: EngineContext, job_id: int, documents: Sequence[Document]
 ) -> list[Document]:
-    """The one way extracted documents are saved (worker and batch results alike)."""
-    store = ctx.store
-    fresh = with_page_notes([_cleaned(d) for d in documents], store.list_pages(job_id))
-    fresh = checked(ctx, job_id, fresh)
-    kept, lost = carry_corrections(store.list_documents(job_id), fresh)
-    if lost:
-        store.archive_documents(job_id, lost, NOT_FOUND_AGAIN)
-    return store.replace_documents(job_id, kept)
+    """Checked and saved at once (``CheckStep`` and ``StoreStep`` without the moves)."""
+    return kept_documents(ctx.store, job_id, checked_documents(ctx, job_id, documents))
 
 
 def discard_documents(store: Store, job_id: int) -> int:

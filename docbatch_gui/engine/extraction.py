@@ -9,7 +9,6 @@ no good answer yet, so nothing is paid for twice.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from dataclasses import asdict
 from typing import TYPE_CHECKING
 
@@ -24,13 +23,12 @@ from docbatch_gui.domain.errors import (
 )
 from docbatch_gui.domain.models import Document, Job, Page, RequestRecord
 from docbatch_gui.domain.text import printable
-from docbatch_gui.engine.context import EngineContext
 from docbatch_gui.engine.counterparties import request_examples
 from docbatch_gui.engine.escalation import Escalation, answers_of, group_pages
 from docbatch_gui.engine.estimates import CostEstimator
-from docbatch_gui.engine.job_progress import reading
 from docbatch_gui.engine.routing import ESCALATION, FIRST, is_escalation, route_for
 from docbatch_gui.engine.separator_step import separator_pages
+from docbatch_gui.engine.steps import EXTRACT, JobContext
 from docbatch_gui.llm.answers import RawDocument, stitch
 from docbatch_gui.llm.catalogue import Usage, load_catalogue
 from docbatch_gui.llm.pricing import text_tokens
@@ -119,25 +117,19 @@ def group_request(
 
 
 class SyncExtraction:
-    def __init__(
-        self,
-        context: EngineContext,
-        claude: ClaudeSync,
-        purse: Spending | None = None,
-        emit: Callable[[Job], object] | None = None,
-    ) -> None:
-        """``purse`` reserves each paid request's money first (``reservations``)."""
-        self.purse = purse
-        #: the worker's listener call: the bar moves as requests are answered
-        self.emit = emit or (lambda job: job)
-        self.store = context.store
-        self.blobs = context.blobs
-        self.settings = context.settings
-        self.profile = context.profile
+    def __init__(self, ctx: JobContext, claude: ClaudeSync) -> None:
+        """``ctx.purse`` reserves each paid request's money first (``reservations``);
+        the bar moves as requests are answered (``ctx.report``)."""
+        self.ctx = ctx
+        self.purse: Spending | None = ctx.purse
+        self.store = ctx.store
+        self.blobs = ctx.blobs
+        self.settings = ctx.settings
+        self.profile = ctx.profile
         self.claude = claude
         self.catalogue = load_catalogue()
         self.estimator = CostEstimator(self.store, self.settings, self.profile)
-        self.escalation = Escalation(context)
+        self.escalation = Escalation(ctx.engine)
         self.chunk = max(2, 2 * self.settings.max_concurrency)
         self._examples: dict[tuple[int, int], str] = {}
 
@@ -164,7 +156,8 @@ class SyncExtraction:
             )
         return self._examples[key]
 
-    async def extract(self, job: Job, attempt: int) -> list[Document]:
+    async def extract(self, job: Job) -> list[Document]:
+        attempt = self.ctx.attempt
         pages = self.store.list_pages(job.id)
         groups = page_groups(pages, self.settings.group_size, separator_pages(job))
         records = {r.custom_id: r for r in self.store.list_requests(job.id)}
@@ -194,11 +187,7 @@ class SyncExtraction:
                     failures.append(outcome.error)  # type: ignore[arg-type]
             self._update_cost(job, attempt)
             answered = len(groups) - len(todo) + start + len(chunk)
-            self.emit(
-                self.store.update_job(
-                    job.id, attempt=attempt, progress=reading(answered / len(groups))
-                )
-            )
+            self.ctx.report(job.id, EXTRACT, answered, len(groups))
             if any(f.kind is ErrorKind.CRITICAL for f in failures):
                 break
         over = next((f for f in failures if isinstance(f, OverBudget)), None)

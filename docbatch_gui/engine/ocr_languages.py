@@ -8,7 +8,7 @@ refuses it as it is typed, and ``docbatch doctor`` names it.
 from __future__ import annotations
 
 from docbatch_gui.domain.messages import Message
-from docbatch_gui.engine.ocr_step import TESSERACT_CODES
+from docbatch_gui.engine.ocr_engines import TESSERACT_CODES
 from docbatch_gui.pipeline.ocr_tesseract import tesseract_languages
 
 

@@ -8,42 +8,21 @@ or the same file dropped again reuses the cache and pays for nothing twice.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from docbatch_gui.domain.messages import coded
 from docbatch_gui.domain.models import Job, OcrRecord, Page
 from docbatch_gui.domain.states import JobState
-from docbatch_gui.engine.context import EngineContext
-from docbatch_gui.engine.job_progress import ocr
+from docbatch_gui.engine.plugins import ocr_reader
+from docbatch_gui.engine.steps import OCR, WEIGHTS, JobContext
 from docbatch_gui.pipeline import words as page_words
-from docbatch_gui.pipeline.formats import stored_kind
-from docbatch_gui.pipeline.isolate import ChildPool
-from docbatch_gui.pipeline.ocr import OcrResult, rotate_jpeg
-from docbatch_gui.pipeline.ocr_run import OcrPage, engine_in_threads, tesseract_in_children
-from docbatch_gui.pipeline.ocr_vision import VisionOcr
+from docbatch_gui.pipeline.ocr import OcrEngineName, OcrResult, rotate_jpeg
+from docbatch_gui.pipeline.ocr_run import OcrPage
 from docbatch_gui.pipeline.render import make_thumbnail
+from docbatch_gui.storage.blobs import BlobStore
 
 log = logging.getLogger(__name__)
-
-#: a file's pages are read in several children only when each gets this many: a
-#: child's start and its share of the file's opening cost about one page's reading
-MIN_PAGES_PER_PART = 2
-TESSERACT_CODES = {"ru": "rus", "en": "eng", "uk": "ukr", "de": "deu"}
-
-
-def tesseract_languages(setting: str) -> str:
-    """``OCR_LANGUAGES`` (ISO codes, "ru,en") in Tesseract's form ("rus+eng")."""
-    codes = [c.strip() for c in setting.split(",") if c.strip()]
-    return "+".join(TESSERACT_CODES.get(c, c) for c in codes)
-
-
-def trusted(record: OcrRecord) -> bool:
-    """A cached Tesseract reading without orientation evidence was made on the small
-    image Claude reads, where OSD turned upright pages over: read the page again."""
-    return record.engine != "tesseract" or bool(record.orientation_note)
 
 
 def word_chars(text: str) -> int:
@@ -61,21 +40,15 @@ def better_text(layer: str, ocr: str) -> tuple[str, bool]:
 
 
 class OcrStep:
-    def __init__(
-        self,
-        context: EngineContext,
-        pool: ChildPool,
-        slots: asyncio.Semaphore | None = None,
-        emit: Callable[[Job], object] | None = None,
-    ) -> None:
-        #: the worker's listener call: the bar moves page by page
-        self.emit = emit or (lambda job: job)
-        self.store = context.store
-        self.blobs = context.blobs
-        self.settings = settings = context.settings
-        self.pool = pool
-        #: OCR_WORKERS, shared by the worker's jobs: how many read pages at once
-        self.slots = slots or asyncio.Semaphore(settings.ocr_workers)
+    """Pages without a usable text layer, read by the ``OCR_ENGINE`` plugin."""
+
+    name = OCR
+    weight = WEIGHTS[OCR]
+
+    def _bind(self, ctx: JobContext) -> None:
+        self.store = ctx.store
+        self.blobs: BlobStore = ctx.blobs
+        self.settings = ctx.settings
 
     def needs_ocr(self, page: Page) -> bool:
         """A page with (almost) no text layer, that was rendered: a page the renderer
@@ -86,13 +59,19 @@ class OcrStep:
             and len(page.text.strip()) < self.settings.ocr_min_text_chars
         )
 
-    async def run(self, job: Job, attempt: int, deadline: float) -> Job:
+    async def run(self, ctx: JobContext, job: Job) -> Job:
+        self._bind(ctx)
         engine = self.settings.ocr_engine
         pages = {p.page_no: p for p in self.store.list_pages(job.id) if self.needs_ocr(p)}
-        if engine == "none" or not pages:
+        if engine == OcrEngineName.NONE.value or not pages:
             return job
+        reader = ocr_reader(engine)
+        attempt = ctx.attempt
         job = self.store.transition(job.id, JobState.OCR, attempt=attempt)
-        cache = {n: r for n, r in self.store.get_ocr(job.sha256, engine).items() if trusted(r)}
+        ctx.emit(job)
+        cache = {
+            n: r for n, r in self.store.get_ocr(job.sha256, engine).items() if reader.trusts(r)
+        }
         for page_no, record in cache.items():
             if page_no in pages:
                 self._apply(pages.pop(page_no), record, cached=True)
@@ -108,15 +87,12 @@ class OcrStep:
         async def on_result(result: OcrResult) -> None:
             page = pages[result.page_no]
             read["pages"] += 1
-            self.emit(
-                self.store.update_job(
-                    job.id, attempt=attempt, progress=ocr(read["pages"], len(todo))
-                )
-            )
+            ctx.report(job.id, OCR, read["pages"], len(todo))
             if result.error:
                 log.warning("job %s page %s: OCR failed: %s", job.id, page.page_no, result.error)
                 self.store.put_pages([replace(page, ocr_engine=engine)])
                 return
+            turned = page.rotation if reader.reads_stored_image else 0
             record = OcrRecord(
                 job.sha256,
                 result.page_no,
@@ -126,80 +102,15 @@ class OcrStep:
                 result.rotation_confidence,
                 result.orientation_note,
                 result.orientation_uncertain,
-                self._words_blob(result, read_turned=page.rotation if engine != "tesseract" else 0),
+                self._words_blob(result, read_turned=turned),
                 result.skew,
             )
             self.store.put_ocr(record)  # cached before anything else can fail
             self._apply(page, record, cached=False)
 
-        if not todo:
-            return job
-        if engine != "tesseract":
-            async with self.slots:
-                await self._read(job, engine, todo, deadline, on_result)
-            return job
-        await self._read_in_parts(job, todo, deadline, on_result)
-        return job
-
-    async def _read_in_parts(
-        self,
-        job: Job,
-        todo: list[OcrPage],
-        deadline: float,
-        on_result: Callable[[OcrResult], Awaitable[None]],
-    ) -> None:
-        """Tesseract on one file's pages in up to ``OCR_WORKERS`` children at once, each
-        a share of the pages (every n-th one, so the file's first pages come first)
-        under one of the worker's OCR slots: a 20-page scan on 2 cores reads in half
-        the time, and jobs together never read more pages at once than the setting.
-        The first part to fail stops the others; every result read is cached."""
-        parts = max(1, min(self.settings.ocr_workers, len(todo) // MIN_PAGES_PER_PART))
-        shares = [todo[index::parts] for index in range(parts)]
-
-        async def part(pages: list[OcrPage]) -> None:
-            async with self.slots:
-                await self._read(job, "tesseract", pages, deadline, on_result)
-
-        tasks = [asyncio.create_task(part(pages)) for pages in shares]
-        try:
-            for finished in asyncio.as_completed(tasks):
-                await finished  # the first failure is raised here
-        finally:
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-
-    async def _read(
-        self,
-        job: Job,
-        engine: str,
-        todo: list[OcrPage],
-        deadline: float,
-        on_result: Callable[[OcrResult], Awaitable[None]],
-    ) -> None:
-        if engine == "tesseract":
-            source = self.blobs.local_path(job.sha256)
-            await tesseract_in_children(
-                todo,
-                pool=self.pool,
-                languages=tesseract_languages(self.settings.ocr_languages),
-                page_timeout=self.settings.ocr_timeout,
-                deadline=deadline,
-                file_name=job.file_name,
-                on_result=on_result,
-                source=str(source) if source else None,
-                source_kind=stored_kind(source) if source else "",
-            )
-        else:
-            vision = VisionOcr(
-                languages=[c.strip() for c in self.settings.ocr_languages.split(",")],
-                credentials_file=self.settings.google_application_credentials,
-                endpoint=self.settings.google_vision_endpoint,
-                timeout=self.settings.ocr_timeout,
-            )
-            await engine_in_threads(
-                todo, vision, workers=self.settings.ocr_workers, on_result=on_result
-            )
+        if todo:
+            await reader.read(ctx, job, todo, on_result)
+        return self.store.get_job(job.id)
 
     def _words_blob(self, result: OcrResult, *, read_turned: int) -> str | None:
         """The blob of the words OCR read, on the page as the file shows it.

@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 from docbatch_gui.domain.errors import DocBatchError, InvalidTransition, UnsupportedInput
@@ -19,15 +18,13 @@ from docbatch_gui.domain.messages import coded
 from docbatch_gui.domain.models import Job, Page
 from docbatch_gui.domain.states import ProcessingMode
 from docbatch_gui.domain.text import printable
-from docbatch_gui.engine.context import EngineContext
 from docbatch_gui.engine.job_log import log_skipped_page
-from docbatch_gui.engine.job_progress import rendering
+from docbatch_gui.engine.steps import PREPARE, WEIGHTS, JobContext
 from docbatch_gui.pipeline.formats import stored_kind
-from docbatch_gui.pipeline.isolate import ChildPool
 from docbatch_gui.pipeline.prepare import run_prepare
 from docbatch_gui.pipeline.render import PrepareTask, RenderedPage
 from docbatch_gui.pipeline.words import as_words, encode
-from docbatch_gui.storage.blobs import sha256_file
+from docbatch_gui.storage.blobs import BlobStore, sha256_file
 
 log = logging.getLogger(__name__)
 
@@ -35,15 +32,18 @@ PAGE_FLUSH_COUNT = 16
 PAGE_FLUSH_SECONDS = 0.5
 
 
-class RenderStep:
-    def __init__(self, context: EngineContext, pool: ChildPool, emit: Callable[[Job], Job]) -> None:
-        self.store = context.store
-        self.blobs = context.blobs
-        self.settings = context.settings
-        self.profile = context.profile
-        self.pool = pool
-        #: the worker's listener call (progress to the CLI and the GUI)
-        self.emit = emit
+class PrepareStep:
+    """The job's pages, rendered (once: a retry reuses whole pages)."""
+
+    name = PREPARE
+    weight = WEIGHTS[PREPARE]
+
+    def _bind(self, ctx: JobContext) -> None:
+        self.ctx = ctx
+        self.store = ctx.store
+        self.blobs = ctx.blobs
+        self.settings = ctx.settings
+        self.profile = ctx.profile
 
     def pages_ready(self, job: Job) -> bool:
         """A retry after an extraction failure reuses the rendered pages."""
@@ -52,7 +52,15 @@ class RenderStep:
         pages = self.store.list_pages(job.id)
         return len(pages) == job.pages and all(p.deliverable for p in pages)
 
-    async def run(self, job: Job, attempt: int, deadline: float) -> None:
+    async def run(self, ctx: JobContext, job: Job) -> Job:
+        self._bind(ctx)
+        if self.pages_ready(job):
+            log.info("job %s: pages already rendered; not rendering again", job.id)
+        else:
+            await self.render(job)
+        return self.store.get_job(job.id)
+
+    async def render(self, job: Job) -> None:
         """Render every page of the job's file in a child, storing pages as they come."""
         self.store.delete_pages(job.id)  # leftovers of an interrupted attempt
         source = self._stored_source(job)
@@ -66,7 +74,7 @@ class RenderStep:
             max_image_pixels=self.settings.max_image_pixels,
             profile_path=self._plan_profile(job),
         )
-        await self._prepare(job, attempt, task, deadline)
+        await self._prepare(job, task)
         self.store.set_pages_deliverable(job.id, True)
 
     def _plan_profile(self, job: Job) -> str:
@@ -78,34 +86,11 @@ class RenderStep:
             return ""
         return str(self.profile.source)
 
-    def stored_source(self, job: Job) -> Path:
-        """The job's bytes on this machine (see ``_stored_source``)."""
-        return self._stored_source(job)
-
     def _stored_source(self, job: Job) -> Path:
-        """The job's bytes on this machine: the stored copy when it is whole, else the
-        file taken again from where it was added (a refused file is never stored, and
-        a damaged copy is replaced), provided it still has the same content."""
-        path = self.blobs.local_path(job.sha256)
-        if path is not None and path.stat().st_size == job.size:
-            return path
-        original = Path(job.source_path)
-        try:
-            same = original.is_file() and sha256_file(original)[0] == job.sha256
-        except OSError:
-            same = False
-        if not same:
-            code = "stored_copy_damaged" if path is not None else "stored_copy_missing"
-            raise UnsupportedInput.coded(
-                code, {"file": job.file_name, "path": job.source_path}, file=job.file_name
-            )
-        self.blobs.put_file(original)  # verified on the way in (a bad copy is replaced)
-        restored = self.blobs.local_path(job.sha256)
-        if restored is None:
-            raise DocBatchError.coded("stored_copy_unwritable", {"file": job.file_name})
-        return restored
+        return stored_source(self.blobs, job)
 
-    async def _prepare(self, job: Job, attempt: int, task: PrepareTask, deadline: float) -> None:
+    async def _prepare(self, job: Job, task: PrepareTask) -> None:
+        ctx, attempt = self.ctx, self.ctx.attempt
         pending: list[Page] = []
         state = {"total": 0, "done": 0, "flushed_at": time.monotonic()}
 
@@ -113,17 +98,12 @@ class RenderStep:
             if pending:
                 self.store.put_pages(pending)
                 pending.clear()
-            total = state["total"] or 1
-            self.emit(
-                self.store.update_job(
-                    job.id, attempt=attempt, progress=rendering(int(state["done"]), int(total))
-                )
-            )
+            ctx.report(job.id, PREPARE, state["done"], state["total"] or 1)
             state["flushed_at"] = time.monotonic()
 
         async def on_count(count: int) -> None:
             state["total"] = count
-            self.emit(self.store.update_job(job.id, attempt=attempt, pages=count))
+            ctx.emit(self.store.update_job(job.id, attempt=attempt, pages=count))
 
         async def on_page(page: RenderedPage) -> None:
             image_sha = self.blobs.put_bytes(page.image) if page.image else None
@@ -160,8 +140,8 @@ class RenderStep:
         try:
             result = await run_prepare(
                 task,
-                deadline,
-                self.pool,
+                ctx.deadline,
+                ctx.child_pool(),
                 on_count=on_count,
                 on_page=on_page,
                 timeout_hint=coded("prepare_job_timeout", seconds=f"{self.settings.job_timeout:g}"),
@@ -198,3 +178,27 @@ def capped_text(job: Job, page_no: int, text: str, limit: int) -> str:
         limit,
     )
     return text[:limit]
+
+
+def stored_source(blobs: BlobStore, job: Job) -> Path:
+    """The job's bytes on this machine: the stored copy when it is whole, else the
+    file taken again from where it was added (a refused file is never stored, and
+    a damaged copy is replaced), provided it still has the same content."""
+    path = blobs.local_path(job.sha256)
+    if path is not None and path.stat().st_size == job.size:
+        return path
+    original = Path(job.source_path)
+    try:
+        same = original.is_file() and sha256_file(original)[0] == job.sha256
+    except OSError:
+        same = False
+    if not same:
+        code = "stored_copy_damaged" if path is not None else "stored_copy_missing"
+        raise UnsupportedInput.coded(
+            code, {"file": job.file_name, "path": job.source_path}, file=job.file_name
+        )
+    blobs.put_file(original)  # verified on the way in (a bad copy is replaced)
+    restored = blobs.local_path(job.sha256)
+    if restored is None:
+        raise DocBatchError.coded("stored_copy_unwritable", {"file": job.file_name})
+    return restored

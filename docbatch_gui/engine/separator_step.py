@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from docbatch_gui.domain.models import Job
-from docbatch_gui.engine.context import EngineContext
+from docbatch_gui.engine.steps import SEPARATE, WEIGHTS, JobContext
 from docbatch_gui.pipeline.separators import Split, page_barcodes, plan_split
 
 
@@ -19,7 +19,17 @@ def separator_pages(job: Job) -> frozenset[int]:
     return frozenset(split.separators) if split else frozenset()
 
 
-async def find_split(ctx: EngineContext, job: Job, attempt: int) -> Job:
+class SeparateStep:
+    """The separator sheets among the rendered pages, found before anything is sent."""
+
+    name = SEPARATE
+    weight = WEIGHTS[SEPARATE]
+
+    async def run(self, ctx: JobContext, job: Job) -> Job:
+        return await find_split(ctx, job)
+
+
+async def find_split(ctx: JobContext, job: Job) -> Job:
     """The job with its split recorded (``Job.split``; None: no separator sheet).
     Off when SEPARATOR_VALUE is empty."""
     value = ctx.settings.separator_value
@@ -38,5 +48,5 @@ async def find_split(ctx: EngineContext, job: Job, attempt: int) -> Job:
     numbers = [p.page_no for p in ctx.store.list_pages(job.id)]
     split = plan_split(codes, numbers, value, ctx.settings.asn_pattern)
     return ctx.store.update_job(
-        job.id, attempt=attempt, split=split.as_dict() if split is not None else None
+        job.id, attempt=ctx.attempt, split=split.as_dict() if split is not None else None
     )

@@ -22,45 +22,39 @@ from docbatch_gui.domain.errors import (
     DocBatchError,
     ErrorKind,
     InvalidTransition,
-    JobTimeout,
     OverBudget,
     StoreBusy,
 )
 from docbatch_gui.domain.messages import coded
-from docbatch_gui.domain.models import Document, Job
+from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState, ProcessingMode
 from docbatch_gui.domain.text import printable
 from docbatch_gui.engine.cancels import discard_canceled, stop_canceled
 from docbatch_gui.engine.context import EngineContext, anthropic_key, sync_client
-from docbatch_gui.engine.data_step import DataStep
-from docbatch_gui.engine.documents import (
-    discard_documents,
-    final_state,
-    finished,
-    store_documents,
-)
-from docbatch_gui.engine.extraction import SyncExtraction
+from docbatch_gui.engine.data_step import DataPagesStep
+from docbatch_gui.engine.documents import CheckStep, StoreStep, discard_documents
+from docbatch_gui.engine.extractors import ExtractionTimeout, ExtractStep
 from docbatch_gui.engine.job_log import (
     ENDED_BADLY,
     log_failure,
     log_retry,
 )
-from docbatch_gui.engine.job_progress import reading
 from docbatch_gui.engine.ocr_step import OcrStep
-from docbatch_gui.engine.render_step import RenderStep
+from docbatch_gui.engine.plugins import extractor
+from docbatch_gui.engine.render_step import PrepareStep
 from docbatch_gui.engine.reservations import Purse
-from docbatch_gui.engine.separator_step import find_split, separator_pages, split_of
+from docbatch_gui.engine.separator_step import SeparateStep
+from docbatch_gui.engine.steps import BAR, SEPARATE, JobBar, JobContext, Step, run_steps
 from docbatch_gui.outbound.webhook import sender_for
 from docbatch_gui.pipeline.isolate import ChildPool
-from docbatch_gui.pipeline.offline_run import extract_in_child, offline_pages
 from docbatch_gui.pipeline.prepare import ChildDied, PrepareTimeout, prepare_pool
-from docbatch_gui.pipeline.separators import split_documents
 from docbatch_gui.storage.health import storage_error
-from docbatch_gui.storage.job_patch import JobPatch
 
 if TYPE_CHECKING:  # importing the SDK costs two seconds; only sync mode needs it
     from docbatch_gui.engine.budget import BudgetGate
     from docbatch_gui.llm.claude import ClaudeSync
+
+from docbatch_gui.storage.job_patch import JobPatch
 
 log = logging.getLogger(__name__)
 
@@ -76,10 +70,6 @@ LOCAL_MODES = frozenset({ProcessingMode.OFFLINE.value, ProcessingMode.DATA.value
 CANCEL_POLL_S = 0.25
 
 JobListener = Callable[[Job], object]  # what a listener returns is ignored
-
-
-class ExtractionTimeout(JobTimeout):
-    """Extraction ran past the job's deadline (a slow or dripping API)."""
 
 
 class LocalWorker:
@@ -230,6 +220,8 @@ class LocalWorker:
             return None  # still queued: the next pass takes it
         if job is None:
             return None
+        if job.progress:  # a new attempt redoes its steps: its bar starts again
+            job = self.store.update_job(job.id, attempt=job.attempts, progress=0.0)
         self.emit(job)
         attempt = job.attempts
         try:
@@ -360,57 +352,35 @@ class LocalWorker:
 
     async def _run(self, job: Job, attempt: int, deadline: float, prepare_only: bool) -> Job:
         assert self._pool is not None, "process() runs inside opened()"
-        if job.mode == ProcessingMode.DATA:
-            return await DataStep(self.context, self._pool, self.emit).run(job, attempt, deadline)
-        render = RenderStep(self.context, self._pool, self.emit)
-        if render.pages_ready(job):
-            log.info("job %s: pages already rendered; not rendering again", job.id)
-        else:
-            await render.run(job, attempt, deadline)
-        job = self.emit(
-            await OcrStep(self.context, self._pool, self._ocr_slots, self.emit).run(
-                self.store.get_job(job.id), attempt, deadline
-            )
+        whole = pipeline_for(job)
+        steps = whole
+        if prepare_only:  # the batch engine extracts, checks and stores
+            names = [step.name for step in whole]
+            steps = whole[: names.index(SEPARATE) + 1] if SEPARATE in names else whole
+        ctx = JobContext(
+            self.context,
+            attempt,
+            deadline,
+            self.emit,
+            pool=self._pool,
+            ocr_slots=self._ocr_slots,
+            claude=self.claude,
+            purse=self.purse,
+            bar=BAR if job.mode == ProcessingMode.BATCH.value else JobBar.of(whole),
         )
-        job = await find_split(self.context, job, attempt)  # before anything is sent
-        if prepare_only:
-            return self.store.get_job(job.id)
-        job = self.emit(
-            self.store.transition(
-                job.id, JobState.EXTRACTING, attempt=attempt, progress=reading(0.0)
-            )
-        )
-        extracted = split_documents(
-            job.id, await self._extract(job, attempt, deadline), split_of(job)
-        )
-        self.store.transition(job.id, JobState.BUILDING, attempt=attempt)
-        documents = store_documents(self.context, job.id, extracted)
-        final = final_state(documents)
-        job = self.store.transition(job.id, final, attempt=attempt, progress=1.0)
-        return self.emit(finished(self.context, job))
+        return await run_steps(ctx, job, steps)
 
-    async def _extract(self, job: Job, attempt: int, deadline: float) -> list[Document]:
-        if job.mode == ProcessingMode.SYNC.value:
-            if self.claude is None:
-                raise DocBatchError.coded("sync_needs_key", {"file": job.file_name})
-            extraction = SyncExtraction(self.context, self.claude, self.purse, self.emit).extract(
-                job, attempt
-            )
-            try:  # the SDK's timeout is per read: a server dripping bytes never trips it
-                return await asyncio.wait_for(extraction, max(0.1, deadline - time.monotonic()))
-            except TimeoutError:
-                raise ExtractionTimeout.coded(
-                    "claude_job_timeout",
-                    {"file": job.file_name, "seconds": f"{self.settings.job_timeout:g}"},
-                ) from None
-        sheets = separator_pages(job)  # never read as a document
-        pages = offline_pages(
-            [p for p in self.store.list_pages(job.id) if p.page_no not in sheets], self.blobs.read
-        )
-        assert self._pool is not None, "process() runs inside opened()"
-        return await extract_in_child(
-            self._pool, job.id, job.file_name, pages, self.profile, deadline
-        )
+
+def pipeline_for(job: Job) -> list[Step]:
+    """The steps the worker takes a job through, by its mode. A batch job stops
+    after ``separate``: the batch engine extracts its documents (``batch``), then
+    runs the same check and store steps, on the same bar (``steps.BAR``)."""
+    if job.mode == ProcessingMode.DATA.value:
+        return [DataPagesStep(), ExtractStep(extractor(job.mode)), CheckStep(), StoreStep()]
+    front: list[Step] = [PrepareStep(), OcrStep(), SeparateStep()]
+    if job.mode == ProcessingMode.BATCH.value:
+        return front
+    return [*front, ExtractStep(extractor(job.mode)), CheckStep(), StoreStep()]
 
 
 async def run_job(
@@ -429,7 +399,8 @@ async def run_job(
     jobs running at once, and the run's Claude client. A Celery task passes none: the
     job gets a worker of its own, opened for it alone, with a sync-mode client when
     its mode needs one, all closed when it ends. None if another worker claimed the
-    job first.
+    job first. ``budget_run``: the admitted run a Celery task's paid requests count
+    against (the dispatcher's run cap).
     """
     if worker is not None:
         return await worker.process(job_id, prepare_only=prepare_only)

@@ -1,5 +1,5 @@
 """What a job's row says while it runs and after it failed: the bar only moves
-forward through rendering, OCR and reading (no "Reading 90%" for the whole request),
+forward through the steps' declared weights (no "Reading 90%" for the whole request),
 and a failed job's reason does not promise a retry nobody will make."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import JobState
-from docbatch_gui.engine.job_progress import READ, RENDERED, reading
+from docbatch_gui.engine.steps import BAR, EXTRACT, PREPARE, SEPARATE
 from docbatch_gui.settings.model import Settings
 from tests.conftest import SAMPLES
 from tests.fakes.anthropic_server import FakeAnthropic
@@ -31,10 +31,10 @@ def test_the_bar_moves_forward_through_each_step(claude_settings: Settings) -> N
         app.close()
     values = [p for _, p in seen]
     assert values == sorted(values), seen  # never backwards
-    assert (JobState.PREPARING, RENDERED) in seen  # every page rendered: its share only
+    assert (JobState.PREPARING, BAR.done(PREPARE)) in seen  # every page rendered: its share
     reading_values = [p for s, p in seen if s is JobState.EXTRACTING]
-    assert reading_values[0] == reading(0.0) < 0.9, seen
-    assert READ in reading_values  # the request answered, before the job is built
+    assert reading_values[0] == BAR.done(SEPARATE) < 0.9, seen
+    assert BAR.done(EXTRACT) in reading_values  # the request answered, before the build
     assert seen[-1][1] == 1.0
 
 

@@ -203,7 +203,10 @@ def test_osd_answers_are_decided_with_a_margin(
 def test_a_cached_reading_without_orientation_evidence_is_read_again() -> None:
     """Readings made on the small image (before OSD read at 300 dpi) carry no note."""
     from docbatch_gui.domain.models import OcrRecord
-    from docbatch_gui.engine.ocr_step import trusted
+    from docbatch_gui.engine.plugins import ocr_reader
+
+    def trusted(record: OcrRecord) -> bool:
+        return ocr_reader(record.engine).trusts(record)
 
     assert not trusted(OcrRecord("s", 1, "tesseract", "garbage", 180, 0.14))
     assert not trusted(OcrRecord("s", 1, "tesseract", "text", 0, 1.0))
