@@ -15,10 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from decimal import Decimal
 from pathlib import Path, PurePath
-from typing import Any, Literal
-
-from openpyxl import Workbook
-from openpyxl.cell import WriteOnlyCell
+from typing import TYPE_CHECKING, Any, Literal
 
 from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.domain.models import Document, Job
@@ -27,6 +24,9 @@ from docbatch_gui.outbound.layouts import Layout
 from docbatch_gui.outbound.lines import SHEET_NAMES, as_number, default_columns, line_table, title
 from docbatch_gui.pipeline.profile import Profile
 from docbatch_gui.registry.exporter import AMOUNT_FORMAT, DATE_FORMAT, escape_cell, header
+
+if TYPE_CHECKING:
+    from openpyxl import Workbook
 
 StateFilter = Literal["done", "needs_review", "all"]
 FORMATS = (".xlsx", ".csv", ".json")
@@ -196,6 +196,10 @@ def _write_xlsx(
     profile: Profile,
     options: ExportOptions,
 ) -> None:
+    # deferred: 0.4 s of the window's first show (openpyxl imports numpy, lxml, PIL)
+    from openpyxl import Workbook
+    from openpyxl.cell import WriteOnlyCell
+
     cells = _Cells(profile, options.language)
     workbook = Workbook(write_only=True)
     sheet = workbook.create_sheet("Документы" if options.language == "ru" else "Documents")
@@ -230,6 +234,9 @@ def _write_lines_sheet(
     options: ExportOptions,
 ) -> None:
     """The sheet of lines: one row per line, tied to its document."""
+    # deferred: 0.4 s of the window's first show (openpyxl imports numpy, lxml, PIL)
+    from openpyxl.cell import WriteOnlyCell
+
     columns = layout.lines or default_columns(profile)
     sheet = workbook.create_sheet(SHEET_NAMES.get(options.language, SHEET_NAMES["en"]))
     titles = [title(c, profile, options.language) for c in columns]

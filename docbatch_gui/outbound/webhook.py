@@ -32,9 +32,8 @@ import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import httpx
 from tenacity import (
     AsyncRetrying,
     RetryError,
@@ -49,6 +48,9 @@ from docbatch_gui.domain.said import cause, say
 from docbatch_gui.outbound.outbox import Message, Outbox
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.settings.secrets import keyring_secret
+
+if TYPE_CHECKING:
+    import httpx
 
 __all__ = ["Message", "Outbox", "deliver_pending", "outbox_for", "sender_for", "sign", "verify"]
 
@@ -114,6 +116,9 @@ class DeliveryRefused(Exception):
 def _retried(exc: BaseException) -> bool:
     if isinstance(exc, DeliveryRefused):
         return exc.status >= 500 or exc.status in _RETRIED_STATUS
+    # deferred: 0.25 s of the window's first show (httpx imports rich, click, pygments)
+    import httpx
+
     return isinstance(exc, httpx.TransportError | TimeoutError)
 
 
@@ -189,6 +194,9 @@ def post(message: Message, url: str, secret: str | None, settings: Settings) -> 
 
 
 def _client(settings: Settings) -> httpx.AsyncClient:
+    # deferred: 0.25 s of the window's first show (httpx imports rich, click, pygments)
+    import httpx
+
     return httpx.AsyncClient(
         timeout=settings.webhook_timeout,
         limits=httpx.Limits(max_connections=CONCURRENT_DELIVERIES),
@@ -231,6 +239,9 @@ async def _deliver_one(
     client: httpx.AsyncClient, outbox: Outbox, message: Message, url: str, secret: str | None,
     settings: Settings,
 ) -> bool:  # fmt: skip
+    # deferred: 0.25 s of the window's first show (httpx imports rich, click, pygments)
+    import httpx
+
     try:
         tries = await _post(client, message, url, secret, settings)
     except (httpx.HTTPError, DeliveryRefused, RetryError, TimeoutError) as exc:
@@ -253,6 +264,9 @@ def _event(event: str) -> dict[str, Any]:
 
 def _described(exc: BaseException) -> str:
     """Why a delivery failed, kept with the failed message: coded, so the log words it."""
+    # deferred: 0.25 s of the window's first show (httpx imports rich, click, pygments)
+    import httpx
+
     if isinstance(exc, httpx.TimeoutException | TimeoutError):
         return english("log_webhook_no_answer")
     if isinstance(exc, httpx.ConnectError):
