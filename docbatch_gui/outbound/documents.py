@@ -198,6 +198,8 @@ def _write_xlsx(
 ) -> None:
     # deferred: 0.4 s of the window's first show (openpyxl imports numpy, lxml, PIL)
     from openpyxl import Workbook
+
+    # deferred: openpyxl, as above
     from openpyxl.cell import WriteOnlyCell
 
     cells = _Cells(profile, options.language)

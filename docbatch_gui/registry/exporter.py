@@ -149,8 +149,14 @@ def header(sheet: WriteOnlySheet, names: Sequence[str], widths: Sequence[int]) -
     the first row: write-only sheets take them only then)."""
     # deferred: 0.4 s of the window's first show (openpyxl imports numpy, lxml, PIL)
     from openpyxl.cell import WriteOnlyCell
+
+    # deferred: openpyxl, as above
     from openpyxl.styles import Font
+
+    # deferred: openpyxl, as above
     from openpyxl.utils import get_column_letter
+
+    # deferred: openpyxl, as above
     from openpyxl.worksheet.worksheet import Worksheet
 
     # A write-only sheet gets column_dimensions and auto_filter from Worksheet._setup,
