@@ -197,11 +197,20 @@ async def measure_stalls(
     feeder.start()
     while feeder.is_alive():
         await asyncio.sleep(0.05)
-    await asyncio.sleep(0.3)  # the last coalesced batch
+    # the last batches, handed over in slices: wait for them, not for a fixed time
+    deadline = time.monotonic() + 30
+    while not _all_done(window) and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
     lateness = ticker.stop()
-    shown = window.queue_tab.model.jobs()
-    assert all(j.state is JobState.DONE for j in shown), "not every update reached the model"
+    assert _all_done(window), "not every update reached the model"
     return lateness, ticker.cpu_ms
+
+
+def _all_done(window: object) -> bool:
+    from docbatch_gui._qt.window import MainWindow
+
+    assert isinstance(window, MainWindow)
+    return all(j.state is JobState.DONE for j in window.queue_tab.model.jobs())
 
 
 async def measure_load(window: object, rows: int) -> float:
