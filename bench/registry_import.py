@@ -2,22 +2,28 @@
 
 The workbook comes from ``scripts/big_registry.py`` (raw sheet XML: openpyxl's writer
 would dominate the run), with text, dd.mm.yyyy dates, Excel serial dates and amounts
-like "1 234,56". The import is the real one (``RegistryService.import_registry``:
+like "1 234,56"; it is written once per size and kept in ``--cache`` (named by the
+size and the generator's own hash, so a changed generator writes it again): writing
+it costs about 5 s of CPU, which every run at every stop would pay again. The import
+is the real one (``RegistryService.import_registry``:
 archive check, sheet scan, calamine or openpyxl, three views per row, chunks of 500
 into SQLite). Peak RSS is sampled in a thread while it runs, of this process and its
 children together (calamine parses in a child process on Linux); the CPU time, the
 children's included, is printed too, as the wall time on a shared machine grows with
 everyone else's work.
 
-Run: ``.venv/bin/python bench/registry_import.py [--rows 100000]``. The last line is JSON.
+Run: ``.venv/bin/python bench/registry_import.py [--rows 100000] [--cache DIR]``. The last
+line is JSON.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
 import json
 import os
+import shutil
 import sys
 import tempfile
 import threading
@@ -34,6 +40,22 @@ from docbatch_gui.storage.sqlite import SQLiteStore  # noqa: E402
 from scripts.big_registry import write_big_registry  # noqa: E402
 
 COLUMNS = 20
+#: where the generated workbooks are kept between runs
+CACHE = Path(tempfile.gettempdir()) / "docbatch-bench-registry"
+
+
+def workbook(cache: Path, rows: int, columns: int) -> Path:
+    """The bench's workbook of ``rows`` x ``columns``: from the cache, else written there
+    (under a temporary name first, so a run killed mid-write leaves no half workbook)."""
+    generator = (ROOT / "scripts" / "big_registry.py").read_bytes()
+    tag = hashlib.sha256(generator).hexdigest()[:12]
+    path = cache / f"registry-{rows}x{columns}-{tag}.xlsx"
+    if not path.exists():
+        cache.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(f".{os.getpid()}.part")
+        write_big_registry(partial, rows, columns)
+        partial.replace(path)
+    return path
 
 
 def _cpu() -> float:
@@ -45,12 +67,13 @@ def _cpu() -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=100_000)
+    parser.add_argument("--cache", type=Path, default=CACHE, help="where workbooks are kept")
     args = parser.parse_args()
     config = {"mapping": {"number": "A", "date": "B", "amount": "C", "counterparty": "D"},
               "required_column_index": "A"}  # fmt: skip
     with tempfile.TemporaryDirectory() as tmp:
-        book = Path(tmp) / "registry.xlsx"
-        write_big_registry(book, args.rows, COLUMNS)
+        book = Path(tmp) / "registry.xlsx"  # a copy: the import reads it as an operator's
+        shutil.copyfile(workbook(args.cache, args.rows, COLUMNS), book)
         size_mb = book.stat().st_size / 2**20
         store = SQLiteStore(Path(tmp) / "db.sqlite3")
         process = psutil.Process()

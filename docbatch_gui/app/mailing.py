@@ -42,7 +42,7 @@ from docbatch_gui.sources.mail_message import (
     ledger_key,
     read_letter,
 )
-from docbatch_gui.sources.yadisk import safe_name
+from docbatch_gui.system.names import safe_name
 
 log = logging.getLogger(__name__)
 

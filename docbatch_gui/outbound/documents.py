@@ -15,10 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from decimal import Decimal
 from pathlib import Path, PurePath
-from typing import Any, Literal
-
-from openpyxl import Workbook
-from openpyxl.cell import WriteOnlyCell
+from typing import TYPE_CHECKING, Any, Literal
 
 from docbatch_gui.config.profile import Profile
 from docbatch_gui.domain.errors import ConfigError
@@ -29,6 +26,9 @@ from docbatch_gui.outbound.layouts import Layout
 from docbatch_gui.outbound.lines import as_number, default_columns, line_table, sheet_name, title
 from docbatch_gui.outbound.text_values import date_text, number_text
 from docbatch_gui.registry.exporter import AMOUNT_FORMAT, DATE_FORMAT, escape_cell, header
+
+if TYPE_CHECKING:
+    from openpyxl import Workbook
 
 StateFilter = Literal["done", "needs_review", "all"]
 FORMATS = (".xlsx", ".csv", ".json")
@@ -201,6 +201,12 @@ def _write_xlsx(
     profile: Profile,
     options: ExportOptions,
 ) -> None:
+    # deferred: 0.4 s of the window's first show (openpyxl imports numpy, lxml, PIL)
+    from openpyxl import Workbook
+
+    # deferred: openpyxl, as above
+    from openpyxl.cell import WriteOnlyCell
+
     cells = _Cells(profile, options.language)
     workbook = Workbook(write_only=True)
     sheet = workbook.create_sheet("Документы" if options.language == "ru" else "Documents")
@@ -235,6 +241,9 @@ def _write_lines_sheet(
     options: ExportOptions,
 ) -> None:
     """The sheet of lines: one row per line, tied to its document."""
+    # deferred: 0.4 s of the window's first show (openpyxl imports numpy, lxml, PIL)
+    from openpyxl.cell import WriteOnlyCell
+
     columns = layout.lines or default_columns(profile)
     sheet = workbook.create_sheet(sheet_name(options.language))
     titles = [title(c, profile, options.language) for c in columns]

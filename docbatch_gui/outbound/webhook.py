@@ -32,15 +32,7 @@ import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
-
-import httpx
-from tenacity import (
-    AsyncRetrying,
-    RetryError,
-    retry_if_exception,
-    stop_after_attempt,
-    wait_exponential,
-)
+from typing import TYPE_CHECKING
 
 from docbatch_gui.domain import messages
 from docbatch_gui.domain.messages import coded
@@ -48,6 +40,9 @@ from docbatch_gui.domain.models import Document, Job
 from docbatch_gui.outbound.outbox import Message, Outbox
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.settings.secrets import keyring_secret
+
+if TYPE_CHECKING:
+    import httpx
 
 __all__ = ["Message", "Outbox", "deliver_pending", "outbox_for", "sender_for", "sign", "verify"]
 
@@ -113,6 +108,9 @@ class DeliveryRefused(Exception):
 def _retried(exc: BaseException) -> bool:
     if isinstance(exc, DeliveryRefused):
         return exc.status >= 500 or exc.status in _RETRIED_STATUS
+    # deferred: 0.25 s of the window's first show (httpx imports rich, click, pygments)
+    import httpx
+
     return isinstance(exc, httpx.TransportError | TimeoutError)
 
 
@@ -162,12 +160,15 @@ async def _post(
     client: httpx.AsyncClient, message: Message, url: str, secret: str | None, settings: Settings
 ) -> int:
     """Send one message, retried; returns the tries it took. Raises the last error."""
+    # deferred: 0.05 s of the window's first show (tenacity), paid at the first delivery
+    import tenacity
+
     body = json.dumps(message.body, ensure_ascii=False).encode()
     tries = 0
-    retrying = AsyncRetrying(
-        stop=stop_after_attempt(settings.webhook_attempts),
-        wait=wait_exponential(multiplier=WAIT_UNIT, max=60),
-        retry=retry_if_exception(_retried),
+    retrying = tenacity.AsyncRetrying(
+        stop=tenacity.stop_after_attempt(settings.webhook_attempts),
+        wait=tenacity.wait_exponential(multiplier=WAIT_UNIT, max=60),
+        retry=tenacity.retry_if_exception(_retried),
         reraise=True,
     )
     async for attempt in retrying:
@@ -188,6 +189,9 @@ def post(message: Message, url: str, secret: str | None, settings: Settings) -> 
 
 
 def _client(settings: Settings) -> httpx.AsyncClient:
+    # deferred: 0.25 s of the window's first show (httpx imports rich, click, pygments)
+    import httpx
+
     return httpx.AsyncClient(
         timeout=settings.webhook_timeout,
         limits=httpx.Limits(max_connections=CONCURRENT_DELIVERIES),
@@ -230,9 +234,15 @@ async def _deliver_one(
     client: httpx.AsyncClient, outbox: Outbox, message: Message, url: str, secret: str | None,
     settings: Settings,
 ) -> bool:  # fmt: skip
+    # deferred: 0.25 s of the window's first show (httpx imports rich, click, pygments)
+    import httpx
+
+    # deferred: 0.05 s of the window's first show (tenacity)
+    import tenacity
+
     try:
         tries = await _post(client, message, url, secret, settings)
-    except (httpx.HTTPError, DeliveryRefused, RetryError, TimeoutError) as exc:
+    except (httpx.HTTPError, DeliveryRefused, tenacity.RetryError, TimeoutError) as exc:
         why = _described(exc)
         outbox.give_up(message, settings.webhook_attempts, why.english)
         log.warning(
@@ -251,6 +261,9 @@ async def _deliver_one(
 
 def _described(exc: BaseException) -> messages.Message:
     """Why a delivery failed, kept with the failed message: coded, so the log words it."""
+    # deferred: 0.25 s of the window's first show (httpx imports rich, click, pygments)
+    import httpx
+
     if isinstance(exc, httpx.TimeoutException | TimeoutError):
         return coded("log_webhook_no_answer")
     if isinstance(exc, httpx.ConnectError):

@@ -20,7 +20,6 @@ import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from openpyxl.utils import column_index_from_string, get_column_letter
 from pydantic import (
     BaseModel,
     BeforeValidator,
@@ -57,6 +56,9 @@ def column_index(value: str | int) -> int:
     elif isinstance(value, str) and value.strip().isdigit():
         index = int(value.strip())
     elif isinstance(value, str) and _LETTERS_RE.match(value.strip()):
+        # deferred: 0.4 s of the window's first show (openpyxl imports numpy, lxml, PIL)
+        from openpyxl.utils import column_index_from_string
+
         try:
             index = column_index_from_string(value.strip().upper()) - 1
         except ValueError:  # three letters past XFD
@@ -72,6 +74,9 @@ def column_index(value: str | int) -> int:
 
 def column_letter(index: int) -> str:
     """Inverse of :func:`column_index` for 0-based ints (26 → "AA")."""
+    # deferred: 0.4 s of the window's first show (openpyxl imports numpy, lxml, PIL)
+    from openpyxl.utils import get_column_letter
+
     return get_column_letter(index + 1)
 
 

@@ -17,12 +17,6 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from openpyxl import Workbook
-from openpyxl.cell import WriteOnlyCell
-from openpyxl.styles import Font
-from openpyxl.utils import get_column_letter
-from openpyxl.worksheet.worksheet import Worksheet
-
 from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.progress import CancelToken, ProgressSink, raise_if_canceled, report
 from docbatch_gui.domain.registry import RegistryRowRecord, SearchResult
@@ -142,6 +136,9 @@ def typed(sheet: WriteOnlySheet, value: Any, number_format: str | None = None) -
             number_format = None
     if number_format is None or value is None:
         return value
+    # deferred: 0.4 s of the window's first show (openpyxl imports numpy, lxml, PIL)
+    from openpyxl.cell import WriteOnlyCell
+
     cell = WriteOnlyCell(sheet, value=value)
     cell.number_format = number_format
     return cell
@@ -150,6 +147,18 @@ def typed(sheet: WriteOnlySheet, value: Any, number_format: str | None = None) -
 def header(sheet: WriteOnlySheet, names: Sequence[str], widths: Sequence[int]) -> None:
     """A bold, frozen, filterable first row, and readable column widths (set before
     the first row: write-only sheets take them only then)."""
+    # deferred: 0.4 s of the window's first show (openpyxl imports numpy, lxml, PIL)
+    from openpyxl.cell import WriteOnlyCell
+
+    # deferred: openpyxl, as above
+    from openpyxl.styles import Font
+
+    # deferred: openpyxl, as above
+    from openpyxl.utils import get_column_letter
+
+    # deferred: openpyxl, as above
+    from openpyxl.worksheet.worksheet import Worksheet
+
     # A write-only sheet gets column_dimensions and auto_filter from Worksheet._setup,
     # which it borrows; types-openpyxl leaves them out of WriteOnlyWorksheet.
     layout = cast(Worksheet, sheet)
@@ -214,6 +223,9 @@ def write_export(
     written = 0
     # a missing or read-only folder fails here, before openpyxl holds open streams
     with atomic_output(Path(out)) as partial:
+        # deferred: 0.4 s of the window's first show (openpyxl imports numpy, lxml, PIL)
+        from openpyxl import Workbook
+
         workbook = Workbook(write_only=True)
         words = EXPORT_WORDS.get(language, EXPORT_WORDS["ru"])
         sheet = workbook.create_sheet(words.sheet)

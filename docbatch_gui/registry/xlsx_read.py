@@ -27,7 +27,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import openpyxl
 import python_calamine
 
 from docbatch_gui.domain.messages import coded
@@ -102,6 +101,9 @@ def open_openpyxl(
         source = Path(tmp_name)
         stack.callback(lambda: source.unlink(missing_ok=True))
         strip_autofilters(path, source, {member})
+    # deferred: 0.4 s of the window's first show (openpyxl imports numpy, lxml, PIL)
+    import openpyxl
+
     try:
         workbook = openpyxl.load_workbook(source, read_only=True, data_only=True)
         stack.callback(workbook.close)

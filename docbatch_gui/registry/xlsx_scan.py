@@ -30,8 +30,6 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import IO
 
-from openpyxl.utils import column_index_from_string
-
 __all__ = ["SheetScan", "scan_sheet", "strip_autofilters"]
 
 _CHUNK = 1 << 20
@@ -172,6 +170,9 @@ def _count_formulas(region: bytes, state: _FormulaState, prefix: bytes = b"") ->
 
 
 def _cell_ref(letters: bytes, digits: bytes) -> tuple[int, int]:
+    # deferred: 0.4 s of the window's first show (openpyxl imports numpy, lxml, PIL)
+    from openpyxl.utils import column_index_from_string
+
     return column_index_from_string(letters.decode().upper()) - 1, int(digits)
 
 
@@ -230,6 +231,9 @@ class _Scanner:
             return
         wider = _wider_than(pat.cell_start, columns)
         if wider.search(region):
+            # deferred: 0.4 s of the window's first show (openpyxl imports numpy, lxml, PIL)
+            from openpyxl.utils import column_index_from_string
+
             try:
                 found = {letters.upper() for letters in wider.findall(region)}
                 widest = max(column_index_from_string(x.decode()) for x in found)

@@ -6,13 +6,10 @@ from __future__ import annotations
 import html
 import io
 
-import pymupdf
-
 from docbatch_gui.sources.mail_message import Letter
 
-#: A4 in points, with a 2 cm margin
-_PAGE = pymupdf.paper_rect("a4")
-_BOX = pymupdf.Rect(57, 57, _PAGE.width - 57, _PAGE.height - 57)
+#: the margin on A4, in points (2 cm)
+_MARGIN = 57
 #: the most text put on pages; a longer body is cut (what follows is rarely the invoice)
 MAX_CHARS = 20_000
 MAX_PAGES = 5
@@ -20,6 +17,11 @@ MAX_PAGES = 5
 
 def body_pdf(letter: Letter) -> bytes:
     """The sender, subject, date and body text on A4 pages (at most ``MAX_PAGES``)."""
+    # deferred: 0.7 s of the window's first show (pymupdf imports pymupdf4llm and onnxruntime)
+    import pymupdf
+
+    page = pymupdf.paper_rect("a4")
+    box = pymupdf.Rect(_MARGIN, _MARGIN, page.width - _MARGIN, page.height - _MARGIN)
     head = "".join(
         f"<p><b>{html.escape(label)}:</b> {html.escape(value)}</p>"
         for label, value in (
@@ -33,8 +35,8 @@ def body_pdf(letter: Letter) -> bytes:
     buffer = io.BytesIO()
     writer = pymupdf.DocumentWriter(buffer)
     for _ in range(MAX_PAGES):
-        device = writer.begin_page(_PAGE)
-        more, _filled = story.place(_BOX)
+        device = writer.begin_page(page)
+        more, _filled = story.place(box)
         story.draw(device)
         writer.end_page()
         if not more:

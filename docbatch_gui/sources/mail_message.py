@@ -31,7 +31,7 @@ from typing import Any
 
 from docbatch_gui.domain.errors import UnsupportedInput
 from docbatch_gui.pipeline.archives import ZipLimits, open_zip
-from docbatch_gui.sources.yadisk import safe_name
+from docbatch_gui.system.names import safe_name
 
 #: the extensions taken from mail (what intake reads, with XML and ЭДО archives)
 MAIL_EXTENSIONS = frozenset({".pdf", ".tif", ".tiff", ".jpg", ".jpeg", ".png", ".xml", ".zip"})

@@ -36,7 +36,7 @@ import httpx
 from docbatch_gui.domain.errors import JobTimeout
 from docbatch_gui.domain.progress import Canceled, CancelToken, ProgressSink, report
 from docbatch_gui.pipeline.formats import SUPPORTED_EXTENSIONS
-from docbatch_gui.system.names import portable_name
+from docbatch_gui.system.names import safe_name
 
 PAGE = 100
 TIMEOUT = httpx.Timeout(30.0, connect=10.0)
@@ -72,13 +72,6 @@ class Outcome:
 
     paths: list[Path] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
-
-
-def safe_name(name: str) -> str:
-    """One harmless file name: last path part, no control characters, no leading dot,
-    and one that Windows takes too (``system.names``: no ``a:b.pdf``, ``CON``, trailing
-    dots): the download is stored under it, and the queue shows it."""
-    return portable_name(portable_name(name).lstrip("."))
 
 
 def is_public(source: str) -> bool:

@@ -18,7 +18,7 @@ import re
 import sys
 from pathlib import Path
 
-__all__ = ["check_writable_name", "name_problem", "portable_name"]
+__all__ = ["check_writable_name", "name_problem", "portable_name", "safe_name"]
 
 _DEVICES = frozenset(
     {"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"}
@@ -64,6 +64,13 @@ def portable_name(name: str, fallback: str = "file") -> str:
     if not base or base in (".", ".."):
         return fallback
     return f"_{base}" if _device(base) else base
+
+
+def safe_name(name: str) -> str:
+    """One harmless file name for what came from outside (a download, a mail's
+    attachment or subject): last path part, no control characters, no leading dot,
+    and one that Windows takes too (no ``a:b.pdf``, ``CON``, trailing dots)."""
+    return portable_name(portable_name(name).lstrip("."))
 
 
 def check_writable_name(path: Path, platform: str | None = None) -> None:
