@@ -64,9 +64,27 @@ def extract(pot: Path = POT) -> Path:
         "extract", "-F", str(ROOT / "babel.cfg"), *keywords,
         # file names without line numbers: a string moving in its file changes nothing
         "--add-location=file", "--sort-by-file", "--project=DocBatch",
+        # Babel skips folders starting with "_" by default: that would skip _qt
+        "--ignore-dirs", ".* __pycache__",
         "-o", str(pot), "--input-dirs", PACKAGE,
     )  # fmt: skip
     return pot
+
+
+def _drop_percent_flags(po: Path) -> None:
+    """DocBatch words with ``str.format`` (named braces); a ``%`` in its text is a percent
+    sign. Babel flags such a text ``python-format`` whenever it writes the file, and
+    ``msgfmt -c`` then refuses a translation whose ``%`` is not a %-directive
+    ("{sure}% и выше"): the flag goes, after Babel wrote the file."""
+    lines = []
+    for line in po.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#,"):
+            flags = [f.strip() for f in line[2:].split(",") if f.strip() != "python-format"]
+            if not flags:
+                continue
+            line = "#, " + ", ".join(flags)
+        lines.append(line)
+    po.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def update(pot: Path) -> None:
@@ -78,6 +96,7 @@ def update(pot: Path) -> None:
             "update", "-i", str(pot), "-o", str(po_path(language)), "-l", language,
             "-D", DOMAIN, "--ignore-obsolete", "--ignore-pot-creation-date",
         )  # fmt: skip
+        _drop_percent_flags(po_path(language))
 
 
 def compile_all() -> None:
