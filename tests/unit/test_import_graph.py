@@ -10,6 +10,7 @@ hidden by an import moved into a function, is found here. Imports under
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +27,13 @@ class Import:
     imported: str
     line: int
     in_function: bool
+
+
+@functools.cache
+def _source(path: Path) -> tuple[list[str], ast.Module]:
+    """A module's lines and syntax tree, read once for every test here."""
+    text = path.read_text(encoding="utf-8")
+    return text.splitlines(), ast.parse(text, str(path))
 
 
 def module_name(path: Path) -> str:
@@ -69,8 +77,7 @@ def _resolve(module: str, path: Path, node: ast.ImportFrom) -> str:
 def imports_of(module: str, path: Path, known: set[str]) -> Iterator[Import]:
     """Each import of a ``docbatch_gui`` module, by the module it names: ``from a import b``
     is an import of ``a.b`` when that is a module, else of ``a``."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-    for node, in_function in _walk(tree, False):
+    for node, in_function in _walk(_source(path)[1], False):
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
         else:
@@ -207,8 +214,7 @@ def function_level_imports() -> Iterator[tuple[Path, int, str]]:
     """Each run of imports inside a function: its first line and the comment there
     (on that line or the comment lines above it), which speaks for the whole run."""
     for path in sorted(PACKAGE.rglob("*.py")):
-        lines = path.read_text(encoding="utf-8").splitlines()
-        tree = ast.parse("\n".join(lines), str(path))
+        lines, tree = _source(path)
         for statement in _import_groups(tree, False):
             note = _comment_above(lines, statement.lineno)
             yield path, statement.lineno, note[note.find(DEFERRED) :] if DEFERRED in note else ""
