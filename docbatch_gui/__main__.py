@@ -20,7 +20,6 @@ def main() -> int:
     except MissingExtra as exc:
         print(f"docbatch-gui: {exc} (the CLI, docbatch, works without it)", file=sys.stderr)
         return 2
-
     return gui_main()
 
 

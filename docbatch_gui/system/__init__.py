@@ -16,7 +16,7 @@ the package for them):
 Each public module picks its implementation once, at import: ``_posix`` (Linux,
 macOS) or ``_windows`` (Job Objects and ACLs through pywin32). Both have the same
 functions with the same signatures; ``mypy --platform win32`` type-checks the Windows
-one (``tests/unit/test_types.py``), and the same tests run on either.
+one (the lint step, ``scripts/lint.sh``), and the same tests run on either.
 """
 
 from __future__ import annotations

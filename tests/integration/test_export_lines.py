@@ -86,6 +86,7 @@ def test_the_1c_layout_writes_the_goods_table_under_1c_headers(
     assert all(g["Номер входящего документа"] == "УПД-789" for g in goods)
 
 
+@pytest.mark.slow  # three CLI processes
 def test_cli_csv_lines_and_json_carry_the_lines(store: SQLiteStore, tmp_path: Path) -> None:
     data = tmp_path / "data"
     out = tmp_path / "lines.csv"

@@ -1,22 +1,29 @@
-"""The import graph, read from the syntax tree: no cycle between modules, counting the
-imports inside functions, and every import inside a function says what start-up cost it
-defers (docs/architecture.md, "Imports inside functions").
+"""The import graph: no cycle between modules, counting the imports inside functions,
+and every import inside a function says what start-up cost it defers
+(docs/architecture.md, "Imports inside functions").
 
 ``lint-imports`` checks the layers between packages; a cycle inside one package, or one
-hidden by an import moved into a function, is found here. Imports under
-``if TYPE_CHECKING:`` are left out: they never run.
+hidden by an import moved into a function, is found here. The graph is grimp's (the
+engine of import-linter, in Rust: a tenth of a second for the package), which reads
+every import statement, those inside functions too, and leaves out those under
+``if TYPE_CHECKING:``, which never run. Only the modules with an indented import are
+parsed again here, to tell an import inside a function from one in a class or a
+``try`` and to read its comment.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import grimp
+
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "docbatch_gui"
-#: the comment an import inside a function carries, on its line or the line above
+#: the comment an import inside a function carries, on its line or the lines above
 DEFERRED = "# deferred:"
 
 
@@ -25,71 +32,29 @@ class Import:
     importer: str
     imported: str
     line: int
-    in_function: bool
 
 
-def module_name(path: Path) -> str:
-    parts = path.relative_to(ROOT).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
-def all_modules() -> dict[str, Path]:
-    return {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
-
-
-def _is_type_checking(node: ast.If) -> bool:
-    test = node.test
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+@functools.cache
+def _graph() -> grimp.ImportGraph:
+    return grimp.build_graph(
+        "docbatch_gui",
+        include_external_packages=True,
+        exclude_type_checking_imports=True,
+        cache_dir=None,
     )
 
 
-def _walk(node: ast.AST, in_function: bool) -> Iterator[tuple[ast.Import | ast.ImportFrom, bool]]:
-    for child in ast.iter_child_nodes(node):
-        if isinstance(child, ast.If) and _is_type_checking(child):
-            for other in child.orelse:
-                yield from _walk(other, in_function)
-            continue
-        if isinstance(child, ast.Import | ast.ImportFrom):
-            yield child, in_function
-        scope = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
-        yield from _walk(child, in_function or isinstance(child, scope))
-
-
-def _resolve(module: str, path: Path, node: ast.ImportFrom) -> str:
-    if not node.level:
-        return node.module or ""
-    base = module.split(".")
-    if path.name != "__init__.py":
-        base = base[:-1]
-    base = base[: len(base) - (node.level - 1)]
-    return ".".join(base + ([node.module] if node.module else []))
-
-
-def imports_of(module: str, path: Path, known: set[str]) -> Iterator[Import]:
-    """Each import of a ``docbatch_gui`` module, by the module it names: ``from a import b``
-    is an import of ``a.b`` when that is a module, else of ``a``."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-    for node, in_function in _walk(tree, False):
-        if isinstance(node, ast.Import):
-            targets = [alias.name for alias in node.names]
-        else:
-            base = _resolve(module, path, node)
-            targets = [
-                f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base
-                for alias in node.names
-            ]
-        for target in targets:
-            while target and target not in known and "." in target:
-                target = target.rsplit(".", 1)[0]
-            if target in known and target != module:
-                yield Import(module, target, node.lineno, in_function)
-
-
 def graph() -> dict[str, list[Import]]:
-    modules = all_modules()
-    known = set(modules)
-    return {name: list(imports_of(name, path, known)) for name, path in modules.items()}
+    """Every import between two modules of ``docbatch_gui``, by importer."""
+    built = _graph()
+    ours = {m for m in built.modules if m.split(".")[0] == "docbatch_gui"}
+    edges: dict[str, list[Import]] = {m: [] for m in ours}
+    for importer in sorted(ours):
+        for imported in sorted(built.find_modules_directly_imported_by(importer) & ours):
+            details = built.get_import_details(importer=importer, imported=imported)
+            line = min(d["line_number"] for d in details) if details else 0
+            edges[importer].append(Import(importer, imported, line))
+    return edges
 
 
 def cycles(edges: dict[str, list[Import]]) -> list[list[Import]]:
@@ -151,26 +116,40 @@ def _one_cycle(edges: dict[str, list[Import]], group: set[str]) -> list[Import]:
 
 def shown(cycle: list[Import]) -> str:
     steps = [cycle[0].importer]
-    for edge in cycle:
-        arrow = "⇢" if edge.in_function else "→"
-        steps.append(f"{arrow} {edge.imported} (l.{edge.line})")
+    steps += [f"→ {edge.imported} (l.{edge.line})" for edge in cycle]
     return " ".join(steps)
 
 
 def test_no_import_cycle_between_modules() -> None:
-    """``→`` is an import at module level, ``⇢`` one inside a function."""
+    """Each cycle is named by its modules and the line of each import (inside a
+    function or not)."""
     found = [shown(cycle) for cycle in cycles(graph())]
     assert not found, "import cycles:\n" + "\n".join(found)
 
 
 def test_the_scan_finds_a_cycle_hidden_in_a_function() -> None:
     edges = {
-        "a": [Import("a", "b", 1, False)],
-        "b": [Import("b", "c", 3, True)],
-        "c": [Import("c", "a", 2, False)],
-        "d": [Import("d", "a", 1, False)],
+        "a": [Import("a", "b", 1)],
+        "b": [Import("b", "c", 30)],  # inside a function: an edge like any other
+        "c": [Import("c", "a", 2)],
+        "d": [Import("d", "a", 1)],
     }
-    assert [shown(c) for c in cycles(edges)] == ["a → b (l.1) ⇢ c (l.3) → a (l.2)"]
+    assert [shown(c) for c in cycles(edges)] == ["a → b (l.1) → c (l.30) → a (l.2)"]
+
+
+def test_grimp_counts_the_imports_inside_functions() -> None:
+    """What the cycle test stands on: the ``# deferred:`` Anthropic SDK import in
+    ``engine.context`` is an edge of the graph."""
+    assert "docbatch_gui.llm.claude" in _graph().find_modules_directly_imported_by(
+        "docbatch_gui.engine.context"
+    )
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def _import_groups(node: ast.AST, in_function: bool) -> Iterator[ast.stmt]:
@@ -203,13 +182,42 @@ def _comment_above(lines: list[str], line_no: int) -> str:
     return "\n".join(reversed(found))
 
 
+def _files_with_indented_imports() -> list[Path]:
+    """The modules where grimp saw an import on an indented line (a function, a class,
+    a ``try``): the only ones that can hold an import inside a function."""
+    built = _graph()
+    files: set[Path] = set()
+    for importer in built.modules:
+        if importer.split(".")[0] != "docbatch_gui":
+            continue
+        for imported in built.find_modules_directly_imported_by(importer):
+            for detail in built.get_import_details(importer=importer, imported=imported):
+                if detail["line_contents"] and _indented(importer, detail["line_number"]):
+                    files.add(_path_of(importer))
+    return sorted(files)
+
+
+def _path_of(module: str) -> Path:
+    base = ROOT / module.replace(".", "/")
+    return base / "__init__.py" if base.is_dir() else base.with_suffix(".py")
+
+
+@functools.cache
+def _lines(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+def _indented(module: str, line_no: int) -> bool:
+    line = _lines(_path_of(module))[line_no - 1]
+    return line[:1].isspace()
+
+
 def function_level_imports() -> Iterator[tuple[Path, int, str]]:
     """Each run of imports inside a function: its first line and the comment there
     (on that line or the comment lines above it), which speaks for the whole run."""
-    for path in sorted(PACKAGE.rglob("*.py")):
-        lines = path.read_text(encoding="utf-8").splitlines()
-        tree = ast.parse("\n".join(lines), str(path))
-        for statement in _import_groups(tree, False):
+    for path in _files_with_indented_imports():
+        lines = _lines(path)
+        for statement in _import_groups(ast.parse("\n".join(lines), str(path)), False):
             note = _comment_above(lines, statement.lineno)
             yield path, statement.lineno, note[note.find(DEFERRED) :] if DEFERRED in note else ""
 
