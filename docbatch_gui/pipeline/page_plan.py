@@ -28,10 +28,13 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from docbatch_gui.config.page_plan import PagePlan, PlanMode
+from docbatch_gui.pipeline.fields import extract_fields
+from docbatch_gui.pipeline.textutil import split_lines
 
 if TYPE_CHECKING:
     from docbatch_gui.config.profile import Profile
     from docbatch_gui.domain.models import Page
+
 
 class TextLayer(StrEnum):
     """The prepare step's verdict on a page's own text layer."""
@@ -98,9 +101,6 @@ def judge_text_layer(text: str, image_cover: float, profile: Profile) -> TextLay
     if letters(text) < plan.min_text_chars:
         return TextLayer.SHORT
     if plan.min_fields:
-        from docbatch_gui.pipeline.fields import extract_fields
-        from docbatch_gui.pipeline.textutil import split_lines
-
         result = extract_fields(split_lines(text), [0], _key_fields(profile))
         if sum(v is not None for v in result.values.values()) < plan.min_fields:
             return TextLayer.UNREADABLE

@@ -19,6 +19,7 @@ from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, Settings
 from docbatch_gui.llm.catalogue import load_catalogue
 from docbatch_gui.llm.thinking import choose
 from docbatch_gui.settings.file import FileSource, KeyringSource
+from docbatch_gui.settings.invalid import invalid_settings
 from docbatch_gui.settings.secrets import mask_uri_password
 from docbatch_gui.settings.sections import (
     BatchSettings,
@@ -126,6 +127,4 @@ def load_settings(**overrides: Any) -> Settings:
     try:
         return Settings(**overrides)
     except ValidationError as exc:
-        from docbatch_gui.settings.invalid import invalid_settings
-
-        raise invalid_settings(exc, overrides) from None
+        raise invalid_settings(exc, overrides, Settings) from None
