@@ -48,14 +48,14 @@ def check_settings(settings: Settings, overrides: Mapping[str, Any] | None = Non
     """``settings`` when the disk agrees with them; else one ConfigError naming each
     variable at fault (``overrides``: what was given as options, so the message says
     where a value came from). Brings the settings file to the current schema."""
-    given = given_variables(overrides or {})
+    given = given_variables(overrides or {}, Settings)
     problems: list[Message] = []
     for name in FOLDER_FIELDS:
         value = getattr(settings, name)
         problem = disk_problem(name, value)
         if problem is not None:
             variable = Settings.model_fields[name].alias or name.upper()
-            problems.append(wrong_value(variable, str(value), problem, given))
+            problems.append(wrong_value(variable, str(value), problem, given, Settings))
     problem = profile_problem(settings)
     if problem is not None:
         problems.append(problem)

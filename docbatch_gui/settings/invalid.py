@@ -11,20 +11,21 @@ from enum import StrEnum
 from typing import Any
 
 from pydantic import ValidationError
+from pydantic_settings import BaseSettings
 
 from docbatch_gui.domain.errors import ConfigError, NotFound
 from docbatch_gui.domain.messages import Message, coded
 from docbatch_gui.settings.choices import CHOICE_FIELDS, fixed_choices
 from docbatch_gui.settings.file import environment_overrides, settings_path, variable_of
-from docbatch_gui.settings.model import Settings
 from docbatch_gui.settings.secrets import redact
+from docbatch_gui.settings.sections import FIELDS
 
 _KINDS = {"int": "allowed_whole_number", "float": "allowed_number", "bool": "allowed_true_false"}
 
 
 def describe_allowed(field_name: str) -> Message:
     """What a field accepts, in words (error messages and the GUI's tooltips)."""
-    info = Settings.model_fields[field_name]
+    info = FIELDS[field_name]
     lower = upper = None
     for item in info.metadata:
         lower = getattr(item, "ge", lower)
@@ -45,28 +46,33 @@ def describe_allowed(field_name: str) -> Message:
     return coded(_KINDS[kind]) if kind in _KINDS else Message.plain(kind)
 
 
-def given_variables(overrides: Mapping[str, Any]) -> set[str]:
+def given_variables(overrides: Mapping[str, Any], model: type[BaseSettings]) -> set[str]:
     """The variables of the settings given as overrides (options, the tab's form)."""
     given = set()
     for key in overrides:
         with contextlib.suppress(NotFound):  # not a setting: pydantic names it
-            given.add(variable_of(key, Settings))
+            given.add(variable_of(key, model))
     return given
 
 
-def wrong_value(variable: str, value: Any, problem: Message, given: set[str]) -> Message:
+def wrong_value(
+    variable: str, value: Any, problem: Message, given: set[str], model: type[BaseSettings]
+) -> Message:
     """One setting's value refused for ``problem`` (a coded message), naming the
     variable, its masked value and, when it came from there, the settings file."""
     shown = redact(variable, value)
-    in_file = variable not in given and variable not in environment_overrides(Settings)
+    in_file = variable not in given and variable not in environment_overrides(model)
     where = {"path": str(settings_path())} if in_file else {}
     code = "setting_wrong_in_file" if in_file else "setting_wrong"
     return coded(code, variable=variable, shown=shown, problem=problem, **where)
 
 
-def invalid_settings(exc: ValidationError, overrides: Mapping[str, Any]) -> ConfigError:
-    given = given_variables(overrides)
-    from_env = environment_overrides(Settings)
+def invalid_settings(
+    exc: ValidationError, overrides: Mapping[str, Any], model: type[BaseSettings]
+) -> ConfigError:
+    """The refusal of ``model`` (the settings) on ``exc``: one line per variable."""
+    given = given_variables(overrides, model)
+    from_env = environment_overrides(model)
     problems: list[Message] = []
     for error in exc.errors():
         if not error["loc"]:  # a combination of settings (the model's rules)
@@ -74,17 +80,19 @@ def invalid_settings(exc: ValidationError, overrides: Mapping[str, Any]) -> Conf
             continue
         name = str(error["loc"][0])
         field_name = next(
-            (f for f, i in Settings.model_fields.items() if i.alias == name or f == name),
+            (f for f, i in FIELDS.items() if i.alias == name or f == name),
             None,
         )
-        variable = Settings.model_fields[field_name].alias if field_name else name
+        variable = FIELDS[field_name].alias if field_name else name
         shown = redact(variable or name, error.get("input"))
         in_file = variable not in given and variable not in from_env
         where = {"path": str(settings_path())} if in_file else {}
         # a value check of the model's (an address, a folder) says what is wrong itself
         problem = _coded(error)
         if problem is not None:
-            problems.append(wrong_value(variable or name, error.get("input"), problem, given))
+            problems.append(
+                wrong_value(variable or name, error.get("input"), problem, given, model)
+            )
             continue
         allowed = describe_allowed(field_name) if field_name else Message.plain(str(error["msg"]))
         said = {"variable": variable, "shown": shown, "allowed": allowed}

@@ -17,4 +17,4 @@ def load_settings(**overrides: Any) -> Settings:
     try:
         return Settings(**overrides)
     except ValidationError as exc:
-        raise invalid_settings(exc, overrides) from None
+        raise invalid_settings(exc, overrides, Settings) from None

@@ -28,6 +28,7 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+from pydantic.fields import FieldInfo
 
 from docbatch_gui.domain.messages import Message
 from docbatch_gui.domain.states import ProcessingMode
@@ -454,3 +455,8 @@ SECTIONS: tuple[type[_Section], ...] = (
     MailSettings,
     OutboundSettings,
 )
+#: every setting's field, by name: what ``Settings.model_fields`` holds, known without
+#: the joined model (its error messages are made below it)
+FIELDS: dict[str, FieldInfo] = {
+    name: info for section in SECTIONS for name, info in section.model_fields.items()
+}

@@ -23,7 +23,7 @@ from docbatch_gui.settings.file import read_settings_file
 from docbatch_gui.settings.loading import load_settings
 from docbatch_gui.settings.migrations import SCHEMA_VERSION
 from docbatch_gui.settings.model import Settings
-from docbatch_gui.settings.sections import SECTIONS
+from docbatch_gui.settings.sections import FIELDS, SECTIONS
 from tests.fakes.memory_keyring import memory_keyring
 
 #: what the settings file of DocBatch before sections held (version 1): one flat
@@ -82,6 +82,7 @@ def test_every_field_lives_in_one_section_and_keeps_its_variable() -> None:
     assert len(in_sections) == len(set(in_sections)) == len(Settings.model_fields)
     assert dict(in_sections) == {n: i.alias for n, i in Settings.model_fields.items()}
     assert len({s.SECTION for s in SECTIONS}) == len(SECTIONS)
+    assert {n: i.alias for n, i in FIELDS.items()} == dict(in_sections)
     assert {"claude", "ocr", "batch", "budget", "team", "intake", "outbound"} <= {
         s.SECTION for s in SECTIONS
     }
