@@ -169,7 +169,7 @@ def test_a_message_without_attachments_is_its_body_as_a_pdf_only_when_set(
     server.append(message(subject="Счёт 17", body=body, message_id=None).as_bytes(), folder)
     report, jobs = check(server, tmp_path / "off", folder)
     assert report.queued == [] and jobs == []
-    assert "no attachment" in report.lines[0]
+    assert "no attachment" in report.lines[0].english
     (flags,) = server.messages(folder).values()
     assert TAKEN_KEYWORD.encode() not in flags  # nothing was taken: left for a person
 
@@ -380,6 +380,7 @@ def test_test_connection_logs_in_and_names_a_missing_folder(
     assert not missing.ok and "the folder Nowhere is not in the mailbox" in missing.message.english
     wrong = asyncio.run(test_mail(mail_settings(server, tmp_path / "c", folder,
                                                 MAIL_PASSWORD="wrong")))  # fmt: skip
-    assert not wrong.ok and "refused the login" in wrong.message and "wrong" not in wrong.message
+    said = wrong.message.english
+    assert not wrong.ok and "refused the login" in said and "wrong" not in said
     unset = asyncio.run(test_mail(load_settings(data_dir=tmp_path / "d")))
     assert unset.skipped

@@ -18,6 +18,7 @@ import pytest
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.app.host import EngineHost
 from docbatch_gui.app.watching import WatchService
+from docbatch_gui.domain.messages import Message
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.settings.loading import load_settings
 from docbatch_gui.sources.watch import FolderWatcher, Ledger, is_temporary
@@ -92,7 +93,7 @@ def test_a_lost_folder_is_reported_and_its_files_are_known_when_it_is_back(
     folder.mkdir()
     (folder / "scan.pdf").write_bytes((SAMPLES / "ru_three_documents.pdf").read_bytes())
     taken: list[Path] = []
-    problems: list[str | None] = []
+    problems: list[Message | None] = []
     ledger = Ledger(tmp_path / "taken.sqlite3")
     watcher = FolderWatcher(
         [folder],
@@ -107,7 +108,8 @@ def test_a_lost_folder_is_reported_and_its_files_are_known_when_it_is_back(
         wait_for(lambda: taken, 20, "the file to be taken")
         os.rename(folder, tmp_path / "unmounted")
         wait_for(lambda: problems and problems[-1], 20, "the lost folder to be reported")
-        assert "missing" in (problems[-1] or "")
+        said = problems[-1]
+        assert said is not None and "missing" in said.english
         os.rename(tmp_path / "unmounted", folder)
         wait_for(lambda: problems[-1] is None, 20, "the folder to be back")
         assert taken == [folder / "scan.pdf"]  # the same file, back again, is known
@@ -209,8 +211,10 @@ class Watched:
         settings = load_settings(data_dir=data, OCR_ENGINE="none", PROCESSING_MODE="offline",
                                  WATCH_SETTLE_SECONDS="0.1", **env)  # fmt: skip
         self.app = DocBatchApp(settings)
-        self.lines: list[str] = []
-        self.service = WatchService(self.app, [folder], notify=self.lines.append)
+        self.lines: list[str] = []  # what the operator is told, in English
+        self.service = WatchService(
+            self.app, [folder], notify=lambda line: self.lines.append(line.english)
+        )
 
     def listen(self, until: Callable[[], object], what: str) -> None:
         def listed() -> object:

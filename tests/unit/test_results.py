@@ -131,7 +131,7 @@ def test_stitching_keeps_every_page_once_and_in_order(spans: list[tuple[int, boo
     assert len(stitched) == 1 + sum(1 for _, cont in spans[1:] if not cont)
 
 
-def _wire(page_from: object, page_to: object, **fields: object) -> dict[str, Any]:
+def _answer_doc(page_from: object, page_to: object, **fields: object) -> dict[str, Any]:
     return {"page_from": page_from, "page_to": page_to, "continues_previous": False,
             "doc_type": "invoice", "handwritten_numbers": [], "filename_fields": [],
             "fields": [{"key": k, "found": True, "value": v, "confidence": 0.9}
@@ -141,13 +141,13 @@ def _wire(page_from: object, page_to: object, **fields: object) -> dict[str, Any
 @pytest.mark.parametrize(
     ("documents", "problem"),
     [
-        ([_wire(True, 1)], "names pages True-1"),
-        ([_wire(1, 2), _wire(2, 3)], "overlap"),
-        ([_wire(1, 1), _wire(1, 1)], "overlap"),
-        ([_wire(1, 1, seller="x" * 200_000)], "200000 characters long"),
-        ([_wire(1, 1, amount={"nested": 1})], "is a dict, not a value"),
+        ([_answer_doc(True, 1)], "names pages True-1"),
+        ([_answer_doc(1, 2), _answer_doc(2, 3)], "overlap"),
+        ([_answer_doc(1, 1), _answer_doc(1, 1)], "overlap"),
+        ([_answer_doc(1, 1, seller="x" * 200_000)], "200000 characters long"),
+        ([_answer_doc(1, 1, amount={"nested": 1})], "is a dict, not a value"),
         # documents per answer are bounded by the pages asked about: no two may share one
-        ([_wire(1, 1)] * 500, "overlap"),
+        ([_answer_doc(1, 1)] * 500, "overlap"),
     ],
 )
 def test_nonsense_answers_are_invalid_and_so_asked_again(
@@ -160,7 +160,7 @@ def test_nonsense_answers_are_invalid_and_so_asked_again(
 def test_a_thirty_digit_amount_is_unreadable_and_a_negative_one_keeps_its_sign(
     profile: Profile,
 ) -> None:
-    (doc,) = parse_answer({"documents": [_wire(1, 1, amount="1" * 30, vat_amount="-100.50")]},
+    (doc,) = parse_answer({"documents": [_answer_doc(1, 1, amount="1" * 30, vat_amount="-100.50")]},
                           [1], profile)  # fmt: skip
     assert doc.fields["amount"] is None and doc.fields["vat_amount"] == "-100.50"
     assert [n.code for n in doc.notes] == ["unreadable_value"]
