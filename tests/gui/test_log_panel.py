@@ -206,7 +206,7 @@ async def test_job_lines_are_worded_in_the_interface_language(
         logging.getLogger().removeHandler(catcher)
     shown = widget.lines_shown()
     assert any(
-        "задание 7 (a.pdf): ошибка [файл не подходит]: a.pdf: PDF защищён" in s for s in shown
+        "задание 7 (a.pdf): Ошибка [файл не подходит]: a.pdf: PDF защищён" in s for s in shown
     )
     assert any("задание 7 (a.pdf): снова в очереди (оператор)" in s for s in shown)
     assert any("очередь остановлена: Claude отклонил API-ключ" in s for s in shown)
