@@ -86,6 +86,8 @@ def ts_messages(ts: Path) -> list[tuple[str, ET.Element]]:
         for context in root.iter("context")
         for message in context.iter("message")
     ]
+
+
 TS = resources_dir() / "i18n" / "docbatch_ru.ts"
 QM = resources_dir() / "i18n" / "docbatch_ru.qm"
 
