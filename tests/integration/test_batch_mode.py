@@ -187,7 +187,7 @@ def test_retryable_errors_are_bounded(app: DocBatchApp, fake_anthropic: FakeAnth
     assert job.error_code == "batch_requests_failed"
     assert job.error_params["last"]["code"] == "batch_request_overloaded"
     russian = job.error_words("ru") or ""
-    assert "не удались 3 раз(а); последняя ошибка: Claude был перегружен" in russian
+    assert "3 раза; последняя ошибка: Claude был перегружен" in russian
     assert len(batch_posts(fake_anthropic)) == 3
 
 

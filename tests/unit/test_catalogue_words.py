@@ -5,6 +5,7 @@ form; counts are worded with ``ngettext``."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
@@ -12,10 +13,12 @@ import string
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
 
 import pytest
 from babel.messages.catalog import Catalog, Message
-from babel.messages.pofile import read_po
+from babel.messages.pofile import read_po, write_po
 
 from docbatch_gui.domain.messages import (
     CATALOGUES,
@@ -243,3 +246,41 @@ def test_the_workflow_check_passes_on_the_committed_catalogue() -> None:
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "0 fuzzy, 0 untranslated" in result.stdout, result.stdout
+
+
+def _script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("i18n_workflow", REPO / "scripts" / "i18n.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_check_names_each_gap_of_a_po(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What ``--check`` fails on: a string of the code the ``.po`` lacks, and an
+    untranslated, a fuzzy and an obsolete entry."""
+    script = _script()
+    book = catalog()
+    template = Catalog(locale="ru")
+    for message in book:
+        if message.id:
+            template.add(message.id, context=message.context)
+    template.add("a string only the code has")
+    entries = [m for m in book if m.id and isinstance(m.id, str)]
+    entries[0].string = ""
+    entries[1].flags.add("fuzzy")
+    book.add("a string the code no longer has", "строка, которой в коде уже нет")
+    po = tmp_path / "ru" / "LC_MESSAGES" / "docbatch.po"
+    po.parent.mkdir(parents=True)
+    with po.open("wb") as out:
+        write_po(out, book)
+    monkeypatch.setattr(script, "LOCALE", tmp_path)
+    found = script.gaps("ru", template)
+    assert found.missing == [(None, "a string only the code has")]
+    assert found.untranslated == [(entries[0].context, entries[0].id)]
+    assert found.fuzzy == [(entries[1].context, entries[1].id)]
+    assert found.obsolete == [(None, "a string the code no longer has")]
+    assert len(found.all) == 4
+    monkeypatch.setattr(script, "LOCALE", PO.parents[2])
+    assert not script.gaps("ru", None).all  # the committed one, against itself
