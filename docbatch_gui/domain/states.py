@@ -140,8 +140,8 @@ def check_operator_move(job_id: int, file_name: str, current: JobState, target: 
 
 
 def state_words(state: str) -> Message:
-    """A job state as a message names it: its value in English, worded again in the
-    reader's language (``texts_operator.STATE_TEXTS``)."""
+    """A job state as a message parameter: worded in the reader's language by its name
+    in the one table (``domain.state_names``)."""
     return coded(f"state_{state}")
 
 

@@ -130,7 +130,8 @@ class InThreads:
 
 
 def google_vision(settings: Settings) -> OcrEngine:
-    from docbatch_gui.pipeline.ocr_vision import VisionOcr  # its client is slow to import
+    # deferred: the Google Cloud Vision client (google-cloud-vision, grpc: about 1 s to import)
+    from docbatch_gui.pipeline.ocr_vision import VisionOcr
 
     return VisionOcr(
         languages=[c.strip() for c in settings.ocr_languages.split(",")],

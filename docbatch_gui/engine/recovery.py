@@ -59,7 +59,6 @@ def recover_interrupted(
                 error=None,
                 phase=job.phase,
             )
-        state = state_words(job.state)
-        log.info("recovered job %s (%s) → %s", job.id, printable(job.file_name), state)
+        log.info("recovered job %s (%s) → %s", job.id, printable(job.file_name), job.state.value)
         recovered.append(job)
     return recovered

@@ -14,6 +14,7 @@ from docbatch_gui.settings.file import (
     URI_VARIABLES,
     jsonable,
     read_settings_file,
+    settings_object,
     settings_path,
     store_secrets,
     unwrap_secret,
@@ -65,7 +66,7 @@ def save_settings(values: Mapping[str, Any]) -> Settings:
     merged = {**existing, **plain}
     stored = {k: v for k, v in sorted(merged.items()) if not _is_default(k, v)}
     store_secrets(secrets)
-    write_atomically(path, stored)
+    write_atomically(path, settings_object(stored))
     log.info("settings saved to %s (%s values differ from the defaults)", str(path), len(stored))
     return load_settings()
 

@@ -83,6 +83,7 @@ async def test_the_status_bar_names_the_watched_folders_and_a_lost_one(qtbot: An
     from types import SimpleNamespace
 
     from docbatch_gui._qt.widgets.watch_status import WatchStatus
+    from docbatch_gui.domain.messages import Message
 
     watching = SimpleNamespace(folders=[Path("/mnt/scans/inbox")], problems={})
     ctx = SimpleNamespace(host=SimpleNamespace(watching=watching))
@@ -90,7 +91,7 @@ async def test_the_status_bar_names_the_watched_folders_and_a_lost_one(qtbot: An
     qtbot.addWidget(label)
     label.refresh()
     assert not label.isHidden() and label.text() == "Watching inbox"
-    watching.problems = {Path("/mnt/scans/inbox"): "/mnt/scans/inbox: missing"}
+    watching.problems = {Path("/mnt/scans/inbox"): Message.plain("/mnt/scans/inbox: missing")}
     label.refresh()
     assert "cannot be reached" in label.text() and "missing" in label.toolTip()
     ctx.host.watching = None

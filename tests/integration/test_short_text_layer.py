@@ -38,7 +38,8 @@ def test_a_sideways_page_with_a_ten_letter_layer_is_turned(tmp_path: Path) -> No
     for page in pages:
         assert (page.rotation, page.orientation_uncertain) == (90, False), page.orientation_note
         assert page.width > page.height  # the landscape form, upright
-        assert "every line agreeing" in page.orientation_note
+        assert page.orientation_note is not None
+        assert "every line agreeing" in page.orientation_note.english
 
 
 def test_a_short_layer_whose_lines_disagree_is_flagged(tmp_path: Path) -> None:

@@ -48,7 +48,7 @@ def test_links_out_of_the_folder_into_proc_loops_and_pipes_store_nothing(
     (inbox / "inside.pdf").symlink_to(inbox / "good.pdf")  # the same file: seen once
     report = app.add([inbox])
     assert [j.file_name for j in report.jobs] == ["good.pdf"]
-    notes = {path.name: why for path, why in report.passed_over}
+    notes = {path.name: why.english for path, why in report.passed_over}
     assert set(notes) == {"environ.pdf", "elsewhere.pdf", "loop.pdf", "pipe.pdf"}
     assert notes["environ.pdf"].startswith("it leads to a system file (/proc/")
     assert "FOLLOW_SYMLINKS_OUT" in notes["elsewhere.pdf"]

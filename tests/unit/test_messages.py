@@ -20,7 +20,7 @@ from docbatch_gui.domain.registry import SearchResult
 def test_words_in_russian_and_english() -> None:
     params = {"file": "a.pdf", "count": 12, "max": 10}
     assert word("pdf_too_many_pages", params, "en").startswith("a.pdf: the PDF has 12 pages")
-    assert word("pdf_too_many_pages", params, "ru").startswith("a.pdf: в PDF 12 стр.")
+    assert word("pdf_too_many_pages", params, "ru").startswith("a.pdf: в PDF 12 страниц")
 
 
 def test_unknown_code_or_broken_params_fall_back_to_the_stored_text() -> None:

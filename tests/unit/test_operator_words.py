@@ -16,7 +16,11 @@ from docbatch_gui.domain.states import JobState, check_operator_move, state_word
 @pytest.mark.parametrize("state", list(JobState))
 def test_every_job_state_has_words_in_both_languages(state: JobState) -> None:
     """A message naming a state words it from the one table, ``domain.state_names``."""
-    assert state_words(state) == state_name(state, "en") == template(f"state_{state.value}")
+    assert (
+        state_words(state).words("en")
+        == state_name(state, "en")
+        == template(f"state_{state.value}")
+    )
     assert template(f"state_{state.value}", "ru") == state_name(state, "ru")
     assert state_name(state, "ru") not in (state.value, state_name(state, "en")) or state is (
         JobState.OCR

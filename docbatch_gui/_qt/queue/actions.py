@@ -241,11 +241,20 @@ class QueueActions(QueueFiles):
         self._update_counts()
         if not deleted:
             return
+        count = len(deleted)
         if keep:
-            done = _("Jobs deleted: {count}; their documents were kept.")
+            done = ngettext(
+                "{count} job deleted; its documents were kept.",
+                "{count} jobs deleted; their documents were kept.",
+                count,
+            )
         else:
-            done = _("Jobs deleted with their documents: {count}.")
-        self.ctx.notifier.notify(done.format(count=len(deleted)))
+            done = ngettext(
+                "{count} job deleted with its documents.",
+                "{count} jobs deleted with their documents.",
+                count,
+            )
+        self.ctx.notifier.notify(done.format(count=count))
 
     def _update_counts(self) -> None:
         raise NotImplementedError  # the tab's counts line

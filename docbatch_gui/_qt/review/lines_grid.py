@@ -273,7 +273,7 @@ class LinesGrid(QWidget):
     def show_document(self, document: Document | None) -> None:
         self.document = document
         self.model.set_lines(list(document.lines) if document else [])
-        self.title.setText(_("Lines ({count})").format(count=len(self.model.rows)))
+        self.title.setText(_("Lines ({rows})").format(rows=len(self.model.rows)))
         self.view.resizeColumnsToContents()
         header = self.view.horizontalHeader()
         for column in range(self.model.columnCount()):  # a long name does not hide the sums
@@ -316,7 +316,7 @@ class LinesGrid(QWidget):
         self.row_chosen.emit(current.row(), line.page or 0, list(line.box or []))
 
     def _update_totals(self) -> None:
-        self.title.setText(_("Lines ({count})").format(count=len(self.model.rows)))
+        self.title.setText(_("Lines ({rows})").format(rows=len(self.model.rows)))
         document = self.document
         if document is None or not self.model.rows:
             self.totals.setText("")

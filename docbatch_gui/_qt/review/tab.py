@@ -236,7 +236,7 @@ class ReviewTab(ReviewForm, QWidget):
             self.tree.addTopLevelItem(top)
             top.setExpanded(True)
         self.tree.setHeaderLabels(
-            [_("Waiting for review ({count})").format(count=len(jobs)), _("Pages")]
+            [_("Waiting for review ({waiting})").format(waiting=len(jobs)), _("Pages")]
         )
         self.tree.resizeColumnToContents(1)
         self.tree.blockSignals(False)

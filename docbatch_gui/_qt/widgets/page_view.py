@@ -217,10 +217,10 @@ class PageView(QWidget):
         self.next_button.setEnabled(many and self.position < len(self.pages) - 1)
         if self.pages:
             self.where.setText(
-                _("Page {page} ({position} of {count})").format(
+                _("Page {page} ({position} of {total})").format(
                     page=self.pages[self.position],
                     position=self.position + 1,
-                    count=len(self.pages),
+                    total=len(self.pages),
                 )
             )
         else:

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QLabel, QWidget
 
 from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.language import interface_language
-from docbatch_gui.i18n import _
+from docbatch_gui.i18n import _, ngettext
 
 REFRESH_MS = 3000
 PROBLEM_STYLE = "color: #c62828; padding: 0 8px;"
@@ -37,9 +37,11 @@ class WatchStatus(QLabel):
         problems = watching.problems
         if problems:
             self.setText(
-                _("Watching {names}; {count} cannot be reached").format(
-                    names=names, count=len(problems)
-                )
+                ngettext(
+                    "Watching {names}; {count} folder cannot be reached",
+                    "Watching {names}; {count} folders cannot be reached",
+                    len(problems),
+                ).format(names=names, count=len(problems))
             )
             self.setStyleSheet(PROBLEM_STYLE)
             language = interface_language()
