@@ -126,7 +126,7 @@ def test_a_file_bigger_than_listed_is_cut_off_and_others_still_come(
     finally:
         app.close()
     assert [r.job.file_name for r in report.results] == ["good.pdf"]
-    notes = {str(p): why for p, why in report.passed_over}
+    notes = {str(p): why.english for p, why in report.passed_over}
     assert "more than the 1000 bytes" in notes["big.pdf"]
     assert "over MAX_FILE_MB" in notes["huge.pdf"]
     assert _leftovers() == []
@@ -174,7 +174,7 @@ def test_listings_are_bounded_a_folder_in_itself_and_a_lying_total(
         report = app.import_yadisk(PUBLIC)
     finally:
         app.close()
-    whys = [why for _, why in report.passed_over]
+    whys = [why.english for _, why in report.passed_over]
     assert report.results == []
     assert any("listed twice" in w for w in whys) and any("deeper than 3" in w for w in whys)
     assert any("without a proper name" in w for w in whys)
