@@ -159,7 +159,7 @@ async def test_wizard_walks_every_page_then_imports_and_searches(
     assert by_row[4].document is not None and by_row[4].document.id == ids["СЧ-1001"]
     assert by_row[4].score == 1.0
     assert by_row[6].document is None  # null over wrong
-    assert any(w.startswith("amount differs") for w in by_row[5].result.warnings)
+    assert any(w.startswith("amount differs") for w in by_row[5].result.warnings_in())
     assert results.proxy.index(0, RES_SCORE).data(ScoreRole) == 1.0
     assert window.registry_tab.model.rowCount() == 1
 
