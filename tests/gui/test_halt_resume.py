@@ -11,7 +11,7 @@ import pytest
 
 from docbatch_gui.domain.errors import CriticalError
 from docbatch_gui.domain.states import SUCCESS_STATES, JobState
-from docbatch_gui.engine.worker import LocalWorker
+from docbatch_gui.engine.extractors import Offline
 from tests.builders import text_pdf
 from tests.gui.conftest import signal_future, until
 
@@ -24,16 +24,16 @@ pytestmark = pytest.mark.asyncio(loop_factories=["qasync"])
 async def test_resume_after_a_critical_error_takes_the_next_job(
     window: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    extract = LocalWorker._extract
+    extract = Offline.extract
     calls: list[int] = []
 
-    async def refused_once(self: LocalWorker, job: Any, attempt: int, deadline: float) -> Any:
+    async def refused_once(self: Offline, ctx: Any, job: Any) -> Any:
         calls.append(job.id)
         if len(calls) == 1:
             raise CriticalError("Anthropic: your credit balance is too low")
-        return await extract(self, job, attempt, deadline)
+        return await extract(self, ctx, job)
 
-    monkeypatch.setattr(LocalWorker, "_extract", refused_once)
+    monkeypatch.setattr(Offline, "extract", refused_once)
     notices: list[tuple[str, str]] = []
     window.ctx.notifier.shown.connect(lambda text, level: notices.append((text, level)))
     halted = signal_future(window.ctx.bridge.halted)

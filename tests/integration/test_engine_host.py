@@ -15,7 +15,7 @@ import pytest
 from docbatch_gui.app.host import EngineHost, EngineState
 from docbatch_gui.domain.errors import CriticalError
 from docbatch_gui.domain.states import RECOVERABLE_STATES, SUCCESS_STATES, JobState
-from docbatch_gui.engine.worker import LocalWorker
+from docbatch_gui.engine.extractors import Offline
 from docbatch_gui.settings.model import Settings, load_settings
 from tests.builders import text_pdf
 
@@ -62,17 +62,15 @@ def test_drain_lets_the_running_job_finish_and_starts_no_other(
     host.add_state_listener(seen.append)
     draining = threading.Event()
     host.add_state_listener(lambda state: state is EngineState.DRAINING and draining.set())
-    extract = LocalWorker._extract
+    extract = Offline.extract
 
-    async def held_until_draining(
-        self: LocalWorker, job: Any, attempt: int, deadline: float
-    ) -> Any:
+    async def held_until_draining(self: Offline, ctx: Any, job: Any) -> Any:
         # The first job is still running when the drain is asked for, on any machine
         # (a 300-page file used to make it long enough, most of the time).
         assert await asyncio.to_thread(draining.wait, 60), "no drain was asked for"
-        return await extract(self, job, attempt, deadline)
+        return await extract(self, ctx, job)
 
-    monkeypatch.setattr(LocalWorker, "_extract", held_until_draining)
+    monkeypatch.setattr(Offline, "extract", held_until_draining)
     first, second = add(
         host, text_pdf(tmp_path / "first.pdf"), text_pdf(tmp_path / "second.pdf", text="Other {n}")
     )
@@ -108,16 +106,16 @@ def test_restart_opens_the_new_settings_and_keeps_the_queue(
 def test_resume_after_a_critical_error_processes_the_next_job(
     host: EngineHost, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    extract = LocalWorker._extract
+    extract = Offline.extract
     calls: list[int] = []
 
-    async def refused_once(self: LocalWorker, job: Any, attempt: int, deadline: float) -> Any:
+    async def refused_once(self: Offline, ctx: Any, job: Any) -> Any:
         calls.append(job.id)
         if len(calls) == 1:
             raise CriticalError("Anthropic: your credit balance is too low")
-        return await extract(self, job, attempt, deadline)
+        return await extract(self, ctx, job)
 
-    monkeypatch.setattr(LocalWorker, "_extract", refused_once)
+    monkeypatch.setattr(Offline, "extract", refused_once)
     first, second = add(
         host, text_pdf(tmp_path / "a.pdf"), text_pdf(tmp_path / "b.pdf", text="Other {n}")
     )
