@@ -101,7 +101,8 @@ def _leftovers(settings: Settings) -> Check:
     return Check(
         "leftover temporaries",
         Status.WARN,
-        f"{len(left)} half-written file(s), {size:.1f} MB, in {settings.blob_dir / '.incoming'} "
+        f"{len(left)} half-written {'file' if len(left) == 1 else 'files'}, {size:.1f} MB, in "
+        f"{settings.blob_dir / '.incoming'} "
         "from a crash; DocBatch removes them when it next starts",
     )
 

@@ -168,7 +168,8 @@ async def live_check(
             LiveStep(
                 "sync request",
                 True,
-                f"answer parsed: {len(documents)} document(s): {found}; "
+                f"answer parsed: {len(documents)} "
+                f"{'document' if len(documents) == 1 else 'documents'}: {found}; "
                 + _usage_line(usage, cost),
                 cost,
                 took,

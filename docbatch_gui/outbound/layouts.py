@@ -126,13 +126,15 @@ def check_layout(layout: Layout, profile: Profile) -> None:
     if unknown:
         known = ", ".join([*BUILT_IN_HEADERS, *profile.field_keys])
         raise ConfigError(
-            f"export layout {layout.name!r}: unknown column(s) {', '.join(unknown)}; known: {known}"
+            f"export layout {layout.name!r}: unknown "
+            f"{'column' if len(unknown) == 1 else 'columns'} {', '.join(unknown)}; known: {known}"
         )
     line_keys = known_keys(profile)
     unknown = [c.key for c in layout.lines if c.key not in line_keys]
     if unknown:
         raise ConfigError(
-            f"export layout {layout.name!r}: unknown line column(s) {', '.join(unknown)}; "
+            f"export layout {layout.name!r}: unknown line "
+            f"{'column' if len(unknown) == 1 else 'columns'} {', '.join(unknown)}; "
             f"known: {', '.join(sorted(line_keys))}"
         )
 

@@ -86,7 +86,7 @@ async def test_anthropic_accepts_a_good_key_and_says_why_not_otherwise() -> None
         and "the key is accepted" in good.message.english
         and "(cost $" in good.message.english
     )
-    assert "answer parsed: 1 document(s)" in good.details  # the steps: the details
+    assert "answer parsed: 1 document" in good.details  # the steps: the details
     assert "count_tokens:" in good.details
     assert not bad.ok and "refused the API key" in bad.message.english
     assert bad.message.words("ru").startswith("127.0.0.1:")  # worded in Russian too

@@ -204,7 +204,7 @@ def test_doctor_live_sends_the_real_prompt_and_schema_and_says_what_it_cost(
     assert "effort low, thinking off" in checks["Claude model"]["detail"]
     counted, sent, batch = (checks[f"live: {n}"] for n in ("count_tokens", "sync request", "batch"))
     assert counted["status"] == "ok" and counted["cost_usd"] == 0.0
-    assert "answer parsed: 1 document(s): invoice INV-2024-0042" in sent["detail"]
+    assert "answer parsed: 1 document: invoice INV-2024-0042" in sent["detail"]
     assert sent["cost_usd"] > 0 and batch["status"] == "ok" and batch["cost_usd"] == 0.0
     (message,) = [r.json for r in fake_anthropic.requests if r.path == "/v1/messages"]
     assert message["output_config"]["format"]["type"] == "json_schema"  # the real schema

@@ -89,7 +89,7 @@ def test_doctor_reports_leftover_temporaries(tmp_path: Path) -> None:
     (incoming / ".999999-half").write_bytes(b"x" * 2048)  # pid 999999: long gone
     checks = {c["name"]: c for c in json.loads(cli(data, "doctor", "--json").stdout)}
     assert checks["leftover temporaries"]["status"] == "warn"
-    assert "1 half-written file(s)" in checks["leftover temporaries"]["detail"]
+    assert "1 half-written file" in checks["leftover temporaries"]["detail"]
 
 
 def test_webhook_watch_and_layout_files_are_private_like_the_rest(tmp_path: Path) -> None:
