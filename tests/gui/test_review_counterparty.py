@@ -90,3 +90,35 @@ async def test_confirming_in_review_remembers_the_seller(window: Any) -> None:
     assert known is not None and known.confirmed == 1 and known.vat_rates == {10: 1}
     assert known.recent[0].fields is not None
     assert known.recent[0].fields["number"] == "12-0047"
+
+
+async def test_one_documents_confirmation_is_forgotten_from_the_window(window: Any) -> None:
+    app: DocBatchApp = window.ctx.app
+    app.store.remember_confirmed(
+        ConfirmedDocument(
+            INN, 1001, 99, "invoice", "2025-01-01T00:00:00", "ООО «Ромашка»", 20, "##-####",
+            {"number": "12-0001"},
+        ),
+        keep=5,
+    )  # fmt: skip
+    job_id = waiting_invoice(app)
+    tab = window.review_tab
+    panel = tab.counterparty_panel
+    window.tabs.setCurrentWidget(tab)
+    await tab.refresh()
+    assert tab.select(job_id, 0)
+    await until(lambda: panel.isVisible(), 10, "the counterparty panel")
+    assert not panel.forget_document_button.isVisible()  # this document taught nothing yet
+    await tab.confirm()  # the confirmation the operator regrets
+    known = app.store.counterparty(INN)
+    assert known is not None and known.confirmed == 2
+    await tab.open_job(job_id, 0)  # the done job opened again from the queue
+    await until(lambda: panel.forget_document_button.isVisible(), 10, "the document's button")
+    task = spawn(panel.forget_document())
+    await until(lambda: shown_box(panel), 10, "the confirmation")
+    shown_box(panel).button(QMessageBox.StandardButton.Yes).click()
+    await asyncio.wait_for(task, 5)
+    known = app.store.counterparty(INN)
+    assert known is not None and known.confirmed == 1  # the other document still teaches
+    assert [d.document_id for d in known.recent] == [1001]
+    await until(lambda: panel.count.text() == "1", 10, "the panel shown again")

@@ -1,6 +1,7 @@
 """The Review tab's "Known counterparty" panel: what the seller's confirmed documents
 showed (name, usual types, VAT rate, number format, how many), beside the document a
-person is checking, and a way to forget that seller when the memory misleads.
+person is checking, and ways to forget: the whole seller when the memory misleads, or
+only what the shown document taught when it was confirmed by mistake.
 """
 
 from __future__ import annotations
@@ -23,11 +24,15 @@ NOTHING = "—"
 class CounterpartyPanel(QGroupBox):
     #: the INN just forgotten
     forgotten = Signal(str)
+    #: the document whose confirmation was just forgotten
+    document_forgotten = Signal(int)
 
     def __init__(self, ctx: GuiContext, parent: QWidget | None = None) -> None:
         super().__init__(_("Known counterparty"), parent)
         self.ctx = ctx
         self.counterparty: Counterparty | None = None
+        #: the document the panel stands beside (None: no document)
+        self.document_id: int | None = None
         form = QFormLayout(self)
         self.name, self.types, self.rates, self.formats, self.count = (QLabel() for _ in range(5))
         for label in (self.name, self.types, self.rates, self.formats, self.count):
@@ -44,14 +49,28 @@ class CounterpartyPanel(QGroupBox):
         )
         self.forget_button.clicked.connect(lambda: spawn(self.forget(), self._failed))
         form.addRow(self.forget_button)
+        self.forget_document_button = QPushButton(_("Forget this document's confirmation…"))
+        self.forget_document_button.setToolTip(
+            _("What this document taught about the seller is forgotten; the rest is kept")
+        )
+        self.forget_document_button.clicked.connect(
+            lambda: spawn(self.forget_document(), self._failed)
+        )
+        form.addRow(self.forget_document_button)
         self.hide()
 
-    def show_counterparty(self, counterparty: Counterparty | None) -> None:
-        """Show what is known of the seller, or hide the panel for a new one."""
+    def show_counterparty(
+        self, counterparty: Counterparty | None, document_id: int | None = None
+    ) -> None:
+        """Show what is known of the seller, or hide the panel for a new one; offer to
+        forget document ``document_id``'s confirmation when it is one the memory holds."""
         self.counterparty = counterparty
+        self.document_id = document_id
         self.setVisible(counterparty is not None)
         if counterparty is None:
             return
+        taught = any(d.document_id == document_id for d in counterparty.recent)
+        self.forget_document_button.setVisible(document_id is not None and taught)
         self.setTitle(_("Known counterparty: INN {inn}").format(inn=counterparty.inn))
         self.name.setText(counterparty.name or NOTHING)
         types = [f"{self.ctx.doc_type_label(t)} ({n})" for t, n in counterparty.doc_types.items()]
@@ -94,6 +113,29 @@ class CounterpartyPanel(QGroupBox):
         await loop.run_in_executor(None, self.ctx.app.review.forget_counterparty, counterparty.inn)
         self.show_counterparty(None)
         self.forgotten.emit(counterparty.inn)
+
+    async def forget_document(self) -> None:
+        """Forget what the shown document's confirmation taught, after the operator
+        confirms it (a confirmation made by mistake)."""
+        counterparty, document_id = self.counterparty, self.document_id
+        if counterparty is None or document_id is None:
+            return
+        no, yes = QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes
+        answer = await confirm(
+            self,
+            _("Forget this document's confirmation"),
+            _(
+                "Forget what this document taught about {name} (INN {inn})? The seller's other "
+                "confirmed documents are kept, and so is the document itself."
+            ).format(name=counterparty.name or NOTHING, inn=counterparty.inn),
+            yes | no,
+            no,
+        )
+        if answer != yes:
+            return
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(None, self.ctx.app.review.forget_confirmation, document_id)
+        self.document_forgotten.emit(document_id)
 
     def _failed(self, error: BaseException) -> None:
         if isinstance(error, DocBatchError):

@@ -122,6 +122,7 @@ class ReviewTab(ReviewForm, QWidget):
         self.reasons.setWordWrap(True)
         self.reasons.setStyleSheet("color: #8a4b00;")
         self.counterparty_panel = CounterpartyPanel(ctx)
+        self.counterparty_panel.document_forgotten.connect(self._counterparty_changed)
         self.history = QPlainTextEdit()
         self.history.setReadOnly(True)
         self.history.setMaximumHeight(110)
@@ -369,12 +370,17 @@ class ReviewTab(ReviewForm, QWidget):
         self.lines_grid.show_document(doc)
         await self._show_counterparty(doc)
 
+    def _counterparty_changed(self, _document_id: int) -> None:
+        """What the memory holds changed (a confirmation forgotten): shown again."""
+        if self.current is not None:
+            spawn(self._show_counterparty(self.current), self._failed)
+
     async def _show_counterparty(self, doc: Document) -> None:
         """What the seller's confirmed documents showed, if it is known."""
         loop = asyncio.get_running_loop()
         known = await loop.run_in_executor(None, self.ctx.app.review.counterparty_of, doc)
         if self.current is not None and self.current.id == doc.id:
-            self.counterparty_panel.show_counterparty(known)
+            self.counterparty_panel.show_counterparty(known, doc.id)
 
     async def save(self) -> Document | None:
         doc = self.current
