@@ -74,7 +74,7 @@ def test_orientation_is_decided_on_the_image_made_for_ocr(
     for page in ocr_images(str(entry["path"]), "pdf", entry["file"], pages):
         assert page.dpi is not None and page.dpi >= 200, page  # not the ~110 dpi image
         orientation = _orientation(page.image, page.dpi, 60, scripts=language_scripts("rus+eng"))
-        assert orientation.note.startswith(f"OSD at {page.dpi} dpi"), orientation
+        assert orientation.note.english.startswith(f"OSD at {page.dpi} dpi"), orientation
         decided.append(orientation.rotation)
     assert decided == entry["rotation"], [name, decided]
 
@@ -167,7 +167,8 @@ def test_an_upright_scan_stays_upright_with_its_evidence(
     (page,) = app.pages(jobs["ocrmypdf/c03-29.pdf"].id)
     assert page.ocr_engine == "tesseract"
     assert page.rotation == 0 and not page.orientation_uncertain
-    assert page.orientation_note.startswith("OSD at 300 dpi: 0° (score ")
+    assert page.orientation_note is not None
+    assert page.orientation_note.english.startswith("OSD at 300 dpi: 0° (score ")
     assert sum(ch.isalpha() for ch in page.text) > 500  # read in full, not as garbage
 
 

@@ -55,7 +55,7 @@ def test_a_review_edit_keeps_the_id_and_the_registry_match(tmp_path: Path) -> No
     assert [d.id for d in store.list_documents(job.id)] == ids
     after = registry.results(reg)
     assert {r.row: r.document_id for r in after} == before
-    assert not any("deleted or replaced" in w for r in after for w in r.warnings)
+    assert not any("deleted or replaced" in w.english for r in after for w in r.warnings)
     store.close()
 
 
@@ -155,7 +155,7 @@ def test_a_document_not_found_again_is_archived_and_its_row_matched_again(
     assert [e["action"] for e in archived["document"]["audit"]][:2] == ["edit", "confirm"]
     (result,) = registry.results(reg)
     assert result.document_id != doc_id
-    assert any(f"document {doc_id} (matched before) was deleted or replaced" in w
+    assert any(f"document {doc_id} (matched before) was deleted or replaced" in w.english
                for w in result.warnings), result.warnings  # fmt: skip
     app.close()
 

@@ -109,7 +109,7 @@ def test_a_500_on_one_request_leaves_the_others_alone(
     assert jobs["en_invoice_INV-2024-0042.pdf"].state is JobState.DONE
     assert jobs["other.pdf"].state is JobState.FAILED
     assert jobs["other.pdf"].error_kind is ErrorKind.RETRYABLE
-    assert "1 of 1 requests to Claude failed" in (jobs["other.pdf"].error or "")
+    assert "1 of 1 request to Claude failed" in (jobs["other.pdf"].error or "")
     app.close()
 
 
