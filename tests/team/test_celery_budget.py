@@ -17,6 +17,7 @@ import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -69,6 +70,54 @@ def worker(celery_env: dict[str, str], tmp_path: Path) -> Iterator[subprocess.Po
     log.close()
 
 
+def _queued_under_a_cap(
+    celery_env: dict[str, str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    variable: str,
+    share: float,
+    files: int,
+) -> tuple[list[int], float]:
+    """``files`` sync invoices queued, and the cap ``variable`` set to ``share`` of
+    their forecast (in this process and in the worker's environment to come)."""
+    from docbatch_gui.app.facade import DocBatchApp
+
+    for name, value in celery_env.items():
+        monkeypatch.setenv(name, value)
+    app = DocBatchApp(load_settings())
+    ids = [j.id for j in app.add(invoices(tmp_path / "in", files), mode="sync").jobs]
+    limit = round(app.forecast(ids).usd * share, 6)
+    app.close()
+    monkeypatch.setenv(variable, str(limit))
+    celery_env[variable] = str(limit)
+    return ids, limit
+
+
+def _answering_worker(request: pytest.FixtureRequest) -> Any:
+    """The Celery worker, started with the cap in its environment, once it answers."""
+    from docbatch_gui.distributed.celery_app import configure
+
+    request.getfixturevalue("worker")
+    celery = configure(load_settings())
+    wait_for(lambda: celery.control.ping(timeout=0.5), 120, "the Celery worker to answer")
+    return celery
+
+
+def _billed_within(
+    app: Any, celery: Any, tasks: list[str], ids: list[int], fake: FakeAnthropic,
+    limit: float, what: str, log: Path,
+) -> None:  # fmt: skip
+    """Every task done, each job final or held, and the fake billed no more than ``limit``."""
+    results = [celery.AsyncResult(t) for t in tasks]
+    wait_for(lambda: all(r.ready() for r in results), 240, lambda: log.read_text())
+    states = {app.store.get_job(i).state for i in ids}
+    assert states <= FINAL_STATES | {JobState.QUEUED}, states
+    billed = billed_usd(fake)
+    overshoot(f"Celery worker, {what}", billed, limit)
+    assert 0 < billed <= limit, (billed, limit)
+    assert app.store.list_reservations() == []
+
+
 def test_celery_workers_never_cross_the_month_cap(
     celery_env: dict[str, str],
     request: pytest.FixtureRequest,
@@ -77,38 +126,19 @@ def test_celery_workers_never_cross_the_month_cap(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from docbatch_gui.app.facade import DocBatchApp
-    from docbatch_gui.distributed.celery_app import configure
     from docbatch_gui.distributed.dispatch import dispatch_queued
 
-    for name, value in celery_env.items():
-        monkeypatch.setenv(name, value)
-    files = invoices(tmp_path / "in", 4)
-    app = DocBatchApp(load_settings())
-    ids = [j.id for j in app.add(files, mode="sync").jobs]
-    limit = round(app.forecast(ids).usd * 1.05, 6)
-    app.close()
-    monkeypatch.setenv("BUDGET_MONTH_USD", str(limit))
-    celery_env["BUDGET_MONTH_USD"] = str(limit)
-    request.getfixturevalue("worker")  # started with the cap in its environment
-    settings = load_settings()
-    celery = configure(settings)
-    wait_for(lambda: celery.control.ping(timeout=0.5), 120, "the Celery worker to answer")
+    ids, limit = _queued_under_a_cap(celery_env, tmp_path, monkeypatch, "BUDGET_MONTH_USD", 1.05, 4)
+    celery = _answering_worker(request)
     fake_anthropic.invalid_output_next(4)  # every first answer re-asked
+    settings = load_settings()
     app = DocBatchApp(settings)
     try:
         tasks = dispatch_queued(app.store, settings, set())
-        results = [celery.AsyncResult(t) for t in tasks]
-        wait_for(
-            lambda: all(r.ready() for r in results),
-            240,
-            lambda: (tmp_path / "worker.log").read_text(),
-        )
-        states = {app.store.get_job(i).state for i in ids}
-        assert states <= FINAL_STATES | {JobState.QUEUED}, states
-        billed = billed_usd(fake_anthropic)
-        overshoot("Celery worker, budget_month_usd", billed, limit)
-        assert 0 < billed <= limit, (billed, limit)
-        assert app.store.list_reservations() == []
+        _billed_within(
+            app, celery, tasks, ids, fake_anthropic, limit, "budget_month_usd",
+            tmp_path / "worker.log",
+        )  # fmt: skip
     finally:
         app.close()
 
@@ -121,42 +151,23 @@ def test_celery_workers_never_cross_the_run_cap(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from docbatch_gui.app.facade import DocBatchApp
-    from docbatch_gui.distributed.celery_app import configure
     from docbatch_gui.distributed.dispatch import dispatch_queued
 
-    for name, value in celery_env.items():
-        monkeypatch.setenv(name, value)
-    files = invoices(tmp_path / "in", 4)
-    app = DocBatchApp(load_settings())
-    ids = [j.id for j in app.add(files, mode="sync").jobs]
-    limit = round(app.forecast(ids).usd * 1.05, 6)
-    app.close()
-    monkeypatch.setenv("BUDGET_RUN_USD", str(limit))
-    celery_env["BUDGET_RUN_USD"] = str(limit)
-    request.getfixturevalue("worker")  # started with the cap in its environment
-    settings = load_settings()
-    celery = configure(settings)
-    wait_for(lambda: celery.control.ping(timeout=0.5), 120, "the Celery worker to answer")
+    ids, limit = _queued_under_a_cap(celery_env, tmp_path, monkeypatch, "BUDGET_RUN_USD", 1.05, 4)
+    celery = _answering_worker(request)
     fake_anthropic.invalid_output_next(4)  # every first answer re-asked: over the forecast
+    settings = load_settings()
     app = DocBatchApp(settings)
     try:
         gate = app.budget_gate()
         tasks = dispatch_queued(app.store, settings, set(), gate)
         assert len(tasks) == 4  # the run's forecast is within its cap: all admitted
         assert len({gate.run_of(i) for i in ids}) == 1 and gate.run_of(ids[0])
-        results = [celery.AsyncResult(t) for t in tasks]
-        wait_for(
-            lambda: all(r.ready() for r in results),
-            240,
-            lambda: (tmp_path / "worker.log").read_text(),
-        )
-        states = {app.store.get_job(i).state for i in ids}
-        assert states <= FINAL_STATES | {JobState.QUEUED}, states
-        billed = billed_usd(fake_anthropic)
-        overshoot("Celery worker, budget_run_usd", billed, limit)
-        assert 0 < billed <= limit, (billed, limit)
+        _billed_within(
+            app, celery, tasks, ids, fake_anthropic, limit, "budget_run_usd",
+            tmp_path / "worker.log",
+        )  # fmt: skip
         assert app.store.run_spent(str(gate.run_of(ids[0]))) > 0  # counted against the run
-        assert app.store.list_reservations() == []
     finally:
         app.close()
 
@@ -167,14 +178,7 @@ def test_a_run_over_its_cap_is_not_handed_to_celery(
     from docbatch_gui.app.facade import DocBatchApp
     from docbatch_gui.distributed.dispatch import dispatch_queued
 
-    for name, value in celery_env.items():
-        monkeypatch.setenv(name, value)
-    files = invoices(tmp_path / "in", 2)
-    app = DocBatchApp(load_settings())
-    ids = [j.id for j in app.add(files, mode="sync").jobs]
-    limit = round(app.forecast(ids).usd / 2, 6)
-    app.close()
-    monkeypatch.setenv("BUDGET_RUN_USD", str(limit))
+    ids, _limit = _queued_under_a_cap(celery_env, tmp_path, monkeypatch, "BUDGET_RUN_USD", 0.5, 2)
     app = DocBatchApp(load_settings())
     try:
         gate = app.budget_gate()
