@@ -50,6 +50,13 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=ROOT / ".corpus")
     parser.add_argument("--only", default="", help="only files whose path contains this")
     parser.add_argument("--job-timeout", type=float, default=120)
+    parser.add_argument(
+        "--page-timeout",
+        type=float,
+        default=60,
+        help="PAGE_TIMEOUT and OCR_TIMEOUT (s); raise it on a loaded machine, where a"
+        " page that times out says nothing about its orientation",
+    )
     args = parser.parse_args()
     manifest = json.loads((args.corpus / "manifest.json").read_text(encoding="utf-8"))
     entries = [e for e in manifest["files"] if args.only in f"{e['project']}/{e['file']}"]
@@ -60,6 +67,8 @@ def main() -> None:
             OCR_ENGINE="tesseract",
             PROCESSING_MODE="offline",
             JOB_TIMEOUT=args.job_timeout,
+            PAGE_TIMEOUT=args.page_timeout,
+            OCR_TIMEOUT=args.page_timeout,
         )
         app = DocBatchApp(settings)
         report = app.add(list(paths), mode="offline", force=True)
