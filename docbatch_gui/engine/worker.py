@@ -57,8 +57,6 @@ if TYPE_CHECKING:  # importing the SDK costs two seconds; only sync mode needs i
 from docbatch_gui.storage.job_patch import JobPatch
 
 log = logging.getLogger(__name__)
-#: how long a canceled job task may take to end before it is canceled again
-CANCEL_AGAIN_S = 0.5
 
 MAX_ATTEMPTS = 3
 #: a file whose own child died this often fails; an interrupted worker never counts
@@ -198,7 +196,12 @@ class LocalWorker:
                         task.result()
         finally:
             stopping.cancel()
-            await _cancel_all(list(running.values()))
+            # one cancel each: a second would cut short the kill of the job's child
+            # (``ChildPool.lease`` ends it while the cancel unwinds the task)
+            for task in running.values():
+                task.cancel()
+            if running:
+                await asyncio.gather(*running.values(), return_exceptions=True)
 
     async def process(self, job_id: int, *, prepare_only: bool = False) -> Job | None:
         """Run one job to a final state; None if another worker claimed it first.
@@ -380,23 +383,6 @@ def pipeline_for(job: Job) -> list[Step]:
     if job.mode == ProcessingMode.BATCH.value:
         return front
     return [*front, ExtractStep(extractor(job.mode)), CheckStep(), StoreStep()]
-
-
-async def _cancel_all(tasks: list[asyncio.Task[Job | None]]) -> None:
-    """Cancel ``tasks`` and wait for them, cancelling again any that carries on.
-
-    On Python 3.11 a cancel that reaches a task while an ``asyncio.wait_for`` inside it
-    completes at that instant can be lost (fixed in 3.12), and the job then ran to its
-    end after a SIGTERM. A task still running after a short wait is cancelled again.
-    """
-    pending = {task for task in tasks if not task.done()}
-    while pending:
-        for task in pending:
-            task.cancel()
-        _done, pending = await asyncio.wait(pending, timeout=CANCEL_AGAIN_S)
-    for task in tasks:  # their outcomes are collected: none is left unretrieved
-        if not task.cancelled():
-            task.exception()
 
 
 async def run_job(
