@@ -160,7 +160,7 @@ def test_sigterm_stops_at_once_and_requeues_running_jobs(tmp_path: Path) -> None
     data = tmp_path / "data"
     process = start_rendering_a_big_file(tmp_path, data)
     process.send_signal(signal.SIGTERM)
-    _, stderr = process.communicate(timeout=120)
+    _, stderr = process.communicate(timeout=240)  # a hang guard: the state says "at once"
     assert process.returncode == 1, stderr
     assert "Interrupted: 1 job left in the queue" in stderr, stderr
     (job,) = cli_json(data, "jobs")
