@@ -79,7 +79,6 @@ DATA_TEXTS: dict[str, str | Plural] = {
     ),
     "mail_check_failed": N_("mailbox check failed: {error}"),
     "mail_connection_ok": N_("{user}@{host}:{port} ({security}): logged in; folders {folders}"),
-    "log_mail": N_("mailbox: {line}"),
     "mail_folder_missing": N_(
         "the folder {folder} is not in the mailbox (MAIL_FOLDERS); it has {folders}",
     ),

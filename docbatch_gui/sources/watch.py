@@ -108,14 +108,6 @@ class Ledger:
         with self._lock:
             yield self._db
 
-    def knows(self, path: Path, size: int, mtime_ns: int) -> bool:
-        with self._cursor() as db:
-            row = db.execute(
-                "SELECT 1 FROM taken WHERE path = ? AND size = ? AND mtime_ns = ?",
-                (ledger_key(path), size, mtime_ns),
-            ).fetchone()
-        return row is not None
-
     def claim(self, path: Path, size: int, mtime_ns: int, folder: Path) -> bool:
         """Take this version of the file for this process: False when a watcher
         (here or in another process on the same data folder) already has. One INSERT,

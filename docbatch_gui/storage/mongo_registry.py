@@ -17,7 +17,7 @@ Row views are keyed by spreadsheet headers, which may hold ``.`` or start with `
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -80,8 +80,7 @@ def _to_result(doc: dict[str, Any]) -> SearchResult:
 class MongoRegistry:
     db: Database[Any]
 
-    def _next_ids(self, name: str, count: int = 1) -> int:
-        raise NotImplementedError
+    _next_ids: Callable[..., int]  # (name, count=1): the first of count new ids
 
     def _registry_indexes(self) -> None:
         """Unique per (registry, row) where the contract replaces by row."""

@@ -111,8 +111,7 @@ class RegistryTables:
     _db: sqlite3.Connection
     _lock: threading.RLock
 
-    def _tx(self) -> AbstractContextManager[sqlite3.Connection]:
-        raise NotImplementedError
+    _tx: Callable[[], AbstractContextManager[sqlite3.Connection]]
 
     def _registry(self, db: sqlite3.Connection, registry_id: int) -> Registry:
         row = db.execute(

@@ -36,8 +36,6 @@ from docbatch_gui.i18n import _
 PAGE_ICON = QSize(150, 200)
 #: the least height of the pages list and the documents table (a header and a row)
 MIN_PART_HEIGHT = 48
-#: document fields shown in the list (the rest are in the review screen)
-SUMMARY_FIELDS = ("number", "date", "amount", "counterparty")
 ERROR_STYLE = (
     "background: #fdecea; color: #8c1d18; border: 1px solid #f3b8b2;"
     " border-radius: 4px; padding: 6px 8px;"
