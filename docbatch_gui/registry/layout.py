@@ -37,6 +37,7 @@ __all__ = [
     "footer_of",
     "guess_layout",
     "header_names",
+    "with_layout",
 ]
 
 Merged = Sequence[tuple[int, int, int, int]]  # (first col, first row, last col, last row)
@@ -204,3 +205,19 @@ def header_names(
                 parts.append(text)
         names.append(" ".join(parts) or None)
     return names
+
+
+def with_layout(draft: dict[str, Any], layout: SheetLayout) -> dict[str, Any]:
+    """A configuration JSON (the wizard's draft) with the guessed rows, and the
+    footer's skip words added to those it has."""
+    words = list(draft.get("skip_rows_containing") or [])
+    folded = {w.casefold() for w in words}
+    words.extend(w for w in layout.skip_words if w.casefold() not in folded)
+    return {
+        **draft,
+        "header_row": layout.header_row,
+        "data_start_row": layout.data_start_row,
+        "header_top_row": layout.header_top_row,
+        "column_header_row": {},
+        "skip_rows_containing": words,
+    }

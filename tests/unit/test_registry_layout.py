@@ -19,6 +19,7 @@ from docbatch_gui.registry.layout import (
     footer_of,
     guess_layout,
     header_names,
+    with_layout,
 )
 from docbatch_gui.registry.service import RegistryService
 from docbatch_gui.storage.sqlite import SQLiteStore
@@ -105,3 +106,14 @@ def test_joined_header_names_skip_a_text_repeated_by_a_merge() -> None:
 def test_a_header_top_below_the_header_is_refused() -> None:
     with pytest.raises(ConfigError, match="header_top_row"):
         load_config({"header_row": 2, "header_top_row": 3})
+
+
+def test_a_guess_fills_the_draft_and_keeps_its_skip_words() -> None:
+    layout = guess_layout(
+        [["Реестр"], ["Номер", "Дата"], ["1", "01.03.2024"], ["Итого", "5"], ["Подпись ____"]]
+    )
+    draft = {"sheet": "S", "skip_rows_containing": ["ИТОГО"], "column_header_row": {"F": 1}}
+    config = load_config(with_layout(draft, layout))
+    assert (config.header_row, config.first_data_row, config.header_top_row) == (2, 3, None)
+    assert config.skip_rows_containing == ["ИТОГО", "___"]
+    assert config.column_header_row == {}
