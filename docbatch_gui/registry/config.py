@@ -153,6 +153,9 @@ class RegistryConfig(BaseModel):
     sheet: str | None = None  # None: the first sheet
     header_row: Row = 1
     data_start_row: Row | None = None  # None: the row after header_row
+    #: the top row of a header written over several rows (None: one row); the texts
+    #: from it down to header_row are joined per column (``layout.header_names``)
+    header_top_row: Row | None = None
     column_header_row: dict[Column, Row] = Field(default_factory=dict)
     fill_down_columns: list[Column] = Field(default_factory=list)
     skip_rows_containing: list[Annotated[str, Field(min_length=1)]] = Field(default_factory=list)
@@ -187,6 +190,11 @@ class RegistryConfig(BaseModel):
         if self.data_start_row <= self.header_row:
             raise ValueError(
                 f"data_start_row: {self.data_start_row} must be after header_row {self.header_row}"
+            )
+        if self.header_top_row is not None and self.header_top_row > self.header_row:
+            raise ValueError(
+                f"header_top_row: {self.header_top_row} must not be below header_row "
+                f"{self.header_row}"
             )
         for column, row in self.column_header_row.items():
             if row >= self.data_start_row:

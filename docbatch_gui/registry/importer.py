@@ -27,6 +27,7 @@ from docbatch_gui.domain.errors import ConfigError, UnsupportedInput
 from docbatch_gui.domain.registry import FilteredRowRecord, RegistryRowRecord
 from docbatch_gui.registry.config import RegistryConfig, column_letter
 from docbatch_gui.registry.excel import OpenedSheet, SheetScan, open_sheet
+from docbatch_gui.registry.layout import header_names
 from docbatch_gui.registry.limits import SheetLimits
 from docbatch_gui.registry.rows import (
     REASON_EMPTY,
@@ -96,9 +97,12 @@ def build_headers(
 
     headers: list[str] = []
     seen: set[str] = set()
+    bottom = [config.column_header_row.get(col, config.header_row) for col in range(width)]
+    top = config.header_top_row  # a multi-row header: its texts joined per column
+    joined = header_names(header_rows, top, bottom, merged) if top is not None else None
     for col in range(width):
-        row = config.column_header_row.get(col, config.header_row)
-        value = cell(row, col)
+        row = bottom[col]
+        value = joined[col] if joined is not None else cell(row, col)
         if is_empty(value):
             for c0, r0, c1, r1 in merged:
                 if r0 <= row <= r1 and c0 <= col <= c1:
@@ -146,8 +150,10 @@ def parse_rows(
     records, ``RowFilter.views`` what the calamine child sends of them."""
     header_row_numbers = {config.header_row, *config.column_header_row.values()}
     needed = set(header_row_numbers)
+    if config.header_top_row is not None:
+        needed.update(range(config.header_top_row, config.header_row + 1))
     for _c0, r0, _c1, r1 in sheet.scan.merged:
-        if any(r0 <= r <= r1 for r in header_row_numbers):
+        if any(r0 <= r <= r1 for r in tuple(needed)):
             needed.add(r0)
     first_data = config.first_data_row
     header_rows: dict[int, tuple[Any, ...]] = {}

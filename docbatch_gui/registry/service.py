@@ -31,7 +31,9 @@ from docbatch_gui.domain.registry import (
 from docbatch_gui.registry import search as search_mod
 from docbatch_gui.registry.config import RegistryConfig, load_config
 from docbatch_gui.registry.exporter import ExportLabels, write_export
+from docbatch_gui.registry.excel import open_sheet
 from docbatch_gui.registry.importer import preview, read_registry
+from docbatch_gui.registry.layout import HEADER_SEARCH_ROWS, SheetLayout, guess_layout
 from docbatch_gui.registry.limits import SheetLimits
 from docbatch_gui.registry.matcher import RegistryRow as MatchRow
 from docbatch_gui.storage.store import Store
@@ -147,6 +149,15 @@ class RegistryService:
         return PreviewResult(first.sheet, first.sheet_names, first.headers, first.rows,
                              stats.kept, stats.filtered, dict(stats.by_reason),
                              list(run.filtered))  # fmt: skip
+
+    def layout(self, file: Path | str, sheet: str | None = None) -> SheetLayout:
+        """The header rows and footer rows ``layout.guess_layout`` sees on the sheet
+        (one streaming pass: footers are at its end)."""
+        with open_sheet(Path(file), sheet, limits=self.limits) as opened:
+            rows = iter(opened.rows)
+            head = [row for _n, row in zip(range(HEADER_SEARCH_ROWS + 10), rows, strict=False)]
+            tail = enumerate(rows, start=len(head) + 1)
+            return guess_layout(head, opened.scan.merged, tail)
 
     def import_registry(
         self,

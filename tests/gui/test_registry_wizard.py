@@ -86,16 +86,20 @@ async def test_wizard_walks_every_page_then_imports_and_searches(
     assert wizard.file_page.name.text() == "реестр"
     next_page(wizard)
 
-    # 2. header and data rows: the preview follows the header row
+    # 2. header and data rows: proposed under the title, and the preview follows them
     page = wizard.rows_page
-    assert wizard.preview.headers[0] == "Реестр счетов за март 2024"  # row 1 by default
+    assert (page.header_row.value(), page.data_row.value()) == (3, 4)  # guessed
+    page.header_row.setValue(1)
+    await settled(wizard)
+    assert wizard.preview.headers[0] == "Реестр счетов за март 2024"
     page.header_row.setValue(3)
+    page.data_row.setValue(4)
     await settled(wizard)
     assert page.data_row.value() == 4
     assert wizard.preview.headers == ["№ п/п", "Контрагент", "Номер счёта", "Дата", "Сумма"]
     assert page.model.rowCount() == 8  # rows 4..11 as parsed
     assert page.model.cell(0, 4) == "СЧ-1001"
-    assert page.model.cell(3, 1) == "Contains a skip word"  # the subtotal, shaded
+    assert page.model.cell(3, 1) == "Totals row"  # the subtotal, shaded
     next_page(wizard)
 
     # 3. mapping: guessed from the headers, with samples
@@ -115,7 +119,7 @@ async def test_wizard_walks_every_page_then_imports_and_searches(
     assert "<b>5</b> rows kept" in filters.status.text()
     reasons = [filters.model.cell(r, 1) for r in range(filters.model.rowCount())]
     assert [filters.model.cell(r, 0) for r in range(filters.model.rowCount())] == [7, 9, 11]
-    assert reasons[0].startswith("Contains a skip word")
+    assert reasons[0] == "Totals row: contains 'ИТОГО'"
     assert reasons[1] == "Required column is empty: required column C is empty"
     spawn(filters.open_full_list())
     await until(lambda: getattr(filters, "full_list", None) is not None, what="full list")
