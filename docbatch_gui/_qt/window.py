@@ -195,6 +195,7 @@ class MainWindow(QMainWindow):
         app = self.ctx.host.app
         key = await asyncio.get_running_loop().run_in_executor(None, lambda: app.anthropic_key)
         self.offline_label.setVisible(key is None)
+        self.settings_tab.set_offline(key is None)  # the mode in effect, under the setting
         self.queue_tab.set_holds(app.holds())  # the key read: no keyring call here
 
     def show_key_setting(self) -> None:
