@@ -258,7 +258,8 @@ class MainWindow(QMainWindow):
         QSettings key it is kept under."""
         registry = self.registry_tab
         return {
-            "queue/header": self.queue_tab.table.horizontalHeader(),
+            # "queue/header" kept the columns of before the file name stretched
+            "queue/columns": self.queue_tab.table.horizontalHeader(),
             "queue/splitter": self.queue_tab.splitter,
             "review/splitter": self.review_tab.splitter,
             "batches/header": self.batches_tab.table.horizontalHeader(),
