@@ -195,6 +195,7 @@ class MainWindow(QMainWindow):
         app = self.ctx.host.app
         key = await asyncio.get_running_loop().run_in_executor(None, lambda: app.anthropic_key)
         self.offline_label.setVisible(key is None)
+        self.settings_tab.set_offline(key is None)  # the mode in effect, under the setting
         self.queue_tab.set_holds(app.holds())  # the key read: no keyring call here
 
     def show_key_setting(self) -> None:
@@ -257,7 +258,8 @@ class MainWindow(QMainWindow):
         QSettings key it is kept under."""
         registry = self.registry_tab
         return {
-            "queue/header": self.queue_tab.table.horizontalHeader(),
+            # "queue/header" kept the columns of before the file name stretched
+            "queue/columns": self.queue_tab.table.horizontalHeader(),
             "queue/splitter": self.queue_tab.splitter,
             "review/splitter": self.review_tab.splitter,
             "batches/header": self.batches_tab.table.horizontalHeader(),

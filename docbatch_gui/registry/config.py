@@ -33,6 +33,7 @@ from pydantic import (
 from docbatch_gui.domain.errors import ConfigError, NotFound
 
 __all__ = [
+    "DEFAULT_RULE",
     "Column",
     "RegistryConfig",
     "Rule",
@@ -217,6 +218,11 @@ class RegistryConfig(BaseModel):
         return self.data_start_row or self.header_row + 1
 
 
+#: the name of the rule DocBatch makes; stored as it is, shown in the operator's
+#: language (``registry.words.rule_words``)
+DEFAULT_RULE = "default"
+
+
 def default_rules(fields: list[str]) -> list[dict[str, Any]]:
     """The rule used when the JSON has none: number first, then date and amount.
 
@@ -239,7 +245,7 @@ def default_rules(fields: list[str]) -> list[dict[str, Any]]:
             {"field": "amount", "document_field": "from_content.amount",
              "comparator": "amount", "tolerance": 0.01, "weight": 0.25}
         )  # fmt: skip
-    return [{"name": "default", "subrules": subrules}] if subrules else []
+    return [{"name": DEFAULT_RULE, "subrules": subrules}] if subrules else []
 
 
 def _migrated_rule(field: str) -> dict[str, Any]:

@@ -15,11 +15,13 @@ from PySide6.QtGui import QAction, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
+    QFrame,
     QGroupBox,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QSplitter,
     QTreeWidget,
@@ -46,6 +48,8 @@ from docbatch_gui.domain.states import JobState
 from docbatch_gui.i18n import _, ngettext
 
 ROLE_KEY = Qt.ItemDataRole.UserRole
+#: a document item: True while it waits for a person's check
+ROLE_NEEDS_REVIEW = Qt.ItemDataRole.UserRole + 1
 
 
 class ReviewTab(ReviewForm, QWidget):
@@ -150,11 +154,26 @@ class ReviewTab(ReviewForm, QWidget):
         ):
             buttons.addWidget(button)
 
+        # The form scrolls (a tall Known counterparty panel, many fields); the buttons
+        # stay under it, always in sight, whatever the window's height.
+        form_page = QWidget()
+        form_layout = QVBoxLayout(form_page)
+        form_layout.setContentsMargins(0, 0, 0, 0)
+        form_layout.addWidget(self.form_box)
+        form_layout.addWidget(self.reasons)
+        form_layout.addWidget(self.counterparty_panel)
+        form_layout.addWidget(QLabel(_("History")))
+        form_layout.addWidget(self.history)
+        form_layout.addStretch(1)
+        self.form_scroll = QScrollArea()
+        self.form_scroll.setObjectName("review_form_scroll")
+        self.form_scroll.setWidgetResizable(True)
+        self.form_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.form_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.form_scroll.setWidget(form_page)
         right = QWidget()
         right_layout = QVBoxLayout(right)
-        right_layout.addWidget(self.form_box)
-        right_layout.addWidget(self.reasons)
-        right_layout.addWidget(self.counterparty_panel)
+        right_layout.addWidget(self.form_scroll, 1)
         right_layout.addLayout(buttons)
         hint = QLabel(
             _("PgDown/PgUp: next/previous document · Ctrl+Enter: confirm · F3: next empty field")
@@ -162,9 +181,6 @@ class ReviewTab(ReviewForm, QWidget):
         hint.setStyleSheet("color: palette(mid);")
         hint.setWordWrap(True)
         right_layout.addWidget(hint)
-        right_layout.addWidget(QLabel(_("History")))
-        right_layout.addWidget(self.history)
-        right_layout.addStretch(1)
 
         middle = QSplitter(Qt.Orientation.Vertical)  # the page above its lines
         middle.addWidget(self.page_view)
@@ -242,8 +258,20 @@ class ReviewTab(ReviewForm, QWidget):
         self.tree.resizeColumnToContents(1)
         self.tree.blockSignals(False)
         self.empty.setVisible(not jobs and not extra)
-        if keep is not None:
-            self.select(*keep)
+        if keep is None or not self.select(*keep):
+            self.select_first()
+
+    def select_first(self) -> bool:
+        """Review opens on a document, not on "No page": the first one needing a
+        person's check, else the first listed."""
+        items = self._doc_items()
+        first = next(
+            (i for i in items if i.data(0, ROLE_NEEDS_REVIEW)), items[0] if items else None
+        )
+        if first is None:
+            return False
+        self.tree.setCurrentItem(first)
+        return True
 
     def _relabel(self, doc: Document) -> None:
         fresh = self._doc_item(doc)
@@ -274,6 +302,7 @@ class ReviewTab(ReviewForm, QWidget):
         number = doc.fields.get("number")
         item = QTreeWidgetItem([f"{label} {number}" if number else label, pages])
         item.setData(0, ROLE_KEY, (doc.job_id, doc.doc_index))
+        item.setData(0, ROLE_NEEDS_REVIEW, bool(doc.needs_review and not doc.confirmed_by))
         if doc.confirmed_by:
             item.setIcon(0, disc_icon("#188038", "✓"))
         elif doc.needs_review:
