@@ -32,6 +32,7 @@ from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.queue.job_detail import routing_line
 from docbatch_gui._qt.review.counterparty import CounterpartyPanel
+from docbatch_gui._qt.review.duplicate_pair import DuplicatePair
 from docbatch_gui._qt.review.fields import add_field_rows
 from docbatch_gui._qt.review.form import ReviewForm
 from docbatch_gui._qt.review.lines_grid import LinesGrid, show_line_box
@@ -137,6 +138,10 @@ class ReviewTab(ReviewForm, QWidget):
         )
         self.not_duplicate_button.clicked.connect(lambda: spawn(self.not_duplicate(), self._failed))
         self.not_duplicate_button.hide()
+        self.duplicate_pair = DuplicatePair(ctx, images)  # the document its mark names
+        self.duplicate_pair.open_other.connect(
+            lambda job_id, index: spawn(self.open_job(job_id, index), self._failed)
+        )
         self.previous_button = QPushButton(_("Previous"))
         self.next_button = QPushButton(_("Next"))
         self._actions()
@@ -145,10 +150,10 @@ class ReviewTab(ReviewForm, QWidget):
             self.previous_button,
             self.next_button,
             self.save_button,
-            self.not_duplicate_button,
             self.confirm_button,
         ):
             buttons.addWidget(button)
+        self.duplicate_pair.add_button(self.not_duplicate_button)  # beside the other one
 
         right = QWidget()
         right_layout = QVBoxLayout(right)
@@ -167,7 +172,10 @@ class ReviewTab(ReviewForm, QWidget):
         right_layout.addStretch(1)
 
         middle = QSplitter(Qt.Orientation.Vertical)  # the page above its lines
-        middle.addWidget(self.page_view)
+        pages = QSplitter(Qt.Orientation.Horizontal)  # a likely duplicate beside it
+        pages.addWidget(self.page_view)
+        pages.addWidget(self.duplicate_pair)
+        middle.addWidget(pages)
         middle.addWidget(self.lines_grid)
         middle.setSizes([420, 220])
         split = QSplitter(Qt.Orientation.Horizontal)
@@ -356,6 +364,7 @@ class ReviewTab(ReviewForm, QWidget):
             self._show(None)
             self.lines_grid.show_document(None)
             self.counterparty_panel.show_counterparty(None)
+            spawn(self.duplicate_pair.show_pair(None, self.field_labels))
             return
         spawn(self._load(*key), self._failed)
 
@@ -368,6 +377,7 @@ class ReviewTab(ReviewForm, QWidget):
         self.current_job = job
         self._show(doc)
         self.lines_grid.show_document(doc)
+        await self.duplicate_pair.show_pair(doc, self.field_labels)
         await self._show_counterparty(doc)
 
     def _counterparty_changed(self, _document_id: int) -> None:
@@ -400,6 +410,7 @@ class ReviewTab(ReviewForm, QWidget):
         self._relabel(saved)  # the list shows the new pages and number at once
         if "pages" in changes and changes["pages"] != (doc.page_from, doc.page_to):
             await self._warn_uncovered(saved)
+        await self.duplicate_pair.show_pair(saved, self.field_labels)  # the edited values
         await self._show_counterparty(saved)  # a corrected INN may name another seller
         self.saved.emit(saved.job_id, saved.doc_index)
         return saved
@@ -417,6 +428,7 @@ class ReviewTab(ReviewForm, QWidget):
             ),
         )
         self._show(cleared)
+        await self.duplicate_pair.show_pair(cleared, self.field_labels)
         self.saved.emit(cleared.job_id, cleared.doc_index)
 
     async def confirm(self) -> None:
