@@ -36,6 +36,13 @@ from docbatch_gui._qt.review.duplicate_pair import DuplicatePair
 from docbatch_gui._qt.review.fields import add_field_rows
 from docbatch_gui._qt.review.form import ReviewForm
 from docbatch_gui._qt.review.lines_grid import LinesGrid, show_line_box
+from docbatch_gui._qt.review.split_marks import (
+    add_sheet_items,
+    is_sheet,
+    move_hint,
+    sheets,
+    split_note,
+)
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.export_documents import export_documents
 from docbatch_gui._qt.widgets.icons import disc_icon
@@ -101,6 +108,10 @@ class ReviewTab(ReviewForm, QWidget):
         pages_row.addWidget(self.page_from)
         pages_row.addWidget(QLabel("–"))
         pages_row.addWidget(self.page_to)
+        self.split_note = QLabel()  # the separator sheets at the document's ends
+        self.split_note.setStyleSheet("color: palette(mid);")
+        self.split_note.setToolTip(move_hint())
+        pages_row.addWidget(self.split_note)
         pages_row.addStretch(1)
         self.form.addRow(_("Type"), self.type_combo)
         self.form.addRow(_("Pages"), pages_row)
@@ -242,6 +253,7 @@ class ReviewTab(ReviewForm, QWidget):
             top.setToolTip(0, words or "\n".join(filter(None, [job.source_path, routing])))
             for doc in by_job.get(job.id, []):
                 top.addChild(self._doc_item(doc))
+            add_sheet_items(top, job, [d.page_from for d in by_job.get(job.id, [])])
             self.tree.addTopLevelItem(top)
             top.setExpanded(True)
         self.tree.setHeaderLabels(
@@ -315,7 +327,7 @@ class ReviewTab(ReviewForm, QWidget):
         items: list[QTreeWidgetItem] = []
         for top in self._job_items():
             children = (top.child(j) for j in range(top.childCount()))
-            items.extend(child for child in children if child is not None)
+            items.extend(c for c in children if c is not None and not is_sheet(c))
         return items
 
     def _job_items(self) -> list[QTreeWidgetItem]:
@@ -375,6 +387,7 @@ class ReviewTab(ReviewForm, QWidget):
         if self._key(self.tree.currentItem()) != (job_id, doc_index):
             return  # the operator moved on while this one loaded: the newer load wins
         self.current_job = job
+        self.split_note.setText(split_note(job, doc))
         self._show(doc)
         self.lines_grid.show_document(doc)
         await self.duplicate_pair.show_pair(doc, self.field_labels)
@@ -410,6 +423,8 @@ class ReviewTab(ReviewForm, QWidget):
         self._relabel(saved)  # the list shows the new pages and number at once
         if "pages" in changes and changes["pages"] != (doc.page_from, doc.page_to):
             await self._warn_uncovered(saved)
+            if sheets(self.current_job):  # a split may have moved: the list shows it
+                await self.refresh()
         await self.duplicate_pair.show_pair(saved, self.field_labels)  # the edited values
         await self._show_counterparty(saved)  # a corrected INN may name another seller
         self.saved.emit(saved.job_id, saved.doc_index)
