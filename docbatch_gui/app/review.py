@@ -38,6 +38,9 @@ from docbatch_gui.storage.store import Store
 
 #: the confidence a value a person typed or confirmed gets
 HUMAN_CONFIDENCE = 1.0
+#: the audit action of a separator sheet a person took into a document (its ``new``
+#: is the sheet's page): the split it made is moved
+SHEET_TAKEN = "separator_taken"
 
 
 class ReviewError(DocBatchError):
@@ -149,6 +152,8 @@ class ReviewService:
             old = f"{doc.page_from}-{doc.page_to}"
             audit.append(_entry(at, who, "pages", "pages", old, f"{pages[0]}-{pages[1]}"))
             changes.update(page_from=pages[0], page_to=pages[1])
+            for sheet in self._take_sheets(job_id, pages, at, who):  # a split moved
+                audit.append(_entry(at, who, SHEET_TAKEN, None, None, sheet))
         if lines is not None:
             profile = self.checker.profile
             typed_lines = normalized_lines(lines, profile)
@@ -246,6 +251,21 @@ class ReviewService:
         made by mistake, or in bad faith); returns the seller's INN. NotFound when
         the document taught nothing."""
         return self.store.forget_confirmed_document(document_id)
+
+    def _take_sheets(self, job_id: int, pages: tuple[int, int], at: str, who: str) -> list[int]:
+        """The separator sheets a person's new range takes in: the split they made is
+        moved (the page is a document's page from now on), and the job's split says
+        so (``moved``: page, who, when) beside the sheets left."""
+        job = self.store.get_job(job_id)
+        split = dict(job.split or {})
+        sheets = [int(p) for p in split.get("separators") or []]
+        taken = [p for p in sheets if pages[0] <= p <= pages[1]]
+        if taken:
+            split["separators"] = [p for p in sheets if p not in taken]
+            moved = [{"page": p, "who": who, "at": at} for p in taken]
+            split["moved"] = [*split.get("moved", []), *moved]
+            self.store.update_job(job_id, split=split)
+        return taken
 
     def _check_pages(self, job_id: int, pages: tuple[int, int]) -> None:
         first, last = pages

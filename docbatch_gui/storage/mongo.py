@@ -17,6 +17,7 @@ from typing import Any, Unpack
 from pymongo import ASCENDING, MongoClient, ReturnDocument
 from pymongo.database import Database
 
+from docbatch_gui.checks.duplicates import match_key
 from docbatch_gui.domain.errors import ErrorKind, NotFound
 from docbatch_gui.domain.models import Document, Job, NewJob
 from docbatch_gui.domain.states import (
@@ -139,6 +140,10 @@ class MongoStore(MongoRecords, MongoIntents, MongoBudget, MongoRegistry, MongoCo
         self.db.documents.create_index(
             [("job_id", ASCENDING), ("doc_index", ASCENDING)], unique=True
         )
+        self.db.documents.create_index([("match_key", ASCENDING)])
+        for raw in self.db.documents.find({"match_key": None}, {"fields": 1}):  # older ones
+            key = match_key(raw.get("fields") or {})
+            self.db.documents.update_one({"_id": raw["_id"]}, {"$set": {"match_key": key}})
         self.db.requests.create_index(
             [("job_id", ASCENDING), ("custom_id", ASCENDING)], unique=True
         )
@@ -323,7 +328,8 @@ class MongoStore(MongoRecords, MongoIntents, MongoBudget, MongoRegistry, MongoCo
             bodies = []
             for doc in documents:
                 doc_id = doc.id if doc.id is not None else next(ids)
-                bodies.append({**doc.as_dict(), "_id": doc_id, "id": doc_id, "job_id": job_id})
+                bodies.append({**doc.as_dict(), "_id": doc_id, "id": doc_id, "job_id": job_id,
+                               "match_key": match_key(doc.fields)})  # fmt: skip
             self.db.documents.insert_many(bodies, ordered=True)
         self.update_job(job_id, documents=len(documents))
         return self.list_documents(job_id)
@@ -331,7 +337,7 @@ class MongoStore(MongoRecords, MongoIntents, MongoBudget, MongoRegistry, MongoCo
     def update_document(self, document: Document) -> Document:
         if document.id is None:
             raise ValueError("a document without an id cannot be updated in place")
-        body = {**document.as_dict(), "_id": document.id}
+        body = {**document.as_dict(), "_id": document.id, "match_key": match_key(document.fields)}
         result = self.db.documents.replace_one(
             {"_id": document.id, "job_id": document.job_id}, body
         )
@@ -366,4 +372,10 @@ class MongoStore(MongoRecords, MongoIntents, MongoBudget, MongoRegistry, MongoCo
         cursor = self.db.documents.find(query, {"_id": 0}).sort(
             [("job_id", ASCENDING), ("doc_index", ASCENDING)]
         )
+        return [Document.from_body(doc) for doc in cursor]
+
+    def documents_matching(self, key: str) -> list[Document]:
+        if not key:
+            return []
+        cursor = self.db.documents.find({"match_key": key}, {"_id": 0}).sort("id", ASCENDING)
         return [Document.from_body(doc) for doc in cursor]

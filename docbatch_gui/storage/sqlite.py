@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Unpack
 
+from docbatch_gui.checks.duplicates import match_key
 from docbatch_gui.domain.errors import ErrorKind, NotFound
 from docbatch_gui.domain.models import (
     Document,
@@ -174,6 +175,8 @@ class SQLiteStore(RecordTables, IntentTables, BudgetTables, RegistryTables, Coun
                 for statement in filter(str.strip, script.split(";")):
                     db.execute(statement)
                 db.execute(f"PRAGMA user_version = {number}")
+            if version < len(MIGRATIONS):  # documents written before their key was kept
+                _key_documents(db)
 
     @property
     def schema_version(self) -> int:
@@ -383,7 +386,7 @@ class SQLiteStore(RecordTables, IntentTables, BudgetTables, RegistryTables, Coun
             for doc in documents:
                 db.execute(
                     "INSERT INTO documents (id, job_id, doc_index, doc_type, page_from, page_to,"
-                    " body) VALUES (?,?,?,?,?,?,?)",
+                    " body, match_key) VALUES (?,?,?,?,?,?,?,?)",
                     (doc.id, job_id, *_document_columns(doc)),
                 )
             self._write_fields(db, job_id, {"documents": len(documents)})
@@ -395,7 +398,7 @@ class SQLiteStore(RecordTables, IntentTables, BudgetTables, RegistryTables, Coun
         with self._tx() as db:
             cursor = db.execute(
                 "UPDATE documents SET doc_index = ?, doc_type = ?, page_from = ?, page_to = ?,"
-                " body = ? WHERE id = ? AND job_id = ?",
+                " body = ?, match_key = ? WHERE id = ? AND job_id = ?",
                 (*_document_columns(document), document.id, document.job_id),
             )
             if cursor.rowcount != 1:
@@ -437,23 +440,46 @@ class SQLiteStore(RecordTables, IntentTables, BudgetTables, RegistryTables, Coun
             args.append(job_id)
         with self._lock:
             rows = self._db.execute(sql + " ORDER BY job_id, doc_index", args).fetchall()
-        documents = []
-        for r in rows:
-            body = json.loads(r["body"])
-            body.update(
-                id=r["id"],
-                job_id=r["job_id"],
-                doc_index=r["doc_index"],
-                doc_type=r["doc_type"],
-                page_from=r["page_from"],
-                page_to=r["page_to"],
-            )
-            documents.append(Document.from_body(body))
-        return documents
+        return _documents(rows)
+
+    def documents_matching(self, key: str) -> list[Document]:
+        if not key:
+            return []
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT * FROM documents WHERE match_key = ? ORDER BY id", (key,)
+            ).fetchall()
+        return _documents(rows)
 
 
-def _document_columns(doc: Document) -> tuple[int, str, int, int, str]:
-    """doc_index, doc_type, page_from, page_to and the JSON body of the rest."""
+def _documents(rows: Sequence[sqlite3.Row]) -> list[Document]:
+    documents = []
+    for r in rows:
+        body = json.loads(r["body"])
+        body.update(
+            id=r["id"],
+            job_id=r["job_id"],
+            doc_index=r["doc_index"],
+            doc_type=r["doc_type"],
+            page_from=r["page_from"],
+            page_to=r["page_to"],
+        )
+        documents.append(Document.from_body(body))
+    return documents
+
+
+def _key_documents(db: sqlite3.Connection) -> None:
+    """Each document's ``match_key`` where it is not computed yet."""
+    rows = db.execute("SELECT id, body FROM documents WHERE match_key IS NULL").fetchall()
+    db.executemany(
+        "UPDATE documents SET match_key = ? WHERE id = ?",
+        [(match_key(json.loads(r["body"]).get("fields") or {}), r["id"]) for r in rows],
+    )
+
+
+def _document_columns(doc: Document) -> tuple[int, str, int, int, str, str]:
+    """doc_index, doc_type, page_from, page_to, the JSON body of the rest and the
+    likely-duplicate key."""
     body = doc.as_dict()
     for key in ("id", "job_id", "doc_index", "doc_type", "page_from", "page_to"):
         body.pop(key)
@@ -463,4 +489,5 @@ def _document_columns(doc: Document) -> tuple[int, str, int, int, str]:
         doc.page_from,
         doc.page_to,
         json.dumps(body, ensure_ascii=False),
+        match_key(doc.fields),
     )

@@ -34,9 +34,17 @@ from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.queue.job_detail import routing_line
 from docbatch_gui._qt.review.counterparty import CounterpartyPanel
+from docbatch_gui._qt.review.duplicate_pair import DuplicatePair
 from docbatch_gui._qt.review.fields import add_field_rows
 from docbatch_gui._qt.review.form import ReviewForm
 from docbatch_gui._qt.review.lines_grid import LinesGrid, show_line_box
+from docbatch_gui._qt.review.split_marks import (
+    add_sheet_items,
+    is_sheet,
+    move_hint,
+    sheets,
+    split_note,
+)
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.export_documents import export_documents
 from docbatch_gui._qt.widgets.icons import disc_icon
@@ -104,6 +112,10 @@ class ReviewTab(ReviewForm, QWidget):
         pages_row.addWidget(self.page_from)
         pages_row.addWidget(QLabel("–"))
         pages_row.addWidget(self.page_to)
+        self.split_note = QLabel()  # the separator sheets at the document's ends
+        self.split_note.setStyleSheet("color: palette(mid);")
+        self.split_note.setToolTip(move_hint())
+        pages_row.addWidget(self.split_note)
         pages_row.addStretch(1)
         self.form.addRow(_("Type"), self.type_combo)
         self.form.addRow(_("Pages"), pages_row)
@@ -141,6 +153,10 @@ class ReviewTab(ReviewForm, QWidget):
         )
         self.not_duplicate_button.clicked.connect(lambda: spawn(self.not_duplicate(), self._failed))
         self.not_duplicate_button.hide()
+        self.duplicate_pair = DuplicatePair(ctx, images)  # the document its mark names
+        self.duplicate_pair.open_other.connect(
+            lambda job_id, index: spawn(self.open_job(job_id, index), self._failed)
+        )
         self.previous_button = QPushButton(_("Previous"))
         self.next_button = QPushButton(_("Next"))
         self._actions()
@@ -149,10 +165,10 @@ class ReviewTab(ReviewForm, QWidget):
             self.previous_button,
             self.next_button,
             self.save_button,
-            self.not_duplicate_button,
             self.confirm_button,
         ):
             buttons.addWidget(button)
+        self.duplicate_pair.add_button(self.not_duplicate_button)  # beside the other one
 
         # The form scrolls (a tall Known counterparty panel, many fields); the buttons
         # stay under it, always in sight, whatever the window's height.
@@ -183,7 +199,10 @@ class ReviewTab(ReviewForm, QWidget):
         right_layout.addWidget(hint)
 
         middle = QSplitter(Qt.Orientation.Vertical)  # the page above its lines
-        middle.addWidget(self.page_view)
+        pages = QSplitter(Qt.Orientation.Horizontal)  # a likely duplicate beside it
+        pages.addWidget(self.page_view)
+        pages.addWidget(self.duplicate_pair)
+        middle.addWidget(pages)
         middle.addWidget(self.lines_grid)
         middle.setSizes([420, 220])
         split = QSplitter(Qt.Orientation.Horizontal)
@@ -250,6 +269,7 @@ class ReviewTab(ReviewForm, QWidget):
             top.setToolTip(0, words or "\n".join(filter(None, [job.source_path, routing])))
             for doc in by_job.get(job.id, []):
                 top.addChild(self._doc_item(doc))
+            add_sheet_items(top, job, [d.page_from for d in by_job.get(job.id, [])])
             self.tree.addTopLevelItem(top)
             top.setExpanded(True)
         self.tree.setHeaderLabels(
@@ -336,7 +356,7 @@ class ReviewTab(ReviewForm, QWidget):
         items: list[QTreeWidgetItem] = []
         for top in self._job_items():
             children = (top.child(j) for j in range(top.childCount()))
-            items.extend(child for child in children if child is not None)
+            items.extend(c for c in children if c is not None and not is_sheet(c))
         return items
 
     def _job_items(self) -> list[QTreeWidgetItem]:
@@ -385,6 +405,7 @@ class ReviewTab(ReviewForm, QWidget):
             self._show(None)
             self.lines_grid.show_document(None)
             self.counterparty_panel.show_counterparty(None)
+            spawn(self.duplicate_pair.show_pair(None, self.field_labels))
             return
         spawn(self._load(*key), self._failed)
 
@@ -395,8 +416,10 @@ class ReviewTab(ReviewForm, QWidget):
         if self._key(self.tree.currentItem()) != (job_id, doc_index):
             return  # the operator moved on while this one loaded: the newer load wins
         self.current_job = job
+        self.split_note.setText(split_note(job, doc))
         self._show(doc)
         self.lines_grid.show_document(doc)
+        await self.duplicate_pair.show_pair(doc, self.field_labels)
         await self._show_counterparty(doc)
 
     def _counterparty_changed(self, _document_id: int) -> None:
@@ -429,6 +452,9 @@ class ReviewTab(ReviewForm, QWidget):
         self._relabel(saved)  # the list shows the new pages and number at once
         if "pages" in changes and changes["pages"] != (doc.page_from, doc.page_to):
             await self._warn_uncovered(saved)
+            if sheets(self.current_job):  # a split may have moved: the list shows it
+                await self.refresh()
+        await self.duplicate_pair.show_pair(saved, self.field_labels)  # the edited values
         await self._show_counterparty(saved)  # a corrected INN may name another seller
         self.saved.emit(saved.job_id, saved.doc_index)
         return saved
@@ -446,6 +472,7 @@ class ReviewTab(ReviewForm, QWidget):
             ),
         )
         self._show(cleared)
+        await self.duplicate_pair.show_pair(cleared, self.field_labels)
         self.saved.emit(cleared.job_id, cleared.doc_index)
 
     async def confirm(self) -> None:
