@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import hypothesis
 import psutil
 import pytest
 
@@ -40,6 +41,12 @@ for variable in (
 os.environ["DOCBATCH_SETTINGS_FILE"] = os.path.join(
     tempfile.gettempdir(), f"docbatch-tests-{os.getpid()}", "settings.json"
 )
+
+# No time limit on one hypothesis example (its default is 200 ms): a loaded machine
+# takes longer, and a property holds or fails whatever the time. Registered before the
+# test modules build their own settings, which inherit it.
+hypothesis.settings.register_profile("any-machine", deadline=None)
+hypothesis.settings.load_profile("any-machine")
 
 
 #: the longest tests (minutes of CPU each), started first

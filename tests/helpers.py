@@ -42,7 +42,7 @@ def cli_json(data_dir: Path, *args: str, env: dict[str, str] | None = None) -> A
 
 #: the least time a wait lasts before it fails: a guard against a hang, never a budget
 #: a loaded machine could break (at a load average of 22 on two cores, starting the CLI
-#: and its render child took over a minute; pytest-timeout stops a test at 300 s)
+#: and its render child took over a minute; pytest-timeout stops a test at 900 s)
 LEAST_WAIT_S = 180.0
 
 

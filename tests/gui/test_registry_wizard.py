@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-import time
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -177,12 +177,19 @@ async def test_cancel_during_import_leaves_error_and_the_wizard_usable(
     xlsx = registry_xlsx(tmp_path / "big.xlsx", extra_rows=2600)
     store = app.registry.store
     add_rows = store.add_registry_rows
+    chunks: list[int] = []
+    pressed = threading.Event()
 
-    def slow_add(registry_id: int, rows: Any) -> None:
+    def held_add(registry_id: int, rows: Any) -> None:
+        """A disk slow from the second chunk on, until Cancel is pressed: the import
+        cannot end before the click however fast the machine (a sleep of 0.4 s per
+        chunk was the bet that it would not)."""
+        chunks.append(len(rows))
+        if len(chunks) > 1:
+            pressed.wait(120)  # a hang guard only: the test sets it at once
         add_rows(registry_id, rows)
-        time.sleep(0.4)  # a slow disk: long enough to press Cancel
 
-    monkeypatch.setattr(store, "add_registry_rows", slow_add)
+    monkeypatch.setattr(store, "add_registry_rows", held_add)
     wizard, task = await open_wizard()
     wizard.file_page.set_file(xlsx)
     await settled(wizard)
@@ -195,7 +202,9 @@ async def test_cancel_during_import_leaves_error_and_the_wizard_usable(
     run.start_button.click()
     await until(lambda: "Importing: " in run.stage.text(), what="first chunk")
     run.cancel_button.click()
-    assert await asyncio.wait_for(run.finished, 30) == "canceled"
+    pressed.set()
+    assert await asyncio.wait_for(run.finished, 180) == "canceled"
+    assert len(chunks) <= 2  # it stopped at the next chunk, not at the end (six)
     assert run.start_button.isEnabled() and not run.isComplete()
     (registry,) = store.list_registries()
     assert registry.status is RegistryStatus.ERROR
