@@ -214,10 +214,7 @@ class RegistryMatcher(Scoring):
     # ------------------------------------------------------------------- match
 
     def match(
-        self,
-        rows: Sequence[RegistryRow],
-        *,
-        progress: ProgressSink | None = None,
+        self, rows: Sequence[RegistryRow], *, progress: ProgressSink | None = None
     ) -> Iterator[Match]:
         """Match every row; results come in row order once all rows are scored.
 
@@ -287,10 +284,7 @@ class RegistryMatcher(Scoring):
         ):
             warnings.append(
                 coded(
-                    "match_tie",
-                    document=self.ids[runner.doc],
-                    score=runner.score,
-                    best=shown.score,
+                    "match_tie", document=self.ids[runner.doc], score=runner.score, best=shown.score
                 )
             )
         explanation = self._score(self._row_values(row), row, shown.doc).explanation

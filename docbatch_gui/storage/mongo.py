@@ -33,12 +33,7 @@ from docbatch_gui.storage.mongo_counterparties import MongoCounterparties
 from docbatch_gui.storage.mongo_intents import MongoIntents
 from docbatch_gui.storage.mongo_records import MongoRecords, now_iso
 from docbatch_gui.storage.mongo_registry import MongoRegistry
-from docbatch_gui.storage.store import (
-    check_attempt,
-    check_expectations,
-    error_columns,
-    stored_id,
-)
+from docbatch_gui.storage.store import check_attempt, check_expectations, error_columns, stored_id
 
 DEFAULT_DB = "docbatch"
 #: how often a compare-and-swap that lost a race is re-checked before giving up

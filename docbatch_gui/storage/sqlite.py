@@ -18,12 +18,7 @@ from pathlib import Path
 from typing import Any, Unpack
 
 from docbatch_gui.domain.errors import ErrorKind, NotFound
-from docbatch_gui.domain.models import (
-    Document,
-    Job,
-    NewJob,
-    Page,
-)
+from docbatch_gui.domain.models import Document, Job, NewJob, Page
 from docbatch_gui.domain.states import (
     FAILURE_STATES,
     JobState,
@@ -42,12 +37,7 @@ from docbatch_gui.storage.sqlite_records import RecordTables
 from docbatch_gui.storage.sqlite_records import now_utc as _now
 from docbatch_gui.storage.sqlite_registry import RegistryTables
 from docbatch_gui.storage.sqlite_schema import MIGRATIONS
-from docbatch_gui.storage.store import (
-    check_attempt,
-    check_expectations,
-    error_columns,
-    stored_id,
-)
+from docbatch_gui.storage.store import check_attempt, check_expectations, error_columns, stored_id
 
 _BOOL_FIELDS = {"termination_confirmed", "artifacts_deliverable", "archived", "escalated"}
 
