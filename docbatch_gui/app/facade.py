@@ -25,12 +25,7 @@ from docbatch_gui.config.profile import Profile, load_profile
 from docbatch_gui.coordination.leader import RedisLeaderLock, leader_key
 from docbatch_gui.coordination.lock import WorkerLock
 from docbatch_gui.coordination.workload import workload_for
-from docbatch_gui.domain.errors import (
-    ConfigError,
-    CoordinationUnavailable,
-    DocBatchError,
-    NotFound,
-)
+from docbatch_gui.domain.errors import ConfigError, CoordinationUnavailable, DocBatchError, NotFound
 from docbatch_gui.domain.models import Document, Job, Page
 from docbatch_gui.domain.progress import CancelToken, ProgressSink
 from docbatch_gui.domain.states import (
@@ -41,12 +36,7 @@ from docbatch_gui.domain.states import (
     ProcessingMode,
 )
 from docbatch_gui.engine.budget import Hold
-from docbatch_gui.engine.context import (
-    EngineContext,
-    anthropic_key,
-    batch_client,
-    sync_client,
-)
+from docbatch_gui.engine.context import EngineContext, anthropic_key, batch_client, sync_client
 from docbatch_gui.engine.documents import finished
 from docbatch_gui.engine.holds import Holds, JobHold
 from docbatch_gui.engine.intake import IntakeReport, intake_paths

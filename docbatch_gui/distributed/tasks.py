@@ -83,11 +83,7 @@ def _requeue_after_lost_worker(store: Any, job: Job) -> None:
         with contextlib.suppress(InvalidTransition):
             store.set_pages_deliverable(job.id, False)
             store.transition(job.id, JobState.QUEUED, expected=job.state, attempt=job.attempts)
-            log.warning(
-                "job %s: worker lost during %s; running it again",
-                job.id,
-                job.state.value,
-            )
+            log.warning("job %s: worker lost during %s; running it again", job.id, job.state.value)
 
 
 @app.task(bind=True, name="docbatch.process_job", **LIMITS)

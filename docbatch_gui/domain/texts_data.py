@@ -116,7 +116,5 @@ DATA_TEXTS: dict[str, str | Plural] = {
 
 #: code → {parameter: its words}: a second number in a message, worded before it is put in
 DATA_COUNTED: dict[str, dict[str, Plural]] = {
-    "mail_checked": {
-        "queued": NN_("{queued} file", "{queued} files", "queued"),
-    },
+    "mail_checked": {"queued": NN_("{queued} file", "{queued} files", "queued")}
 }

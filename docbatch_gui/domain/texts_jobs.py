@@ -271,10 +271,6 @@ JOB_TEXTS: dict[str, str | Plural] = {
 
 #: code → {parameter: its words}: a second number in a message, worded before it is put in
 JOB_COUNTED: dict[str, dict[str, Plural]] = {
-    "budget_run_cap": {
-        "pages": NN_("{pages} page", "{pages} pages", "pages"),
-    },
-    "budget_month_cap": {
-        "pages": NN_("{pages} page", "{pages} pages", "pages"),
-    },
+    "budget_run_cap": {"pages": NN_("{pages} page", "{pages} pages", "pages")},
+    "budget_month_cap": {"pages": NN_("{pages} page", "{pages} pages", "pages")},
 }

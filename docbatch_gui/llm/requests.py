@@ -273,10 +273,7 @@ def build_request(
         ]
         params["tool_choice"] = {"type": "tool", "name": TOOL_NAME}
     else:
-        params.setdefault("output_config", {})["format"] = {
-            "type": "json_schema",
-            "schema": schema,
-        }
+        params.setdefault("output_config", {})["format"] = {"type": "json_schema", "schema": schema}
     pages = tuple(p.page_no for p in group)
     return ExtractionRequest(
         request_id, job_id, number, pages, params, tuple(sizes), chars, len(examples), tuple(kinds)

@@ -193,8 +193,7 @@ def _client(settings: Settings) -> httpx.AsyncClient:
     import httpx
 
     return httpx.AsyncClient(
-        timeout=settings.webhook_timeout,
-        limits=httpx.Limits(max_connections=CONCURRENT_DELIVERIES),
+        timeout=settings.webhook_timeout, limits=httpx.Limits(max_connections=CONCURRENT_DELIVERIES)
     )
 
 

@@ -51,8 +51,6 @@ _KIND_WORDS = {
 #: files an operator never means to process; skipped silently in folders
 IGNORED_NAMES = frozenset({"thumbs.db", "desktop.ini", ".ds_store"})
 
-WHAT_TO_DO = "Export or scan it to PDF, TIFF, JPEG or PNG and add it again."
-
 
 def sniff(head: bytes) -> str | None:
     """The kind of content from its first bytes; PDF may start after junk bytes."""

@@ -63,10 +63,7 @@ def page_barcodes(image: bytes) -> list[str]:
 
 
 def plan_split(
-    codes: Mapping[int, Sequence[str]],
-    pages: Sequence[int],
-    value: str,
-    asn_pattern: str = "",
+    codes: Mapping[int, Sequence[str]], pages: Sequence[int], value: str, asn_pattern: str = ""
 ) -> Split | None:
     """The split of a file whose pages carry ``codes``; None when no page is a
     separator (the file is read as it is)."""

@@ -218,10 +218,7 @@ class RegistryMatcher(Scoring):
     # ------------------------------------------------------------------- match
 
     def match(
-        self,
-        rows: Sequence[RegistryRow],
-        *,
-        progress: ProgressSink | None = None,
+        self, rows: Sequence[RegistryRow], *, progress: ProgressSink | None = None
     ) -> Iterator[Match]:
         """Match every row; results come in row order once all rows are scored.
 

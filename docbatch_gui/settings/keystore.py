@@ -97,10 +97,7 @@ def file_keyring(*, create: bool) -> KeyringBackend | None:
     key = _file_key(create=create)
     if key is None:
         log.warning(
-            "%s exists but its key (%s or %s) is missing",
-            str(path),
-            PASSWORD_ENV,
-            str(key_path()),
+            "%s exists but its key (%s or %s) is missing", str(path), PASSWORD_ENV, str(key_path())
         )
         return None
     if (path, key) in _opened and path.exists():

@@ -28,18 +28,13 @@ from docbatch_gui.domain.states import (
     claim_fields,
     transition_fields,
 )
-from docbatch_gui.storage.job_patch import JOB_FIELDS, JobPatch
+from docbatch_gui.storage.job_patch import JOB_FIELDS, JobPatch, job_of
 from docbatch_gui.storage.mongo_budget import MongoBudget
 from docbatch_gui.storage.mongo_counterparties import MongoCounterparties
 from docbatch_gui.storage.mongo_intents import MongoIntents
 from docbatch_gui.storage.mongo_records import MongoRecords, now_iso
 from docbatch_gui.storage.mongo_registry import MongoRegistry
-from docbatch_gui.storage.store import (
-    check_attempt,
-    check_expectations,
-    error_columns,
-    stored_id,
-)
+from docbatch_gui.storage.store import check_attempt, check_expectations, error_columns, stored_id
 
 DEFAULT_DB = "docbatch"
 #: how often a compare-and-swap that lost a race is re-checked before giving up
@@ -55,49 +50,8 @@ def _to_db(value: Any) -> Any:
     return value
 
 
-def _time(value: str | None) -> datetime | None:
-    return datetime.fromisoformat(value) if value else None
-
-
 def _doc_to_job(doc: dict[str, Any]) -> Job:
-    return Job(
-        id=doc["_id"],
-        file_name=doc["file_name"],
-        source_path=doc["source_path"],
-        sha256=doc["sha256"],
-        size=doc["size"],
-        mode=doc["mode"],
-        state=JobState(doc["state"]),
-        phase=Phase(doc["phase"]) if doc.get("phase") else None,
-        attempts=doc.get("attempts", 0),
-        deadline=_time(doc.get("deadline")),
-        error_kind=ErrorKind(doc["error_kind"]) if doc.get("error_kind") else None,
-        error=doc.get("error"),
-        termination_confirmed=doc.get("termination_confirmed"),
-        artifacts_deliverable=bool(doc.get("artifacts_deliverable", False)),
-        duplicate_of=doc.get("duplicate_of"),
-        pages=doc.get("pages"),
-        documents=doc.get("documents", 0),
-        progress=doc.get("progress", 0.0),
-        cost_estimate_usd=doc.get("cost_estimate_usd"),
-        cost_actual_usd=doc.get("cost_actual_usd"),
-        created_at=_time(doc.get("created_at")),
-        updated_at=_time(doc.get("updated_at")),
-        crashes=doc.get("crashes", 0),
-        error_code=doc.get("error_code"),
-        error_params=doc.get("error_params") or {},
-        archived=bool(doc.get("archived", False)),
-        first_model=doc.get("first_model"),
-        escalated=bool(doc.get("escalated", False)),
-        escalation_model=doc.get("escalation_model"),
-        escalation_reasons=list(doc.get("escalation_reasons") or []),
-        answered_by=doc.get("answered_by"),
-        cost_first_usd=doc.get("cost_first_usd"),
-        cost_escalation_usd=doc.get("cost_escalation_usd"),
-        origin=doc.get("origin"),
-        attached=list(doc.get("attached") or []),
-        split=doc.get("split"),
-    )
+    return job_of(doc, doc["_id"])
 
 
 def _event(

@@ -19,12 +19,7 @@ from typing import Any, Unpack
 
 from docbatch_gui.checks.duplicates import match_key
 from docbatch_gui.domain.errors import ErrorKind, NotFound
-from docbatch_gui.domain.models import (
-    Document,
-    Job,
-    NewJob,
-    Page,
-)
+from docbatch_gui.domain.models import Document, Job, NewJob, Page
 from docbatch_gui.domain.states import (
     FAILURE_STATES,
     JobState,
@@ -34,7 +29,7 @@ from docbatch_gui.domain.states import (
     transition_fields,
 )
 from docbatch_gui.storage.health import check_not_empty, storage_error
-from docbatch_gui.storage.job_patch import JOB_FIELDS, JobPatch
+from docbatch_gui.storage.job_patch import JOB_FIELDS, JSON_COLUMNS, JobPatch, job_of
 from docbatch_gui.storage.sqlite_budget import BudgetTables
 from docbatch_gui.storage.sqlite_counterparties import CounterpartyTables
 from docbatch_gui.storage.sqlite_intents import IntentTables
@@ -43,12 +38,7 @@ from docbatch_gui.storage.sqlite_records import RecordTables
 from docbatch_gui.storage.sqlite_records import now_utc as _now
 from docbatch_gui.storage.sqlite_registry import RegistryTables
 from docbatch_gui.storage.sqlite_schema import MIGRATIONS
-from docbatch_gui.storage.store import (
-    check_attempt,
-    check_expectations,
-    error_columns,
-    stored_id,
-)
+from docbatch_gui.storage.store import check_attempt, check_expectations, error_columns, stored_id
 
 _BOOL_FIELDS = {"termination_confirmed", "artifacts_deliverable", "archived", "escalated"}
 
@@ -60,57 +50,15 @@ def _to_db(name: str, value: Any) -> Any:
         return value.astimezone(UTC).isoformat()
     if name in _BOOL_FIELDS:
         return int(bool(value))
-    if name in ("error_params", "escalation_reasons", "attached", "split"):
+    if name in JSON_COLUMNS:
         return json.dumps(value, ensure_ascii=False, default=str)
     if isinstance(value, (JobState, Phase, ErrorKind)):
         return value.value
     return value
 
 
-def _parse_time(value: str | None) -> datetime | None:
-    return datetime.fromisoformat(value) if value else None
-
-
 def _row_to_job(row: sqlite3.Row) -> Job:
-    confirmed = row["termination_confirmed"]
-    return Job(
-        id=row["id"],
-        file_name=row["file_name"],
-        source_path=row["source_path"],
-        sha256=row["sha256"],
-        size=row["size"],
-        mode=row["mode"],
-        state=JobState(row["state"]),
-        phase=Phase(row["phase"]) if row["phase"] else None,
-        attempts=row["attempts"],
-        deadline=_parse_time(row["deadline"]),
-        error_kind=ErrorKind(row["error_kind"]) if row["error_kind"] else None,
-        error=row["error"],
-        termination_confirmed=None if confirmed is None else bool(confirmed),
-        artifacts_deliverable=bool(row["artifacts_deliverable"]),
-        duplicate_of=row["duplicate_of"],
-        pages=row["pages"],
-        documents=row["documents"],
-        progress=row["progress"],
-        cost_estimate_usd=row["cost_estimate_usd"],
-        cost_actual_usd=row["cost_actual_usd"],
-        created_at=_parse_time(row["created_at"]),
-        updated_at=_parse_time(row["updated_at"]),
-        crashes=row["crashes"],
-        error_code=row["error_code"],
-        error_params=json.loads(row["error_params"]) if row["error_params"] else {},
-        archived=bool(row["archived"]),
-        first_model=row["first_model"],
-        escalated=bool(row["escalated"]),
-        escalation_model=row["escalation_model"],
-        escalation_reasons=json.loads(row["escalation_reasons"] or "[]"),
-        answered_by=row["answered_by"],
-        cost_first_usd=row["cost_first_usd"],
-        cost_escalation_usd=row["cost_escalation_usd"],
-        origin=json.loads(row["origin"]) if row["origin"] else None,
-        attached=json.loads(row["attached"] or "[]"),
-        split=json.loads(row["split"]) if row["split"] else None,
-    )
+    return job_of(dict(row), row["id"])
 
 
 class SQLiteStore(RecordTables, IntentTables, BudgetTables, RegistryTables, CounterpartyTables):

@@ -349,10 +349,7 @@ def no_checkpoint(name: str) -> None:
 
 
 def check_expectations(
-    job: Job,
-    to: JobState,
-    expected: JobState | Iterable[JobState] | None,
-    attempt: int | None,
+    job: Job, to: JobState, expected: JobState | Iterable[JobState] | None, attempt: int | None
 ) -> None:
     """The checks every backend makes inside its transaction before a state change."""
     check_attempt(job, attempt)

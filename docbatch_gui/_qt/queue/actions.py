@@ -14,13 +14,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (
-    QHBoxLayout,
-    QMenu,
-    QMessageBox,
-    QPushButton,
-    QTableView,
-)
+from PySide6.QtWidgets import QHBoxLayout, QMenu, QMessageBox, QPushButton, QTableView
 
 from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.language import error_text

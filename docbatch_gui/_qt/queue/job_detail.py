@@ -86,14 +86,7 @@ class JobDetail(QWidget):
         self.documents = QTreeWidget()
         self.documents.setRootIsDecorated(False)
         self.documents.setHeaderLabels(
-            [
-                _("Type"),
-                _("Pages"),
-                _("Number"),
-                _("Date"),
-                _("Amount"),
-                _("Review"),
-            ]
+            [_("Type"), _("Pages"), _("Number"), _("Date"), _("Amount"), _("Review")]
         )
         self.documents.itemActivated.connect(self._activated)
 
@@ -262,9 +255,7 @@ def routing_line(job: Job) -> str:
     }
     reasons = ", ".join(labels.get(r, r) for r in job.escalation_reasons)
     escalated = _("sent to {model} ({reasons}): {usd}").format(
-        model=job.escalation_model or "?",
-        reasons=reasons or "?",
-        usd=_usd(job.cost_escalation_usd),
+        model=job.escalation_model or "?", reasons=reasons or "?", usd=_usd(job.cost_escalation_usd)
     )
     kept = (
         _("answer kept: {answered_by}").format(answered_by=job.answered_by)
