@@ -28,6 +28,7 @@ from docbatch_gui._qt.registry.tab import RegistryTab
 from docbatch_gui._qt.review.tab import ReviewTab
 from docbatch_gui._qt.settings.tab import SettingsTab
 from docbatch_gui._qt.tasks import spawn
+from docbatch_gui._qt.webhooks import WebhooksTab
 from docbatch_gui._qt.widgets.dialogs import ask
 from docbatch_gui._qt.widgets.fit import ScrollingTabs, fit_to_screen
 from docbatch_gui._qt.widgets.log_events import JobEvents
@@ -67,11 +68,13 @@ class MainWindow(QMainWindow):
         self.review_tab = ReviewTab(ctx, self.images)
         self.batches_tab = BatchesTab(ctx)
         self.registry_tab = RegistryTab(ctx, self.images)
+        self.webhooks_tab = WebhooksTab(ctx)
         self.settings_tab = SettingsTab(ctx)
         self.tabs.addTab(self.queue_tab, _("Queue"))
         self.tabs.addTab(self.review_tab, _("Review"))
         self.tabs.addTab(self.batches_tab, _("Batches"))
         self.tabs.addTab(self.registry_tab, _("Registry"))
+        self.tabs.addTab(self.webhooks_tab, _("Webhooks"))
         self.tabs.addTab(self.settings_tab, _("Settings"))
         self.setCentralWidget(self.tabs)
         self.queue_tab.review_requested.connect(self.show_review)
@@ -306,6 +309,11 @@ class MainWindow(QMainWindow):
             wait = False
             if running and self.ctx.host.running:
                 answer = await self._ask_close(running)
+                log.info(
+                    "quitting with %d running job(s): the operator chose %s", running,
+                    {"wait": "to wait for them", "quit": "to quit now (they resume at the "
+                     "next start)"}.get(answer or "", "to stay"),
+                )  # fmt: skip
                 if answer is None:
                     return
                 wait = answer == "wait"

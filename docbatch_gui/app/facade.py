@@ -20,6 +20,7 @@ from docbatch_gui.app.exports import DocumentExports
 from docbatch_gui.app.job_moves import JobMoves
 from docbatch_gui.app.review import ReviewService
 from docbatch_gui.app.views import BatchViews, RemoteSources
+from docbatch_gui.app.webhooks import Webhooks
 from docbatch_gui.checks import DocumentChecker
 from docbatch_gui.config.profile import Profile, load_profile
 from docbatch_gui.coordination.leader import RedisLeaderLock, leader_key
@@ -124,6 +125,11 @@ class DocBatchApp(JobMoves, BatchViews, RemoteSources, BudgetViews):
     def exports(self) -> DocumentExports:
         """Documents out to xlsx, csv and json, in saved layouts."""
         return DocumentExports(self.store, self.settings, self.profile)
+
+    @cached_property
+    def webhooks(self) -> Webhooks:
+        """Failed and waiting webhook deliveries, and sending them again."""
+        return Webhooks(self.settings)
 
     @cached_property
     def workload(self) -> Workload:

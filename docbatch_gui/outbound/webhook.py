@@ -215,6 +215,14 @@ def deliver_pending(settings: Settings, outbox: Outbox | None = None) -> tuple[i
     return sent, len(outcomes) - sent
 
 
+def deliver_messages(settings: Settings, outbox: Outbox, messages: Sequence[Message]) -> list[bool]:
+    """Send these pending messages now (a person's resend); True for each delivered."""
+    url = settings.webhook_url
+    if not url or not messages:
+        return [False] * len(messages)
+    return asyncio.run(_deliver_all(settings, url, outbox, messages))
+
+
 async def _deliver_all(
     settings: Settings, url: str, outbox: Outbox, messages: Sequence[Message]
 ) -> list[bool]:

@@ -60,7 +60,7 @@ def _text(value: Any) -> str:
 
 
 def cell_kind(value: Any) -> str:
-    """"empty", "data" (numbers, dates, text that is mostly digits) or "label"."""
+    """ "empty", "data" (numbers, dates, text that is mostly digits) or "label"."""
     if value is None or (isinstance(value, str) and not value.strip()):
         return "empty"
     if isinstance(value, bool | int | float | date | datetime | time):
@@ -82,6 +82,13 @@ def _is_label_row(values: Sequence[Any], least: int = 2) -> bool:
 def _is_data_row(values: Sequence[Any]) -> bool:
     kinds = _kinds(values)
     return "data" in kinds and len(kinds) - kinds.count("empty") >= 2
+
+
+def _is_header_part(resolved: Sequence[Any], plain: Sequence[Any]) -> bool:
+    """A row under the header's first row that belongs to it: labels only (its own or
+    merged from above), no data, and no footer word."""
+    return _is_label_row(resolved, least=1) and not _is_data_row(plain) \
+        and footer_of(0, plain) is None  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -166,8 +173,7 @@ def guess_layout(
     layout = SheetLayout()
     if header is not None and header_top is not None:
         # the header's lower rows: labels only (merged from above or new), no data
-        while header + 1 < len(plain) and _is_label_row(filled[header + 1], least=1) \
-                and not _is_data_row(plain[header + 1]) and footer_of(0, plain[header + 1]) is None:  # fmt: skip
+        while header + 1 < len(plain) and _is_header_part(filled[header + 1], plain[header + 1]):
             header += 1
         layout = SheetLayout(
             header_row=header + 1,
