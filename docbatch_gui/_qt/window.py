@@ -79,6 +79,8 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.tabs)
         self.queue_tab.review_requested.connect(self.show_review)
         self.queue_tab.key_wanted.connect(self.show_key_setting)
+        self.queue_tab.vision_wanted.connect(self.show_vision_setting)
+        self.queue_tab.tesseract_wanted.connect(self.use_tesseract)
         self.settings_tab.saved.connect(lambda settings: spawn(self.apply_settings(settings)))
         self.queue_tab.budget_bar.settings_saved.connect(self._budget_raised)
 
@@ -200,6 +202,18 @@ class MainWindow(QMainWindow):
         self.offline_label.setVisible(key is None)
         self.settings_tab.set_offline(key is None)  # the mode in effect, under the setting
         self.queue_tab.set_holds(app.holds())  # the key read: no keyring call here
+
+    def show_vision_setting(self) -> None:
+        """*Set up Vision…*: the Settings tab, at the Google credentials file."""
+        self.tabs.setCurrentWidget(self.settings_tab)
+        self.settings_tab.ensure_built()
+        self.settings_tab.focus_field("google_application_credentials")
+
+    def use_tesseract(self) -> None:
+        """*Use Tesseract*: OCR_ENGINE set to Tesseract and saved, as the operator would
+        in Settings; the engine takes it over and the held jobs start."""
+        self.settings_tab.choose("ocr_engine", "tesseract")
+        spawn(self.settings_tab.save(), self.settings_tab._save_failed)
 
     def show_key_setting(self) -> None:
         """*Add a key…*: the Settings tab, with the key's editor focused."""

@@ -39,7 +39,7 @@ from docbatch_gui.domain.states import (
 from docbatch_gui.engine.budget import Hold
 from docbatch_gui.engine.context import EngineContext, anthropic_key, batch_client, sync_client
 from docbatch_gui.engine.documents import finished
-from docbatch_gui.engine.holds import Holds, JobHold
+from docbatch_gui.engine.holds import Holds, JobHold, vision_credentials_found
 from docbatch_gui.engine.intake import IntakeReport, intake_paths
 from docbatch_gui.engine.job_log import log_operator
 from docbatch_gui.engine.recovery import recover_interrupted
@@ -177,7 +177,10 @@ class DocBatchApp(JobMoves, BatchViews, RemoteSources, BudgetViews):
 
     def holds(self) -> Holds:
         """Which queued jobs this installation must hold, for what it lacks."""
-        return Holds(has_anthropic_key=self.anthropic_key is not None)
+        return Holds(
+            has_anthropic_key=self.anthropic_key is not None,
+            has_vision_credentials=vision_credentials_found(self.settings),
+        )
 
     def hold_of(self, job: Job) -> JobHold | None:
         """Why ``job`` cannot start here (or, for a duplicate, its original); None

@@ -46,6 +46,11 @@ OPERATOR_TEXTS: dict[str, str | Plural] = {
         "{file}: held: it is to be read by Claude ({mode} mode), and no Anthropic API key is set. "
         "Add a key in Settings → Claude (or ANTHROPIC_API_KEY), or process it offline.",
     ),
+    "held_needs_vision": N_(
+        "{file}: held: OCR_ENGINE is Google Vision and no Google credentials are found, so "
+        "its scanned pages cannot be read. Choose the credentials file in Settings → OCR (or "
+        "GOOGLE_APPLICATION_CREDENTIALS), or use Tesseract.",
+    ),
     "held_wait_ended": NN_(
         "{count} job held, not waited for: {reason}",
         "{count} jobs held, not waited for: {reason}",

@@ -34,6 +34,7 @@ from docbatch_gui.engine.context import EngineContext, anthropic_key, sync_clien
 from docbatch_gui.engine.data_step import DataPagesStep
 from docbatch_gui.engine.documents import CheckStep, StoreStep, discard_documents
 from docbatch_gui.engine.extractors import ExtractionTimeout, ExtractStep
+from docbatch_gui.engine.holds import vision_credentials_found
 from docbatch_gui.engine.job_log import (
     ENDED_BADLY,
     log_failure,
@@ -101,6 +102,11 @@ class LocalWorker:
         self._ocr_slots = asyncio.Semaphore(settings.ocr_workers)
         self.claude = claude
         self.modes = LOCAL_MODES | ({ProcessingMode.SYNC.value} if claude else set())
+        #: Google Vision chosen without credentials: jobs that may need OCR are held
+        #: (``engine.holds``), only XML data is taken
+        self.ocr_held = not vision_credentials_found(settings)
+        if self.ocr_held:
+            self.modes = {ProcessingMode.DATA.value}
         #: set by a critical error (auth, billing): no further job is started
         self.halted: DocBatchError | None = None
         #: False while the operator paused the worker or the GUI is closing: running

@@ -104,6 +104,7 @@ async def test_open_source_file_without_a_viewer_says_so(
     told = notes(window)
     pdf = text_pdf(tmp_path / "a.pdf")
     await tab.add_paths([pdf])
+    tab.table.selectRow(0)  # new rows are not selected by themselves
     monkeypatch.setattr(files.QDesktopServices, "openUrl", lambda _url: False)
     tab._open_source()
     assert told[-1].startswith("No program on this computer opens a.pdf")

@@ -27,7 +27,14 @@ from docbatch_gui.domain.states import (
     JobState,
     ProcessingMode,
 )
-from docbatch_gui.engine.holds import Holds, JobHold
+from docbatch_gui.engine.holds import (
+    KEYED_MODES,
+    NEEDS_ANTHROPIC_KEY,
+    NEEDS_VISION_CREDENTIALS,
+    OCR_MODES,
+    Holds,
+    JobHold,
+)
 from docbatch_gui.i18n import _, pgettext
 
 # Columns
@@ -239,6 +246,16 @@ class JobTableModel(TableModel):
     def held_count(self) -> int:
         """Queued jobs nothing here can start."""
         return sum(self._queued_modes[mode] for mode in self._holds.held_modes())
+
+    def held_needs(self) -> list[str]:
+        """What the held jobs lack, the key first (``engine.holds``' needs)."""
+        queued = self._queued_modes
+        needs = []
+        if not self._holds.has_anthropic_key and any(queued[m] for m in KEYED_MODES):
+            needs.append(NEEDS_ANTHROPIC_KEY)
+        if not self._holds.has_vision_credentials and any(queued[m] for m in OCR_MODES):
+            needs.append(NEEDS_VISION_CREDENTIALS)
+        return needs
 
     def held_ids(self) -> list[int]:
         modes = self._holds.held_modes()

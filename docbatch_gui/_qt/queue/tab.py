@@ -66,6 +66,10 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
     review_requested = Signal(int, int)
     #: the operator wants to add the Anthropic key (the window opens Settings at it)
     key_wanted = Signal()
+    #: the operator wants to choose Google's credentials file (Settings at it)
+    vision_wanted = Signal()
+    #: the operator wants Tesseract instead of Google Vision (the window saves it)
+    tesseract_wanted = Signal()
 
     def __init__(self, ctx: GuiContext, images: PageImages, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -110,6 +114,8 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
         self.budget_bar = BudgetBar(ctx)
         self.held_bar = HeldBar()
         self.held_bar.add_key.connect(self.key_wanted)
+        self.held_bar.set_up_vision.connect(self.vision_wanted)
+        self.held_bar.use_tesseract.connect(self.tesseract_wanted)
         self.held_bar.process_offline.connect(
             lambda: spawn(self.process_held_offline(), self._failed)
         )
@@ -314,7 +320,8 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
                 failed=failed,
             )
         )
-        self.held_bar.show_count(self.model.held_count())
+        needs = self.model.held_needs()
+        self.held_bar.show_count(self.model.held_count(), needs[0] if needs else "")
 
     async def _load_thumb(self, job_id: int) -> None:
         generation = self.model.thumbnail_generation(job_id)

@@ -394,6 +394,11 @@ class SettingsTab(QWidget):
             else ""
         )
 
+    def choose(self, name: str, value: object) -> None:
+        """Put ``value`` in the field ``name``, as the operator would (Save still saves)."""
+        self.editors[name].set_value(value)
+        self._validate()
+
     def set_offline(self, offline: bool) -> None:
         """Whether the app runs without an Anthropic key, so a sync or batch setting
         is not the mode files are processed in."""
