@@ -59,7 +59,7 @@ def _texts(data: mmap.mmap) -> Iterator[bytes | mmap.mmap]:
     for found in _found(data, b"/ObjStm", MAX_STREAMS):
         if budget <= 0:
             return
-        start = _STREAM.search(data, found, found + WINDOW)  # type: ignore[call-overload]
+        start = _STREAM.search(data, found, found + WINDOW)
         if start is None:
             continue
         inflated = _inflate(data, start.end(), budget)
