@@ -293,3 +293,18 @@ def test_the_duplicate_lookup_reads_only_the_rows_sharing_the_key(tmp_path: Path
     store._db.set_trace_callback(None)
     assert len(steps) == 1 and "WHERE match_key = 'A-1|5.00'" in steps[0]
     store.close()
+
+
+def test_mongo_documents_stored_before_the_key_are_keyed_on_connect() -> None:
+    import mongomock_ng
+
+    from docbatch_gui.storage.mongo import MongoStore
+
+    database = mongomock_ng.MongoClient()["docbatch_keys"]
+    body = {"fields": {"number": "№ 12", "amount": "99.5"}}
+    database.documents.insert_one(
+        {"_id": 1, "id": 1, "job_id": 1, "doc_index": 0, "doc_type": "invoice",
+         "page_from": 1, "page_to": 1, **body}
+    )  # fmt: skip
+    (found,) = MongoStore(database).documents_matching("12|99.50")
+    assert found.id == 1 and found.fields["number"] == "№ 12"

@@ -33,8 +33,8 @@ MAX_KEYS = 2000
 MAX_STREAMS = 500
 MAX_INFLATED = 32 * 2**20
 
-_EF = re.compile(rb"/EF(?=[\s/<\[(])")
-_OBJSTM = re.compile(rb"/Type\s*/ObjStm")
+#: what may follow the ``/EF`` key (a dictionary, a reference, a space): not ``/EFF``
+_AFTER_EF = frozenset(b" \t\r\n\f\x00/<[(")
 _STREAM = re.compile(rb"stream\r?\n")
 _LITERAL = re.compile(rb"\(((?:[^()\\]|\\.|\\\n){1,256})\)", re.DOTALL)
 _HEX = re.compile(rb"<([0-9A-Fa-f\s]{2,512})>")
@@ -56,15 +56,26 @@ def _texts(data: mmap.mmap) -> Iterator[bytes | mmap.mmap]:
     """The file, then each object stream's inflated content."""
     yield data
     budget = MAX_INFLATED
-    for count, found in enumerate(_OBJSTM.finditer(data)):  # type: ignore[call-overload]
-        if count >= MAX_STREAMS or budget <= 0:
+    for found in _found(data, b"/ObjStm", MAX_STREAMS):
+        if budget <= 0:
             return
-        start = _STREAM.search(data, found.end(), found.end() + WINDOW)  # type: ignore[call-overload]
+        start = _STREAM.search(data, found, found + WINDOW)
         if start is None:
             continue
         inflated = _inflate(data, start.end(), budget)
         budget -= len(inflated)
         yield inflated
+
+
+def _found(text: bytes | mmap.mmap, needle: bytes, most: int) -> Iterator[int]:
+    """Where ``needle`` starts in ``text``, at most ``most`` times (``find`` runs at
+    memory speed; a regular expression over a large scan would not)."""
+    at = text.find(needle)
+    for _ in range(most):
+        if at < 0:
+            return
+        yield at
+        at = text.find(needle, at + len(needle))
 
 
 def _inflate(data: mmap.mmap, at: int, limit: int) -> bytes:
@@ -83,10 +94,10 @@ def _inflate(data: mmap.mmap, at: int, limit: int) -> bytes:
 
 
 def _names_invoice(text: bytes | mmap.mmap) -> bool:
-    for count, key in enumerate(_EF.finditer(text)):  # type: ignore[call-overload]
-        if count >= MAX_KEYS:
-            return False
-        window = bytes(text[max(0, key.start() - WINDOW) : key.end() + WINDOW])
+    for at in _found(text, b"/EF", MAX_KEYS):
+        if text[at + 3 : at + 4] and text[at + 3] not in _AFTER_EF:
+            continue  # another name (/EFF)
+        window = bytes(text[max(0, at - WINDOW) : at + 3 + WINDOW])
         if _strings(window) & EMBEDDED_NAMES:
             return True
     return False
