@@ -65,6 +65,9 @@ def wait_for(
         if result or time.monotonic() > deadline:
             break
         time.sleep(interval)
+        # a long wait looks less often (up to twice a second): a costly condition
+        # polled 20 times a second loads the machine it waits on
+        interval = min(interval * 1.25, max(interval, 0.5))
     if not result:
         told = what() if callable(what) else what
         raise AssertionError(f"timed out after {timeout} s waiting for {told or condition}")

@@ -10,10 +10,10 @@ runs here with the marker environment of a Windows CPython (``WINDOWS_MARKERS``)
 the markers of ``pyproject.toml`` are proven too: ``pywin32`` comes in,
 ``keyrings.cryptfile`` stays out.
 
-Needs PyPI (CI reaches it). Resolving a case takes pip up to half a minute of CPU: one to three minutes
-on two quiet cores, ten at a load average of 22 (the [dev] case took 609 s, its limit
-was 800 s). Its limits only guard against a hang, never against a slow machine: pip
-itself gives up on a stalled connection (``--timeout``, retries).
+Needs PyPI (CI reaches it). Resolving a case takes pip up to half a minute of CPU:
+one to three minutes on two quiet cores, ten at a load average of 22 (the [dev] case
+took 609 s, its limit was 800 s). Its limits only guard against a hang, never against
+a slow machine: pip itself gives up on a stalled connection (``--timeout``, retries).
 """
 
 from __future__ import annotations
