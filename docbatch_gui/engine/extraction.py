@@ -170,6 +170,7 @@ class SyncExtraction:
             log.info("job %s: reusing %s answered groups", job.id, reused)
         failures: list[DocBatchError] = []
         for start in range(0, len(todo), self.chunk):
+            self.ctx.check_canceled()  # no paid request after a cancel
             chunk = todo[start : start + self.chunk]
             requests = [self._request(job, n, groups, len(pages), records) for n in chunk]
             for outcome in await self.claude.extract(requests, self.purse):
