@@ -23,7 +23,7 @@ the header starts (``header_top_row``).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from typing import Any
@@ -187,7 +187,7 @@ def guess_layout(
 
 
 def header_names(
-    header_rows: dict[int, Sequence[Any]], top: int, bottom: Sequence[int], merged: Merged
+    header_rows: Mapping[int, Sequence[Any]], top: int, bottom: Sequence[int], merged: Merged
 ) -> list[Any]:
     """Each column's header text from row ``top`` down to its own header row
     (``bottom[col]``), merged cells resolved, a text repeated by a merge once:

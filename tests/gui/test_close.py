@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 from typing import Any
@@ -68,14 +69,16 @@ async def running(window: Any, tmp_path: Path) -> int:
 
 @pytest.mark.slow
 async def test_leave_for_next_start_stops_at_once_and_leaves_no_process(
-    window: Any, tmp_path: Path
+    window: Any, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.INFO, logger="docbatch_gui")
     job_id = await running(window, tmp_path)
     assert child_processes(parent=os.getpid()), "the engine should be rendering in children"
     closed = signal_future(window.closed)
     window.close()
     await answer_close_question("quit_button")
     await closed
+    assert "quitting with 1 running job(s): the operator chose to quit now" in caplog.text
     assert not window.ctx.bridge.running
     await until(lambda: not descendants(), timeout=10, what=f"no processes left: {descendants()}")
     # Nothing lost: the interrupted job resumes on the next start.
@@ -96,11 +99,15 @@ async def test_wait_lets_the_running_job_finish(window: Any, tmp_path: Path) -> 
 
 
 @pytest.mark.slow
-async def test_cancel_keeps_the_window_open(window: Any, tmp_path: Path) -> None:
+async def test_cancel_keeps_the_window_open(
+    window: Any, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="docbatch_gui")
     await running(window, tmp_path)
     window.close()
     await answer_close_question("cancel")
     await until(lambda: not window._closing, what="close flow ended")
+    assert "quitting with 1 running job(s): the operator chose to stay" in caplog.text
     assert window.isVisible() and window.ctx.bridge.running
 
 

@@ -116,7 +116,7 @@ class FiltersPage(WizardPart):
 
     def filtered_rows(self, result: PreviewResult) -> tuple[list[str], list[list[Any]], list[str]]:
         headers = [_("Row"), _("Reason"), *result.headers]
-        layout = self.owner.layout
+        layout = self.owner.sheet_layout
         rows = [[f.row, left_out_text(f, layout), *f.values] for f in result.filtered_rows]
         marks = [left_out_text(f, layout) for f in result.filtered_rows]
         return headers, rows, marks

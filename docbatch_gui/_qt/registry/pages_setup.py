@@ -192,7 +192,7 @@ class RowsPage(WizardPart):
     def on_preview(self, result: PreviewResult) -> None:
         super().on_preview(result)
         headers = [_("Row"), _("Status"), *result.headers]
-        layout = self.owner.layout
+        layout = self.owner.sheet_layout
         rows: list[list[Any]] = []
         marks: list[str | None] = []
         for item in result.rows:

@@ -58,7 +58,7 @@ class RegistryWizard(QWizard):
         self.preview: PreviewResult | None = None
         self.preview_error = ""
         #: the rows guessed from the sheet (header, footer), and for which file and sheet
-        self.layout: SheetLayout | None = None
+        self.sheet_layout: SheetLayout | None = None
         self.guessed_for: tuple[Path, str] | None = None
         #: a template was loaded: its rows are kept, nothing is guessed
         self.keep_layout = False
@@ -182,7 +182,7 @@ class RegistryWizard(QWizard):
     def _preview_ready(self, answer: tuple[SheetLayout | None, PreviewResult]) -> None:
         layout, result = answer
         if layout is not None and self.file is not None:
-            self.layout = layout
+            self.sheet_layout = layout
             self.guessed_for = (self.file, result.sheet)
             self.rows_page.show_layout(layout)
             self.filters_page.add_skip_words(layout.skip_words)
