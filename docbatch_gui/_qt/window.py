@@ -417,6 +417,7 @@ class MainWindow(QMainWindow):
         """Stop the engine (interrupted steps resume on the next start) and save state."""
         self.shutting_down = True
         self.save_state()
+        await self.queue_tab.pending_deletes.flush()  # deletions still undoable are done now
         await asyncio.get_running_loop().run_in_executor(None, self.ctx.host.stop)
         if self.log_handler is not None:
             remove = getattr(self.log_handler, "remove", None)

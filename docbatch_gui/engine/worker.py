@@ -113,7 +113,7 @@ class LocalWorker:
         #: (``engine.holds``), only XML data is taken
         self.ocr_held = not vision_credentials_found(settings)
         if self.ocr_held:
-            self.modes = {ProcessingMode.DATA.value}
+            self.modes = frozenset({ProcessingMode.DATA.value})
         #: set by a critical error (auth, billing): no further job is started
         self.halted: DocBatchError | None = None
         #: False while the operator paused the worker or the GUI is closing: running

@@ -283,3 +283,25 @@ async def test_review_keeps_confirm_in_sight_with_a_tall_form(
     corner = button.mapTo(window, QPoint(0, 0))
     assert QRect(QPoint(0, 0), window.size()).contains(QRect(corner, button.size()))
     assert button.isVisible()
+
+
+async def test_the_state_filter_shows_a_whole_state_name(language: str, window: Any) -> None:
+    """The chosen state reads whole in the filter ("Требует проверки", not "Требует
+    пров…") at 1024×640."""
+    from docbatch_gui._qt.queue.jobs_model import state_label
+    from docbatch_gui.domain.states import JobState
+
+    window.resize(SMALL)
+    box = window.queue_tab.state_filter
+    box.setCurrentIndex(box.findText(state_label(JobState.NEEDS_REVIEW)))
+    await drain()
+    QApplication.processEvents()
+    from PySide6.QtWidgets import QStyle, QStyleOptionComboBox
+
+    widest = max(box.fontMetrics().horizontalAdvance(state_label(s)) for s in JobState)
+    option = QStyleOptionComboBox()
+    box.initStyleOption(option)
+    field = box.style().subControlRect(
+        QStyle.ComplexControl.CC_ComboBox, option, QStyle.SubControl.SC_ComboBoxEditField, box
+    )
+    assert field.width() >= widest, f"{field.width()} px for {widest} px of text"

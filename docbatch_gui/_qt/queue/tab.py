@@ -161,13 +161,16 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
         self.error_filter.currentIndexChanged.connect(
             lambda: self.proxy.set_error_kind(self.error_filter.currentData())
         )
-        for box in (self.state_filter, self.error_filter):  # not as wide as the longest
+        # not as wide as the longest choice, but a state's name whole ("Требует
+        # проверки"); the error kinds are shorter
+        states = max(len(state_label(state)) for state in JobState)
+        for box, letters in ((self.state_filter, max(13, states)), (self.error_filter, 11)):
             box.setSizeAdjustPolicy(
                 QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
             )
-            box.setMinimumContentsLength(13)
+            box.setMinimumContentsLength(letters)
         self.search = QLineEdit()
-        self.search.setMinimumWidth(140)
+        self.search.setMinimumWidth(120)
         self.search.setPlaceholderText(_("Search file names"))
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self.proxy.set_text)
@@ -291,6 +294,7 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
         )
 
     def _jobs_changed(self, jobs: list[Job]) -> None:
+        jobs = [j for j in jobs if j.id not in self.pending_deletes]  # gone until *Undo*
         self.model.apply(jobs)
         self._update_counts()
         if any(j.state is JobState.QUEUED for j in jobs) or self.budget_bar.forecast_shown:
