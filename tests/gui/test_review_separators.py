@@ -4,6 +4,8 @@ the document's page, recorded as the person's change."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -46,7 +48,9 @@ def rows(tab: Any) -> list[tuple[str, str, bool]]:
 
 
 @QASYNC
-async def test_the_sheet_is_shown_as_a_sheet_and_a_person_moves_the_split(window: Any) -> None:
+async def test_the_sheet_is_shown_as_a_sheet_and_a_person_moves_the_split(
+    window: Any, tmp_path: Path
+) -> None:
     from tests.gui.conftest import until
 
     app = window.ctx.app
@@ -62,6 +66,9 @@ async def test_the_sheet_is_shown_as_a_sheet_and_a_person_moves_the_split(window
     assert not sheet.flags() & sheet.flags().ItemIsSelectable
     assert "widen a neighbouring document's pages over it" in sheet.toolTip(0)
     assert tab.split_note.text() == "before the separator sheet on page 2"
+    folder = Path(os.environ.get("DOCBATCH_SCREENSHOT_DIR") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    assert window.grab().save(str(folder / "review_separators.png"))  # to look at
     tab.move_by(1)  # PgDown goes to the next document, past the sheet
     await until(lambda: tab.current is not None and tab.current.doc_index == 1, 10, "doc 2")
     assert tab.split_note.text() == "after the separator sheet on page 2"

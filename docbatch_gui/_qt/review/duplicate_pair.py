@@ -108,7 +108,7 @@ class DuplicatePair(QGroupBox):
         self.mine: dict[str, QLabel] = {}
         self.theirs: dict[str, QLabel] = {}
         for row, key in enumerate(KEY_FIELDS, start=1):
-            self.labels[key] = QLabel(key)
+            self.labels[key] = QLabel()  # the profile's label, set when shown
             self.grid.addWidget(self.labels[key], row, 0)
             for column, values in ((1, self.mine), (2, self.theirs)):
                 value = QLabel()

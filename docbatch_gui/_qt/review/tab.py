@@ -112,13 +112,15 @@ class ReviewTab(ReviewForm, QWidget):
         pages_row.addWidget(self.page_from)
         pages_row.addWidget(QLabel("–"))
         pages_row.addWidget(self.page_to)
-        self.split_note = QLabel()  # the separator sheets at the document's ends
-        self.split_note.setStyleSheet("color: palette(mid);")
-        self.split_note.setToolTip(move_hint())
-        pages_row.addWidget(self.split_note)
         pages_row.addStretch(1)
         self.form.addRow(_("Type"), self.type_combo)
         self.form.addRow(_("Pages"), pages_row)
+        self.split_note = QLabel()  # the separator sheets at the document's ends
+        self.split_note.setStyleSheet("color: palette(mid);")
+        self.split_note.setWordWrap(True)
+        self.split_note.setToolTip(move_hint())
+        self.split_note.hide()
+        self.form.addRow("", self.split_note)
         rows = add_field_rows(self.form, profile, language)
         self.field_keys, self.field_labels = rows.keys, rows.labels
         self.editors, self.markers = rows.editors, rows.markers
@@ -417,6 +419,7 @@ class ReviewTab(ReviewForm, QWidget):
             return  # the operator moved on while this one loaded: the newer load wins
         self.current_job = job
         self.split_note.setText(split_note(job, doc))
+        self.split_note.setVisible(bool(self.split_note.text()))
         self._show(doc)
         self.lines_grid.show_document(doc)
         await self.duplicate_pair.show_pair(doc, self.field_labels)
