@@ -41,6 +41,8 @@ from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState
 from docbatch_gui.i18n import _, ngettext, pgettext
 from docbatch_gui.settings.model import Settings
 
+log = logging.getLogger(__name__)
+
 
 class MainWindow(QMainWindow):
     #: emitted once the queue is loaded and the engine started
