@@ -12,8 +12,9 @@ import pytest
 from PySide6.QtWidgets import QAbstractButton, QApplication, QMessageBox
 
 from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState
-from tests.builders import text_pdf
+from docbatch_gui.settings.model import Settings
 from tests.gui.conftest import signal_future, until
+from tests.gui.held_render import HeldRender, held_settings
 from tests.helpers import child_processes
 from tests.peers import SHARED_PIDS
 
@@ -57,22 +58,33 @@ async def answer_close_question(button: str) -> None:
         box.findChild(QAbstractButton, button).click()
 
 
-async def running(window: Any, tmp_path: Path) -> int:
-    big = text_pdf(tmp_path / "big.pdf", pages=400, text="Invoice No. {n}\nTotal: 1.00 USD")
-    await window.queue_tab.add_paths([big])
+@pytest.fixture
+def gui_settings(tmp_path: Path) -> Settings:
+    return held_settings(tmp_path)
+
+
+@pytest.fixture
+def held(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> HeldRender:
+    return HeldRender(tmp_path, monkeypatch)
+
+
+async def running(window: Any, held: HeldRender) -> int:
+    """A job running, held on its page until the test releases it: the close question
+    is asked while it runs, on any machine."""
+    await window.queue_tab.add_paths([held.file])
+    await until(held.stalled, what="the job's render child held on its page")
     store = window.ctx.app.store
-    await until(
-        lambda: any(j.state in RECOVERABLE_STATES for j in store.list_jobs()), what="a job running"
-    )
-    return store.list_jobs()[0].id
+    (job,) = store.list_jobs()
+    assert job.state in RECOVERABLE_STATES, job
+    return job.id
 
 
 @pytest.mark.slow
 async def test_leave_for_next_start_stops_at_once_and_leaves_no_process(
-    window: Any, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    window: Any, held: HeldRender, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO, logger="docbatch_gui")
-    job_id = await running(window, tmp_path)
+    job_id = await running(window, held)
     assert child_processes(parent=os.getpid()), "the engine should be rendering in children"
     closed = signal_future(window.closed)
     window.close()
@@ -87,11 +99,13 @@ async def test_leave_for_next_start_stops_at_once_and_leaves_no_process(
 
 
 @pytest.mark.slow
-async def test_wait_lets_the_running_job_finish(window: Any, tmp_path: Path) -> None:
-    job_id = await running(window, tmp_path)
+async def test_wait_lets_the_running_job_finish(window: Any, held: HeldRender) -> None:
+    job_id = await running(window, held)
     closed = signal_future(window.closed)
     window.close()
     await answer_close_question("wait_button")
+    assert not closed.done()  # waiting for the held job
+    held.release()
     await closed
     job = window.ctx.app.store.get_job(job_id)
     assert job.state in (JobState.DONE, JobState.NEEDS_REVIEW)
@@ -100,10 +114,10 @@ async def test_wait_lets_the_running_job_finish(window: Any, tmp_path: Path) -> 
 
 @pytest.mark.slow
 async def test_cancel_keeps_the_window_open(
-    window: Any, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    window: Any, held: HeldRender, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO, logger="docbatch_gui")
-    await running(window, tmp_path)
+    await running(window, held)
     window.close()
     await answer_close_question("cancel")
     await until(lambda: not window._closing, what="close flow ended")
