@@ -130,14 +130,14 @@ async def test_column_widths_and_window_layout_come_back(
 ) -> None:
     from docbatch_gui._qt.build import build_window
 
-    window.queue_tab.table.setColumnWidth(1, 333)
+    window.queue_tab.table.setColumnWidth(2, 133)  # Pages: the file name stretches
     window.batches_tab.table.setColumnWidth(0, 222)
     window.review_tab.splitter.setSizes([300, 500, 400])
     review_sizes = window.review_tab.splitter.sizes()
     await window.shutdown()  # saves the layout, as closing does
     again = build_window(gui_settings, qsettings)
     try:
-        assert again.queue_tab.table.columnWidth(1) == 333
+        assert again.queue_tab.table.columnWidth(2) == 133
         assert again.batches_tab.table.columnWidth(0) == 222
         again.resize(window.size())
         again.show()
