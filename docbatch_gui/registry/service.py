@@ -326,11 +326,11 @@ class RegistryService:
     ) -> dict[str, Any]:
         """Rows into ``into`` (the registry, or its staging copy), with a heartbeat on
         ``shown`` (the registry other processes look at) so they can tell we live."""
-        run = read_registry(path, cfg, chunk_size=500, stored=True, limits=self.limits)
+        run = read_registry(path, cfg, chunk_size=500, encoded=True, limits=self.limits)
         beat = time.monotonic()
         for chunk in run:
             raise_if_canceled(cancel, "registry import")
-            self.store.add_registry_rows(into.id, chunk)
+            self.store.add_encoded_registry_rows(into.id, chunk)
             if time.monotonic() - beat > HEARTBEAT_EVERY.total_seconds():
                 self.store.update_registry(shown)  # refreshes updated_at
                 if into.id != shown:

@@ -17,6 +17,7 @@ Row views are keyed by spreadsheet headers, which may hold ``.`` or start with `
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
@@ -36,6 +37,7 @@ from docbatch_gui.domain.registry import (
     manual_result,
 )
 from docbatch_gui.storage.mongo_records import now_iso
+from docbatch_gui.storage.row_json import EncodedRow
 from docbatch_gui.storage.store import error_columns, stored_id
 
 _ROW_VIEWS = ("raw_data", "mapped_data", "normalized")
@@ -223,6 +225,13 @@ class MongoRegistry:
             ],
             ordered=False,
         )
+
+    def add_encoded_registry_rows(self, registry_id: int, rows: Sequence[EncodedRow]) -> None:
+        self.add_registry_rows(
+            registry_id,
+            [RegistryRowRecord(r, json.loads(raw), json.loads(mapped), json.loads(normalized))
+             for r, raw, mapped, normalized in rows],
+        )  # fmt: skip
 
     def list_registry_rows(
         self, registry_id: int, *, offset: int = 0, limit: int | None = None

@@ -41,6 +41,7 @@ from docbatch_gui.domain.registry import (
 from docbatch_gui.domain.states import JobState, check_transition, state_words
 from docbatch_gui.settings.secrets import scrub_secrets
 from docbatch_gui.storage.job_patch import JobPatch
+from docbatch_gui.storage.row_json import EncodedRow
 
 
 class RegistryStore(Protocol):
@@ -95,6 +96,11 @@ class RegistryStore(Protocol):
         ...
 
     def add_registry_rows(self, registry_id: int, rows: Sequence[RegistryRowRecord]) -> None: ...
+    def add_encoded_registry_rows(self, registry_id: int, rows: Sequence[EncodedRow]) -> None:
+        """``add_registry_rows`` of rows already encoded (``row_json``), as an import
+        makes them: the same rows stored."""
+        ...
+
     def list_registry_rows(
         self, registry_id: int, *, offset: int = 0, limit: int | None = None
     ) -> list[RegistryRowRecord]:
