@@ -16,6 +16,10 @@ scanner's feeder gives them.
 
 Both times include everything from the file to the result. The ratio is OCRmyPDF's
 time over DocBatch's (> 1: DocBatch is faster). Target: ``bench/targets.toml``.
+Each side's CPU (user + sys of this process and of every process it waited for:
+OCRmyPDF's Tesseract and Ghostscript, DocBatch's render and OCR children and their
+Tesseract) is printed too, with its ratio: on a shared machine the wall times say
+more about the load than about the two programs.
 OCRmyPDF needs Ghostscript (``apt-get install ghostscript``) and ``ocrmypdf`` in
 the venv (the [dev] extra); without them the bench says so and stops.
 
@@ -30,6 +34,7 @@ import io
 import json
 import os
 import random
+import resource
 import shutil
 import subprocess
 import sys
@@ -116,6 +121,17 @@ def upright_fix(turn: int) -> int:
     return (360 - turn) % 360
 
 
+def cpu_seconds() -> float:
+    """User + sys seconds of this process and of the children it has waited for."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+#: CPU seconds of each side's run, by name ("ocrmypdf", "docbatch")
+CPU: dict[str, float] = {}
+
+
 def run_ocrmypdf(source: Path, output: Path) -> tuple[float | None, list[int], str]:
     """Seconds, each output page's /Rotate, or why OCRmyPDF could not run."""
     ocrmypdf = Path(sys.executable).with_name("ocrmypdf")
@@ -126,9 +142,10 @@ def run_ocrmypdf(source: Path, output: Path) -> tuple[float | None, list[int], s
     command = [str(ocrmypdf) if ocrmypdf.exists() else "ocrmypdf"]
     command += ["--rotate-pages", "--deskew", "-l", "rus+eng", "-j", "2"]
     command += ["--output-type", "pdf", "--quiet", str(source), str(output)]
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), cpu_seconds()
     done = subprocess.run(command, capture_output=True, text=True)
     seconds = time.perf_counter() - started
+    CPU["ocrmypdf"] = cpu_seconds() - cpu
     if done.returncode:
         return None, [], f"ocrmypdf failed ({done.returncode}): {done.stderr.strip()[-300:]}"
     with pymupdf.open(output) as result:
@@ -146,6 +163,7 @@ def run_docbatch(source: Path, data: Path) -> tuple[float, list[int], list[bool]
         JOB_TIMEOUT=3600,
         OCR_TIMEOUT=600,
     )
+    cpu = cpu_seconds()
     app = DocBatchApp(settings)
     try:
         started = time.perf_counter()
@@ -157,6 +175,7 @@ def run_docbatch(source: Path, data: Path) -> tuple[float, list[int], list[bool]
         return seconds, [p.rotation for p in pages], [p.orientation_uncertain for p in pages], skews
     finally:
         app.close()
+        CPU["docbatch"] = cpu_seconds() - cpu  # its children are reaped by now
 
 
 def main() -> None:
@@ -182,6 +201,7 @@ def main() -> None:
         figures: dict[str, object] = {
             "pages": args.pages,
             "docbatch_s": round(ours_s, 2),
+            "docbatch_cpu_s": round(CPU["docbatch"], 2),
             "docbatch_wrong_way": ours_wrong,
             "docbatch_flagged": sum(flagged),
             "docbatch_max_skew": round(max((abs(s) for s in skews), default=0.0), 2),
@@ -194,11 +214,16 @@ def main() -> None:
             ratio = peer_s / ours_s
             print(f"  OCRmyPDF          {peer_s:7.1f} s  pages facing the wrong way: {peer_wrong}")
             print(f"  DocBatch's speed over OCRmyPDF's: {ratio:.2f}x")
+            cpu_ratio = CPU["ocrmypdf"] / CPU["docbatch"]
+            print(f"  CPU (user + sys, with children): OCRmyPDF {CPU['ocrmypdf']:.1f} s, "
+                  f"DocBatch {CPU['docbatch']:.1f} s, ratio {cpu_ratio:.2f}x")  # fmt: skip
             print(f"  turns that make each page upright: {expected}")
             print(f"  OCRmyPDF's /Rotate per page:      {peer_rotations}")
             print(f"  DocBatch's rotation per page:     {our_rotations}")
             figures |= {
                 "ocrmypdf_s": round(peer_s, 2),
+                "ocrmypdf_cpu_s": round(CPU["ocrmypdf"], 2),
+                "cpu_over_ocrmypdf": round(cpu_ratio, 3),
                 "ocrmypdf_wrong_way": peer_wrong,
                 "expected_rotations": expected,
                 "ocrmypdf_rotations": peer_rotations,

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import hypothesis
 import psutil
 import pytest
 
@@ -40,6 +41,12 @@ for variable in (
 os.environ["DOCBATCH_SETTINGS_FILE"] = os.path.join(
     tempfile.gettempdir(), f"docbatch-tests-{os.getpid()}", "settings.json"
 )
+
+# No time limit on one hypothesis example (its default is 200 ms): a loaded machine
+# takes longer, and a property holds or fails whatever the time. Registered before the
+# test modules build their own settings, which inherit it.
+hypothesis.settings.register_profile("any-machine", deadline=None)
+hypothesis.settings.load_profile("any-machine")
 
 
 #: the longest tests (minutes of CPU each), started first
@@ -119,18 +126,70 @@ def _descendants(pid: int) -> set[int]:
     return found
 
 
+def _read_int(path: str) -> int | None:
+    try:
+        with open(path) as file:
+            return int(file.read())
+    except (OSError, ValueError):
+        return None
+
+
+#: the last PID the kernel handed out in this PID namespace, and the highest it hands out
+LAST_PID, PID_MAX = "/proc/sys/kernel/ns_last_pid", "/proc/sys/kernel/pid_max"
+#: more new PIDs than this since the last look: list /proc instead of trying each one
+MAX_NEW_PIDS = 500
+#: the last PID handed out when we last looked; the tagged processes found so far
+_looked = {"last_pid": -1}
+_ours: set[int] = set()
+
+
+def _new_pids() -> list[int] | None:
+    """The PIDs handed out since the last look (the kernel hands them out in order,
+    wrapping at pid_max), or None when that is not known or too many to try one by one.
+    Trying a few PIDs costs microseconds; listing /proc, a few milliseconds per test."""
+    since, now, top = _looked["last_pid"], _read_int(LAST_PID), _read_int(PID_MAX)
+    if now is None or top is None or since < 0:
+        return None
+    _looked["last_pid"] = now
+    if now >= since:
+        pids = range(since + 1, now + 1)
+        return list(pids) if len(pids) <= MAX_NEW_PIDS else None
+    if top - since + now > MAX_NEW_PIDS:  # wrapped around
+        return None
+    return [*range(since + 1, top), *range(1, now + 1)]
+
+
+def _is_process(pid: int) -> bool:
+    """A thread's id opens /proc/TID too (with its process's environment): only a
+    thread group's leader is a process."""
+    try:
+        with open(f"/proc/{pid}/status") as file:
+            return any(line.split() == ["Tgid:", str(pid)] for line in file)
+    except OSError:
+        return False
+
+
 def _tagged(*, fresh: bool) -> set[int]:
     """Processes carrying our tag, wherever they were re-parented. Each other process
-    is read once while it lives (``fresh``: all of them again)."""
-    pids = {int(entry.name) for entry in os.scandir("/proc") if entry.name.isdigit()}
-    _foreign.intersection_update(pids)
-    tagged = set()
-    for pid in pids - (set() if fresh else _foreign):
-        if PROCESS_TAG.encode() in _environ(pid):
-            tagged.add(pid)
-        else:
+    is read once while it lives: only the PIDs handed out since the last look are
+    read, or every process in /proc when that is not known (``fresh``: all again)."""
+    new = None if fresh else _new_pids()
+    if new is None:
+        _looked["last_pid"] = _read_int(LAST_PID) or -1  # before listing: none is missed
+        pids = {int(entry.name) for entry in os.scandir("/proc") if entry.name.isdigit()}
+        _foreign.intersection_update(pids)
+        _ours.intersection_update(pids)
+        new = list(pids - (set() if fresh else _foreign | _ours))
+    else:
+        _ours.intersection_update(p for p in _ours if os.path.exists(f"/proc/{p}"))
+    for pid in new:  # a PID handed out again is read again
+        _foreign.discard(pid)
+        _ours.discard(pid)
+        if PROCESS_TAG.encode() in _environ(pid) and _is_process(pid):
+            _ours.add(pid)
+        elif os.path.exists(f"/proc/{pid}"):
             _foreign.add(pid)
-    return tagged
+    return set(_ours)
 
 
 def our_processes(*, shared: bool, fresh: bool = False) -> dict[int, psutil.Process]:

@@ -40,23 +40,34 @@ def cli_json(data_dir: Path, *args: str, env: dict[str, str] | None = None) -> A
     return json.loads(result.stdout)
 
 
+#: the least time a wait lasts before it fails: a guard against a hang, never a budget
+#: a loaded machine could break (at a load average of 22 on two cores, starting the CLI
+#: and its render child took over a minute; pytest-timeout stops a test at 900 s)
+LEAST_WAIT_S = 180.0
+
+
 def wait_for(
     condition: Callable[[], T],
-    timeout: float = 60,
+    timeout: float = LEAST_WAIT_S,
     what: str | Callable[[], str] = "",
     interval: float = 0.05,
 ) -> T:
     """Poll ``condition`` until it returns something true and return that; fail the
-    test with ``what`` (a text, or a function giving one then) after ``timeout``
-    seconds. Waiting on the thing itself, never a fixed sleep: fast when it happens at
-    once, patient on a loaded machine. (GUI tests await ``tests.gui.conftest.until``
-    instead: it lets the event loop run meanwhile.)"""
+    test with ``what`` (a text, or a function giving one then) when it has not after
+    ``timeout`` seconds, and never sooner than ``LEAST_WAIT_S``: the timeout only ends a
+    wait for what will never happen. Waiting on the thing itself, never a fixed sleep:
+    fast when it happens at once, patient on a loaded machine. (GUI tests await
+    ``tests.gui.conftest.until`` instead: it lets the event loop run meanwhile.)"""
+    timeout = max(timeout, LEAST_WAIT_S)
     deadline = time.monotonic() + timeout
     while True:
         result = condition()
         if result or time.monotonic() > deadline:
             break
         time.sleep(interval)
+        # a long wait looks less often (up to twice a second): a costly condition
+        # polled 20 times a second loads the machine it waits on
+        interval = min(interval * 1.25, max(interval, 0.5))
     if not result:
         told = what() if callable(what) else what
         raise AssertionError(f"timed out after {timeout} s waiting for {told or condition}")

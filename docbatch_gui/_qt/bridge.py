@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-import logging
 import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -22,8 +21,6 @@ from docbatch_gui._qt.language import interface_language
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.app.host import EngineHost, EngineState
 from docbatch_gui.domain.models import Job
-
-log = logging.getLogger(__name__)
 
 FLUSH_MS = 100
 #: jobs handed to the window in one turn of its event loop: applying a job to the

@@ -74,9 +74,7 @@ def known_libraries() -> set[str] | None:
 
 
 def missing_packages(
-    platform: str | None,
-    known: set[str] | None,
-    find: Callable[[str], str | None] | None = None,
+    platform: str | None, known: set[str] | None, find: Callable[[str], str | None] | None = None
 ) -> list[str]:
     """The packages to install for ``platform``'s libraries that are missing."""
     find = find or ctypes.util.find_library

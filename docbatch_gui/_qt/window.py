@@ -28,6 +28,7 @@ from docbatch_gui._qt.registry.tab import RegistryTab
 from docbatch_gui._qt.review.tab import ReviewTab
 from docbatch_gui._qt.settings.tab import SettingsTab
 from docbatch_gui._qt.tasks import spawn
+from docbatch_gui._qt.webhooks import WebhooksTab
 from docbatch_gui._qt.widgets.dialogs import ask
 from docbatch_gui._qt.widgets.fit import ScrollingTabs, fit_to_screen
 from docbatch_gui._qt.widgets.log_events import JobEvents
@@ -67,15 +68,19 @@ class MainWindow(QMainWindow):
         self.review_tab = ReviewTab(ctx, self.images)
         self.batches_tab = BatchesTab(ctx)
         self.registry_tab = RegistryTab(ctx, self.images)
+        self.webhooks_tab = WebhooksTab(ctx)
         self.settings_tab = SettingsTab(ctx)
         self.tabs.addTab(self.queue_tab, _("Queue"))
         self.tabs.addTab(self.review_tab, _("Review"))
         self.tabs.addTab(self.batches_tab, _("Batches"))
         self.tabs.addTab(self.registry_tab, _("Registry"))
+        self.tabs.addTab(self.webhooks_tab, _("Webhooks"))
         self.tabs.addTab(self.settings_tab, _("Settings"))
         self.setCentralWidget(self.tabs)
         self.queue_tab.review_requested.connect(self.show_review)
         self.queue_tab.key_wanted.connect(self.show_key_setting)
+        self.queue_tab.vision_wanted.connect(self.show_vision_setting)
+        self.queue_tab.tesseract_wanted.connect(self.use_tesseract)
         self.settings_tab.saved.connect(lambda settings: spawn(self.apply_settings(settings)))
         self.queue_tab.budget_bar.settings_saved.connect(self._budget_raised)
 
@@ -195,7 +200,20 @@ class MainWindow(QMainWindow):
         app = self.ctx.host.app
         key = await asyncio.get_running_loop().run_in_executor(None, lambda: app.anthropic_key)
         self.offline_label.setVisible(key is None)
+        self.settings_tab.set_offline(key is None)  # the mode in effect, under the setting
         self.queue_tab.set_holds(app.holds())  # the key read: no keyring call here
+
+    def show_vision_setting(self) -> None:
+        """*Set up Vision…*: the Settings tab, at the Google credentials file."""
+        self.tabs.setCurrentWidget(self.settings_tab)
+        self.settings_tab.ensure_built()
+        self.settings_tab.focus_field("google_application_credentials")
+
+    def use_tesseract(self) -> None:
+        """*Use Tesseract*: OCR_ENGINE set to Tesseract and saved, as the operator would
+        in Settings; the engine takes it over and the held jobs start."""
+        self.settings_tab.choose("ocr_engine", "tesseract")
+        spawn(self.settings_tab.save(), self.settings_tab._save_failed)
 
     def show_key_setting(self) -> None:
         """*Add a key…*: the Settings tab, with the key's editor focused."""
@@ -257,7 +275,8 @@ class MainWindow(QMainWindow):
         QSettings key it is kept under."""
         registry = self.registry_tab
         return {
-            "queue/header": self.queue_tab.table.horizontalHeader(),
+            # "queue/header" kept the columns of before the file name stretched
+            "queue/columns": self.queue_tab.table.horizontalHeader(),
             "queue/splitter": self.queue_tab.splitter,
             "review/splitter": self.review_tab.splitter,
             "batches/header": self.batches_tab.table.horizontalHeader(),
@@ -304,6 +323,11 @@ class MainWindow(QMainWindow):
             wait = False
             if running and self.ctx.host.running:
                 answer = await self._ask_close(running)
+                log.info(
+                    "quitting with %d running job(s): the operator chose %s", running,
+                    {"wait": "to wait for them", "quit": "to quit now (they resume at the "
+                     "next start)"}.get(answer or "", "to stay"),
+                )  # fmt: skip
                 if answer is None:
                     return
                 wait = answer == "wait"
@@ -395,6 +419,7 @@ class MainWindow(QMainWindow):
         """Stop the engine (interrupted steps resume on the next start) and save state."""
         self.shutting_down = True
         self.save_state()
+        await self.queue_tab.pending_deletes.flush()  # deletions still undoable are done now
         await asyncio.get_running_loop().run_in_executor(None, self.ctx.host.stop)
         if self.log_handler is not None:
             remove = getattr(self.log_handler, "remove", None)

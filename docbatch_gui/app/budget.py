@@ -73,20 +73,15 @@ def budget_status(store: Store, settings: Settings, now: datetime | None = None)
 class BudgetViews:
     settings: Settings
 
-    @property
-    def store(self) -> Store:  # DocBatchApp opens it on first use (a cached_property)
-        raise NotImplementedError
+    if TYPE_CHECKING:  # what the class this is mixed into provides
 
-    @property
-    def blobs(self) -> BlobStore:
-        raise NotImplementedError
-
-    @property
-    def profile(self) -> Profile:
-        raise NotImplementedError
-
-    def holds(self) -> Holds:  # DocBatchApp knows whether a key is there
-        raise NotImplementedError
+        @property
+        def store(self) -> Store: ...  # DocBatchApp opens it on first use (a cached_property)
+        @property
+        def blobs(self) -> BlobStore: ...
+        @property
+        def profile(self) -> Profile: ...
+        def holds(self) -> Holds: ...  # DocBatchApp knows whether a key is there
 
     @cached_property
     def forecaster(self) -> Forecaster:

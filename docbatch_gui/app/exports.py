@@ -3,6 +3,7 @@ what a selection holds, and the file written."""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from docbatch_gui.checks.duplicates import without_duplicates
@@ -12,6 +13,8 @@ from docbatch_gui.outbound.documents import ExportOptions, export_documents, sel
 from docbatch_gui.outbound.layouts import Layout, find_layout, layouts, save_layout
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.storage.store import Store
+
+log = logging.getLogger(__name__)
 
 
 class DocumentExports:
@@ -41,4 +44,6 @@ class DocumentExports:
 
     def export(self, out: Path, layout: Layout, options: ExportOptions) -> int:
         """Write the documents ``options`` select; returns how many rows."""
-        return export_documents(out, self.selection(options), layout, self.profile, options)
+        written = export_documents(out, self.selection(options), layout, self.profile, options)
+        log.info("documents exported to %s (layout %s): %d rows", out, layout.name, written)
+        return written

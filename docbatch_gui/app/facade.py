@@ -20,17 +20,13 @@ from docbatch_gui.app.exports import DocumentExports
 from docbatch_gui.app.job_moves import JobMoves
 from docbatch_gui.app.review import ReviewService
 from docbatch_gui.app.views import BatchViews, RemoteSources
+from docbatch_gui.app.webhooks import Webhooks
 from docbatch_gui.checks import DocumentChecker
 from docbatch_gui.config.profile import Profile, load_profile
 from docbatch_gui.coordination.leader import RedisLeaderLock, leader_key
 from docbatch_gui.coordination.lock import WorkerLock
 from docbatch_gui.coordination.workload import workload_for
-from docbatch_gui.domain.errors import (
-    ConfigError,
-    CoordinationUnavailable,
-    DocBatchError,
-    NotFound,
-)
+from docbatch_gui.domain.errors import ConfigError, CoordinationUnavailable, DocBatchError, NotFound
 from docbatch_gui.domain.models import Document, Job, Page
 from docbatch_gui.domain.progress import CancelToken, ProgressSink
 from docbatch_gui.domain.states import (
@@ -41,14 +37,9 @@ from docbatch_gui.domain.states import (
     ProcessingMode,
 )
 from docbatch_gui.engine.budget import Hold
-from docbatch_gui.engine.context import (
-    EngineContext,
-    anthropic_key,
-    batch_client,
-    sync_client,
-)
+from docbatch_gui.engine.context import EngineContext, anthropic_key, batch_client, sync_client
 from docbatch_gui.engine.documents import finished
-from docbatch_gui.engine.holds import Holds, JobHold
+from docbatch_gui.engine.holds import Holds, JobHold, vision_credentials_found
 from docbatch_gui.engine.intake import IntakeReport, intake_paths
 from docbatch_gui.engine.job_log import log_operator
 from docbatch_gui.engine.recovery import recover_interrupted
@@ -136,6 +127,11 @@ class DocBatchApp(JobMoves, BatchViews, RemoteSources, BudgetViews):
         return DocumentExports(self.store, self.settings, self.profile)
 
     @cached_property
+    def webhooks(self) -> Webhooks:
+        """Failed and waiting webhook deliveries, and sending them again."""
+        return Webhooks(self.settings)
+
+    @cached_property
     def workload(self) -> Workload:
         """The workload manager: shared in Redis with ``REDIS_URL``, else this process's."""
         return workload_for(self.settings.redis_url, ttl=self.settings.workload_ttl)
@@ -181,7 +177,10 @@ class DocBatchApp(JobMoves, BatchViews, RemoteSources, BudgetViews):
 
     def holds(self) -> Holds:
         """Which queued jobs this installation must hold, for what it lacks."""
-        return Holds(has_anthropic_key=self.anthropic_key is not None)
+        return Holds(
+            has_anthropic_key=self.anthropic_key is not None,
+            has_vision_credentials=vision_credentials_found(self.settings),
+        )
 
     def hold_of(self, job: Job) -> JobHold | None:
         """Why ``job`` cannot start here (or, for a duplicate, its original); None

@@ -76,6 +76,9 @@ class EngineHost:
         self._job_listeners: list[JobListener] = []
         #: queued jobs announced while nothing was claimed (``_announce_waiting``)
         self._announced: set[int] = set()
+        #: passes of the flag watcher (every FLAG_POLL_S on the engine's loop): what a
+        #: test of "nothing starts while halted" waits on, not a clock
+        self.flag_polls = 0
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop: asyncio.Event | None = None
@@ -318,6 +321,7 @@ class EngineHost:
             await first_of(stop, timeout=FLAG_POLL_S)
             self._flag_state()
             self._announce_waiting()
+            self.flag_polls += 1
 
     def _announce_waiting(self) -> None:
         """While nothing is claimed (paused, or stopped by a critical error), a job

@@ -15,6 +15,7 @@ of that seller is checked against it (``checks.counterparty``).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -36,8 +37,13 @@ from docbatch_gui.domain.states import JobState
 from docbatch_gui.domain.text import clean_value
 from docbatch_gui.storage.store import Store
 
+log = logging.getLogger(__name__)
+
 #: the confidence a value a person typed or confirmed gets
 HUMAN_CONFIDENCE = 1.0
+#: the audit action of a separator sheet a person took into a document (its ``new``
+#: is the sheet's page): the split it made is moved
+SHEET_TAKEN = "separator_taken"
 
 
 class ReviewError(DocBatchError):
@@ -149,6 +155,8 @@ class ReviewService:
             old = f"{doc.page_from}-{doc.page_to}"
             audit.append(_entry(at, who, "pages", "pages", old, f"{pages[0]}-{pages[1]}"))
             changes.update(page_from=pages[0], page_to=pages[1])
+            for sheet in self._take_sheets(job_id, pages, at, who):  # a split moved
+                audit.append(_entry(at, who, SHEET_TAKEN, None, None, sheet))
         if lines is not None:
             profile = self.checker.profile
             typed_lines = normalized_lines(lines, profile)
@@ -158,6 +166,10 @@ class ReviewService:
                 changes["lines"] = typed_lines
         if len(audit) == len(doc.audit):
             return doc
+        log.info(
+            "job %d document %d (id %s) edited by %s: %s",
+            job_id, doc_index, doc.id, who, _changes(audit[len(doc.audit) :]),
+        )  # fmt: skip
         edited = {str(e["field"]) for e in audit[len(doc.audit) :] if e["action"] == "edit"}
         updated = replace(
             doc,
@@ -193,6 +205,7 @@ class ReviewService:
             audit=[*doc.audit, _entry(at, who, "confirm", None, None, None)],
         )
         saved = self.store.update_document(updated)  # in place: the id and matches stay
+        log.info("job %d document %d (id %s) confirmed by %s", job_id, doc_index, doc.id, who)
         entry = confirmed_entry(saved, at)
         if entry is not None:
             self.store.remember_confirmed(entry, keep=self.keep_values)
@@ -204,6 +217,7 @@ class ReviewService:
             job = self.store.transition(
                 job_id, JobState.DONE, expected=JobState.NEEDS_REVIEW, error=None
             )
+            log.info("job %d done: every document it needed reviewed is confirmed", job_id)
             if self.on_final is not None:
                 self.on_final(job)
         return saved, job
@@ -224,6 +238,8 @@ class ReviewService:
             audit.append(_entry(at, who, NOT_DUPLICATE, None, None, str(other)))
         codes = [c for c in doc.review_codes if c.code != DUPLICATE_CODE]
         updated = replace(doc, review_codes=codes, audit=audit, needs_review=bool(codes))
+        log.info("job %d document %d (id %s) marked not a duplicate by %s",
+                 job_id, doc_index, doc.id, who)  # fmt: skip
         return self.store.update_document(updated)
 
     # -- what confirmed documents taught ----------------------------------------------
@@ -239,13 +255,32 @@ class ReviewService:
     def forget_counterparty(self, inn: str) -> int:
         """Forget one seller; NotFound when nothing is remembered of ``inn``. The INN
         is read as the checks read it: its digits ("7707 083 893" is 7707083893)."""
-        return self.store.forget_counterparty(normalize_number(inn))
+        forgotten = self.store.forget_counterparty(normalize_number(inn))
+        log.info("counterparty %s forgotten (%d documents)", normalize_number(inn), forgotten)
+        return forgotten
 
     def forget_confirmation(self, document_id: int) -> str:
         """Forget what one confirmed document taught of its seller (a confirmation
         made by mistake, or in bad faith); returns the seller's INN. NotFound when
         the document taught nothing."""
-        return self.store.forget_confirmed_document(document_id)
+        inn = self.store.forget_confirmed_document(document_id)
+        log.info("what document %d taught of counterparty %s is forgotten", document_id, inn)
+        return inn
+
+    def _take_sheets(self, job_id: int, pages: tuple[int, int], at: str, who: str) -> list[int]:
+        """The separator sheets a person's new range takes in: the split they made is
+        moved (the page is a document's page from now on), and the job's split says
+        so (``moved``: page, who, when) beside the sheets left."""
+        job = self.store.get_job(job_id)
+        split = dict(job.split or {})
+        sheets = [int(p) for p in split.get("separators") or []]
+        taken = [p for p in sheets if pages[0] <= p <= pages[1]]
+        if taken:
+            split["separators"] = [p for p in sheets if p not in taken]
+            moved = [{"page": p, "who": who, "at": at} for p in taken]
+            split["moved"] = [*split.get("moved", []), *moved]
+            self.store.update_job(job_id, split=split)
+        return taken
 
     def _check_pages(self, job_id: int, pages: tuple[int, int]) -> None:
         first, last = pages
@@ -254,6 +289,28 @@ class ReviewService:
             raise ReviewError.coded(
                 "review_pages_outside", {"first": first, "last": last, "total": total}
             )
+
+
+def _short(value: Any, most: int = 40) -> str:
+    """A value as a log line shows it: quoted, and cut past ``most`` characters."""
+    if value is None:
+        return "(empty)"
+    text = " ".join(str(value).split())
+    return repr(text if len(text) <= most else text[: most - 1] + "…")
+
+
+def _changes(entries: Sequence[dict[str, Any]]) -> str:
+    """ "amount '100.00' → '120.00', doc_type 'invoice' → 'act', 3 line changes" """
+    said: list[str] = []
+    lines = 0
+    for entry in entries:
+        if entry["action"] in ("edit", "type", "pages"):
+            said.append(f"{entry['field']} {_short(entry['old'])} → {_short(entry['new'])}")
+        else:
+            lines += 1
+    if lines:
+        said.append(f"{lines} line change{'s' if lines != 1 else ''}")
+    return ", ".join(said)
 
 
 def _entry(at: str, who: str, action: str, field: str | None, old: Any, new: Any) -> dict[str, Any]:

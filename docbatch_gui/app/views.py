@@ -39,12 +39,11 @@ log = logging.getLogger(__name__)
 class BatchViews:
     sync_metrics: SyncMetrics
 
-    @property
-    def store(self) -> Store:  # DocBatchApp opens it on first use (a cached_property)
-        raise NotImplementedError
+    if TYPE_CHECKING:  # what the class this is mixed into provides
 
-    def cancel(self, job_id: int) -> Job:
-        raise NotImplementedError
+        @property
+        def store(self) -> Store: ...  # DocBatchApp opens it on first use (a cached_property)
+        def cancel(self, job_id: int) -> Job: ...
 
     def batches(self) -> list[BatchRecord]:
         return self.store.list_batches()
@@ -110,15 +109,12 @@ class BatchViews:
 class RemoteSources:
     settings: Settings
 
-    @property
-    def workload(self) -> Workload:  # DocBatchApp makes it on first use (a cached_property)
-        raise NotImplementedError
+    if TYPE_CHECKING:  # what the class this is mixed into provides
 
-    def resolve_mode(self, requested: str | None) -> str:
-        raise NotImplementedError
-
-    def add(self, paths: list[Path], *, mode: str | None, force: bool) -> IntakeReport:
-        raise NotImplementedError
+        @property
+        def workload(self) -> Workload: ...  # DocBatchApp makes it on first use (a cached_property)
+        def resolve_mode(self, requested: str | None) -> str: ...
+        def add(self, paths: list[Path], *, mode: str | None, force: bool) -> IntakeReport: ...
 
     def import_yadisk(
         self,

@@ -9,12 +9,16 @@ amounts as numbers to the kopeck. The later document gets the review code
 and is remembered in the document's audit (``NOT_DUPLICATE``), so processing the
 file again does not mark it again. A document still marked stands for the same
 document as the one it names: exports and the registry match leave it out.
+
+Number and amount agree in every case of the rule, so the stores keep them as one
+indexed key (``match_key``): a saved document is compared with the few documents
+sharing its key, never with the whole store.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from decimal import Decimal, InvalidOperation
 
@@ -41,6 +45,13 @@ def _amount(value: str | None) -> Decimal | None:
 def _inn(value: str | None) -> str | None:
     digits = re.sub(r"\D", "", value or "")
     return digits or None
+
+
+def match_key(fields: Mapping[str, str | None]) -> str:
+    """The number and amount as the stores index them ("" when either is unread: such
+    a document is never a likely duplicate)."""
+    number, amount = _number(fields.get("number")), _amount(fields.get("amount"))
+    return f"{number}|{amount}" if number is not None and amount is not None else ""
 
 
 def same_document(a: Document, b: Document) -> bool:

@@ -152,11 +152,7 @@ def located(document: Document, pages: Mapping[int, PageWords], profile: Profile
     if not flagged:
         return replace(document, locations=locations)
     return replace(
-        document,
-        locations=locations,
-        review_codes=codes,
-        confidence=confidence,
-        needs_review=True,
+        document, locations=locations, review_codes=codes, confidence=confidence, needs_review=True
     )
 
 

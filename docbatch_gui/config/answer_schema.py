@@ -46,10 +46,7 @@ def answer_schema(
         }
     )
     filename_item = strict_object(
-        {
-            "key": {"type": "string", "enum": [*keys, "doc_type"]},
-            "value": {"type": "string"},
-        }
+        {"key": {"type": "string", "enum": [*keys, "doc_type"]}, "value": {"type": "string"}}
     )
     document = strict_object(
         {

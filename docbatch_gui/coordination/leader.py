@@ -92,9 +92,7 @@ class RedisLeaderLock(HeldLock):
                 self._lock.reacquire()
             except (LockError, RedisError) as exc:
                 log.warning(
-                    "leader lock lost by %s (%s); another machine may lead now",
-                    self.token,
-                    exc,
+                    "leader lock lost by %s (%s); another machine may lead now", self.token, exc
                 )
                 self._held.clear()
                 return

@@ -83,11 +83,7 @@ def _requeue_after_lost_worker(store: Any, job: Job) -> None:
         with contextlib.suppress(InvalidTransition):
             store.set_pages_deliverable(job.id, False)
             store.transition(job.id, JobState.QUEUED, expected=job.state, attempt=job.attempts)
-            log.warning(
-                "job %s: worker lost during %s; running it again",
-                job.id,
-                job.state.value,
-            )
+            log.warning("job %s: worker lost during %s; running it again", job.id, job.state.value)
 
 
 @app.task(bind=True, name="docbatch.process_job", **LIMITS)
@@ -100,9 +96,14 @@ def process_job(
     job_id = task_id_argument(job_id, "job")
     budget_run = budget_run_argument(budget_run)
     report = reporter(self)
+    states: list[JobState] = []
 
     def on_job(job: Job) -> None:
-        report(Progress.of_share(job.progress, f"{job.file_name}: {job.state.value}"))
+        """Each new state said; the bar between them comes through the job's context
+        (``sink``), step by step."""
+        if not states or states[-1] is not job.state:
+            states.append(job.state)
+            report(Progress.of_share(job.progress, f"{job.file_name}: {job.state.value}"))
         if job.state is JobState.PREPARING:
             crash_once("celery_mid_job")  # tests only: a worker killed mid-task
 
@@ -113,7 +114,12 @@ def process_job(
             _requeue_after_lost_worker(context.store, job)
         final = asyncio.run(
             run_job(
-                context, job_id, listener=on_job, prepare_only=prepare_only, budget_run=budget_run
+                context,
+                job_id,
+                listener=on_job,
+                prepare_only=prepare_only,
+                budget_run=budget_run,
+                sink=report,
             )
         )
         state = final.state.value if final is not None else context.store.get_job(job_id).state

@@ -78,11 +78,6 @@ class DocBatchError(Exception):
         """The error in ``language``; its English text when it has no code."""
         return self.message.words(language)
 
-    def job_error(self) -> dict[str, Any]:
-        """What a job records of this failure (kind, English text, code, parameters)."""
-        text, code, params = self.message.columns()
-        return {"error_kind": self.kind, "error": text, "error_code": code, "error_params": params}
-
 
 class RetryableError(DocBatchError):
     kind = ErrorKind.RETRYABLE

@@ -257,8 +257,7 @@ class Document:
         as notes, and keys this version does not know are dropped."""
         known = {f for f in cls.__dataclass_fields__ if f != "review_codes"}
         return cls(
-            **{k: v for k, v in body.items() if k in known},
-            review_codes=codes_from_body(body),
+            **{k: v for k, v in body.items() if k in known}, review_codes=codes_from_body(body)
         )
 
     def as_dict(self) -> dict[str, Any]:

@@ -79,7 +79,6 @@ DATA_TEXTS: dict[str, str | Plural] = {
     ),
     "mail_check_failed": N_("mailbox check failed: {error}"),
     "mail_connection_ok": N_("{user}@{host}:{port} ({security}): logged in; folders {folders}"),
-    "log_mail": N_("mailbox: {line}"),
     "mail_folder_missing": N_(
         "the folder {folder} is not in the mailbox (MAIL_FOLDERS); it has {folders}",
     ),
@@ -117,7 +116,5 @@ DATA_TEXTS: dict[str, str | Plural] = {
 
 #: code → {parameter: its words}: a second number in a message, worded before it is put in
 DATA_COUNTED: dict[str, dict[str, Plural]] = {
-    "mail_checked": {
-        "queued": NN_("{queued} file", "{queued} files", "queued"),
-    },
+    "mail_checked": {"queued": NN_("{queued} file", "{queued} files", "queued")}
 }

@@ -54,6 +54,11 @@ JOB_TEXTS: dict[str, str | Plural] = {
         "{file}: the extension says {expected} but it looks like {actual}. The file may be "
         "renamed or damaged. Export or scan it to PDF, TIFF, JPEG or PNG and add it again.",
     ),
+    # what a file's content looks like, when that is not one format's name
+    "kind_zip": N_("zip (an Office document or archive)"),
+    "kind_old_office": N_("an old Office document"),
+    "kind_riff": N_("webp or another RIFF file"),
+    "kind_markup": N_("html or xml"),
     "file_unrecognised": N_(
         "{file}: the extension says {expected} but its content is not recognised. The file may be "
         "renamed or damaged. Export or scan it to PDF, TIFF, JPEG or PNG and add it again.",
@@ -266,10 +271,6 @@ JOB_TEXTS: dict[str, str | Plural] = {
 
 #: code → {parameter: its words}: a second number in a message, worded before it is put in
 JOB_COUNTED: dict[str, dict[str, Plural]] = {
-    "budget_run_cap": {
-        "pages": NN_("{pages} page", "{pages} pages", "pages"),
-    },
-    "budget_month_cap": {
-        "pages": NN_("{pages} page", "{pages} pages", "pages"),
-    },
+    "budget_run_cap": {"pages": NN_("{pages} page", "{pages} pages", "pages")},
+    "budget_month_cap": {"pages": NN_("{pages} page", "{pages} pages", "pages")},
 }

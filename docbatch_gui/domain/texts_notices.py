@@ -33,6 +33,9 @@ NOTICE_TEXTS: dict[str, str] = {
     "log_webhook_no_answer": N_("the receiver did not answer in time"),
     "log_webhook_unreachable": N_("the receiver cannot be reached"),
     "log_webhook_refused": N_("HTTP {status}: {detail}"),
+    "webhook_no_url": N_(
+        "WEBHOOK_URL is not set: there is nowhere to send to. Set it in Settings.",
+    ),
     "log_reason_calamine_failed": N_("calamine: {error}"),
     "log_calamine_exit_detail": N_("exit code {exit}: {detail}"),
     "log_calamine_exit": N_("exit code {exit}"),

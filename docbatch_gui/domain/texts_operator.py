@@ -41,33 +41,21 @@ OPERATOR_TEXTS: dict[str, str | Plural] = {
         "pages {first}–{last} are outside the file's 1–{total}; give a first page not after the "
         "last",
     ),
-    # the Log panel's lines about jobs (``engine.job_log``)
-    "log_job_ended": N_("job {job} ({file}) {state} [{kind}]: {error}"),
-    "log_job_retry": N_(
-        "job {job} ({file}) will be tried again (attempt {attempt} of {attempts} failed: {error})",
-    ),
-    "log_job_operator": N_("job {job} ({file}) {what} by the operator"),
-    "move_queued_again": N_("queued again"),
-    "move_canceled": N_("canceled"),
-    "move_reprocess": N_("queued to be processed again"),
-    "move_removed_kept": N_("removed from the queue (its documents kept)"),
-    "move_deleted": N_("deleted with its documents"),
-    "move_offline": N_("set to be processed offline (no Claude request)"),
     # a queued job no worker here can take (``engine.holds``)
     "held_needs_key": N_(
         "{file}: held: it is to be read by Claude ({mode} mode), and no Anthropic API key is set. "
         "Add a key in Settings → Claude (or ANTHROPIC_API_KEY), or process it offline.",
+    ),
+    "held_needs_vision": N_(
+        "{file}: held: OCR_ENGINE is Google Vision and no Google credentials are found, so "
+        "its scanned pages cannot be read. Choose the credentials file in Settings → OCR (or "
+        "GOOGLE_APPLICATION_CREDENTIALS), or use Tesseract.",
     ),
     "held_wait_ended": NN_(
         "{count} job held, not waited for: {reason}",
         "{count} jobs held, not waited for: {reason}",
         "count",
     ),
-    "log_job_child_stopped": N_(
-        "job {job} ({file}) canceled: its child process was stopped and its partial results "
-        "discarded",
-    ),
-    "log_halt": N_("the queue stopped: {reason}. Queued jobs wait; fix the setting, then Resume."),
     # a state change refused inside the store (a race, or a worker of an older attempt)
     "transition_refused": N_("job {job} cannot move from {current} to {target}"),
     "transition_refused_any": N_("job cannot move from {current} to {target}"),

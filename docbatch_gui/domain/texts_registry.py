@@ -16,6 +16,7 @@ REGISTRY_TEXTS: dict[str, str | Plural] = {
     "match_no_candidates": N_("no candidates"),
     "match_taken": N_("already matched to row {row}: document {document}"),
     "match_below_threshold": N_("below threshold: best {best:.2f} < {threshold:.2f}"),
+    "document_in_file": N_("{file}, page {page}"),
     "match_tie": N_("tie: document {document} scores {score:.2f} (best {best:.2f})"),
     "match_amount_differs": N_("amount differs: registry {registry}, document {document}"),
     "match_assigned_by_hand": N_("assigned by hand by {who}"),

@@ -175,7 +175,5 @@ SERVICE_TEXTS: dict[str, str | Plural] = {
 
 #: code → {parameter: its words}: a second number in a message, worded before it is put in
 SERVICE_COUNTED: dict[str, dict[str, Plural]] = {
-    "batch_requests_failed": {
-        "times": NN_("{times} time", "{times} times", "times"),
-    },
+    "batch_requests_failed": {"times": NN_("{times} time", "{times} times", "times")}
 }

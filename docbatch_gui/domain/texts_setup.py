@@ -64,8 +64,6 @@ SETUP_TEXTS: dict[str, str] = {
     "allowed_true_false": N_("true or false"),
     "allowed_whole_number_range": N_("a whole number from {lower} to {upper}"),
     "allowed_number_range": N_("a number from {lower} to {upper}"),
-    "allowed_text": N_("text"),
-    "allowed_path": N_("a path"),
     "setting_tool_output_refused": N_(
         "CLAUDE_OUTPUT=tool cannot be used: {refusal}. Use json_schema.",
     ),

@@ -106,6 +106,8 @@ class BatchEngine:
         )
         if self.worker.gate is not None:  # a run over a budget cap is not prepared or sent
             queued = self.worker.gate.admit(queued)
+        if self.worker.ocr_held:  # Vision without credentials: held (``engine.holds``)
+            queued = []
         prepared: list[Job] = []
         if queued:
             slots = asyncio.Semaphore(self.settings.ocr_workers)

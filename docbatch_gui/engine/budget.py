@@ -157,10 +157,7 @@ class Forecaster:
         return planned
 
     def price(
-        self,
-        planned: Sequence[tuple[PlannedRequest, bool]],
-        end: str,
-        model_id: str | None = None,
+        self, planned: Sequence[tuple[PlannedRequest, bool]], end: str, model_id: str | None = None
     ) -> float:
         """What ``planned`` costs at one end of the range, read by ``model_id`` (the
         route's first model by default), with the prompt cache each request asks for."""

@@ -21,23 +21,25 @@ from docbatch_gui.storage.store import Store
 log = logging.getLogger("docbatch_gui.engine.worker")
 
 
-def stop_canceled(store: Store, running: dict[int, asyncio.Task[Job | None]]) -> None:
+def stop_canceled(store: Store, running: dict[int, asyncio.Task[Job | None]]) -> list[int]:
     """Cancel the task of every running job the operator canceled: the child it
     leased is killed with its process group (``ChildPool.lease``), so its slot is
-    free for the next queued file at once instead of after the file's last page."""
+    free for the next queued file at once instead of after the file's last page.
+    Returns those jobs, whose contexts' tokens the worker sets too."""
     # a task already being canceled is left alone: a second cancel would cut its
     # child's kill short
     busy = [i for i, task in running.items() if not task.done() and not task.cancelling()]
     if not busy:
-        return
+        return []
     try:
         jobs = store.list_jobs(ids=busy)
     except DocBatchError as exc:  # a busy store: look again at the next poll
         log.warning("could not read the running jobs: %s", exc)
-        return
-    for job in jobs:
-        if job.state is JobState.CANCELED:
-            running[job.id].cancel()
+        return []
+    canceled = [job.id for job in jobs if job.state is JobState.CANCELED]
+    for job_id in canceled:
+        running[job_id].cancel()
+    return canceled
 
 
 def discard_canceled(store: Store, job_id: int) -> Job | None:

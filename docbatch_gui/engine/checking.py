@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from docbatch_gui.checks.duplicates import cleared, mark_duplicates
+from docbatch_gui.checks.duplicates import cleared, mark_duplicates, match_key
 from docbatch_gui.domain.models import Document
 from docbatch_gui.engine.context import EngineContext
 from docbatch_gui.engine.counterparties import with_counterparty_priors
@@ -27,8 +27,13 @@ def checked(ctx: EngineContext, job_id: int, documents: Sequence[Document]) -> l
 def likely_duplicates(
     ctx: EngineContext, job_id: int, documents: Sequence[Document]
 ) -> list[Document]:
-    """Marked ``likely_duplicate`` where a document of another job is the same one."""
-    others = [d for d in ctx.store.list_documents() if d.job_id != job_id]
+    """Marked ``likely_duplicate`` where a document of another job is the same one:
+    compared only with the documents sharing a number and amount (an indexed store
+    query), so the cost per document does not grow with the store."""
+    keys = sorted({key for d in documents if (key := match_key(d.fields))})
+    others = [
+        d for key in keys for d in ctx.store.documents_matching(key) if d.job_id != job_id
+    ]  # fmt: skip
     if not others:
         return list(documents)
     wanted = {job_id} | {d.job_id for d in others}

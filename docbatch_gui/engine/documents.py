@@ -130,13 +130,6 @@ def kept_documents(store: Store, job_id: int, documents: Sequence[Document]) -> 
     return store.replace_documents(job_id, kept)
 
 
-def store_documents(
-    ctx: EngineContext, job_id: int, documents: Sequence[Document]
-) -> list[Document]:
-    """Checked and saved at once (``CheckStep`` and ``StoreStep`` without the moves)."""
-    return kept_documents(ctx.store, job_id, checked_documents(ctx, job_id, documents))
-
-
 def discard_documents(store: Store, job_id: int) -> int:
     """A canceled job keeps no documents: what a canceled run (or the run before it)
     left must never reach the Review tab or a registry export. Documents a person

@@ -60,9 +60,7 @@ class CostEstimator:
         if isinstance(saved, dict):
             try:
                 return EstimateBasis(
-                    int(saved["prefix_tokens"]),
-                    float(saved["page_factor"]),
-                    str(saved["source"]),
+                    int(saved["prefix_tokens"]), float(saved["page_factor"]), str(saved["source"])
                 )
             except (KeyError, TypeError, ValueError):
                 pass
@@ -108,11 +106,7 @@ class CostEstimator:
         return cache_ttl(info, self.basis().prefix_tokens, batch=batch)
 
     def for_pages(
-        self,
-        groups: Sequence[Sequence[Page]],
-        *,
-        batch: bool,
-        extra_chars: Sequence[int] = (),
+        self, groups: Sequence[Sequence[Page]], *, batch: bool, extra_chars: Sequence[int] = ()
     ) -> float | None:
         """Before any image is read: page sizes and text layers only, plus
         ``extra_chars`` of text per group (the seller's confirmed examples)."""

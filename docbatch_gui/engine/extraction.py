@@ -32,12 +32,7 @@ from docbatch_gui.engine.steps import EXTRACT, JobContext
 from docbatch_gui.llm.answers import RawDocument, stitch
 from docbatch_gui.llm.catalogue import Usage, load_catalogue
 from docbatch_gui.llm.pricing import text_tokens
-from docbatch_gui.llm.requests import (
-    ExtractionRequest,
-    PagePayload,
-    build_request,
-    custom_id,
-)
+from docbatch_gui.llm.requests import ExtractionRequest, PagePayload, build_request, custom_id
 from docbatch_gui.pipeline.page_plan import PageKind, kind_of
 from docbatch_gui.pipeline.separators import groups_between
 from docbatch_gui.pipeline.tables import layout_text, read_table
@@ -141,9 +136,7 @@ class SyncExtraction:
         if any(extra):
             tokens = sum(text_tokens(chars) for chars in extra)
             log.info(
-                "job %s: the seller's confirmed examples add about %s input tokens",
-                job.id,
-                tokens,
+                "job %s: the seller's confirmed examples add about %s input tokens", job.id, tokens
             )
         return self.estimator.for_pages(groups, batch=False, extra_chars=extra)
 
@@ -177,6 +170,7 @@ class SyncExtraction:
             log.info("job %s: reusing %s answered groups", job.id, reused)
         failures: list[DocBatchError] = []
         for start in range(0, len(todo), self.chunk):
+            self.ctx.check_canceled()  # no paid request after a cancel
             chunk = todo[start : start + self.chunk]
             requests = [self._request(job, n, groups, len(pages), records) for n in chunk]
             for outcome in await self.claude.extract(requests, self.purse):

@@ -191,11 +191,7 @@ def _unread(
         NewJob(path.name, source_path, EMPTY_SHA256, 0, ProcessingMode(mode), origin=origin)
     )
     job = store.transition(
-        job.id,
-        JobState.FAILED,
-        error_kind=UnsupportedInput.kind,
-        error=error,
-        phase=Phase.INTAKE,
+        job.id, JobState.FAILED, error_kind=UnsupportedInput.kind, error=error, phase=Phase.INTAKE
     )
     log_failure(job)
     return IntakeResult(job)

@@ -47,30 +47,17 @@ def log_retry(job: Job, max_attempts: int) -> None:
 def log_operator(job: Job, what: str) -> None:
     """An operator's cancel, retry or reprocess: the log says who stopped or restarted
     a job when its history is read later."""
-    log.info(
-        "job %s (%s) %s by the operator",
-        job.id,
-        printable(job.file_name),
-        what,
-    )
+    log.info("job %s (%s) %s by the operator", job.id, printable(job.file_name), what)
 
 
 def log_canceled(job: Job, what: str) -> None:
     """What the engine did about a cancel (a running job's child stopped)."""
-    log.info(
-        "job %s (%s) canceled: %s",
-        job.id,
-        printable(job.file_name),
-        what,
-    )
+    log.info("job %s (%s) canceled: %s", job.id, printable(job.file_name), what)
 
 
 def log_halt(reason: str) -> None:
     """A critical error stopped the queue: queued jobs wait for the operator."""
-    log.error(
-        "the queue stopped: %s. Queued jobs wait; fix the setting, then Resume.",
-        reason,
-    )
+    log.error("the queue stopped: %s. Queued jobs wait; fix the setting, then Resume.", reason)
 
 
 def log_skipped_page(job: Job, page_no: int, reason: Message, text_chars: int) -> None:

@@ -91,6 +91,7 @@ class OcrStep:
             if result.error:
                 log.warning("job %s page %s: OCR failed: %s", job.id, page.page_no, result.error)
                 self.store.put_pages([replace(page, ocr_engine=engine)])
+                ctx.check_canceled()
                 return
             turned = page.rotation if reader.reads_stored_image else 0
             record = OcrRecord(
@@ -107,6 +108,7 @@ class OcrStep:
             )
             self.store.put_ocr(record)  # cached before anything else can fail
             self._apply(page, record, cached=False)
+            ctx.check_canceled()  # between two pages, the one read kept
 
         if todo:
             await reader.read(ctx, job, todo, on_result)

@@ -33,9 +33,7 @@ def recover_interrupted(
     for job in store.list_jobs(states=RECOVERABLE_STATES):
         if leased is not None and leased(job.id):
             log.info(
-                "job %s (%s) is running on a worker; left to it",
-                job.id,
-                printable(job.file_name),
+                "job %s (%s) is running on a worker; left to it", job.id, printable(job.file_name)
             )
             continue
         if job.attempts >= max_attempts:
@@ -53,11 +51,7 @@ def recover_interrupted(
             )
         else:
             job = store.transition(
-                job.id,
-                JobState.QUEUED,
-                expected=job.state,
-                error=None,
-                phase=job.phase,
+                job.id, JobState.QUEUED, expected=job.state, error=None, phase=job.phase
             )
         log.info("recovered job %s (%s) → %s", job.id, printable(job.file_name), job.state.value)
         recovered.append(job)

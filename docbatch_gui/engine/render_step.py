@@ -136,6 +136,7 @@ class PrepareStep:
             elapsed = time.monotonic() - state["flushed_at"]
             if len(pending) >= PAGE_FLUSH_COUNT or elapsed > PAGE_FLUSH_SECONDS:
                 flush()
+            ctx.check_canceled()  # between two pages: the pages so far are flushed below
 
         try:
             result = await run_prepare(

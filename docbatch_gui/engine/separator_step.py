@@ -7,7 +7,13 @@ import asyncio
 
 from docbatch_gui.domain.models import Job
 from docbatch_gui.engine.steps import SEPARATE, WEIGHTS, JobContext
-from docbatch_gui.pipeline.separators import Split, page_barcodes, plan_split
+from docbatch_gui.pipeline.separators import (
+    Split,
+    moved_pages,
+    page_barcodes,
+    plan_split,
+    recorded,
+)
 
 
 def split_of(job: Job) -> Split | None:
@@ -46,7 +52,6 @@ async def find_split(ctx: JobContext, job: Job) -> Job:
 
     codes = await asyncio.to_thread(scan)
     numbers = [p.page_no for p in ctx.store.list_pages(job.id)]
-    split = plan_split(codes, numbers, value, ctx.settings.asn_pattern)
-    return ctx.store.update_job(
-        job.id, attempt=ctx.attempt, split=split.as_dict() if split is not None else None
-    )
+    moved = moved_pages(job.split)  # a person took these sheets into documents
+    split = plan_split(codes, numbers, value, ctx.settings.asn_pattern, not_sheets=moved)
+    return ctx.store.update_job(job.id, attempt=ctx.attempt, split=recorded(split, job.split))

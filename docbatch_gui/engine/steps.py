@@ -105,8 +105,11 @@ BAR = JobBar()
 class JobContext:
     """What every step of one attempt of one job works with.
 
-    ``deadline`` is a ``time.monotonic()`` value; ``cancel`` (when given) is checked
-    between steps; ``sink`` hears the bar as a ``Progress`` (a Celery task, a CLI);
+    ``deadline`` is a ``time.monotonic()`` value; ``cancel`` is the job's token, which
+    the worker sets when the operator cancels the job (as it cancels the job's task):
+    checked between steps, between two pages (render, OCR) and before each chunk of
+    paid requests (``check_canceled`` raises ``Canceled``); ``sink`` hears the bar as a
+    ``Progress`` (the worker's: a Celery task's result backend);
     ``emit`` is the worker's listener call, with every stored change of the job.
     ``documents`` carries what ``extract`` found to ``check`` and ``store``.
     """

@@ -27,6 +27,7 @@ from docbatch_gui.domain.errors import (
 )
 from docbatch_gui.domain.messages import coded
 from docbatch_gui.domain.models import Job
+from docbatch_gui.domain.progress import Canceled, CancelToken, ProgressSink
 from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState, ProcessingMode
 from docbatch_gui.domain.text import printable
 from docbatch_gui.engine.cancels import discard_canceled, stop_canceled
@@ -34,6 +35,7 @@ from docbatch_gui.engine.context import EngineContext, anthropic_key, sync_clien
 from docbatch_gui.engine.data_step import DataPagesStep
 from docbatch_gui.engine.documents import CheckStep, StoreStep, discard_documents
 from docbatch_gui.engine.extractors import ExtractionTimeout, ExtractStep
+from docbatch_gui.engine.holds import vision_credentials_found
 from docbatch_gui.engine.job_log import (
     ENDED_BADLY,
     log_failure,
@@ -57,8 +59,6 @@ if TYPE_CHECKING:  # importing the SDK costs two seconds; only sync mode needs i
 from docbatch_gui.storage.job_patch import JobPatch
 
 log = logging.getLogger(__name__)
-#: how long a canceled job task may take to end before it is canceled again
-CANCEL_AGAIN_S = 0.5
 
 MAX_ATTEMPTS = 3
 #: a file whose own child died this often fails; an interrupted worker never counts
@@ -84,8 +84,14 @@ class LocalWorker:
         workload: Workload | None = None,
         gate: BudgetGate | None = None,
         budget_run: str | None = None,
+        sink: ProgressSink | None = None,
     ) -> None:
         self.context = context
+        #: hears every job's bar (a Celery task's result backend); the listener hears
+        #: the jobs themselves
+        self.sink = sink
+        #: the cancel token of each running job's context, set by ``cancel``
+        self._cancels: dict[int, CancelToken] = {}
         #: lets a run's Claude jobs start only within the budget caps (None: no check)
         self.gate = gate
         #: reserves before every paid request, within the caps, with every process
@@ -103,6 +109,11 @@ class LocalWorker:
         self._ocr_slots = asyncio.Semaphore(settings.ocr_workers)
         self.claude = claude
         self.modes = LOCAL_MODES | ({ProcessingMode.SYNC.value} if claude else set())
+        #: Google Vision chosen without credentials: jobs that may need OCR are held
+        #: (``engine.holds``), only XML data is taken
+        self.ocr_held = not vision_credentials_found(settings)
+        if self.ocr_held:
+            self.modes = frozenset({ProcessingMode.DATA.value})
         #: set by a critical error (auth, billing): no further job is started
         self.halted: DocBatchError | None = None
         #: False while the operator paused the worker or the GUI is closing: running
@@ -187,7 +198,8 @@ class LocalWorker:
                     timeout=CANCEL_POLL_S,
                     return_when=asyncio.FIRST_COMPLETED,
                 )
-                stop_canceled(self.store, running)
+                for job_id in stop_canceled(self.store, running):
+                    self.cancel(job_id)
                 for job_id in [i for i, t in running.items() if t.done()]:
                     task = running.pop(job_id)
                     if task.cancelled():  # canceled by the operator: its child is gone
@@ -198,7 +210,19 @@ class LocalWorker:
                         task.result()
         finally:
             stopping.cancel()
-            await _cancel_all(list(running.values()))
+            # one cancel each: a second would cut short the kill of the job's child
+            # (``ChildPool.lease`` ends it while the cancel unwinds the task)
+            for task in running.values():
+                task.cancel()
+            if running:
+                await asyncio.gather(*running.values(), return_exceptions=True)
+
+    def cancel(self, job_id: int) -> None:
+        """Tell a running job's steps to stop: they check their context's token between
+        two pages (and before each paid request), as the job's task is canceled too."""
+        token = self._cancels.get(job_id)
+        if token is not None:
+            token.cancel()
 
     async def process(self, job_id: int, *, prepare_only: bool = False) -> Job | None:
         """Run one job to a final state; None if another worker claimed it first.
@@ -263,6 +287,9 @@ class LocalWorker:
             return current
         except OverBudget as exc:
             return self._held(job, attempt, exc)
+        except Canceled:  # a step saw its context's token between two pages
+            canceled = discard_canceled(self.store, job.id)
+            return self.emit(canceled) if canceled is not None else None
         except DocBatchError as exc:
             if exc.kind is ErrorKind.CRITICAL:
                 self.halted = self.halted or exc
@@ -356,18 +383,25 @@ class LocalWorker:
         if prepare_only:  # the batch engine extracts, checks and stores
             names = [step.name for step in whole]
             steps = whole[: names.index(SEPARATE) + 1] if SEPARATE in names else whole
+        token = self._cancels[job.id] = CancelToken()
         ctx = JobContext(
             self.context,
             attempt,
             deadline,
             self.emit,
+            cancel=token,
+            sink=self.sink,
             pool=self._pool,
             ocr_slots=self._ocr_slots,
             claude=self.claude,
             purse=self.purse,
             bar=BAR if job.mode == ProcessingMode.BATCH.value else JobBar.of(whole),
         )
-        return await run_steps(ctx, job, steps)
+        try:
+            return await run_steps(ctx, job, steps)
+        finally:
+            if self._cancels.get(job.id) is token:
+                del self._cancels[job.id]
 
 
 def pipeline_for(job: Job) -> list[Step]:
@@ -382,23 +416,6 @@ def pipeline_for(job: Job) -> list[Step]:
     return [*front, ExtractStep(extractor(job.mode)), CheckStep(), StoreStep()]
 
 
-async def _cancel_all(tasks: list[asyncio.Task[Job | None]]) -> None:
-    """Cancel ``tasks`` and wait for them, cancelling again any that carries on.
-
-    On Python 3.11 a cancel that reaches a task while an ``asyncio.wait_for`` inside it
-    completes at that instant can be lost (fixed in 3.12), and the job then ran to its
-    end after a SIGTERM. A task still running after a short wait is cancelled again.
-    """
-    pending = {task for task in tasks if not task.done()}
-    while pending:
-        for task in pending:
-            task.cancel()
-        _done, pending = await asyncio.wait(pending, timeout=CANCEL_AGAIN_S)
-    for task in tasks:  # their outcomes are collected: none is left unretrieved
-        if not task.cancelled():
-            task.exception()
-
-
 async def run_job(
     context: EngineContext,
     job_id: int,
@@ -407,6 +424,7 @@ async def run_job(
     listener: JobListener | None = None,
     prepare_only: bool = False,
     budget_run: str | None = None,
+    sink: ProgressSink | None = None,
 ) -> Job | None:
     """Run one job: the single entry of the local engine loop and of a Celery task,
     so that where a job runs never changes what happens to it.
@@ -416,14 +434,14 @@ async def run_job(
     job gets a worker of its own, opened for it alone, with a sync-mode client when
     its mode needs one, all closed when it ends. None if another worker claimed the
     job first. ``budget_run``: the admitted run a Celery task's paid requests count
-    against (the dispatcher's run cap).
+    against (the dispatcher's run cap); ``sink`` hears the job's bar (its own worker's).
     """
     if worker is not None:
         return await worker.process(job_id, prepare_only=prepare_only)
     job = context.store.get_job(job_id)
     key = anthropic_key(context.settings) if job.mode == ProcessingMode.SYNC else None
     claude = sync_client(context.settings, context.profile, key) if key else None
-    own = LocalWorker(context, listener, claude, budget_run=budget_run)
+    own = LocalWorker(context, listener, claude, budget_run=budget_run, sink=sink)
     try:
         async with own.opened(warm=1):
             return await own.process(job_id, prepare_only=prepare_only)

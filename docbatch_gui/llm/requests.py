@@ -153,38 +153,6 @@ def _text_only(index: int, page: PagePayload) -> str | None:
     return None
 
 
-def build_requests(
-    job_id: int,
-    file_name: str,
-    pages: Sequence[PagePayload],
-    profile: Profile,
-    *,
-    model: str,
-    group_size: int,
-    max_tokens: int,
-    output_mode: OutputMode = OutputMode.JSON_SCHEMA,
-    options: Mapping[str, Any] | None = None,
-) -> list[ExtractionRequest]:
-    """All of a job's requests at once; for large files see ``build_request``."""
-    size = max(1, min(group_size, MAX_IMAGES))
-    return [
-        build_request(
-            job_id,
-            file_name,
-            number,
-            pages[start : start + size],
-            profile,
-            total_pages=pages[-1].page_no,
-            model=model,
-            group_size=size,
-            max_tokens=max_tokens,
-            output_mode=output_mode,
-            options=options,
-        )
-        for number, start in enumerate(range(0, len(pages), size), start=1)
-    ]
-
-
 def build_request(
     job_id: int,
     file_name: str,
@@ -273,10 +241,7 @@ def build_request(
         ]
         params["tool_choice"] = {"type": "tool", "name": TOOL_NAME}
     else:
-        params.setdefault("output_config", {})["format"] = {
-            "type": "json_schema",
-            "schema": schema,
-        }
+        params.setdefault("output_config", {})["format"] = {"type": "json_schema", "schema": schema}
     pages = tuple(p.page_no for p in group)
     return ExtractionRequest(
         request_id, job_id, number, pages, params, tuple(sizes), chars, len(examples), tuple(kinds)

@@ -157,6 +157,8 @@ class _Cells:
                     "review state", _REVIEW_WORDS[review_state(document)]
                 )
             case "reasons":
+                if document.confirmed_by:  # a person settled them: none is open
+                    return None
                 words = [c.words(self.language, self.labels) for c in document.review_codes]
                 return "; ".join(words) or None
             case "confirmed_by":

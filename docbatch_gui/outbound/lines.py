@@ -77,9 +77,7 @@ def _first_of_kind(profile: Profile, kind: str, party: str | None = None) -> str
 
 
 def line_table(
-    pairs: Sequence[tuple[Job, Document]],
-    profile: Profile,
-    columns: Sequence[LineColumn],
+    pairs: Sequence[tuple[Job, Document]], profile: Profile, columns: Sequence[LineColumn]
 ) -> list[list[Any]]:
     """One row per line of every document, in document and line order; numbers as
     ``Decimal``, the document's date as a ``date``, text as text."""

@@ -193,8 +193,7 @@ def _client(settings: Settings) -> httpx.AsyncClient:
     import httpx
 
     return httpx.AsyncClient(
-        timeout=settings.webhook_timeout,
-        limits=httpx.Limits(max_connections=CONCURRENT_DELIVERIES),
+        timeout=settings.webhook_timeout, limits=httpx.Limits(max_connections=CONCURRENT_DELIVERIES)
     )
 
 
@@ -214,6 +213,14 @@ def deliver_pending(settings: Settings, outbox: Outbox | None = None) -> tuple[i
     outcomes = asyncio.run(_deliver_all(settings, url, outbox, messages))
     sent = sum(outcomes)
     return sent, len(outcomes) - sent
+
+
+def deliver_messages(settings: Settings, outbox: Outbox, messages: Sequence[Message]) -> list[bool]:
+    """Send these pending messages now (a person's resend); True for each delivered."""
+    url = settings.webhook_url
+    if not url or not messages:
+        return [False] * len(messages)
+    return asyncio.run(_deliver_all(settings, url, outbox, messages))
 
 
 async def _deliver_all(

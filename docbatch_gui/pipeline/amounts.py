@@ -22,11 +22,7 @@ TOTAL1, TOTAL2, VAT, DISCARD, NEUTRAL, CUT = "total1", "total2", "vat", "discard
 _VALUE_KINDS = (TOTAL1, TOTAL2, VAT)
 # Confidence by (kind, how found): same line, several numbers in one segment,
 # value on the next line (table cell), bare integer.
-_CONF = {
-    TOTAL1: (0.9, 0.7, 0.75, 0.7),
-    TOTAL2: (0.8, 0.6, 0.65, 0.6),
-    VAT: (0.9, 0.6, 0.75, 0.7),
-}
+_CONF = {TOTAL1: (0.9, 0.7, 0.75, 0.7), TOTAL2: (0.8, 0.6, 0.65, 0.6), VAT: (0.9, 0.6, 0.75, 0.7)}
 _CONFLICT = 0.55
 _ONLY_CURRENCY_RE = re.compile(r"^[\s.,:;()$€₽]*(?:[^\W\d_]{1,7}\.?)?[\s.,:;()$€₽]*$")
 

@@ -69,19 +69,24 @@ def _out_of_memory(file: str) -> dict[str, Any]:
 STALL_VARIABLE = "DOCBATCH_CHILD_STALL_PAGE"
 #: tests: a file each stalled child appends ``NAME:PAGE`` to, to wait for the moment
 STALL_MARKER_VARIABLE = "DOCBATCH_CHILD_STALL_MARKER"
+#: tests: a path; once it exists, a stalled page goes on and renders (the test held
+#: the job running for as long as it needed, then lets it finish)
+STALL_RELEASE_VARIABLE = "DOCBATCH_CHILD_STALL_RELEASE"
 
 
 def stall_point(file_name: str, page_no: int) -> None:
-    """Tests (the ``crash_point`` pattern): hang here forever, reading and writing
-    nothing, when ``DOCBATCH_CHILD_STALL_PAGE`` names this page of this file."""
+    """Tests (the ``crash_point`` pattern): hang here, reading and writing nothing,
+    when ``DOCBATCH_CHILD_STALL_PAGE`` names this page of this file: forever, or until
+    the file ``DOCBATCH_CHILD_STALL_RELEASE`` names exists."""
     for spec in os.environ.get(STALL_VARIABLE, "").split(";"):
         name, _, pages = spec.rpartition(":")
         if name and name == file_name and str(page_no) in pages.split(","):
             if marker := os.environ.get(STALL_MARKER_VARIABLE):
                 with open(marker, "a", encoding="utf-8") as stream:
                     stream.write(f"{file_name}:{page_no}\n")
-            while True:
-                time.sleep(3600)
+            release = os.environ.get(STALL_RELEASE_VARIABLE)
+            while not (release and os.path.exists(release)):
+                time.sleep(0.1 if release else 3600)
 
 
 def _allocate_for_tests(file_name: str) -> None:

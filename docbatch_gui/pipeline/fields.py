@@ -15,12 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from docbatch_gui.config.profile import FieldProfile, Profile
-from docbatch_gui.domain.normalize import (
-    find_dates,
-    inn_is_valid,
-    normalize_number,
-    normalize_text,
-)
+from docbatch_gui.domain.normalize import find_dates, inn_is_valid, normalize_number, normalize_text
 from docbatch_gui.domain.reasons import ReviewCode
 from docbatch_gui.pipeline.amounts import extract_amounts
 from docbatch_gui.pipeline.textutil import fold, label_at_start
@@ -32,8 +27,7 @@ COLUMN = 0.55
 
 _NUMBER_TOKEN = r"([0-9A-Za-zА-Яа-яЁё][0-9A-Za-zА-Яа-яЁё\-/._]*)"
 _NUMBER_MARK_RE = re.compile(
-    r"(?:№|#|(?<!\w)(?:no|nr|n|number|номер)(?!\w))\.?\s*[:№#°º]?\s*" + _NUMBER_TOKEN,
-    re.IGNORECASE,
+    r"(?:№|#|(?<!\w)(?:no|nr|n|number|номер)(?!\w))\.?\s*[:№#°º]?\s*" + _NUMBER_TOKEN, re.IGNORECASE
 )
 _FROM_RE = re.compile(r"(?<!\w)(?:от|from|dated|of|du|vom|van)\s*$", re.IGNORECASE)
 _PARTY_SEP_RE = re.compile(r"\s*(?:\([^)]*\))?\s*(?P<colon>[:])?\s*")

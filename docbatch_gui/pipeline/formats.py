@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from docbatch_gui.domain.errors import UnsupportedInput
+from docbatch_gui.domain.messages import coded
 
 #: extension → the content kind it must hold
 SUPPORTED_EXTENSIONS: dict[str, str] = {
@@ -32,17 +33,23 @@ _MAGIC: list[tuple[bytes, str]] = [
     (b"MM\x00+", "tiff"),
     (b"\xff\xd8\xff", "jpeg"),
     (b"\x89PNG\r\n\x1a\n", "png"),
-    (b"PK\x03\x04", "zip (an Office document or archive)"),
-    (b"\xd0\xcf\x11\xe0", "an old Office document"),
+    (b"PK\x03\x04", "zip"),
+    (b"\xd0\xcf\x11\xe0", "ole"),
     (b"GIF8", "gif"),
-    (b"RIFF", "webp or another RIFF file"),
-    (b"<", "html or xml"),
+    (b"RIFF", "riff"),
+    (b"<", "markup"),
 ]
+
+#: how a kind that is not a format name is said to the operator, in their language
+_KIND_WORDS = {
+    "zip": "kind_zip",
+    "ole": "kind_old_office",
+    "riff": "kind_riff",
+    "markup": "kind_markup",
+}
 
 #: files an operator never means to process; skipped silently in folders
 IGNORED_NAMES = frozenset({"thumbs.db", "desktop.ini", ".ds_store"})
-
-WHAT_TO_DO = "Export or scan it to PDF, TIFF, JPEG or PNG and add it again."
 
 
 def sniff(head: bytes) -> str | None:
@@ -87,9 +94,9 @@ def check_file(path: Path, *, max_bytes: int) -> str:
         return expected
     actual = sniff(head)
     if actual != expected:
-        params = {"file": name, "expected": expected.upper()}
+        params: dict[str, object] = {"file": name, "expected": expected.upper()}
         code = "file_looks_like" if actual else "file_unrecognised"
-        raise UnsupportedInput.coded(
-            code, {**params, "actual": actual} if actual else params, file=str(path)
-        )
+        if actual:
+            params["actual"] = coded(_KIND_WORDS[actual]) if actual in _KIND_WORDS else actual
+        raise UnsupportedInput.coded(code, params, file=str(path))
     return actual

@@ -244,9 +244,11 @@ class Child:
                 size = message.pop("payload_bytes", 0)
                 if size:
                     try:
-                        message["payload"] = await asyncio.wait_for(
-                            stdout.readexactly(size), max(limit - time.monotonic(), 0.001)
-                        )
+                        # asyncio.timeout, not wait_for: on Python 3.11 wait_for drops a
+                        # cancel that comes as the read completes (gh-86296), and the job
+                        # then rendered on after a stop to the page's deadline
+                        async with asyncio.timeout(max(limit - time.monotonic(), 0.001)):
+                            message["payload"] = await stdout.readexactly(size)
                     except TimeoutError:
                         raise await self._overdue(limit < deadline) from None
                     except asyncio.IncompleteReadError:

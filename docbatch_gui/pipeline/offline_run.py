@@ -17,12 +17,7 @@ from docbatch_gui.config.profile import Profile
 from docbatch_gui.domain.errors import UnsupportedInput
 from docbatch_gui.domain.messages import coded
 from docbatch_gui.domain.models import Document, Page
-from docbatch_gui.pipeline.isolate import (
-    ChildCrashed,
-    ChildPool,
-    DeadlineExceeded,
-    error_of,
-)
+from docbatch_gui.pipeline.isolate import ChildCrashed, ChildPool, DeadlineExceeded, error_of
 from docbatch_gui.pipeline.offline import PageText
 from docbatch_gui.pipeline.prepare import CHILD_ERRORS, ChildDied, PrepareTimeout
 from docbatch_gui.pipeline.words import decode

@@ -54,9 +54,7 @@ def with_page_notes(documents: Sequence[Document], pages: Sequence[Page]) -> lis
             reasons.append(ReviewCode("orientation_uncertain", params={"pages": page_ranges(mine)}))
         if reasons:
             document = replace(
-                document,
-                needs_review=True,
-                review_codes=[*document.review_codes, *reasons],
+                document, needs_review=True, review_codes=[*document.review_codes, *reasons]
             )
         noted.append(document)
     return noted

@@ -8,6 +8,9 @@ number). The split is decided before any request is built: request groups never
 cross a separator (``groups_between``), and whatever a reader returns is cut to the
 sheets' segments afterwards (``split_documents``), so a model can never join two
 documents an operator separated.
+
+A person moves a split in Review by taking a sheet into a document; the job's split
+keeps that (``moved``), and a file processed again keeps those pages as pages.
 """
 
 from __future__ import annotations
@@ -42,7 +45,8 @@ class Split:
 
     @classmethod
     def from_dict(cls, body: Mapping[str, Any] | None) -> Split | None:
-        if not body:
+        """The split recorded; None when no sheet splits the file (any more)."""
+        if not body or not body.get("separators"):
             return None
         return cls(
             list(body.get("separators") or []),
@@ -67,10 +71,14 @@ def plan_split(
     pages: Sequence[int],
     value: str,
     asn_pattern: str = "",
+    not_sheets: Collection[int] = (),
 ) -> Split | None:
     """The split of a file whose pages carry ``codes``; None when no page is a
-    separator (the file is read as it is)."""
-    separators = [p for p in pages if value and value in codes.get(p, ())]
+    separator (the file is read as it is). ``not_sheets``: pages a person took into
+    a document, never a sheet again."""
+    separators = [
+        p for p in pages if value and value in codes.get(p, ()) and p not in not_sheets
+    ]  # fmt: skip
     if not separators:
         return None
     segments: list[tuple[int, int]] = []
@@ -93,6 +101,20 @@ def plan_split(
         ]  # fmt: skip
         asn.append(found[0] if found else None)
     return Split(separators, segments, asn)
+
+
+def moved_pages(body: Mapping[str, Any] | None) -> set[int]:
+    """The pages a person took into a document (``moved`` of a job's split)."""
+    return {int(entry["page"]) for entry in (body or {}).get("moved") or []}
+
+
+def recorded(split: Split | None, before: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """What a job's split holds: the sheets found, and what a person moved before."""
+    moved = list((before or {}).get("moved") or [])
+    if split is None and not moved:
+        return None
+    body = split.as_dict() if split is not None else {"separators": [], "segments": [], "asn": []}
+    return {**body, "moved": moved} if moved else body
 
 
 def groups_between(pages: Sequence[P], size: int, separators: Collection[int]) -> list[list[P]]:

@@ -102,8 +102,9 @@ def _parse_here(
     sheet: python_calamine.CalamineSheet, name: str, width: int, plan: Any, out: IO[bytes]
 ) -> None:
     """The importer's parse over the rows, sent in batches: a kept row as its views'
-    values (``RowFilter.views``, or ``stored_views``; the importer builds the dicts), a
-    filtered one as it is; an error as the exception, after the rows before it."""
+    values (``RowFilter.views``, or ``stored_views``; the importer builds the dicts) or
+    as the store writes it (``encoded``), a filtered one as it is; an error as the
+    exception, after the rows before it."""
     # deferred: the importer (openpyxl, pydantic: most of a second) loads in _preload's thread
     #   while calamine parses
     from docbatch_gui.registry.excel import OpenedSheet
@@ -115,7 +116,7 @@ def _parse_here(
     rows = bounded_rows(path, name, calamine_rows(sheet), limits)
     opened = OpenedSheet(name, [name], rows, width, plan["scan"], "calamine", None, limits)
     stats = ImportStats()
-    step = RowFilter.stored_views if plan["stored"] else RowFilter.views
+    step = getattr(RowFilter, plan["step"])  # views, stored_views or encoded
     batch: list[Any] = []
     try:
         for item in parse_rows(opened, plan["config"], stats, path, step):

@@ -30,9 +30,10 @@ from docbatch_gui.system.bounds import can_cap_memory
 
 if TYPE_CHECKING:  # the importer imports this module
     from docbatch_gui.registry.config import RegistryConfig
-    from docbatch_gui.registry.importer import ImportStats
+    from docbatch_gui.registry.importer import ImportStats, Made
     from docbatch_gui.registry.limits import SheetLimits
     from docbatch_gui.registry.xlsx_scan import SheetScan
+    from docbatch_gui.storage.row_json import EncodedRow
 
 __all__ = ["CHILD_FROM", "IN_CHILD", "MEMORY_CAP", "CalamineProcess"]
 
@@ -121,13 +122,16 @@ class CalamineProcess:
         stats: ImportStats,
         path: Path,
         *,
-        stored: bool,
+        made: Made,
         limits: SheetLimits,
-    ) -> Generator[RegistryRowRecord | FilteredRowRecord, None, None]:
-        """``importer._parse`` run in the child over its rows (``stored``: the records
-        as stored): the same records, the same counts in ``stats`` and the same
-        errors, raised here."""
-        plan = {"scan": scan, "config": config, "path": str(path), "stored": stored,
+    ) -> Generator[RegistryRowRecord | EncodedRow | FilteredRowRecord, None, None]:
+        """``importer._parse`` run in the child over its rows, each kept row ``made``
+        as ``RowFilter``'s method of that name makes it: the same rows, the same counts
+        in ``stats`` and the same errors, raised here. The child sends a record's views
+        (the dicts are built here), and an encoded row as it is."""
+        encoded = made == "encoded"
+        step = made if encoded else "stored_views" if made == "stored" else "views"
+        plan = {"scan": scan, "config": config, "path": str(path), "step": step,
                 "limits": limits}  # fmt: skip
         self._command("parse", plan)
         views: RowFilter | None = None  # builds the records: the child sends their views
@@ -140,6 +144,12 @@ class CalamineProcess:
                 stats.headers, error = value
                 raise error
             headers, items = value
+            if encoded:
+                stats.headers = headers
+                for item in items:
+                    stats.count(item)
+                yield from items
+                continue
             if views is None:
                 stats.headers = headers
                 views = RowFilter(config, headers, limits.max_cell_chars)

@@ -33,6 +33,7 @@ from pydantic import (
 from docbatch_gui.domain.errors import ConfigError, NotFound
 
 __all__ = [
+    "DEFAULT_RULE",
     "Column",
     "RegistryConfig",
     "Rule",
@@ -153,6 +154,9 @@ class RegistryConfig(BaseModel):
     sheet: str | None = None  # None: the first sheet
     header_row: Row = 1
     data_start_row: Row | None = None  # None: the row after header_row
+    #: the top row of a header written over several rows (None: one row); the texts
+    #: from it down to header_row are joined per column (``layout.header_names``)
+    header_top_row: Row | None = None
     column_header_row: dict[Column, Row] = Field(default_factory=dict)
     fill_down_columns: list[Column] = Field(default_factory=list)
     skip_rows_containing: list[Annotated[str, Field(min_length=1)]] = Field(default_factory=list)
@@ -188,6 +192,11 @@ class RegistryConfig(BaseModel):
             raise ValueError(
                 f"data_start_row: {self.data_start_row} must be after header_row {self.header_row}"
             )
+        if self.header_top_row is not None and self.header_top_row > self.header_row:
+            raise ValueError(
+                f"header_top_row: {self.header_top_row} must not be below header_row "
+                f"{self.header_row}"
+            )
         for column, row in self.column_header_row.items():
             if row >= self.data_start_row:
                 raise ValueError(
@@ -207,6 +216,11 @@ class RegistryConfig(BaseModel):
     def first_data_row(self) -> int:
         """``data_start_row`` after defaulting (never None once validated)."""
         return self.data_start_row or self.header_row + 1
+
+
+#: the name of the rule DocBatch makes; stored as it is, shown in the operator's
+#: language (``registry.words.rule_words``)
+DEFAULT_RULE = "default"
 
 
 def default_rules(fields: list[str]) -> list[dict[str, Any]]:
@@ -231,7 +245,7 @@ def default_rules(fields: list[str]) -> list[dict[str, Any]]:
             {"field": "amount", "document_field": "from_content.amount",
              "comparator": "amount", "tolerance": 0.01, "weight": 0.25}
         )  # fmt: skip
-    return [{"name": "default", "subrules": subrules}] if subrules else []
+    return [{"name": DEFAULT_RULE, "subrules": subrules}] if subrules else []
 
 
 def _migrated_rule(field: str) -> dict[str, Any]:

@@ -21,27 +21,45 @@ from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.progress import CancelToken, ProgressSink, raise_if_canceled, report
 from docbatch_gui.domain.registry import RegistryRowRecord, SearchResult
 from docbatch_gui.domain.text import clean_value
-from docbatch_gui.registry.where import matched_locations, where_text
+from docbatch_gui.i18n import NP_, translation
+from docbatch_gui.registry.where import matched_locations, where_words
 from docbatch_gui.storage.atomic import atomic_output
 
 if TYPE_CHECKING:
     from docbatch_gui.config.profile import Profile
 
 __all__ = [
-    "DOCUMENT_COLUMNS",
-    "EXPORT_WORDS",
-    "MATCH_COLUMNS",
+    "DOCUMENT_WORDS",
+    "MATCH_WORDS",
     "ExportLabels",
     "escape_cell",
+    "export_words",
     "write_export",
 ]
 
-# Prefixed so that they never collide with the registry's own "Номер", "Дата", "Сумма".
-MATCH_COLUMNS = ["Строка", "Документ id", "Документ: файл", "Документ: страницы",
-                 "Документ: тип", "Документ: номер", "Документ: дата", "Документ: сумма",
-                 "Оценка", "Предупреждения", "Правило", "Вручную",
-                 "Документ: где на странице"]  # fmt: skip
-DOCUMENT_COLUMNS = ["Документ id", "Файл", "Страницы", "Тип", "Номер", "Дата", "Сумма"]
+#: what the export itself writes, worded in the export's language (context
+#: "registry export"); the match columns start "Document:" so that they never collide
+#: with the registry's own "Номер", "Дата", "Сумма"
+MATCH_WORDS = (
+    NP_("registry export", "Row"), NP_("registry export", "Document: id"),
+    NP_("registry export", "Document: file"), NP_("registry export", "Document: pages"),
+    NP_("registry export", "Document: type"), NP_("registry export", "Document: number"),
+    NP_("registry export", "Document: date"), NP_("registry export", "Document: amount"),
+    NP_("registry export", "Score"), NP_("registry export", "Warnings"),
+    NP_("registry export", "Rule"), NP_("registry export", "By hand"),
+    NP_("registry export", "Document: where on the page"),
+)  # fmt: skip
+DOCUMENT_WORDS = (
+    NP_("registry export", "Document id"), NP_("registry export", "File"),
+    NP_("registry export", "Pages"), NP_("registry export", "Type"),
+    NP_("registry export", "Number"), NP_("registry export", "Date"),
+    NP_("registry export", "Amount"),
+)  # fmt: skip
+SHEET_WORDS = (
+    NP_("registry export", "Registry"),
+    NP_("registry export", "Documents without a row"),
+    NP_("registry export", "yes"),
+)
 
 
 @dataclass(frozen=True)
@@ -85,18 +103,17 @@ class ExportWords:
     yes: str
 
 
-EXPORT_WORDS = {
-    "ru": ExportWords(MATCH_COLUMNS, DOCUMENT_COLUMNS, "Реестр", "Документы без строки", "да"),
-    "en": ExportWords(
-        ["Row", "Document id", "Document: file", "Document: pages", "Document: type",
-         "Document: number", "Document: date", "Document: amount", "Score", "Warnings",
-         "Rule", "By hand", "Document: where on the page"],
-        ["Document id", "File", "Pages", "Type", "Number", "Date", "Amount"],
-        "Registry",
-        "Documents without a row",
-        "yes",
-    ),
-}  # fmt: skip
+def export_words(language: str) -> ExportWords:
+    """The export's own words in ``language`` (English where it has no catalogue)."""
+    words = translation(language)
+
+    def said(text: str) -> str:
+        return words.pgettext("registry export", text)
+
+    sheet, unmatched, yes = (said(w) for w in SHEET_WORDS)
+    return ExportWords([said(w) for w in MATCH_WORDS], [said(w) for w in DOCUMENT_WORDS],
+                       sheet, unmatched, yes)  # fmt: skip
+
 _FORMULA_START = ("=", "+", "-", "@")
 PROGRESS_EVERY = 1000
 #: what the export's progress counts (``Progress.what``)
@@ -189,11 +206,11 @@ def document_cells(
 def _where(
     doc: Document | None, result: SearchResult | None, language: str, labels: ExportLabels
 ) -> str | None:
-    """ "Номер: стр. 1 [x0, y0, x1, y1]; Дата: …" for the values the row was matched on."""
+    """ "Номер: стр. 1, вверху слева; Сумма: …" for the values the row was matched on."""
     if doc is None or result is None:
         return None
     spots = matched_locations(doc, result.explanation)
-    shown = [f"{labels.field_label(name)}: {where_text(spot, language)}" for name, spot in spots]
+    shown = [f"{labels.field_label(name)}: {where_words(spot, language)}" for name, spot in spots]
     return "; ".join(shown) or None
 
 
@@ -227,7 +244,7 @@ def write_export(
         from openpyxl import Workbook
 
         workbook = Workbook(write_only=True)
-        words = EXPORT_WORDS.get(language, EXPORT_WORDS["ru"])
+        words = export_words(language)
         sheet = workbook.create_sheet(words.sheet)
         names = [*headers, *words.match_columns]
         header(sheet, names, [max(10, min(40, len(str(n)) + 4)) for n in names])

@@ -21,12 +21,13 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from docbatch_gui.domain.errors import ConfigError, UnsupportedInput
 from docbatch_gui.domain.registry import FilteredRowRecord, RegistryRowRecord
 from docbatch_gui.registry.config import RegistryConfig, column_letter
 from docbatch_gui.registry.excel import OpenedSheet, SheetScan, open_sheet
+from docbatch_gui.registry.layout import header_names
 from docbatch_gui.registry.limits import SheetLimits
 from docbatch_gui.registry.rows import (
     REASON_EMPTY,
@@ -37,6 +38,7 @@ from docbatch_gui.registry.rows import (
     json_safe,
     normalize_field,
 )
+from docbatch_gui.storage.row_json import EncodedRow
 
 __all__ = [
     "ImportRun",
@@ -96,9 +98,12 @@ def build_headers(
 
     headers: list[str] = []
     seen: set[str] = set()
+    bottom = [config.column_header_row.get(col, config.header_row) for col in range(width)]
+    top = config.header_top_row  # a multi-row header: its texts joined per column
+    joined = header_names(header_rows, top, bottom, merged) if top is not None else None
     for col in range(width):
-        row = config.column_header_row.get(col, config.header_row)
-        value = cell(row, col)
+        row = bottom[col]
+        value = joined[col] if joined is not None else cell(row, col)
         if is_empty(value):
             for c0, r0, c1, r1 in merged:
                 if r0 <= row <= r1 and c0 <= col <= c1:
@@ -146,8 +151,10 @@ def parse_rows(
     records, ``RowFilter.views`` what the calamine child sends of them."""
     header_row_numbers = {config.header_row, *config.column_header_row.values()}
     needed = set(header_row_numbers)
+    if config.header_top_row is not None:
+        needed.update(range(config.header_top_row, config.header_row + 1))
     for _c0, r0, _c1, r1 in sheet.scan.merged:
-        if any(r0 <= r <= r1 for r in header_row_numbers):
+        if any(r0 <= r <= r1 for r in tuple(needed)):
             needed.add(r0)
     first_data = config.first_data_row
     header_rows: dict[int, tuple[Any, ...]] = {}
@@ -199,18 +206,20 @@ def parse_rows(
         start()  # headers for a sheet with no data rows, and the column checks
 
 
+#: what each kept row becomes: ``RowFilter``'s method of that name (a record, a
+#: record as stored, or the stored row as JSON)
+Made = Literal["__call__", "stored", "encoded"]
+
+
 def _items(
-    sheet: OpenedSheet, config: RegistryConfig, stats: ImportStats, path: Path, stored: bool
-) -> Generator[RegistryRowRecord | FilteredRowRecord, None, None]:
-    """``_parse`` (with the records as stored, if ``stored``), run by the calamine child
-    when one reads the sheet: the rows are then parsed next to the importer's own
-    work, not before it."""
+    sheet: OpenedSheet, config: RegistryConfig, stats: ImportStats, path: Path, made: Made
+) -> Generator[RegistryRowRecord | EncodedRow | FilteredRowRecord, None, None]:
+    """``_parse`` with each kept row ``made`` so, run by the calamine child when one
+    reads the sheet: the rows are then parsed next to the importer's own work, not
+    before it."""
     if sheet.child is not None:
-        return sheet.child.parse(
-            sheet.scan, config, stats, path, stored=stored, limits=sheet.limits
-        )
-    step = RowFilter.stored if stored else RowFilter.__call__
-    return parse_rows(sheet, config, stats, path, step)
+        return sheet.child.parse(sheet.scan, config, stats, path, made=made, limits=sheet.limits)
+    return parse_rows(sheet, config, stats, path, getattr(RowFilter, made))
 
 
 class ImportRun:
@@ -230,13 +239,14 @@ class ImportRun:
         chunk_size: int,
         max_filtered_samples: int,
         stored: bool = False,
+        encoded: bool = False,
         limits: SheetLimits | None = None,
     ) -> None:
         if chunk_size < 1:
             raise ValueError("chunk_size must be at least 1")
         self.path = Path(path)
         self.config = config
-        self.stored = stored
+        self.made: Made = "encoded" if encoded else "stored" if stored else "__call__"
         self.limits = limits or SheetLimits()
         self.chunk_size = chunk_size
         self.max_filtered_samples = max_filtered_samples
@@ -245,21 +255,22 @@ class ImportRun:
         self.finished = False
         self._started = False
 
-    def __iter__(self) -> Iterator[list[RegistryRowRecord]]:
+    def __iter__(self) -> Iterator[list[Any]]:
         return self.chunks()
 
-    def chunks(self) -> Iterator[list[RegistryRowRecord]]:
+    def chunks(self) -> Iterator[list[Any]]:
+        """Lists of kept rows: records, or ``EncodedRow`` tuples when ``encoded``."""
         if self._started:
             raise RuntimeError("an ImportRun can be iterated only once; start a new one")
         self._started = True
         return self._chunks()
 
-    def _chunks(self) -> Iterator[list[RegistryRowRecord]]:
+    def _chunks(self) -> Iterator[list[Any]]:
         with open_sheet(self.path, self.config.sheet, limits=self.limits) as sheet:
             self._note_scan(sheet.name, sheet.scan)
-            chunk: list[RegistryRowRecord] = []
-            for item in _items(sheet, self.config, self.stats, self.path, self.stored):
-                if isinstance(item, RegistryRowRecord):
+            chunk: list[Any] = []
+            for item in _items(sheet, self.config, self.stats, self.path, self.made):
+                if not isinstance(item, FilteredRowRecord):
                     chunk.append(item)
                     if len(chunk) >= self.chunk_size:
                         yield chunk
@@ -285,16 +296,19 @@ def read_registry(
     chunk_size: int = 500,
     max_filtered_samples: int = 50,
     stored: bool = False,
+    encoded: bool = False,
     limits: SheetLimits | None = None,
 ) -> ImportRun:
     """Start a streaming import; ``for chunk in read_registry(...)`` yields kept rows,
-    with ``stored`` as the store keeps them (``rows.as_stored``)."""
+    with ``stored`` as the store keeps them (``rows.as_stored``), and with ``encoded``
+    as the store writes them (``RowFilter.encoded``: ``add_encoded_registry_rows``)."""
     return ImportRun(
         path,
         config,
         chunk_size=chunk_size,
         max_filtered_samples=max_filtered_samples,
         stored=stored,
+        encoded=encoded,
         limits=limits,
     )
 
@@ -318,9 +332,10 @@ def preview(
     items: list[RegistryRowRecord | FilteredRowRecord] = []
     path = Path(path)
     with open_sheet(path, config.sheet, limits=limits or SheetLimits()) as sheet:
-        parsed = _items(sheet, config, stats, path, stored=False)
+        parsed = _items(sheet, config, stats, path, "__call__")
         try:
             for item in parsed:
+                assert not isinstance(item, tuple)  # "__call__" makes records, not JSON
                 items.append(item)
                 if len(items) >= rows:
                     break

@@ -14,7 +14,7 @@ arithmetic in ``scoring``. The names callers use are still importable from here.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from docbatch_gui.domain.messages import Message, coded
@@ -72,8 +72,12 @@ class RegistryMatcher(Scoring):
         *,
         threshold: float = 0.7,
         tie_margin: float = 0.02,
+        names: Mapping[Any, Any] | None = None,
     ) -> None:
+        """``names``: how a warning names a document, by its id (its file and page,
+        so an operator can find it); an id without one is named by the id."""
         self.rules = tuple(rules)
+        self.names = names or {}
         self.threshold = threshold
         self.tie_margin = tie_margin
         self.documents = sorted(documents, key=lambda d: _id_order(_doc_id(d)))
@@ -214,10 +218,7 @@ class RegistryMatcher(Scoring):
     # ------------------------------------------------------------------- match
 
     def match(
-        self,
-        rows: Sequence[RegistryRow],
-        *,
-        progress: ProgressSink | None = None,
+        self, rows: Sequence[RegistryRow], *, progress: ProgressSink | None = None
     ) -> Iterator[Match]:
         """Match every row; results come in row order once all rows are scored.
 
@@ -270,7 +271,7 @@ class RegistryMatcher(Scoring):
         best = scored[0]
         if best.score >= self.threshold and owner.get(best.doc) not in (None, pos):
             other = rows[owner[best.doc]].row
-            warnings.append(coded("match_taken", row=other, document=self.ids[best.doc]))
+            warnings.append(coded("match_taken", row=other, document=self._named(best.doc)))
         chosen = next((s for s in scored if s.doc == doc), None) if doc is not None else None
         shown = chosen or best
         # A document another row took is not a rival: the runner-up must be available.
@@ -288,7 +289,7 @@ class RegistryMatcher(Scoring):
             warnings.append(
                 coded(
                     "match_tie",
-                    document=self.ids[runner.doc],
+                    document=self._named(runner.doc),
                     score=runner.score,
                     best=shown.score,
                 )
@@ -305,6 +306,10 @@ class RegistryMatcher(Scoring):
             warnings=warnings,
             rule=self.rules[shown.rule].name,
         )
+
+    def _named(self, doc: int) -> Any:
+        doc_id = self.ids[doc]
+        return self.names.get(doc_id, doc_id)
 
     def unmatched_documents(self, matches: Iterator[Match] | Sequence[Match]) -> dict[str, list]:
         """Documents no row took, by document type: the reverse reconciliation."""

@@ -26,6 +26,7 @@ from docbatch_gui.domain.normalize import (
 from docbatch_gui.domain.registry import FilteredRowRecord, RegistryRowRecord
 from docbatch_gui.domain.text import clean_value
 from docbatch_gui.registry.config import RegistryConfig, column_letter
+from docbatch_gui.storage.row_json import EncodedRow, dumps_row
 
 __all__ = [
     "REASON_EMPTY",
@@ -130,6 +131,9 @@ def filled_width(values: Sequence[Any]) -> int:
     return 0
 
 
+_is_text = str.__instancecheck__  # isinstance(v, str), as a C function for filter
+
+
 def _fold(text: str) -> str:
     return text.casefold().replace("ё", "е")
 
@@ -205,22 +209,25 @@ class RowFilter:
         ``record`` needs (the calamine child sends this over, not the dicts)."""
         # Called once per data row, 100,000 times for a big registry: the cells are
         # counted and typed with C-level calls (count, map, filter) instead of a Python
-        # loop over them, and each text cell is folded once, not once per skip word.
+        # loop over them, and the row's text is folded once, joined, not once per cell
+        # and skip word (a word holds no NUL, so it cannot match across two cells).
         width = self.width
         values = list(raw[:width])
         if len(values) < width:
             values.extend([None] * (width - len(values)))
-        texts = [v for v in values if isinstance(v, str)]
-        if texts and max(map(len, texts)) > self.max_cell_chars:
-            self._too_long(values)
-        blank = list(map(str.strip, texts)).count("")
+        texts = list(filter(_is_text, values))
+        blank = 0
+        if texts:
+            if max(map(len, texts)) > self.max_cell_chars:
+                self._too_long(values)
+            blank = texts.count("") + sum(map(str.isspace, texts))
         filled = width - values.count(None) - blank
         if not filled:
             return FilteredRowRecord(row, REASON_EMPTY, [], "empty row")
-        if self.words:
-            folded_texts = [_fold(v) for v in texts]
+        if self.words and texts:
+            folded_text = _fold("\0".join(texts))
             for word, folded in self.words:
-                if any(folded in text for text in folded_texts):
+                if folded in folded_text:
                     return FilteredRowRecord(
                         row, REASON_KEYWORD, [json_safe(v) for v in values], f"contains {word!r}"
                     )
@@ -268,6 +275,39 @@ class RowFilter:
         parsed = self.stored_views(row, raw)
         return parsed if isinstance(parsed, FilteredRowRecord) else self.record(parsed)
 
+    def encoded(self, row: int, raw: tuple[Any, ...]) -> EncodedRow | FilteredRowRecord:
+        """The row as the store keeps it, its views already JSON (``row_json``): what
+        an import hands the store, encoded where the row is parsed (in the calamine
+        child for a big sheet), so the importer builds no dicts; or the row filtered.
+
+        The usual row needs no cleaning (``as_stored``), which its JSON shows at once:
+        with no escape in it and every character printable, no value has a control or
+        direction character."""
+        parsed = self.views(row, raw)
+        if isinstance(parsed, FilteredRowRecord):
+            return parsed
+        encoded = self._encode(parsed)
+        text = encoded[1] + encoded[3]
+        if "\\" not in text and text.isprintable():
+            return encoded
+        cleaned = as_stored(parsed)
+        return encoded if cleaned is parsed else self._encode(cleaned)
+
+    def _encode(self, kept: KeptRow) -> EncodedRow:
+        row, cells, normalized = kept
+        return (
+            row,
+            dumps_row(dict(zip(self.headers, cells, strict=False))),
+            dumps_row(dict(zip(self.fields, self._picked(cells), strict=True))),
+            dumps_row(dict(zip(self.fields, normalized, strict=True))),
+        )
+
+    def _picked(self, cells: list[Any]) -> list[Any]:
+        """The mapped fields' cells, in mapping order."""
+        if len(cells) < self.width:  # a wide row kept to its used range
+            return [cells[c] if c < len(cells) else None for c in self.columns]
+        return [cells[c] for c in self.columns]
+
     def record(self, kept: KeptRow) -> RegistryRowRecord:
         """The stored views of a kept row. A mapped field is the JSON-safe cell of its
         column, as in ``raw_data``."""
@@ -275,13 +315,9 @@ class RowFilter:
         # no strict check; the record is built positionally: keywords cost a tenth here.
         row, cells, normalized = kept
         fields = self.fields
-        if len(cells) < self.width:  # a wide row kept to its used range
-            picked = [cells[c] if c < len(cells) else None for c in self.columns]
-        else:
-            picked = [cells[c] for c in self.columns]
         return RegistryRowRecord(
             row,
             dict(zip(self.headers, cells, strict=False)),
-            dict(zip(fields, picked, strict=False)),
+            dict(zip(fields, self._picked(cells), strict=False)),
             dict(zip(fields, normalized, strict=False)),
         )

@@ -93,8 +93,24 @@ def matcher_rules(config: RegistryConfig) -> list[m.Rule]:
     return rules
 
 
-def build_matcher(config: RegistryConfig, documents: Sequence[Document]) -> m.RegistryMatcher:
-    return m.RegistryMatcher(matcher_rules(config), documents, threshold=config.threshold)
+def build_matcher(
+    config: RegistryConfig, documents: Sequence[Document], store: Store | None = None
+) -> m.RegistryMatcher:
+    """With ``store``, warnings name documents by file and page, not by id."""
+    names = document_names(store, documents) if store is not None else None
+    return m.RegistryMatcher(
+        matcher_rules(config), documents, threshold=config.threshold, names=names
+    )
+
+
+def document_names(store: Store, documents: Sequence[Document]) -> dict[int, Message]:
+    """Each document as a warning names it: its job's file and its first page."""
+    files = {j.id: j.file_name for j in store.list_jobs(ids=sorted({d.job_id for d in documents}))}
+    return {
+        d.id: coded("document_in_file", file=files[d.job_id], page=d.page_from)
+        for d in documents
+        if d.id is not None and d.job_id in files
+    }
 
 
 def matcher_rows(records: Iterable[RegistryRowRecord]) -> list[m.RegistryRow]:
@@ -203,7 +219,7 @@ def _search(
     cancel: CancelToken | None,
 ) -> SearchSummary:
     config, rows, offered, manual = _load(store, registry_id, documents)
-    matcher = build_matcher(config, offered)
+    matcher = build_matcher(config, offered, store)
     pairs = matcher.candidate_pairs(rows)
 
     started = beat = time.monotonic()
@@ -301,7 +317,7 @@ def rematch_stale(
     taken = {r.document_id for r in results if r.row not in stale and r.document_id is not None}
     config = load_config(registry.config)
     rows = [r for r in matcher_rows(store.list_registry_rows(registry_id)) if r.row in stale]
-    matcher = build_matcher(config, [d for d in documents if d.id not in taken])
+    matcher = build_matcher(config, [d for d in documents if d.id not in taken], store)
     fresh = []
     for match in matcher.match(rows):
         before = stale[match.row]

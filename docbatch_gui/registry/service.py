@@ -8,6 +8,7 @@ protocol, so a MongoDB backend works unchanged.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass
@@ -30,14 +31,18 @@ from docbatch_gui.domain.registry import (
 )
 from docbatch_gui.registry import search as search_mod
 from docbatch_gui.registry.config import RegistryConfig, load_config
+from docbatch_gui.registry.excel import open_sheet
 from docbatch_gui.registry.exporter import ExportLabels, write_export
 from docbatch_gui.registry.importer import preview, read_registry
+from docbatch_gui.registry.layout import HEADER_SEARCH_ROWS, SheetLayout, guess_layout
 from docbatch_gui.registry.limits import SheetLimits
 from docbatch_gui.registry.matcher import RegistryRow as MatchRow
 from docbatch_gui.storage.store import Store
 
 if TYPE_CHECKING:
     from docbatch_gui.config.profile import Profile
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "RESULT_FILTERS",
@@ -148,6 +153,15 @@ class RegistryService:
                              stats.kept, stats.filtered, dict(stats.by_reason),
                              list(run.filtered))  # fmt: skip
 
+    def layout(self, file: Path | str, sheet: str | None = None) -> SheetLayout:
+        """The header rows and footer rows ``layout.guess_layout`` sees on the sheet
+        (one streaming pass: footers are at its end)."""
+        with open_sheet(Path(file), sheet, limits=self.limits) as opened:
+            rows = iter(opened.rows)
+            head = [row for _n, row in zip(range(HEADER_SEARCH_ROWS + 10), rows, strict=False)]
+            tail = enumerate(rows, start=len(head) + 1)
+            return guess_layout(head, opened.scan.merged, tail)
+
     def import_registry(
         self,
         file: Path | str,
@@ -172,16 +186,24 @@ class RegistryService:
         )
         self._sweep_dead_staging()
         if existing is None:
-            return self._import_new(path, cfg, name, progress, cancel)
-        search_mod.refuse_if_busy(existing)
-        found = self.store.count_results(existing.id)
-        if found and not force:
-            raise NeedsForce.coded(
-                "registry_needs_force",
-                {"file": path.name, "registry": existing.id, "rows": found},
-                file=str(path),
-            )
-        return self._reimport(existing, path, cfg, progress, cancel)
+            summary = self._import_new(path, cfg, name, progress, cancel)
+        else:
+            search_mod.refuse_if_busy(existing)
+            found = self.store.count_results(existing.id)
+            if found and not force:
+                raise NeedsForce.coded(
+                    "registry_needs_force",
+                    {"file": path.name, "registry": existing.id, "rows": found},
+                    file=str(path),
+                )
+            summary = self._reimport(existing, path, cfg, progress, cancel)
+        again = "imported" if existing is None else "imported again"
+        log.info(
+            "registry %d %s from %s: %d rows kept, %d filtered%s", summary.registry_id, again,
+            path.name, summary.kept, summary.filtered,
+            " (search results replaced)" if existing is not None and force else "",
+        )  # fmt: skip
+        return summary
 
     def _import_new(
         self,
@@ -304,11 +326,11 @@ class RegistryService:
     ) -> dict[str, Any]:
         """Rows into ``into`` (the registry, or its staging copy), with a heartbeat on
         ``shown`` (the registry other processes look at) so they can tell we live."""
-        run = read_registry(path, cfg, chunk_size=500, stored=True, limits=self.limits)
+        run = read_registry(path, cfg, chunk_size=500, encoded=True, limits=self.limits)
         beat = time.monotonic()
         for chunk in run:
             raise_if_canceled(cancel, "registry import")
-            self.store.add_registry_rows(into.id, chunk)
+            self.store.add_encoded_registry_rows(into.id, chunk)
             if time.monotonic() - beat > HEARTBEAT_EVERY.total_seconds():
                 self.store.update_registry(shown)  # refreshes updated_at
                 if into.id != shown:
@@ -351,10 +373,15 @@ class RegistryService:
         progress: ProgressSink | None = None,
         cancel: CancelToken | None = None,
     ) -> search_mod.SearchSummary:
-        return search_mod.run_search(
+        found = search_mod.run_search(
             self.store, registry_id, self.documents(),
             workload=self.workload, progress=progress, cancel=cancel,
         )  # fmt: skip
+        log.info(
+            "registry %d searched: %d rows matched, %d without a match, %d by hand",
+            registry_id, found.matched, found.no_match, found.manual,
+        )  # fmt: skip
+        return found
 
     def results(self, registry_id: int, filter: str = "all") -> list[SearchResult]:
         """Results in row order, narrowed by one of RESULT_FILTERS."""
@@ -387,7 +414,10 @@ class RegistryService:
             raise NeedsForce.coded(
                 "registry_document_taken", {"document": document_id, "row": holder}
             )
-        return self.store.assign(registry_id, row, document_id, who)
+        assigned = self.store.assign(registry_id, row, document_id, who)
+        log.info("registry %d row %d assigned to document %d by %s", registry_id, row,
+                 document_id, who)  # fmt: skip
+        return assigned
 
     def mark_stale(self, document_ids: Sequence[int], why: str) -> int:
         """Flag the results that use these documents (their file is processed again);
@@ -395,7 +425,9 @@ class RegistryService:
         return search_mod.mark_stale(self.store, document_ids, why)
 
     def unassign(self, registry_id: int, row: int, who: str) -> SearchResult:
-        return self.store.assign(registry_id, row, None, who)
+        unassigned = self.store.assign(registry_id, row, None, who)
+        log.info("registry %d row %d unassigned by %s", registry_id, row, who)
+        return unassigned
 
     def unmatched(self, registry_id: int) -> dict[str, list[Document]]:
         """Reverse reconciliation: documents no row has, by document type."""
@@ -432,12 +464,14 @@ class RegistryService:
             names = {j.id: j.file_name for j in self.store.list_jobs()}
             results = {r.row: r for r in self.store.list_results(registry_id)}
             unmatched = [d for docs in self.unmatched(registry_id).values() for d in docs]
-            return write_export(
+            written = write_export(
                 Path(out), headers, self._rows(registry_id), results, documents, names,
                 unmatched, total=self.store.count_registry_rows(registry_id),
                 progress=progress, cancel=cancel, language=language,
                 labels=ExportLabels.of(self.profile, language),
             )  # fmt: skip
+        log.info("registry %d exported to %s: %d rows (%s)", registry_id, out, written, language)
+        return written
 
     def _rows(self, registry_id: int, page: int = 5000) -> Iterator[RegistryRowRecord]:
         """Rows page by page, so an export of a big registry stays in bounded memory."""

@@ -14,7 +14,7 @@ from typing import Any
 from docbatch_gui.domain.models import Document
 from docbatch_gui.i18n import NP_, translation
 
-__all__ = ["DEFAULT_PATHS", "matched_locations", "value_location", "where_text"]
+__all__ = ["DEFAULT_PATHS", "matched_locations", "value_location", "where_text", "where_words"]
 
 #: what the export shows for a document matched by hand (no explanation to go by)
 DEFAULT_PATHS = ("from_content.number", "from_content.date", "from_content.amount")
@@ -41,6 +41,32 @@ def where_text(location: Mapping[str, Any], language: str = "en") -> str:
     box = ", ".join(f"{float(v):.3f}" for v in location["box"])
     page = translation(language).pgettext("page number", PAGE_WORD)
     return f"{page} {location['page']} [{box}]"
+
+
+#: where on a page a box stands, by thirds of the page: rows top to bottom, then
+#: columns left to right
+PLACES = (
+    (NP_("place on a page", "top left"), NP_("place on a page", "top centre"),
+     NP_("place on a page", "top right")),
+    (NP_("place on a page", "middle left"), NP_("place on a page", "middle"),
+     NP_("place on a page", "middle right")),
+    (NP_("place on a page", "bottom left"), NP_("place on a page", "bottom centre"),
+     NP_("place on a page", "bottom right")),
+)  # fmt: skip
+
+
+def _third(low: float, high: float) -> int:
+    return min(2, max(0, int((low + high) / 2 * 3)))
+
+
+def where_words(location: Mapping[str, Any], language: str = "en") -> str:
+    """ "p. 2, top right": the page and the third of it the box's centre is in, for
+    whoever looks for the value on paper (the box itself is in ``where_text``)."""
+    x0, y0, x1, y1 = (float(v) for v in location["box"])
+    words = translation(language)
+    place = words.pgettext("place on a page", PLACES[_third(y0, y1)][_third(x0, x1)])
+    page = words.pgettext("page number", PAGE_WORD)
+    return f"{page} {location['page']}, {place}"
 
 
 def matched_locations(

@@ -16,6 +16,8 @@ from collections.abc import Callable
 
 from docbatch_gui.domain.messages import Message, word
 from docbatch_gui.domain.registry import FilteredRowRecord
+from docbatch_gui.i18n import pgettext
+from docbatch_gui.registry.config import DEFAULT_RULE
 
 _SKIP_WORD = re.compile(r"^contains (?P<word>.+)$")
 _REQUIRED = re.compile(r"^required column (?P<column>\S+) is empty$")
@@ -72,3 +74,9 @@ def document_field_words(path: str, label: Callable[[str], str] = str, language:
     if code is None or not key:
         return path
     return word(code, {"field": label(key)}, language)
+
+
+def rule_words(name: str) -> str:
+    """A rule's name as the operator reads it: the rule DocBatch made is named in the
+    window's language, a name the operator gave is their own."""
+    return pgettext("registry rule name", "default") if name == DEFAULT_RULE else name

@@ -34,13 +34,7 @@ from docbatch_gui.domain.said import cause
 from docbatch_gui.registry.calamine_rows import calamine_rows
 from docbatch_gui.registry.xlsx_scan import SheetScan, strip_autofilters
 
-__all__ = [
-    "CALAMINE_BUDGET",
-    "Unreadable",
-    "calamine_estimate",
-    "open_calamine",
-    "open_openpyxl",
-]
+__all__ = ["CALAMINE_BUDGET", "Unreadable", "calamine_estimate", "open_calamine", "open_openpyxl"]
 
 CALAMINE_BUDGET = 256 << 20
 _CELL, _DENSE, _INLINE, _STRINGS = 48, 32, 40, 2  # bytes (a factor for the strings)

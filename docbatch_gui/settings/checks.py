@@ -13,7 +13,6 @@ the settings, the window before it opens, ``save_settings`` before it writes, an
 from __future__ import annotations
 
 import functools
-import logging
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -25,8 +24,6 @@ from docbatch_gui.settings.file import upgrade_settings_file
 from docbatch_gui.settings.invalid import given_variables, wrong_value
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.settings.values import folder_problem
-
-log = logging.getLogger(__name__)
 
 #: settings naming folders (``watch_folders``: several, ";" between)
 FOLDER_FIELDS = ("data_dir", "shared_folder", "watch_folders")

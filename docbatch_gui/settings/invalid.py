@@ -79,10 +79,7 @@ def invalid_settings(
             problems.append(_rule_broken(error))
             continue
         name = str(error["loc"][0])
-        field_name = next(
-            (f for f, i in FIELDS.items() if i.alias == name or f == name),
-            None,
-        )
+        field_name = next((f for f, i in FIELDS.items() if i.alias == name or f == name), None)
         variable = FIELDS[field_name].alias if field_name else name
         shown = redact(variable or name, error.get("input"))
         in_file = variable not in given and variable not in from_env

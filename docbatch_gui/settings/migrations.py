@@ -41,9 +41,7 @@ def _flat_to_sections(data: dict[str, Any], section_of: SectionOf) -> dict[str, 
 
 
 #: version n -> the step to version n + 1
-STEPS: dict[int, Callable[[dict[str, Any], SectionOf], dict[str, Any]]] = {
-    1: _flat_to_sections,
-}
+STEPS: dict[int, Callable[[dict[str, Any], SectionOf], dict[str, Any]]] = {1: _flat_to_sections}
 
 
 def migrate(data: dict[str, Any], section_of: SectionOf, path: Path) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from docbatch_gui.settings.file import (
 from docbatch_gui.settings.file import environment_overrides as _environment_overrides
 from docbatch_gui.settings.loading import load_settings
 from docbatch_gui.settings.model import Settings
-from docbatch_gui.settings.secrets import password_entry, split_uri_password
+from docbatch_gui.settings.secrets import keyring_secret, password_entry, split_uri_password
 
 log = logging.getLogger(__name__)
 
@@ -65,9 +65,16 @@ def save_settings(values: Mapping[str, Any]) -> Settings:
         existing = {}  # a broken file is replaced by the valid settings being saved
     merged = {**existing, **plain}
     stored = {k: v for k, v in sorted(merged.items()) if not _is_default(k, v)}
+    # which secrets change, by name (their values are never logged)
+    secret_was = {k: keyring_secret(k) for k in secrets if k in SECRET_VARIABLES}
     store_secrets(secrets)
     write_atomically(path, settings_object(stored))
-    log.info("settings saved to %s (%s values differ from the defaults)", str(path), len(stored))
+    changed = [k for k in sorted(plain) if existing.get(k) != stored.get(k)]
+    changed += [f"{k} (secret)" for k, was in sorted(secret_was.items()) if was != secrets[k]]
+    log.info(
+        "settings saved to %s: %s changed; %d values differ from the defaults: %s", str(path),
+        ", ".join(changed) or "nothing", len(stored), ", ".join(stored) or "none",
+    )  # fmt: skip
     return load_settings()
 
 

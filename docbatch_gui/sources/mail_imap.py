@@ -25,8 +25,6 @@ from docbatch_gui.settings.secrets import keyring_secret
 
 #: the keyword a flagged message carries (with \\Seen), so a person sees it was taken
 TAKEN_KEYWORD = "$DocBatch"
-SECURITY = ("tls", "starttls", "plain")
-AFTER = ("flag", "move", "keep")
 
 
 class MailUnavailable(RetryableError):

@@ -44,6 +44,10 @@ from docbatch_gui.storage.health import private_file, private_folder
 
 log = logging.getLogger(__name__)
 
+#: tests only: a file a line is appended to after each listing, so a test of "nothing
+#: is taken" waits for listings to have happened instead of sleeping ``N`` seconds
+LISTED_MARKER = "DOCBATCH_WATCH_LISTED_MARKER"
+
 
 class _StopRace(logging.Filter):
     """watchdog logs an ERROR when an inotify event arrives while its emitter stops;
@@ -108,14 +112,6 @@ class Ledger:
         with self._lock:
             yield self._db
 
-    def knows(self, path: Path, size: int, mtime_ns: int) -> bool:
-        with self._cursor() as db:
-            row = db.execute(
-                "SELECT 1 FROM taken WHERE path = ? AND size = ? AND mtime_ns = ?",
-                (ledger_key(path), size, mtime_ns),
-            ).fetchone()
-        return row is not None
-
     def claim(self, path: Path, size: int, mtime_ns: int, folder: Path) -> bool:
         """Take this version of the file for this process: False when a watcher
         (here or in another process on the same data folder) already has. One INSERT,
@@ -178,6 +174,13 @@ class _Wake(FileSystemEventHandler):
         self.wake.set()
 
 
+def _mark_listed(count: int) -> None:
+    marker = os.environ.get(LISTED_MARKER)
+    if marker:
+        with open(marker, "a", encoding="utf-8") as stream:
+            stream.write(f"{count}\n")
+
+
 class FolderWatcher:
     """Lists ``folders`` on events and every ``poll`` seconds; calls ``on_ready(path,
     folder)`` for each complete new file, ``on_problem(folder, message or None)`` when
@@ -215,6 +218,8 @@ class FolderWatcher:
         self._observer: BaseObserver | None = None
         self._scheduled: dict[Path, ObservedWatch | None] = {}  # folder → its watchdog watch
         self._thread: threading.Thread | None = None
+        #: listings done (and their ``on_tick``): what a test waits on, not a clock
+        self.listings = 0
 
     # -- life ------------------------------------------------------------------------
 
@@ -241,6 +246,8 @@ class FolderWatcher:
                 self.on_tick()
             except Exception:  # the watcher must outlive one odd file or callback
                 log.error("watched folders: a listing failed; the watcher goes on", exc_info=True)
+            self.listings += 1
+            _mark_listed(self.listings)
             # listen for events, and settle: look again once a seen file may be complete
             self._wake.wait(min(self.poll, self.settle) if self._seen else self.poll)
             self._wake.clear()

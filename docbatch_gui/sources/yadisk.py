@@ -29,7 +29,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import httpx
 
@@ -83,7 +82,6 @@ class YandexDisk:
         self, api_url: str, token: str | None = None, limits: Limits | None = None
     ) -> None:
         self.api = httpx.Client(base_url=api_url.rstrip("/"), timeout=TIMEOUT)
-        self.api_host = urlsplit(api_url).netloc
         self.token = token
         self.limits = limits or Limits()
         # downloads go to other hosts: no credentials, and redirects are followed there

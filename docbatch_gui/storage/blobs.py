@@ -7,7 +7,6 @@ which is what lets a crashed intake or render simply run again.
 from __future__ import annotations
 
 import hashlib
-import itertools
 import logging
 import os
 import shutil
@@ -111,7 +110,6 @@ class LocalBlobStore:
         self._tmp = self.root / ".incoming"
         self._tmp.mkdir(exist_ok=True)
         self._made: set[Path] = set()
-        self._counter = itertools.count()
         self.repaired: list[str] = []  # keys whose damaged copy a write replaced
 
     def _path(self, sha256: str) -> Path:

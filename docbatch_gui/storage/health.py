@@ -21,14 +21,7 @@ from docbatch_gui.system import privacy
 #: folders whose files are checked one by one (the blob tree is checked at its root:
 #: its files are written 0600 by ``mkstemp`` and can number in the millions); the
 #: webhook outbox holds the results it posts, the watch ledger the scanned paths
-FILE_FOLDERS = (
-    ".",
-    "logs",
-    "webhooks/pending",
-    "webhooks/failed",
-    "watch",
-    "export_layouts",
-)
+FILE_FOLDERS = (".", "logs", "webhooks/pending", "webhooks/failed", "watch", "export_layouts")
 
 
 def make_private(data_dir: Path) -> None:

@@ -17,6 +17,7 @@ from typing import Any, Unpack
 from pymongo import ASCENDING, MongoClient, ReturnDocument
 from pymongo.database import Database
 
+from docbatch_gui.checks.duplicates import match_key
 from docbatch_gui.domain.errors import ErrorKind, NotFound
 from docbatch_gui.domain.models import Document, Job, NewJob
 from docbatch_gui.domain.states import (
@@ -27,18 +28,13 @@ from docbatch_gui.domain.states import (
     claim_fields,
     transition_fields,
 )
-from docbatch_gui.storage.job_patch import JOB_FIELDS, JobPatch
+from docbatch_gui.storage.job_patch import JOB_FIELDS, JobPatch, job_of
 from docbatch_gui.storage.mongo_budget import MongoBudget
 from docbatch_gui.storage.mongo_counterparties import MongoCounterparties
 from docbatch_gui.storage.mongo_intents import MongoIntents
 from docbatch_gui.storage.mongo_records import MongoRecords, now_iso
 from docbatch_gui.storage.mongo_registry import MongoRegistry
-from docbatch_gui.storage.store import (
-    check_attempt,
-    check_expectations,
-    error_columns,
-    stored_id,
-)
+from docbatch_gui.storage.store import check_attempt, check_expectations, error_columns, stored_id
 
 DEFAULT_DB = "docbatch"
 #: how often a compare-and-swap that lost a race is re-checked before giving up
@@ -54,49 +50,8 @@ def _to_db(value: Any) -> Any:
     return value
 
 
-def _time(value: str | None) -> datetime | None:
-    return datetime.fromisoformat(value) if value else None
-
-
 def _doc_to_job(doc: dict[str, Any]) -> Job:
-    return Job(
-        id=doc["_id"],
-        file_name=doc["file_name"],
-        source_path=doc["source_path"],
-        sha256=doc["sha256"],
-        size=doc["size"],
-        mode=doc["mode"],
-        state=JobState(doc["state"]),
-        phase=Phase(doc["phase"]) if doc.get("phase") else None,
-        attempts=doc.get("attempts", 0),
-        deadline=_time(doc.get("deadline")),
-        error_kind=ErrorKind(doc["error_kind"]) if doc.get("error_kind") else None,
-        error=doc.get("error"),
-        termination_confirmed=doc.get("termination_confirmed"),
-        artifacts_deliverable=bool(doc.get("artifacts_deliverable", False)),
-        duplicate_of=doc.get("duplicate_of"),
-        pages=doc.get("pages"),
-        documents=doc.get("documents", 0),
-        progress=doc.get("progress", 0.0),
-        cost_estimate_usd=doc.get("cost_estimate_usd"),
-        cost_actual_usd=doc.get("cost_actual_usd"),
-        created_at=_time(doc.get("created_at")),
-        updated_at=_time(doc.get("updated_at")),
-        crashes=doc.get("crashes", 0),
-        error_code=doc.get("error_code"),
-        error_params=doc.get("error_params") or {},
-        archived=bool(doc.get("archived", False)),
-        first_model=doc.get("first_model"),
-        escalated=bool(doc.get("escalated", False)),
-        escalation_model=doc.get("escalation_model"),
-        escalation_reasons=list(doc.get("escalation_reasons") or []),
-        answered_by=doc.get("answered_by"),
-        cost_first_usd=doc.get("cost_first_usd"),
-        cost_escalation_usd=doc.get("cost_escalation_usd"),
-        origin=doc.get("origin"),
-        attached=list(doc.get("attached") or []),
-        split=doc.get("split"),
-    )
+    return job_of(doc, doc["_id"])
 
 
 def _event(
@@ -139,6 +94,10 @@ class MongoStore(MongoRecords, MongoIntents, MongoBudget, MongoRegistry, MongoCo
         self.db.documents.create_index(
             [("job_id", ASCENDING), ("doc_index", ASCENDING)], unique=True
         )
+        self.db.documents.create_index([("match_key", ASCENDING)])
+        for raw in self.db.documents.find({"match_key": None}, {"fields": 1}):  # older ones
+            key = match_key(raw.get("fields") or {})
+            self.db.documents.update_one({"_id": raw["_id"]}, {"$set": {"match_key": key}})
         self.db.requests.create_index(
             [("job_id", ASCENDING), ("custom_id", ASCENDING)], unique=True
         )
@@ -323,7 +282,8 @@ class MongoStore(MongoRecords, MongoIntents, MongoBudget, MongoRegistry, MongoCo
             bodies = []
             for doc in documents:
                 doc_id = doc.id if doc.id is not None else next(ids)
-                bodies.append({**doc.as_dict(), "_id": doc_id, "id": doc_id, "job_id": job_id})
+                bodies.append({**doc.as_dict(), "_id": doc_id, "id": doc_id, "job_id": job_id,
+                               "match_key": match_key(doc.fields)})  # fmt: skip
             self.db.documents.insert_many(bodies, ordered=True)
         self.update_job(job_id, documents=len(documents))
         return self.list_documents(job_id)
@@ -331,7 +291,7 @@ class MongoStore(MongoRecords, MongoIntents, MongoBudget, MongoRegistry, MongoCo
     def update_document(self, document: Document) -> Document:
         if document.id is None:
             raise ValueError("a document without an id cannot be updated in place")
-        body = {**document.as_dict(), "_id": document.id}
+        body = {**document.as_dict(), "_id": document.id, "match_key": match_key(document.fields)}
         result = self.db.documents.replace_one(
             {"_id": document.id, "job_id": document.job_id}, body
         )
@@ -366,4 +326,10 @@ class MongoStore(MongoRecords, MongoIntents, MongoBudget, MongoRegistry, MongoCo
         cursor = self.db.documents.find(query, {"_id": 0}).sort(
             [("job_id", ASCENDING), ("doc_index", ASCENDING)]
         )
+        return [Document.from_body(doc) for doc in cursor]
+
+    def documents_matching(self, key: str) -> list[Document]:
+        if not key:
+            return []
+        cursor = self.db.documents.find({"match_key": key}, {"_id": 0}).sort("id", ASCENDING)
         return [Document.from_body(doc) for doc in cursor]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -37,8 +37,7 @@ def _now() -> datetime:
 class MongoBudget:
     db: Database[Any]
 
-    def spent_between(self, start: datetime, end: datetime | None = None) -> float:
-        raise NotImplementedError
+    spent_between: Callable[..., float]  # (start, end=None)
 
     @contextmanager
     def _budget_lease(self) -> Iterator[None]:

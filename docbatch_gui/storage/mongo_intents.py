@@ -18,9 +18,9 @@ nothing reads a half-written intent.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any, Unpack
+from typing import Any
 
 from pymongo.database import Database
 from pymongo.errors import BulkWriteError, DuplicateKeyError
@@ -33,7 +33,6 @@ from docbatch_gui.domain.states import (
     OPEN_BATCH_STATUSES,
     JobState,
 )
-from docbatch_gui.storage.job_patch import JobPatch
 from docbatch_gui.storage.store import check_expectations, no_checkpoint
 
 APPLY = "apply"
@@ -42,25 +41,10 @@ APPLY = "apply"
 class MongoIntents:
     db: Database[Any]
 
-    def _next_ids(self, name: str, count: int = 1) -> int:
-        raise NotImplementedError
-
-    def get_job(self, job_id: int) -> Job:
-        raise NotImplementedError
-
-    def transition(
-        self,
-        job_id: int,
-        to: JobState,
-        *,
-        expected: JobState | Iterable[JobState] | None = None,
-        attempt: int | None = None,
-        **fields: Unpack[JobPatch],
-    ) -> Job:
-        raise NotImplementedError
-
-    def save_request(self, record: RequestRecord) -> None:
-        raise NotImplementedError
+    _next_ids: Callable[..., int]  # (name, count=1): the first of count new ids
+    get_job: Callable[[int], Job]
+    transition: Callable[..., Job]
+    save_request: Callable[[RequestRecord], None]
 
     def open_intent(
         self,

@@ -7,17 +7,16 @@ of duplicating and a page batch costs one round trip.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, replace
 from datetime import UTC, datetime
-from typing import Any, Unpack
+from typing import Any
 
 from pymongo import ASCENDING, ReplaceOne
 from pymongo.database import Database
 
 from docbatch_gui.domain.errors import NotFound
 from docbatch_gui.domain.models import BatchRecord, OcrRecord, Page, RequestRecord
-from docbatch_gui.storage.job_patch import JobPatch
 from docbatch_gui.storage.notes import OCR_NOTES, PAGE_NOTES, note_fields, notes_of
 from docbatch_gui.storage.store import spend_growth, utc_text
 
@@ -30,13 +29,8 @@ def now_iso() -> str:
 class MongoRecords:
     db: Database[Any]
 
-    def _next_ids(self, name: str, count: int = 1) -> int:
-        raise NotImplementedError
-
-    def update_job(
-        self, job_id: int, *, attempt: int | None = None, **fields: Unpack[JobPatch]
-    ) -> Any:
-        raise NotImplementedError
+    _next_ids: Callable[..., int]  # (name, count=1): the first of count new ids
+    update_job: Callable[..., Any]
 
     # -- pages ------------------------------------------------------------------------
 

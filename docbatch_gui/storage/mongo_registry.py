@@ -17,7 +17,8 @@ Row views are keyed by spreadsheet headers, which may hold ``.`` or start with `
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -36,6 +37,7 @@ from docbatch_gui.domain.registry import (
     manual_result,
 )
 from docbatch_gui.storage.mongo_records import now_iso
+from docbatch_gui.storage.row_json import EncodedRow
 from docbatch_gui.storage.store import error_columns, stored_id
 
 _ROW_VIEWS = ("raw_data", "mapped_data", "normalized")
@@ -80,8 +82,7 @@ def _to_result(doc: dict[str, Any]) -> SearchResult:
 class MongoRegistry:
     db: Database[Any]
 
-    def _next_ids(self, name: str, count: int = 1) -> int:
-        raise NotImplementedError
+    _next_ids: Callable[..., int]  # (name, count=1): the first of count new ids
 
     def _registry_indexes(self) -> None:
         """Unique per (registry, row) where the contract replaces by row."""
@@ -224,6 +225,13 @@ class MongoRegistry:
             ],
             ordered=False,
         )
+
+    def add_encoded_registry_rows(self, registry_id: int, rows: Sequence[EncodedRow]) -> None:
+        self.add_registry_rows(
+            registry_id,
+            [RegistryRowRecord(r, json.loads(raw), json.loads(mapped), json.loads(normalized))
+             for r, raw, mapped, normalized in rows],
+        )  # fmt: skip
 
     def list_registry_rows(
         self, registry_id: int, *, offset: int = 0, limit: int | None = None

@@ -17,13 +17,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Unpack
 
+from docbatch_gui.checks.duplicates import match_key
 from docbatch_gui.domain.errors import ErrorKind, NotFound
-from docbatch_gui.domain.models import (
-    Document,
-    Job,
-    NewJob,
-    Page,
-)
+from docbatch_gui.domain.models import Document, Job, NewJob, Page
 from docbatch_gui.domain.states import (
     FAILURE_STATES,
     JobState,
@@ -33,7 +29,7 @@ from docbatch_gui.domain.states import (
     transition_fields,
 )
 from docbatch_gui.storage.health import check_not_empty, storage_error
-from docbatch_gui.storage.job_patch import JOB_FIELDS, JobPatch
+from docbatch_gui.storage.job_patch import JOB_FIELDS, JSON_COLUMNS, JobPatch, job_of
 from docbatch_gui.storage.sqlite_budget import BudgetTables
 from docbatch_gui.storage.sqlite_counterparties import CounterpartyTables
 from docbatch_gui.storage.sqlite_intents import IntentTables
@@ -42,12 +38,7 @@ from docbatch_gui.storage.sqlite_records import RecordTables
 from docbatch_gui.storage.sqlite_records import now_utc as _now
 from docbatch_gui.storage.sqlite_registry import RegistryTables
 from docbatch_gui.storage.sqlite_schema import MIGRATIONS
-from docbatch_gui.storage.store import (
-    check_attempt,
-    check_expectations,
-    error_columns,
-    stored_id,
-)
+from docbatch_gui.storage.store import check_attempt, check_expectations, error_columns, stored_id
 
 _BOOL_FIELDS = {"termination_confirmed", "artifacts_deliverable", "archived", "escalated"}
 
@@ -59,57 +50,15 @@ def _to_db(name: str, value: Any) -> Any:
         return value.astimezone(UTC).isoformat()
     if name in _BOOL_FIELDS:
         return int(bool(value))
-    if name in ("error_params", "escalation_reasons", "attached", "split"):
+    if name in JSON_COLUMNS:
         return json.dumps(value, ensure_ascii=False, default=str)
     if isinstance(value, (JobState, Phase, ErrorKind)):
         return value.value
     return value
 
 
-def _parse_time(value: str | None) -> datetime | None:
-    return datetime.fromisoformat(value) if value else None
-
-
 def _row_to_job(row: sqlite3.Row) -> Job:
-    confirmed = row["termination_confirmed"]
-    return Job(
-        id=row["id"],
-        file_name=row["file_name"],
-        source_path=row["source_path"],
-        sha256=row["sha256"],
-        size=row["size"],
-        mode=row["mode"],
-        state=JobState(row["state"]),
-        phase=Phase(row["phase"]) if row["phase"] else None,
-        attempts=row["attempts"],
-        deadline=_parse_time(row["deadline"]),
-        error_kind=ErrorKind(row["error_kind"]) if row["error_kind"] else None,
-        error=row["error"],
-        termination_confirmed=None if confirmed is None else bool(confirmed),
-        artifacts_deliverable=bool(row["artifacts_deliverable"]),
-        duplicate_of=row["duplicate_of"],
-        pages=row["pages"],
-        documents=row["documents"],
-        progress=row["progress"],
-        cost_estimate_usd=row["cost_estimate_usd"],
-        cost_actual_usd=row["cost_actual_usd"],
-        created_at=_parse_time(row["created_at"]),
-        updated_at=_parse_time(row["updated_at"]),
-        crashes=row["crashes"],
-        error_code=row["error_code"],
-        error_params=json.loads(row["error_params"]) if row["error_params"] else {},
-        archived=bool(row["archived"]),
-        first_model=row["first_model"],
-        escalated=bool(row["escalated"]),
-        escalation_model=row["escalation_model"],
-        escalation_reasons=json.loads(row["escalation_reasons"] or "[]"),
-        answered_by=row["answered_by"],
-        cost_first_usd=row["cost_first_usd"],
-        cost_escalation_usd=row["cost_escalation_usd"],
-        origin=json.loads(row["origin"]) if row["origin"] else None,
-        attached=json.loads(row["attached"] or "[]"),
-        split=json.loads(row["split"]) if row["split"] else None,
-    )
+    return job_of(dict(row), row["id"])
 
 
 class SQLiteStore(RecordTables, IntentTables, BudgetTables, RegistryTables, CounterpartyTables):
@@ -174,6 +123,8 @@ class SQLiteStore(RecordTables, IntentTables, BudgetTables, RegistryTables, Coun
                 for statement in filter(str.strip, script.split(";")):
                     db.execute(statement)
                 db.execute(f"PRAGMA user_version = {number}")
+            if version < len(MIGRATIONS):  # documents written before their key was kept
+                _key_documents(db)
 
     @property
     def schema_version(self) -> int:
@@ -383,7 +334,7 @@ class SQLiteStore(RecordTables, IntentTables, BudgetTables, RegistryTables, Coun
             for doc in documents:
                 db.execute(
                     "INSERT INTO documents (id, job_id, doc_index, doc_type, page_from, page_to,"
-                    " body) VALUES (?,?,?,?,?,?,?)",
+                    " body, match_key) VALUES (?,?,?,?,?,?,?,?)",
                     (doc.id, job_id, *_document_columns(doc)),
                 )
             self._write_fields(db, job_id, {"documents": len(documents)})
@@ -395,7 +346,7 @@ class SQLiteStore(RecordTables, IntentTables, BudgetTables, RegistryTables, Coun
         with self._tx() as db:
             cursor = db.execute(
                 "UPDATE documents SET doc_index = ?, doc_type = ?, page_from = ?, page_to = ?,"
-                " body = ? WHERE id = ? AND job_id = ?",
+                " body = ?, match_key = ? WHERE id = ? AND job_id = ?",
                 (*_document_columns(document), document.id, document.job_id),
             )
             if cursor.rowcount != 1:
@@ -437,23 +388,46 @@ class SQLiteStore(RecordTables, IntentTables, BudgetTables, RegistryTables, Coun
             args.append(job_id)
         with self._lock:
             rows = self._db.execute(sql + " ORDER BY job_id, doc_index", args).fetchall()
-        documents = []
-        for r in rows:
-            body = json.loads(r["body"])
-            body.update(
-                id=r["id"],
-                job_id=r["job_id"],
-                doc_index=r["doc_index"],
-                doc_type=r["doc_type"],
-                page_from=r["page_from"],
-                page_to=r["page_to"],
-            )
-            documents.append(Document.from_body(body))
-        return documents
+        return _documents(rows)
+
+    def documents_matching(self, key: str) -> list[Document]:
+        if not key:
+            return []
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT * FROM documents WHERE match_key = ? ORDER BY id", (key,)
+            ).fetchall()
+        return _documents(rows)
 
 
-def _document_columns(doc: Document) -> tuple[int, str, int, int, str]:
-    """doc_index, doc_type, page_from, page_to and the JSON body of the rest."""
+def _documents(rows: Sequence[sqlite3.Row]) -> list[Document]:
+    documents = []
+    for r in rows:
+        body = json.loads(r["body"])
+        body.update(
+            id=r["id"],
+            job_id=r["job_id"],
+            doc_index=r["doc_index"],
+            doc_type=r["doc_type"],
+            page_from=r["page_from"],
+            page_to=r["page_to"],
+        )
+        documents.append(Document.from_body(body))
+    return documents
+
+
+def _key_documents(db: sqlite3.Connection) -> None:
+    """Each document's ``match_key`` where it is not computed yet."""
+    rows = db.execute("SELECT id, body FROM documents WHERE match_key IS NULL").fetchall()
+    db.executemany(
+        "UPDATE documents SET match_key = ? WHERE id = ?",
+        [(match_key(json.loads(r["body"]).get("fields") or {}), r["id"]) for r in rows],
+    )
+
+
+def _document_columns(doc: Document) -> tuple[int, str, int, int, str, str]:
+    """doc_index, doc_type, page_from, page_to, the JSON body of the rest and the
+    likely-duplicate key."""
     body = doc.as_dict()
     for key in ("id", "job_id", "doc_index", "doc_type", "page_from", "page_to"):
         body.pop(key)
@@ -463,4 +437,5 @@ def _document_columns(doc: Document) -> tuple[int, str, int, int, str]:
         doc.page_from,
         doc.page_to,
         json.dumps(body, ensure_ascii=False),
+        match_key(doc.fields),
     )

@@ -5,7 +5,7 @@ cap. A mixin of ``SQLiteStore`` (tables of migration 19)."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 
@@ -19,8 +19,7 @@ def _now() -> str:
 
 
 class BudgetTables:
-    def _tx(self) -> AbstractContextManager[sqlite3.Connection]:
-        raise NotImplementedError
+    _tx: Callable[[], AbstractContextManager[sqlite3.Connection]]
 
     def reserve(
         self, reservation: Reservation, caps: Caps, *, forced: bool = False

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import Any
 
@@ -40,8 +41,7 @@ class CounterpartyTables:
     _db: sqlite3.Connection
     _lock: threading.RLock
 
-    def _tx(self) -> AbstractContextManager[sqlite3.Connection]:
-        raise NotImplementedError
+    _tx: Callable[[], AbstractContextManager[sqlite3.Connection]]
 
     def remember_confirmed(self, entry: ConfirmedDocument, *, keep: int) -> None:
         body = {k: v for k, v in entry.body().items() if k not in _COLUMNS}

@@ -30,29 +30,15 @@ from docbatch_gui.storage.store import check_expectations, no_checkpoint
 
 
 class IntentTables:
-    def _tx(self) -> AbstractContextManager[sqlite3.Connection]:
-        raise NotImplementedError
-
-    def _get(self, db: sqlite3.Connection, job_id: int) -> Job:
-        raise NotImplementedError
-
-    def _write_fields(self, db: sqlite3.Connection, job_id: int, fields: dict[str, Any]) -> None:
-        raise NotImplementedError
-
-    def _write_request(self, db: sqlite3.Connection, record: RequestRecord) -> None:
-        raise NotImplementedError
-
-    def _event(
-        self,
-        db: sqlite3.Connection,
-        job_id: int,
-        from_state: JobState | None,
-        to_state: JobState,
-        phase: Phase | str | None,
-        attempt: int,
-        detail: str | None,
-    ) -> None:
-        raise NotImplementedError
+    _tx: Callable[[], AbstractContextManager[sqlite3.Connection]]
+    _get: Callable[[sqlite3.Connection, int], Job]
+    _write_fields: Callable[[sqlite3.Connection, int, dict[str, Any]], None]
+    _write_request: Callable[[sqlite3.Connection, RequestRecord], None]
+    #: (db, job, from, to, phase, attempt, detail): one row of the job's history
+    _event: Callable[
+        [sqlite3.Connection, int, JobState | None, JobState, Phase | str | None, int, str | None],
+        None,
+    ]
 
     def open_intent(
         self,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
 from dataclasses import fields, replace
 from datetime import UTC, datetime
@@ -39,8 +39,7 @@ class RecordTables:
     _db: sqlite3.Connection
     _lock: threading.RLock
 
-    def _tx(self) -> AbstractContextManager[sqlite3.Connection]:
-        raise NotImplementedError
+    _tx: Callable[[], AbstractContextManager[sqlite3.Connection]]
 
     # -- Claude requests ---------------------------------------------------------------
 

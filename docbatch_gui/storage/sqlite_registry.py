@@ -11,8 +11,7 @@ import functools
 import json
 import sqlite3
 import threading
-from _json import encode_basestring, make_encoder  # the C encoder of json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any
@@ -28,35 +27,12 @@ from docbatch_gui.domain.registry import (
     SearchResult,
     manual_result,
 )
+from docbatch_gui.storage.row_json import EncodedRow, dumps, encode_record
 from docbatch_gui.storage.sqlite_records import now_utc
 from docbatch_gui.storage.store import error_columns, stored_id
 
 _JSON_FIELDS = {"config", "stats"}
 
-
-# One encoder: json.dumps with options builds a new one per call, three per imported row.
-_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
-
-
-def _dumps(value: Any) -> str:
-    return _ENCODER.encode(value)
-
-
-def _row_dumps() -> Callable[[Any], str]:
-    """``_dumps`` for the three views of an imported row, 300,000 calls for a big
-    registry: the C encoder that ``JSONEncoder.encode`` builds on every call, built
-    once, without the check for circular references (a row's views are flat dicts
-    of cell values; DocBatch runs on CPython, which has it). Same arguments, same text."""
-    encode = make_encoder(
-        None, _ENCODER.default, encode_basestring, None, ":", ",", False, False, True
-    )
-    sample = {"a": ['ё\n"', 1, 1.5, None, True], "б": {"c": -0.0}}
-    if "".join(encode(sample, 0)) != _dumps(sample):  # pragma: no cover - a changed API
-        return _dumps
-    return lambda value: "".join(encode(value, 0))
-
-
-_dumps_row = _row_dumps()
 
 #: parameters of one INSERT of registry rows: 100 rows, under the 999 of old SQLite builds
 _INSERT_VALUES = 500
@@ -92,7 +68,7 @@ def _result_body(result: SearchResult) -> str:
     body = result.body()
     for key in ("row", "document_id", "score", "manual"):
         body.pop(key)
-    return _dumps(body)
+    return dumps(body)
 
 
 def _row_to_result(row: sqlite3.Row) -> SearchResult:
@@ -111,8 +87,7 @@ class RegistryTables:
     _db: sqlite3.Connection
     _lock: threading.RLock
 
-    def _tx(self) -> AbstractContextManager[sqlite3.Connection]:
-        raise NotImplementedError
+    _tx: Callable[[], AbstractContextManager[sqlite3.Connection]]
 
     def _registry(self, db: sqlite3.Connection, registry_id: int) -> Registry:
         row = db.execute(
@@ -139,7 +114,7 @@ class RegistryTables:
             cursor = db.execute(
                 "INSERT INTO registries (name, source_file, config, status, created_at,"
                 " updated_at, task_owner) VALUES (?,?,?,?,?,?,?)",
-                (name, source_file, _dumps(config), status.value, now, now, task_owner),
+                (name, source_file, dumps(config), status.value, now, now, task_owner),
             )
             return self._registry(db, int(cursor.lastrowid or 0))
 
@@ -192,7 +167,7 @@ class RegistryTables:
         if unknown:
             raise ValueError(f"unknown registry fields: {sorted(unknown)}")
         values = {
-            k: _dumps(v) if k in _JSON_FIELDS else (RegistryStatus(v).value if k == "status" else v)
+            k: dumps(v) if k in _JSON_FIELDS else (RegistryStatus(v).value if k == "status" else v)
             for k, v in fields.items()
         }
         values["updated_at"] = now_utc().isoformat()
@@ -220,18 +195,11 @@ class RegistryTables:
     # -- rows ---------------------------------------------------------------------------
 
     def add_registry_rows(self, registry_id: int, rows: Sequence[RegistryRowRecord]) -> None:
-        # Encoded before the transaction: the lock is held for the writing only.
-        values = [
-            value
-            for r in rows
-            for value in (
-                registry_id,
-                r.row,
-                _dumps_row(r.raw_data),
-                _dumps_row(r.mapped_data),
-                _dumps_row(r.normalized),
-            )
-        ]
+        self.add_encoded_registry_rows(registry_id, [encode_record(r) for r in rows])
+
+    def add_encoded_registry_rows(self, registry_id: int, rows: Sequence[EncodedRow]) -> None:
+        # Flattened before the transaction: the lock is held for the writing only.
+        values = [value for r in rows for value in (registry_id, *r)]
         with self._tx() as db:
             for start in range(0, len(values), _INSERT_VALUES):
                 part = values[start : start + _INSERT_VALUES]
@@ -271,7 +239,7 @@ class RegistryTables:
                 "INSERT INTO registry_filtered (registry_id, row_no, reason, body)"
                 " VALUES (?,?,?,?)",
                 [
-                    (registry_id, r.row, r.reason, _dumps({"values": r.values, "detail": r.detail}))
+                    (registry_id, r.row, r.reason, dumps({"values": r.values, "detail": r.detail}))
                     for r in rows
                 ],
             )

@@ -312,4 +312,12 @@ MIGRATIONS: list[str] = [
     ALTER TABLE pages DROP COLUMN said;
     ALTER TABLE ocr_cache DROP COLUMN said;
     """,
+    # 23: a document's number and amount as one key (``checks.duplicates.match_key``;
+    # "" when either is unread), so the likely-duplicate check reads the documents
+    # sharing it, not the whole table; NULL until computed (rows written before this
+    # migration are keyed when it runs, ``sqlite.SQLiteStore._migrate``)
+    """
+    ALTER TABLE documents ADD COLUMN match_key TEXT;
+    CREATE INDEX documents_match_key ON documents(match_key);
+    """,
 ]

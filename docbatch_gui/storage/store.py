@@ -41,6 +41,7 @@ from docbatch_gui.domain.registry import (
 from docbatch_gui.domain.states import JobState, check_transition, state_words
 from docbatch_gui.settings.secrets import scrub_secrets
 from docbatch_gui.storage.job_patch import JobPatch
+from docbatch_gui.storage.row_json import EncodedRow
 
 
 class RegistryStore(Protocol):
@@ -95,6 +96,11 @@ class RegistryStore(Protocol):
         ...
 
     def add_registry_rows(self, registry_id: int, rows: Sequence[RegistryRowRecord]) -> None: ...
+    def add_encoded_registry_rows(self, registry_id: int, rows: Sequence[EncodedRow]) -> None:
+        """``add_registry_rows`` of rows already encoded (``row_json``), as an import
+        makes them: the same rows stored."""
+        ...
+
     def list_registry_rows(
         self, registry_id: int, *, offset: int = 0, limit: int | None = None
     ) -> list[RegistryRowRecord]:
@@ -248,6 +254,12 @@ class Store(RegistryStore, CounterpartyStore, Protocol):
         ...
 
     def list_documents(self, job_id: int | None = None) -> list[Document]: ...
+    def documents_matching(self, key: str) -> list[Document]:
+        """The documents of every job whose ``checks.duplicates.match_key`` is ``key``
+        (never ""), read through an index: what a saved document is compared with to
+        find a likely duplicate, whatever the size of the store. Ordered by id."""
+        ...
+
     def archive_documents(self, job_id: int, documents: Sequence[Document], reason: str) -> None:
         """Keep documents a person corrected as they were, before they are replaced."""
         ...
@@ -343,10 +355,7 @@ def no_checkpoint(name: str) -> None:
 
 
 def check_expectations(
-    job: Job,
-    to: JobState,
-    expected: JobState | Iterable[JobState] | None,
-    attempt: int | None,
+    job: Job, to: JobState, expected: JobState | Iterable[JobState] | None, attempt: int | None
 ) -> None:
     """The checks every backend makes inside its transaction before a state change."""
     check_attempt(job, attempt)

@@ -16,6 +16,7 @@ from docbatch_gui.domain.registry import (
     RegistryStatus,
     SearchResult,
 )
+from docbatch_gui.storage.row_json import encode_record
 from docbatch_gui.storage.store import Store
 
 CONFIG = {"mapping": {"number": 2}, "threshold": 0.7}
@@ -92,6 +93,11 @@ class RegistryContract:
         assert listed[0] == rows(3)[0]
         assert [r.row for r in store.list_registry_rows(reg.id, offset=1, limit=1)] == [5]
         assert store.count_registry_rows(reg.id) == 3
+
+    def test_encoded_rows_are_the_rows_they_encode(self, store: Store) -> None:
+        reg = store.create_registry("a", "/in/a.xlsx", {})
+        store.add_encoded_registry_rows(reg.id, [encode_record(r) for r in rows(4, 2)])
+        assert store.list_registry_rows(reg.id) == rows(2, 4)
 
     def test_filtered_samples_are_replaced(self, store: Store) -> None:
         reg = store.create_registry("a", "/in/a.xlsx", {})

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from docbatch_gui.domain import JobState, NewJob
+from docbatch_gui.domain import Document, JobState, NewJob
 from docbatch_gui.storage.sqlite import MIGRATIONS, SQLiteStore
 from tests.contract.blob_contract import BlobContract
 from tests.contract.counterparty_contract import CounterpartyContract
+from tests.contract.duplicate_contract import DuplicateContract
 from tests.contract.intent_contract import IntentContract
 from tests.contract.lines_contract import LinesContract
 from tests.contract.mail_contract import MailContract
@@ -45,6 +46,10 @@ class TestIntents(IntentContract):
 
 
 class TestReservations(ReservationContract):
+    """Runs on every backend of the ``store`` fixture."""
+
+
+class TestDuplicateLookup(DuplicateContract):
     """Runs on every backend of the ``store`` fixture."""
 
 
@@ -238,3 +243,68 @@ def test_a_fresh_database_has_no_said_column_and_keeps_codes_beside_texts(
     assert {"error", "error_code", "error_params"} <= columns["jobs"]
     assert {"render_error_code", "render_error_params", "orientation_note_code"} <= columns["pages"]
     assert {"orientation_note_code", "orientation_note_params"} <= columns["ocr_cache"]
+
+
+def _keyed_migration() -> int:
+    """The number of migrations before the one that keys documents."""
+    return next(i for i, script in enumerate(MIGRATIONS) if "match_key" in script)
+
+
+def test_documents_stored_before_the_key_are_keyed_by_the_upgrade(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    db = _database_at(path, _keyed_migration())
+    body = {"fields": {"number": "№ 12", "amount": "99.5"}}
+    db.execute(
+        "INSERT INTO documents (job_id, doc_index, doc_type, page_from, page_to, body)"
+        " VALUES (1, 0, 'invoice', 1, 1, ?)",
+        (json.dumps(body),),
+    )
+    db.commit()
+    db.close()
+    store = SQLiteStore(path)
+    (found,) = store.documents_matching("12|99.50")
+    assert found.job_id == 1 and found.fields["number"] == "№ 12"
+    store.close()
+
+
+def test_the_duplicate_lookup_reads_only_the_rows_sharing_the_key(tmp_path: Path) -> None:
+    """The query goes through the index (SQLite's own plan says so), and the rows it
+    reads do not grow with the documents that share nothing with it."""
+    store = SQLiteStore(tmp_path / "db.sqlite3")
+    for n in range(3):
+        job = store.create_job(NewJob(f"f{n}.pdf", f"/f{n}.pdf", f"{n}" * 64, 1, "offline"))
+        store.replace_documents(
+            job.id,
+            [Document(job.id, i, "invoice", 1, 1, fields={"number": f"{n}-{i}", "amount": "5"})
+             for i in range(40)] + [Document(job.id, 40, "invoice", 1, 1,
+                                             fields={"number": "A-1", "amount": "5"})],
+        )  # fmt: skip
+    plan = " ".join(
+        str(row[-1])
+        for row in store._db.execute(
+            "EXPLAIN QUERY PLAN SELECT * FROM documents WHERE match_key = ? ORDER BY id",
+            ("A-1|5.00",),
+        )
+    )
+    assert "USING INDEX documents_match_key" in plan, plan
+    steps: list[str] = []
+    store._db.set_trace_callback(steps.append)
+    assert len(store.documents_matching("A-1|5.00")) == 3
+    store._db.set_trace_callback(None)
+    assert len(steps) == 1 and "WHERE match_key = 'A-1|5.00'" in steps[0]
+    store.close()
+
+
+def test_mongo_documents_stored_before_the_key_are_keyed_on_connect() -> None:
+    import mongomock_ng
+
+    from docbatch_gui.storage.mongo import MongoStore
+
+    database = mongomock_ng.MongoClient()["docbatch_keys"]
+    body = {"fields": {"number": "№ 12", "amount": "99.5"}}
+    database.documents.insert_one(
+        {"_id": 1, "id": 1, "job_id": 1, "doc_index": 0, "doc_type": "invoice",
+         "page_from": 1, "page_to": 1, **body}
+    )  # fmt: skip
+    (found,) = MongoStore(database).documents_matching("12|99.50")
+    assert found.id == 1 and found.fields["number"] == "№ 12"

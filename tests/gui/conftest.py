@@ -25,6 +25,7 @@ from docbatch_gui._qt.i18n import install_translator
 from docbatch_gui._qt.loop import make_loop
 from docbatch_gui.settings.loading import load_settings
 from docbatch_gui.settings.model import Settings
+from tests.helpers import LEAST_WAIT_S
 
 #: One QApplication for the whole session, referenced here so that it is never
 #: collected between tests (a second QApplication after the first one was destroyed
@@ -139,10 +140,13 @@ def shown_box(parent: Any) -> Any:
     return next((b for b in parent.findChildren(QMessageBox) if b.isVisible()), None)
 
 
-async def until(predicate: Callable[[], bool], timeout: float = 60, what: str = "") -> None:
-    """Await a condition the GUI reaches by itself; fail with what was awaited."""
+async def until(
+    predicate: Callable[[], bool], timeout: float = LEAST_WAIT_S, what: str = ""
+) -> None:
+    """Await a condition the GUI reaches by itself; fail with what was awaited, after
+    ``timeout`` and never sooner than ``LEAST_WAIT_S`` (a hang guard, as ``wait_for``)."""
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
+    deadline = loop.time() + max(timeout, LEAST_WAIT_S)
     while not predicate():
         if loop.time() > deadline:
             pytest.fail(f"timed out waiting for {what or predicate}")

@@ -13,7 +13,7 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QAbstractItemView
 
-from docbatch_gui._qt.queue.jobs_model import COL_STATE, JobRole
+from docbatch_gui._qt.queue.jobs_model import COL_FILE, COL_STATE, JobRole
 from docbatch_gui._qt.tasks import drain
 from docbatch_gui.domain.states import JobState
 from tests.builders import text_pdf
@@ -226,3 +226,30 @@ async def test_user_data_is_shown_as_text_not_markup(window: Any, tmp_path: Path
 
     labels = [lb for lb in window.findChildren(QLabel) if lb.text() == f"{name}: done"]
     assert labels and all(lb.textFormat() == Qt.TextFormat.PlainText for lb in labels)
+
+
+async def test_two_files_of_the_same_name_can_be_told_apart(window: Any) -> None:
+    """Two rows named invoice.pdf from two folders: each shows its job's number, and its
+    tooltip the folder, the job and when it was added; alone again, the plain name."""
+    from docbatch_gui.domain import NewJob
+
+    tab = window.queue_tab
+    store = window.ctx.app.store
+    first = store.create_job(NewJob("invoice.pdf", "/in/march/invoice.pdf", "e" * 64, 10))
+    second = store.create_job(NewJob("invoice.pdf", "/in/april/invoice.pdf", "f" * 64, 10))
+    tab.model.apply([first])
+    row = tab.model.row_of(first.id)
+    assert tab.model.index(row, COL_FILE).data() == "invoice.pdf"
+    tab.model.apply([second])
+    names = {
+        job_id: tab.model.index(tab.model.row_of(job_id), COL_FILE).data()
+        for job_id in (first.id, second.id)
+    }
+    assert names == {
+        first.id: f"invoice.pdf · #{first.id}",
+        second.id: f"invoice.pdf · #{second.id}",
+    }
+    tip = tab.model.index(tab.model.row_of(second.id), COL_FILE).data(Qt.ItemDataRole.ToolTipRole)
+    assert "/in/april/invoice.pdf" in tip and f"Job {second.id}, added " in tip
+    tab.model.remove([second.id])
+    assert tab.model.index(tab.model.row_of(first.id), COL_FILE).data() == "invoice.pdf"

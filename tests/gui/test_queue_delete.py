@@ -97,6 +97,8 @@ async def _delete_flow(window: Any, tmp_path: Path) -> None:
     await until(lambda: shown_box(tab) is not None, what="the question again")
     click(shown_box(tab), "Delete job, keep documents")
     await until(lambda: "a.pdf" not in {j.file_name for j in tab.model.jobs()}, what="row gone")
+    assert ids["a.pdf"] in {j.id for j in app.jobs()}  # the store waits for the undo time
+    await tab.pending_deletes.flush()  # the undo time over
     assert app.documents(ids["a.pdf"])  # kept for Review and the registry
     assert ids["a.pdf"] not in {j.id for j in app.jobs()}  # not in the queue on restart
 
@@ -111,4 +113,43 @@ async def _delete_flow(window: Any, tmp_path: Path) -> None:
     click(box, "Delete job and documents")
     await until(lambda: not tab.model.jobs(), what="both rows gone")
     assert shown_box(tab) is None  # asked once, not once per file
+    await tab.pending_deletes.flush()
     assert app.documents(ids["b.pdf"]) == [] and app.documents(ids["c.pdf"]) == []
+
+
+async def test_undo_brings_deleted_jobs_back_untouched(window: Any, tmp_path: Path) -> None:
+    """*Undo* in the notice, within its seconds: the rows come back and the store never
+    lost them; without Undo, the store deletes them when the time is over."""
+    tab, app = window.queue_tab, window.ctx.app
+    told: list[str] = []
+    window.ctx.notifier.shown.connect(lambda text, _level: told.append(text))
+    await tab.add_paths(
+        [
+            text_pdf(tmp_path / n, text=f"Invoice No. {n}\nTotal: 9.00 USD")
+            for n in ("keep.pdf", "gone.pdf")
+        ]
+    )
+    await until(lambda: len(tab.model.jobs()) == 2, what="two rows")
+    await until(
+        lambda: all(j.state in SUCCESS_STATES for j in app.store.list_jobs()), what="processed"
+    )
+    ids = {j.file_name: j.id for j in app.store.list_jobs()}
+    select(window, "keep.pdf")
+    tab.delete_action.trigger()
+    await until(lambda: shown_box(tab) is not None, what="the question")
+    click(shown_box(tab), "Delete job and documents")
+    await until(lambda: "keep.pdf" not in {j.file_name for j in tab.model.jobs()}, what="gone")
+    toast = window.ctx.notifier._toasts[-1]
+    assert toast.button is not None and toast.button.text() == "Undo"
+    toast.button.click()
+    assert "keep.pdf" in {j.file_name for j in tab.model.jobs()}
+    assert app.documents(ids["keep.pdf"])  # never deleted
+    assert told[-1] == "1 job is back in the queue."
+
+    tab.pending_deletes.undo_ms = 0  # the time runs out at once
+    select(window, "gone.pdf")
+    tab.delete_action.trigger()
+    await until(lambda: shown_box(tab) is not None, what="the question again")
+    click(shown_box(tab), "Delete job and documents")
+    await until(lambda: ids["gone.pdf"] not in {j.id for j in app.jobs()}, what="deleted")
+    assert ids["keep.pdf"] in {j.id for j in app.jobs()}

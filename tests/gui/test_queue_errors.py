@@ -114,4 +114,5 @@ async def test_the_error_box_keeps_every_line_on_a_small_screen_with_the_log_ope
     await until(lambda: not tab.detail.contents.isVisible(), what="no empty pages list")
     assert window.size().height() == 640
     assert box.text().endswith("исправьте или замените файл.")
-    assert box.height() >= box.heightForWidth(box.width()), (box.height(), box.width())
+    # the row is selected here (not when added): wait for the pane's layout to settle
+    await until(lambda: box.height() >= box.heightForWidth(box.width()), what="the whole box")

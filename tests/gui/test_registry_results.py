@@ -140,3 +140,27 @@ async def test_export_unmatched_search_again_and_delete(window: Any, tmp_path: P
     await tab.delete_selected()
     assert window.ctx.app.store.list_registries() == []
     assert tab.empty.isVisible() and not results.isVisible()
+
+
+async def test_the_last_results_show_at_the_start_without_open_results(
+    window: Any, tmp_path: Path
+) -> None:
+    """A registry searched before the window came up (a restart): showing the tab shows
+    its results; the one open last wins over the first one searched."""
+    app = window.ctx.app
+    add_documents(app)
+    first = app.registry.import_registry(
+        registry_xlsx(tmp_path / "реестр.xlsx"), config_file(tmp_path / "config.json")
+    )
+    app.registry.search(first.registry_id)
+    second = app.registry.import_registry(
+        registry_xlsx(tmp_path / "второй.xlsx"), config_file(tmp_path / "config.json")
+    )
+    app.registry.search(second.registry_id)
+    window.ctx.qsettings.setValue("registry/last_open", second.registry_id)
+    tab = window.registry_tab
+    window.tabs.setCurrentWidget(tab)
+    results = tab.results
+    await until(lambda: results.registry_id == second.registry_id, what="results restored")
+    await until(lambda: results.model.rowCount() == 5, what="the rows")
+    assert results.isVisible() and tab.selected().id == second.registry_id

@@ -150,6 +150,9 @@ async def test_the_page_view_says_why_a_page_has_no_image_or_needs_turning(windo
     )
     tab = window.review_tab
     window.tabs.setCurrentWidget(tab)
+    # Review opens on the first document: let it, so its pages do not replace these
+    await until(lambda: tab.current is not None, what="the first document shown")
+    await drain()
     view = tab.page_view
     view.show_pages(job_id, [1, 2])
     await until(lambda: "could not be rendered" in view.warning.text(), what="skipped page")
@@ -188,6 +191,9 @@ async def test_in_russian_the_page_notes_read_in_russian(russian: None, window: 
     )
     tab = window.review_tab
     window.tabs.setCurrentWidget(tab)
+    # Review opens on the first document: let it, so its pages do not replace these
+    await until(lambda: tab.current is not None, what="the first document shown")
+    await drain()
     view = tab.page_view
     view.show_pages(job_id, [1, 2])
     await until(lambda: "не удалось отрисовать" in view.warning.text(), what="skipped page")
@@ -205,3 +211,15 @@ async def test_in_russian_the_page_notes_read_in_russian(russian: None, window: 
     await until(lambda: "не удалось отрисовать" in view.warning.text(), what="first page again")
     view.go(1)
     await until(lambda: view.where.toolTip() == "OSD old", what="an old page's plain note")
+
+
+async def test_review_opens_on_the_first_document_needing_review(window: Any) -> None:
+    """Not on "No page": the first document waiting for a person's check is selected
+    (the first one confirmed already is passed over)."""
+    app: DocBatchApp = window.ctx.app
+    job_id = waiting_job(app, documents=2)
+    app.review.confirm(job_id, 0, who="anna")
+    tab = window.review_tab
+    window.tabs.setCurrentWidget(tab)
+    await until(lambda: tab.current is not None, what="a document shown by itself")
+    assert (tab.current.job_id, tab.current.doc_index) == (job_id, 1)

@@ -9,9 +9,11 @@ from typing import Any
 
 import pytest
 
+from docbatch_gui.app.host import EngineState
 from docbatch_gui.domain.states import RECOVERABLE_STATES
-from tests.builders import text_pdf
+from docbatch_gui.settings.model import Settings
 from tests.gui.conftest import signal_future, until
+from tests.gui.held_render import HeldRender, held_settings
 
 pytestmark = [
     pytest.mark.slow,  # the engine restarts around a running job
@@ -26,19 +28,27 @@ async def applied(window: Any) -> None:
             return
 
 
+@pytest.fixture
+def gui_settings(tmp_path: Path) -> Settings:
+    return held_settings(tmp_path)
+
+
 async def test_saved_settings_restart_the_engine_after_running_jobs(
-    window: Any, tmp_path: Path
+    window: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    held = HeldRender(tmp_path, monkeypatch)  # running until the test releases it
     old_app = window.ctx.app
-    await window.queue_tab.add_paths([text_pdf(tmp_path / "big.pdf", pages=300)])
-    await until(
-        lambda: any(j.state in RECOVERABLE_STATES for j in old_app.store.list_jobs()),
-        what="a running job",
-    )
+    await window.queue_tab.add_paths([held.file])
+    await until(held.stalled, what="the job's render child held on its page")
+    assert all(j.state in RECOVERABLE_STATES for j in old_app.store.list_jobs())
     tab = window.settings_tab
     tab.editors["batch_size"].editor.setValue(44)
     done = asyncio.ensure_future(applied(window))
     tab.save_button.click()
+    # the switch waits for the held job: the engine drains, the old app stays
+    await until(lambda: window.ctx.host.state is EngineState.DRAINING, what="the drain")
+    assert not done.done() and window.ctx.app is old_app
+    held.release()
     await done
     new_app = window.ctx.app
     assert new_app is not old_app and new_app.settings.batch_size == 44

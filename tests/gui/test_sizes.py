@@ -16,7 +16,7 @@ from docbatch_gui._qt.queue.jobs_model import COL_STATE, JOB_STATE_LABELS
 from docbatch_gui._qt.registry.wizard import RegistryWizard
 from docbatch_gui._qt.tasks import drain
 from docbatch_gui._qt.widgets import fit
-from tests.gui.conftest import interface_in
+from tests.gui.conftest import interface_in, until
 from tests.gui.registry_helpers import add_documents, config_file, registry_xlsx
 
 pytestmark = pytest.mark.asyncio(loop_factories=["qasync"])
@@ -198,3 +198,110 @@ async def test_no_button_or_zoom_control_is_clipped_on_a_small_screen(
                     clipped
                 )
     assert not found, "\n".join(f"{k}: {v}" for k, v in found.items())
+
+
+def off_screen_columns(view: QAbstractItemView) -> list[str]:
+    """The shown columns of ``view`` that do not end inside its viewport: reached only
+    by scrolling sideways (the queue's Documents and Cost on a small screen)."""
+    header = view.horizontalHeader()  # type: ignore[attr-defined]
+    room = view.viewport().width()
+    out = []
+    for section in range(header.count()):
+        if header.isSectionHidden(section):
+            continue
+        end = header.sectionPosition(section) + header.sectionSize(section)
+        if end > room:
+            title = view.model().headerData(section, Qt.Orientation.Horizontal)
+            out.append(f"{title!r} ends at {end} of {room} px")
+    return out
+
+
+@pytest.mark.parametrize("size", [SMALL, QSize(1280, 800)], ids=["1024", "1280"])
+async def test_every_queue_column_is_in_sight(
+    language: str, window: Any, tmp_path: Path, size: QSize
+) -> None:
+    """The queue's columns fit the table without scrolling sideways, Documents and Cost
+    among them; the file name takes what is left, at least a readable width."""
+    from docbatch_gui._qt.queue.jobs_model import COL_COST, COL_DOCUMENTS, COL_FILE
+
+    await fill(window, tmp_path)
+    window.resize(size)
+    window.tabs.setCurrentWidget(window.queue_tab)
+    await drain()
+    QApplication.processEvents()
+    table = window.queue_tab.table
+    header = table.horizontalHeader()
+    assert not header.isSectionHidden(COL_DOCUMENTS) and not header.isSectionHidden(COL_COST)
+    assert not off_screen_columns(table), off_screen_columns(table)
+    assert header.sectionSize(COL_FILE) >= 120
+    assert not table.horizontalScrollBar().isVisible()
+
+
+async def test_the_queue_header_menu_shows_a_hidden_column(language: str, window: Any) -> None:
+    """The Error column starts hidden; the header's menu has a checkable entry for it
+    (and for each other column but the file name and the state)."""
+    from docbatch_gui._qt.queue.jobs_model import COL_ERROR
+
+    tab = window.queue_tab
+    header = tab.table.horizontalHeader()
+    assert header.isSectionHidden(COL_ERROR)
+    actions = {a.text(): a for a in tab.column_actions()}
+    title = tab.model.headerData(COL_ERROR, Qt.Orientation.Horizontal)
+    assert not actions[title].isChecked()
+    actions[title].setChecked(True)
+    assert not header.isSectionHidden(COL_ERROR)
+    from docbatch_gui._qt.queue.jobs_model import COL_FILE, COL_STATE
+
+    for fixed in (COL_FILE, COL_STATE):
+        assert tab.model.headerData(fixed, Qt.Orientation.Horizontal) not in actions
+
+
+async def test_review_keeps_confirm_in_sight_with_a_tall_form(
+    language: str, window: Any, tmp_path: Path
+) -> None:
+    """At 1024×640 a document with long review reasons and the counterparty panel
+    shown: the form scrolls inside its own area, *Confirm* stays inside the window and
+    the tab itself does not scroll (the wheel would move the page image away)."""
+    from PySide6.QtCore import QPoint, QRect
+
+    await fill(window, tmp_path)
+    window.resize(SMALL)
+    tab = window.review_tab
+    window.tabs.setCurrentWidget(tab)
+    job = max(window.ctx.app.jobs(), key=lambda j: j.documents)
+    await tab.open_job(job.id, 0)
+    await until(lambda: tab.current is not None, what="the document shown")
+    tab.reasons.setText("\n".join(f"reason {n}: a long line of words to wrap" for n in range(8)))
+    tab.reasons.show()
+    tab.counterparty_panel.show()
+    tab.counterparty_panel.setMinimumHeight(200)
+    await drain()
+    QApplication.processEvents()
+    area = window.tabs.currentWidget()
+    assert not area.verticalScrollBar().isVisible(), "the Review tab scrolls as a whole"
+    button = tab.confirm_button
+    corner = button.mapTo(window, QPoint(0, 0))
+    assert QRect(QPoint(0, 0), window.size()).contains(QRect(corner, button.size()))
+    assert button.isVisible()
+
+
+async def test_the_state_filter_shows_a_whole_state_name(language: str, window: Any) -> None:
+    """The chosen state reads whole in the filter ("Требует проверки", not "Требует
+    пров…") at 1024×640."""
+    from docbatch_gui._qt.queue.jobs_model import state_label
+    from docbatch_gui.domain.states import JobState
+
+    window.resize(SMALL)
+    box = window.queue_tab.state_filter
+    box.setCurrentIndex(box.findText(state_label(JobState.NEEDS_REVIEW)))
+    await drain()
+    QApplication.processEvents()
+    from PySide6.QtWidgets import QStyle, QStyleOptionComboBox
+
+    widest = max(box.fontMetrics().horizontalAdvance(state_label(s)) for s in JobState)
+    option = QStyleOptionComboBox()
+    box.initStyleOption(option)
+    field = box.style().subControlRect(
+        QStyle.ComplexControl.CC_ComboBox, option, QStyle.SubControl.SC_ComboBoxEditField, box
+    )
+    assert field.width() >= widest, f"{field.width()} px for {widest} px of text"

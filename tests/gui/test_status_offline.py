@@ -9,6 +9,7 @@ import pytest
 from PySide6.QtCore import QSettings
 
 from docbatch_gui.settings.loading import load_settings
+from tests.gui.conftest import until
 
 pytestmark = pytest.mark.asyncio(loop_factories=["qasync"])
 OFFLINE = "Offline: no Claude key — documents are read by the offline extractor"
@@ -44,3 +45,22 @@ async def test_with_a_key_the_offline_line_is_gone(tmp_path: Path, qsettings: QS
         await window.shutdown()
         window.ctx.host.close()
         window.deleteLater()
+
+
+async def test_settings_say_the_mode_in_effect_when_no_key_is_set(window: Any) -> None:
+    """*Processing mode: sync* without a key: the files are read offline, and the
+    Settings tab says so under the setting, not only the status bar."""
+    from PySide6.QtWidgets import QComboBox
+
+    from docbatch_gui._qt.tasks import drain
+
+    await until(lambda: window.offline_label.isVisible(), what="the offline line")
+    mode = window.settings_tab.editors["processing_mode"]
+    assert isinstance(mode.editor, QComboBox)
+    mode.editor.setCurrentIndex(mode.editor.findData("sync"))
+    await drain()
+    assert mode.note.isVisibleTo(window.settings_tab)
+    assert "In effect now: offline" in mode.note.text()
+    mode.editor.setCurrentIndex(mode.editor.findData("offline"))
+    await drain()
+    assert not mode.note.isVisibleTo(window.settings_tab)

@@ -69,9 +69,11 @@ async def test_failed_is_offered_once_in_the_state_filter(window: Any) -> None:
     assert texts.count("Failed") == 1 and "Failed or timed out" in texts
 
 
-async def test_add_selects_the_new_rows_and_names_what_was_skipped(
+async def test_add_keeps_the_operators_selection_and_names_what_was_skipped(
     window: Any, tmp_path: Path
 ) -> None:
+    """New rows are shown, not selected: a whole batch selected by itself armed
+    *Cancel* for all of it."""
     tab = window.queue_tab
     told = notes(window)
     folder = tmp_path / "in"
@@ -81,11 +83,14 @@ async def test_add_selects_the_new_rows_and_names_what_was_skipped(
     (folder / "notes.docx").write_bytes(b"PK\3\4 not a scan")
     (folder / "budget.xls").write_bytes(b"\xd0\xcf\x11\xe0")
     await tab.add_paths([tmp_path / "first_missing.pdf"])
+    assert tab.selected_jobs() == []
+    tab.table.selectRow(0)
     tab.search.setText("first")  # a filter that would hide the new rows
     await tab.add_paths([folder])
     assert tab.search.text() == ""  # cleared, so the new rows show
     selected = {job.file_name for job in tab.selected_jobs()}
-    assert selected == {"scan0.pdf", "scan1.pdf", "scan2.pdf"}
+    assert selected == {"first_missing.pdf"}  # what the operator chose, nothing more
+    assert {"scan0.pdf", "scan1.pdf", "scan2.pdf"} <= {j.file_name for j in tab.model.jobs()}
     assert "budget.xls" in told[-1] and "notes.docx" in told[-1]
     assert "not supported" in told[-1]
 
@@ -99,6 +104,7 @@ async def test_open_source_file_without_a_viewer_says_so(
     told = notes(window)
     pdf = text_pdf(tmp_path / "a.pdf")
     await tab.add_paths([pdf])
+    tab.table.selectRow(0)  # new rows are not selected by themselves
     monkeypatch.setattr(files.QDesktopServices, "openUrl", lambda _url: False)
     tab._open_source()
     assert told[-1].startswith("No program on this computer opens a.pdf")

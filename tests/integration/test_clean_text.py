@@ -13,7 +13,7 @@ from docbatch_gui.config.profile import load_profile
 from docbatch_gui.domain import Document, NewJob
 from docbatch_gui.domain.text import clean_value, printable
 from docbatch_gui.engine.context import EngineContext
-from docbatch_gui.engine.documents import store_documents
+from docbatch_gui.engine.documents import checked_documents, kept_documents
 from docbatch_gui.registry.service import RegistryService
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.storage.blobs import LocalBlobStore
@@ -39,9 +39,8 @@ def test_stored_values_are_clean_and_an_export_never_fails_on_a_character(
     job = store.create_job(NewJob("a.pdf", "/a.pdf", "a" * 64, 1))
     store.update_job(job.id, pages=2)
     ctx = EngineContext(store, LocalBlobStore(tmp_path / "blobs"), Settings(), load_profile())
-    (saved,) = store_documents(
-        ctx, job.id, [Document(job.id, 0, "invoice", 1, 1, fields={"counterparty": NASTY})]
-    )
+    read = [Document(job.id, 0, "invoice", 1, 1, fields={"counterparty": NASTY})]
+    (saved,) = kept_documents(store, job.id, checked_documents(ctx, job.id, read))
     assert saved.fields["counterparty"] == "ООО «Ромашка»[2J"
     # a record written before values were cleaned still exports
     store.replace_documents(

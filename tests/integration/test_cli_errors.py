@@ -369,3 +369,55 @@ def test_the_exit_codes_are_documented_and_every_error_has_one() -> None:
     assert len(errors) > 15
     for error in errors:
         assert isinstance(error.exit_code, ExitCode), error
+
+
+def every_error_class() -> list[type[DocBatchError]]:
+    """Every DocBatchError subclass of the package (its Qt-free modules imported, so
+    a class defined anywhere is seen; a module needing a missing extra is skipped)."""
+    import importlib
+    import pkgutil
+
+    import docbatch_gui
+
+    for module in pkgutil.walk_packages(docbatch_gui.__path__, "docbatch_gui."):
+        platform_only = module.name.startswith("docbatch_gui.system._")
+        if "._qt" in module.name or module.name.endswith("__main__") or platform_only:
+            continue
+        try:
+            importlib.import_module(module.name)
+        except ImportError:
+            continue
+
+    def subclasses(cls: type[DocBatchError]) -> Iterator[type[DocBatchError]]:
+        for sub in cls.__subclasses__():
+            yield sub
+            yield from subclasses(sub)
+
+    return [DocBatchError, *subclasses(DocBatchError)]
+
+
+@pytest.mark.slow  # imports every module of the package
+def test_the_error_table_names_every_error_class_with_its_code() -> None:
+    text = (REPO / "docs" / "cli.md").read_text(encoding="utf-8")
+    table = text[text.index("| error | exit code |") :].split("\n\n", 1)[0]
+    code_of: dict[str, int] = {}
+    for row in re.finditer(r"^\| (.+) \| (\d+) \|$", table, re.M):
+        for name in re.findall(r"^`(\w+)`|, `(\w+)`", row[1]):
+            code_of["".join(name)] = int(row[2])
+    missing = {
+        error.__name__: int(error.exit_code)
+        for error in every_error_class()
+        if code_of.get(error.__name__) != int(error.exit_code)
+    }
+    assert not missing, f"docs/cli.md 'Where the codes come from' lacks or misstates {missing}"
+
+
+def test_the_cli_returns_exit_codes_by_name_only() -> None:
+    """A bare number would be a code the table cannot list."""
+    bare = [
+        f"{path.name}:{n}"
+        for path in sorted((REPO / "docbatch_gui" / "cli").glob("*.py"))
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"\b(return|exit\(|SystemExit\()\s*\d+\b", line)
+    ]
+    assert not bare, bare

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -18,15 +17,14 @@ from docbatch_gui.domain.states import RECOVERABLE_STATES, SUCCESS_STATES, JobSt
 from docbatch_gui.engine.extractors import Offline
 from docbatch_gui.settings.loading import load_settings
 from docbatch_gui.settings.model import Settings
+from tests import helpers
 from tests.builders import text_pdf
 
 
 def wait_for(predicate: Callable[[], bool], what: str, timeout: float = 120) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out waiting for {what}")
-        time.sleep(0.05)
+    """``tests.helpers.wait_for`` with the wait's description first: a hang guard,
+    never failing sooner than ``LEAST_WAIT_S``."""
+    helpers.wait_for(predicate, timeout, what)
 
 
 @pytest.fixture
@@ -102,7 +100,7 @@ def test_restart_opens_the_new_settings_and_keeps_the_queue(
     wait_for(lambda: all(state_of(host, i) in SUCCESS_STATES for i in ids), "both jobs done")
 
 
-# slow: two jobs and a watched 1.5 s of the halted engine doing nothing
+# slow: two jobs and two flag polls (4 s) of the halted engine doing nothing
 @pytest.mark.slow
 def test_resume_after_a_critical_error_processes_the_next_job(
     host: EngineHost, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -120,12 +118,20 @@ def test_resume_after_a_critical_error_processes_the_next_job(
     first, second = add(
         host, text_pdf(tmp_path / "a.pdf"), text_pdf(tmp_path / "b.pdf", text="Other {n}")
     )
+    announced: list[Any] = []
+    host.add_job_listener(announced.append)
     host.start()
     wait_for(lambda: host.state is EngineState.HALTED, "the halt")
     assert host.halted is not None and "credit balance" in host.halted.text
     assert state_of(host, first) is JobState.FAILED
-    time.sleep(1.5)  # the engine looks for work every 0.5 s: it must not, halted
+    # Halted, the engine takes nothing however long it waits: two passes of the flag
+    # watcher on the engine's loop (FLAG_POLL_S apart) since the halt, so the loop had
+    # a whole FLAG_POLL_S to take the job, and the halted host announced it queued.
+    polls = host.flag_polls
+    wait_for(lambda: host.flag_polls >= polls + 2, what="two flag polls while halted")
+    assert host.state is EngineState.HALTED
     assert state_of(host, second) is JobState.QUEUED
+    assert [j.state for j in announced if j.id == second] == [JobState.QUEUED]
     host.resume()  # the operator fixed the billing and pressed Resume
     wait_for(lambda: state_of(host, second) in SUCCESS_STATES, "the next job done")
     assert host.state is EngineState.RUNNING and host.halted is None

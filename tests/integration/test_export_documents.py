@@ -34,7 +34,8 @@ def exports(tmp_path: Path) -> DocumentExports:
     store.replace_documents(first.id, [
         Document(first.id, 0, "invoice", 1, 2, fields=dict(FIELDS),
                  confidence=dict.fromkeys(FIELDS, 0.9) | {"vat_amount": 0.8},
-                 confirmed_by="anna", confirmed_at="2024-05-21T09:30:00+00:00"),
+                 confirmed_by="anna", confirmed_at="2024-05-21T09:30:00+00:00",
+                 review_codes=[ReviewCode("field_missing", "buyer_tax_id")]),
     ])  # fmt: skip
     store.replace_documents(second.id, [
         Document(second.id, 0, "act", 1, 1, fields={"number": "=HYPERLINK(1)", "amount": "5"},
@@ -60,6 +61,7 @@ def test_xlsx_has_real_dates_and_numbers_a_frozen_filterable_header_in_the_langu
     assert first["Сумма"] == 118000 and isinstance(first["Сумма"], int | float)
     assert first["Страницы"] == "1-2" and first["Тип"] == "Счёт"
     assert first["Проверка"] == "подтверждено" and first["Кто подтвердил"] == "anna"
+    assert first["Причины проверки"] is None  # confirmed: its old reasons are settled
     assert isinstance(first["Когда подтверждено"], datetime)
     second = dict(zip(header, rows[2], strict=True))
     assert second["Номер"] == "'=HYPERLINK(1)"  # never a formula
@@ -78,6 +80,8 @@ def test_csv_is_utf8_with_bom_and_semicolons_with_decimal_commas_for_russian_exc
     assert raw.startswith(b"\xef\xbb\xbf")
     rows = list(csv.DictReader(raw.decode("utf-8-sig").splitlines(), delimiter=";"))
     assert rows[0]["Сумма"] == "118000,00" and rows[0]["Дата"] == "20.05.2024"
+    assert rows[0]["Причины проверки"] == ""  # a confirmed document has none open
+    assert rows[1]["Причины проверки"] == "Дата: не найдено"
     seller = next(f.labels["ru"] for f in load_profile().fields if f.key == "seller")
     assert rows[0][seller] == "ООО «Ромашка»" and rows[1]["Номер"] == "'=HYPERLINK(1)"
     english = tmp_path / "en.csv"

@@ -13,6 +13,7 @@ import openpyxl
 import pytest
 
 from docbatch_gui.app.exports import DocumentExports
+from docbatch_gui.cli import main
 from docbatch_gui.config.profile import load_profile
 from docbatch_gui.domain import Document, NewJob
 from docbatch_gui.domain.lines import Line
@@ -20,7 +21,6 @@ from docbatch_gui.outbound.documents import ExportOptions
 from docbatch_gui.outbound.webhook import Outbox
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.storage.sqlite import SQLiteStore
-from tests.helpers import cli
 
 FIELDS = {"number": "УПД-789", "date": "2024-05-20", "amount": "30.00", "currency": "RUB",
           "vat_amount": "5.00", "seller": "ООО «Ромашка»", "buyer": "АО Лютик",
@@ -86,24 +86,34 @@ def test_the_1c_layout_writes_the_goods_table_under_1c_headers(
     assert all(g["Номер входящего документа"] == "УПД-789" for g in goods)
 
 
-@pytest.mark.slow  # three CLI processes
-def test_cli_csv_lines_and_json_carry_the_lines(store: SQLiteStore, tmp_path: Path) -> None:
+def run_cli(capsys: pytest.CaptureFixture[str], data: Path, *args: str) -> str:
+    """The CLI's own entry, in this process: its options, its files and its JSON, the
+    contract this module checks (three CLI processes took over 1 s of CPU each, over a
+    minute and a half of wall time on a loaded machine, for nothing the process adds)."""
+    code = main(["--data-dir", str(data), *args])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    return captured.out
+
+
+def test_cli_csv_lines_and_json_carry_the_lines(
+    store: SQLiteStore, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     data = tmp_path / "data"
     out = tmp_path / "lines.csv"
-    result = cli(data, "export", str(out), "--lines", "--language", "ru")
-    assert result.returncode == 0, result.stderr
+    run_cli(capsys, data, "export", str(out), "--lines", "--language", "ru")
     with out.open(encoding="utf-8-sig", newline="") as stream:
         rows = list(csv.reader(stream, delimiter=";"))
     assert len(rows) == 4 and "Количество" in rows[0]
     assert rows[2][rows[0].index("Количество")] == "1,5"  # a Russian decimal comma
-    documents = json.loads(cli(data, "documents", "--json").stdout)
+    documents = json.loads(run_cli(capsys, data, "documents", "--json"))
     (lines,) = [d["lines"] for d in documents]
     assert [line["qty"] for line in lines] == ["2", "1.5", "1"]
     assert set(lines[0]) >= {"no", "name", "unit", "qty", "price", "net", "vat_rate", "vat",
                              "gross", "page"}  # fmt: skip
     assert lines[0]["box"] == [0.05, 0.3, 0.95, 0.32]
     exported = tmp_path / "docs.json"
-    assert cli(data, "export", str(exported)).returncode == 0
+    run_cli(capsys, data, "export", str(exported))
     assert json.loads(exported.read_text(encoding="utf-8"))[0]["lines"] == lines
 
 

@@ -124,3 +124,69 @@ def test_process_wait_stopped_by_a_refused_key_exits_8(
     result = cli(tmp_path / "data", "process", "--wait", "--mode", "sync", *files, env=env)
     assert result.returncode == ExitCode.CRITICAL, result.stderr
     assert "Stopped:" in result.stderr and "bad-key" not in result.stderr
+
+
+@pytest.fixture
+def no_google_credentials(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """No application-default credentials anywhere this machine would look."""
+    empty = tmp_path / "gcloud"
+    empty.mkdir()
+    env = {"CLOUDSDK_CONFIG": str(empty), "HOME": str(tmp_path), "APPDATA": str(empty)}
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("GOOGLE_APPLICATION_CREDENTIALS", raising=False)
+    monkeypatch.delenv("GOOGLE_VISION_ENDPOINT", raising=False)
+    return {**env, "OCR_ENGINE": "google_vision"}
+
+
+def test_vision_without_credentials_holds_the_jobs_that_may_need_ocr(
+    tmp_path: Path,
+    no_google_credentials: dict[str, str],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """OCR_ENGINE=google_vision and no credentials: `jobs --json` names what is missing
+    and what lifts it; with a credentials file (or Tesseract) the hold is gone."""
+    data = tmp_path / "data"
+    app = DocBatchApp(load_settings(data_dir=data, OCR_ENGINE="google_vision"))
+    try:
+        (job,) = app.add([INVOICE], mode="offline").jobs
+        hold = app.hold_of(job)
+        assert hold is not None and hold.need == "vision_credentials"
+        assert "no Google credentials are found" in hold.words()
+        assert "Google credentials" not in hold.words("ru")
+    finally:
+        app.close()
+    capsys.readouterr()
+    monkeypatch.setenv("OCR_ENGINE", "google_vision")  # what the CLI reads it from
+    assert main(["--data-dir", str(data), "jobs", "--json"]) == ExitCode.OK
+    (row,) = json.loads(capsys.readouterr().out)
+    assert row["held_by"] == "vision_credentials"
+    assert row["held_actions"] == ["set_up_vision", "use_tesseract"]
+    credentials = tmp_path / "service-account.json"
+    credentials.write_text("{}", encoding="utf-8")
+    for lifted in (
+        load_settings(
+            data_dir=data,
+            OCR_ENGINE="google_vision",
+            GOOGLE_APPLICATION_CREDENTIALS=str(credentials),
+        ),
+        load_settings(data_dir=data, OCR_ENGINE="tesseract"),
+    ):
+        other = DocBatchApp(lifted)
+        try:
+            assert other.hold_of(other.jobs()[0]) is None
+        finally:
+            other.close()
+
+
+@pytest.mark.slow
+def test_process_wait_does_not_wait_on_a_job_vision_cannot_read(
+    tmp_path: Path, no_google_credentials: dict[str, str]
+) -> None:
+    """The command ends at once with the reason, exit 4, and leaves the job queued."""
+    result = cli(tmp_path / "data", "process", "--wait", "--mode", "offline", str(INVOICE),
+                 env=no_google_credentials, timeout=90)  # fmt: skip
+    assert result.returncode == ExitCode.WRONG_STATE, result.stderr
+    assert "1 job held, not waited for" in result.stderr
+    assert "no Google credentials are found" in result.stderr

@@ -20,7 +20,7 @@ from docbatch_gui.domain import ErrorKind, JobState
 from docbatch_gui.pipeline.child import STALL_MARKER_VARIABLE, STALL_VARIABLE
 from docbatch_gui.settings.model import Settings
 from tests import builders
-from tests.helpers import REPO, child_processes, cli_json, wait_for
+from tests.helpers import LEAST_WAIT_S, REPO, child_processes, cli_json, wait_for
 
 pytestmark = pytest.mark.slow  # processes killed mid-render and started again
 
@@ -45,9 +45,16 @@ def start_rendering_a_big_file(tmp_path: Path, data: Path) -> subprocess.Popen[s
         env={**os.environ, "DOCBATCH_TEST_TAG": str(data),
              STALL_VARIABLE: f"big.pdf:{STALLED}", STALL_MARKER_VARIABLE: str(marker)},
     )  # fmt: skip
-    wait_for(lambda: child_processes(str(data)), 60, "the render child to start")
-    wait_for(lambda: job_state(data) == "preparing", 60, "the job to be rendering")
-    wait_for(marker.exists, 60, f"the render child to stall on page {STALLED}")
+
+    # One cheap look per poll: the marker says the child runs and the job renders.
+    # (Listing the machine's processes, as this did first, costs 39 ms of CPU: 20 times
+    # a second, nearly a core per waiting test, which starved the CLIs they waited on.)
+    def stalled() -> bool:
+        assert process.poll() is None, process.communicate()
+        return marker.exists()
+
+    wait_for(stalled, what=f"the render child to stall on page {STALLED}")
+    assert child_processes(str(data)) and job_state(data) == "preparing"
     return process
 
 
@@ -110,7 +117,7 @@ def test_second_process_watches_while_the_lock_holder_works(
         assert not waiting.done()
         assert app.store.get_job(job.id).state is JobState.QUEUED
         holder.release()  # the holder exits; the waiter takes over
-        (finished,) = await asyncio.wait_for(waiting, 60)
+        (finished,) = await asyncio.wait_for(waiting, LEAST_WAIT_S)  # a hang guard
         return finished.state
 
     assert asyncio.run(scenario()) in (JobState.DONE, JobState.NEEDS_REVIEW)
@@ -160,7 +167,7 @@ def test_sigterm_stops_at_once_and_requeues_running_jobs(tmp_path: Path) -> None
     data = tmp_path / "data"
     process = start_rendering_a_big_file(tmp_path, data)
     process.send_signal(signal.SIGTERM)
-    _, stderr = process.communicate(timeout=120)
+    _, stderr = process.communicate(timeout=240)  # a hang guard: the state says "at once"
     assert process.returncode == 1, stderr
     assert "Interrupted: 1 job left in the queue" in stderr, stderr
     (job,) = cli_json(data, "jobs")

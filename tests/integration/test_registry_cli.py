@@ -103,7 +103,8 @@ def test_import_search_results_export(setup, tmp_path: Path) -> None:
     row2 = dict(zip(header, [c.value for c in sheet[2]], strict=True))
     assert row2["Контрагент"] == "'=cmd|' /C calc'!A0"  # escaped, not a formula
     assert sheet.cell(2, 4).data_type != "f"
-    assert row2["Документ id"] == ids["СЧ-1001"] and row2["Документ: файл"] == "scan.pdf"
+    assert row2["Документ: идентификатор"] == ids["СЧ-1001"]
+    assert row2["Документ: файл"] == "scan.pdf"
     assert (row2["Документ: тип"], row2["Документ: номер"]) == ("Счёт", "СЧ-1001")  # labelled
     # typed, so that an auditor can sort and sum: a date, a number, a percentage
     assert (row2["Документ: дата"], row2["Документ: сумма"]) == (datetime(2024, 3, 1), 1234.56)

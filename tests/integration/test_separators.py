@@ -122,3 +122,29 @@ def test_through_the_fake_the_sheets_are_never_sent(
         assert pages == [1, 3, 4, 6]  # each group between two sheets, the sheets never
     finally:
         app.close()
+
+
+@pytest.mark.slow  # a whole batch-mode job with the render child and the fake
+def test_in_batch_mode_the_sheets_are_never_sent(
+    claude_settings: Settings, fake_anthropic: FakeAnthropic, tmp_path: Path
+) -> None:
+    """The Message Batches path splits the stack the same way: three documents, and
+    no request of any batch carries a separator page."""
+    app, job_id = _run(
+        claude_settings.model_copy(update={"poll_interval": 0.05}),
+        scanned_stack(tmp_path / "stack.pdf"),
+        "batch",
+    )
+    try:
+        _three_documents(app, job_id)
+        posts = [
+            r.json for r in fake_anthropic.requests
+            if r.method == "POST" and r.path == "/v1/messages/batches" and r.json
+        ]  # fmt: skip
+        assert posts, "nothing went through the Batches API"
+        sent = [parse_request(entry["params"]) for post in posts for entry in post["requests"]]
+        pages = sorted(source for request in sent for _k, source, _text in request.pages)
+        assert pages == [1, 3, 4, 6]
+        assert not [r for r in fake_anthropic.requests if r.path == "/v1/messages"]
+    finally:
+        app.close()

@@ -21,7 +21,7 @@ from docbatch_gui.app.watching import WatchService
 from docbatch_gui.domain.messages import Message
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.settings.loading import load_settings
-from docbatch_gui.sources.watch import FolderWatcher, Ledger, is_temporary
+from docbatch_gui.sources.watch import LISTED_MARKER, FolderWatcher, Ledger, is_temporary
 from tests.helpers import REPO, cli_json, wait_for
 
 SAMPLES = REPO / "docbatch_gui" / "resources" / "samples"
@@ -171,8 +171,12 @@ def test_watch_processes_moves_originals_and_a_restart_takes_nothing_twice(
         wait_for(lambda: len(cli_json(data, "jobs", env=keep)) == 3, 120, "a.pdf queued")
     finally:
         _stop(first)
-    second = _watch(data, kept, env=keep)
-    time.sleep(3)  # several settle times and listings
+    listed = tmp_path / "listed"
+    second = _watch(data, kept, env={**keep, LISTED_MARKER: str(listed)})
+    # a listing comes at least min(poll, settle) = 0.2 s after the last, and a complete
+    # file is taken in the listing that finds it settled for 0.6 s: ten listings
+    wait_for(lambda: listed.exists() and len(listed.read_text().split()) >= 10,
+             what="ten listings of the restarted watcher")  # fmt: skip
     err = _stop(second)
     assert "queued as job" not in err
     assert len(cli_json(data, "jobs", env=keep)) == 3

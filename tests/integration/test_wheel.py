@@ -24,7 +24,7 @@ import pytest
 
 from tests.conftest import REPO, RESOURCES
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
+pytestmark = pytest.mark.slow  # under the suite's hang guard (pytest-timeout, 900 s)
 
 SAMPLE = "en_invoice_INV-2024-0042.pdf"
 #: what building a wheel needs from the checkout (a copy keeps build/ and egg-info out of it)
@@ -33,7 +33,9 @@ SOURCES = ("pyproject.toml", "setup.py", "README.md", "docbatch_gui")
 CATALOGUES = ("docbatch_gui/resources/locale/ru/LC_MESSAGES/docbatch.mo",)
 
 
-def run(command: list[str], *, env: dict[str, str], cwd: Path, timeout: float = 180) -> str:
+def run(command: list[str], *, env: dict[str, str], cwd: Path, timeout: float = 600) -> str:
+    """``command``'s output; ``timeout`` only guards against a hang (a loaded machine
+    takes twenty times the CPU time of a quiet one)."""
     result = subprocess.run(
         command, env=env, cwd=cwd, capture_output=True, text=True, timeout=timeout
     )

@@ -55,7 +55,10 @@ def test_leader_killed_mid_batch_follower_takes_over_without_double_submission(
         "ANTHROPIC_BASE_URL": fake_anthropic.url,
         "POLL_INTERVAL": "0.1",
         "REDIS_URL": redis_url,
-        "LEADER_TTL": "2",
+        # renewed every third of it: a loaded machine may delay a renewal by a second
+        # or two (the leader then stops leading and never reaches polling); a kill is
+        # taken over once it runs out
+        "LEADER_TTL": "6",
     }
     queued = cli(data, "process", *(str(SAMPLES / f) for f in FILES), "--mode", "batch", env=env)
     assert queued.returncode == 0, queued.stderr
@@ -71,7 +74,7 @@ def test_leader_killed_mid_batch_follower_takes_over_without_double_submission(
     wait_for(leader_holds_the_lock, 30, "the leader to take the lock")
     follower = worker(data, env)
     try:
-        leader.communicate(timeout=120)
+        leader.communicate(timeout=600)  # a hang guard: its crash point ends it
         assert leader.returncode == -signal.SIGKILL, "the leader never reached polling"
         assert follower.poll() is None
         wait_for(
@@ -83,7 +86,7 @@ def test_leader_killed_mid_batch_follower_takes_over_without_double_submission(
         assert f":{follower.pid}:" in (client.get(key) or "")
     finally:
         follower.send_signal(signal.SIGTERM)
-        follower.communicate(timeout=60)
+        follower.communicate(timeout=240)  # a hang guard: SIGTERM ends it
     states = {j["file"]: j["state"] for j in jobs(data, env)}
     # the scan's table lines are not in the fake's answer to OCR text (lines_missing)
     assert states.pop("scan_two_pages.tiff") == "needs_review", states

@@ -72,3 +72,15 @@ def test_iter_files_walks_folders_in_order_and_skips_hidden(tmp_path: Path) -> N
         ("a.pdf", False, None),
         ("b/2.pdf", False, None),
     ]
+
+
+def test_a_kind_that_is_no_format_name_is_said_in_the_operators_language(tmp_path: Path) -> None:
+    """A Word file renamed .pdf: the Russian sentence names its kind in Russian too."""
+    docx_named_pdf = tmp_path / "letter.pdf"
+    docx_named_pdf.write_bytes(b"PK\x03\x04" + b"0" * 100)
+    with pytest.raises(UnsupportedInput) as raised:
+        check_file(docx_named_pdf, max_bytes=2**20)
+    assert "zip (an Office document or archive)" in raised.value.message.english
+    russian = raised.value.message.words("ru")
+    assert "по содержимому" in russian
+    assert "Office document" not in russian and "archive" not in russian

@@ -61,7 +61,8 @@ def test_deadline_kills_child_and_grandchild_and_confirms() -> None:
     assert grandchild > 0 and not alive(grandchild)
     assert not group_alive(pgid)
     assert pgid not in live_groups()
-    assert time.monotonic() - started < 30  # it did not wait for the 600 s sleep
+    # it did not wait for the 600 s sleep (a bound no loaded machine reaches: about 2 s)
+    assert time.monotonic() - started < 300
 
 
 def test_healthy_child_is_reused_and_runs_in_its_own_group() -> None:

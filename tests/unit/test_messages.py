@@ -69,11 +69,11 @@ def test_an_error_raised_with_a_code_words_itself_and_fills_the_job_fields() -> 
     assert exc.message == Message("file_empty", {"file": "a.pdf"})
     assert str(exc).startswith("a.pdf: the file is empty") and exc.text == str(exc)
     assert exc.words("ru").startswith("a.pdf: файл пуст")
-    fields = exc.job_error()
-    assert fields["error_code"] == "file_empty" and fields["error_params"] == {"file": "a.pdf"}
+    _, code, params = exc.message.columns()  # what a job records of the failure
+    assert code == "file_empty" and params == {"file": "a.pdf"}
     plain = UnsupportedInput("no code")
     assert plain.message == Message.plain("no code")
-    assert plain.words("ru") == "no code" and plain.job_error()["error_code"] is None
+    assert plain.words("ru") == "no code" and plain.message.columns()[1] is None
     again = pickle.loads(pickle.dumps(exc))  # a child process, a Celery result
     assert again.message == exc.message and again.words("ru") == exc.words("ru")
     # Celery's JSON result backend rebuilds an exception as ``cls(*args)``

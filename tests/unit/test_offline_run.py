@@ -51,7 +51,8 @@ def test_a_stalled_extractor_is_killed_at_the_deadline(profile: Profile) -> None
     started = time.monotonic()
     with pytest.raises(PrepareTimeout) as caught:
         asyncio.run(main())
-    assert time.monotonic() - started < 15
+    # not the 600 s the child sleeps (a bound no loaded machine reaches: about 2 s)
+    assert time.monotonic() - started < 300
     assert caught.value.termination_confirmed is True
     assert "JOB_TIMEOUT" in caught.value.text
 

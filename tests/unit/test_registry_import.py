@@ -390,8 +390,9 @@ class PeakRss:
 
 @pytest.mark.slow
 # openpyxl's read-only stream (the bounded-memory path) takes 1-2 minutes of CPU here;
-# on a loaded 2-core CI machine the wall time can pass the suite's 300 s default
-@pytest.mark.timeout(900)
+# at a load average of 22 on two cores that is 20 to 40 minutes of wall time, past the
+# suite's 900 s: the limit only guards against a hang (what is tested is the memory)
+@pytest.mark.timeout(3600)
 def test_million_rows_stream_in_bounded_memory(tmp_path: Path) -> None:
     n = 1_000_000
     path = tmp_path / "big.xlsx"

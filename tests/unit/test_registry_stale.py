@@ -112,3 +112,36 @@ def test_a_canceled_job_keeps_no_documents_and_leaves_the_export(
     assert app.documents(job_id) == []
     assert [r.document_id for r in registry.results(reg)] == [None]
     assert "c.pdf" not in _exported_numbers(app, reg, tmp_path / "out.xlsx")
+
+
+def test_a_tie_names_the_rival_document_by_file_and_page_not_by_id(
+    app: DocBatchApp, tmp_path: Path
+) -> None:
+    """Two files carry the same number: the warning (and the export) says which file
+    and page the rival is on, in the operator's language; no internal id."""
+    _done_job(app, "first.pdf", ["N-1"])
+    _, (rival,) = _done_job(app, "second.pdf", ["N-1"])
+    registry = app.registry
+    reg = registry.import_registry(_book(tmp_path / "r.xlsx", ["N-1"]),
+                                   {"mapping": {"number": "A"}}).registry_id  # fmt: skip
+    registry.search(reg)
+    (result,) = registry.results(reg)
+    (tie,) = [w for w in result.warnings if w.code == "match_tie"]
+    assert tie.english.startswith("tie: document second.pdf, page 1 scores")
+    assert f"document {rival} " not in tie.english
+    assert "second.pdf, страница 1" in tie.words("ru")
+    exported = _exported_numbers(app, reg, tmp_path / "out.xlsx")
+    assert any("second.pdf, страница 1" in cell for cell in exported)  # in Russian by default
+
+
+def test_the_rule_docbatch_makes_is_named_in_the_operators_language() -> None:
+    from docbatch_gui.i18n import set_language
+    from docbatch_gui.registry.words import rule_words
+
+    try:
+        set_language("ru")
+        assert rule_words("default") == "основное"
+        assert rule_words("по номеру") == "по номеру"  # the operator's own name
+    finally:
+        set_language("en")
+    assert rule_words("default") == "default"

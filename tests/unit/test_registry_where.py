@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import openpyxl
@@ -9,8 +10,13 @@ import openpyxl
 from docbatch_gui.config.profile import load_profile
 from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.registry import RegistryRowRecord, SearchResult
-from docbatch_gui.registry.exporter import MATCH_COLUMNS, ExportLabels, write_export
-from docbatch_gui.registry.where import matched_locations, value_location, where_text
+from docbatch_gui.registry.exporter import ExportLabels, export_words, write_export
+from docbatch_gui.registry.where import (
+    matched_locations,
+    value_location,
+    where_text,
+    where_words,
+)
 
 LOCATIONS = {
     "number": {"page": 1, "box": [0.1661, 0.1695, 0.2743, 0.185]},
@@ -58,9 +64,9 @@ def test_the_export_has_a_column_of_where_the_values_stand(tmp_path: Path) -> No
     sheet = openpyxl.load_workbook(out)["Реестр"]
     header = [c.value for c in sheet[1]]
     column = header.index("Документ: где на странице")
-    assert header[1:] == MATCH_COLUMNS
+    assert header[1:] == list(export_words("ru").match_columns)
     assert sheet[2][column].value == (
-        "number: стр. 1 [0.166, 0.170, 0.274, 0.185]; amount: стр. 2 [0.852, 0.365, 0.923, 0.381]"
+        "number: стр. 1, вверху слева; amount: стр. 2, посередине справа"
     )
     assert sheet[3][column].value is None
 
@@ -72,8 +78,8 @@ def test_a_russian_export_names_fields_and_types_in_russian(tmp_path: Path) -> N
     results = {4: SearchResult(4, 7, 0.9, EXPLANATION)}
     profile = load_profile(None)
     for language, where, kind in (
-        ("ru", "Номер: стр. 1 [0.166, 0.170, 0.274, 0.185]; Сумма: стр. 2", "Счёт"),
-        ("en", "Number: p. 1 [0.166, 0.170, 0.274, 0.185]; Amount: p. 2", "Invoice"),
+        ("ru", "Номер: стр. 1, вверху слева; Сумма: стр. 2, посередине справа", "Счёт"),
+        ("en", "Number: p. 1, top left; Amount: p. 2, middle right", "Invoice"),
     ):
         labels = ExportLabels.of(profile, language)
         out = tmp_path / f"export_{language}.xlsx"
@@ -85,3 +91,26 @@ def test_a_russian_export_names_fields_and_types_in_russian(tmp_path: Path) -> N
         assert str(cells[-1]).startswith(where)
         assert cells[5] == kind  # the document's type
         assert [c.value for c in book.worksheets[1][2]][3] == kind  # the unmatched sheet
+
+
+def test_the_places_in_words() -> None:
+    assert where_words(LOCATIONS["number"]) == "p. 1, top left"
+    assert where_words({"page": 3, "box": [0.4, 0.9, 0.6, 0.95]}, "ru") == "стр. 3, внизу по центру"
+    assert where_words({"page": 1, "box": [0.4, 0.4, 0.6, 0.6]}) == "p. 1, middle"
+
+
+def test_every_export_header_is_in_the_exports_language(tmp_path: Path) -> None:
+    """The registry's own columns aside, an English export has no Russian header and a
+    Russian one no English word ("Row", "Document id" were left in before)."""
+    rows = [RegistryRowRecord(4, {"Номер": "INV-1"}, {"number": "INV-1"}, {"number": "1"})]
+    results = {4: SearchResult(4, 7, 0.9, EXPLANATION)}
+    for language, alphabet in (("en", re.compile(r"[А-Яа-яЁё]")), ("ru", re.compile("[A-Za-z]"))):
+        out = tmp_path / f"export_{language}.xlsx"
+        write_export(out, ["Номер"], rows, results, {7: DOCUMENT}, {1: "inv.pdf"}, [DOCUMENT],
+                     language=language)  # fmt: skip
+        book = openpyxl.load_workbook(out)
+        names = [c.value for c in book.worksheets[0][1]][1:]
+        names += [c.value for c in book.worksheets[1][1]]
+        names += [sheet.title for sheet in book.worksheets]
+        assert len(names) == 13 + 7 + 2
+        assert not [n for n in names if alphabet.search(str(n))], language

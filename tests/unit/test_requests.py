@@ -16,9 +16,11 @@ from docbatch_gui.config.profile import Profile, load_profile
 from docbatch_gui.llm.prompt import TOOL_NAME
 from docbatch_gui.llm.requests import (
     MAX_IMAGE_BASE64,
+    MAX_IMAGES,
+    ExtractionRequest,
     OutputMode,
     PagePayload,
-    build_requests,
+    build_request,
     custom_id,
     fit_image,
     parse_custom_id,
@@ -28,6 +30,36 @@ from docbatch_gui.llm.requests import (
 @pytest.fixture(scope="module")
 def profile() -> Profile:
     return load_profile()
+
+
+def build_requests(
+    job_id: int,
+    file_name: str,
+    pages: list[PagePayload],
+    profile: Profile,
+    *,
+    model: str,
+    group_size: int,
+    max_tokens: int,
+    output_mode: OutputMode = OutputMode.JSON_SCHEMA,
+) -> list[ExtractionRequest]:
+    """A job's requests, group by group, as the extract step builds them one by one."""
+    size = max(1, min(group_size, MAX_IMAGES))
+    return [
+        build_request(
+            job_id,
+            file_name,
+            number,
+            pages[start : start + size],
+            profile,
+            total_pages=pages[-1].page_no,
+            model=model,
+            group_size=size,
+            max_tokens=max_tokens,
+            output_mode=output_mode,
+        )
+        for number, start in enumerate(range(0, len(pages), size), start=1)
+    ]
 
 
 def jpeg(size: tuple[int, int], noise: bool = False) -> bytes:

@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from docbatch_gui.domain.models import Document
-from docbatch_gui.pipeline.separators import Split, groups_between, split_documents
+from docbatch_gui.pipeline.separators import (
+    Split,
+    groups_between,
+    moved_pages,
+    plan_split,
+    recorded,
+    split_documents,
+)
 
 
 def test_documents_are_cut_to_the_segments_and_an_empty_one_is_typed_by_hand() -> None:
@@ -30,3 +37,20 @@ def test_request_groups_never_hold_or_cross_a_sheet() -> None:
     pages = [_Page(n) for n in range(1, 12)]
     groups = groups_between(pages, 3, {2, 9})
     assert [[p.page_no for p in g] for g in groups] == [[1], [3, 4, 5], [6, 7, 8], [10, 11]]
+
+
+def test_a_sheet_a_person_took_into_a_document_stays_a_page_when_read_again() -> None:
+    codes = {2: ["PATCHT"], 5: ["PATCHT"]}
+    moved = {"separators": [5], "moved": [{"page": 2, "who": "anna", "at": "2026-12-02"}]}
+    split = plan_split(codes, range(1, 7), "PATCHT", not_sheets=moved_pages(moved))
+    assert split is not None and split.separators == [5]
+    assert split.segments == [(1, 4), (6, 6)]
+    body = recorded(split, moved)
+    assert body is not None and body["moved"] == moved["moved"] and body["separators"] == [5]
+    # every sheet taken in: no split is left, and what the person did is still kept
+    none_left = plan_split({2: ["PATCHT"]}, range(1, 4), "PATCHT", not_sheets={2})
+    assert none_left is None
+    kept = recorded(none_left, moved)
+    assert kept is not None and kept["moved"] == moved["moved"]
+    assert Split.from_dict(kept) is None  # the documents are read as one file again
+    assert recorded(None, None) is None

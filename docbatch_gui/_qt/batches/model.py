@@ -11,11 +11,7 @@ from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
-from PySide6.QtCore import (
-    QModelIndex,
-    QObject,
-    Qt,
-)
+from PySide6.QtCore import QModelIndex, QObject, Qt
 from PySide6.QtGui import QColor, QIcon
 
 from docbatch_gui._qt.widgets.icons import disc_icon

@@ -9,7 +9,6 @@ summary reads every job, so it is refreshed less often (``SUMMARY_EVERY`` polls)
 from __future__ import annotations
 
 import asyncio
-import logging
 from dataclasses import dataclass
 
 from PySide6.QtCore import QModelIndex, QPoint, Qt, QTimer
@@ -55,8 +54,6 @@ from docbatch_gui.app.budget import BudgetStatus
 from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.i18n import _, ngettext
 from docbatch_gui.llm.metrics import SyncSnapshot
-
-log = logging.getLogger(__name__)
 
 REFRESH_MS = 2000
 SUMMARY_EVERY = 5

@@ -14,18 +14,13 @@ from pathlib import Path
 
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (
-    QHBoxLayout,
-    QMenu,
-    QMessageBox,
-    QPushButton,
-    QTableView,
-)
+from PySide6.QtWidgets import QHBoxLayout, QMenu, QMessageBox, QPushButton, QTableView
 
 from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.language import error_text
 from docbatch_gui._qt.queue.files import QueueFiles
 from docbatch_gui._qt.queue.jobs_model import JobRole, JobTableModel
+from docbatch_gui._qt.queue.pending_deletes import PendingDeletes
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.dialogs import ask, confirm
 from docbatch_gui._qt.widgets.export_documents import export_documents
@@ -47,6 +42,10 @@ class QueueActions(QueueFiles):
     model: JobTableModel
 
     def _build_actions(self) -> None:
+        self.pending_deletes = PendingDeletes(
+            self._delete_now, self._restore_rows, lambda coro: spawn(coro, self._failed), self
+        )
+
         def action(
             text: str, handler: Callable[[], object], shortcut: str | None = None
         ) -> QAction:
@@ -221,7 +220,8 @@ class QueueActions(QueueFiles):
         spawn(self.delete_selected(), self._failed)
 
     async def delete_selected(self) -> None:
-        """Ask once, then delete each job off the GUI thread (Delete button, Del key)."""
+        """Ask once; the rows leave at once, the store deletes them after the undo
+        time, and the notice offers *Undo* until then (Delete button, Del key)."""
         jobs = self.selected_jobs()
         if not jobs or not self.delete_action.isEnabled():
             return
@@ -229,19 +229,10 @@ class QueueActions(QueueFiles):
         if choice is None:
             return
         keep = choice is DeleteChoice.KEEP_DOCUMENTS
-        delete = functools.partial(self.ctx.app.delete, keep_documents=keep)
-        deleted = []
-        for job in jobs:
-            try:
-                await self.ctx.bridge.call(delete, job.id)
-                deleted.append(job.id)
-            except DocBatchError as exc:
-                self._failed(exc)
-        self.model.remove(deleted)
+        ids = self.pending_deletes.add(jobs, keep)
+        self.model.remove(ids)
         self._update_counts()
-        if not deleted:
-            return
-        count = len(deleted)
+        count = len(ids)
         if keep:
             done = ngettext(
                 "{count} job deleted; its documents were kept.",
@@ -254,7 +245,40 @@ class QueueActions(QueueFiles):
                 "{count} jobs deleted with their documents.",
                 count,
             )
-        self.ctx.notifier.notify(done.format(count=count))
+        self.ctx.notifier.notify(
+            done.format(count=count),
+            action=(_("Undo"), lambda: self.undo_delete(ids)),
+            duration_ms=self.pending_deletes.undo_ms,
+        )
+
+    def undo_delete(self, job_ids: list[int]) -> None:
+        """*Undo*: the jobs not deleted yet come back to the queue as they were."""
+        back = self.pending_deletes.undo(job_ids)
+        if back:
+            self.ctx.notifier.notify(
+                ngettext(
+                    "{count} job is back in the queue.",
+                    "{count} jobs are back in the queue.",
+                    len(back),
+                ).format(count=len(back)),
+                "success",
+            )
+
+    def _restore_rows(self, jobs: list[Job]) -> None:
+        self.model.apply(jobs)
+        self._update_counts()
+
+    async def _delete_now(self, due: list[tuple[Job, bool]]) -> None:
+        """The undo time is over: the store deletes the jobs. One it refuses (the
+        engine started it meanwhile) is shown again, with the reason."""
+        for job, keep in due:
+            try:
+                delete = functools.partial(self.ctx.app.delete, keep_documents=keep)
+                await self.ctx.bridge.call(delete, job.id)
+            except DocBatchError as exc:
+                self._failed(exc)
+                fresh = await self.ctx.bridge.call(self.ctx.app.jobs, [job.id])
+                self._restore_rows(fresh)
 
     def _update_counts(self) -> None:
         raise NotImplementedError  # the tab's counts line

@@ -2,6 +2,10 @@
 Anthropic key for a sync or batch job), said with the two ways on: *Add a key…*
 (the Settings tab, at the key) and *Process offline* (those jobs are read locally).
 
+With Google Vision chosen and no Google credentials found, queued jobs that may need
+OCR are held too, with *Set up Vision…* (Settings, at the credentials file) and *Use
+Tesseract* (the local OCR engine instead).
+
 Without it such a job looked like one waiting for its turn, for ever.
 """
 
@@ -10,6 +14,7 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
+from docbatch_gui.engine.holds import NEEDS_VISION_CREDENTIALS
 from docbatch_gui.i18n import _, ngettext
 
 HELD_STYLE = (
@@ -23,6 +28,10 @@ class HeldBar(QFrame):
     add_key = Signal()
     #: the operator wants the held jobs read offline
     process_offline = Signal()
+    #: the operator wants to choose Google's credentials file
+    set_up_vision = Signal()
+    #: the operator wants Tesseract to read the scans instead of Google Vision
+    use_tesseract = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -38,17 +47,50 @@ class HeldBar(QFrame):
             _("Read the held files with the offline extractor: nothing is sent to Claude")
         )
         self.offline_button.clicked.connect(self.process_offline)
+        self.vision_button = QPushButton(_("Set up Vision…"))
+        self.vision_button.setToolTip(_("Open Settings at the Google credentials file"))
+        self.vision_button.clicked.connect(self.set_up_vision)
+        self.tesseract_button = QPushButton(_("Use Tesseract"))
+        self.tesseract_button.setToolTip(
+            _("Read scanned pages with Tesseract on this computer instead of Google Vision")
+        )
+        self.tesseract_button.clicked.connect(self.use_tesseract)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 6, 0)
         row.addWidget(self.text, 1)
-        row.addWidget(self.add_key_button)
-        row.addWidget(self.offline_button)
+        for button in (
+            self.add_key_button,
+            self.offline_button,
+            self.vision_button,
+            self.tesseract_button,
+        ):
+            row.addWidget(button)
         self.hide()
 
-    def show_count(self, held: int) -> None:
-        """``held`` queued jobs need an Anthropic key that is not set."""
+    def show_count(self, held: int, need: str = "") -> None:
+        """``held`` queued jobs need what is missing: an Anthropic key, or (``need``
+        NEEDS_VISION_CREDENTIALS) Google credentials."""
         if not held:
             self.hide()
+            return
+        vision = need == NEEDS_VISION_CREDENTIALS
+        for button in (self.add_key_button, self.offline_button):
+            button.setVisible(not vision)
+        for button in (self.vision_button, self.tesseract_button):
+            button.setVisible(vision)
+        if vision:
+            self.text.setText(
+                ngettext(
+                    "{count} queued job held: OCR_ENGINE is Google Vision and no Google "
+                    "credentials are found, so scanned pages cannot be read. Nothing is read "
+                    "until you act.",
+                    "{count} queued jobs held: OCR_ENGINE is Google Vision and no Google "
+                    "credentials are found, so scanned pages cannot be read. Nothing is read "
+                    "until you act.",
+                    held,
+                ).format(count=held)
+            )
+            self.show()
             return
         self.text.setText(
             ngettext(

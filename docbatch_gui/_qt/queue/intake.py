@@ -8,12 +8,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QItemSelection, QItemSelectionModel
 from PySide6.QtWidgets import QComboBox, QLineEdit, QTableView, QWidget
 
 from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.language import interface_language
-from docbatch_gui._qt.queue.jobs_model import COL_ERROR, COL_FILE, JobFilterProxy, JobTableModel
+from docbatch_gui._qt.queue.jobs_model import COL_FILE, JobFilterProxy, JobTableModel
 from docbatch_gui._qt.widgets.dialogs import choose_files, choose_folder
 from docbatch_gui._qt.widgets.folders import remember_folder, remembered_folder
 from docbatch_gui._qt.widgets.progress import run_with_progress
@@ -82,8 +81,9 @@ class QueueIntake(QWidget):
         self.ctx.notifier.notify(self._intake_message(report), "info")
 
     def show_added(self, jobs: list[Job]) -> None:
-        """Select the rows just added and scroll to them: the operator sees at once
-        where they went (a filter that hides them is cleared)."""
+        """Scroll to the rows just added: the operator sees at once where they went (a
+        filter that hides them is cleared). The selection stays the operator's: a
+        batch selected by itself would arm *Cancel* and *Delete…* for all of it."""
         if not jobs:
             return
         self.model.apply(jobs)  # now, not at the bridge's next batch
@@ -92,15 +92,8 @@ class QueueIntake(QWidget):
         if not rows:
             self.clear_filters()
             rows = self._proxy_rows(job_ids)
-        selection = QItemSelection()
-        for row in rows:
-            selection.select(self.proxy.index(row, 0), self.proxy.index(row, COL_ERROR))
-        flags = QItemSelectionModel.SelectionFlag
-        self.table.selectionModel().select(selection, flags.ClearAndSelect | flags.Rows)
         if rows:
-            first = self.proxy.index(rows[0], COL_FILE)
-            self.table.selectionModel().setCurrentIndex(first, flags.NoUpdate)
-            self.table.scrollTo(first)
+            self.table.scrollTo(self.proxy.index(rows[0], COL_FILE))
 
     def _proxy_rows(self, job_ids: list[int]) -> list[int]:
         rows = []

@@ -36,8 +36,6 @@ from docbatch_gui.i18n import _
 PAGE_ICON = QSize(150, 200)
 #: the least height of the pages list and the documents table (a header and a row)
 MIN_PART_HEIGHT = 48
-#: document fields shown in the list (the rest are in the review screen)
-SUMMARY_FIELDS = ("number", "date", "amount", "counterparty")
 ERROR_STYLE = (
     "background: #fdecea; color: #8c1d18; border: 1px solid #f3b8b2;"
     " border-radius: 4px; padding: 6px 8px;"
@@ -88,14 +86,7 @@ class JobDetail(QWidget):
         self.documents = QTreeWidget()
         self.documents.setRootIsDecorated(False)
         self.documents.setHeaderLabels(
-            [
-                _("Type"),
-                _("Pages"),
-                _("Number"),
-                _("Date"),
-                _("Amount"),
-                _("Review"),
-            ]
+            [_("Type"), _("Pages"), _("Number"), _("Date"), _("Amount"), _("Review")]
         )
         self.documents.itemActivated.connect(self._activated)
 
@@ -264,9 +255,7 @@ def routing_line(job: Job) -> str:
     }
     reasons = ", ".join(labels.get(r, r) for r in job.escalation_reasons)
     escalated = _("sent to {model} ({reasons}): {usd}").format(
-        model=job.escalation_model or "?",
-        reasons=reasons or "?",
-        usd=_usd(job.cost_escalation_usd),
+        model=job.escalation_model or "?", reasons=reasons or "?", usd=_usd(job.cost_escalation_usd)
     )
     kept = (
         _("answer kept: {answered_by}").format(answered_by=job.answered_by)

@@ -11,13 +11,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from PySide6.QtCore import (
-    QModelIndex,
-    QObject,
-    QSortFilterProxyModel,
-    Qt,
-    Signal,
-)
+from PySide6.QtCore import QModelIndex, QObject, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import QWidget
 
@@ -33,7 +27,14 @@ from docbatch_gui.domain.states import (
     JobState,
     ProcessingMode,
 )
-from docbatch_gui.engine.holds import Holds, JobHold
+from docbatch_gui.engine.holds import (
+    KEYED_MODES,
+    NEEDS_ANTHROPIC_KEY,
+    NEEDS_VISION_CREDENTIALS,
+    OCR_MODES,
+    Holds,
+    JobHold,
+)
 from docbatch_gui.i18n import _, pgettext
 
 # Columns
@@ -122,6 +123,8 @@ class JobTableModel(TableModel):
         self._counts: Counter[JobState] = Counter()
         #: queued jobs per mode, kept the same way: how many are held is read from it
         self._queued_modes: Counter[ProcessingMode] = Counter()
+        #: rows per file name: a name listed twice gets the job's number beside it
+        self._names: Counter[str] = Counter()
         #: what this installation lacks, and so which queued jobs are held
         self._holds = Holds(has_anthropic_key=True)
         self._headers = [
@@ -144,6 +147,7 @@ class JobTableModel(TableModel):
         self._row_of = {job.id: row for row, job in enumerate(self._items)}
         self._counts = Counter(job.state for job in self._items)
         self._queued_modes = Counter(j.mode for j in self._items if j.state is JobState.QUEUED)
+        self._names = Counter(job.file_name for job in self._items)
         self.endResetModel()
 
     def apply(self, jobs: Iterable[Job]) -> None:
@@ -181,7 +185,10 @@ class JobTableModel(TableModel):
                 self._items.append(job)
                 self._counts[job.state] += 1
                 self._count_queued(job, 1)
+                self._names[job.file_name] += 1
             self.endInsertRows()
+            # an older row whose name a new one repeats now shows its number too
+            self._renamed({job.file_name for job in new if self._names[job.file_name] > 1})
 
     def remove(self, job_ids: Iterable[int]) -> None:
         for job_id in job_ids:
@@ -191,10 +198,29 @@ class JobTableModel(TableModel):
             self.beginRemoveRows(QModelIndex(), row, row)
             self._counts[self._items[row].state] -= 1
             self._count_queued(self._items[row], -1)
+            name = self._items[row].file_name
+            self._names[name] -= 1
             del self._items[row]
             self.endRemoveRows()
             self._row_of = {job.id: r for r, job in enumerate(self._items)}
             self._thumbs.pop(job_id, None)
+            if self._names[name] == 1:  # the one left needs no number any more
+                self._renamed({name})
+
+    def _renamed(self, names: set[str]) -> None:
+        """Rows of these file names are told apart (or no longer need to be)."""
+        if not names:
+            return
+        rows = [r for r, job in enumerate(self._items) if job.file_name in names]
+        if rows:
+            self.changed_rows(rows)
+
+    def display_name(self, job: Job) -> str:
+        """The file name; with the job's number when another row has the same name
+        ("invoice.pdf · #12"), so the two can be told apart."""
+        if self._names[job.file_name] > 1:
+            return _("{file} · #{job}").format(file=job.file_name, job=job.id)
+        return job.file_name
 
     def _count_queued(self, job: Job, step: int) -> None:
         if job.state is JobState.QUEUED:
@@ -220,6 +246,16 @@ class JobTableModel(TableModel):
     def held_count(self) -> int:
         """Queued jobs nothing here can start."""
         return sum(self._queued_modes[mode] for mode in self._holds.held_modes())
+
+    def held_needs(self) -> list[str]:
+        """What the held jobs lack, the key first (``engine.holds``' needs)."""
+        queued = self._queued_modes
+        needs = []
+        if not self._holds.has_anthropic_key and any(queued[m] for m in KEYED_MODES):
+            needs.append(NEEDS_ANTHROPIC_KEY)
+        if not self._holds.has_vision_credentials and any(queued[m] for m in OCR_MODES):
+            needs.append(NEEDS_VISION_CREDENTIALS)
+        return needs
 
     def held_ids(self) -> list[int]:
         modes = self._holds.held_modes()
@@ -281,7 +317,12 @@ class JobTableModel(TableModel):
                 return error_text(job)
             if column == COL_FILE:
                 reason = self._line(job)
-                return f"{job.source_path}\n\n{reason}" if reason else job.source_path
+                where = job.source_path
+                if self._names[job.file_name] > 1:  # which one of the same name
+                    where += "\n" + _("Job {job}, added {added}").format(
+                        job=job.id, added=_added(job)
+                    )
+                return f"{where}\n\n{reason}" if reason else where
             if column == COL_STATE and (hold := self.hold(job)) is not None:
                 return hold.words(interface_language())
             if column == COL_COST and job.escalated:
@@ -329,7 +370,7 @@ class JobTableModel(TableModel):
 
     def _display(self, job: Job, column: int) -> Any:
         if column == COL_FILE:
-            return job.file_name
+            return self.display_name(job)
         if column == COL_PAGES:
             return "" if job.pages is None else str(job.pages)
         if column == COL_STATE:
@@ -418,6 +459,13 @@ class JobFilterProxy(QSortFilterProxyModel):
         ):
             return False
         return not self._text or self._text in job.file_name.lower()
+
+
+def _added(job: Job) -> str:
+    """When the job was added, in the operator's local time."""
+    if job.created_at is None:
+        return "?"
+    return job.created_at.astimezone().strftime("%Y-%m-%d %H:%M:%S")
 
 
 def _usd(cost: float | None) -> str:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -12,6 +13,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMenu,
     QPushButton,
     QSplitter,
     QStyle,
@@ -64,6 +66,10 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
     review_requested = Signal(int, int)
     #: the operator wants to add the Anthropic key (the window opens Settings at it)
     key_wanted = Signal()
+    #: the operator wants to choose Google's credentials file (Settings at it)
+    vision_wanted = Signal()
+    #: the operator wants Tesseract instead of Google Vision (the window saves it)
+    tesseract_wanted = Signal()
 
     def __init__(self, ctx: GuiContext, images: PageImages, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -108,6 +114,8 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
         self.budget_bar = BudgetBar(ctx)
         self.held_bar = HeldBar()
         self.held_bar.add_key.connect(self.key_wanted)
+        self.held_bar.set_up_vision.connect(self.vision_wanted)
+        self.held_bar.use_tesseract.connect(self.tesseract_wanted)
         self.held_bar.process_offline.connect(
             lambda: spawn(self.process_held_offline(), self._failed)
         )
@@ -153,13 +161,16 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
         self.error_filter.currentIndexChanged.connect(
             lambda: self.proxy.set_error_kind(self.error_filter.currentData())
         )
-        for box in (self.state_filter, self.error_filter):  # not as wide as the longest
+        # not as wide as the longest choice, but a state's name whole ("Требует
+        # проверки"); the error kinds are shorter
+        states = max(len(state_label(state)) for state in JobState)
+        for box, letters in ((self.state_filter, max(13, states)), (self.error_filter, 11)):
             box.setSizeAdjustPolicy(
                 QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
             )
-            box.setMinimumContentsLength(13)
+            box.setMinimumContentsLength(letters)
         self.search = QLineEdit()
-        self.search.setMinimumWidth(140)
+        self.search.setMinimumWidth(120)
         self.search.setPlaceholderText(_("Search file names"))
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self.proxy.set_text)
@@ -191,26 +202,62 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
         table.setIconSize(table.iconSize().expandedTo(table.iconSize()))
         table.setItemDelegateForColumn(COL_PROGRESS, ProgressDelegate(parent=table))
         table.setItemDelegateForColumn(COL_FILE, FileCellDelegate(table))
+        table.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # "счёт_…_2024.pdf"
         header = table.horizontalHeader()
-        header.setStretchLastSection(True)
+        header.setStretchLastSection(False)
         for column, width in (
             (COL_THUMB, THUMB_SIZE + 12),
-            (COL_FILE, 260),
-            (COL_PAGES, 60),
+            (COL_FILE, 200),
+            (COL_PAGES, 50),
             (COL_STATE, state_column_width(table)),
-            (COL_PROGRESS, 120),
+            (COL_PROGRESS, 100),
             (COL_DOCUMENTS, 90),
-            (COL_COST, 80),
+            (COL_COST, 70),
             (COL_ERROR, 300),
         ):
             table.setColumnWidth(column, width)
         widen_to_labels(header)
+        # The file name takes the room the other columns leave, so every column is in
+        # sight on a 1024-pixel screen. The Error column starts hidden: a failed row
+        # says why under its name and in the detail pane; the header's menu shows it.
+        header.setSectionResizeMode(COL_FILE, QHeaderView.ResizeMode.Stretch)
+        header.setMinimumSectionSize(40)
+        header.setSectionHidden(COL_ERROR, True)
+        header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        header.customContextMenuRequested.connect(self._columns_menu)
         table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         table.customContextMenuRequested.connect(self._context_menu)
         table.selectionModel().selectionChanged.connect(self._selection_changed)
         table.doubleClicked.connect(self._double_clicked)
         self.table = table
         self.empty_hint = EmptyHint(table, self._empty_text)
+
+    def column_actions(self) -> list[QAction]:
+        """One checkable action per column that may be hidden (all but the file name
+        and its state): what the header's context menu offers."""
+        header = self.table.horizontalHeader()
+        actions = []
+        for column in range(self.model.columnCount()):
+            title = self.model.headerData(column, Qt.Orientation.Horizontal)
+            if column in (COL_FILE, COL_STATE) or not title:
+                continue
+            action = QAction(str(title), self)
+            action.setCheckable(True)
+            action.setChecked(not header.isSectionHidden(column))
+            action.toggled.connect(
+                lambda shown, column=column: header.setSectionHidden(column, not shown)
+            )
+            actions.append(action)
+        return actions
+
+    def _columns_menu(self, where: QPoint) -> None:
+        menu = QMenu(self)
+        menu.setToolTipsVisible(True)
+        menu.addSection(_("Columns"))
+        for action in self.column_actions():
+            action.setParent(menu)
+            menu.addAction(action)
+        menu.popup(self.table.horizontalHeader().mapToGlobal(where))
 
     # -- data ----------------------------------------------------------------------------
 
@@ -247,6 +294,7 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
         )
 
     def _jobs_changed(self, jobs: list[Job]) -> None:
+        jobs = [j for j in jobs if j.id not in self.pending_deletes]  # gone until *Undo*
         self.model.apply(jobs)
         self._update_counts()
         if any(j.state is JobState.QUEUED for j in jobs) or self.budget_bar.forecast_shown:
@@ -276,7 +324,8 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
                 failed=failed,
             )
         )
-        self.held_bar.show_count(self.model.held_count())
+        needs = self.model.held_needs()
+        self.held_bar.show_count(self.model.held_count(), needs[0] if needs else "")
 
     async def _load_thumb(self, job_id: int) -> None:
         generation = self.model.thumbnail_generation(job_id)

@@ -31,7 +31,7 @@ from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui.domain.models import Document
 from docbatch_gui.i18n import _, pgettext
 from docbatch_gui.registry.where import matched_locations, value_location, where_text
-from docbatch_gui.registry.words import comparator_words, document_field_words
+from docbatch_gui.registry.words import comparator_words, document_field_words, rule_words
 
 THUMB_W, THUMB_H = 200, 260
 
@@ -135,7 +135,9 @@ class MatchDetail(QWidget):
                     doc_type=self.ctx.doc_type_label(doc.doc_type),
                     number=doc.fields.get("number") or "",
                     score=result.score,
-                    rule=_(" (rule “{rule}”)").format(rule=result.rule) if result.rule else "",
+                    rule=_(" (rule “{rule}”)").format(rule=rule_words(result.rule))
+                    if result.rule
+                    else "",
                 )
             )
             spawn(self._load_thumb(item.row, doc, result.explanation))

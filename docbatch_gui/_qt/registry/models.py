@@ -31,6 +31,7 @@ from docbatch_gui.domain.registry import (
     SearchResult,
 )
 from docbatch_gui.i18n import _, pgettext
+from docbatch_gui.registry.layout import FOOTER_SIGNATURE, FOOTER_TOTALS, SheetLayout
 from docbatch_gui.registry.search import is_stale
 from docbatch_gui.registry.words import filter_detail, filter_reason
 
@@ -83,6 +84,26 @@ def filter_text(record: FilteredRowRecord) -> str:
     if record.detail:
         return filter_detail(record, language)
     return filter_reason(record.reason, language)
+
+
+def footer_label(kind: str) -> str:
+    """What a footer row the wizard found is (``layout.FOOTER_*``)."""
+    return {FOOTER_TOTALS: _("Totals row"), FOOTER_SIGNATURE: _("Signature line")}.get(
+        kind, kind
+    )
+
+
+def left_out_status(record: FilteredRowRecord, layout: SheetLayout | None) -> str:
+    """The short reason a row is left out: what it is, when it is a footer row."""
+    footer = layout.footer_row(record.row) if layout is not None else None
+    return footer_label(footer.kind) if footer is not None else reason_label(record.reason)
+
+
+def left_out_text(record: FilteredRowRecord, layout: SheetLayout | None) -> str:
+    """Why a row is left out, in words: "Signature line: contains '___'"."""
+    footer = layout.footer_row(record.row) if layout is not None else None
+    what = footer_label(footer.kind) if footer is not None else reason_label(record.reason)
+    return f"{what}: {filter_text(record)}" if record.detail else what
 
 
 def display(value: Any) -> str:

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from docbatch_gui._qt.registry.dialogs import FilteredRowsDialog
-from docbatch_gui._qt.registry.models import RowsModel, filter_text, reason_label
+from docbatch_gui._qt.registry.models import RowsModel, left_out_text
 from docbatch_gui._qt.registry.pages_setup import WizardPart, letters, preview_table
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui.i18n import _
@@ -104,19 +104,21 @@ class FiltersPage(WizardPart):
         for widget in widgets:
             widget.blockSignals(False)
 
+    def add_skip_words(self, words: list[str]) -> None:
+        """Add the words of the footer rows the wizard found (each once)."""
+        current = self.part()["skip_rows_containing"]
+        folded = {w.casefold() for w in current}
+        new = [w for w in words if w.casefold() not in folded]
+        if new:
+            self.skip_words.blockSignals(True)
+            self.skip_words.setText("; ".join([*current, *new]))
+            self.skip_words.blockSignals(False)
+
     def filtered_rows(self, result: PreviewResult) -> tuple[list[str], list[list[Any]], list[str]]:
         headers = [_("Row"), _("Reason"), *result.headers]
-        rows = [
-            [
-                f.row,
-                f"{reason_label(f.reason)}: {filter_text(f)}"
-                if f.detail
-                else reason_label(f.reason),
-                *f.values,
-            ]
-            for f in result.filtered_rows
-        ]
-        marks = [filter_text(f) for f in result.filtered_rows]
+        layout = self.owner.sheet_layout
+        rows = [[f.row, left_out_text(f, layout), *f.values] for f in result.filtered_rows]
+        marks = [left_out_text(f, layout) for f in result.filtered_rows]
         return headers, rows, marks
 
     def on_preview(self, result: PreviewResult) -> None:

@@ -23,10 +23,17 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from docbatch_gui._qt.registry.models import RowsModel, display, filter_text, reason_label
+from docbatch_gui._qt.registry.models import (
+    RowsModel,
+    display,
+    left_out_status,
+    left_out_text,
+    reason_label,
+)
 from docbatch_gui.domain.registry import FilteredRowRecord, RegistryRowRecord
 from docbatch_gui.i18n import _
 from docbatch_gui.registry.config import RegistryConfig, column_letter
+from docbatch_gui.registry.layout import SheetLayout
 from docbatch_gui.registry.service import PreviewResult
 
 if TYPE_CHECKING:
@@ -105,6 +112,14 @@ class RowsPage(WizardPart):
         )
         self.header_row = QSpinBox()
         self.header_row.setRange(1, MAX_ROW)
+        #: the top row of a header written over several rows; 0: the header is one row
+        self.header_top = QSpinBox()
+        self.header_top.setRange(0, MAX_ROW)
+        self.header_top.setSpecialValueText(_("(one row)"))
+        self.header_top.setToolTip(
+            _("A header written over several rows: its texts are joined for each column.")
+        )
+        self.header_top.valueChanged.connect(lambda _v: self.changed())
         self.data_row = QSpinBox()
         self.data_row.setRange(2, MAX_ROW)
         self.data_row.setValue(2)
@@ -115,6 +130,7 @@ class RowsPage(WizardPart):
         self.overrides.textChanged.connect(lambda _t: self.changed())
         form = QFormLayout()
         form.addRow(_("Header row"), self.header_row)
+        form.addRow(_("Header starts on row"), self.header_top)
         form.addRow(_("First data row"), self.data_row)
         form.addRow(_("Column header row overrides"), self.overrides)
         self.model = RowsModel(self)
@@ -144,24 +160,39 @@ class RowsPage(WizardPart):
     def part(self) -> dict[str, Any]:
         return {
             "header_row": self.header_row.value(),
+            "header_top_row": self.header_top.value() or None,
             "data_start_row": self.data_row.value(),
             "column_header_row": self.column_overrides(),
         }
 
+    def show_layout(self, layout: SheetLayout) -> None:
+        """Show the rows the wizard guessed (the preview already used them)."""
+        widgets = (self.header_row, self.header_top, self.data_row, self.overrides)
+        for widget in widgets:
+            widget.blockSignals(True)
+        self.header_row.setValue(layout.header_row)
+        self.header_top.setValue(layout.header_top_row or 0)
+        self.data_row.setValue(layout.data_start_row)
+        self.overrides.setText("")
+        for widget in widgets:
+            widget.blockSignals(False)
+
     def load(self, config: RegistryConfig) -> None:
-        for widget in (self.header_row, self.data_row, self.overrides):
+        for widget in (self.header_row, self.header_top, self.data_row, self.overrides):
             widget.blockSignals(True)
         self.header_row.setValue(config.header_row)
+        self.header_top.setValue(config.header_top_row or 0)
         self.data_row.setValue(config.first_data_row)
         self.overrides.setText(
             ", ".join(f"{column_letter(c)}={r}" for c, r in config.column_header_row.items())
         )
-        for widget in (self.header_row, self.data_row, self.overrides):
+        for widget in (self.header_row, self.header_top, self.data_row, self.overrides):
             widget.blockSignals(False)
 
     def on_preview(self, result: PreviewResult) -> None:
         super().on_preview(result)
         headers = [_("Row"), _("Status"), *result.headers]
+        layout = self.owner.sheet_layout
         rows: list[list[Any]] = []
         marks: list[str | None] = []
         for item in result.rows:
@@ -169,8 +200,8 @@ class RowsPage(WizardPart):
                 rows.append([item.row, _("kept"), *(item.raw_data.get(h) for h in result.headers)])
                 marks.append(None)
             else:
-                rows.append([item.row, reason_label(item.reason), *item.values])
-                marks.append(filter_text(item))
+                rows.append([item.row, left_out_status(item, layout), *item.values])
+                marks.append(left_out_text(item, layout))
         self.model.set_rows(headers, rows, marks)
         self.table.resizeColumnsToContents()
 

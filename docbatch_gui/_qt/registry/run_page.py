@@ -85,10 +85,14 @@ class RunPage(QWizardPage):
         self.done_id: int | None = None
         self.imported: ImportSummary | None = None
         self.searched: SearchSummary | None = None
+        #: the file and settings of the last run that finished: the same run again
+        #: would do nothing new, so *Import and search* waits for a change
+        self.ran: tuple[object, ...] | None = None
         #: set when a run ends, whatever the outcome (tests await it)
         self.finished: asyncio.Future[str] | None = None
 
     def initializePage(self) -> None:
+        self.refresh_start()
         w = self.owner
         preview = w.preview
         pairs = w.rules_page.pair_count
@@ -108,6 +112,18 @@ class RunPage(QWizardPage):
             )
         )
 
+    def _settings(self) -> tuple[object, ...] | None:
+        try:
+            return (self.owner.file, self.owner.draft())
+        except ValueError:  # a mistake in a field: the run says so when started
+            return None
+
+    def refresh_start(self) -> None:
+        """*Import and search* is off while a run goes, and after one finished until
+        the file or a setting changes."""
+        done = self.ran is not None and self._settings() == self.ran
+        self.start_button.setEnabled(not self.running and not done)
+
     def isComplete(self) -> bool:
         return self.done_id is not None and not self.running
 
@@ -119,7 +135,7 @@ class RunPage(QWizardPage):
 
     def _busy(self, running: bool) -> None:
         self.running = running
-        self.start_button.setEnabled(not running)
+        self.refresh_start()
         self.force_button.setEnabled(not running)
         self.cancel_button.setEnabled(running)
         for which in (self.owner.WizardButton.BackButton, self.owner.WizardButton.CustomButton1):
@@ -157,6 +173,7 @@ class RunPage(QWizardPage):
         self.force_button.hide()
         self._busy(True)
         outcome = "error"
+        settings = self._settings()
         try:
             config = w.config()
             self.stage.setText(_("Importing…"))
@@ -208,6 +225,7 @@ class RunPage(QWizardPage):
             self.outcome.setText(f"<span style='color:#b3261e'>{text}</span>")
         else:
             outcome = "done"
+            self.ran = settings
             self.done_id = w.registry_id
             self.outcome.setText(self.summary(imported, found))
             w.registry_done.emit(w.registry_id)

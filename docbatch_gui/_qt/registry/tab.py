@@ -34,8 +34,11 @@ from docbatch_gui._qt.widgets.progress import counted, run_with_progress
 from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.domain.progress import Canceled
-from docbatch_gui.domain.registry import Registry
+from docbatch_gui.domain.registry import Registry, RegistryStatus
 from docbatch_gui.i18n import _, ngettext
+
+#: the registry whose results were open last: they open again at the next start
+LAST_OPEN_KEY = "registry/last_open"
 
 
 class RegistryTab(QWidget):
@@ -49,6 +52,8 @@ class RegistryTab(QWidget):
         self.ctx = ctx
         self.images = images or PageImages(ctx.host)
         self.wizard: RegistryWizard | None = None
+        #: the last results were shown once the list first had registries
+        self.restored = False
 
         self.new_button = QPushButton(_("New registry…"))
         self.new_button.clicked.connect(lambda: spawn(self.new_registry(), self._failed))
@@ -130,7 +135,27 @@ class RegistryTab(QWidget):
         if not has_any:
             self.results.hide()
         self._enable()
+        if has_any and not self.restored:
+            self.restored = True
+            await self._restore(registries)
         self.refreshed.emit()
+
+    async def _restore(self, registries: list[Registry]) -> None:
+        """At the start, the results open on the registry open last (else the first
+        one searched): the operator sees them without pressing *Open results*."""
+        if self.results.registry_id is not None:
+            return
+        try:
+            last = int(str(self.ctx.qsettings.value(LAST_OPEN_KEY, "") or 0))
+        except ValueError:
+            last = 0
+        known = {r.id: r for r in registries}
+        chosen = known.get(last) or next(
+            (r for r in registries if r.status is RegistryStatus.SEARCHED), None
+        )
+        if chosen is not None:
+            self.select(chosen.id)
+            await self.open_results(chosen.id)
 
     def selected(self) -> Registry | None:
         rows = self.table.selectionModel().selectedRows()
@@ -185,6 +210,7 @@ class RegistryTab(QWidget):
             await self.open_results(reg.id)
 
     async def open_results(self, registry_id: int) -> None:
+        self.ctx.qsettings.setValue(LAST_OPEN_KEY, registry_id)
         self.results.show()
         await self.results.open(registry_id)
 

@@ -32,6 +32,7 @@ from docbatch_gui._qt.widgets.fit import fit_to_screen
 from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.i18n import _
 from docbatch_gui.registry.config import RegistryConfig, load_config
+from docbatch_gui.registry.layout import SheetLayout, with_layout
 from docbatch_gui.registry.service import PreviewResult
 
 log = logging.getLogger(__name__)
@@ -56,6 +57,11 @@ class RegistryWizard(QWizard):
         self.file: Path | None = None
         self.preview: PreviewResult | None = None
         self.preview_error = ""
+        #: the rows guessed from the sheet (header, footer), and for which file and sheet
+        self.sheet_layout: SheetLayout | None = None
+        self.guessed_for: tuple[Path, str] | None = None
+        #: a template was loaded: its rows are kept, nothing is guessed
+        self.keep_layout = False
         #: closed while a run was going: close once the worker has stopped
         self.close_when_idle = False
         self.setWindowTitle(_("New registry"))
@@ -120,6 +126,7 @@ class RegistryWizard(QWizard):
 
     def load_template(self, path: Path | str) -> RegistryConfig:
         config = load_config(path)
+        self.keep_layout = True
         for page in self.parts:
             page.load(config)
         self.settings_changed()
@@ -147,14 +154,42 @@ class RegistryWizard(QWizard):
     def settings_changed(self, now: bool = False) -> None:
         if self.file is not None:
             self.runner.request(now)
+        self.run_page.refresh_start()
 
-    def _preview_job(self) -> Callable[[], PreviewResult]:
+    def _needs_guess(self, file: Path, sheet: str | None) -> bool:
+        """A new file or another sheet: its header and footer rows are guessed anew
+        (a loaded template's rows are kept)."""
+        if self.keep_layout:
+            return False
+        done = self.guessed_for
+        return done is None or done[0] != file or (sheet is not None and sheet != done[1])
+
+    def _preview_job(self) -> Callable[[], tuple[SheetLayout | None, PreviewResult]]:
         assert self.file is not None
-        file, config = self.file, self.config(rules=False)
+        file, draft = self.file, self.draft(rules=False)
         service = self.ctx.app.registry
-        return lambda: service.preview(file, config, rows=PREVIEW_ROWS)
+        if not self._needs_guess(file, draft.get("sheet")):
+            config = load_config(draft)
+            return lambda: (None, service.preview(file, config, rows=PREVIEW_ROWS))
 
-    def _preview_ready(self, result: PreviewResult) -> None:
+        def guess_then_preview() -> tuple[SheetLayout | None, PreviewResult]:
+            layout = service.layout(file, draft.get("sheet"))
+            config = load_config(with_layout(draft, layout))
+            return layout, service.preview(file, config, rows=PREVIEW_ROWS)
+
+        return guess_then_preview
+
+    def _preview_ready(self, answer: tuple[SheetLayout | None, PreviewResult]) -> None:
+        layout, result = answer
+        if layout is not None and self.file is not None:
+            self.sheet_layout = layout
+            self.guessed_for = (self.file, result.sheet)
+            self.rows_page.show_layout(layout)
+            self.filters_page.add_skip_words(layout.skip_words)
+            log.info(
+                "registry wizard: %s proposes header row %d, data from row %d, %d footer rows",
+                self.file.name, layout.header_row, layout.data_start_row, len(layout.footer),
+            )  # fmt: skip
         self.preview = result
         self.preview_error = ""
         self.preview_changed.emit(result)

@@ -59,6 +59,8 @@ def audit_line(entry: dict[str, object], actions: dict[str, str], fields: dict[s
     action = str(entry["action"])
     if action == "confirm":
         return f"{head} {actions.get(action, action)}"
+    if action == "separator_taken":  # the sheet's page is all there is to say
+        return f"{head} {actions.get(action, action)} {entry.get('new')}"
     old = "" if entry.get("old") is None else entry["old"]
     new = "" if entry.get("new") is None else entry["new"]
     field = str(entry.get("field") or "")
@@ -123,6 +125,7 @@ class ReviewForm(QWidget):
             "type": _("changed"),
             "pages": _("changed"),
             "not_duplicate": _("said it is not a duplicate of document"),
+            "separator_taken": _("moved a split: took in the separator sheet on page"),
         }
         fields = {**self.field_labels, "doc_type": _("type"), "pages": _("pages")}
         self.history.setPlainText("\n".join(audit_line(e, actions, fields) for e in doc.audit))

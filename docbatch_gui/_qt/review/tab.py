@@ -15,11 +15,13 @@ from PySide6.QtGui import QAction, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
+    QFrame,
     QGroupBox,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QSplitter,
     QTreeWidget,
@@ -32,9 +34,17 @@ from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.queue.job_detail import routing_line
 from docbatch_gui._qt.review.counterparty import CounterpartyPanel
+from docbatch_gui._qt.review.duplicate_pair import DuplicatePair
 from docbatch_gui._qt.review.fields import add_field_rows
 from docbatch_gui._qt.review.form import ReviewForm
 from docbatch_gui._qt.review.lines_grid import LinesGrid, show_line_box
+from docbatch_gui._qt.review.split_marks import (
+    add_sheet_items,
+    is_sheet,
+    move_hint,
+    sheets,
+    split_note,
+)
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.export_documents import export_documents
 from docbatch_gui._qt.widgets.icons import disc_icon
@@ -46,6 +56,8 @@ from docbatch_gui.domain.states import JobState
 from docbatch_gui.i18n import _, ngettext
 
 ROLE_KEY = Qt.ItemDataRole.UserRole
+#: a document item: True while it waits for a person's check
+ROLE_NEEDS_REVIEW = Qt.ItemDataRole.UserRole + 1
 
 
 class ReviewTab(ReviewForm, QWidget):
@@ -103,6 +115,12 @@ class ReviewTab(ReviewForm, QWidget):
         pages_row.addStretch(1)
         self.form.addRow(_("Type"), self.type_combo)
         self.form.addRow(_("Pages"), pages_row)
+        self.split_note = QLabel()  # the separator sheets at the document's ends
+        self.split_note.setStyleSheet("color: palette(mid);")
+        self.split_note.setWordWrap(True)
+        self.split_note.setToolTip(move_hint())
+        self.split_note.hide()
+        self.form.addRow("", self.split_note)
         rows = add_field_rows(self.form, profile, language)
         self.field_keys, self.field_labels = rows.keys, rows.labels
         self.editors, self.markers = rows.editors, rows.markers
@@ -137,6 +155,10 @@ class ReviewTab(ReviewForm, QWidget):
         )
         self.not_duplicate_button.clicked.connect(lambda: spawn(self.not_duplicate(), self._failed))
         self.not_duplicate_button.hide()
+        self.duplicate_pair = DuplicatePair(ctx, images)  # the document its mark names
+        self.duplicate_pair.open_other.connect(
+            lambda job_id, index: spawn(self.open_job(job_id, index), self._failed)
+        )
         self.previous_button = QPushButton(_("Previous"))
         self.next_button = QPushButton(_("Next"))
         self._actions()
@@ -145,16 +167,31 @@ class ReviewTab(ReviewForm, QWidget):
             self.previous_button,
             self.next_button,
             self.save_button,
-            self.not_duplicate_button,
             self.confirm_button,
         ):
             buttons.addWidget(button)
+        self.duplicate_pair.add_button(self.not_duplicate_button)  # beside the other one
 
+        # The form scrolls (a tall Known counterparty panel, many fields); the buttons
+        # stay under it, always in sight, whatever the window's height.
+        form_page = QWidget()
+        form_layout = QVBoxLayout(form_page)
+        form_layout.setContentsMargins(0, 0, 0, 0)
+        form_layout.addWidget(self.form_box)
+        form_layout.addWidget(self.reasons)
+        form_layout.addWidget(self.counterparty_panel)
+        form_layout.addWidget(QLabel(_("History")))
+        form_layout.addWidget(self.history)
+        form_layout.addStretch(1)
+        self.form_scroll = QScrollArea()
+        self.form_scroll.setObjectName("review_form_scroll")
+        self.form_scroll.setWidgetResizable(True)
+        self.form_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.form_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.form_scroll.setWidget(form_page)
         right = QWidget()
         right_layout = QVBoxLayout(right)
-        right_layout.addWidget(self.form_box)
-        right_layout.addWidget(self.reasons)
-        right_layout.addWidget(self.counterparty_panel)
+        right_layout.addWidget(self.form_scroll, 1)
         right_layout.addLayout(buttons)
         hint = QLabel(
             _("PgDown/PgUp: next/previous document · Ctrl+Enter: confirm · F3: next empty field")
@@ -162,12 +199,12 @@ class ReviewTab(ReviewForm, QWidget):
         hint.setStyleSheet("color: palette(mid);")
         hint.setWordWrap(True)
         right_layout.addWidget(hint)
-        right_layout.addWidget(QLabel(_("History")))
-        right_layout.addWidget(self.history)
-        right_layout.addStretch(1)
 
         middle = QSplitter(Qt.Orientation.Vertical)  # the page above its lines
-        middle.addWidget(self.page_view)
+        pages = QSplitter(Qt.Orientation.Horizontal)  # a likely duplicate beside it
+        pages.addWidget(self.page_view)
+        pages.addWidget(self.duplicate_pair)
+        middle.addWidget(pages)
         middle.addWidget(self.lines_grid)
         middle.setSizes([420, 220])
         split = QSplitter(Qt.Orientation.Horizontal)
@@ -234,6 +271,7 @@ class ReviewTab(ReviewForm, QWidget):
             top.setToolTip(0, words or "\n".join(filter(None, [job.source_path, routing])))
             for doc in by_job.get(job.id, []):
                 top.addChild(self._doc_item(doc))
+            add_sheet_items(top, job, [d.page_from for d in by_job.get(job.id, [])])
             self.tree.addTopLevelItem(top)
             top.setExpanded(True)
         self.tree.setHeaderLabels(
@@ -242,8 +280,20 @@ class ReviewTab(ReviewForm, QWidget):
         self.tree.resizeColumnToContents(1)
         self.tree.blockSignals(False)
         self.empty.setVisible(not jobs and not extra)
-        if keep is not None:
-            self.select(*keep)
+        if keep is None or not self.select(*keep):
+            self.select_first()
+
+    def select_first(self) -> bool:
+        """Review opens on a document, not on "No page": the first one needing a
+        person's check, else the first listed."""
+        items = self._doc_items()
+        first = next(
+            (i for i in items if i.data(0, ROLE_NEEDS_REVIEW)), items[0] if items else None
+        )
+        if first is None:
+            return False
+        self.tree.setCurrentItem(first)
+        return True
 
     def _relabel(self, doc: Document) -> None:
         fresh = self._doc_item(doc)
@@ -274,6 +324,7 @@ class ReviewTab(ReviewForm, QWidget):
         number = doc.fields.get("number")
         item = QTreeWidgetItem([f"{label} {number}" if number else label, pages])
         item.setData(0, ROLE_KEY, (doc.job_id, doc.doc_index))
+        item.setData(0, ROLE_NEEDS_REVIEW, bool(doc.needs_review and not doc.confirmed_by))
         if doc.confirmed_by:
             item.setIcon(0, disc_icon("#188038", "✓"))
         elif doc.needs_review:
@@ -307,7 +358,7 @@ class ReviewTab(ReviewForm, QWidget):
         items: list[QTreeWidgetItem] = []
         for top in self._job_items():
             children = (top.child(j) for j in range(top.childCount()))
-            items.extend(child for child in children if child is not None)
+            items.extend(c for c in children if c is not None and not is_sheet(c))
         return items
 
     def _job_items(self) -> list[QTreeWidgetItem]:
@@ -356,6 +407,7 @@ class ReviewTab(ReviewForm, QWidget):
             self._show(None)
             self.lines_grid.show_document(None)
             self.counterparty_panel.show_counterparty(None)
+            spawn(self.duplicate_pair.show_pair(None, self.field_labels))
             return
         spawn(self._load(*key), self._failed)
 
@@ -366,8 +418,11 @@ class ReviewTab(ReviewForm, QWidget):
         if self._key(self.tree.currentItem()) != (job_id, doc_index):
             return  # the operator moved on while this one loaded: the newer load wins
         self.current_job = job
+        self.split_note.setText(split_note(job, doc))
+        self.split_note.setVisible(bool(self.split_note.text()))
         self._show(doc)
         self.lines_grid.show_document(doc)
+        await self.duplicate_pair.show_pair(doc, self.field_labels)
         await self._show_counterparty(doc)
 
     def _counterparty_changed(self, _document_id: int) -> None:
@@ -400,6 +455,9 @@ class ReviewTab(ReviewForm, QWidget):
         self._relabel(saved)  # the list shows the new pages and number at once
         if "pages" in changes and changes["pages"] != (doc.page_from, doc.page_to):
             await self._warn_uncovered(saved)
+            if sheets(self.current_job):  # a split may have moved: the list shows it
+                await self.refresh()
+        await self.duplicate_pair.show_pair(saved, self.field_labels)  # the edited values
         await self._show_counterparty(saved)  # a corrected INN may name another seller
         self.saved.emit(saved.job_id, saved.doc_index)
         return saved
@@ -417,6 +475,7 @@ class ReviewTab(ReviewForm, QWidget):
             ),
         )
         self._show(cleared)
+        await self.duplicate_pair.show_pair(cleared, self.field_labels)
         self.saved.emit(cleared.job_id, cleared.doc_index)
 
     async def confirm(self) -> None:

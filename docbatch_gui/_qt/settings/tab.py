@@ -41,6 +41,7 @@ from docbatch_gui._qt.settings.fields import NOTE_STYLE, FieldEditor
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui.diagnostics import connections
 from docbatch_gui.domain.messages import Message
+from docbatch_gui.domain.states import ProcessingMode
 from docbatch_gui.i18n import _, ngettext
 from docbatch_gui.settings.checks import disk_problem
 from docbatch_gui.settings.choices import combination_problem
@@ -91,6 +92,8 @@ class SettingsTab(QWidget):
         self._tests: dict[str, ConnectionTest] = {}
         self._baseline: dict[str, Any] = {}
         self._built = False
+        #: no Anthropic key here: sync and batch jobs are read offline (the window says)
+        self._offline = False
         self.page_scroll = QScrollArea()
         self.page_scroll.setWidgetResizable(True)
 
@@ -374,6 +377,7 @@ class SettingsTab(QWidget):
                 reason = ocr_languages_error(self.editors["ocr_engine"].value(), editor.value())
             editor.set_error(reason)
             errors += reason is not None
+        self._show_effective_mode()
         if not errors:
             errors += self._combination_error()
         dirty = self._state() != self._baseline
@@ -387,6 +391,37 @@ class SettingsTab(QWidget):
                 errors,
             ).format(count=errors)
             if errors
+            else ""
+        )
+
+    def choose(self, name: str, value: object) -> None:
+        """Put ``value`` in the field ``name``, as the operator would (Save still saves)."""
+        self.editors[name].set_value(value)
+        self._validate()
+
+    def set_offline(self, offline: bool) -> None:
+        """Whether the app runs without an Anthropic key, so a sync or batch setting
+        is not the mode files are processed in."""
+        self._offline = offline
+        if self._built:
+            self._show_effective_mode()
+
+    def _show_effective_mode(self) -> None:
+        """Under *Processing mode*, the mode in effect when it is not the one chosen."""
+        editor = self._editors.get("processing_mode")
+        if editor is None:
+            return
+        chosen = editor.value()
+        keyed = getattr(chosen, "value", chosen) in (
+            ProcessingMode.SYNC.value,
+            ProcessingMode.BATCH.value,
+        )
+        editor.set_note(
+            _(
+                "In effect now: offline. No Anthropic API key is set, so new files are read "
+                "by the offline extractor and nothing is sent to Claude."
+            )
+            if self._offline and keyed
             else ""
         )
 

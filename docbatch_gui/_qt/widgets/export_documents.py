@@ -74,18 +74,11 @@ class ExportDocumentsDialog(QDialog):
 
 
 async def export_documents(
-    parent: QWidget,
-    ctx: GuiContext,
-    job_ids: list[int],
-    scope: str,
-    state: StateFilter = "all",
+    parent: QWidget, ctx: GuiContext, job_ids: list[int], scope: str, state: StateFilter = "all"
 ) -> Path | None:
     """Ask for the layout and the file, write it off the GUI thread, say how it went."""
     if not job_ids:
-        ctx.notifier.notify(
-            _("There are no documents to export here."),
-            "info",
-        )
+        ctx.notifier.notify(_("There are no documents to export here."), "info")
         return None
     options_dialog = ExportDocumentsDialog(parent, ctx, scope, state)
     parent.export_options_dialog = options_dialog  # type: ignore[attr-defined]  # tests
@@ -95,10 +88,7 @@ async def export_documents(
     ctx.qsettings.setValue(LAYOUT_KEY, layout_name)
     folder = remembered_folder(ctx.qsettings, EXPORT_FOLDER_KEY)
     files = QFileDialog(
-        parent,
-        _("Export documents"),
-        folder,
-        _("Excel (*.xlsx);;CSV (*.csv);;JSON (*.json)"),
+        parent, _("Export documents"), folder, _("Excel (*.xlsx);;CSV (*.csv);;JSON (*.json)")
     )
     files.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
     files.setDefaultSuffix("xlsx")

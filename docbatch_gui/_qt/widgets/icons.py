@@ -53,18 +53,5 @@ def state_icon(state: JobState) -> QIcon:
     return disc_icon(color, glyph)
 
 
-#: from here a value's dot is green (sure), and from UNSURE amber; below it red
+#: from here a value's dot is green (the reader is sure of it)
 SURE = 0.85
-UNSURE = 0.6
-
-
-def confidence_color(confidence: float | None) -> QColor:
-    """Green when sure, amber when unsure, red when the model could not read it, grey
-    when it gave no confidence at all."""
-    if confidence is None:
-        return QColor("#8a8f98")
-    if confidence >= SURE:
-        return QColor("#188038")
-    if confidence >= UNSURE:
-        return QColor("#e37400")
-    return QColor("#d93025")

@@ -39,13 +39,7 @@ class PanelHandler(logging.Handler):
                 text = record.exc_text or logging.Formatter().formatException(record.exc_info)
                 message += "\n" + text
             panel.post(
-                LogLine(
-                    record.created,
-                    record.levelno,
-                    record.levelname,
-                    record.name,
-                    message,
-                )
+                LogLine(record.created, record.levelno, record.levelname, record.name, message)
             )
         except RuntimeError:  # the panel's C++ side is gone (window closed)
             self.remove()

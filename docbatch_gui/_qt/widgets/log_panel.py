@@ -16,14 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from PySide6.QtCore import (
-    QModelIndex,
-    QObject,
-    QSortFilterProxyModel,
-    Qt,
-    QTimer,
-    Signal,
-)
+from PySide6.QtCore import QModelIndex, QObject, QSortFilterProxyModel, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,

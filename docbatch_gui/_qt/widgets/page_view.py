@@ -12,14 +12,7 @@ from collections.abc import Iterable
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (
-    QHBoxLayout,
-    QLabel,
-    QStackedWidget,
-    QToolButton,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QStackedWidget, QToolButton, QVBoxLayout, QWidget
 
 from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.tasks import spawn
@@ -111,13 +104,7 @@ class PageView(QWidget):
         for text, tip, keys, said, slot in (
             ("−", _("Zoom out"), ["Ctrl+-"], "−, Ctrl+−", self.canvas.zoom_out),
             ("+", _("Zoom in"), ["Ctrl++", "Ctrl+="], "+, Ctrl++", self.canvas.zoom_in),
-            (
-                _("Width"),
-                _("Fit the width"),
-                ["Ctrl+2"],
-                "Ctrl+2",
-                self.canvas.fit_width,
-            ),
+            (_("Width"), _("Fit the width"), ["Ctrl+2"], "Ctrl+2", self.canvas.fit_width),
             (
                 pgettext("zoom", "Page"),
                 _("Fit the whole page"),

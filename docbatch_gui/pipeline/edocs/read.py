@@ -12,13 +12,10 @@ from lxml import etree
 from docbatch_gui.pipeline.archives import ZipLimits, open_zip, read_member
 from docbatch_gui.pipeline.edocs import DataDocument
 from docbatch_gui.pipeline.edocs.cii import is_cii, is_ubl, read_cii, read_ubl
+from docbatch_gui.pipeline.edocs.embedded import has_embedded_invoice
 from docbatch_gui.pipeline.edocs.upd import is_upd, read_upd
 from docbatch_gui.pipeline.edocs.xmlsafe import MAX_XML_BYTES, XmlRefused, local, parse_bounded
 
-#: names of the invoice a Factur-X / ZUGFeRD / XRechnung PDF embeds
-EMBEDDED_NAMES = frozenset(
-    {"factur-x.xml", "zugferd-invoice.xml", "xrechnung.xml", "zugferd_invoice.xml"}
-)
 #: an ЭДО package's signatures and receipts: kept beside the job, not verified
 KEPT_SUFFIXES = (".sig", ".sgn", ".p7s", ".bin")
 
@@ -97,23 +94,9 @@ def read_data_file(path: Path, name: str) -> DataReading:
     return DataReading([read_xml(data, name)])
 
 
-def has_embedded_invoice(path: Path) -> bool:
-    """A PDF carrying a Factur-X / ZUGFeRD / XRechnung invoice (by its attachment's
-    name; only the file's catalogue is read, never a page)."""
-    # deferred: PyMuPDF, 2.1 s to import
-    import pymupdf
-
-    try:
-        with pymupdf.open(path) as document:
-            names = {n.lower() for n in document.embfile_names()}
-    except Exception:  # not a PDF MuPDF opens: the renderer says why
-        return False
-    return bool(names & EMBEDDED_NAMES)
-
-
 def is_data_file(path: Path) -> bool:
     """Read from data rather than pictures: XML, an ЭДО zip, or a PDF with an invoice."""
     suffix = path.suffix.lower()
     if suffix in (".xml", ".zip"):
         return True
-    return suffix == ".pdf" and has_embedded_invoice(path)
+    return suffix == ".pdf" and has_embedded_invoice(path)  # from its bytes: no MuPDF here

@@ -1,0 +1,185 @@
+"""The Webhooks tab: deliveries that failed or wait, and sending them again.
+
+Each job that ends done or needing review is posted to WEBHOOK_URL; a delivery that
+failed every try is kept in the outbox (``docbatch webhooks`` on the command line).
+Here a person sees them with the job, the time, the tries and the receiver's last
+answer, and sends the selected ones, or all, again. The list is read and the resend
+runs off the GUI thread, the resend behind a progress dialog that can cancel it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QShowEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from docbatch_gui._qt.context import GuiContext
+from docbatch_gui._qt.language import error_text
+from docbatch_gui._qt.tasks import spawn
+from docbatch_gui._qt.widgets.progress import counted, run_with_progress
+from docbatch_gui.app.webhooks import FAILED, Delivery, ResendOutcome
+from docbatch_gui.domain.errors import DocBatchError
+from docbatch_gui.domain.progress import Canceled
+from docbatch_gui.domain.state_names import state_name
+from docbatch_gui.i18n import _, ngettext, pgettext
+
+COL_STATE, COL_JOB, COL_EVENT, COL_TIME, COL_ATTEMPTS, COL_ANSWER = range(6)
+
+
+def local_time(stamp: str | None) -> str:
+    """An outbox time (ISO, UTC) in the machine's time, to the minute."""
+    if not stamp:
+        return ""
+    try:
+        return datetime.fromisoformat(stamp).astimezone().strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return stamp
+
+
+def answer_words(answer: str | None) -> str:
+    """The last answer as stored (English); the catalogue's words when it has them
+    ("the receiver cannot be reached"), the receiver's own text otherwise."""
+    return _(answer) if answer else ""
+
+
+class WebhooksTab(QWidget):
+    def __init__(self, ctx: GuiContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.deliveries: list[Delivery] = []
+        self.where = QLabel()
+        self.where.setWordWrap(True)
+        self.where.setTextFormat(Qt.TextFormat.PlainText)
+        self.refresh_button = QPushButton(_("Refresh"))
+        self.refresh_button.clicked.connect(lambda: spawn(self.refresh(), self._failed))
+        self.resend_button = QPushButton(_("Resend"))
+        self.resend_button.setToolTip(_("Send the selected failed deliveries again."))
+        self.resend_button.clicked.connect(lambda: spawn(self.resend_selected(), self._failed))
+        self.resend_all_button = QPushButton(_("Resend all"))
+        self.resend_all_button.setToolTip(_("Send every failed delivery again."))
+        self.resend_all_button.clicked.connect(lambda: spawn(self.resend(None), self._failed))
+        bar = QHBoxLayout()
+        for button in (self.resend_button, self.resend_all_button, self.refresh_button):
+            bar.addWidget(button)
+        bar.addStretch(1)
+        self.table = QTableWidget(0, 6)
+        self.table.setHorizontalHeaderLabels(
+            [_("State"), _("Job"), _("Event"), _("Time"), _("Attempts"), _("Last answer")]
+        )
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().hide()
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.table.itemSelectionChanged.connect(self._enable)
+        self.empty = QLabel(_("No delivery failed or waits to be sent."))
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setStyleSheet("color: palette(mid); padding: 24px;")
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.where)
+        layout.addLayout(bar)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.empty, 1)
+        self._enable()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        spawn(self.refresh(), self._failed)
+
+    async def refresh(self) -> None:
+        """Read the outbox in a worker thread and show it."""
+        webhooks = self.ctx.app.webhooks
+        found = await asyncio.get_running_loop().run_in_executor(None, webhooks.deliveries)
+        url = webhooks.url
+        self.where.setText(
+            _("Deliveries go to {url}.").format(url=url)
+            if url
+            else _("WEBHOOK_URL is not set: nothing is delivered. Set it in Settings.")
+        )
+        self.show_deliveries(found)
+
+    def show_deliveries(self, found: list[Delivery]) -> None:
+        self.deliveries = found
+        table = self.table
+        table.setRowCount(len(found))
+        for row, item in enumerate(found):
+            failed = item.state == FAILED
+            cells = [
+                pgettext("webhook delivery", "Failed") if failed
+                else pgettext("webhook delivery", "Waiting"),
+                str(item.job_id),
+                state_name(item.event),
+                local_time(item.failed_at if failed else item.created_at),
+                str(item.attempts),
+                answer_words(item.answer),
+            ]  # fmt: skip
+            for column, text in enumerate(cells):
+                cell = QTableWidgetItem(text)
+                if column == COL_ANSWER:
+                    cell.setToolTip(text)
+                table.setItem(row, column, cell)
+        table.resizeColumnsToContents()
+        table.setVisible(bool(found))
+        self.empty.setVisible(not found)
+        self._enable()
+
+    def selected_failed(self) -> list[str]:
+        rows = sorted({index.row() for index in self.table.selectionModel().selectedRows()})
+        return [self.deliveries[r].id for r in rows if self.deliveries[r].state == FAILED]
+
+    def _enable(self) -> None:
+        has_url = bool(self.ctx.app.webhooks.url)
+        any_failed = any(d.state == FAILED for d in self.deliveries)
+        self.resend_button.setEnabled(has_url and bool(self.selected_failed()))
+        self.resend_all_button.setEnabled(has_url and any_failed)
+
+    async def resend_selected(self) -> ResendOutcome | None:
+        ids = self.selected_failed()
+        return await self.resend(ids) if ids else None
+
+    async def resend(self, ids: list[str] | None) -> ResendOutcome | None:
+        """Send again with progress and Cancel; the list is read again after."""
+        webhooks = self.ctx.app.webhooks
+        count = len(ids) if ids is not None else sum(d.state == FAILED for d in self.deliveries)
+        label = ngettext(
+            "Sending {count} delivery again…", "Sending {count} deliveries again…", count
+        ).format(count=count)
+        try:
+            outcome = await run_with_progress(
+                self,
+                _("Resend webhooks"),
+                label,
+                lambda p, c: webhooks.resend(ids, progress=p, cancel=c),
+                describe=counted(label, _("deliveries")),
+            )
+        except Canceled:
+            self.ctx.notifier.notify(_("Resend canceled."), "info")
+            await self.refresh()
+            return None
+        self.ctx.notifier.notify(
+            ngettext(
+                "{count} delivery sent, {failed} failed again.",
+                "{count} deliveries sent, {failed} failed again.",
+                outcome.delivered,
+            ).format(count=outcome.delivered, failed=outcome.failed),
+            "success" if not outcome.failed else "warning",
+        )
+        await self.refresh()
+        return outcome
+
+    def _failed(self, error: BaseException) -> None:
+        if isinstance(error, DocBatchError | OSError):
+            self.ctx.notifier.notify(error_text(error), "error")

@@ -1,0 +1,95 @@
+"""The registry wizard on an accountant's sheet (merged title, two-row header, text
+dates, a totals row, a signature line): the rows it proposes, why it leaves rows out,
+*Import and search* after a run; screenshots in English and Russian."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtWidgets import QWizard
+
+from tests.accountant_sheet import (
+    FIRST_DATA,
+    HEADER_ROW,
+    HEADER_TOP,
+    SIGNATURE_ROW,
+    TOTALS_ROW,
+    accountant_xlsx,
+)
+from tests.gui.conftest import until
+from tests.gui.registry_helpers import add_documents
+from tests.gui.test_registry_wizard import next_page, open_wizard, settled, shots_dir
+
+pytestmark = pytest.mark.asyncio(loop_factories=["qasync"])
+__all__ = ["open_wizard"]  # the fixture, shared with the wizard's main test
+
+
+def statuses(page: Any) -> dict[int, str]:
+    model = page.model
+    return {model.cell(r, 0): model.cell(r, 1) for r in range(model.rowCount())}
+
+
+@pytest.mark.slow
+async def test_the_wizard_reads_an_accountants_sheet(
+    window: Any, open_wizard: Any, tmp_path: Path
+) -> None:
+    add_documents(window.ctx.app)
+    wizard, task = await open_wizard()
+    wizard.resize(1024, 640)
+    wizard.file_page.set_file(accountant_xlsx(tmp_path / "март.xlsx"))
+    await settled(wizard)
+    assert wizard.preview is not None, wizard.preview_error
+    next_page(wizard)
+
+    rows = wizard.rows_page
+    assert (rows.header_row.value(), rows.header_top.value(), rows.data_row.value()) == (
+        HEADER_ROW, HEADER_TOP, FIRST_DATA,
+    )  # fmt: skip
+    assert wizard.preview.headers[4:] == ["Сумма с НДС, руб.", "Сумма НДС, руб."]
+    said = statuses(rows)
+    assert said[FIRST_DATA] == "kept"
+    assert said[TOTALS_ROW] == "Totals row"
+    assert said[SIGNATURE_ROW] == "Signature line"
+    assert rows.model.data(rows.model.index(SIGNATURE_ROW - FIRST_DATA, 1), 3) == (
+        "Signature line: contains '___'"
+    )  # the tooltip says which word
+    wizard.grab().save(str(shots_dir(tmp_path) / "registry_wizard_layout_en.png"))
+    next_page(wizard)
+
+    mapping = wizard.mapping_page
+    assert mapping.mapping()["amount"] == "E"  # found under "Сумма с НДС, руб."
+    next_page(wizard)
+    assert wizard.preview.kept == 5  # the signature line is left out with no setting
+    next_page(wizard)
+    await until(lambda: wizard.rules_page.pair_count is not None, what="pair count")
+    next_page(wizard)
+
+    run = wizard.run_page
+    assert run.start_button.isEnabled()
+    run.start_button.click()
+    await until(lambda: run.finished is not None, what="run started")
+    assert not run.start_button.isEnabled()  # while it runs
+    assert await asyncio.wait_for(run.finished, 60) == "done"
+    assert not run.start_button.isEnabled()  # the same run again would change nothing
+    wizard.filters_page.min_filled.setValue(2)  # a change
+    assert run.start_button.isEnabled()
+    wizard.button(QWizard.WizardButton.FinishButton).click()
+    await asyncio.wait_for(task, 30)
+
+
+@pytest.mark.slow
+async def test_the_wizard_says_why_in_russian(
+    russian: None, window: Any, open_wizard: Any, tmp_path: Path
+) -> None:
+    wizard, _task = await open_wizard()
+    wizard.resize(1024, 640)
+    wizard.file_page.set_file(accountant_xlsx(tmp_path / "март.xlsx"))
+    await settled(wizard)
+    next_page(wizard)
+    said = statuses(wizard.rows_page)
+    assert said[TOTALS_ROW] == "Строка итогов"
+    assert said[SIGNATURE_ROW] == "Строка подписи"
+    wizard.grab().save(str(shots_dir(tmp_path) / "registry_wizard_layout_ru.png"))

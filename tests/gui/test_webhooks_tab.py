@@ -1,0 +1,83 @@
+"""The Webhooks tab against a real local receiver: failed and waiting deliveries with
+the job, the time, the tries and the last answer; Resend and Resend all; screenshots
+in English and Russian."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from docbatch_gui.settings.loading import load_settings
+from docbatch_gui.settings.model import Settings
+from tests.gui.conftest import until
+from tests.gui.test_registry_wizard import shots_dir
+from tests.integration.test_webhook_resend import outbox_with
+from tests.integration.test_webhooks import Receiver, receiver
+
+pytestmark = pytest.mark.asyncio(loop_factories=["qasync"])
+__all__ = ["receiver"]  # the fixture
+
+
+@pytest.fixture
+def gui_settings(tmp_path: Path, receiver: Receiver) -> Settings:
+    return load_settings(
+        data_dir=tmp_path / "data", PROCESSING_MODE="offline", OCR_ENGINE="none",
+        JOB_TIMEOUT=60, RENDER_WORKERS=2, WEBHOOK_URL=receiver.url, WEBHOOK_ATTEMPTS=1,
+    )  # fmt: skip
+
+
+def cells(tab: Any, row: int) -> list[str]:
+    return [tab.table.item(row, c).text() for c in range(tab.table.columnCount())]
+
+
+async def shown(window: Any, tmp_path: Path, failed: int = 2) -> Any:
+    outbox_with(window.ctx.app.settings, tmp_path, failed=failed, waiting=1)
+    window.resize(1024, 640)
+    tab = window.webhooks_tab
+    window.tabs.setCurrentWidget(tab)
+    await until(lambda: tab.table.rowCount() == failed + 1, what="the deliveries")
+    return tab
+
+
+@pytest.mark.slow
+async def test_failed_deliveries_are_shown_and_resent(
+    window: Any, tmp_path: Path, receiver: Receiver
+) -> None:
+    tab = await shown(window, tmp_path)
+    first = cells(tab, 0)
+    assert first[0] == "Failed" and first[2] == "Done" and first[4] == "3"
+    assert first[5] == "HTTP 503: not today" and first[3]  # the time of the last try
+    assert cells(tab, 2)[0] == "Waiting" and cells(tab, 2)[5] == ""
+    assert receiver.url in tab.where.text()
+    window.grab().save(str(shots_dir(tmp_path) / "webhooks_en.png"))
+    assert not tab.resend_button.isEnabled() and tab.resend_all_button.isEnabled()
+    tab.table.selectRow(2)  # a waiting one: the sender sends it, not the button
+    assert not tab.resend_button.isEnabled()
+    tab.table.selectRow(0)
+    assert tab.resend_button.isEnabled()
+
+    receiver.status = 500
+    outcome = await tab.resend_selected()
+    assert outcome is not None and (outcome.delivered, outcome.failed) == (0, 1)
+    await until(lambda: tab.table.rowCount() == 3, what="the list again")
+    row = next(r for r in range(3) if cells(tab, r)[4] == "4")
+    assert cells(tab, row)[5].startswith("HTTP 500")
+
+    receiver.status = 200
+    outcome = await tab.resend(None)  # what Resend all runs
+    assert outcome is not None and (outcome.delivered, outcome.failed) == (2, 0)
+    await until(lambda: tab.table.rowCount() == 1, what="only the waiting one left")
+    assert len(receiver.received) == 3
+    assert not tab.resend_all_button.isEnabled()
+
+
+@pytest.mark.slow
+async def test_the_webhooks_tab_in_russian(
+    russian: None, window: Any, tmp_path: Path, receiver: Receiver
+) -> None:
+    tab = await shown(window, tmp_path)
+    assert cells(tab, 0)[0] == "Не доставлено" and cells(tab, 2)[0] == "Ждёт отправки"
+    assert tab.resend_all_button.text() == "Отправить все снова"
+    window.grab().save(str(shots_dir(tmp_path) / "webhooks_ru.png"))
