@@ -16,6 +16,7 @@ prints its error and counts its figures as missed; the exit code is 0 either way
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import subprocess
@@ -42,32 +43,60 @@ QUICK_ARGS = {
 TIMEOUT_S = 120
 
 
-def run_bench(name: str, script: str) -> tuple[dict[str, Any] | None, float, str]:
-    """The bench's last JSON line, its wall time, and its error output when it failed."""
+def run_bench(
+    name: str, script: str, timeout_s: float = TIMEOUT_S
+) -> tuple[dict[str, Any] | None, float, str]:
+    """The bench's last JSON line, its wall time, and its error output when it failed.
+    A bench over its time is stopped with every process it started (its render
+    children, the window's child), so that none runs on beside the next bench."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "QT_QPA_PLATFORM": "offscreen"}
     started = time.perf_counter()
+    bench = subprocess.Popen(
+        [sys.executable, str(ROOT / script), *QUICK_ARGS.get(name, [])],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=ROOT,
+    )
     try:
-        done = subprocess.run(
-            [sys.executable, str(ROOT / script), *QUICK_ARGS.get(name, [])],
-            capture_output=True,
-            text=True,
-            timeout=TIMEOUT_S,
-            env=env,
-            cwd=ROOT,
-        )
+        stdout, stderr = bench.communicate(timeout=timeout_s)
     except subprocess.TimeoutExpired:
-        return None, time.perf_counter() - started, f"timed out after {TIMEOUT_S} s"
+        _stop_tree(bench.pid)
+        bench.communicate()
+        return None, time.perf_counter() - started, f"timed out after {timeout_s:g} s"
     seconds = time.perf_counter() - started
-    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
-    if done.returncode or not lines:
-        output = (done.stderr or done.stdout).strip().splitlines()
-        return None, seconds, output[-1] if output else f"exit code {done.returncode}"
+    lines = [line for line in stdout.splitlines() if line.startswith("{")]
+    if bench.returncode or not lines:
+        output = (stderr or stdout).strip().splitlines()
+        return None, seconds, output[-1] if output else f"exit code {bench.returncode}"
     return json.loads(lines[-1]), seconds, ""
+
+
+def _stop_tree(pid: int) -> None:
+    """Kill a process and its descendants (psutil: the same on Windows and POSIX)."""
+    import psutil
+
+    try:
+        root = psutil.Process(pid)
+        family = [*root.children(recursive=True), root]
+    except psutil.NoSuchProcess:
+        return
+    for process in family:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            process.kill()
+    psutil.wait_procs(family, timeout=10)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", default="", help="comma-separated bench names")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=TIMEOUT_S,
+        help="seconds each bench may take before it is stopped (raise it on a loaded machine)",
+    )
     args = parser.parse_args()
     targets = load_targets()
     names = [n for n, t in targets.items() if t.get("quick")]
@@ -77,7 +106,7 @@ def main() -> None:
     missed: list[str] = []
     started = time.perf_counter()
     for name in names:
-        figures, seconds, error = run_bench(name, targets[name]["run"])
+        figures, seconds, error = run_bench(name, targets[name]["run"], args.timeout)
         print(f"{name} ({seconds:.1f} s)" + (f": FAILED {error}" if error else ""))
         for key, target in figures_of(name).items():
             value = (figures or {}).get(key)
