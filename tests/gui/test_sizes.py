@@ -305,3 +305,80 @@ async def test_the_state_filter_shows_a_whole_state_name(language: str, window: 
         QStyle.ComplexControl.CC_ComboBox, option, QStyle.SubControl.SC_ComboBoxEditField, box
     )
     assert field.width() >= widest, f"{field.width()} px for {widest} px of text"
+
+
+def cut_cells(view: QAbstractItemView) -> list[str]:
+    """The shown cells of ``view`` whose text does not fit them: elided on one line
+    ("Number (simil…") or wrapped into more lines than the row is high."""
+    from PySide6.QtCore import QRect
+    from PySide6.QtWidgets import QStyle
+
+    model = view.model()
+    if model is None or not view.isVisible():
+        return []
+    metrics = view.fontMetrics()
+    # the item's text margin each side (QCommonStyle: PM_FocusFrameHMargin + 1)
+    margin = 2 * (view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, view) + 1)
+    room = view.viewport().rect()
+    out = []
+    for row in range(model.rowCount()):
+        for column in range(model.columnCount()):
+            index = model.index(row, column)
+            text = model.data(index, Qt.ItemDataRole.DisplayRole)
+            rect = view.visualRect(index)
+            if not isinstance(text, str) or not text or not rect.intersects(room):
+                continue
+            width = rect.width() - margin
+            if model.data(index, Qt.ItemDataRole.DecorationRole) is not None:
+                width -= view.iconSize().width() if view.iconSize().isValid() else 16
+                width -= 4
+            if getattr(view, "wordWrap", lambda: False)():
+                needed = metrics.boundingRect(
+                    QRect(0, 0, max(width, 1), 10_000), Qt.TextFlag.TextWordWrap, text
+                )
+                if needed.height() > rect.height() or needed.width() > width:
+                    out.append(f"{text!r}: {needed.height()} px high in {rect.height()}")
+            elif metrics.horizontalAdvance(text) > width:
+                out.append(f"{text!r}: {metrics.horizontalAdvance(text)} px in {width}")
+    return out
+
+
+def cut_labels(root: Any) -> list[str]:
+    """The visible labels under ``root`` whose one line of text is wider than they are
+    (a label that wraps or elides itself says so: word wrap or a tooltip with the text)."""
+    from PySide6.QtWidgets import QLabel
+
+    out = []
+    for label in root.findChildren(QLabel):
+        text = label.text()
+        if not label.isVisible() or not text or label.wordWrap() or label.pixmap().width():
+            continue
+        if label.textFormat() == Qt.TextFormat.RichText or "<" in text or label.toolTip():
+            continue  # rich text lays itself out; a tooltip holds the whole text
+        needed = max(label.fontMetrics().horizontalAdvance(line) for line in text.split("\n"))
+        if label.contentsRect().width() < needed:
+            out.append(f"label {text!r}: {label.contentsRect().width()} of {needed} px")
+    return out
+
+
+async def test_the_registry_tab_shows_whole_texts_on_a_small_screen(
+    language: str, window: Any, tmp_path: Path
+) -> None:
+    """At 1024×640 the registry list's states ("Поиск выполнен"), the selected match's
+    sub-rules ("Number (similar)", "Date (date ± 3 days)"), its notes and warnings read
+    whole: wrapped, not cut."""
+    await fill(window, tmp_path)
+    window.resize(SMALL)
+    tab = window.registry_tab
+    window.tabs.setCurrentWidget(tab)
+    await drain()
+    QApplication.processEvents()
+    detail = tab.results.detail
+    assert detail.breakdown.rowCount() > 1, "a match with its sub-rules is shown"
+    found = {
+        "registries": cut_cells(tab.table),
+        "sub-rules": cut_cells(detail.breakdown),
+        "labels": cut_labels(tab),
+    }
+    found = {k: v for k, v in found.items() if v}
+    assert not found, "\n".join(f"{k}: {v}" for k, v in found.items())
