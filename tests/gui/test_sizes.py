@@ -382,3 +382,30 @@ async def test_the_registry_tab_shows_whole_texts_on_a_small_screen(
     }
     found = {k: v for k, v in found.items() if v}
     assert not found, "\n".join(f"{k}: {v}" for k, v in found.items())
+
+
+@pytest.mark.parametrize("pages", [[2], [11, 12, 13]], ids=["one", "three"])
+async def test_review_shows_the_whole_page_position(
+    language: str, window: Any, tmp_path: Path, pages: list[int]
+) -> None:
+    """At 1024×640 Review's page label beside the zoom buttons reads whole
+    ("Страница 2 (1 из" was cut): a one-page document says only its page."""
+    await fill(window, tmp_path)
+    window.resize(SMALL)
+    tab = window.review_tab
+    window.tabs.setCurrentWidget(tab)
+    job = max(window.ctx.app.jobs(), key=lambda j: j.documents)
+    await tab.open_job(job.id, 0)
+    await until(lambda: tab.current is not None, what="the document shown")
+    view = tab.page_view
+    await until(lambda: view.pages == [tab.current.page_from], what="the page shown")
+    await drain()
+    view.pages = pages
+    view.position = len(pages) - 1
+    view._update_nav()
+    QApplication.processEvents()
+    text = view.where.text()
+    assert str(pages[-1]) in text
+    needed = view.where.fontMetrics().horizontalAdvance(text)
+    shown = view.where.contentsRect().width()
+    assert shown >= needed, f"{text!r}: {shown} of {needed} px"
