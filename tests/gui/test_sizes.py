@@ -409,3 +409,34 @@ async def test_review_shows_the_whole_page_position(
     needed = view.where.fontMetrics().horizontalAdvance(text)
     shown = view.where.contentsRect().width()
     assert shown >= needed, f"{text!r}: {shown} of {needed} px"
+
+
+async def test_every_batches_column_is_in_sight(language: str, window: Any, tmp_path: Path) -> None:
+    """At 1024×640 the Batches tab does not scroll sideways (its Actual column was cut):
+    the batch id takes what is left, the model and cache hits start hidden and the
+    header's menu shows them."""
+    from docbatch_gui._qt.batches.model import COL_ACTUAL, COL_BATCH, COL_CACHE, COL_MODEL
+    from tests.batch_seed import seed
+
+    await fill(window, tmp_path)
+    seed(window.ctx.app.store)
+    window.resize(SMALL)
+    tab = window.batches_tab
+    window.tabs.setCurrentWidget(tab)
+    await tab.refresh(full=True)
+    assert tab.stack.currentWidget() is tab.table
+    await drain()
+    QApplication.processEvents()
+    table = tab.table
+    header = table.horizontalHeader()
+    assert not header.isSectionHidden(COL_ACTUAL)
+    assert not off_screen_columns(table), off_screen_columns(table)
+    assert not table.horizontalScrollBar().isVisible()
+    assert not clipped_headers(table), clipped_headers(table)
+    assert header.sectionSize(COL_BATCH) >= 100
+    actions = {a.text(): a for a in tab.column_actions()}
+    for column in (COL_MODEL, COL_CACHE):
+        title = tab.model.headerData(column, Qt.Orientation.Horizontal)
+        assert header.isSectionHidden(column) and not actions[title].isChecked()
+    actions[tab.model.headerData(COL_MODEL, Qt.Orientation.Horizontal)].setChecked(True)
+    assert not header.isSectionHidden(COL_MODEL)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal
+from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
-    QMenu,
     QPushButton,
     QSplitter,
     QStyle,
@@ -47,6 +46,7 @@ from docbatch_gui._qt.queue.jobs_model import (
     state_label,
 )
 from docbatch_gui._qt.tasks import spawn
+from docbatch_gui._qt.widgets.columns import column_actions, offer_columns_menu
 from docbatch_gui._qt.widgets.delegates import ProgressDelegate
 from docbatch_gui._qt.widgets.empty import EmptyHint
 from docbatch_gui._qt.widgets.fit import TwoLineLabel, widen_to_labels
@@ -223,8 +223,7 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
         header.setSectionResizeMode(COL_FILE, QHeaderView.ResizeMode.Stretch)
         header.setMinimumSectionSize(40)
         header.setSectionHidden(COL_ERROR, True)
-        header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        header.customContextMenuRequested.connect(self._columns_menu)
+        offer_columns_menu(table, (COL_FILE, COL_STATE), self)
         table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         table.customContextMenuRequested.connect(self._context_menu)
         table.selectionModel().selectionChanged.connect(self._selection_changed)
@@ -233,31 +232,9 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
         self.empty_hint = EmptyHint(table, self._empty_text)
 
     def column_actions(self) -> list[QAction]:
-        """One checkable action per column that may be hidden (all but the file name
-        and its state): what the header's context menu offers."""
-        header = self.table.horizontalHeader()
-        actions = []
-        for column in range(self.model.columnCount()):
-            title = self.model.headerData(column, Qt.Orientation.Horizontal)
-            if column in (COL_FILE, COL_STATE) or not title:
-                continue
-            action = QAction(str(title), self)
-            action.setCheckable(True)
-            action.setChecked(not header.isSectionHidden(column))
-            action.toggled.connect(
-                lambda shown, column=column: header.setSectionHidden(column, not shown)
-            )
-            actions.append(action)
-        return actions
-
-    def _columns_menu(self, where: QPoint) -> None:
-        menu = QMenu(self)
-        menu.setToolTipsVisible(True)
-        menu.addSection(_("Columns"))
-        for action in self.column_actions():
-            action.setParent(menu)
-            menu.addAction(action)
-        menu.popup(self.table.horizontalHeader().mapToGlobal(where))
+        """What the header's context menu offers: every column but the file name and
+        its state."""
+        return column_actions(self.table, (COL_FILE, COL_STATE), self)
 
     # -- data ----------------------------------------------------------------------------
 
