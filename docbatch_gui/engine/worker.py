@@ -34,7 +34,15 @@ from docbatch_gui.engine.context import EngineContext, anthropic_key, sync_clien
 from docbatch_gui.engine.data_step import DataPagesStep
 from docbatch_gui.engine.documents import CheckStep, StoreStep, discard_documents
 from docbatch_gui.engine.extractors import ExtractionTimeout, ExtractStep
-from docbatch_gui.engine.holds import vision_credentials_found
+from docbatch_gui.engine.holds import (
+    KEYED_MODES,
+    claude_host,
+    did_not_reach_claude,
+    hold_unreachable,
+    retry_unreachable,
+    unreachable_jobs,
+    vision_credentials_found,
+)
 from docbatch_gui.engine.job_log import (
     ENDED_BADLY,
     log_failure,
@@ -141,7 +149,12 @@ class LocalWorker:
             for mode in sorted(self.modes)
             for job in self.store.list_jobs(states=[JobState.QUEUED], mode=mode, limit=limit)
         ]
-        queued = sorted(queued, key=lambda j: j.id)[:limit]
+        _host, unreachable = unreachable_jobs(self.store)  # held until Retry now
+        queued = sorted(
+            (j for j in queued if j.id not in unreachable or j.mode not in KEYED_MODES),
+            key=lambda j: j.id,
+        )
+        queued = queued[:limit]
         return self.gate.admit(queued) if self.gate is not None else queued
 
     async def run_until_idle(self, stop: asyncio.Event | None = None) -> None:
@@ -270,6 +283,8 @@ class LocalWorker:
         except OverBudget as exc:
             return self._held(job, attempt, exc)
         except DocBatchError as exc:
+            if job.mode in KEYED_MODES and did_not_reach_claude(exc.message):
+                return self._unreachable(job, attempt, exc)
             if exc.kind is ErrorKind.CRITICAL:
                 self.halted = self.halted or exc
             if self.store.get_job(job.id).state is JobState.PREPARING:
@@ -335,6 +350,26 @@ class LocalWorker:
         except InvalidTransition as exc:
             log.warning("job %s: %s", job_id, exc)
             return None
+
+    def _unreachable(self, job: Job, attempt: int, exc: DocBatchError) -> Job | None:
+        """Claude's API could not be reached (the SDK's own retries are spent): the job
+        waits queued under a hold naming the host, not failed, until *Retry now*."""
+        host = claude_host(self.settings)
+        hold_unreachable(self.store, job.id, host)  # first: whoever sees it queued sees why
+        try:
+            queued = self.store.transition(job.id, JobState.QUEUED, attempt=attempt, error=None)
+        except InvalidTransition as moved:
+            retry_unreachable(self.store, [job.id])
+            log.warning("job %s: %s", job.id, moved)
+            return None
+        log.warning(
+            "job %s (%s) held: Claude cannot be reached at %s: %s",
+            job.id,
+            printable(job.file_name),
+            host,
+            exc,
+        )
+        return self.emit(queued)
 
     def _held(self, job: Job, attempt: int, exc: OverBudget) -> Job | None:
         """A cap refused the job's next paid request: its answers so far are kept and
