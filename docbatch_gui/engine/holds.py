@@ -13,10 +13,10 @@ no Google credentials are found (*Set up Vision…*, *Use Tesseract*): before, e
 scanned page failed its OCR one by one and went to review with empty fields.
 
 A hold is worked out, never stored: it ends by itself as soon as the key (or the
-credentials) are there. One exception: a job whose request could not reach Claude's
-API (connection refused, DNS, timeout of the connection) is held for
-``claude_unreachable`` with the host in words, and waits, instead of failing after
-its retries with a network error nobody sees; the store keeps which jobs, and
+credentials) are there. One exception: a job whose requests could not reach Claude's
+API (connection refused, DNS, no connection) on its last attempt is held for
+``claude_unreachable`` with the host in words, and waits, instead of failing with a
+network error nobody sees; the store keeps which jobs, and
 *Retry now* (``retry_unreachable``) lifts the hold and queues them again.
 """
 

@@ -283,7 +283,10 @@ class LocalWorker:
         except OverBudget as exc:
             return self._held(job, attempt, exc)
         except DocBatchError as exc:
-            if job.mode in KEYED_MODES and did_not_reach_claude(exc.message):
+            # a blip is retried as any retryable error; once the attempts are spent
+            # the job waits held, with the host, instead of failing
+            spent = attempt >= MAX_ATTEMPTS and job.mode in KEYED_MODES
+            if spent and did_not_reach_claude(exc.message):
                 return self._unreachable(job, attempt, exc)
             if exc.kind is ErrorKind.CRITICAL:
                 self.halted = self.halted or exc
@@ -352,8 +355,9 @@ class LocalWorker:
             return None
 
     def _unreachable(self, job: Job, attempt: int, exc: DocBatchError) -> Job | None:
-        """Claude's API could not be reached (the SDK's own retries are spent): the job
-        waits queued under a hold naming the host, not failed, until *Retry now*."""
+        """Claude's API could not be reached (the SDK's retries and the job's attempts
+        are spent): the job waits queued under a hold naming the host, not failed,
+        until *Retry now* (or *Process offline*)."""
         host = claude_host(self.settings)
         hold_unreachable(self.store, job.id, host)  # first: whoever sees it queued sees why
         try:
