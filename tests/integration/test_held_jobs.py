@@ -232,3 +232,11 @@ def test_claude_unreachable_holds_the_job_until_retry_now(
         assert app.retry_now([job.id]) == []  # nothing left to lift
     finally:
         app.close()
+    # held again, `docbatch retry ID` lifts it too (what a script reads retry_now as)
+    again = cli(data, "process", "--wait", "--mode", "sync", str(INVOICE), "--force", env=env)
+    assert again.returncode == ExitCode.WRONG_STATE, again.stderr
+    newest = max(jobs_json(data, capsys), key=lambda r: int(str(r["id"])))
+    assert newest["held_by"] == "claude_unreachable"
+    assert main(["--data-dir", str(data), "retry", str(newest["id"])]) == ExitCode.OK
+    rows = {r["id"]: r for r in jobs_json(data, capsys)}
+    assert rows[newest["id"]]["held_by"] is None and rows[newest["id"]]["state"] == "queued"
