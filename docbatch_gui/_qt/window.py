@@ -279,7 +279,8 @@ class MainWindow(QMainWindow):
             "queue/columns": self.queue_tab.table.horizontalHeader(),
             "queue/splitter": self.queue_tab.splitter,
             "review/splitter": self.review_tab.splitter,
-            "batches/header": self.batches_tab.table.horizontalHeader(),
+            # "batches/header" kept the columns of before the batch id stretched
+            "batches/columns": self.batches_tab.table.horizontalHeader(),
             "registry/header": registry.table.horizontalHeader(),
             "registry/splitter": registry.splitter,
             "registry/results_header": registry.results.table.horizontalHeader(),

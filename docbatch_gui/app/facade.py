@@ -39,7 +39,13 @@ from docbatch_gui.domain.states import (
 from docbatch_gui.engine.budget import Hold
 from docbatch_gui.engine.context import EngineContext, anthropic_key, batch_client, sync_client
 from docbatch_gui.engine.documents import finished
-from docbatch_gui.engine.holds import Holds, JobHold, vision_credentials_found
+from docbatch_gui.engine.holds import (
+    Holds,
+    JobHold,
+    retry_unreachable,
+    unreachable_jobs,
+    vision_credentials_found,
+)
 from docbatch_gui.engine.intake import IntakeReport, intake_paths
 from docbatch_gui.engine.job_log import log_operator
 from docbatch_gui.engine.recovery import recover_interrupted
@@ -177,9 +183,12 @@ class DocBatchApp(JobMoves, BatchViews, RemoteSources, BudgetViews):
 
     def holds(self) -> Holds:
         """Which queued jobs this installation must hold, for what it lacks."""
+        host, unreachable = unreachable_jobs(self.store)
         return Holds(
             has_anthropic_key=self.anthropic_key is not None,
             has_vision_credentials=vision_credentials_found(self.settings),
+            unreachable=unreachable,
+            unreachable_host=host,
         )
 
     def hold_of(self, job: Job) -> JobHold | None:
@@ -189,6 +198,14 @@ class DocBatchApp(JobMoves, BatchViews, RemoteSources, BudgetViews):
         if job.state is JobState.DUPLICATE and job.duplicate_of is not None:
             return holds.of(self.store.get_job(job.duplicate_of))
         return holds.of(job)
+
+    def retry_now(self, job_ids: Iterable[int] | None = None) -> list[int]:
+        """*Retry now* on jobs held because Claude could not be reached: the hold is
+        lifted and they are queued for the worker again. Returns the ids lifted."""
+        lifted = retry_unreachable(self.store, job_ids)
+        for job in self.store.list_jobs(ids=lifted) if lifted else []:
+            log_operator(job, "retried now (Claude could not be reached before)")
+        return lifted
 
     def process_offline(self, job_ids: Iterable[int]) -> list[Job]:
         """The queued jobs among ``job_ids`` are read locally instead of by Claude:
@@ -200,6 +217,7 @@ class DocBatchApp(JobMoves, BatchViews, RemoteSources, BudgetViews):
             changed = self.store.update_job(job.id, mode=ProcessingMode.OFFLINE.value)
             log_operator(changed, "set to be processed offline (no Claude request)")
             moved.append(changed)
+        retry_unreachable(self.store, [job.id for job in moved])  # Claude not needed now
         return moved
 
     def batch_client(self) -> BatchClient | None:

@@ -46,6 +46,10 @@ OPERATOR_TEXTS: dict[str, str | Plural] = {
         "{file}: held: it is to be read by Claude ({mode} mode), and no Anthropic API key is set. "
         "Add a key in Settings → Claude (or ANTHROPIC_API_KEY), or process it offline.",
     ),
+    "held_claude_unreachable": N_(
+        "{file}: held: Claude cannot be reached at {host}; check the network or "
+        "ANTHROPIC_BASE_URL, then Retry now."
+    ),
     "held_needs_vision": N_(
         "{file}: held: OCR_ENGINE is Google Vision and no Google credentials are found, so "
         "its scanned pages cannot be read. Choose the credentials file in Settings → OCR (or "

@@ -13,7 +13,11 @@ no Google credentials are found (*Set up Vision…*, *Use Tesseract*): before, e
 scanned page failed its OCR one by one and went to review with empty fields.
 
 A hold is worked out, never stored: it ends by itself as soon as the key (or the
-credentials) are there.
+credentials) are there. One exception: a job whose requests could not reach Claude's
+API (connection refused, DNS, no connection) on its last attempt is held for
+``claude_unreachable`` with the host in words, and waits, instead of failing with a
+network error nobody sees; the store keeps which jobs, and
+*Retry now* (``retry_unreachable``) lifts the hold and queues them again.
 """
 
 from __future__ import annotations
@@ -23,12 +27,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from docbatch_gui.domain.messages import Message
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import JobState, ProcessingMode
 from docbatch_gui.pipeline.ocr import OcrEngineName
 from docbatch_gui.settings.model import Settings
+from docbatch_gui.storage.store import Store
 
 #: what a held job lacks (``held_by["need"]``, a contract for scripts)
 NEEDS_ANTHROPIC_KEY = "anthropic_key"
@@ -39,6 +45,14 @@ PROCESS_OFFLINE = "process_offline"
 NEEDS_VISION_CREDENTIALS = "vision_credentials"
 SET_UP_VISION = "set_up_vision"
 USE_TESSERACT = "use_tesseract"
+#: Claude's API could not be reached: the job waits until the operator retries
+NEEDS_CLAUDE_REACHABLE = "claude_unreachable"
+RETRY_NOW = "retry_now"
+#: the store setting: {"host": ..., "jobs": [ids]} of the jobs held for it
+UNREACHABLE_SETTING = "holds/claude_unreachable"
+#: the error codes that say the API was not reached (no answer came back)
+UNREACHABLE_CODES = frozenset({"claude_network"})
+DEFAULT_CLAUDE_HOST = "api.anthropic.com"
 
 #: the modes whose jobs are read by Claude, and so need its key
 KEYED_MODES = frozenset({ProcessingMode.SYNC, ProcessingMode.BATCH})
@@ -72,6 +86,48 @@ def _application_default_files() -> list[Path]:
     return [folder / "application_default_credentials.json" for folder in found]
 
 
+def claude_host(settings: Settings) -> str:
+    """The host (and port) requests to Claude go to: ANTHROPIC_BASE_URL's, or the API's."""
+    if not settings.anthropic_base_url:
+        return DEFAULT_CLAUDE_HOST
+    return urlsplit(settings.anthropic_base_url).netloc or settings.anthropic_base_url
+
+
+def did_not_reach_claude(message: Message) -> bool:
+    """Whether a job's error says its requests never reached Claude (no answer at all,
+    as opposed to an answer refusing them): alone or as the first of several."""
+    if message.code in UNREACHABLE_CODES:
+        return True
+    first = message.params.get("first")
+    code = first.code if isinstance(first, Message) else None
+    if isinstance(first, dict):
+        code = first.get("code")
+    return message.code == "claude_requests_failed_retry" and code in UNREACHABLE_CODES
+
+
+def hold_unreachable(store: Store, job_id: int, host: str) -> None:
+    """``job_id`` (queued again) waits: its request did not reach Claude at ``host``."""
+    held = store.get_setting(UNREACHABLE_SETTING) or {}
+    jobs = sorted(set(held.get("jobs", [])) | {job_id})
+    store.set_setting(UNREACHABLE_SETTING, {"host": host, "jobs": jobs})
+
+
+def unreachable_jobs(store: Store) -> tuple[str, frozenset[int]]:
+    """The host Claude was not reached at and the jobs held for it."""
+    held = store.get_setting(UNREACHABLE_SETTING) or {}
+    return str(held.get("host", "")), frozenset(int(j) for j in held.get("jobs", []))
+
+
+def retry_unreachable(store: Store, job_ids: Iterable[int] | None = None) -> list[int]:
+    """*Retry now*: the hold of ``job_ids`` (all when None) is lifted, and they are
+    taken again as soon as a worker is free. Returns the ids lifted."""
+    host, held = unreachable_jobs(store)
+    lifted = held if job_ids is None else held & set(job_ids)
+    left = sorted(held - lifted)
+    store.set_setting(UNREACHABLE_SETTING, {"host": host, "jobs": left} if left else None)
+    return sorted(lifted)
+
+
 @dataclass(frozen=True)
 class JobHold:
     """Why one queued job cannot start here, and what lifts that."""
@@ -99,6 +155,9 @@ class Holds:
 
     has_anthropic_key: bool
     has_vision_credentials: bool = True
+    #: the jobs whose request did not reach Claude, and where it was sent
+    unreachable: frozenset[int] = frozenset()
+    unreachable_host: str = ""
 
     def of(self, job: Job) -> JobHold | None:
         """The hold of ``job``, or None when nothing it needs is missing (the key is
@@ -110,6 +169,15 @@ class Holds:
                 NEEDS_ANTHROPIC_KEY,
                 Message("held_needs_key", {"file": job.file_name, "mode": job.mode.value}),
                 (ADD_KEY, PROCESS_OFFLINE),
+            )
+        if job.id in self.unreachable and job.mode in KEYED_MODES:
+            return JobHold(
+                NEEDS_CLAUDE_REACHABLE,
+                Message(
+                    "held_claude_unreachable",
+                    {"file": job.file_name, "host": self.unreachable_host or DEFAULT_CLAUDE_HOST},
+                ),
+                (RETRY_NOW, PROCESS_OFFLINE),
             )
         if job.mode in OCR_MODES and not self.has_vision_credentials:
             return JobHold(

@@ -35,7 +35,15 @@ from docbatch_gui.engine.context import EngineContext, anthropic_key, sync_clien
 from docbatch_gui.engine.data_step import DataPagesStep
 from docbatch_gui.engine.documents import CheckStep, StoreStep, discard_documents
 from docbatch_gui.engine.extractors import ExtractionTimeout, ExtractStep
-from docbatch_gui.engine.holds import vision_credentials_found
+from docbatch_gui.engine.holds import (
+    KEYED_MODES,
+    claude_host,
+    did_not_reach_claude,
+    hold_unreachable,
+    retry_unreachable,
+    unreachable_jobs,
+    vision_credentials_found,
+)
 from docbatch_gui.engine.job_log import (
     ENDED_BADLY,
     log_failure,
@@ -146,7 +154,12 @@ class LocalWorker:
             for mode in sorted(self.modes)
             for job in self.store.list_jobs(states=[JobState.QUEUED], mode=mode, limit=limit)
         ]
-        queued = sorted(queued, key=lambda j: j.id)[:limit]
+        _host, unreachable = unreachable_jobs(self.store)  # held until Retry now
+        queued = sorted(
+            (j for j in queued if j.id not in unreachable or j.mode not in KEYED_MODES),
+            key=lambda j: j.id,
+        )
+        queued = queued[:limit]
         return self.gate.admit(queued) if self.gate is not None else queued
 
     async def run_until_idle(self, stop: asyncio.Event | None = None) -> None:
@@ -291,6 +304,11 @@ class LocalWorker:
             canceled = discard_canceled(self.store, job.id)
             return self.emit(canceled) if canceled is not None else None
         except DocBatchError as exc:
+            # a blip is retried as any retryable error; once the attempts are spent
+            # the job waits held, with the host, instead of failing
+            spent = attempt >= MAX_ATTEMPTS and job.mode in KEYED_MODES
+            if spent and did_not_reach_claude(exc.message):
+                return self._unreachable(job, attempt, exc)
             if exc.kind is ErrorKind.CRITICAL:
                 self.halted = self.halted or exc
             if self.store.get_job(job.id).state is JobState.PREPARING:
@@ -356,6 +374,27 @@ class LocalWorker:
         except InvalidTransition as exc:
             log.warning("job %s: %s", job_id, exc)
             return None
+
+    def _unreachable(self, job: Job, attempt: int, exc: DocBatchError) -> Job | None:
+        """Claude's API could not be reached (the SDK's retries and the job's attempts
+        are spent): the job waits queued under a hold naming the host, not failed,
+        until *Retry now* (or *Process offline*)."""
+        host = claude_host(self.settings)
+        hold_unreachable(self.store, job.id, host)  # first: whoever sees it queued sees why
+        try:
+            queued = self.store.transition(job.id, JobState.QUEUED, attempt=attempt, error=None)
+        except InvalidTransition as moved:
+            retry_unreachable(self.store, [job.id])
+            log.warning("job %s: %s", job.id, moved)
+            return None
+        log.warning(
+            "job %s (%s) held: Claude cannot be reached at %s: %s",
+            job.id,
+            printable(job.file_name),
+            host,
+            exc,
+        )
+        return self.emit(queued)
 
     def _held(self, job: Job, attempt: int, exc: OverBudget) -> Job | None:
         """A cap refused the job's next paid request: its answers so far are kept and

@@ -1,7 +1,8 @@
-"""The issue's steps: a key saved, a file added while Claude is unreachable (it fails
-as a network error), the key cleared, then *Retry*. The job used to stay "Queued 0%"
-for good, priced by the forecast, with nothing saying why. Now it is held: the row,
-the detail pane and a bar above the queue say what is missing and offer the way on.
+"""The issue's steps: a key saved, a file added while Claude is unreachable, the key
+cleared. The job used to stay "Queued 0%" for good, priced by the forecast, with
+nothing saying why. Now it is held: the row, the detail pane and a bar above the
+queue say what is missing and offer the way on. Claude unreachable holds it too, with
+the host and *Retry now* (it used to fail as a network error after its retries).
 """
 
 from __future__ import annotations
@@ -24,6 +25,13 @@ from tests.gui.test_queue import select
 pytestmark = [pytest.mark.asyncio(loop_factories=["qasync"]), pytest.mark.slow]
 
 INVOICE = SAMPLES / "en_invoice_INV-2024-0042.pdf"
+
+
+def held_for(tab: Any, job_id: int) -> str | None:
+    """What the queue says ``job_id`` is held for (``held_by``), if it is held."""
+    job = tab.model.job(job_id)
+    hold = tab.model.hold(job) if job is not None else None
+    return hold.need if hold is not None else None
 
 
 @pytest_asyncio.fixture
@@ -62,16 +70,15 @@ async def test_a_job_without_its_key_is_held_with_the_reason_and_the_ways_on(
     await tab.add_paths([INVOICE])
     await until(lambda: bool(store.list_jobs()), what="the job")
     (job,) = store.list_jobs()
-    await until(lambda: tab.model.job(job.id).state is JobState.FAILED, 90, "the network failure")
+    await until(lambda: held_for(tab, job.id) == "claude_unreachable", 90, "the network hold")
 
-    # the key cleared (as Settings → Save does with an empty key), then Retry
+    # the key cleared (as Settings → Save does with an empty key): the job, still
+    # queued, is held for the key now (said first: Process offline lifts both)
     without_key = window.ctx.app.settings.model_copy(update={"anthropic_api_key": None})
     await window.apply_settings(without_key)
     assert window.ctx.app.anthropic_key is None
     select(window, INVOICE.name)
-    assert tab.retry_action.isEnabled()
-    tab.retry_action.trigger()
-    await until(lambda: tab.model.job(job.id).state is JobState.QUEUED, what="queued again")
+    await until(lambda: held_for(tab, job.id) == "anthropic_key", what="held for the key")
 
     row = tab.model.row_of(job.id)
     state = tab.model.index(row, COL_STATE)
@@ -102,3 +109,29 @@ async def test_a_job_without_its_key_is_held_with_the_reason_and_the_ways_on(
     await until(lambda: store.get_job(job.id).state in SUCCESS_STATES, 90, "the offline run")
     assert store.get_job(job.id).mode.value == "offline"
     await until(lambda: not tab.held_bar.isVisible(), what="the held bar gone")
+
+
+async def test_claude_unreachable_holds_the_job_and_retry_now_sends_it_again(
+    unreachable: Any,
+) -> None:
+    """The address refuses connections: the job is held (not failed) with the host in
+    the bar; *Retry now* lifts the hold and the engine tries it again (a new attempt,
+    held again since the address still refuses)."""
+    window = unreachable
+    tab, store = window.queue_tab, window.ctx.app.store
+    await tab.add_paths([INVOICE])
+    await until(lambda: bool(store.list_jobs()), what="the job")
+    (job,) = store.list_jobs()
+    await until(lambda: held_for(tab, job.id) == "claude_unreachable", 90, "the network hold")
+    assert store.get_job(job.id).state is JobState.QUEUED
+    await until(lambda: tab.held_bar.isVisible(), what="the held bar")
+    assert "Claude cannot be reached at 127.0.0.1:9" in tab.held_bar.text.text()
+    bar = tab.held_bar
+    assert bar.retry_button.isVisible() and bar.offline_button.isVisible()
+    assert not bar.add_key_button.isVisible()
+    row = tab.model.row_of(job.id)
+    assert tab.model.index(row, COL_STATE).data() == "Held"
+    tried = store.get_job(job.id).attempts
+    bar.retry_button.click()
+    await until(lambda: store.get_job(job.id).attempts > tried, 90, "a new attempt")
+    await until(lambda: held_for(tab, job.id) == "claude_unreachable", 90, "held again")

@@ -305,3 +305,138 @@ async def test_the_state_filter_shows_a_whole_state_name(language: str, window: 
         QStyle.ComplexControl.CC_ComboBox, option, QStyle.SubControl.SC_ComboBoxEditField, box
     )
     assert field.width() >= widest, f"{field.width()} px for {widest} px of text"
+
+
+def cut_cells(view: QAbstractItemView) -> list[str]:
+    """The shown cells of ``view`` whose text does not fit them: elided on one line
+    ("Number (simil…") or wrapped into more lines than the row is high."""
+    from PySide6.QtCore import QRect
+    from PySide6.QtWidgets import QStyle
+
+    model = view.model()
+    if model is None or not view.isVisible():
+        return []
+    metrics = view.fontMetrics()
+    # the item's text margin each side (QCommonStyle: PM_FocusFrameHMargin + 1)
+    margin = 2 * (view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, view) + 1)
+    room = view.viewport().rect()
+    out = []
+    for row in range(model.rowCount()):
+        for column in range(model.columnCount()):
+            index = model.index(row, column)
+            text = model.data(index, Qt.ItemDataRole.DisplayRole)
+            rect = view.visualRect(index)
+            if not isinstance(text, str) or not text or not rect.intersects(room):
+                continue
+            width = rect.width() - margin
+            if model.data(index, Qt.ItemDataRole.DecorationRole) is not None:
+                width -= view.iconSize().width() if view.iconSize().isValid() else 16
+                width -= 4
+            if getattr(view, "wordWrap", lambda: False)():
+                needed = metrics.boundingRect(
+                    QRect(0, 0, max(width, 1), 10_000), Qt.TextFlag.TextWordWrap, text
+                )
+                if needed.height() > rect.height() or needed.width() > width:
+                    out.append(f"{text!r}: {needed.height()} px high in {rect.height()}")
+            elif metrics.horizontalAdvance(text) > width:
+                out.append(f"{text!r}: {metrics.horizontalAdvance(text)} px in {width}")
+    return out
+
+
+def cut_labels(root: Any) -> list[str]:
+    """The visible labels under ``root`` whose one line of text is wider than they are
+    (a label that wraps or elides itself says so: word wrap or a tooltip with the text)."""
+    from PySide6.QtWidgets import QLabel
+
+    out = []
+    for label in root.findChildren(QLabel):
+        text = label.text()
+        if not label.isVisible() or not text or label.wordWrap() or label.pixmap().width():
+            continue
+        if label.textFormat() == Qt.TextFormat.RichText or "<" in text or label.toolTip():
+            continue  # rich text lays itself out; a tooltip holds the whole text
+        needed = max(label.fontMetrics().horizontalAdvance(line) for line in text.split("\n"))
+        if label.contentsRect().width() < needed:
+            out.append(f"label {text!r}: {label.contentsRect().width()} of {needed} px")
+    return out
+
+
+async def test_the_registry_tab_shows_whole_texts_on_a_small_screen(
+    language: str, window: Any, tmp_path: Path
+) -> None:
+    """At 1024×640 the registry list's states ("Поиск выполнен"), the selected match's
+    sub-rules ("Number (similar)", "Date (date ± 3 days)"), its notes and warnings read
+    whole: wrapped, not cut."""
+    await fill(window, tmp_path)
+    window.resize(SMALL)
+    tab = window.registry_tab
+    window.tabs.setCurrentWidget(tab)
+    await drain()
+    QApplication.processEvents()
+    detail = tab.results.detail
+    assert detail.breakdown.rowCount() > 1, "a match with its sub-rules is shown"
+    found = {
+        "registries": cut_cells(tab.table),
+        "sub-rules": cut_cells(detail.breakdown),
+        "labels": cut_labels(tab),
+    }
+    found = {k: v for k, v in found.items() if v}
+    assert not found, "\n".join(f"{k}: {v}" for k, v in found.items())
+
+
+@pytest.mark.parametrize("pages", [[2], [11, 12, 13]], ids=["one", "three"])
+async def test_review_shows_the_whole_page_position(
+    language: str, window: Any, tmp_path: Path, pages: list[int]
+) -> None:
+    """At 1024×640 Review's page label beside the zoom buttons reads whole
+    ("Страница 2 (1 из" was cut): a one-page document says only its page."""
+    await fill(window, tmp_path)
+    window.resize(SMALL)
+    tab = window.review_tab
+    window.tabs.setCurrentWidget(tab)
+    job = max(window.ctx.app.jobs(), key=lambda j: j.documents)
+    await tab.open_job(job.id, 0)
+    await until(lambda: tab.current is not None, what="the document shown")
+    view = tab.page_view
+    await until(lambda: view.pages == [tab.current.page_from], what="the page shown")
+    await drain()
+    view.pages = pages
+    view.position = len(pages) - 1
+    view._update_nav()
+    QApplication.processEvents()
+    text = view.where.text()
+    assert str(pages[-1]) in text
+    needed = view.where.fontMetrics().horizontalAdvance(text)
+    shown = view.where.contentsRect().width()
+    assert shown >= needed, f"{text!r}: {shown} of {needed} px"
+
+
+async def test_every_batches_column_is_in_sight(language: str, window: Any, tmp_path: Path) -> None:
+    """At 1024×640 the Batches tab does not scroll sideways (its Actual column was cut):
+    the batch id takes what is left, the model and cache hits start hidden and the
+    header's menu shows them."""
+    from docbatch_gui._qt.batches.model import COL_ACTUAL, COL_BATCH, COL_CACHE, COL_MODEL
+    from tests.batch_seed import seed
+
+    await fill(window, tmp_path)
+    seed(window.ctx.app.store)
+    window.resize(SMALL)
+    tab = window.batches_tab
+    window.tabs.setCurrentWidget(tab)
+    await tab.refresh(full=True)
+    assert tab.stack.currentWidget() is tab.table
+    await drain()
+    QApplication.processEvents()
+    table = tab.table
+    header = table.horizontalHeader()
+    assert not header.isSectionHidden(COL_ACTUAL)
+    assert not off_screen_columns(table), off_screen_columns(table)
+    assert not table.horizontalScrollBar().isVisible()
+    assert not clipped_headers(table), clipped_headers(table)
+    assert header.sectionSize(COL_BATCH) >= 100
+    actions = {a.text(): a for a in tab.column_actions()}
+    for column in (COL_MODEL, COL_CACHE):
+        title = tab.model.headerData(column, Qt.Orientation.Horizontal)
+        assert header.isSectionHidden(column) and not actions[title].isChecked()
+    actions[tab.model.headerData(COL_MODEL, Qt.Orientation.Horizontal)].setChecked(True)
+    assert not header.isSectionHidden(COL_MODEL)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import shutil
+import socket
 from pathlib import Path
 
 import pytest
@@ -190,3 +191,52 @@ def test_process_wait_does_not_wait_on_a_job_vision_cannot_read(
     assert result.returncode == ExitCode.WRONG_STATE, result.stderr
     assert "1 job held, not waited for" in result.stderr
     assert "no Google credentials are found" in result.stderr
+
+
+def closed_port() -> int:
+    """A local port nothing listens on: a connection to it is refused at once."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.mark.slow
+def test_claude_unreachable_holds_the_job_until_retry_now(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ANTHROPIC_BASE_URL refuses connections: the job is not failed with a network
+    error after its retries, it waits held with the host in words; `process --wait`
+    ends with that reason (exit 4); *Retry now* lifts the hold and queues it."""
+    port = closed_port()
+    env = {
+        "ANTHROPIC_API_KEY": "sk-ant-test-key-unreachable",
+        "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{port}",
+    }
+    data = tmp_path / "data"
+    result = cli(data, "process", "--wait", "--mode", "sync", str(INVOICE), env=env)
+    assert result.returncode == ExitCode.WRONG_STATE, result.stderr
+    assert "1 job held, not waited for" in result.stderr
+    assert f"Claude cannot be reached at 127.0.0.1:{port}" in result.stderr
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    (row,) = jobs_json(data, capsys)
+    assert row["state"] == "queued" and row["held_by"] == "claude_unreachable"
+    assert row["held_actions"] == ["retry_now", "process_offline"]
+    assert "ANTHROPIC_BASE_URL" in str(row["held_reason"])
+    app = DocBatchApp(load_settings(data_dir=data, **env))
+    try:
+        (job,) = app.jobs()
+        assert job.state is JobState.QUEUED and not job.error
+        assert app.retry_now([job.id]) == [job.id]
+        assert app.hold_of(app.jobs()[0]) is None
+        assert app.retry_now([job.id]) == []  # nothing left to lift
+    finally:
+        app.close()
+    # held again, `docbatch retry ID` lifts it too (what a script reads retry_now as)
+    again = cli(data, "process", "--wait", "--mode", "sync", str(INVOICE), "--force", env=env)
+    assert again.returncode == ExitCode.WRONG_STATE, again.stderr
+    newest = max(jobs_json(data, capsys), key=lambda r: int(str(r["id"])))
+    assert newest["held_by"] == "claude_unreachable"
+    assert main(["--data-dir", str(data), "retry", str(newest["id"])]) == ExitCode.OK
+    rows = {r["id"]: r for r in jobs_json(data, capsys)}
+    assert rows[newest["id"]]["held_by"] is None and rows[newest["id"]]["state"] == "queued"

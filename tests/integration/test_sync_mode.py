@@ -168,9 +168,11 @@ def test_network_cut_leaves_jobs_retryable_and_loses_nothing(
         (job,) = app.add([SAMPLES / "ru_three_documents.pdf"], mode="sync").jobs
     # the server is gone now
     (job,) = asyncio.run(app.run([job.id]))
-    assert job.state is JobState.FAILED
-    assert job.error_kind is ErrorKind.RETRYABLE
-    assert "could not be reached" in (job.error or "")
+    # its attempts spent, the job waits held with the address, not failed
+    assert job.state is JobState.QUEUED and not job.error
+    hold = app.hold_of(job)
+    assert hold is not None and hold.need == "claude_unreachable"
+    assert "Claude cannot be reached at 127.0.0.1:" in hold.words()
     assert len(app.pages(job.id)) == 4 and all(p.deliverable for p in app.pages(job.id))
     with FakeAnthropic() as back:
         app.settings.anthropic_base_url = back.url

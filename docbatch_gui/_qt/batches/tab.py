@@ -46,6 +46,7 @@ from docbatch_gui._qt.batches.model import (
 )
 from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.tasks import spawn
+from docbatch_gui._qt.widgets.columns import column_actions, offer_columns_menu
 from docbatch_gui._qt.widgets.delegates import ProgressDelegate
 from docbatch_gui._qt.widgets.dialogs import confirm
 from docbatch_gui._qt.widgets.fit import widen_to_labels
@@ -70,6 +71,8 @@ COLUMN_WIDTHS = {
     COL_MODEL: 230,
     COL_CACHE: 85,
 }
+#: hidden until the operator shows them from the header's menu
+SECONDARY_COLUMNS = (COL_MODEL, COL_CACHE)
 
 
 @dataclass(frozen=True)
@@ -156,9 +159,17 @@ class BatchesTab(QWidget):
         for column, width in COLUMN_WIDTHS.items():
             header.resizeSection(column, width)
         widen_to_labels(header)
-        # the model and effort ("claude-haiku-5-5 · усилие низкое, размышления выкл.")
-        # take what is left: a batch id needs no more than its own width
-        header.setStretchLastSection(True)
+        # Every column in sight on a 1024-pixel screen: the batch id takes what the
+        # others leave (elided in the middle, whole in its tooltip); the model and
+        # effort ("claude-haiku-5-5 · усилие низкое, размышления выкл.") and the cache
+        # hits start hidden, and the header's menu shows them.
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(COL_BATCH, QHeaderView.ResizeMode.Stretch)
+        header.setMinimumSectionSize(40)
+        table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        for column in SECONDARY_COLUMNS:
+            header.setSectionHidden(column, True)
+        offer_columns_menu(table, (COL_BATCH, COL_STATUS), self)
         table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         table.customContextMenuRequested.connect(self._context_menu)
         table.selectionModel().selectionChanged.connect(self._selection_changed)
@@ -344,6 +355,10 @@ class BatchesTab(QWidget):
         self.cancel_button.setEnabled(can)
         self.cancel_action.setEnabled(can)
         self.copy_action.setEnabled(row is not None and row.batch_id is not None)
+
+    def column_actions(self) -> list[QAction]:
+        """What the header's context menu offers: every column but the id and status."""
+        return column_actions(self.table, (COL_BATCH, COL_STATUS), self)
 
     def _context_menu(self, position: QPoint) -> None:
         index: QModelIndex = self.table.indexAt(position)

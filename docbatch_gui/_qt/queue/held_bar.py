@@ -6,6 +6,9 @@ With Google Vision chosen and no Google credentials found, queued jobs that may 
 OCR are held too, with *Set up Vision…* (Settings, at the credentials file) and *Use
 Tesseract* (the local OCR engine instead).
 
+A sync job whose requests could not reach Claude's API (a network error) is held
+with the host and *Retry now* (the hold lifted, the jobs queued again).
+
 Without it such a job looked like one waiting for its turn, for ever.
 """
 
@@ -14,7 +17,7 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
-from docbatch_gui.engine.holds import NEEDS_VISION_CREDENTIALS
+from docbatch_gui.engine.holds import NEEDS_CLAUDE_REACHABLE, NEEDS_VISION_CREDENTIALS
 from docbatch_gui.i18n import _, ngettext
 
 HELD_STYLE = (
@@ -32,6 +35,8 @@ class HeldBar(QFrame):
     set_up_vision = Signal()
     #: the operator wants Tesseract to read the scans instead of Google Vision
     use_tesseract = Signal()
+    #: the operator wants the jobs Claude could not be reached for tried again
+    retry_now = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -55,10 +60,14 @@ class HeldBar(QFrame):
             _("Read scanned pages with Tesseract on this computer instead of Google Vision")
         )
         self.tesseract_button.clicked.connect(self.use_tesseract)
+        self.retry_button = QPushButton(_("Retry now"))
+        self.retry_button.setToolTip(_("Lift the hold and send the held jobs to Claude again"))
+        self.retry_button.clicked.connect(self.retry_now)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 6, 0)
         row.addWidget(self.text, 1)
         for button in (
+            self.retry_button,
             self.add_key_button,
             self.offline_button,
             self.vision_button,
@@ -67,15 +76,32 @@ class HeldBar(QFrame):
             row.addWidget(button)
         self.hide()
 
-    def show_count(self, held: int, need: str = "") -> None:
-        """``held`` queued jobs need what is missing: an Anthropic key, or (``need``
-        NEEDS_VISION_CREDENTIALS) Google credentials."""
+    def show_count(self, held: int, need: str = "", host: str = "") -> None:
+        """``held`` queued jobs need what is missing: an Anthropic key, Google
+        credentials (``need`` NEEDS_VISION_CREDENTIALS), or Claude at ``host`` to
+        answer (NEEDS_CLAUDE_REACHABLE)."""
         if not held:
             self.hide()
             return
         vision = need == NEEDS_VISION_CREDENTIALS
-        for button in (self.add_key_button, self.offline_button):
-            button.setVisible(not vision)
+        unreachable = need == NEEDS_CLAUDE_REACHABLE
+        self.retry_button.setVisible(unreachable)
+        self.add_key_button.setVisible(not vision and not unreachable)
+        self.offline_button.setVisible(not vision)
+        if unreachable:
+            for button in (self.vision_button, self.tesseract_button):
+                button.setVisible(False)
+            self.text.setText(
+                ngettext(
+                    "{count} queued job held: Claude cannot be reached at {host}; check the "
+                    "network or ANTHROPIC_BASE_URL, then Retry now.",
+                    "{count} queued jobs held: Claude cannot be reached at {host}; check the "
+                    "network or ANTHROPIC_BASE_URL, then Retry now.",
+                    held,
+                ).format(count=held, host=host)
+            )
+            self.show()
+            return
         for button in (self.vision_button, self.tesseract_button):
             button.setVisible(vision)
         if vision:

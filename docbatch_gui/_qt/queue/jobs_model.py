@@ -30,6 +30,7 @@ from docbatch_gui.domain.states import (
 from docbatch_gui.engine.holds import (
     KEYED_MODES,
     NEEDS_ANTHROPIC_KEY,
+    NEEDS_CLAUDE_REACHABLE,
     NEEDS_VISION_CREDENTIALS,
     OCR_MODES,
     Holds,
@@ -245,7 +246,23 @@ class JobTableModel(TableModel):
 
     def held_count(self) -> int:
         """Queued jobs nothing here can start."""
-        return sum(self._queued_modes[mode] for mode in self._holds.held_modes())
+        counted = sum(self._queued_modes[mode] for mode in self._holds.held_modes())
+        return counted + len(self.unreachable_ids())
+
+    def unreachable_ids(self) -> list[int]:
+        """The queued jobs held because Claude could not be reached (and for nothing
+        the mode says: a missing key is said first)."""
+        if not self._holds.unreachable:
+            return []
+        modes = self._holds.held_modes()
+        return [
+            j.id
+            for j in self._items
+            if j.id in self._holds.unreachable
+            and j.state is JobState.QUEUED
+            and j.mode in KEYED_MODES
+            and j.mode not in modes
+        ]
 
     def held_needs(self) -> list[str]:
         """What the held jobs lack, the key first (``engine.holds``' needs)."""
@@ -253,15 +270,16 @@ class JobTableModel(TableModel):
         needs = []
         if not self._holds.has_anthropic_key and any(queued[m] for m in KEYED_MODES):
             needs.append(NEEDS_ANTHROPIC_KEY)
+        if self.unreachable_ids():
+            needs.append(NEEDS_CLAUDE_REACHABLE)
         if not self._holds.has_vision_credentials and any(queued[m] for m in OCR_MODES):
             needs.append(NEEDS_VISION_CREDENTIALS)
         return needs
 
     def held_ids(self) -> list[int]:
         modes = self._holds.held_modes()
-        if not modes:
-            return []
-        return [j.id for j in self._items if j.state is JobState.QUEUED and j.mode in modes]
+        by_mode = [j.id for j in self._items if j.state is JobState.QUEUED and j.mode in modes]
+        return by_mode + self.unreachable_ids()
 
     def thumbnail_generation(self, job_id: int) -> int:
         """Bumped when a job's images may have changed: a thumbnail loaded for an

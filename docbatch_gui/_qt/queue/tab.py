@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal
+from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
-    QMenu,
     QPushButton,
     QSplitter,
     QStyle,
@@ -47,6 +46,7 @@ from docbatch_gui._qt.queue.jobs_model import (
     state_label,
 )
 from docbatch_gui._qt.tasks import spawn
+from docbatch_gui._qt.widgets.columns import column_actions, offer_columns_menu
 from docbatch_gui._qt.widgets.delegates import ProgressDelegate
 from docbatch_gui._qt.widgets.empty import EmptyHint
 from docbatch_gui._qt.widgets.fit import TwoLineLabel, widen_to_labels
@@ -54,7 +54,7 @@ from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui.domain.errors import ErrorKind
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import FINAL_STATES, JobState
-from docbatch_gui.engine.holds import Holds
+from docbatch_gui.engine.holds import KEYED_MODES, Holds
 from docbatch_gui.i18n import _, ngettext, pgettext
 
 #: the state filter's choices: (label, states); empty means all
@@ -116,6 +116,7 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
         self.held_bar.add_key.connect(self.key_wanted)
         self.held_bar.set_up_vision.connect(self.vision_wanted)
         self.held_bar.use_tesseract.connect(self.tesseract_wanted)
+        self.held_bar.retry_now.connect(lambda: spawn(self.retry_held_now(), self._failed))
         self.held_bar.process_offline.connect(
             lambda: spawn(self.process_held_offline(), self._failed)
         )
@@ -223,8 +224,7 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
         header.setSectionResizeMode(COL_FILE, QHeaderView.ResizeMode.Stretch)
         header.setMinimumSectionSize(40)
         header.setSectionHidden(COL_ERROR, True)
-        header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        header.customContextMenuRequested.connect(self._columns_menu)
+        offer_columns_menu(table, (COL_FILE, COL_STATE), self)
         table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         table.customContextMenuRequested.connect(self._context_menu)
         table.selectionModel().selectionChanged.connect(self._selection_changed)
@@ -233,31 +233,9 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
         self.empty_hint = EmptyHint(table, self._empty_text)
 
     def column_actions(self) -> list[QAction]:
-        """One checkable action per column that may be hidden (all but the file name
-        and its state): what the header's context menu offers."""
-        header = self.table.horizontalHeader()
-        actions = []
-        for column in range(self.model.columnCount()):
-            title = self.model.headerData(column, Qt.Orientation.Horizontal)
-            if column in (COL_FILE, COL_STATE) or not title:
-                continue
-            action = QAction(str(title), self)
-            action.setCheckable(True)
-            action.setChecked(not header.isSectionHidden(column))
-            action.toggled.connect(
-                lambda shown, column=column: header.setSectionHidden(column, not shown)
-            )
-            actions.append(action)
-        return actions
-
-    def _columns_menu(self, where: QPoint) -> None:
-        menu = QMenu(self)
-        menu.setToolTipsVisible(True)
-        menu.addSection(_("Columns"))
-        for action in self.column_actions():
-            action.setParent(menu)
-            menu.addAction(action)
-        menu.popup(self.table.horizontalHeader().mapToGlobal(where))
+        """What the header's context menu offers: every column but the file name and
+        its state."""
+        return column_actions(self.table, (COL_FILE, COL_STATE), self)
 
     # -- data ----------------------------------------------------------------------------
 
@@ -274,6 +252,28 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
         self._update_counts()
         self.detail.show_job(self.detail.job)
         self.budget_bar.schedule()  # a held job is not priced
+
+    async def retry_held_now(self) -> None:
+        """*Retry now*: the jobs held because Claude could not be reached are queued
+        again; the engine takes them."""
+        ids = self.model.unreachable_ids()
+        if not ids:
+            return
+        lifted = await self.ctx.bridge.call(self.ctx.app.retry_now, ids)
+        await self.refresh_holds()
+        self.ctx.notifier.notify(
+            ngettext(
+                "{count} job will be sent to Claude again.",
+                "{count} jobs will be sent to Claude again.",
+                len(lifted),
+            ).format(count=len(lifted)),
+            "success",
+        )
+
+    async def refresh_holds(self) -> None:
+        """The holds read again (off the GUI thread): a job Claude could not be
+        reached for came back to the queue, or was retried."""
+        self.set_holds(await self.ctx.bridge.call(self.ctx.app.holds))
 
     async def process_held_offline(self) -> None:
         """*Process offline*: the held jobs are read locally; the engine takes them."""
@@ -299,6 +299,8 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
         self._update_counts()
         if any(j.state is JobState.QUEUED for j in jobs) or self.budget_bar.forecast_shown:
             self.budget_bar.schedule()  # the queue's forecast may have changed
+        if any(j.state is JobState.QUEUED and j.attempts and j.mode in KEYED_MODES for j in jobs):
+            spawn(self.refresh_holds(), self._failed)  # back from Claude: unreachable?
         selected = self.selected_jobs()
         if len(selected) == 1 and any(j.id == selected[0].id for j in jobs):
             job = self.model.job(selected[0].id)
@@ -325,7 +327,9 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
             )
         )
         needs = self.model.held_needs()
-        self.held_bar.show_count(self.model.held_count(), needs[0] if needs else "")
+        self.held_bar.show_count(
+            self.model.held_count(), needs[0] if needs else "", self.model.holds.unreachable_host
+        )
 
     async def _load_thumb(self, job_id: int) -> None:
         generation = self.model.thumbnail_generation(job_id)

@@ -75,6 +75,12 @@ class MatchDetail(QWidget):
             self.breakdown.setHorizontalHeaderItem(column, header_item)
         self.breakdown.verticalHeader().hide()
         self.breakdown.verticalHeader().setDefaultSectionSize(26)
+        # the sub-rule wraps onto more lines in a narrow window rather than being cut
+        # ("Number (simil…"): each row is as high as its text needs
+        self.breakdown.setWordWrap(True)
+        self.breakdown.verticalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.ResizeToContents
+        )
         self.breakdown.setMinimumHeight(130)
         sections = self.breakdown.horizontalHeader()
         sections.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)

@@ -202,13 +202,16 @@ class PageView(QWidget):
         many = len(self.pages) > 1
         self.previous_button.setEnabled(many and self.position > 0)
         self.next_button.setEnabled(many and self.position < len(self.pages) - 1)
-        if self.pages:
+        # short: beside the zoom buttons a Russian "Страница 2 (1 из 1)" was cut
+        if many:
             self.where.setText(
-                _("Page {page} ({position} of {total})").format(
+                _("p. {page} ({position}/{total})").format(
                     page=self.pages[self.position],
                     position=self.position + 1,
                     total=len(self.pages),
                 )
             )
+        elif self.pages:
+            self.where.setText(_("Page {page_no}").format(page_no=self.pages[0]))
         else:
             self.where.setText("")
