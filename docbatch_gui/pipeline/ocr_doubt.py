@@ -15,7 +15,7 @@ runs give the value, the surest counts (the value is printed twice, read well on
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from docbatch_gui.domain.normalize import find_dates, normalize_number
 from docbatch_gui.domain.reasons import ReviewCode
@@ -92,7 +92,7 @@ def capped(confidence: float, ocr: int) -> float:
 def apply_ocr_doubt(
     values: dict[str, str | None],
     confidence: dict[str, float],
-    kinds: dict[str, str],
+    kinds: Mapping[str, str],
     words: Sequence[OcrWord],
     threshold: float,
 ) -> list[ReviewCode]:
