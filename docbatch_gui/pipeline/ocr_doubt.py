@@ -10,7 +10,9 @@ of goes under the review threshold with the reason in words.
 The words are found back by what they give once read the same way: a run of up to
 ``MAX_RUN`` consecutive words (a grouped amount "588 618,54" is two) whose digits
 are the amount's, whose date is the date, whose digits are the number's. When several
-runs give the value, the surest counts (the value is printed twice, read well once).
+runs give the value, the least sure counts: a receipt prints its total twice or three
+times, and the one reading the OCR doubted may be where the misread is (measured:
+with the surest counting instead, a total misread "112.46" for "112.45" kept 0.8).
 """
 
 from __future__ import annotations
@@ -52,7 +54,10 @@ def _matcher(kind: str, value: str) -> Callable[[str], bool] | None:
         keys = _amount_keys(value)
         return lambda text: _digits(text) in keys
     if kind == "date":
-        return lambda text: any(iso == value for _s, _e, iso in find_dates(text))
+        return lambda text: any(
+            iso == value and start == 0 and end >= len(text.rstrip(".,;:")) - 1
+            for start, end, iso in find_dates(text)
+        )
     if kind == "number":
         key = normalize_number(value)
         return (lambda text: normalize_number(text) == key) if key else None
@@ -60,12 +65,12 @@ def _matcher(kind: str, value: str) -> Callable[[str], bool] | None:
 
 
 def word_confidence(kind: str, value: str, words: Sequence[OcrWord]) -> int | None:
-    """The OCR confidence of the surest run of words that reads as ``value`` (the least
-    sure word of the run); None when no run of ``words`` gives it."""
+    """The OCR confidence of the least sure run of words that reads as ``value`` (the
+    least sure word of the run); None when no run of ``words`` gives it."""
     matches = _matcher(kind, value)
     if matches is None:
         return None
-    best: int | None = None
+    least: int | None = None
     for start in range(len(words)):
         if not any(ch.isdigit() for ch in words[start][0]):
             continue
@@ -73,11 +78,13 @@ def word_confidence(kind: str, value: str, words: Sequence[OcrWord]) -> int | No
             run = words[start : start + size]
             if len(run) < size:
                 break
+            if not any(ch.isdigit() for ch in run[-1][0]):
+                continue  # a run ends with a word of the value: "руб." is not read
             if matches(" ".join(text for text, _c in run)):
-                surest = min(c for _t, c in run)
-                best = surest if best is None else max(best, surest)
+                run_confidence = min(c for _t, c in run)
+                least = run_confidence if least is None else min(least, run_confidence)
                 break
-    return best
+    return least
 
 
 def capped(confidence: float, ocr: int) -> float:
