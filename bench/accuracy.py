@@ -381,6 +381,33 @@ def score(
     return per_field, per_language
 
 
+def summary(per_field: Mapping[str, Tally]) -> dict[str, Any]:
+    """The acceptance figures of some tallies: number/date/total right, and how often
+    a value above the threshold is right."""
+    key = [per_field[n] for n in KEY_FIELDS]
+    asked = sum(t.right + t.wrong + t.missing for t in key)
+    high = sum(t.high for t in per_field.values())
+    high_right = sum(t.high_right for t in per_field.values())
+    return {
+        "key_fields_right_share": round(sum(t.right for t in key) / asked, 3) if asked else None,
+        "wrong_high_confidence": sum(t.wrong_high for t in per_field.values()),
+        "high_confidence_right_share": round(high_right / high, 3) if high else None,
+    }
+
+
+def by_set(cases: list[Case], found: Mapping[str, Any], threshold: float) -> dict[str, Any]:
+    """Per set: its fields' tallies and its acceptance figures (``summary``)."""
+    out: dict[str, Any] = {}
+    for name in sorted({c.set_name for c in cases}):
+        per_field, _languages = score([c for c in cases if c.set_name == name], found, threshold)
+        out[name] = {
+            "files": sum(c.set_name == name for c in cases),
+            **summary(per_field),
+            "fields": {n: t.as_dict() for n, t in per_field.items()},
+        }
+    return out
+
+
 def table(path: str, per_field: Mapping[str, Tally]) -> None:
     print(f"\n{path}: field      right wrong missing wrong>threshold")
     for name, tally in per_field.items():
@@ -468,6 +495,13 @@ def main() -> None:
                 "pages": pages,
                 "usd_per_page": round(cost / pages, 6) if pages and path != "offline" else None,
             }
+            figures[path]["by_set"] = by_set(cases, found, threshold)
+            for name, one in figures[path]["by_set"].items():
+                print(
+                    f"{path}: {name}: number/date/total right {one['key_fields_right_share']},"
+                    f" above threshold right {one['high_confidence_right_share']},"
+                    f" wrong above threshold {one['wrong_high_confidence']}"
+                )
             print(f"{path}: number/date/total right {figures[path]['key_fields_right_share']}")
         figures["sets"] = sorted({c.set_name for c in cases})
     print(json.dumps(figures))

@@ -31,6 +31,12 @@ TEMPLATES: dict[str, str | Plural] = {
     "unreadable_value": N_("{field} {value!r} is not readable as a value of this kind; left empty"),
     "read_twice": N_("{field} was read twice ({first!r}, {second!r}); left empty"),
     "filename_mismatch": N_("{field} differs from file name ({value} vs {hint})"),
+    "ocr_unsure": N_("{field} {value!r}: OCR was unsure of these characters ({ocr}%)"),
+    "total_not_sum": N_(
+        "{field} {value} is not the net amount {net} plus the VAT {vat}: one of them is misread"
+    ),
+    "date_far": N_("{field} {value} is far from the other dates on the page ({other})"),
+    "read_differently": N_("{field} was read as {value!r} and as {other!r} on the document"),
     # what happened to the pages
     "pages_no_text": N_("no text layer on {pages} (scan): OCR needed"),
     "pages_little_text": N_(

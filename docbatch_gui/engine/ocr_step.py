@@ -126,19 +126,21 @@ class OcrStep:
         if not words:
             return None
         in_file = page_words.turned(words, -(result.rotation + read_turned))
-        return self.blobs.put_bytes(page_words.encode(in_file))
+        return self.blobs.put_bytes(page_words.encode(in_file, result.word_confidences))
 
     def _page_words(self, record: OcrRecord, rotation: int) -> str | None:
         """The blob of the OCR words on the page turned by ``rotation``, as it is shown."""
         if record.words_sha is None or not rotation % 360:
             return record.words_sha
         try:
-            words = page_words.decode(self.blobs.read(record.words_sha))
+            blob = self.blobs.read(record.words_sha)
         except Exception:  # a missing blob: the page just cannot tell where values stand
             return None
+        words = page_words.decode(blob)
         if not words:
             return None
-        return self.blobs.put_bytes(page_words.encode(page_words.turned(words, rotation)))
+        turned = page_words.turned(words, rotation)
+        return self.blobs.put_bytes(page_words.encode(turned, page_words.decode_confidences(blob)))
 
     def _apply(self, page: Page, record: OcrRecord, *, cached: bool) -> None:
         """Store the better text; turn the image (and thumbnail) upright when OCR found

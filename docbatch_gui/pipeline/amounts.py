@@ -19,6 +19,8 @@ from docbatch_gui.domain.normalize import normalize_amount
 from docbatch_gui.pipeline.textutil import amount_tokens, fold, join_wrapped_number
 
 TOTAL1, TOTAL2, VAT, DISCARD, NEUTRAL, CUT = "total1", "total2", "vat", "discard", "neutral", "cut"
+#: the one amount after an excluded total label ("без НДС", "subtotal"): the net amount
+NET = "net"
 _VALUE_KINDS = (TOTAL1, TOTAL2, VAT)
 # Confidence by (kind, how found): same line, several numbers in one segment,
 # value on the next line (table cell), bare integer.
@@ -34,6 +36,11 @@ class AmountResult:
     total_lines: list[int]
     vat: str | None
     vat_confidence: float
+    #: the net amount ("Сумма без НДС", "Subtotal") when one is read, for the check
+    #: that the total is it plus the VAT
+    net: str | None = None
+    #: another total the same tier of labels gave (the total is then doubted)
+    total_other: str | None = None
 
 
 @dataclass(frozen=True)
@@ -42,6 +49,8 @@ class _Cand:
     value: str
     confidence: float
     line: int
+    #: the digits as printed ("588 618" → "588618"): an OCR reading cut short has fewer
+    printed: str = ""
 
 
 def _lexicon(profile: Profile) -> list[tuple[re.Pattern[str], str]]:
@@ -125,19 +134,53 @@ def _line_candidates(
     labels = _labels(fold(text), lexicon, any_label)
     cands: list[_Cand] = []
     for n, (_start, end, kind) in enumerate(labels):
-        if kind not in _VALUE_KINDS:
+        if kind not in _VALUE_KINDS and kind != DISCARD:
             continue
         later = [lab for lab in labels[n + 1 :] if lab[2] != NEUTRAL]
         seg_end = later[0][0] if later else len(text)
-        found = _segment_value(text[end:seg_end], kind)
+        found = _segment_value(text[end:seg_end], TOTAL1 if kind == DISCARD else kind)
+        if kind == DISCARD:
+            if found is not None and found[1] == 0:  # one number, written as an amount
+                cands.append(_Cand(NET, found[0], 0.0, i))
+            continue
         if found is not None:
             value, how = found
-            cands.append(_Cand(kind, value, _CONF[kind][how], i))
+            printed = _printed(text[end:seg_end], value)
+            cands.append(_Cand(kind, value, _CONF[kind][how], i, printed))
         elif not later and not re.search(r"\d", text[end:]):
             next_value = _next_line_value(nxt)
             if next_value is not None:
-                cands.append(_Cand(kind, next_value, _CONF[kind][2], i))
+                printed = _printed(nxt or "", next_value)
+                cands.append(_Cand(kind, next_value, _CONF[kind][2], i, printed))
     return cands
+
+
+def _printed(segment: str, value: str) -> str:
+    """The digits of the token of ``segment`` that reads as ``value``."""
+    for token in amount_tokens(segment):
+        if normalize_amount(token.text) == value:
+            return "".join(ch for ch in token.text if ch.isdigit())
+    return ""
+
+
+def _within(short: str, long: str) -> bool:
+    """``short`` is ``long`` with digits lost (a proper subsequence of it)."""
+    if not short or len(short) >= len(long):
+        return False
+    rest = iter(long)
+    return all(ch in rest for ch in short)
+
+
+def _fuller_reading(strong: _Cand, weak: Sequence[_Cand]) -> _Cand | None:
+    """The weak-label total that the strong label's total is a cut-short reading of:
+    OCR lost digits of "Итого к оплате: 588 618,54" under a stamp ("588 618", "/9"),
+    while "Итого: 588 618,54" above it was read whole. The largest such one."""
+    fuller = [
+        c
+        for c in weak
+        if Decimal(c.value) > Decimal(strong.value) and _within(strong.printed, c.printed)
+    ]
+    return max(fuller, key=lambda c: Decimal(c.value)) if fuller else None
 
 
 _RATE_RE = re.compile(r"(?<![\d.,])(\d{1,2}(?:[.,]\d{1,2})?)\s*%")
@@ -166,7 +209,7 @@ def extract_amounts(lines: Sequence[str], profile: Profile) -> AmountResult:
     lexicon = _lexicon(profile)
     any_label = _any_label(lexicon)
     cands = [c for i in range(len(lines)) for c in _line_candidates(lines, i, lexicon, any_label)]
-    total, total_conf, total_lines = None, 0.0, []
+    total, total_conf, total_lines, total_other = None, 0.0, [], None
     tier = [c for c in cands if c.kind == TOTAL1] or [c for c in cands if c.kind == TOTAL2]
     if tier:
         values = {c.value for c in tier}
@@ -176,8 +219,18 @@ def extract_amounts(lines: Sequence[str], profile: Profile) -> AmountResult:
         total_conf = max(c.confidence for c in chosen)
         if len(values) > 1:
             total_conf = min(total_conf, _CONFLICT)
+            total_other = next(c.value for c in tier if c.value != total)
         weak = {c.value for c in cands if c.kind == TOTAL2}
-        if tier[0].kind == TOTAL1 and any(Decimal(v) > Decimal(total) for v in weak):
+        fuller = (
+            _fuller_reading(chosen[0], [c for c in cands if c.kind == TOTAL2])
+            if tier[0].kind == TOTAL1
+            else None
+        )
+        if fuller is not None:
+            total_other, total = total, fuller.value
+            chosen = [c for c in cands if c.kind == TOTAL2 and c.value == total]
+            total_conf = _CONFLICT
+        elif tier[0].kind == TOTAL1 and any(Decimal(v) > Decimal(total) for v in weak):
             # "Итого: 588 618,54" above "Итого к оплате: 588 618": the strong label's
             # value is cut short (OCR lost its end) or only part is due: doubted
             total_conf = min(total_conf, _CONFLICT)
@@ -192,4 +245,5 @@ def extract_amounts(lines: Sequence[str], profile: Profile) -> AmountResult:
             vat_conf = min(vat_conf, _CONFLICT)  # VAT above the total: a misread
         elif total is not None and not _fits_rate(lines[vats[0].line], vat, total):
             vat_conf = min(vat_conf, _CONFLICT)
-    return AmountResult(total, total_conf, total_lines, vat, vat_conf)
+    net = next((c.value for c in cands if c.kind == NET), None)
+    return AmountResult(total, total_conf, total_lines, vat, vat_conf, net, total_other)

@@ -18,6 +18,7 @@ from docbatch_gui.config.profile import FieldProfile, Profile
 from docbatch_gui.domain.normalize import find_dates, inn_is_valid, normalize_number, normalize_text
 from docbatch_gui.domain.reasons import ReviewCode
 from docbatch_gui.pipeline.amounts import extract_amounts
+from docbatch_gui.pipeline.cross_checks import doubt_far_date, doubt_total
 from docbatch_gui.pipeline.textutil import fold, label_at_start
 from docbatch_gui.pipeline.written_dates import find_written_dates
 
@@ -60,14 +61,22 @@ class _Cand:
 
 def _pick(cands: Sequence[_Cand], key: object = None) -> tuple[str | None, float]:
     """First candidate wins; disagreeing candidates lower its confidence."""
+    value, confidence, _other = _pick_other(cands, key)
+    return value, confidence
+
+
+def _pick_other(cands: Sequence[_Cand], key: object = None) -> tuple[str | None, float, str | None]:
+    """``_pick``, with the first value that disagrees with the chosen one (None: all
+    candidates agree): the reason its confidence was lowered."""
     if not cands:
-        return None, 0.0
+        return None, 0.0, None
     first = cands[0]
     norm = key if callable(key) else (lambda v: v)
     distinct = {norm(c.value) for c in cands}
     if len(distinct) > 1:
-        return first.value, min(first.confidence, CONFLICT)
-    return first.value, max(c.confidence for c in cands)
+        other = next(c.value for c in cands if norm(c.value) != norm(first.value))
+        return first.value, min(first.confidence, CONFLICT), other
+    return first.value, max(c.confidence for c in cands), None
 
 
 # ----------------------------------------------------------------- number, date
@@ -90,7 +99,8 @@ def _marked_number(line: str) -> str | None:
 
 def extract_number(
     lines: Sequence[str], titles: Sequence[int], profile: Profile
-) -> tuple[str | None, float]:
+) -> tuple[str | None, float, str | None]:
+    """The number, its confidence, and another number its labels gave (``_pick_other``)."""
     spec = profile.field("number")
     cands: list[_Cand] = []
     marked = next(((i, m) for i in titles if (m := _marked_number(lines[i]))), None)
@@ -134,7 +144,7 @@ def extract_number(
                     if value:
                         cands.append(_Cand(value, COLUMN, i))
                 break
-    return _pick(cands, normalize_number)
+    return _pick_other(cands, normalize_number)
 
 
 # ------------------------------------------------- labels in a column, values in the next
@@ -190,6 +200,11 @@ def _dates(text: str, profile: Profile) -> list[tuple[int, int, str]]:
     return sorted(found)
 
 
+def _all_dates(lines: Sequence[str], profile: Profile) -> list[str]:
+    """Every date of the document's lines (ISO), for the check that its date is near them."""
+    return [iso for line in lines for _s, _e, iso in _dates(line, profile)]
+
+
 def _wrong_label(line: str, spec: FieldProfile | None) -> bool:
     """The line carries a label of another date or amount (``exclude``: order date,
     due date, subtotal): its value is left out rather than taken for this field."""
@@ -201,7 +216,8 @@ def _wrong_label(line: str, spec: FieldProfile | None) -> bool:
 
 def extract_date(
     lines: Sequence[str], titles: Sequence[int], profile: Profile
-) -> tuple[str | None, float]:
+) -> tuple[str | None, float, str | None]:
+    """The date, its confidence, and another date its labels gave (``_pick_other``)."""
     spec = profile.field("date")
     cands: list[_Cand] = []
     dated = next(
@@ -262,7 +278,7 @@ def extract_date(
             if dates:
                 cands.append(_Cand(dates[0][2], PATTERN_ONLY, i))
                 break
-    return _pick(cands)
+    return _pick_other(cands)
 
 
 # ------------------------------------------------------------------ currency
@@ -424,18 +440,32 @@ def extract_fields(lines: Sequence[str], titles: Sequence[int], profile: Profile
     party_lines: dict[str, list[int]] = {}
     kinds = {f.kind for f in profile.fields}
     amounts = extract_amounts(lines, profile) if {"amount", "vat"} & kinds else None
+    others: dict[str, str | None] = {}
     for spec in profile.fields:
         if spec.kind == "number":
-            values[spec.key], conf[spec.key] = extract_number(lines, titles, profile)
+            values[spec.key], conf[spec.key], others[spec.key] = extract_number(
+                lines, titles, profile
+            )
         elif spec.kind == "date":
-            values[spec.key], conf[spec.key] = extract_date(lines, titles, profile)
+            values[spec.key], conf[spec.key], others[spec.key] = extract_date(
+                lines, titles, profile
+            )
+            notes.extend(doubt_far_date(spec.key, values, conf, _all_dates(lines, profile)))
         elif spec.kind == "amount" and amounts is not None:
             values[spec.key], conf[spec.key] = amounts.total, amounts.total_confidence
             amount_lines = amounts.total_lines
+            others[spec.key] = amounts.total_other
         elif spec.kind == "vat" and amounts is not None:
             values[spec.key], conf[spec.key] = amounts.vat, amounts.vat_confidence
         elif spec.kind == "party":
             values[spec.key], conf[spec.key], party_lines[spec.key] = extract_party(lines, spec)
+    if amounts is not None:
+        notes.extend(doubt_total(profile, values, conf, amounts.net))
+    notes.extend(
+        ReviewCode("read_differently", key, {"value": values[key], "other": other})
+        for key, other in others.items()
+        if other is not None and values[key] is not None
+    )
     for spec in profile.fields:
         if spec.kind == "currency":
             values[spec.key], conf[spec.key] = extract_currency(lines, amount_lines, profile)

@@ -38,6 +38,9 @@ class OcrResult:
     #: the words read, with their boxes on the image the engine read turned upright
     #: by ``rotation`` (``words.py``)
     words: list[Word] = field(default_factory=list)
+    #: the engine's recognition confidence (0..100) of each of ``words``, in order;
+    #: empty when it gives none
+    word_confidences: list[int] = field(default_factory=list)
     #: degrees the image was askew (counter-clockwise positive), straightened before
     #: it was read; 0: straight, or not measured
     skew: float = 0.0

@@ -153,6 +153,7 @@ def tesseract_page(
         page_no=page_no,
         text=text.strip(),
         words=words,
+        word_confidences=list(getattr(words, "confidences", ())),
         rotation=orientation.rotation,
         rotation_confidence=orientation.confidence,
         engine=ENGINE,

@@ -24,6 +24,7 @@ from docbatch_gui.domain.normalize import (
 from docbatch_gui.domain.reasons import ReviewCode
 from docbatch_gui.pipeline.fields import extract_fields
 from docbatch_gui.pipeline.filename import parse_filename
+from docbatch_gui.pipeline.ocr_doubt import OcrWord, apply_ocr_doubt
 from docbatch_gui.pipeline.review import review_reasons
 from docbatch_gui.pipeline.tables import has_goods_table, read_table
 from docbatch_gui.pipeline.textutil import page_ranges, split_lines
@@ -52,6 +53,9 @@ class PageText:
     #: the words of the page's own text layer with their boxes (``pipeline.words``),
     #: which the table reader reads lines from; None for a scan
     words: tuple[Word, ...] | None = None
+    #: the OCR's words of a scan with its confidence of each (``ocr_doubt``), in
+    #: reading order; None when the engine gave none
+    ocr_words: tuple[OcrWord, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -74,6 +78,7 @@ class _PageInfo:
     ocr_engine: str | None = None
     chars: int = 0  # letters and digits on the page
     words: tuple[Word, ...] | None = None  # the text layer's words (``PageText.words``)
+    ocr_words: tuple[OcrWord, ...] | None = None  # ``PageText.ocr_words``
 
 
 @dataclass
@@ -147,7 +152,9 @@ def _analyse(page: PageText, profile: Profile) -> _PageInfo:
     alnum = sum(ch.isalnum() for ch in page.text)
     has_text = alnum >= max(1, profile.min_page_chars)
     if not has_text:
-        return _PageInfo(page.page_no, [], False, None, None, page.ocr_engine, alnum, page.words)
+        return _PageInfo(
+            page.page_no, [], False, None, None, page.ocr_engine, alnum, page.words, page.ocr_words
+        )
     return _PageInfo(
         page.page_no,
         lines,
@@ -157,6 +164,7 @@ def _analyse(page: PageText, profile: Profile) -> _PageInfo:
         page.ocr_engine,
         alnum,
         page.words,
+        page.ocr_words,
     )
 
 
@@ -256,6 +264,13 @@ def _build(
         else (UNKNOWN, 0.0)
     )
     result = extract_fields(lines, titles, profile)
+    ocr_words = [(str(t), int(c)) for p in pages for t, c in p.ocr_words or ()]
+    kinds = {spec.key: spec.kind for spec in profile.fields}
+    result.notes.extend(
+        apply_ocr_doubt(
+            result.values, result.confidence, kinds, ocr_words, profile.review_threshold
+        )
+    )
 
     reasons: list[ReviewCode] = []
     reasons.extend(_unread_reasons(unread))

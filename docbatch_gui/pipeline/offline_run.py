@@ -20,7 +20,7 @@ from docbatch_gui.domain.models import Document, Page
 from docbatch_gui.pipeline.isolate import ChildCrashed, ChildPool, DeadlineExceeded, error_of
 from docbatch_gui.pipeline.offline import PageText
 from docbatch_gui.pipeline.prepare import CHILD_ERRORS, ChildDied, PrepareTimeout
-from docbatch_gui.pipeline.words import decode
+from docbatch_gui.pipeline.words import decode, decode_confidences
 
 
 def extract_task(
@@ -39,6 +39,7 @@ def extract_task(
                 "text": p.text,
                 "ocr_engine": p.ocr_engine,
                 "words": [list(w) for w in p.words] if p.words else None,
+                "ocr_words": [list(w) for w in p.ocr_words] if p.ocr_words else None,
             }
             for p in pages
         ],
@@ -48,14 +49,30 @@ def extract_task(
 def offline_pages(pages: Sequence[Page], read: Callable[[str], bytes]) -> list[PageText]:
     """What the offline extractor reads of a job's pages: their text, and the words
     of their own text layer (``read`` gets a blob) for the table reader; a scan's OCR
-    words are not read for lines offline."""
+    words are not read for lines offline, only for the OCR's confidence of each
+    (``ocr_doubt``)."""
     out = []
     for page in pages:
-        words = None
+        words = ocr_words = None
         if page.ocr_engine is None and page.words_sha:
             words = tuple(decode(read(page.words_sha)))
-        out.append(PageText(page.page_no, page.text, page.ocr_engine, words))
+        elif page.words_sha:
+            ocr_words = _ocr_words(read, page.words_sha)
+        out.append(PageText(page.page_no, page.text, page.ocr_engine, words, ocr_words))
     return out
+
+
+def _ocr_words(read: Callable[[str], bytes], sha: str) -> tuple[tuple[str, int], ...] | None:
+    """The texts of a scan's OCR words with the engine's confidence of each; None when
+    the blob carries no confidences, or is gone (the values are then read as before)."""
+    try:
+        blob = read(sha)
+    except Exception:  # a missing blob: nothing to doubt the values by, never an error
+        return None
+    words, confidences = decode(blob), decode_confidences(blob)
+    if not words or len(confidences) != len(words):
+        return None
+    return tuple((w[0], c) for w, c in zip(words, confidences, strict=True))
 
 
 async def extract_in_child(

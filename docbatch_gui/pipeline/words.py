@@ -92,9 +92,12 @@ def turned(words: Iterable[Word], rotation: int) -> list[Word]:
     return out
 
 
-def encode(words: Sequence[Word]) -> bytes:
-    """The blob of a page's words."""
-    body = {"format": FORMAT, "words": [list(w) for w in words[:MAX_WORDS]]}
+def encode(words: Sequence[Word], confidences: Sequence[int] = ()) -> bytes:
+    """The blob of a page's words, with the OCR's confidence of each when it gave them
+    (one per word, in order: ``decode_confidences``)."""
+    body: dict[str, Any] = {"format": FORMAT, "words": [list(w) for w in words[:MAX_WORDS]]}
+    if confidences and len(confidences) == len(words):
+        body["confidence"] = [int(c) for c in confidences[:MAX_WORDS]]
     return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
 
 
@@ -104,6 +107,17 @@ def decode(data: bytes) -> list[Word]:
     try:
         body = json.loads(data)
         return as_words(body["words"]) if body.get("format") == FORMAT else []
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return []
+
+
+def decode_confidences(data: bytes) -> list[int]:
+    """The OCR confidences (0..100) of a blob's words, in their order; empty when the
+    blob has none (a text layer, Vision, an older blob)."""
+    try:
+        body = json.loads(data)
+        found = body.get("confidence") if body.get("format") == FORMAT else None
+        return [int(c) for c in found] if isinstance(found, list) else []
     except (ValueError, KeyError, TypeError, AttributeError):
         return []
 
@@ -166,10 +180,23 @@ def from_pdf_page(
     return turned(out, rotation)
 
 
-def from_tesseract_tsv(tsv: str, width: int, height: int) -> list[Word]:
+class OcrWords(list[Word]):
+    """Words an OCR engine read, with its recognition confidence of each (0..100, in
+    the same order; ``confidences`` is empty when the engine gives none). A list, so
+    that every reader of words takes it as it is; the offline reader doubts a value
+    read from words the engine itself was unsure of."""
+
+    confidences: list[int]
+
+    def __init__(self, words: Iterable[Word] = (), confidences: Iterable[int] = ()) -> None:
+        super().__init__(words)
+        self.confidences = list(confidences)
+
+
+def from_tesseract_tsv(tsv: str, width: int, height: int) -> OcrWords:
     """The words of Tesseract's TSV output (level 5 rows) on a ``width`` × ``height``
-    image."""
-    out: list[Word] = []
+    image, with Tesseract's confidence of each (``OcrWords.confidences``)."""
+    out = OcrWords()
     for line in tsv.splitlines()[1:]:
         if len(out) >= MAX_WORDS:
             break
@@ -183,4 +210,13 @@ def from_tesseract_tsv(tsv: str, width: int, height: int) -> list[Word]:
         word = normalised(cells[11], left, top, left + w, top + h, width, height)
         if word is not None:
             out.append(word)
+            out.confidences.append(_confidence(cells[10]))
     return out
+
+
+def _confidence(cell: str) -> int:
+    """Tesseract's word confidence as 0..100 (-1, or unreadable: 0)."""
+    try:
+        return max(0, min(100, round(float(cell))))
+    except ValueError:
+        return 0
