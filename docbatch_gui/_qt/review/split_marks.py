@@ -14,7 +14,7 @@ from docbatch_gui.domain.models import Document, Job
 from docbatch_gui.i18n import _
 
 #: the tree's item data role holding a separator sheet's page (documents have none)
-SHEET_ROLE = Qt.ItemDataRole.UserRole + 1
+SHEET_ROLE = Qt.ItemDataRole.UserRole + 2  # tab.py holds +0 (the key) and +1 (needs review)
 SHEET_COLOR = "#5f6368"
 
 
