@@ -19,7 +19,7 @@ from docbatch_gui.settings.model import Settings
 from tests.builders import text_pdf
 
 
-def held_settings(tmp_path: Path) -> Settings:
+def held_settings(tmp_path: Path, workers: int = 2) -> Settings:
     """The GUI tests' settings, with limits far beyond any hold: only the test's
     release, a cancel or a stop ends the held page."""
     return load_settings(
@@ -28,7 +28,7 @@ def held_settings(tmp_path: Path) -> Settings:
         OCR_ENGINE="none",
         JOB_TIMEOUT=3600,
         PAGE_TIMEOUT=3600,
-        RENDER_WORKERS=2,
+        RENDER_WORKERS=workers,
     )
 
 
@@ -37,7 +37,7 @@ class HeldRender:
     the child is there, ``release()`` lets the page render and the job finish."""
 
     def __init__(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.file = text_pdf(tmp_path / "held.pdf", text="Invoice No. {n}\nTotal: 1.00 USD")
+        self.file = text_pdf(tmp_path / "held.pdf", text="Invoice No. 1\nTotal: 1.00 USD")
         self._marker = tmp_path / "held-stalled.txt"
         self._release = tmp_path / "held-released"
         monkeypatch.setenv(STALL_VARIABLE, f"{self.file.name}:1")

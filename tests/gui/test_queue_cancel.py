@@ -11,10 +11,10 @@ import pytest
 from docbatch_gui.domain.states import SUCCESS_STATES, JobState
 from docbatch_gui.pipeline.child import STALL_MARKER_VARIABLE, STALL_VARIABLE
 from docbatch_gui.pipeline.isolate import live_groups
-from docbatch_gui.settings.loading import load_settings
 from docbatch_gui.settings.model import Settings
 from tests.builders import text_pdf
 from tests.gui.conftest import until
+from tests.gui.held_render import held_settings
 from tests.gui.test_queue import select
 
 pytestmark = pytest.mark.asyncio(loop_factories=["qasync"])
@@ -23,14 +23,7 @@ pytestmark = pytest.mark.asyncio(loop_factories=["qasync"])
 @pytest.fixture
 def gui_settings(tmp_path: Path) -> Settings:
     """One slot, and limits far beyond any page: only a cancel can free the slot."""
-    return load_settings(
-        data_dir=tmp_path / "data",
-        PROCESSING_MODE="offline",
-        OCR_ENGINE="none",
-        JOB_TIMEOUT=3600,
-        PAGE_TIMEOUT=3600,
-        RENDER_WORKERS=1,
-    )
+    return held_settings(tmp_path, workers=1)
 
 
 async def test_cancel_frees_the_slot_for_the_next_file_and_keeps_nothing(
