@@ -42,8 +42,12 @@ class ClaudeSync:
         if ctx.claude is None:
             raise DocBatchError.coded("sync_needs_key", {"file": job.file_name})
         extraction = SyncExtraction(ctx, ctx.claude).extract(job)
-        try:  # the SDK's timeout is per read: a server dripping bytes never trips it
-            return await asyncio.wait_for(extraction, max(0.1, ctx.deadline - time.monotonic()))
+        # The SDK's timeout is per read: a server dripping bytes never trips it. A
+        # timeout context, not wait_for: on 3.11 wait_for can drop a cancel that
+        # arrives as the awaited call finishes (the worker's cancel would be lost).
+        try:
+            async with asyncio.timeout(max(0.1, ctx.deadline - time.monotonic())):
+                return await extraction
         except TimeoutError:
             raise ExtractionTimeout.coded(
                 "claude_job_timeout",
