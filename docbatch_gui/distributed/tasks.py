@@ -3,7 +3,7 @@
 Each task opens its own store and blob connections (a task may run on any machine),
 holds its workload slot while it runs (the registry service holds its own), and
 reports progress as ``update_state(state="PROGRESS", meta={"progress", "message"})``;
-the GUI and the CLI read it through ``AsyncResult`` (``task_progress``). A job runs
+whoever holds the task's ``AsyncResult`` reads it there. A job runs
 through the engine's ``run_job``, exactly as in the desktop's own loop.
 """
 
@@ -176,18 +176,3 @@ def registry_export(self: Task, registry_id: int, out: str) -> dict[str, Any]:
     registry_id = task_id_argument(registry_id, "registry")
     path = shared_path(task_settings(), out, "export file")
     return _registry_task(self, registry_calls.export, registry_id, str(path))
-
-
-def task_progress(task_id: str) -> dict[str, Any]:
-    """What the GUI and ``docbatch`` show for a task: state, progress 0..1, message."""
-    result = app.AsyncResult(task_id)
-    info = result.info if isinstance(result.info, dict) else {}
-    if result.state == "SUCCESS":
-        return {"state": "SUCCESS", "progress": 1.0, "message": "done", "result": result.result}
-    if result.state == "FAILURE":
-        return {"state": "FAILURE", "progress": 0.0, "message": str(result.info)}
-    return {
-        "state": result.state,
-        "progress": float(info.get("progress", 0.0)),
-        "message": str(info.get("message", "")),
-    }
