@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from decimal import Decimal, InvalidOperation
 
+from docbatch_gui.checks.locate_names import LEGAL_FORMS
 from docbatch_gui.config.profile import UNKNOWN, Profile
 from docbatch_gui.domain.counterparty import ConfirmedDocument, Counterparty
 from docbatch_gui.domain.models import Document
@@ -52,16 +53,6 @@ MIN_CONFIRMED = 2
 _INN_RE = re.compile(r"(?<!\d)(\d{10}|\d{12})(?!\d)")
 #: Cyrillic letters that look like Latin ones, folded for comparing shapes and names
 _LOOKALIKE = str.maketrans("АВЕКМНОРСТУХ", "ABEKMHOPCTYX")
-_LEGAL_FORMS = {
-    "общество с ограниченной ответственностью": "ооо",
-    "публичное акционерное общество": "пао",
-    "закрытое акционерное общество": "зао",
-    "открытое акционерное общество": "оао",
-    "непубличное акционерное общество": "ао",
-    "акционерное общество": "ао",
-    "индивидуальный предприниматель": "ип",
-    "limited liability company": "llc",
-}
 _FORM_WORDS = frozenset(
     {"ооо", "ао", "пао", "зао", "оао", "ип", "ано", "нко", "фгуп", "гуп", "муп"}
     | {"llc", "ltd", "inc", "gmbh", "corp", "co", "limited", "plc", "sa", "ag"}
@@ -131,7 +122,8 @@ def _fold(text: str) -> str:
     return normalize_text(text.upper().translate(_LOOKALIKE))
 
 
-_FOLDED_LEGAL_FORMS = sorted(map(_fold, _LEGAL_FORMS), key=len, reverse=True)
+#: the legal forms written out, folded, longest first (stripped from a name's core)
+_FOLDED_LEGAL_FORMS = sorted(map(_fold, LEGAL_FORMS.values()), key=len, reverse=True)
 _FOLDED_FORM_WORDS = frozenset(map(_fold, _FORM_WORDS))
 
 

@@ -3,7 +3,7 @@
 Each task opens its own store and blob connections (a task may run on any machine),
 holds its workload slot while it runs (the registry service holds its own), and
 reports progress as ``update_state(state="PROGRESS", meta={"progress", "message"})``;
-the GUI and the CLI read it through ``AsyncResult`` (``task_progress``). A job runs
+whoever holds the task's ``AsyncResult`` reads it there. A job runs
 through the engine's ``run_job``, exactly as in the desktop's own loop.
 """
 
@@ -14,13 +14,13 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import asdict, replace
 from typing import Any
 
 from celery import Task
 
 from docbatch_gui.config.profile import load_profile
 from docbatch_gui.coordination.workload import Workload, workload_for
-from docbatch_gui.distributed import registry_calls
 from docbatch_gui.distributed.arguments import (
     budget_run_argument,
     registry_config_argument,
@@ -28,9 +28,12 @@ from docbatch_gui.distributed.arguments import (
     task_id_argument,
 )
 from docbatch_gui.distributed.celery_app import app
-from docbatch_gui.domain.errors import InvalidTransition
+from docbatch_gui.domain.errors import InvalidTransition, NotFound
+from docbatch_gui.domain.messages import coded
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.progress import Progress, ProgressSink
+from docbatch_gui.domain.registry import RegistryStatus
+from docbatch_gui.domain.said import cause
 from docbatch_gui.domain.states import RECOVERABLE_STATES, JobState
 from docbatch_gui.engine.context import opened_context
 from docbatch_gui.engine.faults import crash_once
@@ -132,17 +135,30 @@ def process_job(
         }
 
 
-def _registry_task(task: Task, call: Callable[..., dict[str, Any]], *args: Any, **kw: Any) -> Any:
+def _registry_task(task: Task, call: Callable[[RegistryService, ProgressSink], Any]) -> Any:
     """The frame every registry task shares: its own connections and progress. The
-    service holds the workload slot and records failures (``registry_calls``)."""
+    service already does the bookkeeping of import and search: their workload slot
+    (``registry_search`` is one at a time, team-wide), and status ``error`` with
+    ``task_error`` on any failure; each call re-raises, so Celery marks the task
+    failed too."""
     settings = task_settings()
     store = open_store(settings)  # the registry needs no blobs
     try:
         profile = load_profile(settings.profile_path)  # names types and fields in exports
         service = RegistryService(store, task_workload(settings), SheetLimits.of(settings), profile)
-        return call(service, reporter(task), *args, **kw)
+        return call(service, reporter(task))
     finally:
         store.close()
+
+
+def _rows(report: ProgressSink, what: str) -> ProgressSink:
+    """The service's row counts, told as the sentence the GUI and the CLI show."""
+
+    def progress(step: Progress) -> None:
+        counted = f"{step.done} of {step.total}" if step.total else str(step.done)
+        report(replace(step, what=f"{what}: {counted} rows"))
+
+    return progress
 
 
 @app.task(bind=True, name="docbatch.registry_import", **LIMITS)
@@ -154,40 +170,58 @@ def registry_import(
     registry_id: int | None = None,
     force: bool = False,
 ) -> dict[str, Any]:
+    """``file`` must be readable by the worker (a shared folder)."""
     settings = task_settings()
     path = shared_path(settings, file, "registry file")
     cfg = registry_config_argument(settings, config)
     if registry_id is not None:
         registry_id = task_id_argument(registry_id, "registry")
-    return _registry_task(
-        self, registry_calls.import_rows, str(path), cfg,
-        name=None if name is None else str(name)[:200], registry_id=registry_id,
-        force=force is True,
-    )  # fmt: skip
+
+    def call(service: RegistryService, report: ProgressSink) -> dict[str, Any]:
+        summary = service.import_registry(
+            str(path), cfg, name=None if name is None else str(name)[:200],
+            registry_id=registry_id, force=force is True, progress=_rows(report, "import"),
+        )  # fmt: skip
+        report(Progress(1, 1, f"registry {summary.registry_id}: {summary.kept} rows imported"))
+        return asdict(summary)
+
+    return _registry_task(self, call)
 
 
 @app.task(bind=True, name="docbatch.registry_search", **SEARCH_LIMITS)
 def registry_search(self: Task, registry_id: int) -> dict[str, Any]:
-    return _registry_task(self, registry_calls.search, task_id_argument(registry_id, "registry"))
+    registry_id = task_id_argument(registry_id, "registry")
+
+    def call(service: RegistryService, report: ProgressSink) -> dict[str, Any]:
+        summary = service.search(registry_id, progress=_rows(report, "search"))
+        matched = f"{summary.matched} of {summary.rows} rows matched"
+        report(Progress(1, 1, f"registry {registry_id}: {matched}"))
+        return asdict(summary)
+
+    return _registry_task(self, call)
 
 
 @app.task(bind=True, name="docbatch.registry_export", **LIMITS)
 def registry_export(self: Task, registry_id: int, out: str) -> dict[str, Any]:
+    """Write the .xlsx to ``out`` (a path the worker can write and the operator read).
+    Export keeps the registry's status as it is in the desktop, so only a Celery
+    export records its failure, here."""
     registry_id = task_id_argument(registry_id, "registry")
     path = shared_path(task_settings(), out, "export file")
-    return _registry_task(self, registry_calls.export, registry_id, str(path))
 
+    def call(service: RegistryService, report: ProgressSink) -> dict[str, Any]:
+        try:
+            rows = service.export(registry_id, path, progress=_rows(report, "export"))
+        except Exception as exc:
+            failed = coded("log_registry_export_failed", error=cause(exc)).english
+            try:
+                service.store.update_registry(
+                    registry_id, status=RegistryStatus.ERROR, task_error=failed
+                )
+            except NotFound:
+                log.error("registry %s failed and no longer exists: %s", registry_id, failed)
+            raise
+        report(Progress(1, 1, f"registry {registry_id}: {rows} rows exported"))
+        return {"registry_id": registry_id, "rows": rows, "out": str(path)}
 
-def task_progress(task_id: str) -> dict[str, Any]:
-    """What the GUI and ``docbatch`` show for a task: state, progress 0..1, message."""
-    result = app.AsyncResult(task_id)
-    info = result.info if isinstance(result.info, dict) else {}
-    if result.state == "SUCCESS":
-        return {"state": "SUCCESS", "progress": 1.0, "message": "done", "result": result.result}
-    if result.state == "FAILURE":
-        return {"state": "FAILURE", "progress": 0.0, "message": str(result.info)}
-    return {
-        "state": result.state,
-        "progress": float(info.get("progress", 0.0)),
-        "message": str(info.get("message", "")),
-    }
+    return _registry_task(self, call)

@@ -63,28 +63,22 @@ class RegistryStore(Protocol):
     ) -> Registry:
         """A new registry in status ``importing``; with ``staging``, the hidden copy a
         re-import fills before ``swap_registry_data``."""
-        ...
 
     def swap_registry_data(self, registry_id: int, staging_id: int, **fields: Any) -> Registry:
         """Atomically: the staging copy's rows replace the registry's (its results go),
         ``fields`` are set, the copy is removed. A kill leaves the old or the new."""
-        ...
 
     def get_registry(self, registry_id: int) -> Registry:
         """Raises NotFound("no registry N") when it does not exist."""
-        ...
 
     def list_registries(self, *, staging: bool = False) -> list[Registry]:
         """In id order; staging copies only with ``staging``."""
-        ...
 
     def find_registry(self, source_file: str) -> Registry | None:
         """The newest registry imported from this file, for re-import."""
-        ...
 
     def update_registry(self, registry_id: int, **fields: Any) -> Registry:
         """Set any of REGISTRY_FIELDS; ``updated_at`` follows."""
-        ...
 
     def delete_registry(self, registry_id: int) -> None: ...
 
@@ -93,35 +87,29 @@ class RegistryStore(Protocol):
 
         The assignment audit trail stays: it records what people did.
         """
-        ...
 
     def add_registry_rows(self, registry_id: int, rows: Sequence[RegistryRowRecord]) -> None: ...
     def add_encoded_registry_rows(self, registry_id: int, rows: Sequence[EncodedRow]) -> None:
         """``add_registry_rows`` of rows already encoded (``row_json``), as an import
         makes them: the same rows stored."""
-        ...
 
     def list_registry_rows(
         self, registry_id: int, *, offset: int = 0, limit: int | None = None
     ) -> list[RegistryRowRecord]:
         """In row order."""
-        ...
 
     def count_registry_rows(self, registry_id: int) -> int: ...
     def set_filtered_rows(self, registry_id: int, rows: Sequence[FilteredRowRecord]) -> None:
         """Replace the filtered-row samples."""
-        ...
 
     def list_filtered_rows(self, registry_id: int) -> list[FilteredRowRecord]: ...
 
     def clear_results(self, registry_id: int, *, keep_manual: bool = True) -> None: ...
     def put_results(self, registry_id: int, results: Sequence[SearchResult]) -> None:
         """Insert or replace results, keyed by row."""
-        ...
 
     def list_results(self, registry_id: int) -> list[SearchResult]:
         """In row order."""
-        ...
 
     def count_results(self, registry_id: int) -> int: ...
 
@@ -130,11 +118,9 @@ class RegistryStore(Protocol):
 
         Raises NotFound when the row does not exist in the registry.
         """
-        ...
 
     def list_assignments(self, registry_id: int) -> list[Assignment]:
         """Oldest first."""
-        ...
 
 
 class CounterpartyStore(Protocol):
@@ -144,25 +130,20 @@ class CounterpartyStore(Protocol):
     def remember_confirmed(self, entry: ConfirmedDocument, *, keep: int) -> None:
         """Insert or replace the entry of its document; then only the ``keep`` newest
         entries of that INN keep their field values."""
-        ...
 
     def counterparty(self, inn: str) -> Counterparty | None:
         """None when no confirmed document has this seller INN."""
-        ...
 
     def list_counterparties(self) -> list[Counterparty]:
         """By name, then INN."""
-        ...
 
     def forget_counterparty(self, inn: str) -> int:
         """Drop everything remembered of this INN; returns how many documents it had.
         Raises NotFound when nothing is remembered of it."""
-        ...
 
     def forget_confirmed_document(self, document_id: int) -> str:
         """Drop what one confirmed document taught; returns its seller's INN. Raises
         NotFound when that document taught nothing."""
-        ...
 
 
 #: the largest id SQLite's INTEGER and MongoDB's int64 can hold
@@ -196,7 +177,6 @@ class Store(RegistryStore, CounterpartyStore, Protocol):
         limit: int | None = None,
     ) -> list[Job]:
         """Jobs in id order, filtered; ``limit`` keeps the first ones (the oldest)."""
-        ...
 
     def find_original(self, sha256: str) -> Job | None:
         """The first job for this content that is not a duplicate and did not fail.
@@ -204,7 +184,6 @@ class Store(RegistryStore, CounterpartyStore, Protocol):
         A file that failed before is processed again when dropped again; one that
         succeeded or is in progress makes the new copy a duplicate.
         """
-        ...
 
     def transition(
         self,
@@ -221,11 +200,9 @@ class Store(RegistryStore, CounterpartyStore, Protocol):
         ``attempt`` must equal the stored attempt count when given. Either mismatch
         raises InvalidTransition and changes nothing.
         """
-        ...
 
     def claim(self, job_id: int, to: JobState, *, deadline: Any = None) -> Job | None:
         """queued → ``to`` with attempts+1, or None if another worker got it first."""
-        ...
 
     def update_job(
         self, job_id: int, *, attempt: int | None = None, **fields: Unpack[JobPatch]
@@ -236,7 +213,6 @@ class Store(RegistryStore, CounterpartyStore, Protocol):
     # pages
     def put_pages(self, pages: Sequence[Page]) -> None:
         """Insert or replace pages (keyed by job and page number) in one transaction."""
-        ...
 
     def list_pages(self, job_id: int) -> list[Page]: ...
     def set_pages_deliverable(self, job_id: int, deliverable: bool) -> int: ...
@@ -246,27 +222,22 @@ class Store(RegistryStore, CounterpartyStore, Protocol):
     def replace_documents(self, job_id: int, documents: Sequence[Document]) -> list[Document]:
         """A job's documents, all at once; a document given with an ``id`` keeps it
         (a reprocess that found it again), one without gets a new one."""
-        ...
 
     def update_document(self, document: Document) -> Document:
         """One document changed in place (a review edit): its id stays, so registry
         matches and links to it stay valid. NotFound when it is gone."""
-        ...
 
     def list_documents(self, job_id: int | None = None) -> list[Document]: ...
     def documents_matching(self, key: str) -> list[Document]:
         """The documents of every job whose ``checks.duplicates.match_key`` is ``key``
         (never ""), read through an index: what a saved document is compared with to
         find a likely duplicate, whatever the size of the store. Ordered by id."""
-        ...
 
     def archive_documents(self, job_id: int, documents: Sequence[Document], reason: str) -> None:
         """Keep documents a person corrected as they were, before they are replaced."""
-        ...
 
     def document_history(self, job_id: int) -> list[dict[str, Any]]:
         """Archived documents: ``{"document_id", "at", "reason", "document"}``, oldest first."""
-        ...
 
     # Claude requests: usage, cost and the validated answer of each group, so a retry
     # sends only the groups that failed and nothing is paid for twice
@@ -281,7 +252,6 @@ class Store(RegistryStore, CounterpartyStore, Protocol):
     ) -> None: ...
     def spent_between(self, start: datetime, end: datetime | None = None) -> float:
         """USD of the entries paid at ``start`` or later and before ``end``."""
-        ...
 
     # Message Batches (intent first, then the API's id)
     def create_batch(self, record: BatchRecord) -> BatchRecord: ...
@@ -299,13 +269,11 @@ class Store(RegistryStore, CounterpartyStore, Protocol):
         estimate, and ``requests`` saved ``pending`` in it. Raises ``RequestHeld``, with
         nothing written, when a job is in another open intent or a request waits in an
         open batch. ``checkpoint(name)`` is called between the writes (crash tests)."""
-        ...
 
     def settle_intents(self) -> None:
         """Finish an intent a kill interrupted while it was being written (a backend
         without multi-document transactions writes it in steps); called by the queue's
         leader before it recovers jobs or resolves intents."""
-        ...
 
     # Budget reservations: a paid request's high-end estimate, set aside atomically
     # (spent this month + reserved + it within the month cap; the run's paid + reserved
@@ -316,16 +284,13 @@ class Store(RegistryStore, CounterpartyStore, Protocol):
         """Write ``reservation`` (replacing one of the same key) unless it would cross
         a cap: then nothing is written and the refusal says which. ``forced``: the
         operator let this run go over budget; it is written whatever the caps say."""
-        ...
 
     def release(self, key: str, actual_usd: float = 0.0) -> None:
         """Drop a reservation; its run is charged ``actual_usd`` (the spend ledger has
         the month's share already). Releasing twice is harmless."""
-        ...
 
     def hand_over(self, key: str, new_key: str, owner: str) -> None:
         """Give a reservation a new key and owner (a created batch takes it over)."""
-        ...
 
     def list_reservations(self) -> list[Reservation]: ...
     def refresh_reservations(self, owner: str) -> None: ...
@@ -343,11 +308,9 @@ class Store(RegistryStore, CounterpartyStore, Protocol):
     # the mailbox intake's ledger: each message taken once, across restarts
     def mail_taken(self, key: str) -> dict[str, Any] | None:
         """What was recorded when the message ``key`` was taken; None if it never was."""
-        ...
 
     def remember_mail(self, key: str, body: dict[str, Any]) -> None:
         """Record the message ``key`` as taken (its attachments' hashes and jobs)."""
-        ...
 
 
 def no_checkpoint(name: str) -> None:

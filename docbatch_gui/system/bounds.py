@@ -16,7 +16,6 @@ second.
 from __future__ import annotations
 
 import sys
-from typing import Any
 
 if sys.platform == "win32":
     from docbatch_gui.system import _windows as _impl
@@ -34,41 +33,22 @@ __all__ = [
 ]
 
 
-def die_with_parent() -> None:
-    """Make this process end when its parent dies, however the parent dies."""
-    _impl.die_with_parent()
-
-
-def can_cap_memory() -> bool:
-    """Whether ``cap_memory`` can set a cap on this system."""
-    return _impl.can_cap_memory()
-
-
-def cap_memory(extra: int) -> int | None:
-    """Cap this process's memory at what it has now plus ``extra`` bytes; the limit
-    set, or None where it cannot be (no such cap here, or ``extra`` is 0). Called after
-    the process's own imports, so the budget is what the work may add."""
-    return _impl.cap_memory(extra)
-
-
-def subprocess_options() -> dict[str, Any]:
-    """Keyword arguments for a process this child starts (Tesseract), so that it dies
-    with this child."""
-    return _impl.subprocess_options()
-
-
-def widen_pipe(fd: int, size: int) -> None:
-    """Ask for a pipe buffer of ``size`` bytes where the system lets a process resize
-    one (Linux); elsewhere a no-op."""
-    _impl.widen_pipe(fd, size)
-
-
-def peak_rss_mb() -> float:
-    """This process's peak memory so far in MB, reported so that bounded memory is
-    measurable."""
-    return _impl.peak_rss_mb()
-
-
-def lowest_thread_priority() -> None:
-    """Run the calling thread at the lowest priority, where threads have their own."""
-    _impl.lowest_thread_priority()
+#: make this process end when its parent dies, however the parent dies
+die_with_parent = _impl.die_with_parent
+#: whether ``cap_memory`` can set a cap on this system
+can_cap_memory = _impl.can_cap_memory
+#: cap this process's memory at what it has now plus ``extra`` bytes; the limit set,
+#: or None where it cannot be (no such cap here, or ``extra`` is 0). Called after the
+#: process's own imports, so the budget is what the work may add.
+cap_memory = _impl.cap_memory
+#: keyword arguments for a process this child starts (Tesseract), so that it dies
+#: with this child
+subprocess_options = _impl.subprocess_options
+#: ask for a pipe buffer of ``size`` bytes where the system lets a process resize one
+#: (Linux); elsewhere a no-op
+widen_pipe = _impl.widen_pipe
+#: this process's peak memory so far in MB, reported so that bounded memory is
+#: measurable
+peak_rss_mb = _impl.peak_rss_mb
+#: run the calling thread at the lowest priority, where threads have their own
+lowest_thread_priority = _impl.lowest_thread_priority

@@ -9,7 +9,6 @@ own); on Windows it is a Job Object that also dies with this process.
 from __future__ import annotations
 
 import sys
-from typing import Any, NoReturn
 
 if sys.platform == "win32":
     from docbatch_gui.system import _windows as _impl
@@ -27,41 +26,25 @@ __all__ = [
 ]
 
 
-def group_options() -> dict[str, Any]:
-    """Keyword arguments for ``subprocess.Popen`` or ``asyncio.create_subprocess_exec``
-    that start the child in a group of its own."""
-    return _impl.group_options()
-
-
-def adopt(pid: int) -> None:
-    """Right after the start of child ``pid``: bind its tree to this process (Windows:
-    its Job Object; POSIX: nothing, the group id is the pid)."""
-    _impl.adopt(pid)
-
-
-def forget(pid: int) -> None:
-    """The tree of child ``pid`` is gone: release what ``adopt`` holds for it."""
-    _impl.forget(pid)
-
-
-def kill_tree(pid: int) -> None:
-    """Kill child ``pid`` and everything it started, at once and without asking; does
-    not wait (``tree_alive`` confirms)."""
-    _impl.kill_tree(pid)
+#: keyword arguments for ``subprocess.Popen`` or ``asyncio.create_subprocess_exec``
+#: that start the child in a group of its own
+group_options = _impl.group_options
+#: right after the start of child ``pid``: bind its tree to this process (Windows: its
+#: Job Object; POSIX: nothing, the group id is the pid)
+adopt = _impl.adopt
+#: the tree of child ``pid`` is gone: release what ``adopt`` holds for it
+forget = _impl.forget
+#: kill child ``pid`` and everything it started, at once and without asking; does not
+#: wait (``tree_alive`` confirms)
+kill_tree = _impl.kill_tree
+#: whether a child's exit status says the system killed it (Linux's out-of-memory
+#: killer sends SIGKILL), so that the operator reads that, not an exit code
+killed_by_system = _impl.killed_by_system
+#: end this process at once, as a power cut would: no cleanup, no ``atexit`` (the
+#: crash points of tests)
+kill_self = _impl.kill_self
 
 
 def tree_alive(pid: int) -> bool:
     """Whether any process of the tree of child ``pid`` still runs."""
     return bool(_impl.tree_members(pid))
-
-
-def killed_by_system(returncode: int | None) -> bool:
-    """Whether a child's exit status says the system killed it (Linux's out-of-memory
-    killer sends SIGKILL), so that the operator reads that, not an exit code."""
-    return _impl.killed_by_system(returncode)
-
-
-def kill_self() -> NoReturn:
-    """End this process at once, as a power cut would: no cleanup, no ``atexit``
-    (the crash points of tests)."""
-    _impl.kill_self()

@@ -129,7 +129,7 @@ def test_jobs_spread_over_two_workers_and_survive_a_killed_one(
     from docbatch_gui.app.facade import DocBatchApp
     from docbatch_gui.distributed.celery_app import configure
     from docbatch_gui.distributed.dispatch import dispatch_queued
-    from docbatch_gui.distributed.tasks import registry_import, registry_search, task_progress
+    from docbatch_gui.distributed.tasks import registry_import, registry_search
 
     celery = configure(settings)
     for _ in range(300):  # both workers up before anything is sent
@@ -217,7 +217,7 @@ def test_jobs_spread_over_two_workers_and_survive_a_killed_one(
 
         searched = search.get(timeout=60)
         assert (searched["rows"], searched["matched"]) == (3, 2)  # row 4 has no document
-        assert task_progress(search.id)["state"] == "SUCCESS"
+        assert celery.AsyncResult(search.id).state == "SUCCESS"
         assert store.get_registry(reg_id).status is RegistryStatus.SEARCHED
         assert len(store.list_results(reg_id)) == 3
     finally:
