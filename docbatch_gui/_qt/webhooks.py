@@ -169,14 +169,18 @@ class WebhooksTab(QWidget):
             self.ctx.notifier.notify(_("Resend canceled."), "info")
             await self.refresh()
             return None
-        self.ctx.notifier.notify(
-            ngettext(
-                "{count} delivery sent, {failed} failed again.",
-                "{count} deliveries sent, {failed} failed again.",
-                outcome.delivered,
-            ).format(count=outcome.delivered, failed=outcome.failed),
-            "success" if not outcome.failed else "warning",
-        )
+        said = ngettext(
+            "{count} delivery sent, {failed} failed again.",
+            "{count} deliveries sent, {failed} failed again.",
+            outcome.delivered,
+        ).format(count=outcome.delivered, failed=outcome.failed)
+        if outcome.in_flight:
+            said += " " + ngettext(
+                "{count} was being sent already and is sent once.",
+                "{count} were being sent already and are sent once.",
+                outcome.in_flight,
+            ).format(count=outcome.in_flight)
+        self.ctx.notifier.notify(said, "success" if not outcome.failed else "warning")
         await self.refresh()
         return outcome
 
