@@ -440,3 +440,38 @@ async def test_every_batches_column_is_in_sight(language: str, window: Any, tmp_
         assert header.isSectionHidden(column) and not actions[title].isChecked()
     actions[tab.model.headerData(COL_MODEL, Qt.Orientation.Horizontal)].setChecked(True)
     assert not header.isSectionHidden(COL_MODEL)
+
+
+async def test_the_registry_results_fit_a_small_screen_without_scrolling_sideways(
+    language: str, window: Any, tmp_path: Path
+) -> None:
+    """At 1024×640 the results table of a searched registry shows every shown column
+    whole-titled inside the table (no sideways scroll bar): long values elide, the
+    document's secondary columns start hidden (the match pane beside it compares them;
+    the header's menu shows them), and the buttons above it read whole."""
+    from docbatch_gui._qt.registry.models import DOC_FILE, RES_SCORE
+
+    await fill(window, tmp_path)
+    window.resize(SMALL)
+    tab = window.registry_tab
+    window.tabs.setCurrentWidget(tab)
+    await drain()
+    QApplication.processEvents()
+    table = tab.results.table
+    header = table.horizontalHeader()
+    assert table.isVisible() and table.model().rowCount() > 1
+    assert not header.isSectionHidden(RES_SCORE)
+    assert not header.isSectionHidden(tab.results.model.doc_column(DOC_FILE))
+    assert not clipped_headers(table), clipped_headers(table)
+    assert not off_screen_columns(table), off_screen_columns(table)
+    assert not table.horizontalScrollBar().isVisible()
+    assert not clipped_controls(window), clipped_controls(window)
+    shown = {a.text(): a for a in tab.results.column_actions()}
+    assert shown, "the header's menu offers the columns that may be hidden"
+    hidden = [t for t, a in shown.items() if not a.isChecked()]
+    assert hidden, "a secondary column starts hidden at 1024"
+    shown[hidden[0]].setChecked(True)  # the operator brings one back
+    await drain()
+    QApplication.processEvents()
+    assert not table.horizontalScrollBar().isVisible()
+    assert not clipped_headers(table), clipped_headers(table)
