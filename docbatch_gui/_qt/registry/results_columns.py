@@ -5,7 +5,8 @@ document's file, type, pages, number, date and amount: at 1024 pixels that was t
 the table's width. Here every shown column gets what its content wants up to a cap,
 never less than its whole title; when even the titles do not fit, columns are hidden
 by priority (the document's secondary columns first, which the match pane beside the
-table compares anyway, then the registry's own columns from the last). What the
+table compares anyway, as soon as what they want does not fit; then the registry's own
+columns from the last, when even their titles do not fit). What the
 operator shows or hides from the header's menu is kept over the priorities. Values
 cut to fit are elided and their tooltip holds the whole text.
 """
@@ -103,7 +104,9 @@ class ResultColumns(QObject):
         wants = {c: max(floors[c], min(self.table.sizeHintForColumn(c), CAP_PX))
                  for c in range(count)}  # fmt: skip
         shown = {c: self.chosen.get(self._title(c), True) for c in range(count)}
-        for column in self._hiding_order():  # default: the secondary ones hidden
+        for column in self._hiding_order():  # the secondary ones: shown where they fit
+            if sum(wants[c] for c in range(count) if shown[c]) <= room:
+                break
             if self._title(column) not in self.chosen and column >= self.model.doc_column(0):
                 shown[column] = False
         for column in self._hiding_order():
