@@ -70,8 +70,9 @@ class ResultColumns(QObject):
         table.installEventFilter(self)
 
     def fixed(self) -> tuple[int, ...]:
-        """Never hidden: the row, its score and warnings, and the matched file."""
-        return (RES_ROW, RES_SCORE, RES_WARN, self.model.doc_column(DOC_FILE))
+        """Never hidden: the row, its score and warnings, the registry's first column."""
+        first = (RES_FIXED,) if self.model.fields else ()
+        return (RES_ROW, RES_SCORE, RES_WARN, *first)
 
     def choose(self, column: int, shown: bool) -> None:
         self.chosen[self._title(column)] = shown
@@ -89,7 +90,10 @@ class ResultColumns(QObject):
         """The columns that may be hidden to fit, the first to go first."""
         fields = [RES_FIXED + n for n in range(len(self.model.fields))]
         docs = [self.model.doc_column(which) for which in SECONDARY_DOC]
-        return [*docs, *reversed(fields[1:])]  # the registry's first column stays
+        # the matched file is named above the match pane too: it goes before the
+        # registry's first two columns (the registry's first column always stays)
+        file = self.model.doc_column(DOC_FILE)
+        return [*docs, *reversed(fields[2:]), file, *fields[1:2]]
 
     def fit(self) -> None:
         header = self.table.horizontalHeader()
@@ -107,7 +111,10 @@ class ResultColumns(QObject):
         for column in self._hiding_order():  # the secondary ones: shown where they fit
             if sum(wants[c] for c in range(count) if shown[c]) <= room:
                 break
-            if self._title(column) not in self.chosen and column >= self.model.doc_column(0):
+            secondary = column >= self.model.doc_column(0) and column != self.model.doc_column(
+                DOC_FILE
+            )
+            if self._title(column) not in self.chosen and secondary:
                 shown[column] = False
         for column in self._hiding_order():
             if sum(floors[c] for c in range(count) if shown[c]) <= room:
