@@ -131,9 +131,13 @@ class WebhooksTab(QWidget):
                 if column == COL_ANSWER:
                     cell.setToolTip(text)
                 table.setItem(row, column, cell)
-        table.resizeColumnsToContents()
         table.setVisible(bool(found))
         self.empty.setVisible(not found)
+        table.resizeColumnsToContents()
+        # a table shown again after its empty state keeps the header it had hidden:
+        # the last answer is stretched to the width it has now
+        table.horizontalHeader().setStretchLastSection(False)
+        table.horizontalHeader().setStretchLastSection(True)
         self._enable()
 
     def selected_failed(self) -> list[str]:
