@@ -185,6 +185,13 @@ def main() -> int:
     width, height = (int(v) for v in args.size.split("x"))
     out.mkdir(parents=True, exist_ok=True)
     qapp = QApplication.instance() or QApplication(sys.argv[:1])
+    from PySide6.QtCore import QSize
+
+    from docbatch_gui._qt.widgets import fit
+
+    # dialogs (the registry wizard) fit the screen the shots stand for, not the
+    # offscreen platform's 800×800
+    fit.available_size = lambda _widget=None: QSize(width, height)
     install_translator(qapp, lang)  # type: ignore[arg-type]
     data = Path(tempfile.mkdtemp(prefix="docbatch-shots-"))
     sys.path.insert(0, str(ROOT))

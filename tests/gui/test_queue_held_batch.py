@@ -68,6 +68,8 @@ async def test_a_batch_the_api_did_not_answer_for_is_held_until_retry_now(
     assert store.get_job(job.id).state is JobState.SUBMITTED
     await until(lambda: tab.held_bar.isVisible(), what="the held bar")
     assert tab.held_bar.retry_button.isVisible()
+    assert not tab.held_bar.offline_button.isVisible()  # its batch may be at the API
+    assert "Message Batches API cannot be reached" in tab.held_bar.text.text()
     assert tab.model.index(tab.model.row_of(job.id), COL_STATE).data() == "Held"
     assert len(batch_posts(fake_anthropic)) == 1  # made once, at the server
     fake_anthropic.clear_cuts()  # the network is back

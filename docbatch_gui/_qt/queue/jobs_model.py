@@ -269,6 +269,12 @@ class JobTableModel(TableModel):
             and j.mode not in modes
         ]
 
+    def unreachable_in_batches(self) -> bool:
+        """Every job held for an unreachable Claude is a batch job whose batch is
+        planned or at the API (nothing of them can be read offline any more)."""
+        ids = set(self.unreachable_ids())
+        return bool(ids) and all(j.state in BATCH_SENT for j in self._items if j.id in ids)
+
     def held_needs(self) -> list[str]:
         """What the held jobs lack, the key first (``engine.holds``' needs)."""
         queued = self._queued_modes

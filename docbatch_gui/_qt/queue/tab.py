@@ -330,7 +330,10 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
         )
         needs = self.model.held_needs()
         self.held_bar.show_count(
-            self.model.held_count(), needs[0] if needs else "", self.model.holds.unreachable_host
+            self.model.held_count(),
+            needs[0] if needs else "",
+            self.model.holds.unreachable_host,
+            in_batches=self.model.unreachable_in_batches(),
         )
 
     async def _load_thumb(self, job_id: int) -> None:
