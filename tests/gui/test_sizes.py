@@ -477,3 +477,32 @@ async def test_the_registry_results_fit_a_small_screen_without_scrolling_sideway
     QApplication.processEvents()
     assert not table.horizontalScrollBar().isVisible()
     assert not clipped_headers(table), clipped_headers(table)
+
+
+async def test_the_wizard_rows_preview_of_an_accountant_sheet_fits_a_small_screen(
+    language: str, window: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rows page's preview of the accountant's sheet at 1024×640: its signature line
+    under "№ п/п" made that column 300 px wide and pushed the VAT column out of sight."""
+    from tests.accountant_sheet import accountant_xlsx
+
+    monkeypatch.setattr(fit, "available_size", lambda _widget=None: SMALL)
+    wizard = RegistryWizard(window.ctx, window)
+    try:
+        wizard.show()
+        wizard.file_page.set_file(accountant_xlsx(tmp_path / "март.xlsx"))
+        await until(lambda: wizard.preview is not None, what="the preview")
+        wizard.next()
+        await until(lambda: wizard.currentPage() is wizard.rows_page, what="the rows page")
+        table = wizard.rows_page.table
+        await until(lambda: table.model().rowCount() > 5, what="the rows")
+        await drain()
+        QApplication.processEvents()
+        assert not off_screen_columns(table), off_screen_columns(table)
+        assert not table.horizontalScrollBar().isVisible()
+    finally:
+        wizard.runner.stop()
+        wizard.rules_page.estimator.stop()
+        wizard.hide()
+        wizard.deleteLater()
+        await drain()

@@ -85,6 +85,10 @@ def counts_text(widget: QWizardPage, result: PreviewResult) -> str:
     return f"{text} ({reasons})" if reasons else text
 
 
+#: the widest a preview column grows for its cells (the row and status columns excepted)
+CELL_CAP_PX = 180
+
+
 def preview_table(model: RowsModel) -> QTableView:
     table = QTableView()
     table.setModel(model)
@@ -204,6 +208,11 @@ class RowsPage(WizardPart):
                 marks.append(left_out_text(item, layout))
         self.model.set_rows(headers, rows, marks)
         self.table.resizeColumnsToContents()
+        for column in range(2, self.model.columnCount()):  # the sheet's own columns
+            # a long cell (a signature line under "№ п/п") elides rather than pushing
+            # the sheet's last columns out of sight on a 1024-pixel screen
+            if self.table.columnWidth(column) > CELL_CAP_PX:
+                self.table.setColumnWidth(column, CELL_CAP_PX)
 
 
 #: registry fields the mapping offers, in the order people think of them
