@@ -482,8 +482,9 @@ async def test_the_registry_results_fit_a_small_screen_without_scrolling_sideway
 async def test_the_wizard_rows_preview_of_an_accountant_sheet_fits_a_small_screen(
     language: str, window: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The rows page's preview of the accountant's sheet at 1024×640: its signature line
-    under "№ п/п" made that column 300 px wide and pushed the VAT column out of sight."""
+    """The wizard's tables on the accountant's sheet at 1024×640: the rows preview (its
+    signature line under "№ п/п" made that column 300 px wide and pushed the VAT
+    column out of sight), the filtered rows, the rules (the "Required" column cut)."""
     from tests.accountant_sheet import accountant_xlsx
 
     monkeypatch.setattr(fit, "available_size", lambda _widget=None: SMALL)
@@ -500,6 +501,20 @@ async def test_the_wizard_rows_preview_of_an_accountant_sheet_fits_a_small_scree
         QApplication.processEvents()
         assert not off_screen_columns(table), off_screen_columns(table)
         assert not table.horizontalScrollBar().isVisible()
+        wizard.next()  # the mapping
+        wizard.next()  # the filters: the rows left out, with the sheet's columns
+        await until(lambda: wizard.currentPage() is wizard.filters_page, what="filters")
+        await drain()
+        QApplication.processEvents()
+        for page in (wizard.filters_page, wizard.rules_page):
+            if page is wizard.rules_page:
+                wizard.next()
+                await until(lambda: wizard.currentPage() is wizard.rules_page, what="rules")
+                await drain()
+                QApplication.processEvents()
+            table = page.table
+            assert not off_screen_columns(table), off_screen_columns(table)
+            assert not clipped_headers(table), clipped_headers(table)
     finally:
         wizard.runner.stop()
         wizard.rules_page.estimator.stop()

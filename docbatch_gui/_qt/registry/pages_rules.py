@@ -102,8 +102,10 @@ class RulesPage(WizardPart):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
-        for col, width in enumerate((110, 130, 240, 160, 130, 100)):
-            self.table.setColumnWidth(col, width)
+        # within a 1024-pixel wizard with the last column's title whole; never under
+        # a title
+        for col, width in enumerate((90, 110, 180, 140, 110, 70)):
+            self.table.setColumnWidth(col, max(width, header.sectionSizeHint(col)))
         self.table.verticalHeader().setDefaultSectionSize(32)
         self.table.itemChanged.connect(lambda _i: self.rules_changed())
         add = QPushButton(_("Add sub-rule"))
