@@ -27,7 +27,7 @@ from typing import Any
 from docbatch_gui.domain.errors import NotFound
 from docbatch_gui.domain.models import Document, Job
 from docbatch_gui.storage.health import private_folder, write_private
-from docbatch_gui.system.locks import process_lock
+from docbatch_gui.system.locks import LockTaken, process_lock
 
 #: how long a resend waits for a claim a sender is about to drop (it gave the message
 #: up and is moving it): the claim is held only to post, never for a person's choice
@@ -105,13 +105,11 @@ class Outbox:
 
     @contextlib.contextmanager
     def _claim(self, message_id: str, *, wait: float) -> Iterator[bool]:
-        import filelock  # the lock's own Timeout, raised when another holds it
-
         path = self.claims_dir / f"{Path(message_id).name}.lock"
         lock = process_lock(path)
         try:
             lock.acquire(timeout=wait)
-        except filelock.Timeout:
+        except LockTaken:
             yield False
             return
         try:
