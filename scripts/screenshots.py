@@ -63,10 +63,12 @@ async def scenario(window: object, out: Path, lang: str) -> None:
     window.registry_tab.select(summary.registry_id)
     await window.registry_tab.open_results(summary.registry_id)
     window.registry_tab.results.select_row(6)  # the act whose amount disagrees
+    await window.webhooks_tab.refresh()
     for name, tab in (
         ("review", window.review_tab),
         ("batches", window.batches_tab),
         ("registry", window.registry_tab),
+        ("webhooks", window.webhooks_tab),
         ("settings", window.settings_tab),
     ):
         window.tabs.setCurrentWidget(tab)
@@ -77,12 +79,39 @@ async def scenario(window: object, out: Path, lang: str) -> None:
         quiet(window)
         window.grab().save(str(out / f"{name}{suffix}.png"))
     await review_box(window, out / f"review_box{suffix}.png")
+    await wizard_pages(window, out, suffix)
     window.tabs.setCurrentWidget(window.queue_tab)
     window.log_dock.show()
     await asyncio.sleep(0.5)
     quiet(window)
     window.grab().save(str(out / f"log{suffix}.png"))
     await window.shutdown()
+
+
+async def wizard_pages(window: object, out: Path, suffix: str) -> None:
+    """Every page of the registry wizard on an accountant's sheet (a merged title, a
+    two-row header, a totals row, a signature line), as the wizard proposes it."""
+    from docbatch_gui._qt.registry.wizard import RegistryWizard
+    from docbatch_gui._qt.window import MainWindow
+    from tests.accountant_sheet import accountant_xlsx
+
+    assert isinstance(window, MainWindow)
+    sheet = accountant_xlsx(Path(tempfile.mkdtemp(prefix="docbatch-shots-reg-")) / "март.xlsx")
+    wizard = RegistryWizard(window.ctx, window)
+    wizard.show()
+    wizard.file_page.set_file(sheet)
+    await asyncio.sleep(1.5)
+    try:
+        for number, _page in enumerate(wizard.pageIds(), start=1):
+            if number > 1:
+                wizard.next()
+            await asyncio.sleep(1.5)
+            wizard.grab().save(str(out / f"wizard_{number}{suffix}.png"))
+    finally:
+        wizard.runner.stop()
+        wizard.rules_page.estimator.stop()
+        wizard.hide()
+        wizard.deleteLater()
 
 
 def quiet(window: object) -> None:
@@ -156,6 +185,13 @@ def main() -> int:
     width, height = (int(v) for v in args.size.split("x"))
     out.mkdir(parents=True, exist_ok=True)
     qapp = QApplication.instance() or QApplication(sys.argv[:1])
+    from PySide6.QtCore import QSize
+
+    from docbatch_gui._qt.widgets import fit
+
+    # dialogs (the registry wizard) fit the screen the shots stand for, not the
+    # offscreen platform's 800×800
+    fit.available_size = lambda _widget=None: QSize(width, height)
     install_translator(qapp, lang)  # type: ignore[arg-type]
     data = Path(tempfile.mkdtemp(prefix="docbatch-shots-"))
     sys.path.insert(0, str(ROOT))
@@ -171,6 +207,9 @@ def main() -> int:
         ANTHROPIC_API_KEY="screenshot-key",
         ANTHROPIC_BASE_URL=fake.url,
         POLL_INTERVAL=1,
+        # a receiver nobody listens on: the Webhooks tab shows failed deliveries
+        WEBHOOK_URL="http://127.0.0.1:9/hook",
+        WEBHOOK_ATTEMPTS=1,
     )
     qsettings = QSettings(str(data / "gui.ini"), QSettings.Format.IniFormat)
     loop = make_loop(qapp)

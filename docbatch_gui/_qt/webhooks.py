@@ -131,9 +131,13 @@ class WebhooksTab(QWidget):
                 if column == COL_ANSWER:
                     cell.setToolTip(text)
                 table.setItem(row, column, cell)
-        table.resizeColumnsToContents()
         table.setVisible(bool(found))
         self.empty.setVisible(not found)
+        table.resizeColumnsToContents()
+        # a table shown again after its empty state keeps the header it had hidden:
+        # the last answer is stretched to the width it has now
+        table.horizontalHeader().setStretchLastSection(False)
+        table.horizontalHeader().setStretchLastSection(True)
         self._enable()
 
     def selected_failed(self) -> list[str]:
@@ -169,14 +173,18 @@ class WebhooksTab(QWidget):
             self.ctx.notifier.notify(_("Resend canceled."), "info")
             await self.refresh()
             return None
-        self.ctx.notifier.notify(
-            ngettext(
-                "{count} delivery sent, {failed} failed again.",
-                "{count} deliveries sent, {failed} failed again.",
-                outcome.delivered,
-            ).format(count=outcome.delivered, failed=outcome.failed),
-            "success" if not outcome.failed else "warning",
-        )
+        said = ngettext(
+            "{count} delivery sent, {failed} failed again.",
+            "{count} deliveries sent, {failed} failed again.",
+            outcome.delivered,
+        ).format(count=outcome.delivered, failed=outcome.failed)
+        if outcome.in_flight:
+            said += " " + ngettext(
+                "{count} was being sent already and is sent once.",
+                "{count} were being sent already and are sent once.",
+                outcome.in_flight,
+            ).format(count=outcome.in_flight)
+        self.ctx.notifier.notify(said, "success" if not outcome.failed else "warning")
         await self.refresh()
         return outcome
 

@@ -14,7 +14,7 @@ from docbatch_gui.domain.messages import coded
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import FINAL_STATES, JobState, check_operator_move, state_words
 from docbatch_gui.engine.documents import check_corrections, discard_documents
-from docbatch_gui.engine.holds import retry_unreachable
+from docbatch_gui.engine.holds import BATCH_SENT, retry_unreachable
 from docbatch_gui.engine.job_log import log_operator
 
 if TYPE_CHECKING:
@@ -42,8 +42,10 @@ class JobMoves:
         job = self.store.get_job(job_id)
         # a job held because Claude could not be reached: *Retry now* (`docbatch
         # retry` too, as held_actions "retry_now" says); an old hold never outlives
-        # a retry either
-        if retry_unreachable(self.store, [job_id]) and job.state is JobState.QUEUED:
+        # a retry either; a batch job whose batch is planned or at the API stays where
+        # it is (the batch engine looks for its batch before creating it again)
+        waiting = job.state is JobState.QUEUED or job.state in BATCH_SENT
+        if retry_unreachable(self.store, [job_id]) and waiting:
             log_operator(job, "retried now (Claude could not be reached before)")
             return job
         check_operator_move(job_id, job.file_name, job.state, JobState.QUEUED)

@@ -50,6 +50,9 @@ class Delivery:
 class ResendOutcome:
     delivered: int
     failed: int
+    #: sent back to the queue and taken by another sender (the background one, or
+    #: another process) before this resend could: posted once, by that sender
+    in_flight: int = 0
 
 
 class Webhooks:
@@ -80,16 +83,18 @@ class Webhooks:
             raise ConfigError.coded("webhook_no_url", {})
         outbox = outbox_for(self.settings)
         wanted = list(ids) if ids is not None else [m.id for m in outbox.failed()]
-        delivered = 0
+        delivered = in_flight = 0
         for done, message_id in enumerate(wanted):
             report(progress, done, len(wanted), RESENT)
             raise_if_canceled(cancel, "webhook resend")  # between deliveries, never in one
             message = outbox.requeue(message_id)  # NotFound: no failed delivery of that id
             (sent,) = deliver_messages(self.settings, outbox, [message])
-            delivered += sent
+            delivered += sent is True
+            in_flight += sent is None
+            outcome = {True: "delivered", False: "failed again", None: "taken by another sender"}
             log.info(
                 "webhook %s for job %s resent by the operator: %s", message_id, message.job_id,
-                "delivered" if sent else "failed again",
+                outcome[sent],
             )  # fmt: skip
         report(progress, len(wanted), len(wanted), RESENT)
-        return ResendOutcome(delivered, len(wanted) - delivered)
+        return ResendOutcome(delivered, len(wanted) - delivered - in_flight, in_flight)

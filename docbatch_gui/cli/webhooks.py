@@ -50,11 +50,14 @@ def cmd_webhooks(app: DocBatchApp, args: argparse.Namespace) -> int:
         wanted = [m.id for m in outbox.failed()] if "all" in args.resend else args.resend
         for message_id in wanted:
             outbox.requeue(message_id)  # NotFound → "no failed delivery X", exit 3
+        waiting = len(outbox.pending())
         sent, failed = deliver_pending(settings, outbox)
+        busy = max(0, waiting - sent - failed)  # another sender was posting them: left to it
         if args.json:
-            print(json.dumps({"delivered": sent, "failed": failed}))
+            print(json.dumps({"delivered": sent, "failed": failed, "in_flight": busy}))
         else:
-            out.print(f"{sent} delivered, {failed} failed again", markup=False)
+            taken = f", {busy} being sent by another sender" if busy else ""
+            out.print(f"{sent} delivered, {failed} failed again{taken}", markup=False)
         return ExitCode.OK if not failed else ExitCode.FAILED
     show_pending = args.pending or not args.failed
     show_failed = args.failed or not args.pending

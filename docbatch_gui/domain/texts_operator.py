@@ -50,6 +50,11 @@ OPERATOR_TEXTS: dict[str, str | Plural] = {
         "{file}: held: Claude cannot be reached at {host}; check the network or "
         "ANTHROPIC_BASE_URL, then Retry now."
     ),
+    "held_batch_unreachable": N_(
+        "{file}: held: Claude's Message Batches API cannot be reached at {host}, so its "
+        "batch cannot be sent or checked; nothing is sent again until the API answers. "
+        "Check the network or ANTHROPIC_BASE_URL, then Retry now."
+    ),
     "held_needs_vision": N_(
         "{file}: held: OCR_ENGINE is Google Vision and no Google credentials are found, so "
         "its scanned pages cannot be read. Choose the credentials file in Settings → OCR (or "

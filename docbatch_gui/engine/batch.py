@@ -22,12 +22,14 @@ from datetime import UTC, datetime, timedelta
 from docbatch_gui.domain.errors import DocBatchError, ErrorKind, InvalidTransition, OverBudget
 from docbatch_gui.domain.models import BatchRecord, Job, Page, RequestRecord
 from docbatch_gui.domain.states import BATCH_READY_STATES, PAUSED_SETTING, JobState
+from docbatch_gui.engine.batch_holds import hold_batch_jobs, reachable_again
 from docbatch_gui.engine.batch_results import ResultBuilder
 from docbatch_gui.engine.context import EngineContext
 from docbatch_gui.engine.counterparties import request_examples
 from docbatch_gui.engine.estimates import CostEstimator
 from docbatch_gui.engine.extraction import group_request, page_groups
 from docbatch_gui.engine.faults import crash_point
+from docbatch_gui.engine.holds import did_not_reach_claude
 from docbatch_gui.engine.reservations import Purse, batch_key
 from docbatch_gui.engine.routing import ESCALATION, FIRST, is_escalation
 from docbatch_gui.engine.separator_step import separator_pages
@@ -88,11 +90,15 @@ class BatchEngine:
             log.info("batch worker paused: skipping submit and poll")
             return
         try:
+            if not await reachable_again(self.store, self.client, self._emit):
+                return  # held (``engine.batch_holds``): nothing is created
             await self.resolve_intents()
             await self.submit()
             await self.poll()
         except DocBatchError as exc:
-            if exc.kind is ErrorKind.CRITICAL:
+            if did_not_reach_claude(exc.message):
+                hold_batch_jobs(self.store, self.settings, exc, self._emit)
+            elif exc.kind is ErrorKind.CRITICAL:
                 self.halted = exc
                 log.error("%s", exc)
             else:

@@ -18,6 +18,15 @@ API (connection refused, DNS, no connection) on its last attempt is held for
 ``claude_unreachable`` with the host in words, and waits, instead of failing with a
 network error nobody sees; the store keeps which jobs, and
 *Retry now* (``retry_unreachable``) lifts the hold and queues them again.
+
+Batch mode is held the same way: when the Message Batches API cannot be reached (its
+create, list, retrieve or results), every batch job still at work waits under
+``claude_unreachable`` (``hold_unreachable_many``), queued ones and those whose batch
+is planned or running alike. While they are held the batch engine creates nothing:
+each cycle only asks the API a free question (a list of one batch), and when it
+answers the hold is lifted and the cycle goes on from its first step, which settles
+an intent whose create may have reached the server before anything is sent again.
+*Retry now* lifts the hold at once, to the same first step.
 """
 
 from __future__ import annotations
@@ -53,6 +62,10 @@ UNREACHABLE_SETTING = "holds/claude_unreachable"
 #: the error codes that say the API was not reached (no answer came back)
 UNREACHABLE_CODES = frozenset({"claude_network"})
 DEFAULT_CLAUDE_HOST = "api.anthropic.com"
+
+#: a batch job past the queue a hold for an unreachable API stops: its batch is
+#: planned (an intent, perhaps created) or running at the API
+BATCH_SENT = frozenset({JobState.SUBMITTED, JobState.PROCESSING})
 
 #: the modes whose jobs are read by Claude, and so need its key
 KEYED_MODES = frozenset({ProcessingMode.SYNC, ProcessingMode.BATCH})
@@ -112,6 +125,13 @@ def hold_unreachable(store: Store, job_id: int, host: str) -> None:
     store.set_setting(UNREACHABLE_SETTING, {"host": host, "jobs": jobs})
 
 
+def hold_unreachable_many(store: Store, job_ids: Iterable[int], host: str) -> None:
+    """``job_ids`` wait: the API at ``host`` could not be reached for them (one write)."""
+    held = store.get_setting(UNREACHABLE_SETTING) or {}
+    jobs = sorted(set(held.get("jobs", [])) | set(job_ids))
+    store.set_setting(UNREACHABLE_SETTING, {"host": host, "jobs": jobs})
+
+
 def unreachable_jobs(store: Store) -> tuple[str, frozenset[int]]:
     """The host Claude was not reached at and the jobs held for it."""
     held = store.get_setting(UNREACHABLE_SETTING) or {}
@@ -163,7 +183,7 @@ class Holds:
         """The hold of ``job``, or None when nothing it needs is missing (the key is
         said first: *Process offline* lifts it, and may leave the Vision hold)."""
         if job.state is not JobState.QUEUED:
-            return None
+            return self._sent_hold(job)
         if job.mode in KEYED_MODES and not self.has_anthropic_key:
             return JobHold(
                 NEEDS_ANTHROPIC_KEY,
@@ -186,6 +206,23 @@ class Holds:
                 (SET_UP_VISION, USE_TESSERACT),
             )
         return None
+
+    def _sent_hold(self, job: Job) -> JobHold | None:
+        """A batch job whose batch the API could not be reached for: it waits, and
+        nothing of it is created again until the API answers (no *Process offline*: its
+        batch may be at the API already)."""
+        if job.id not in self.unreachable or job.state not in BATCH_SENT:
+            return None
+        if job.mode is not ProcessingMode.BATCH:
+            return None
+        return JobHold(
+            NEEDS_CLAUDE_REACHABLE,
+            Message(
+                "held_batch_unreachable",
+                {"file": job.file_name, "host": self.unreachable_host or DEFAULT_CLAUDE_HOST},
+            ),
+            (RETRY_NOW,),
+        )
 
     def held(self, jobs: Iterable[Job]) -> dict[int, JobHold]:
         """The held ones among ``jobs``, by job id."""

@@ -79,8 +79,18 @@ class BatchClient:
             Request(custom_id=r.custom_id, params=cast(MessageCreateParamsNonStreaming, r.params))
             for r in requests
         ]
-        batch = await self._call(self.client.messages.batches.create(requests=entries))
+        # no SDK retry: the API has no idempotency key, and a create whose answer was
+        # lost may have made (and billed) the batch; the engine's intent looks for it
+        # in the list before it is ever created again
+        once = self.client.with_options(max_retries=0)
+        batch = await self._call(once.messages.batches.create(requests=entries))
         return _status(batch)
+
+    async def probe(self) -> None:
+        """A free question (a list of one batch): raises as any call does when the API
+        cannot be reached. Asked once, without the SDK's retries: a cycle asks again."""
+        once = self.client.with_options(max_retries=0)
+        await self._call(once.messages.batches.list(limit=1))
 
     async def retrieve(self, batch_id: str) -> BatchStatus:
         return _status(await self._call(self.client.messages.batches.retrieve(batch_id)))

@@ -3,14 +3,22 @@ and never loses one. A finished job writes its message to ``DATA_DIR/webhooks/pe
 (one JSON file each, written whole then renamed, owner-only like the rest of the data
 folder); a message that cannot be delivered moves to ``failed/``, where ``docbatch
 webhooks --failed`` lists it and ``--resend`` puts it back.
+
+One sender at a time per delivery: the window's background sender, its *Resend*, a
+``docbatch webhooks --resend`` or a ``process --wait`` in another process may all see
+the same pending message. Whoever posts it first takes its claim, a kernel file lock
+on ``claims/<id>.lock`` (``system.locks``: dropped when its holder dies, however it
+dies), and reads the message again under it: another sender finds the claim taken
+(it leaves the message to its holder) or the message gone (delivered, or given up).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,6 +27,11 @@ from typing import Any
 from docbatch_gui.domain.errors import NotFound
 from docbatch_gui.domain.models import Document, Job
 from docbatch_gui.storage.health import private_folder, write_private
+from docbatch_gui.system.locks import LockTaken, process_lock
+
+#: how long a resend waits for a claim a sender is about to drop (it gave the message
+#: up and is moving it): the claim is held only to post, never for a person's choice
+REQUEUE_WAIT_S = 10.0
 
 log = logging.getLogger("docbatch_gui.outbound.webhook")
 
@@ -44,7 +57,8 @@ class Outbox:
     def __init__(self, folder: Path) -> None:
         self.pending_dir = folder / "pending"
         self.failed_dir = folder / "failed"
-        for sub in (folder, self.pending_dir, self.failed_dir):
+        self.claims_dir = folder / "claims"
+        for sub in (folder, self.pending_dir, self.failed_dir, self.claims_dir):
             private_folder(sub)  # results posted to a receiver: the data folder's rule
 
     def add(self, job: Job, documents: Sequence[Document]) -> Message:
@@ -77,13 +91,51 @@ class Outbox:
         (self.pending_dir / f"{message.id}.json").unlink(missing_ok=True)
         return failed
 
+    @contextlib.contextmanager
+    def claimed(self, message_id: str) -> Iterator[Message | None]:
+        """The pending message, this sender's alone while the body runs (threads of this
+        process and other processes alike); None when another sender holds it or it is
+        no longer pending (delivered or given up meanwhile)."""
+        with self._claim(message_id, wait=0.0) as mine:
+            path = self.pending_dir / f"{Path(message_id).name}.json"
+            if not mine or not path.is_file():
+                yield None
+                return
+            yield self._load(path)
+
+    @contextlib.contextmanager
+    def _claim(self, message_id: str, *, wait: float) -> Iterator[bool]:
+        path = self.claims_dir / f"{Path(message_id).name}.lock"
+        lock = process_lock(path)
+        try:
+            lock.acquire(timeout=wait)
+        except LockTaken:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            if not self._kept(message_id):
+                # delivered: it can never be pending again, so a claimant of this file
+                # or of a new one finds nothing to post; removed while still held
+                with contextlib.suppress(OSError):
+                    path.unlink()
+            lock.release()
+
+    def _kept(self, message_id: str) -> bool:
+        name = f"{Path(message_id).name}.json"
+        return (self.pending_dir / name).exists() or (self.failed_dir / name).exists()
+
     def requeue(self, message_id: str) -> Message:
+        """A failed message back to pending, under its claim (a sender that just gave it
+        up may still be moving it)."""
         source = self.failed_dir / f"{Path(message_id).name}.json"
-        if not source.is_file():
-            raise NotFound("failed delivery", message_id)
-        message = self._load(source)
-        self._write(self.pending_dir, message)
-        source.unlink()
+        with self._claim(message_id, wait=REQUEUE_WAIT_S):
+            if not source.is_file():
+                raise NotFound("failed delivery", message_id)
+            message = self._load(source)
+            self._write(self.pending_dir, message)
+            source.unlink()
         return message
 
     def _write(self, folder: Path, message: Message) -> None:

@@ -202,7 +202,8 @@ WAIT_UNIT = 1.0
 
 
 def deliver_pending(settings: Settings, outbox: Outbox | None = None) -> tuple[int, int]:
-    """Send everything pending, a few at once; returns (delivered, failed)."""
+    """Send everything pending, a few at once; returns (delivered, failed). A message
+    another sender is posting is left to it (counted in neither)."""
     url = settings.webhook_url
     if not url:
         return 0, 0
@@ -211,26 +212,28 @@ def deliver_pending(settings: Settings, outbox: Outbox | None = None) -> tuple[i
     if not messages:
         return 0, 0
     outcomes = asyncio.run(_deliver_all(settings, url, outbox, messages))
-    sent = sum(outcomes)
-    return sent, len(outcomes) - sent
+    return outcomes.count(True), outcomes.count(False)
 
 
-def deliver_messages(settings: Settings, outbox: Outbox, messages: Sequence[Message]) -> list[bool]:
-    """Send these pending messages now (a person's resend); True for each delivered."""
+def deliver_messages(
+    settings: Settings, outbox: Outbox, messages: Sequence[Message]
+) -> list[bool | None]:
+    """Send these pending messages now (a person's resend); True for each delivered,
+    None for one another sender is posting at this moment."""
     url = settings.webhook_url
     if not url or not messages:
-        return [False] * len(messages)
+        return [False for _ in messages]
     return asyncio.run(_deliver_all(settings, url, outbox, messages))
 
 
 async def _deliver_all(
     settings: Settings, url: str, outbox: Outbox, messages: Sequence[Message]
-) -> list[bool]:
+) -> list[bool | None]:
     secret = webhook_secret(settings)
     slots = asyncio.Semaphore(CONCURRENT_DELIVERIES)
     async with _client(settings) as client:
 
-        async def one(message: Message) -> bool:
+        async def one(message: Message) -> bool | None:
             async with slots:
                 return await _deliver_one(client, outbox, message, url, secret, settings)
 
@@ -240,7 +243,21 @@ async def _deliver_all(
 async def _deliver_one(
     client: httpx.AsyncClient, outbox: Outbox, message: Message, url: str, secret: str | None,
     settings: Settings,
+) -> bool | None:  # fmt: skip
+    """True when delivered, False when given up, None when another sender (a thread
+    or a process) holds it: posted by one sender at a time, never twice at once."""
+    with outbox.claimed(message.id) as current:
+        if current is None:  # another sender posts it now, or it was settled meanwhile
+            log.info("webhook %s for job %s: another sender has it", message.id, message.job_id)
+            return None
+        return await _claimed_post(client, outbox, current, url, secret, settings)
+
+
+async def _claimed_post(
+    client: httpx.AsyncClient, outbox: Outbox, message: Message, url: str, secret: str | None,
+    settings: Settings,
 ) -> bool:  # fmt: skip
+    """Post a message this sender holds the claim of; True when delivered."""
     # deferred: 0.25 s of the window's first show (httpx imports rich, click, pygments)
     import httpx
 

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from filelock import BaseFileLock, FileLock
+from filelock import BaseFileLock, FileLock, Timeout
 
-__all__ = ["process_lock"]
+__all__ = ["LockTaken", "process_lock"]
+
+#: raised by ``acquire(timeout=...)`` when another holder keeps the lock that long
+LockTaken = Timeout
 
 
 def process_lock(path: Path) -> BaseFileLock:

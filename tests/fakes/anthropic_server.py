@@ -116,6 +116,21 @@ class _Failure:
 
 
 @dataclass
+class _Cut:
+    """Requests to ``path`` the fake does not answer: it closes the connection, before
+    the route runs or (``after``) once it has run, as a network cut looks to a client."""
+
+    path: str  # exact, or a prefix when it ends with "*"
+    remaining: int
+    after: bool
+
+    def matches(self, path: str) -> bool:
+        if self.path.endswith("*"):
+            return path.startswith(self.path[:-1])
+        return path == self.path
+
+
+@dataclass
 class _Batch:
     id: str
     requests: list[tuple[str, dict[str, Any]]]
@@ -264,6 +279,7 @@ class FakeAnthropic(LocalServer):
             self.latency = 0.0
             self.batch_polls_needed = 1
             self._failures: list[_Failure] = []
+            self._cuts: list[_Cut] = []
             self._failing_ids: dict[str, int] = {}
             self._invalid_next = 0
             self._echo_key = 0
@@ -292,6 +308,19 @@ class FakeAnthropic(LocalServer):
         """The next ``count`` requests to ``path`` fail (a trailing "*" makes it a prefix)."""
         with self._lock:
             self._failures.append(_Failure(path, count, status, retry_after, error_type))
+
+    def cut_next(self, count: int, *, path: str = "*", after: bool = False) -> None:
+        """The next ``count`` requests to ``path`` (every path by default) get no answer:
+        the connection is closed, as a network cut or a server that went away looks to
+        the SDK (``APIConnectionError``). ``after=True`` closes it once the request was
+        carried out (a batch created, and billed, that the client never hears of)."""
+        with self._lock:
+            self._cuts.append(_Cut(path, count, after))
+
+    def clear_cuts(self) -> None:
+        """Every request is answered again (the network is back)."""
+        with self._lock:
+            self._cuts.clear()
 
     def echo_key_next(self, count: int = 1) -> None:
         """The next ``count`` requests get a 401 whose message quotes the key they
@@ -436,6 +465,10 @@ class FakeAnthropic(LocalServer):
             recorded = _without_image_data(recorded)
         with self._lock:
             self.requests.append(RecordedRequest(method, url.path, query, headers, recorded))
+        cut = self._cut(url.path)
+        if cut is not None and not cut.after:
+            handler.close_connection = True  # nothing is answered: the client sees a cut
+            return
         try:
             if body is ...:
                 raise _ApiError(400, "request body is not valid JSON")
@@ -459,6 +492,9 @@ class FakeAnthropic(LocalServer):
             traceback.print_exc()
             self._send_error(handler, _ApiError(500, f"fake server failed: {exc!r}"))
             return
+        if cut is not None:  # carried out, never answered
+            handler.close_connection = True
+            return
         if isinstance(payload, bytes):  # batch results: JSONL
             self._send(handler, status, payload, "application/binary")
         else:
@@ -473,6 +509,13 @@ class FakeAnthropic(LocalServer):
             echo, self._echo_key = self._echo_key > 0, max(0, self._echo_key - 1)
         if echo:
             raise _ApiError(401, f"invalid x-api-key {key} (x-api-key: {key})")
+
+    def _cut(self, path: str) -> _Cut | None:
+        with self._lock:
+            cut = next((c for c in self._cuts if c.remaining > 0 and c.matches(path)), None)
+            if cut is not None:
+                cut.remaining -= 1
+            return cut
 
     def _scripted_failure(self, path: str) -> None:
         with self._lock:

@@ -159,3 +159,27 @@ async def test_a_refused_workbook_is_said_in_russian(
         wizard.rules_page.estimator.stop()
         wizard.deleteLater()
         await drain()
+
+
+async def test_the_rule_docbatch_made_is_named_in_russian_and_saved_as_default(
+    russian: None, window: Any, tmp_path: Path
+) -> None:
+    """The rules page showed the rule's key, «default», in a Russian window."""
+    from docbatch_gui._qt.registry.pages_rules import R_NAME
+
+    wizard = RegistryWizard(window.ctx, window)
+    try:
+        wizard.file_page.set_file(registry_xlsx(tmp_path / "реестр.xlsx"))
+        wizard.load_template(config_file(tmp_path / "config.json"))
+        await until(lambda: wizard.preview is not None, what="preview")
+        rules = wizard.rules_page
+        rules.set_defaults()
+        assert rules.table.item(0, R_NAME).text() == "основное"
+        assert [r["name"] for r in rules.part()["rules"]] == ["default"]
+        rules.table.item(0, R_NAME).setText("по номеру")  # the operator's own name
+        assert "по номеру" in [r["name"] for r in rules.part()["rules"]]
+    finally:
+        wizard.runner.stop()
+        wizard.rules_page.estimator.stop()
+        wizard.deleteLater()
+        await drain()

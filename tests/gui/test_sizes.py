@@ -440,3 +440,84 @@ async def test_every_batches_column_is_in_sight(language: str, window: Any, tmp_
         assert header.isSectionHidden(column) and not actions[title].isChecked()
     actions[tab.model.headerData(COL_MODEL, Qt.Orientation.Horizontal)].setChecked(True)
     assert not header.isSectionHidden(COL_MODEL)
+
+
+async def test_the_registry_results_fit_a_small_screen_without_scrolling_sideways(
+    language: str, window: Any, tmp_path: Path
+) -> None:
+    """At 1024×640 the results table of a searched registry shows every shown column
+    whole-titled inside the table (no sideways scroll bar): long values elide, the
+    document's columns go first when they do not fit (the match pane beside it names
+    and compares them; the header's menu shows them), and the buttons read whole."""
+    from docbatch_gui._qt.registry.models import RES_FIXED, RES_SCORE
+
+    await fill(window, tmp_path)
+    window.resize(SMALL)
+    tab = window.registry_tab
+    window.tabs.setCurrentWidget(tab)
+    await drain()
+    QApplication.processEvents()
+    table = tab.results.table
+    header = table.horizontalHeader()
+    assert table.isVisible() and table.model().rowCount() > 1
+    assert not header.isSectionHidden(RES_SCORE)
+    assert not header.isSectionHidden(RES_FIXED)  # the registry's first column
+    shown_columns = [c for c in range(header.count()) if not header.isSectionHidden(c)]
+    assert len(shown_columns) >= 5, "the row, score, warning and two columns more"
+    assert not clipped_headers(table), clipped_headers(table)
+    assert not off_screen_columns(table), off_screen_columns(table)
+    assert not table.horizontalScrollBar().isVisible()
+    assert not clipped_controls(window), clipped_controls(window)
+    shown = {a.text(): a for a in tab.results.column_actions()}
+    assert shown, "the header's menu offers the columns that may be hidden"
+    hidden = [t for t, a in shown.items() if not a.isChecked()]
+    assert hidden, "a secondary column starts hidden at 1024"
+    shown[hidden[0]].setChecked(True)  # the operator brings one back
+    await drain()
+    QApplication.processEvents()
+    assert not table.horizontalScrollBar().isVisible()
+    assert not clipped_headers(table), clipped_headers(table)
+
+
+async def test_the_wizard_rows_preview_of_an_accountant_sheet_fits_a_small_screen(
+    language: str, window: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The wizard's tables on the accountant's sheet at 1024×640: the rows preview (its
+    signature line under "№ п/п" made that column 300 px wide and pushed the VAT
+    column out of sight), the filtered rows, the rules (the "Required" column cut)."""
+    from tests.accountant_sheet import accountant_xlsx
+
+    monkeypatch.setattr(fit, "available_size", lambda _widget=None: SMALL)
+    wizard = RegistryWizard(window.ctx, window)
+    try:
+        wizard.show()
+        wizard.file_page.set_file(accountant_xlsx(tmp_path / "март.xlsx"))
+        await until(lambda: wizard.preview is not None, what="the preview")
+        wizard.next()
+        await until(lambda: wizard.currentPage() is wizard.rows_page, what="the rows page")
+        table = wizard.rows_page.table
+        await until(lambda: table.model().rowCount() > 5, what="the rows")
+        await drain()
+        QApplication.processEvents()
+        assert not off_screen_columns(table), off_screen_columns(table)
+        assert not table.horizontalScrollBar().isVisible()
+        wizard.next()  # the mapping
+        wizard.next()  # the filters: the rows left out, with the sheet's columns
+        await until(lambda: wizard.currentPage() is wizard.filters_page, what="filters")
+        await drain()
+        QApplication.processEvents()
+        for page in (wizard.filters_page, wizard.rules_page):
+            if page is wizard.rules_page:
+                wizard.next()
+                await until(lambda: wizard.currentPage() is wizard.rules_page, what="rules")
+                await drain()
+                QApplication.processEvents()
+            table = page.table
+            assert not off_screen_columns(table), off_screen_columns(table)
+            assert not clipped_headers(table), clipped_headers(table)
+    finally:
+        wizard.runner.stop()
+        wizard.rules_page.estimator.stop()
+        wizard.hide()
+        wizard.deleteLater()
+        await drain()

@@ -81,3 +81,25 @@ async def test_the_webhooks_tab_in_russian(
     assert cells(tab, 0)[0] == "Не доставлено" and cells(tab, 2)[0] == "Ждёт отправки"
     assert tab.resend_all_button.text() == "Отправить все снова"
     window.grab().save(str(shots_dir(tmp_path) / "webhooks_ru.png"))
+
+
+async def test_the_deliveries_fill_the_table_width(window: Any, tmp_path: Path) -> None:
+    """The last answer takes the table's width: the header used to stop after the
+    columns' contents, a grey band over half the table (the screenshots at 1600 px)."""
+    from PySide6.QtWidgets import QApplication
+
+    from docbatch_gui._qt.tasks import drain
+
+    outbox_with(window.ctx.app.settings, tmp_path, failed=2, waiting=1)
+    window.resize(1600, 1000)
+    tab = window.webhooks_tab
+    await tab.refresh()  # read while another tab is in front, as the window starts
+    window.tabs.setCurrentWidget(tab)
+    await until(lambda: tab.table.rowCount() == 3, what="the deliveries")
+    await drain()
+    QApplication.processEvents()
+    header = tab.table.horizontalHeader()
+    last = header.count() - 1
+    end = header.sectionPosition(last) + header.sectionSize(last)
+    assert end >= tab.table.viewport().width() - 2, (end, tab.table.viewport().width())
+    assert header.width() >= tab.table.viewport().width() - 2

@@ -76,10 +76,13 @@ class HeldBar(QFrame):
             row.addWidget(button)
         self.hide()
 
-    def show_count(self, held: int, need: str = "", host: str = "") -> None:
+    def show_count(
+        self, held: int, need: str = "", host: str = "", *, in_batches: bool = False
+    ) -> None:
         """``held`` queued jobs need what is missing: an Anthropic key, Google
         credentials (``need`` NEEDS_VISION_CREDENTIALS), or Claude at ``host`` to
-        answer (NEEDS_CLAUDE_REACHABLE)."""
+        answer (NEEDS_CLAUDE_REACHABLE); ``in_batches``: every one of those is a batch
+        job whose batch is planned or at the API (no *Process offline* for them)."""
         if not held:
             self.hide()
             return
@@ -87,12 +90,22 @@ class HeldBar(QFrame):
         unreachable = need == NEEDS_CLAUDE_REACHABLE
         self.retry_button.setVisible(unreachable)
         self.add_key_button.setVisible(not vision and not unreachable)
-        self.offline_button.setVisible(not vision)
+        self.offline_button.setVisible(not vision and not (unreachable and in_batches))
         if unreachable:
             for button in (self.vision_button, self.tesseract_button):
                 button.setVisible(False)
             self.text.setText(
                 ngettext(
+                    "{count} batch job held: Claude's Message Batches API cannot be reached "
+                    "at {host}; nothing is sent again until it answers. Check the network "
+                    "or ANTHROPIC_BASE_URL, then Retry now.",
+                    "{count} batch jobs held: Claude's Message Batches API cannot be reached "
+                    "at {host}; nothing is sent again until it answers. Check the network "
+                    "or ANTHROPIC_BASE_URL, then Retry now.",
+                    held,
+                ).format(count=held, host=host)
+                if in_batches
+                else ngettext(
                     "{count} queued job held: Claude cannot be reached at {host}; check the "
                     "network or ANTHROPIC_BASE_URL, then Retry now.",
                     "{count} queued jobs held: Claude cannot be reached at {host}; check the "

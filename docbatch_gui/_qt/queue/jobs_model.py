@@ -28,6 +28,7 @@ from docbatch_gui.domain.states import (
     ProcessingMode,
 )
 from docbatch_gui.engine.holds import (
+    BATCH_SENT,
     KEYED_MODES,
     NEEDS_ANTHROPIC_KEY,
     NEEDS_CLAUDE_REACHABLE,
@@ -250,8 +251,9 @@ class JobTableModel(TableModel):
         return counted + len(self.unreachable_ids())
 
     def unreachable_ids(self) -> list[int]:
-        """The queued jobs held because Claude could not be reached (and for nothing
-        the mode says: a missing key is said first)."""
+        """The jobs held because Claude could not be reached (and for nothing the mode
+        says: a missing key is said first): queued ones, and batch jobs whose batch
+        is planned or at the API."""
         if not self._holds.unreachable:
             return []
         modes = self._holds.held_modes()
@@ -259,10 +261,19 @@ class JobTableModel(TableModel):
             j.id
             for j in self._items
             if j.id in self._holds.unreachable
-            and j.state is JobState.QUEUED
+            and (
+                j.state is JobState.QUEUED
+                or (j.mode is ProcessingMode.BATCH and j.state in BATCH_SENT)
+            )
             and j.mode in KEYED_MODES
             and j.mode not in modes
         ]
+
+    def unreachable_in_batches(self) -> bool:
+        """Every job held for an unreachable Claude is a batch job whose batch is
+        planned or at the API (nothing of them can be read offline any more)."""
+        ids = set(self.unreachable_ids())
+        return bool(ids) and all(j.state in BATCH_SENT for j in self._items if j.id in ids)
 
     def held_needs(self) -> list[str]:
         """What the held jobs lack, the key first (``engine.holds``' needs)."""

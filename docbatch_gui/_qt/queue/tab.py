@@ -54,7 +54,7 @@ from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui.domain.errors import ErrorKind
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import FINAL_STATES, JobState
-from docbatch_gui.engine.holds import KEYED_MODES, Holds
+from docbatch_gui.engine.holds import BATCH_SENT, KEYED_MODES, Holds
 from docbatch_gui.i18n import _, ngettext, pgettext
 
 #: the state filter's choices: (label, states); empty means all
@@ -301,6 +301,8 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
             self.budget_bar.schedule()  # the queue's forecast may have changed
         if any(j.state is JobState.QUEUED and j.attempts and j.mode in KEYED_MODES for j in jobs):
             spawn(self.refresh_holds(), self._failed)  # back from Claude: unreachable?
+        elif any(j.state in BATCH_SENT for j in jobs):
+            spawn(self.refresh_holds(), self._failed)  # its batch: the API unreachable?
         selected = self.selected_jobs()
         if len(selected) == 1 and any(j.id == selected[0].id for j in jobs):
             job = self.model.job(selected[0].id)
@@ -328,7 +330,10 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
         )
         needs = self.model.held_needs()
         self.held_bar.show_count(
-            self.model.held_count(), needs[0] if needs else "", self.model.holds.unreachable_host
+            self.model.held_count(),
+            needs[0] if needs else "",
+            self.model.holds.unreachable_host,
+            in_batches=self.model.unreachable_in_batches(),
         )
 
     async def _load_thumb(self, job_id: int) -> None:

@@ -343,6 +343,8 @@ class ResultsModel(QAbstractTableModel):
                 return disc_icon(*WARNING_ICON)
         elif role == Qt.ItemDataRole.ToolTipRole and column in (RES_WARN, RES_SCORE) and result:
             return "\n".join(result.warnings_in(interface_language())) or None
+        elif role == Qt.ItemDataRole.ToolTipRole and column >= RES_FIXED:
+            return self._display(item, column) or None  # the whole value where it elides
         elif role == Qt.ItemDataRole.ForegroundRole and column == RES_SCORE and item.stale:
             return QColor(WARNING_ICON[0])
         elif (

@@ -24,7 +24,12 @@ from PySide6.QtWidgets import (
 
 from docbatch_gui._qt.registry.dialogs import FilteredRowsDialog
 from docbatch_gui._qt.registry.models import RowsModel, left_out_text
-from docbatch_gui._qt.registry.pages_setup import WizardPart, letters, preview_table
+from docbatch_gui._qt.registry.pages_setup import (
+    WizardPart,
+    fit_preview_columns,
+    letters,
+    preview_table,
+)
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui.i18n import _
 from docbatch_gui.registry.config import RegistryConfig, column_letter
@@ -132,7 +137,7 @@ class FiltersPage(WizardPart):
         self.required.setCurrentIndex(max(0, self.required.findData(current)))
         self.required.blockSignals(False)
         self.model.set_rows(*self.filtered_rows(result))
-        self.table.resizeColumnsToContents()
+        fit_preview_columns(self.table)
         shown = len(result.filtered_rows)
         self.table_title.setText(
             _(

@@ -30,8 +30,8 @@ from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.registry.latest import LatestRunner
 from docbatch_gui._qt.registry.pages_setup import WizardPart
 from docbatch_gui.i18n import _, ngettext, npgettext
-from docbatch_gui.registry.config import RegistryConfig, default_rules
-from docbatch_gui.registry.words import comparator_words, document_field_words
+from docbatch_gui.registry.config import DEFAULT_RULE, RegistryConfig, default_rules
+from docbatch_gui.registry.words import comparator_words, document_field_words, rule_words
 
 if TYPE_CHECKING:
     from docbatch_gui._qt.registry.wizard import RegistryWizard
@@ -47,6 +47,13 @@ def select_key(combo: QComboBox, key: str) -> None:
         combo.setCurrentIndex(index)
     else:
         combo.setCurrentText(key)
+
+
+def rule_name(shown: str) -> str:
+    """The rule's name in the configuration for what its cell shows: the rule DocBatch
+    made is shown in the window's language («основное») and saved as ``default``."""
+    text = shown.strip()
+    return DEFAULT_RULE if not text or text == rule_words(DEFAULT_RULE) else text
 
 
 def key_of(combo: QComboBox) -> str:
@@ -95,8 +102,10 @@ class RulesPage(WizardPart):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
-        for col, width in enumerate((110, 130, 240, 160, 130, 100)):
-            self.table.setColumnWidth(col, width)
+        # within a 1024-pixel wizard with the last column's title whole; never under
+        # a title
+        for col, width in enumerate((90, 110, 180, 140, 110, 70)):
+            self.table.setColumnWidth(col, max(width, header.sectionSizeHint(col)))
         self.table.verticalHeader().setDefaultSectionSize(32)
         self.table.itemChanged.connect(lambda _i: self.rules_changed())
         add = QPushButton(_("Add sub-rule"))
@@ -137,11 +146,11 @@ class RulesPage(WizardPart):
             "handwritten_numbers",
         ]
 
-    def add_subrule(self, sub: dict[str, Any], rule: str = "default") -> None:
+    def add_subrule(self, sub: dict[str, Any], rule: str = DEFAULT_RULE) -> None:
         row = self.table.rowCount()
         self.table.blockSignals(True)
         self.table.insertRow(row)
-        self.table.setItem(row, R_NAME, QTableWidgetItem(rule))
+        self.table.setItem(row, R_NAME, QTableWidgetItem(rule_words(rule)))  # «основное»
         fields = list(self.owner.mapping_page.mapping()) or ["number"]
         if sub.get("field") and sub["field"] not in fields:
             # a template's rule loaded before its columns are known keeps its field
@@ -256,7 +265,7 @@ class RulesPage(WizardPart):
         rules: dict[str, list[dict[str, Any]]] = {}
         for row in range(self.table.rowCount()):
             item = self.table.item(row, R_NAME)
-            name = ((item.text() if item else "") or "default").strip() or "default"
+            name = rule_name(item.text() if item else "")
             comparator = key_of(self.combo(row, R_CMP))
             sub: dict[str, Any] = {
                 "field": key_of(self.combo(row, R_FIELD)),

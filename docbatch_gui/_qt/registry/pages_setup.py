@@ -85,6 +85,22 @@ def counts_text(widget: QWizardPage, result: PreviewResult) -> str:
     return f"{text} ({reasons})" if reasons else text
 
 
+#: the widest a preview column grows for its cells (the row and status columns excepted)
+CELL_CAP_PX = 120
+
+
+def fit_preview_columns(table: QTableView) -> None:
+    """Columns sized to their cells, the sheet's own (after the row and its status or
+    reason) at most ``CELL_CAP_PX``: a long cell (a signature line under "№ п/п")
+    elides rather than pushing the sheet's last columns out of sight at 1024 px."""
+    table.resizeColumnsToContents()
+    header = table.horizontalHeader()
+    for column in range(2, table.model().columnCount()):
+        cap = max(CELL_CAP_PX, header.sectionSizeHint(column))  # the title stays whole
+        if table.columnWidth(column) > cap:
+            table.setColumnWidth(column, cap)
+
+
 def preview_table(model: RowsModel) -> QTableView:
     table = QTableView()
     table.setModel(model)
@@ -203,7 +219,7 @@ class RowsPage(WizardPart):
                 rows.append([item.row, left_out_status(item, layout), *item.values])
                 marks.append(left_out_text(item, layout))
         self.model.set_rows(headers, rows, marks)
-        self.table.resizeColumnsToContents()
+        fit_preview_columns(self.table)
 
 
 #: registry fields the mapping offers, in the order people think of them

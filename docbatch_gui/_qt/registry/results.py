@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QSortFilterProxyModel, Qt, Signal
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
@@ -45,7 +46,9 @@ from docbatch_gui._qt.registry.models import (
     SortRole,
     display,
 )
+from docbatch_gui._qt.registry.results_columns import ResultColumns
 from docbatch_gui._qt.tasks import spawn
+from docbatch_gui._qt.widgets.columns import column_actions, offer_columns_menu
 from docbatch_gui._qt.widgets.delegates import ProgressDelegate
 from docbatch_gui._qt.widgets.dialogs import ask
 from docbatch_gui._qt.widgets.fit import ElidedLabel
@@ -135,6 +138,10 @@ class ResultsView(QWidget):
         self.table.verticalHeader().hide()
         self.table.setItemDelegateForColumn(RES_SCORE, ProgressDelegate(ScoreRole, self.table))
         self.table.selectionModel().currentRowChanged.connect(lambda cur, _p: self._selected())
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
+        # every column in sight at 1024 px: fitted, the secondary ones hidden by priority
+        self.columns = ResultColumns(self.table, self.model)
+        offer_columns_menu(self.table, self.columns.live_fixed, self, self._column_chosen)
 
         self.detail = MatchDetail(ctx, images)
         self.detail.assign_button.clicked.connect(lambda: spawn(self.assign_dialog(), self._failed))
@@ -170,8 +177,7 @@ class ResultsView(QWidget):
         loop = asyncio.get_running_loop()
         data = await loop.run_in_executor(None, self._load, self.registry_id, self.filter)
         self.model.load(data.fields, data.rows)
-        self.table.resizeColumnsToContents()
-        self.table.setColumnWidth(RES_SCORE, 110)
+        self.columns.fit()
         reg = data.registry
         self.registry_name = reg.name
         self.title.setText(
@@ -233,6 +239,13 @@ class ResultsView(QWidget):
                 )
             )
         return Loaded(registry, fields, rows)
+
+    def column_actions(self) -> list[QAction]:
+        """The header menu's actions: every column that may be hidden."""
+        return column_actions(self.table, self.columns.fixed(), self, self._column_chosen)
+
+    def _column_chosen(self, column: int, shown: bool) -> None:
+        self.columns.choose(column, shown)
 
     # -- the selected row ------------------------------------------------------------
 

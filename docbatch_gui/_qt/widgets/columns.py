@@ -6,7 +6,7 @@ menu (the queue's Error column, the batches' model and cache hits)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QAction
@@ -14,10 +14,16 @@ from PySide6.QtWidgets import QMenu, QTableView, QWidget
 
 from docbatch_gui.i18n import _
 
+#: told (column, shown) when the operator shows or hides a column from the menu
+Chosen = Callable[[int, bool], None]
 
-def column_actions(table: QTableView, fixed: Collection[int], parent: QWidget) -> list[QAction]:
+
+def column_actions(
+    table: QTableView, fixed: Collection[int], parent: QWidget, chosen: Chosen | None = None
+) -> list[QAction]:
     """One checkable action per column of ``table`` that may be hidden (all but the
-    ``fixed`` ones and those without a title)."""
+    ``fixed`` ones and those without a title); ``chosen`` hears the operator's choice
+    (a table that hides columns to fit keeps it)."""
     header = table.horizontalHeader()
     model = table.model()
     actions = []
@@ -31,11 +37,15 @@ def column_actions(table: QTableView, fixed: Collection[int], parent: QWidget) -
         action.toggled.connect(
             lambda shown, column=column: header.setSectionHidden(column, not shown)
         )
+        if chosen is not None:
+            action.toggled.connect(lambda shown, column=column: chosen(column, shown))
         actions.append(action)
     return actions
 
 
-def offer_columns_menu(table: QTableView, fixed: Collection[int], owner: QWidget) -> None:
+def offer_columns_menu(
+    table: QTableView, fixed: Collection[int], owner: QWidget, chosen: Chosen | None = None
+) -> None:
     """Right-clicking ``table``'s header opens the menu of its columns."""
     header = table.horizontalHeader()
 
@@ -43,7 +53,7 @@ def offer_columns_menu(table: QTableView, fixed: Collection[int], owner: QWidget
         menu = QMenu(owner)
         menu.setToolTipsVisible(True)
         menu.addSection(_("Columns"))
-        for action in column_actions(table, fixed, menu):
+        for action in column_actions(table, fixed, menu, chosen):
             menu.addAction(action)
         menu.popup(header.mapToGlobal(where))
 
