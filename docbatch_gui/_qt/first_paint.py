@@ -1,0 +1,38 @@
+"""Run something once the window has been painted for the first time.
+
+Start-up work that the operator need not wait for (collecting and freezing the
+start-up heap, building the other tabs) is put after the first paint, so the window
+shows as soon as its first tab can be drawn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QWidget
+
+
+class _ExposeWatch(QObject):
+    """Watches the native window: its first expose is painted synchronously, so the
+    callback is queued to run once that returned."""
+
+    def __init__(self, callback: Callable[[], object], parent: QObject) -> None:
+        super().__init__(parent)
+        self._callback = callback
+        self._fired = False
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Expose and not self._fired:
+            self._fired = True
+            QTimer.singleShot(0, self._callback)
+        return False
+
+
+def on_first_paint(window: QWidget, callback: Callable[[], object]) -> None:
+    """Call ``callback`` on the GUI thread right after ``window``'s first paint.
+    Call before ``window.show()``."""
+    window.winId()  # create the native window now, so it can be watched
+    handle = window.windowHandle()
+    assert handle is not None
+    handle.installEventFilter(_ExposeWatch(callback, window))
