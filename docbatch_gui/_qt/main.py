@@ -198,9 +198,7 @@ def _exit_after_show(loop: GuiLoop, window: object) -> int:
     # cpu_s: the process's CPU time up to the paint, which a loaded machine inflates
     #   far less than the wall clock
     print(
-        json.dumps(
-            {"shown_at": painted_at, "since_main_import_s": round(elapsed, 3), "cpu_s": cpu}
-        )
+        json.dumps({"shown_at": painted_at, "since_main_import_s": round(elapsed, 3), "cpu_s": cpu})
     )
     sys.stdout.flush()
     window.ctx.host.close()  # type: ignore[attr-defined]

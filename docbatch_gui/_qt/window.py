@@ -78,15 +78,9 @@ class MainWindow(QMainWindow):
         self._lazy = {
             "review": self.tabs.add_lazy_tab(self._build_review, _("Review"), "ReviewTab"),
             "batches": self.tabs.add_lazy_tab(self._build_batches, _("Batches"), "BatchesTab"),
-            "registry": self.tabs.add_lazy_tab(
-                self._build_registry, _("Registry"), "RegistryTab"
-            ),
-            "webhooks": self.tabs.add_lazy_tab(
-                self._build_webhooks, _("Webhooks"), "WebhooksTab"
-            ),
-            "settings": self.tabs.add_lazy_tab(
-                self._build_settings, _("Settings"), "SettingsTab"
-            ),
+            "registry": self.tabs.add_lazy_tab(self._build_registry, _("Registry"), "RegistryTab"),
+            "webhooks": self.tabs.add_lazy_tab(self._build_webhooks, _("Webhooks"), "WebhooksTab"),
+            "settings": self.tabs.add_lazy_tab(self._build_settings, _("Settings"), "SettingsTab"),
         }
         self.tabs.on_built = self._tab_built
         self.setCentralWidget(self.tabs)
@@ -132,30 +126,33 @@ class MainWindow(QMainWindow):
         self._restore()
 
     # -- the tabs built on first show ---------------------------------------------------
-    # deferred: each tab's module is imported when the tab is first built; together
-    #   with building them that was 0.1 s of CPU before the first show
 
     def _build_review(self) -> QWidget:
+        # deferred: the Review tab's modules, 8 ms of CPU before the first show (building it 34 ms)
         from docbatch_gui._qt.review.tab import ReviewTab
 
         return ReviewTab(self.ctx, self.images)
 
     def _build_batches(self) -> QWidget:
+        # deferred: the Batches tab's module, 2 ms before the first show (building it 4 ms)
         from docbatch_gui._qt.batches.tab import BatchesTab
 
         return BatchesTab(self.ctx)
 
     def _build_registry(self) -> QWidget:
+        # deferred: the Registry tab's modules, 11 ms before the first show (building it 9 ms)
         from docbatch_gui._qt.registry.tab import RegistryTab
 
         return RegistryTab(self.ctx, self.images)
 
     def _build_webhooks(self) -> QWidget:
+        # deferred: the Webhooks tab's module, 1 ms before the first show (building it 2 ms)
         from docbatch_gui._qt.webhooks import WebhooksTab
 
         return WebhooksTab(self.ctx)
 
     def _build_settings(self) -> QWidget:
+        # deferred: the Settings tab's modules, 10 ms before the first show
         from docbatch_gui._qt.settings.tab import SettingsTab
 
         tab = SettingsTab(self.ctx)
