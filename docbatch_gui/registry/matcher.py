@@ -47,6 +47,9 @@ __all__ = [
 ]
 
 PROGRESS_EVERY = 100
+#: remembered normalised keys per matcher: dates, amounts and names repeat down a
+#: registry; cleared when full, so memory stays bounded
+_KEY_MEMO = 50_000
 
 
 def _id_order(doc_id: Any) -> tuple[int, Any]:
@@ -117,6 +120,8 @@ class RegistryMatcher(Scoring):
             for d in range(len(self.documents))
         ]
         self._bounds: dict[tuple[int, int], float] = {}
+        self._kinds = [COMPARATOR_KIND[s.comparator] for s in self.probes]
+        self._memo: dict[tuple[str, Any], Any] = {}
         self._drivers, self._refiners, self._assumed = self._plan_lookups()
         #: candidate pairs of the last ``match`` run (the phase-2 workload it had)
         self.last_candidate_pairs = 0
@@ -149,10 +154,27 @@ class RegistryMatcher(Scoring):
     # ----------------------------------------------------------------- phase 1
 
     def _row_values(self, row: RegistryRow) -> list[Any]:
-        return [
-            normalize_key(COMPARATOR_KIND[s.comparator], row.normalized.get(s.field))
-            for s in self.probes
-        ]
+        """The row's comparison key per probe, remembered by (kind, value): a date or
+        a counterparty repeats down a registry, and each key is asked for twice (to
+        rank the row and to explain its result)."""
+        memo = self._memo
+        values: list[Any] = []
+        for sub, kind in zip(self.probes, self._kinds, strict=True):
+            raw = row.normalized.get(sub.field)
+            if raw is None:
+                values.append(None)
+                continue
+            key = (kind, raw)
+            try:
+                value = memo[key]
+            except KeyError:
+                if len(memo) >= _KEY_MEMO:
+                    memo.clear()
+                value = memo[key] = normalize_key(kind, raw)
+            except TypeError:  # an unhashable value: not what an import stores, but be safe
+                value = normalize_key(kind, raw)
+            values.append(value)
+        return values
 
     def _lookup(self, p: int, value: Any) -> list[int]:
         """Documents that may pass probe ``p`` for this registry value."""
@@ -198,9 +220,11 @@ class RegistryMatcher(Scoring):
 
     # ----------------------------------------------------------------- phase 2
 
-    def _rank(self, row: RegistryRow) -> list[Scored]:
-        """Scored candidates of one row, best first, ties by document id."""
-        values = self._row_values(row)
+    def _rank(self, row: RegistryRow, values: list[Any] | None = None) -> list[Scored]:
+        """Scored candidates of one row, best first, ties by document id; ``values``
+        are its ``_row_values`` when the caller has them."""
+        if values is None:
+            values = self._row_values(row)
         hits = self._hits(values)
         self.last_candidate_pairs += len(hits)
         floor = self.threshold - self.tie_margin
@@ -226,16 +250,18 @@ class RegistryMatcher(Scoring):
         that scores it highest, which is only known at the end.
         """
         ranked: list[list[Scored]] = []
+        keys: list[list[Any]] = []  # each row's values, kept for its explanation
         total = len(rows)
         self.last_candidate_pairs = 0
         for n, row in enumerate(rows, start=1):
-            ranked.append(self._rank(row))
+            keys.append(self._row_values(row))
+            ranked.append(self._rank(row, keys[-1]))
             if n % PROGRESS_EVERY == 0 or n == total:
                 report(progress, n, total)
         assigned = self._assign(ranked)
         owner = {doc: pos for pos, doc in assigned.items()}
         for pos in range(total):
-            yield self._build(pos, rows, ranked[pos], assigned.get(pos), owner)
+            yield self._build(pos, rows, keys[pos], ranked[pos], assigned.get(pos), owner)
 
     def _assign(self, ranked: list[list[Scored]]) -> dict[int, int]:
         """Greedy by score (then row order, then id): each document to one row."""
@@ -258,6 +284,7 @@ class RegistryMatcher(Scoring):
         self,
         pos: int,
         rows: Sequence[RegistryRow],
+        values: list[Any],
         scored: list[Scored],
         doc: int | None,
         owner: dict[int, int],
@@ -294,7 +321,7 @@ class RegistryMatcher(Scoring):
                     best=shown.score,
                 )
             )
-        explanation = self._score(self._row_values(row), row, shown.doc).explanation
+        explanation = self._score(values, row, shown.doc).explanation
         warnings.extend(amount_warnings(explanation))
         return Match(
             row=row.row,
