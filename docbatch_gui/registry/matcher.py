@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from rapidfuzz import fuzz, process
+
 from docbatch_gui.domain.messages import Message, coded
 from docbatch_gui.domain.progress import ProgressSink, report
 from docbatch_gui.registry.index import (
@@ -123,6 +125,11 @@ class RegistryMatcher(Scoring):
         self._kinds = [COMPARATOR_KIND[s.comparator] for s in self.probes]
         self._memo: dict[tuple[str, Any], Any] = {}
         self._drivers, self._refiners, self._assumed = self._plan_lookups()
+        # Required number sub-rules: a candidate failing one in every rule scores 0,
+        # which one rapidfuzz call per row tells for all its candidates at once.
+        gates = [p for p, s in enumerate(self.probes) if s.required and s.comparator == "number"]
+        self._rule_gates = [[p for p in probes if p in gates] for probes in self._probe_of]
+        self._gates = gates if all(self._rule_gates) else []
         #: candidate pairs of the last ``match`` run (the phase-2 workload it had)
         self.last_candidate_pairs = 0
 
@@ -232,12 +239,41 @@ class RegistryMatcher(Scoring):
         present, bound = self._present, self._bound_masks
         bounds = sorted((-bound(m, present[d] & row_mask), d) for d, m in hits.items())
         chosen = [d for i, (neg, d) in enumerate(bounds) if -neg >= floor - 1e-6 or i < EXPLAIN_TOP]
+        passing = self._passing(values, chosen) if self._gates and chosen else None
         scored = []
         for d in chosen:
-            score, rule = self._fast_score(values, d)
+            if passing is not None and all(
+                any(d not in passing[p] for p in gates) for gates in self._rule_gates
+            ):
+                score, rule = 0.0, 0  # what _fast_score gives when every rule fails
+            else:
+                score, rule = self._fast_score(values, d)
             scored.append(Scored(score, d, rule, []))
         scored.sort(key=lambda s: (-s.score, s.doc))
         return scored
+
+    def _passing(self, values: list[Any], docs: list[int]) -> dict[int, set[int]]:
+        """Per required number probe, which of ``docs`` pass it: ``compare``'s test
+        (the same ``fuzz.ratio`` against the threshold; equal strings score 100) in one
+        call over all their values instead of a Python call per value."""
+        out: dict[int, set[int]] = {}
+        for p in self._gates:
+            reg = values[p]
+            if reg is None:
+                out[p] = set()  # a missing registry value fails a required sub-rule
+                continue
+            column = self.index.values[self._keys[p]]
+            choices: list[str] = []
+            owners: list[int] = []
+            for d in docs:
+                for value in column[d]:
+                    choices.append(value)
+                    owners.append(d)
+            found = process.extract(
+                reg, choices, scorer=fuzz.ratio, score_cutoff=self.probes[p].threshold, limit=None
+            )
+            out[p] = {owners[i] for _choice, _score, i in found}
+        return out
 
     # ------------------------------------------------------------------- match
 
