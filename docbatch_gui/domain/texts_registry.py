@@ -106,6 +106,15 @@ REGISTRY_TEXTS: dict[str, str | Plural] = {
         "cell). Shorten the cell; the file may have been written to exhaust memory.",
         "chars",
     ),
+    "registry_reader_stopped": NN_(
+        "{file}: the workbook reader ended after {rows:,} data row ({reason}), before the "
+        "sheet's last row, so the import stopped. Import it again; if it stops again, split "
+        "the registry into smaller files.",
+        "{file}: the workbook reader ended after {rows:,} data rows ({reason}), before the "
+        "sheet's last row, so the import stopped. Import it again; if it stops again, split "
+        "the registry into smaller files.",
+        "rows",
+    ),
     "sheet_empty": N_(
         "{file}: sheet {sheet!r} is empty. Choose the sheet that holds the registry.",
     ),

@@ -14,12 +14,15 @@ import contextlib
 import logging
 import os
 import pickle
+import queue
 import subprocess
 import tempfile
-from collections.abc import Generator, Iterator
+import threading
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from docbatch_gui.domain.errors import RetryableError
 from docbatch_gui.domain.messages import Message, coded
 from docbatch_gui.domain.registry import FilteredRowRecord, RegistryRowRecord
 from docbatch_gui.domain.said import cause
@@ -35,7 +38,7 @@ if TYPE_CHECKING:  # the importer imports this module
     from docbatch_gui.registry.xlsx_scan import SheetScan
     from docbatch_gui.storage.row_json import EncodedRow
 
-__all__ = ["CHILD_FROM", "IN_CHILD", "MEMORY_CAP", "CalamineProcess"]
+__all__ = ["CHILD_FROM", "IN_CHILD", "MEMORY_CAP", "CalamineProcess", "ReaderStopped"]
 
 #: where the child runs calamine: where its memory can be capped (Linux, Windows)
 IN_CHILD = can_cap_memory()
@@ -47,6 +50,9 @@ CHILD_FROM = 16 << 20
 #: buffers (the bench's sheet adds 340 MB); what the scan refuses is gigabytes
 MEMORY_CAP = 768 << 20
 _MODULE = "docbatch_gui.registry.calamine_child"
+#: parsed frames read ahead of the importer (500 rows each, some 470 KB as JSON): the
+#: child parses on while the importer writes a chunk to the store
+_AHEAD = 16
 _log = logging.getLogger("docbatch_gui.registry.xlsx_read")  # where calamine's fate is told
 Rows = Iterator[tuple[Any, ...]]
 
@@ -61,6 +67,47 @@ def _environment() -> dict[str, str] | None:
     return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
 
 
+class ReaderStopped(RetryableError):
+    """The child reading the sheet ended before its last row (killed, or out of
+    memory): the import stops there, and saying so is all it can do."""
+
+
+class _Ahead:
+    """The child's frames read and unpickled in a thread of their own, up to
+    ``_AHEAD`` ahead of the importer: while the importer's thread writes a chunk (the
+    store gives up the interpreter lock to write), this one empties the pipe, so the
+    child never waits for the store. None in the queue is the end of the stream."""
+
+    def __init__(self, read: Callable[[], tuple[str, Any] | None]) -> None:
+        self._read = read
+        self._queue: queue.Queue[tuple[str, Any] | None] = queue.Queue(_AHEAD)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="calamine-frames", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        frame: tuple[str, Any] | None = None
+        try:
+            while not self._stop.is_set():
+                frame = self._read()
+                self._queue.put(frame)
+                if frame is None or frame[0] in ("end", "raise"):
+                    return
+        except Exception:  # the pipe closed under it, or a frame cut short: the end
+            self._queue.put(None)
+
+    def get(self) -> tuple[str, Any] | None:
+        return self._queue.get()
+
+    def stop(self) -> None:
+        """Stop reading (the child is killed first, so a read ends at once)."""
+        self._stop.set()
+        while self._thread.is_alive():
+            with contextlib.suppress(queue.Empty):  # frees a put that waits for room
+                self._queue.get_nowait()
+            self._thread.join(0.05)
+
+
 class CalamineProcess:
     """One sheet read by calamine in a child process; ``close`` kills it if it runs."""
 
@@ -68,6 +115,7 @@ class CalamineProcess:
         self.path = path
         # stderr to a file, not a pipe: a chatty child can never block on it
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
+        self._ahead: _Ahead | None = None
         try:
             self._process = subprocess.Popen(
                 [*child_command(_MODULE), str(path), name, str(MEMORY_CAP)],
@@ -108,6 +156,8 @@ class CalamineProcess:
     def close(self) -> None:
         if self._process.poll() is None:
             self._process.kill()
+        if self._ahead is not None:
+            self._ahead.stop()
         self._process.wait()
         for pipe in (self._process.stdin, self._process.stdout):
             if pipe is not None:
@@ -135,7 +185,8 @@ class CalamineProcess:
                 "limits": limits}  # fmt: skip
         self._command("parse", plan)
         views: RowFilter | None = None  # builds the records: the child sends their views
-        while (frame := self._frame()) is not None:
+        self._ahead = ahead = _Ahead(self._frame)
+        while (frame := ahead.get()) is not None:
             kind, value = frame
             if kind == "end":
                 stats.headers = value
@@ -156,7 +207,7 @@ class CalamineProcess:
             for item in items:
                 stats.count(item)
                 yield item if isinstance(item, FilteredRowRecord) else views.record(item)
-        raise RuntimeError(f"the calamine reader stopped before the last row ({self._ended()})")
+        raise self._stopped(path, stats.total_rows)
 
     def _command(self, kind: str, value: Any) -> None:
         """What the child does with the sheet it has parsed: ``rows`` or ``parse``."""
@@ -168,12 +219,22 @@ class CalamineProcess:
 
     def _rows(self) -> Rows:
         self._command("rows", None)
+        rows = 0
         while (frame := self._frame()) is not None:
             kind, value = frame
             if kind == "end":
                 return
+            rows += len(value)
             yield from value
-        raise RuntimeError(f"the calamine reader stopped before the last row ({self._ended()})")
+        raise self._stopped(self.path, rows)
+
+    def _stopped(self, path: Path, rows: int) -> ReaderStopped:
+        """The child's end mid-sheet in one sentence: the file, where, how it ended."""
+        return ReaderStopped.coded(
+            "registry_reader_stopped",
+            {"file": path.name, "rows": rows, "reason": cause(self._ended())},
+            file=str(path),
+        )
 
     def _frame(self) -> tuple[str, Any] | None:
         """The next message; None at the end of the stream (the child is gone)."""

@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from rapidfuzz import fuzz, process
+
 from docbatch_gui.domain.messages import Message, coded
 from docbatch_gui.domain.progress import ProgressSink, report
 from docbatch_gui.registry.index import (
@@ -47,6 +49,9 @@ __all__ = [
 ]
 
 PROGRESS_EVERY = 100
+#: remembered normalised keys per matcher: dates, amounts and names repeat down a
+#: registry; cleared when full, so memory stays bounded
+_KEY_MEMO = 50_000
 
 
 def _id_order(doc_id: Any) -> tuple[int, Any]:
@@ -117,7 +122,14 @@ class RegistryMatcher(Scoring):
             for d in range(len(self.documents))
         ]
         self._bounds: dict[tuple[int, int], float] = {}
+        self._kinds = [COMPARATOR_KIND[s.comparator] for s in self.probes]
+        self._memo: dict[tuple[str, Any], Any] = {}
         self._drivers, self._refiners, self._assumed = self._plan_lookups()
+        # Required number sub-rules: a candidate failing one in every rule scores 0,
+        # which one rapidfuzz call per row tells for all its candidates at once.
+        gates = [p for p, s in enumerate(self.probes) if s.required and s.comparator == "number"]
+        self._rule_gates = [[p for p in probes if p in gates] for probes in self._probe_of]
+        self._gates = gates if all(self._rule_gates) else []
         #: candidate pairs of the last ``match`` run (the phase-2 workload it had)
         self.last_candidate_pairs = 0
 
@@ -149,10 +161,27 @@ class RegistryMatcher(Scoring):
     # ----------------------------------------------------------------- phase 1
 
     def _row_values(self, row: RegistryRow) -> list[Any]:
-        return [
-            normalize_key(COMPARATOR_KIND[s.comparator], row.normalized.get(s.field))
-            for s in self.probes
-        ]
+        """The row's comparison key per probe, remembered by (kind, value): a date or
+        a counterparty repeats down a registry, and each key is asked for twice (to
+        rank the row and to explain its result)."""
+        memo = self._memo
+        values: list[Any] = []
+        for sub, kind in zip(self.probes, self._kinds, strict=True):
+            raw = row.normalized.get(sub.field)
+            if raw is None:
+                values.append(None)
+                continue
+            key = (kind, raw)
+            try:
+                value = memo[key]
+            except KeyError:
+                if len(memo) >= _KEY_MEMO:
+                    memo.clear()
+                value = memo[key] = normalize_key(kind, raw)
+            except TypeError:  # an unhashable value: not what an import stores, but be safe
+                value = normalize_key(kind, raw)
+            values.append(value)
+        return values
 
     def _lookup(self, p: int, value: Any) -> list[int]:
         """Documents that may pass probe ``p`` for this registry value."""
@@ -198,9 +227,11 @@ class RegistryMatcher(Scoring):
 
     # ----------------------------------------------------------------- phase 2
 
-    def _rank(self, row: RegistryRow) -> list[Scored]:
-        """Scored candidates of one row, best first, ties by document id."""
-        values = self._row_values(row)
+    def _rank(self, row: RegistryRow, values: list[Any] | None = None) -> list[Scored]:
+        """Scored candidates of one row, best first, ties by document id; ``values``
+        are its ``_row_values`` when the caller has them."""
+        if values is None:
+            values = self._row_values(row)
         hits = self._hits(values)
         self.last_candidate_pairs += len(hits)
         floor = self.threshold - self.tie_margin
@@ -208,12 +239,41 @@ class RegistryMatcher(Scoring):
         present, bound = self._present, self._bound_masks
         bounds = sorted((-bound(m, present[d] & row_mask), d) for d, m in hits.items())
         chosen = [d for i, (neg, d) in enumerate(bounds) if -neg >= floor - 1e-6 or i < EXPLAIN_TOP]
+        passing = self._passing(values, chosen) if self._gates and chosen else None
         scored = []
         for d in chosen:
-            score, rule = self._fast_score(values, d)
+            if passing is not None and all(
+                any(d not in passing[p] for p in gates) for gates in self._rule_gates
+            ):
+                score, rule = 0.0, 0  # what _fast_score gives when every rule fails
+            else:
+                score, rule = self._fast_score(values, d)
             scored.append(Scored(score, d, rule, []))
         scored.sort(key=lambda s: (-s.score, s.doc))
         return scored
+
+    def _passing(self, values: list[Any], docs: list[int]) -> dict[int, set[int]]:
+        """Per required number probe, which of ``docs`` pass it: ``compare``'s test
+        (the same ``fuzz.ratio`` against the threshold; equal strings score 100) in one
+        call over all their values instead of a Python call per value."""
+        out: dict[int, set[int]] = {}
+        for p in self._gates:
+            reg = values[p]
+            if reg is None:
+                out[p] = set()  # a missing registry value fails a required sub-rule
+                continue
+            column = self.index.values[self._keys[p]]
+            choices: list[str] = []
+            owners: list[int] = []
+            for d in docs:
+                for value in column[d]:
+                    choices.append(value)
+                    owners.append(d)
+            found = process.extract(
+                reg, choices, scorer=fuzz.ratio, score_cutoff=self.probes[p].threshold, limit=None
+            )
+            out[p] = {owners[i] for _choice, _score, i in found}
+        return out
 
     # ------------------------------------------------------------------- match
 
@@ -226,16 +286,18 @@ class RegistryMatcher(Scoring):
         that scores it highest, which is only known at the end.
         """
         ranked: list[list[Scored]] = []
+        keys: list[list[Any]] = []  # each row's values, kept for its explanation
         total = len(rows)
         self.last_candidate_pairs = 0
         for n, row in enumerate(rows, start=1):
-            ranked.append(self._rank(row))
+            keys.append(self._row_values(row))
+            ranked.append(self._rank(row, keys[-1]))
             if n % PROGRESS_EVERY == 0 or n == total:
                 report(progress, n, total)
         assigned = self._assign(ranked)
         owner = {doc: pos for pos, doc in assigned.items()}
         for pos in range(total):
-            yield self._build(pos, rows, ranked[pos], assigned.get(pos), owner)
+            yield self._build(pos, rows, keys[pos], ranked[pos], assigned.get(pos), owner)
 
     def _assign(self, ranked: list[list[Scored]]) -> dict[int, int]:
         """Greedy by score (then row order, then id): each document to one row."""
@@ -258,6 +320,7 @@ class RegistryMatcher(Scoring):
         self,
         pos: int,
         rows: Sequence[RegistryRow],
+        values: list[Any],
         scored: list[Scored],
         doc: int | None,
         owner: dict[int, int],
@@ -294,7 +357,7 @@ class RegistryMatcher(Scoring):
                     best=shown.score,
                 )
             )
-        explanation = self._score(self._row_values(row), row, shown.doc).explanation
+        explanation = self._score(values, row, shown.doc).explanation
         warnings.extend(amount_warnings(explanation))
         return Match(
             row=row.row,

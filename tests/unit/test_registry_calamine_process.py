@@ -14,10 +14,14 @@ import psutil
 import pytest
 
 from docbatch_gui.domain.errors import DocBatchError
+from docbatch_gui.domain.progress import Canceled, CancelToken, Progress
+from docbatch_gui.domain.registry import RegistryStatus
 from docbatch_gui.registry import calamine_process, excel
 from docbatch_gui.registry.config import load_config
 from docbatch_gui.registry.excel import open_sheet
 from docbatch_gui.registry.importer import preview, read_registry
+from docbatch_gui.registry.service import RegistryService
+from docbatch_gui.storage.sqlite import SQLiteStore
 from scripts.big_registry import write_big_registry
 from tests.unit.test_registry_import import SEED_CONFIG, build_registry
 from tests.unit.test_registry_xlsx_read import read, same_values, write_book
@@ -182,3 +186,51 @@ def test_an_import_error_in_the_child_is_raised_here(
         monkeypatch, lambda: outcome_of(lambda: list(read_registry(path, config)))
     )
     assert in_child == here and issubclass(in_child[0], DocBatchError)
+
+
+def test_a_child_killed_mid_sheet_is_one_sentence_and_leaves_no_child(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Killed after the first chunk: the child cannot have finished, as it waits for
+    room in the pipe and in the frames read ahead (two here) while the chunk is held."""
+    monkeypatch.setattr(calamine_process, "_AHEAD", 2)
+    path = tmp_path / "big.xlsx"
+    write_big_registry(path, 40_000, 3)
+    run = iter(read_registry(path, load_config({"mapping": {"number": "A"}}), chunk_size=500))
+    assert len(next(run)) == 500
+    (child,) = readers()
+    child.kill()
+    with pytest.raises(calamine_process.ReaderStopped) as raised:
+        for _chunk in run:
+            pass
+    text = str(raised.value)
+    assert text.startswith("big.xlsx: the workbook reader ended after ") and "exit code -9" in text
+    assert "\n" not in text and raised.value.file == str(path)
+    assert readers() == []
+
+
+def test_a_streamed_import_canceled_midway_changes_nothing_and_leaves_no_child(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A re-import canceled after its first chunk: the registry keeps its rows, no
+    staging copy is left, and the child that was parsing ahead is gone."""
+    monkeypatch.setattr(calamine_process, "_AHEAD", 2)
+    store = SQLiteStore(tmp_path / "db.sqlite3")
+    service = RegistryService(store)
+    path = tmp_path / "big.xlsx"
+    write_big_registry(path, 300, 3)
+    config = {"mapping": {"number": "A"}}
+    first = service.import_registry(path, config)
+    write_big_registry(path, 40_000, 3)
+    cancel = CancelToken()
+
+    def progress(step: Progress) -> None:
+        cancel.cancel()  # after the first chunk is stored
+
+    with pytest.raises(Canceled):
+        service.import_registry(path, config, progress=progress, cancel=cancel)
+    assert readers() == []
+    assert store.count_registry_rows(first.registry_id) == 300
+    assert store.list_registries(staging=True) == store.list_registries()
+    assert store.get_registry(first.registry_id).status is RegistryStatus.CONFIGURED
+    store.close()

@@ -324,6 +324,34 @@ def test_index_never_loses_a_pair_brute_force_would_score(rules, docs, rows, thr
     assert len(taken) == len(set(taken))
 
 
+@pytest.mark.slow
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=_rules, docs=_documents(), rows=_rows())
+def test_candidates_failing_a_required_number_are_ranked_as_if_scored(rules, docs, rows) -> None:
+    """The shortcut for a required number sub-rule (one rapidfuzz call per row) ranks
+    every row as scoring each candidate in full does."""
+    matcher = RegistryMatcher(rules, docs)
+    gated = [matcher._rank(r) for r in rows]
+    matcher._gates = []
+    assert gated == [matcher._rank(r) for r in rows]
+
+
+def test_a_typo_number_is_scored_and_unrelated_numbers_score_zero() -> None:
+    """The concrete case of the shortcut: of the candidates a required number finds by
+    its grams, the near one is scored in full and the others are 0, as in full."""
+    number = SubRule("number", "from_content.number", "number", weight=3, required=True)
+    rules = [Rule("r", (number, DATE))]
+    day = "2024-03-05"
+    docs = [doc(1, number="1234567", date=day), doc(2, number="1234000", date=day),
+            doc(3, number="1234568", date=day)]  # fmt: skip
+    matcher = RegistryMatcher(rules, docs)
+    assert matcher._gates == [0]
+    asked = row(2, number="1234567", date="05.03.2024")
+    ranked = matcher._rank(asked)
+    full = [matcher._fast_score(matcher._row_values(asked), s.doc)[0] for s in ranked]
+    assert [s.score for s in ranked] == full and ranked[0].doc == 0 and ranked[-1].score == 0.0
+
+
 # ------------------------------------------------------------------ scale
 
 
