@@ -21,12 +21,17 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-import psutil
-import pymupdf
-from PIL import Image
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+# DocBatch's package first, as in a worker: it refuses PyMuPDF's optional layout
+# analyser (an ONNX model, 0.7 s of CPU and six threads), which ``import pymupdf``
+# would load in this process, the limit's loop included
+import docbatch_gui  # noqa: E402, F401, I001
+
+import psutil  # noqa: E402
+import pymupdf  # noqa: E402
+from PIL import Image  # noqa: E402
 
 from docbatch_gui.pipeline.prepare import prepare_pool, run_prepare  # noqa: E402
 from docbatch_gui.pipeline.render import PrepareTask, RenderedPage, target_size  # noqa: E402
