@@ -21,12 +21,17 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-import psutil
-import pymupdf
-from PIL import Image
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+# DocBatch's package first, as in a worker: it refuses PyMuPDF's optional layout
+# analyser (an ONNX model, 0.7 s of CPU and six threads), which ``import pymupdf``
+# would load in this process, the limit's loop included
+import docbatch_gui  # noqa: E402, F401, I001
+
+import psutil  # noqa: E402
+import pymupdf  # noqa: E402
+from PIL import Image  # noqa: E402
 
 from docbatch_gui.pipeline.prepare import prepare_pool, run_prepare  # noqa: E402
 from docbatch_gui.pipeline.render import PrepareTask, RenderedPage, target_size  # noqa: E402
@@ -120,8 +125,7 @@ async def pipeline(paths: list[Path], data: Path) -> tuple[int, float, int]:
         task = PrepareTask(str(path), path.name, "pdf")
         await run_prepare(task, time.monotonic() + 600, pool, on_count=on_count, on_page=on_page)
 
-    await asyncio.sleep(1.0)  # let the children finish importing, as they do in a worker
-    children = psutil.Process().children(recursive=True)
+    children = await _children_idle()  # done importing, as a worker's children are
     cpu_before = _cpu(children)
     started = time.perf_counter()
     await asyncio.gather(*(one(i, p) for i, p in enumerate(paths)))
@@ -135,15 +139,37 @@ async def pipeline(paths: list[Path], data: Path) -> tuple[int, float, int]:
 CPU_SPENT: list[float] = []
 
 
-def _cpu(children: list[psutil.Process]) -> float:
-    """CPU seconds of this process and of ``children`` so far: machine load does not
-    inflate them as it does wall time (only slightly, through shared caches)."""
-    total = time.process_time()
+async def _children_idle(least: float = 1.0, most: float = 20.0) -> list[psutil.Process]:
+    """This process's children once they have spent no CPU for a quarter of a second
+    (after ``least`` seconds, at most ``most``): a child still importing PyMuPDF on a
+    busy machine would add its import to the run's CPU and time. A fixed wait of a
+    second was too short at a load average of 20."""
+    started = time.monotonic()
+    children = psutil.Process().children(recursive=True)
+    spent = _children_cpu(children)
+    while time.monotonic() - started < most:
+        await asyncio.sleep(0.25)
+        children = psutil.Process().children(recursive=True)
+        now = _children_cpu(children)
+        if now == spent and time.monotonic() - started >= least:
+            break
+        spent = now
+    return children
+
+
+def _children_cpu(children: list[psutil.Process]) -> float:
+    total = 0.0
     for child in children:
         with contextlib.suppress(psutil.Error):
             times = child.cpu_times()
             total += times.user + times.system
     return total
+
+
+def _cpu(children: list[psutil.Process]) -> float:
+    """CPU seconds of this process and of ``children`` so far: machine load does not
+    inflate them as it does wall time (only slightly, through shared caches)."""
+    return time.process_time() + _children_cpu(children)
 
 
 def _limit_1(pdf: Path) -> float:

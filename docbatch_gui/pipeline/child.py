@@ -29,7 +29,7 @@ from docbatch_gui.pipeline.child_bounds import (
 )
 from docbatch_gui.pipeline.ocr_image import ocr_images
 from docbatch_gui.pipeline.ocr_tesseract import tesseract_page
-from docbatch_gui.pipeline.render import PrepareTask, page_text, render_pages
+from docbatch_gui.pipeline.render import PrepareTask, RenderedPage, page_text, render_pages
 from docbatch_gui.pipeline.words import encode as encode_words
 from docbatch_gui.system.bounds import peak_rss_mb, widen_pipe
 from docbatch_gui.system.processes import kill_self
@@ -131,9 +131,9 @@ def render_one(task: PrepareTask, send: Send) -> None:
                 "rotation_confidence": page.rotation_confidence,
                 "orientation_note": _note(page.orientation_note),
                 "orientation_uncertain": page.orientation_uncertain,
-                # the words go as their stored blob (``words.encode``), made once here:
-                # the parent stores the bytes without decoding and encoding them again
-                "words_bytes": len(words := encode_words(page.words) if page.words else b""),
+                # the words go as their stored blob (``words.encode``), made once in
+                # the child: the parent stores the bytes without decoding them
+                "words_bytes": len(words := _words_blob(page)),
                 "image_cover": page.image_cover,
                 "text_layer": _text_layer(task, page),
                 "image_bytes": len(page.image),
@@ -153,6 +153,13 @@ def render_one(task: PrepareTask, send: Send) -> None:
     finally:
         _release_caches()
     send({"event": "done", "peak_rss_mb": _peak_rss_mb()})
+
+
+def _words_blob(page: RenderedPage) -> bytes:
+    """The page's words as their stored blob: the renderer's own when it made one."""
+    if page.words_blob or not page.words:
+        return page.words_blob
+    return encode_words(page.words)
 
 
 def _text_layer(task: PrepareTask, page: Any) -> str:

@@ -20,7 +20,7 @@ from typing import Any
 from PIL import Image, ImageOps
 
 from docbatch_gui.domain.errors import UnsupportedInput
-from docbatch_gui.domain.messages import Message, coded
+from docbatch_gui.domain.messages import Message
 from docbatch_gui.pipeline.child_bounds import is_out_of_memory
 from docbatch_gui.pipeline.opening import (
     check_images,
@@ -29,9 +29,9 @@ from docbatch_gui.pipeline.opening import (
     short_reason,
     unsupported,
 )
-from docbatch_gui.pipeline.orientation import MIN_VOTE_LETTERS, Orientation, from_vote, turn
-from docbatch_gui.pipeline.page_plan import image_cover
-from docbatch_gui.pipeline.words import Word, from_pdf_page
+from docbatch_gui.pipeline.orientation import turn
+from docbatch_gui.pipeline.page_layer import read_layer
+from docbatch_gui.pipeline.words import Word
 
 MAX_PIXELS = 1_150_000
 MAX_LONG_EDGE = 1568
@@ -176,7 +176,7 @@ def _render_pdf(
                 # once instead of twice saves about a tenth of the page's time)
                 shown = page.get_displaylist()
                 pixmap = shown.get_pixmap(matrix=matrix, colorspace=pymupdf.csGRAY, alpha=False)
-                text, orientation, words, cover = _read_layer(page, shown)
+                layer = read_layer(page, shown)
                 del shown
             except UnsupportedInput:
                 raise
@@ -191,6 +191,7 @@ def _render_pdf(
                     page=page_no,
                     detail=short_reason(exc, task),
                 ) from None
+            orientation = layer.orientation
             jpeg, thumb, size = _encode_pixmap(
                 pixmap, orientation.rotation, task.jpeg_quality, with_thumb=page_no == 1
             )
@@ -200,13 +201,14 @@ def _render_pdf(
                 *size,
                 jpeg,
                 thumb,
-                text.strip(),
+                layer.text.strip(),
                 rotation=orientation.rotation,
                 rotation_confidence=orientation.confidence,
                 orientation_note=orientation.note,
                 orientation_uncertain=orientation.uncertain,
-                words=words,
-                image_cover=cover,
+                words=layer.words,
+                words_blob=layer.words_blob,
+                image_cover=layer.cover,
             )
             del page
             if page_no % STORE_SHRINK_EVERY == 0:
@@ -232,99 +234,6 @@ def _encode_pixmap(
     size = image.size
     del image, shown
     return jpeg, thumb, size
-
-
-def _read_layer(page: Any, shown: Any) -> tuple[str, Orientation, list[Word], float]:
-    """The page's text layer, its orientation vote, its words and its image cover, all
-    from one MuPDF text page of the page's display list ``shown`` (made with its image
-    blocks, so the cover needs no second text page). The display list is the page as
-    shown, its /Rotate applied: boxes and line directions need no turning."""
-    # deferred: PyMuPDF, 2.1 s to import
-    import pymupdf
-
-    try:
-        textpage = pymupdf.TextPage(shown.get_textpage(pymupdf.TEXT_PRESERVE_IMAGES))
-        infos = textpage.extractIMGINFO()
-        cover = image_cover(page, infos)
-    except Exception as exc:  # a damaged image list: the text layer is read on its own
-        if is_out_of_memory(exc):
-            raise
-        textpage, infos, cover = pymupdf.TextPage(shown.get_textpage(0)), [], 0.0
-    text = textpage.extractText()
-    if not text.strip():
-        return text, Orientation(), [], cover
-    raw_words = textpage.extractWORDS()
-    orientation = _upright_by_words(raw_words)
-    if orientation is None:
-        # the exact vote reads line directions from MuPDF's dict, which would carry a
-        # copy of every image block: a page with images votes on a text page of its own
-        voter = pymupdf.TextPage(shown.get_textpage(0)) if infos else textpage
-        orientation = _text_orientation(voter, text)
-    words = from_pdf_page(
-        page, textpage, orientation.rotation, matrix=pymupdf.Identity, raw=raw_words
-    )
-    return text, orientation, words, cover
-
-
-#: the share of a page's letters its lines of two words or more must hold, and the
-#: share of those that must run left to right, for the quick vote to call it upright
-QUICK_VOTE_COVER = 0.5
-QUICK_VOTE_SHARE = 0.95
-
-
-def _upright_by_words(raw_words: list[Any]) -> Orientation | None:
-    """The quick vote of an upright page, from MuPDF's word list alone: in a line of
-    two words or more, the words come in reading order, so the first word's centre to
-    the last's is the line's direction. When such lines hold most of the letters and
-    nearly all of them run left to right, the page is upright; anything else (a short
-    layer, a sideways or mixed page) is left to the exact vote of every line's
-    ``dir`` (``_text_orientation``), which costs a tenth of the page's rendering.
-
-    One pass that only groups the words by line (MuPDF lists a line's words one after
-    the other); letters are counted once per line, on its words joined: counting them
-    word by word cost 0.3 ms of a dense page's 10 ms."""
-    lines: list[tuple[Any, Any, list[str]]] = []
-    key: tuple[int, int] | None = None
-    texts: list[str] = []
-    for word in raw_words:
-        if (word[5], word[6]) != key:
-            key, texts = (word[5], word[6]), [word[4]]
-            lines.append((word, word, texts))
-        else:
-            texts.append(word[4])
-            lines[-1] = (lines[-1][0], word, texts)
-    total = 0
-    vectors = []
-    for first, last, words in lines:
-        count = sum(map(str.isalnum, "".join(words)))
-        total += count
-        if len(words) > 1:
-            dx = (last[0] + last[2] - first[0] - first[2]) / 2
-            dy = (last[1] + last[3] - first[1] - first[3]) / 2
-            vectors.append((dx, dy, float(count)))
-    voted = sum(v[2] for v in vectors)
-    if voted < MIN_VOTE_LETTERS or voted < QUICK_VOTE_COVER * total:
-        return None
-    decision = from_vote(vectors, coded("orient_source_layer"))
-    if decision.rotation or decision.uncertain or decision.confidence < QUICK_VOTE_SHARE:
-        return None
-    return decision
-
-
-def _text_orientation(textpage: Any, text: str) -> Orientation:
-    """The vote of the page's text lines (``textpage`` is the page as shown, its
-    /Rotate applied): a landscape table set sideways on a portrait page is turned to
-    be read. A short layer votes too (``from_vote``: turned when all its lines agree,
-    else flagged); a page without letters gets no vote, OCR decides for it."""
-    if not any(map(str.isalnum, text)):
-        return Orientation()
-    vectors = []
-    for block in textpage.extractDICT()["blocks"]:
-        for line in block.get("lines", ()):
-            letters = sum(map(str.isalnum, "".join([span["text"] for span in line["spans"]])))
-            dx, dy = line["dir"]
-            vectors.append((dx, dy, float(letters)))
-    return from_vote(vectors, coded("orient_source_layer"), short_vote=True)
 
 
 def _render_image(

@@ -3,6 +3,7 @@ fractions of the page, whatever turn the file or the pipeline gave the page."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pytest
 
 from docbatch_gui.pipeline.ocr_vision import VisionOcr
 from docbatch_gui.pipeline.opening import open_pdf
+from docbatch_gui.pipeline.page_layer import one_pass
 from docbatch_gui.pipeline.render import PrepareTask
 from docbatch_gui.pipeline.words import (
     MAX_WORDS,
@@ -123,3 +125,38 @@ def test_vision_words_are_upright_whatever_the_scan(vision: FakeVision, rotation
     assert first[0] == "Счёт"
     expected = (50 / PAGE_WIDTH, 60 / PAGE_HEIGHT, (50 + 18 * 4) / PAGE_WIDTH, 88 / PAGE_HEIGHT)
     assert _close(first[1:], expected)
+
+
+def test_the_blob_is_the_json_the_store_always_had() -> None:
+    """The blob is written by orjson for speed; its bytes are those the standard
+    library wrote before (the same shortest floats, the same escapes), so a page
+    stored before and after keeps one blob and one key."""
+    words = [
+        ("Итого", 0.0001, 0.2, 0.3, 1.0),
+        ('"quoted" \\ back\tslash', 0.0, 0.1234, 0.5, 0.9999),
+        ("é\u2028\x01", 0.1, 0.2, 0.3, 0.4),
+    ]
+    body = {"format": 1, "words": [list(w) for w in words], "confidence": [96, 0, 100]}
+    expected = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+    assert encode(words, [96, 0, 100]) == expected
+    assert decode(expected) == words
+
+
+@pytest.mark.parametrize("rotate", [0, 90, 270])
+def test_the_render_childs_one_pass_gives_the_words_of_the_text_layer(rotate: int) -> None:
+    """``page_layer.one_pass`` (boxes and the quick vote's lines in one walk of MuPDF's
+    word list) gives the words ``from_pdf_page`` gives on the page as shown, and counts
+    every line's letters; the two-word lines vote with their direction."""
+    document = pymupdf.open()
+    page = document.new_page(width=600, height=800)
+    page.insert_text((60, 100), "Total 118000.00", fontsize=20)
+    page.insert_text((60, 200), "Sum", fontsize=20)
+    page.set_rotation(rotate)
+    textpage = pymupdf.TextPage(page.get_displaylist().get_textpage(0))
+    raw = textpage.extractWORDS()
+    words, vectors, letters = one_pass(raw, page.rect.width, page.rect.height)
+    assert words == from_pdf_page(page, textpage, 0, matrix=pymupdf.Identity, raw=raw)
+    assert [w[0] for w in words] == ["Total", "118000.00", "Sum"]
+    assert letters == len("Total11800000") + len("Sum")
+    (vector,) = vectors  # the one-word line does not vote
+    assert vector[2] == len("Total11800000")
