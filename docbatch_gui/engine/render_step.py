@@ -110,6 +110,7 @@ class PrepareStep:
             thumb_sha = self.blobs.put_bytes(page.thumb) if page.thumb else None
             blob = page.words_blob or (encode(as_words(page.words)) if page.words else b"")
             words_sha = self.blobs.put_bytes(blob) if blob else None
+            small_sha = self.blobs.put_bytes(page.small_image) if page.small_image else None
             if page.error:
                 log_skipped_page(job, page.page_no, page.error, len(page.text))
             text = capped_text(job, page.page_no, page.text, self.settings.max_page_text_chars)
@@ -130,6 +131,7 @@ class PrepareStep:
                     words_sha=words_sha,
                     text_layer=page.text_layer,
                     image_cover=page.image_cover,
+                    small_image_sha=small_sha,
                 )
             )
             state["done"] += 1
