@@ -195,6 +195,10 @@ class Page:
     #: degrees the scan was askew (counter-clockwise positive), as Tesseract measured
     #: it before reading the page straightened; 0: not measured, or straight
     skew: float = 0.0
+    #: blob of the page at the request plan's small size (``pipeline.small_image``),
+    #: made when the page was rendered for Claude to read as text and a small image;
+    #: None for any other page, and for a page turned after it was made
+    small_image_sha: str | None = None
 
 
 @dataclass(frozen=True)

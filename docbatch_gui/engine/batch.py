@@ -47,6 +47,8 @@ WINDOW_SKEW = timedelta(minutes=2)  # clock difference tolerated between us and 
 OPEN = ("in_progress", "canceling")
 BATCH = "batch"
 READY = BATCH_READY_STATES  # rendered (and OCR'd), not yet submitted
+#: job ids per store read of a batch's jobs (well under SQLite's bound parameters)
+JOBS_PER_READ = 500
 
 
 def _now() -> datetime:
@@ -248,9 +250,10 @@ class BatchEngine:
             await self.estimator.measure(self.client.client, requests[0])
         estimate = self._estimate(requests)
         records = {(r.job_id, r.custom_id): r for j in jobs for r in self.store.list_requests(j)}
-        estimates = {
-            job_id: self._estimate([r for r in requests if r.job_id == job_id]) for job_id in jobs
-        }
+        by_job: dict[int, list[ExtractionRequest]] = {}
+        for request in requests:
+            by_job.setdefault(request.job_id, []).append(request)
+        estimates = {job_id: self._estimate(by_job[job_id]) for job_id in jobs}
         try:
             money = self.purse.reserve(requests, batch=True)
         except OverBudget as exc:
@@ -263,8 +266,8 @@ class BatchEngine:
             raise
         assert intent.id is not None
         self.purse.hand_to_batch(money, intent.id)
-        for job_id in intent.job_ids:
-            self._emit(self.store.get_job(job_id))
+        for job in self._jobs(intent.job_ids):
+            self._emit(job)
         crash_point("after_intent")
         await self._create(intent, requests)
 
@@ -338,9 +341,9 @@ class BatchEngine:
     def _attach(self, batch: BatchRecord) -> None:
         """Jobs whose requests wait in this batch are ``processing``. Also run from
         the poll phase, so a crash between saving the id and this leaves no job behind."""
-        for job_id in batch.job_ids:
-            job = self.store.get_job(job_id)
-            if job.state is not JobState.SUBMITTED:
+        for job in self._jobs(batch.job_ids):
+            job_id = job.id
+            if job.state is not JobState.SUBMITTED or job_id is None:
                 continue
             if any(
                 r.state == "pending" and r.batch == batch.id
@@ -458,25 +461,33 @@ class BatchEngine:
                 ended_at=status.ended_at.isoformat() if status.ended_at else None,
             )
             crash_point("after_poll_saved")
-            for job_id in batch.job_ids:
-                self._progress(job_id, status.finished_share)
+            for job in self._jobs(batch.job_ids):
+                self._progress(job, status.finished_share)
         for batch in self.store.list_batches(["ended"]):
             if not batch.results_done:
                 await self.results.collect(batch, self.client)
         await self.results.finish_jobs()
 
-    def _progress(self, job_id: int, share: float) -> None:
+    def _jobs(self, job_ids: list[int]) -> list[Job]:
+        """A batch's jobs, read a chunk of ids per statement (not one per job)."""
+        return [
+            job
+            for start in range(0, len(job_ids), JOBS_PER_READ)
+            for job in self.store.list_jobs(ids=job_ids[start : start + JOBS_PER_READ])
+        ]
+
+    def _progress(self, job: Job, share: float) -> None:
         """The batch's answered share is the extract step's; never back (a job sent
         again with a later batch keeps its bar)."""
-        job = self.store.get_job(job_id)
         if job.state is JobState.PROCESSING:
-            carried_on(self.context, job, self._emit).report(job_id, EXTRACT, share, 1)
+            assert job.id is not None
+            carried_on(self.context, job, self._emit).report(job.id, EXTRACT, share, 1)
 
     async def _cancel_if_abandoned(self, batch: BatchRecord) -> None:
         """Cancel a batch once every job in it was canceled by the operator."""
         if batch.status != "in_progress" or batch.batch_id is None:
             return
-        states = {self.store.get_job(j).state for j in batch.job_ids}
+        states = {job.state for job in self._jobs(batch.job_ids)}
         if states == {JobState.CANCELED}:
             await self.client.cancel(batch.batch_id)
             log.info("batch %s canceled: all its jobs were canceled", batch.batch_id)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from docbatch_gui.domain.errors import CriticalError, ErrorKind, InvalidTransition
 from docbatch_gui.domain.messages import Message, coded
-from docbatch_gui.domain.models import BatchRecord, Job, RequestRecord
+from docbatch_gui.domain.models import BatchRecord, Document, Job, RequestRecord
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.domain.text import printable
 from docbatch_gui.engine.context import EngineContext
@@ -193,10 +193,12 @@ class ResultBuilder:
         """A job whose groups were all answered before (a retry after a crash); when
         its first answers call for the escalation model, it waits for the next batch."""
         records = self.store.list_requests(job.id)
-        if self._escalating(job, records):
+        escalating = self._escalating(job, records)
+        known = self.escalation.take_checked(job.id)
+        if escalating:
             self._emit(self.store.transition(job.id, JobState.SUBMITTED))
             return
-        await self._build(job, records)
+        await self._build(job, records, known)
 
     def _escalating(self, job: Job, records: list[RequestRecord]) -> bool:
         """Whether escalated requests of the job still wait for a batch: decided here,
@@ -272,19 +274,27 @@ class ResultBuilder:
                     )
                 )
             elif again or self._escalating(job, records):
+                self.escalation.take_checked(job.id)  # escalating: the build checks afresh
                 self._emit(
                     self.store.transition(job.id, JobState.SUBMITTED, expected=JobState.PROCESSING)
                 )
             else:
-                await self._build(job, records)
+                await self._build(job, records, self.escalation.take_checked(job.id))
         except InvalidTransition as exc:  # canceled meanwhile: results are discarded
             log.info("job %s: %s", job.id, exc)
             if self.store.get_job(job.id).state is JobState.CANCELED:
                 discard_documents(self.store, job.id)  # stored just before the cancel
 
-    async def _build(self, job: Job, records: list[RequestRecord]) -> None:
+    async def _build(
+        self,
+        job: Job,
+        records: list[RequestRecord],
+        known: tuple[list[Document], list[Document]] | None = None,
+    ) -> None:
         """The batch's answers are the extract step's end; the same check and store
-        steps as every job's follow."""
+        steps as every job's follow. ``known``: the first answers as the escalation's
+        decision checked them (``Escalation.take_checked``), not checked again when
+        they are the job's documents."""
         async with self.limiter.admit(job.size):
             groups, winners = self.escalation.assemble(
                 job,
@@ -300,7 +310,7 @@ class ResultBuilder:
             store = StoreStep(
                 cost_actual_usd=round(cost, 6), **self.escalation.job_fields(records, winners)
             )
-            await run_steps(ctx, job, [CheckStep(), store])
+            await run_steps(ctx, job, [CheckStep(known), store])
 
     def _emit(self, job: Job) -> Job:
         try:

@@ -21,8 +21,8 @@ from typing import TypedDict
 
 from docbatch_gui.domain.models import Document, Job, Page, RequestRecord
 from docbatch_gui.domain.text import printable
-from docbatch_gui.engine.checking import checked
 from docbatch_gui.engine.context import EngineContext
+from docbatch_gui.engine.documents import checked_documents
 from docbatch_gui.engine.routing import (
     ESCALATION,
     REASONS,
@@ -82,14 +82,30 @@ class Escalation:
     def __init__(self, context: EngineContext) -> None:
         self.context = context
         self.route: Route = route_for(context.settings, context.profile)
+        self._checked: tuple[int, list[Document], list[Document]] | None = None
 
     @property
     def routed(self) -> bool:
         return self.route.routed
 
     def _documents(self, job: Job, answers: Answers) -> list[Document]:
+        """The first answers as they would be saved: stitched, cleaned and checked
+        (``documents.checked_documents``). Kept for ``take_checked``: when nothing
+        escalates, the job's documents are these, and checking them again is a tenth
+        of a batch job's own CPU (``bench/batch_engine.py``)."""
         groups = [answers[n] for n in sorted(answers)]
-        return checked(self.context, job.id, stitch(job.id, groups, self.context.profile))
+        stitched = stitch(job.id, groups, self.context.profile)
+        documents = checked_documents(self.context, job.id, stitched)
+        self._checked = (job.id, stitched, documents)
+        return documents
+
+    def take_checked(self, job_id: int) -> tuple[list[Document], list[Document]] | None:
+        """The documents ``decide`` just checked for ``job_id`` and what the checks
+        made of them, once (then forgotten: a later build checks afresh)."""
+        kept, self._checked = self._checked, None
+        if kept is None or kept[0] != job_id:
+            return None
+        return kept[1], kept[2]
 
     def decide(
         self, job: Job, first: Answers, pages: Mapping[int, Sequence[int]],

@@ -54,16 +54,25 @@ class CostEstimator:
         prompt = json.dumps([blocks, output_schema(profile)], sort_keys=True, ensure_ascii=False)
         digest = hashlib.sha256(prompt.encode()).hexdigest()[:16]
         self.key = f"{BASIS_KEY}:{first}:{digest}"
+        self._counted: EstimateBasis | None = None
 
     def basis(self) -> EstimateBasis:
+        """The stored basis of this prompt; once it is the counter's, kept in memory:
+        the engine asks for it per request and per job, and it no longer changes."""
+        if self._counted is not None:
+            return self._counted
         saved = self.store.get_setting(self.key)
         if isinstance(saved, dict):
             try:
-                return EstimateBasis(
+                basis = EstimateBasis(
                     int(saved["prefix_tokens"]), float(saved["page_factor"]), str(saved["source"])
                 )
             except (KeyError, TypeError, ValueError):
                 pass
+            else:
+                if basis.source == "count_tokens":
+                    self._counted = basis
+                return basis
         return formula_prefix(self.prefix_chars)
 
     @property
@@ -90,6 +99,7 @@ class CostEstimator:
         formula = max(1, page_tokens(self.model, planned))
         basis = EstimateBasis(int(prefix), max(0.2, (full - prefix) / formula), "count_tokens")
         self.store.set_setting(self.key, basis.as_dict())
+        self._counted = basis
         log.info(
             "cost estimates for %s now use count_tokens: prefix %s tokens, page factor %.2f",
             self.model.id,

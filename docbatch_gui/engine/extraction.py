@@ -8,6 +8,7 @@ no good answer yet, so nothing is paid for twice.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from dataclasses import asdict
 from typing import TYPE_CHECKING
@@ -33,8 +34,9 @@ from docbatch_gui.llm.answers import RawDocument, stitch
 from docbatch_gui.llm.catalogue import Usage, load_catalogue
 from docbatch_gui.llm.pricing import text_tokens
 from docbatch_gui.llm.requests import ExtractionRequest, PagePayload, build_request, custom_id
-from docbatch_gui.pipeline.page_plan import PageKind, kind_of
+from docbatch_gui.pipeline.page_plan import PageKind, kind_of, small_size
 from docbatch_gui.pipeline.separators import groups_between
+from docbatch_gui.pipeline.small_image import image_size
 from docbatch_gui.pipeline.tables import layout_text, read_table
 from docbatch_gui.pipeline.words import decode
 from docbatch_gui.settings.model import Settings
@@ -60,6 +62,22 @@ def table_text(page: Page, blobs: BlobStore, profile: Profile) -> str:
     if not read_table([(page.page_no, words)], profile).header_pages:
         return page.text
     return layout_text(words)
+
+
+def page_image(page: Page, kind: PageKind, blobs: BlobStore, profile: Profile) -> bytes:
+    """The image bytes a page of ``kind`` is sent from: none for a text-only page; for
+    a text page with a small image, the one its render child made
+    (``pipeline.small_image``) when it is there and of the plan's size, else the full
+    page (shrunk as its request is built: a page stored before, or an edited plan)."""
+    if not page.image_sha or kind is PageKind.TEXT:
+        return b""
+    if kind is PageKind.TEXT_SMALL_IMAGE and page.small_image_sha:
+        with contextlib.suppress(OSError):
+            small = blobs.read(page.small_image_sha)
+            wanted = small_size(profile.page_plan.small_long_edge, page.width, page.height)
+            if image_size(small) == wanted:
+                return small
+    return blobs.read(page.image_sha)
 
 
 def page_groups(
@@ -92,7 +110,7 @@ def group_request(
     payloads = []
     for page in group:
         kind = kind_of(profile.page_plan, page)
-        image = blobs.read(page.image_sha) if page.image_sha and kind is not PageKind.TEXT else b""
+        image = page_image(page, kind, blobs, profile)
         payloads.append(PagePayload(page.page_no, image, table_text(page, blobs, profile), kind))
     return build_request(
         job.id,

@@ -199,6 +199,8 @@ class OcrStep:
             page,
             image_sha=image_sha,
             thumb_sha=thumb_sha,
+            # the small image shows the page as it was: shrunk again from the turned one
+            small_image_sha=page.small_image_sha if image_sha == page.image_sha else None,
             width=width,
             height=height,
             rotation=rotation,

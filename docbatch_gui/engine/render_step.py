@@ -8,9 +8,11 @@ stopped.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from docbatch_gui.domain.errors import DocBatchError, InvalidTransition, UnsupportedInput
@@ -91,12 +93,16 @@ class PrepareStep:
 
     async def _prepare(self, job: Job, task: PrepareTask) -> None:
         ctx, attempt = self.ctx, self.ctx.attempt
-        pending: list[Page] = []
+        #: each page waiting for its flush: the writing of its blobs (in a thread)
+        pending: list[asyncio.Future[Page]] = []
         state = {"total": 0, "done": 0, "flushed_at": time.monotonic()}
 
-        def flush() -> None:
+        async def flush() -> None:
+            """The pending pages, written once their blobs are: a page row never names
+            a blob that is not on disk."""
             if pending:
-                self.store.put_pages(pending)
+                pages = await asyncio.gather(*pending)
+                self.store.put_pages(pages)
                 pending.clear()
             ctx.report(job.id, PREPARE, state["done"], state["total"] or 1)
             state["flushed_at"] = time.monotonic()
@@ -106,36 +112,30 @@ class PrepareStep:
             ctx.emit(self.store.update_job(job.id, attempt=attempt, pages=count))
 
         async def on_page(page: RenderedPage) -> None:
-            image_sha = self.blobs.put_bytes(page.image) if page.image else None
-            thumb_sha = self.blobs.put_bytes(page.thumb) if page.thumb else None
-            blob = page.words_blob or (encode(as_words(page.words)) if page.words else b"")
-            words_sha = self.blobs.put_bytes(blob) if blob else None
             if page.error:
                 log_skipped_page(job, page.page_no, page.error, len(page.text))
             text = capped_text(job, page.page_no, page.text, self.settings.max_page_text_chars)
-            pending.append(
-                Page(
-                    job.id,
-                    page.page_no,
-                    page.width,
-                    page.height,
-                    image_sha,
-                    thumb_sha,
-                    text,
-                    render_error=page.error,
-                    rotation=page.rotation,
-                    rotation_confidence=page.rotation_confidence,
-                    orientation_note=page.orientation_note,
-                    orientation_uncertain=page.orientation_uncertain,
-                    words_sha=words_sha,
-                    text_layer=page.text_layer,
-                    image_cover=page.image_cover,
-                )
+            row = Page(
+                job.id,
+                page.page_no,
+                page.width,
+                page.height,
+                text=text,
+                render_error=page.error,
+                rotation=page.rotation,
+                rotation_confidence=page.rotation_confidence,
+                orientation_note=page.orientation_note,
+                orientation_uncertain=page.orientation_uncertain,
+                text_layer=page.text_layer,
+                image_cover=page.image_cover,
             )
+            # the blobs are written (and fsynced) in a thread while the child renders
+            # on: the event loop does not wait for the disk a page at a time
+            pending.append(asyncio.ensure_future(asyncio.to_thread(self._with_blobs, row, page)))
             state["done"] += 1
             elapsed = time.monotonic() - state["flushed_at"]
             if len(pending) >= PAGE_FLUSH_COUNT or elapsed > PAGE_FLUSH_SECONDS:
-                flush()
+                await flush()
             ctx.check_canceled()  # between two pages: the pages so far are flushed below
 
         try:
@@ -152,7 +152,7 @@ class PrepareStep:
             # Pages rendered before a failure are kept (marked undeliverable) as
             # evidence of where it stopped.
             with contextlib.suppress(InvalidTransition):
-                flush()
+                await flush()
         log.info(
             "job %s (%s): %s pages prepared (%s skipped), render child peak %.0f MB",
             job.id,
@@ -160,6 +160,19 @@ class PrepareStep:
             result.pages_done,
             len(result.pages_skipped),
             result.child_peak_rss_mb or 0,
+        )
+
+    def _with_blobs(self, row: Page, page: RenderedPage) -> Page:
+        """``row`` naming the rendered page's blobs, once they are stored: its image,
+        thumbnail, words and small image."""
+        blob = page.words_blob or (encode(as_words(page.words)) if page.words else b"")
+        put = self.blobs.put_bytes
+        return replace(
+            row,
+            image_sha=put(page.image) if page.image else None,
+            thumb_sha=put(page.thumb) if page.thumb else None,
+            words_sha=put(blob) if blob else None,
+            small_image_sha=put(page.small_image) if page.small_image else None,
         )
 
 

@@ -19,7 +19,8 @@ from PIL import Image
 
 from docbatch_gui.config.profile import Profile
 from docbatch_gui.llm.prompt import TOOL_NAME, output_schema, system_blocks
-from docbatch_gui.pipeline.page_plan import PageKind, small_size
+from docbatch_gui.pipeline.page_plan import PageKind
+from docbatch_gui.pipeline.small_image import small_jpeg
 
 
 class OutputMode(StrEnum):
@@ -118,18 +119,9 @@ def fit_image(jpeg: bytes, *, max_side: int, max_base64: int) -> tuple[bytes, in
 def shrink_image(jpeg: bytes, long_edge: int) -> bytes:
     """The page JPEG at ``long_edge`` px on its long side (``page_plan.small_size``),
     for a text page whose image only has to show stamps and handwriting; the page as
-    it is when it is no larger."""
-    with Image.open(io.BytesIO(jpeg)) as image:
-        size = small_size(long_edge, *image.size)
-        if size == image.size or size == (0, 0):
-            return jpeg
-        buffer = io.BytesIO()
-        # Pillow's bilinear filter is widened to the reduction, so it is antialiased;
-        # a third of LANCZOS's time (6 against 17 ms a page), and this runs in the
-        # engine's own process for every text page of every request
-        small = image.convert("L").resize(size, Image.Resampling.BILINEAR)
-        small.save(buffer, "JPEG", quality=80)
-    return buffer.getvalue()
+    it is when it is no larger. A page rendered for Claude comes with it made already
+    (``pipeline.small_image``): then it is passed as it is and returned unchanged."""
+    return small_jpeg(jpeg, long_edge)
 
 
 def _b64_len(raw: int) -> int:

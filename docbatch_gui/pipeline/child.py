@@ -121,6 +121,8 @@ def render_one(task: PrepareTask, send: Send) -> None:
             lambda page_no: stall_point(task.file_name, page_no),
         )
         for page in pages:
+            verdict = _text_layer(task, page)
+            small = small_image(task, page, verdict)
             header = {
                 "event": "page",
                 "page_no": page.page_no,
@@ -135,11 +137,12 @@ def render_one(task: PrepareTask, send: Send) -> None:
                 # the child: the parent stores the bytes without decoding them
                 "words_bytes": len(words := _words_blob(page)),
                 "image_cover": page.image_cover,
-                "text_layer": _text_layer(task, page),
+                "text_layer": verdict,
                 "image_bytes": len(page.image),
                 "thumb_bytes": len(page.thumb),
+                "small_bytes": len(small),
             }
-            send(header, page.image + page.thumb + words)
+            send(header, page.image + page.thumb + words + small)
     except DocBatchError as exc:
         send(_error(exc.kind.value, exc.message))
         return
@@ -171,6 +174,19 @@ def _text_layer(task: PrepareTask, page: Any) -> str:
     from docbatch_gui.pipeline.text_layer import judge_text_layer
 
     return judge_text_layer(page.text, page.image_cover, _profile(task.profile_path)).value
+
+
+def small_image(task: PrepareTask, page: Any, verdict: str) -> bytes:
+    """The page's small image, when the request plan will send it as text and a small
+    image (``pipeline.small_image``); empty for an offline job (no profile given) and
+    for every other page: it costs this child about 5 ms a page it is made for."""
+    if not task.profile_path or not verdict:
+        return b""
+    # deferred with the profile: a child that only renders never loads either
+    from docbatch_gui.pipeline.small_image import planned_small_image
+
+    plan = _profile(task.profile_path).page_plan
+    return planned_small_image(plan, verdict, page.text, page.image)
 
 
 def ocr_pages(task: dict[str, Any], send: Send) -> None:

@@ -227,6 +227,7 @@ async def _render_from(
                     image_end = message.pop("image_bytes")
                     thumb_end = image_end + message.pop("thumb_bytes")
                     words_end = thumb_end + message.pop("words_bytes", 0)
+                    small_end = words_end + message.pop("small_bytes", 0)
                     note = note_of(message.pop("orientation_note", None))
                     page = RenderedPage(
                         **message,
@@ -234,6 +235,7 @@ async def _render_from(
                         image=payload[:image_end],
                         thumb=payload[image_end:thumb_end],
                         words_blob=payload[thumb_end:words_end],
+                        small_image=payload[words_end:small_end],
                     )
                     await on_page(page)
                     progress.page_done(page.page_no)

@@ -84,6 +84,9 @@ class RenderedPage:
     image_cover: float = 0.0
     #: the text layer's verdict (``page_plan.TextLayer``), set by the render child
     text_layer: str = ""
+    #: the page at the request plan's small size (``pipeline.small_image``), made by
+    #: the render child only for a page Claude will read as text and a small image
+    small_image: bytes = b""
 
 
 def target_size(width: float, height: float) -> tuple[int, int]:

@@ -320,4 +320,9 @@ MIGRATIONS: list[str] = [
     ALTER TABLE documents ADD COLUMN match_key TEXT;
     CREATE INDEX documents_match_key ON documents(match_key);
     """,
+    # 24: the blob of a text page's small image, made by the render child for the
+    # request plan (``pipeline.small_image``); pages stored before have none
+    """
+    ALTER TABLE pages ADD COLUMN small_image_sha TEXT;
+    """,
 ]

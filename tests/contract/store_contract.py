@@ -272,6 +272,20 @@ class StoreContract:
         store.delete_pages(job.id)
         assert store.list_pages(job.id) == []
 
+    def test_a_page_keeps_its_small_image_and_a_page_without_one_reads_none(
+        self, store: Store
+    ) -> None:
+        job = store.create_job(new_job())
+        small = Page(
+            job.id, 1, 900, 1275, "c" * 64, text_layer="reliable", small_image_sha="e" * 64
+        )
+        store.put_pages([small, Page(job.id, 2, 900, 1275, "c" * 64)])
+        first, second = store.list_pages(job.id)
+        assert first == small and first.small_image_sha == "e" * 64
+        assert second.small_image_sha is None
+        store.put_pages([replace(first, small_image_sha=None)])  # turned by OCR since
+        assert store.list_pages(job.id)[0].small_image_sha is None
+
     def test_page_text_keeps_unicode(self, store: Store) -> None:
         job = store.create_job(new_job())
         store.put_pages([Page(job.id, 1, 1, 1, text="Счёт № 5 — «Ромашка»")])

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -308,3 +309,25 @@ def test_mongo_documents_stored_before_the_key_are_keyed_on_connect() -> None:
     )  # fmt: skip
     (found,) = MongoStore(database).documents_matching("12|99.50")
     assert found.id == 1 and found.fields["number"] == "№ 12"
+
+
+def test_pages_stored_before_small_images_read_back_without_one(tmp_path: Path) -> None:
+    """A database from before the small image's blob (its pages made at migration 23)
+    opens, its pages read back with none (their requests shrink the full image), and a
+    page written after keeps its own."""
+    path = tmp_path / "db.sqlite3"
+    version = next(i for i, s in enumerate(MIGRATIONS) if "small_image_sha" in s)
+    db = _database_at(path, version)
+    db.execute(
+        "INSERT INTO pages (job_id, page_no, width, height, image_sha, text, text_layer)"
+        " VALUES (1, 1, 900, 1275, ?, 'text', 'reliable')",
+        ("c" * 64,),
+    )
+    db.commit()
+    db.close()
+    store = SQLiteStore(path)
+    (old,) = store.list_pages(1)
+    assert old.image_sha == "c" * 64 and old.small_image_sha is None
+    store.put_pages([replace(old, page_no=2, small_image_sha="e" * 64)])
+    assert [p.small_image_sha for p in store.list_pages(1)] == [None, "e" * 64]
+    store.close()

@@ -8,12 +8,16 @@ import asyncio
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from docbatch_gui.app.facade import DocBatchApp
-from docbatch_gui.domain import JobState
+from docbatch_gui.domain import Document, JobState
+from docbatch_gui.engine import checking
+from docbatch_gui.engine import documents as documents_module
 from docbatch_gui.engine.worker import LocalWorker
+from docbatch_gui.llm.answers import RawDocument, stitch
 from docbatch_gui.settings.model import Settings
 from tests import builders
 from tests.fakes.anthropic_server import FakeAnthropic
@@ -112,6 +116,36 @@ def test_a_confident_batch_answer_is_not_escalated(
     assert batch_posts(fake_anthropic) == [[(f"job_{job.id}_batch_1", FIRST)]]
     done = app.store.get_job(job.id)
     assert done.state is JobState.DONE and not done.escalated
+
+
+def test_a_batch_job_nothing_escalates_is_checked_once_with_the_same_verdict(
+    app: DocBatchApp,
+    fake_anthropic: FakeAnthropic,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The escalation's decision checked the first answers as they are saved; the
+    build takes that result, and it is what checking them afresh gives."""
+    fake_anthropic.answer_as(FIRST, confidence=0.95)
+    calls: list[int] = []
+
+    def counted(ctx: Any, job_id: int, documents: Any) -> list[Document]:
+        calls.append(job_id)
+        return checking.checked(ctx, job_id, documents)
+
+    monkeypatch.setattr(documents_module, "checked", counted)
+    (job,) = app.add([builders.invoice_pdf(tmp_path / "easy.pdf")], mode="batch").jobs
+    cycles(app, 3)
+    assert app.store.get_job(job.id).state is JobState.DONE
+    assert calls == [job.id]  # the decision's check; the build did not check again
+    saved = app.store.list_documents(job.id)
+    records = app.store.list_requests(job.id)
+    first = {r.group: [RawDocument.from_body(d) for d in r.answer or []] for r in records}
+    stitched = stitch(job.id, [first[n] for n in sorted(first)], app.profile)
+    fresh = documents_module.checked_documents(app.context, job.id, stitched)
+    assert [(d.fields, d.review_codes, d.locations) for d in saved] == [
+        (d.fields, d.review_codes, d.locations) for d in fresh
+    ]
 
 
 def test_a_restart_between_the_batches_still_escalates_once(
