@@ -5,13 +5,14 @@ caller owns the job deadline and kills the whole process group, Tesseract includ
 So this module starts nothing but pytesseract's own ``tesseract`` process, one at a
 time, and keeps no state apart from two cached look-ups of what is installed.
 
-Rotation: ``tesseract --psm 0`` prints ``Rotate: N``, the clockwise degrees that turn
-the image upright, exactly ``OcrResult.rotation`` (verified by the unit tests on pages
-turned by 90, 180 and 270 degrees), and an "Orientation confidence": an unbounded
-score, the margin of the best orientation over the next. Whether the page is turned
-on that answer is ``orientation.from_osd``'s decision (a margin per direction; weak
-evidence keeps the page as scanned and marks it uncertain). OSD reads the image made
-for OCR (``ocr_image``: about 300 dpi), never the smaller one Claude reads.
+A page takes three Tesseract runs: the skew measure (on a copy at ``SKEW_DPI``), OSD
+(``ocr_osd``: a first vote on half the letters, all of them when it is not clear)
+on the straightened page, and the reading of the page turned upright; a page whose
+OSD answer stays weak is read at each candidate angle instead (``orientation_vote``).
+Rotation is OSD's ``Rotate: N``, the clockwise degrees that turn the image upright,
+exactly ``OcrResult.rotation`` (verified by the unit tests on pages turned by 90, 180
+and 270 degrees). OSD reads the image made for OCR (``ocr_image``: the scan's own
+resolution, or about 300 dpi), never the smaller one Claude reads.
 
 Speed: Tesseract parallelises with OpenMP, which on a busy machine (several children
 at once, or just two cores) makes a page several times slower, not faster: 1.6 s
@@ -40,14 +41,20 @@ from PIL import Image
 from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.domain.messages import Message, coded
 from docbatch_gui.pipeline.ocr import OcrEngineName, OcrResult
-from docbatch_gui.pipeline.orientation import Orientation, from_osd, osd_said, turn
+from docbatch_gui.pipeline.ocr_osd import as_pnm, osd
+from docbatch_gui.pipeline.orientation import Orientation, turn
 from docbatch_gui.pipeline.orientation_vote import Reading, recognition, second_vote
 from docbatch_gui.pipeline.words import Word, from_tesseract_tsv
 
 ENGINE = OcrEngineName.TESSERACT.value
 REQUIRED_LANGUAGES = ("rus", "eng")
 OCR_CONFIG = "--oem 1 --psm 3"  # LSTM engine (the only one the Debian data holds); auto layout
-OSD_CONFIG = "--psm 0"
+#: Leptonica's skew measure reads a copy at about this resolution: it finds the same
+#: angle to 0.1° at 100 dpi as at 200 (1.11° against 1.17° on a page fed 1.2° askew,
+#: 0 on straight pages either way) for half the CPU
+SKEW_DPI = 100
+#: the long edge of an A4 page at ``SKEW_DPI``, for an image of unknown resolution
+SKEW_EDGE = 1169
 #: images with a long edge under this many pixels are enlarged before reading: a
 #: 115×48 "TEST" label reads as nothing at its own size and no stated resolution
 SMALL_IMAGE_EDGE = 600
@@ -62,13 +69,10 @@ LANGUAGE_SCRIPTS = {
         "Latin",
     ),
 }  # fmt: skip
-_SCRIPT = re.compile(r"^Script:\s*(\S+)", re.MULTILINE)
-_ROTATE = re.compile(r"^Rotate:\s*(\d+)", re.MULTILINE)
 _DESKEW = re.compile(r"^Deskew angle:\s*(-?[\d.]+)", re.MULTILINE)
 #: degrees of skew under which a page is read as it is: Leptonica measures a straight
 #: page at up to 0.2 degrees, and so little tilt does not trouble the reading
 MIN_SKEW = 0.3
-_CONFIDENCE = re.compile(r"^Orientation confidence:\s*([\d.]+)", re.MULTILINE)
 
 
 @functools.cache
@@ -133,7 +137,7 @@ def tesseract_page(
                 orientation = Orientation(note=coded("orient_small_image"))
                 upright, config = _enlarged(gray), f"{OCR_CONFIG} --dpi {SMALL_IMAGE_DPI}"
                 text, words = read_text_and_words(
-                    _as_pnm(upright), languages, config, _remaining(deadline)
+                    as_pnm(upright), languages, config, _remaining(deadline)
                 )
             else:
                 skew = measured_skew(gray, dpi, _remaining(deadline))
@@ -172,7 +176,8 @@ def measured_skew(image: Any, dpi: int | None, timeout: float) -> float:
     from pytesseract import pytesseract as engine
 
     args = engine.subprocess_args()
-    with engine.save(_as_pnm(image)) as (_base, path):
+    image, dpi = _for_skew(image, dpi)
+    with engine.save(as_pnm(image)) as (_base, path):
         command = [engine.tesseract_cmd, path, "stdout", "--psm", "2", "-l", "osd"]
         if dpi:
             command += ["--dpi", str(dpi)]
@@ -186,7 +191,16 @@ def measured_skew(image: Any, dpi: int | None, timeout: float) -> float:
     if process.returncode or found is None:
         return 0.0
     # Tesseract prints the turn that straightens the page: the skew is its opposite
-    return round(-math.degrees(float(found.group(1))), 2)
+    return round(-math.degrees(float(found.group(1))), 2) + 0.0  # no "-0.0"
+
+
+def _for_skew(image: Any, dpi: int | None) -> tuple[Any, int | None]:
+    """``image`` reduced by a whole factor to about ``SKEW_DPI`` for the skew measure,
+    and its resolution then; an image at that or less is measured as it is."""
+    factor = dpi // SKEW_DPI if dpi else max(image.size) // SKEW_EDGE
+    if factor < 2:
+        return image, dpi
+    return image.reduce(factor), (dpi // factor if dpi else None)
 
 
 def _straightened(image: Any, skew: float) -> Any:
@@ -204,14 +218,14 @@ def _read_upright(
     angle, the clearly better reading kept."""
     scripts = language_scripts(languages)
     config = _with_dpi(OCR_CONFIG, dpi)
-    orientation, answer, said = _osd(gray, dpi, _remaining(deadline), scripts=scripts)
+    orientation, answer, said = osd(gray, dpi, _remaining(deadline), scripts=scripts)
     if not orientation.uncertain and answer is not None:
-        upright = _as_pnm(turn(gray, orientation.rotation))
+        upright = as_pnm(turn(gray, orientation.rotation))
         text, words = read_text_and_words(upright, languages, config, _remaining(deadline))
         return orientation, text, words
 
     def read(rotation: int) -> Reading:
-        upright = _as_pnm(turn(gray, rotation))
+        upright = as_pnm(turn(gray, rotation))
         text, words, tsv = _read(upright, languages, config, _remaining(deadline))
         confidence, share = recognition(tsv, scripts)
         return Reading(rotation, text, words, confidence, share)
@@ -294,58 +308,12 @@ def language_scripts(languages: str) -> frozenset[str] | None:
     return frozenset(LANGUAGE_SCRIPTS[code] for code in codes)
 
 
-def _orientation(
-    image: Any, dpi: int | None, timeout: float, *, scripts: frozenset[str] | None = None
-) -> Orientation:
-    """OSD's answer, decided on with a margin (``orientation.from_osd``)."""
-    return _osd(image, dpi, timeout, scripts=scripts)[0]
-
-
-def _osd(
-    image: Any, dpi: int | None, timeout: float, *, scripts: frozenset[str] | None = None
-) -> tuple[Orientation, int | None, Message]:
-    """OSD's decision, its raw answer (None: none) and that answer in words.
-
-    OSD refuses pages with too little text and fails without ``osd`` data; the text
-    can still be read, so both mean "no answer" rather than an error. A timeout is
-    not swallowed: the page's time is gone either way.
-    """
-    # deferred: pytesseract, 0.25 s to import
-    import pytesseract
-
-    try:
-        report = pytesseract.image_to_osd(
-            _as_pnm(image), config=_with_dpi(OSD_CONFIG, dpi), timeout=timeout
-        )
-    except pytesseract.TesseractError:
-        return from_osd(None, 0.0, dpi), None, osd_said(None, 0.0, dpi)
-    rotate = _ROTATE.search(report)
-    confidence = _CONFIDENCE.search(report)
-    if rotate is None or confidence is None:
-        return from_osd(None, 0.0, dpi), None, osd_said(None, 0.0, dpi)
-    found = _SCRIPT.search(report)
-    script = found.group(1) if found else ""
-    rotation, score = int(rotate.group(1)) % 360, float(confidence.group(1))
-    decision = from_osd(rotation, score, dpi, script=script, scripts=scripts)
-    return decision, rotation, osd_said(rotation, score, dpi, script)
-
-
 def _enlarged(image: Any) -> Any:
     """A small image scaled up (by 2 to 4) so that its text has the pixel height
     Tesseract's models expect."""
     factor = max(2, min(MAX_ENLARGE, SMALL_IMAGE_EDGE // max(1, max(image.size))))
     size = (image.width * factor, image.height * factor)
     return image.resize(size, Image.Resampling.LANCZOS)
-
-
-def _as_pnm(image: Any) -> Any:
-    """pytesseract hands the image over as a temporary file in ``image.format``.
-
-    A decoded JPEG would be re-encoded as JPEG (another lossy generation) and an
-    unnamed image as PNG (~15 ms of compression); an uncompressed PGM costs ~1 ms.
-    """
-    image.format = "PPM"  # Pillow writes a grayscale image as binary PGM
-    return image
 
 
 @contextmanager

@@ -19,11 +19,8 @@ from filelock import FileLock
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.domain import ErrorKind, JobState
 from docbatch_gui.pipeline.ocr_image import ocr_images
-from docbatch_gui.pipeline.ocr_tesseract import (
-    _orientation,
-    language_scripts,
-    tesseract_available,
-)
+from docbatch_gui.pipeline.ocr_osd import orientation_of
+from docbatch_gui.pipeline.ocr_tesseract import language_scripts, tesseract_available
 from docbatch_gui.settings.loading import load_settings
 from tests.helpers import REPO
 
@@ -73,7 +70,7 @@ def test_orientation_is_decided_on_the_image_made_for_ocr(
     decided = []
     for page in ocr_images(str(entry["path"]), "pdf", entry["file"], pages):
         assert page.dpi is not None and page.dpi >= 200, page  # not the ~110 dpi image
-        orientation = _orientation(page.image, page.dpi, 60, scripts=language_scripts("rus+eng"))
+        orientation = orientation_of(page.image, page.dpi, 60, scripts=language_scripts("rus+eng"))
         assert orientation.note.english.startswith(f"OSD at {page.dpi} dpi"), orientation
         decided.append(orientation.rotation)
     assert decided == entry["rotation"], [name, decided]

@@ -183,7 +183,7 @@ def test_osd_answers_are_decided_with_a_margin(
     import pytesseract
     from PIL import Image
 
-    from docbatch_gui.pipeline import ocr_tesseract
+    from docbatch_gui.pipeline import ocr_osd
 
     asked: list[str] = []
 
@@ -192,12 +192,78 @@ def test_osd_answers_are_decided_with_a_margin(
         return report
 
     monkeypatch.setattr(pytesseract, "image_to_osd", osd)
-    orientation = ocr_tesseract._orientation(
+    orientation = ocr_osd.orientation_of(
         Image.new("L", (10, 10)), 300, 5, scripts=frozenset({"Latin", "Cyrillic"})
     )
     assert (orientation.rotation, orientation.confidence, orientation.uncertain) == expected
     assert orientation.note.english.startswith("OSD at 300 dpi: ")
-    assert asked == ["--psm 0 --dpi 300"]  # Tesseract is told the resolution
+    assert asked and all(c.startswith("--psm 0 --dpi 300") for c in asked)  # told the dpi
+
+
+@pytest.mark.parametrize(
+    ("first", "full", "expected"),
+    [
+        # a clear first vote is decided on: OSD is not asked again
+        ("Rotate: 90\nOrientation confidence: 9.5\n", None, (90, "9.5", 1)),
+        ("Rotate: 0\nOrientation confidence: 6.0\n", None, (0, "6.0", 1)),
+        # a weak one is asked again with every letter, and that answer decides
+        ("Rotate: 180\nOrientation confidence: 3.0\n", "Rotate: 180\nOrientation confidence: 7.0\n",
+         (180, "7.0", 2)),
+        ("Rotate: 0\nOrientation confidence: 2.0\n", "Rotate: 180\nOrientation confidence: 4.0\n",
+         (0, "4.0", 2)),
+        # a refusal on half the letters is asked again too
+        (None, "Rotate: 270\nOrientation confidence: 12.0\n", (270, "12.0", 2)),
+    ],
+)  # fmt: skip
+def test_osd_decides_on_a_clear_first_vote_and_asks_again_on_a_weak_one(
+    monkeypatch: pytest.MonkeyPatch,
+    first: str | None,
+    full: str | None,
+    expected: tuple[int, str, int],
+) -> None:
+    import pytesseract
+    from PIL import Image
+
+    from docbatch_gui.pipeline import ocr_osd
+
+    asked: list[str] = []
+
+    def osd(*args: object, config: str, **kwargs: object) -> str:
+        asked.append(config)
+        report = first if "min_characters_to_try=25" in config else full
+        if report is None:
+            raise pytesseract.TesseractError(1, "Too few characters. Skipping this page")
+        return report
+
+    monkeypatch.setattr(pytesseract, "image_to_osd", osd)
+    orientation = ocr_osd.orientation_of(Image.new("L", (10, 10)), 200, 5)
+    rotation, score, calls = expected
+    assert orientation.rotation == rotation
+    assert f"score {score}" in orientation.note.english, orientation.note.english
+    assert len(asked) == calls
+    assert "min_characters_to_try=25" in asked[0]  # the first vote: half the letters
+    assert all("min_characters_to_try" not in c for c in asked[1:])  # then all of them
+
+
+@pytest.mark.parametrize(
+    ("size", "dpi", "expected"),
+    [
+        ((2480, 3508), 300, ((827, 1170), 100)),  # A4 at 300 dpi: a third
+        ((1653, 2339), 200, ((827, 1170), 100)),  # the peer bench's 200 dpi scans: half
+        ((1240, 1754), 150, ((1240, 1754), 150)),  # under twice SKEW_DPI: as it is
+        ((2480, 3508), None, ((827, 1170), None)),  # no resolution: by the long edge
+        ((900, 1200), None, ((900, 1200), None)),
+    ],
+)
+def test_the_skew_is_measured_on_a_copy_at_about_100_dpi(
+    size: tuple[int, int], dpi: int | None, expected: tuple[tuple[int, int], int | None]
+) -> None:
+    from PIL import Image
+
+    from docbatch_gui.pipeline.ocr_tesseract import _for_skew
+
+    image, told = _for_skew(Image.new("L", size, 255), dpi)
+    assert (image.size, told) == expected
 
 
 def test_a_cached_reading_without_orientation_evidence_is_read_again() -> None:
