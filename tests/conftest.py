@@ -88,10 +88,13 @@ def _started(event: str, args: tuple[Any, ...]) -> None:
     returns at once for the others."""
     if event not in _START_EVENTS:
         return
-    if event == "os.fork":
+    if event in ("os.fork", "os.forkpty"):
         note_slow_work("forked this Python process")
         return
-    program, argv = (args[1], args[2]) if event == "os.spawn" else (args[0], args[1])
+    if event == "os.system":
+        program, argv = "sh", ["sh", "-c", os.fsdecode(args[0])]
+    else:
+        program, argv = (args[1], args[2]) if event == "os.spawn" else (args[0], args[1])
     program = os.fsdecode(program)
     words = [os.fsdecode(word) for word in argv] if isinstance(argv, list | tuple) else []
     if os.path.basename(program) in SHELLS and "-c" in words[:-1]:
@@ -103,7 +106,17 @@ def _started(event: str, args: tuple[Any, ...]) -> None:
 
 
 #: the audit events of a new process (subprocess and asyncio's subprocesses: Popen)
-_START_EVENTS = frozenset({"subprocess.Popen", "os.posix_spawn", "os.exec", "os.spawn", "os.fork"})
+_START_EVENTS = frozenset(
+    {
+        "subprocess.Popen",
+        "os.posix_spawn",
+        "os.exec",
+        "os.spawn",
+        "os.system",
+        "os.fork",
+        "os.forkpty",
+    }
+)
 sys.addaudithook(_started)
 
 
