@@ -4,12 +4,13 @@ import contextlib
 import gc
 import logging
 import os
+import sys
 import tempfile
 import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import hypothesis
 import psutil
@@ -56,11 +57,80 @@ LONGEST = (
 )
 
 
+# -- the fast loop: what is slow, by rule (docs/testing.md, "Markers") ------------------
+
+#: Fixtures that start a server or build the main window: a test that uses one, itself
+#: or through another fixture, is slow without saying so.
+SLOW_FIXTURES = frozenset({"window", "redis_server", "moto_s3"})
+#: Servers a test may start; any Python process counts too (the CLI, a render, calamine
+#: or fake child, a Celery worker, ``python -c``, a fork of this process).
+SERVERS = frozenset({"redis-server", "dovecot", "celery", "moto_server", "minio"})
+#: Shells whose ``-c`` command is read for a Python process or a server in it.
+SHELLS = frozenset({"sh", "bash", "dash"})
+#: What the running test did that makes a test slow, noted as it happens.
+_slow_work: list[str] = []
+
+
+def note_slow_work(what: str) -> None:
+    """Note that the running test did something only a slow test does (the GUI tests'
+    conftest notes the main window); a test not marked slow fails for it."""
+    _slow_work.append(what)
+
+
+def _is_slow_program(word: str) -> bool:
+    name = os.path.basename(word)
+    return name.startswith("python") or name in SERVERS or word == sys.executable
+
+
+def _started(event: str, args: tuple[Any, ...]) -> None:
+    """Audit hook: note a process this one starts if it is a Python process or a server
+    (for a shell, any word of its command). Called for every audited event, so it
+    returns at once for the others."""
+    if event not in _START_EVENTS:
+        return
+    if event in ("os.fork", "os.forkpty"):
+        note_slow_work("forked this Python process")
+        return
+    if event == "os.system":
+        program, argv = "sh", ["sh", "-c", os.fsdecode(args[0])]
+    else:
+        program, argv = (args[1], args[2]) if event == "os.spawn" else (args[0], args[1])
+    program = os.fsdecode(program)
+    words = [os.fsdecode(word) for word in argv] if isinstance(argv, list | tuple) else []
+    if os.path.basename(program) in SHELLS and "-c" in words[:-1]:
+        words = words[words.index("-c") + 1].split()
+    else:
+        words = [program]
+    if any(_is_slow_program(word) for word in words):
+        note_slow_work(f"started {os.fsdecode(program)} {' '.join(map(str, argv))[:200]}")
+
+
+#: the audit events of a new process (subprocess and asyncio's subprocesses: Popen)
+_START_EVENTS = frozenset(
+    {
+        "subprocess.Popen",
+        "os.posix_spawn",
+        "os.exec",
+        "os.spawn",
+        "os.system",
+        "os.fork",
+        "os.forkpty",
+    }
+)
+sys.addaudithook(_started)
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The longest tests first, then the slow ones, then the rest (each group in its
-    collected order): xdist's worksteal hands each worker half of the list and lets the
-    idle one take from the other, so a long test started last no longer holds the run
-    open alone at the end. Every worker sorts the same collection the same way."""
+    """Every test that uses a fixture of ``SLOW_FIXTURES`` is marked slow (before ``-m``
+    deselects). Then the longest tests first, then the slow ones, then the rest (each
+    group in its collected order): xdist's worksteal hands each worker half of the list
+    and lets the idle one take from the other, so a long test started last no longer
+    holds the run open alone at the end. Every worker sorts the same collection the same
+    way."""
+    for item in items:
+        if SLOW_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
 
     def rank(item: pytest.Item) -> int:
         if item.name.split("[")[0] in LONGEST:
@@ -68,6 +138,27 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         return 1 if item.get_closest_marker("slow") else 2
 
     items.sort(key=rank)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Before the test's fixtures are set up: their processes count as the test's."""
+    _slow_work.clear()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item: pytest.Item) -> None:
+    """A test not marked slow that started a Python process or a server, or built the
+    main window (its fixtures' setup and teardown included), fails here and says what
+    it did: the fast loop stays the tests that do neither."""
+    if _slow_work and not item.get_closest_marker("slow"):
+        done = "; ".join(dict.fromkeys(_slow_work))
+        _slow_work.clear()
+        pytest.fail(
+            f"{item.nodeid} is not marked slow but {done}: mark it "
+            "@pytest.mark.slow (docs/testing.md, Markers)",
+            pytrace=False,
+        )
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

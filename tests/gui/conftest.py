@@ -21,11 +21,23 @@ import pytest_asyncio
 from PySide6.QtCore import QCoreApplication, QEvent, QLocale, QSettings, SignalInstance
 from PySide6.QtWidgets import QApplication
 
+import docbatch_gui._qt.build as _build
 from docbatch_gui._qt.i18n import install_translator
 from docbatch_gui._qt.loop import make_loop
 from docbatch_gui.settings.loading import load_settings
 from docbatch_gui.settings.model import Settings
+from tests.conftest import note_slow_work
 from tests.helpers import LEAST_WAIT_S
+
+
+def _noted_build_window(*args: Any, **kwargs: Any) -> Any:
+    """``build_window``, noted: a test that builds the main window is slow
+    (tests/conftest.py), whether through the ``window`` fixture or by itself."""
+    note_slow_work("built the main window")
+    return _build_window(*args, **kwargs)
+
+
+_build_window, _build.build_window = _build.build_window, _noted_build_window
 
 #: One QApplication for the whole session, referenced here so that it is never
 #: collected between tests (a second QApplication after the first one was destroyed

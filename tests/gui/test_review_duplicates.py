@@ -91,6 +91,7 @@ async def test_a_document_named_but_gone_is_said_and_cannot_be_opened(window: An
 @QASYNC
 @pytest.mark.parametrize("language", ["en", "ru"])
 @pytest.mark.parametrize("size", [(1024, 640), (1600, 1000)])
+@pytest.mark.slow  # builds the main window
 async def test_screenshot_of_the_pair(
     gui_settings: Any, qsettings: Any, tmp_path: Path, language: str, size: tuple[int, int]
 ) -> None:

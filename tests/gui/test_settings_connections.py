@@ -134,6 +134,7 @@ async def test_vision_answers_through_the_fake_and_fails_on_a_closed_port(
     assert not refused.ok and refused.message.english
 
 
+@pytest.mark.slow  # starts redis-server
 async def test_redis_ping_with_auth_and_a_wrong_password(redis_port: int) -> None:
     good = await connections.test_redis(
         settings(REDIS_URL=f"redis://:{REDIS_PASSWORD}@127.0.0.1:{redis_port}/0")

@@ -25,6 +25,7 @@ async def test_no_key_is_said_in_the_status_bar(
     assert window.offline_label.isVisible()  # a permanent line, not a passing one
 
 
+@pytest.mark.slow  # builds the main window
 async def test_with_a_key_the_offline_line_is_gone(tmp_path: Path, qsettings: QSettings) -> None:
     from docbatch_gui._qt.build import build_window
     from docbatch_gui._qt.tasks import drain

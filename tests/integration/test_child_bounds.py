@@ -46,6 +46,7 @@ async def _render(task: PrepareTask, memory_mb: int) -> int:
     return len(pages)
 
 
+@pytest.mark.slow  # starts a render child
 def test_an_image_declaring_too_many_pixels_is_refused_before_decoding(tmp_path: Path) -> None:
     bomb = builders.jpx_bomb_pdf(tmp_path / "bomb.pdf")
     assert bomb.stat().st_size < 2000  # a few hundred bytes declaring 3.6 gigapixels
@@ -59,6 +60,7 @@ def test_an_image_declaring_too_many_pixels_is_refused_before_decoding(tmp_path:
 
 
 @needs_linux
+@pytest.mark.slow  # starts a render child
 def test_a_child_over_its_memory_cap_fails_the_file_with_that_reason(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -110,6 +112,7 @@ def test_bombs_fail_alone_and_the_rest_of_the_queue_is_done(
     app.close()
 
 
+@pytest.mark.slow  # starts a render child
 def test_the_local_worker_registers_each_running_job_in_the_workload(tmp_path: Path) -> None:
     """Issue 18: the window's and ``docbatch worker``'s own jobs count in the team's
     workload (``job_processing``) as Celery tasks do, so other machines see the load."""

@@ -225,7 +225,12 @@ def lines(text: str) -> list[str]:
     return [line for line in text.splitlines() if line.strip()]
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: " ".join(c.argv))
+#: doctor starts a render child (its check of the renderer): that case is slow
+@pytest.mark.parametrize(
+    "case",
+    [pytest.param(c, marks=pytest.mark.slow) if c.argv == ("doctor",) else c for c in CASES],
+    ids=lambda c: " ".join(c.argv),
+)
 def test_a_wrong_request_is_one_sentence_and_its_exit_code(
     case: Case,
     data: Data,

@@ -31,6 +31,7 @@ def webhook_line(out: str) -> str:
     return next(line for line in out.splitlines() if "webhook:" in line)
 
 
+@pytest.mark.slow  # starts a render child (doctor)
 def test_doctor_fails_a_webhook_nothing_answers(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -42,6 +43,7 @@ def test_doctor_fails_a_webhook_nothing_answers(
     assert "check WEBHOOK_URL" in line
 
 
+@pytest.mark.slow  # starts a render child (doctor)
 def test_doctor_passes_a_webhook_that_answers(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,

@@ -54,6 +54,7 @@ def state_of(host: EngineHost, job_id: int) -> JobState:
     return host.app.store.get_job(job_id).state
 
 
+@pytest.mark.slow  # starts a render child
 def test_drain_lets_the_running_job_finish_and_starts_no_other(
     host: EngineHost, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -84,6 +85,7 @@ def test_drain_lets_the_running_job_finish_and_starts_no_other(
     assert seen[-1] is EngineState.STOPPED
 
 
+@pytest.mark.slow  # starts a render child
 def test_restart_opens_the_new_settings_and_keeps_the_queue(
     host: EngineHost, host_settings: Settings, tmp_path: Path
 ) -> None:

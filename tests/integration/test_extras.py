@@ -83,6 +83,7 @@ def test_available_does_not_fail_on_a_missing_parent() -> None:
     assert available("docbatch_gui.extras")
 
 
+@pytest.mark.slow  # starts the window's process
 def test_the_window_without_its_extra_says_so_in_one_line(tmp_path: Path) -> None:
     result = run(core_only_env(tmp_path), "-m", "docbatch_gui", "--self-test")
     assert result.returncode == 2

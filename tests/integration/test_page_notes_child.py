@@ -7,6 +7,8 @@ import asyncio
 import time
 from pathlib import Path
 
+import pytest
+
 from docbatch_gui.pipeline.prepare import prepare_pool, run_prepare
 from docbatch_gui.pipeline.render import PrepareTask, RenderedPage
 from tests import builders
@@ -26,6 +28,7 @@ async def _render(task: PrepareTask) -> list[RenderedPage]:
     return pages
 
 
+@pytest.mark.slow  # starts a render child
 def test_the_text_layer_vote_crosses_the_render_child_as_a_message(tmp_path: Path) -> None:
     pdf = builders.text_pdf(tmp_path / "a.pdf")
     (page,) = asyncio.run(_render(PrepareTask(str(pdf), "a.pdf", "pdf")))

@@ -126,6 +126,7 @@ def test_a_damaged_blob_is_taken_again_from_the_source_on_retry(
     assert "Add the file again" in (failed.error or "")
 
 
+@pytest.mark.slow  # starts a Python process
 def test_incoming_leftovers_of_a_dead_writer_are_swept(tmp_path: Path) -> None:
     blobs = LocalBlobStore(tmp_path / "blobs")
     finished = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],

@@ -184,6 +184,7 @@ def test_watch_processes_moves_originals_and_a_restart_takes_nothing_twice(
     assert json.dumps(jobs)  # the first run's jobs are still listed
 
 
+@pytest.mark.slow  # starts a render child
 def test_the_engine_host_watches_the_settings_folders_while_it_runs(tmp_path: Path) -> None:
     folder = tmp_path / "inbox"
     folder.mkdir()

@@ -22,7 +22,7 @@ from docbatch_gui.coordination.workload import (
 from tests.peers import free_port
 
 
-@pytest.fixture(params=["redis", "local"])
+@pytest.fixture(params=[pytest.param("redis", marks=pytest.mark.slow), "local"])  # redis-server
 def workload(request: pytest.FixtureRequest) -> Workload:
     if request.param == "local":
         return LocalWorkload()

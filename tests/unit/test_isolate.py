@@ -23,6 +23,7 @@ from docbatch_gui.pipeline.isolate import (
 
 REPO = Path(__file__).resolve().parents[2]
 FAKE = "tests.fakes.stuck_child"
+pytestmark = pytest.mark.slow  # every test starts the fake child
 
 
 def alive(pid: int) -> bool:

@@ -331,6 +331,7 @@ def test_environment_credentials_are_used_without_a_file(
     assert caught.value.words("ru").startswith("У Google Vision нет учётных данных")
 
 
+@pytest.mark.slow  # starts a Python process
 def test_the_client_is_built_once_and_vision_is_imported_lazily(
     fake: FakeVision, engine: VisionOcr
 ) -> None:

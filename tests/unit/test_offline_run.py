@@ -33,6 +33,7 @@ def profile() -> Profile:
     return load_profile()
 
 
+@pytest.mark.slow  # starts a render child
 def test_the_child_finds_what_the_extractor_finds_in_process(profile: Profile) -> None:
     async def main() -> list:
         async with prepare_pool(1) as pool:
@@ -43,6 +44,7 @@ def test_the_child_finds_what_the_extractor_finds_in_process(profile: Profile) -
     assert asyncio.run(main()) == extract_documents(3, "scan.pdf", PAGES, profile)
 
 
+@pytest.mark.slow  # starts a child
 def test_a_stalled_extractor_is_killed_at_the_deadline(profile: Profile) -> None:
     async def main() -> None:
         async with ChildPool(FAKE, 1) as pool:
@@ -57,6 +59,7 @@ def test_a_stalled_extractor_is_killed_at_the_deadline(profile: Profile) -> None
     assert "JOB_TIMEOUT" in caught.value.text
 
 
+@pytest.mark.slow  # starts a child
 def test_a_crashed_extractor_is_a_child_death_counted_against_the_file(
     profile: Profile,
 ) -> None:

@@ -7,9 +7,12 @@ import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from docbatch_gui.coordination.owner import HEARTBEAT_STALE, owner_alive, this_owner
 
 
+@pytest.mark.slow  # starts a Python process
 def test_this_process_is_alive_and_a_finished_one_is_not() -> None:
     assert owner_alive(this_owner(), None)
     finished = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],

@@ -49,6 +49,7 @@ def readers() -> list[psutil.Process]:
     return alive
 
 
+@pytest.mark.slow  # starts the calamine child
 def test_the_child_reads_what_calamine_in_this_process_reads(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -60,6 +61,7 @@ def test_the_child_reads_what_calamine_in_this_process_reads(
     assert in_child[0] == same_values(read(path, reader="openpyxl")[0])
 
 
+@pytest.mark.slow  # starts the calamine child
 def test_an_import_through_the_child_is_the_one_in_this_process(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -77,6 +79,7 @@ def test_an_import_through_the_child_is_the_one_in_this_process(
     assert len(through_child[0]) == 6
 
 
+@pytest.mark.slow  # starts the calamine child
 def test_a_sheet_the_scan_refuses_kills_the_child_before_openpyxl_reads(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -86,6 +89,7 @@ def test_a_sheet_the_scan_refuses_kills_the_child_before_openpyxl_reads(
         assert readers() == []
 
 
+@pytest.mark.slow  # starts the calamine child
 def test_a_sheet_left_half_read_leaves_no_child(tmp_path: Path) -> None:
     path = tmp_path / "big.xlsx"
     write_big_registry(path, 3000, 5)  # more than one frame, more than the pipe holds
@@ -95,6 +99,7 @@ def test_a_sheet_left_half_read_leaves_no_child(tmp_path: Path) -> None:
     assert readers() == []
 
 
+@pytest.mark.slow  # starts the calamine child
 def test_a_child_that_ends_without_the_sheet_leaves_it_to_openpyxl(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: Any
 ) -> None:
@@ -107,6 +112,7 @@ def test_a_child_that_ends_without_the_sheet_leaves_it_to_openpyxl(
     assert "calamine: exit code 1" in caplog.text and "no_such_child" in caplog.text
 
 
+@pytest.mark.slow  # starts the calamine child
 def test_calamine_over_the_memory_cap_ends_the_child_not_this_process(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: Any
 ) -> None:
@@ -177,6 +183,7 @@ def test_the_seed_registry_parses_the_same_in_the_child(
     ],
     ids=["header-beyond-end", "missing-column"],
 )
+@pytest.mark.slow  # starts the calamine child
 def test_an_import_error_in_the_child_is_raised_here(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, patch: dict[str, Any]
 ) -> None:

@@ -7,10 +7,13 @@ import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from docbatch_gui.domain.models import Reservation
 from docbatch_gui.engine.reservations import HOST, LEASE, stale
 
 
+@pytest.mark.slow  # starts a Python process
 def test_a_reservation_of_a_dead_process_on_this_host_is_stale() -> None:
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()

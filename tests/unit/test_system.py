@@ -87,6 +87,7 @@ def test_on_linux_reveal_leaves_the_folder_to_the_caller(tmp_path: Path) -> None
     assert desktop.reveal(tmp_path / "scan.pdf") is False
 
 
+@pytest.mark.slow  # starts a Python process
 def test_a_child_started_in_its_own_group_is_killed_with_its_tree() -> None:
     code = (
         "import subprocess, sys, time\n"

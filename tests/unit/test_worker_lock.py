@@ -37,6 +37,7 @@ def test_a_second_worker_is_refused_and_told_why(
     second.release()
 
 
+@pytest.mark.slow  # starts a Python process
 def test_the_lock_of_a_killed_holder_is_free(tmp_path: Path) -> None:
     holder = subprocess.Popen(
         [sys.executable, "-c", HOLD, str(tmp_path)],
