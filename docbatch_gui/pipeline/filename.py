@@ -57,10 +57,10 @@ def _doc_type(text: str, profile: Profile) -> tuple[str | None, str | None]:
     norm = normalize_text(text)
     best: tuple[int, int, str, str] | None = None
     for doc_type in profile.doc_types:
-        for keyword in doc_type.filename:
-            match = keyword.pattern.search(norm)
+        for phrase, pattern in zip(doc_type.filename, doc_type.filename_re, strict=True):
+            match = pattern.search(norm)
             if match and (best is None or (match.start(), -len(match.group())) < best[:2]):
-                best = (match.start(), -len(match.group()), doc_type.key, keyword.source)
+                best = (match.start(), -len(match.group()), doc_type.key, phrase)
     return (best[2], best[3]) if best else (None, None)
 
 

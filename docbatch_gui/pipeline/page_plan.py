@@ -23,7 +23,6 @@ below what those tasks need and never pays for a partial patch.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
@@ -96,7 +95,7 @@ def key_fields(profile: Profile) -> Profile:
     """``profile`` with only its fields of ``KEY_KINDS``, made once per profile."""
     if not _key_profile or _key_profile[0][0] is not profile:
         keys = tuple(f for f in profile.fields if f.kind in KEY_KINDS) or profile.fields
-        _key_profile[:] = [(profile, replace(profile, fields=keys))]
+        _key_profile[:] = [(profile, profile.model_copy(update={"fields": keys}))]
     return _key_profile[0][1]
 
 

@@ -20,21 +20,22 @@ from pymongo.database import Database
 from docbatch_gui.checks.duplicates import match_key
 from docbatch_gui.domain.errors import ErrorKind, NotFound
 from docbatch_gui.domain.models import Document, Job, NewJob
-from docbatch_gui.domain.states import (
-    FAILURE_STATES,
-    JobState,
-    Phase,
-    check_transition,
-    claim_fields,
-    transition_fields,
+from docbatch_gui.domain.states import FAILURE_STATES, JobState, Phase
+from docbatch_gui.storage.job_changes import (
+    JobChange,
+    Transition,
+    claim_change,
+    job_event,
+    update_patch,
+    written,
 )
-from docbatch_gui.storage.job_patch import JOB_FIELDS, JobPatch, job_of
+from docbatch_gui.storage.job_patch import JobPatch, job_of
 from docbatch_gui.storage.mongo_budget import MongoBudget
 from docbatch_gui.storage.mongo_counterparties import MongoCounterparties
 from docbatch_gui.storage.mongo_intents import MongoIntents
 from docbatch_gui.storage.mongo_records import MongoRecords, now_iso
 from docbatch_gui.storage.mongo_registry import MongoRegistry
-from docbatch_gui.storage.store import check_attempt, check_expectations, error_columns, stored_id
+from docbatch_gui.storage.store import check_attempt, stored_id
 
 DEFAULT_DB = "docbatch"
 #: how often a compare-and-swap that lost a race is re-checked before giving up
@@ -52,23 +53,6 @@ def _to_db(value: Any) -> Any:
 
 def _doc_to_job(doc: dict[str, Any]) -> Job:
     return job_of(doc, doc["_id"])
-
-
-def _event(
-    from_state: JobState | None,
-    to_state: JobState,
-    phase: Phase | str | None,
-    attempt: int,
-    detail: str | None,
-) -> dict[str, Any]:
-    return {
-        "at": now_iso(),
-        "from_state": _to_db(from_state),
-        "to_state": _to_db(to_state),
-        "phase": _to_db(phase),
-        "attempt": attempt,
-        "detail": detail,
-    }
 
 
 class MongoStore(MongoRecords, MongoIntents, MongoBudget, MongoRegistry, MongoCounterparties):
@@ -147,7 +131,7 @@ class MongoStore(MongoRecords, MongoIntents, MongoBudget, MongoRegistry, MongoCo
             "progress": 0.0,
             "created_at": now,
             "updated_at": now,
-            "events": [_event(None, JobState.QUEUED, Phase.INTAKE, 0, "created")],
+            "events": [job_event(None, JobState.QUEUED, Phase.INTAKE, 0, "created")],
         }
         self.db.jobs.insert_one(doc)
         return _doc_to_job(doc)
@@ -192,16 +176,14 @@ class MongoStore(MongoRecords, MongoIntents, MongoBudget, MongoRegistry, MongoCo
 
     @staticmethod
     def _fields(fields: dict[str, Any]) -> dict[str, Any]:
-        unknown = set(fields) - JOB_FIELDS - {"state"}
-        if unknown:
-            raise ValueError(f"unknown job fields: {sorted(unknown)}")
-        return {name: _to_db(value) for name, value in {**fields, "updated_at": now_iso()}.items()}
+        return {name: _to_db(value) for name, value in written(fields).items()}
 
-    def _swap(self, raw: dict[str, Any], update: dict[str, Any]) -> dict[str, Any] | None:
-        """Apply ``update`` if the job still has the state and attempt it was read with."""
+    def _swap(self, raw: dict[str, Any], change: JobChange) -> dict[str, Any] | None:
+        """Write ``change`` and its event if the job still has the state and attempt it
+        was read with; None when another writer changed it first."""
         return self.db.jobs.find_one_and_update(
             {"_id": raw["_id"], "state": raw["state"], "attempts": raw.get("attempts", 0)},
-            update,
+            {"$set": self._fields(change.fields), "$push": {"events": change.event}},
             projection=_NO_EVENTS,
             return_document=ReturnDocument.AFTER,
         )
@@ -215,37 +197,24 @@ class MongoStore(MongoRecords, MongoIntents, MongoBudget, MongoRegistry, MongoCo
         attempt: int | None = None,
         **fields: Unpack[JobPatch],
     ) -> Job:
-        to = JobState(to)
-        patch = error_columns(dict(fields))
+        asked = Transition.asked(to, expected, attempt, fields)
         for _ in range(CAS_ROUNDS):
             raw = self._raw(job_id)
-            job = _doc_to_job(raw)
-            check_expectations(job, to, expected, attempt)
-            values = transition_fields(job.phase, to, patch)
-            event = _event(job.state, to, values.get("phase"), job.attempts, values.get("error"))
-            update = {"$set": self._fields(values), "$push": {"events": event}}
-            done = self._swap(raw, update)
+            done = self._swap(raw, asked.against(_doc_to_job(raw)))
             if done is not None:
                 return _doc_to_job(done)
         raise RuntimeError(f"job {job_id}: too many concurrent changes; try again")
 
     def claim(self, job_id: int, to: JobState, *, deadline: datetime | None = None) -> Job | None:
         raw = self._raw(job_id)
-        job = _doc_to_job(raw)
-        if job.state is not JobState.QUEUED:
-            return None
-        check_transition(job.state, to, job_id)
-        values = claim_fields(job.attempts, to, deadline)
-        event = _event(job.state, to, values["phase"], values["attempts"], "claimed")
-        done = self._swap(raw, {"$set": self._fields(values), "$push": {"events": event}})
+        change = claim_change(_doc_to_job(raw), to, deadline)
+        done = self._swap(raw, change) if change is not None else None
         return _doc_to_job(done) if done is not None else None
 
     def update_job(
         self, job_id: int, *, attempt: int | None = None, **fields: Unpack[JobPatch]
     ) -> Job:
-        patch = error_columns(dict(fields))
-        if "state" in patch:
-            raise ValueError("use transition() to change the state")
+        patch = update_patch(fields)
         query: dict[str, Any] = {"_id": int(job_id)}
         if attempt is not None:
             query["attempts"] = attempt

@@ -20,16 +20,17 @@ from typing import Any, Unpack
 from docbatch_gui.checks.duplicates import match_key
 from docbatch_gui.domain.errors import ErrorKind, NotFound
 from docbatch_gui.domain.models import Document, Job, NewJob, Page
-from docbatch_gui.domain.states import (
-    FAILURE_STATES,
-    JobState,
-    Phase,
-    check_transition,
-    claim_fields,
-    transition_fields,
-)
+from docbatch_gui.domain.states import FAILURE_STATES, JobState, Phase
 from docbatch_gui.storage.health import check_not_empty, storage_error
-from docbatch_gui.storage.job_patch import JOB_FIELDS, JSON_COLUMNS, JobPatch, job_of
+from docbatch_gui.storage.job_changes import (
+    JobChange,
+    Transition,
+    claim_change,
+    job_event,
+    update_patch,
+    written,
+)
+from docbatch_gui.storage.job_patch import JSON_COLUMNS, JobPatch, job_of
 from docbatch_gui.storage.sqlite_budget import BudgetTables
 from docbatch_gui.storage.sqlite_counterparties import CounterpartyTables
 from docbatch_gui.storage.sqlite_intents import IntentTables
@@ -38,7 +39,7 @@ from docbatch_gui.storage.sqlite_records import RecordTables
 from docbatch_gui.storage.sqlite_records import now_utc as _now
 from docbatch_gui.storage.sqlite_registry import RegistryTables
 from docbatch_gui.storage.sqlite_schema import MIGRATIONS
-from docbatch_gui.storage.store import check_attempt, check_expectations, error_columns, stored_id
+from docbatch_gui.storage.store import check_attempt, stored_id
 
 _BOOL_FIELDS = {"termination_confirmed", "artifacts_deliverable", "archived", "escalated"}
 
@@ -158,7 +159,7 @@ class SQLiteStore(RecordTables, IntentTables, BudgetTables, RegistryTables, Coun
                 ),
             )
             job_id = int(cursor.lastrowid or 0)
-            self._event(db, job_id, None, JobState.QUEUED, Phase.INTAKE, 0, "created")
+            self._event(db, job_id, job_event(None, JobState.QUEUED, Phase.INTAKE, 0, "created"))
             return self._get(db, job_id)
 
     def _get(self, db: sqlite3.Connection, job_id: int) -> Job:
@@ -212,13 +213,17 @@ class SQLiteStore(RecordTables, IntentTables, BudgetTables, RegistryTables, Coun
         return _row_to_job(row) if row else None
 
     def _write_fields(self, db: sqlite3.Connection, job_id: int, fields: dict[str, Any]) -> None:
-        unknown = set(fields) - JOB_FIELDS - {"state"}
-        if unknown:
-            raise ValueError(f"unknown job fields: {sorted(unknown)}")
-        fields = {**fields, "updated_at": _now()}
-        assignments = ", ".join(f"{name} = ?" for name in fields)
-        values = [_to_db(name, value) for name, value in fields.items()]
-        db.execute(f"UPDATE jobs SET {assignments} WHERE id = ?", [*values, job_id])
+        values = written(fields)
+        assignments = ", ".join(f"{name} = ?" for name in values)
+        db.execute(
+            f"UPDATE jobs SET {assignments} WHERE id = ?",
+            [*(_to_db(name, value) for name, value in values.items()), job_id],
+        )
+
+    def _change(self, db: sqlite3.Connection, job_id: int, change: JobChange) -> None:
+        """Write a change and its event, in the caller's transaction."""
+        self._write_fields(db, job_id, change.fields)
+        self._event(db, job_id, change.event)
 
     def transition(
         self,
@@ -229,62 +234,34 @@ class SQLiteStore(RecordTables, IntentTables, BudgetTables, RegistryTables, Coun
         attempt: int | None = None,
         **fields: Unpack[JobPatch],
     ) -> Job:
-        to = JobState(to)
-        patch = error_columns(dict(fields))
+        asked = Transition.asked(to, expected, attempt, fields)
         with self._tx() as db:
-            job = self._get(db, job_id)
-            check_expectations(job, to, expected, attempt)
-            values = transition_fields(job.phase, to, patch)
-            self._write_fields(db, job_id, values)
-            detail = values.get("error") or None
-            self._event(db, job_id, job.state, to, values.get("phase"), job.attempts, detail)
+            self._change(db, job_id, asked.against(self._get(db, job_id)))
             return self._get(db, job_id)
 
     def claim(self, job_id: int, to: JobState, *, deadline: datetime | None = None) -> Job | None:
         with self._tx() as db:
-            job = self._get(db, job_id)
-            if job.state is not JobState.QUEUED:
+            change = claim_change(self._get(db, job_id), to, deadline)
+            if change is None:
                 return None
-            check_transition(job.state, to, job_id)
-            values = claim_fields(job.attempts, to, deadline)
-            self._write_fields(db, job_id, values)
-            self._event(db, job_id, job.state, to, values["phase"], values["attempts"], "claimed")
+            self._change(db, job_id, change)
             return self._get(db, job_id)
 
     def update_job(
         self, job_id: int, *, attempt: int | None = None, **fields: Unpack[JobPatch]
     ) -> Job:
-        patch = error_columns(dict(fields))
-        if "state" in patch:
-            raise ValueError("use transition() to change the state")
+        patch = update_patch(fields)
         with self._tx() as db:
-            job = self._get(db, job_id)
-            check_attempt(job, attempt)
+            check_attempt(self._get(db, job_id), attempt)
             self._write_fields(db, job_id, patch)
             return self._get(db, job_id)
 
-    def _event(
-        self,
-        db: sqlite3.Connection,
-        job_id: int,
-        from_state: JobState | None,
-        to_state: JobState,
-        phase: Phase | str | None,
-        attempt: int,
-        detail: str | None,
-    ) -> None:
+    def _event(self, db: sqlite3.Connection, job_id: int, event: dict[str, Any]) -> None:
+        """One row of the job's history (``job_changes.job_event``)."""
         db.execute(
             "INSERT INTO job_events (job_id, at, from_state, to_state, phase, attempt, detail)"
-            " VALUES (?,?,?,?,?,?,?)",
-            (
-                job_id,
-                _now().isoformat(),
-                _to_db("from", from_state),
-                _to_db("to", to_state),
-                _to_db("phase", phase),
-                attempt,
-                detail,
-            ),
+            " VALUES (:job_id, :at, :from_state, :to_state, :phase, :attempt, :detail)",
+            {**event, "job_id": job_id},
         )
 
     def job_events(self, job_id: int) -> list[dict[str, Any]]:

@@ -14,7 +14,6 @@ import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import replace
-from typing import Any
 
 from docbatch_gui.domain.errors import RequestHeld
 from docbatch_gui.domain.models import BatchRecord, Job, RequestRecord
@@ -23,22 +22,17 @@ from docbatch_gui.domain.states import (
     BATCH_SENT_STATES,
     OPEN_BATCH_STATUSES,
     JobState,
-    Phase,
-    transition_fields,
 )
-from docbatch_gui.storage.store import check_expectations, no_checkpoint
+from docbatch_gui.storage.job_changes import JobChange, Transition
+from docbatch_gui.storage.store import no_checkpoint
 
 
 class IntentTables:
     _tx: Callable[[], AbstractContextManager[sqlite3.Connection]]
     _get: Callable[[sqlite3.Connection, int], Job]
-    _write_fields: Callable[[sqlite3.Connection, int, dict[str, Any]], None]
     _write_request: Callable[[sqlite3.Connection, RequestRecord], None]
-    #: (db, job, from, to, phase, attempt, detail): one row of the job's history
-    _event: Callable[
-        [sqlite3.Connection, int, JobState | None, JobState, Phase | str | None, int, str | None],
-        None,
-    ]
+    #: (db, job id, change): a job's columns and its history row, in the transaction
+    _change: Callable[[sqlite3.Connection, int, JobChange], None]
 
     def open_intent(
         self,
@@ -75,11 +69,10 @@ class IntentTables:
         job = self._get(db, job_id)
         if job.state in BATCH_SENT_STATES:  # a resubmission, or a job split over batches
             return
-        check_expectations(job, JobState.SUBMITTED, BATCH_READY_STATES, job.attempts)
-        values = transition_fields(job.phase, JobState.SUBMITTED, {"cost_estimate_usd": estimate})
-        self._write_fields(db, job_id, values)
-        phase = values.get("phase")
-        self._event(db, job_id, job.state, JobState.SUBMITTED, phase, job.attempts, None)
+        asked = Transition.asked(
+            JobState.SUBMITTED, BATCH_READY_STATES, job.attempts, {"cost_estimate_usd": estimate}
+        )
+        self._change(db, job_id, asked.against(job))
 
     @staticmethod
     def _check_free(db: sqlite3.Connection, record: RequestRecord) -> None:

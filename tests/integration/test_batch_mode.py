@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -127,7 +126,7 @@ def test_batch_costs_half_of_sync(
 def test_requests_are_split_at_the_configured_limits(
     app: DocBatchApp, fake_anthropic: FakeAnthropic
 ) -> None:
-    app.profile = replace(app.profile, page_plan=PagePlan())  # full page images
+    app.profile = app.profile.model_copy(update={"page_plan": PagePlan()})  # full page images
     app.settings.batch_max_requests = 2
     app.settings.group_size = 1  # 1 + 4 pages = 5 requests
     jobs = app.add([INVOICE, RUSSIAN], mode="batch").jobs

@@ -4,7 +4,6 @@ of the same seller is reviewed, and what Claude is shown with its pages."""
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import json
 from dataclasses import replace
 from pathlib import Path
@@ -85,9 +84,9 @@ def test_examples_come_from_the_seller_read_in_the_text_and_never_from_the_same_
     remember(4, SELLER_INN, 52)
     text_block = request_examples(store, profile, job, group)
     assert '"number": "N4"' in text_block and "N3" not in text_block  # profile: 1 example
-    two = dataclasses.replace(profile, counterparty_examples=2)
+    two = profile.model_copy(update={"counterparty_examples": 2})
     assert "N3" in request_examples(store, two, job, group)
-    none = dataclasses.replace(profile, counterparty_examples=0)
+    none = profile.model_copy(update={"counterparty_examples": 0})
     assert request_examples(store, none, job, group) == ""
     store.close()
 

@@ -75,20 +75,21 @@ def test_a_text_layer_is_judged_on_length_image_cover_and_readable_fields(
 
 
 def test_each_mode_picks_the_pages_kind() -> None:
-    auto = PagePlan(PlanMode.AUTO, image_tasks=(("stamps", 672),))
+    auto = PagePlan(mode=PlanMode.AUTO, image_tasks=(("stamps", 672),))
     assert page_kind(auto, "reliable", "text", True) is PageKind.TEXT_SMALL_IMAGE
-    assert page_kind(replace(auto, image_tasks=()), "reliable", "t", True) is PageKind.TEXT
+    no_tasks = auto.model_copy(update={"image_tasks": ()})
+    assert page_kind(no_tasks, "reliable", "t", True) is PageKind.TEXT
     assert page_kind(auto, "images", "ocr text", True) is PageKind.IMAGE
     assert page_kind(auto, "", "not judged", True) is PageKind.IMAGE  # stored before plans
     assert page_kind(PagePlan(), "reliable", "text", True) is PageKind.IMAGE  # mode image
-    text = PagePlan(PlanMode.TEXT)
+    text = PagePlan(mode=PlanMode.TEXT)
     assert page_kind(text, "none", "OCR text", True) is PageKind.TEXT
     assert page_kind(text, "none", "", True) is PageKind.IMAGE  # nothing else to read
     assert page_kind(auto, "reliable", "text", False) is PageKind.IMAGE  # no image to send
 
 
 def test_a_page_whose_text_came_from_ocr_goes_as_an_image() -> None:
-    plan = PagePlan(PlanMode.AUTO)
+    plan = PagePlan(mode=PlanMode.AUTO)
     page = Page(1, 1, 902, 1275, "a" * 64, text="x", text_layer="reliable")
     assert kind_of(plan, page) is PageKind.TEXT
     assert kind_of(plan, replace(page, ocr_engine="tesseract")) is PageKind.IMAGE
@@ -104,7 +105,8 @@ def test_the_small_image_is_never_below_what_the_tasks_need(
 ) -> None:
     """Its long edge is the largest any task needs, in whole 28-px patches; only a
     page smaller than that keeps its own size (it is never enlarged)."""
-    plan = PagePlan(PlanMode.AUTO, image_tasks=(("handwritten_numbers", need), ("x", need // 2)))
+    tasks = (("handwritten_numbers", need), ("x", max(28, need // 2)))  # a plan as loaded
+    plan = PagePlan(mode=PlanMode.AUTO, image_tasks=tasks)
     w, h = planned_size(plan, PageKind.TEXT_SMALL_IMAGE, width, height)
     assert max(w, h) >= min(need, max(width, height))
     assert max(w, h) <= max(width, height)
@@ -147,7 +149,7 @@ def test_the_forecast_follows_the_plan(profile: Profile) -> None:
     small, full = model.image_tokens(594, 840), model.image_tokens(902, 1275)
     assert (small, full) == (22 * 30, 33 * 46)  # ⌈w/28⌉·⌈h/28⌉
     assert page_tokens(model, image) - page_tokens(model, auto) == full - small
-    text_only = PlannedRequest.of_pages([born], PagePlan(PlanMode.AUTO))
+    text_only = PlannedRequest.of_pages([born], PagePlan(mode=PlanMode.AUTO))
     assert text_only.image_sizes == [(0, 0)]
     assert page_tokens(model, text_only) < 300
 

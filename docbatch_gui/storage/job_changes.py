@@ -1,0 +1,117 @@
+"""A job's changes as every store makes them: what is checked against the stored job,
+which columns are written and the history event that goes with them.
+
+The backends differ only in how they make a change atomic (a SQLite transaction, a
+MongoDB compare-and-swap on the job document); each reads the stored job, asks this
+module what to write, and writes it with its own primitive. Deciding it once keeps
+SQLite and MongoDB jobs alike after any change, as the contract suite checks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import Enum
+from typing import Any
+
+from docbatch_gui.domain.models import Job
+from docbatch_gui.domain.states import (
+    JobState,
+    Phase,
+    check_transition,
+    claim_fields,
+    transition_fields,
+)
+from docbatch_gui.storage.job_patch import JOB_FIELDS
+from docbatch_gui.storage.store import check_expectations, error_columns
+
+
+@dataclass(frozen=True)
+class JobChange:
+    """The columns one change writes (``updated_at`` added on writing) and the event
+    of the job's history written with them."""
+
+    fields: dict[str, Any]
+    event: dict[str, Any]
+
+
+def _plain(value: Any) -> Any:
+    return value.value if isinstance(value, Enum) else value
+
+
+def job_event(
+    from_state: JobState | None,
+    to_state: JobState,
+    phase: Phase | str | None,
+    attempt: int,
+    detail: str | None,
+) -> dict[str, Any]:
+    """One entry of a job's history as both stores keep it: plain values, ISO UTC time."""
+    return {
+        "at": datetime.now(UTC).isoformat(),
+        "from_state": _plain(from_state),
+        "to_state": _plain(to_state),
+        "phase": _plain(phase),
+        "attempt": attempt,
+        "detail": detail,
+    }
+
+
+def written(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """The columns a write sets: ``fields``, refused when one is not a job column, and
+    the moment of the write."""
+    unknown = set(fields) - JOB_FIELDS - {"state"}
+    if unknown:
+        raise ValueError(f"unknown job fields: {sorted(unknown)}")
+    return {**fields, "updated_at": datetime.now(UTC)}
+
+
+def update_patch(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """``update_job``'s fields as stored; the state changes through ``transition`` only."""
+    patch = error_columns(dict(fields))
+    if "state" in patch:
+        raise ValueError("use transition() to change the state")
+    return patch
+
+
+@dataclass(frozen=True)
+class Transition:
+    """A ``transition`` as asked, before the stored job is read (a backend that loses
+    a race reads the job again and applies the same request to it)."""
+
+    to: JobState
+    expected: JobState | Iterable[JobState] | None
+    attempt: int | None
+    patch: dict[str, Any]
+
+    @classmethod
+    def asked(
+        cls,
+        to: JobState,
+        expected: JobState | Iterable[JobState] | None,
+        attempt: int | None,
+        fields: Mapping[str, Any],
+    ) -> Transition:
+        return cls(JobState(to), expected, attempt, error_columns(dict(fields)))
+
+    def against(self, job: Job) -> JobChange:
+        """The change on ``job`` as stored; InvalidTransition when the contract, the
+        expected states or the attempt refuse it."""
+        check_expectations(job, self.to, self.expected, self.attempt)
+        values = transition_fields(job.phase, self.to, self.patch)
+        detail = values.get("error") or None
+        return JobChange(
+            values, job_event(job.state, self.to, values.get("phase"), job.attempts, detail)
+        )
+
+
+def claim_change(job: Job, to: JobState, deadline: datetime | None) -> JobChange | None:
+    """queued → ``to`` with a new attempt; None when the job is no longer queued
+    (another worker took it)."""
+    if job.state is not JobState.QUEUED:
+        return None
+    check_transition(job.state, to, job.id)
+    values = claim_fields(job.attempts, to, deadline)
+    event = job_event(job.state, to, values["phase"], values["attempts"], "claimed")
+    return JobChange(values, event)
