@@ -182,7 +182,7 @@ def small_image(task: PrepareTask, page: Any, verdict: str) -> bytes:
     for every other page: it costs this child about 5 ms a page it is made for."""
     if not task.profile_path or not verdict:
         return b""
-    # deferred with the profile: a child that only renders never loads either
+    # deferred: Pillow's resize and the plan, loaded only by a child that sends pages to Claude
     from docbatch_gui.pipeline.small_image import planned_small_image
 
     plan = _profile(task.profile_path).page_plan

@@ -50,6 +50,7 @@ async def test_a_tab_is_built_when_first_shown_and_settings_built_late_still_can
     assert window.tabs.currentIndex() == tab_index(window, "Review")
 
 
+@pytest.mark.slow
 async def test_a_tab_built_late_gets_its_saved_layout_and_one_never_built_keeps_it(
     gui_settings: Settings, qsettings: QSettings
 ) -> None:

@@ -65,6 +65,7 @@ def pending_message(settings: Settings, tmp_path: Path) -> Message:
     return outbox_for(settings).add(replace(job, state=JobState.DONE), [])
 
 
+@pytest.mark.slow
 def test_a_resend_while_the_sender_posts_the_same_delivery_posts_it_once(
     tmp_path: Path, receiver: HoldingReceiver
 ) -> None:

@@ -195,6 +195,7 @@ def test_an_import_error_in_the_child_is_raised_here(
     assert in_child == here and issubclass(in_child[0], DocBatchError)
 
 
+@pytest.mark.slow
 def test_a_child_killed_mid_sheet_is_one_sentence_and_leaves_no_child(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -216,6 +217,7 @@ def test_a_child_killed_mid_sheet_is_one_sentence_and_leaves_no_child(
     assert readers() == []
 
 
+@pytest.mark.slow
 def test_a_streamed_import_canceled_midway_changes_nothing_and_leaves_no_child(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
