@@ -10,7 +10,7 @@ import asyncio
 import gc
 import os
 from collections.abc import AsyncIterator, Callable, Iterator
-from contextlib import contextmanager
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -111,18 +111,16 @@ def qsettings(tmp_path: Path) -> QSettings:
     return QSettings(str(tmp_path / "gui.ini"), QSettings.Format.IniFormat)
 
 
-@pytest_asyncio.fixture
-async def window(gui_settings: Settings, qsettings: QSettings) -> AsyncIterator[Any]:
-    """The real main window on a fresh data directory, started, shut down after."""
+@asynccontextmanager
+async def opened_window(settings: Settings, qsettings: QSettings) -> AsyncIterator[Any]:
+    """The real main window on ``settings``, shown and started; shut down after, with
+    every task it started drained first (one place for every window fixture)."""
     from docbatch_gui._qt.build import build_window
     from docbatch_gui._qt.tasks import drain
 
-    win = build_window(gui_settings, qsettings)
+    win = build_window(settings, qsettings)
     win.show()
     await win.start()
-    # The engine recovers interrupted jobs once, as it starts: a test that builds a job
-    # by hand (claimed, mid-way) must not race it, or the job is "recovered" under it.
-    await until(lambda: win.ctx.host.app.recovered, what="the engine's startup recovery")
     try:
         yield win
     finally:
@@ -130,6 +128,17 @@ async def window(gui_settings: Settings, qsettings: QSettings) -> AsyncIterator[
         await win.shutdown()
         win.ctx.host.close()
         win.deleteLater()
+
+
+@pytest_asyncio.fixture
+async def window(gui_settings: Settings, qsettings: QSettings) -> AsyncIterator[Any]:
+    """The real main window on a fresh data directory, started, shut down after."""
+    async with opened_window(gui_settings, qsettings) as win:
+        # The engine recovers interrupted jobs once, as it starts: a test that builds a
+        # job by hand (claimed, mid-way) must not race it, or the job is "recovered"
+        # under it.
+        await until(lambda: win.ctx.host.app.recovered, what="the engine's startup recovery")
+        yield win
 
 
 def signal_future(signal: SignalInstance) -> asyncio.Future[tuple[Any, ...]]:

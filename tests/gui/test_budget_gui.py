@@ -19,7 +19,7 @@ from docbatch_gui.domain.states import SUCCESS_STATES, JobState
 from docbatch_gui.settings.loading import load_settings
 from tests.conftest import SAMPLES
 from tests.fakes.anthropic_server import FakeAnthropic
-from tests.gui.conftest import signal_future, until
+from tests.gui.conftest import opened_window, signal_future, until
 
 pytestmark = [pytest.mark.asyncio(loop_factories=["qasync"]), pytest.mark.slow]
 
@@ -32,9 +32,6 @@ async def capped(
     tmp_path: Path, qsettings: QSettings, fake_anthropic: FakeAnthropic
 ) -> AsyncIterator[Any]:
     """The window in sync mode against the fake, with a budget per run of $0.0001."""
-    from docbatch_gui._qt.build import build_window
-    from docbatch_gui._qt.tasks import drain
-
     settings = load_settings(
         data_dir=tmp_path / "data",
         PROCESSING_MODE="sync",
@@ -45,16 +42,8 @@ async def capped(
         RENDER_WORKERS=2,
         BUDGET_RUN_USD=0.0001,
     )
-    win = build_window(settings, qsettings)
-    win.show()
-    await win.start()
-    try:
+    async with opened_window(settings, qsettings) as win:
         yield win
-    finally:
-        await drain()
-        await win.shutdown()
-        win.ctx.host.close()
-        win.deleteLater()
 
 
 async def test_a_held_run_is_shown_with_its_forecast_and_raising_the_cap_runs_it(

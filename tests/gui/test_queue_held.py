@@ -19,7 +19,7 @@ from docbatch_gui._qt.queue.jobs_model import COL_FILE, COL_STATE, ErrorLineRole
 from docbatch_gui.domain.states import SUCCESS_STATES, JobState
 from docbatch_gui.settings.loading import load_settings
 from tests.conftest import SAMPLES
-from tests.gui.conftest import until
+from tests.gui.conftest import opened_window, until
 from tests.gui.test_queue import select
 
 pytestmark = [pytest.mark.asyncio(loop_factories=["qasync"]), pytest.mark.slow]
@@ -37,9 +37,6 @@ def held_for(tab: Any, job_id: int) -> str | None:
 @pytest_asyncio.fixture
 async def unreachable(tmp_path: Path, qsettings: QSettings) -> AsyncIterator[Any]:
     """The window in sync mode with a key, Claude's address refusing connections."""
-    from docbatch_gui._qt.build import build_window
-    from docbatch_gui._qt.tasks import drain
-
     settings = load_settings(
         data_dir=tmp_path / "data",
         PROCESSING_MODE="sync",
@@ -50,16 +47,8 @@ async def unreachable(tmp_path: Path, qsettings: QSettings) -> AsyncIterator[Any
         JOB_TIMEOUT=60,
         RENDER_WORKERS=1,
     )
-    win = build_window(settings, qsettings)
-    win.show()
-    await win.start()
-    try:
+    async with opened_window(settings, qsettings) as win:
         yield win
-    finally:
-        await drain()
-        await win.shutdown()
-        win.ctx.host.close()
-        win.deleteLater()
 
 
 async def test_a_job_without_its_key_is_held_with_the_reason_and_the_ways_on(

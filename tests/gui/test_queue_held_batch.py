@@ -17,7 +17,7 @@ from docbatch_gui._qt.queue.jobs_model import COL_STATE
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.settings.loading import load_settings
 from tests.fakes.anthropic_server import FakeAnthropic
-from tests.gui.conftest import until
+from tests.gui.conftest import opened_window, until
 from tests.gui.test_queue_held import INVOICE, held_for
 from tests.integration.test_batch_mode import batch_posts
 
@@ -28,9 +28,6 @@ pytestmark = [pytest.mark.asyncio(loop_factories=["qasync"]), pytest.mark.slow]
 async def batch_window(
     tmp_path: Path, qsettings: QSettings, fake_anthropic: FakeAnthropic
 ) -> AsyncIterator[Any]:
-    from docbatch_gui._qt.build import build_window
-    from docbatch_gui._qt.tasks import drain
-
     settings = load_settings(
         data_dir=tmp_path / "data",
         PROCESSING_MODE="batch",
@@ -41,16 +38,8 @@ async def batch_window(
         POLL_INTERVAL=0.1,
         RENDER_WORKERS=1,
     )
-    win = build_window(settings, qsettings)
-    win.show()
-    await win.start()
-    try:
+    async with opened_window(settings, qsettings) as win:
         yield win
-    finally:
-        await drain()
-        await win.shutdown()
-        win.ctx.host.close()
-        win.deleteLater()
 
 
 async def test_a_batch_the_api_did_not_answer_for_is_held_until_retry_now(
