@@ -87,6 +87,16 @@ def _page(items: list[dict[str, Any]], total: Any = None) -> dict[str, Any]:
     return {"_embedded": {"items": items, "total": len(items) if total is None else total}}
 
 
+@pytest.fixture(autouse=True)
+def _own_temp_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The downloads' temporary folders (and a CLI's) in this test's own folder: another
+    xdist worker's or another run's download folder in the system's is not a leftover."""
+    folder = tmp_path / "temp"
+    folder.mkdir()
+    monkeypatch.setenv("TMPDIR", str(folder))
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+
+
 def _leftovers() -> list[Path]:
     return list(Path(tempfile.gettempdir()).glob("docbatch-yadisk-*"))
 
