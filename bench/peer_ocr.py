@@ -51,7 +51,6 @@ import io
 import json
 import os
 import random
-import resource
 import shutil
 import subprocess
 import sys
@@ -61,6 +60,7 @@ from pathlib import Path
 from statistics import median
 from typing import Any
 
+import psutil
 import pymupdf
 from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageStat
 
@@ -183,14 +183,19 @@ def timed(
 ) -> tuple[float, float, subprocess.CompletedProcess[str]]:
     """Wall and CPU seconds (user + sys, with every process it waited for) of one
     process run to its end; ``nice``: started at OCRmyPDF's niceness."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    before = _waited_cpu()
     started = time.perf_counter()
     preexec = _nice if nice and hasattr(os, "nice") else None
     done = subprocess.run(command, capture_output=True, text=True, preexec_fn=preexec)
     seconds = time.perf_counter() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return seconds, cpu, done
+    return seconds, _waited_cpu() - before, done
+
+
+def _waited_cpu() -> float:
+    """CPU seconds of every process this one has waited for, through psutil rather than
+    the POSIX-only ``resource`` module (Windows reports no such figure: 0 there)."""
+    times = psutil.Process().cpu_times()
+    return getattr(times, "children_user", 0.0) + getattr(times, "children_system", 0.0)
 
 
 def run_ocrmypdf(command: list[str], source: Path, output: Path) -> dict[str, Any]:

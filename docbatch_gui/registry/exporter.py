@@ -114,6 +114,7 @@ def export_words(language: str) -> ExportWords:
     return ExportWords([said(w) for w in MATCH_WORDS], [said(w) for w in DOCUMENT_WORDS],
                        sheet, unmatched, yes)  # fmt: skip
 
+
 _FORMULA_START = ("=", "+", "-", "@")
 PROGRESS_EVERY = 1000
 #: what the export's progress counts (``Progress.what``)

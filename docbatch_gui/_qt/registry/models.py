@@ -88,9 +88,7 @@ def filter_text(record: FilteredRowRecord) -> str:
 
 def footer_label(kind: str) -> str:
     """What a footer row the wizard found is (``layout.FOOTER_*``)."""
-    return {FOOTER_TOTALS: _("Totals row"), FOOTER_SIGNATURE: _("Signature line")}.get(
-        kind, kind
-    )
+    return {FOOTER_TOTALS: _("Totals row"), FOOTER_SIGNATURE: _("Signature line")}.get(kind, kind)
 
 
 def left_out_status(record: FilteredRowRecord, layout: SheetLayout | None) -> str:
