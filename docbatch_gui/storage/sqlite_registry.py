@@ -16,7 +16,6 @@ from typing import Any
 
 from docbatch_gui.domain.errors import NotFound
 from docbatch_gui.domain.registry import (
-    REGISTRY_FIELDS,
     Assignment,
     FilteredRowRecord,
     Registry,
@@ -28,10 +27,7 @@ from docbatch_gui.domain.registry import (
 from docbatch_gui.storage.row_json import EncodedRow, dumps, encode_record
 from docbatch_gui.storage.sqlite_records import now_utc
 from docbatch_gui.storage.sqlite_tables import SQLiteTables
-from docbatch_gui.storage.store import error_columns, stored_id
-
-_JSON_FIELDS = {"config", "stats"}
-
+from docbatch_gui.storage.store import registry_columns, stored_id
 
 #: parameters of one INSERT of registry rows: 100 rows, under the 999 of old SQLite builds
 _INSERT_VALUES = 500
@@ -116,7 +112,7 @@ class RegistryTables(SQLiteTables):
         """One transaction: the staging copy's rows and filtered rows become the
         registry's, its old rows and results go, ``fields`` are set, the copy is gone.
         A kill at any point leaves either the old registry or the new one, whole."""
-        values = self._registry_values(fields)
+        values = registry_columns(fields, dumps)
         with self._tx() as db:
             self._registry(db, registry_id)
             if self._registry(db, staging_id).status is not RegistryStatus.STAGING:
@@ -153,20 +149,8 @@ class RegistryTables(SQLiteTables):
         )
         return _row_to_registry(row) if row else None
 
-    def _registry_values(self, fields: dict[str, Any]) -> dict[str, Any]:
-        fields = error_columns(fields)
-        unknown = set(fields) - REGISTRY_FIELDS
-        if unknown:
-            raise ValueError(f"unknown registry fields: {sorted(unknown)}")
-        values = {
-            k: dumps(v) if k in _JSON_FIELDS else (RegistryStatus(v).value if k == "status" else v)
-            for k, v in fields.items()
-        }
-        values["updated_at"] = now_utc().isoformat()
-        return values
-
     def update_registry(self, registry_id: int, **fields: Any) -> Registry:
-        values = self._registry_values(fields)
+        values = registry_columns(fields, dumps)
         with self._tx() as db:
             self._registry(db, registry_id)
             assignments = ", ".join(f"{name} = ?" for name in values)
