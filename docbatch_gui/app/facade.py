@@ -169,15 +169,10 @@ class DocBatchApp(JobMoves, BatchViews, RemoteSources, BudgetViews):
         if requested is None and self.anthropic_key is None:
             return ProcessingMode.OFFLINE.value
         mode = ProcessingMode(requested) if requested else self.settings.processing_mode
-        if mode is ProcessingMode.SYNC and self.anthropic_key is None:
+        if mode in (ProcessingMode.SYNC, ProcessingMode.BATCH) and self.anthropic_key is None:
             raise ConfigError(
-                "--mode sync needs an Anthropic API key: set ANTHROPIC_API_KEY, or use "
-                "--mode offline."
-            )
-        if mode is ProcessingMode.BATCH and self.anthropic_key is None:
-            raise ConfigError(
-                "--mode batch needs an Anthropic API key: set ANTHROPIC_API_KEY, or use "
-                "--mode offline."
+                f"--mode {mode.value} needs an Anthropic API key: set ANTHROPIC_API_KEY, or "
+                "use --mode offline."
             )
         return mode.value
 
@@ -295,12 +290,10 @@ class DocBatchApp(JobMoves, BatchViews, RemoteSources, BudgetViews):
         The prepare step makes only the first page's (the queue shows it); the others
         are made here when a person looks at them.
         """
-        page = next((p for p in self.store.list_pages(job_id) if p.page_no == page_no), None)
-        if page is None or page.image_sha is None:
-            raise NotFound("page", page_no, f"job {job_id} has no rendered page {page_no}")
+        page, image = self._rendered(job_id, page_no)
         if page.thumb_sha and self.blobs.exists(page.thumb_sha):
             return self.blobs.read(page.thumb_sha)
-        thumb = make_thumbnail(self.blobs.read(page.image_sha))
+        thumb = make_thumbnail(self.blobs.read(image))
         self.store.put_pages([replace(page, thumb_sha=self.blobs.put_bytes(thumb))])
         return thumb
 
@@ -316,10 +309,14 @@ class DocBatchApp(JobMoves, BatchViews, RemoteSources, BudgetViews):
 
     def page_image(self, job_id: int, page_no: int) -> bytes:
         """The rendered page (upright), as stored: what Claude saw."""
+        return self.blobs.read(self._rendered(job_id, page_no)[1])
+
+    def _rendered(self, job_id: int, page_no: int) -> tuple[Page, str]:
+        """The page and its image's hash; NotFound when it was not rendered."""
         page = next((p for p in self.store.list_pages(job_id) if p.page_no == page_no), None)
         if page is None or page.image_sha is None:
             raise NotFound("page", page_no, f"job {job_id} has no rendered page {page_no}")
-        return self.blobs.read(page.image_sha)
+        return page, page.image_sha
 
     # -- running ----------------------------------------------------------------------
 

@@ -4,14 +4,18 @@ same document gets the same verdict on every path."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 
+from docbatch_gui.checks import DocumentChecker, document_text
 from docbatch_gui.checks.duplicates import cleared, mark_duplicates, match_key
+from docbatch_gui.checks.locate import PageWords, located, searched_pages
 from docbatch_gui.domain.models import Document
 from docbatch_gui.engine.context import EngineContext
 from docbatch_gui.engine.counterparties import with_counterparty_priors
-from docbatch_gui.engine.field_checks import field_checks
-from docbatch_gui.engine.locating import locate_documents
+from docbatch_gui.pipeline.words import decode
+
+log = logging.getLogger(__name__)
 
 
 def checked(ctx: EngineContext, job_id: int, documents: Sequence[Document]) -> list[Document]:
@@ -44,3 +48,38 @@ def likely_duplicates(
     names = {i: job.file_name for i, job in jobs.items()}
     before = set().union(*(cleared(d) for d in ctx.store.list_documents(job_id)))
     return mark_duplicates(documents, others, names, before)
+
+
+def field_checks(ctx: EngineContext, job_id: int, documents: Sequence[Document]) -> list[Document]:
+    """Each document with its failed checks (``docbatch_gui.checks``) as codes, read
+    against the text of its own pages."""
+    if not documents:
+        return []
+    checker = DocumentChecker(ctx.profile, min_year=ctx.settings.check_min_year)
+    pages = ctx.store.list_pages(job_id)
+    return [checker.check(d, document_text(d, pages)) for d in documents]
+
+
+def locate_documents(
+    ctx: EngineContext, job_id: int, documents: Sequence[Document]
+) -> list[Document]:
+    """``documents`` with ``locations``, and ``not_on_page`` for values found nowhere:
+    the pages' words, read from the blob store, handed to the pure matcher
+    (``checks/locate.py``)."""
+    if not documents:
+        return []
+    pages = {page.page_no: page for page in ctx.store.list_pages(job_id)}
+    read: dict[int, PageWords] = {}
+
+    def words(page_no: int) -> PageWords:
+        if page_no not in read:
+            page = pages.get(page_no)
+            read[page_no] = PageWords(())
+            if page is not None and page.words_sha:
+                try:
+                    read[page_no] = PageWords(decode(ctx.blobs.read(page.words_sha)))
+                except Exception as exc:  # missing or unreadable (any backend): cannot tell
+                    log.warning("job %s page %s: words unreadable (%s)", job_id, page_no, exc)
+        return read[page_no]
+
+    return [located(d, {n: words(n) for n in searched_pages(d)}, ctx.profile) for d in documents]

@@ -21,11 +21,11 @@ from docbatch_gui.config.profile import Profile
 from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.domain.models import Document, Job
 from docbatch_gui.i18n import NP_, translation
-from docbatch_gui.outbound.files import atomic_output
 from docbatch_gui.outbound.layouts import Layout
 from docbatch_gui.outbound.lines import as_number, default_columns, line_table, sheet_name, title
 from docbatch_gui.outbound.text_values import date_text, number_text
 from docbatch_gui.registry.exporter import AMOUNT_FORMAT, DATE_FORMAT, escape_cell, header
+from docbatch_gui.storage.atomic import atomic_output
 
 if TYPE_CHECKING:
     from openpyxl import Workbook

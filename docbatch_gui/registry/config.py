@@ -223,45 +223,38 @@ class RegistryConfig(BaseModel):
 DEFAULT_RULE = "default"
 
 
+#: the subrule of each field the default rule compares: comparator and its parameter,
+#: weight, required
+_DEFAULT_SUBRULES: dict[str, tuple[Comparator, dict[str, Any], float, bool]] = {
+    "number": ("number", {"threshold": 85}, 0.5, True),
+    "date": ("date", {"tolerance_days": 0}, 0.25, False),
+    "amount": ("amount", {"tolerance": 0.01}, 0.25, False),
+}
+
+
+def _subrule(
+    field: str, comparator: str, params: dict[str, Any], weight: float, required: bool
+) -> dict[str, Any]:
+    return {"field": field, "document_field": f"from_content.{field}", "comparator": comparator,
+            "weight": weight, "required": required, **params}  # fmt: skip
+
+
 def default_rules(fields: list[str]) -> list[dict[str, Any]]:
     """The rule used when the JSON has none: number first, then date and amount.
 
     The number is compared as digits ("СЧ-1001" and "1001" agree); a fuzzy text
     comparison would fail every registry that leaves out the document's prefix.
     """
-    subrules: list[dict[str, Any]] = []
-    if "number" in fields:
-        subrules.append(
-            {"field": "number", "document_field": "from_content.number",
-             "comparator": "number", "threshold": 85, "weight": 0.5, "required": True}
-        )  # fmt: skip
-    if "date" in fields:
-        subrules.append(
-            {"field": "date", "document_field": "from_content.date",
-             "comparator": "date", "tolerance_days": 0, "weight": 0.25}
-        )  # fmt: skip
-    if "amount" in fields:
-        subrules.append(
-            {"field": "amount", "document_field": "from_content.amount",
-             "comparator": "amount", "tolerance": 0.01, "weight": 0.25}
-        )  # fmt: skip
+    subrules = [_subrule(f, *spec) for f, spec in _DEFAULT_SUBRULES.items() if f in fields]
     return [{"name": DEFAULT_RULE, "subrules": subrules}] if subrules else []
 
 
 def _migrated_rule(field: str) -> dict[str, Any]:
-    defaults: dict[str, tuple[str, dict[str, Any]]] = {
-        "number": ("number", {"threshold": 85}),
-        "date": ("date", {"tolerance_days": 0}),
-        "amount": ("amount", {"tolerance": 0.01}),
-    }
-    comparator, params = defaults.get(field, ("exact", {}))
+    comparator, params, _, _ = _DEFAULT_SUBRULES.get(field, ("exact", {}, 1.0, True))
     return {
         "name": "migrated single column",
-        "subrules": [
-            {"field": field, "document_field": f"from_content.{field}",
-             "comparator": comparator, "weight": 1.0, "required": True, **params}
-        ],
-    }  # fmt: skip
+        "subrules": [_subrule(field, comparator, params, 1.0, True)],
+    }
 
 
 def _key_path(loc: tuple[int | str, ...]) -> str:

@@ -16,11 +16,13 @@ import os
 import re
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar
 
 import platformdirs
 from pydantic import (
+    AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     SecretStr,
@@ -56,32 +58,51 @@ def default_data_dir() -> Path:
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 
-def blank_is_unset(cls: Any, value: Any) -> Any:
+def _blank_is_unset(value: Any) -> Any:
     """An empty or blank optional setting means "not set" (the embedded default)."""
     return None if isinstance(value, str) and not value.strip() else value
 
 
-def one_of_the_choices(cls: Any, value: str, info: ValidationInfo) -> str:
+def _one_of_the_choices(value: str, info: ValidationInfo) -> str:
     if not is_choice(str(info.field_name), value):
         raise ValueError(f"must be one of {', '.join(fixed_choices(str(info.field_name)))}")
     return value
 
 
-def an_http_address(cls: Any, value: str | None) -> str | None:
+def _an_http_address(value: str | None) -> str | None:
     problem = http_url_problem(value) if value is not None else None
     if problem is not None:
         raise ValueError(problem)
     return value.strip() if value is not None else None
 
 
+#: the value rules several fields share, carried by their types
+_UNSET = BeforeValidator(_blank_is_unset)
+Choice = Annotated[str, AfterValidator(_one_of_the_choices)]
+OptionalText = Annotated[str | None, _UNSET]
+OptionalPath = Annotated[Path | None, _UNSET]
+OptionalSecret = Annotated[SecretStr | None, _UNSET]
+HttpAddress = Annotated[str, AfterValidator(_an_http_address)]
+OptionalHttpAddress = Annotated[str | None, _UNSET, AfterValidator(_an_http_address)]
+
+#: every section, in the order the settings file and the Settings tab show them (the
+#: order they are defined in below)
+SECTIONS: list[type[_Section]] = []
+
+
 class _Section(BaseModel):
     """A section: validated on its own the same way as inside ``Settings``. (Its
-    validators' names start with the section's: ``Settings`` joins every section's,
+    validators' names are unique across sections: ``Settings`` joins every section's,
     and one name would hide the others.)"""
 
     model_config = ConfigDict(populate_by_name=True, validate_default=True, extra="ignore")
     #: the section's key in the settings file
     SECTION: ClassVar[str]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "SECTION" in cls.__dict__:  # a section, not ``Settings`` joining them
+            SECTIONS.append(cls)
 
 
 class ProcessingSettings(_Section):
@@ -93,7 +114,7 @@ class ProcessingSettings(_Section):
     processing_mode: ProcessingMode = Field(ProcessingMode.SYNC, alias="PROCESSING_MODE")
     #: the language the command line words its messages in: en, ru, or empty for the
     #: system's (LC_ALL / LC_MESSAGES / LANG); the window has its own choice
-    language: str = Field("", alias="DOCBATCH_LANGUAGE")
+    language: Choice = Field("", alias="DOCBATCH_LANGUAGE")
     job_timeout: float = Field(900, ge=0.1, le=86_400, alias="JOB_TIMEOUT")
     #: one page may take this long to render; past it the page is skipped, not the file
     page_timeout: float = Field(60, ge=0.1, le=86_400, alias="PAGE_TIMEOUT")
@@ -119,8 +140,6 @@ class ProcessingSettings(_Section):
     #: text kept per page; a dense printed page has about 10,000 characters
     max_page_text_chars: int = Field(100_000, ge=1000, le=10_000_000, alias="MAX_PAGE_TEXT_CHARS")
 
-    _processing_one_of_the_choices = field_validator("language")(one_of_the_choices)
-
     @field_validator("processing_mode")
     @classmethod
     def _chosen_mode(cls, value: ProcessingMode) -> ProcessingMode:
@@ -130,37 +149,22 @@ class ProcessingSettings(_Section):
         return value
 
 
-class BatchSettings(_Section):
-    """Message Batches: the jobs per batch, how often results are polled, the result
-    workers, and the limits of one batch (the API allows 100,000 requests and 256 MB;
-    the defaults keep headroom under both, see docs/claude-api-contract.md)."""
-
-    SECTION: ClassVar[str] = "batch"
-
-    batch_size: int = Field(30, ge=1, le=10_000, alias="BATCH_SIZE")
-    poll_interval: float = Field(10, ge=0.1, le=3600, alias="POLL_INTERVAL")
-    result_workers: int = Field(4, ge=1, le=64, alias="RESULT_WORKERS")
-    max_concurrent_mb: int = Field(512, ge=1, le=1_000_000, alias="MAX_CONCURRENT_MB")
-    batch_max_requests: int = Field(10_000, ge=1, le=100_000, alias="BATCH_MAX_REQUESTS")
-    batch_max_mb: float = Field(200, ge=0.01, le=256, alias="BATCH_MAX_MB")
-
-
 class ClaudeSettings(_Section):
     """Claude extraction: the model, effort, thinking and output mode (which together
     must make a request the model accepts), the document-type profile, the requests."""
 
     SECTION: ClassVar[str] = "claude"
 
-    anthropic_model: str = Field(
+    anthropic_model: Choice = Field(
         default_factory=lambda: default_model(), min_length=1, alias="ANTHROPIC_MODEL"
     )
     #: the document-type profile (JSON): types, fields, review threshold, and the
     #: first and escalation models of routing by difficulty; empty: the bundled one
-    profile_path: Path | None = Field(None, alias="DOCBATCH_PROFILE")
+    profile_path: OptionalPath = Field(None, alias="DOCBATCH_PROFILE")
     #: output_config.effort: auto is the lowest the model accepts
-    claude_effort: str = Field("auto", alias="CLAUDE_EFFORT")
+    claude_effort: Choice = Field("auto", alias="CLAUDE_EFFORT")
     #: auto turns thinking off where the model allows it (extraction needs no reasoning)
-    claude_thinking: str = Field("auto", alias="CLAUDE_THINKING")
+    claude_thinking: Choice = Field("auto", alias="CLAUDE_THINKING")
     claude_output: OutputMode = Field(OutputMode.JSON_SCHEMA, alias="CLAUDE_OUTPUT")
     max_output_tokens: int = Field(8192, ge=256, le=128_000, alias="MAX_OUTPUT_TOKENS")
     anthropic_timeout: float = Field(120, ge=1, le=3600, alias="ANTHROPIC_TIMEOUT")
@@ -169,18 +173,8 @@ class ClaudeSettings(_Section):
     request_retries: int = Field(2, ge=0, le=10, alias="REQUEST_RETRIES")
     max_concurrency: int = Field(5, ge=1, le=20, alias="MAX_CONCURRENCY")
     group_size: int = Field(8, ge=1, le=100, alias="GROUP_SIZE")
-    anthropic_api_key: SecretStr | None = Field(None, alias="ANTHROPIC_API_KEY")
-    anthropic_base_url: str | None = Field(None, alias="ANTHROPIC_BASE_URL")
-
-    _claude_blank_is_unset = field_validator(
-        "profile_path", "anthropic_api_key", "anthropic_base_url", mode="before"
-    )(blank_is_unset)
-
-    _claude_one_of_the_choices = field_validator(
-        "anthropic_model", "claude_effort", "claude_thinking"
-    )(one_of_the_choices)
-
-    _claude_an_http_address = field_validator("anthropic_base_url")(an_http_address)
+    anthropic_api_key: OptionalSecret = Field(None, alias="ANTHROPIC_API_KEY")
+    anthropic_base_url: OptionalHttpAddress = Field(None, alias="ANTHROPIC_BASE_URL")
 
     def refusal_by(self, model: str) -> Message | None:
         """Why ``model`` would refuse every request made with these settings (its
@@ -204,6 +198,21 @@ class ClaudeSettings(_Section):
         return self
 
 
+class BatchSettings(_Section):
+    """Message Batches: the jobs per batch, how often results are polled, the result
+    workers, and the limits of one batch (the API allows 100,000 requests and 256 MB;
+    the defaults keep headroom under both, see docs/claude-api-contract.md)."""
+
+    SECTION: ClassVar[str] = "batch"
+
+    batch_size: int = Field(30, ge=1, le=10_000, alias="BATCH_SIZE")
+    poll_interval: float = Field(10, ge=0.1, le=3600, alias="POLL_INTERVAL")
+    result_workers: int = Field(4, ge=1, le=64, alias="RESULT_WORKERS")
+    max_concurrent_mb: int = Field(512, ge=1, le=1_000_000, alias="MAX_CONCURRENT_MB")
+    batch_max_requests: int = Field(10_000, ge=1, le=100_000, alias="BATCH_MAX_REQUESTS")
+    batch_max_mb: float = Field(200, ge=0.01, le=256, alias="BATCH_MAX_MB")
+
+
 class BudgetSettings(_Section):
     """Budget caps in USD (0: no cap). A run whose forecast would cross one waits,
     before any request is sent, until the cap is raised or the operator lets it run
@@ -211,21 +220,28 @@ class BudgetSettings(_Section):
 
     SECTION: ClassVar[str] = "budget"
 
-    budget_run_usd: float = Field(
-        0,
-        ge=0,
-        le=1_000_000,
-        alias="BUDGET_RUN_USD",
-        description="Most a run may cost, in USD, as forecast before it starts (0: no cap)",
+    #: most a run may cost, as forecast before it starts
+    budget_run_usd: float = Field(0, ge=0, le=1_000_000, alias="BUDGET_RUN_USD")
+    #: most a calendar month may cost: what was paid this month plus the next run's forecast
+    budget_month_usd: float = Field(0, ge=0, le=10_000_000, alias="BUDGET_MONTH_USD")
+
+
+class OcrSettings(_Section):
+    """OCR: Tesseract offline, Google Cloud Vision online, or none."""
+
+    SECTION: ClassVar[str] = "ocr"
+
+    ocr_engine: Choice = Field(default_factory=lambda: default_ocr_engine(), alias="OCR_ENGINE")
+    ocr_languages: str = Field("ru,en", min_length=2, alias="OCR_LANGUAGES")
+    ocr_workers: int = Field(1, ge=1, le=32, alias="OCR_WORKERS")
+    ocr_timeout: float = Field(60, ge=1, le=3600, alias="OCR_TIMEOUT")
+    #: pages whose text layer has fewer characters than this are OCR'd
+    ocr_min_text_chars: int = Field(20, ge=0, le=10_000, alias="OCR_MIN_TEXT_CHARS")
+    google_application_credentials: OptionalPath = Field(
+        None, alias="GOOGLE_APPLICATION_CREDENTIALS"
     )
-    budget_month_usd: float = Field(
-        0,
-        ge=0,
-        le=10_000_000,
-        alias="BUDGET_MONTH_USD",
-        description="Most a calendar month may cost, in USD: what was paid this month plus "
-        "the next run's forecast (0: no cap)",
-    )
+    #: another Vision endpoint (a regional one, or a test server)
+    google_vision_endpoint: OptionalText = Field(None, alias="GOOGLE_VISION_ENDPOINT")
 
 
 class ReviewSettings(_Section):
@@ -235,31 +251,15 @@ class ReviewSettings(_Section):
     SECTION: ClassVar[str] = "review"
 
     #: a document dated before this year goes to review (an OCR'd "1924" for "2024")
-    check_min_year: int = Field(
-        2000,
-        ge=1900,
-        le=2100,
-        alias="CHECK_MIN_YEAR",
-        description="Documents dated before this year go to review as too old.",
-    )
-    counterparty_kept: int = Field(
-        5,
-        ge=0,
-        le=100,
-        alias="COUNTERPARTY_KEPT",
-        description="How many of a seller's newest confirmed documents keep their values "
-        "(shown to Claude as examples); older ones only count toward the seller's usual "
-        "types, VAT rate and number format",
-    )
-    counterparty_min_confirmed: int = Field(
-        2,
-        ge=1,
-        le=100,
-        alias="COUNTERPARTY_MIN_CONFIRMED",
-        description="How many of a seller's confirmed documents must agree on a name, VAT "
-        "rate or number shape before a document that differs is flagged, and before its "
-        "documents are shown to Claude as examples",
-    )
+    check_min_year: int = Field(2000, ge=1900, le=2100, alias="CHECK_MIN_YEAR")
+    #: how many of a seller's newest confirmed documents keep their values (shown to
+    #: Claude as examples); older ones only count toward the seller's usual types, VAT
+    #: rate and number format
+    counterparty_kept: int = Field(5, ge=0, le=100, alias="COUNTERPARTY_KEPT")
+    #: how many of a seller's confirmed documents must agree on a name, VAT rate or
+    #: number shape before a document that differs is flagged, and before its documents
+    #: are shown to Claude as examples
+    counterparty_min_confirmed: int = Field(2, ge=1, le=100, alias="COUNTERPARTY_MIN_CONFIRMED")
 
 
 class RegistrySettings(_Section):
@@ -273,30 +273,6 @@ class RegistrySettings(_Section):
     registry_max_cell_chars: int = Field(32_767, ge=100, le=32_767, alias="REGISTRY_MAX_CELL_CHARS")
 
 
-class OcrSettings(_Section):
-    """OCR: Tesseract offline, Google Cloud Vision online, or none."""
-
-    SECTION: ClassVar[str] = "ocr"
-
-    ocr_engine: str = Field(default_factory=lambda: default_ocr_engine(), alias="OCR_ENGINE")
-    ocr_languages: str = Field("ru,en", min_length=2, alias="OCR_LANGUAGES")
-    ocr_workers: int = Field(1, ge=1, le=32, alias="OCR_WORKERS")
-    ocr_timeout: float = Field(60, ge=1, le=3600, alias="OCR_TIMEOUT")
-    #: pages whose text layer has fewer characters than this are OCR'd
-    ocr_min_text_chars: int = Field(20, ge=0, le=10_000, alias="OCR_MIN_TEXT_CHARS")
-    google_application_credentials: Path | None = Field(
-        None, alias="GOOGLE_APPLICATION_CREDENTIALS"
-    )
-    #: another Vision endpoint (a regional one, or a test server)
-    google_vision_endpoint: str | None = Field(None, alias="GOOGLE_VISION_ENDPOINT")
-
-    _ocr_blank_is_unset = field_validator(
-        "google_application_credentials", "google_vision_endpoint", mode="before"
-    )(blank_is_unset)
-
-    _ocr_one_of_the_choices = field_validator("ocr_engine")(one_of_the_choices)
-
-
 class StorageSettings(_Section):
     """Where jobs and files are kept: the data folder (SQLite and blobs) by default,
     MongoDB and MinIO for a team; an empty address means the embedded default."""
@@ -306,18 +282,14 @@ class StorageSettings(_Section):
     data_dir: Path = Field(default_factory=default_data_dir, alias="DOCBATCH_DATA_DIR")
     #: how long a write waits for a database another program holds, before retrying
     db_busy_timeout: float = Field(30, ge=0.1, le=3600, alias="DB_BUSY_TIMEOUT")
-    mongodb_uri: str | None = Field(None, alias="MONGODB_URI")
-    minio_endpoint: str | None = Field(None, alias="MINIO_ENDPOINT")
+    mongodb_uri: OptionalText = Field(None, alias="MONGODB_URI")
+    minio_endpoint: OptionalText = Field(None, alias="MINIO_ENDPOINT")
     minio_access_key: str | None = Field(None, alias="MINIO_ACCESS_KEY")
     minio_secret_key: SecretStr | None = Field(None, alias="MINIO_SECRET_KEY")
     minio_bucket: str = Field("docbatch", alias="MINIO_BUCKET")
     minio_secure: bool = Field(False, alias="MINIO_SECURE")
     #: this machine's cache of MinIO blobs (children read files): least recent go first
     blob_cache_mb: int = Field(2048, ge=16, le=1_000_000, alias="BLOB_CACHE_MB")
-
-    _storage_blank_is_unset = field_validator("mongodb_uri", "minio_endpoint", mode="before")(
-        blank_is_unset
-    )
 
 
 class TeamSettings(_Section):
@@ -327,16 +299,12 @@ class TeamSettings(_Section):
     SECTION: ClassVar[str] = "team"
 
     execution: Execution = Field(Execution.IN_PROCESS, alias="EXECUTION")
-    redis_url: str | None = Field(None, alias="REDIS_URL")
-    celery_broker_url: str | None = Field(None, alias="CELERY_BROKER_URL")
+    redis_url: OptionalText = Field(None, alias="REDIS_URL")
+    celery_broker_url: OptionalText = Field(None, alias="CELERY_BROKER_URL")
     #: the only folder Celery tasks read registries from and write exports to
-    shared_folder: Path | None = Field(None, alias="SHARED_FOLDER")
+    shared_folder: OptionalPath = Field(None, alias="SHARED_FOLDER")
     workload_ttl: int = Field(70 * 60, ge=1, le=86_400, alias="WORKLOAD_TTL")
     leader_ttl: float = Field(30, ge=1, le=3600, alias="LEADER_TTL")
-
-    _team_blank_is_unset = field_validator(
-        "redis_url", "celery_broker_url", "shared_folder", mode="before"
-    )(blank_is_unset)
 
 
 class IntakeSettings(_Section):
@@ -350,7 +318,7 @@ class IntakeSettings(_Section):
     #: folders to watch whenever the window or ``docbatch worker`` runs (";" between)
     watch_folders: str = Field("", alias="WATCH_FOLDERS")
     #: after intake: keep the original, or move it into processed/ or failed/ beside it
-    watch_after: str = Field("keep", alias="WATCH_AFTER")
+    watch_after: Choice = Field("keep", alias="WATCH_AFTER")
     #: a file is complete when its size and time have not changed for this long
     watch_settle_seconds: float = Field(3, ge=0.1, le=3600, alias="WATCH_SETTLE_SECONDS")
     #: how often the folders are listed too (network shares send no events)
@@ -359,18 +327,12 @@ class IntakeSettings(_Section):
     #: a barcode matching this regular expression names its document (archive serial
     #: number, kept on the job); empty: none
     asn_pattern: str = Field(r"^ASN\d+$", max_length=200, alias="ASN_PATTERN")
-    yadisk_token: SecretStr | None = Field(None, alias="YADISK_TOKEN")
-    yadisk_api_url: str = Field("https://cloud-api.yandex.net", alias="YADISK_API_URL")
+    yadisk_token: OptionalSecret = Field(None, alias="YADISK_TOKEN")
+    yadisk_api_url: HttpAddress = Field("https://cloud-api.yandex.net", alias="YADISK_API_URL")
     #: seconds for a whole import; a server that drips data cannot hold it longer
     yadisk_timeout: float = Field(3600, ge=1, le=86_400, alias="YADISK_TIMEOUT")
     yadisk_max_files: int = Field(10_000, ge=1, le=1_000_000, alias="YADISK_MAX_FILES")
     yadisk_max_depth: int = Field(20, ge=0, le=1000, alias="YADISK_MAX_DEPTH")
-
-    _intake_blank_is_unset = field_validator("yadisk_token", mode="before")(blank_is_unset)
-
-    _intake_one_of_the_choices = field_validator("watch_after")(one_of_the_choices)
-
-    _intake_an_http_address = field_validator("yadisk_api_url")(an_http_address)
 
     @field_validator("asn_pattern")
     @classmethod
@@ -388,21 +350,20 @@ class MailSettings(_Section):
     SECTION: ClassVar[str] = "mail"
 
     #: empty: no mailbox; the window and ``docbatch worker`` check it when set
-    mail_host: str | None = Field(None, alias="MAIL_HOST")
-    mail_port: int = Field(
-        0, ge=0, le=65535, alias="MAIL_PORT", description="0: 993 for tls, 143 otherwise"
-    )
-    mail_user: str | None = Field(None, alias="MAIL_USER")
+    mail_host: OptionalText = Field(None, alias="MAIL_HOST")
+    #: 0: 993 for tls, 143 otherwise
+    mail_port: int = Field(0, ge=0, le=65535, alias="MAIL_PORT")
+    mail_user: OptionalText = Field(None, alias="MAIL_USER")
     #: the password or app token: in the keyring, never in the settings file
-    mail_password: SecretStr | None = Field(None, alias="MAIL_PASSWORD")
+    mail_password: OptionalSecret = Field(None, alias="MAIL_PASSWORD")
     #: tls (IMAPS), starttls, or plain: the password in the clear, only when set so
-    mail_security: str = Field("tls", alias="MAIL_SECURITY")
+    mail_security: Choice = Field("tls", alias="MAIL_SECURITY")
     #: a certificate authority to trust for the server (an office's own), PEM
-    mail_ca_file: Path | None = Field(None, alias="MAIL_CA_FILE")
+    mail_ca_file: OptionalPath = Field(None, alias="MAIL_CA_FILE")
     #: folders to read (";" between)
     mail_folders: str = Field("INBOX", min_length=1, alias="MAIL_FOLDERS")
     #: a taken message is flagged (read and $DocBatch), moved to MAIL_MOVE_TO, or kept
-    mail_after: str = Field("flag", alias="MAIL_AFTER")
+    mail_after: Choice = Field("flag", alias="MAIL_AFTER")
     mail_move_to: str = Field("DocBatch", min_length=1, alias="MAIL_MOVE_TO")
     #: a message without attachments is queued as one PDF page of its text
     mail_body_as_pdf: bool = Field(False, alias="MAIL_BODY_AS_PDF")
@@ -414,12 +375,6 @@ class MailSettings(_Section):
     mail_max_attachments: int = Field(20, ge=1, le=1000, alias="MAIL_MAX_ATTACHMENTS")
     mail_max_depth: int = Field(3, ge=0, le=20, alias="MAIL_MAX_DEPTH")
 
-    _mail_blank_is_unset = field_validator(
-        "mail_host", "mail_user", "mail_password", "mail_ca_file", mode="before"
-    )(blank_is_unset)
-
-    _mail_one_of_the_choices = field_validator("mail_security", "mail_after")(one_of_the_choices)
-
 
 class OutboundSettings(_Section):
     """Documents out: a POST for each job that reaches done or needs_review, signed with
@@ -427,34 +382,13 @@ class OutboundSettings(_Section):
 
     SECTION: ClassVar[str] = "outbound"
 
-    webhook_url: str | None = Field(None, alias="WEBHOOK_URL")
-    webhook_secret: SecretStr | None = Field(None, alias="WEBHOOK_SECRET")
+    webhook_url: OptionalHttpAddress = Field(None, alias="WEBHOOK_URL")
+    webhook_secret: OptionalSecret = Field(None, alias="WEBHOOK_SECRET")
     #: tries per delivery (the waits between them grow: 1, 2, 4 … up to 60 s)
     webhook_attempts: int = Field(5, ge=1, le=20, alias="WEBHOOK_ATTEMPTS")
     webhook_timeout: float = Field(10, ge=0.5, le=300, alias="WEBHOOK_TIMEOUT")
 
-    _outbound_blank_is_unset = field_validator("webhook_url", "webhook_secret", mode="before")(
-        blank_is_unset
-    )
 
-    _outbound_an_http_address = field_validator("webhook_url")(an_http_address)
-
-
-#: every section, in the order the settings file and the Settings tab show them
-SECTIONS: tuple[type[_Section], ...] = (
-    ProcessingSettings,
-    ClaudeSettings,
-    BatchSettings,
-    BudgetSettings,
-    OcrSettings,
-    ReviewSettings,
-    RegistrySettings,
-    StorageSettings,
-    TeamSettings,
-    IntakeSettings,
-    MailSettings,
-    OutboundSettings,
-)
 #: every setting's field, by name: what ``Settings.model_fields`` holds, known without
 #: the joined model (its error messages are made below it)
 FIELDS: dict[str, FieldInfo] = {

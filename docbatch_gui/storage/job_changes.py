@@ -9,11 +9,11 @@ SQLite and MongoDB jobs alike after any change, as the contract suite checks.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import Enum
-from typing import Any
+from typing import Any, Unpack
 
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import (
@@ -23,7 +23,7 @@ from docbatch_gui.domain.states import (
     claim_fields,
     transition_fields,
 )
-from docbatch_gui.storage.job_patch import JOB_FIELDS
+from docbatch_gui.storage.job_patch import JOB_FIELDS, JobPatch
 from docbatch_gui.storage.store import check_expectations, error_columns
 
 
@@ -115,3 +115,28 @@ def claim_change(job: Job, to: JobState, deadline: datetime | None) -> JobChange
     values = claim_fields(job.attempts, to, deadline)
     event = job_event(job.state, to, values["phase"], values["attempts"], "claimed")
     return JobChange(values, event)
+
+
+class JobMoves:
+    """``transition`` and ``claim`` as every store makes them: the change is decided
+    here on the job as stored, and the backend's ``_apply_change`` writes it atomically."""
+
+    #: (job id, decide): write ``decide(job as stored)`` and its event atomically and
+    #: return the job as written; None, writing nothing, when it decides no change
+    _apply_change: Callable[[int, Callable[[Job], JobChange | None]], Job | None]
+
+    def transition(
+        self,
+        job_id: int,
+        to: JobState,
+        *,
+        expected: JobState | Iterable[JobState] | None = None,
+        attempt: int | None = None,
+        **fields: Unpack[JobPatch],
+    ) -> Job:
+        done = self._apply_change(job_id, Transition.asked(to, expected, attempt, fields).against)
+        assert done is not None  # ``against`` decides a change or raises
+        return done
+
+    def claim(self, job_id: int, to: JobState, *, deadline: datetime | None = None) -> Job | None:
+        return self._apply_change(job_id, lambda job: claim_change(job, to, deadline))

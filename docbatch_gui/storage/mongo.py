@@ -10,7 +10,7 @@ never both claim or finish a job.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any, Unpack
 
@@ -23,8 +23,7 @@ from docbatch_gui.domain.models import Document, Job, NewJob
 from docbatch_gui.domain.states import FAILURE_STATES, JobState, Phase
 from docbatch_gui.storage.job_changes import (
     JobChange,
-    Transition,
-    claim_change,
+    JobMoves,
     job_event,
     update_patch,
     written,
@@ -55,7 +54,9 @@ def _doc_to_job(doc: dict[str, Any]) -> Job:
     return job_of(doc, doc["_id"])
 
 
-class MongoStore(MongoRecords, MongoIntents, MongoBudget, MongoRegistry, MongoCounterparties):
+class MongoStore(
+    JobMoves, MongoRecords, MongoIntents, MongoBudget, MongoRegistry, MongoCounterparties
+):
     """Store on one MongoDB database (``pymongo`` or ``mongomock`` alike)."""
 
     def __init__(self, database: Database[Any], *, owns_client: bool = False) -> None:
@@ -188,28 +189,17 @@ class MongoStore(MongoRecords, MongoIntents, MongoBudget, MongoRegistry, MongoCo
             return_document=ReturnDocument.AFTER,
         )
 
-    def transition(
-        self,
-        job_id: int,
-        to: JobState,
-        *,
-        expected: JobState | Iterable[JobState] | None = None,
-        attempt: int | None = None,
-        **fields: Unpack[JobPatch],
-    ) -> Job:
-        asked = Transition.asked(to, expected, attempt, fields)
+    def _apply_change(self, job_id: int, decide: Callable[[Job], JobChange | None]) -> Job | None:
+        """A lost race reads the job again and decides again."""
         for _ in range(CAS_ROUNDS):
             raw = self._raw(job_id)
-            done = self._swap(raw, asked.against(_doc_to_job(raw)))
+            change = decide(_doc_to_job(raw))
+            if change is None:
+                return None
+            done = self._swap(raw, change)
             if done is not None:
                 return _doc_to_job(done)
         raise RuntimeError(f"job {job_id}: too many concurrent changes; try again")
-
-    def claim(self, job_id: int, to: JobState, *, deadline: datetime | None = None) -> Job | None:
-        raw = self._raw(job_id)
-        change = claim_change(_doc_to_job(raw), to, deadline)
-        done = self._swap(raw, change) if change is not None else None
-        return _doc_to_job(done) if done is not None else None
 
     def update_job(
         self, job_id: int, *, attempt: int | None = None, **fields: Unpack[JobPatch]

@@ -27,7 +27,6 @@ from pymongo.database import Database
 
 from docbatch_gui.domain.errors import NotFound
 from docbatch_gui.domain.registry import (
-    REGISTRY_FIELDS,
     Assignment,
     FilteredRowRecord,
     Registry,
@@ -38,7 +37,7 @@ from docbatch_gui.domain.registry import (
 )
 from docbatch_gui.storage.mongo_records import now_iso
 from docbatch_gui.storage.row_json import EncodedRow
-from docbatch_gui.storage.store import error_columns, stored_id
+from docbatch_gui.storage.store import registry_columns, stored_id
 
 _ROW_VIEWS = ("raw_data", "mapped_data", "normalized")
 _KEY = [("registry_id", ASCENDING), ("row", ASCENDING)]
@@ -140,7 +139,7 @@ class MongoRegistry:
         if staging["status"] != RegistryStatus.STAGING.value:
             raise ValueError(f"registry {staging_id} is not a staging copy")
         old_data = self._data_id(registry_id)
-        values = self._registry_values(fields)
+        values = registry_columns(fields, _pairs)
         values["data_id"] = int(staging.get("data_id", staging_id))
         self.db.registries.update_one({"_id": int(registry_id)}, {"$set": values})
         self.db.registries.delete_one({"_id": int(staging_id)})
@@ -169,23 +168,8 @@ class MongoRegistry:
         found = list(self.db.registries.find(query).sort("_id", DESCENDING).limit(1))
         return _to_registry(found[0]) if found else None
 
-    def _registry_values(self, fields: dict[str, Any]) -> dict[str, Any]:
-        fields = error_columns(fields)
-        unknown = set(fields) - REGISTRY_FIELDS
-        if unknown:
-            raise ValueError(f"unknown registry fields: {sorted(unknown)}")
-        values: dict[str, Any] = {}
-        for name, value in fields.items():
-            if name in ("config", "stats"):
-                value = _pairs(value)
-            elif name == "status":
-                value = RegistryStatus(value).value
-            values[name] = value
-        values["updated_at"] = now_iso()
-        return values
-
     def update_registry(self, registry_id: int, **fields: Any) -> Registry:
-        values = self._registry_values(fields)
+        values = registry_columns(fields, _pairs)
         self._registry_doc(registry_id)
         self.db.registries.update_one({"_id": int(registry_id)}, {"$set": values})
         return self.get_registry(registry_id)

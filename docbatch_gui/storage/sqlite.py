@@ -11,7 +11,7 @@ import contextlib
 import json
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,8 +24,7 @@ from docbatch_gui.domain.states import FAILURE_STATES, JobState, Phase
 from docbatch_gui.storage.health import check_not_empty, storage_error
 from docbatch_gui.storage.job_changes import (
     JobChange,
-    Transition,
-    claim_change,
+    JobMoves,
     job_event,
     update_patch,
     written,
@@ -62,7 +61,9 @@ def _row_to_job(row: sqlite3.Row) -> Job:
     return job_of(dict(row), row["id"])
 
 
-class SQLiteStore(RecordTables, IntentTables, BudgetTables, RegistryTables, CounterpartyTables):
+class SQLiteStore(
+    JobMoves, RecordTables, IntentTables, BudgetTables, RegistryTables, CounterpartyTables
+):
     """Store on one SQLite file; safe to share between threads of one process."""
 
     def __init__(self, path: Path | str, *, busy_timeout: float = 30) -> None:
@@ -225,23 +226,9 @@ class SQLiteStore(RecordTables, IntentTables, BudgetTables, RegistryTables, Coun
         self._write_fields(db, job_id, change.fields)
         self._event(db, job_id, change.event)
 
-    def transition(
-        self,
-        job_id: int,
-        to: JobState,
-        *,
-        expected: JobState | Iterable[JobState] | None = None,
-        attempt: int | None = None,
-        **fields: Unpack[JobPatch],
-    ) -> Job:
-        asked = Transition.asked(to, expected, attempt, fields)
+    def _apply_change(self, job_id: int, decide: Callable[[Job], JobChange | None]) -> Job | None:
         with self._tx() as db:
-            self._change(db, job_id, asked.against(self._get(db, job_id)))
-            return self._get(db, job_id)
-
-    def claim(self, job_id: int, to: JobState, *, deadline: datetime | None = None) -> Job | None:
-        with self._tx() as db:
-            change = claim_change(self._get(db, job_id), to, deadline)
+            change = decide(self._get(db, job_id))
             if change is None:
                 return None
             self._change(db, job_id, change)

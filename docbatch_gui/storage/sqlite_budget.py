@@ -4,13 +4,12 @@ cap. A mixin of ``SQLiteStore`` (tables of migration 19)."""
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from docbatch_gui.domain.models import CapRefusal, Caps, Reservation
 from docbatch_gui.storage.budget_rules import refusal
+from docbatch_gui.storage.sqlite_tables import SQLiteTables
 from docbatch_gui.storage.store import utc_text
 
 
@@ -18,9 +17,7 @@ def _now() -> str:
     return datetime.now(UTC).isoformat()
 
 
-class BudgetTables:
-    _tx: Callable[[], AbstractContextManager[sqlite3.Connection]]
-
+class BudgetTables(SQLiteTables):
     def reserve(
         self, reservation: Reservation, caps: Caps, *, forced: bool = False
     ) -> CapRefusal | None:

@@ -10,9 +10,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import threading
-from collections.abc import Callable
-from contextlib import AbstractContextManager
 from typing import Any
 
 from docbatch_gui.domain.counterparty import (
@@ -22,6 +19,7 @@ from docbatch_gui.domain.counterparty import (
     summarise_all,
 )
 from docbatch_gui.domain.errors import NotFound
+from docbatch_gui.storage.sqlite_tables import SQLiteTables
 from docbatch_gui.storage.store import stored_id
 
 _COLUMNS = ("document_id", "inn", "confirmed_at", "fields")
@@ -37,12 +35,7 @@ def _row_to_entry(row: sqlite3.Row) -> ConfirmedDocument:
     )  # fmt: skip
 
 
-class CounterpartyTables:
-    _db: sqlite3.Connection
-    _lock: threading.RLock
-
-    _tx: Callable[[], AbstractContextManager[sqlite3.Connection]]
-
+class CounterpartyTables(SQLiteTables):
     def remember_confirmed(self, entry: ConfirmedDocument, *, keep: int) -> None:
         body = {k: v for k, v in entry.body().items() if k not in _COLUMNS}
         fields = json.dumps(entry.fields, ensure_ascii=False) if entry.fields is not None else None
@@ -67,15 +60,11 @@ class CounterpartyTables:
             )
 
     def counterparty(self, inn: str) -> Counterparty | None:
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT * FROM counterparty_documents WHERE inn = ?", (inn,)
-            ).fetchall()
+        rows = self._rows("SELECT * FROM counterparty_documents WHERE inn = ?", (inn,))
         return summarise(inn, [_row_to_entry(r) for r in rows])
 
     def list_counterparties(self) -> list[Counterparty]:
-        with self._lock:
-            rows = self._db.execute("SELECT * FROM counterparty_documents").fetchall()
+        rows = self._rows("SELECT * FROM counterparty_documents")
         return summarise_all([_row_to_entry(r) for r in rows])
 
     def forget_counterparty(self, inn: str) -> int:

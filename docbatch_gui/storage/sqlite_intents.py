@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
-from contextlib import AbstractContextManager
 from dataclasses import replace
 
 from docbatch_gui.domain.errors import RequestHeld
@@ -24,11 +23,11 @@ from docbatch_gui.domain.states import (
     JobState,
 )
 from docbatch_gui.storage.job_changes import JobChange, Transition
+from docbatch_gui.storage.sqlite_tables import SQLiteTables
 from docbatch_gui.storage.store import no_checkpoint
 
 
-class IntentTables:
-    _tx: Callable[[], AbstractContextManager[sqlite3.Connection]]
+class IntentTables(SQLiteTables):
     _get: Callable[[sqlite3.Connection, int], Job]
     _write_request: Callable[[sqlite3.Connection, RequestRecord], None]
     #: (db, job id, change): a job's columns and its history row, in the transaction

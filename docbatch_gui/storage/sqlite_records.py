@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import threading
-from collections.abc import Callable, Iterable
-from contextlib import AbstractContextManager
+from collections.abc import Iterable
 from dataclasses import fields, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -17,6 +15,7 @@ from typing import Any
 from docbatch_gui.domain.errors import NotFound
 from docbatch_gui.domain.models import BatchRecord, OcrRecord, RequestRecord
 from docbatch_gui.storage.notes import OCR_NOTES, note_fields, notes_of
+from docbatch_gui.storage.sqlite_tables import SQLiteTables
 from docbatch_gui.storage.store import spend_growth, utc_text
 
 
@@ -35,12 +34,7 @@ def _row_to_batch(row: sqlite3.Row) -> BatchRecord:
     return BatchRecord(**json.loads(row["body"]), id=row["id"])
 
 
-class RecordTables:
-    _db: sqlite3.Connection
-    _lock: threading.RLock
-
-    _tx: Callable[[], AbstractContextManager[sqlite3.Connection]]
-
+class RecordTables(SQLiteTables):
     # -- Claude requests ---------------------------------------------------------------
 
     def save_request(self, record: RequestRecord) -> None:
@@ -76,10 +70,7 @@ class RecordTables:
         )
 
     def list_requests(self, job_id: int) -> list[RequestRecord]:
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT body FROM requests WHERE job_id = ? ORDER BY group_no", (job_id,)
-            ).fetchall()
+        rows = self._rows("SELECT body FROM requests WHERE job_id = ? ORDER BY group_no", (job_id,))
         return [RequestRecord.from_body(json.loads(r["body"])) for r in rows]
 
     # -- the spend ledger -----------------------------------------------------------------
@@ -98,8 +89,7 @@ class RecordTables:
         if end is not None:
             sql += " AND at < ?"
             args.append(utc_text(end))
-        with self._lock:
-            return round(float(self._db.execute(sql, args).fetchone()[0]), 6)
+        return round(float(self._value(sql, args)), 6)
 
     # -- batches ------------------------------------------------------------------------
 
@@ -131,8 +121,7 @@ class RecordTables:
             values = list(statuses)
             sql += f" WHERE status IN ({','.join('?' * len(values))})"
             args = values
-        with self._lock:
-            return [_row_to_batch(r) for r in self._db.execute(sql + " ORDER BY id", args)]
+        return [_row_to_batch(r) for r in self._rows(sql + " ORDER BY id", args)]
 
     # -- OCR cache ----------------------------------------------------------------------
 
@@ -148,17 +137,15 @@ class RecordTables:
             )
 
     def get_ocr(self, sha256: str, engine: str) -> dict[int, OcrRecord]:
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT * FROM ocr_cache WHERE sha256 = ? AND engine = ?", (sha256, engine)
-            ).fetchall()
+        rows = self._rows(
+            "SELECT * FROM ocr_cache WHERE sha256 = ? AND engine = ?", (sha256, engine)
+        )
         return {r["page_no"]: _ocr_record(r) for r in rows}
 
     # -- settings ---------------------------------------------------------------------
 
     def get_setting(self, key: str, default: Any = None) -> Any:
-        with self._lock:
-            row = self._db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+        row = self._row("SELECT value FROM settings WHERE key = ?", (key,))
         return json.loads(row["value"]) if row else default
 
     def set_setting(self, key: str, value: Any) -> None:
@@ -170,8 +157,7 @@ class RecordTables:
             )
 
     def mail_taken(self, key: str) -> dict[str, Any] | None:
-        with self._lock:
-            row = self._db.execute("SELECT body FROM mail_taken WHERE key = ?", (key,)).fetchone()
+        row = self._row("SELECT body FROM mail_taken WHERE key = ?", (key,))
         return json.loads(row["body"]) if row else None
 
     def remember_mail(self, key: str, body: dict[str, Any]) -> None:

@@ -10,15 +10,12 @@ from __future__ import annotations
 import functools
 import json
 import sqlite3
-import threading
-from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 from docbatch_gui.domain.errors import NotFound
 from docbatch_gui.domain.registry import (
-    REGISTRY_FIELDS,
     Assignment,
     FilteredRowRecord,
     Registry,
@@ -29,10 +26,8 @@ from docbatch_gui.domain.registry import (
 )
 from docbatch_gui.storage.row_json import EncodedRow, dumps, encode_record
 from docbatch_gui.storage.sqlite_records import now_utc
-from docbatch_gui.storage.store import error_columns, stored_id
-
-_JSON_FIELDS = {"config", "stats"}
-
+from docbatch_gui.storage.sqlite_tables import SQLiteTables
+from docbatch_gui.storage.store import registry_columns, stored_id
 
 #: parameters of one INSERT of registry rows: 100 rows, under the 999 of old SQLite builds
 _INSERT_VALUES = 500
@@ -83,12 +78,7 @@ def _row_to_result(row: sqlite3.Row) -> SearchResult:
     )
 
 
-class RegistryTables:
-    _db: sqlite3.Connection
-    _lock: threading.RLock
-
-    _tx: Callable[[], AbstractContextManager[sqlite3.Connection]]
-
+class RegistryTables(SQLiteTables):
     def _registry(self, db: sqlite3.Connection, registry_id: int) -> Registry:
         row = db.execute(
             "SELECT * FROM registries WHERE id = ?", (stored_id("registry", registry_id),)
@@ -122,7 +112,7 @@ class RegistryTables:
         """One transaction: the staging copy's rows and filtered rows become the
         registry's, its old rows and results go, ``fields`` are set, the copy is gone.
         A kill at any point leaves either the old registry or the new one, whole."""
-        values = self._registry_values(fields)
+        values = registry_columns(fields, dumps)
         with self._tx() as db:
             self._registry(db, registry_id)
             if self._registry(db, staging_id).status is not RegistryStatus.STAGING:
@@ -148,33 +138,19 @@ class RegistryTables:
     def list_registries(self, *, staging: bool = False) -> list[Registry]:
         """Registries in id order; staging copies only when asked for."""
         sql = "SELECT * FROM registries" + ("" if staging else " WHERE status != 'staging'")
-        with self._lock:
-            rows = self._db.execute(sql + " ORDER BY id").fetchall()
+        rows = self._rows(sql + " ORDER BY id")
         return [_row_to_registry(r) for r in rows]
 
     def find_registry(self, source_file: str) -> Registry | None:
-        with self._lock:
-            row = self._db.execute(
-                "SELECT * FROM registries WHERE source_file = ? AND status != 'staging'"
-                " ORDER BY id DESC LIMIT 1",
-                (source_file,),
-            ).fetchone()
+        row = self._row(
+            "SELECT * FROM registries WHERE source_file = ? AND status != 'staging'"
+            " ORDER BY id DESC LIMIT 1",
+            (source_file,),
+        )
         return _row_to_registry(row) if row else None
 
-    def _registry_values(self, fields: dict[str, Any]) -> dict[str, Any]:
-        fields = error_columns(fields)
-        unknown = set(fields) - REGISTRY_FIELDS
-        if unknown:
-            raise ValueError(f"unknown registry fields: {sorted(unknown)}")
-        values = {
-            k: dumps(v) if k in _JSON_FIELDS else (RegistryStatus(v).value if k == "status" else v)
-            for k, v in fields.items()
-        }
-        values["updated_at"] = now_utc().isoformat()
-        return values
-
     def update_registry(self, registry_id: int, **fields: Any) -> Registry:
-        values = self._registry_values(fields)
+        values = registry_columns(fields, dumps)
         with self._tx() as db:
             self._registry(db, registry_id)
             assignments = ", ".join(f"{name} = ?" for name in values)
@@ -208,12 +184,10 @@ class RegistryTables:
     def list_registry_rows(
         self, registry_id: int, *, offset: int = 0, limit: int | None = None
     ) -> list[RegistryRowRecord]:
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT * FROM registry_rows WHERE registry_id = ? ORDER BY row_no"
-                " LIMIT ? OFFSET ?",
-                (registry_id, -1 if limit is None else limit, offset),
-            ).fetchall()
+        rows = self._rows(
+            "SELECT * FROM registry_rows WHERE registry_id = ? ORDER BY row_no LIMIT ? OFFSET ?",
+            (registry_id, -1 if limit is None else limit, offset),
+        )
         return [
             RegistryRowRecord(
                 row=r["row_no"],
@@ -225,12 +199,9 @@ class RegistryTables:
         ]
 
     def count_registry_rows(self, registry_id: int) -> int:
-        with self._lock:
-            return int(
-                self._db.execute(
-                    "SELECT COUNT(*) FROM registry_rows WHERE registry_id = ?", (registry_id,)
-                ).fetchone()[0]
-            )
+        return int(
+            self._value("SELECT COUNT(*) FROM registry_rows WHERE registry_id = ?", (registry_id,))
+        )
 
     def set_filtered_rows(self, registry_id: int, rows: Sequence[FilteredRowRecord]) -> None:
         with self._tx() as db:
@@ -245,11 +216,9 @@ class RegistryTables:
             )
 
     def list_filtered_rows(self, registry_id: int) -> list[FilteredRowRecord]:
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT * FROM registry_filtered WHERE registry_id = ? ORDER BY row_no",
-                (registry_id,),
-            ).fetchall()
+        rows = self._rows(
+            "SELECT * FROM registry_filtered WHERE registry_id = ? ORDER BY row_no", (registry_id,)
+        )
         return [
             FilteredRowRecord(row=r["row_no"], reason=r["reason"], **json.loads(r["body"]))
             for r in rows
@@ -274,20 +243,17 @@ class RegistryTables:
             )
 
     def list_results(self, registry_id: int) -> list[SearchResult]:
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT * FROM registry_results WHERE registry_id = ? ORDER BY row_no",
-                (registry_id,),
-            ).fetchall()
+        rows = self._rows(
+            "SELECT * FROM registry_results WHERE registry_id = ? ORDER BY row_no", (registry_id,)
+        )
         return [_row_to_result(r) for r in rows]
 
     def count_results(self, registry_id: int) -> int:
-        with self._lock:
-            return int(
-                self._db.execute(
-                    "SELECT COUNT(*) FROM registry_results WHERE registry_id = ?", (registry_id,)
-                ).fetchone()[0]
+        return int(
+            self._value(
+                "SELECT COUNT(*) FROM registry_results WHERE registry_id = ?", (registry_id,)
             )
+        )
 
     def assign(self, registry_id: int, row: int, document_id: int | None, who: str) -> SearchResult:
         at = now_utc().isoformat()
@@ -318,11 +284,9 @@ class RegistryTables:
             return result
 
     def list_assignments(self, registry_id: int) -> list[Assignment]:
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT * FROM registry_assignments WHERE registry_id = ? ORDER BY id",
-                (registry_id,),
-            ).fetchall()
+        rows = self._rows(
+            "SELECT * FROM registry_assignments WHERE registry_id = ? ORDER BY id", (registry_id,)
+        )
         return [
             Assignment(
                 row=r["row_no"],

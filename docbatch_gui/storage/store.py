@@ -32,10 +32,12 @@ from docbatch_gui.domain.models import (
     Reservation,
 )
 from docbatch_gui.domain.registry import (
+    REGISTRY_FIELDS,
     Assignment,
     FilteredRowRecord,
     Registry,
     RegistryRowRecord,
+    RegistryStatus,
     SearchResult,
 )
 from docbatch_gui.domain.states import JobState, check_transition, state_words
@@ -371,6 +373,21 @@ def error_columns(fields: dict[str, Any]) -> dict[str, Any]:
         if isinstance(clean.get(name), str):
             clean[name] = scrub_secrets(clean[name])
     return clean
+
+
+def registry_columns(fields: dict[str, Any], encode: Callable[[Any], Any]) -> dict[str, Any]:
+    """Registry fields as a store writes them (``error_columns``; ``config`` and
+    ``stats`` through the backend's ``encode``; a status as its value), with
+    ``updated_at``; a field that is not one of REGISTRY_FIELDS is refused."""
+    fields = error_columns(fields)
+    unknown = set(fields) - REGISTRY_FIELDS
+    if unknown:
+        raise ValueError(f"unknown registry fields: {sorted(unknown)}")
+    values = {k: encode(v) if k in ("config", "stats") else v for k, v in fields.items()}
+    if "status" in values:
+        values["status"] = RegistryStatus(values["status"]).value
+    values["updated_at"] = datetime.now(UTC).isoformat()
+    return values
 
 
 def utc_text(moment: datetime) -> str:

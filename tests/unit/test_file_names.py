@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from docbatch_gui.domain.errors import ConfigError
-from docbatch_gui.outbound.files import atomic_output
 from docbatch_gui.sources.yadisk import safe_name
+from docbatch_gui.storage.atomic import atomic_output
 from docbatch_gui.system.names import MAX_NAME, check_writable_name, name_problem, portable_name
 
 
