@@ -95,17 +95,6 @@ class MongoStore(
         self._registry_indexes()
         self._counterparty_indexes()
 
-    def _next_ids(self, name: str, count: int = 1) -> int:
-        """The first of ``count`` new ids: one atomic increment, shared by all clients."""
-        counter = self.db.counters.find_one_and_update(
-            {"_id": name},
-            {"$inc": {"value": count}},
-            upsert=True,
-            return_document=ReturnDocument.AFTER,
-        )
-        assert counter is not None  # upsert with ReturnDocument.AFTER always returns one
-        return int(counter["value"]) - count + 1
-
     def close(self) -> None:
         if self._owns_client:
             self.db.client.close()

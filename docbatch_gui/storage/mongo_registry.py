@@ -18,12 +18,11 @@ Row views are keyed by spreadsheet headers, which may hold ``.`` or start with `
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 from pymongo import ASCENDING, DESCENDING, ReplaceOne
-from pymongo.database import Database
 
 from docbatch_gui.domain.errors import NotFound
 from docbatch_gui.domain.registry import (
@@ -35,7 +34,7 @@ from docbatch_gui.domain.registry import (
     SearchResult,
     manual_result,
 )
-from docbatch_gui.storage.mongo_records import now_iso
+from docbatch_gui.storage.mongo_records import MongoTables, now_iso
 from docbatch_gui.storage.row_json import EncodedRow
 from docbatch_gui.storage.store import registry_columns, stored_id
 
@@ -78,11 +77,7 @@ def _to_result(doc: dict[str, Any]) -> SearchResult:
     return SearchResult.from_body(body)
 
 
-class MongoRegistry:
-    db: Database[Any]
-
-    _next_ids: Callable[..., int]  # (name, count=1): the first of count new ids
-
+class MongoRegistry(MongoTables):
     def _registry_indexes(self) -> None:
         """Unique per (registry, row) where the contract replaces by row."""
         self.db.registries.create_index([("source_file", ASCENDING), ("_id", DESCENDING)])
