@@ -15,16 +15,18 @@ from datetime import UTC, datetime
 from enum import Enum
 from typing import Any, Unpack
 
+from docbatch_gui.domain.errors import InvalidTransition
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import (
     JobState,
     Phase,
     check_transition,
     claim_fields,
+    state_words,
     transition_fields,
 )
 from docbatch_gui.storage.job_patch import JOB_FIELDS, JobPatch
-from docbatch_gui.storage.store import check_expectations, error_columns
+from docbatch_gui.storage.store import check_attempt, error_columns
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,25 @@ def written(fields: Mapping[str, Any]) -> dict[str, Any]:
     if unknown:
         raise ValueError(f"unknown job fields: {sorted(unknown)}")
     return {**fields, "updated_at": datetime.now(UTC)}
+
+
+def check_expectations(
+    job: Job, to: JobState, expected: JobState | Iterable[JobState] | None, attempt: int | None
+) -> None:
+    """The checks every backend makes inside its transaction before a state change."""
+    check_attempt(job, attempt)
+    if expected is not None:
+        allowed = {JobState(expected)} if isinstance(expected, str) else set(expected)
+        if job.state not in allowed:
+            raise InvalidTransition.coded(
+                "transition_not_expected",
+                {
+                    "job": job.id,
+                    "current": state_words(job.state),
+                    "expected": "/".join(sorted(allowed)),
+                },
+            )
+    check_transition(job.state, to, job.id)
 
 
 def update_patch(fields: Mapping[str, Any]) -> dict[str, Any]:

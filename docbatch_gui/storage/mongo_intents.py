@@ -31,8 +31,9 @@ from docbatch_gui.domain.states import (
     OPEN_BATCH_STATUSES,
     JobState,
 )
+from docbatch_gui.storage.job_changes import check_expectations
 from docbatch_gui.storage.mongo_records import MongoTables
-from docbatch_gui.storage.store import check_expectations, no_checkpoint
+from docbatch_gui.storage.store import no_checkpoint
 
 APPLY = "apply"
 
