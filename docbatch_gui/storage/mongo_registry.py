@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from datetime import datetime
 from typing import Any
 
 from pymongo import ASCENDING, DESCENDING, ReplaceOne
@@ -51,18 +50,8 @@ def _mapping(pairs: list[list[Any]]) -> dict[str, Any]:
 
 
 def _to_registry(doc: dict[str, Any]) -> Registry:
-    return Registry(
-        id=doc["_id"],
-        name=doc["name"],
-        source_file=doc["source_file"],
-        config=_mapping(doc["config"]),
-        status=RegistryStatus(doc["status"]),
-        task_error=doc.get("task_error"),
-        stats=_mapping(doc.get("stats", [])),
-        created_at=datetime.fromisoformat(doc["created_at"]),
-        updated_at=datetime.fromisoformat(doc["updated_at"]),
-        task_owner=doc.get("task_owner"),
-    )
+    config, stats = _mapping(doc["config"]), _mapping(doc.get("stats", []))
+    return Registry.from_stored({**doc, "id": doc["_id"]}, config, stats)
 
 
 def _result_doc(registry_id: int, result: SearchResult) -> dict[str, Any]:
