@@ -10,13 +10,13 @@ SQLite and MongoDB jobs alike after any change, as the contract suite checks.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from enum import Enum
 from typing import Any, Unpack
 
 from docbatch_gui.domain.errors import InvalidTransition
-from docbatch_gui.domain.models import Job
+from docbatch_gui.domain.models import Job, NewJob
 from docbatch_gui.domain.states import (
     JobState,
     Phase,
@@ -58,6 +58,15 @@ def job_event(
         "attempt": attempt,
         "detail": detail,
     }
+
+
+def created(new: NewJob) -> JobChange:
+    """A new job's columns, queued (each store adds the defaults it keeps), and the
+    first event of its history."""
+    now = datetime.now(UTC).isoformat()
+    fields = {**asdict(new), "origin": new.origin or None, "created_at": now, "updated_at": now}
+    fields.update(state=JobState.QUEUED.value, phase=Phase.INTAKE.value)
+    return JobChange(fields, job_event(None, JobState.QUEUED, Phase.INTAKE, 0, "created"))
 
 
 def written(fields: Mapping[str, Any]) -> dict[str, Any]:
