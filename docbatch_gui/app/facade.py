@@ -21,7 +21,7 @@ from docbatch_gui.app.job_moves import JobMoves
 from docbatch_gui.app.review import ReviewService
 from docbatch_gui.app.views import BatchViews, RemoteSources
 from docbatch_gui.app.webhooks import Webhooks
-from docbatch_gui.checks import DocumentChecker
+from docbatch_gui.checks.document import DocumentChecker
 from docbatch_gui.config.profile import Profile, load_profile
 from docbatch_gui.coordination.leader import RedisLeaderLock, leader_key
 from docbatch_gui.coordination.lock import WorkerLock

@@ -22,8 +22,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from docbatch_gui.app.review_lines import lines_audit, normalized_lines
-from docbatch_gui.checks import DocumentChecker, document_text
 from docbatch_gui.checks.counterparty import SELLER_INN, clean_inn, confirmed_entry
+from docbatch_gui.checks.document import DocumentChecker, document_text
 from docbatch_gui.checks.duplicates import CODE as DUPLICATE_CODE
 from docbatch_gui.checks.duplicates import NOT_DUPLICATE
 from docbatch_gui.config.profile import load_profile

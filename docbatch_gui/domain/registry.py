@@ -7,6 +7,7 @@ without knowing where they came from.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -46,6 +47,19 @@ class Registry:
     updated_at: datetime | None = None  # also the heartbeat of a running import or search
     #: ``host:pid:started`` of the process importing or searching it (coordination.owner)
     task_owner: str | None = None
+
+    @classmethod
+    def from_stored(
+        cls, values: Mapping[str, Any], config: dict[str, Any], stats: dict[str, Any]
+    ) -> Registry:
+        """As both stores keep it (``values`` by column, with ``id``; times as ISO
+        text), ``config`` and ``stats`` decoded by the store."""
+        return cls(
+            values["id"], values["name"], values["source_file"], config,
+            RegistryStatus(values["status"]), values.get("task_error"), stats,
+            datetime.fromisoformat(values["created_at"]),
+            datetime.fromisoformat(values["updated_at"]), values.get("task_owner"),
+        )  # fmt: skip
 
 
 @dataclass(frozen=True)

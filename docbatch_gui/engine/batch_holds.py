@@ -1,9 +1,7 @@
 """Batch mode when the Message Batches API cannot be reached: held, never sent blind.
 
-A create, list, retrieve or results call that gets no answer (connection refused,
-DNS, a cut) used to end the cycle with a warning, every cycle, for ever: the jobs
-sat "submitted" or "processing" with nothing in the window saying why, and
-``process --wait`` waited on them. Now every batch job still at work is held for
+When a create, list, retrieve or results call gets no answer (connection refused,
+DNS, a cut), every batch job still at work, queued, planned or running, is held for
 ``claude_unreachable`` with the host (``engine.holds``): the queue says why and offers
 *Retry now*, ``jobs --json`` gives ``held_by``, ``process --wait`` stops waiting.
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from docbatch_gui.checks import DocumentChecker, document_text
+from docbatch_gui.checks.document import DocumentChecker, document_text
 from docbatch_gui.checks.duplicates import cleared, mark_duplicates, match_key
 from docbatch_gui.checks.locate import PageWords, located, searched_pages
 from docbatch_gui.domain.models import Document

@@ -19,14 +19,8 @@ API (connection refused, DNS, no connection) on its last attempt is held for
 network error nobody sees; the store keeps which jobs, and
 *Retry now* (``retry_unreachable``) lifts the hold and queues them again.
 
-Batch mode is held the same way: when the Message Batches API cannot be reached (its
-create, list, retrieve or results), every batch job still at work waits under
-``claude_unreachable`` (``hold_unreachable_many``), queued ones and those whose batch
-is planned or running alike. While they are held the batch engine creates nothing:
-each cycle only asks the API a free question (a list of one batch), and when it
-answers the hold is lifted and the cycle goes on from its first step, which settles
-an intent whose create may have reached the server before anything is sent again.
-*Retry now* lifts the hold at once, to the same first step.
+Batch mode is held the same way when the Message Batches API cannot be reached
+(``hold_unreachable_many``; ``engine.batch_holds`` says what the batch engine does then).
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from docbatch_gui.checks import CHECK_CODES
+from docbatch_gui.checks.document import CHECK_CODES
 from docbatch_gui.config.profile import Profile, default_profile_path
 from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.domain.models import Document

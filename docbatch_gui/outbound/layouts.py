@@ -60,10 +60,7 @@ class Column:
         if self.header:
             return self.header
         if self.key.startswith("field:"):
-            name = self.key.removeprefix("field:")
-            spec = next((f for f in profile.fields if f.key == name), None)
-            labels = spec.labels if spec else {}
-            return labels.get(language) or labels.get("en") or name
+            return profile.field_label(self.key.removeprefix("field:"), language)
         english = BUILT_IN_HEADERS.get(self.key)
         return translation(language).pgettext(HEADER_CONTEXT, english) if english else self.key
 
@@ -77,18 +74,16 @@ class Layout:
     lines: tuple[LineColumn, ...] = ()
 
     def as_json(self) -> dict[str, Any]:
-        body: dict[str, Any] = {
-            "name": self.name,
-            "description": self.description,
-            "columns": [
-                {"key": c.key, **({"header": c.header} if c.header else {})} for c in self.columns
-            ],
-        }
+        body: dict[str, Any] = {"name": self.name, "description": self.description}
+        body["columns"] = _entries(self.columns)
         if self.lines:
-            body["lines"] = [
-                {"key": c.key, **({"header": c.header} if c.header else {})} for c in self.lines
-            ]
+            body["lines"] = _entries(self.lines)
         return body
+
+
+def _entries(columns: tuple[Column | LineColumn, ...]) -> list[dict[str, str]]:
+    """Columns as a layout file keeps them: the key, and the header when one is given."""
+    return [{"key": c.key, **({"header": c.header} if c.header else {})} for c in columns]
 
 
 def all_columns(profile: Profile) -> Layout:
@@ -141,19 +136,18 @@ def check_layout(layout: Layout, profile: Profile) -> None:
 
 def _from_json(body: Any, origin: str) -> Layout:
     try:
-        columns = tuple(
-            Column(str(c["key"]), str(c["header"]) if c.get("header") else None)
-            for c in body["columns"]
-        )
-        lines = tuple(
-            LineColumn(str(c["key"]), str(c["header"]) if c.get("header") else None)
-            for c in body.get("lines") or []
-        )
         return Layout(
-            str(body.get("name") or origin), columns, str(body.get("description", "")), lines
+            str(body.get("name") or origin),
+            tuple(Column(*_entry(c)) for c in body["columns"]),
+            str(body.get("description", "")),
+            tuple(LineColumn(*_entry(c)) for c in body.get("lines") or []),
         )
     except (KeyError, TypeError, AttributeError) as exc:
         raise ConfigError(f"export layout {origin} is not a valid layout: {exc}") from exc
+
+
+def _entry(column: Any) -> tuple[str, str | None]:
+    return str(column["key"]), str(column["header"]) if column.get("header") else None
 
 
 def bundled_layouts() -> dict[str, Layout]:

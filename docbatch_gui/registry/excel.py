@@ -5,16 +5,10 @@ checked before any reader sees it: an old .xls, a password-protected workbook, a
 truncated download or a zip bomb each get a message that tells a person what to do,
 instead of a parser traceback or an exhausted machine.
 
-Rows come from python-calamine, which reads a sheet about five times faster than
-openpyxl but holds all of it in memory. A byte scan of the sheet (``xlsx_scan``)
-bounds what calamine would allocate; a sheet over ``CALAMINE_BUDGET``, one the
-scan cannot bound, and one calamine fails on are streamed by openpyxl's read-only
-mode instead, in constant memory, which is slower but also gives openpyxl's message
-for a damaged sheet. On Linux calamine parses a big sheet in a child process with
-capped memory while the scan runs, and the child is killed when the scan refuses the
-sheet (``calamine_process``); otherwise calamine starts after the scan. The scan also
-gives what neither reader does: the merged ranges (for merged header cells) and the
-formula cells that have no cached value.
+Rows come from python-calamine, or openpyxl's streaming reader for a sheet calamine
+cannot hold (``xlsx_read``), after a byte scan that bounds the sheet and finds what
+neither reader gives (``xlsx_scan``); on Linux calamine runs in a child beside the
+scan (``calamine_process``).
 """
 
 from __future__ import annotations

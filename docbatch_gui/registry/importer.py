@@ -5,10 +5,10 @@ overrides, merged header cells resolved) → data from ``data_start_row`` → fi
 filters (keywords, empty required column, too few filled cells) → kept rows in
 chunks → up to ``max_filtered_samples`` filtered rows with their reason.
 
-Only the current chunk and the header rows are held here. The sheet itself is held
-by calamine up to ``excel.CALAMINE_BUDGET`` and streamed by openpyxl past it, so a
-million rows import in bounded memory. The caller persists the chunks; the ``force``
-guard (do not overwrite rows that already have search results) belongs to it too.
+Only the current chunk and the header rows are held here (the sheet's reader is
+``excel``'s), so a million rows import in bounded memory. The caller persists the
+chunks; the ``force`` guard (do not overwrite rows that already have search results)
+belongs to it too.
 
 A row skipped for a keyword ("ИТОГО по группе") does not feed fill-down, so a
 subtotal label never leaks into the next group; and entirely empty rows are counted

@@ -24,16 +24,17 @@ MAIL_AFTER = ("flag", "move", "keep")
 #: the languages messages are worded in ("" = the system's)
 MESSAGE_LANGUAGES = ("", "en", "ru")
 
-CHOICE_FIELDS = (
-    "ocr_engine",
-    "claude_effort",
-    "claude_thinking",
-    "anthropic_model",
-    "watch_after",
-    "language",
-    "mail_security",
-    "mail_after",
-)
+#: the str settings limited to a fixed list (``anthropic_model`` too: the catalogue's)
+_FIXED = {
+    "ocr_engine": OCR_ENGINES,
+    "claude_effort": EFFORTS,
+    "claude_thinking": THINKING,
+    "watch_after": WATCH_AFTER,
+    "language": MESSAGE_LANGUAGES,
+    "mail_security": MAIL_SECURITY,
+    "mail_after": MAIL_AFTER,
+}
+CHOICE_FIELDS = ("anthropic_model", *_FIXED)
 
 
 def default_ocr_engine() -> str:
@@ -51,17 +52,7 @@ def known_models() -> tuple[str, ...]:
 
 def fixed_choices(field_name: str) -> tuple[str, ...]:
     """The values a str setting is limited to (validation, messages, the GUI's lists)."""
-    if field_name == "anthropic_model":
-        return known_models()
-    return {
-        "ocr_engine": OCR_ENGINES,
-        "claude_effort": EFFORTS,
-        "claude_thinking": THINKING,
-        "watch_after": WATCH_AFTER,
-        "language": MESSAGE_LANGUAGES,
-        "mail_security": MAIL_SECURITY,
-        "mail_after": MAIL_AFTER,
-    }[field_name]
+    return known_models() if field_name == "anthropic_model" else _FIXED[field_name]
 
 
 def is_choice(field_name: str, value: str) -> bool:

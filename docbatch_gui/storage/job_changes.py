@@ -10,21 +10,23 @@ SQLite and MongoDB jobs alike after any change, as the contract suite checks.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from enum import Enum
 from typing import Any, Unpack
 
-from docbatch_gui.domain.models import Job
+from docbatch_gui.domain.errors import InvalidTransition
+from docbatch_gui.domain.models import Job, NewJob
 from docbatch_gui.domain.states import (
     JobState,
     Phase,
     check_transition,
     claim_fields,
+    state_words,
     transition_fields,
 )
 from docbatch_gui.storage.job_patch import JOB_FIELDS, JobPatch
-from docbatch_gui.storage.store import check_expectations, error_columns
+from docbatch_gui.storage.store import check_attempt, error_columns
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,15 @@ def job_event(
     }
 
 
+def created(new: NewJob) -> JobChange:
+    """A new job's columns, queued (each store adds the defaults it keeps), and the
+    first event of its history."""
+    now = datetime.now(UTC).isoformat()
+    fields = {**asdict(new), "origin": new.origin or None, "created_at": now, "updated_at": now}
+    fields.update(state=JobState.QUEUED.value, phase=Phase.INTAKE.value)
+    return JobChange(fields, job_event(None, JobState.QUEUED, Phase.INTAKE, 0, "created"))
+
+
 def written(fields: Mapping[str, Any]) -> dict[str, Any]:
     """The columns a write sets: ``fields``, refused when one is not a job column, and
     the moment of the write."""
@@ -65,6 +76,25 @@ def written(fields: Mapping[str, Any]) -> dict[str, Any]:
     if unknown:
         raise ValueError(f"unknown job fields: {sorted(unknown)}")
     return {**fields, "updated_at": datetime.now(UTC)}
+
+
+def check_expectations(
+    job: Job, to: JobState, expected: JobState | Iterable[JobState] | None, attempt: int | None
+) -> None:
+    """The checks every backend makes inside its transaction before a state change."""
+    check_attempt(job, attempt)
+    if expected is not None:
+        allowed = {JobState(expected)} if isinstance(expected, str) else set(expected)
+        if job.state not in allowed:
+            raise InvalidTransition.coded(
+                "transition_not_expected",
+                {
+                    "job": job.id,
+                    "current": state_words(job.state),
+                    "expected": "/".join(sorted(allowed)),
+                },
+            )
+    check_transition(job.state, to, job.id)
 
 
 def update_patch(fields: Mapping[str, Any]) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from docbatch_gui.domain.states import FAILURE_STATES, JobState, Phase
 from docbatch_gui.storage.job_changes import (
     JobChange,
     JobMoves,
-    job_event,
+    created,
     update_patch,
     written,
 )
@@ -32,7 +32,7 @@ from docbatch_gui.storage.job_patch import JobPatch, job_of
 from docbatch_gui.storage.mongo_budget import MongoBudget
 from docbatch_gui.storage.mongo_counterparties import MongoCounterparties
 from docbatch_gui.storage.mongo_intents import MongoIntents
-from docbatch_gui.storage.mongo_records import MongoRecords, now_iso
+from docbatch_gui.storage.mongo_records import MongoRecords
 from docbatch_gui.storage.mongo_registry import MongoRegistry
 from docbatch_gui.storage.store import check_attempt, stored_id
 
@@ -95,17 +95,6 @@ class MongoStore(
         self._registry_indexes()
         self._counterparty_indexes()
 
-    def _next_ids(self, name: str, count: int = 1) -> int:
-        """The first of ``count`` new ids: one atomic increment, shared by all clients."""
-        counter = self.db.counters.find_one_and_update(
-            {"_id": name},
-            {"$inc": {"value": count}},
-            upsert=True,
-            return_document=ReturnDocument.AFTER,
-        )
-        assert counter is not None  # upsert with ReturnDocument.AFTER always returns one
-        return int(counter["value"]) - count + 1
-
     def close(self) -> None:
         if self._owns_client:
             self.db.client.close()
@@ -113,27 +102,10 @@ class MongoStore(
     # -- jobs -------------------------------------------------------------------------
 
     def create_job(self, new: NewJob) -> Job:
-        now = now_iso()
-        job_id = self._next_ids("jobs")
-        doc = {
-            "_id": job_id,
-            "file_name": new.file_name,
-            "source_path": new.source_path,
-            "sha256": new.sha256,
-            "size": new.size,
-            "mode": new.mode,
-            "state": JobState.QUEUED.value,
-            "phase": Phase.INTAKE.value,
-            "attempts": 0,
-            "artifacts_deliverable": False,
-            "duplicate_of": new.duplicate_of,
-            "origin": dict(new.origin) if new.origin else None,
-            "documents": 0,
-            "progress": 0.0,
-            "created_at": now,
-            "updated_at": now,
-            "events": [job_event(None, JobState.QUEUED, Phase.INTAKE, 0, "created")],
-        }
+        new_job = created(new)
+        doc = {"_id": self._next_ids("jobs"), **new_job.fields, "attempts": 0, "documents": 0,
+               "artifacts_deliverable": False, "progress": 0.0,
+               "events": [new_job.event]}  # fmt: skip
         self.db.jobs.insert_one(doc)
         return _doc_to_job(doc)
 

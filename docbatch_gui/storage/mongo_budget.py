@@ -17,13 +17,13 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from pymongo import ReturnDocument
-from pymongo.database import Database
 from pymongo.errors import DuplicateKeyError
 
 from docbatch_gui.domain.errors import StoreBusy
 from docbatch_gui.domain.messages import coded
 from docbatch_gui.domain.models import CapRefusal, Caps, Reservation
 from docbatch_gui.storage.budget_rules import refusal
+from docbatch_gui.storage.mongo_records import MongoTables
 
 LOCK = "budget_lock"
 LEASE_S = 10.0
@@ -34,9 +34,7 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-class MongoBudget:
-    db: Database[Any]
-
+class MongoBudget(MongoTables):
     spent_between: Callable[..., float]  # (start, end=None)
 
     @contextmanager

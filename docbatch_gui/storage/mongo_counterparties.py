@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from pymongo import ASCENDING, DESCENDING
-from pymongo.database import Database
 
 from docbatch_gui.domain.counterparty import (
     ConfirmedDocument,
@@ -20,6 +19,7 @@ from docbatch_gui.domain.counterparty import (
     summarise_all,
 )
 from docbatch_gui.domain.errors import NotFound
+from docbatch_gui.storage.mongo_records import MongoTables
 from docbatch_gui.storage.store import stored_id
 
 _NEWEST = [("confirmed_at", DESCENDING), ("_id", DESCENDING)]
@@ -29,9 +29,7 @@ def _to_entry(doc: dict[str, Any]) -> ConfirmedDocument:
     return ConfirmedDocument.from_body({**doc, "document_id": doc["_id"]})
 
 
-class MongoCounterparties:
-    db: Database[Any]
-
+class MongoCounterparties(MongoTables):
     def _counterparty_indexes(self) -> None:
         self.db.counterparty_documents.create_index(
             [("inn", ASCENDING), ("confirmed_at", ASCENDING)]

@@ -20,9 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
 
-from pymongo.database import Database
 from pymongo.errors import BulkWriteError, DuplicateKeyError
 
 from docbatch_gui.domain.errors import InvalidTransition, RequestHeld
@@ -33,15 +31,14 @@ from docbatch_gui.domain.states import (
     OPEN_BATCH_STATUSES,
     JobState,
 )
-from docbatch_gui.storage.store import check_expectations, no_checkpoint
+from docbatch_gui.storage.job_changes import check_expectations
+from docbatch_gui.storage.mongo_records import MongoTables
+from docbatch_gui.storage.store import no_checkpoint
 
 APPLY = "apply"
 
 
-class MongoIntents:
-    db: Database[Any]
-
-    _next_ids: Callable[..., int]  # (name, count=1): the first of count new ids
+class MongoIntents(MongoTables):
     get_job: Callable[[int], Job]
     transition: Callable[..., Job]
     save_request: Callable[[RequestRecord], None]

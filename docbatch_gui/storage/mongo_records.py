@@ -12,7 +12,7 @@ from dataclasses import asdict, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from pymongo import ASCENDING, ReplaceOne
+from pymongo import ASCENDING, ReplaceOne, ReturnDocument
 from pymongo.database import Database
 
 from docbatch_gui.domain.errors import NotFound
@@ -26,10 +26,24 @@ def now_iso() -> str:
     return datetime.now(UTC).isoformat()
 
 
-class MongoRecords:
+class MongoTables:
+    """What every collection mixin of ``MongoStore`` shares: its database, new ids."""
+
     db: Database[Any]
 
-    _next_ids: Callable[..., int]  # (name, count=1): the first of count new ids
+    def _next_ids(self, name: str, count: int = 1) -> int:
+        """The first of ``count`` new ids: one atomic increment, shared by all clients."""
+        counter = self.db.counters.find_one_and_update(
+            {"_id": name},
+            {"$inc": {"value": count}},
+            upsert=True,
+            return_document=ReturnDocument.AFTER,
+        )
+        assert counter is not None  # upsert with ReturnDocument.AFTER always returns one
+        return int(counter["value"]) - count + 1
+
+
+class MongoRecords(MongoTables):
     update_job: Callable[..., Any]
 
     # -- pages ------------------------------------------------------------------------

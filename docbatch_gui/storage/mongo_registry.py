@@ -18,12 +18,10 @@ Row views are keyed by spreadsheet headers, which may hold ``.`` or start with `
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
-from datetime import datetime
+from collections.abc import Sequence
 from typing import Any
 
 from pymongo import ASCENDING, DESCENDING, ReplaceOne
-from pymongo.database import Database
 
 from docbatch_gui.domain.errors import NotFound
 from docbatch_gui.domain.registry import (
@@ -35,7 +33,7 @@ from docbatch_gui.domain.registry import (
     SearchResult,
     manual_result,
 )
-from docbatch_gui.storage.mongo_records import now_iso
+from docbatch_gui.storage.mongo_records import MongoTables, now_iso
 from docbatch_gui.storage.row_json import EncodedRow
 from docbatch_gui.storage.store import registry_columns, stored_id
 
@@ -52,18 +50,8 @@ def _mapping(pairs: list[list[Any]]) -> dict[str, Any]:
 
 
 def _to_registry(doc: dict[str, Any]) -> Registry:
-    return Registry(
-        id=doc["_id"],
-        name=doc["name"],
-        source_file=doc["source_file"],
-        config=_mapping(doc["config"]),
-        status=RegistryStatus(doc["status"]),
-        task_error=doc.get("task_error"),
-        stats=_mapping(doc.get("stats", [])),
-        created_at=datetime.fromisoformat(doc["created_at"]),
-        updated_at=datetime.fromisoformat(doc["updated_at"]),
-        task_owner=doc.get("task_owner"),
-    )
+    config, stats = _mapping(doc["config"]), _mapping(doc.get("stats", []))
+    return Registry.from_stored({**doc, "id": doc["_id"]}, config, stats)
 
 
 def _result_doc(registry_id: int, result: SearchResult) -> dict[str, Any]:
@@ -78,11 +66,7 @@ def _to_result(doc: dict[str, Any]) -> SearchResult:
     return SearchResult.from_body(body)
 
 
-class MongoRegistry:
-    db: Database[Any]
-
-    _next_ids: Callable[..., int]  # (name, count=1): the first of count new ids
-
+class MongoRegistry(MongoTables):
     def _registry_indexes(self) -> None:
         """Unique per (registry, row) where the contract replaces by row."""
         self.db.registries.create_index([("source_file", ASCENDING), ("_id", DESCENDING)])

@@ -25,7 +25,7 @@ from docbatch_gui.storage.health import check_not_empty, storage_error
 from docbatch_gui.storage.job_changes import (
     JobChange,
     JobMoves,
-    job_event,
+    created,
     update_patch,
     written,
 )
@@ -140,27 +140,15 @@ class SQLiteStore(
     # -- jobs -------------------------------------------------------------------------
 
     def create_job(self, new: NewJob) -> Job:
-        now = _now().isoformat()
+        new_job = created(new)
+        columns = {**new_job.fields, "origin": _to_db("origin", new_job.fields["origin"])}
         with self._tx() as db:
             cursor = db.execute(
-                "INSERT INTO jobs (file_name, source_path, sha256, size, mode, state, phase,"
-                " duplicate_of, created_at, updated_at, origin) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                (
-                    new.file_name,
-                    new.source_path,
-                    new.sha256,
-                    new.size,
-                    new.mode,
-                    JobState.QUEUED.value,
-                    Phase.INTAKE.value,
-                    new.duplicate_of,
-                    now,
-                    now,
-                    json.dumps(new.origin, ensure_ascii=False) if new.origin else None,
-                ),
+                f"INSERT INTO jobs ({', '.join(columns)}) VALUES ({','.join('?' * len(columns))})",
+                tuple(columns.values()),
             )
             job_id = int(cursor.lastrowid or 0)
-            self._event(db, job_id, job_event(None, JobState.QUEUED, Phase.INTAKE, 0, "created"))
+            self._event(db, job_id, new_job.event)
             return self._get(db, job_id)
 
     def _get(self, db: sqlite3.Connection, job_id: int) -> Job:

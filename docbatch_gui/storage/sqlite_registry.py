@@ -11,7 +11,6 @@ import functools
 import json
 import sqlite3
 from collections.abc import Sequence
-from datetime import datetime
 from typing import Any
 
 from docbatch_gui.domain.errors import NotFound
@@ -45,18 +44,7 @@ def _insert_rows(count: int) -> str:
 
 
 def _row_to_registry(row: sqlite3.Row) -> Registry:
-    return Registry(
-        id=row["id"],
-        name=row["name"],
-        source_file=row["source_file"],
-        config=json.loads(row["config"]),
-        status=RegistryStatus(row["status"]),
-        task_error=row["task_error"],
-        stats=json.loads(row["stats"]),
-        created_at=datetime.fromisoformat(row["created_at"]),
-        updated_at=datetime.fromisoformat(row["updated_at"]),
-        task_owner=row["task_owner"],
-    )
+    return Registry.from_stored(dict(row), json.loads(row["config"]), json.loads(row["stats"]))
 
 
 def _result_body(result: SearchResult) -> str:

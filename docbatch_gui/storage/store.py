@@ -40,7 +40,7 @@ from docbatch_gui.domain.registry import (
     RegistryStatus,
     SearchResult,
 )
-from docbatch_gui.domain.states import JobState, check_transition, state_words
+from docbatch_gui.domain.states import JobState
 from docbatch_gui.settings.secrets import scrub_secrets
 from docbatch_gui.storage.job_patch import JobPatch
 from docbatch_gui.storage.row_json import EncodedRow
@@ -319,25 +319,6 @@ def no_checkpoint(name: str) -> None:
     """The default of ``open_intent``'s checkpoint: nothing to do."""
 
 
-def check_expectations(
-    job: Job, to: JobState, expected: JobState | Iterable[JobState] | None, attempt: int | None
-) -> None:
-    """The checks every backend makes inside its transaction before a state change."""
-    check_attempt(job, attempt)
-    if expected is not None:
-        allowed = {JobState(expected)} if isinstance(expected, str) else set(expected)
-        if job.state not in allowed:
-            raise InvalidTransition.coded(
-                "transition_not_expected",
-                {
-                    "job": job.id,
-                    "current": state_words(job.state),
-                    "expected": "/".join(sorted(allowed)),
-                },
-            )
-    check_transition(job.state, to, job.id)
-
-
 def check_attempt(job: Job, attempt: int | None) -> None:
     """The attempt number is a fencing token: a worker from an older attempt is refused."""
     if attempt is not None and job.attempts != attempt:
@@ -376,9 +357,8 @@ def error_columns(fields: dict[str, Any]) -> dict[str, Any]:
 
 
 def registry_columns(fields: dict[str, Any], encode: Callable[[Any], Any]) -> dict[str, Any]:
-    """Registry fields as a store writes them (``error_columns``; ``config`` and
-    ``stats`` through the backend's ``encode``; a status as its value), with
-    ``updated_at``; a field that is not one of REGISTRY_FIELDS is refused."""
+    """Registry fields as both stores write them (``encode``: the backend's, for config
+    and stats), with ``updated_at``; a field not in REGISTRY_FIELDS is refused."""
     fields = error_columns(fields)
     unknown = set(fields) - REGISTRY_FIELDS
     if unknown:

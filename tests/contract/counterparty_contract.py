@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from docbatch_gui.domain import NotFound
 from docbatch_gui.domain.counterparty import ConfirmedDocument
+from docbatch_gui.domain.errors import NotFound
 from docbatch_gui.storage.store import Store
 
 INN = "7701234560"

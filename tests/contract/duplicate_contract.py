@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from docbatch_gui.checks.duplicates import match_key
-from docbatch_gui.domain import Document
+from docbatch_gui.domain.models import Document
 from docbatch_gui.storage.store import Store
 from tests.contract.store_contract import new_job
 

@@ -13,8 +13,9 @@ import contextlib
 
 import pytest
 
-from docbatch_gui.domain import BatchRecord, JobState, RequestRecord
 from docbatch_gui.domain.errors import RequestHeld
+from docbatch_gui.domain.models import BatchRecord, RequestRecord
+from docbatch_gui.domain.states import JobState
 from docbatch_gui.engine.faults import STORE_POINTS
 from docbatch_gui.storage.store import Store
 from tests.contract.store_contract import new_job, run_to

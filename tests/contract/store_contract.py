@@ -12,21 +12,11 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from docbatch_gui.domain import (
-    BatchRecord,
-    Document,
-    ErrorKind,
-    InvalidTransition,
-    JobState,
-    NewJob,
-    NotFound,
-    OcrRecord,
-    Page,
-    Phase,
-    RequestRecord,
-)
+from docbatch_gui.domain.errors import ErrorKind, InvalidTransition, NotFound
 from docbatch_gui.domain.messages import coded
+from docbatch_gui.domain.models import BatchRecord, Document, NewJob, OcrRecord, Page, RequestRecord
 from docbatch_gui.domain.reasons import ReviewCode
+from docbatch_gui.domain.states import JobState, Phase
 from docbatch_gui.storage.store import Store
 
 SHA_A = "a" * 64

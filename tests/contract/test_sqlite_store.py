@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from docbatch_gui.domain import Document, JobState, NewJob
+from docbatch_gui.domain.models import Document, NewJob
+from docbatch_gui.domain.states import JobState
 from docbatch_gui.storage.sqlite import MIGRATIONS, SQLiteStore
 from tests.contract.blob_contract import BlobContract
 from tests.contract.counterparty_contract import CounterpartyContract

@@ -213,7 +213,7 @@ async def test_processing_a_corrected_file_again_asks_first(window: Any, tmp_pat
 
 async def test_user_data_is_shown_as_text_not_markup(window: Any, tmp_path: Path) -> None:
     """A file named like HTML is shown as written in the job detail and in a notice."""
-    from docbatch_gui.domain import NewJob
+    from docbatch_gui.domain.models import NewJob
 
     tab = window.queue_tab
     name = "<img src=x><b>bold</b>.pdf"
@@ -231,7 +231,7 @@ async def test_user_data_is_shown_as_text_not_markup(window: Any, tmp_path: Path
 async def test_two_files_of_the_same_name_can_be_told_apart(window: Any) -> None:
     """Two rows named invoice.pdf from two folders: each shows its job's number, and its
     tooltip the folder, the job and when it was added; alone again, the plain name."""
-    from docbatch_gui.domain import NewJob
+    from docbatch_gui.domain.models import NewJob
 
     tab = window.queue_tab
     store = window.ctx.app.store

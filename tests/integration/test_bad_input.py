@@ -13,7 +13,8 @@ import pytest
 
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.cli.output import page_json
-from docbatch_gui.domain import ErrorKind, JobState
+from docbatch_gui.domain.errors import ErrorKind
+from docbatch_gui.domain.states import JobState
 from docbatch_gui.pipeline.child import STALL_VARIABLE
 from tests import builders
 from tests.conftest import SAMPLES

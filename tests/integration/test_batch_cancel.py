@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from docbatch_gui.app.facade import DocBatchApp
-from docbatch_gui.domain import JobState
+from docbatch_gui.domain.states import JobState
 from docbatch_gui.settings.model import Settings
 from tests.fakes.anthropic_server import FakeAnthropic
 from tests.integration.test_batch_mode import INVOICE, RUSSIAN, cycles

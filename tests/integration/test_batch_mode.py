@@ -11,8 +11,9 @@ import pytest
 
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.config.page_plan import PagePlan
-from docbatch_gui.domain import ErrorKind, JobState
+from docbatch_gui.domain.errors import ErrorKind
 from docbatch_gui.domain.messages import Message
+from docbatch_gui.domain.states import JobState
 from docbatch_gui.engine.worker import LocalWorker
 from docbatch_gui.settings.model import Settings
 from tests.conftest import SAMPLES

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from docbatch_gui.app.facade import DocBatchApp
-from docbatch_gui.domain import ExitCode, JobState
+from docbatch_gui.domain.errors import ExitCode
+from docbatch_gui.domain.states import JobState
 from docbatch_gui.engine.holds import NEEDS_CLAUDE_REACHABLE, RETRY_NOW
 from docbatch_gui.settings.model import Settings
 from tests.fakes.anthropic_server import FakeAnthropic

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from docbatch_gui.app.facade import DocBatchApp
-from docbatch_gui.domain import JobState
+from docbatch_gui.domain.states import JobState
 from docbatch_gui.engine.budget import HOLD_KEY, Forecaster, month_start
 from docbatch_gui.settings.model import Settings
 from tests.conftest import SAMPLES

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from docbatch_gui.app.facade import DocBatchApp
-from docbatch_gui.domain import JobState
+from docbatch_gui.domain.states import JobState
 from docbatch_gui.engine.budget import HOLD_KEY, allow_over_budget
 from docbatch_gui.llm.catalogue import Usage, load_catalogue
 from docbatch_gui.settings.model import Settings

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from docbatch_gui.app.facade import DocBatchApp
-from docbatch_gui.domain import ErrorKind, JobState
-from docbatch_gui.domain.errors import OutOfMemory, UnsupportedInput
+from docbatch_gui.domain.errors import ErrorKind, OutOfMemory, UnsupportedInput
+from docbatch_gui.domain.states import JobState
 from docbatch_gui.pipeline.child_bounds import linux
 from docbatch_gui.pipeline.prepare import prepare_pool, run_prepare
 from docbatch_gui.pipeline.render import PrepareTask

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from docbatch_gui.app.facade import DocBatchApp
-from docbatch_gui.domain import ErrorKind, JobState
+from docbatch_gui.domain.errors import ErrorKind
+from docbatch_gui.domain.states import JobState
 from docbatch_gui.llm.catalogue import Usage, load_catalogue
 from docbatch_gui.settings.model import Settings
 from tests.conftest import SAMPLES

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from docbatch_gui.config.profile import Profile, load_profile
-from docbatch_gui.domain import ConfigError
+from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.llm.claude import ClaudeSync
 from docbatch_gui.llm.requests import ExtractionRequest, PagePayload, build_request
 from docbatch_gui.settings.loading import load_settings

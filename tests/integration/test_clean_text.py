@@ -10,7 +10,7 @@ import openpyxl
 import pytest
 
 from docbatch_gui.config.profile import load_profile
-from docbatch_gui.domain import Document, NewJob
+from docbatch_gui.domain.models import Document, NewJob
 from docbatch_gui.domain.text import clean_value, printable
 from docbatch_gui.engine.context import EngineContext
 from docbatch_gui.engine.documents import checked_documents, kept_documents

@@ -19,8 +19,9 @@ from pathlib import Path
 import pytest
 
 from docbatch_gui.cli import build_parser, main
-from docbatch_gui.domain import Document, ExitCode, JobState, NewJob
-from docbatch_gui.domain.errors import DocBatchError
+from docbatch_gui.domain.errors import DocBatchError, ExitCode
+from docbatch_gui.domain.models import Document, NewJob
+from docbatch_gui.domain.states import JobState
 from docbatch_gui.storage.sqlite import SQLiteStore
 from tests.conftest import REPO, RESOURCES, SAMPLES
 from tests.helpers import cli

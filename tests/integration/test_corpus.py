@@ -17,7 +17,8 @@ import pytest
 from filelock import FileLock
 
 from docbatch_gui.app.facade import DocBatchApp
-from docbatch_gui.domain import ErrorKind, JobState
+from docbatch_gui.domain.errors import ErrorKind
+from docbatch_gui.domain.states import JobState
 from docbatch_gui.pipeline.ocr_image import ocr_images
 from docbatch_gui.pipeline.ocr_osd import orientation_of
 from docbatch_gui.pipeline.ocr_tesseract import language_scripts, tesseract_available

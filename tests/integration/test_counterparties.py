@@ -15,9 +15,9 @@ import pytest
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.cli import main
 from docbatch_gui.config.profile import load_profile
-from docbatch_gui.domain import JobState, NewJob
 from docbatch_gui.domain.counterparty import ConfirmedDocument
-from docbatch_gui.domain.models import Document, Page
+from docbatch_gui.domain.models import Document, NewJob, Page
+from docbatch_gui.domain.states import JobState
 from docbatch_gui.engine.counterparties import request_examples, with_counterparty_priors
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.storage.sqlite import SQLiteStore

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from docbatch_gui.cli import main
-from docbatch_gui.domain import ExitCode
+from docbatch_gui.domain.errors import ExitCode
 
 
 @pytest.fixture

@@ -12,8 +12,8 @@ import pytest
 
 from docbatch_gui.app.exports import DocumentExports
 from docbatch_gui.config.profile import load_profile
-from docbatch_gui.domain import Document, NewJob
 from docbatch_gui.domain.errors import ConfigError
+from docbatch_gui.domain.models import Document, NewJob
 from docbatch_gui.domain.reasons import ReviewCode
 from docbatch_gui.outbound.documents import ExportOptions
 from docbatch_gui.outbound.layouts import Column, Layout

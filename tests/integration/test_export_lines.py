@@ -15,8 +15,8 @@ import pytest
 from docbatch_gui.app.exports import DocumentExports
 from docbatch_gui.cli import main
 from docbatch_gui.config.profile import load_profile
-from docbatch_gui.domain import Document, NewJob
 from docbatch_gui.domain.lines import Line
+from docbatch_gui.domain.models import Document, NewJob
 from docbatch_gui.outbound.documents import ExportOptions
 from docbatch_gui.outbound.webhook import Outbox
 from docbatch_gui.settings.model import Settings

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from docbatch_gui.app.facade import DocBatchApp
-from docbatch_gui.domain import JobState
 from docbatch_gui.domain.models import Document, Job
+from docbatch_gui.domain.states import JobState
 from docbatch_gui.settings.loading import load_settings
 from docbatch_gui.settings.model import Settings
 from tests.builders import invoice_pdf

@@ -19,7 +19,8 @@ import pytest
 
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.cli import main
-from docbatch_gui.domain import ExitCode, JobState
+from docbatch_gui.domain.errors import ExitCode
+from docbatch_gui.domain.states import JobState
 from docbatch_gui.settings.loading import load_settings
 from tests.conftest import SAMPLES
 from tests.fakes.anthropic_server import FakeAnthropic

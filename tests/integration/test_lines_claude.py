@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from docbatch_gui.app.facade import DocBatchApp
-from docbatch_gui.domain import Document, JobState
+from docbatch_gui.domain.models import Document
+from docbatch_gui.domain.states import JobState
 from docbatch_gui.engine.worker import LocalWorker
 from docbatch_gui.settings.model import Settings
 from tests.fakes.anthropic_server import FakeAnthropic

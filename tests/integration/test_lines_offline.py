@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from docbatch_gui.app.facade import DocBatchApp
-from docbatch_gui.domain import Document, JobState
+from docbatch_gui.domain.models import Document
+from docbatch_gui.domain.states import JobState
 from tests import builders
 from tests.lines_builders import Row, goods, table_pdf
 

@@ -19,7 +19,7 @@ import pymupdf
 import pytest
 
 from docbatch_gui.app.facade import DocBatchApp
-from docbatch_gui.domain import JobState
+from docbatch_gui.domain.states import JobState
 from docbatch_gui.pipeline.ocr_tesseract import tesseract_available
 from docbatch_gui.settings.loading import load_settings
 from docbatch_gui.settings.model import Settings

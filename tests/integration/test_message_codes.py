@@ -12,8 +12,9 @@ from openpyxl import load_workbook
 
 from docbatch_gui.cli import main
 from docbatch_gui.cli.output import Language, system_language
-from docbatch_gui.domain import JobState, NewJob
 from docbatch_gui.domain.messages import coded
+from docbatch_gui.domain.models import NewJob
+from docbatch_gui.domain.states import JobState
 from docbatch_gui.storage.sqlite import SQLiteStore
 from tests.conftest import RESOURCES
 

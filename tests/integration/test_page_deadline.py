@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from docbatch_gui.app.facade import DocBatchApp
-from docbatch_gui.domain import Job, JobState, Page
+from docbatch_gui.domain.models import Job, Page
+from docbatch_gui.domain.states import JobState
 from docbatch_gui.pipeline.child import STALL_VARIABLE
 from tests import builders
 

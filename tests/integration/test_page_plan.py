@@ -16,7 +16,7 @@ from PIL import Image
 
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.config.profile import default_profile_path, load_profile
-from docbatch_gui.domain import JobState
+from docbatch_gui.domain.states import JobState
 from docbatch_gui.settings.model import Settings
 from tests import builders
 from tests.fakes.anthropic_server import FakeAnthropic

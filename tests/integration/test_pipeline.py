@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from docbatch_gui.app.facade import DocBatchApp
-from docbatch_gui.domain import JobState
+from docbatch_gui.domain.states import JobState
 from docbatch_gui.pipeline.render import MAX_LONG_EDGE, MAX_PIXELS, THUMB_LONG_EDGE
 from tests import builders
 from tests.conftest import SAMPLES

@@ -96,8 +96,8 @@ def test_webhook_watch_and_layout_files_are_private_like_the_rest(tmp_path: Path
     """Issue 27: ``webhooks/``, ``watch/`` and ``export_layouts/`` were 0755, their
     files 0644, though they hold results, scanned paths and the operator's layouts."""
     from docbatch_gui.config.profile import load_profile
-    from docbatch_gui.domain import Job, JobState
-    from docbatch_gui.domain.states import ProcessingMode
+    from docbatch_gui.domain.models import Job
+    from docbatch_gui.domain.states import JobState, ProcessingMode
     from docbatch_gui.outbound.layouts import Column, Layout, save_layout
     from docbatch_gui.outbound.webhook import Outbox
     from docbatch_gui.sources.watch import Ledger

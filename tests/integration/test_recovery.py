@@ -16,7 +16,8 @@ import pytest
 
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.coordination.lock import WorkerLock
-from docbatch_gui.domain import ErrorKind, JobState
+from docbatch_gui.domain.errors import ErrorKind
+from docbatch_gui.domain.states import JobState
 from docbatch_gui.pipeline.child import STALL_MARKER_VARIABLE, STALL_VARIABLE
 from docbatch_gui.settings.model import Settings
 from tests import builders

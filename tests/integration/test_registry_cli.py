@@ -13,7 +13,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from docbatch_gui.domain import Document, NewJob
+from docbatch_gui.domain.models import Document, NewJob
 from docbatch_gui.storage.sqlite import SQLiteStore
 from tests.helpers import cli, cli_json, wait_for
 

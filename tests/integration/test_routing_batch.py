@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from docbatch_gui.app.facade import DocBatchApp
-from docbatch_gui.domain import Document, JobState
+from docbatch_gui.domain.models import Document
+from docbatch_gui.domain.states import JobState
 from docbatch_gui.engine import checking
 from docbatch_gui.engine import documents as documents_module
 from docbatch_gui.engine.worker import LocalWorker

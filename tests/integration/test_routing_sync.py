@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from docbatch_gui.app.facade import DocBatchApp
-from docbatch_gui.domain import JobState
 from docbatch_gui.domain.models import Job
+from docbatch_gui.domain.states import JobState
 from docbatch_gui.settings.model import Settings
 from tests import builders
 from tests.fakes.anthropic_server import FakeAnthropic

@@ -14,7 +14,8 @@ import pytest
 from PIL import Image
 
 from docbatch_gui.app.facade import DocBatchApp
-from docbatch_gui.domain import Job, JobState, Page
+from docbatch_gui.domain.models import Job, Page
+from docbatch_gui.domain.states import JobState
 from docbatch_gui.engine.extraction import group_request
 from docbatch_gui.pipeline.page_plan import small_size
 from docbatch_gui.settings.model import Settings

@@ -14,8 +14,9 @@ import pytest
 
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.app.review import ReviewService
-from docbatch_gui.domain import Document, JobState, NewJob
+from docbatch_gui.domain.models import Document, NewJob
 from docbatch_gui.domain.reasons import ReviewCode
+from docbatch_gui.domain.states import JobState
 from docbatch_gui.engine.documents import NOT_FOUND_AGAIN, CorrectionsAtRisk, carry_corrections
 from docbatch_gui.registry.service import RegistryService
 from docbatch_gui.storage.sqlite import SQLiteStore

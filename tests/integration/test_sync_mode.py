@@ -11,7 +11,8 @@ import pymupdf
 import pytest
 
 from docbatch_gui.app.facade import DocBatchApp
-from docbatch_gui.domain import ErrorKind, JobState
+from docbatch_gui.domain.errors import ErrorKind
+from docbatch_gui.domain.states import JobState
 from docbatch_gui.settings.model import Settings
 from tests import builders
 from tests.conftest import SAMPLES

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from docbatch_gui.app.facade import DocBatchApp
-from docbatch_gui.domain import ErrorKind, JobState, Phase
+from docbatch_gui.domain.errors import ErrorKind
+from docbatch_gui.domain.states import JobState, Phase
 from docbatch_gui.pipeline.child import STALL_VARIABLE
 from docbatch_gui.pipeline.prepare import PrepareResult, prepare_pool, run_prepare
 from docbatch_gui.pipeline.render import PrepareTask

@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 
 from docbatch_gui.app.facade import DocBatchApp
-from docbatch_gui.domain import ErrorKind, JobState
+from docbatch_gui.domain.errors import ErrorKind
+from docbatch_gui.domain.states import JobState
 from docbatch_gui.storage.blobs import LocalBlobStore, sha256_file
 from tests.conftest import SAMPLES
 from tests.helpers import cli

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from docbatch_gui.domain import NewJob
+from docbatch_gui.domain.models import NewJob
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.outbound.webhook import Message, Sender, deliver_messages, outbox_for
 from docbatch_gui.settings.model import Settings

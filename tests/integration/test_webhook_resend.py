@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from docbatch_gui.app.webhooks import FAILED, WAITING, Webhooks
-from docbatch_gui.domain import NewJob
 from docbatch_gui.domain.errors import ConfigError, NotFound
+from docbatch_gui.domain.models import NewJob
 from docbatch_gui.domain.progress import Canceled, CancelToken, Progress
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.outbound.webhook import Outbox, outbox_for

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from docbatch_gui.domain import NewJob
+from docbatch_gui.domain.models import NewJob
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.outbound import webhook
 from docbatch_gui.outbound.webhook import Outbox, deliver_pending, sign, verify

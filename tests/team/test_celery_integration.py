@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 import redis
 
-from docbatch_gui.domain import Document, NewJob
+from docbatch_gui.domain.models import Document, NewJob
 from docbatch_gui.domain.registry import RegistryStatus
 from docbatch_gui.domain.states import FINAL_STATES, JobState
 from docbatch_gui.settings.loading import load_settings

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from docbatch_gui.coordination.workload import RedisWorkload
-from docbatch_gui.domain import NewJob
+from docbatch_gui.domain.models import NewJob
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.engine.recovery import recover_interrupted
 from docbatch_gui.storage.sqlite import SQLiteStore

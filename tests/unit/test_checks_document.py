@@ -8,7 +8,7 @@ from datetime import date, timedelta
 
 import pytest
 
-from docbatch_gui.checks import CHECK_CONFIDENCE, DocumentChecker, document_text
+from docbatch_gui.checks.document import CHECK_CONFIDENCE, DocumentChecker, document_text
 from docbatch_gui.config.profile import Profile, default_profile_path, load_profile
 from docbatch_gui.domain.models import Document, Page
 from docbatch_gui.domain.reasons import ReviewCode

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from docbatch_gui.domain import ConfigError
+from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.domain.states import ProcessingMode
 from docbatch_gui.settings.loading import load_settings
 from docbatch_gui.settings.model import Settings

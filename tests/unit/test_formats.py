@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from docbatch_gui.domain import UnsupportedInput
+from docbatch_gui.domain.errors import UnsupportedInput
 from docbatch_gui.pipeline.formats import check_file, sniff
 from docbatch_gui.pipeline.render import MAX_LONG_EDGE, MAX_PIXELS, target_size
 from docbatch_gui.sources.local import iter_files

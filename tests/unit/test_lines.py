@@ -9,8 +9,8 @@ import pytest
 
 from docbatch_gui.checks.lines import line_findings
 from docbatch_gui.config.profile import load_profile
-from docbatch_gui.domain import Document
 from docbatch_gui.domain.lines import Line
+from docbatch_gui.domain.models import Document
 from docbatch_gui.llm.answers import parse_answer, stitch
 from docbatch_gui.pipeline.tables import (
     has_goods_table,

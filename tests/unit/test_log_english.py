@@ -21,8 +21,8 @@ import pytest
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.app.log_file import log_path, log_to_file
 from docbatch_gui.cli.output import Language
-from docbatch_gui.domain import JobState
 from docbatch_gui.domain.messages import Message
+from docbatch_gui.domain.states import JobState
 from docbatch_gui.i18n import current_language, set_language
 from tests import builders
 

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from docbatch_gui.coordination.workload import WorkloadBusy
-from docbatch_gui.domain import Document, NewJob
+from docbatch_gui.domain.models import Document, NewJob
 from docbatch_gui.domain.progress import Canceled, CancelToken
 from docbatch_gui.domain.registry import RegistryStatus
 from docbatch_gui.registry.importer import normalize_field

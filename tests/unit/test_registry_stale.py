@@ -9,7 +9,8 @@ from pathlib import Path
 import openpyxl
 
 from docbatch_gui.app.facade import DocBatchApp
-from docbatch_gui.domain import Document, JobState, NewJob
+from docbatch_gui.domain.models import Document, NewJob
+from docbatch_gui.domain.states import JobState
 from docbatch_gui.registry.search import is_stale
 
 

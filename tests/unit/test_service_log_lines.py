@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from docbatch_gui.domain import NewJob
+from docbatch_gui.domain.models import NewJob
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.outbound import webhook
 from docbatch_gui.outbound.webhook import Outbox, deliver_pending

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from pydantic import SecretStr
 
-from docbatch_gui.domain import ConfigError
+from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.settings.checks import check_settings
 from docbatch_gui.settings.choices import CHOICE_FIELDS, fixed_choices
 from docbatch_gui.settings.file import read_settings_file

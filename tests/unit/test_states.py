@@ -9,16 +9,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from docbatch_gui.domain import (
+from docbatch_gui.domain.errors import InvalidTransition
+from docbatch_gui.domain.models import NewJob
+from docbatch_gui.domain.states import (
     ACTIVE_STATES,
+    FAILURE_STATES,
     FINAL_STATES,
-    InvalidTransition,
+    RECOVERABLE_STATES,
     JobState,
-    NewJob,
+    allowed_targets,
     can_transition,
     check_transition,
 )
-from docbatch_gui.domain.states import FAILURE_STATES, RECOVERABLE_STATES, allowed_targets
 from docbatch_gui.storage.sqlite import SQLiteStore
 
 states = st.sampled_from(list(JobState))
