@@ -15,7 +15,7 @@ from PySide6.QtCore import QModelIndex, QObject, Qt
 from PySide6.QtGui import QColor, QIcon
 
 from docbatch_gui._qt.widgets.icons import disc_icon
-from docbatch_gui._qt.widgets.table_model import Index, TableModel
+from docbatch_gui._qt.widgets.table_model import RIGHT, TableModel
 from docbatch_gui.app.batch_stats import BatchRow
 from docbatch_gui.i18n import _, ngettext, pgettext
 
@@ -51,7 +51,6 @@ STATUS_STYLE: dict[str, tuple[str, str]] = {
 #: under this much time left, "expires in" is shown in red
 EXPIRY_WARNING = timedelta(hours=2)
 
-RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 NUMERIC = (COL_REQUESTS, COL_AGE, COL_EXPIRES, COL_JOBS, COL_ESTIMATE, COL_ACTUAL, COL_CACHE)
 
 
@@ -121,9 +120,7 @@ def money(value: float | None) -> str:
 
 class BatchTableModel(TableModel):
     def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__([], parent)
-        self._items: list[BatchRow] = []
-        self._headers = [
+        headers = [
             _("Batch"),
             _("Status"),
             _("Requests"),
@@ -136,6 +133,15 @@ class BatchTableModel(TableModel):
             _("Model"),
             _("Cache hits"),
         ]
+        roles = {
+            BatchRowRole: lambda row: row,
+            LocalIdRole: lambda row: row.local_id,
+            StatusRole: lambda row: row.status,
+            BatchProgressRole: lambda row: row.progress,
+            CancelableRole: lambda row: row.cancelable,
+        }
+        super().__init__(headers, parent, roles)
+        self._items: list[BatchRow] = []
 
     # -- updating -------------------------------------------------------------------------
 
@@ -168,11 +174,7 @@ class BatchTableModel(TableModel):
 
     # -- Qt model interface -----------------------------------------------------------------
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        row = self._items[index.row()]
-        column = index.column()
+    def item_data(self, row: BatchRow, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
             return self._display(row, column)
         if role == Qt.ItemDataRole.DecorationRole and column == COL_STATUS:
@@ -183,16 +185,6 @@ class BatchTableModel(TableModel):
             return self._foreground(row, column)
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._tooltip(row, column)
-        if role == BatchRowRole:
-            return row
-        if role == LocalIdRole:
-            return row.local_id
-        if role == StatusRole:
-            return row.status
-        if role == BatchProgressRole:
-            return row.progress
-        if role == CancelableRole:
-            return row.cancelable
         return None
 
     def _display(self, row: BatchRow, column: int) -> Any:

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import QWidget
 
 from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.widgets.icons import state_icon
-from docbatch_gui._qt.widgets.table_model import Index, TableModel
+from docbatch_gui._qt.widgets.table_model import RIGHT, TableModel
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.state_names import state_name
 from docbatch_gui.domain.states import (
@@ -126,7 +126,14 @@ class JobTableModel(TableModel):
     thumbnail_stale = Signal(int)
 
     def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__([], parent)
+        roles = {
+            JobRole: lambda job: job,
+            JobIdRole: lambda job: job.id,
+            StateRole: lambda job: job.state.value,
+            ErrorKindRole: lambda job: _kind(job),
+            FilterKeyRole: lambda job: f"{job.state.value}\t{_kind(job)}\t{job.file_name.lower()}",
+        }
+        super().__init__(parent=parent, roles=roles)
         if not JOB_STATE_LABELS:
             refresh_labels()
         self._items: list[Job] = []
@@ -349,11 +356,7 @@ class JobTableModel(TableModel):
 
     # -- Qt model interface -----------------------------------------------------------
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        job = self._items[index.row()]
-        column = index.column()
+    def item_data(self, job: Job, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
             return self._display(job, column)
         if role == Qt.ItemDataRole.DecorationRole:
@@ -388,15 +391,7 @@ class JobTableModel(TableModel):
             COL_DOCUMENTS,
             COL_COST,
         ):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        elif role == JobRole:
-            return job
-        elif role == JobIdRole:
-            return job.id
-        elif role == StateRole:
-            return job.state.value
-        elif role == ErrorKindRole:
-            return job.error_kind.value if job.error_kind else ""
+            return RIGHT
         elif role == ProgressRole:
             # A bar only while there is something to wait for; the state says the rest.
             if job.state in FINAL_STATES or self.hold(job) is not None:
@@ -408,9 +403,6 @@ class JobTableModel(TableModel):
             return self._line(job)
         elif role == HeldRole:
             return self.hold(job) is not None
-        elif role == FilterKeyRole:
-            kind = job.error_kind.value if job.error_kind else ""
-            return f"{job.state.value}\t{kind}\t{job.file_name.lower()}"
         return None
 
     def _line(self, job: Job) -> str | None:
@@ -522,6 +514,10 @@ def _added(job: Job) -> str:
     if job.created_at is None:
         return "?"
     return job.created_at.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _kind(job: Job) -> str:
+    return job.error_kind.value if job.error_kind else ""
 
 
 def _usd(cost: float | None) -> str:

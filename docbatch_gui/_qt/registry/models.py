@@ -12,17 +12,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import (
-    QAbstractTableModel,
-    QModelIndex,
-    QObject,
-    QPersistentModelIndex,
-    Qt,
-)
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QColor
 
 from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.widgets.icons import disc_icon
+from docbatch_gui._qt.widgets.table_model import RIGHT, Index, TableModel
 from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.registry import (
     FilteredRowRecord,
@@ -34,8 +29,6 @@ from docbatch_gui.i18n import _, pgettext
 from docbatch_gui.registry.layout import FOOTER_SIGNATURE, FOOTER_TOTALS, SheetLayout
 from docbatch_gui.registry.search import is_stale
 from docbatch_gui.registry.words import filter_detail, filter_reason
-
-Index = QModelIndex | QPersistentModelIndex
 
 RecordRole = Qt.ItemDataRole.UserRole + 1
 ScoreRole = Qt.ItemDataRole.UserRole + 2
@@ -49,7 +42,6 @@ REG_KEPT = 3
 REG_FILTERED = 4
 REG_SEARCHED = 5
 REG_MATCHED = 6
-REG_COLUMNS = 7
 
 STATUS_COLORS = {
     RegistryStatus.IMPORTING: ("#1a73e8", "▶"),
@@ -88,9 +80,7 @@ def filter_text(record: FilteredRowRecord) -> str:
 
 def footer_label(kind: str) -> str:
     """What a footer row the wizard found is (``layout.FOOTER_*``)."""
-    return {FOOTER_TOTALS: _("Totals row"), FOOTER_SIGNATURE: _("Signature line")}.get(
-        kind, kind
-    )
+    return {FOOTER_TOTALS: _("Totals row"), FOOTER_SIGNATURE: _("Signature line")}.get(kind, kind)
 
 
 def left_out_status(record: FilteredRowRecord, layout: SheetLayout | None) -> str:
@@ -114,24 +104,11 @@ def display(value: Any) -> str:
     return str(value)
 
 
-class RegistryListModel(QAbstractTableModel):
+class RegistryListModel(TableModel):
     def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._items: list[Registry] = []
-        self._headers = [
-            _("Name"),
-            _("File"),
-            _("Status"),
-            _("Rows kept"),
-            _("Filtered"),
-            _("Last search"),
-            pgettext("registry column", "Matched"),
-        ]
-
-    def load(self, registries: Sequence[Registry]) -> None:
-        self.beginResetModel()
-        self._items = list(registries)
-        self.endResetModel()
+        headers = [_("Name"), _("File"), _("Status"), _("Rows kept"), _("Filtered")]
+        headers += [_("Last search"), pgettext("registry column", "Matched")]
+        super().__init__(headers, parent, {RecordRole: lambda reg: reg})
 
     def registry(self, row: int) -> Registry:
         return self._items[row]
@@ -139,22 +116,7 @@ class RegistryListModel(QAbstractTableModel):
     def row_of(self, registry_id: int) -> int | None:
         return next((i for i, r in enumerate(self._items) if r.id == registry_id), None)
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._items)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else REG_COLUMNS
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self._headers[section]
-        return None
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        reg = self._items[index.row()]
-        column = index.column()
+    def item_data(self, reg: Registry, column: int, role: int) -> Any:
         search = reg.stats.get("search") or {}
         if role == Qt.ItemDataRole.DisplayRole:
             if column == REG_NAME:
@@ -189,20 +151,16 @@ class RegistryListModel(QAbstractTableModel):
             REG_FILTERED,
             REG_MATCHED,
         ):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        elif role == RecordRole:
-            return reg
+            return RIGHT
         return None
 
 
-class RowsModel(QAbstractTableModel):
+class RowsModel(TableModel):
     """Plain sheet rows (the wizard's previews); a row with a ``mark`` is shaded and
     its mark is the tooltip, so filtered rows stand out among kept ones."""
 
     def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._headers: list[str] = []
-        self._rows: list[list[Any]] = []
+        super().__init__(parent=parent)
         self._marks: list[str | None] = []
 
     def set_rows(
@@ -213,24 +171,13 @@ class RowsModel(QAbstractTableModel):
     ) -> None:
         self.beginResetModel()
         self._headers = list(headers)
-        self._rows = [list(r) for r in rows]
+        self._items = [list(r) for r in rows]
         self._marks = list(marks) if marks is not None else [None] * len(rows)
         self.endResetModel()
 
     def cell(self, row: int, column: int) -> Any:
-        values = self._rows[row]
+        values = self._items[row]
         return values[column] if column < len(values) else None
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._headers)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self._headers[section] if section < len(self._headers) else None
-        return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
@@ -279,11 +226,9 @@ RES_FIXED = 3
 DOC_FILE, DOC_TYPE, DOC_PAGES, DOC_NUMBER, DOC_DATE, DOC_AMOUNT = range(6)
 
 
-class ResultsModel(QAbstractTableModel):
+class ResultsModel(TableModel):
     def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._rows: list[ResultRow] = []
-        self.fields: list[tuple[str, str]] = []  # (registry field, column header)
+        super().__init__(parent=parent, roles={RecordRole: lambda item: item})
         self.type_label: Any = str
         self._doc_headers = [
             _("Document file"),
@@ -293,46 +238,28 @@ class ResultsModel(QAbstractTableModel):
             _("Doc. date"),
             _("Doc. amount"),
         ]
+        self._set_fields([])
+
+    def _set_fields(self, fields: Sequence[tuple[str, str]]) -> None:
+        self.fields = list(fields)  # (registry field, column header)
+        self._headers = [_("Row"), _("Score"), "", *(f[1] for f in fields), *self._doc_headers]
 
     def load(self, fields: Sequence[tuple[str, str]], rows: Sequence[ResultRow]) -> None:
         self.beginResetModel()
-        self.fields = list(fields)
-        self._rows = list(rows)
+        self._set_fields(fields)
+        self._items = list(rows)
         self.endResetModel()
 
     def result_row(self, row: int) -> ResultRow:
-        return self._rows[row]
+        return self._items[row]
 
     def rows(self) -> list[ResultRow]:
-        return list(self._rows)
+        return list(self._items)
 
     def doc_column(self, which: int) -> int:
         return RES_FIXED + len(self.fields) + which
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else RES_FIXED + len(self.fields) + len(self._doc_headers)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
-        if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
-            return None
-        if section == RES_ROW:
-            return _("Row")
-        if section == RES_SCORE:
-            return _("Score")
-        if section == RES_WARN:
-            return ""
-        if section < RES_FIXED + len(self.fields):
-            return self.fields[section - RES_FIXED][1]
-        return self._doc_headers[section - RES_FIXED - len(self.fields)]
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        item = self._rows[index.row()]
-        column = index.column()
+    def item_data(self, item: ResultRow, column: int, role: int) -> Any:
         result = item.result
         if role == Qt.ItemDataRole.DisplayRole:
             return self._display(item, column)
@@ -355,8 +282,6 @@ class ResultsModel(QAbstractTableModel):
             return QColor("#8a8f98")
         elif role == ScoreRole and column == RES_SCORE:
             return item.score
-        elif role == RecordRole:
-            return item
         elif role == SortRole:
             if column == RES_ROW:
                 return item.row

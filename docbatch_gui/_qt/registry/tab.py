@@ -121,7 +121,7 @@ class RegistryTab(QWidget):
         registries = await asyncio.get_running_loop().run_in_executor(
             None, self.ctx.app.registry.registries
         )
-        self.model.load(registries)
+        self.model.reset(registries)
         self.table.resizeColumnsToContents()
         self.table.setColumnWidth(REG_NAME, max(self.table.columnWidth(REG_NAME), 160))
         self.table.setColumnWidth(REG_FILE, max(self.table.columnWidth(REG_FILE), 160))

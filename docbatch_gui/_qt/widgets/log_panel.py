@@ -86,10 +86,11 @@ class LogModel(TableModel):
     """The last ``limit`` lines; appends and trims in blocks, never a reset."""
 
     def __init__(self, limit: int = MAX_RECORDS, parent: QObject | None = None) -> None:
-        super().__init__([], parent)
+        headers = [_("Time"), _("Level"), _("Source"), _("Message")]
+        roles = {LevelRole: lambda line: line.level, LineRole: lambda line: line.text}
+        super().__init__(headers, parent, roles)
         self.limit = limit
         self._items: list[LogLine] = []
-        self._headers = [_("Time"), _("Level"), _("Source"), _("Message")]
         self._levels = {
             logging.DEBUG: _("Debug"),
             logging.INFO: _("Info"),
@@ -158,11 +159,7 @@ class LogModel(TableModel):
     def line(self, row: int) -> LogLine:
         return self._items[row]
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        line = self._items[index.row()]
-        column = index.column()
+    def item_data(self, line: LogLine, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
             if column == COL_TIME:
                 return line.time
@@ -183,10 +180,6 @@ class LogModel(TableModel):
             return line.logger
         if role == SearchRole:
             return f"{line.logger} {self.area(line.logger)} {line.message}".lower()
-        if role == LevelRole:
-            return line.level
-        if role == LineRole:
-            return line.text
         return None
 
 
