@@ -31,6 +31,7 @@ from docbatch_gui._qt.registry.pages_setup import (
     preview_table,
 )
 from docbatch_gui._qt.tasks import spawn
+from docbatch_gui._qt.widgets.layout import filled
 from docbatch_gui.i18n import _
 from docbatch_gui.registry.config import RegistryConfig, column_letter
 from docbatch_gui.registry.service import PreviewResult
@@ -75,15 +76,9 @@ class FiltersPage(WizardPart):
         self.table = preview_table(self.model)
         self.show_all = QPushButton(_("Open full list…"))
         self.show_all.clicked.connect(lambda: spawn(self.open_full_list()))
-        head = QHBoxLayout()
         self.table_title = QLabel(_("Filtered rows"))
-        head.addWidget(self.table_title, 1)
-        head.addWidget(self.show_all)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(self.status)
-        layout.addLayout(head)
-        layout.addWidget(self.table, 1)
+        head = filled(QHBoxLayout(), (self.table_title, 1), self.show_all)
+        filled(QVBoxLayout(self), form, self.status, head, (self.table, 1))
 
     def part(self) -> dict[str, Any]:
         words = [w.strip() for w in re.split(r"[;\n]", self.skip_words.text()) if w.strip()]

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.registry.latest import LatestRunner
 from docbatch_gui._qt.registry.pages_setup import WizardPart
+from docbatch_gui._qt.widgets.layout import STRETCH, filled
 from docbatch_gui.i18n import _, ngettext, npgettext
 from docbatch_gui.registry.config import DEFAULT_RULE, RegistryConfig, default_rules
 from docbatch_gui.registry.words import comparator_words, document_field_words, rule_words
@@ -122,17 +123,9 @@ class RulesPage(WizardPart):
         self.pairs = QLabel()
         self.pairs.setStyleSheet("font-size: 11pt;")
         self.pairs.setWordWrap(True)  # a long sentence in Russian
-        buttons = QHBoxLayout()
-        for button in (add, remove, defaults):
-            buttons.addWidget(button)
-        buttons.addStretch(1)
-        buttons.addWidget(QLabel(_("Match threshold")))
-        buttons.addWidget(self.threshold)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.table, 1)
-        layout.addLayout(buttons)
-        layout.addWidget(self.pairs)
-        layout.addWidget(self.status)
+        threshold = (QLabel(_("Match threshold")), self.threshold)
+        buttons = filled(QHBoxLayout(), add, remove, defaults, STRETCH, *threshold)
+        filled(QVBoxLayout(self), (self.table, 1), buttons, self.pairs, self.status)
         self.pair_count: int | None = None
         self.estimator = LatestRunner(self._estimate_job, self)
         self.estimator.ready.connect(self._pairs_ready)

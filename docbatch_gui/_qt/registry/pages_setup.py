@@ -30,6 +30,7 @@ from docbatch_gui._qt.registry.models import (
     left_out_text,
     reason_label,
 )
+from docbatch_gui._qt.widgets.layout import STRETCH, filled
 from docbatch_gui.domain.registry import FilteredRowRecord, RegistryRowRecord
 from docbatch_gui.i18n import _
 from docbatch_gui.registry.config import RegistryConfig, column_letter
@@ -151,10 +152,7 @@ class RowsPage(WizardPart):
         form.addRow(_("Column header row overrides"), self.overrides)
         self.model = RowsModel(self)
         self.table = preview_table(self.model)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(self.status)
-        layout.addWidget(self.table, 1)
+        filled(QVBoxLayout(self), form, self.status, (self.table, 1))
 
     def _header_moved(self, value: int) -> None:
         if self.data_row.value() <= value:
@@ -288,10 +286,7 @@ class MappingPage(WizardPart):
             self.sample_labels[field] = sample
             form.addRow(labels[field], combo)
             form.addRow("", sample)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(self.status)
-        layout.addStretch(1)
+        filled(QVBoxLayout(self), form, self.status, STRETCH)
 
     def mapping(self) -> dict[str, str]:
         return {

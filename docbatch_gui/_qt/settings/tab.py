@@ -39,6 +39,7 @@ from docbatch_gui._qt.settings.connection_test import (
 )
 from docbatch_gui._qt.settings.fields import NOTE_STYLE, FieldEditor
 from docbatch_gui._qt.tasks import spawn
+from docbatch_gui._qt.widgets.layout import STRETCH, filled
 from docbatch_gui.diagnostics import connections
 from docbatch_gui.domain.messages import Message
 from docbatch_gui.domain.states import ProcessingMode
@@ -107,13 +108,8 @@ class SettingsTab(QWidget):
         self.save_button.setDefault(True)
         self.save_button.clicked.connect(lambda: spawn(self.save(), self._save_failed))
         self.save_button.setEnabled(False)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.status, 1)
-        buttons.addWidget(self.cancel_button)
-        buttons.addWidget(self.save_button)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.page_scroll, 1)
-        layout.addLayout(buttons)
+        buttons = filled(QHBoxLayout(), (self.status, 1), self.cancel_button, self.save_button)
+        filled(QVBoxLayout(self), (self.page_scroll, 1), buttons)
 
     # -- building --------------------------------------------------------------------------
 
@@ -153,11 +149,8 @@ class SettingsTab(QWidget):
         )
         intro.setWordWrap(True)
         intro.setStyleSheet(NOTE_STYLE)
-        column.addWidget(intro)
-        for group, names, probes in GROUPS:
-            column.addWidget(self._group(group, names, probes))
-        column.addWidget(self._interface_group())
-        column.addStretch(1)
+        groups = [self._group(group, names, probes) for group, names, probes in GROUPS]
+        filled(column, intro, *groups, self._interface_group(), STRETCH)
         self.page_scroll.setWidget(content)
         self.revert()
 
@@ -325,10 +318,8 @@ class SettingsTab(QWidget):
         language.currentIndexChanged.connect(self._validate)
         note = QLabel(_("A new language is applied the next time DocBatch starts."))
         note.setStyleSheet(NOTE_STYLE)
-        column = QVBoxLayout()
+        column = filled(QVBoxLayout(), language, note)
         column.setSpacing(2)
-        column.addWidget(language)
-        column.addWidget(note)
         label = QLabel(_("Language"))
         label.setMinimumWidth(LABEL_WIDTH)
         label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)

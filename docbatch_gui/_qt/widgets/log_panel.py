@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from docbatch_gui._qt.widgets.fit import widen_to_labels
+from docbatch_gui._qt.widgets.layout import filled
 from docbatch_gui._qt.widgets.table_model import Index, TableModel
 from docbatch_gui.i18n import _, pgettext
 
@@ -288,16 +289,9 @@ class LogPanel(QWidget):
         header.setSectionResizeMode(COL_TIME, QHeaderView.ResizeMode.Interactive)
         widen_to_labels(header)
 
-        bar = QHBoxLayout()
-        bar.addWidget(self.level)
-        bar.addWidget(self.search, 1)
-        bar.addWidget(self.technical)
-        bar.addWidget(self.copy_button)
-        bar.addWidget(self.clear_button)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 4)
-        layout.addLayout(bar)
-        layout.addWidget(self.view)
+        buttons = (self.technical, self.copy_button, self.clear_button)
+        bar = filled(QHBoxLayout(), self.level, (self.search, 1), *buttons)
+        filled(QVBoxLayout(self), bar, self.view, margins=4)
 
     # -- from any thread ------------------------------------------------------------------
 
