@@ -111,7 +111,7 @@ class JobDetail(QWidget):
         self.documents.clear()
         self._show_error(job)
         self.contents.setVisible(job is None or not self.error.isVisible() or bool(job.pages))
-        text = self.routing_text(job) if job is not None else ""
+        text = routing_line(job) if job is not None else ""
         self.routing.setText(text)
         self.routing.setVisible(bool(text))
         if job is None:
@@ -163,9 +163,6 @@ class JobDetail(QWidget):
         advice = self._advice().get(job.error_kind) if job.error_kind else None
         text = f"{what}: {job.error_words(interface_language())}"
         self.error.setText(text + (f"\n{advice}" if advice else ""))
-
-    def routing_text(self, job: Job) -> str:
-        return routing_line(job)
 
     def _kind_labels(self) -> dict[ErrorKind, str]:
         return {

@@ -140,7 +140,7 @@ class ResultsView(QWidget):
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         # every column in sight at 1024 px: fitted, the secondary ones hidden by priority
         self.columns = ResultColumns(self.table, self.model)
-        offer_columns_menu(self.table, self.columns.live_fixed, self, self._column_chosen)
+        offer_columns_menu(self.table, self.columns.fixed, self, self._column_chosen)
 
         self.detail = MatchDetail(ctx, images)
         self.detail.assign_button.clicked.connect(lambda: spawn(self.assign_dialog(), self._failed))
