@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -363,9 +363,8 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
         """Show the engine's state (the CLI may have changed the flag, or a critical
         error stopped the queue): checked offers Resume."""
         if self.pause_button.isChecked() != paused:
-            self.pause_button.blockSignals(True)
-            self.pause_button.setChecked(paused)
-            self.pause_button.blockSignals(False)
+            with QSignalBlocker(self.pause_button):
+                self.pause_button.setChecked(paused)
         self._show_paused(paused)
 
     def _selection_changed(self) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from PySide6.QtCore import QSignalBlocker
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -109,13 +110,11 @@ class FilePage(WizardPart):
             self._sheets([config.sheet], config.sheet)
 
     def _sheets(self, names: list[str], current: str) -> None:
-        self.sheet.blockSignals(True)
-        known = [self.sheet.itemText(i) for i in range(self.sheet.count())]
-        if known != names:
-            self.sheet.clear()
-            self.sheet.addItems(names)
-        self.sheet.setCurrentText(current)
-        self.sheet.blockSignals(False)
+        with QSignalBlocker(self.sheet):
+            if [self.sheet.itemText(i) for i in range(self.sheet.count())] != names:
+                self.sheet.clear()
+                self.sheet.addItems(names)
+            self.sheet.setCurrentText(current)
 
     def on_preview(self, result: PreviewResult) -> None:
         self._sheets(result.sheet_names, result.sheet)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -220,14 +220,13 @@ class RulesPage(WizardPart):
 
     def _param_for(self, spin: QDoubleSpinBox, comparator: str, sub: dict[str, Any]) -> None:
         key, low, high, decimals, default = PARAMS[comparator]
-        spin.blockSignals(True)
-        spin.setDecimals(decimals)
-        spin.setRange(low, high)
-        spin.setEnabled(key is not None)
-        spin.setSuffix({"threshold": " %", "tolerance_days": _(" days")}.get(key or "", ""))
-        value = sub.get(key) if key else None
-        spin.setValue(float(default if value is None else value))
-        spin.blockSignals(False)
+        with QSignalBlocker(spin):
+            spin.setDecimals(decimals)
+            spin.setRange(low, high)
+            spin.setEnabled(key is not None)
+            spin.setSuffix({"threshold": " %", "tolerance_days": _(" days")}.get(key or "", ""))
+            value = sub.get(key) if key else None
+            spin.setValue(float(default if value is None else value))
         self.rules_changed()
 
     def remove_selected(self) -> None:

@@ -13,7 +13,7 @@ import asyncio
 from typing import Any
 
 from pydantic import ValidationError
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -338,13 +338,11 @@ class SettingsTab(QWidget):
     def revert(self) -> None:
         """Every widget back to the saved values (Cancel)."""
         for name, editor in self.editors.items():
-            editor.blockSignals(True)
-            editor.set_value(getattr(self.current, name))
-            editor.blockSignals(False)
+            with QSignalBlocker(editor):
+                editor.set_value(getattr(self.current, name))
         saved_language = str(self.ctx.qsettings.value(LANGUAGE_KEY, "") or "")
-        self.language.blockSignals(True)
-        self.language.setCurrentIndex(max(0, self.language.findData(saved_language)))
-        self.language.blockSignals(False)
+        with QSignalBlocker(self.language):
+            self.language.setCurrentIndex(max(0, self.language.findData(saved_language)))
         self._baseline = self._state()
         self._validate()
 
