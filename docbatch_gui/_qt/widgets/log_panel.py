@@ -121,7 +121,6 @@ class LogModel(TableModel):
         }
         self._network = _("Network")
         self._library = _("Library")
-        self._foreign = _("A technical message in English: point at it to read it")
 
     def level_text(self, level: int) -> str:
         return by_level(self._levels, level)
