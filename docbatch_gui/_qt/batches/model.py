@@ -118,20 +118,24 @@ def money(value: float | None) -> str:
     return "" if value is None else f"${value:,.4f}"
 
 
+def percent(share: float | None) -> str:
+    return "" if share is None else f"{share:.0%}"
+
+
 class BatchTableModel(TableModel):
     def __init__(self, parent: QObject | None = None) -> None:
-        headers = [
-            _("Batch"),
-            _("Status"),
-            _("Requests"),
-            _("Progress"),
-            _("Age"),
-            _("Expires in"),
-            _("Jobs"),
-            _("Estimated"),
-            _("Actual"),
-            _("Model"),
-            _("Cache hits"),
+        columns = [
+            (_("Batch"), lambda row: row.batch_id or _("(being created)")),
+            (_("Status"), lambda row: status_label(row.status)),
+            (_("Requests"), lambda row: f"{row.done:,} / {row.total:,}"),
+            (_("Progress"), lambda row: f"{row.progress:.0%}"),
+            (_("Age"), lambda row: duration(row.age)),
+            (_("Expires in"), lambda row: duration(row.expires_in) or "—"),
+            (_("Jobs"), lambda row: f"{row.jobs:,}"),
+            (_("Estimated"), lambda row: money(row.cost_estimate_usd)),
+            (_("Actual"), lambda row: money(row.cost_actual_usd) or "—"),
+            (_("Model"), lambda row: model_label(row.model, row.effort)),
+            (_("Cache hits"), lambda row: percent(row.cache_hit_rate) or "—"),
         ]
         roles = {
             BatchRowRole: lambda row: row,
@@ -140,7 +144,7 @@ class BatchTableModel(TableModel):
             BatchProgressRole: lambda row: row.progress,
             CancelableRole: lambda row: row.cancelable,
         }
-        super().__init__(headers, parent, roles)
+        super().__init__(parent=parent, roles=roles, columns=columns)
         self._items: list[BatchRow] = []
 
     # -- updating -------------------------------------------------------------------------
@@ -175,8 +179,6 @@ class BatchTableModel(TableModel):
     # -- Qt model interface -----------------------------------------------------------------
 
     def item_data(self, row: BatchRow, column: int, role: int) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self._display(row, column)
         if role == Qt.ItemDataRole.DecorationRole and column == COL_STATUS:
             return status_icon(row.status)
         if role == Qt.ItemDataRole.TextAlignmentRole and column in NUMERIC:
@@ -187,35 +189,10 @@ class BatchTableModel(TableModel):
             return self._tooltip(row, column)
         return None
 
-    def _display(self, row: BatchRow, column: int) -> Any:
-        if column == COL_BATCH:
-            return row.batch_id or _("(being created)")
-        if column == COL_STATUS:
-            return status_label(row.status)
-        if column == COL_REQUESTS:
-            return f"{row.done:,} / {row.total:,}"
-        if column == COL_PROGRESS:
-            return f"{row.progress:.0%}"
-        if column == COL_AGE:
-            return duration(row.age)
-        if column == COL_EXPIRES:
-            return duration(row.expires_in) if row.expires_in is not None else "—"
-        if column == COL_JOBS:
-            return f"{row.jobs:,}"
-        if column == COL_ESTIMATE:
-            return money(row.cost_estimate_usd)
-        if column == COL_ACTUAL:
-            return money(row.cost_actual_usd) or "—"
-        if column == COL_MODEL:
-            return model_label(row.model, row.effort)
-        if column == COL_CACHE:
-            return "—" if row.cache_hit_rate is None else f"{row.cache_hit_rate:.0%}"
-        return None
-
     def _foreground(self, row: BatchRow, column: int) -> QColor | None:
         if column == COL_EXPIRES and row.expires_in is not None and row.expires_in < EXPIRY_WARNING:
             return QColor("#d93025")
-        if column in (COL_EXPIRES, COL_ACTUAL, COL_CACHE) and self._display(row, column) == "—":
+        if column in (COL_EXPIRES, COL_ACTUAL, COL_CACHE) and self.shown(row, column) == "—":
             return QColor("#8a8f98")
         return None
 

@@ -8,7 +8,7 @@ so a view with 100,000 rows stays smooth while a thousand of them report progres
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from operator import attrgetter
 from typing import Any
 
@@ -133,7 +133,34 @@ class JobTableModel(TableModel):
             ErrorKindRole: lambda job: _kind(job),
             FilterKeyRole: lambda job: f"{job.state.value}\t{_kind(job)}\t{job.file_name.lower()}",
         }
-        super().__init__(parent=parent, roles=roles)
+        columns = [
+            ("", lambda job: None),
+            (_("File"), lambda job: self.display_name(job)),
+            (
+                pgettext("narrow column", "Pages"),
+                lambda job: "" if job.pages is None else str(job.pages),
+            ),
+            (
+                _("State"),
+                lambda job: _("Held") if self.hold(job) is not None else state_label(job.state),
+            ),
+            (_("Progress"), lambda job: f"{job.progress:.0%}" if self._waiting(job) else ""),
+            (_("Documents"), lambda job: str(job.documents) if job.documents else ""),
+            (_("Cost"), lambda job: _usd(_cost(job))),
+            (_("Error"), lambda job: error_text(job).splitlines()[0] if job.error else ""),
+        ]
+        super().__init__(parent=parent, roles=roles, columns=columns)
+        #: what sorting by each column compares
+        self._sort_keys: list[Callable[[Job], Any]] = [
+            _ID,
+            lambda job: job.file_name.lower(),
+            lambda job: job.pages or 0,
+            lambda job: job.state.value,
+            lambda job: job.progress,
+            lambda job: job.documents,
+            lambda job: job.cost_actual_usd or job.cost_estimate_usd or 0.0,
+            lambda job: job.error or "",
+        ]
         if not JOB_STATE_LABELS:
             refresh_labels()
         self._items: list[Job] = []
@@ -151,16 +178,6 @@ class JobTableModel(TableModel):
         self._names: Counter[str] = Counter()
         #: what this installation lacks, and so which queued jobs are held
         self._holds = Holds(has_anthropic_key=True)
-        self._headers = [
-            "",
-            _("File"),
-            pgettext("narrow column", "Pages"),
-            _("State"),
-            _("Progress"),
-            _("Documents"),
-            _("Cost"),
-            _("Error"),
-        ]
 
     # -- loading and updating ---------------------------------------------------------
 
@@ -357,8 +374,6 @@ class JobTableModel(TableModel):
     # -- Qt model interface -----------------------------------------------------------
 
     def item_data(self, job: Job, column: int, role: int) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self._display(job, column)
         if role == Qt.ItemDataRole.DecorationRole:
             if column == COL_THUMB:
                 return self._thumbnail(job)
@@ -393,17 +408,18 @@ class JobTableModel(TableModel):
         ):
             return RIGHT
         elif role == ProgressRole:
-            # A bar only while there is something to wait for; the state says the rest.
-            if job.state in FINAL_STATES or self.hold(job) is not None:
-                return None
-            return job.progress
+            return job.progress if self._waiting(job) else None
         elif role == SortRole:
-            return self._sort_key(job, column)
+            return self._sort_keys[column](job)
         elif role == ErrorLineRole:
             return self._line(job)
         elif role == HeldRole:
             return self.hold(job) is not None
         return None
+
+    def _waiting(self, job: Job) -> bool:
+        """A bar only while there is something to wait for; the state says the rest."""
+        return job.state not in FINAL_STATES and self.hold(job) is None
 
     def _line(self, job: Job) -> str | None:
         """The line under the file name: why it ended badly, or why it is held."""
@@ -411,45 +427,6 @@ class JobTableModel(TableModel):
         if hold is not None:
             return hold.words(interface_language())
         return error_line(job)
-
-    def _display(self, job: Job, column: int) -> Any:
-        if column == COL_FILE:
-            return self.display_name(job)
-        if column == COL_PAGES:
-            return "" if job.pages is None else str(job.pages)
-        if column == COL_STATE:
-            if self.hold(job) is not None:
-                return _("Held")
-            return state_label(job.state)
-        if column == COL_PROGRESS:
-            if job.state in FINAL_STATES or self.hold(job) is not None:
-                return ""
-            return f"{job.progress:.0%}"
-        if column == COL_DOCUMENTS:
-            return str(job.documents) if job.documents else ""
-        if column == COL_COST:
-            cost = job.cost_actual_usd if job.cost_actual_usd is not None else job.cost_estimate_usd
-            return "" if cost is None else f"${cost:.4f}"
-        if column == COL_ERROR:
-            return error_text(job).splitlines()[0] if job.error else ""
-        return None
-
-    def _sort_key(self, job: Job, column: int) -> Any:
-        if column == COL_FILE:
-            return job.file_name.lower()
-        if column == COL_PAGES:
-            return job.pages or 0
-        if column == COL_STATE:
-            return job.state.value
-        if column == COL_PROGRESS:
-            return job.progress
-        if column == COL_DOCUMENTS:
-            return job.documents
-        if column == COL_COST:
-            return job.cost_actual_usd or job.cost_estimate_usd or 0.0
-        if column == COL_ERROR:
-            return job.error or ""
-        return job.id
 
     def _thumbnail(self, job: Job) -> QPixmap | QIcon | None:
         pixmap = self._thumbs.get(job.id)
@@ -514,6 +491,10 @@ def _added(job: Job) -> str:
     if job.created_at is None:
         return "?"
     return job.created_at.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _cost(job: Job) -> float | None:
+    return job.cost_actual_usd if job.cost_actual_usd is not None else job.cost_estimate_usd
 
 
 def _kind(job: Job) -> str:

@@ -104,11 +104,33 @@ def display(value: Any) -> str:
     return str(value)
 
 
+def last_search(reg: Registry) -> str:
+    if not reg.stats.get("search") or reg.updated_at is None:
+        return _("never")
+    return reg.updated_at.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def matched(reg: Registry) -> str:
+    """Rows matched of all, those assigned by hand counted in both."""
+    search = reg.stats.get("search") or {}
+    if not search:
+        return ""
+    manual = search.get("manual", 0)
+    return f"{search.get('matched', 0) + manual} / {search.get('rows', 0) + manual}"
+
+
 class RegistryListModel(TableModel):
     def __init__(self, parent: QObject | None = None) -> None:
-        headers = [_("Name"), _("File"), _("Status"), _("Rows kept"), _("Filtered")]
-        headers += [_("Last search"), pgettext("registry column", "Matched")]
-        super().__init__(headers, parent, {RecordRole: lambda reg: reg})
+        columns = [
+            (_("Name"), lambda reg: reg.name),
+            (_("File"), lambda reg: reg.source_file.replace("\\", "/").rsplit("/", 1)[-1]),
+            (_("Status"), lambda reg: status_label(reg.status)),
+            (_("Rows kept"), lambda reg: display(reg.stats.get("kept"))),
+            (_("Filtered"), lambda reg: display(reg.stats.get("filtered"))),
+            (_("Last search"), last_search),
+            (pgettext("registry column", "Matched"), matched),
+        ]
+        super().__init__(parent=parent, roles={RecordRole: lambda reg: reg}, columns=columns)
 
     def registry(self, row: int) -> Registry:
         return self._items[row]
@@ -117,29 +139,7 @@ class RegistryListModel(TableModel):
         return next((i for i, r in enumerate(self._items) if r.id == registry_id), None)
 
     def item_data(self, reg: Registry, column: int, role: int) -> Any:
-        search = reg.stats.get("search") or {}
-        if role == Qt.ItemDataRole.DisplayRole:
-            if column == REG_NAME:
-                return reg.name
-            if column == REG_FILE:
-                return reg.source_file.replace("\\", "/").rsplit("/", 1)[-1]
-            if column == REG_STATUS:
-                return status_label(reg.status)
-            if column == REG_KEPT:
-                return display(reg.stats.get("kept"))
-            if column == REG_FILTERED:
-                return display(reg.stats.get("filtered"))
-            if column == REG_SEARCHED:
-                if not search or reg.updated_at is None:
-                    return _("never")
-                return reg.updated_at.astimezone().strftime("%Y-%m-%d %H:%M")
-            if column == REG_MATCHED:
-                if not search:
-                    return ""
-                matched = search.get("matched", 0) + search.get("manual", 0)
-                total = search.get("rows", 0) + search.get("manual", 0)
-                return f"{matched} / {total}"
-        elif role == Qt.ItemDataRole.DecorationRole and column == REG_STATUS:
+        if role == Qt.ItemDataRole.DecorationRole and column == REG_STATUS:
             return disc_icon(*STATUS_COLORS.get(reg.status, ("#8a8f98", "?")))
         elif role == Qt.ItemDataRole.ToolTipRole:
             if column == REG_STATUS and reg.task_error:

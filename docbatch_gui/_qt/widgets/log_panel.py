@@ -87,9 +87,14 @@ class LogModel(TableModel):
     """The last ``limit`` lines; appends and trims in blocks, never a reset."""
 
     def __init__(self, limit: int = MAX_RECORDS, parent: QObject | None = None) -> None:
-        headers = [_("Time"), _("Level"), _("Source"), _("Message")]
+        columns = [
+            (_("Time"), lambda line: line.time),
+            (_("Level"), lambda line: self.level_text(line.level)),
+            (_("Source"), lambda line: self.area(line.logger)),
+            (_("Message"), lambda line: self.message_text(line)),
+        ]
         roles = {LevelRole: lambda line: line.level, LineRole: lambda line: line.text}
-        super().__init__(headers, parent, roles)
+        super().__init__(parent=parent, roles=roles, columns=columns)
         self.limit = limit
         self._items: list[LogLine] = []
         self._levels = {
@@ -160,14 +165,6 @@ class LogModel(TableModel):
         return self._items[row]
 
     def item_data(self, line: LogLine, column: int, role: int) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole:
-            if column == COL_TIME:
-                return line.time
-            if column == COL_LEVEL:
-                return self.level_text(line.level)
-            if column == COL_LOGGER:
-                return self.area(line.logger)
-            return self.message_text(line)
         if role == Qt.ItemDataRole.ForegroundRole and column == COL_LEVEL:
             return QColor(by_level(LEVEL_COLORS, line.level))
         if role == Qt.ItemDataRole.FontRole and column == COL_LEVEL and line.level >= 30:

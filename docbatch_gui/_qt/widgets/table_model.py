@@ -1,7 +1,8 @@
 """What every flat table model of the GUI shares: headers, counts and item roles.
 
-Subclasses keep their rows in ``self._items`` (a list, one entry per row), name the
-roles that read a row's item whole (``roles``) and give the rest in ``item_data()``;
+Subclasses keep their rows in ``self._items`` (a list, one entry per row), name their
+columns with what each shows of an item (``columns``), and the roles that read an
+item whole (``roles``), and give the rest in ``item_data()``;
 ``changed_rows`` turns a set of changed rows into as few ``dataChanged`` signals as
 the rows allow, so a burst of updates never resets a view.
 """
@@ -15,6 +16,8 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersisten
 
 Index = QModelIndex | QPersistentModelIndex
 RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+#: a column's title, and what it shows of a row's item
+Column = tuple[str, Callable[[Any], Any]]
 
 
 class TableModel(QAbstractTableModel):
@@ -23,9 +26,11 @@ class TableModel(QAbstractTableModel):
         headers: Sequence[str] = (),
         parent: QObject | None = None,
         roles: Mapping[int, Callable[[Any], Any]] | None = None,
+        columns: Sequence[Column] = (),
     ) -> None:
         super().__init__(parent)
-        self._headers = list(headers)
+        self._headers = list(headers) or [title for title, _shown in columns]
+        self._shown = [shown for _title, shown in columns]
         self._items: list[Any] = []
         #: role → what it reads of a row's item, whatever the column
         self._roles = roles or {}
@@ -51,7 +56,15 @@ class TableModel(QAbstractTableModel):
             return None
         item = self._items[index.row()]
         read = self._roles.get(role)
-        return read(item) if read is not None else self.item_data(item, index.column(), role)
+        if read is not None:
+            return read(item)
+        if role == Qt.ItemDataRole.DisplayRole and self._shown:
+            return self._shown[index.column()](item)
+        return self.item_data(item, index.column(), role)
+
+    def shown(self, item: Any, column: int) -> Any:
+        """What ``column`` shows of ``item`` (its DisplayRole)."""
+        return self._shown[column](item)
 
     def item_data(self, item: Any, column: int, role: int) -> Any:
         return None
