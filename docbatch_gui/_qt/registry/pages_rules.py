@@ -173,9 +173,7 @@ class RulesPage(WizardPart):
         required = QCheckBox()
         required.setChecked(bool(sub.get("required")))
         holder = QWidget()  # centres the box in its cell
-        centre = QHBoxLayout(holder)
-        centre.setContentsMargins(0, 0, 0, 0)
-        centre.addWidget(required, 0, Qt.AlignmentFlag.AlignCenter)
+        filled(QHBoxLayout(holder), margins=0).addWidget(required, 0, Qt.AlignmentFlag.AlignCenter)
         for col, widget in (
             (R_FIELD, field),
             (R_DOC, doc),
