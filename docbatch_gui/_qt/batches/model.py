@@ -55,7 +55,6 @@ NUMERIC = (COL_REQUESTS, COL_AGE, COL_EXPIRES, COL_JOBS, COL_ESTIMATE, COL_ACTUA
 
 
 def status_label(status: str) -> str:
-    """The operator's words for a batch status (translated)."""
     labels = {
         "intent": _("Creating"),
         "in_progress": _("In progress"),

@@ -95,7 +95,6 @@ def state_column_width(view: QWidget) -> int:
 
 
 def state_label(state: JobState) -> str:
-    """The operator's words for a state (translated)."""
     return JOB_STATE_LABELS.get(state, str(state))
 
 
@@ -364,7 +363,6 @@ class JobTableModel(TableModel):
         return {state: count for state, count in self._counts.items() if count}
 
     def busy(self) -> int:
-        """Jobs queued or in progress."""
         return sum(
             count
             for state, count in self._counts.items()

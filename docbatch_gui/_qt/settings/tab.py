@@ -155,7 +155,6 @@ class SettingsTab(QWidget):
         self.revert()
 
     def focus_field(self, name: str) -> None:
-        """Scroll to the field ``name`` and give its editor the keyboard focus."""
         editor = self.editors[name]
         self.page_scroll.ensureWidgetVisible(editor)
         editor.editor.setFocus(Qt.FocusReason.OtherFocusReason)

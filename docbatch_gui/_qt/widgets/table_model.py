@@ -63,7 +63,6 @@ class TableModel(QAbstractTableModel):
         return self.item_data(item, index.column(), role)
 
     def shown(self, item: Any, column: int) -> Any:
-        """What ``column`` shows of ``item`` (its DisplayRole)."""
         return self._shown[column](item)
 
     def item_data(self, item: Any, column: int, role: int) -> Any:
