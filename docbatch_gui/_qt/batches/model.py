@@ -20,17 +20,8 @@ from docbatch_gui.app.batch_stats import BatchRow
 from docbatch_gui.i18n import _, ngettext, pgettext
 
 # Columns
-COL_BATCH = 0
-COL_STATUS = 1
-COL_REQUESTS = 2
-COL_PROGRESS = 3
-COL_AGE = 4
-COL_EXPIRES = 5
-COL_JOBS = 6
-COL_ESTIMATE = 7
-COL_ACTUAL = 8
-COL_MODEL = 9
-COL_CACHE = 10
+COL_BATCH, COL_STATUS, COL_REQUESTS, COL_PROGRESS, COL_AGE, COL_EXPIRES = range(6)
+COL_JOBS, COL_ESTIMATE, COL_ACTUAL, COL_MODEL, COL_CACHE = range(6, 11)
 
 # Roles
 BatchRowRole = Qt.ItemDataRole.UserRole + 1

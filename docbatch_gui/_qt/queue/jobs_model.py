@@ -48,14 +48,8 @@ from docbatch_gui.engine.holds import (
 from docbatch_gui.i18n import _, pgettext
 
 # Columns
-COL_THUMB = 0
-COL_FILE = 1
-COL_PAGES = 2
-COL_STATE = 3
-COL_PROGRESS = 4
-COL_DOCUMENTS = 5
-COL_COST = 6
-COL_ERROR = 7
+COL_THUMB, COL_FILE, COL_PAGES, COL_STATE = range(4)
+COL_PROGRESS, COL_DOCUMENTS, COL_COST, COL_ERROR = range(4, 8)
 
 # Roles
 JobRole = Qt.ItemDataRole.UserRole + 1

@@ -35,13 +35,7 @@ ScoreRole = Qt.ItemDataRole.UserRole + 2
 SortRole = Qt.ItemDataRole.UserRole + 3
 
 # Registry list columns
-REG_NAME = 0
-REG_FILE = 1
-REG_STATUS = 2
-REG_KEPT = 3
-REG_FILTERED = 4
-REG_SEARCHED = 5
-REG_MATCHED = 6
+REG_NAME, REG_FILE, REG_STATUS, REG_KEPT, REG_FILTERED, REG_SEARCHED, REG_MATCHED = range(7)
 
 STATUS_COLORS = {
     RegistryStatus.IMPORTING: ("#1a73e8", "▶"),

@@ -39,10 +39,7 @@ from docbatch_gui.i18n import _, pgettext
 MAX_RECORDS = 10_000
 FLUSH_MS = 100
 
-COL_TIME = 0
-COL_LEVEL = 1
-COL_LOGGER = 2
-COL_MESSAGE = 3
+COL_TIME, COL_LEVEL, COL_LOGGER, COL_MESSAGE = range(4)
 
 LevelRole = Qt.ItemDataRole.UserRole + 1
 LineRole = Qt.ItemDataRole.UserRole + 2
