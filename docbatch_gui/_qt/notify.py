@@ -11,6 +11,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QMainWindow, QPushButton, QWidget
 
+from docbatch_gui._qt.widgets.layout import filled
 from docbatch_gui.settings.secrets import scrub_secrets
 
 TOAST_MS = 6000
@@ -30,13 +31,11 @@ class Toast(QFrame):
             f"QFrame {{ background: {colors.get(level, '#1f2937')}; border-radius: 8px; }}"
             " QLabel { color: white; padding: 10px 14px; }"
         )
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
         label = QLabel(text, self)
         label.setTextFormat(Qt.TextFormat.PlainText)  # messages quote file names
         label.setWordWrap(True)
         label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        layout.addWidget(label, 1)
+        layout = filled(QHBoxLayout(self), (label, 1), margins=0)
         self.button: QPushButton | None = None
         if action is not None:
             words, handler = action

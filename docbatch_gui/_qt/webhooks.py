@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.language import error_text
 from docbatch_gui._qt.tasks import spawn
+from docbatch_gui._qt.widgets.layout import STRETCH, filled
 from docbatch_gui._qt.widgets.progress import counted, run_with_progress
 from docbatch_gui.app.webhooks import FAILED, Delivery, ResendOutcome
 from docbatch_gui.domain.errors import DocBatchError
@@ -71,10 +72,8 @@ class WebhooksTab(QWidget):
         self.resend_all_button = QPushButton(_("Resend all"))
         self.resend_all_button.setToolTip(_("Send every failed delivery again."))
         self.resend_all_button.clicked.connect(lambda: spawn(self.resend(None), self._failed))
-        bar = QHBoxLayout()
-        for button in (self.resend_button, self.resend_all_button, self.refresh_button):
-            bar.addWidget(button)
-        bar.addStretch(1)
+        buttons = (self.resend_button, self.resend_all_button, self.refresh_button)
+        bar = filled(QHBoxLayout(), *buttons, STRETCH)
         self.table = QTableWidget(0, 6)
         self.table.setHorizontalHeaderLabels(
             [_("State"), _("Job"), _("Event"), _("Time"), _("Attempts"), _("Last answer")]
@@ -88,11 +87,7 @@ class WebhooksTab(QWidget):
         self.empty = QLabel(_("No delivery failed or waits to be sent."))
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty.setStyleSheet("color: palette(mid); padding: 24px;")
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.where)
-        layout.addLayout(bar)
-        layout.addWidget(self.table, 1)
-        layout.addWidget(self.empty, 1)
+        filled(QVBoxLayout(self), self.where, bar, (self.table, 1), (self.empty, 1))
         self._enable()
 
     def showEvent(self, event: QShowEvent) -> None:

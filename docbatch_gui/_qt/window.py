@@ -193,7 +193,6 @@ class MainWindow(QMainWindow):
         return cast("SettingsTab", self._tab("settings"))
 
     def is_built(self, name: str) -> bool:
-        """Whether the tab ``name`` ("review", "settings"...) has been built yet."""
         return self.tabs.is_built(self._lazy[name])
 
     # -- menus ---------------------------------------------------------------------------

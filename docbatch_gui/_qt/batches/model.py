@@ -15,22 +15,13 @@ from PySide6.QtCore import QModelIndex, QObject, Qt
 from PySide6.QtGui import QColor, QIcon
 
 from docbatch_gui._qt.widgets.icons import disc_icon
-from docbatch_gui._qt.widgets.table_model import Index, TableModel
+from docbatch_gui._qt.widgets.table_model import RIGHT, TableModel
 from docbatch_gui.app.batch_stats import BatchRow
 from docbatch_gui.i18n import _, ngettext, pgettext
 
 # Columns
-COL_BATCH = 0
-COL_STATUS = 1
-COL_REQUESTS = 2
-COL_PROGRESS = 3
-COL_AGE = 4
-COL_EXPIRES = 5
-COL_JOBS = 6
-COL_ESTIMATE = 7
-COL_ACTUAL = 8
-COL_MODEL = 9
-COL_CACHE = 10
+COL_BATCH, COL_STATUS, COL_REQUESTS, COL_PROGRESS, COL_AGE, COL_EXPIRES = range(6)
+COL_JOBS, COL_ESTIMATE, COL_ACTUAL, COL_MODEL, COL_CACHE = range(6, 11)
 
 # Roles
 BatchRowRole = Qt.ItemDataRole.UserRole + 1
@@ -51,12 +42,10 @@ STATUS_STYLE: dict[str, tuple[str, str]] = {
 #: under this much time left, "expires in" is shown in red
 EXPIRY_WARNING = timedelta(hours=2)
 
-RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 NUMERIC = (COL_REQUESTS, COL_AGE, COL_EXPIRES, COL_JOBS, COL_ESTIMATE, COL_ACTUAL, COL_CACHE)
 
 
 def status_label(status: str) -> str:
-    """The operator's words for a batch status (translated)."""
     labels = {
         "intent": _("Creating"),
         "in_progress": _("In progress"),
@@ -119,23 +108,34 @@ def money(value: float | None) -> str:
     return "" if value is None else f"${value:,.4f}"
 
 
+def percent(share: float | None) -> str:
+    return "" if share is None else f"{share:.0%}"
+
+
 class BatchTableModel(TableModel):
     def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__([], parent)
-        self._items: list[BatchRow] = []
-        self._headers = [
-            _("Batch"),
-            _("Status"),
-            _("Requests"),
-            _("Progress"),
-            _("Age"),
-            _("Expires in"),
-            _("Jobs"),
-            _("Estimated"),
-            _("Actual"),
-            _("Model"),
-            _("Cache hits"),
+        columns = [
+            (_("Batch"), lambda row: row.batch_id or _("(being created)")),
+            (_("Status"), lambda row: status_label(row.status)),
+            (_("Requests"), lambda row: f"{row.done:,} / {row.total:,}"),
+            (_("Progress"), lambda row: f"{row.progress:.0%}"),
+            (_("Age"), lambda row: duration(row.age)),
+            (_("Expires in"), lambda row: duration(row.expires_in) or "—"),
+            (_("Jobs"), lambda row: f"{row.jobs:,}"),
+            (_("Estimated"), lambda row: money(row.cost_estimate_usd)),
+            (_("Actual"), lambda row: money(row.cost_actual_usd) or "—"),
+            (_("Model"), lambda row: model_label(row.model, row.effort)),
+            (_("Cache hits"), lambda row: percent(row.cache_hit_rate) or "—"),
         ]
+        roles = {
+            BatchRowRole: lambda row: row,
+            LocalIdRole: lambda row: row.local_id,
+            StatusRole: lambda row: row.status,
+            BatchProgressRole: lambda row: row.progress,
+            CancelableRole: lambda row: row.cancelable,
+        }
+        super().__init__(parent=parent, roles=roles, columns=columns)
+        self._items: list[BatchRow] = []
 
     # -- updating -------------------------------------------------------------------------
 
@@ -168,13 +168,7 @@ class BatchTableModel(TableModel):
 
     # -- Qt model interface -----------------------------------------------------------------
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        row = self._items[index.row()]
-        column = index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self._display(row, column)
+    def item_data(self, row: BatchRow, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DecorationRole and column == COL_STATUS:
             return status_icon(row.status)
         if role == Qt.ItemDataRole.TextAlignmentRole and column in NUMERIC:
@@ -183,47 +177,12 @@ class BatchTableModel(TableModel):
             return self._foreground(row, column)
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._tooltip(row, column)
-        if role == BatchRowRole:
-            return row
-        if role == LocalIdRole:
-            return row.local_id
-        if role == StatusRole:
-            return row.status
-        if role == BatchProgressRole:
-            return row.progress
-        if role == CancelableRole:
-            return row.cancelable
-        return None
-
-    def _display(self, row: BatchRow, column: int) -> Any:
-        if column == COL_BATCH:
-            return row.batch_id or _("(being created)")
-        if column == COL_STATUS:
-            return status_label(row.status)
-        if column == COL_REQUESTS:
-            return f"{row.done:,} / {row.total:,}"
-        if column == COL_PROGRESS:
-            return f"{row.progress:.0%}"
-        if column == COL_AGE:
-            return duration(row.age)
-        if column == COL_EXPIRES:
-            return duration(row.expires_in) if row.expires_in is not None else "—"
-        if column == COL_JOBS:
-            return f"{row.jobs:,}"
-        if column == COL_ESTIMATE:
-            return money(row.cost_estimate_usd)
-        if column == COL_ACTUAL:
-            return money(row.cost_actual_usd) or "—"
-        if column == COL_MODEL:
-            return model_label(row.model, row.effort)
-        if column == COL_CACHE:
-            return "—" if row.cache_hit_rate is None else f"{row.cache_hit_rate:.0%}"
         return None
 
     def _foreground(self, row: BatchRow, column: int) -> QColor | None:
         if column == COL_EXPIRES and row.expires_in is not None and row.expires_in < EXPIRY_WARNING:
             return QColor("#d93025")
-        if column in (COL_EXPIRES, COL_ACTUAL, COL_CACHE) and self._display(row, column) == "—":
+        if column in (COL_EXPIRES, COL_ACTUAL, COL_CACHE) and self.shown(row, column) == "—":
             return QColor("#8a8f98")
         return None
 

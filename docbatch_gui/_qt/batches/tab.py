@@ -50,6 +50,7 @@ from docbatch_gui._qt.widgets.columns import column_actions, offer_columns_menu
 from docbatch_gui._qt.widgets.delegates import ProgressDelegate
 from docbatch_gui._qt.widgets.dialogs import confirm
 from docbatch_gui._qt.widgets.fit import widen_to_labels
+from docbatch_gui._qt.widgets.layout import filled
 from docbatch_gui.app.batch_stats import BatchRow, MonthSummary
 from docbatch_gui.app.budget import BudgetStatus
 from docbatch_gui.domain.errors import DocBatchError
@@ -121,18 +122,11 @@ class BatchesTab(QWidget):
         self.copy_action = QAction(_("Copy batch ID"), self)
         self.copy_action.triggered.connect(self._copy_id)
 
-        top = QHBoxLayout()
-        top.addWidget(self.summary, 1)
-        top.addWidget(self.refresh_button)
-        top.addWidget(self.cancel_button)
         self.budget_line = QLabel(_("Budget: reading…"))
         self.budget_line.setTextFormat(Qt.TextFormat.RichText)
         self.budget_line.setObjectName("batches_budget")
-        layout = QVBoxLayout(self)
-        layout.addLayout(top)
-        layout.addWidget(self.budget_line)
-        layout.addWidget(self.live)
-        layout.addWidget(self.stack, 1)
+        top = filled(QHBoxLayout(), (self.summary, 1), self.refresh_button, self.cancel_button)
+        filled(QVBoxLayout(self), top, self.budget_line, self.live, (self.stack, 1))
 
         self._timer = QTimer(self)
         self._timer.setInterval(REFRESH_MS)

@@ -32,6 +32,7 @@ from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.settings.fields import value_label
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.dialogs import ask
+from docbatch_gui._qt.widgets.layout import filled
 from docbatch_gui.app.budget import BudgetStatus
 from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.engine.budget import Forecast, Hold, usd_text
@@ -81,17 +82,11 @@ class BudgetBar(QWidget):
             _("Send this run as it is, whatever it costs; the caps stay as they are")
         )
         self.run_anyway_button.clicked.connect(lambda: spawn(self.run_anyway(), self._failed))
-        row = QHBoxLayout(self.hold_box)
-        row.setContentsMargins(0, 0, 6, 0)
-        row.addWidget(self.hold_text, 1)
-        row.addWidget(self.raise_button)
-        row.addWidget(self.run_anyway_button)
+        buttons = (self.raise_button, self.run_anyway_button)
+        filled(QHBoxLayout(self.hold_box), (self.hold_text, 1), *buttons, margins=(0, 0, 6, 0))
         self.hold_box.hide()
 
-        column = QVBoxLayout(self)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.addWidget(self.forecast_label)
-        column.addWidget(self.hold_box)
+        filled(QVBoxLayout(self), self.forecast_label, self.hold_box, margins=0)
 
         self._delay = QTimer(self)
         self._delay.setSingleShot(True)

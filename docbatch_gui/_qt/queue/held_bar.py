@@ -17,6 +17,7 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
+from docbatch_gui._qt.widgets.layout import filled
 from docbatch_gui.engine.holds import NEEDS_CLAUDE_REACHABLE, NEEDS_VISION_CREDENTIALS
 from docbatch_gui.i18n import _, ngettext
 
@@ -63,17 +64,9 @@ class HeldBar(QFrame):
         self.retry_button = QPushButton(_("Retry now"))
         self.retry_button.setToolTip(_("Lift the hold and send the held jobs to Claude again"))
         self.retry_button.clicked.connect(self.retry_now)
-        row = QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 6, 0)
-        row.addWidget(self.text, 1)
-        for button in (
-            self.retry_button,
-            self.add_key_button,
-            self.offline_button,
-            self.vision_button,
-            self.tesseract_button,
-        ):
-            row.addWidget(button)
+        buttons = [self.retry_button, self.add_key_button, self.offline_button]
+        buttons += [self.vision_button, self.tesseract_button]
+        filled(QHBoxLayout(self), (self.text, 1), *buttons, margins=(0, 0, 6, 0))
         self.hide()
 
     def show_count(

@@ -27,6 +27,7 @@ from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.queue.jobs_model import error_line, state_label
 from docbatch_gui._qt.tasks import spawn
+from docbatch_gui._qt.widgets.layout import filled
 from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui.domain.errors import ErrorKind
 from docbatch_gui.domain.models import Document, Job
@@ -99,13 +100,8 @@ class JobDetail(QWidget):
         #: pages and documents; hidden for a file that has none (a damaged file's
         #: error then has the whole pane)
         self.contents = split
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.title)
-        layout.addWidget(self.error)
-        layout.addWidget(self.routing)
-        layout.addWidget(split, 1)
-        layout.addStretch(0)
+        parts = (self.title, self.error, self.routing, (split, 1))
+        filled(QVBoxLayout(self), *parts, margins=0).addStretch(0)
 
     def show_job(self, job: Job | None) -> None:
         if self._load_task is not None:
@@ -115,7 +111,7 @@ class JobDetail(QWidget):
         self.documents.clear()
         self._show_error(job)
         self.contents.setVisible(job is None or not self.error.isVisible() or bool(job.pages))
-        text = self.routing_text(job) if job is not None else ""
+        text = routing_line(job) if job is not None else ""
         self.routing.setText(text)
         self.routing.setVisible(bool(text))
         if job is None:
@@ -167,9 +163,6 @@ class JobDetail(QWidget):
         advice = self._advice().get(job.error_kind) if job.error_kind else None
         text = f"{what}: {job.error_words(interface_language())}"
         self.error.setText(text + (f"\n{advice}" if advice else ""))
-
-    def routing_text(self, job: Job) -> str:
-        return routing_line(job)
 
     def _kind_labels(self) -> dict[ErrorKind, str]:
         return {

@@ -8,7 +8,7 @@ so a view with 100,000 rows stays smooth while a thousand of them report progres
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from operator import attrgetter
 from typing import Any
 
@@ -25,7 +25,7 @@ from PySide6.QtWidgets import QWidget
 
 from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.widgets.icons import state_icon
-from docbatch_gui._qt.widgets.table_model import Index, TableModel
+from docbatch_gui._qt.widgets.table_model import RIGHT, TableModel
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.state_names import state_name
 from docbatch_gui.domain.states import (
@@ -48,14 +48,8 @@ from docbatch_gui.engine.holds import (
 from docbatch_gui.i18n import _, pgettext
 
 # Columns
-COL_THUMB = 0
-COL_FILE = 1
-COL_PAGES = 2
-COL_STATE = 3
-COL_PROGRESS = 4
-COL_DOCUMENTS = 5
-COL_COST = 6
-COL_ERROR = 7
+COL_THUMB, COL_FILE, COL_PAGES, COL_STATE = range(4)
+COL_PROGRESS, COL_DOCUMENTS, COL_COST, COL_ERROR = range(4, 8)
 
 # Roles
 JobRole = Qt.ItemDataRole.UserRole + 1
@@ -95,7 +89,6 @@ def state_column_width(view: QWidget) -> int:
 
 
 def state_label(state: JobState) -> str:
-    """The operator's words for a state (translated)."""
     return JOB_STATE_LABELS.get(state, str(state))
 
 
@@ -126,7 +119,41 @@ class JobTableModel(TableModel):
     thumbnail_stale = Signal(int)
 
     def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__([], parent)
+        roles = {
+            JobRole: lambda job: job,
+            JobIdRole: lambda job: job.id,
+            StateRole: lambda job: job.state.value,
+            ErrorKindRole: lambda job: _kind(job),
+            FilterKeyRole: lambda job: f"{job.state.value}\t{_kind(job)}\t{job.file_name.lower()}",
+        }
+        columns = [
+            ("", lambda job: None),
+            (_("File"), lambda job: self.display_name(job)),
+            (
+                pgettext("narrow column", "Pages"),
+                lambda job: "" if job.pages is None else str(job.pages),
+            ),
+            (
+                _("State"),
+                lambda job: _("Held") if self.hold(job) is not None else state_label(job.state),
+            ),
+            (_("Progress"), lambda job: f"{job.progress:.0%}" if self._waiting(job) else ""),
+            (_("Documents"), lambda job: str(job.documents) if job.documents else ""),
+            (_("Cost"), lambda job: _usd(_cost(job))),
+            (_("Error"), lambda job: error_text(job).splitlines()[0] if job.error else ""),
+        ]
+        super().__init__(parent=parent, roles=roles, columns=columns)
+        #: what sorting by each column compares
+        self._sort_keys: list[Callable[[Job], Any]] = [
+            _ID,
+            lambda job: job.file_name.lower(),
+            lambda job: job.pages or 0,
+            lambda job: job.state.value,
+            lambda job: job.progress,
+            lambda job: job.documents,
+            lambda job: job.cost_actual_usd or job.cost_estimate_usd or 0.0,
+            lambda job: job.error or "",
+        ]
         if not JOB_STATE_LABELS:
             refresh_labels()
         self._items: list[Job] = []
@@ -144,16 +171,6 @@ class JobTableModel(TableModel):
         self._names: Counter[str] = Counter()
         #: what this installation lacks, and so which queued jobs are held
         self._holds = Holds(has_anthropic_key=True)
-        self._headers = [
-            "",
-            _("File"),
-            pgettext("narrow column", "Pages"),
-            _("State"),
-            _("Progress"),
-            _("Documents"),
-            _("Cost"),
-            _("Error"),
-        ]
 
     # -- loading and updating ---------------------------------------------------------
 
@@ -340,7 +357,6 @@ class JobTableModel(TableModel):
         return {state: count for state, count in self._counts.items() if count}
 
     def busy(self) -> int:
-        """Jobs queued or in progress."""
         return sum(
             count
             for state, count in self._counts.items()
@@ -349,13 +365,7 @@ class JobTableModel(TableModel):
 
     # -- Qt model interface -----------------------------------------------------------
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        job = self._items[index.row()]
-        column = index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self._display(job, column)
+    def item_data(self, job: Job, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DecorationRole:
             if column == COL_THUMB:
                 return self._thumbnail(job)
@@ -388,30 +398,20 @@ class JobTableModel(TableModel):
             COL_DOCUMENTS,
             COL_COST,
         ):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        elif role == JobRole:
-            return job
-        elif role == JobIdRole:
-            return job.id
-        elif role == StateRole:
-            return job.state.value
-        elif role == ErrorKindRole:
-            return job.error_kind.value if job.error_kind else ""
+            return RIGHT
         elif role == ProgressRole:
-            # A bar only while there is something to wait for; the state says the rest.
-            if job.state in FINAL_STATES or self.hold(job) is not None:
-                return None
-            return job.progress
+            return job.progress if self._waiting(job) else None
         elif role == SortRole:
-            return self._sort_key(job, column)
+            return self._sort_keys[column](job)
         elif role == ErrorLineRole:
             return self._line(job)
         elif role == HeldRole:
             return self.hold(job) is not None
-        elif role == FilterKeyRole:
-            kind = job.error_kind.value if job.error_kind else ""
-            return f"{job.state.value}\t{kind}\t{job.file_name.lower()}"
         return None
+
+    def _waiting(self, job: Job) -> bool:
+        """A bar only while there is something to wait for; the state says the rest."""
+        return job.state not in FINAL_STATES and self.hold(job) is None
 
     def _line(self, job: Job) -> str | None:
         """The line under the file name: why it ended badly, or why it is held."""
@@ -419,45 +419,6 @@ class JobTableModel(TableModel):
         if hold is not None:
             return hold.words(interface_language())
         return error_line(job)
-
-    def _display(self, job: Job, column: int) -> Any:
-        if column == COL_FILE:
-            return self.display_name(job)
-        if column == COL_PAGES:
-            return "" if job.pages is None else str(job.pages)
-        if column == COL_STATE:
-            if self.hold(job) is not None:
-                return _("Held")
-            return state_label(job.state)
-        if column == COL_PROGRESS:
-            if job.state in FINAL_STATES or self.hold(job) is not None:
-                return ""
-            return f"{job.progress:.0%}"
-        if column == COL_DOCUMENTS:
-            return str(job.documents) if job.documents else ""
-        if column == COL_COST:
-            cost = job.cost_actual_usd if job.cost_actual_usd is not None else job.cost_estimate_usd
-            return "" if cost is None else f"${cost:.4f}"
-        if column == COL_ERROR:
-            return error_text(job).splitlines()[0] if job.error else ""
-        return None
-
-    def _sort_key(self, job: Job, column: int) -> Any:
-        if column == COL_FILE:
-            return job.file_name.lower()
-        if column == COL_PAGES:
-            return job.pages or 0
-        if column == COL_STATE:
-            return job.state.value
-        if column == COL_PROGRESS:
-            return job.progress
-        if column == COL_DOCUMENTS:
-            return job.documents
-        if column == COL_COST:
-            return job.cost_actual_usd or job.cost_estimate_usd or 0.0
-        if column == COL_ERROR:
-            return job.error or ""
-        return job.id
 
     def _thumbnail(self, job: Job) -> QPixmap | QIcon | None:
         pixmap = self._thumbs.get(job.id)
@@ -522,6 +483,14 @@ def _added(job: Job) -> str:
     if job.created_at is None:
         return "?"
     return job.created_at.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _cost(job: Job) -> float | None:
+    return job.cost_actual_usd if job.cost_actual_usd is not None else job.cost_estimate_usd
+
+
+def _kind(job: Job) -> str:
+    return job.error_kind.value if job.error_kind else ""
 
 
 def _usd(cost: float | None) -> str:

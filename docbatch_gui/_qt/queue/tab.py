@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -50,6 +50,7 @@ from docbatch_gui._qt.widgets.columns import column_actions, offer_columns_menu
 from docbatch_gui._qt.widgets.delegates import ProgressDelegate
 from docbatch_gui._qt.widgets.empty import EmptyHint
 from docbatch_gui._qt.widgets.fit import TwoLineLabel, widen_to_labels
+from docbatch_gui._qt.widgets.layout import filled
 from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui.domain.errors import ErrorKind
 from docbatch_gui.domain.models import Job
@@ -100,10 +101,7 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
 
         split = QSplitter(Qt.Orientation.Horizontal)
         left = QWidget()
-        left_layout = QVBoxLayout(left)
-        left_layout.setContentsMargins(0, 0, 0, 0)
-        left_layout.addWidget(self.table, 1)
-        left_layout.addLayout(self.button_row)
+        filled(QVBoxLayout(left), (self.table, 1), self.button_row, margins=0)
         split.addWidget(left)
         split.addWidget(self.detail)
         split.setStretchFactor(0, 3)
@@ -120,12 +118,8 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
         self.held_bar.process_offline.connect(
             lambda: spawn(self.process_held_offline(), self._failed)
         )
-        layout = QVBoxLayout(self)
-        layout.addLayout(self.toolbar)
-        layout.addWidget(self.held_bar)
-        layout.addWidget(self.budget_bar)
-        layout.addWidget(self.paused_banner)
-        layout.addWidget(split, 1)
+        banners = (self.held_bar, self.budget_bar, self.paused_banner)
+        filled(QVBoxLayout(self), self.toolbar, *banners, (split, 1))
         ctx.bridge.jobs_changed.connect(self._jobs_changed)
 
     # -- building ------------------------------------------------------------------------
@@ -177,16 +171,9 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
         self.search.textChanged.connect(self.proxy.set_text)
         self.counts = TwoLineLabel()  # two lines, then "…", on a small screen
 
-        bar = QHBoxLayout()
-        bar.addWidget(self.add_files_button)
-        bar.addWidget(self.add_folder_button)
-        bar.addWidget(self.pause_button)
-        bar.addSpacing(16)
-        bar.addWidget(self.state_filter)
-        bar.addWidget(self.error_filter)
-        bar.addWidget(self.search, 1)
-        bar.addWidget(self.counts)
-        self.toolbar = bar
+        adding = (self.add_files_button, self.add_folder_button, self.pause_button)
+        filters = (self.state_filter, self.error_filter, (self.search, 1))
+        self.toolbar = filled(QHBoxLayout(), *adding, 16, *filters, self.counts)
 
     def _build_table(self) -> None:
         table = QTableView()
@@ -376,9 +363,8 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
         """Show the engine's state (the CLI may have changed the flag, or a critical
         error stopped the queue): checked offers Resume."""
         if self.pause_button.isChecked() != paused:
-            self.pause_button.blockSignals(True)
-            self.pause_button.setChecked(paused)
-            self.pause_button.blockSignals(False)
+            with QSignalBlocker(self.pause_button):
+                self.pause_button.setChecked(paused)
         self._show_paused(paused)
 
     def _selection_changed(self) -> None:

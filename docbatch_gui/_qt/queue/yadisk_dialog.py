@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.language import error_text
 from docbatch_gui._qt.widgets.dialogs import ask
+from docbatch_gui._qt.widgets.layout import filled
 from docbatch_gui._qt.widgets.progress import ProgressDialog
 from docbatch_gui.domain.progress import Canceled, Progress
 from docbatch_gui.i18n import _, ngettext
@@ -72,10 +73,7 @@ class YadiskDialog(QDialog):
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(_("Import"))
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addWidget(hint)
-        layout.addLayout(form)
-        layout.addWidget(self.buttons)
+        filled(QVBoxLayout(self), hint, form, self.buttons)
         self.source.textChanged.connect(self._sync)
         self._sync()
 

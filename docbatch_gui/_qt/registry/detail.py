@@ -27,6 +27,7 @@ from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.registry.models import ResultRow, display
 from docbatch_gui._qt.tasks import spawn
+from docbatch_gui._qt.widgets.layout import STRETCH, filled
 from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui.domain.models import Document
 from docbatch_gui.i18n import _, pgettext
@@ -95,21 +96,10 @@ class MatchDetail(QWidget):
         self.history.setReadOnly(True)
         self.history.setMaximumHeight(56)
         self.history.setPlaceholderText(_("No manual changes to this row."))
-        head = QHBoxLayout()
-        head.addWidget(self.thumb)
-        head.addWidget(self.values, 1)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.assign_button)
-        buttons.addWidget(self.unassign_button)
-        buttons.addStretch(1)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(head)
-        layout.addWidget(self.score_label)
-        layout.addWidget(self.breakdown, 1)
-        layout.addWidget(self.notes)
-        layout.addLayout(buttons)
-        layout.addWidget(self.history)
+        head = filled(QHBoxLayout(), self.thumb, (self.values, 1))
+        buttons = filled(QHBoxLayout(), self.assign_button, self.unassign_button, STRETCH)
+        parts = (head, self.score_label, (self.breakdown, 1), self.notes, buttons, self.history)
+        filled(QVBoxLayout(self), *parts, margins=0)
         self.show_row(None)
 
     def show_row(self, item: ResultRow | None) -> None:

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from docbatch_gui._qt.registry.models import RowsModel
 from docbatch_gui._qt.widgets.dialogs import ask
 from docbatch_gui._qt.widgets.fit import fit_to_screen
+from docbatch_gui._qt.widgets.layout import filled
 from docbatch_gui.domain.models import Document
 from docbatch_gui.i18n import _, ngettext
 
@@ -64,10 +65,7 @@ class FilteredRowsDialog(_Dialog):
         note.setWordWrap(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addWidget(note)
-        layout.addWidget(table, 1)
-        layout.addWidget(buttons)
+        filled(QVBoxLayout(self), note, (table, 1), buttons)
 
 
 def document_items(
@@ -139,12 +137,8 @@ class DocumentPicker(_Dialog):
         )
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        if hint:
-            layout.addWidget(QLabel(hint))
-        layout.addWidget(self.search)
-        layout.addWidget(self.table, 1)
-        layout.addWidget(self.buttons)
+        hints = [QLabel(hint)] if hint else []
+        filled(QVBoxLayout(self), *hints, self.search, (self.table, 1), self.buttons)
 
     def select_document(self, document_id: int) -> bool:
         for row in range(self.proxy.rowCount()):
@@ -214,7 +208,4 @@ class UnmatchedDialog(_Dialog):
         )
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addWidget(label)
-        layout.addWidget(self.tree, 1)
-        layout.addWidget(buttons)
+        filled(QVBoxLayout(self), label, (self.tree, 1), buttons)

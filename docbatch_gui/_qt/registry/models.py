@@ -12,17 +12,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import (
-    QAbstractTableModel,
-    QModelIndex,
-    QObject,
-    QPersistentModelIndex,
-    Qt,
-)
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QColor
 
 from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.widgets.icons import disc_icon
+from docbatch_gui._qt.widgets.table_model import RIGHT, Index, TableModel
 from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.registry import (
     FilteredRowRecord,
@@ -35,21 +30,12 @@ from docbatch_gui.registry.layout import FOOTER_SIGNATURE, FOOTER_TOTALS, SheetL
 from docbatch_gui.registry.search import is_stale
 from docbatch_gui.registry.words import filter_detail, filter_reason
 
-Index = QModelIndex | QPersistentModelIndex
-
 RecordRole = Qt.ItemDataRole.UserRole + 1
 ScoreRole = Qt.ItemDataRole.UserRole + 2
 SortRole = Qt.ItemDataRole.UserRole + 3
 
 # Registry list columns
-REG_NAME = 0
-REG_FILE = 1
-REG_STATUS = 2
-REG_KEPT = 3
-REG_FILTERED = 4
-REG_SEARCHED = 5
-REG_MATCHED = 6
-REG_COLUMNS = 7
+REG_NAME, REG_FILE, REG_STATUS, REG_KEPT, REG_FILTERED, REG_SEARCHED, REG_MATCHED = range(7)
 
 STATUS_COLORS = {
     RegistryStatus.IMPORTING: ("#1a73e8", "▶"),
@@ -112,24 +98,33 @@ def display(value: Any) -> str:
     return str(value)
 
 
-class RegistryListModel(QAbstractTableModel):
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._items: list[Registry] = []
-        self._headers = [
-            _("Name"),
-            _("File"),
-            _("Status"),
-            _("Rows kept"),
-            _("Filtered"),
-            _("Last search"),
-            pgettext("registry column", "Matched"),
-        ]
+def last_search(reg: Registry) -> str:
+    if not reg.stats.get("search") or reg.updated_at is None:
+        return _("never")
+    return reg.updated_at.astimezone().strftime("%Y-%m-%d %H:%M")
 
-    def load(self, registries: Sequence[Registry]) -> None:
-        self.beginResetModel()
-        self._items = list(registries)
-        self.endResetModel()
+
+def matched(reg: Registry) -> str:
+    """Rows matched of all, those assigned by hand counted in both."""
+    search = reg.stats.get("search") or {}
+    if not search:
+        return ""
+    manual = search.get("manual", 0)
+    return f"{search.get('matched', 0) + manual} / {search.get('rows', 0) + manual}"
+
+
+class RegistryListModel(TableModel):
+    def __init__(self, parent: QObject | None = None) -> None:
+        columns = [
+            (_("Name"), lambda reg: reg.name),
+            (_("File"), lambda reg: reg.source_file.replace("\\", "/").rsplit("/", 1)[-1]),
+            (_("Status"), lambda reg: status_label(reg.status)),
+            (_("Rows kept"), lambda reg: display(reg.stats.get("kept"))),
+            (_("Filtered"), lambda reg: display(reg.stats.get("filtered"))),
+            (_("Last search"), last_search),
+            (pgettext("registry column", "Matched"), matched),
+        ]
+        super().__init__(parent=parent, roles={RecordRole: lambda reg: reg}, columns=columns)
 
     def registry(self, row: int) -> Registry:
         return self._items[row]
@@ -137,45 +132,8 @@ class RegistryListModel(QAbstractTableModel):
     def row_of(self, registry_id: int) -> int | None:
         return next((i for i, r in enumerate(self._items) if r.id == registry_id), None)
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._items)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else REG_COLUMNS
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self._headers[section]
-        return None
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        reg = self._items[index.row()]
-        column = index.column()
-        search = reg.stats.get("search") or {}
-        if role == Qt.ItemDataRole.DisplayRole:
-            if column == REG_NAME:
-                return reg.name
-            if column == REG_FILE:
-                return reg.source_file.replace("\\", "/").rsplit("/", 1)[-1]
-            if column == REG_STATUS:
-                return status_label(reg.status)
-            if column == REG_KEPT:
-                return display(reg.stats.get("kept"))
-            if column == REG_FILTERED:
-                return display(reg.stats.get("filtered"))
-            if column == REG_SEARCHED:
-                if not search or reg.updated_at is None:
-                    return _("never")
-                return reg.updated_at.astimezone().strftime("%Y-%m-%d %H:%M")
-            if column == REG_MATCHED:
-                if not search:
-                    return ""
-                matched = search.get("matched", 0) + search.get("manual", 0)
-                total = search.get("rows", 0) + search.get("manual", 0)
-                return f"{matched} / {total}"
-        elif role == Qt.ItemDataRole.DecorationRole and column == REG_STATUS:
+    def item_data(self, reg: Registry, column: int, role: int) -> Any:
+        if role == Qt.ItemDataRole.DecorationRole and column == REG_STATUS:
             return disc_icon(*STATUS_COLORS.get(reg.status, ("#8a8f98", "?")))
         elif role == Qt.ItemDataRole.ToolTipRole:
             if column == REG_STATUS and reg.task_error:
@@ -187,20 +145,16 @@ class RegistryListModel(QAbstractTableModel):
             REG_FILTERED,
             REG_MATCHED,
         ):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        elif role == RecordRole:
-            return reg
+            return RIGHT
         return None
 
 
-class RowsModel(QAbstractTableModel):
+class RowsModel(TableModel):
     """Plain sheet rows (the wizard's previews); a row with a ``mark`` is shaded and
     its mark is the tooltip, so filtered rows stand out among kept ones."""
 
     def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._headers: list[str] = []
-        self._rows: list[list[Any]] = []
+        super().__init__(parent=parent)
         self._marks: list[str | None] = []
 
     def set_rows(
@@ -211,24 +165,13 @@ class RowsModel(QAbstractTableModel):
     ) -> None:
         self.beginResetModel()
         self._headers = list(headers)
-        self._rows = [list(r) for r in rows]
+        self._items = [list(r) for r in rows]
         self._marks = list(marks) if marks is not None else [None] * len(rows)
         self.endResetModel()
 
     def cell(self, row: int, column: int) -> Any:
-        values = self._rows[row]
+        values = self._items[row]
         return values[column] if column < len(values) else None
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._headers)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self._headers[section] if section < len(self._headers) else None
-        return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
@@ -277,11 +220,9 @@ RES_FIXED = 3
 DOC_FILE, DOC_TYPE, DOC_PAGES, DOC_NUMBER, DOC_DATE, DOC_AMOUNT = range(6)
 
 
-class ResultsModel(QAbstractTableModel):
+class ResultsModel(TableModel):
     def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._rows: list[ResultRow] = []
-        self.fields: list[tuple[str, str]] = []  # (registry field, column header)
+        super().__init__(parent=parent, roles={RecordRole: lambda item: item})
         self.type_label: Any = str
         self._doc_headers = [
             _("Document file"),
@@ -291,46 +232,28 @@ class ResultsModel(QAbstractTableModel):
             _("Doc. date"),
             _("Doc. amount"),
         ]
+        self._set_fields([])
+
+    def _set_fields(self, fields: Sequence[tuple[str, str]]) -> None:
+        self.fields = list(fields)  # (registry field, column header)
+        self._headers = [_("Row"), _("Score"), "", *(f[1] for f in fields), *self._doc_headers]
 
     def load(self, fields: Sequence[tuple[str, str]], rows: Sequence[ResultRow]) -> None:
         self.beginResetModel()
-        self.fields = list(fields)
-        self._rows = list(rows)
+        self._set_fields(fields)
+        self._items = list(rows)
         self.endResetModel()
 
     def result_row(self, row: int) -> ResultRow:
-        return self._rows[row]
+        return self._items[row]
 
     def rows(self) -> list[ResultRow]:
-        return list(self._rows)
+        return list(self._items)
 
     def doc_column(self, which: int) -> int:
         return RES_FIXED + len(self.fields) + which
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else RES_FIXED + len(self.fields) + len(self._doc_headers)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
-        if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
-            return None
-        if section == RES_ROW:
-            return _("Row")
-        if section == RES_SCORE:
-            return _("Score")
-        if section == RES_WARN:
-            return ""
-        if section < RES_FIXED + len(self.fields):
-            return self.fields[section - RES_FIXED][1]
-        return self._doc_headers[section - RES_FIXED - len(self.fields)]
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        item = self._rows[index.row()]
-        column = index.column()
+    def item_data(self, item: ResultRow, column: int, role: int) -> Any:
         result = item.result
         if role == Qt.ItemDataRole.DisplayRole:
             return self._display(item, column)
@@ -353,8 +276,6 @@ class ResultsModel(QAbstractTableModel):
             return QColor("#8a8f98")
         elif role == ScoreRole and column == RES_SCORE:
             return item.score
-        elif role == RecordRole:
-            return item
         elif role == SortRole:
             if column == RES_ROW:
                 return item.row

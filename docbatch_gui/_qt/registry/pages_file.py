@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from PySide6.QtCore import QSignalBlocker
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import (
 from docbatch_gui._qt.registry.pages_setup import WizardPart
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.dialogs import choose_files
+from docbatch_gui._qt.widgets.layout import STRETCH, filled
 from docbatch_gui.i18n import _
 from docbatch_gui.registry.config import RegistryConfig
 from docbatch_gui.registry.service import PreviewResult
@@ -53,19 +55,14 @@ class FilePage(WizardPart):
         self.sheet.currentIndexChanged.connect(lambda _i: self.owner.settings_changed(now=True))
         self.name = QLineEdit()
         self.template_label = QLabel()
-        row = QHBoxLayout()
-        row.addWidget(self.path, 1)
-        row.addWidget(browse)
+        row = filled(QHBoxLayout(), (self.path, 1), browse)
         form = QFormLayout()
         form.addRow(_("File"), row)
         form.addRow(_("Sheet"), self.sheet)
         form.addRow(_("Name"), self.name)
         form.addRow(_("Template"), template)
         form.addRow("", self.template_label)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(self.status)
-        layout.addStretch(1)
+        filled(QVBoxLayout(self), form, self.status, STRETCH)
 
     async def browse(self) -> None:
         files = await choose_files(
@@ -113,13 +110,11 @@ class FilePage(WizardPart):
             self._sheets([config.sheet], config.sheet)
 
     def _sheets(self, names: list[str], current: str) -> None:
-        self.sheet.blockSignals(True)
-        known = [self.sheet.itemText(i) for i in range(self.sheet.count())]
-        if known != names:
-            self.sheet.clear()
-            self.sheet.addItems(names)
-        self.sheet.setCurrentText(current)
-        self.sheet.blockSignals(False)
+        with QSignalBlocker(self.sheet):
+            if [self.sheet.itemText(i) for i in range(self.sheet.count())] != names:
+                self.sheet.clear()
+                self.sheet.addItems(names)
+            self.sheet.setCurrentText(current)
 
     def on_preview(self, result: PreviewResult) -> None:
         self._sheets(result.sheet_names, result.sheet)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from PySide6.QtCore import QSignalBlocker
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -31,6 +32,8 @@ from docbatch_gui._qt.registry.pages_setup import (
     preview_table,
 )
 from docbatch_gui._qt.tasks import spawn
+from docbatch_gui._qt.widgets.layout import filled
+from docbatch_gui._qt.widgets.quiet import blocked
 from docbatch_gui.i18n import _
 from docbatch_gui.registry.config import RegistryConfig, column_letter
 from docbatch_gui.registry.service import PreviewResult
@@ -75,15 +78,9 @@ class FiltersPage(WizardPart):
         self.table = preview_table(self.model)
         self.show_all = QPushButton(_("Open full list…"))
         self.show_all.clicked.connect(lambda: spawn(self.open_full_list()))
-        head = QHBoxLayout()
         self.table_title = QLabel(_("Filtered rows"))
-        head.addWidget(self.table_title, 1)
-        head.addWidget(self.show_all)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(self.status)
-        layout.addLayout(head)
-        layout.addWidget(self.table, 1)
+        head = filled(QHBoxLayout(), (self.table_title, 1), self.show_all)
+        filled(QVBoxLayout(self), form, self.status, head, (self.table, 1))
 
     def part(self) -> dict[str, Any]:
         words = [w.strip() for w in re.split(r"[;\n]", self.skip_words.text()) if w.strip()]
@@ -96,18 +93,14 @@ class FiltersPage(WizardPart):
         }
 
     def load(self, config: RegistryConfig) -> None:
-        widgets = (self.fill_down, self.skip_words, self.required, self.min_filled)
-        for widget in widgets:
-            widget.blockSignals(True)
-        self.fill_down.setText(", ".join(column_letter(c) for c in config.fill_down_columns))
-        self.skip_words.setText("; ".join(config.skip_rows_containing))
-        column = config.required_column_index
-        if column is not None and self.required.findData(column) < 0:
-            self.required.addItem(column_letter(column), column)
-        self.required.setCurrentIndex(max(0, self.required.findData(column)))
-        self.min_filled.setValue(config.min_filled_cells)
-        for widget in widgets:
-            widget.blockSignals(False)
+        with blocked(self.fill_down, self.skip_words, self.required, self.min_filled):
+            self.fill_down.setText(", ".join(column_letter(c) for c in config.fill_down_columns))
+            self.skip_words.setText("; ".join(config.skip_rows_containing))
+            column = config.required_column_index
+            if column is not None and self.required.findData(column) < 0:
+                self.required.addItem(column_letter(column), column)
+            self.required.setCurrentIndex(max(0, self.required.findData(column)))
+            self.min_filled.setValue(config.min_filled_cells)
 
     def add_skip_words(self, words: list[str]) -> None:
         """Add the words of the footer rows the wizard found (each once)."""
@@ -115,9 +108,8 @@ class FiltersPage(WizardPart):
         folded = {w.casefold() for w in current}
         new = [w for w in words if w.casefold() not in folded]
         if new:
-            self.skip_words.blockSignals(True)
-            self.skip_words.setText("; ".join([*current, *new]))
-            self.skip_words.blockSignals(False)
+            with QSignalBlocker(self.skip_words):
+                self.skip_words.setText("; ".join([*current, *new]))
 
     def filtered_rows(self, result: PreviewResult) -> tuple[list[str], list[list[Any]], list[str]]:
         headers = [_("Row"), _("Reason"), *result.headers]
@@ -129,13 +121,12 @@ class FiltersPage(WizardPart):
     def on_preview(self, result: PreviewResult) -> None:
         super().on_preview(result)
         current = self.required.currentData()
-        self.required.blockSignals(True)
-        self.required.clear()
-        self.required.addItem(_("(none)"), None)
-        for col, header in enumerate(result.headers):
-            self.required.addItem(f"{column_letter(col)}: {header}", col)
-        self.required.setCurrentIndex(max(0, self.required.findData(current)))
-        self.required.blockSignals(False)
+        with QSignalBlocker(self.required):
+            self.required.clear()
+            self.required.addItem(_("(none)"), None)
+            for col, header in enumerate(result.headers):
+                self.required.addItem(f"{column_letter(col)}: {header}", col)
+            self.required.setCurrentIndex(max(0, self.required.findData(current)))
         self.model.set_rows(*self.filtered_rows(result))
         fit_preview_columns(self.table)
         shown = len(result.filtered_rows)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.registry.latest import LatestRunner
 from docbatch_gui._qt.registry.pages_setup import WizardPart
+from docbatch_gui._qt.widgets.layout import STRETCH, filled
 from docbatch_gui.i18n import _, ngettext, npgettext
 from docbatch_gui.registry.config import DEFAULT_RULE, RegistryConfig, default_rules
 from docbatch_gui.registry.words import comparator_words, document_field_words, rule_words
@@ -122,17 +123,9 @@ class RulesPage(WizardPart):
         self.pairs = QLabel()
         self.pairs.setStyleSheet("font-size: 11pt;")
         self.pairs.setWordWrap(True)  # a long sentence in Russian
-        buttons = QHBoxLayout()
-        for button in (add, remove, defaults):
-            buttons.addWidget(button)
-        buttons.addStretch(1)
-        buttons.addWidget(QLabel(_("Match threshold")))
-        buttons.addWidget(self.threshold)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.table, 1)
-        layout.addLayout(buttons)
-        layout.addWidget(self.pairs)
-        layout.addWidget(self.status)
+        threshold = (QLabel(_("Match threshold")), self.threshold)
+        buttons = filled(QHBoxLayout(), add, remove, defaults, STRETCH, *threshold)
+        filled(QVBoxLayout(self), (self.table, 1), buttons, self.pairs, self.status)
         self.pair_count: int | None = None
         self.estimator = LatestRunner(self._estimate_job, self)
         self.estimator.ready.connect(self._pairs_ready)
@@ -180,9 +173,7 @@ class RulesPage(WizardPart):
         required = QCheckBox()
         required.setChecked(bool(sub.get("required")))
         holder = QWidget()  # centres the box in its cell
-        centre = QHBoxLayout(holder)
-        centre.setContentsMargins(0, 0, 0, 0)
-        centre.addWidget(required, 0, Qt.AlignmentFlag.AlignCenter)
+        filled(QHBoxLayout(holder), margins=0).addWidget(required, 0, Qt.AlignmentFlag.AlignCenter)
         for col, widget in (
             (R_FIELD, field),
             (R_DOC, doc),
@@ -227,14 +218,13 @@ class RulesPage(WizardPart):
 
     def _param_for(self, spin: QDoubleSpinBox, comparator: str, sub: dict[str, Any]) -> None:
         key, low, high, decimals, default = PARAMS[comparator]
-        spin.blockSignals(True)
-        spin.setDecimals(decimals)
-        spin.setRange(low, high)
-        spin.setEnabled(key is not None)
-        spin.setSuffix({"threshold": " %", "tolerance_days": _(" days")}.get(key or "", ""))
-        value = sub.get(key) if key else None
-        spin.setValue(float(default if value is None else value))
-        spin.blockSignals(False)
+        with QSignalBlocker(spin):
+            spin.setDecimals(decimals)
+            spin.setRange(low, high)
+            spin.setEnabled(key is not None)
+            spin.setSuffix({"threshold": " %", "tolerance_days": _(" days")}.get(key or "", ""))
+            value = sub.get(key) if key else None
+            spin.setValue(float(default if value is None else value))
         self.rules_changed()
 
     def remove_selected(self) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from PySide6.QtCore import QSignalBlocker
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -30,6 +31,8 @@ from docbatch_gui._qt.registry.models import (
     left_out_text,
     reason_label,
 )
+from docbatch_gui._qt.widgets.layout import STRETCH, filled
+from docbatch_gui._qt.widgets.quiet import blocked
 from docbatch_gui.domain.registry import FilteredRowRecord, RegistryRowRecord
 from docbatch_gui.i18n import _
 from docbatch_gui.registry.config import RegistryConfig, column_letter
@@ -151,10 +154,7 @@ class RowsPage(WizardPart):
         form.addRow(_("Column header row overrides"), self.overrides)
         self.model = RowsModel(self)
         self.table = preview_table(self.model)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(self.status)
-        layout.addWidget(self.table, 1)
+        filled(QVBoxLayout(self), form, self.status, (self.table, 1))
 
     def _header_moved(self, value: int) -> None:
         if self.data_row.value() <= value:
@@ -183,27 +183,23 @@ class RowsPage(WizardPart):
 
     def show_layout(self, layout: SheetLayout) -> None:
         """Show the rows the wizard guessed (the preview already used them)."""
-        widgets = (self.header_row, self.header_top, self.data_row, self.overrides)
-        for widget in widgets:
-            widget.blockSignals(True)
-        self.header_row.setValue(layout.header_row)
-        self.header_top.setValue(layout.header_top_row or 0)
-        self.data_row.setValue(layout.data_start_row)
-        self.overrides.setText("")
-        for widget in widgets:
-            widget.blockSignals(False)
+        self._show_rows(layout.header_row, layout.header_top_row, layout.data_start_row, "")
 
     def load(self, config: RegistryConfig) -> None:
-        for widget in (self.header_row, self.header_top, self.data_row, self.overrides):
-            widget.blockSignals(True)
-        self.header_row.setValue(config.header_row)
-        self.header_top.setValue(config.header_top_row or 0)
-        self.data_row.setValue(config.first_data_row)
-        self.overrides.setText(
-            ", ".join(f"{column_letter(c)}={r}" for c, r in config.column_header_row.items())
+        overrides = config.column_header_row.items()
+        self._show_rows(
+            config.header_row,
+            config.header_top_row,
+            config.first_data_row,
+            ", ".join(f"{column_letter(c)}={r}" for c, r in overrides),
         )
-        for widget in (self.header_row, self.header_top, self.data_row, self.overrides):
-            widget.blockSignals(False)
+
+    def _show_rows(self, header: int, top: int | None, data: int, overrides: str) -> None:
+        with blocked(self.header_row, self.header_top, self.data_row, self.overrides):
+            self.header_row.setValue(header)
+            self.header_top.setValue(top or 0)
+            self.data_row.setValue(data)
+            self.overrides.setText(overrides)
 
     def on_preview(self, result: PreviewResult) -> None:
         super().on_preview(result)
@@ -288,10 +284,7 @@ class MappingPage(WizardPart):
             self.sample_labels[field] = sample
             form.addRow(labels[field], combo)
             form.addRow("", sample)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(self.status)
-        layout.addStretch(1)
+        filled(QVBoxLayout(self), form, self.status, STRETCH)
 
     def mapping(self) -> dict[str, str]:
         return {
@@ -327,14 +320,13 @@ class MappingPage(WizardPart):
         super().on_preview(result)
         for field, combo in self.combos.items():
             current = combo.currentData() if combo.count() else self._wanted.get(field)
-            combo.blockSignals(True)
-            combo.clear()
-            combo.addItem(_("(not mapped)"), None)
-            for col, header in enumerate(result.headers):
-                values = ", ".join(samples(result, col))
-                combo.addItem(f"{column_letter(col)}: {header} — {values}", col)
-            combo.setCurrentIndex(max(0, combo.findData(current)))
-            combo.blockSignals(False)
+            with QSignalBlocker(combo):
+                combo.clear()
+                combo.addItem(_("(not mapped)"), None)
+                for col, header in enumerate(result.headers):
+                    values = ", ".join(samples(result, col))
+                    combo.addItem(f"{column_letter(col)}: {header} — {values}", col)
+                combo.setCurrentIndex(max(0, combo.findData(current)))
         for field in self.combos:
             self._picked(field)
 

@@ -53,6 +53,7 @@ from docbatch_gui._qt.widgets.delegates import ProgressDelegate
 from docbatch_gui._qt.widgets.dialogs import ask
 from docbatch_gui._qt.widgets.fit import ElidedLabel
 from docbatch_gui._qt.widgets.folders import remember_folder, remembered_folder
+from docbatch_gui._qt.widgets.layout import STRETCH, filled
 from docbatch_gui._qt.widgets.progress import counted, run_with_progress
 from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui.domain.errors import DocBatchError
@@ -120,9 +121,7 @@ class ResultsView(QWidget):
         self.unmatched_button.clicked.connect(lambda: spawn(self.show_unmatched(), self._failed))
         self.export_button = QPushButton(_("Export…"))
         self.export_button.clicked.connect(lambda: spawn(self.export_dialog(), self._failed))
-        top.addStretch(1)
-        top.addWidget(self.unmatched_button)
-        top.addWidget(self.export_button)
+        filled(top, STRETCH, self.unmatched_button, self.export_button)
 
         self.model = ResultsModel(self)
         self.model.type_label = ctx.doc_type_label
@@ -141,7 +140,7 @@ class ResultsView(QWidget):
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         # every column in sight at 1024 px: fitted, the secondary ones hidden by priority
         self.columns = ResultColumns(self.table, self.model)
-        offer_columns_menu(self.table, self.columns.live_fixed, self, self._column_chosen)
+        offer_columns_menu(self.table, self.columns.fixed, self, self._column_chosen)
 
         self.detail = MatchDetail(ctx, images)
         self.detail.assign_button.clicked.connect(lambda: spawn(self.assign_dialog(), self._failed))
@@ -155,11 +154,7 @@ class ResultsView(QWidget):
         split.addWidget(self.table)
         split.addWidget(detail_scroll)
         split.setSizes([640, 600])
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.title)
-        layout.addLayout(top)
-        layout.addWidget(split, 1)
+        filled(QVBoxLayout(self), self.title, top, (split, 1), margins=0)
 
     async def open(self, registry_id: int, select_row: int | None = None) -> None:
         self.registry_id = registry_id

@@ -13,8 +13,6 @@ cut to fit are elided and their tooltip holds the whole text.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
-
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QTableView
 
@@ -38,23 +36,6 @@ CAP_PX = 220
 SECONDARY_DOC = (DOC_PAGES, DOC_TYPE, DOC_AMOUNT, DOC_DATE, DOC_NUMBER)
 
 
-class _Fixed(Collection[int]):
-    """The fixed columns as the header's menu reads them when it opens (the matched
-    file's column moves with the registry's mapping)."""
-
-    def __init__(self, owner: ResultColumns) -> None:
-        self.owner = owner
-
-    def __contains__(self, column: object) -> bool:
-        return column in self.owner.fixed()
-
-    def __iter__(self) -> Iterator[int]:
-        return iter(self.owner.fixed())
-
-    def __len__(self) -> int:
-        return len(self.owner.fixed())
-
-
 class ResultColumns(QObject):
     """Keeps ``table``'s shown columns within its viewport, refitted on every resize
     and load (``fit``)."""
@@ -65,12 +46,11 @@ class ResultColumns(QObject):
         self.model = model
         #: the operator's choices from the header's menu, by column title
         self.chosen: dict[str, bool] = {}
-        #: what the header's menu leaves out
-        self.live_fixed = _Fixed(self)
         table.installEventFilter(self)
 
     def fixed(self) -> tuple[int, ...]:
-        """Never hidden: the row, its score and warnings, the registry's first column."""
+        """Never hidden: the row, its score and warnings, the registry's first column
+        (which moves with the registry's mapping)."""
         first = (RES_FIXED,) if self.model.fields else ()
         return (RES_ROW, RES_SCORE, RES_WARN, *first)
 

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from docbatch_gui._qt.language import error_text
 from docbatch_gui._qt.tasks import spawn
+from docbatch_gui._qt.widgets.layout import STRETCH, filled
 from docbatch_gui._qt.widgets.progress import set_bar, thread_sink
 from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.domain.progress import Canceled, CancelToken, Progress
@@ -69,17 +70,9 @@ class RunPage(QWizardPage):
         self.outcome = QLabel()
         self.outcome.setWordWrap(True)
         self.outcome.setTextFormat(Qt.TextFormat.RichText)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.start_button)
-        buttons.addWidget(self.force_button)
-        buttons.addWidget(self.cancel_button)
-        buttons.addStretch(1)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.plan)
-        layout.addLayout(buttons)
-        layout.addWidget(self.stage)
-        layout.addWidget(self.bar)
-        layout.addWidget(self.outcome, 1)
+        buttons = (self.start_button, self.force_button, self.cancel_button, STRETCH)
+        row = filled(QHBoxLayout(), *buttons)
+        filled(QVBoxLayout(self), self.plan, row, self.stage, self.bar, (self.outcome, 1))
         self.cancel: CancelToken | None = None
         self.running = False
         self.done_id: int | None = None

@@ -30,6 +30,7 @@ from docbatch_gui._qt.registry.results import ResultsView
 from docbatch_gui._qt.registry.wizard import RegistryWizard
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.dialogs import ask, confirm
+from docbatch_gui._qt.widgets.layout import STRETCH, filled
 from docbatch_gui._qt.widgets.progress import counted, run_with_progress
 from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui.domain.errors import DocBatchError
@@ -65,16 +66,8 @@ class RegistryTab(QWidget):
         self.export_button.clicked.connect(lambda: spawn(self.export_selected(), self._failed))
         self.delete_button = QPushButton(_("Delete"))
         self.delete_button.clicked.connect(lambda: spawn(self.delete_selected(), self._failed))
-        bar = QHBoxLayout()
-        for button in (
-            self.new_button,
-            self.open_button,
-            self.search_button,
-            self.export_button,
-            self.delete_button,
-        ):
-            bar.addWidget(button)
-        bar.addStretch(1)
+        buttons = (self.new_button, self.open_button, self.search_button, self.export_button)
+        bar = filled(QHBoxLayout(), *buttons, self.delete_button, STRETCH)
 
         self.model = RegistryListModel(self)
         self.table = QTableView()
@@ -101,17 +94,12 @@ class RegistryTab(QWidget):
         self.results.hide()
 
         top = QWidget()
-        top_layout = QVBoxLayout(top)
-        top_layout.setContentsMargins(0, 0, 0, 0)
-        top_layout.addLayout(bar)
-        top_layout.addWidget(self.table, 1)
-        top_layout.addWidget(self.empty, 1)
+        filled(QVBoxLayout(top), bar, (self.table, 1), (self.empty, 1), margins=0)
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.addWidget(top)
         self.splitter.addWidget(self.results)
         self.splitter.setSizes([140, 660])
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.splitter)
+        filled(QVBoxLayout(self), self.splitter)
         self._enable()
 
     # -- the list --------------------------------------------------------------------
@@ -121,7 +109,7 @@ class RegistryTab(QWidget):
         registries = await asyncio.get_running_loop().run_in_executor(
             None, self.ctx.app.registry.registries
         )
-        self.model.load(registries)
+        self.model.reset(registries)
         self.table.resizeColumnsToContents()
         self.table.setColumnWidth(REG_NAME, max(self.table.columnWidth(REG_NAME), 160))
         self.table.setColumnWidth(REG_FILE, max(self.table.columnWidth(REG_FILE), 160))

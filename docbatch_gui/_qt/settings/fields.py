@@ -33,6 +33,7 @@ from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.settings.spin import RangeDoubleSpinBox, RangeSpinBox
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.dialogs import choose_files, choose_folder
+from docbatch_gui._qt.widgets.layout import filled
 from docbatch_gui.i18n import _
 from docbatch_gui.llm.catalogue import load_catalogue
 from docbatch_gui.settings.choices import CHOICE_FIELDS, fixed_choices
@@ -137,15 +138,11 @@ class FieldEditor(QWidget):
         self.kind, self.optional = base_type(info.annotation)
         self.password: QLineEdit | None = None
         self.locked = False
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(2)
         row = QHBoxLayout()
         row.setSpacing(6)
         self.editor = self._make_editor(name, info, row)
         narrow = isinstance(self.editor, QSpinBox | QDoubleSpinBox)
         row.insertWidget(0, self.editor, 0 if narrow else 1)
-        layout.addLayout(row)
         self.note = QLabel()
         self.note.setStyleSheet(NOTE_STYLE)
         self.note.setWordWrap(True)
@@ -155,8 +152,7 @@ class FieldEditor(QWidget):
         self.error.setStyleSheet(ERROR_STYLE)
         self.error.setWordWrap(True)
         self.error.hide()
-        layout.addWidget(self.note)
-        layout.addWidget(self.error)
+        filled(QVBoxLayout(self), row, self.note, self.error, margins=0).setSpacing(2)
         if self.kind is SecretStr or self.password is not None:
             self.set_note(self._secret_note())
         tip = _("Environment variable: {variable}\nAllowed: {allowed}").format(

@@ -13,7 +13,7 @@ import asyncio
 from typing import Any
 
 from pydantic import ValidationError
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -39,6 +39,7 @@ from docbatch_gui._qt.settings.connection_test import (
 )
 from docbatch_gui._qt.settings.fields import NOTE_STYLE, FieldEditor
 from docbatch_gui._qt.tasks import spawn
+from docbatch_gui._qt.widgets.layout import STRETCH, filled
 from docbatch_gui.diagnostics import connections
 from docbatch_gui.domain.messages import Message
 from docbatch_gui.domain.states import ProcessingMode
@@ -107,13 +108,8 @@ class SettingsTab(QWidget):
         self.save_button.setDefault(True)
         self.save_button.clicked.connect(lambda: spawn(self.save(), self._save_failed))
         self.save_button.setEnabled(False)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.status, 1)
-        buttons.addWidget(self.cancel_button)
-        buttons.addWidget(self.save_button)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.page_scroll, 1)
-        layout.addLayout(buttons)
+        buttons = filled(QHBoxLayout(), (self.status, 1), self.cancel_button, self.save_button)
+        filled(QVBoxLayout(self), (self.page_scroll, 1), buttons)
 
     # -- building --------------------------------------------------------------------------
 
@@ -153,16 +149,12 @@ class SettingsTab(QWidget):
         )
         intro.setWordWrap(True)
         intro.setStyleSheet(NOTE_STYLE)
-        column.addWidget(intro)
-        for group, names, probes in GROUPS:
-            column.addWidget(self._group(group, names, probes))
-        column.addWidget(self._interface_group())
-        column.addStretch(1)
+        groups = [self._group(group, names, probes) for group, names, probes in GROUPS]
+        filled(column, intro, *groups, self._interface_group(), STRETCH)
         self.page_scroll.setWidget(content)
         self.revert()
 
     def focus_field(self, name: str) -> None:
-        """Scroll to the field ``name`` and give its editor the keyboard focus."""
         editor = self.editors[name]
         self.page_scroll.ensureWidgetVisible(editor)
         editor.editor.setFocus(Qt.FocusReason.OtherFocusReason)
@@ -325,10 +317,8 @@ class SettingsTab(QWidget):
         language.currentIndexChanged.connect(self._validate)
         note = QLabel(_("A new language is applied the next time DocBatch starts."))
         note.setStyleSheet(NOTE_STYLE)
-        column = QVBoxLayout()
+        column = filled(QVBoxLayout(), language, note)
         column.setSpacing(2)
-        column.addWidget(language)
-        column.addWidget(note)
         label = QLabel(_("Language"))
         label.setMinimumWidth(LABEL_WIDTH)
         label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -347,13 +337,11 @@ class SettingsTab(QWidget):
     def revert(self) -> None:
         """Every widget back to the saved values (Cancel)."""
         for name, editor in self.editors.items():
-            editor.blockSignals(True)
-            editor.set_value(getattr(self.current, name))
-            editor.blockSignals(False)
+            with QSignalBlocker(editor):
+                editor.set_value(getattr(self.current, name))
         saved_language = str(self.ctx.qsettings.value(LANGUAGE_KEY, "") or "")
-        self.language.blockSignals(True)
-        self.language.setCurrentIndex(max(0, self.language.findData(saved_language)))
-        self.language.blockSignals(False)
+        with QSignalBlocker(self.language):
+            self.language.setCurrentIndex(max(0, self.language.findData(saved_language)))
         self._baseline = self._state()
         self._validate()
 

@@ -44,16 +44,21 @@ def column_actions(
 
 
 def offer_columns_menu(
-    table: QTableView, fixed: Collection[int], owner: QWidget, chosen: Chosen | None = None
+    table: QTableView,
+    fixed: Collection[int] | Callable[[], Collection[int]],
+    owner: QWidget,
+    chosen: Chosen | None = None,
 ) -> None:
-    """Right-clicking ``table``'s header opens the menu of its columns."""
+    """Right-clicking ``table``'s header opens the menu of its columns; ``fixed`` may be
+    asked each time the menu opens (columns that move with the table's content)."""
     header = table.horizontalHeader()
 
     def popup(where: QPoint) -> None:
         menu = QMenu(owner)
         menu.setToolTipsVisible(True)
         menu.addSection(_("Columns"))
-        for action in column_actions(table, fixed, menu, chosen):
+        shut = fixed() if callable(fixed) else fixed
+        for action in column_actions(table, shut, menu, chosen):
             menu.addAction(action)
         menu.popup(header.mapToGlobal(where))
 

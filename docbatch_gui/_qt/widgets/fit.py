@@ -4,8 +4,7 @@ A window is as small as the widest row of its widest tab allows, so one long lab
 (a count line, a Russian sentence) can push it off a laptop's screen. An
 :class:`ElidedLabel` gives way instead, showing "…" and the whole text in its
 tooltip; :func:`fit_to_screen` opens a dialog at its preferred size only where the
-screen has room for it; :class:`ScrollingTabs` lets a tab scroll instead of making the
-window taller than the screen (the Log panel docked under a tall tab, say).
+screen has room for it (the window's tabs scroll: ``_qt.lazy_tabs``).
 """
 
 from __future__ import annotations
@@ -13,12 +12,9 @@ from __future__ import annotations
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QGuiApplication, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
-    QFrame,
     QHeaderView,
     QLabel,
-    QScrollArea,
     QSizePolicy,
-    QTabWidget,
     QWidget,
 )
 
@@ -130,32 +126,3 @@ def fit_to_screen(widget: QWidget, width: int, height: int) -> QSize:
     )
     widget.resize(size)
     return size
-
-
-class ScrollingTabs(QTabWidget):
-    """Tabs whose pages scroll when the window is smaller than a page's minimum.
-
-    Each page goes into a frameless scroll area that gives it all the room there is,
-    so at a normal size nothing changes; ``setCurrentWidget`` and :meth:`page` take
-    and give the page itself, not its scroll area.
-    """
-
-    def addTab(self, page: QWidget, label: str) -> int:  # type: ignore[override]
-        area = QScrollArea()
-        area.setObjectName(f"{type(page).__name__}Scroll")
-        area.setWidget(page)
-        area.setWidgetResizable(True)
-        area.setFrameShape(QFrame.Shape.NoFrame)
-        return super().addTab(area, label)
-
-    def page(self, index: int) -> QWidget | None:
-        """The page at ``index`` (inside its scroll area)."""
-        area = self.widget(index)
-        return area.widget() if isinstance(area, QScrollArea) else area
-
-    def setCurrentWidget(self, widget: QWidget) -> None:
-        for index in range(self.count()):
-            if self.page(index) is widget:
-                self.setCurrentIndex(index)
-                return
-        super().setCurrentWidget(widget)

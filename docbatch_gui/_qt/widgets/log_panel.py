@@ -32,16 +32,14 @@ from PySide6.QtWidgets import (
 )
 
 from docbatch_gui._qt.widgets.fit import widen_to_labels
+from docbatch_gui._qt.widgets.layout import filled
 from docbatch_gui._qt.widgets.table_model import Index, TableModel
 from docbatch_gui.i18n import _, pgettext
 
 MAX_RECORDS = 10_000
 FLUSH_MS = 100
 
-COL_TIME = 0
-COL_LEVEL = 1
-COL_LOGGER = 2
-COL_MESSAGE = 3
+COL_TIME, COL_LEVEL, COL_LOGGER, COL_MESSAGE = range(4)
 
 LevelRole = Qt.ItemDataRole.UserRole + 1
 LineRole = Qt.ItemDataRole.UserRole + 2
@@ -86,10 +84,16 @@ class LogModel(TableModel):
     """The last ``limit`` lines; appends and trims in blocks, never a reset."""
 
     def __init__(self, limit: int = MAX_RECORDS, parent: QObject | None = None) -> None:
-        super().__init__([], parent)
+        columns = [
+            (_("Time"), lambda line: line.time),
+            (_("Level"), lambda line: self.level_text(line.level)),
+            (_("Source"), lambda line: self.area(line.logger)),
+            (_("Message"), lambda line: self.message_text(line)),
+        ]
+        roles = {LevelRole: lambda line: line.level, LineRole: lambda line: line.text}
+        super().__init__(parent=parent, roles=roles, columns=columns)
         self.limit = limit
         self._items: list[LogLine] = []
-        self._headers = [_("Time"), _("Level"), _("Source"), _("Message")]
         self._levels = {
             logging.DEBUG: _("Debug"),
             logging.INFO: _("Info"),
@@ -119,7 +123,6 @@ class LogModel(TableModel):
         }
         self._network = _("Network")
         self._library = _("Library")
-        self._foreign = _("A technical message in English: point at it to read it")
 
     def level_text(self, level: int) -> str:
         return by_level(self._levels, level)
@@ -158,19 +161,7 @@ class LogModel(TableModel):
     def line(self, row: int) -> LogLine:
         return self._items[row]
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        line = self._items[index.row()]
-        column = index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            if column == COL_TIME:
-                return line.time
-            if column == COL_LEVEL:
-                return self.level_text(line.level)
-            if column == COL_LOGGER:
-                return self.area(line.logger)
-            return self.message_text(line)
+    def item_data(self, line: LogLine, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.ForegroundRole and column == COL_LEVEL:
             return QColor(by_level(LEVEL_COLORS, line.level))
         if role == Qt.ItemDataRole.FontRole and column == COL_LEVEL and line.level >= 30:
@@ -183,10 +174,6 @@ class LogModel(TableModel):
             return line.logger
         if role == SearchRole:
             return f"{line.logger} {self.area(line.logger)} {line.message}".lower()
-        if role == LevelRole:
-            return line.level
-        if role == LineRole:
-            return line.text
         return None
 
 
@@ -295,16 +282,9 @@ class LogPanel(QWidget):
         header.setSectionResizeMode(COL_TIME, QHeaderView.ResizeMode.Interactive)
         widen_to_labels(header)
 
-        bar = QHBoxLayout()
-        bar.addWidget(self.level)
-        bar.addWidget(self.search, 1)
-        bar.addWidget(self.technical)
-        bar.addWidget(self.copy_button)
-        bar.addWidget(self.clear_button)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 4)
-        layout.addLayout(bar)
-        layout.addWidget(self.view)
+        buttons = (self.technical, self.copy_button, self.clear_button)
+        bar = filled(QHBoxLayout(), self.level, (self.search, 1), *buttons)
+        filled(QVBoxLayout(self), bar, self.view, margins=4)
 
     # -- from any thread ------------------------------------------------------------------
 

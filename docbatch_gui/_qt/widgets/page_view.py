@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QStackedWidget, QToolButton, 
 
 from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.tasks import spawn
+from docbatch_gui._qt.widgets.layout import STRETCH, filled
 from docbatch_gui._qt.widgets.page_canvas import PageCanvas, ValueBox
 from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui.domain.models import Page
@@ -73,12 +74,8 @@ class PageView(QWidget):
         self.zoom_actions = self._zoom_actions()
         # flat buttons, each as wide as its text: a tool bar folded "Page", "Width" and
         # "+" behind its » in a narrow window, where an operator never looked for them
-        nav = QHBoxLayout()
+        nav = filled(QHBoxLayout(), self.previous_button, self.where, self.next_button, STRETCH)
         nav.setSpacing(2)
-        nav.addWidget(self.previous_button)
-        nav.addWidget(self.where)
-        nav.addWidget(self.next_button)
-        nav.addStretch(1)
         self.zoom_buttons: list[QToolButton] = []
         for number, action in enumerate(self.zoom_actions):
             if number == 1:
@@ -89,11 +86,7 @@ class PageView(QWidget):
             button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
             self.zoom_buttons.append(button)
             nav.addWidget(button)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.warning)
-        layout.addWidget(self.stack, 1)
-        layout.addLayout(nav)
+        filled(QVBoxLayout(self), self.warning, (self.stack, 1), nav, margins=0)
         self._update_nav()
         self._zoom_shown(self.canvas.zoom)
 

@@ -130,7 +130,6 @@ async def run_with_progress(
     cancel_text: str | None = None,
     show_after_ms: int = SHOW_AFTER_MS,
 ) -> T:
-    """Run ``work(sink, token)`` in a worker thread behind a :class:`ProgressDialog`."""
     dialog = ProgressDialog(
         parent, title, label, describe=describe, cancel_text=cancel_text,
         show_after_ms=show_after_ms,

@@ -20,10 +20,6 @@ GUARDED = (QComboBox, QAbstractSpinBox, QAbstractSlider)
 SCROLL_BAR = "QScrollBar"
 
 
-def guarded(obj: QObject) -> bool:
-    return isinstance(obj, GUARDED) and not obj.inherits(SCROLL_BAR)
-
-
 class WheelGuard(QObject):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         # Every event of the application passes here: the cheap class test goes first,
