@@ -105,21 +105,20 @@ def temp_owner_alive(name: str) -> bool:
 
 
 class Staged:
-    """A blob's temporary, written and still open: ``sync`` makes its bytes durable
-    (before the rename that publishes it), ``discard`` removes it."""
+    """A blob's temporary, written and closed but not yet fsynced: ``sync`` makes its
+    bytes durable (before the rename that publishes it), ``discard`` removes it. It
+    holds no open file: a batch of pages stages dozens of blobs per job."""
 
-    def __init__(self, path: Path, handle: BinaryIO) -> None:
+    def __init__(self, path: Path) -> None:
         self.path = path
-        self._handle = handle
 
     def sync(self) -> None:
-        try:
-            os.fsync(self._handle.fileno())
-        finally:
-            self._handle.close()  # closed before the rename (Windows renames no open file)
+        # the data of the file, whichever handle wrote it (rb+: Windows flushes only
+        # through a handle that may write)
+        with open(self.path, "rb+") as handle:
+            os.fsync(handle.fileno())
 
     def discard(self) -> None:
-        self._handle.close()
         self.path.unlink(missing_ok=True)
 
 
@@ -223,15 +222,13 @@ class LocalBlobStore:
         if holds_bytes(target, data):
             return sha256, None
         fd, tmp = self._temp()
-        handle = os.fdopen(fd, "wb")
-        staged = Staged(tmp, handle)
         try:
-            handle.write(data)
-            handle.flush()
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
         except BaseException:
-            staged.discard()
+            tmp.unlink(missing_ok=True)
             raise
-        return sha256, staged
+        return sha256, Staged(tmp)
 
     def verify(self, sha256: str) -> bool:
         """The stored blob still holds the bytes its key names."""

@@ -5,7 +5,6 @@ its batch commits)."""
 from __future__ import annotations
 
 import hashlib
-import sys
 from pathlib import Path
 
 import pytest
@@ -67,7 +66,6 @@ def test_discard_leaves_nothing(tmp_path: Path) -> None:
     assert not blobs.exists(key) and not _incoming(blobs)
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="Windows removes no open file")
 def test_a_failed_commit_fails_every_later_one(tmp_path: Path) -> None:
     """The blobs a failed commit did not publish are gone: a later commit (the flush
     after a stop) must not let a row be written for them."""
