@@ -4,7 +4,9 @@ It compares the real pipeline (isolated child, streaming, blob ingest) with the 
 a bare loop of PyMuPDF raster + Pillow grayscale JPEG at the same size, in-process.
 It also times the encoding alternatives that were considered.
 
-Run: ``.venv/bin/python bench/prepare.py [--pages 200]``. The last line is JSON.
+Run: ``.venv/bin/python bench/prepare.py [--pages 200] [--no-encoders] [--no-store]``.
+The last line is JSON; it splits each run's CPU a page between the parent (the event
+loop and the blob writes) and the render children.
 """
 
 from __future__ import annotations
@@ -14,11 +16,13 @@ import asyncio
 import contextlib
 import io
 import json
+import os
 import shutil
 import sys
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,8 +37,10 @@ import psutil  # noqa: E402
 import pymupdf  # noqa: E402
 from PIL import Image  # noqa: E402
 
+from docbatch_gui.engine.render_step import PAGE_FLUSH_COUNT  # noqa: E402
 from docbatch_gui.pipeline.prepare import prepare_pool, run_prepare  # noqa: E402
 from docbatch_gui.pipeline.render import PrepareTask, RenderedPage, target_size  # noqa: E402
+from docbatch_gui.storage.blob_batch import BlobBatch  # noqa: E402
 from docbatch_gui.storage.blobs import LocalBlobStore  # noqa: E402
 
 SAMPLE = ROOT / "docbatch_gui" / "resources" / "samples" / "ru_three_documents.pdf"
@@ -99,44 +105,96 @@ def encoders(path: str, pages: int = 20) -> dict[str, tuple[float, int]]:
     return results
 
 
-async def pipeline(paths: list[Path], data: Path) -> tuple[int, float, int]:
+@dataclass
+class Run:
+    """One timed pipeline run: its pages, wall seconds and image bytes, and the CPU
+    seconds of this process (the parent: the event loop and the blob writes) and of
+    its children (the render children) apart, as the load hardly moves them."""
+
+    pages: int
+    seconds: float
+    bytes: int
+    parent_cpu: float
+    children_cpu: float
+    workers: int
+    #: the children's voluntary context switches: each is a wait of theirs (a full
+    #: pipe to the parent, a read of the file), where preemption is not
+    children_waits: int = 0
+
+    def per_page_ms(self, seconds: float) -> float:
+        return round(seconds * 1000 / self.pages, 3)
+
+    @property
+    def children_busy(self) -> float:
+        """The share of the run each child spent on a core: 1.0 when the children never
+        waited (for the parent, the disk or another process's turn)."""
+        return self.children_cpu / (self.seconds * self.workers)
+
+
+class PageSink:
+    """Pages stored as the render step stores them (``engine/render_step.py``): each
+    page's blobs staged in a ``BlobBatch`` as it comes, and made durable together in a
+    thread every ``PAGE_FLUSH_COUNT`` pages; the event loop never waits for an fsync."""
+
+    def __init__(self, blobs: LocalBlobStore, *, store: bool = True) -> None:
+        self.batch = BlobBatch(blobs)
+        self.store = store  # False: count the pages only (the parent's reading alone)
+        self.pending = 0
+        self.pages = 0
+        self.bytes = 0
+
+    async def on_page(self, page: RenderedPage) -> None:
+        for blob in (page.image, page.thumb, page.words_blob, page.small_image):
+            if blob and self.store:
+                self.batch.put_bytes(blob)
+        self.pending += 1
+        self.bytes += len(page.image)
+        if self.pending >= PAGE_FLUSH_COUNT:
+            await self.flush()
+
+    async def flush(self) -> None:
+        if self.pending:
+            await asyncio.to_thread(self.batch.commit)
+            self.pages += self.pending
+            self.pending = 0
+
+
+async def pipeline(paths: list[Path], data: Path, *, store: bool = True) -> Run:
     """The real prepare step for each file at once, on warm children as a running
-    worker has them: isolated child, streamed pages, blob ingest."""
+    worker has them: isolated child, streamed pages, blob ingest (unless not ``store``)."""
     blobs = LocalBlobStore(data / "blobs")
     pool = prepare_pool(len(paths))
     await pool.warm_up()
-    counts = [0]
-    sizes = [0]
+    sink = PageSink(blobs, store=store)
 
-    async def one(index: int, path: Path) -> None:
+    async def one(path: Path) -> None:
         async def on_count(_: int) -> None:
             return None
 
-        async def on_page(page: RenderedPage) -> None:
-            blobs.put_bytes(page.image)
-            if page.thumb:
-                blobs.put_bytes(page.thumb)
-            if page.words_blob:  # stored as the render step stores them
-                blobs.put_bytes(page.words_blob)
-            size = len(page.image)
-            counts[0] += 1
-            sizes[0] += size
-
         task = PrepareTask(str(path), path.name, "pdf")
-        await run_prepare(task, time.monotonic() + 600, pool, on_count=on_count, on_page=on_page)
+        await run_prepare(
+            task, time.monotonic() + 600, pool, on_count=on_count, on_page=sink.on_page
+        )
 
     children = await _children_idle()  # done importing, as a worker's children are
-    cpu_before = _cpu(children)
+    parent_before, children_before = time.process_time(), _children_cpu(children)
+    waits_before = _children_waits(children)
     started = time.perf_counter()
-    await asyncio.gather(*(one(i, p) for i, p in enumerate(paths)))
+    await asyncio.gather(*(one(p) for p in paths))
+    await sink.flush()
     elapsed = time.perf_counter() - started
-    CPU_SPENT.append(_cpu(children) - cpu_before)
+    parent = time.process_time() - parent_before
+    run = Run(
+        sink.pages,
+        elapsed,
+        sink.bytes,
+        parent,
+        _children_cpu(children) - children_before,
+        len(paths),
+        _children_waits(children) - waits_before,
+    )
     await pool.close()
-    return counts[0], elapsed, sizes[0]
-
-
-#: CPU seconds of each ``pipeline`` run, this process's and its children's
-CPU_SPENT: list[float] = []
+    return run
 
 
 async def _children_idle(least: float = 1.0, most: float = 20.0) -> list[psutil.Process]:
@@ -166,10 +224,18 @@ def _children_cpu(children: list[psutil.Process]) -> float:
     return total
 
 
-def _cpu(children: list[psutil.Process]) -> float:
-    """CPU seconds of this process and of ``children`` so far: machine load does not
-    inflate them as it does wall time (only slightly, through shared caches)."""
-    return time.process_time() + _children_cpu(children)
+def _children_waits(children: list[psutil.Process]) -> int:
+    total = 0
+    for child in children:
+        with contextlib.suppress(psutil.Error):
+            total += child.num_ctx_switches().voluntary
+    return total
+
+
+def _load_average() -> float | None:
+    """The 1-minute load average (none on Windows): a wall-time figure is only worth
+    reading beside it."""
+    return round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None
 
 
 def _limit_1(pdf: Path) -> float:
@@ -195,7 +261,13 @@ def main() -> None:
     parser.add_argument(
         "--no-encoders", action="store_true", help="skip the table of encodings considered"
     )
+    parser.add_argument(
+        "--no-store",
+        action="store_true",
+        help="do not store the pages' blobs: the parent's CPU is then its reading alone",
+    )
     args = parser.parse_args()
+    store = not args.no_store
     tmp = Path(tempfile.mkdtemp(prefix="docbatch-bench-"))
     try:
         pdf = make_pdf(tmp / "bench.pdf", args.pages)
@@ -212,16 +284,17 @@ def main() -> None:
         # two averaged: on a shared machine the load drifts, and a ratio of figures
         # taken minutes apart would measure the drift.
         limit_1a = _limit_1(pdf)
-        pages_1, seconds_1, bytes_1 = asyncio.run(pipeline([pdf], tmp / "d1"))
+        run_1 = asyncio.run(pipeline([pdf], tmp / "d1", store=store))
         limit_1 = (limit_1a + _limit_1(pdf)) / 2
-        cpu_page = CPU_SPENT[-1] / pages_1  # the pipeline's CPU a page, both processes
+        pages_1, bytes_1 = run_1.pages, run_1.bytes
+        cpu_page = (run_1.parent_cpu + run_1.children_cpu) / pages_1  # both processes
         started = time.process_time()
         bare_loop(str(pdf))
         limit_cpu_page = (time.process_time() - started) / pages_1
         limit_2a = _limit_2(pdf, copy)
-        pages_2, seconds_2, _ = asyncio.run(pipeline([pdf, copy], tmp / "d2"))
+        run_2 = asyncio.run(pipeline([pdf, copy], tmp / "d2", store=store))
         limit_2 = (limit_2a + _limit_2(pdf, copy)) / 2
-        rate_1, rate_2 = pages_1 / seconds_1, pages_2 / seconds_2
+        rate_1, rate_2 = pages_1 / run_1.seconds, run_2.pages / run_2.seconds
         rows = [
             ("limit (raster + Pillow JPEG), 1 worker", f"{limit_1:7.1f} pages/s"),
             ("limit (raster + Pillow JPEG), 2 workers", f"{limit_2:7.1f} pages/s"),
@@ -235,6 +308,16 @@ def main() -> None:
                 "CPU a page: limit / prepare, 1 worker",
                 f"{limit_cpu_page * 1000:7.2f} / {cpu_page * 1000:.2f} ms"
                 f"  ratio {limit_cpu_page / cpu_page:.2f}",
+            ),
+            *(
+                (
+                    f"CPU a page, {run.workers} worker{'s' if run.workers > 1 else ''}: "
+                    "parent / children",
+                    f"{run.per_page_ms(run.parent_cpu):7.2f} / "
+                    f"{run.per_page_ms(run.children_cpu):.2f} ms"
+                    f"  children busy {run.children_busy:.2f}",
+                )
+                for run in (run_1, run_2)
             ),
             ("page image size", f"{bytes_1 / pages_1 / 1024:7.1f} KiB"),
         ]
@@ -255,6 +338,18 @@ def main() -> None:
                     "cpu_ratio_1": round(limit_cpu_page / cpu_page, 3),
                     "cpu_ms_per_page_1": round(cpu_page * 1000, 2),
                     "limit_cpu_ms_per_page": round(limit_cpu_page * 1000, 2),
+                    # the cost split of each run, in CPU time: the parent (event loop,
+                    # blob writes) and the render children, a page; and the share of
+                    # the run each child was on a core (below 1: it waited)
+                    "parent_cpu_ms_per_page_1": run_1.per_page_ms(run_1.parent_cpu),
+                    "children_cpu_ms_per_page_1": run_1.per_page_ms(run_1.children_cpu),
+                    "children_busy_1": round(run_1.children_busy, 3),
+                    "parent_cpu_ms_per_page_2": run_2.per_page_ms(run_2.parent_cpu),
+                    "children_cpu_ms_per_page_2": run_2.per_page_ms(run_2.children_cpu),
+                    "children_busy_2": round(run_2.children_busy, 3),
+                    "children_waits_per_page_1": round(run_1.children_waits / pages_1, 3),
+                    "children_waits_per_page_2": round(run_2.children_waits / run_2.pages, 3),
+                    "load_average": _load_average(),
                 }
             )
         )

@@ -26,6 +26,7 @@ from docbatch_gui.pipeline.formats import stored_kind
 from docbatch_gui.pipeline.prepare import run_prepare
 from docbatch_gui.pipeline.render import PrepareTask, RenderedPage
 from docbatch_gui.pipeline.words import as_words, encode
+from docbatch_gui.storage.blob_batch import BlobBatch
 from docbatch_gui.storage.blobs import BlobStore, sha256_file
 
 log = logging.getLogger(__name__)
@@ -93,16 +94,24 @@ class PrepareStep:
 
     async def _prepare(self, job: Job, task: PrepareTask) -> None:
         ctx, attempt = self.ctx, self.ctx.attempt
-        #: each page waiting for its flush: the writing of its blobs (in a thread)
-        pending: list[asyncio.Future[Page]] = []
+        #: the pages waiting for their flush, and their blobs, staged
+        pending: list[Page] = []
+        batch = BlobBatch(self.blobs)
         state = {"total": 0, "done": 0, "flushed_at": time.monotonic()}
 
         async def flush() -> None:
-            """The pending pages, written once their blobs are: a page row never names
-            a blob that is not on disk."""
+            """The pending pages, written once their blobs are durable (in a thread: the
+            event loop never waits for the disk): a page row never names a blob that is
+            not on disk."""
             if pending:
-                pages = await asyncio.gather(*pending)
-                self.store.put_pages(pages)
+                try:
+                    await asyncio.to_thread(batch.commit)
+                except Exception:
+                    pending.clear()  # their blobs are not stored: no row may name them
+                    raise
+                # (cancelled, the commit goes on in its thread: the pages stay pending,
+                # and the next flush writes them once it has finished)
+                self.store.put_pages(pending)
                 pending.clear()
             ctx.report(job.id, PREPARE, state["done"], state["total"] or 1)
             state["flushed_at"] = time.monotonic()
@@ -129,9 +138,10 @@ class PrepareStep:
                 text_layer=page.text_layer,
                 image_cover=page.image_cover,
             )
-            # the blobs are written (and fsynced) in a thread while the child renders
-            # on: the event loop does not wait for the disk a page at a time
-            pending.append(asyncio.ensure_future(asyncio.to_thread(self._with_blobs, row, page)))
+            # the blobs are staged here (a hash and a write to the page cache) and made
+            # durable by the flush, together: a thread a page cost the event loop more
+            # than the writes, and two fsyncs a blob waited for the disk one by one
+            pending.append(self._with_blobs(batch, row, page))
             state["done"] += 1
             elapsed = time.monotonic() - state["flushed_at"]
             if len(pending) >= PAGE_FLUSH_COUNT or elapsed > PAGE_FLUSH_SECONDS:
@@ -162,11 +172,11 @@ class PrepareStep:
             result.child_peak_rss_mb or 0,
         )
 
-    def _with_blobs(self, row: Page, page: RenderedPage) -> Page:
-        """``row`` naming the rendered page's blobs, once they are stored: its image,
+    def _with_blobs(self, batch: BlobBatch, row: Page, page: RenderedPage) -> Page:
+        """``row`` naming the rendered page's blobs, staged in ``batch``: its image,
         thumbnail, words and small image."""
         blob = page.words_blob or (encode(as_words(page.words)) if page.words else b"")
-        put = self.blobs.put_bytes
+        put = batch.put_bytes
         return replace(
             row,
             image_sha=put(page.image) if page.image else None,

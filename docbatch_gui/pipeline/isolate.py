@@ -221,45 +221,43 @@ class Child:
         """
         assert self.process and self.process.stdout
         stdout = self.process.stdout
-        read: asyncio.Future[bytes] | None = None
         exited_at: float | None = None
         limit = deadline  # the stall limit starts with the first message
-        try:
-            while True:
-                now = time.monotonic()
-                if now >= limit:
-                    raise await self._overdue(limit < deadline)
-                if self.process.returncode is not None and exited_at is None:
-                    exited_at = now
-                if exited_at is not None and now - exited_at > EXIT_GRACE:
+        while True:
+            now = time.monotonic()
+            if now >= limit:
+                raise await self._overdue(limit < deadline)
+            if self.process.returncode is not None and exited_at is None:
+                exited_at = now
+            if exited_at is not None and now - exited_at > EXIT_GRACE:
+                return
+            # The read is awaited here, not in a task of its own: a line already in the
+            # buffer costs no loop step. A timed-out read consumes nothing (the stream
+            # takes a line only once it is whole), so the next turn reads it again.
+            # asyncio.timeout, not wait_for: on Python 3.11 wait_for drops a cancel
+            # that comes as the read completes (gh-86296), and the job then rendered on
+            # after a stop to the page's deadline
+            try:
+                async with asyncio.timeout(min(limit - now, POLL)):
+                    line = await stdout.readline()
+            except TimeoutError:
+                continue
+            if not line:
+                return
+            message = json.loads(line)
+            size = message.pop("payload_bytes", 0)
+            if size:
+                try:
+                    async with asyncio.timeout(max(limit - time.monotonic(), 0.001)):
+                        message["payload"] = await stdout.readexactly(size)
+                except TimeoutError:
+                    raise await self._overdue(limit < deadline) from None
+                except asyncio.IncompleteReadError:
                     return
-                read = read or asyncio.ensure_future(stdout.readline())
-                done, _ = await asyncio.wait({read}, timeout=min(limit - now, POLL))
-                if not done:
-                    continue
-                line, read = read.result(), None
-                if not line:
-                    return
-                message = json.loads(line)
-                size = message.pop("payload_bytes", 0)
-                if size:
-                    try:
-                        # asyncio.timeout, not wait_for: on Python 3.11 wait_for drops a
-                        # cancel that comes as the read completes (gh-86296), and the job
-                        # then rendered on after a stop to the page's deadline
-                        async with asyncio.timeout(max(limit - time.monotonic(), 0.001)):
-                            message["payload"] = await stdout.readexactly(size)
-                    except TimeoutError:
-                        raise await self._overdue(limit < deadline) from None
-                    except asyncio.IncompleteReadError:
-                        return
-                yield message
-                seconds = stall_limit() if callable(stall_limit) else stall_limit
-                if seconds is not None:  # the caller's own time is not the page's
-                    limit = min(deadline, time.monotonic() + seconds)
-        finally:
-            if read is not None:
-                read.cancel()
+            yield message
+            seconds = stall_limit() if callable(stall_limit) else stall_limit
+            if seconds is not None:  # the caller's own time is not the page's
+                limit = min(deadline, time.monotonic() + seconds)
 
     async def _overdue(self, stalled: bool) -> DeadlineExceeded:
         """Kill the group; the exception that says which limit ran out."""

@@ -64,6 +64,18 @@ def blob_intact(path: Path, sha256: str, size: int | None = None) -> bool:
         return False
 
 
+def holds_bytes(path: str | Path, data: bytes) -> bool:
+    """The file at ``path`` holds exactly ``data``. For bytes whose sha256 names the
+    file, this is the check ``blob_intact`` makes, without hashing the stored copy
+    again: a comparison costs a fifth of a hash (page images are stored again on
+    every reprocess, and a repeated page is the same image)."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(len(data) + 1) == data
+    except OSError:
+        return False
+
+
 def fsync_dir(folder: Path) -> None:
     """Make a rename in ``folder`` durable (a crash right after keeps the new name)."""
     try:
@@ -92,6 +104,24 @@ def temp_owner_alive(name: str) -> bool:
     return True
 
 
+class Staged:
+    """A blob's temporary, written and closed but not yet fsynced: ``sync`` makes its
+    bytes durable (before the rename that publishes it), ``discard`` removes it. It
+    holds no open file: a batch of pages stages dozens of blobs per job."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def sync(self) -> None:
+        # the data of the file, whichever handle wrote it (rb+: Windows flushes only
+        # through a handle that may write)
+        with open(self.path, "rb+") as handle:
+            os.fsync(handle.fileno())
+
+    def discard(self) -> None:
+        self.path.unlink(missing_ok=True)
+
+
 class LocalBlobStore:
     """Blobs as files under ``root/ab/cd/<sha256>``.
 
@@ -103,6 +133,7 @@ class LocalBlobStore:
 
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
+        self._root = str(self.root)
         self.root.mkdir(parents=True, exist_ok=True)
         self._tmp = self.root / ".incoming"
         self._tmp.mkdir(exist_ok=True)
@@ -117,12 +148,14 @@ class LocalBlobStore:
         fd, name = tempfile.mkstemp(dir=self._tmp, prefix=f".{os.getpid()}-")
         return fd, Path(name)
 
-    def _commit(self, tmp: Path, sha256: str, size: int) -> None:
+    def publish(self, tmp: Path, sha256: str, size: int, *, sync_folder: bool = True) -> Path:
+        """Rename the fsynced ``tmp`` into place and fsync its folder (unless the caller
+        does, once for many: ``blob_batch``); returns that folder."""
         target = self._path(sha256)
         if target.exists():
             if blob_intact(target, sha256, size):
                 tmp.unlink(missing_ok=True)
-                return
+                return target.parent
             log.warning("blob %s was damaged; replaced with a good copy", sha256)
             self.repaired.append(sha256)
         if target.parent not in self._made:  # a page batch writes thousands of blobs
@@ -133,7 +166,9 @@ class LocalBlobStore:
         except FileNotFoundError:  # the folder was removed behind our back
             target.parent.mkdir(parents=True, exist_ok=True)
             os.replace(tmp, target)
-        fsync_dir(target.parent)
+        if sync_folder:
+            fsync_dir(target.parent)
+        return target.parent
 
     def put_file(self, path: Path, *, move: bool = False) -> tuple[str, int]:
         path = Path(path)
@@ -143,7 +178,7 @@ class LocalBlobStore:
             os.replace(path, tmp)
             with open(tmp, "rb+") as handle:
                 os.fsync(handle.fileno())
-            self._commit(tmp, sha256, size)
+            self.publish(tmp, sha256, size)
             return sha256, size
         # Hash while copying: one read of a possibly large source file.
         digest = hashlib.sha256()
@@ -158,7 +193,7 @@ class LocalBlobStore:
                 target.flush()
                 os.fsync(target.fileno())
             sha256 = digest.hexdigest()
-            self._commit(tmp, sha256, size)
+            self.publish(tmp, sha256, size)
         except BaseException:
             tmp.unlink(missing_ok=True)
             raise
@@ -167,21 +202,33 @@ class LocalBlobStore:
         return sha256, size
 
     def put_bytes(self, data: bytes) -> str:
+        sha256, staged = self.stage_bytes(data)
+        if staged is not None:
+            try:
+                staged.sync()
+                self.publish(staged.path, sha256, len(data))
+            except BaseException:
+                staged.discard()
+                raise
+        return sha256
+
+    def stage_bytes(self, data: bytes) -> tuple[str, Staged | None]:
+        """``data``'s key, and its temporary, written but not yet fsynced (None when the
+        store already holds these bytes): ``put_bytes`` and ``blob_batch`` commit it."""
         sha256 = hashlib.sha256(data).hexdigest()
-        target = self._path(sha256)
-        if target.is_file() and blob_intact(target, sha256, len(data)):
-            return sha256
+        # a string path: our own key needs no check, and pathlib costs more than the
+        # lookup itself on the page path
+        target = os.path.join(self._root, sha256[:2], sha256[2:4], sha256)
+        if holds_bytes(target, data):
+            return sha256, None
         fd, tmp = self._temp()
         try:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
-            self._commit(tmp, sha256, len(data))
         except BaseException:
             tmp.unlink(missing_ok=True)
             raise
-        return sha256
+        return sha256, Staged(tmp)
 
     def verify(self, sha256: str) -> bool:
         """The stored blob still holds the bytes its key names."""

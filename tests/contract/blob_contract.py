@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from docbatch_gui.storage.blob_batch import BlobBatch
 from docbatch_gui.storage.blobs import BlobStore
 
 
@@ -52,3 +53,12 @@ class BlobContract:
     def test_iter_keys_lists_what_was_stored(self, blobs: BlobStore) -> None:
         keys = {blobs.put_bytes(bytes([i])) for i in range(3)}
         assert keys <= set(blobs.iter_keys())
+
+    def test_a_batch_stores_its_blobs_when_it_commits(self, blobs: BlobStore) -> None:
+        batch = BlobBatch(blobs)
+        keys = [batch.put_bytes(data) for data in (b"page", b"thumb", b"page")]
+        assert keys[0] == keys[2] == hashlib.sha256(b"page").hexdigest()
+        batch.commit()
+        assert blobs.read(keys[0]) == b"page" and blobs.read(keys[1]) == b"thumb"
+        batch.commit()  # nothing new: a no-op
+        assert blobs.put_bytes(b"thumb") == keys[1]
