@@ -53,7 +53,7 @@ gives 10 batches of 200 requests, well under the API's limits, in about 80 secon
 batch ends on its second retrieve (``--polls``).
 
 Run: ``.venv/bin/python bench/batch_engine.py [--jobs 2000] [--pages 3]
-[--batch-size 200] [--profile]``. The last line is JSON.
+[--batch-size 200] [--profile [--profile-out FILE]]``. The last line is JSON.
 """
 
 from __future__ import annotations
@@ -371,6 +371,7 @@ def main() -> None:
     parser.add_argument("--poll-interval", type=float, default=0.1, help="POLL_INTERVAL")
     parser.add_argument("--polls", type=int, default=2, help="retrieves a batch needs to end")
     parser.add_argument("--profile", action="store_true", help="cProfile the run (slower)")
+    parser.add_argument("--profile-out", type=Path, help="with --profile: the raw pstats file")
     args = parser.parse_args()
 
     tmp = Path(tempfile.mkdtemp(prefix="docbatch-bench-"))
@@ -501,6 +502,8 @@ def main() -> None:
         print()
         for label, value in summary:
             print(f"  {label:<46} {value}")
+        if profiler and args.profile_out:
+            profiler.dump_stats(args.profile_out)
         if profiler:
             out = io.StringIO()
             stats = pstats.Stats(profiler, stream=out)
