@@ -1,0 +1,112 @@
+"""Which column's header phrase the words of a line are part of.
+
+A profile's line fields have some sixty header phrases, each a pattern
+(``config.profile.label_regex``). Every pattern is made of the phrase's words and
+symbols, lower-cased with ё folded, put literally, with separators between them; so a
+line can hold a match of a phrase only when it holds each of those pieces as plain
+text. Testing the pieces first (a substring search each) rules out nearly every
+phrase of a line before any pattern runs: a goods row that names two columns ("qty
+3, price 7.50") used to run every pattern over the line, the largest part of the
+batch engine's own CPU (``docs/batch-speed.md``).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from docbatch_gui.config.profile import LineFieldProfile
+
+_PIECES_RE = re.compile(r"\w+|[^\w\s]")
+
+
+@dataclass(frozen=True)
+class HeaderPhrase:
+    """One header phrase of a line field: its pattern, the literal pieces every match
+    of it holds, and its length (a longer phrase wins a word two phrases claim)."""
+
+    key: str
+    length: int
+    pattern: re.Pattern[str]
+    pieces: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class HeaderPhrases:
+    """Every header phrase of a profile's line fields, in the fields' order, and
+    every piece of them once (phrases share words: "сумма", "ндс", "без")."""
+
+    phrases: tuple[HeaderPhrase, ...]
+    pieces: frozenset[str]
+
+    def candidates(self, folded: str) -> list[HeaderPhrase]:
+        """The phrases that may match ``folded`` (lower-cased, ё folded): those each
+        of whose pieces it holds; the others cannot."""
+        present = {piece for piece in self.pieces if piece in folded}
+        if not present:
+            return []
+        return [phrase for phrase in self.phrases if present.issuperset(phrase.pieces)]
+
+
+def fold(text: str) -> str:
+    """``text`` as the header patterns read it."""
+    return text.lower().replace("ё", "е")
+
+
+#: the phrases of the last ``fields`` asked about (a profile's fields stay the same
+#: object for its life; another profile replaces them)
+_PHRASES: list[tuple[Sequence[LineFieldProfile], HeaderPhrases]] = []
+
+
+def header_phrases(fields: Sequence[LineFieldProfile]) -> HeaderPhrases:
+    """The header phrases of ``fields``, made once per ``fields``."""
+    if not _PHRASES or _PHRASES[0][0] is not fields:
+        phrases = tuple(
+            HeaderPhrase(spec.key, len(phrase), pattern, tuple(_PIECES_RE.findall(fold(phrase))))
+            for spec in fields
+            for phrase, pattern in zip(spec.headers, spec.header_re, strict=True)
+        )
+        pieces = frozenset(piece for phrase in phrases for piece in phrase.pieces)
+        _PHRASES[:] = [(fields, HeaderPhrases(phrases, pieces))]
+    return _PHRASES[0][1]
+
+
+def claims_of(texts: Sequence[str], fields: Sequence[LineFieldProfile]) -> list[str | None]:
+    """Which field's header phrase each of a line's words ``texts`` is part of: the
+    longest phrases claim their words first."""
+    folded = [fold(t) for t in texts]
+    line = " ".join(folded)
+    found = header_phrases(fields).candidates(line)
+    claims: list[str | None] = [None] * len(texts)
+    if not found:
+        return claims
+    starts, ends, position = [], [], 0
+    for text in folded:
+        starts.append(position)
+        ends.append(position + len(text))
+        position += len(text) + 1
+    matches = []
+    for phrase in found:
+        for match in phrase.pattern.finditer(line):
+            # the words that overlap the match: ends and starts both increase
+            first = bisect.bisect_right(ends, match.start())
+            last = bisect.bisect_left(starts, match.end())
+            matches.append((phrase.length, range(first, last), phrase.key))
+    for _length, taken, key in sorted(matches, key=lambda m: -m[0]):
+        if all(claims[i] is None for i in taken):
+            for i in taken:
+                claims[i] = key
+    return claims
+
+
+def best_field_of(text: str, fields: Sequence[LineFieldProfile]) -> tuple[str, int] | None:
+    """The field whose header phrase matches a cell's text longest, and its length."""
+    folded = " ".join(fold(text).split())
+    best: tuple[str, int] | None = None
+    for phrase in header_phrases(fields).candidates(folded):
+        longer = best is None or phrase.length > best[1]
+        if longer and phrase.pattern.search(folded):
+            best = (phrase.key, phrase.length)
+    return best
