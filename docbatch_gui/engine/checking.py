@@ -7,17 +7,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from docbatch_gui.checks.duplicates import cleared, mark_duplicates, match_key
-from docbatch_gui.domain.models import Document
+from docbatch_gui.domain.models import Document, Page
 from docbatch_gui.engine.context import EngineContext
 from docbatch_gui.engine.counterparties import with_counterparty_priors
 from docbatch_gui.engine.field_checks import field_checks
 from docbatch_gui.engine.locating import locate_documents
 
 
-def checked(ctx: EngineContext, job_id: int, documents: Sequence[Document]) -> list[Document]:
-    """``documents`` with what the checks found (codes, lowered confidence, locations)."""
-    documents = locate_documents(ctx, job_id, documents)  # first: later checks may use them
-    documents = field_checks(ctx, job_id, documents)
+def checked(
+    ctx: EngineContext,
+    job_id: int,
+    documents: Sequence[Document],
+    pages: Sequence[Page] | None = None,
+) -> list[Document]:
+    """``documents`` with what the checks found (codes, lowered confidence, locations);
+    ``pages``: the job's pages, when the caller read them already (read once here
+    otherwise: every check reads them)."""
+    if pages is None:
+        pages = ctx.store.list_pages(job_id) if documents else []
+    documents = locate_documents(ctx, job_id, documents, pages)  # first: later checks use them
+    documents = field_checks(ctx, job_id, documents, pages)
     documents = with_counterparty_priors(
         ctx.store, documents, min_confirmed=ctx.settings.counterparty_min_confirmed
     )

@@ -7,7 +7,7 @@ import logging
 from collections.abc import Sequence
 
 from docbatch_gui.checks.locate import PageWords, located, searched_pages
-from docbatch_gui.domain.models import Document
+from docbatch_gui.domain.models import Document, Page
 from docbatch_gui.engine.context import EngineContext
 from docbatch_gui.pipeline.words import decode
 
@@ -15,12 +15,18 @@ log = logging.getLogger(__name__)
 
 
 def locate_documents(
-    ctx: EngineContext, job_id: int, documents: Sequence[Document]
+    ctx: EngineContext,
+    job_id: int,
+    documents: Sequence[Document],
+    job_pages: Sequence[Page] | None = None,
 ) -> list[Document]:
-    """``documents`` with ``locations``, and ``not_on_page`` for values found nowhere."""
+    """``documents`` with ``locations``, and ``not_on_page`` for values found nowhere;
+    ``job_pages``: the job's pages, when the caller read them already."""
     if not documents:
         return []
-    pages = {page.page_no: page for page in ctx.store.list_pages(job_id)}
+    if job_pages is None:
+        job_pages = ctx.store.list_pages(job_id)
+    pages = {page.page_no: page for page in job_pages}
     read: dict[int, PageWords] = {}
 
     def words(page_no: int) -> PageWords:
