@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from docbatch_gui.config.profile import LineFieldProfile
@@ -33,21 +33,45 @@ class HeaderPhrase:
     pieces: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+#: words whose pieces are remembered, at most (then forgotten at once)
+WORDS_KEPT = 50_000
+
+
 class HeaderPhrases:
-    """Every header phrase of a profile's line fields, in the fields' order, and
-    every piece of them once (phrases share words: "сумма", "ндс", "без")."""
+    """Every header phrase of a profile's line fields, in the fields' order, each of
+    their pieces once (phrases share words: "сумма", "ндс", "без") with the phrases
+    that hold it, and which pieces each word seen so far holds."""
 
-    phrases: tuple[HeaderPhrase, ...]
-    pieces: frozenset[str]
+    def __init__(self, phrases: tuple[HeaderPhrase, ...]) -> None:
+        self.phrases = phrases
+        holding: dict[str, list[int]] = {}
+        for index, phrase in enumerate(phrases):
+            for piece in phrase.pieces:
+                holding.setdefault(piece, []).append(index)
+        self.pieces = tuple(holding)
+        self.holding = {piece: tuple(indexes) for piece, indexes in holding.items()}
+        self._in_word: dict[str, frozenset[str]] = {}
 
-    def candidates(self, folded: str) -> list[HeaderPhrase]:
-        """The phrases that may match ``folded`` (lower-cased, ё folded): those each
-        of whose pieces it holds; the others cannot."""
-        present = {piece for piece in self.pieces if piece in folded}
+    def candidates(self, words: Iterable[str]) -> list[HeaderPhrase]:
+        """The phrases that may match the line of ``words`` (folded, ``fold``): those
+        each of whose pieces it holds; the others cannot. No piece holds a space, so
+        the line holds a piece when one of its words does; what a word holds is
+        worked out once per distinct word (a page's words repeat page after page)."""
+        present: set[str] = set()
+        for word in words:
+            found = self._in_word.get(word)
+            if found is None:
+                found = frozenset(piece for piece in self.pieces if piece in word)
+                if len(self._in_word) >= WORDS_KEPT:
+                    self._in_word.clear()
+                self._in_word[word] = found
+            if found:
+                present |= found
         if not present:
             return []
-        return [phrase for phrase in self.phrases if present.issuperset(phrase.pieces)]
+        indexes = sorted({i for piece in present for i in self.holding[piece]})
+        phrases = (self.phrases[i] for i in indexes)
+        return [phrase for phrase in phrases if present.issuperset(phrase.pieces)]
 
 
 def fold(text: str) -> str:
@@ -68,8 +92,7 @@ def header_phrases(fields: Sequence[LineFieldProfile]) -> HeaderPhrases:
             for spec in fields
             for phrase, pattern in zip(spec.headers, spec.header_re, strict=True)
         )
-        pieces = frozenset(piece for phrase in phrases for piece in phrase.pieces)
-        _PHRASES[:] = [(fields, HeaderPhrases(phrases, pieces))]
+        _PHRASES[:] = [(fields, HeaderPhrases(phrases))]
     return _PHRASES[0][1]
 
 
@@ -78,7 +101,7 @@ def claims_of(texts: Sequence[str], fields: Sequence[LineFieldProfile]) -> list[
     longest phrases claim their words first."""
     folded = [fold(t) for t in texts]
     line = " ".join(folded)
-    found = header_phrases(fields).candidates(line)
+    found = header_phrases(fields).candidates(folded)
     claims: list[str | None] = [None] * len(texts)
     if not found:
         return claims
@@ -103,9 +126,10 @@ def claims_of(texts: Sequence[str], fields: Sequence[LineFieldProfile]) -> list[
 
 def best_field_of(text: str, fields: Sequence[LineFieldProfile]) -> tuple[str, int] | None:
     """The field whose header phrase matches a cell's text longest, and its length."""
-    folded = " ".join(fold(text).split())
+    words = fold(text).split()
+    folded = " ".join(words)
     best: tuple[str, int] | None = None
-    for phrase in header_phrases(fields).candidates(folded):
+    for phrase in header_phrases(fields).candidates(words):
         longer = best is None or phrase.length > best[1]
         if longer and phrase.pattern.search(folded):
             best = (phrase.key, phrase.length)
