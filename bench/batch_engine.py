@@ -26,8 +26,10 @@ What it measures:
   default, used here) every wait is sequential and the figure is exact; with more,
   engine work done while another job renders is hidden and the figure is a lower
   bound. The store, blob, request and result functions are also timed (about 1 µs per
-  call added) to split the bookkeeping by part; ``--profile`` adds a cProfile of the
-  run (which inflates every figure).
+  call added) to split the bookkeeping by part, with the render step's time after its
+  child (the page blobs' writes it waits for, its page rows); blob writes run in threads
+  while the child renders, so their summed time is shown apart. ``--profile`` adds a
+  cProfile of the run (which inflates every figure).
 - **The engine's CPU per job**: user + sys of this process over ``app.run`` per job
   (``engine_cpu_ms_per_job``): the bookkeeping above plus the SDK's encoding and
   the reading of the children's pipes, measured in CPU so that a busy machine does
