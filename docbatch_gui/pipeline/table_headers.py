@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from docbatch_gui.config.profile import LineFieldProfile
 
 _PIECES_RE = re.compile(r"\w+|[^\w\s]")
+_WORD_CHAR_RE = re.compile(r"\w")
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,27 @@ class HeaderPhrases:
         self.holding = {piece: tuple(indexes) for piece, indexes in holding.items()}
         self._in_word: dict[str, frozenset[str]] = {}
 
+    def _pieces_of(self, word: str) -> frozenset[str]:
+        found = self._in_word.get(word)
+        if found is None:
+            found = frozenset(piece for piece in self.pieces if piece in word)
+            if len(self._in_word) >= WORDS_KEPT:
+                self._in_word.clear()
+            self._in_word[word] = found
+        return found
+
+    def most_claimed(self, words: Sequence[str]) -> int:
+        """At most how many of a line's ``words`` (folded) its header phrases claim:
+        a match begins and ends with a piece and no piece holds a space, so a word a
+        match takes holds a piece of that phrase or is all punctuation between two.
+        A line whose count is under a header's share is no header, and its claims
+        need not be worked out (a row of goods names two or three columns)."""
+        found = self.candidates(words)
+        pieces = frozenset().union(*(phrase.pieces for phrase in found))
+        return sum(
+            1 for word in words if not _WORD_CHAR_RE.search(word) or self._pieces_of(word) & pieces
+        )
+
     def candidates(self, words: Iterable[str]) -> list[HeaderPhrase]:
         """The phrases that may match the line of ``words`` (folded, ``fold``): those
         each of whose pieces it holds; the others cannot. No piece holds a space, so
@@ -59,12 +81,7 @@ class HeaderPhrases:
         worked out once per distinct word (a page's words repeat page after page)."""
         present: set[str] = set()
         for word in words:
-            found = self._in_word.get(word)
-            if found is None:
-                found = frozenset(piece for piece in self.pieces if piece in word)
-                if len(self._in_word) >= WORDS_KEPT:
-                    self._in_word.clear()
-                self._in_word[word] = found
+            found = self._pieces_of(word)
             if found:
                 present |= found
         if not present:

@@ -28,7 +28,7 @@ from typing import Any
 
 from docbatch_gui.config.profile import LineFieldProfile, Profile
 from docbatch_gui.domain.lines import LINE_KEYS, Line
-from docbatch_gui.pipeline.table_headers import best_field_of, claims_of
+from docbatch_gui.pipeline.table_headers import best_field_of, claims_of, fold, header_phrases
 from docbatch_gui.pipeline.words import Word
 
 __all__ = [
@@ -375,6 +375,9 @@ HEADER_SHARE = 0.3
 
 def _header_words(words: Sequence[Word], fields: Sequence[LineFieldProfile]) -> set[str]:
     """The columns a line of words names, if it reads as a header line."""
+    most = header_phrases(fields).most_claimed([fold(w[0]) for w in words])
+    if not words or most < HEADER_SHARE * len(words):
+        return set()  # too few of its words can name a column
     claims = _claims(words, fields)
     named = [c for c in claims if c is not None]
     if not words or len(named) < HEADER_SHARE * len(words):
