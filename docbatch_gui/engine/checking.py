@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from docbatch_gui.checks.document import DocumentChecker, document_text
 from docbatch_gui.checks.duplicates import cleared, mark_duplicates, match_key
 from docbatch_gui.checks.locate import PageWords, located, searched_pages
-from docbatch_gui.domain.models import Document
+from docbatch_gui.domain.models import Document, Page
 from docbatch_gui.engine.context import EngineContext
 from docbatch_gui.engine.counterparties import with_counterparty_priors
 from docbatch_gui.pipeline.words import decode
@@ -18,10 +18,19 @@ from docbatch_gui.pipeline.words import decode
 log = logging.getLogger(__name__)
 
 
-def checked(ctx: EngineContext, job_id: int, documents: Sequence[Document]) -> list[Document]:
-    """``documents`` with what the checks found (codes, lowered confidence, locations)."""
-    documents = locate_documents(ctx, job_id, documents)  # first: later checks may use them
-    documents = field_checks(ctx, job_id, documents)
+def checked(
+    ctx: EngineContext,
+    job_id: int,
+    documents: Sequence[Document],
+    pages: Sequence[Page] | None = None,
+) -> list[Document]:
+    """``documents`` with what the checks found (codes, lowered confidence, locations);
+    ``pages``: the job's pages, when the caller read them already (read once here
+    otherwise: every check reads them)."""
+    if pages is None:
+        pages = ctx.store.list_pages(job_id) if documents else []
+    documents = locate_documents(ctx, job_id, documents, pages)  # first: later checks use them
+    documents = field_checks(ctx, job_id, documents, pages)
     documents = with_counterparty_priors(
         ctx.store, documents, min_confirmed=ctx.settings.counterparty_min_confirmed
     )
@@ -50,25 +59,38 @@ def likely_duplicates(
     return mark_duplicates(documents, others, names, before)
 
 
-def field_checks(ctx: EngineContext, job_id: int, documents: Sequence[Document]) -> list[Document]:
+def field_checks(
+    ctx: EngineContext,
+    job_id: int,
+    documents: Sequence[Document],
+    pages: Sequence[Page] | None = None,
+) -> list[Document]:
     """Each document with its failed checks (``docbatch_gui.checks``) as codes, read
-    against the text of its own pages."""
+    against the text of its own pages; ``pages``: the job's pages, when the caller read
+    them already."""
     if not documents:
         return []
     checker = DocumentChecker(ctx.profile, min_year=ctx.settings.check_min_year)
-    pages = ctx.store.list_pages(job_id)
+    if pages is None:
+        pages = ctx.store.list_pages(job_id)
     return [checker.check(d, document_text(d, pages)) for d in documents]
 
 
 def locate_documents(
-    ctx: EngineContext, job_id: int, documents: Sequence[Document]
+    ctx: EngineContext,
+    job_id: int,
+    documents: Sequence[Document],
+    job_pages: Sequence[Page] | None = None,
 ) -> list[Document]:
     """``documents`` with ``locations``, and ``not_on_page`` for values found nowhere:
     the pages' words, read from the blob store, handed to the pure matcher
-    (``checks/locate.py``)."""
+    (``checks/locate.py``); ``job_pages``: the job's pages, when the caller read them
+    already."""
     if not documents:
         return []
-    pages = {page.page_no: page for page in ctx.store.list_pages(job_id)}
+    if job_pages is None:
+        job_pages = ctx.store.list_pages(job_id)
+    pages = {page.page_no: page for page in job_pages}
     read: dict[int, PageWords] = {}
 
     def words(page_no: int) -> PageWords:

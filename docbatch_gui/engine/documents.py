@@ -127,8 +127,9 @@ def checked_documents(
     ctx: EngineContext, job_id: int, documents: Sequence[Document]
 ) -> list[Document]:
     """Cleaned values, the pages' notes, and what the checks found."""
-    fresh = with_page_notes([_cleaned(d) for d in documents], ctx.store.list_pages(job_id))
-    return checked(ctx, job_id, fresh)
+    pages = ctx.store.list_pages(job_id)
+    fresh = with_page_notes([_cleaned(d) for d in documents], pages)
+    return checked(ctx, job_id, fresh, pages)
 
 
 def kept_documents(store: Store, job_id: int, documents: Sequence[Document]) -> list[Document]:

@@ -44,14 +44,19 @@ async def find_split(ctx: JobContext, job: Job) -> Job:
     # A page whose own text layer is reliable came from a program, not a scanner: no
     # sheet is ever on it, and a digital PDF costs nothing to look at (about a tenth
     # of a second per scanned page, bench/separators.py).
-    pages = [p for p in ctx.store.list_pages(job.id) if p.image_sha and p.text_layer != "reliable"]
+    every = ctx.store.list_pages(job.id)
+    pages = [p for p in every if p.image_sha and p.text_layer != "reliable"]
     images = {p.page_no: ctx.blobs.read(p.image_sha) for p in pages if p.image_sha}
 
     def scan() -> dict[int, list[str]]:  # zxing-cpp is C++: off the event loop
         return {number: page_barcodes(image) for number, image in images.items()}
 
-    codes = await asyncio.to_thread(scan)
-    numbers = [p.page_no for p in ctx.store.list_pages(job.id)]
+    codes = await asyncio.to_thread(scan) if images else {}
     moved = moved_pages(job.split)  # a person took these sheets into documents
-    split = plan_split(codes, numbers, value, ctx.settings.asn_pattern, not_sheets=moved)
-    return ctx.store.update_job(job.id, attempt=ctx.attempt, split=recorded(split, job.split))
+    split = plan_split(
+        codes, [p.page_no for p in every], value, ctx.settings.asn_pattern, not_sheets=moved
+    )
+    kept = recorded(split, job.split)
+    if kept == job.split:
+        return job  # nothing new to write (the step's end is written next)
+    return ctx.store.update_job(job.id, attempt=ctx.attempt, split=kept)

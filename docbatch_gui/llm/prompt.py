@@ -8,6 +8,7 @@ offered to the model.
 from __future__ import annotations
 
 import json
+import os
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from docbatch_gui.config.answer_schema import UNKNOWN, answer_schema
 from docbatch_gui.config.profile import Profile
 from docbatch_gui.domain.counterparty import ConfirmedDocument
 from docbatch_gui.llm.caching import FIVE_MINUTES, cache_control
+from docbatch_gui.resources import ENV_VAR as RESOURCES_VAR
 from docbatch_gui.resources import resources_dir
 
 TOOL_NAME = "record_documents"
@@ -78,15 +80,35 @@ def system_blocks(
     every request shares (each page image differs), and caching stacks with the batch
     discount. ``cache_ttl`` (``caching.cache_ttl``): "5m", "1h", or None to leave the
     mark out (a prefix under the model's minimum)."""
-    schema_text = json.dumps(output_schema(profile), ensure_ascii=False, sort_keys=True)
-    schema_block: dict[str, Any] = {
-        "type": "text",
-        "text": "The answer must match this JSON schema:\n" + schema_text,
-    }
+    prompt, schema_text = _prefix_texts(profile, group_size)
+    schema_block: dict[str, Any] = {"type": "text", "text": schema_text}
     mark = cache_control(cache_ttl)
     if mark is not None:
         schema_block["cache_control"] = mark
-    return [{"type": "text", "text": system_prompt(profile, group_size)}, schema_block]
+    return [{"type": "text", "text": prompt}, schema_block]
+
+
+#: the last profile's prefix texts: (profile, group size, resources folder asked for)
+#: → (system prompt, schema block's text)
+_PREFIX: dict[tuple[int, int, str], tuple[Profile, tuple[str, str]]] = {}
+
+
+def _prefix_texts(profile: Profile, group_size: int) -> tuple[str, str]:
+    """The system prompt and the schema's text, worked out once per profile and group
+    size (every request of a run sends the same; making them is a third of a
+    millisecond), again when ``DOCBATCH_RESOURCES`` points elsewhere."""
+    key = (id(profile), group_size, os.environ.get(RESOURCES_VAR, ""))
+    hit = _PREFIX.get(key)
+    if hit is not None and hit[0] is profile:
+        return hit[1]
+    schema_text = json.dumps(output_schema(profile), ensure_ascii=False, sort_keys=True)
+    texts = (
+        system_prompt(profile, group_size),
+        "The answer must match this JSON schema:\n" + schema_text,
+    )
+    _PREFIX.clear()  # one profile at a time: a test's or the settings' new one replaces it
+    _PREFIX[key] = (profile, texts)
+    return texts
 
 
 #: the tags around the examples: their values are data, quoted as JSON inside them

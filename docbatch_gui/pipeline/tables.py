@@ -28,6 +28,7 @@ from typing import Any
 
 from docbatch_gui.config.profile import LineFieldProfile, Profile
 from docbatch_gui.domain.lines import LINE_KEYS, Line
+from docbatch_gui.pipeline.table_headers import best_field_of, claims_of, fold, header_phrases
 from docbatch_gui.pipeline.words import Word
 
 __all__ = [
@@ -241,50 +242,7 @@ def _cached(
 def _claims(words: Sequence[Word], fields: Sequence[LineFieldProfile]) -> list[str | None]:
     """Which field's header phrase each word is part of (longest phrases first)."""
     texts = tuple(w[0] for w in words)
-    return list(_cached("claims", texts, fields, lambda: _claims_of(texts, fields)))
-
-
-#: the one pattern of every header phrase of the last ``fields`` (``_any_header``)
-_ANY_HEADER: list[tuple[Sequence[LineFieldProfile], re.Pattern[str]]] = []
-
-
-def _any_header(fields: Sequence[LineFieldProfile]) -> re.Pattern[str]:
-    """Every header phrase of ``fields`` as one alternation, made once per ``fields``:
-    a line none of them is in (most lines of a page) is ruled out by one scan instead
-    of one per phrase, which was a seventh of the batch engine's own CPU on text
-    pages (``bench/batch_engine.py``, py-spy)."""
-    if not _ANY_HEADER or _ANY_HEADER[0][0] is not fields:
-        patterns = [p.pattern for spec in fields for p in spec.header_re]
-        joined = "|".join(f"(?:{p})" for p in patterns) or r"(?!)"
-        _ANY_HEADER[:] = [(fields, re.compile(joined))]
-    return _ANY_HEADER[0][1]
-
-
-def _claims_of(texts: tuple[str, ...], fields: Sequence[LineFieldProfile]) -> list[str | None]:
-    folded = [t.lower().replace("ё", "е") for t in texts]
-    line = " ".join(folded)
-    if not _any_header(fields).search(line):
-        return [None] * len(texts)
-    starts, position = [], 0
-    for text in folded:
-        starts.append(position)
-        position += len(text) + 1
-    matches = []
-    for spec in fields:
-        for phrase, pattern in zip(spec.headers, spec.header_re, strict=True):
-            for found in pattern.finditer(line):
-                taken = [
-                    i
-                    for i, start in enumerate(starts)
-                    if start < found.end() and start + len(folded[i]) > found.start()
-                ]
-                matches.append((len(phrase), taken, spec.key))
-    claims: list[str | None] = [None] * len(texts)
-    for _length, taken, key in sorted(matches, key=lambda m: -m[0]):
-        if all(claims[i] is None for i in taken):
-            for i in taken:
-                claims[i] = key
-    return claims
+    return list(_cached("claims", texts, fields, lambda: claims_of(texts, fields)))
 
 
 def _split(
@@ -404,19 +362,9 @@ def _span_key(x0: float, x1: float, header: _Header) -> str | None:
 def _best_field(text: str, fields: Sequence[LineFieldProfile]) -> tuple[str, int] | None:
     """The field whose header phrase matches the cell's text longest."""
     found: tuple[str, int] | None = _cached(
-        "best", (text,), fields, lambda: _best_field_of(text, fields)
+        "best", (text,), fields, lambda: best_field_of(text, fields)
     )
     return found
-
-
-def _best_field_of(text: str, fields: Sequence[LineFieldProfile]) -> tuple[str, int] | None:
-    folded = " ".join(text.lower().replace("ё", "е").split())
-    best: tuple[str, int] | None = None
-    for spec in fields:
-        for phrase, pattern in zip(spec.headers, spec.header_re, strict=True):
-            if pattern.search(folded) and (best is None or len(phrase) > best[1]):
-                best = (spec.key, len(phrase))
-    return best
 
 
 #: the share of a header line's words that column names take, at least: a sentence
@@ -427,6 +375,9 @@ HEADER_SHARE = 0.3
 
 def _header_words(words: Sequence[Word], fields: Sequence[LineFieldProfile]) -> set[str]:
     """The columns a line of words names, if it reads as a header line."""
+    most = header_phrases(fields).most_claimed([fold(w[0]) for w in words])
+    if not words or most < HEADER_SHARE * len(words):
+        return set()  # too few of its words can name a column
     claims = _claims(words, fields)
     named = [c for c in claims if c is not None]
     if not words or len(named) < HEADER_SHARE * len(words):

@@ -9,6 +9,7 @@ its text and reads back as that text (a message without a code).
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -41,14 +42,28 @@ def notes_of(row: Mapping[str, Any], names: Iterable[str]) -> dict[str, Message 
     out: dict[str, Message | None] = {}
     for name in names:
         params = row.get(f"{name}_params")
+        code = row.get(f"{name}_code")
+        if code and isinstance(params, str) and _wordable(code, params):
+            out[name] = Message(code, json.loads(params))
+            continue
         if isinstance(params, str):
             try:
                 params = json.loads(params)
             except ValueError:
                 params = None
         out[name] = stored(
-            row.get(name) or "",
-            row.get(f"{name}_code"),
-            params if isinstance(params, Mapping) else None,
+            row.get(name) or "", code, params if isinstance(params, Mapping) else None
         )
     return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _wordable(code: str, params: str) -> bool:
+    """Whether a note's code and parameters (JSON text) read back as that message
+    (``messages.stored``), worked out once per distinct note: every page of a scan
+    holds the same few, and a job's pages are read back several times."""
+    try:
+        values = json.loads(params)
+    except ValueError:
+        return False
+    return isinstance(values, Mapping) and stored("", code, values) is not None

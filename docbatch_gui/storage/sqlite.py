@@ -38,7 +38,7 @@ from docbatch_gui.storage.sqlite_records import RecordTables
 from docbatch_gui.storage.sqlite_records import now_utc as _now
 from docbatch_gui.storage.sqlite_registry import RegistryTables
 from docbatch_gui.storage.sqlite_schema import MIGRATIONS
-from docbatch_gui.storage.store import check_attempt, stored_id
+from docbatch_gui.storage.store import check_attempts, stored_id
 
 _BOOL_FIELDS = {"termination_confirmed", "artifacts_deliverable", "archived", "escalated"}
 
@@ -227,7 +227,12 @@ class SQLiteStore(
     ) -> Job:
         patch = update_patch(fields)
         with self._tx() as db:
-            check_attempt(self._get(db, job_id), attempt)
+            row = db.execute(
+                "SELECT attempts FROM jobs WHERE id = ?", (stored_id("job", job_id),)
+            ).fetchone()
+            if row is None:
+                raise NotFound("job", job_id)
+            check_attempts(job_id, row["attempts"], attempt)
             self._write_fields(db, job_id, patch)
             return self._get(db, job_id)
 

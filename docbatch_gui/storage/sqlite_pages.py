@@ -15,8 +15,10 @@ from docbatch_gui.storage.notes import PAGE_NOTES, note_fields, notes_of
 
 #: the page's fields stored as 0/1
 _FLAGS = frozenset({"deliverable", "ocr_cached", "orientation_uncertain"})
+#: the page's own fields, in their order
+_FIELDS = tuple(f.name for f in fields(Page))
 PAGE_COLUMNS = (
-    *(f.name for f in fields(Page)),
+    *_FIELDS,
     *(f"{name}_{part}" for name in PAGE_NOTES for part in ("code", "params")),
 )
 INSERT_PAGE = (
@@ -27,7 +29,7 @@ INSERT_PAGE = (
 
 def page_values(page: Page) -> tuple[Any, ...]:
     """The row of ``page`` in ``PAGE_COLUMNS`` order (``storage.notes``)."""
-    values: dict[str, Any] = {f.name: getattr(page, f.name) for f in fields(Page)}
+    values: dict[str, Any] = {name: getattr(page, name) for name in _FIELDS}
     values.update(note_fields(page, PAGE_NOTES, as_json=True))
     values.update({name: int(values[name]) for name in _FLAGS})
     return tuple(values[name] for name in PAGE_COLUMNS)
@@ -35,7 +37,8 @@ def page_values(page: Page) -> tuple[Any, ...]:
 
 def page_of(row: sqlite3.Row) -> Page:
     """The page a row holds, its notes as messages again."""
-    values: dict[str, Any] = {f.name: row[f.name] for f in fields(Page)}
+    columns = dict(zip(row.keys(), tuple(row), strict=True))
+    values: dict[str, Any] = {name: columns[name] for name in _FIELDS}
     values.update({name: bool(values[name]) for name in _FLAGS})
-    values.update(notes_of(dict(zip(row.keys(), tuple(row), strict=True)), PAGE_NOTES))
+    values.update(notes_of(columns, PAGE_NOTES))
     return Page(**values)

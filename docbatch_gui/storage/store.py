@@ -321,9 +321,14 @@ def no_checkpoint(name: str) -> None:
 
 def check_attempt(job: Job, attempt: int | None) -> None:
     """The attempt number is a fencing token: a worker from an older attempt is refused."""
-    if attempt is not None and job.attempts != attempt:
+    check_attempts(job.id, job.attempts, attempt)
+
+
+def check_attempts(job_id: int | None, attempts: int, attempt: int | None) -> None:
+    """``check_attempt`` on the stored job's ``attempts`` alone (read without the job)."""
+    if attempt is not None and attempts != attempt:
         raise InvalidTransition.coded(
-            "stale_attempt", {"job": job.id, "attempts": job.attempts, "attempt": attempt}
+            "stale_attempt", {"job": job_id, "attempts": attempts, "attempt": attempt}
         )
 
 

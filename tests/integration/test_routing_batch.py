@@ -130,9 +130,9 @@ def test_a_batch_job_nothing_escalates_is_checked_once_with_the_same_verdict(
     fake_anthropic.answer_as(FIRST, confidence=0.95)
     calls: list[int] = []
 
-    def counted(ctx: Any, job_id: int, documents: Any) -> list[Document]:
+    def counted(ctx: Any, job_id: int, documents: Any, *pages: Any) -> list[Document]:
         calls.append(job_id)
-        return checking.checked(ctx, job_id, documents)
+        return checking.checked(ctx, job_id, documents, *pages)
 
     monkeypatch.setattr(documents_module, "checked", counted)
     (job,) = app.add([builders.invoice_pdf(tmp_path / "easy.pdf")], mode="batch").jobs
