@@ -41,7 +41,11 @@ def test_the_model_names_its_columns_and_gives_each_row_its_line() -> None:
     model.set_lines(LINES)
     keys = [model.headerData(c, Qt.Orientation.Horizontal, KEY_ROLE) for c in range(9)]
     assert keys[:5] == ["no", "name", "code", "unit", "qty"]
-    assert model.headerData(4, Qt.Orientation.Horizontal) == "Количество"
+    assert model.headerData(4, Qt.Orientation.Horizontal) == "Кол-во"  # short, in the header
+    assert model.headerData(4, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole) == (
+        "Количество"
+    )
+    assert model.headerData(6, Qt.Orientation.Horizontal) == "Сумма\nбез НДС"  # two lines
     assert model.data(model.index(1, 1), LINE_ROLE) == LINES[1]
     assert model.data(model.index(0, 4)) == "2"
     assert model.setData(model.index(0, 4), "3") and model.rows[0].qty == "3"
@@ -78,8 +82,10 @@ async def test_the_keyboard_edits_cells_and_the_totals_follow(window: Any) -> No
     assert "≠" in grid.totals.text()  # 1031.20 against the printed 55.20
     QTest.keyClick(grid.view, Qt.Key.Key_Return)  # Enter moves down, like a spreadsheet
     assert grid.view.currentIndex().row() == 1
+    price = grid.model.keys.index("price")  # then net: both always shown
+    grid.view.setCurrentIndex(grid.model.index(1, price))
     QTest.keyClick(grid.view, Qt.Key.Key_Tab)
-    assert grid.view.currentIndex().column() == qty + 1
+    assert grid.view.currentIndex().column() == price + 1
     QTest.keyClick(grid.view, Qt.Key.Key_Insert)  # a row below
     assert grid.model.rowCount() == 3 and grid.view.currentIndex().row() == 2
     grid.view.selectRow(2)

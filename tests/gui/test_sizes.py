@@ -521,3 +521,65 @@ async def test_the_wizard_rows_preview_of_an_accountant_sheet_fits_a_small_scree
         wizard.hide()
         wizard.deleteLater()
         await drain()
+
+
+def goods_job(app: Any, english: bool) -> int:
+    """A job in review whose document holds 30 lines of goods with a УПД's numbers."""
+    from dataclasses import replace
+
+    from docbatch_gui.domain.lines import Line
+    from tests.gui.review_helpers import boxed_job
+    from tests.lines_builders import goods
+
+    job_id = boxed_job(app)
+    (doc,) = app.store.list_documents(job_id)
+    rows = goods(30, english=english)
+    lines = [
+        Line(r.no, r.name, r.code, r.unit, r.qty, r.price, r.net, r.vat_rate, r.vat, r.gross, 1)
+        for r in rows
+    ]
+    app.store.update_document(replace(doc, lines=lines))
+    return job_id
+
+
+@pytest.mark.parametrize("log_open", [False, True], ids=["log-closed", "log-open"])
+async def test_the_lines_that_matter_are_in_sight_on_a_small_screen(
+    language: str, window: Any, log_open: bool
+) -> None:
+    """At 1024×640 Review's lines grid shows a line's number, name, quantity, price,
+    net, VAT and total inside the grid without scrolling sideways (it scrolled past
+    the sums): titles whole, numbers whole, the name elided; the code, unit, VAT rate
+    and page start hidden when they do not fit and the header's menu shows them."""
+    from tests.gui.review_helpers import open_review
+
+    window.resize(SMALL)
+    window.log_dock.setVisible(log_open)
+    tab = await open_review(window, goods_job(window.ctx.app, english=language == "en"))
+    await drain()
+    QApplication.processEvents()
+    grid = tab.lines_grid
+    view, header, keys = grid.view, grid.view.horizontalHeader(), grid.model.keys
+    assert grid.model.rowCount() == 30
+    for key in ("no", "name", "qty", "price", "net", "vat", "gross"):
+        assert not header.isSectionHidden(keys.index(key)), f"{key} hidden"
+    assert not off_screen_columns(view), off_screen_columns(view)
+    assert not view.horizontalScrollBar().isVisible()
+    assert not clipped_headers(view), clipped_headers(view)
+    numeric = ("no", "qty", "price", "net", "vat", "gross")
+    numbers = [c for c, key in enumerate(keys) if key in numeric]
+    from PySide6.QtWidgets import QStyle
+
+    metrics, cut = view.fontMetrics(), []
+    margin = 2 * (view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, view) + 1)
+    for column in numbers:
+        texts = [grid.model.index(r, column).data() for r in range(30)]
+        widest = max(metrics.horizontalAdvance(t) for t in texts)
+        if header.sectionSize(column) < widest + margin:
+            cut.append(f"{keys[column]}: {header.sectionSize(column)} px for {widest} px")
+    assert not cut, cut
+    assert header.sectionSize(keys.index("name")) >= 80
+    actions = {a.text(): a for a in grid.column_actions()}
+    hidden = [t for t, a in actions.items() if not a.isChecked()]
+    assert hidden, "a secondary column starts hidden at 1024"
+    actions[hidden[0]].setChecked(True)
+    assert not header.isSectionHidden(grid.model.titles.index(hidden[0]))

@@ -18,7 +18,7 @@ from decimal import Decimal
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
-from PySide6.QtGui import QGuiApplication, QKeyEvent, QKeySequence
+from PySide6.QtGui import QAction, QGuiApplication, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QGridLayout,
@@ -29,6 +29,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from docbatch_gui._qt.review.lines_columns import LineColumns, two_lines
+from docbatch_gui._qt.widgets.columns import column_actions, offer_columns_menu
 from docbatch_gui._qt.widgets.page_canvas import ValueBox
 from docbatch_gui._qt.widgets.page_view import PageView
 from docbatch_gui.config.profile import Profile
@@ -41,8 +43,6 @@ KEY_ROLE = Qt.ItemDataRole.UserRole + 1
 LINE_ROLE = Qt.ItemDataRole.UserRole + 2
 _Index = QModelIndex | QPersistentModelIndex
 _TOTALS = (("net", "net"), ("vat", "vat"), ("gross", "amount"))
-#: the widest a column opens at (the person widens it by dragging)
-MAX_COLUMN_PX = 220
 
 
 class LinesModel(QAbstractTableModel):
@@ -57,6 +57,9 @@ class LinesModel(QAbstractTableModel):
         self.keys = [*profile.line_keys, "page"]
         self.titles = [profile.line_label(k, language) for k in profile.line_keys]
         self.titles.append("Page" if language == "en" else "Стр.")
+        #: the header's titles: short forms where the profile gives them, on two lines
+        self.headers = [two_lines(profile.line_title(k, language)) for k in profile.line_keys]
+        self.headers.append(self.titles[-1])
         self.rows: list[Line] = []
         self.modified = False
 
@@ -79,6 +82,8 @@ class LinesModel(QAbstractTableModel):
     ) -> Any:
         if orientation == Qt.Orientation.Horizontal:
             if role == Qt.ItemDataRole.DisplayRole:
+                return self.headers[section]
+            if role == Qt.ItemDataRole.ToolTipRole:
                 return self.titles[section]
             if role == KEY_ROLE:
                 return self.keys[section]
@@ -94,6 +99,8 @@ class LinesModel(QAbstractTableModel):
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
             value = line.page if key == "page" else line.value(key)
             return "" if value is None else str(value)
+        if role == Qt.ItemDataRole.ToolTipRole and not self._numeric(key):
+            return line.value(key) or None  # the whole of a name cut to fit
         if role == Qt.ItemDataRole.TextAlignmentRole and self._numeric(key):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == LINE_ROLE:
@@ -233,8 +240,11 @@ class LinesGrid(QWidget):
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
         self.view.setAlternatingRowColors(True)
         self.view.verticalHeader().setDefaultSectionSize(22)
+        self.view.verticalHeader().hide()  # the printed No. column numbers the rows
         self.view.horizontalHeader().setStretchLastSection(False)
-        self.view.resizeColumnsToContents()  # before any document: the titles whole
+        self.view.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.columns = LineColumns(self.view, self.model.keys)
+        offer_columns_menu(self.view, self.columns.fixed(), self, self.columns.choose)
         self.view.copy_rows.connect(self.copy)
         self.view.add_below.connect(self.add_row)
         self.view.delete_selected.connect(self.delete_rows)
@@ -274,12 +284,12 @@ class LinesGrid(QWidget):
         self.document = document
         self.model.set_lines(list(document.lines) if document else [])
         self.title.setText(_("Lines ({rows})").format(rows=len(self.model.rows)))
-        self.view.resizeColumnsToContents()
-        header = self.view.horizontalHeader()
-        for column in range(self.model.columnCount()):  # a long name does not hide the sums
-            widest = max(MAX_COLUMN_PX, header.sectionSizeHint(column))  # the title stays whole
-            self.view.setColumnWidth(column, min(self.view.columnWidth(column), widest))
+        self.columns.fit()  # the sums in sight: secondary columns go, the name elides
         self._update_totals()
+
+    def column_actions(self) -> list[QAction]:
+        """The header menu's actions: the columns that may be hidden to fit."""
+        return column_actions(self.view, self.columns.fixed(), self, self.columns.choose)
 
     def lines(self) -> list[Line] | None:
         """The lines as the person left them; None when nothing was changed."""

@@ -211,7 +211,8 @@ class ReviewTab(ReviewForm, QWidget):
         split.addWidget(left)
         split.addWidget(middle)
         split.addWidget(right)
-        split.setSizes([260, 560, 420])
+        # the page and its lines get the most: at 1024 px the lines' sums need ~480 px
+        split.setSizes([180, 640, 400])
         self.splitter = split  # the window saves and restores it (QSettings)
         layout = QVBoxLayout(self)
         layout.addWidget(split)
