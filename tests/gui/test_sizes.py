@@ -193,11 +193,35 @@ async def test_no_button_or_zoom_control_is_clipped_on_a_small_screen(
             window.tabs.setCurrentIndex(index)
             await drain()
             QApplication.processEvents()
-            if clipped := clipped_controls(window):
+            if clipped := clipped_controls(window) + clipped_combos(window):
                 found[f"{window.tabs.tabText(index)}, log {'open' if log_open else 'closed'}"] = (
                     clipped
                 )
     assert not found, "\n".join(f"{k}: {v}" for k, v in found.items())
+
+
+def clipped_combos(root: Any) -> list[str]:
+    """Visible combo boxes under ``root`` whose chosen text does not fit their field:
+    "nber (from the document)" in the registry wizard's rules, "amount ± toleranc"."""
+    from PySide6.QtWidgets import QComboBox, QStyle, QStyleOptionComboBox
+
+    out = []
+    for box in root.findChildren(QComboBox):
+        text = box.currentText()
+        if not box.isVisible() or not text:
+            continue
+        option = QStyleOptionComboBox()
+        box.initStyleOption(option)
+        field = box.style().subControlRect(
+            QStyle.ComplexControl.CC_ComboBox, option, QStyle.SubControl.SC_ComboBoxEditField, box
+        )
+        room = field.width()
+        if box.isEditable() and box.lineEdit() is not None:
+            room = box.lineEdit().contentsRect().width() - 4  # QLineEdit's own text margins
+        needed = box.fontMetrics().horizontalAdvance(text)
+        if room < needed:
+            out.append(f"combo {text!r}: {room} of {needed} px")
+    return out
 
 
 def off_screen_columns(view: QAbstractItemView) -> list[str]:
@@ -515,6 +539,7 @@ async def test_the_wizard_rows_preview_of_an_accountant_sheet_fits_a_small_scree
             table = page.table
             assert not off_screen_columns(table), off_screen_columns(table)
             assert not clipped_headers(table), clipped_headers(table)
+            assert not clipped_combos(page), clipped_combos(page)
     finally:
         wizard.runner.stop()
         wizard.rules_page.estimator.stop()
@@ -549,7 +574,8 @@ async def test_the_lines_that_matter_are_in_sight_on_a_small_screen(
     """At 1024×640 Review's lines grid shows a line's number, name, quantity, price,
     net, VAT and total inside the grid without scrolling sideways (it scrolled past
     the sums): titles whole, numbers whole, the name elided; the code, unit, VAT rate
-    and page start hidden when they do not fit and the header's menu shows them."""
+    and page start hidden when they do not fit and the header's menu shows them; four
+    rows at least are in sight with the Log panel closed."""
     from tests.gui.review_helpers import open_review
 
     window.resize(SMALL)
@@ -578,6 +604,9 @@ async def test_the_lines_that_matter_are_in_sight_on_a_small_screen(
             cut.append(f"{keys[column]}: {header.sectionSize(column)} px for {widest} px")
     assert not cut, cut
     assert header.sectionSize(keys.index("name")) >= 80
+    rows = view.viewport().height() // view.verticalHeader().defaultSectionSize()
+    if not log_open:  # its buttons in one bar beside the title: two bars left two rows
+        assert rows >= 4, f"{rows} rows in sight"
     actions = {a.text(): a for a in grid.column_actions()}
     hidden = [t for t, a in actions.items() if not a.isChecked()]
     assert hidden, "a secondary column starts hidden at 1024"

@@ -21,7 +21,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QAction, QGuiApplication, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QGridLayout,
+    QHBoxLayout,
     QLabel,
     QPushButton,
     QTableView,
@@ -36,7 +36,7 @@ from docbatch_gui._qt.widgets.page_view import PageView
 from docbatch_gui.config.profile import Profile
 from docbatch_gui.domain.lines import Line, decimal
 from docbatch_gui.domain.models import Document
-from docbatch_gui.i18n import _
+from docbatch_gui.i18n import _, pgettext
 from docbatch_gui.pipeline.tables import line_number
 
 KEY_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -253,10 +253,12 @@ class LinesGrid(QWidget):
         self.totals = QLabel()
         self.totals.setTextFormat(Qt.TextFormat.PlainText)
         self.totals.setWordWrap(True)
-        self.add_button = QPushButton(_("Add row"))
-        self.delete_button = QPushButton(_("Delete rows"))
-        self.split_button = QPushButton(_("Split row"))
-        self.copy_button = QPushButton(_("Copy"))
+        # one short word each, beside the title: one bar, so the grid keeps its rows on
+        # a 640-pixel-high screen (the tooltips say the whole action and its key)
+        self.add_button = QPushButton(pgettext("lines grid", "Add"))
+        self.delete_button = QPushButton(pgettext("lines grid", "Delete"))
+        self.split_button = QPushButton(pgettext("lines grid", "Split"))
+        self.copy_button = QPushButton(pgettext("lines grid", "Copy"))
         self.add_button.setToolTip(_("A new row below the current one (Insert)"))
         self.delete_button.setToolTip(_("Delete the selected rows (Ctrl+Delete)"))
         self.split_button.setToolTip(_("Part a row that holds two goods into two"))
@@ -267,13 +269,10 @@ class LinesGrid(QWidget):
         self.copy_button.clicked.connect(self.copy)
         self.title = QLabel(_("Lines"))
         self.title.setStyleSheet("font-weight: bold;")
-        # two buttons a row: four in one row made the form wider than a 1024 px screen
-        # leaves it in Russian («Разделить строку», «Удалить строки»…)
-        bar = QGridLayout()
-        bar.addWidget(self.title, 0, 0, 1, 2)
-        buttons = (self.add_button, self.split_button, self.delete_button, self.copy_button)
-        for index, button in enumerate(buttons):
-            bar.addWidget(button, 1 + index // 2, index % 2)
+        bar = QHBoxLayout()
+        bar.addWidget(self.title, 1)
+        for button in (self.add_button, self.split_button, self.delete_button, self.copy_button):
+            bar.addWidget(button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(bar)

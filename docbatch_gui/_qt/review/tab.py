@@ -212,7 +212,7 @@ class ReviewTab(ReviewForm, QWidget):
         split.addWidget(middle)
         split.addWidget(right)
         # the page and its lines get the most: at 1024 px the lines' sums need ~480 px
-        split.setSizes([180, 640, 400])
+        split.setSizes([210, 610, 400])
         self.splitter = split  # the window saves and restores it (QSettings)
         layout = QVBoxLayout(self)
         layout.addWidget(split)
