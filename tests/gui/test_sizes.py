@@ -612,3 +612,38 @@ async def test_the_lines_that_matter_are_in_sight_on_a_small_screen(
     assert hidden, "a secondary column starts hidden at 1024"
     actions[hidden[0]].setChecked(True)
     assert not header.isSectionHidden(grid.model.titles.index(hidden[0]))
+
+
+async def test_review_list_fits_its_pane_on_a_small_screen(
+    language: str, window: Any, tmp_path: Path
+) -> None:
+    """At 1024×640 Review's list of documents does not scroll sideways (its pages
+    column was out of sight and the names cut with no way to read them): the pages
+    are in sight, a name cut to fit elides and its tooltip holds it whole, and the
+    list's title reads whole."""
+    from PySide6.QtWidgets import QTreeWidgetItemIterator
+
+    await fill(window, tmp_path)
+    window.resize(SMALL)
+    tab = window.review_tab
+    window.tabs.setCurrentWidget(tab)
+    job = max(window.ctx.app.jobs(), key=lambda j: j.documents)
+    await tab.open_job(job.id, 0)
+    await until(lambda: tab.current is not None, what="the document shown")
+    await drain()
+    QApplication.processEvents()
+    tree = tab.tree
+    assert not tree.horizontalScrollBar().isVisible()
+    header = tree.header()
+    assert header.sectionPosition(1) + header.sectionSize(1) <= tree.viewport().width()
+    metrics, cut = tree.fontMetrics(), []
+    iterator = QTreeWidgetItemIterator(tree)
+    while item := iterator.value():
+        rect = tree.visualItemRect(item)
+        room = header.sectionSize(0) - (rect.x() - header.sectionPosition(0))
+        text = item.text(0)
+        if metrics.horizontalAdvance(text) + 24 > room and text not in item.toolTip(0):
+            cut.append(f"{text!r} cut in {room} px with no tooltip")
+        iterator += 1
+    assert not cut, cut
+    assert not cut_labels(tab.list_title.parentWidget()), cut_labels(tab.list_title.parentWidget())

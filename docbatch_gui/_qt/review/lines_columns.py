@@ -105,4 +105,3 @@ def two_lines(title: str) -> str:
     middle = len(title) / 2
     cut = min(spaces, key=lambda i: abs(i - middle))
     return f"{title[:cut]}\n{title[cut + 1 :]}"
-
