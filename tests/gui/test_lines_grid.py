@@ -120,3 +120,16 @@ async def test_split_copy_and_save_go_to_the_audit_trail(window: Any) -> None:
     assert ("line_add", "line 3") in actions
     assert all(e["who"] for e in saved.audit)
     assert "line" in tab.history.toPlainText()
+
+
+async def test_rows_without_sums_leave_the_totals_bar_empty(window: Any) -> None:
+    """Lines read with a quantity and no sums (an English invoice's description
+    column): the bar says nothing rather than a bare "Rows' sums —"."""
+    app = window.ctx.app
+    job_id = boxed_job(app)
+    (doc,) = app.store.list_documents(job_id)
+    bare = [Line(name="Consulting services", qty="8", page=1), Line(name="Licence", qty="1")]
+    app.store.update_document(replace(doc, lines=bare))
+    tab = await open_review(window, job_id)
+    assert tab.lines_grid.model.rowCount() == 2
+    assert tab.lines_grid.totals.text() == ""

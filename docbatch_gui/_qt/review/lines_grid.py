@@ -357,6 +357,10 @@ class LinesGrid(QWidget):
                     name=names[key], value=value, mark=mark, target=target
                 )
             )
+        if not parts:  # no row has a sum: nothing to say ("Rows' sums —" said nothing)
+            self.totals.setText("")
+            self.totals.setStyleSheet("")
+            return
         self.totals.setText(_("Rows' sums — ") + " · ".join(parts))
         self.totals.setStyleSheet("color: #a02020;" if apart else "color: #206020;")
 
