@@ -39,7 +39,11 @@ class LineColumns(QObject):
         #: the operator's choices from the header's menu, by column key
         self.chosen: dict[str, bool] = {}
         self._fitting = False
-        view.installEventFilter(self)
+        # the viewport's own resize: the view's comes before its viewport is laid out
+        # (a fit then measured the old width), and a vertical scroll bar showing up
+        # narrows the viewport alone
+        self.viewport = view.viewport()
+        self.viewport.installEventFilter(self)
 
     def fixed(self) -> tuple[int, ...]:
         """The columns the header's menu leaves out: those never hidden."""
@@ -50,7 +54,7 @@ class LineColumns(QObject):
         self.fit()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.view and event.type() == QEvent.Type.Resize:
+        if event.type() == QEvent.Type.Resize and watched is self.viewport:
             self.fit()
         return False
 
@@ -73,6 +77,8 @@ class LineColumns(QObject):
             view.viewport().height()
         ):
             room -= scroll.sizeHint().width()  # about to show: leave it its room
+        for column in range(count):  # a hidden section's size hint is 0: measure all shown
+            header.setSectionHidden(column, False)
         floors = {c: max(header.sectionSizeHint(c), 24) for c in range(count)}
         wants = {c: max(floors[c], min(view.sizeHintForColumn(c), CAP_PX)) for c in range(count)}
         name = self.keys.index("name") if "name" in self.keys else None
