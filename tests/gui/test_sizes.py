@@ -578,9 +578,11 @@ async def test_the_lines_that_matter_are_in_sight_on_a_small_screen(
     rows at least are in sight with the Log panel closed."""
     from tests.gui.review_helpers import open_review
 
-    window.resize(SMALL)
+    window.resize(QSize(1600, 1000))  # opened large, then the window shrinks: refitted
     window.log_dock.setVisible(log_open)
     tab = await open_review(window, goods_job(window.ctx.app, english=language == "en"))
+    await drain()
+    window.resize(SMALL)
     await drain()
     QApplication.processEvents()
     grid = tab.lines_grid
@@ -647,3 +649,31 @@ async def test_review_list_fits_its_pane_on_a_small_screen(
         iterator += 1
     assert not cut, cut
     assert not cut_labels(tab.list_title.parentWidget()), cut_labels(tab.list_title.parentWidget())
+
+
+async def test_the_queue_detail_documents_fit_a_small_screen(
+    language: str, window: Any, tmp_path: Path
+) -> None:
+    """At 1024×640 the selected job's documents under its pages fit the detail pane:
+    no sideways scrolling (Amount and Review were out of sight), every column whole
+    but the type, which keeps a readable width and elides with its tooltip whole."""
+    await fill(window, tmp_path)
+    window.resize(SMALL)
+    tab = window.queue_tab
+    window.tabs.setCurrentWidget(tab)
+    tab.table.selectRow(0)
+    tree = tab.detail.documents
+    await until(lambda: tree.topLevelItemCount() > 1, what="the documents listed")
+    await drain()
+    QApplication.processEvents()
+    assert tree.isVisible()
+    assert not tree.horizontalScrollBar().isVisible()
+    header = tree.header()
+    last = header.count() - 1
+    assert header.sectionPosition(last) + header.sectionSize(last) <= tree.viewport().width()
+    for column in range(1, header.count()):
+        label = tree.headerItem().text(column)
+        assert header.sectionSize(column) >= tree.fontMetrics().horizontalAdvance(label), label
+    assert header.sectionSize(0) >= 70, f"the type in {header.sectionSize(0)} px"
+    item = tree.topLevelItem(0)
+    assert item.toolTip(0).startswith(item.text(0))
