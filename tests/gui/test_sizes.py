@@ -677,3 +677,20 @@ async def test_the_queue_detail_documents_fit_a_small_screen(
     assert header.sectionSize(0) >= 70, f"the type in {header.sectionSize(0)} px"
     item = tree.topLevelItem(0)
     assert item.toolTip(0).startswith(item.text(0))
+
+
+async def test_the_queue_counts_read_whole_on_a_small_screen(
+    language: str, window: Any, tmp_path: Path
+) -> None:
+    """At 1024×640 with the processing paused (Continue is wider than Pause) the
+    queue's counts read whole on their two lines ("проверить: 0 · ошиб…" was cut)."""
+    await fill(window, tmp_path)
+    window.resize(SMALL)
+    window.tabs.setCurrentWidget(window.queue_tab)
+    await drain()
+    QApplication.processEvents()
+    counts = window.queue_tab.counts
+    width = counts.contentsRect().width()
+    metrics = counts.fontMetrics()
+    cut = [line for line in counts.lines(width) if metrics.horizontalAdvance(line) > width]
+    assert not cut, f"{cut} in {width} px"

@@ -171,7 +171,7 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
             )
             box.setMinimumContentsLength(letters)
         self.search = QLineEdit()
-        self.search.setMinimumWidth(120)
+        self.search.setMinimumWidth(100)  # it gives way to the counts, which read whole
         self.search.setPlaceholderText(_("Search file names"))
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self.proxy.set_text)
@@ -181,7 +181,7 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
         bar.addWidget(self.add_files_button)
         bar.addWidget(self.add_folder_button)
         bar.addWidget(self.pause_button)
-        bar.addSpacing(16)
+        bar.addSpacing(10)
         bar.addWidget(self.state_filter)
         bar.addWidget(self.error_filter)
         bar.addWidget(self.search, 1)
