@@ -694,3 +694,28 @@ async def test_the_queue_counts_read_whole_on_a_small_screen(
     metrics = counts.fontMetrics()
     cut = [line for line in counts.lines(width) if metrics.horizontalAdvance(line) > width]
     assert not cut, f"{cut} in {width} px"
+
+
+async def test_the_registry_results_show_dates_and_amounts_whole(
+    language: str, window: Any, tmp_path: Path
+) -> None:
+    """At 1024×640, with the Log panel closed and open, the results' short values (a
+    date, an amount, a number) are never elided ("01.03.20…"): their column shows
+    them whole or is hidden, the header's menu showing it."""
+    import re
+
+    await fill(window, tmp_path)
+    window.resize(SMALL)
+    tab = window.registry_tab
+    window.tabs.setCurrentWidget(tab)
+    found = {}
+    for log_open in (False, True):
+        window.log_dock.setVisible(log_open)
+        await drain()
+        QApplication.processEvents()
+        table = tab.results.table
+        short = [c for c in cut_cells(table) if re.match(r"^'[\d.,\- ]+'", c)]
+        if short:
+            found[f"log {'open' if log_open else 'closed'}"] = short
+        assert not clipped_headers(table), clipped_headers(table)
+    assert not found, found
