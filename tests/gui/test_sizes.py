@@ -719,3 +719,30 @@ async def test_the_registry_results_show_dates_and_amounts_whole(
             found[f"log {'open' if log_open else 'closed'}"] = short
         assert not clipped_headers(table), clipped_headers(table)
     assert not found, found
+
+
+async def test_the_bundled_registry_results_keep_the_date_at_1024(window: Any) -> None:
+    """The bundled registry sample's results at 1024×640: a column dropped to fit comes
+    back where a later drop left it room (the date was hidden for 2 pixels the wide
+    file column needed, which went anyway)."""
+    from docbatch_gui.resources import resources_dir
+    from tests.gui.registry_helpers import add_documents
+
+    app = window.ctx.app
+    add_documents(app)
+    sample = resources_dir() / "registry_sample"
+    summary = app.registry.import_registry(sample / "registry.xlsx", sample / "config.json")
+    app.registry.search(summary.registry_id)
+    tab = window.registry_tab
+    await tab.refresh()
+    await tab.open_results(summary.registry_id)
+    window.resize(SMALL)
+    window.tabs.setCurrentWidget(tab)
+    await drain()
+    QApplication.processEvents()
+    table = tab.results.table
+    header, model = table.horizontalHeader(), table.model()
+    titles = {model.headerData(c, Qt.Orientation.Horizontal): c for c in range(header.count())}
+    assert not header.isSectionHidden(titles["Дата"])
+    assert not off_screen_columns(table), off_screen_columns(table)
+    assert not clipped_headers(table), clipped_headers(table)

@@ -125,11 +125,16 @@ class ResultColumns(QObject):
             )
             if self._title(column) not in self.chosen and secondary:
                 shown[column] = False
+        dropped = []
         for column in self._hiding_order():
             if sum(floors[c] for c in range(count) if shown[c]) <= room:
                 break
-            if self._title(column) not in self.chosen:
+            if self._title(column) not in self.chosen and shown[column]:
                 shown[column] = False
+                dropped.append(column)
+        for column in reversed(dropped):  # the last one dropped may have left room for one
+            if sum(floors[c] for c in range(count) if shown[c]) + floors[column] <= room:
+                shown[column] = True  # dropped earlier (a date beside a wide file name)
         visible = [c for c in range(count) if shown[c]]
         widths = _share(room, {c: floors[c] for c in visible}, {c: wants[c] for c in visible})
         for column in range(count):
