@@ -683,7 +683,8 @@ async def test_the_queue_counts_read_whole_on_a_small_screen(
     language: str, window: Any, tmp_path: Path
 ) -> None:
     """At 1024×640 with the processing paused (Continue is wider than Pause) the
-    queue's counts read whole on their two lines ("проверить: 0 · ошиб…" was cut)."""
+    queue's counts read whole on their two lines ("проверить: 0 · ошиб…" was cut),
+    and so does the search field's hint beside them."""
     await fill(window, tmp_path)
     window.resize(SMALL)
     window.tabs.setCurrentWidget(window.queue_tab)
@@ -694,6 +695,10 @@ async def test_the_queue_counts_read_whole_on_a_small_screen(
     metrics = counts.fontMetrics()
     cut = [line for line in counts.lines(width) if metrics.horizontalAdvance(line) > width]
     assert not cut, f"{cut} in {width} px"
+    search = window.queue_tab.search  # it gives way, its hint still whole ("Поиск по им…")
+    room = search.contentsRect().width() - 8 - 20  # the text margins, the clear button
+    needed = search.fontMetrics().horizontalAdvance(search.placeholderText())
+    assert needed <= room, f"{search.placeholderText()!r}: {needed} px in {room}"
 
 
 async def test_the_registry_results_show_dates_and_amounts_whole(
