@@ -751,3 +751,31 @@ async def test_the_bundled_registry_results_keep_the_date_at_1024(window: Any) -
     assert not header.isSectionHidden(titles["Дата"])
     assert not off_screen_columns(table), off_screen_columns(table)
     assert not clipped_headers(table), clipped_headers(table)
+
+
+async def test_the_wizard_rules_fill_a_large_wizard(
+    window: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a 1600×1000 screen the rules' columns take the table's whole width (they
+    stopped two thirds across, sized for the wizard before it opened)."""
+    monkeypatch.setattr(fit, "available_size", lambda _widget=None: QSize(1600, 1000))
+    wizard = RegistryWizard(window.ctx, window)
+    try:
+        wizard.show()
+        wizard.file_page.set_file(registry_xlsx(tmp_path / "r.xlsx"))
+        wizard.load_template(config_file(tmp_path / "config.json"))
+        while wizard.currentPage() is not wizard.rules_page:
+            wizard.next()
+        await drain()
+        QApplication.processEvents()
+        table = wizard.rules_page.table
+        header = table.horizontalHeader()
+        last = header.count() - 1
+        end = header.sectionPosition(last) + header.sectionSize(last)
+        assert end >= table.viewport().width() - 2, f"{end} of {table.viewport().width()} px"
+    finally:
+        wizard.runner.stop()
+        wizard.rules_page.estimator.stop()
+        wizard.hide()
+        wizard.deleteLater()
+        await drain()

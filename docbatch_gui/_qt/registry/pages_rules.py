@@ -108,7 +108,9 @@ class RulesPage(WizardPart):
         # too (fit_columns, as rows are added and the wizard resized)
         for col, width in enumerate((90, 110, 180, 140, 110, 70, 80)):
             self.table.setColumnWidth(col, max(width, header.sectionSizeHint(col)))
-        self.table.installEventFilter(self)
+        # the viewport's own resize: the table's comes before its viewport is laid out
+        self._viewport = self.table.viewport()
+        self._viewport.installEventFilter(self)
         self.table.verticalHeader().setDefaultSectionSize(32)
         self.table.itemChanged.connect(lambda _i: self.rules_changed())
         add = QPushButton(_("Add sub-rule"))
@@ -292,7 +294,7 @@ class RulesPage(WizardPart):
         self.threshold.setValue(config.threshold)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.table and event.type() == QEvent.Type.Resize:
+        if event.type() == QEvent.Type.Resize and watched is self._viewport:
             self.fit_columns()
         return False
 
