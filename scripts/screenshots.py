@@ -74,6 +74,13 @@ async def scenario(window: object, out: Path, lang: str) -> None:
         window.tabs.setCurrentWidget(tab)
         if tab is window.review_tab:
             several = max(window.queue_tab.model.jobs(), key=lambda j: j.documents)
+            # the seller's other two documents confirmed: the Known counterparty panel
+            # beside the act shows what they taught
+            for index in (0, 2):
+                await loop.run_in_executor(
+                    None,
+                    lambda job=several.id, i=index: app.review.confirm(job, i, who="operator"),
+                )
             await window.review_tab.open_job(several.id, 1)
         await asyncio.sleep(1.5)
         quiet(window)

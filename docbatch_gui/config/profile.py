@@ -190,6 +190,9 @@ class LineFieldProfile(Part):
     key: Key
     kind: LineKind = "text"
     labels: Labels
+    #: the grid's column title where the label is wider than the column's numbers
+    #: ("Кол-во" for "Количество"; the label is its tooltip)
+    short: Labels = Field(default_factory=dict)
     headers: tuple[str, ...] = ()
     required: bool = False
 
@@ -305,6 +308,12 @@ class Profile(Part):
         """A line column as a person reads it in ``language`` (English, else its key)."""
         spec = next((f for f in self.line_fields if f.key == key), None)
         return (spec.labels.get(language) or spec.labels.get("en") or key) if spec else key
+
+    def line_title(self, key: str, language: str) -> str:
+        """A line column's title in a narrow grid: its short form, else its label."""
+        spec = next((f for f in self.line_fields if f.key == key), None)
+        short = spec.short.get(language) if spec else None
+        return short or self.line_label(key, language)
 
     @property
     def field_keys(self) -> tuple[str, ...]:

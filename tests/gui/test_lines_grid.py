@@ -41,7 +41,11 @@ def test_the_model_names_its_columns_and_gives_each_row_its_line() -> None:
     model.set_lines(LINES)
     keys = [model.headerData(c, Qt.Orientation.Horizontal, KEY_ROLE) for c in range(9)]
     assert keys[:5] == ["no", "name", "code", "unit", "qty"]
-    assert model.headerData(4, Qt.Orientation.Horizontal) == "Количество"
+    assert model.headerData(4, Qt.Orientation.Horizontal) == "Кол-во"  # short, in the header
+    assert model.headerData(4, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole) == (
+        "Количество"
+    )
+    assert model.headerData(6, Qt.Orientation.Horizontal) == "Сумма\nбез НДС"  # two lines
     assert model.data(model.index(1, 1), LINE_ROLE) == LINES[1]
     assert model.data(model.index(0, 4)) == "2"
     assert model.setData(model.index(0, 4), "3") and model.rows[0].qty == "3"
@@ -78,8 +82,10 @@ async def test_the_keyboard_edits_cells_and_the_totals_follow(window: Any) -> No
     assert "≠" in grid.totals.text()  # 1031.20 against the printed 55.20
     QTest.keyClick(grid.view, Qt.Key.Key_Return)  # Enter moves down, like a spreadsheet
     assert grid.view.currentIndex().row() == 1
+    price = grid.model.keys.index("price")  # then net: both always shown
+    grid.view.setCurrentIndex(grid.model.index(1, price))
     QTest.keyClick(grid.view, Qt.Key.Key_Tab)
-    assert grid.view.currentIndex().column() == qty + 1
+    assert grid.view.currentIndex().column() == price + 1
     QTest.keyClick(grid.view, Qt.Key.Key_Insert)  # a row below
     assert grid.model.rowCount() == 3 and grid.view.currentIndex().row() == 2
     grid.view.selectRow(2)
@@ -114,3 +120,16 @@ async def test_split_copy_and_save_go_to_the_audit_trail(window: Any) -> None:
     assert ("line_add", "line 3") in actions
     assert all(e["who"] for e in saved.audit)
     assert "line" in tab.history.toPlainText()
+
+
+async def test_rows_without_sums_leave_the_totals_bar_empty(window: Any) -> None:
+    """Lines read with a quantity and no sums (an English invoice's description
+    column): the bar says nothing rather than a bare "Rows' sums —"."""
+    app = window.ctx.app
+    job_id = boxed_job(app)
+    (doc,) = app.store.list_documents(job_id)
+    bare = [Line(name="Consulting services", qty="8", page=1), Line(name="Licence", qty="1")]
+    app.store.update_document(replace(doc, lines=bare))
+    tab = await open_review(window, job_id)
+    assert tab.lines_grid.model.rowCount() == 2
+    assert tab.lines_grid.totals.text() == ""

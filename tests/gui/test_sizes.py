@@ -193,11 +193,35 @@ async def test_no_button_or_zoom_control_is_clipped_on_a_small_screen(
             window.tabs.setCurrentIndex(index)
             await drain()
             QApplication.processEvents()
-            if clipped := clipped_controls(window):
+            if clipped := clipped_controls(window) + clipped_combos(window):
                 found[f"{window.tabs.tabText(index)}, log {'open' if log_open else 'closed'}"] = (
                     clipped
                 )
     assert not found, "\n".join(f"{k}: {v}" for k, v in found.items())
+
+
+def clipped_combos(root: Any) -> list[str]:
+    """Visible combo boxes under ``root`` whose chosen text does not fit their field:
+    "nber (from the document)" in the registry wizard's rules, "amount ± toleranc"."""
+    from PySide6.QtWidgets import QComboBox, QStyle, QStyleOptionComboBox
+
+    out = []
+    for box in root.findChildren(QComboBox):
+        text = box.currentText()
+        if not box.isVisible() or not text:
+            continue
+        option = QStyleOptionComboBox()
+        box.initStyleOption(option)
+        field = box.style().subControlRect(
+            QStyle.ComplexControl.CC_ComboBox, option, QStyle.SubControl.SC_ComboBoxEditField, box
+        )
+        room = field.width()
+        if box.isEditable() and box.lineEdit() is not None:
+            room = box.lineEdit().contentsRect().width() - 4  # QLineEdit's own text margins
+        needed = box.fontMetrics().horizontalAdvance(text)
+        if room < needed:
+            out.append(f"combo {text!r}: {room} of {needed} px")
+    return out
 
 
 def off_screen_columns(view: QAbstractItemView) -> list[str]:
@@ -515,6 +539,240 @@ async def test_the_wizard_rows_preview_of_an_accountant_sheet_fits_a_small_scree
             table = page.table
             assert not off_screen_columns(table), off_screen_columns(table)
             assert not clipped_headers(table), clipped_headers(table)
+            assert not clipped_combos(page), clipped_combos(page)
+    finally:
+        wizard.runner.stop()
+        wizard.rules_page.estimator.stop()
+        wizard.hide()
+        wizard.deleteLater()
+        await drain()
+
+
+def goods_job(app: Any, english: bool) -> int:
+    """A job in review whose document holds 30 lines of goods with a УПД's numbers."""
+    from dataclasses import replace
+
+    from docbatch_gui.domain.lines import Line
+    from tests.gui.review_helpers import boxed_job
+    from tests.lines_builders import goods
+
+    job_id = boxed_job(app)
+    (doc,) = app.store.list_documents(job_id)
+    rows = goods(30, english=english)
+    lines = [
+        Line(r.no, r.name, r.code, r.unit, r.qty, r.price, r.net, r.vat_rate, r.vat, r.gross, 1)
+        for r in rows
+    ]
+    app.store.update_document(replace(doc, lines=lines))
+    return job_id
+
+
+@pytest.mark.parametrize("log_open", [False, True], ids=["log-closed", "log-open"])
+async def test_the_lines_that_matter_are_in_sight_on_a_small_screen(
+    language: str, window: Any, log_open: bool
+) -> None:
+    """At 1024×640 Review's lines grid shows a line's number, name, quantity, price,
+    net, VAT and total inside the grid without scrolling sideways (it scrolled past
+    the sums): titles whole, numbers whole, the name elided; the code, unit, VAT rate
+    and page start hidden when they do not fit and the header's menu shows them; four
+    rows at least are in sight with the Log panel closed."""
+    from tests.gui.review_helpers import open_review
+
+    window.resize(QSize(1600, 1000))  # opened large, then the window shrinks: refitted
+    window.log_dock.setVisible(log_open)
+    tab = await open_review(window, goods_job(window.ctx.app, english=language == "en"))
+    await drain()
+    window.resize(SMALL)
+    await drain()
+    QApplication.processEvents()
+    grid = tab.lines_grid
+    view, header, keys = grid.view, grid.view.horizontalHeader(), grid.model.keys
+    assert grid.model.rowCount() == 30
+    for key in ("no", "name", "qty", "price", "net", "vat", "gross"):
+        assert not header.isSectionHidden(keys.index(key)), f"{key} hidden"
+    assert not off_screen_columns(view), off_screen_columns(view)
+    assert not view.horizontalScrollBar().isVisible()
+    assert not clipped_headers(view), clipped_headers(view)
+    numeric = ("no", "qty", "price", "net", "vat", "gross")
+    numbers = [c for c, key in enumerate(keys) if key in numeric]
+    from PySide6.QtWidgets import QStyle
+
+    metrics, cut = view.fontMetrics(), []
+    margin = 2 * (view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, view) + 1)
+    for column in numbers:
+        texts = [grid.model.index(r, column).data() for r in range(30)]
+        widest = max(metrics.horizontalAdvance(t) for t in texts)
+        if header.sectionSize(column) < widest + margin:
+            cut.append(f"{keys[column]}: {header.sectionSize(column)} px for {widest} px")
+    assert not cut, cut
+    assert header.sectionSize(keys.index("name")) >= 80
+    rows = view.viewport().height() // view.verticalHeader().defaultSectionSize()
+    if not log_open:  # its buttons in one bar beside the title: two bars left two rows
+        assert rows >= 4, f"{rows} rows in sight"
+    actions = {a.text(): a for a in grid.column_actions()}
+    hidden = [t for t, a in actions.items() if not a.isChecked()]
+    assert hidden, "a secondary column starts hidden at 1024"
+    actions[hidden[0]].setChecked(True)
+    assert not header.isSectionHidden(grid.model.titles.index(hidden[0]))
+
+
+async def test_review_list_fits_its_pane_on_a_small_screen(
+    language: str, window: Any, tmp_path: Path
+) -> None:
+    """At 1024×640 Review's list of documents does not scroll sideways (its pages
+    column was out of sight and the names cut with no way to read them): the pages
+    are in sight, a name cut to fit elides and its tooltip holds it whole, and the
+    list's title reads whole."""
+    from PySide6.QtWidgets import QTreeWidgetItemIterator
+
+    await fill(window, tmp_path)
+    window.resize(SMALL)
+    tab = window.review_tab
+    window.tabs.setCurrentWidget(tab)
+    job = max(window.ctx.app.jobs(), key=lambda j: j.documents)
+    await tab.open_job(job.id, 0)
+    await until(lambda: tab.current is not None, what="the document shown")
+    await drain()
+    QApplication.processEvents()
+    tree = tab.tree
+    assert not tree.horizontalScrollBar().isVisible()
+    header = tree.header()
+    assert header.sectionPosition(1) + header.sectionSize(1) <= tree.viewport().width()
+    metrics, cut = tree.fontMetrics(), []
+    iterator = QTreeWidgetItemIterator(tree)
+    while item := iterator.value():
+        rect = tree.visualItemRect(item)
+        room = header.sectionSize(0) - (rect.x() - header.sectionPosition(0))
+        text = item.text(0)
+        if metrics.horizontalAdvance(text) + 24 > room and text not in item.toolTip(0):
+            cut.append(f"{text!r} cut in {room} px with no tooltip")
+        iterator += 1
+    assert not cut, cut
+    assert not cut_labels(tab.list_title.parentWidget()), cut_labels(tab.list_title.parentWidget())
+
+
+async def test_the_queue_detail_documents_fit_a_small_screen(
+    language: str, window: Any, tmp_path: Path
+) -> None:
+    """At 1024×640 the selected job's documents under its pages fit the detail pane:
+    no sideways scrolling (Amount and Review were out of sight), every column whole
+    but the type, which keeps a readable width and elides with its tooltip whole."""
+    await fill(window, tmp_path)
+    window.resize(SMALL)
+    tab = window.queue_tab
+    window.tabs.setCurrentWidget(tab)
+    tab.table.selectRow(0)
+    tree = tab.detail.documents
+    await until(lambda: tree.topLevelItemCount() > 1, what="the documents listed")
+    await drain()
+    QApplication.processEvents()
+    assert tree.isVisible()
+    assert not tree.horizontalScrollBar().isVisible()
+    header = tree.header()
+    last = header.count() - 1
+    assert header.sectionPosition(last) + header.sectionSize(last) <= tree.viewport().width()
+    for column in range(1, header.count()):
+        label = tree.headerItem().text(column)
+        assert header.sectionSize(column) >= tree.fontMetrics().horizontalAdvance(label), label
+    assert header.sectionSize(0) >= 70, f"the type in {header.sectionSize(0)} px"
+    item = tree.topLevelItem(0)
+    assert item.toolTip(0).startswith(item.text(0))
+
+
+async def test_the_queue_counts_read_whole_on_a_small_screen(
+    language: str, window: Any, tmp_path: Path
+) -> None:
+    """At 1024×640 with the processing paused (Continue is wider than Pause) the
+    queue's counts read whole on their two lines ("проверить: 0 · ошиб…" was cut),
+    and so does the search field's hint beside them."""
+    await fill(window, tmp_path)
+    window.resize(SMALL)
+    window.tabs.setCurrentWidget(window.queue_tab)
+    await drain()
+    QApplication.processEvents()
+    counts = window.queue_tab.counts
+    width = counts.contentsRect().width()
+    metrics = counts.fontMetrics()
+    cut = [line for line in counts.lines(width) if metrics.horizontalAdvance(line) > width]
+    assert not cut, f"{cut} in {width} px"
+    search = window.queue_tab.search  # it gives way, its hint still whole ("Поиск по им…")
+    room = search.contentsRect().width() - 8 - 20  # the text margins, the clear button
+    needed = search.fontMetrics().horizontalAdvance(search.placeholderText())
+    assert needed <= room, f"{search.placeholderText()!r}: {needed} px in {room}"
+
+
+async def test_the_registry_results_show_dates_and_amounts_whole(
+    language: str, window: Any, tmp_path: Path
+) -> None:
+    """At 1024×640, with the Log panel closed and open, the results' short values (a
+    date, an amount, a number) are never elided ("01.03.20…"): their column shows
+    them whole or is hidden, the header's menu showing it."""
+    import re
+
+    await fill(window, tmp_path)
+    window.resize(SMALL)
+    tab = window.registry_tab
+    window.tabs.setCurrentWidget(tab)
+    found = {}
+    for log_open in (False, True):
+        window.log_dock.setVisible(log_open)
+        await drain()
+        QApplication.processEvents()
+        table = tab.results.table
+        short = [c for c in cut_cells(table) if re.match(r"^'[\d.,\- ]+'", c)]
+        if short:
+            found[f"log {'open' if log_open else 'closed'}"] = short
+        assert not clipped_headers(table), clipped_headers(table)
+    assert not found, found
+
+
+async def test_the_bundled_registry_results_keep_the_date_at_1024(window: Any) -> None:
+    """The bundled registry sample's results at 1024×640: a column dropped to fit comes
+    back where a later drop left it room (the date was hidden for 2 pixels the wide
+    file column needed, which went anyway)."""
+    from docbatch_gui.resources import resources_dir
+    from tests.gui.registry_helpers import add_documents
+
+    app = window.ctx.app
+    add_documents(app)
+    sample = resources_dir() / "registry_sample"
+    summary = app.registry.import_registry(sample / "registry.xlsx", sample / "config.json")
+    app.registry.search(summary.registry_id)
+    tab = window.registry_tab
+    await tab.refresh()
+    await tab.open_results(summary.registry_id)
+    window.resize(SMALL)
+    window.tabs.setCurrentWidget(tab)
+    await drain()
+    QApplication.processEvents()
+    table = tab.results.table
+    header, model = table.horizontalHeader(), table.model()
+    titles = {model.headerData(c, Qt.Orientation.Horizontal): c for c in range(header.count())}
+    assert not header.isSectionHidden(titles["Дата"])
+    assert not off_screen_columns(table), off_screen_columns(table)
+    assert not clipped_headers(table), clipped_headers(table)
+
+
+async def test_the_wizard_rules_fill_a_large_wizard(
+    window: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a 1600×1000 screen the rules' columns take the table's whole width (they
+    stopped two thirds across, sized for the wizard before it opened)."""
+    monkeypatch.setattr(fit, "available_size", lambda _widget=None: QSize(1600, 1000))
+    wizard = RegistryWizard(window.ctx, window)
+    try:
+        wizard.show()
+        wizard.file_page.set_file(registry_xlsx(tmp_path / "r.xlsx"))
+        wizard.load_template(config_file(tmp_path / "config.json"))
+        while wizard.currentPage() is not wizard.rules_page:
+            wizard.next()
+        await drain()
+        QApplication.processEvents()
+        table = wizard.rules_page.table
+        header = table.horizontalHeader()
+        last = header.count() - 1
+        end = header.sectionPosition(last) + header.sectionSize(last)
+        assert end >= table.viewport().width() - 2, f"{end} of {table.viewport().width()} px"
     finally:
         wizard.runner.stop()
         wizard.rules_page.estimator.stop()

@@ -10,6 +10,7 @@ from pathlib import Path
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QIcon, QPixmap
 from PySide6.QtWidgets import (
+    QHeaderView,
     QLabel,
     QListView,
     QListWidget,
@@ -28,11 +29,12 @@ from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.queue.jobs_model import error_line, state_label
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.layout import filled
+from docbatch_gui._qt.widgets.icons import disc_icon
 from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui.domain.errors import ErrorKind
 from docbatch_gui.domain.models import Document, Job
 from docbatch_gui.engine.holds import JobHold
-from docbatch_gui.i18n import _
+from docbatch_gui.i18n import _, pgettext
 
 PAGE_ICON = QSize(150, 200)
 #: the least height of the pages list and the documents table (a header and a row)
@@ -86,10 +88,20 @@ class JobDetail(QWidget):
         self.pages.setSpacing(6)
         self.documents = QTreeWidget()
         self.documents.setRootIsDecorated(False)
+        # a document that needs review is marked by an icon on its type (the reasons in
+        # its tooltip): a column of "yes" did not fit a 1024-pixel screen
         self.documents.setHeaderLabels(
-            [_("Type"), _("Pages"), _("Number"), _("Date"), _("Amount"), _("Review")]
-        )
+            [_("Type"), pgettext("short column title", "Pages"), _("Number"), _("Date"),
+             _("Amount")]
+        )  # fmt: skip
         self.documents.itemActivated.connect(self._activated)
+        # within the pane, never scrolling sideways (a 1024-pixel screen leaves it ~300
+        # pixels): the type takes what the numbers leave and elides, its tooltip whole
+        header = self.documents.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.documents.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
 
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.pages)
@@ -211,14 +223,16 @@ class JobDetail(QWidget):
         for doc in documents:
             pages = doc.page_label
             values = [doc.fields.get(name) or "" for name in ("number", "date", "amount")]
-            review = _("yes") if doc.needs_review else ""
-            item = QTreeWidgetItem([self.ctx.doc_type_label(doc.doc_type), pages, *values, review])
+            item = QTreeWidgetItem([self.ctx.doc_type_label(doc.doc_type), pages, *values])
             item.setData(0, Qt.ItemDataRole.UserRole, (doc.job_id, doc.doc_index))
-            if doc.review_codes:
-                item.setToolTip(5, "\n".join(self.ctx.reasons(doc)))
+            item.setToolTip(0, item.text(0))
+            if doc.needs_review:
+                item.setIcon(0, disc_icon("#e37400", "!"))
+                reasons = self.ctx.reasons(doc) if doc.review_codes else []
+                item.setToolTip(
+                    0, "\n".join([item.text(0), pgettext("job state", "Needs review"), *reasons])
+                )
             self.documents.addTopLevelItem(item)
-        for column in range(self.documents.columnCount()):
-            self.documents.resizeColumnToContents(column)
 
     def _activated(self, item: QTreeWidgetItem) -> None:
         job_id, doc_index = item.data(0, Qt.ItemDataRole.UserRole)

@@ -165,7 +165,7 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
             )
             box.setMinimumContentsLength(letters)
         self.search = QLineEdit()
-        self.search.setMinimumWidth(120)
+        self.search.setMinimumWidth(100)  # it gives way to the counts, which read whole
         self.search.setPlaceholderText(_("Search file names"))
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self.proxy.set_text)
@@ -173,7 +173,7 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
 
         adding = (self.add_files_button, self.add_folder_button, self.pause_button)
         filters = (self.state_filter, self.error_filter, (self.search, 1))
-        self.toolbar = filled(QHBoxLayout(), *adding, 16, *filters, self.counts)
+        self.toolbar = filled(QHBoxLayout(), *adding, 10, *filters, self.counts)
 
     def _build_table(self) -> None:
         table = QTableView()

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtCore import QEvent, QObject, QSignalBlocker, QSize, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -20,6 +20,8 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QPushButton,
+    QStyle,
+    QStyleOptionComboBox,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -102,11 +104,14 @@ class RulesPage(WizardPart):
         self.table.verticalHeader().hide()
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setStretchLastSection(True)
-        # within a 1024-pixel wizard with the last column's title whole; never under
-        # a title
-        for col, width in enumerate((90, 110, 180, 140, 110, 70)):
+        header.setStretchLastSection(False)
+        # within a 1024-pixel wizard with every title whole; the choices' texts whole
+        # too (fit_columns, as rows are added and the wizard resized)
+        for col, width in enumerate((90, 110, 180, 140, 110, 70, 80)):
             self.table.setColumnWidth(col, max(width, header.sectionSizeHint(col)))
+        # the viewport's own resize: the table's comes before its viewport is laid out
+        self._viewport = self.table.viewport()
+        self._viewport.installEventFilter(self)
         self.table.verticalHeader().setDefaultSectionSize(32)
         self.table.itemChanged.connect(lambda _i: self.rules_changed())
         add = QPushButton(_("Add sub-rule"))
@@ -278,7 +283,37 @@ class RulesPage(WizardPart):
         self.set_rules([r.model_dump(exclude_none=True) for r in config.rules])
         self.threshold.setValue(config.threshold)
 
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize and watched is self._viewport:
+            self.fit_columns()
+        return False
+
+    def fit_columns(self) -> None:
+        """The choices read whole ("Number (from the document)", "amount ± tolerance"
+        were cut): each combo column as wide as its longest chosen text needs, the
+        others as wide as their titles and values; room left goes to the document
+        field, whose list has the longest texts."""
+        header, table = self.table.horizontalHeader(), self.table
+        widths = {}
+        for col in range(table.columnCount()):
+            needed = max(header.sectionSizeHint(col), 60)
+            for row in range(table.rowCount()):
+                widget = table.cellWidget(row, col)
+                if isinstance(widget, QComboBox):
+                    needed = max(needed, _combo_width(widget))
+                elif widget is not None:
+                    needed = max(needed, widget.sizeHint().width())
+                elif (item := table.item(row, col)) is not None:
+                    needed = max(needed, table.fontMetrics().horizontalAdvance(item.text()) + 12)
+            widths[col] = needed
+        spare = table.viewport().width() - sum(widths.values())
+        if spare > 0:
+            widths[R_DOC] += spare
+        for col, width in widths.items():
+            header.resizeSection(col, width)
+
     def rules_changed(self) -> None:
+        self.fit_columns()
         self.pair_count = None
         if self.isVisible():
             self.pairs.setText(_("Counting candidate pairs…"))
@@ -313,3 +348,14 @@ class RulesPage(WizardPart):
 
     def isComplete(self) -> bool:
         return self.table.rowCount() > 0
+
+
+def _combo_width(box: QComboBox) -> int:
+    """The width ``box`` needs for its chosen text whole (the arrow and frames too; an
+    editable box's line edit keeps a few pixels' margin)."""
+    option = QStyleOptionComboBox()
+    box.initStyleOption(option)
+    metrics = box.fontMetrics()
+    text = QSize(metrics.horizontalAdvance(box.currentText()), metrics.height())
+    size = box.style().sizeFromContents(QStyle.ContentsType.CT_ComboBox, option, text, box)
+    return size.width() + (8 if box.isEditable() else 2)

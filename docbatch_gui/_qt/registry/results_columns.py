@@ -8,7 +8,8 @@ by priority (the document's secondary columns first, which the match pane beside
 table compares anyway, as soon as what they want does not fit; then the registry's own
 columns from the last, when even their titles do not fit). What the
 operator shows or hides from the header's menu is kept over the priorities. Values
-cut to fit are elided and their tooltip holds the whole text.
+cut to fit are elided and their tooltip holds the whole text; short ones (a date, an
+amount) are never cut: their column shows them whole or goes.
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ from docbatch_gui._qt.registry.models import (
 
 #: the widest a column grows to for its content (its values elide past it)
 CAP_PX = 220
+#: content this narrow (a date, an amount, a number) is never elided: the column
+#: shows it whole or is hidden
+SHORT_PX = 90
 #: the document's columns the match pane compares: hidden first, in this order
 SECONDARY_DOC = (DOC_PAGES, DOC_TYPE, DOC_AMOUNT, DOC_DATE, DOC_NUMBER)
 
@@ -84,9 +88,14 @@ class ResultColumns(QObject):
         scroll = self.table.verticalScrollBar()
         if not scroll.isVisible() and self.model.rowCount() * 30 > self.table.height():
             room -= scroll.sizeHint().width()  # about to show: leave it its room
+        for column in range(count):  # a hidden section's size hint is 0: measure all shown
+            header.setSectionHidden(column, False)
         floors = {c: max(header.sectionSizeHint(c), 24) for c in range(count)}
         wants = {c: max(floors[c], min(self.table.sizeHintForColumn(c), CAP_PX))
                  for c in range(count)}  # fmt: skip
+        for column, want in wants.items():  # "01.03.20…" helps nobody
+            if want <= SHORT_PX:
+                floors[column] = want
         shown = {c: self.chosen.get(self._title(c), True) for c in range(count)}
         for column in self._hiding_order():  # the secondary ones: shown where they fit
             if sum(wants[c] for c in range(count) if shown[c]) <= room:
@@ -96,11 +105,16 @@ class ResultColumns(QObject):
             )
             if self._title(column) not in self.chosen and secondary:
                 shown[column] = False
+        dropped = []
         for column in self._hiding_order():
             if sum(floors[c] for c in range(count) if shown[c]) <= room:
                 break
-            if self._title(column) not in self.chosen:
+            if self._title(column) not in self.chosen and shown[column]:
                 shown[column] = False
+                dropped.append(column)
+        for column in reversed(dropped):  # the last one dropped may have left room for one
+            if sum(floors[c] for c in range(count) if shown[c]) + floors[column] <= room:
+                shown[column] = True  # dropped earlier (a date beside a wide file name)
         visible = [c for c in range(count) if shown[c]]
         widths = _share(room, {c: floors[c] for c in visible}, {c: wants[c] for c in visible})
         for column in range(count):

@@ -18,10 +18,10 @@ from decimal import Decimal
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
-from PySide6.QtGui import QGuiApplication, QKeyEvent, QKeySequence
+from PySide6.QtGui import QAction, QGuiApplication, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QGridLayout,
+    QHBoxLayout,
     QLabel,
     QPushButton,
     QTableView,
@@ -29,20 +29,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from docbatch_gui._qt.review.lines_columns import LineColumns, two_lines
+from docbatch_gui._qt.widgets.columns import column_actions, offer_columns_menu
 from docbatch_gui._qt.widgets.page_canvas import ValueBox
 from docbatch_gui._qt.widgets.page_view import PageView
 from docbatch_gui.config.profile import Profile
 from docbatch_gui.domain.lines import Line, decimal
 from docbatch_gui.domain.models import Document
-from docbatch_gui.i18n import _
+from docbatch_gui.i18n import _, pgettext
 from docbatch_gui.pipeline.tables import line_number
 
 KEY_ROLE = Qt.ItemDataRole.UserRole + 1
 LINE_ROLE = Qt.ItemDataRole.UserRole + 2
 _Index = QModelIndex | QPersistentModelIndex
 _TOTALS = (("net", "net"), ("vat", "vat"), ("gross", "amount"))
-#: the widest a column opens at (the person widens it by dragging)
-MAX_COLUMN_PX = 220
 
 
 class LinesModel(QAbstractTableModel):
@@ -57,6 +57,9 @@ class LinesModel(QAbstractTableModel):
         self.keys = [*profile.line_keys, "page"]
         self.titles = [profile.line_label(k, language) for k in profile.line_keys]
         self.titles.append("Page" if language == "en" else "Стр.")
+        #: the header's titles: short forms where the profile gives them, on two lines
+        self.headers = [two_lines(profile.line_title(k, language)) for k in profile.line_keys]
+        self.headers.append(self.titles[-1])
         self.rows: list[Line] = []
         self.modified = False
 
@@ -79,6 +82,8 @@ class LinesModel(QAbstractTableModel):
     ) -> Any:
         if orientation == Qt.Orientation.Horizontal:
             if role == Qt.ItemDataRole.DisplayRole:
+                return self.headers[section]
+            if role == Qt.ItemDataRole.ToolTipRole:
                 return self.titles[section]
             if role == KEY_ROLE:
                 return self.keys[section]
@@ -94,6 +99,8 @@ class LinesModel(QAbstractTableModel):
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
             value = line.page if key == "page" else line.value(key)
             return "" if value is None else str(value)
+        if role == Qt.ItemDataRole.ToolTipRole and not self._numeric(key):
+            return line.value(key) or None  # the whole of a name cut to fit
         if role == Qt.ItemDataRole.TextAlignmentRole and self._numeric(key):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == LINE_ROLE:
@@ -233,8 +240,11 @@ class LinesGrid(QWidget):
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
         self.view.setAlternatingRowColors(True)
         self.view.verticalHeader().setDefaultSectionSize(22)
+        self.view.verticalHeader().hide()  # the printed No. column numbers the rows
         self.view.horizontalHeader().setStretchLastSection(False)
-        self.view.resizeColumnsToContents()  # before any document: the titles whole
+        self.view.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.columns = LineColumns(self.view, self.model.keys)
+        offer_columns_menu(self.view, self.columns.fixed(), self, self.columns.choose)
         self.view.copy_rows.connect(self.copy)
         self.view.add_below.connect(self.add_row)
         self.view.delete_selected.connect(self.delete_rows)
@@ -243,10 +253,12 @@ class LinesGrid(QWidget):
         self.totals = QLabel()
         self.totals.setTextFormat(Qt.TextFormat.PlainText)
         self.totals.setWordWrap(True)
-        self.add_button = QPushButton(_("Add row"))
-        self.delete_button = QPushButton(_("Delete rows"))
-        self.split_button = QPushButton(_("Split row"))
-        self.copy_button = QPushButton(_("Copy"))
+        # one short word each, beside the title: one bar, so the grid keeps its rows on
+        # a 640-pixel-high screen (the tooltips say the whole action and its key)
+        self.add_button = QPushButton(pgettext("lines grid", "Add"))
+        self.delete_button = QPushButton(pgettext("lines grid", "Delete"))
+        self.split_button = QPushButton(pgettext("lines grid", "Split"))
+        self.copy_button = QPushButton(pgettext("lines grid", "Copy"))
         self.add_button.setToolTip(_("A new row below the current one (Insert)"))
         self.delete_button.setToolTip(_("Delete the selected rows (Ctrl+Delete)"))
         self.split_button.setToolTip(_("Part a row that holds two goods into two"))
@@ -257,13 +269,10 @@ class LinesGrid(QWidget):
         self.copy_button.clicked.connect(self.copy)
         self.title = QLabel(_("Lines"))
         self.title.setStyleSheet("font-weight: bold;")
-        # two buttons a row: four in one row made the form wider than a 1024 px screen
-        # leaves it in Russian («Разделить строку», «Удалить строки»…)
-        bar = QGridLayout()
-        bar.addWidget(self.title, 0, 0, 1, 2)
-        buttons = (self.add_button, self.split_button, self.delete_button, self.copy_button)
-        for index, button in enumerate(buttons):
-            bar.addWidget(button, 1 + index // 2, index % 2)
+        bar = QHBoxLayout()
+        bar.addWidget(self.title, 1)
+        for button in (self.add_button, self.split_button, self.delete_button, self.copy_button):
+            bar.addWidget(button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(bar)
@@ -274,12 +283,12 @@ class LinesGrid(QWidget):
         self.document = document
         self.model.set_lines(list(document.lines) if document else [])
         self.title.setText(_("Lines ({rows})").format(rows=len(self.model.rows)))
-        self.view.resizeColumnsToContents()
-        header = self.view.horizontalHeader()
-        for column in range(self.model.columnCount()):  # a long name does not hide the sums
-            widest = max(MAX_COLUMN_PX, header.sectionSizeHint(column))  # the title stays whole
-            self.view.setColumnWidth(column, min(self.view.columnWidth(column), widest))
+        self.columns.fit()  # the sums in sight: secondary columns go, the name elides
         self._update_totals()
+
+    def column_actions(self) -> list[QAction]:
+        """The header menu's actions: the columns that may be hidden to fit."""
+        return column_actions(self.view, self.columns.fixed(), self, self.columns.choose)
 
     def lines(self) -> list[Line] | None:
         """The lines as the person left them; None when nothing was changed."""
@@ -348,6 +357,10 @@ class LinesGrid(QWidget):
                     name=names[key], value=value, mark=mark, target=target
                 )
             )
+        if not parts:  # no row has a sum: nothing to say ("Rows' sums —" said nothing)
+            self.totals.setText("")
+            self.totals.setStyleSheet("")
+            return
         self.totals.setText(_("Rows' sums — ") + " · ".join(parts))
         self.totals.setStyleSheet("color: #a02020;" if apart else "color: #206020;")
 

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QFrame,
     QGroupBox,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QPlainTextEdit,
     QPushButton,
@@ -73,10 +74,20 @@ class ReviewTab(ReviewForm, QWidget):
         self._extra_jobs: set[int] = set()
 
         self.tree = QTreeWidget()
-        self.tree.setHeaderLabels([_("Waiting for review"), _("Pages")])
+        # the list fits its pane, never scrolling sideways (the pages went out of sight
+        # on a 1024-pixel screen): names elide, their tooltips hold them; the title
+        # above it wraps where a column title would be cut
+        self.tree.setColumnCount(2)
+        self.tree.setHeaderHidden(True)
+        self.tree.header().setStretchLastSection(False)
+        self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        self.tree.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.tree.setRootIsDecorated(True)
         self.tree.currentItemChanged.connect(self._current_changed)
-        self.tree.setColumnWidth(0, 220)
+        self.list_title = QLabel(_("Waiting for review"))
+        self.list_title.setStyleSheet("font-weight: bold;")
+        self.list_title.setWordWrap(True)
         self.empty = QLabel(
             _(
                 "Nothing is waiting for review.\n\nJobs whose documents need a person's "
@@ -89,6 +100,7 @@ class ReviewTab(ReviewForm, QWidget):
         left = QWidget()
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.addWidget(self.list_title)
         left_layout.addWidget(self.tree, 1)
         left_layout.addWidget(self.empty)
         self.export_button = QPushButton(_("Export documents…"))
@@ -211,7 +223,8 @@ class ReviewTab(ReviewForm, QWidget):
         split.addWidget(left)
         split.addWidget(middle)
         split.addWidget(right)
-        split.setSizes([260, 560, 420])
+        # the page and its lines get the most: at 1024 px the lines' sums need ~480 px
+        split.setSizes([210, 610, 400])
         self.splitter = split  # the window saves and restores it (QSettings)
         layout = QVBoxLayout(self)
         layout.addWidget(split)
@@ -269,15 +282,13 @@ class ReviewTab(ReviewForm, QWidget):
             routing = routing_line(job)  # which model answered, both costs
             words = job.error_words(interface_language())
             top.setToolTip(0, words or "\n".join(filter(None, [job.source_path, routing])))
+            top.setToolTip(1, pages_tip(str(job.pages or "")))
             for doc in by_job.get(job.id, []):
                 top.addChild(self._doc_item(doc))
             add_sheet_items(top, job, [d.page_from for d in by_job.get(job.id, [])])
             self.tree.addTopLevelItem(top)
             top.setExpanded(True)
-        self.tree.setHeaderLabels(
-            [_("Waiting for review ({waiting})").format(waiting=len(jobs)), _("Pages")]
-        )
-        self.tree.resizeColumnToContents(1)
+        self.list_title.setText(_("Waiting for review ({waiting})").format(waiting=len(jobs)))
         self.tree.blockSignals(False)
         self.empty.setVisible(not jobs and not extra)
         if keep is None or not self.select(*keep):
@@ -324,12 +335,14 @@ class ReviewTab(ReviewForm, QWidget):
         number = doc.fields.get("number")
         item = QTreeWidgetItem([f"{label} {number}" if number else label, pages])
         item.setData(0, ROLE_KEY, (doc.job_id, doc.doc_index))
+        item.setToolTip(0, item.text(0))  # whole, where the pane elides it
+        item.setToolTip(1, pages_tip(pages))
         item.setData(0, ROLE_NEEDS_REVIEW, bool(doc.needs_review and not doc.confirmed_by))
         if doc.confirmed_by:
             item.setIcon(0, disc_icon("#188038", "✓"))
         elif doc.needs_review:
             item.setIcon(0, disc_icon("#e37400", "!"))
-            item.setToolTip(0, "\n".join(self.ctx.reasons(doc)))
+            item.setToolTip(0, "\n".join([item.text(0), *self.ctx.reasons(doc)]))
         return item
 
     async def export_listed(self) -> Path | None:
@@ -512,3 +525,8 @@ def page_ranges(pages: list[int]) -> str:
         else:
             runs.append([page, page])
     return ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in runs)
+
+
+def pages_tip(pages: str) -> str:
+    """The list's second column says pages without a title: its tooltip names them."""
+    return _("Pages: {pages}").format(pages=pages) if pages else ""

@@ -31,7 +31,7 @@ def column_actions(
         title = model.headerData(column, Qt.Orientation.Horizontal)
         if column in fixed or not title:
             continue
-        action = QAction(str(title), parent)
+        action = QAction(str(title).replace("\n", " "), parent)  # a title on two lines
         action.setCheckable(True)
         action.setChecked(not header.isSectionHidden(column))
         action.toggled.connect(

@@ -58,8 +58,13 @@ class TwoLineLabel(ElidedLabel):
     SEPARATOR = " · "
 
     def minimumSizeHint(self) -> QSize:
-        hint = super().minimumSizeHint()
-        return QSize(hint.width(), self.fontMetrics().lineSpacing() * 2)
+        """As wide as the wider of its two lines: the counts are read whole, and the
+        bar's stretching neighbour (the queue's search field) gives way first."""
+        metrics = self.fontMetrics()
+        widest = max((metrics.horizontalAdvance(line) for line in self.lines(0)), default=0)
+        margins = self.contentsMargins()
+        width = widest + margins.left() + margins.right() if self.text() else 0
+        return QSize(width, metrics.lineSpacing() * 2)
 
     def sizeHint(self) -> QSize:
         hint = super().sizeHint()
