@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from docbatch_gui.domain.errors import ConfigError
+from docbatch_gui.domain.lines import decimal
 from docbatch_gui.domain.normalize import normalize_text
 from docbatch_gui.domain.reasons import ReviewCode
 from docbatch_gui.resources import resources_dir
@@ -160,16 +161,6 @@ def tolerance(expected: Decimal) -> Decimal:
     return max(_MIN_TOLERANCE, abs(expected) * _RELATIVE_TOLERANCE)
 
 
-def _decimal(value: str | None) -> Decimal | None:
-    if value is None:
-        return None
-    try:
-        number = Decimal(value)
-    except InvalidOperation:
-        return None
-    return number if number.is_finite() else None
-
-
 def _percent(rates: Sequence[Decimal]) -> str:
     return "/".join(f"{r.normalize():f}%" for r in rates)
 
@@ -190,7 +181,7 @@ def vat_codes(
     state VAT; any other is held to the rates in force on ``day`` when its currency
     is one the table covers (a document without a date only to VAT < total).
     """
-    vat, amount = _decimal(vat_value), _decimal(amount_value)
+    vat, amount = decimal(vat_value), decimal(amount_value)
     if vat is None or vat == 0:
         return []
     vat_abs = abs(vat)

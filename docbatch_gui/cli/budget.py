@@ -7,12 +7,11 @@ they are worded for a terminal, and given as JSON with stable keys for scripts.
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 from docbatch_gui.app.budget import BudgetStatus
 from docbatch_gui.app.facade import DocBatchApp
-from docbatch_gui.cli.output import Language, complain, job_json, out, print_jobs, words
+from docbatch_gui.cli.output import Language, complain, job_json, out, print_jobs, print_json, words
 from docbatch_gui.domain.errors import ExitCode
 from docbatch_gui.domain.models import Job
 from docbatch_gui.engine.budget import Forecast, current_hold, usd_text
@@ -120,7 +119,7 @@ def cmd_budget(app: DocBatchApp, args: argparse.Namespace) -> int:
         )
     status = app.budget()
     if args.json:
-        print(json.dumps(status.as_dict(), indent=2))
+        print_json(status.as_dict(), ascii=True)
     else:
         print_budget(status)
     return ExitCode.OK
@@ -152,4 +151,4 @@ def print_process_jobs(
         }
         for job in jobs
     ]
-    print(json.dumps(rows, ensure_ascii=False, indent=2))
+    print_json(rows)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import os
 import signal
 from collections.abc import Callable, Iterator
@@ -37,6 +36,7 @@ from docbatch_gui.cli.output import (
     print_batches,
     print_documents,
     print_jobs,
+    print_json,
     print_pages,
     summary_line,
     words,
@@ -201,13 +201,7 @@ def cmd_documents(app: DocBatchApp, args: argparse.Namespace) -> int:
     documents = app.documents(args.job)
     if args.json:
         names = {j.id: j.file_name for j in app.jobs()}
-        print(
-            json.dumps(
-                [document_json(d, names.get(d.job_id)) for d in documents],
-                ensure_ascii=False,
-                indent=2,
-            )
-        )
+        print_json([document_json(d, names.get(d.job_id)) for d in documents])
     else:
         print_documents(out, app, documents)
     return ExitCode.OK
@@ -333,7 +327,7 @@ def cmd_pages(app: DocBatchApp, args: argparse.Namespace) -> int:
     app.store.get_job(args.job)  # NotFound → "no job N" and exit 3
     pages = app.pages(args.job)
     if args.json:
-        print(json.dumps([page_json(p) for p in pages], ensure_ascii=False, indent=2))
+        print_json([page_json(p) for p in pages])
     else:
         print_pages(out, pages)
     return ExitCode.OK
@@ -342,7 +336,7 @@ def cmd_pages(app: DocBatchApp, args: argparse.Namespace) -> int:
 def cmd_batches(app: DocBatchApp, args: argparse.Namespace) -> int:
     batches = app.batches()
     if args.json:
-        print(json.dumps([batch_json(b) for b in batches], indent=2))
+        print_json([batch_json(b) for b in batches], ascii=True)
     else:
         print_batches(out, batches)
     return ExitCode.OK
@@ -399,7 +393,7 @@ def cmd_doctor(settings: Settings, args: argparse.Namespace) -> int:
         c.status is Status.FAIL for c in live
     )
     if args.json:
-        print(json.dumps([c.as_dict() for c in [*checks, *live]], indent=2))
+        print_json([c.as_dict() for c in [*checks, *live]], ascii=True)
         return ExitCode.FAILED if failed else ExitCode.OK
     marks = {
         Status.OK: "[green]ok[/]",

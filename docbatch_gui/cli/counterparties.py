@@ -6,7 +6,6 @@ command's.
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 from rich.console import Console
@@ -14,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from docbatch_gui.app.facade import DocBatchApp
-from docbatch_gui.cli.output import complain, out, words
+from docbatch_gui.cli.output import complain, out, print_json, words
 from docbatch_gui.domain.counterparty import Counterparty
 from docbatch_gui.domain.errors import ExitCode
 from docbatch_gui.domain.normalize import normalize_number
@@ -60,7 +59,7 @@ def cmd_counterparties(app: DocBatchApp, args: argparse.Namespace) -> int:
         return ExitCode.OK
     found = app.review.counterparties()
     if args.json:
-        print(json.dumps([c.as_dict() for c in found], ensure_ascii=False, indent=2))
+        print_json([c.as_dict() for c in found])
     else:
         print_counterparties(out, found)
     return ExitCode.OK

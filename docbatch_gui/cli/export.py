@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
 from docbatch_gui.app.facade import DocBatchApp
-from docbatch_gui.cli.output import complain, out, words
+from docbatch_gui.cli.output import complain, out, print_json, words
 from docbatch_gui.domain.errors import ExitCode
 from docbatch_gui.outbound.documents import ExportOptions, delimiter_problem, parse_since
 from docbatch_gui.outbound.layouts import Layout, parse_columns
@@ -71,7 +70,7 @@ def cmd_export(app: DocBatchApp, args: argparse.Namespace) -> int:
     if args.list_layouts:
         found = exports.layouts()
         if args.json:
-            print(json.dumps([lay.as_json() for lay in found.values()], ensure_ascii=False))
+            print_json([lay.as_json() for lay in found.values()], indent=None)
         for layout in found.values():
             keys = ", ".join(c.key.removeprefix("field:") for c in layout.columns)
             out.print(f"{layout.name}: {keys}", highlight=False, markup=False)
@@ -100,8 +99,8 @@ def cmd_export(app: DocBatchApp, args: argparse.Namespace) -> int:
     )
     written = exports.export(Path(args.out), layout, options)
     if args.json:
-        print(json.dumps({"out": str(Path(args.out).resolve()), "documents": written,
-                          "layout": layout.name}, ensure_ascii=False))  # fmt: skip
+        print_json({"out": str(Path(args.out).resolve()), "documents": written,
+                    "layout": layout.name}, indent=None)  # fmt: skip
     else:
         done = words().ngettext(
             "{count} document written to {out} ({layout})",

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.app.mailing import MailService
-from docbatch_gui.cli.output import Language, complain, out, words
+from docbatch_gui.cli.output import Language, complain, out, print_json, words
 from docbatch_gui.domain.errors import ExitCode
 
 HELP = "queue the attachments of new messages in the office's IMAP mailbox"
@@ -52,7 +51,7 @@ def cmd_mail(app: DocBatchApp, args: argparse.Namespace) -> int:
             "refused": [job.as_dict() for job in report.refused],
             "lines": [line.words(language) for line in report.lines],
         }
-        print(json.dumps(body, ensure_ascii=False, indent=2))
+        print_json(body)
     else:
         said, queued = words(), len(report.queued)
         checked = said.ngettext(

@@ -64,6 +64,11 @@ def system_language(environ: Mapping[str, str]) -> str:
     return "en"
 
 
+def print_json(value: Any, *, indent: int | None = 2, ascii: bool = False) -> None:
+    """A ``--json`` answer on stdout (nothing else goes there, so scripts parse it)."""
+    print(json.dumps(value, ensure_ascii=ascii, indent=indent))
+
+
 def complain(message: str, style: str = "red") -> None:
     """Print to stderr without markup (file names may hold brackets), secrets masked."""
     err.print(Text(printable(scrub_secrets(message)), style=style))
@@ -258,7 +263,7 @@ def print_jobs(
     holds = holds or {}
     if as_json:
         rows = [job_json(j, batches, tokens, holds) for j in jobs]
-        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        print_json(rows)
         return
     table = Table(title="Jobs", title_justify="left", expand=False)
     table.add_column("id", justify="right")

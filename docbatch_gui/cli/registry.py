@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import argparse
 import getpass
-import json
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
-from docbatch_gui.cli.output import Language, err, out
+from docbatch_gui.cli.output import Language, err, out, print_json
 from docbatch_gui.domain.errors import ExitCode
 from docbatch_gui.domain.progress import Progress, ProgressSink
 from docbatch_gui.domain.registry import Registry, SearchResult
@@ -130,7 +129,7 @@ def _import(app: DocBatchApp, args: argparse.Namespace) -> int:
             "by_reason": summary.stats.get("by_reason", {}),
             "formula_without_value": summary.stats.get("formula_without_value", 0),
         }
-        print(json.dumps(payload, ensure_ascii=False, indent=2))
+        print_json(payload)
     else:
         out.print(
             f"registry {summary.registry_id}: {summary.kept} rows kept, {summary.filtered} filtered"
@@ -144,7 +143,7 @@ def _search(app: DocBatchApp, args: argparse.Namespace) -> int:
         out.print(f"registry {args.id}: {pairs} candidate pairs to score")
     summary = app.registry.search(args.id, progress=_progress())
     if args.json:
-        print(json.dumps(asdict(summary), indent=2))
+        print_json(asdict(summary), ascii=True)
     else:
         out.print(
             f"registry {args.id}: {summary.matched} rows matched, {summary.no_match} without "
@@ -156,7 +155,7 @@ def _search(app: DocBatchApp, args: argparse.Namespace) -> int:
 def _results(app: DocBatchApp, args: argparse.Namespace) -> int:
     results = app.registry.results(args.id, args.filter)
     if args.json:
-        print(json.dumps([result_json(r) for r in results], ensure_ascii=False, indent=2))
+        print_json([result_json(r) for r in results])
         return ExitCode.OK
     for r in results:
         doc = "—" if r.document_id is None else str(r.document_id)
@@ -170,7 +169,7 @@ def _unmatched(app: DocBatchApp, args: argparse.Namespace) -> int:
     by_type = app.registry.unmatched(args.id)
     if args.json:
         payload = {t: [d.as_dict() for d in docs] for t, docs in by_type.items()}
-        print(json.dumps(payload, ensure_ascii=False, indent=2))
+        print_json(payload)
     else:
         for doc_type, docs in sorted(by_type.items()):
             out.print(Text(f"{doc_type}: {len(docs)} — " + ", ".join(str(d.id) for d in docs)))
@@ -200,7 +199,7 @@ def _export(app: DocBatchApp, args: argparse.Namespace) -> int:
 def _list(app: DocBatchApp, args: argparse.Namespace) -> int:
     registries = app.registry.registries()
     if args.json:
-        print(json.dumps([registry_json(r) for r in registries], ensure_ascii=False, indent=2))
+        print_json([registry_json(r) for r in registries])
     else:
         for r in registries:
             line = f"{r.id:>4}  {r.status.value:<10}  {r.name}  ({r.stats.get('kept', 0)} rows)"

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 from docbatch_gui.app.facade import DocBatchApp
-from docbatch_gui.cli.output import complain, out
+from docbatch_gui.cli.output import complain, out, print_json
 from docbatch_gui.domain.errors import ExitCode
 from docbatch_gui.outbound.webhook import Message, deliver_pending, outbox_for
 
@@ -54,7 +53,7 @@ def cmd_webhooks(app: DocBatchApp, args: argparse.Namespace) -> int:
         sent, failed = deliver_pending(settings, outbox)
         busy = max(0, waiting - sent - failed)  # another sender was posting them: left to it
         if args.json:
-            print(json.dumps({"delivered": sent, "failed": failed, "in_flight": busy}))
+            print_json({"delivered": sent, "failed": failed, "in_flight": busy}, indent=None)
         else:
             taken = f", {busy} being sent by another sender" if busy else ""
             out.print(f"{sent} delivered, {failed} failed again{taken}", markup=False)
@@ -66,7 +65,7 @@ def cmd_webhooks(app: DocBatchApp, args: argparse.Namespace) -> int:
         "failed": [_row(m) for m in outbox.failed()] if show_failed else [],
     }
     if args.json:
-        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        print_json(rows)
         return ExitCode.OK
     if not settings.webhook_url:
         out.print("WEBHOOK_URL is not set: no deliveries are made.", markup=False)

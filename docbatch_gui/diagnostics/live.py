@@ -109,31 +109,26 @@ async def live_check(
         max_retries=settings.anthropic_max_retries if retries is None else retries,
     )
 
-    def done(step: LiveStep) -> bool:
+    def done(step: LiveStep) -> None:
         steps.append(step)
         if on_step is not None:
             on_step(step)
-        return step.ok
 
-    async def timed(name: str, call: Any) -> tuple[Any, LiveStep | None, float]:
+    async def timed(name: str, call: Any) -> tuple[Any, float]:
         started = time.monotonic()
         try:
-            return await call, None, time.monotonic() - started
+            return await call, time.monotonic() - started
         except anthropic.APIConnectionError as exc:
             elapsed = time.monotonic() - started
-            step = LiveStep(name, False, unreachable(settings, exc), None, elapsed, exc, True)
-            return None, step, elapsed
+            failed = LiveStep(name, False, unreachable(settings, exc), None, elapsed, exc, True)
         except anthropic.APIError as exc:
             error: DocBatchError = classify_api_error(exc)
-            elapsed = time.monotonic() - started
-            return None, LiveStep(name, False, error.text, None, elapsed, error), elapsed
+            failed = LiveStep(name, False, error.text, None, time.monotonic() - started, error)
+        raise _StepFailed(failed)
 
     try:
         params = {k: v for k, v in request.params.items() if k != "max_tokens"}
-        counted, failed, took = await timed("count_tokens", client.messages.count_tokens(**params))
-        if failed:
-            done(failed)
-            return steps
+        counted, took = await timed("count_tokens", client.messages.count_tokens(**params))
         done(
             LiveStep(
                 "count_tokens",
@@ -145,12 +140,7 @@ async def live_check(
                 took,
             )
         )
-        message, failed, took = await timed(
-            "sync request", client.messages.create(**request.params)
-        )
-        if failed:
-            done(failed)
-            return steps
+        message, took = await timed("sync request", client.messages.create(**request.params))
         usage = Usage.from_api(message.usage)
         cost = catalogue.cost(settings.anthropic_model, usage)
         try:
@@ -159,8 +149,7 @@ async def live_check(
             )
         except DocBatchError as exc:
             problem = f"the answer did not parse: {exc.message}; " + _usage_line(usage, cost)
-            done(LiveStep("sync request", False, problem, cost, took))
-            return steps
+            raise _StepFailed(LiveStep("sync request", False, problem, cost, took)) from exc
         found = ", ".join(
             f"{d.doc_type} {d.fields.get('number') or '(no number)'}" for d in documents
         )
@@ -177,21 +166,25 @@ async def live_check(
         )
         if batch:
             await _batch_step(client, request, done, timed)
+    except _StepFailed as failed:  # a failed step ends the check
+        done(failed.step)
     finally:
         await client.close()
     return steps
 
 
+class _StepFailed(Exception):
+    """A step that failed, raised to end the check."""
+
+    def __init__(self, step: LiveStep) -> None:
+        super().__init__(step.detail)
+        self.step = step
+
+
 async def _batch_step(client: Any, request: ExtractionRequest, done: Any, timed: Any) -> None:
     entry = [{"custom_id": "docbatch_live_check", "params": request.params}]
-    created, failed, took = await timed("batch", client.messages.batches.create(requests=entry))
-    if failed:
-        done(failed)
-        return
-    canceled, failed, more = await timed("batch", client.messages.batches.cancel(created.id))
-    if failed:
-        done(failed)
-        return
+    created, took = await timed("batch", client.messages.batches.create(requests=entry))
+    canceled, more = await timed("batch", client.messages.batches.cancel(created.id))
     done(
         LiveStep(
             "batch",

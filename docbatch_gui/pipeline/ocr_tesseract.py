@@ -94,13 +94,11 @@ def tesseract_languages() -> list[str]:
 @functools.cache
 def tesseract_available() -> bool:
     """The binary is on the PATH and can read Russian and English (cached)."""
-    # deferred: pytesseract, 0.25 s to import
-    import pytesseract
-
-    if shutil.which(pytesseract.pytesseract.tesseract_cmd) is None:
+    try:
+        _check_installed("+".join(REQUIRED_LANGUAGES))
+    except ConfigError:
         return False
-    installed = set(tesseract_languages())
-    return all(language in installed for language in REQUIRED_LANGUAGES)
+    return True
 
 
 def tesseract_page(
@@ -136,7 +134,7 @@ def tesseract_page(
                 # it only when enlarged and told a resolution (OCRmyPDF does the same)
                 orientation = Orientation(note=coded("orient_small_image"))
                 upright, config = _enlarged(gray), f"{OCR_CONFIG} --dpi {SMALL_IMAGE_DPI}"
-                text, words = read_text_and_words(
+                text, words, _tsv = read_text_and_words(
                     as_pnm(upright), languages, config, _remaining(deadline)
                 )
             else:
@@ -221,12 +219,12 @@ def _read_upright(
     orientation, answer, said = osd(gray, dpi, _remaining(deadline), scripts=scripts)
     if not orientation.uncertain and answer is not None:
         upright = as_pnm(turn(gray, orientation.rotation))
-        text, words = read_text_and_words(upright, languages, config, _remaining(deadline))
+        text, words, _tsv = read_text_and_words(upright, languages, config, _remaining(deadline))
         return orientation, text, words
 
     def read(rotation: int) -> Reading:
         upright = as_pnm(turn(gray, rotation))
-        text, words, tsv = _read(upright, languages, config, _remaining(deadline))
+        text, words, tsv = read_text_and_words(upright, languages, config, _remaining(deadline))
         confidence, share = recognition(tsv, scripts)
         return Reading(rotation, text, words, confidence, share)
 
@@ -236,16 +234,11 @@ def _read_upright(
 
 def read_text_and_words(
     image: Any, languages: str, config: str, timeout: float
-) -> tuple[str, list[Word]]:
-    """The text, as ``image_to_string`` gives it, and the words with their boxes (in
-    fractions of ``image``), from one Tesseract run writing both its ``txt`` and its
-    ``tsv`` output: a second run for the boxes would double the time OCR takes."""
-    text, words, _tsv = _read(image, languages, config, timeout)
-    return text, words
-
-
-def _read(image: Any, languages: str, config: str, timeout: float) -> tuple[str, list[Word], str]:
-    """``read_text_and_words`` with the TSV itself (its word confidences)."""
+) -> tuple[str, list[Word], str]:
+    """The text, as ``image_to_string`` gives it, the words with their boxes (in
+    fractions of ``image``) and the TSV itself (its word confidences), from one
+    Tesseract run writing both its ``txt`` and its ``tsv`` output: a second run for
+    the boxes would double the time OCR takes."""
     # deferred: pytesseract, 0.25 s to import
     from pytesseract import pytesseract as engine
 

@@ -209,17 +209,14 @@ class VisionOcr:
                 engine=self.name,
                 error=coded("vision_page_rejected", detail=_api_message(exc)),
             )
-        except api.RetryError as exc:  # the overall deadline, before the attempts ran out
+        except Exception as exc:
+            # a RetryError is the overall deadline, before the attempts ran out
+            failure = exc.cause if isinstance(exc, api.RetryError) else exc
             cause = (
-                self._classify(exc.cause)
-                if isinstance(exc.cause, Exception)
+                self._classify(failure)  # raises unless the failure is transient
+                if isinstance(failure, Exception)
                 else coded("vision_cause_other", error=str(exc))
             )
-            raise RetryableError.coded(
-                "vision_no_answer", {"page": page_no, "attempts": len(failures), "cause": cause}
-            ) from exc
-        except Exception as exc:
-            cause = self._classify(exc)  # raises unless the failure is transient
             raise RetryableError.coded(
                 "vision_no_answer", {"page": page_no, "attempts": len(failures), "cause": cause}
             ) from exc

@@ -148,17 +148,14 @@ def _page_cue(lines: list[str]) -> tuple[int, int | None] | None:
 
 
 def _analyse(page: PageText, profile: Profile) -> _PageInfo:
-    lines = split_lines(page.text)
+    """A page with (almost) no text has no lines, so no title and no page cue."""
     alnum = sum(ch.isalnum() for ch in page.text)
     has_text = alnum >= max(1, profile.min_page_chars)
-    if not has_text:
-        return _PageInfo(
-            page.page_no, [], False, None, None, page.ocr_engine, alnum, page.words, page.ocr_words
-        )
+    lines = split_lines(page.text) if has_text else []
     return _PageInfo(
         page.page_no,
         lines,
-        True,
+        has_text,
         _find_title(lines, profile),
         _page_cue(lines),
         page.ocr_engine,

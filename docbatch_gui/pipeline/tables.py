@@ -23,11 +23,10 @@ import bisect
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from docbatch_gui.config.profile import LineFieldProfile, Profile
-from docbatch_gui.domain.lines import LINE_KEYS, Line
+from docbatch_gui.domain.lines import LINE_KEYS, Line, decimal
 from docbatch_gui.pipeline.table_headers import best_field_of, claims_of, fold, header_phrases
 from docbatch_gui.pipeline.words import Word
 
@@ -98,11 +97,8 @@ def line_number(text: str) -> str | None:
     if raw.count(".") > 1:
         head, _, tail = raw.rpartition(".")
         raw = head.replace(".", "") + "." + tail
-    try:
-        value = Decimal(raw)
-    except InvalidOperation:
-        return None
-    return str(value) if value.is_finite() else None
+    value = decimal(raw)
+    return None if value is None else str(value)
 
 
 def line_rate(text: str) -> str | None:

@@ -292,9 +292,9 @@ def test_a_small_image_is_enlarged_and_given_a_resolution(
 
     seen: list[tuple[tuple[int, int], str]] = []
 
-    def read(image: Image.Image, lang: str, config: str, timeout: float) -> tuple[str, list]:
+    def read(image: Image.Image, lang: str, config: str, timeout: float) -> tuple[str, list, str]:
         seen.append((image.size, config))
-        return "TEST", []
+        return "TEST", [], ""
 
     def no_osd(*args: object, **kwargs: object) -> str:
         raise AssertionError("OSD is not asked about a label")

@@ -28,8 +28,8 @@ from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.queue.jobs_model import error_line, state_label
 from docbatch_gui._qt.tasks import spawn
-from docbatch_gui._qt.widgets.layout import filled
 from docbatch_gui._qt.widgets.icons import disc_icon
+from docbatch_gui._qt.widgets.layout import filled
 from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui.domain.errors import ErrorKind
 from docbatch_gui.domain.models import Document, Job
