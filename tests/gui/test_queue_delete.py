@@ -131,9 +131,7 @@ async def test_undo_brings_deleted_jobs_back_untouched(window: Any, tmp_path: Pa
     )
     await until(lambda: len(tab.model.jobs()) == 2, what="two rows")
     # the rows, not only the store: Delete is offered for what the table shows final
-    await until(
-        lambda: all(j.state in SUCCESS_STATES for j in tab.model.jobs()), what="processed"
-    )
+    await until(lambda: all(j.state in SUCCESS_STATES for j in tab.model.jobs()), what="processed")
     ids = {j.file_name: j.id for j in app.store.list_jobs()}
     select(window, "keep.pdf")
     tab.delete_action.trigger()
