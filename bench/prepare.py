@@ -347,6 +347,16 @@ def main() -> None:
                     "parent_cpu_ms_per_page_2": run_2.per_page_ms(run_2.parent_cpu),
                     "children_cpu_ms_per_page_2": run_2.per_page_ms(run_2.children_cpu),
                     "children_busy_2": round(run_2.children_busy, 3),
+                    # the scaling the costs allow, two cores of our own: 1 worker at
+                    # its child's pace, 2 at 2 / (child + parent CPU a page); steady
+                    # where the wall-time figure moves with the neighbours
+                    "cpu_scaling_2_over_1": round(
+                        2
+                        * run_1.children_cpu
+                        / pages_1
+                        / ((run_2.children_cpu + run_2.parent_cpu) / run_2.pages),
+                        3,
+                    ),
                     "children_waits_per_page_1": round(run_1.children_waits / pages_1, 3),
                     "children_waits_per_page_2": round(run_2.children_waits / run_2.pages, 3),
                     "load_average": _load_average(),
