@@ -27,6 +27,7 @@ from docbatch_gui._qt.queue.yadisk_dialog import YadiskImport
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.dialogs import ask
 from docbatch_gui._qt.widgets.fit import fit_to_screen
+from docbatch_gui._qt.widgets.folders import remember_folder
 from docbatch_gui._qt.widgets.log_events import JobEvents
 from docbatch_gui._qt.widgets.log_panel import LogPanel
 from docbatch_gui._qt.widgets.thumbs import PageImages
@@ -343,6 +344,11 @@ class MainWindow(QMainWindow):
         paths = [Path(u.toLocalFile()) for u in event.mimeData().urls() if u.isLocalFile()]
         if paths:
             event.acceptProposedAction()
+            # where the files came from is where the next dialog opens (an export)
+            first = paths[0]
+            remember_folder(
+                self.ctx.qsettings, "queue/last_folder", first if first.is_dir() else first.parent
+            )
             self.tabs.setCurrentWidget(self.queue_tab)
             spawn(self.queue_tab.add_paths(paths), self.queue_tab._failed)
 

@@ -27,7 +27,7 @@ TEMPLATES: dict[str, str | Plural] = {
     # what the readers say
     "type_unknown": N_("document type unknown"),
     "field_missing": N_("{field} not found"),
-    "low_confidence": N_("{field} uncertain (confidence {confidence:.2f})"),
+    "low_confidence": N_("{field} uncertain (confidence {confidence:.0%})"),
     "unreadable_value": N_("{field} {value!r} is not readable as a value of this kind; left empty"),
     "read_twice": N_("{field} was read twice ({first!r}, {second!r}); left empty"),
     "filename_mismatch": N_("{field} differs from file name ({value} vs {hint})"),

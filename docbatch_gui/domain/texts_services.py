@@ -40,22 +40,23 @@ SERVICE_TEXTS: dict[str, str | Plural] = {
         "{cost}).",
     ),
     "claude_test_refused": N_(
-        "Nothing answers at {where}: the connection was refused. Check the Base URL above (leave "
-        "it empty for Anthropic's own), or start the server it names.",
+        "Nothing answers at {where}: the connection was refused. Check the API address above "
+        "(leave it empty for Anthropic's own), or start the server it names.",
     ),
     "claude_test_no_host": N_(
-        "The host of {where} cannot be found. Check the spelling of the Base URL above, and the "
+        "The host of {where} cannot be found. Check the spelling of the API address above, and the "
         "network.",
     ),
     "claude_test_tls": N_(
-        "{where} answered, but its certificate was refused. Check the Base URL above, or a proxy "
-        "that replaces certificates.",
+        "{where} answered, but its certificate was refused. Check the API address above, or a "
+        "proxy that replaces certificates.",
     ),
     "claude_test_timeout": N_(
         "{where} did not answer in time. Check the network or a proxy, then test again.",
     ),
     "claude_test_unreachable": N_(
-        "Claude cannot be reached at {where}. Check the network, a proxy, or the Base URL above.",
+        "Claude cannot be reached at {where}. Check the network, a proxy, or the API address "
+        "above.",
     ),
     "claude_test_api_refused": N_("{where} answered but refused the test: {reason}"),
     "claude_test_step_failed": N_("The test request to {where} failed: {reason}"),

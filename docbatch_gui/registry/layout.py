@@ -47,7 +47,20 @@ FOOTER_SIGNATURE = "signature"
 #: words that make a row a totals row, as written in the registries seen (folded case)
 TOTALS_WORDS = ("итого", "всего", "total")
 #: words of a signature line; underscores are the line a person signs on
-SIGNATURE_WORDS = ("___", "подпись", "м.п.", "главный бухгалтер", "руководитель", "signature")
+#: and of the signature block's other lines ("Исполнитель: Иванова И. И., тел. …"),
+#: with their colon, so that a data row naming an "исполнитель" is not taken for one
+SIGNATURE_WORDS = (
+    "___",
+    "подпись",
+    "м.п.",
+    "главный бухгалтер",
+    "руководитель",
+    "исполнитель:",
+    "составил:",
+    "ответственный:",
+    "signature",
+    "prepared by:",
+)
 #: how far down the header is looked for (a title block is a few rows)
 HEADER_SEARCH_ROWS = 30
 #: how close below the header the first data row must be

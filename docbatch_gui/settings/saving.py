@@ -71,9 +71,10 @@ def save_settings(values: Mapping[str, Any]) -> Settings:
     write_atomically(path, settings_object(stored))
     changed = [k for k in sorted(plain) if existing.get(k) != stored.get(k)]
     changed += [f"{k} (secret)" for k, was in sorted(secret_was.items()) if was != secrets[k]]
+    differ = f"{len(stored)} value differs" if len(stored) == 1 else f"{len(stored)} values differ"
     log.info(
-        "settings saved to %s: %s changed; %d values differ from the defaults: %s", str(path),
-        ", ".join(changed) or "nothing", len(stored), ", ".join(stored) or "none",
+        "settings saved to %s: %s changed; %s from the defaults: %s", str(path),
+        ", ".join(changed) or "nothing", differ, ", ".join(stored) or "none",
     )  # fmt: skip
     return load_settings()
 

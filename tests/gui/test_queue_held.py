@@ -120,6 +120,10 @@ async def test_claude_unreachable_holds_the_job_and_retry_now_sends_it_again(
     assert not bar.add_key_button.isVisible()
     row = tab.model.row_of(job.id)
     assert tab.model.index(row, COL_STATE).data() == "Held"
+    select(window, INVOICE.name)
+    await until(lambda: tab.detail.error.isVisible(), what="the reason in the detail pane")
+    said = tab.detail.error.text()
+    assert "Retry now" in said and "Add a key" not in said  # the key is there
     tried = store.get_job(job.id).attempts
     bar.retry_button.click()
     await until(lambda: store.get_job(job.id).attempts > tried, 90, "a new attempt")

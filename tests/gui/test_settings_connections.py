@@ -107,12 +107,14 @@ async def test_anthropic_accepts_a_good_key_and_says_why_not_otherwise() -> None
         refused.message.english
         == f"Nothing answers at 127.0.0.1:{port}: the connection was "
         + (
-            "refused. Check the Base URL above (leave it empty for Anthropic's own), or start "
+            "refused. Check the API address above (leave it empty for Anthropic's own), or start "
             "the server it names."
         )
     )
     assert "ConnectionRefusedError" in refused.details  # the technical line, on request
     assert "в подключении отказано" in refused.message.words("ru")
+    # named as the field above is labelled ("API address", "Адрес API"), not "Base URL"
+    assert "адрес API выше" in refused.message.words("ru")
     for result in (good, bad, refused):
         assert KEY not in result.message.english and KEY not in result.details
 

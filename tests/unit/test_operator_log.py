@@ -56,6 +56,9 @@ def test_settings_saved_names_what_changed_and_no_secret(
     caplog.clear()
     save_settings({"ANTHROPIC_API_KEY": API_KEY})  # the same key again: nothing changed
     assert "nothing changed" in lines(caplog, "settings saved")[0]
+    caplog.clear()
+    save_settings({"JOB_TIMEOUT": 900})  # back to its default: one left
+    assert "; 1 value differs from the defaults: BATCH_SIZE" in lines(caplog, "settings saved")[0]
 
 
 def waiting_document(store: SQLiteStore) -> tuple[int, Document]:

@@ -55,6 +55,15 @@ def test_footer_rows_by_their_words() -> None:
     assert footer_of(4, [1, "ООО Ромашка", "СЧ-1001"]) is None
 
 
+def test_the_signature_blocks_other_lines_are_footer_rows_too() -> None:
+    """The line under the signature names who prepared the sheet; it was kept as data."""
+    prepared = footer_of(14, ["Исполнитель: Иванова И. И., тел. 8 (495) 123-45-67"])
+    assert prepared == FooterRow(14, FOOTER_SIGNATURE, "исполнитель:")
+    assert footer_of(15, ["Составил: Петрова"]) == FooterRow(15, FOOTER_SIGNATURE, "составил:")
+    # a counterparty that is a contractor ("исполнитель") is still data
+    assert footer_of(7, [3, "Исполнитель работ ООО Луч", "СЧ-7", "01.03.2024"]) is None
+
+
 def test_a_bare_table_keeps_the_defaults() -> None:
     layout = guess_layout([["Номер", "Дата"], ["1", "01.03.2024"]])
     assert (layout.header_row, layout.data_start_row, layout.header_top_row) == (1, 2, None)

@@ -31,9 +31,10 @@ def test_every_code_is_worded_in_russian_with_the_same_parameters(code: str) -> 
 
 
 def test_a_code_is_worded_with_the_field_label_of_the_language() -> None:
+    """In per cent, as the field's mark beside it says it (it said 0.40 beside 40%)."""
     code = ReviewCode("low_confidence", "amount", {"confidence": 0.4})
-    assert code.words() == "amount uncertain (confidence 0.40)"
-    assert code.words("ru", {"amount": "Сумма"}) == "Сумма: неуверенно (уверенность 0.40)"
+    assert code.words() == "amount uncertain (confidence 40%)"
+    assert code.words("ru", {"amount": "Сумма"}) == "Сумма: неуверенно (уверенность 40%)"
 
 
 @pytest.mark.parametrize("code", sorted(c for c in TEMPLATES if "{pages}" in _english(c)))

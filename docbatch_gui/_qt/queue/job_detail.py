@@ -158,11 +158,9 @@ class JobDetail(QWidget):
     def _show_error(self, job: Job | None) -> None:
         hold = self.hold_of(job) if job is not None else None
         if hold is not None:
-            self.error.setText(
-                _("Held: {reason}").format(reason=hold.words(interface_language()))
-                + "\n"
-                + _("Add a key in Settings, or press Process offline above.")
-            )
+            # the reason names its own way on (a key, Retry now, Vision): a fixed "Add a
+            # key" line told a job held for an unreachable Claude to add the key it has
+            self.error.setText(_("Held: {reason}").format(reason=hold.words(interface_language())))
             self.error.show()
             return
         reason = error_line(job) if job is not None else None

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from docbatch_gui._qt.registry.pages_setup import WizardPart
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.dialogs import choose_files
+from docbatch_gui._qt.widgets.folders import remember_folder, remembered_folder
 from docbatch_gui._qt.widgets.layout import STRETCH, filled
 from docbatch_gui.i18n import _
 from docbatch_gui.registry.config import RegistryConfig
@@ -30,6 +31,10 @@ from docbatch_gui.registry.service import PreviewResult
 
 if TYPE_CHECKING:
     from docbatch_gui._qt.registry.wizard import RegistryWizard
+
+#: where the registry file and the templates were last chosen (each its own folder)
+REGISTRY_FOLDER_KEY = "registry/file_folder"
+TEMPLATE_FOLDER_KEY = "registry/template_folder"
 
 
 class FilePage(WizardPart):
@@ -65,17 +70,27 @@ class FilePage(WizardPart):
         filled(QVBoxLayout(self), form, self.status, STRETCH)
 
     async def browse(self) -> None:
+        qsettings = self.owner.ctx.qsettings
         files = await choose_files(
-            self, _("Registry file"), "", _("Excel (*.xlsx *.xlsm);;All files (*)")
+            self,
+            _("Registry file"),
+            remembered_folder(qsettings, REGISTRY_FOLDER_KEY),
+            _("Excel (*.xlsx *.xlsm);;All files (*)"),
         )
         if files:
+            remember_folder(qsettings, REGISTRY_FOLDER_KEY, Path(files[0]).parent)
             self.set_file(Path(files[0]))
 
     async def browse_template(self) -> None:
+        qsettings = self.owner.ctx.qsettings
         files = await choose_files(
-            self, _("Registry template"), "", _("JSON (*.json);;All files (*)")
+            self,
+            _("Registry template"),
+            remembered_folder(qsettings, TEMPLATE_FOLDER_KEY),
+            _("JSON (*.json);;All files (*)"),
         )
         if files:
+            remember_folder(qsettings, TEMPLATE_FOLDER_KEY, Path(files[0]).parent)
             self.owner.load_template(files[0])
             self.template_label.setText(_("Loaded {name}").format(name=Path(files[0]).name))
 

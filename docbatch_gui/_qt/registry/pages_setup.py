@@ -236,6 +236,28 @@ GUESS = {
     ),
     "tax_id": ("инн", "tax", "vat id"),
 }
+#: a column's running number ("№", "№ п/п", "#"): never the document's number
+RUNNING_NUMBERS = {"№", "#", "no", "no.", "n", "nn", "п/п", "№ п/п", "№п/п", "пп", "№ пп"}
+
+
+def guess_columns(headers: list[str]) -> dict[str, int]:
+    """Each field's column: the first header holding the field's word, the more
+    specific words first. A running number ("№", "№ п/п") is never the document
+    number: a sheet with "№" before "№ документа" had its row counter matched."""
+    taken: set[int] = set()
+    lowered = [" ".join(str(h or "").lower().split()) for h in headers]
+    guessed: dict[str, int] = {}
+    for field in FIELDS:
+        column = next(
+            (col for word in GUESS[field] for col, low in enumerate(lowered)
+             if col not in taken and word in low and "п/п" not in low
+             and low not in RUNNING_NUMBERS),
+            None,
+        )  # fmt: skip
+        if column is not None:
+            guessed[field] = column
+            taken.add(column)
+    return guessed
 
 
 def samples(result: PreviewResult, column: int, count: int = 3) -> list[str]:
@@ -337,16 +359,5 @@ class MappingPage(WizardPart):
             self._guess(self.owner.preview.headers)
 
     def _guess(self, headers: list[str]) -> None:
-        """The first header holding a field's word, the more specific words first; a
-        running number ("№ п/п") is never the document number."""
-        taken: set[int] = set()
-        lowered = [h.lower() for h in headers]
-        for field in FIELDS:
-            column = next(
-                (col for word in GUESS[field] for col, low in enumerate(lowered)
-                 if col not in taken and word in low and "п/п" not in low),
-                None,
-            )  # fmt: skip
-            if column is not None:
-                self.set_column(field, column)
-                taken.add(column)
+        for field, column in guess_columns(headers).items():
+            self.set_column(field, column)

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QDialog, QFileDialog, QWidget, QWizard
 from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.language import error_text
 from docbatch_gui._qt.registry.latest import LatestRunner
-from docbatch_gui._qt.registry.pages_file import FilePage
+from docbatch_gui._qt.registry.pages_file import TEMPLATE_FOLDER_KEY, FilePage
 from docbatch_gui._qt.registry.pages_match import FiltersPage
 from docbatch_gui._qt.registry.pages_rules import RulesPage
 from docbatch_gui._qt.registry.pages_setup import MappingPage, RowsPage
@@ -29,6 +29,7 @@ from docbatch_gui._qt.registry.run_page import RunPage
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.dialogs import ask
 from docbatch_gui._qt.widgets.fit import fit_to_screen
+from docbatch_gui._qt.widgets.folders import remember_folder, remembered_folder
 from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.i18n import _
 from docbatch_gui.registry.config import RegistryConfig, load_config
@@ -133,12 +134,15 @@ class RegistryWizard(QWizard):
         return config
 
     async def save_template_dialog(self) -> Path | None:
-        dialog = QFileDialog(self, _("Save as template"), "", _("JSON (*.json)"))
+        folder = remembered_folder(self.ctx.qsettings, TEMPLATE_FOLDER_KEY)
+        dialog = QFileDialog(self, _("Save as template"), folder, _("JSON (*.json)"))
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
         dialog.setDefaultSuffix("json")
         if await ask(dialog) != QDialog.DialogCode.Accepted or not dialog.selectedFiles():
             return None
-        return self.save_template(Path(dialog.selectedFiles()[0]))
+        out = Path(dialog.selectedFiles()[0])
+        remember_folder(self.ctx.qsettings, TEMPLATE_FOLDER_KEY, out.parent)
+        return self.save_template(out)
 
     def save_template(self, path: Path) -> Path:
         """Write the validated draft as JSON (letters as the operator saw them)."""
