@@ -30,7 +30,7 @@ from docbatch_gui.diagnostics.claude_words import test_words
 from docbatch_gui.diagnostics.live import live_check, unreachable
 from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.domain.messages import Message, coded
-from docbatch_gui.extras import MissingExtra
+from docbatch_gui.extras import MissingExtra, install_hint
 from docbatch_gui.pipeline.ocr_tesseract import (
     REQUIRED_LANGUAGES,
     tesseract_available,
@@ -83,24 +83,32 @@ def _result(settings: Settings, outcome: Outcome, started: float) -> ConnectionR
     return ConnectionResult(ok, said, time.monotonic() - started, scrub(details, secrets))
 
 
-def not_set(what: str) -> ConnectionResult:
-    return ConnectionResult(False, Message.plain(f"{what}: nothing to test."), 0.0, skipped=True)
+def not_set(code: str) -> ConnectionResult:
+    """Nothing to test: ``code`` names the setting that is not set (``conn_unset_*``)."""
+    return ConnectionResult(False, coded(code), 0.0, skipped=True)
 
 
-async def _timed(settings: Settings, probe: Callable[[], Outcome], name: str) -> ConnectionResult:
+async def _timed(
+    settings: Settings, probe: Callable[[], Outcome], name: str | Message
+) -> ConnectionResult:
     """Run a blocking probe in a thread; any exception becomes a failed result."""
     started = time.monotonic()
     try:
         outcome = await asyncio.wait_for(asyncio.to_thread(probe), GUARD)
     except TimeoutError:
-        outcome = (False, f"{name} gave no answer within {GUARD:g} s.", "")
+        outcome = (False, coded("conn_silent", name=name, seconds=f"{GUARD:g}"), "")
     except Exception as exc:
-        outcome = (False, f"{name} could not be tested: an unexpected error.", _raw(exc))
+        outcome = (False, coded("conn_broke", name=name), _raw(exc))
     return _result(settings, outcome, started)
 
 
 def _missing(feature: str, extra: str) -> Outcome:
-    return False, str(MissingExtra(feature, extra)), ""
+    missing = MissingExtra(feature, extra)
+    return (
+        False,
+        coded("conn_missing_extra", feature=feature, extra=extra, hint=install_hint(extra)),
+        str(missing),
+    )
 
 
 # -- Anthropic ---------------------------------------------------------------------------
@@ -180,17 +188,14 @@ def _vision_probe(settings: Settings) -> Outcome:
         attempts=1,
     )
     where = settings.google_vision_endpoint or "vision.googleapis.com"
-    failed = (
-        f"Google Vision at {where} did not read the test image: check the endpoint, the "
-        "credentials file and the network."
-    )
+    failed = coded("conn_vision_failed", where=where)
     try:
         result = engine.recognise(_tiny_jpeg(), 1)
     except DocBatchError as exc:
         return False, failed, str(exc)
     if result.error:
         return False, failed, result.error.english
-    return True, f"Google Vision at {where} answered.", ""
+    return True, coded("conn_vision_ok", where=where), ""
 
 
 async def test_vision(settings: Settings) -> ConnectionResult:
@@ -204,13 +209,13 @@ def _tesseract_probe(settings: Settings) -> Outcome:
     installed = tesseract_languages()
     if not tesseract_available():
         wanted = " ".join(f"tesseract-ocr-{lang}" for lang in REQUIRED_LANGUAGES)
-        what = "is not installed" if not installed else "lacks Russian or English data"
+        code = "conn_tesseract_no_data" if installed else "conn_tesseract_missing"
         return (
             False,
-            f"Tesseract {what}: apt-get install tesseract-ocr {wanted}.",
+            coded(code, packages=wanted),
             f"languages found: {', '.join(installed) or 'none'}",
         )
-    return True, f"Tesseract reads {', '.join(installed)}.", ""
+    return True, coded("conn_tesseract_ok", languages=", ".join(installed)), ""
 
 
 async def test_tesseract(settings: Settings) -> ConnectionResult:
@@ -224,7 +229,7 @@ async def test_ocr(settings: Settings) -> ConnectionResult:
         return await test_tesseract(settings)
     if engine == "google_vision":
         return await test_vision(settings)
-    return not_set("OCR_ENGINE is none (scans without a text layer go to review)")
+    return not_set("conn_unset_ocr")
 
 
 # -- MongoDB -----------------------------------------------------------------------------
@@ -247,23 +252,18 @@ def _mongo_probe(uri: str) -> Outcome:
             uri, serverSelectionTimeoutMS=ms, connectTimeoutMS=ms, socketTimeoutMS=ms
         )
     except pymongo.errors.PyMongoError as exc:
-        return False, "The MongoDB URI is not valid: check MONGODB_URI.", _raw(exc)
+        return False, coded("conn_mongodb_bad_uri"), _raw(exc)
     try:
         client.admin.command("ping")
         version = client.server_info().get("version", "?")
         name = client.get_default_database(default="docbatch").name
-        return True, f"MongoDB {version} at {where} answered; database {name}.", ""
+        return True, coded("conn_mongodb_ok", version=version, where=where, name=name), ""
     except pymongo.errors.OperationFailure as exc:
         if exc.code in (13, 18):  # Unauthorized, AuthenticationFailed
-            return False, f"MongoDB at {where} refused the user name or password.", _raw(exc)
-        return False, f"MongoDB at {where} refused the request.", _raw(exc)
+            return False, coded("conn_mongodb_auth", where=where), _raw(exc)
+        return False, coded("conn_mongodb_refused", where=where), _raw(exc)
     except pymongo.errors.PyMongoError as exc:
-        return (
-            False,
-            f"MongoDB at {where} did not answer within {TIMEOUT:g} s: check the address, "
-            "the port and that the server runs.",
-            _raw(exc),
-        )
+        return False, coded("conn_mongodb_silent", where=where, seconds=f"{TIMEOUT:g}"), _raw(exc)
     finally:
         client.close()
 
@@ -271,7 +271,7 @@ def _mongo_probe(uri: str) -> Outcome:
 async def test_mongodb(settings: Settings) -> ConnectionResult:
     uri = settings.mongodb_uri
     if not uri:
-        return not_set("MONGODB_URI is not set (the local database is used)")
+        return not_set("conn_unset_mongodb")
     return await _timed(settings, lambda: _mongo_probe(uri), "MongoDB")
 
 
@@ -304,28 +304,19 @@ def _minio_probe(settings: Settings) -> Outcome:
     try:
         exists = client.bucket_exists(bucket)
     except S3Error as exc:
-        return (
-            False,
-            f"MinIO at {parts.netloc} refused: check the access key and the secret key.",
-            _raw(exc),
-        )
+        return False, coded("conn_minio_auth", where=parts.netloc), _raw(exc)
     except Exception as exc:
-        return (
-            False,
-            f"MinIO at {parts.netloc} did not answer: check the address, the port and "
-            "that the server runs.",
-            _raw(exc),
-        )
+        return False, coded("conn_minio_silent", where=parts.netloc), _raw(exc)
     finally:
         http.clear()
     if not exists:  # the blob store creates its bucket when missing
-        return True, f"MinIO at {parts.netloc} answered; bucket {bucket} will be created.", ""
-    return True, f"MinIO at {parts.netloc}: bucket {bucket} exists.", ""
+        return True, coded("conn_minio_new_bucket", where=parts.netloc, bucket=bucket), ""
+    return True, coded("conn_minio_ok", where=parts.netloc, bucket=bucket), ""
 
 
 async def test_minio(settings: Settings) -> ConnectionResult:
     if not settings.minio_endpoint:
-        return not_set("MINIO_ENDPOINT is not set (files are kept in the data folder)")
+        return not_set("conn_unset_minio")
     return await _timed(settings, lambda: _minio_probe(settings), "MinIO")
 
 
@@ -344,7 +335,7 @@ async def _redis_ping(url: str) -> Outcome:
     """PING (after AUTH) over the Redis protocol itself: no client package needed."""
     parts = urlsplit(url)
     if parts.scheme not in ("redis", "rediss"):
-        return False, "The Redis URL must start with redis:// or rediss://.", url
+        return False, coded("conn_redis_scheme"), url
     host, port = parts.hostname or "localhost", parts.port or 6379
     context = ssl.create_default_context() if parts.scheme == "rediss" else None
     reader, writer = await asyncio.open_connection(host, port, ssl=context)
@@ -361,16 +352,16 @@ async def _redis_ping(url: str) -> Outcome:
             if not line.startswith("+"):
                 said = line[1:] or "no answer"
                 if "NOAUTH" in said or "WRONGPASS" in said or "invalid password" in said:
-                    return False, f"Redis at {host}:{port} refused the password.", said
-                return False, f"Redis at {host}:{port} refused the request.", said
-        return True, f"Redis at {host}:{port} answered PING.", ""
+                    return False, coded("conn_redis_auth", where=f"{host}:{port}"), said
+                return False, coded("conn_redis_refused", where=f"{host}:{port}"), said
+        return True, coded("conn_redis_ok", where=f"{host}:{port}"), ""
     finally:
         writer.close()
 
 
 async def test_redis(settings: Settings) -> ConnectionResult:
     if not settings.redis_url:
-        return not_set("REDIS_URL is not set (this computer works alone)")
+        return not_set("conn_unset_redis")
     return await _redis_result(settings, settings.redis_url)
 
 
@@ -378,7 +369,7 @@ async def test_celery_broker(settings: Settings) -> ConnectionResult:
     """The broker Celery uses: CELERY_BROKER_URL, else REDIS_URL (as ``celery_app``)."""
     url = settings.celery_broker_url or settings.redis_url
     if not url:
-        return not_set("CELERY_BROKER_URL (or REDIS_URL) is not set")
+        return not_set("conn_unset_broker")
     return await _redis_result(settings, url)
 
 
@@ -390,13 +381,9 @@ async def _redis_result(settings: Settings, url: str) -> ConnectionResult:
     try:
         outcome = await asyncio.wait_for(_redis_ping(url), TIMEOUT)
     except TimeoutError:
-        outcome = (False, f"Redis at {where} did not answer within {TIMEOUT:g} s.", "")
+        outcome = (False, coded("conn_redis_silent", where=where, seconds=f"{TIMEOUT:g}"), "")
     except (OSError, ValueError) as exc:
-        outcome = (
-            False,
-            f"Cannot reach Redis at {where}: check the address, the port and that the server runs.",
-            _raw(exc),
-        )
+        outcome = (False, coded("conn_redis_unreachable", where=where), _raw(exc))
     return _result(settings, outcome, started)
 
 
@@ -427,5 +414,5 @@ def _mail_probe(settings: Settings) -> Outcome:
 
 async def test_mail(settings: Settings) -> ConnectionResult:
     if not settings.mail_configured:
-        return not_set("MAIL_HOST and MAIL_USER are not set (no mailbox is read)")
-    return await _timed(settings, lambda: _mail_probe(settings), "The mail server")
+        return not_set("conn_unset_mail")
+    return await _timed(settings, lambda: _mail_probe(settings), coded("conn_mail_server"))

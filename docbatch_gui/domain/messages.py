@@ -31,6 +31,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from docbatch_gui.domain.state_names import STATE_NAMES, state_name
+from docbatch_gui.domain.texts_connections import CONNECTION_TEXTS
 from docbatch_gui.domain.texts_data import DATA_COUNTED, DATA_TEXTS
 from docbatch_gui.domain.texts_jobs import JOB_COUNTED, JOB_TEXTS, KIND_CONTEXT, KIND_TEXTS
 from docbatch_gui.domain.texts_notices import NOTICE_TEXTS
@@ -58,6 +59,7 @@ CATALOGUES: tuple[tuple[str | None, Mapping[str, str | Plural]], ...] = (
     (None, PAGE_TEXTS),
     (None, NOTICE_TEXTS),
     (None, DATA_TEXTS),
+    (None, CONNECTION_TEXTS),
 )
 
 #: code → {parameter: its words}: a second number in a message ("3 files, 12 pages")

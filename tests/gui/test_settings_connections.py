@@ -186,3 +186,27 @@ async def test_unset_backends_are_reported_not_attempted() -> None:
     ):
         result = await probe(settings())
         assert not result.ok and variable in result.message.english
+
+
+async def test_every_backends_answer_is_worded_in_the_windows_language(
+    vision: FakeVision,
+) -> None:
+    """Not only Claude's: a Russian window answers Tesseract, Vision, the unset
+    backends and a refused Redis in Russian (product names and hosts are values)."""
+    refused = f"http://127.0.0.1:{closed_port()}"
+    results = [
+        await connections.test_tesseract(settings()),
+        await connections.test_vision(settings(GOOGLE_VISION_ENDPOINT=vision.url)),
+        await connections.test_vision(settings(GOOGLE_VISION_ENDPOINT=refused)),
+        await connections.test_ocr(settings(OCR_ENGINE="none")),
+        await connections.test_mongodb(settings()),
+        await connections.test_minio(settings()),
+        await connections.test_redis(settings()),
+        await connections.test_celery_broker(settings()),
+        await connections.test_mail(settings()),
+        await connections.test_redis(settings(REDIS_URL=f"redis://127.0.0.1:{closed_port()}/0")),
+    ]
+    for result in results:
+        english, russian = result.message.english, result.message.words("ru")
+        assert result.message.code, english
+        assert russian != english and any("а" <= c <= "я" for c in russian.lower()), russian
