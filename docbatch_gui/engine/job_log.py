@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 
+from docbatch_gui.domain.attempts import attempt_reason
 from docbatch_gui.domain.messages import Message
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import JobState
@@ -33,14 +34,16 @@ def log_failure(job: Job) -> None:
 
 
 def log_retry(job: Job, max_attempts: int) -> None:
-    """A temporary failure the worker tries again by itself."""
+    """A temporary failure the worker tries again by itself: the one line of that
+    attempt, without the reason's "Retry the job" (nobody needs to, yet)."""
+    reason = attempt_reason(job.error_message)
     log.warning(
-        "job %s (%s) will be tried again (attempt %s of %s failed: %s)",
+        "job %s (%s) attempt %s of %s failed; trying again automatically: %s",
         job.id,
         printable(job.file_name),
         job.attempts,
         max_attempts,
-        job.error or "no reason recorded",
+        reason.english if reason is not None else "no reason recorded",
     )
 
 

@@ -18,6 +18,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Unpack
 
 from docbatch_gui.coordination.workload import Workload
+from docbatch_gui.domain.attempts import MAX_ATTEMPTS
 from docbatch_gui.domain.errors import (
     DocBatchError,
     ErrorKind,
@@ -68,7 +69,6 @@ from docbatch_gui.storage.job_patch import JobPatch
 
 log = logging.getLogger(__name__)
 
-MAX_ATTEMPTS = 3
 #: a file whose own child died this often fails; an interrupted worker never counts
 MAX_CHILD_CRASHES = 3
 #: a safety net: a job interrupted this often with its worker fails all the same
@@ -313,10 +313,13 @@ class LocalWorker:
                 self.halted = self.halted or exc
             if self.store.get_job(job.id).state is JobState.PREPARING:
                 self.store.set_pages_deliverable(job.id, False)  # half-rendered: not shown
+            again = exc.kind is ErrorKind.RETRYABLE and attempt < MAX_ATTEMPTS
+            if again:  # its line says it is tried again, not "failed … Retry the job"
+                self._logged.add((job.id, attempt, JobState.FAILED))
             failed = self._finish(
                 job.id, JobState.FAILED, attempt, error_kind=exc.kind, error=exc.message
             )
-            if exc.kind is ErrorKind.RETRYABLE and attempt < MAX_ATTEMPTS and failed:
+            if again and failed:
                 log_retry(failed, MAX_ATTEMPTS)
                 return self.emit(
                     self.store.transition(job.id, JobState.QUEUED, expected=JobState.FAILED)

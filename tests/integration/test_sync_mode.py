@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import shutil
 from pathlib import Path
 
@@ -111,6 +112,31 @@ def test_a_500_on_one_request_leaves_the_others_alone(
     assert jobs["other.pdf"].state is JobState.FAILED
     assert jobs["other.pdf"].error_kind is ErrorKind.RETRYABLE
     assert "1 of 1 request to Claude failed" in (jobs["other.pdf"].error or "")
+    app.close()
+
+
+def test_the_log_says_a_failed_attempt_is_tried_again_and_advises_a_retry_only_at_the_end(
+    claude_settings: Settings,
+    fake_anthropic: FakeAnthropic,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    app = DocBatchApp(claude_settings)
+    bad = shutil.copy(SAMPLES / "en_invoice_INV-2024-0042.pdf", tmp_path / "other.pdf")
+    (job,) = app.add([Path(bad)], mode="sync", force=True).jobs
+    fake_anthropic.fail_custom_ids({f"job_{job.id}_batch_1"}, 500)
+    with caplog.at_level(logging.WARNING, logger="docbatch_gui.engine.worker"):
+        (job,) = asyncio.run(app.run([job.id]))
+    assert job.state is JobState.FAILED and job.attempts == 3
+    lines = [r.getMessage() for r in caplog.records if f"job {job.id} " in r.getMessage()]
+    again = [line for line in lines if "trying again automatically" in line]
+    assert [line.split(";")[0] for line in again] == [
+        f"job {job.id} (other.pdf) attempt 1 of 3 failed",
+        f"job {job.id} (other.pdf) attempt 2 of 3 failed",
+    ]
+    assert not any("Retry the job" in line for line in again)
+    final = [line for line in lines if "Retry the job" in line]
+    assert len(final) == 1 and "failed [retryable]" in final[0]
     app.close()
 
 

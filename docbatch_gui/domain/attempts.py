@@ -1,0 +1,33 @@
+"""A job's automatic attempts: how many the worker makes, and what to say between them.
+
+A temporary failure (Claude unreachable, a request that failed) is tried again by
+the worker itself, up to ``MAX_ATTEMPTS`` times. While it does, the failure's own
+advice ("Retry the job") would be wrong: nothing is for the operator to do yet. So
+the log and the queue word the reason of a failed attempt without that advice, and
+keep it for the final failure only.
+"""
+
+from __future__ import annotations
+
+from docbatch_gui.domain.messages import Message
+from docbatch_gui.domain.models import Job
+from docbatch_gui.domain.states import ACTIVE_STATES
+
+#: attempts the worker makes at a job that fails with a temporary error
+MAX_ATTEMPTS = 3
+
+#: a failure's code → the same words without "Retry the job" (said only at the end)
+_WITHOUT_ADVICE = {"claude_requests_failed_retry": "claude_requests_failed"}
+
+
+def retrying(job: Job) -> bool:
+    """The job is at work again after an automatic attempt failed (an operator's
+    Retry after the last attempt counts past ``MAX_ATTEMPTS``: it is not one of these)."""
+    return job.state in ACTIVE_STATES and 2 <= job.attempts <= MAX_ATTEMPTS
+
+
+def attempt_reason(message: Message | None) -> Message | None:
+    """Why an attempt failed, without the advice to retry the job by hand."""
+    if message is None or message.code not in _WITHOUT_ADVICE:
+        return message
+    return Message(_WITHOUT_ADVICE[message.code], dict(message.params))
