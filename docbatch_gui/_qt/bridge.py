@@ -20,7 +20,9 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from docbatch_gui._qt.language import interface_language
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.app.host import EngineHost, EngineState
+from docbatch_gui.domain.messages import Message
 from docbatch_gui.domain.models import Job
+from docbatch_gui.engine.job_log import ENDED_BADLY
 
 FLUSH_MS = 100
 #: jobs handed to the window in one turn of its event loop: applying a job to the
@@ -44,6 +46,9 @@ class EngineBridge(QObject):
         self.host = host
         self._pending: dict[int, Job] = {}
         self._pending_lock = threading.Lock()
+        #: each job's last failed attempt: the worker requeues it at once (clearing its
+        #: error), so the batch the window gets rarely shows the failure itself
+        self._failures: dict[int, Message] = {}
         self._gui_loop: asyncio.AbstractEventLoop | None = None
         self._flush_armed = False
         self._flush_timer = QTimer(self)
@@ -91,10 +96,17 @@ class EngineBridge(QObject):
     def _on_job(self, job: Job) -> None:
         with self._pending_lock:
             self._pending[job.id] = job
+            if job.state in ENDED_BADLY and (failure := job.error_message) is not None:
+                self._failures[job.id] = failure
             arm = not self._flush_armed
             self._flush_armed = True
         if arm:
             self._to_gui(self._arm_flush)
+
+    def last_failure(self, job_id: int) -> Message | None:
+        """Why the job's last attempt failed, if it failed while the window watched."""
+        with self._pending_lock:
+            return self._failures.get(job_id)
 
     def _to_gui(self, func: Callable[..., Any], *args: Any) -> None:
         loop = self._gui_loop

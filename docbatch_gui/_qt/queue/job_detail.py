@@ -27,11 +27,13 @@ from shiboken6 import isValid
 from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.language import interface_language
 from docbatch_gui._qt.queue.jobs_model import error_line, state_label
+from docbatch_gui._qt.queue.retry_words import retry_note
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.icons import disc_icon
 from docbatch_gui._qt.widgets.layout import filled
 from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui.domain.errors import ErrorKind
+from docbatch_gui.domain.messages import Message
 from docbatch_gui.domain.models import Document, Job
 from docbatch_gui.engine.holds import JobHold
 from docbatch_gui.i18n import _, pgettext
@@ -56,6 +58,8 @@ class JobDetail(QWidget):
         self.job: Job | None = None
         #: why a queued job is held (the queue's model knows what is missing)
         self.hold_of: Callable[[Job], JobHold | None] = lambda job: None
+        #: why a job's last attempt failed (the bridge keeps it while it is retried)
+        self.last_failure: Callable[[int], Message | None] = lambda job_id: None
         self._load_task: asyncio.Task[None] | None = None
 
         self.title = QLabel(_("Select a job to see its pages and documents."))
@@ -161,6 +165,11 @@ class JobDetail(QWidget):
             # the reason names its own way on (a key, Retry now, Vision): a fixed "Add a
             # key" line told a job held for an unreachable Claude to add the key it has
             self.error.setText(_("Held: {reason}").format(reason=hold.words(interface_language())))
+            self.error.show()
+            return
+        retry = retry_note(job, self.last_failure(job.id)) if job is not None else None
+        if retry is not None:  # an attempt failed and the worker tries again
+            self.error.setText(retry)
             self.error.show()
             return
         reason = error_line(job) if job is not None else None

@@ -24,8 +24,10 @@ from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import QWidget
 
 from docbatch_gui._qt.language import interface_language
+from docbatch_gui._qt.queue.retry_words import retry_label, retry_note
 from docbatch_gui._qt.widgets.icons import state_icon
 from docbatch_gui._qt.widgets.table_model import RIGHT, TableModel
+from docbatch_gui.domain.messages import Message
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.state_names import state_name
 from docbatch_gui.domain.states import (
@@ -135,7 +137,11 @@ class JobTableModel(TableModel):
             ),
             (
                 _("State"),
-                lambda job: _("Held") if self.hold(job) is not None else state_label(job.state),
+                lambda job: (
+                    _("Held")
+                    if self.hold(job) is not None
+                    else retry_label(job, state_label(job.state))
+                ),
             ),
             (_("Progress"), lambda job: f"{job.progress:.0%}" if self._waiting(job) else ""),
             (_("Documents"), lambda job: str(job.documents) if job.documents else ""),
@@ -171,6 +177,9 @@ class JobTableModel(TableModel):
         self._names: Counter[str] = Counter()
         #: what this installation lacks, and so which queued jobs are held
         self._holds = Holds(has_anthropic_key=True)
+        #: a job's last failed attempt, as the engine reported it (the bridge keeps it:
+        #: a requeued job no longer carries its error)
+        self.last_failure: Callable[[int], Message | None] = lambda _job_id: None
 
     # -- loading and updating ---------------------------------------------------------
 
@@ -384,6 +393,8 @@ class JobTableModel(TableModel):
                 return f"{where}\n\n{reason}" if reason else where
             if column == COL_STATE and (hold := self.hold(job)) is not None:
                 return hold.words(interface_language())
+            if column == COL_STATE:
+                return retry_note(job, self.last_failure(job.id))
             if column == COL_COST and job.escalated:
                 return _("{first_model}: {first_usd}\n{escalation_model}: {escalation_usd}").format(
                     first_model=job.first_model,

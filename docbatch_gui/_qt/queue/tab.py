@@ -77,6 +77,7 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
         self.ctx = ctx
         self.images = images
         self.model = JobTableModel(self)
+        self.model.last_failure = ctx.bridge.last_failure
         self.proxy = JobFilterProxy(self)
         self.proxy.setSourceModel(self.model)
         self.model.thumbnail_wanted.connect(lambda job_id: spawn(self._load_thumb(job_id)))
@@ -86,6 +87,7 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
         self._build_table()
         self.detail = JobDetail(ctx, images)
         self.detail.hold_of = self.model.hold
+        self.detail.last_failure = ctx.bridge.last_failure
         self.detail.review_requested.connect(self.review_requested)
         self._build_actions()
 

@@ -1,0 +1,37 @@
+"""What the queue says while the worker tries a job again after a failed attempt.
+
+A temporary failure (Claude unreachable, a request refused) is requeued and tried
+again by the worker, up to three attempts in all. The row's state and bar alone
+looked like one long read; the state cell counts the attempt, and its tooltip and the
+detail pane say why the last one failed, without the final failure's "Retry the job".
+"""
+
+from __future__ import annotations
+
+from docbatch_gui._qt.language import interface_language
+from docbatch_gui.domain.attempts import MAX_ATTEMPTS, attempt_reason, retrying
+from docbatch_gui.domain.messages import Message
+from docbatch_gui.domain.models import Job
+from docbatch_gui.i18n import _, pgettext
+
+
+def retry_label(job: Job, state: str) -> str:
+    """``state`` with the attempt's number while the job is tried again."""
+    if not retrying(job):
+        return state
+    return pgettext("job state while retrying", "{state} · try {attempt} of {attempts}").format(
+        state=state, attempt=job.attempts, attempts=MAX_ATTEMPTS
+    )
+
+
+def retry_note(job: Job, last_failure: Message | None) -> str | None:
+    """Why the job is at work again: which attempt failed, and its reason if known."""
+    if not retrying(job):
+        return None
+    note = _("Attempt {failed} of {attempts} failed; DocBatch is trying again by itself.").format(
+        failed=job.attempts - 1, attempts=MAX_ATTEMPTS
+    )
+    reason = attempt_reason(last_failure)
+    if reason is None:
+        return note
+    return note + "\n" + reason.words(interface_language())
