@@ -4,13 +4,18 @@ counts the attempt, its tooltip and the detail pane say why the last one failed.
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 from PySide6.QtCore import Qt
 
+from docbatch_gui._qt.bridge import EngineBridge
 from docbatch_gui._qt.queue.jobs_model import COL_STATE, JobTableModel, refresh_labels
+from docbatch_gui.app.facade import DocBatchApp
+from docbatch_gui.app.host import EngineHost
 from docbatch_gui.domain.messages import Message, coded
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import JobState
+from docbatch_gui.settings.loading import load_settings
 from tests.gui.conftest import interface_in
 
 FAILURE = coded(
@@ -77,3 +82,25 @@ def test_in_russian_the_attempt_is_counted_in_russian() -> None:
         finally:
             refresh_labels()
     refresh_labels()
+
+
+def test_the_bridge_keeps_a_failed_attempts_reason_through_the_requeue(tmp_path: Path) -> None:
+    """The worker requeues at once, so the window's batch holds only the queued job
+    (its error cleared): the reason is kept aside for the tooltip."""
+    settings = load_settings(data_dir=tmp_path / "data", ANTHROPIC_API_KEY="test-key")
+    app = DocBatchApp(settings)
+    try:
+        host = EngineHost(app)
+        bridge = EngineBridge(host)
+        failed = replace(
+            a_job(JobState.FAILED, 1),
+            error=FAILURE.english,
+            error_code=FAILURE.code,
+            error_params=FAILURE.params,
+        )
+        for job in (failed, a_job(JobState.QUEUED, 1), a_job(JobState.EXTRACTING, 2)):
+            host._on_job(job)  # as the worker reports them, from the engine's thread
+        assert bridge.last_failure(7) == FAILURE
+        assert bridge.last_failure(8) is None
+    finally:
+        app.close()
