@@ -10,9 +10,10 @@ runs off the GUI thread, the resend behind a progress dialog that can cancel it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from datetime import datetime
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -31,7 +32,7 @@ from docbatch_gui._qt.language import error_text
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.layout import STRETCH, filled
 from docbatch_gui._qt.widgets.progress import counted, run_with_progress
-from docbatch_gui.app.webhooks import FAILED, Delivery, ResendOutcome
+from docbatch_gui.app.webhooks import FAILED, Delivery, ResendOutcome, Webhooks
 from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.domain.progress import Canceled
 from docbatch_gui.domain.state_names import state_name
@@ -56,11 +57,24 @@ def answer_words(answer: str | None) -> str:
     return _(answer) if answer else ""
 
 
+class _OutboxNews(QObject):
+    """Carries "the outbox changed" from the sender's thread to the GUI thread."""
+
+    changed = Signal()
+
+
 class WebhooksTab(QWidget):
     def __init__(self, ctx: GuiContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.ctx = ctx
         self.deliveries: list[Delivery] = []
+        #: a refresh is running; another change meanwhile asks for one more after it
+        self._reading = False
+        self._stale = False
+        self.news = _OutboxNews(self)
+        self.news.changed.connect(self._outbox_changed)
+        stop = Webhooks.listen(self._heard)
+        self.destroyed.connect(lambda *_: stop())
         self.where = QLabel()
         self.where.setWordWrap(True)
         self.where.setTextFormat(Qt.TextFormat.PlainText)
@@ -94,10 +108,32 @@ class WebhooksTab(QWidget):
         super().showEvent(event)
         spawn(self.refresh(), self._failed)
 
+    def _heard(self) -> None:
+        """In the sender's thread: a delivery was queued, sent or given up."""
+        with contextlib.suppress(RuntimeError):  # the tab is gone: nothing to show
+            self.news.changed.emit()
+
+    def _outbox_changed(self) -> None:
+        """A delivery was tried: read the list again while it is shown (a hidden tab
+        reads it when shown), once for a burst of changes."""
+        if not self.isVisible():
+            return
+        if self._reading:
+            self._stale = True
+            return
+        spawn(self.refresh(), self._failed)
+
     async def refresh(self) -> None:
         """Read the outbox in a worker thread and show it."""
         webhooks = self.ctx.app.webhooks
-        found = await asyncio.get_running_loop().run_in_executor(None, webhooks.deliveries)
+        self._reading = True
+        try:
+            found = await asyncio.get_running_loop().run_in_executor(None, webhooks.deliveries)
+        finally:
+            self._reading = False
+        if self._stale:
+            self._stale = False
+            spawn(self.refresh(), self._failed)
         url = webhooks.url
         self.where.setText(
             _("Deliveries go to {url}.").format(url=url)

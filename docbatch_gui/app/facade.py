@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from docbatch_gui.app.budget import BudgetViews
 from docbatch_gui.app.exports import DocumentExports
-from docbatch_gui.app.job_moves import JobMoves
+from docbatch_gui.app.job_moves import JobMoves, retried_line
 from docbatch_gui.app.review import ReviewService
 from docbatch_gui.app.views import BatchViews, RemoteSources
 from docbatch_gui.app.webhooks import Webhooks
@@ -197,9 +197,14 @@ class DocBatchApp(JobMoves, BatchViews, RemoteSources, BudgetViews):
     def retry_now(self, job_ids: Iterable[int] | None = None) -> list[int]:
         """*Retry now* on jobs held because Claude could not be reached: the hold is
         lifted and they are queued for the worker again. Returns the ids lifted."""
-        lifted = retry_unreachable(self.store, job_ids)
+        asked = None if job_ids is None else list(job_ids)
+        queued = self.store.list_jobs(ids=asked, states=[JobState.QUEUED])
+        holds = self.holds()  # read once: the holds of every job, before and after
+        before = {job.id: holds.of(job) for job in queued}
+        lifted = retry_unreachable(self.store, asked)
+        after = self.holds()
         for job in self.store.list_jobs(ids=lifted) if lifted else []:
-            log_operator(job, "retried now (Claude could not be reached before)")
+            log_operator(job, retried_line(before.get(job.id), after.of(job)))
         return lifted
 
     def process_offline(self, job_ids: Iterable[int]) -> list[Job]:

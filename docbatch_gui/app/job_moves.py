@@ -14,7 +14,7 @@ from docbatch_gui.domain.messages import coded
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import FINAL_STATES, JobState, check_operator_move, state_words
 from docbatch_gui.engine.documents import check_corrections, discard_documents
-from docbatch_gui.engine.holds import BATCH_SENT, retry_unreachable
+from docbatch_gui.engine.holds import BATCH_SENT, JobHold, retry_unreachable
 from docbatch_gui.engine.job_log import log_operator
 
 if TYPE_CHECKING:
@@ -22,9 +22,21 @@ if TYPE_CHECKING:
     from docbatch_gui.storage.store import Store
 
 
+def retried_line(before: JobHold | None, after: JobHold | None) -> str:
+    """What the log says of *Retry now*: the hold the job had, or the one it still
+    has (a job held for a missing key stays held for it after the retry)."""
+    if after is not None:
+        return f"retried now, still held: {after.reason()}"
+    why = before.reason() if before is not None else "Claude could not be reached"
+    return f"retried now (it was held: {why})"
+
+
 class JobMoves:
     @property
     def store(self) -> Store:  # DocBatchApp opens it on first use (a cached_property)
+        raise NotImplementedError
+
+    def hold_of(self, job: Job) -> JobHold | None:  # DocBatchApp says why a job is held
         raise NotImplementedError
 
     @property
@@ -45,8 +57,9 @@ class JobMoves:
         # a retry either; a batch job whose batch is planned or at the API stays where
         # it is (the batch engine looks for its batch before creating it again)
         waiting = job.state is JobState.QUEUED or job.state in BATCH_SENT
+        before = self.hold_of(job) if waiting else None
         if retry_unreachable(self.store, [job_id]) and waiting:
-            log_operator(job, "retried now (Claude could not be reached before)")
+            log_operator(job, retried_line(before, self.hold_of(job)))
             return job
         check_operator_move(job_id, job.file_name, job.state, JobState.QUEUED)
         check_corrections(self.store, job_id, job.file_name, force=force)

@@ -9,11 +9,12 @@ cancel stops before the next one.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from docbatch_gui.domain.errors import ConfigError
 from docbatch_gui.domain.progress import CancelToken, ProgressSink, raise_if_canceled, report
+from docbatch_gui.outbound import delivery_news
 from docbatch_gui.outbound.outbox import Message
 from docbatch_gui.outbound.webhook import deliver_messages, outbox_for
 from docbatch_gui.settings.model import Settings
@@ -62,6 +63,12 @@ class Webhooks:
     @property
     def url(self) -> str | None:
         return self.settings.webhook_url
+
+    @staticmethod
+    def listen(listener: Callable[[], None]) -> Callable[[], None]:
+        """Call ``listener`` (in the sender's thread) each time a delivery is queued,
+        delivered or given up, in this process; returns what stops it."""
+        return delivery_news.listen(listener)
 
     def deliveries(self) -> list[Delivery]:
         """Failed deliveries first (they need a person), then those waiting, oldest

@@ -153,6 +153,19 @@ class JobHold:
     def words(self, language: str = "en") -> str:
         return self.message.words(language)
 
+    def reason(self, language: str = "en") -> str:
+        """The words without their "x.pdf: held: " opening, for a place that already
+        names the file and says it is held (the queue's line under the name, the
+        job's detail): said there once, not twice."""
+        mark = "\x00"
+        text = Message(self.message.code, {**self.message.params, "file": mark}).words(language)
+        if not text.startswith(mark + ": "):
+            return self.words(language)
+        rest = text[len(mark) + 2 :]
+        _held, sep, why = rest.partition(": ")
+        why = why if sep else rest
+        return why[:1].upper() + why[1:]
+
     def as_dict(self) -> dict[str, Any]:
         """``held_by`` in ``docbatch jobs --json``: keys are added to, never renamed."""
         return {

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 from docbatch_gui.domain import messages
 from docbatch_gui.domain.messages import coded
 from docbatch_gui.domain.models import Document, Job
+from docbatch_gui.outbound.delivery_news import tell
 from docbatch_gui.outbound.outbox import Message, Outbox
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.settings.secrets import keyring_secret
@@ -269,12 +270,14 @@ async def _claimed_post(
     except (httpx.HTTPError, DeliveryRefused, tenacity.RetryError, TimeoutError) as exc:
         why = _described(exc)
         outbox.give_up(message, settings.webhook_attempts, why.english)
+        tell()
         log.warning(
             "webhook for job %s (%s) failed: %s; kept for `docbatch webhooks --resend`",
             message.job_id, message.event, why.english,
         )  # fmt: skip
         return False
     outbox.delivered(message)
+    tell()
     log.info(
         "webhook for job %s (%s) delivered after %s try(s)",
         message.job_id,
@@ -357,6 +360,7 @@ def announce(settings: Settings, job: Job, documents: Sequence[Document]) -> Non
     except OSError as exc:
         log.error("webhook for job %s not queued: %s", job.id, exc)
         return
+    tell()
     sender = sender_for(settings)
     if sender is not None:
         sender.wake()

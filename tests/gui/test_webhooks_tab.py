@@ -103,3 +103,25 @@ async def test_the_deliveries_fill_the_table_width(window: Any, tmp_path: Path) 
     end = header.sectionPosition(last) + header.sectionSize(last)
     assert end >= tab.table.viewport().width() - 2, (end, tab.table.viewport().width())
     assert header.width() >= tab.table.viewport().width() - 2
+
+
+@pytest.mark.slow
+async def test_a_refused_delivery_is_shown_failed_without_refresh(
+    window: Any, tmp_path: Path
+) -> None:
+    """A delivery the receiver refuses (connection refused) moves from waiting to
+    failed with its answer as the sender settles it, as ``docbatch webhooks`` says,
+    with no press of Refresh: the list used to stay "Waiting" with no answer."""
+    import asyncio
+
+    from docbatch_gui.outbound.webhook import deliver_pending
+    from tests.helpers import closed_port
+
+    tab = await shown(window, tmp_path, failed=0)
+    assert cells(tab, 0)[0] == "Waiting" and cells(tab, 0)[5] == ""
+    settings = window.ctx.app.settings
+    refused = settings.model_copy(update={"webhook_url": f"http://127.0.0.1:{closed_port()}/"})
+    sent = await asyncio.get_running_loop().run_in_executor(None, deliver_pending, refused)
+    assert sent == (0, 1)
+    await until(lambda: cells(tab, 0)[0] == "Failed", what="the failed delivery shown")
+    assert cells(tab, 0)[5] == "the receiver cannot be reached"

@@ -241,3 +241,41 @@ def test_claude_unreachable_holds_the_job_until_retry_now(
     assert main(["--data-dir", str(data), "retry", str(newest["id"])]) == ExitCode.OK
     rows = {r["id"]: r for r in jobs_json(data, capsys)}
     assert rows[newest["id"]]["held_by"] is None and rows[newest["id"]]["state"] == "queued"
+
+
+def test_retry_of_a_job_held_for_its_key_logs_that_reason(
+    held_data: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The job was held as Claude was unreachable, then for the key it lost: `docbatch
+    retry` used to log "(Claude could not be reached before)", a reason it no longer
+    had; the line names the hold the job has."""
+    from docbatch_gui.engine.holds import UNREACHABLE_SETTING
+
+    caplog.set_level(logging.INFO)
+    app = DocBatchApp(load_settings(data_dir=held_data))
+    try:
+        (job,) = app.jobs()
+        app.store.set_setting(UNREACHABLE_SETTING, {"host": "127.0.0.1:9", "jobs": [job.id]})
+    finally:
+        app.close()
+    assert main(["--data-dir", str(held_data), "retry", str(job.id)]) == ExitCode.OK
+    (line,) = [r.getMessage() for r in caplog.records if "by the operator" in r.getMessage()]
+    assert "Claude could not be reached" not in line
+    assert "no Anthropic API key is set" in line and "still held" in line
+
+
+def test_a_held_reason_names_the_file_once(held_data: Path) -> None:
+    """The queue's line under the name and the detail pane ("Held: …") already name
+    the file and say it is held: the reason there used to repeat both ("Held: x.pdf:
+    held: …"), in English and Russian."""
+    app = DocBatchApp(load_settings(data_dir=held_data))
+    try:
+        (job,) = app.jobs()
+        hold = app.hold_of(job)
+    finally:
+        app.close()
+    assert hold is not None and hold.words().startswith(f"{INVOICE.name}: held: ")
+    assert hold.reason().startswith("It is to be read by Claude (sync mode)")
+    russian = hold.reason("ru")
+    assert INVOICE.name not in russian and "задержано" not in russian
+    assert russian.startswith("Его должен прочитать Claude")

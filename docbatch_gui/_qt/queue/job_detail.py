@@ -164,7 +164,7 @@ class JobDetail(QWidget):
         if hold is not None:
             # the reason names its own way on (a key, Retry now, Vision): a fixed "Add a
             # key" line told a job held for an unreachable Claude to add the key it has
-            self.error.setText(_("Held: {reason}").format(reason=hold.words(interface_language())))
+            self.error.setText(_("Held: {reason}").format(reason=hold.reason(interface_language())))
             self.error.show()
             return
         retry = retry_note(job, self.last_failure(job.id)) if job is not None else None

@@ -428,7 +428,7 @@ class JobTableModel(TableModel):
         """The line under the file name: why it ended badly, or why it is held."""
         hold = self.hold(job)
         if hold is not None:
-            return hold.words(interface_language())
+            return hold.reason(interface_language())
         return error_line(job)
 
     def _thumbnail(self, job: Job) -> QPixmap | QIcon | None:
