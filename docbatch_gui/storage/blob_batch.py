@@ -23,6 +23,7 @@ import hashlib
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor, wait
+from functools import partial
 from pathlib import Path
 
 from docbatch_gui.storage.blobs import BlobStore, LocalBlobStore, Staged, fsync_dir
@@ -119,7 +120,7 @@ class BlobBatch:
                 key, size, blob = staged[0]
                 folders.add(self._local.publish(blob.path, key, size, sync_folder=False))
                 staged.pop(0)
-            _together([lambda folder=folder: fsync_dir(folder) for folder in folders])
+            _together([partial(fsync_dir, folder) for folder in folders])
         finally:
             for _, _, blob in staged:  # not renamed: a failure midway
                 blob.discard()
