@@ -28,32 +28,21 @@ from pathlib import Path
 
 from docbatch_gui.storage.blobs import BlobStore, LocalBlobStore, Staged, fsync_dir
 
-#: threads uploading the blobs of batches to a store with no local folder
+#: threads of each pool: uploading the blobs of batches to a store with no local
+#: folder; and fsyncing a commit's files, as the file system commits fsyncs that wait
+#: together at once (a job's 12 blobs: 0.7 ms a blob together, 10.5 ms in turn)
 UPLOAD_THREADS = 4
-_uploads: ThreadPoolExecutor | None = None
-_uploads_made = threading.Lock()
-
-
-def _upload_pool() -> ThreadPoolExecutor:
-    global _uploads
-    with _uploads_made:
-        if _uploads is None:
-            _uploads = ThreadPoolExecutor(UPLOAD_THREADS, thread_name_prefix="blob-upload")
-        return _uploads
-
-
-#: threads a commit fsyncs in: the file system commits fsyncs that wait together at
-#: once (a job's 12 blobs: 0.7 ms a blob together, 10.5 ms in turn, docs/batch-speed.md)
 SYNC_THREADS = 8
-_syncs: ThreadPoolExecutor | None = None
+_pools: dict[str, ThreadPoolExecutor] = {}
+_pools_made = threading.Lock()
 
 
-def _sync_pool() -> ThreadPoolExecutor:
-    global _syncs
-    with _uploads_made:
-        if _syncs is None:
-            _syncs = ThreadPoolExecutor(SYNC_THREADS, thread_name_prefix="blob-sync")
-    return _syncs
+def _pool(name: str, threads: int) -> ThreadPoolExecutor:
+    """The process's pool ``name``, made on first use (most processes need none)."""
+    with _pools_made:
+        if name not in _pools:
+            _pools[name] = ThreadPoolExecutor(threads, thread_name_prefix=f"blob-{name}")
+        return _pools[name]
 
 
 def _together(calls: list[Callable[[], object]]) -> None:
@@ -63,7 +52,7 @@ def _together(calls: list[Callable[[], object]]) -> None:
         for call in calls:
             call()
         return
-    futures = [_sync_pool().submit(call) for call in calls]
+    futures = [_pool("sync", SYNC_THREADS).submit(call) for call in calls]
     wait(futures)
     for future in futures:
         future.result()
@@ -88,7 +77,9 @@ class BlobBatch:
     def put_bytes(self, data: bytes) -> str:
         """``data``'s key; the blob is stored once ``commit`` returns."""
         if self._local is None:
-            self._uploading.append(_upload_pool().submit(self.store.put_bytes, data))
+            self._uploading.append(
+                _pool("upload", UPLOAD_THREADS).submit(self.store.put_bytes, data)
+            )
             return hashlib.sha256(data).hexdigest()
         key, staged = self._local.stage_bytes(data)
         if staged is not None:
