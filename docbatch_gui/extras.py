@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib.util
 
 from docbatch_gui.domain.errors import ConfigError
+from docbatch_gui.domain.messages import coded
 
 DISTRIBUTION = "docbatch-gui"
 
@@ -24,7 +25,9 @@ class MissingExtra(ConfigError):
     """
 
     def __init__(self, feature: str, extra: str) -> None:
-        super().__init__(f"{feature} needs the '{extra}' extra: {install_hint(extra)}")
+        super().__init__(
+            coded("missing_extra", feature=feature, extra=extra, hint=install_hint(extra))
+        )
         self.feature = feature
         self.extra = extra
 

@@ -30,7 +30,7 @@ from docbatch_gui.diagnostics.claude_words import test_words
 from docbatch_gui.diagnostics.live import live_check, unreachable
 from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.domain.messages import Message, coded
-from docbatch_gui.extras import MissingExtra, install_hint
+from docbatch_gui.extras import MissingExtra
 from docbatch_gui.pipeline.ocr_tesseract import (
     REQUIRED_LANGUAGES,
     tesseract_available,
@@ -103,12 +103,7 @@ async def _timed(
 
 
 def _missing(feature: str, extra: str) -> Outcome:
-    missing = MissingExtra(feature, extra)
-    return (
-        False,
-        coded("conn_missing_extra", feature=feature, extra=extra, hint=install_hint(extra)),
-        str(missing),
-    )
+    return False, MissingExtra(feature, extra).message, ""
 
 
 # -- Anthropic ---------------------------------------------------------------------------

@@ -28,7 +28,6 @@ CONNECTION_TEXTS: dict[str, str | Plural] = {
     "conn_silent": N_("{name} gave no answer within {seconds} s."),
     "conn_broke": N_("{name} could not be tested: an unexpected error."),
     "conn_mail_server": N_("The mail server"),
-    "conn_missing_extra": N_("{feature} needs the '{extra}' extra: {hint}"),
     "conn_vision_failed": N_(
         "Google Vision at {where} did not read the test image: check the endpoint, the "
         "credentials file and the network."

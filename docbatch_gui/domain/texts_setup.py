@@ -9,6 +9,8 @@ from __future__ import annotations
 from docbatch_gui.i18n import N_
 
 SETUP_TEXTS: dict[str, str] = {
+    # a feature chosen without its optional packages (``extras.MissingExtra``)
+    "missing_extra": N_("{feature} needs the '{extra}' extra: {hint}"),
     # one setting's value (``settings.values``)
     "setting_url_not_http": N_(
         "must be an http:// or https:// address, like https://example.com/hook",
