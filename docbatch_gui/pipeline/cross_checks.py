@@ -24,10 +24,13 @@ FAR_DAYS = 366
 
 
 def _decimal(value: str | None) -> Decimal | None:
+    """The amount as a number, or None: "NaN" and "Infinity" parse as decimals but
+    are not amounts, and a comparison with NaN raises."""
     try:
-        return Decimal(value) if value is not None else None
+        number = Decimal(value) if value is not None else None
     except InvalidOperation:
         return None
+    return number if number is not None and number.is_finite() else None
 
 
 def total_fits(total: Decimal, net: Decimal, vat: Decimal) -> bool:
