@@ -38,7 +38,7 @@ from docbatch_gui.domain.progress import Canceled
 from docbatch_gui.domain.state_names import state_name
 from docbatch_gui.i18n import _, ngettext, pgettext
 
-COL_STATE, COL_JOB, COL_EVENT, COL_TIME, COL_ATTEMPTS, COL_ANSWER = range(6)
+COL_ANSWER = 5  # the last column; its cells show the whole answer as a tooltip
 
 
 def local_time(stamp: str | None) -> str:
