@@ -145,10 +145,20 @@ def batch_json(batch: BatchRecord) -> dict[str, Any]:
 
 def print_batches(console: Console, batches: list[BatchRecord]) -> None:
     if not batches:
-        console.print("No batches.")
+        console.print(words().gettext("No batches."))
         return
-    table = Table(title="Batches", title_justify="left")
-    for column in ("batch", "status", "requests", "done", "jobs", "created", "cost", "model"):
+    w = words()
+    table = Table(title=w.pgettext("table", "Batches"), title_justify="left")
+    for column in (
+        w.pgettext("column", "batch"),
+        w.pgettext("column", "status"),
+        w.pgettext("column", "requests"),
+        w.pgettext("column", "done"),
+        w.pgettext("column", "jobs"),
+        w.pgettext("column", "created"),
+        w.pgettext("column", "cost"),
+        w.pgettext("column", "model"),
+    ):
         table.add_column(column)
     for batch in batches:
         cost, estimated = shown_cost(batch)
@@ -265,16 +275,17 @@ def print_jobs(
         rows = [job_json(j, batches, tokens, holds) for j in jobs]
         print_json(rows)
         return
-    table = Table(title="Jobs", title_justify="left", expand=False)
+    w = words()
+    table = Table(title=w.pgettext("table", "Jobs"), title_justify="left", expand=False)
     table.add_column("id", justify="right")
-    table.add_column("file", overflow="fold", max_width=40)
-    table.add_column("state")
-    table.add_column("pages", justify="right")
-    table.add_column("docs", justify="right")
+    table.add_column(w.pgettext("column", "file"), overflow="fold", max_width=40)
+    table.add_column(w.pgettext("column", "state"))
+    table.add_column(w.pgettext("column", "pages"), justify="right")
+    table.add_column(w.pgettext("column", "docs"), justify="right")
     with_cost = any(j.cost_actual_usd is not None or j.cost_estimate_usd is not None for j in jobs)
     if with_cost:
-        table.add_column("cost", justify="right")
-    table.add_column("note", overflow="fold", ratio=1)
+        table.add_column(w.pgettext("column", "cost"), justify="right")
+    table.add_column(w.pgettext("column", "note"), overflow="fold", ratio=1)
     for job in jobs:
         table.add_row(
             str(job.id),
@@ -324,7 +335,7 @@ def _document_block(document: Document, file_name: str) -> Group:
 
 def print_documents(console: Console, app: DocBatchApp, documents: list[Document]) -> None:
     if not documents:
-        console.print("No documents.")
+        console.print(words().gettext("No documents."))
         return
     names = {j.id: j.file_name for j in app.jobs({d.job_id for d in documents})}
     console.print(Text(f"Documents ({len(documents)})", style="bold underline"))

@@ -36,6 +36,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 def test_a_job_error_keeps_its_code_and_the_cli_words_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("COLUMNS", "200")  # the Russian headings are wider: no wrapped note
     data = str(tmp_path / "data")
     missing = tmp_path / "nowhere.pdf"
     code, _, _ = run(capsys, "--data-dir", data, "process", str(missing))

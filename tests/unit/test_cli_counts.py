@@ -5,12 +5,14 @@ states from ``domain.state_names``."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from io import StringIO
 
 import pytest
+from rich.console import Console
 
 from docbatch_gui.cli.budget import forecast_line
-from docbatch_gui.cli.output import Language, _state_shown, summary_line
-from docbatch_gui.domain.models import Job
+from docbatch_gui.cli.output import Language, _state_shown, print_batches, print_jobs, summary_line
+from docbatch_gui.domain.models import BatchRecord, Job
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.engine.budget import Forecast
 
@@ -90,3 +92,29 @@ def test_the_state_column_names_the_state_in_the_run_language(language: type[Lan
     assert _state_shown(job(1, JobState.PROCESSING), None)[0] == "В пакете"
     language.current = "en"
     assert _state_shown(job(1, JobState.NEEDS_REVIEW), None)[0] == "Needs review"
+
+
+def test_the_jobs_and_batches_tables_are_russian(language: type[Language]) -> None:
+    """The headings of ``jobs`` and ``batches`` come from the catalogue, not English."""
+    language.current = "ru"
+    console = Console(file=StringIO(), width=200)
+    print_jobs(console, [job(1)], as_json=False)
+    print_batches(console, [BatchRecord(["r1"], [1], "2026-01-01T00:00:00", "ended", "msgbatch_1")])
+    print_batches(console, [])
+    text = console.file.getvalue()  # type: ignore[attr-defined]
+    for english in (
+        "Jobs",
+        "file",
+        "state",
+        "pages",
+        "docs",
+        "note",
+        "Batches",
+        "status",
+        "requests",
+        "created",
+        "model",
+        "No batches",
+    ):
+        assert english not in text, english
+    assert "Задания" in text and "Пакеты" in text
