@@ -9,6 +9,7 @@ which element each value comes from.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,3 +40,16 @@ def line(**values: Any) -> dict[str, Any]:
     unknown = set(values) - set(LINE_KEYS)
     assert not unknown, unknown
     return {key: values.get(key) for key in LINE_KEYS}
+
+
+def decimal_text(text: str | None) -> str | None:
+    """A decimal as the formats write it (dot, no spaces; a comma is read too), or
+    None: "NaN" and "inf" are floats for Python but no amount on a document."""
+    if text is None:
+        return None
+    value = text.strip().replace(" ", "").replace(",", ".")
+    try:
+        number = float(value)
+    except ValueError:
+        return None
+    return value if math.isfinite(number) else None

@@ -24,7 +24,7 @@ from typing import Any
 
 from lxml import etree
 
-from docbatch_gui.pipeline.edocs import DataDocument, line
+from docbatch_gui.pipeline.edocs import DataDocument, decimal_text, line
 from docbatch_gui.pipeline.edocs.xmlsafe import XmlRefused, local
 
 CII = "urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"
@@ -52,16 +52,6 @@ def _text(root: etree._Element, path: str) -> str | None:
     return found.text.strip() or None
 
 
-def _decimal(text: str | None) -> str | None:
-    if text is None:
-        return None
-    try:
-        float(text)
-    except ValueError:
-        return None
-    return text
-
-
 def _iso(text: str | None) -> str | None:
     """YYYYMMDD (CII format 102) or YYYY-MM-DD → ISO."""
     if not text:
@@ -85,10 +75,10 @@ def read_cii(root: etree._Element, name: str, source: str = "CII") -> DataDocume
     fields: dict[str, str | None] = {
         "number": number,
         "date": date,
-        "amount": _decimal(_text(root, sums + "ram:GrandTotalAmount")),
+        "amount": decimal_text(_text(root, sums + "ram:GrandTotalAmount")),
         "currency": _text(root, settlement + "ram:InvoiceCurrencyCode"),
-        "vat_amount": _decimal(_text(root, sums + "ram:TaxTotalAmount")),
-        "net_amount": _decimal(_text(root, sums + "ram:TaxBasisTotalAmount")),
+        "vat_amount": decimal_text(_text(root, sums + "ram:TaxTotalAmount")),
+        "net_amount": decimal_text(_text(root, sums + "ram:TaxBasisTotalAmount")),
         "seller": _text(root, agreement + "ram:SellerTradeParty/ram:Name"),
         "buyer": _text(root, agreement + "ram:BuyerTradeParty/ram:Name"),
         "seller_tax_id": _text(
@@ -111,14 +101,14 @@ def _cii_line(item: etree._Element) -> dict[str, Any]:
         code=_text(item, "ram:SpecifiedTradeProduct/ram:SellerAssignedID")
         or _text(item, "ram:SpecifiedTradeProduct/ram:GlobalID"),
         okei=quantity.get("unitCode") if quantity is not None else None,
-        qty=_decimal(quantity.text.strip() if quantity is not None and quantity.text else None),
-        price=_decimal(
+        qty=decimal_text(quantity.text.strip() if quantity is not None and quantity.text else None),
+        price=decimal_text(
             _text(
                 item,
                 "ram:SpecifiedLineTradeAgreement/ram:NetPriceProductTradePrice/ram:ChargeAmount",
             )
         ),
-        net=_decimal(
+        net=decimal_text(
             _text(
                 item,
                 "ram:SpecifiedLineTradeSettlement/"
@@ -146,10 +136,10 @@ def read_ubl(root: etree._Element, name: str) -> DataDocument:
     fields: dict[str, str | None] = {
         "number": number,
         "date": date,
-        "amount": _decimal(_text(root, totals + "cbc:TaxInclusiveAmount")),
+        "amount": decimal_text(_text(root, totals + "cbc:TaxInclusiveAmount")),
         "currency": _text(root, "cbc:DocumentCurrencyCode"),
-        "vat_amount": _decimal(_text(root, "cac:TaxTotal/cbc:TaxAmount")),
-        "net_amount": _decimal(_text(root, totals + "cbc:TaxExclusiveAmount")),
+        "vat_amount": decimal_text(_text(root, "cac:TaxTotal/cbc:TaxAmount")),
+        "net_amount": decimal_text(_text(root, totals + "cbc:TaxExclusiveAmount")),
         "seller": _party_name(root, supplier),
         "buyer": _party_name(root, customer),
         "seller_tax_id": _text(root, supplier + "cac:PartyTaxScheme/cbc:CompanyID"),
@@ -173,8 +163,8 @@ def _ubl_line(row: etree._Element, credit: bool) -> dict[str, Any]:
         name=_text(row, "cac:Item/cbc:Name"),
         code=_text(row, "cac:Item/cac:SellersItemIdentification/cbc:ID"),
         okei=quantity.get("unitCode") if quantity is not None else None,
-        qty=_decimal(quantity.text.strip() if quantity is not None and quantity.text else None),
-        price=_decimal(_text(row, "cac:Price/cbc:PriceAmount")),
-        net=_decimal(_text(row, "cbc:LineExtensionAmount")),
+        qty=decimal_text(quantity.text.strip() if quantity is not None and quantity.text else None),
+        price=decimal_text(_text(row, "cac:Price/cbc:PriceAmount")),
+        net=decimal_text(_text(row, "cbc:LineExtensionAmount")),
         vat_rate=_text(row, "cac:Item/cac:ClassifiedTaxCategory/cbc:Percent"),
     )

@@ -27,7 +27,7 @@ from typing import Any
 
 from lxml import etree
 
-from docbatch_gui.pipeline.edocs import DataDocument, line
+from docbatch_gui.pipeline.edocs import DataDocument, decimal_text, line
 from docbatch_gui.pipeline.edocs.xmlsafe import XmlRefused
 
 #: Функция → the profile's document type
@@ -101,20 +101,8 @@ def _date(text: str | None) -> str | None:
     return f"{year:04d}-{month:02d}-{day:02d}"
 
 
-def _decimal(text: str | None) -> str | None:
-    """A decimal as the format writes it (dot, no spaces); a comma is read too."""
-    if text is None:
-        return None
-    value = text.strip().replace(" ", "").replace(",", ".")
-    try:
-        float(value)
-    except ValueError:
-        return None
-    return value
-
-
 def _amount(element: etree._Element | None, attribute: str) -> str | None:
-    return _decimal(element.get(attribute)) if element is not None else None
+    return decimal_text(element.get(attribute)) if element is not None else None
 
 
 def _tax(element: etree._Element | None) -> str | None:
@@ -123,7 +111,7 @@ def _tax(element: etree._Element | None) -> str | None:
         return None
     amount = element.find("СумНал")
     if amount is not None:
-        return _decimal(amount.text)
+        return decimal_text(amount.text)
     return "0" if element.find("БезНДС") is not None else None
 
 
@@ -186,10 +174,10 @@ def _line(row: etree._Element) -> dict[str, Any]:
         code=code,
         unit=unit,
         okei=row.get("ОКЕИ_Тов"),
-        qty=_decimal(row.get("КолТов")),
-        price=_decimal(row.get("ЦенаТов")),
-        net=_decimal(row.get("СтТовБезНДС")),
+        qty=decimal_text(row.get("КолТов")),
+        price=decimal_text(row.get("ЦенаТов")),
+        net=decimal_text(row.get("СтТовБезНДС")),
         vat_rate=_rate(row.get("НалСт")),
         vat=_tax(row.find("СумНал")),
-        gross=_decimal(row.get("СтТовУчНал")),
+        gross=decimal_text(row.get("СтТовУчНал")),
     )
