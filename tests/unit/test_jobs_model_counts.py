@@ -61,7 +61,6 @@ def test_a_missing_thumbnail_is_asked_again_only_after_a_state_change() -> None:
     model.thumbnail_wanted.connect(asked.append)
     index = model.index(0, COL_THUMB)
     model.data(index, 1)  # DecorationRole
-    model.forget_thumbnail_request(1)  # not rendered yet
     model.data(index, 1)
     model.apply([replace(job(1, JobState.PREPARING), progress=0.5)])
     model.data(index, 1)

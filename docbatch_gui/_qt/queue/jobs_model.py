@@ -440,11 +440,6 @@ class JobTableModel(TableModel):
             self.thumbnail_wanted.emit(job.id)
         return None
 
-    def forget_thumbnail_request(self, job_id: int) -> None:
-        """No thumbnail yet (the page is not rendered): ask again when the job changes
-        state, not at the next repaint. Asking on every repaint would query the store
-        for each visible row ten times a second while jobs report progress."""
-
 
 class JobFilterProxy(QSortFilterProxyModel):
     """State, error kind and file-name filters; sorting by the source's SortRole.

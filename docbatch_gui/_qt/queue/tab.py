@@ -331,9 +331,8 @@ class QueueTab(QueueIntake, QueueActions, QWidget):
         if generation != self.model.thumbnail_generation(job_id):
             self.images.forget(job_id)  # loaded before the page was turned upright
             return
-        if pixmap is None:
-            self.model.forget_thumbnail_request(job_id)
-            return
+        if pixmap is None:  # not rendered yet: the model asks again when the state changes,
+            return  # not at each repaint (that would query the store ten times a second)
         self.model.set_thumbnail(
             job_id,
             pixmap.scaled(
