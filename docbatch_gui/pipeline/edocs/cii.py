@@ -101,7 +101,7 @@ def _cii_line(item: etree._Element) -> dict[str, Any]:
         code=_text(item, "ram:SpecifiedTradeProduct/ram:SellerAssignedID")
         or _text(item, "ram:SpecifiedTradeProduct/ram:GlobalID"),
         okei=quantity.get("unitCode") if quantity is not None else None,
-        qty=decimal_text(quantity.text.strip() if quantity is not None and quantity.text else None),
+        qty=decimal_text(quantity.text if quantity is not None else None),
         price=decimal_text(
             _text(
                 item,
@@ -163,7 +163,7 @@ def _ubl_line(row: etree._Element, credit: bool) -> dict[str, Any]:
         name=_text(row, "cac:Item/cbc:Name"),
         code=_text(row, "cac:Item/cac:SellersItemIdentification/cbc:ID"),
         okei=quantity.get("unitCode") if quantity is not None else None,
-        qty=decimal_text(quantity.text.strip() if quantity is not None and quantity.text else None),
+        qty=decimal_text(quantity.text if quantity is not None else None),
         price=decimal_text(_text(row, "cac:Price/cbc:PriceAmount")),
         net=decimal_text(_text(row, "cbc:LineExtensionAmount")),
         vat_rate=_text(row, "cac:Item/cac:ClassifiedTaxCategory/cbc:Percent"),
