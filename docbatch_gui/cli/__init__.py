@@ -25,6 +25,7 @@ from docbatch_gui.cli.commands import COMMANDS, cmd_doctor
 from docbatch_gui.cli.errors import TerminalFilter, debug_requested, report
 from docbatch_gui.cli.output import Language
 from docbatch_gui.cli.parser import build_parser
+from docbatch_gui.i18n import current_language, set_language
 from docbatch_gui.settings.checks import check_settings
 from docbatch_gui.settings.loading import load_settings
 from docbatch_gui.settings.model import Settings
@@ -61,6 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     debug = debug_requested(args.debug)
     settings: Settings | None = None
     app = None
+    before = current_language()  # an in-process caller (a test) keeps its own language
     Language.choose(args.lang, "", os.environ)  # until the settings are read
     try:
         overrides = {"data_dir": args.data_dir} if args.data_dir else {}
@@ -77,6 +79,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if app is not None:
             with contextlib.suppress(Exception):
                 app.close()
+        set_language(before)
 
 
 def _command_name(args: object) -> str:

@@ -39,7 +39,7 @@ def add_budget_parser(commands: Any) -> None:
 
 
 def money(usd: float | None) -> str:
-    return "no cap" if usd is None else f"${usd_text(usd)}"
+    return words().gettext("no cap") if usd is None else f"${usd_text(usd)}"
 
 
 def forecast_line(forecast: Forecast) -> str:
@@ -91,11 +91,18 @@ def forecast_json(forecast: Forecast) -> dict[str, Any]:
 
 
 def print_budget(status: BudgetStatus) -> None:
-    out.print(f"Month {status.month}: spent {money(status.spent_usd)}", highlight=False)
-    out.print(f"Budget per month: {money(status.month_cap_usd)}", highlight=False)
-    out.print(f"Budget per run:   {money(status.run_cap_usd)}", highlight=False)
+    w = words()
+    spent = w.gettext("Month {month}: spent {usd}")
+    out.print(spent.format(month=status.month, usd=money(status.spent_usd)), highlight=False)
+    rows = [
+        (w.gettext("Budget per month:"), money(status.month_cap_usd)),
+        (w.gettext("Budget per run:"), money(status.run_cap_usd)),
+    ]
     if status.left_usd is not None:
-        out.print(f"Left this month:  {money(status.left_usd)}", highlight=False)
+        rows.append((w.gettext("Left this month:"), money(status.left_usd)))
+    width = max(len(label) for label, _ in rows)
+    for label, value in rows:
+        out.print(f"{label:<{width}} {value}", highlight=False)
     if status.hold is not None:
         complain(status.hold.words(Language.current), "yellow")
 
@@ -104,7 +111,7 @@ def cmd_budget(app: DocBatchApp, args: argparse.Namespace) -> int:
     if args.run_anyway:
         lifted = app.allow_over_budget()
         if lifted is None:
-            complain("No run is held by the budget: nothing to let go.")
+            complain(words().gettext("No run is held by the budget: nothing to let go."))
             return ExitCode.WRONG_STATE
         said, held = words(), len(lifted.jobs)
         out.print(

@@ -9,6 +9,7 @@ import argparse
 import asyncio
 import contextlib
 import os
+import re
 import signal
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -48,6 +49,7 @@ from docbatch_gui.domain.errors import DocBatchError, ExitCode
 from docbatch_gui.domain.messages import word
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.progress import Canceled, CancelToken
+from docbatch_gui.domain.state_names import state_name
 from docbatch_gui.domain.states import FINAL_STATES
 from docbatch_gui.domain.text import printable
 from docbatch_gui.engine.budget import is_claude_job
@@ -63,12 +65,16 @@ WEBHOOK_FLUSH_SECONDS = 30
 
 def cmd_process(app: DocBatchApp, args: argparse.Namespace) -> int:
     report = app.add(args.paths, mode=args.mode, force=args.force)
+    w = words()
     for path in report.skipped:
-        complain(f"skipped {shown_path(path)}: file type not supported", "yellow")
+        skipped = w.gettext("skipped {path}: file type not supported")
+        complain(skipped.format(path=shown_path(path)), "yellow")
     for path, why in report.passed_over:
-        complain(f"not read {shown_path(path)}: {why.words(Language.current)}", "yellow")
+        not_read = w.gettext("not read {path}: {reason}")
+        reason = why.words(Language.current)
+        complain(not_read.format(path=shown_path(path), reason=reason), "yellow")
     if not report.results:
-        complain("No supported files found in the given paths.")
+        complain(w.gettext("No supported files found in the given paths."))
         return ExitCode.UNSUPPORTED
     ids = [job.id for job in report.jobs]
     forecasts = {job.id: app.forecast([job.id]) for job in app.jobs(ids) if is_claude_job(job)}
@@ -103,9 +109,11 @@ def cmd_process(app: DocBatchApp, args: argparse.Namespace) -> int:
             out.print(found.format(count=len(documents)))
     sender = sender_for(app.settings)
     if sender is not None and not sender.flush(WEBHOOK_FLUSH_SECONDS):
-        complain("Some webhook deliveries are still pending; the next run sends them.", "yellow")
+        pending = w.gettext("Some webhook deliveries are still pending; the next run sends them.")
+        complain(pending, "yellow")
     if app.halted is not None:
-        complain(f"Stopped: {app.halted.words(Language.current)}")
+        stopped = w.gettext("Stopped: {reason}")
+        complain(stopped.format(reason=app.halted.words(Language.current)))
     if app.held is not None:
         complain(app.held.words(Language.current), "yellow")
         return ExitCode.WRONG_STATE
@@ -157,7 +165,8 @@ def _run_with_progress(app: DocBatchApp, ids: list[int], *, show: bool) -> tuple
             name = escape_markup(printable(job.file_name)[:40])  # a name like "[/]" is text
             tasks[job.id] = progress.add_task(name, total=1.0, state="")
         done = 1.0 if job.state in FINAL_STATES else job.progress
-        progress.update(tasks[job.id], completed=done, state=job.state.value)
+        state = state_name(job.state, Language.current)
+        progress.update(tasks[job.id], completed=done, state=state)
 
     stop = asyncio.Event()
 
@@ -216,7 +225,8 @@ def cmd_worker(app: DocBatchApp, args: argparse.Namespace) -> int:
 def cmd_watch(app: DocBatchApp, args: argparse.Namespace) -> int:
     folders = [Path(p).expanduser().resolve() for p in args.folders]
     _ = app.store  # a damaged or unreachable store is said before any folder is watched
-    out.print(f"Watching {', '.join(str(f) for f in folders)}; Ctrl+C stops.", markup=False)
+    watching = words().gettext("Watching {folders}; Ctrl+C stops.")
+    out.print(watching.format(folders=", ".join(str(f) for f in folders)), markup=False)
     asyncio.run(_serve(app, folders, once=False, process=not args.no_process))
     return ExitCode.OK
 
@@ -278,26 +288,40 @@ def cmd_celery_worker(app: DocBatchApp, args: argparse.Namespace) -> int:
 def cmd_import_yadisk(app: DocBatchApp, args: argparse.Namespace) -> int:
     """The token comes from YADISK_TOKEN or the keyring, never from the command line."""
     cancel = CancelToken()
+    w = words()
     try:
         with _cancel_on_signals(cancel):
             report = app.import_yadisk(args.url, mode=args.mode, force=args.force, cancel=cancel)
     except Canceled:
-        complain("Interrupted: the Yandex.Disk import was stopped; nothing was queued.")
+        complain(w.gettext("Interrupted: the Yandex.Disk import was stopped; nothing was queued."))
         return ExitCode.INTERRUPTED
     except httpx.HTTPStatusError as exc:
         status = exc.response.status_code
         code = {401: ExitCode.CRITICAL, 403: ExitCode.CRITICAL, 404: ExitCode.NOT_FOUND}
-        complain(sentence(f"Yandex.Disk answered {status}: {exc}; check the link and YADISK_TOKEN"))
+        answered = w.gettext(
+            "Yandex.Disk answered {status}: {error}; check the link and YADISK_TOKEN"
+        )
+        complain(sentence(answered.format(status=status, error=exc)))
         return code.get(status, ExitCode.FAILED)
     except httpx.HTTPError as exc:  # no answer at all
-        complain(sentence(f"Yandex.Disk cannot be reached ({exc}): check the network"))
+        unreachable = w.gettext("Yandex.Disk cannot be reached ({error}): check the network")
+        complain(sentence(unreachable.format(error=exc)))
         return ExitCode.BUSY
     for result in report.results:
-        note = f" (duplicate of job {result.duplicate_of.id})" if result.duplicate_of else ""
+        note = (
+            w.gettext(" (duplicate of job {job})").format(job=result.duplicate_of.id)
+            if result.duplicate_of
+            else ""
+        )
         name = printable(result.job.file_name)
-        out.print(Text(f"job {result.job.id}: {name} {result.job.state}{note}"))
+        state = state_name(result.job.state, Language.current)
+        line = w.gettext("job {id}: {name} {state}")
+        line = line.format(id=result.job.id, name=name, state=state)
+        out.print(Text(line + note))
     for path, why in report.passed_over:
-        complain(f"not imported {printable(str(path))}: {why.words(Language.current)}", "yellow")
+        not_imported = w.gettext("not imported {path}: {reason}")
+        shown = not_imported.format(path=printable(str(path)), reason=why.words(Language.current))
+        complain(shown, "yellow")
     queued = len(report.results)
     out.print(
         words()
@@ -345,28 +369,32 @@ def cmd_batches(app: DocBatchApp, args: argparse.Namespace) -> int:
 def cmd_pause(app: DocBatchApp, args: argparse.Namespace) -> int:
     app.set_paused(True)
     out.print(
-        "Worker paused: no new job starts and no batch is submitted or polled until "
-        "`docbatch resume`; steps already running finish."
+        words().gettext(
+            "Worker paused: no new job starts and no batch is submitted or polled until "
+            "`docbatch resume`; steps already running finish."
+        )
     )
     return ExitCode.OK
 
 
 def cmd_resume(app: DocBatchApp, args: argparse.Namespace) -> int:
     app.set_paused(False)
-    out.print("Worker resumed.")
+    out.print(words().gettext("Worker resumed."))
     return ExitCode.OK
 
 
 def cmd_retry(app: DocBatchApp, args: argparse.Namespace) -> int:
-    return _each_job(app, args.ids, lambda i: app.retry(i, force=args.force), "queued again")
+    done = words().gettext("job {id} ({name}) queued again")
+    return _each_job(app, args.ids, lambda i: app.retry(i, force=args.force), done)
 
 
 def cmd_cancel(app: DocBatchApp, args: argparse.Namespace) -> int:
-    return _each_job(app, args.ids, app.cancel, "canceled")
+    return _each_job(app, args.ids, app.cancel, words().gettext("job {id} ({name}) canceled"))
 
 
 def _each_job(app: DocBatchApp, ids: list[int], act: Callable[[int], Job], done: str) -> int:
-    """Act on every id given: one refused (missing, in the wrong state, corrected by a
+    """Act on every id given (``done`` words a job acted on: ``{id}``, ``{name}``):
+    one refused (missing, in the wrong state, corrected by a
     person) is one line on stderr and does not stop the others. The exit code is the
     first refusal's. A store that cannot be used stops them all, as in any command."""
     code: int = ExitCode.OK
@@ -377,12 +405,12 @@ def _each_job(app: DocBatchApp, ids: list[int], act: Callable[[int], Job], done:
             if exc.exit_code not in (ExitCode.NOT_FOUND, ExitCode.WRONG_STATE):
                 raise
             failed, message = describe(exc, app.settings) or (exc.exit_code, exc.text)
-            if f"job {job_id}" not in message.lower():
-                message = f"job {job_id}: {message}"
+            if not re.search(rf"(?<![\d.]){job_id}(?![\d.])", message):  # names the job
+                message = words().gettext("job {id}: {reason}").format(id=job_id, reason=message)
             complain(sentence(message))
             code = code or failed
             continue
-        out.print(Text(f"job {job.id} ({printable(job.file_name)}) {done}"))
+        out.print(Text(done.format(id=job.id, name=printable(job.file_name))))
     return code
 
 
@@ -395,19 +423,20 @@ def cmd_doctor(settings: Settings, args: argparse.Namespace) -> int:
     if args.json:
         print_json([c.as_dict() for c in [*checks, *live]], ascii=True)
         return ExitCode.FAILED if failed else ExitCode.OK
-    marks = {
-        Status.OK: "[green]ok[/]",
-        Status.INFO: "[cyan]info[/]",
-        Status.WARN: "[yellow]warn[/]",
-        Status.FAIL: "[red]FAIL[/]",
-    }
+    styles = {Status.OK: "green", Status.INFO: "cyan", Status.WARN: "yellow", Status.FAIL: "red"}
+    language = Language.current
+    marks = {check.status: check.mark_in(language) for check in [*checks, *live]}
+    width = max((len(mark) for mark in marks.values()), default=4)
     for check in [*checks, *live]:
         # the detail may quote a path or a server's words: printed as text, not markup
-        out.print(f"{marks[check.status]:>6}  ", end="", highlight=False)
-        out.print(Text(f"{check.name}: {printable(check.detail)}"), highlight=False)
+        mark = marks[check.status]
+        out.print(Text(" " * (width - len(mark)) + mark, style=styles[check.status]), end="  ")
+        said = f"{check.name_in(language)}: {printable(check.detail_in(language))}"
+        out.print(Text(said), highlight=False)
     if live:
         spent = sum(c.cost_usd or 0.0 for c in live)
-        out.print(f"        live check cost ${spent:.6f} in all", highlight=False)
+        cost = words().gettext("live check cost {usd} in all").format(usd=f"${spent:.6f}")
+        out.print(Text(" " * (width + 2) + cost), highlight=False)
     return ExitCode.FAILED if failed else ExitCode.OK
 
 

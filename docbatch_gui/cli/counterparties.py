@@ -43,7 +43,8 @@ def cmd_counterparties(app: DocBatchApp, args: argparse.Namespace) -> int:
     if args.forget is not None:
         inn = normalize_number(args.forget)
         if not inn:
-            complain("The --forget option needs the seller's INN (10 or 12 digits).")
+            needs = words().gettext("The --forget option needs the seller's INN (10 or 12 digits).")
+            complain(needs)
             return ExitCode.USAGE
         count = app.review.forget_counterparty(inn)  # NotFound → exit 3
         forgot = words().ngettext(
@@ -55,7 +56,8 @@ def cmd_counterparties(app: DocBatchApp, args: argparse.Namespace) -> int:
         return ExitCode.OK
     if args.forget_document is not None:
         inn = app.review.forget_confirmation(args.forget_document)  # NotFound → exit 3
-        out.print(Text(f"Forgot confirmed document {args.forget_document} of INN {inn}."))
+        forgot_one = words().gettext("Forgot confirmed document {document} of INN {inn}.")
+        out.print(Text(forgot_one.format(document=args.forget_document, inn=inn)))
         return ExitCode.OK
     found = app.review.counterparties()
     if args.json:
@@ -73,14 +75,25 @@ def _shapes(counterparty: Counterparty) -> str:
 
 
 def print_counterparties(console: Console, counterparties: list[Counterparty]) -> None:
+    w = words()
     if not counterparties:
         console.print(
-            "No counterparties remembered yet: confirming a document remembers its seller."
+            w.gettext(
+                "No counterparties remembered yet: confirming a document remembers its seller."
+            )
         )
         return
-    table = Table(title="Counterparties", title_justify="left")
-    table.add_column("INN", no_wrap=True)  # copied into --forget: never broken
-    for column in ("name", "docs", "types", "VAT", "number formats", "last confirmed"):
+    table = Table(title=w.pgettext("table", "Counterparties"), title_justify="left")
+    # copied into --forget: never broken
+    table.add_column(w.pgettext("column", "INN"), no_wrap=True)
+    for column in (
+        w.pgettext("column", "name"),
+        w.pgettext("column", "docs"),
+        w.pgettext("column", "types"),
+        w.pgettext("column", "VAT"),
+        w.pgettext("column", "number formats"),
+        w.pgettext("column", "last confirmed"),
+    ):
         table.add_column(column)
     for counterparty in counterparties:
         table.add_row(

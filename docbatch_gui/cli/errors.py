@@ -17,8 +17,9 @@ import traceback
 from pathlib import Path
 
 from docbatch_gui.app.log_file import log_path
-from docbatch_gui.cli.output import Language, complain, err
+from docbatch_gui.cli.output import Language, complain, err, words
 from docbatch_gui.domain.errors import DocBatchError, ExitCode, NotFound
+from docbatch_gui.i18n import N_
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.settings.secrets import scrub_secrets
 from docbatch_gui.storage.health import storage_error
@@ -32,15 +33,27 @@ FILE_ONLY = "docbatch_file_only"
 
 #: where to look for the right id, per kind of thing ``NotFound`` names
 WHERE_TO_LOOK = {
-    "job": "`docbatch jobs` lists the jobs",
-    "document": "`docbatch documents --json` lists the documents with their ids",
-    "page": "`docbatch pages --job ID` lists a job's pages",
-    "registry": "`docbatch registry list` lists the registries",
-    "row": "`docbatch registry results ID` lists a registry's rows",
-    "batch": "`docbatch batches --json` lists the batches with their local ids",
-    "setting": "the Configuration section of the README lists the settings",
-    "counterparty": "`docbatch counterparties` lists the remembered sellers",
-    "file": "check the path",
+    "job": N_("`docbatch jobs` lists the jobs"),
+    "document": N_("`docbatch documents --json` lists the documents with their ids"),
+    "page": N_("`docbatch pages --job ID` lists a job's pages"),
+    "registry": N_("`docbatch registry list` lists the registries"),
+    "row": N_("`docbatch registry results ID` lists a registry's rows"),
+    "batch": N_("`docbatch batches --json` lists the batches with their local ids"),
+    "setting": N_("the Configuration section of the README lists the settings"),
+    "counterparty": N_("`docbatch counterparties` lists the remembered sellers"),
+    "file": N_("check the path"),
+}
+#: ``NotFound``'s own words ("no job 7", as the store says it), per kind
+NO_SUCH = {
+    "job": N_("no job {which}"),
+    "document": N_("no document {which}"),
+    "page": N_("no page {which}"),
+    "registry": N_("no registry {which}"),
+    "row": N_("no row {which}"),
+    "batch": N_("no batch {which}"),
+    "setting": N_("no setting {which}"),
+    "counterparty": N_("no counterparty {which}"),
+    "file": N_("no file {which}"),
 }
 #: things kept in the data folder: a wrong --data-dir is the usual cause
 IN_DATA_FOLDER = {"job", "document", "page", "registry", "row", "batch", "counterparty"}
@@ -68,13 +81,20 @@ def sentence(text: str) -> str:
 
 
 def not_found(exc: NotFound, settings: Settings | None) -> str:
-    where = ""
+    """What was not found, where, and what lists the right ids, in the run's language."""
+    w = words()
+    said = exc.words(Language.current)
+    if not exc.message.code and exc.what in NO_SUCH and said == f"no {exc.what} {exc.which}":
+        said = w.gettext(NO_SUCH[exc.what]).format(which=exc.which)
+    hint = w.gettext(WHERE_TO_LOOK.get(exc.what, N_("check the id or name")))
     if settings is not None and exc.what in IN_DATA_FOLDER:
-        where = f" in the data folder {settings.data_dir}"
-    hint = WHERE_TO_LOOK.get(exc.what, "check the id or name")
-    if where:
-        hint += " (--data-dir picks another data folder)"
-    return sentence(f"{exc.text}{where}: {hint}")
+        return sentence(
+            w.gettext(
+                "{missing} in the data folder {folder}: {hint} (--data-dir picks another data "
+                "folder)"
+            ).format(missing=said, folder=settings.data_dir, hint=hint)
+        )
+    return sentence(f"{said}: {hint}")
 
 
 def os_error(exc: OSError, settings: Settings | None) -> DocBatchError | tuple[ExitCode, str]:
@@ -87,13 +107,17 @@ def os_error(exc: OSError, settings: Settings | None) -> DocBatchError | tuple[E
         where = Path(name) if name is not None else data_dir or Path.cwd()
         return storage_error(exc, where)
     reason = exc.strerror or str(exc)
+    w = words()
     if isinstance(exc, FileNotFoundError):
-        return ExitCode.NOT_FOUND, f"{name} cannot be reached ({reason}): check the path"
+        missing = w.gettext("{path} cannot be reached ({reason}): check the path")
+        return ExitCode.NOT_FOUND, missing.format(path=name, reason=reason)
     if isinstance(exc, IsADirectoryError):
-        return ExitCode.UNSUPPORTED, f"{name} is a folder: give a file's path"
-    return ExitCode.UNSUPPORTED, (
-        f"{name} cannot be used ({reason}): check the path, and that this user may read or write it"
+        folder = w.gettext("{path} is a folder: give a file's path")
+        return ExitCode.UNSUPPORTED, folder.format(path=name)
+    unusable = w.gettext(
+        "{path} cannot be used ({reason}): check the path, and that this user may read or write it"
     )
+    return ExitCode.UNSUPPORTED, unusable.format(path=name, reason=reason)
 
 
 def _within(path: Path, folder: Path) -> bool:
@@ -107,7 +131,7 @@ def describe(exc: BaseException, settings: Settings | None) -> tuple[int, str] |
     """The exit code and sentence for an error the operator can act on; None for one
     nobody foresaw (a bug, or a library failing in a new way)."""
     if isinstance(exc, KeyboardInterrupt):
-        return ExitCode.INTERRUPTED, (
+        return ExitCode.INTERRUPTED, words().gettext(
             "Interrupted: what was saved so far is kept; run the command again to finish."
         )
     if isinstance(exc, NotFound):
@@ -117,11 +141,11 @@ def describe(exc: BaseException, settings: Settings | None) -> tuple[int, str] |
     if isinstance(exc, sqlite3.Error):
         db = settings.db_path if settings is not None else Path("the database")
         converted = storage_error(exc, db)
-        return converted.exit_code, sentence(converted.text)
+        return converted.exit_code, sentence(converted.words(Language.current))
     if isinstance(exc, OSError):
         found = os_error(exc, settings)
         if isinstance(found, DocBatchError):
-            return found.exit_code, sentence(found.text)
+            return found.exit_code, sentence(found.words(Language.current))
         return found[0], sentence(found[1])
     return None
 
@@ -142,13 +166,16 @@ def report(exc: BaseException, *, settings: Settings | None, command: str, debug
         return code
     log.error("docbatch %s failed unexpectedly", command, exc_info=exc, extra={FILE_ONLY: True})
     what = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    w = words()
     if debug:
-        details = "the traceback is above"
+        details = w.gettext("the traceback is above")
     elif settings is not None and log_path(settings).is_file():
-        details = f"the details are in {log_path(settings)}; --debug shows them here"
+        details = w.gettext("the details are in {path}; --debug shows them here")
+        details = details.format(path=log_path(settings))
     else:
-        details = "run it again with --debug to see the details"
-    complain(one_line(f"docbatch {command} failed unexpectedly ({what}); {details}."))
+        details = w.gettext("run it again with --debug to see the details")
+    failed = w.gettext("docbatch {command} failed unexpectedly ({error}); {details}.")
+    complain(one_line(failed.format(command=command, error=what, details=details)))
     return ExitCode.FAILED
 
 

@@ -18,11 +18,12 @@ from docbatch_gui.domain.models import BatchRecord, Document, Job, Page
 from docbatch_gui.domain.state_names import state_name
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.domain.text import printable
-from docbatch_gui.i18n import translation
+from docbatch_gui.i18n import set_language, translation
 from docbatch_gui.settings.secrets import scrub_secrets
 
 if TYPE_CHECKING:
     from docbatch_gui.app.facade import DocBatchApp
+    from docbatch_gui.config.profile import Profile
     from docbatch_gui.engine.holds import JobHold
 
 #: results; soft_wrap keeps long lines whole for scripts that grep them
@@ -34,7 +35,11 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
 class Language:
     """The language this run words messages in: ``--lang``, else the ``language``
     setting, else the system's (``LC_ALL``, ``LC_MESSAGES``, ``LANG``), else English.
-    JSON output is not worded: it carries the English text and the code."""
+    JSON output is not worded: it carries the English text and the code.
+
+    The choice is the catalogue's current language too (``i18n.set_language``), so a
+    word reached through the usual ``_()`` (a core message worded without a language)
+    speaks the run's language as well; ``cli.main`` puts the previous one back."""
 
     current = "en"
     #: the language asked for (``--lang`` or the setting), None when it is the system's:
@@ -44,7 +49,7 @@ class Language:
     @classmethod
     def choose(cls, option: str | None, setting: str, environ: Mapping[str, str]) -> str:
         cls.chosen = option or setting or None
-        cls.current = cls.chosen or system_language(environ)
+        cls.current = set_language(cls.chosen or system_language(environ))
         return cls.current
 
 
@@ -163,7 +168,7 @@ def print_batches(console: Console, batches: list[BatchRecord]) -> None:
     for batch in batches:
         cost, estimated = shown_cost(batch)
         table.add_row(
-            Text(batch.batch_id or f"(intent {batch.id})"),
+            Text(batch.batch_id or w.gettext("(intent {id})").format(id=batch.id)),
             batch.status,
             str(len(batch.request_ids)),
             f"{requests_done(batch)}/{requests_total(batch)}" if batch.request_counts else "",
@@ -209,18 +214,34 @@ def _params(note: Message | None) -> dict[str, Any] | None:
 
 
 def print_pages(console: Console, pages: list[Page]) -> None:
-    table = Table(title="Pages", title_justify="left")
-    for column in ("page", "size", "rotation", "text from", "chars", "start of text"):
+    w = words()
+    table = Table(title=w.pgettext("table", "Pages"), title_justify="left")
+    for column in (
+        w.pgettext("column", "page"),
+        w.pgettext("column", "size"),
+        w.pgettext("column", "rotation"),
+        w.pgettext("column", "text from"),
+        w.pgettext("column", "chars"),
+        w.pgettext("column", "start of text"),
+    ):
         table.add_column(column)
     for page in pages:
-        source = page.ocr_engine or "text layer"
+        source = page.ocr_engine or w.gettext("text layer")
         if page.ocr_cached:
-            source += " (cached)"
-        rotation = f"{page.rotation}° ({page.rotation_confidence:.0%})" if page.rotation else "0°"
+            source = w.gettext("{source} (cached)").format(source=source)
+        rotation = (
+            w.gettext("{degrees}° ({confidence})").format(
+                degrees=page.rotation, confidence=f"{page.rotation_confidence:.0%}"
+            )
+            if page.rotation
+            else "0°"
+        )
         if page.orientation_uncertain:
-            rotation += " uncertain"
+            rotation = w.gettext("{rotation} uncertain").format(rotation=rotation)
         if page.render_error:
-            source = f"not rendered: {page.render_error.words(Language.current)}; {source}"
+            source = w.gettext("not rendered: {reason}; {source}").format(
+                reason=page.render_error.words(Language.current), source=source
+            )
         table.add_row(
             str(page.page_no),
             f"{page.width}×{page.height}",
@@ -245,7 +266,11 @@ def job_note(job: Job, hold: JobHold | None = None) -> str:
     if hold is not None:
         return hold.words(Language.current)
     if job.state is JobState.DUPLICATE and job.duplicate_of is not None:
-        return f"same file as job {job.duplicate_of}; --force processes it again"
+        return (
+            words()
+            .gettext("same file as job {job}; --force processes it again")
+            .format(job=job.duplicate_of)
+        )
     error = job.error_words(Language.current)
     if job.error_kind and error:
         label = word(f"kind_{job.error_kind.value}", {}, Language.current, job.error_kind.value)
@@ -277,7 +302,7 @@ def print_jobs(
         return
     w = words()
     table = Table(title=w.pgettext("table", "Jobs"), title_justify="left", expand=False)
-    table.add_column("id", justify="right")
+    table.add_column(w.pgettext("column", "id"), justify="right")
     table.add_column(w.pgettext("column", "file"), overflow="fold", max_width=40)
     table.add_column(w.pgettext("column", "state"))
     table.add_column(w.pgettext("column", "pages"), justify="right")
@@ -299,21 +324,42 @@ def print_jobs(
     console.print(table)
 
 
-def _document_block(document: Document, file_name: str) -> Group:
+def _document_block(document: Document, file_name: str, profile: Profile | None = None) -> Group:
+    """A document as a person reads it: in English its type and fields by their keys
+    (what ``--json`` and scripts use), in another language by the profile's labels."""
+    w = words()
+    language = Language.current
+    shown_profile = profile if language != "en" else None
+
+    def label(key: str) -> str:
+        return shown_profile.field_label(key, language) if shown_profile else key
+
+    labels = {key: label(key) for key in document.fields} if shown_profile else None
     pages = (
-        f"page {document.page_from}"
+        w.gettext("page {page}").format(page=document.page_from)
         if document.page_from == document.page_to
-        else f"pages {document.page_from}-{document.page_to}"
+        else w.gettext("pages {first}-{last}").format(
+            first=document.page_from, last=document.page_to
+        )
     )
+    reasons = [code.words(language, labels) for code in document.review_codes]
     status = (
-        Text("needs review: " + "; ".join(document.review_reasons), style="yellow")
+        Text(
+            w.gettext("needs review: {reasons}").format(reasons="; ".join(reasons)),
+            style="yellow",
+        )
         if document.needs_review
-        else Text("ok", style="green")
+        else Text(w.pgettext("document", "ok"), style="green")
     )
     header = Text.assemble(
-        (f"job {document.job_id} ", "bold"),
+        (w.gettext("job {id}").format(id=document.job_id) + " ", "bold"),
         f"{printable(file_name)} · {pages} · ",
-        (document.doc_type, "bold magenta"),
+        (
+            shown_profile.doc_type_label(document.doc_type, language)
+            if shown_profile
+            else document.doc_type,
+            "bold magenta",
+        ),
         " · ",
         status,
     )
@@ -324,12 +370,14 @@ def _document_block(document: Document, file_name: str) -> Group:
     for name, value in document.fields.items():
         if value is not None:
             grid.add_row(
-                f"  {name}", Text(printable(value)), f"{document.confidence.get(name, 0):.0%}"
+                f"  {label(name)}",
+                Text(printable(value)),
+                f"{document.confidence.get(name, 0):.0%}",
             )
     filename_values = {k: v for k, v in document.filename_fields.items() if v}
     if filename_values:
         shown = ", ".join(f"{k}={v}" for k, v in filename_values.items())
-        grid.add_row("  from file name", Text(shown), "")
+        grid.add_row("  " + w.gettext("from file name"), Text(shown), "")
     return Group(header, grid)
 
 
@@ -338,9 +386,11 @@ def print_documents(console: Console, app: DocBatchApp, documents: list[Document
         console.print(words().gettext("No documents."))
         return
     names = {j.id: j.file_name for j in app.jobs({d.job_id for d in documents})}
-    console.print(Text(f"Documents ({len(documents)})", style="bold underline"))
+    count = len(documents)
+    heading = words().ngettext("Documents ({count})", "Documents ({count})", count)
+    console.print(Text(heading.format(count=count), style="bold underline"))
     for document in documents:
-        console.print(_document_block(document, names.get(document.job_id, "")))
+        console.print(_document_block(document, names.get(document.job_id, ""), app.profile))
         console.print()
 
 
@@ -357,5 +407,5 @@ def summary_line(jobs: list[Job]) -> Text:
     )
     actual = [j.cost_actual_usd for j in jobs if j.cost_actual_usd is not None]
     if actual:
-        line.append(f"; Claude cost ${sum(actual):.4f}")
+        line.append(words().gettext("; Claude cost {usd}").format(usd=f"${sum(actual):.4f}"))
     return line

@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
-from docbatch_gui.cli.output import Language, err, out, print_json
+from docbatch_gui.cli.output import Language, err, out, print_json, words
 from docbatch_gui.domain.errors import ExitCode
+from docbatch_gui.domain.messages import word
 from docbatch_gui.domain.progress import Progress, ProgressSink
 from docbatch_gui.domain.registry import Registry, SearchResult
 from docbatch_gui.registry.service import RESULT_FILTERS
@@ -105,7 +106,8 @@ def _progress() -> ProgressSink | None:
         return None
 
     def show(step: Progress) -> None:
-        err.print(f"\r{step.what}: {step.done}" + (f"/{step.total}" if step.total else ""), end="")
+        what = words().pgettext("progress", step.what)  # a stage's words: "rows imported"
+        err.print(f"\r{what}: {step.done}" + (f"/{step.total}" if step.total else ""), end="")
 
     return show
 
@@ -131,8 +133,14 @@ def _import(app: DocBatchApp, args: argparse.Namespace) -> int:
         }
         print_json(payload)
     else:
+        w = words()
+        kept = w.ngettext("{count} row kept", "{count} rows kept", summary.kept)
         out.print(
-            f"registry {summary.registry_id}: {summary.kept} rows kept, {summary.filtered} filtered"
+            w.gettext("registry {id}: {kept}, {filtered} filtered").format(
+                id=summary.registry_id,
+                kept=kept.format(count=summary.kept),
+                filtered=summary.filtered,
+            )
         )
     return ExitCode.OK
 
@@ -140,14 +148,29 @@ def _import(app: DocBatchApp, args: argparse.Namespace) -> int:
 def _search(app: DocBatchApp, args: argparse.Namespace) -> int:
     pairs = app.registry.candidate_pairs(args.id)
     if not args.json:
-        out.print(f"registry {args.id}: {pairs} candidate pairs to score")
+        to_score = words().ngettext(
+            "registry {id}: {count} candidate pair to score",
+            "registry {id}: {count} candidate pairs to score",
+            pairs,
+        )
+        out.print(to_score.format(id=args.id, count=pairs))
     summary = app.registry.search(args.id, progress=_progress())
     if args.json:
         print_json(asdict(summary), ascii=True)
     else:
+        w = words()
+        matched = w.ngettext("{count} row matched", "{count} rows matched", summary.matched)
         out.print(
-            f"registry {args.id}: {summary.matched} rows matched, {summary.no_match} without "
-            f"a document, {summary.with_warnings} with warnings, {summary.manual} kept manual"
+            w.gettext(
+                "registry {id}: {matched}, {no_match} without a document, {with_warnings} "
+                "with warnings, {manual} kept manual"
+            ).format(
+                id=args.id,
+                matched=matched.format(count=summary.matched),
+                no_match=summary.no_match,
+                with_warnings=summary.with_warnings,
+                manual=summary.manual,
+            )
         )
     return ExitCode.OK
 
@@ -157,10 +180,14 @@ def _results(app: DocBatchApp, args: argparse.Namespace) -> int:
     if args.json:
         print_json([result_json(r) for r in results])
         return ExitCode.OK
+    line = words().gettext("row {row}  document {document}  score {score}  {warnings}")
     for r in results:
         doc = "—" if r.document_id is None else str(r.document_id)
         warnings = "; ".join(r.warnings_in(Language.current))
-        out.print(Text(f"row {r.row:>6}  document {doc:>6}  score {r.score:.2f}  {warnings}"))
+        shown = line.format(
+            row=f"{r.row:>6}", document=f"{doc:>6}", score=f"{r.score:.2f}", warnings=warnings
+        )
+        out.print(Text(shown.rstrip()))
     return ExitCode.OK
 
 
@@ -178,13 +205,17 @@ def _unmatched(app: DocBatchApp, args: argparse.Namespace) -> int:
 
 def _assign(app: DocBatchApp, args: argparse.Namespace) -> int:
     result = app.registry.assign(args.id, args.row, args.document, _who(args))
-    out.print(Text(f"row {result.row}: document {result.document_id}, by {result.assigned_by}"))
+    assigned = words().gettext("row {row}: document {document}, by {who}")
+    out.print(
+        Text(assigned.format(row=result.row, document=result.document_id, who=result.assigned_by))
+    )
     return ExitCode.OK
 
 
 def _unassign(app: DocBatchApp, args: argparse.Namespace) -> int:
     result = app.registry.unassign(args.id, args.row, _who(args))
-    out.print(Text(f"row {result.row}: no document, by {result.assigned_by}"))
+    unassigned = words().gettext("row {row}: no document, by {who}")
+    out.print(Text(unassigned.format(row=result.row, who=result.assigned_by)))
     return ExitCode.OK
 
 
@@ -192,7 +223,12 @@ def _export(app: DocBatchApp, args: argparse.Namespace) -> int:
     written = app.registry.export(
         args.id, args.out, progress=_progress(), language=Language.chosen or "ru"
     )
-    out.print(Text(f"registry {args.id}: {written} rows written to {args.out}"))
+    done = words().ngettext(
+        "registry {id}: {count} row written to {out}",
+        "registry {id}: {count} rows written to {out}",
+        written,
+    )
+    out.print(Text(done.format(id=args.id, count=written, out=args.out)))
     return ExitCode.OK
 
 
@@ -201,10 +237,23 @@ def _list(app: DocBatchApp, args: argparse.Namespace) -> int:
     if args.json:
         print_json([registry_json(r) for r in registries])
     else:
+        w = words()
+        if not registries:
+            out.print(w.gettext("No registries yet: `docbatch registry import` adds one."))
         for r in registries:
-            line = f"{r.id:>4}  {r.status.value:<10}  {r.name}  ({r.stats.get('kept', 0)} rows)"
-            out.print(Text(line + (f"  error: {r.task_error}" if r.task_error else "")))
+            kept = int(r.stats.get("kept", 0) or 0)
+            rows = w.ngettext("({count} row)", "({count} rows)", kept).format(count=kept)
+            status = registry_status(r.status.value)
+            line = f"{r.id:>4}  {status:<10}  {r.name}  {rows}"
+            if r.task_error:
+                line += "  " + w.gettext("error: {error}").format(error=r.task_error)
+            out.print(Text(line))
     return ExitCode.OK
+
+
+def registry_status(status: str) -> str:
+    """A registry's status in the run's language (``domain.texts_registry``)."""
+    return word(f"registry_status_{status}", {}, Language.current, status)
 
 
 _ACTIONS = {

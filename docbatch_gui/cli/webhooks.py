@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from docbatch_gui.app.facade import DocBatchApp
-from docbatch_gui.cli.output import complain, out, print_json
+from docbatch_gui.cli.output import complain, out, print_json, words
 from docbatch_gui.domain.errors import ExitCode
 from docbatch_gui.outbound.webhook import Message, deliver_pending, outbox_for
 
@@ -44,7 +44,7 @@ def cmd_webhooks(app: DocBatchApp, args: argparse.Namespace) -> int:
     outbox = outbox_for(settings)
     if args.resend:
         if not settings.webhook_url:
-            complain("WEBHOOK_URL is not set: there is nowhere to send to.")
+            complain(words().gettext("WEBHOOK_URL is not set: there is nowhere to send to."))
             return ExitCode.CONFIG
         wanted = [m.id for m in outbox.failed()] if "all" in args.resend else args.resend
         for message_id in wanted:
@@ -55,8 +55,7 @@ def cmd_webhooks(app: DocBatchApp, args: argparse.Namespace) -> int:
         if args.json:
             print_json({"delivered": sent, "failed": failed, "in_flight": busy}, indent=None)
         else:
-            taken = f", {busy} being sent by another sender" if busy else ""
-            out.print(f"{sent} delivered, {failed} failed again{taken}", markup=False)
+            out.print(resend_line(sent, failed, busy), markup=False)
         return ExitCode.OK if not failed else ExitCode.FAILED
     show_pending = args.pending or not args.failed
     show_failed = args.failed or not args.pending
@@ -67,12 +66,35 @@ def cmd_webhooks(app: DocBatchApp, args: argparse.Namespace) -> int:
     if args.json:
         print_json(rows)
         return ExitCode.OK
+    w = words()
     if not settings.webhook_url:
-        out.print("WEBHOOK_URL is not set: no deliveries are made.", markup=False)
+        out.print(w.gettext("WEBHOOK_URL is not set: no deliveries are made."), markup=False)
+    states = {
+        "pending": w.pgettext("delivery", "pending"),
+        "failed": w.pgettext("delivery", "failed"),
+    }
     for state, found in rows.items():
         for row in found:
+            line = w.gettext("{state} {id} job {job} ({event})").format(
+                state=states[state], id=row["id"], job=row["job"], event=row["event"]
+            )
             why = f": {row['error']}" if row["error"] else ""
-            out.print(f"{state} {row['id']} job {row['job']} ({row['event']}){why}", markup=False)
+            out.print(line + why, markup=False)
     if not any(rows.values()):
-        out.print("No deliveries waiting or failed.", markup=False)
+        out.print(w.gettext("No deliveries waiting or failed."), markup=False)
     return ExitCode.OK
+
+
+def resend_line(sent: int, failed: int, busy: int) -> str:
+    """``--resend``'s one line: each count in its own plural form."""
+    w = words()
+    line = w.ngettext(
+        "{count} delivered, {failed} failed again", "{count} delivered, {failed} failed again", sent
+    ).format(count=sent, failed=failed)
+    if busy:
+        line += w.ngettext(
+            ", {count} being sent by another sender",
+            ", {count} being sent by another sender",
+            busy,
+        ).format(count=busy)
+    return line

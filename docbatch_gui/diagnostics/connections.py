@@ -27,10 +27,12 @@ from urllib.parse import unquote, urlsplit
 from PIL import Image
 
 from docbatch_gui.diagnostics.claude_words import test_words
-from docbatch_gui.diagnostics.live import live_check, unreachable
+from docbatch_gui.diagnostics.findings import Phrase, phrase
+from docbatch_gui.diagnostics.live import live_check, unreachable_said
 from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.domain.messages import Message, coded
 from docbatch_gui.extras import MissingExtra
+from docbatch_gui.i18n import N_
 from docbatch_gui.pipeline.ocr_tesseract import (
     REQUIRED_LANGUAGES,
     tesseract_available,
@@ -109,9 +111,11 @@ def _missing(feature: str, extra: str) -> Outcome:
 # -- Anthropic ---------------------------------------------------------------------------
 
 
-def anthropic_probe(settings: Settings, key: str, timeout: float = TIMEOUT) -> tuple[bool, str]:
+def anthropic_probe(
+    settings: Settings, key: str, timeout: float = TIMEOUT
+) -> tuple[bool, Phrase | Message]:
     """count_tokens costs nothing and proves the key, the model name and the network
-    (shared with ``docbatch doctor``)."""
+    (``docbatch doctor``); the sentence in either language."""
     # deferred: the Anthropic SDK, 2.8 s to import
     import anthropic
 
@@ -126,12 +130,13 @@ def anthropic_probe(settings: Settings, key: str, timeout: float = TIMEOUT) -> t
             model=settings.anthropic_model, messages=[{"role": "user", "content": "ping"}]
         )
     except anthropic.APIConnectionError as exc:
-        return False, unreachable(settings, exc)
+        return False, unreachable_said(settings, exc)
     except anthropic.APIError as exc:
-        return False, classify_api_error(exc).text
+        return False, classify_api_error(exc).message
     finally:
         client.close()
-    return True, f"key accepted by {where}; model {settings.anthropic_model}"
+    accepted = N_("key accepted by {where}; model {model}")
+    return True, phrase(accepted, where=where, model=settings.anthropic_model)
 
 
 async def test_anthropic(settings: Settings) -> ConnectionResult:

@@ -1,7 +1,9 @@
 """``docbatch doctor``: check each configured backend and say what is wrong.
 
-Each check returns a status and one sentence an operator can act on. Nothing here
-prints secrets: a key is reported as set or not set, never shown.
+Each check returns a status and one sentence an operator can act on, kept as its
+English template and values (``findings.Phrase``) so the terminal says it in the
+run's language and ``--json`` in English. Nothing here prints secrets: a key is
+reported as set or not set, never shown.
 """
 
 from __future__ import annotations
@@ -11,19 +13,19 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
-from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from docbatch_gui.config.profile import load_profile
 from docbatch_gui.diagnostics import connections
 from docbatch_gui.diagnostics.connections import anthropic_probe
+from docbatch_gui.diagnostics.findings import Check, Phrase, Status, joined, phrase
 from docbatch_gui.diagnostics.live import live_check
 from docbatch_gui.diagnostics.webhook_check import webhook_reachable
 from docbatch_gui.engine.ocr_languages import languages_problem
 from docbatch_gui.engine.routing import route_for
 from docbatch_gui.extras import MissingExtra, available
+from docbatch_gui.i18n import N_, NN_, NP_
 from docbatch_gui.llm.catalogue import load_catalogue
 from docbatch_gui.pipeline.ocr_tesseract import tesseract_available, tesseract_languages
 from docbatch_gui.pipeline.prepare import prepare_pool, run_prepare
@@ -36,26 +38,10 @@ from docbatch_gui.storage.health import permission_problems, quick_check
 from docbatch_gui.storage.sqlite import SQLiteStore
 from docbatch_gui.system.privacy import privacy_fix
 
-
-class Status(StrEnum):
-    OK = "ok"
-    INFO = "info"
-    WARN = "warn"
-    FAIL = "fail"
-
-
-@dataclass(frozen=True)
-class Check:
-    name: str
-    status: Status
-    detail: str
-    cost_usd: float | None = None  # what a live check step paid
-
-    def as_dict(self) -> dict[str, object]:
-        shown: dict[str, object] = {k: str(v) for k, v in asdict(self).items() if k != "cost_usd"}
-        if self.cost_usd is not None:
-            shown["cost_usd"] = self.cost_usd
-        return shown
+DATA_DIRECTORY = NP_("doctor check", "data directory")
+RENDERER = NP_("doctor check", "renderer")
+#: a model's status in the catalogue, as the doctor names it
+MODEL_STATUSES = (NP_("model status", "current"), NP_("model status", "legacy"))
 
 
 def _data_dir(settings: Settings) -> Check:
@@ -65,72 +51,87 @@ def _data_dir(settings: Settings) -> Check:
         with tempfile.NamedTemporaryFile(dir=path):
             pass
     except OSError as exc:
-        return Check(
-            "data directory",
-            Status.FAIL,
-            f"{path} is not writable ({exc.strerror}); set DOCBATCH_DATA_DIR to a writable folder",
-        )
+        said = N_("{path} is not writable ({error}); set DOCBATCH_DATA_DIR to a writable folder")
+        return Check.of(DATA_DIRECTORY, Status.FAIL, phrase(said, path=path, error=exc.strerror))
     free = shutil.disk_usage(path).free / 2**30
     status = Status.WARN if free < 1 else Status.OK
-    return Check("data directory", status, f"{path} ({free:.1f} GiB free)")
+    return Check.of(
+        DATA_DIRECTORY, status, phrase(N_("{path} ({free:.1f} GiB free)"), path=path, free=free)
+    )
 
 
 def _privacy(settings: Settings) -> Check:
     """Other users of the machine must not read scans, text or fields."""
     problems = permission_problems(settings.data_dir)
+    name = NP_("doctor check", "data permissions")
     if problems:
-        shown = ", ".join(problems[:3]) + (
-            f" and {len(problems) - 3} more" if len(problems) > 3 else ""
+        shown = ", ".join(problems[:3])
+        fix = privacy_fix(settings.data_dir)
+        said = (
+            phrase(
+                N_("readable by other users: {paths} and {more} more. Fix with: {fix}"),
+                paths=shown,
+                more=len(problems) - 3,
+                fix=fix,
+            )
+            if len(problems) > 3
+            else phrase(
+                N_("readable by other users: {paths}. Fix with: {fix}"), paths=shown, fix=fix
+            )
         )
-        return Check(
-            "data permissions",
-            Status.WARN,
-            f"readable by other users: {shown}. Fix with: {privacy_fix(settings.data_dir)}",
-        )
-    return Check("data permissions", Status.OK, "the data folder is private (owner only)")
+        return Check.of(name, Status.WARN, said)
+    return Check.of(name, Status.OK, phrase(N_("the data folder is private (owner only)")))
 
 
 def _leftovers(settings: Settings) -> Check:
     """Temporaries of writers that crashed: harmless, swept at the next start."""
+    name = NP_("doctor check", "leftover temporaries")
+    none = Phrase(NP_("doctor", "none"), context="doctor")
     if settings.minio_endpoint or not settings.blob_dir.is_dir():
-        return Check("leftover temporaries", Status.OK, "none")
+        return Check.of(name, Status.OK, none)
     left = LocalBlobStore(settings.blob_dir).leftover_temporaries()
     if not left:
-        return Check("leftover temporaries", Status.OK, "none")
+        return Check.of(name, Status.OK, none)
     size = sum(p.stat().st_size for p in left if p.is_file()) / 2**20
-    return Check(
-        "leftover temporaries",
-        Status.WARN,
-        f"{len(left)} half-written {'file' if len(left) == 1 else 'files'}, {size:.1f} MB, in "
-        f"{settings.blob_dir / '.incoming'} "
-        "from a crash; DocBatch removes them when it next starts",
+    said = NN_(
+        "{count} half-written file, {size:.1f} MB, in {folder} from a crash; DocBatch "
+        "removes it when it next starts",
+        "{count} half-written files, {size:.1f} MB, in {folder} from a crash; DocBatch "
+        "removes them when it next starts",
     )
+    folder = settings.blob_dir / ".incoming"
+    return Check.of(name, Status.WARN, phrase(said, count=len(left), size=size, folder=folder))
 
 
 def _store(settings: Settings) -> Check:
+    name = NP_("doctor check", "store")
     if settings.mongodb_uri:
-        return Check("store", Status.INFO, "MongoDB (MONGODB_URI): see the MongoDB check")
+        elsewhere = N_("MongoDB (MONGODB_URI): see the MongoDB check")
+        return Check.of(name, Status.INFO, phrase(elsewhere))
 
     if settings.db_path.exists():
         finding = quick_check(settings.db_path)
         if finding is not None:
-            return Check(
-                "store",
-                Status.FAIL,
-                f"{settings.db_path} is damaged (quick_check: {finding}). Stop DocBatch, "
-                "restore the file from a backup, or move it aside to start empty.",
+            damaged = N_(
+                "{path} is damaged (quick_check: {reason}). Stop DocBatch, restore the file "
+                "from a backup, or move it aside to start empty."
+            )
+            return Check.of(
+                name, Status.FAIL, phrase(damaged, path=settings.db_path, reason=finding)
             )
     try:
         store = SQLiteStore(settings.db_path)
     except Exception as exc:
-        return Check("store", Status.FAIL, f"cannot open {settings.db_path}: {exc}")
+        said = phrase(N_("cannot open {path}: {error}"), path=settings.db_path, error=str(exc))
+        return Check.of(name, Status.FAIL, said)
     try:
         jobs = len(store.list_jobs())
-        return Check(
-            "store",
-            Status.OK,
-            f"SQLite {settings.db_path}, schema v{store.schema_version}, {jobs} jobs",
+        opened = NN_(
+            "SQLite {path}, schema v{schema}, {count} job",
+            "SQLite {path}, schema v{schema}, {count} jobs",
         )
+        said = phrase(opened, path=settings.db_path, schema=store.schema_version, count=jobs)
+        return Check.of(name, Status.OK, said)
     finally:
         store.close()
 
@@ -158,15 +159,21 @@ def _renderer(settings: Settings) -> Check:
         try:
             asyncio.run(_render_once(task, started + 60, noop, keep))
         except Exception as exc:
-            return Check("renderer", Status.FAIL, f"the isolated renderer failed: {exc}")
+            said = phrase(N_("the isolated renderer failed: {error}"), error=str(exc))
+            return Check.of(RENDERER, Status.FAIL, said)
         elapsed = time.monotonic() - started
-    return Check(
-        "renderer",
-        Status.OK,
-        f"PyMuPDF {pymupdf.VersionBind} in a child process: {len(pages)} page "
-        f"in {elapsed:.2f}s; {settings.render_workers} workers, "
-        f"JOB_TIMEOUT={settings.job_timeout:g}s",
+    rendered = NN_(
+        "PyMuPDF {version} in a child process: {count} page in {seconds:.2f}s",
+        "PyMuPDF {version} in a child process: {count} pages in {seconds:.2f}s",
     )
+    workers = NN_("{count} worker", "{count} workers")
+    said = joined(
+        phrase(rendered, version=pymupdf.VersionBind, count=len(pages), seconds=elapsed),
+        "; ",
+        phrase(workers, count=settings.render_workers),
+        f", JOB_TIMEOUT={settings.job_timeout:g}s",
+    )
+    return Check.of(RENDERER, Status.OK, said)
 
 
 async def _render_once(task: Any, deadline: float, on_count: Any, on_page: Any) -> None:
@@ -184,74 +191,105 @@ def _anthropic_key(settings: Settings) -> str | None:
 def _anthropic(settings: Settings) -> Check:
     """A real call that costs nothing (count_tokens): proves the key and the network."""
     key = _anthropic_key(settings)
+    name = "Claude (Anthropic)"
     if key is None:
-        return Check(
-            "Claude (Anthropic)",
-            Status.INFO,
-            "no ANTHROPIC_API_KEY: the offline extractor is used (no cost; text layer and OCR)",
+        said = N_(
+            "no ANTHROPIC_API_KEY: the offline extractor is used (no cost; text layer and OCR)"
         )
+        return Check.of(name, Status.INFO, phrase(said))
     ok, message = anthropic_probe(settings, key, timeout=15)
     if not ok:
-        return Check("Claude (Anthropic)", Status.FAIL, message)
-    return Check(
-        "Claude (Anthropic)",
-        Status.OK,
-        f"{message}, up to {settings.max_concurrency} requests at once",
+        return Check.of(name, Status.FAIL, message)
+    at_once = NN_(
+        "{probe}, up to {count} request at once", "{probe}, up to {count} requests at once"
     )
+    return Check.of(name, Status.OK, phrase(at_once, probe=message, count=settings.max_concurrency))
 
 
 def _model(settings: Settings) -> Check:
     """The model and what every request asks of it, from the catalogue."""
     info = load_catalogue().model(settings.anthropic_model)
     prices = info.prices
-    detail = (
-        f"{info.id} ({info.name}, {info.status}): ${prices.input:g} in / ${prices.output:g} "
-        f"out per million tokens, half in batch mode; {settings.thinking_choice.label}"
+    choice = settings.thinking_choice
+    on_off = (
+        N_("effort {effort}, thinking on")
+        if choice.thinking_on
+        else N_("effort {effort}, thinking off")
     )
+    thinking = phrase(on_off, effort=choice.effort or "default")
+    parts: list[Phrase | str] = [
+        phrase(
+            N_(
+                "{id} ({name}, {status}): ${input:g} in / ${output:g} out per million tokens, "
+                "half in batch mode; {thinking}"
+            ),
+            id=info.id,
+            name=info.name,
+            status=Phrase(info.status, context="model status"),
+            input=prices.input,
+            output=prices.output,
+            thinking=thinking,
+        )
+    ]
     route = route_for(settings, load_profile(settings.profile_path))
     if dict(profile_models(settings.profile_path)):  # the profile names models
-        detail += f"; the profile reads documents with {route.first} first"
+        first = N_("; the profile reads documents with {model} first")
+        parts.append(phrase(first, model=route.first))
         if route.escalation:  # docs/routing.md: only to a dearer model the settings allow
-            detail += f" and sends those in doubt once to {route.escalation}"
+            parts.append(
+                phrase(N_(" and sends those in doubt once to {model}"), model=route.escalation)
+            )
+    name = NP_("doctor check", "Claude model")
     if info.status != "current":
-        return Check(
-            "Claude model", Status.WARN, detail + "; a legacy model: consider a current one"
-        )
-    return Check("Claude model", Status.OK, detail)
+        parts.append(phrase(N_("; a legacy model: consider a current one")))
+        return Check.of(name, Status.WARN, joined(*parts))
+    return Check.of(name, Status.OK, joined(*parts))
 
 
 def _ocr(settings: Settings) -> Check:
     engine = settings.ocr_engine
     if engine == "tesseract":
         if not tesseract_available():
-            return Check(
-                "OCR",
-                Status.FAIL,
+            missing = N_(
                 "OCR_ENGINE=tesseract but Tesseract with Russian and English data is not "
-                "installed: apt-get install tesseract-ocr tesseract-ocr-rus tesseract-ocr-eng",
+                "installed: apt-get install tesseract-ocr tesseract-ocr-rus tesseract-ocr-eng"
             )
+            return Check.of("OCR", Status.FAIL, phrase(missing))
         languages = ", ".join(tesseract_languages())
 
         problem = languages_problem(settings.ocr_languages)
         if problem is not None:
-            return Check("OCR", Status.FAIL, f"OCR_LANGUAGES={settings.ocr_languages}: "
-                         + problem.english)  # fmt: skip
-        return Check(
-            "OCR", Status.OK, f"Tesseract ({languages}); OCR_LANGUAGES={settings.ocr_languages}"
+            said = phrase(
+                "OCR_LANGUAGES={languages}: {problem}",
+                languages=settings.ocr_languages,
+                problem=problem,
+            )
+            return Check.of("OCR", Status.FAIL, said)
+        said = phrase(
+            "Tesseract ({installed}); OCR_LANGUAGES={languages}",
+            installed=languages,
+            languages=settings.ocr_languages,
         )
+        return Check.of("OCR", Status.OK, said)
     if engine == "google_vision":
         if not available("google.cloud.vision"):
-            missing = MissingExtra("OCR_ENGINE=google_vision", "vision")
-            return Check("OCR", Status.FAIL, str(missing))
+            extra = MissingExtra("OCR_ENGINE=google_vision", "vision")
+            return Check.of("OCR", Status.FAIL, extra.message)
         where = settings.google_vision_endpoint or "vision.googleapis.com"
         creds = settings.google_application_credentials
-        detail = f"credentials {creds}" if creds else "credentials from the environment"
-        return Check("OCR", Status.INFO, f"Google Cloud Vision at {where}, {detail}")
-    return Check(
-        "OCR",
-        Status.INFO,
-        "OCR_ENGINE=none: scans without a text layer go to review with empty fields",
-    )
+        credentials = (
+            phrase(N_("credentials {path}"), path=creds)
+            if creds
+            else phrase(N_("credentials from the environment"))
+        )
+        said = phrase(
+            N_("Google Cloud Vision at {where}, {credentials}"),
+            where=where,
+            credentials=credentials,
+        )
+        return Check.of("OCR", Status.INFO, said)
+    said = phrase(N_("OCR_ENGINE=none: scans without a text layer go to review with empty fields"))
+    return Check.of("OCR", Status.INFO, said)
 
 
 def _team_backends(settings: Settings) -> list[Check]:
@@ -265,9 +303,12 @@ def _team_backends(settings: Settings) -> list[Check]:
     ):
         if value:
             result = asyncio.run(test(settings))
-            said = result.message.english
-            said = f"{said} ({result.details})" if result.details else said
-            checks.append(Check(name, Status.OK if result.ok else Status.FAIL, said))
+            said = (
+                phrase("{message} ({details})", message=result.message, details=result.details)
+                if result.details
+                else phrase("{message}", message=result.message)
+            )
+            checks.append(Check.of(name, Status.OK if result.ok else Status.FAIL, said))
     # Redis is pinged over its protocol, without its client; the work needs the client
     celery = settings.execution == "celery" or bool(settings.celery_broker_url)
     for name, needed, module in (
@@ -275,16 +316,11 @@ def _team_backends(settings: Settings) -> list[Check]:
         ("Celery", celery, "celery"),
     ):
         if needed and not available(module):
-            checks.append(Check(name, Status.FAIL, str(MissingExtra(name, "team"))))
+            checks.append(Check.of(name, Status.FAIL, MissingExtra(name, "team").message))
     creds = settings.google_application_credentials
     if creds and not creds.is_file():
-        checks.append(
-            Check(
-                "Google Cloud Vision",
-                Status.FAIL,
-                f"GOOGLE_APPLICATION_CREDENTIALS points to {creds}, which does not exist",
-            )
-        )
+        missing = N_("GOOGLE_APPLICATION_CREDENTIALS points to {path}, which does not exist")
+        checks.append(Check.of("Google Cloud Vision", Status.FAIL, phrase(missing, path=creds)))
     return checks
 
 
@@ -306,8 +342,8 @@ def run_checks(settings: Settings) -> list[Check]:
         try:
             results.append(check(settings))
         except Exception as exc:  # a broken check is itself a finding
-            results.append(Check(check.__name__.strip("_"), Status.FAIL, str(exc)))
-        if results[-1].name == "data directory" and results[-1].status is Status.FAIL:
+            results.append(Check.of(check.__name__.strip("_"), Status.FAIL, str(exc)))
+        if results[-1].name == DATA_DIRECTORY and results[-1].status is Status.FAIL:
             break
     return results + _team_backends(settings) + _webhook(settings)
 
@@ -318,30 +354,27 @@ def _webhook(settings: Settings) -> list[Check]:
     if found is None:
         return []
     ok, said = found
-    return [Check("webhook", Status.OK if ok else Status.FAIL, said)]
+    return [Check.of(NP_("doctor check", "webhook"), Status.OK if ok else Status.FAIL, said)]
 
 
 def run_live(settings: Settings, *, batch: bool = False) -> list[Check]:
     """``doctor --live``: the real prompt and schema sent to Claude (``live_check``)."""
     key = _anthropic_key(settings)
     if key is None:
-        return [
-            Check(
-                "live: Claude",
-                Status.FAIL,
-                "no ANTHROPIC_API_KEY: set one (Settings → Claude, or the environment) to "
-                "check extraction against the real API",
-            )
-        ]
+        no_key = N_(
+            "no ANTHROPIC_API_KEY: set one (Settings → Claude, or the environment) to check "
+            "extraction against the real API"
+        )
+        return [Check.of("live: Claude", Status.FAIL, phrase(no_key))]
     try:
         steps = asyncio.run(live_check(settings, key, batch=batch))
     except Exception as exc:  # the check itself broke: say so, never a traceback
-        return [Check("live: Claude", Status.FAIL, f"{type(exc).__name__}: {exc}")]
+        return [Check.of("live: Claude", Status.FAIL, f"{type(exc).__name__}: {exc}")]
     return [
-        Check(
+        Check.of(
             f"live: {s.name}",
             Status.OK if s.ok else Status.FAIL,
-            f"{s.detail} ({s.seconds:.1f} s)",
+            phrase(N_("{detail} ({seconds:.1f} s)"), detail=s.detail, seconds=s.seconds),
             s.cost_usd,
         )
         for s in steps

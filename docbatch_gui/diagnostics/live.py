@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from docbatch_gui.config.profile import load_profile
+from docbatch_gui.diagnostics.findings import Phrase, phrase
 from docbatch_gui.domain.errors import DocBatchError
+from docbatch_gui.i18n import N_
 from docbatch_gui.llm.answers import parse_answer
 from docbatch_gui.llm.catalogue import Usage, load_catalogue
 from docbatch_gui.llm.requests import ExtractionRequest, PagePayload, build_request
@@ -65,10 +67,16 @@ def sample_request(settings: Settings) -> ExtractionRequest:
 
 
 def unreachable(settings: Settings, exc: Exception) -> str:
+    return unreachable_said(settings, exc).english
+
+
+def unreachable_said(settings: Settings, exc: Exception) -> Phrase:
+    """The sentence for an API nobody answers at, in either language (``doctor``)."""
     where = settings.anthropic_base_url or "api.anthropic.com"
-    return (
-        f"cannot reach {where} ({type(exc).__name__}); check the network, a proxy, "
-        "or ANTHROPIC_BASE_URL"
+    return phrase(
+        N_("cannot reach {where} ({error}); check the network, a proxy, or ANTHROPIC_BASE_URL"),
+        where=where,
+        error=type(exc).__name__,
     )
 
 

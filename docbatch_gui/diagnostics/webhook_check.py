@@ -12,13 +12,15 @@ import socket
 import ssl
 from urllib.parse import urlsplit
 
+from docbatch_gui.diagnostics.findings import Phrase, phrase
+from docbatch_gui.i18n import N_
 from docbatch_gui.settings.model import Settings
 
 #: seconds for the connection and the TLS handshake
 TIMEOUT = 5.0
 
 
-def webhook_reachable(settings: Settings) -> tuple[bool, str] | None:
+def webhook_reachable(settings: Settings) -> tuple[bool, Phrase] | None:
     """(answers, one sentence), or None without a webhook."""
     if not settings.webhook_url:
         return None
@@ -36,14 +38,16 @@ def webhook_reachable(settings: Settings) -> tuple[bool, str] | None:
                 with context.wrap_socket(raw, server_hostname=host):
                     pass
     except ssl.SSLError as exc:
-        return False, (
-            f"{where} answers, but its TLS certificate is refused ({exc.reason or exc}): "
-            "deliveries will fail; fix the server's certificate or check WEBHOOK_URL"
+        refused = N_(
+            "{where} answers, but its TLS certificate is refused ({reason}): deliveries will "
+            "fail; fix the server's certificate or check WEBHOOK_URL"
         )
+        return False, phrase(refused, where=where, reason=str(exc.reason or exc))
     except OSError as exc:
-        reason = exc.strerror or type(exc).__name__
-        return False, (
-            f"nothing answers at {where} ({reason}): every delivery will fail and wait "
-            "in the outbox (`docbatch webhooks`); check WEBHOOK_URL and that the receiver runs"
+        silent = N_(
+            "nothing answers at {where} ({reason}): every delivery will fail and wait in the "
+            "outbox (`docbatch webhooks`); check WEBHOOK_URL and that the receiver runs"
         )
-    return True, f"{where} answers; each finished job is posted to {settings.webhook_url}"
+        return False, phrase(silent, where=where, reason=exc.strerror or type(exc).__name__)
+    answers = N_("{where} answers; each finished job is posted to {url}")
+    return True, phrase(answers, where=where, url=settings.webhook_url)

@@ -118,7 +118,7 @@ def export_words(language: str) -> ExportWords:
 _FORMULA_START = ("=", "+", "-", "@")
 PROGRESS_EVERY = 1000
 #: what the export's progress counts (``Progress.what``)
-EXPORTED = "rows exported"
+EXPORTED = NP_("progress", "rows exported")
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 DATE_FORMAT = "DD.MM.YYYY"
 AMOUNT_FORMAT = "#,##0.00"

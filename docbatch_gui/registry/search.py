@@ -27,6 +27,7 @@ from docbatch_gui.domain.progress import (
 )
 from docbatch_gui.domain.registry import Registry, RegistryRowRecord, RegistryStatus, SearchResult
 from docbatch_gui.domain.states import SUCCESS_STATES
+from docbatch_gui.i18n import NP_
 from docbatch_gui.registry import matcher as m
 from docbatch_gui.registry.config import RegistryConfig, load_config
 from docbatch_gui.storage.store import Store
@@ -45,7 +46,7 @@ __all__ = [
 
 RESULT_CHUNK = 200
 #: what the search's progress counts (``Progress.what``)
-MATCHED = "rows matched"
+MATCHED = NP_("progress", "rows matched")
 #: The time limits of a search; past the hard one a "searching" status is stale.
 SOFT_LIMIT = timedelta(minutes=60)
 HARD_LIMIT = timedelta(minutes=65)

@@ -29,6 +29,7 @@ from docbatch_gui.domain.registry import (
     RegistryStatus,
     SearchResult,
 )
+from docbatch_gui.i18n import NP_
 from docbatch_gui.registry import search as search_mod
 from docbatch_gui.registry.config import RegistryConfig, load_config
 from docbatch_gui.registry.excel import open_sheet
@@ -55,7 +56,7 @@ __all__ = [
 
 #: Filters of ``results``: what the results view offers.
 #: what the import's progress counts (``Progress.what``)
-IMPORTED = "rows imported"
+IMPORTED = NP_("progress", "rows imported")
 RESULT_FILTERS = ("all", "matched", "no_match", "warnings", "ties", "manual")
 ConfigSource = RegistryConfig | dict[str, Any] | str | Path
 #: statuses a registry rests in; a failed re-import returns to the one it had
