@@ -148,6 +148,7 @@ class ConnectionTest(QWidget):
         if area is None or not self.details.isVisible():
             return
         page = area.widget()
-        if page is not None and page.layout() is not None:
-            page.layout().activate()  # the page's new height, before measuring
+        grown = page.layout() if page is not None else None
+        if grown is not None:
+            grown.activate()  # the page's new height, before measuring
         area.ensureWidgetVisible(self.details, 0, 8)
