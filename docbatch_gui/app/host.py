@@ -156,7 +156,9 @@ class EngineHost:
 
     def _start_watching(self) -> None:
         if self.watching is None and self.app.settings.watched_folders:
-            self.watching = WatchService(self.app)
+            # the jobs it makes reach the listeners at once (a duplicate, final as it
+            # is made, would reach none: no worker takes it)
+            self.watching = WatchService(self.app, on_job=self._on_job)
             self.watching.start()
         if self.mailing is None and self.app.settings.mail_configured:
             self.mailing = MailService(self.app)

@@ -3,7 +3,11 @@ moved into ``processed/`` or ``failed/`` beside it once its job has finished.
 
 The window and ``docbatch worker`` watch the folders listed in Settings;
 ``docbatch watch DIR...`` watches the folders it is given. Each calls ``wake`` (if
-given) after queueing, so the engine starts on the new job at once.
+given) after queueing, so the engine starts on the new job at once, and ``on_job``
+with a job that was final as it was made (a duplicate): no worker ever takes it, so
+the window would otherwise hear of it only at its next start. A queued job is
+announced by the worker that takes it (announcing it here too could overwrite the
+worker's newer word with this older one).
 """
 
 from __future__ import annotations
@@ -16,8 +20,9 @@ from pathlib import Path
 
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.domain.messages import Message, coded
+from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.said import cause
-from docbatch_gui.domain.states import JobState
+from docbatch_gui.domain.states import FINAL_STATES, JobState
 from docbatch_gui.domain.text import printable
 from docbatch_gui.sources.watch import FolderWatcher, Ledger, Taken
 
@@ -35,6 +40,7 @@ class WatchService:
         *,
         wake: Callable[[], object] | None = None,
         notify: Callable[[Message], None] | None = None,
+        on_job: Callable[[Job], None] | None = None,
     ) -> None:
         settings = app.settings
         self.app = app
@@ -43,6 +49,8 @@ class WatchService:
         self.wake = wake or (lambda: None)
         #: a line for the operator (the CLI prints it, the window logs it)
         self.notify = notify or (lambda line: None)
+        #: a job final as it was made (the engine host's job listeners: the queue)
+        self.on_job = on_job or (lambda job: None)
         self.ledger = Ledger(settings.data_dir / "watch" / "taken.sqlite3")
         #: originals failed as truncated, and when that was first seen
         self._truncated: dict[str, float] = {}
@@ -95,6 +103,8 @@ class WatchService:
                 self._move(path, folder, "failed")
             return
         self._notice("watch_queued", folder=folder, file=name, job=job.id)
+        if job.state in FINAL_STATES:
+            self.on_job(job)
         self.wake()
 
     def _move_finished(self) -> None:

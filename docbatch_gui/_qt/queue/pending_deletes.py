@@ -6,6 +6,10 @@ A hard delete cannot be taken back (the documents, the page images), so the stor
 not asked until the operator had the time to see what they did. A queued job the
 engine starts meanwhile is not deleted: the store refuses, the row comes back and the
 notice says why, as a delete of a running job always did.
+
+The log says both moves as they happen: the delete the operator asked for (the store's
+own line follows when the undo time is over) and the *Undo* that took it back, so the
+log of a job that "came back" is never silent about where it went.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer
 
 from docbatch_gui.domain.models import Job
+from docbatch_gui.engine.job_log import log_operator
 
 #: how long *Undo* is offered before the store deletes the jobs
 UNDO_MS = 8000
@@ -49,15 +54,21 @@ class PendingDeletes(QObject):
     def add(self, jobs: Iterable[Job], keep_documents: bool) -> list[int]:
         """Hold ``jobs`` for the undo time, then delete them through ``commit``."""
         ids = []
+        kept = "taken off the queue (its documents kept)"
+        what = kept if keep_documents else "deleted with its documents"
+        seconds = f"{self.undo_ms / 1000:g}"
         for job in jobs:
             self._waiting[job.id] = (job, keep_documents)
             ids.append(job.id)
+            log_operator(job, f"set to be {what} in {seconds} s (Undo is offered until then)")
         QTimer.singleShot(self.undo_ms, self, functools.partial(self._due, ids))
         return ids
 
     def undo(self, job_ids: Iterable[int]) -> list[Job]:
         """Bring back those of ``job_ids`` not deleted yet; returns them."""
         back = [self._waiting.pop(i)[0] for i in job_ids if i in self._waiting]
+        for job in back:
+            log_operator(job, "brought back to the queue (Undo: nothing of it was deleted)")
         if back:
             self._restore(back)
         return back

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QScrollArea,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -134,3 +135,20 @@ class ConnectionTest(QWidget):
         self.details.setVisible(shown and bool(self.details.text()))
         arrow = Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow
         self.details_button.setArrowType(arrow)
+        if self.details.isVisible():  # once the page has grown by the details' height
+            QTimer.singleShot(0, self, self._reveal_details)
+
+    def _reveal_details(self) -> None:
+        """Scroll the settings page so the details just opened are seen: the button
+        sits at the foot of a group, and on a small screen the text opened below the
+        fold, so *Details* looked as if it did nothing."""
+        area = self.parentWidget()
+        while area is not None and not isinstance(area, QScrollArea):
+            area = area.parentWidget()
+        if area is None or not self.details.isVisible():
+            return
+        page = area.widget()
+        grown = page.layout() if page is not None else None
+        if grown is not None:
+            grown.activate()  # the page's new height, before measuring
+        area.ensureWidgetVisible(self.details, 0, 8)
