@@ -19,6 +19,7 @@ from docbatch_gui.app.budget import BudgetViews
 from docbatch_gui.app.exports import DocumentExports
 from docbatch_gui.app.job_moves import JobMoves, retried_line
 from docbatch_gui.app.review import ReviewService
+from docbatch_gui.app.run_watch import RunWatch
 from docbatch_gui.app.views import BatchViews, RemoteSources
 from docbatch_gui.app.webhooks import Webhooks
 from docbatch_gui.checks.document import DocumentChecker
@@ -186,12 +187,16 @@ class DocBatchApp(JobMoves, BatchViews, RemoteSources, BudgetViews):
             unreachable_host=host,
         )
 
-    def hold_of(self, job: Job) -> JobHold | None:
+    def hold_of(
+        self, job: Job, holds: Holds | None = None, jobs_by_id: dict[int, Job] | None = None
+    ) -> JobHold | None:
         """Why ``job`` cannot start here (or, for a duplicate, its original); None
-        when nothing it needs is missing."""
-        holds = self.holds()
+        when nothing it needs is missing. ``holds`` and ``jobs_by_id``: the holds and
+        jobs already read this moment (else they are read)."""
+        holds = holds or self.holds()
         if job.state is JobState.DUPLICATE and job.duplicate_of is not None:
-            return holds.of(self.store.get_job(job.duplicate_of))
+            original = (jobs_by_id or {}).get(job.duplicate_of)
+            return holds.of(original or self.store.get_job(job.duplicate_of))
         return holds.of(job)
 
     def retry_now(self, job_ids: Iterable[int] | None = None) -> list[int]:
@@ -344,17 +349,24 @@ class DocBatchApp(JobMoves, BatchViews, RemoteSources, BudgetViews):
         recovery must leave it running, or it would be processed and billed twice."""
         return self.workload.holds("job_processing", job_id)
 
-    def _settled(
-        self, job_ids: Sequence[int] | None, once: bool, listener: JobListener | None
-    ) -> bool:
-        if job_ids is None:
+    def _settled(self, watch: RunWatch | None, once: bool, listener: JobListener | None) -> bool:
+        """Whether the run is over: every job of the command's run is settled or held
+        (the listener hears each job written since the last loop)."""
+        if watch is None:
             return once
-        jobs = {j.id: j for j in self.store.list_jobs(ids=job_ids)}
-        if listener:
-            for job in jobs.values():
+        for job in watch.refresh():
+            if listener:
                 listener(job)
-        # a held job waits for the operator, not for a worker: a command does not wait
-        return all(self.is_settled(j, jobs) or self.hold_of(j) is not None for j in jobs.values())
+        jobs = watch.jobs
+        holds: Holds | None = None  # read once a loop, and only when a job is unsettled
+        for job in jobs.values():
+            if self.is_settled(job, jobs):
+                continue
+            holds = holds or self.holds()
+            # a held job waits for the operator, not for a worker: a command does not wait
+            if self.hold_of(job, holds, jobs) is None:
+                return False
+        return True
 
     def is_settled(self, job: Job, jobs_by_id: dict[int, Job]) -> bool:
         """Final, and for a duplicate, its original is final too."""
@@ -396,6 +408,7 @@ class DocBatchApp(JobMoves, BatchViews, RemoteSources, BudgetViews):
         self.held = None
         gate = self.budget_gate()
         batch_pending = False
+        watch = None if job_ids is None else RunWatch(self.store, job_ids)
         clients: tuple[ClaudeSync | None, BatchClient | None] | None = None
         try:
             while not stop.is_set():
@@ -444,7 +457,7 @@ class DocBatchApp(JobMoves, BatchViews, RemoteSources, BudgetViews):
                         "Check REDIS_URL and its password, then resume."
                     )
                     break
-                if drain.is_set() or self._settled(job_ids, once, listener):
+                if drain.is_set() or self._settled(watch, once, listener):
                     break
                 interval = self.settings.poll_interval if batch_pending else WATCH_INTERVAL
                 await first_of(stop, drain, timeout=interval)

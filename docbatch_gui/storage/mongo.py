@@ -40,6 +40,8 @@ DEFAULT_DB = "docbatch"
 #: how often a compare-and-swap that lost a race is re-checked before giving up
 CAS_ROUNDS = 50
 _NO_EVENTS = {"events": 0}
+#: every write of a job document counts one more revision (``Store.job_revisions``)
+_NEXT_REVISION = {"revision": 1}
 
 
 def _to_db(value: Any) -> Any:
@@ -138,6 +140,10 @@ class MongoStore(
             cursor = cursor.limit(int(limit))
         return [_doc_to_job(d) for d in cursor]
 
+    def job_revisions(self, ids: Iterable[int]) -> dict[int, int]:
+        found = self.db.jobs.find({"_id": {"$in": [int(i) for i in ids]}}, {"revision": 1})
+        return {doc["_id"]: int(doc.get("revision", 0)) for doc in found}
+
     def find_original(self, sha256: str) -> Job | None:
         query = {
             "sha256": sha256,
@@ -156,7 +162,11 @@ class MongoStore(
         was read with; None when another writer changed it first."""
         return self.db.jobs.find_one_and_update(
             {"_id": raw["_id"], "state": raw["state"], "attempts": raw.get("attempts", 0)},
-            {"$set": self._fields(change.fields), "$push": {"events": change.event}},
+            {
+                "$set": self._fields(change.fields),
+                "$push": {"events": change.event},
+                "$inc": _NEXT_REVISION,
+            },
             projection=_NO_EVENTS,
             return_document=ReturnDocument.AFTER,
         )
@@ -182,7 +192,7 @@ class MongoStore(
             query["attempts"] = attempt
         done = self.db.jobs.find_one_and_update(
             query,
-            {"$set": self._fields(patch)},
+            {"$set": self._fields(patch), "$inc": _NEXT_REVISION},
             projection=_NO_EVENTS,
             return_document=ReturnDocument.AFTER,
         )
@@ -197,7 +207,10 @@ class MongoStore(
 
     def delete_job(self, job_id: int) -> None:
         job_id = int(job_id)
-        self.db.jobs.update_many({"duplicate_of": job_id}, {"$set": {"duplicate_of": None}})
+        self.db.jobs.update_many(
+            {"duplicate_of": job_id},
+            {"$set": self._fields({"duplicate_of": None}), "$inc": _NEXT_REVISION},
+        )
         for name in ("pages", "documents", "requests"):
             self.db[name].delete_many({"job_id": job_id})
         self.db.jobs.delete_one({"_id": job_id})

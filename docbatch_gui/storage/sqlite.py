@@ -192,6 +192,15 @@ class SQLiteStore(
         with self._lock:
             return [_row_to_job(r) for r in self._db.execute(sql, args)]
 
+    def job_revisions(self, ids: Iterable[int]) -> dict[int, int]:
+        id_list = [int(i) for i in ids]
+        with self._lock:
+            rows = self._db.execute(
+                f"SELECT id, revision FROM jobs WHERE id IN ({','.join('?' * len(id_list))})",
+                id_list,
+            ).fetchall()
+        return {row[0]: row[1] for row in rows}
+
     def find_original(self, sha256: str) -> Job | None:
         with self._lock:
             row = self._db.execute(
@@ -205,7 +214,7 @@ class SQLiteStore(
         values = written(fields)
         assignments = ", ".join(f"{name} = ?" for name in values)
         db.execute(
-            f"UPDATE jobs SET {assignments} WHERE id = ?",
+            f"UPDATE jobs SET {assignments}, revision = revision + 1 WHERE id = ?",
             [*(_to_db(name, value) for name, value in values.items()), job_id],
         )
 
@@ -255,7 +264,11 @@ class SQLiteStore(
 
     def delete_job(self, job_id: int) -> None:
         with self._tx() as db:
-            db.execute("UPDATE jobs SET duplicate_of = NULL WHERE duplicate_of = ?", (job_id,))
+            db.execute(
+                "UPDATE jobs SET duplicate_of = NULL, updated_at = ?, revision = revision + 1"
+                " WHERE duplicate_of = ?",
+                (_now().isoformat(), job_id),
+            )
             db.execute("DELETE FROM jobs WHERE id = ?", (job_id,))
 
     # -- pages ------------------------------------------------------------------------

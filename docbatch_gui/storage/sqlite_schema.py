@@ -325,4 +325,9 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE pages ADD COLUMN small_image_sha TEXT;
     """,
+    # 25: a job's revision, one more at every write of its row: a run that waits for
+    # its jobs reads these numbers and decodes again only the jobs whose number moved
+    """
+    ALTER TABLE jobs ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+    """,
 ]

@@ -180,6 +180,11 @@ class Store(RegistryStore, CounterpartyStore, Protocol):
     ) -> list[Job]:
         """Jobs in id order, filtered; ``limit`` keeps the first ones (the oldest)."""
 
+    def job_revisions(self, ids: Iterable[int]) -> dict[int, int]:
+        """Each stored job's revision among ``ids`` (a job no longer stored is left
+        out): a number that grows at every write of the job, so that a run waiting for
+        its jobs decodes again only those written since it last looked."""
+
     def find_original(self, sha256: str) -> Job | None:
         """The first job for this content that is not a duplicate and did not fail.
 

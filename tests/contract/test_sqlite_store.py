@@ -20,6 +20,7 @@ from tests.contract.mail_contract import MailContract
 from tests.contract.page_notes_contract import PageNotesContract
 from tests.contract.registry_contract import RegistryContract
 from tests.contract.reservation_contract import ReservationContract
+from tests.contract.revision_contract import RevisionContract
 from tests.contract.store_contract import StoreContract
 
 
@@ -60,6 +61,10 @@ class TestLines(LinesContract):
 
 
 class TestMailLedger(MailContract):
+    """Runs on every backend of the ``store`` fixture."""
+
+
+class TestJobRevisions(RevisionContract):
     """Runs on every backend of the ``store`` fixture."""
 
 
