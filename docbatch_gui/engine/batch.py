@@ -339,10 +339,12 @@ class BatchEngine:
         requests, jobs = len(intent.request_ids), len(intent.job_ids)
         log.info("batch %s: %s requests for %s jobs", batch_id, requests, jobs)
 
-    def _attach(self, batch: BatchRecord) -> None:
+    def _attach(self, batch: BatchRecord) -> list[Job]:
         """Jobs whose requests wait in this batch are ``processing``. Also run from
-        the poll phase, so a crash between saving the id and this leaves no job behind."""
-        for job in self._jobs(batch.job_ids):
+        the poll phase, so a crash between saving the id and this leaves no job behind.
+        Returns the batch's jobs as they stand after (the poll reads them once)."""
+        jobs = self._jobs(batch.job_ids)
+        for n, job in enumerate(jobs):
             job_id = job.id
             if job.state is not JobState.SUBMITTED or job_id is None:
                 continue
@@ -350,7 +352,7 @@ class BatchEngine:
                 r.state == "pending" and r.batch == batch.id
                 for r in self.store.list_requests(job_id)
             ):
-                self._emit(
+                jobs[n] = self._emit(
                     self.store.transition(
                         job_id,
                         JobState.PROCESSING,
@@ -358,6 +360,7 @@ class BatchEngine:
                     )
                 )
                 crash_point("mid_attach")
+        return jobs
 
     def _fail_batch(self, intent: BatchRecord, error: DocBatchError) -> None:
         assert intent.id is not None
@@ -451,8 +454,9 @@ class BatchEngine:
     async def poll(self) -> None:
         for batch in self.store.list_batches(OPEN):
             assert batch.id is not None and batch.batch_id is not None
-            self._attach(batch)
-            await self._cancel_if_abandoned(batch)
+            # the batch's jobs, read once for the three uses (they were read three times)
+            jobs = self._attach(batch)
+            await self._cancel_if_abandoned(batch, jobs)
             status = await self.client.retrieve(batch.batch_id)
             crash_point("during_polling")
             batch = self.store.update_batch(
@@ -462,7 +466,7 @@ class BatchEngine:
                 ended_at=status.ended_at.isoformat() if status.ended_at else None,
             )
             crash_point("after_poll_saved")
-            for job in self._jobs(batch.job_ids):
+            for job in jobs:
                 self._progress(job, status.finished_share)
         for batch in self.store.list_batches(["ended"]):
             if not batch.results_done:
@@ -484,11 +488,11 @@ class BatchEngine:
             assert job.id is not None
             carried_on(self.context, job, self._emit).report(job.id, EXTRACT, share, 1)
 
-    async def _cancel_if_abandoned(self, batch: BatchRecord) -> None:
-        """Cancel a batch once every job in it was canceled by the operator."""
+    async def _cancel_if_abandoned(self, batch: BatchRecord, jobs: list[Job]) -> None:
+        """Cancel a batch once every job in it (``jobs``) was canceled by the operator."""
         if batch.status != "in_progress" or batch.batch_id is None:
             return
-        states = {job.state for job in self._jobs(batch.job_ids)}
+        states = {job.state for job in jobs}
         if states == {JobState.CANCELED}:
             await self.client.cancel(batch.batch_id)
             log.info("batch %s canceled: all its jobs were canceled", batch.batch_id)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections import OrderedDict
 from dataclasses import asdict
 from typing import TYPE_CHECKING
 
@@ -37,7 +38,7 @@ from docbatch_gui.llm.requests import ExtractionRequest, PagePayload, build_requ
 from docbatch_gui.pipeline.page_plan import PageKind, kind_of, small_size
 from docbatch_gui.pipeline.separators import groups_between
 from docbatch_gui.pipeline.small_image import image_size
-from docbatch_gui.pipeline.tables import layout_text, read_table
+from docbatch_gui.pipeline.table_text import table_key, table_layout
 from docbatch_gui.pipeline.words import decode
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.storage.blobs import BlobStore
@@ -51,17 +52,35 @@ if TYPE_CHECKING:  # the SDK takes two seconds to import: only when sync mode ru
 log = logging.getLogger(__name__)
 
 
+#: pages' laid-out table text as their render child worked it out (``remember_layout``),
+#: by (words blob, ``table_key``): None for a page with no table; the oldest dropped first
+_LAYOUTS: OrderedDict[tuple[str, str], str | None] = OrderedDict()
+_UNKNOWN = "\0unknown"
+#: entries kept: a batch's pages wait here from their render to their request
+LAYOUTS_KEPT = 4096
+
+
+def remember_layout(words_sha: str, key: str, layout: str | None) -> None:
+    """What the render child found for the page whose words blob is ``words_sha``,
+    judged with the line fields ``key`` names (``table_text.table_key``)."""
+    _LAYOUTS[(words_sha, key)] = layout
+    _LAYOUTS.move_to_end((words_sha, key))
+    while len(_LAYOUTS) > LAYOUTS_KEPT:
+        _LAYOUTS.popitem(last=False)
+
+
 def table_text(page: Page, blobs: BlobStore, profile: Profile) -> str:
     """The text a page is sent with: a page of the file's own text layer that holds a
     table of goods goes laid out as printed (``tables.layout_text``), its columns and
     rows kept, so that Claude reads the table from exact text; any other page, its
-    text as it is."""
+    text as it is. The render child's answer, when it judged the page with these line
+    fields (``pipeline.table_text``); else worked out here from the words blob."""
     if page.ocr_engine is not None or not page.words_sha or not profile.line_fields:
         return page.text
-    words = decode(blobs.read(page.words_sha))
-    if not read_table([(page.page_no, words)], profile).header_pages:
-        return page.text
-    return layout_text(words)
+    layout = _LAYOUTS.get((page.words_sha, table_key(profile)), _UNKNOWN)
+    if layout == _UNKNOWN:
+        layout = table_layout(decode(blobs.read(page.words_sha)), page.page_no, profile)
+    return page.text if layout is None else layout
 
 
 def page_image(page: Page, kind: PageKind, blobs: BlobStore, profile: Profile) -> bytes:

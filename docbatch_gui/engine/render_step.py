@@ -20,6 +20,7 @@ from docbatch_gui.domain.messages import coded
 from docbatch_gui.domain.models import Job, Page
 from docbatch_gui.domain.states import ProcessingMode
 from docbatch_gui.domain.text import printable
+from docbatch_gui.engine.extraction import remember_layout
 from docbatch_gui.engine.job_log import log_skipped_page
 from docbatch_gui.engine.steps import PREPARE, WEIGHTS, JobContext
 from docbatch_gui.pipeline.formats import stored_kind
@@ -141,7 +142,10 @@ class PrepareStep:
             # the blobs are staged here (a hash and a write to the page cache) and made
             # durable by the flush, together: a thread a page cost the event loop more
             # than the writes, and two fsyncs a blob waited for the disk one by one
-            pending.append(self._with_blobs(batch, row, page))
+            row = self._with_blobs(batch, row, page)
+            if page.table_key and row.words_sha:  # the child judged its table: not again
+                remember_layout(row.words_sha, page.table_key, page.table_layout)
+            pending.append(row)
             state["done"] += 1
             elapsed = time.monotonic() - state["flushed_at"]
             if len(pending) >= PAGE_FLUSH_COUNT or elapsed > PAGE_FLUSH_SECONDS:

@@ -20,7 +20,7 @@ from PIL import Image
 from docbatch_gui.config.profile import Profile
 from docbatch_gui.llm.prompt import TOOL_NAME, output_schema, system_blocks
 from docbatch_gui.pipeline.page_plan import PageKind
-from docbatch_gui.pipeline.small_image import small_jpeg
+from docbatch_gui.pipeline.small_image import jpeg_size, small_jpeg
 
 
 class OutputMode(StrEnum):
@@ -97,6 +97,9 @@ def fit_image(jpeg: bytes, *, max_side: int, max_base64: int) -> tuple[bytes, in
     Pages are rendered at ~1.15 MP, far under the limits; this guards photos and
     future settings, and a request with more than 20 images (2000 px per side).
     """
+    known = jpeg_size(jpeg)  # most pages are within limits: not opened with Pillow
+    if known is not None and max(known) <= max_side and _b64_len(len(jpeg)) <= max_base64:
+        return jpeg, *known
     with Image.open(io.BytesIO(jpeg)) as image:
         width, height = image.size
         if max(width, height) <= max_side and _b64_len(len(jpeg)) <= max_base64:

@@ -141,6 +141,7 @@ def render_one(task: PrepareTask, send: Send) -> None:
                 "image_bytes": len(page.image),
                 "thumb_bytes": len(page.thumb),
                 "small_bytes": len(small),
+                **_table_text(task, page.page_no, words),
             }
             send(header, page.image + page.thumb + words + small)
     except DocBatchError as exc:
@@ -163,6 +164,23 @@ def _words_blob(page: RenderedPage) -> bytes:
     if page.words_blob or not page.words:
         return page.words_blob
     return encode_words(page.words)
+
+
+def _table_text(task: PrepareTask, page_no: int, words: bytes) -> dict[str, Any]:
+    """The text the page is sent with when its text layer holds a table of goods
+    (``pipeline.table_text``), from the words blob the parent stores, and the key of
+    the line fields it was judged by; nothing for an offline job (no profile given)."""
+    if not task.profile_path or not words:
+        return {}
+    # deferred: the profile and the table reader, loaded only by a child that sends pages to Claude
+    from docbatch_gui.pipeline.table_text import table_key, table_layout
+    from docbatch_gui.pipeline.words import decode
+
+    profile = _profile(task.profile_path)
+    return {
+        "table_layout": table_layout(decode(words), page_no, profile),
+        "table_key": table_key(profile),
+    }
 
 
 def _text_layer(task: PrepareTask, page: Any) -> str:

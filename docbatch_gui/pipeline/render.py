@@ -87,6 +87,11 @@ class RenderedPage:
     #: the page at the request plan's small size (``pipeline.small_image``), made by
     #: the render child only for a page Claude will read as text and a small image
     small_image: bytes = b""
+    #: the text the page is sent with when its text layer holds a table of goods,
+    #: laid out as printed (``pipeline.table_text``; None: it holds none), judged by
+    #: the render child with the line fields ``table_key`` names (empty: not judged)
+    table_layout: str | None = None
+    table_key: str = ""
 
 
 def target_size(width: float, height: float) -> tuple[int, int]:

@@ -212,10 +212,11 @@ class LocalBlobStore:
                 raise
         return sha256
 
-    def stage_bytes(self, data: bytes) -> tuple[str, Staged | None]:
+    def stage_bytes(self, data: bytes, sha256: str | None = None) -> tuple[str, Staged | None]:
         """``data``'s key, and its temporary, written but not yet fsynced (None when the
-        store already holds these bytes): ``put_bytes`` and ``blob_batch`` commit it."""
-        sha256 = hashlib.sha256(data).hexdigest()
+        store already holds these bytes): ``put_bytes`` and ``blob_batch`` commit it.
+        ``sha256``: the key, when the caller hashed ``data`` already (``blob_batch``)."""
+        sha256 = sha256 or hashlib.sha256(data).hexdigest()
         # a string path: our own key needs no check, and pathlib costs more than the
         # lookup itself on the page path
         target = os.path.join(self._root, sha256[:2], sha256[2:4], sha256)

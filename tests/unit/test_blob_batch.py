@@ -21,6 +21,7 @@ def test_a_staged_blob_is_published_only_by_commit(tmp_path: Path) -> None:
     blobs = LocalBlobStore(tmp_path)
     batch = BlobBatch(blobs)
     key = batch.put_bytes(b"image")
+    batch._written()  # the temporary's write, done in a thread, has ended
     assert not blobs.exists(key) and len(_incoming(blobs)) == 1  # written, not published
     batch.commit()
     assert blobs.read(key) == b"image" and blobs.verify(key)
@@ -32,6 +33,7 @@ def test_bytes_already_stored_are_not_written_again(tmp_path: Path) -> None:
     key = blobs.put_bytes(b"image")
     batch = BlobBatch(blobs)
     assert batch.put_bytes(b"image") == key
+    batch._written()
     assert not _incoming(blobs)  # compared with the stored copy, nothing staged
     batch.commit()
 
@@ -72,6 +74,7 @@ def test_a_failed_commit_fails_every_later_one(tmp_path: Path) -> None:
     blobs = LocalBlobStore(tmp_path)
     batch = BlobBatch(blobs)
     key = batch.put_bytes(b"image")
+    batch._written()
     for temporary in _incoming(blobs):
         temporary.unlink()  # taken from under the batch: the rename cannot happen
     with pytest.raises(FileNotFoundError):
@@ -79,3 +82,23 @@ def test_a_failed_commit_fails_every_later_one(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError):
         batch.commit()
     assert not blobs.exists(key)
+
+
+def test_a_failed_write_fails_the_commit(tmp_path: Path) -> None:
+    """A temporary that could not be written (its folder gone, a full disk) fails the
+    commit that would have published it, and every later one; no blob of the batch
+    is published (the temporaries are written in a thread: the failure is the
+    commit's)."""
+    blobs = LocalBlobStore(tmp_path)
+    batch = BlobBatch(blobs)
+    incoming = blobs.root / ".incoming"
+    for leftover in _incoming(blobs):
+        leftover.unlink()
+    incoming.rmdir()
+    incoming.write_bytes(b"")  # no temporary can be made there
+    keys = [batch.put_bytes(b"thumb"), batch.put_bytes(b"image")]
+    with pytest.raises(OSError):
+        batch.commit()
+    with pytest.raises(OSError):
+        batch.commit()
+    assert not any(blobs.exists(k) for k in keys)
