@@ -13,9 +13,12 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QHeaderView
 
 from docbatch_gui._qt.queue.jobs_model import COL_STATE, JOB_STATE_LABELS
+from docbatch_gui._qt.queue.retry_words import attempt_label
 from docbatch_gui._qt.registry.wizard import RegistryWizard
 from docbatch_gui._qt.tasks import drain
 from docbatch_gui._qt.widgets import fit
+from docbatch_gui.domain.attempts import MAX_ATTEMPTS
+from docbatch_gui.domain.states import ACTIVE_STATES
 from tests.gui.conftest import interface_in, until
 from tests.gui.registry_helpers import add_documents, config_file, registry_xlsx
 
@@ -111,9 +114,13 @@ async def test_no_column_title_is_clipped_on_a_small_screen(
 
 
 async def test_the_state_column_shows_whole_names(language: str, window: Any) -> None:
+    """Every state, and an active one at its last automatic attempt ("Формирование ·
+    попытка 3 из 3" was cut at 1024 px), reads whole in the state column."""
     table = window.queue_tab.table
     metrics = table.fontMetrics()
-    widest = max(metrics.horizontalAdvance(label) for label in JOB_STATE_LABELS.values())
+    texts = list(JOB_STATE_LABELS.values())
+    texts += [attempt_label(JOB_STATE_LABELS[state], MAX_ATTEMPTS) for state in ACTIVE_STATES]
+    widest = max(metrics.horizontalAdvance(text) for text in texts)
     assert table.columnWidth(COL_STATE) >= widest + 16 + 16  # text, icon, margins
 
 

@@ -24,9 +24,10 @@ from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import QWidget
 
 from docbatch_gui._qt.language import interface_language
-from docbatch_gui._qt.queue.retry_words import retry_label, retry_note
+from docbatch_gui._qt.queue.retry_words import attempt_label, retry_label, retry_note
 from docbatch_gui._qt.widgets.icons import state_icon
 from docbatch_gui._qt.widgets.table_model import RIGHT, TableModel
+from docbatch_gui.domain.attempts import MAX_ATTEMPTS
 from docbatch_gui.domain.messages import Message
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.state_names import state_name
@@ -82,12 +83,21 @@ def error_text(job: Job) -> str:
 
 def state_column_width(view: QWidget) -> int:
     """Wide enough for the longest state label in the interface language, with its
-    icon: "Needs review" fits in 130 px, its Russian does not."""
+    icon: "Needs review" fits in 130 px, its Russian does not. An active state is
+    counted with its attempt's number, as the cell shows it while a job is retried."""
     if not JOB_STATE_LABELS:
         refresh_labels()
     metrics = view.fontMetrics()
-    widest = max(metrics.horizontalAdvance(label) for label in JOB_STATE_LABELS.values())
-    return max(130, widest + 16 + 32)  # the icon, the cell's margins and spacing
+    widest = max(metrics.horizontalAdvance(label) for label in state_cell_texts())
+    return max(130, widest + 16 + 22)  # the icon, the cell's margins and spacing
+
+
+def state_cell_texts() -> list[str]:
+    """Every text the state cell can show: each state, an active one at its last
+    automatic attempt too."""
+    texts = list(JOB_STATE_LABELS.values())
+    texts += [attempt_label(JOB_STATE_LABELS[state], MAX_ATTEMPTS) for state in ACTIVE_STATES]
+    return texts
 
 
 def state_label(state: JobState) -> str:

@@ -19,8 +19,14 @@ def retry_label(job: Job, state: str) -> str:
     """``state`` with the attempt's number while the job is tried again."""
     if not retrying(job):
         return state
-    return pgettext("job state while retrying", "{state} · try {attempt} of {attempts}").format(
-        state=state, attempt=job.attempts, attempts=MAX_ATTEMPTS
+    return attempt_label(state, job.attempts)
+
+
+def attempt_label(state: str, attempt: int) -> str:
+    """The state cell's words at an attempt: short ("Reading · try 2/3"), so that
+    they fit the state column at 1024 px in Russian too; the tooltip says it whole."""
+    return pgettext("job state while retrying", "{state} · try {attempt}/{attempts}").format(
+        state=state, attempt=attempt, attempts=MAX_ATTEMPTS
     )
 
 
