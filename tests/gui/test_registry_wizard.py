@@ -147,9 +147,11 @@ async def test_wizard_walks_every_page_then_imports_and_searches(
     # 6. import and search
     run = wizard.run_page
     assert "5 rows to import" in run.plan.text()
+    assert run.bar.isHidden()  # no empty bar before anything runs
     run.start_button.click()
     await until(lambda: run.finished is not None, what="run started")
     assert await asyncio.wait_for(run.finished, 60) == "done"
+    assert not run.bar.isHidden() and run.bar.value() == run.bar.maximum() == 1
     assert run.imported is not None and run.imported.kept == 5
     assert run.searched is not None and run.searched.matched == 4
     assert "<b>4</b> rows matched" in run.outcome.text()

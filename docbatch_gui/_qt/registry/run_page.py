@@ -67,6 +67,9 @@ class RunPage(QWizardPage):
         self.bar = QProgressBar()
         self.bar.setRange(0, 1)
         self.bar.setValue(0)
+        # Shown from the first run on: before it, an empty bar at "0%" read as a run
+        # that had stalled.
+        self.bar.hide()
         self.outcome = QLabel()
         self.outcome.setWordWrap(True)
         self.outcome.setTextFormat(Qt.TextFormat.RichText)
@@ -171,6 +174,7 @@ class RunPage(QWizardPage):
             config = w.config()
             self.stage.setText(_("Importing…"))
             self.bar.setRange(0, 0)
+            self.bar.show()
             self.imported = imported = await loop.run_in_executor(
                 None,
                 partial(
