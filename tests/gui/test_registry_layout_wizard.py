@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWizard
 
 from tests.accountant_sheet import (
@@ -92,4 +93,14 @@ async def test_the_wizard_says_why_in_russian(
     said = statuses(wizard.rows_page)
     assert said[TOTALS_ROW] == "Строка итогов"
     assert said[SIGNATURE_ROW] == "Строка подписи"
+    # the counts name the left-out rows as the table does, not as "stop words"
+    counts = wizard.rows_page.status.text()
+    assert "Строка итогов: 1" in counts and "Строка подписи: 1" in counts, counts
+    assert "стоп-слово" not in counts, counts
+    # the signature line's text, cut at its column's width, reads whole on hover
+    model = wizard.rows_page.model
+    row = next(r for r in range(model.rowCount()) if model.cell(r, 0) == SIGNATURE_ROW)
+    cells = [model.index(row, c) for c in range(2, model.columnCount())]
+    tips = [str(model.data(i, Qt.ItemDataRole.ToolTipRole) or "") for i in cells]
+    assert any("Главный бухгалтер" in tip and "____" in tip for tip in tips), tips
     wizard.grab().save(str(shots_dir(tmp_path) / "registry_wizard_layout_ru.png"))

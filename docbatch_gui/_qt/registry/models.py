@@ -149,6 +149,11 @@ class RegistryListModel(TableModel):
         return None
 
 
+#: a cell with more characters than this may be cut at its column's width: its tooltip
+#: says it whole
+LONG_CELL_CHARS = 14
+
+
 class RowsModel(TableModel):
     """Plain sheet rows (the wizard's previews); a row with a ``mark`` is shaded and
     its mark is the tooltip, so filtered rows stand out among kept ones."""
@@ -173,14 +178,21 @@ class RowsModel(TableModel):
         values = self._items[row]
         return values[column] if column < len(values) else None
 
+    def tooltip(self, row: int, column: int, mark: str | None) -> str | None:
+        """The row's mark, and a long cell's whole text: the preview caps a column's
+        width, so "Главный бухгалтер ____ Петрова" shows cut in its cell."""
+        text = display(self.cell(row, column))
+        whole = text if len(text) > LONG_CELL_CHARS else None
+        return "\n".join(part for part in (whole, mark) if part) or None
+
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None
         mark = self._marks[index.row()]
         if role == Qt.ItemDataRole.DisplayRole:
             return display(self.cell(index.row(), index.column()))
-        if role == Qt.ItemDataRole.ToolTipRole and mark:
-            return mark
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self.tooltip(index.row(), index.column(), mark)
         if role == Qt.ItemDataRole.BackgroundRole and mark:
             return SHADE_FILTERED
         return None

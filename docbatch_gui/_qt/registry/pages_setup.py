@@ -9,6 +9,7 @@ through ``preview_changed`` and every page redraws from it.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSignalBlocker
@@ -27,6 +28,7 @@ from PySide6.QtWidgets import (
 from docbatch_gui._qt.registry.models import (
     RowsModel,
     display,
+    footer_label,
     left_out_status,
     left_out_text,
     reason_label,
@@ -65,7 +67,7 @@ class WizardPart(QWizardPage):
 
     def on_preview(self, result: PreviewResult) -> None:
         self.status.setStyleSheet("")
-        self.status.setText(counts_text(self, result))
+        self.status.setText(counts_text(self, result, self.owner.sheet_layout))
         self.completeChanged.emit()
 
     def on_failed(self, message: str) -> None:
@@ -80,8 +82,18 @@ class WizardPart(QWizardPage):
         self.owner.settings_changed()
 
 
-def counts_text(widget: QWizardPage, result: PreviewResult) -> str:
-    reasons = ", ".join(f"{reason_label(k)}: {v}" for k, v in sorted(result.by_reason.items()))
+def counts_text(
+    widget: QWizardPage, result: PreviewResult, layout: SheetLayout | None = None
+) -> str:
+    """The sheet's counts, each left-out row counted as the table under it names it:
+    a totals row or signature line the wizard found is not "contains a stop word"."""
+    counts = Counter({reason_label(k): v for k, v in sorted(result.by_reason.items())})
+    for record in result.filtered_rows:
+        footer = layout.footer_row(record.row) if layout is not None else None
+        if footer is not None and counts[reason_label(record.reason)] > 0:
+            counts[reason_label(record.reason)] -= 1
+            counts[footer_label(footer.kind)] += 1
+    reasons = ", ".join(f"{label}: {count}" for label, count in counts.items() if count)
     text = _("Sheet “{sheet}”: <b>{kept}</b> rows kept, <b>{filtered}</b> filtered").format(
         sheet=result.sheet, kept=result.kept, filtered=result.filtered
     )
