@@ -425,18 +425,15 @@ def cmd_doctor(settings: Settings, args: argparse.Namespace) -> int:
         return ExitCode.FAILED if failed else ExitCode.OK
     styles = {Status.OK: "green", Status.INFO: "cyan", Status.WARN: "yellow", Status.FAIL: "red"}
     language = Language.current
-    marks = {check.status: check.mark_in(language) for check in [*checks, *live]}
-    width = max((len(mark) for mark in marks.values()), default=4)
     for check in [*checks, *live]:
         # the detail may quote a path or a server's words: printed as text, not markup
-        mark = marks[check.status]
-        out.print(Text(" " * (width - len(mark)) + mark, style=styles[check.status]), end="  ")
+        out.print(Text(check.mark_in(language), style=styles[check.status]), end="  ")
         said = f"{check.name_in(language)}: {printable(check.detail_in(language))}"
         out.print(Text(said), highlight=False)
     if live:
         spent = sum(c.cost_usd or 0.0 for c in live)
         cost = words().gettext("live check cost {usd} in all").format(usd=f"${spent:.6f}")
-        out.print(Text(" " * (width + 2) + cost), highlight=False)
+        out.print(Text("        " + cost), highlight=False)
     return ExitCode.FAILED if failed else ExitCode.OK
 
 

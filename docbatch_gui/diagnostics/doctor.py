@@ -20,7 +20,7 @@ from docbatch_gui.config.profile import load_profile
 from docbatch_gui.diagnostics import connections
 from docbatch_gui.diagnostics.connections import anthropic_probe
 from docbatch_gui.diagnostics.findings import Check, Phrase, Status, joined, phrase
-from docbatch_gui.diagnostics.live import live_check
+from docbatch_gui.diagnostics.live import live_check, thinking_said
 from docbatch_gui.diagnostics.webhook_check import webhook_reachable
 from docbatch_gui.engine.ocr_languages import languages_problem
 from docbatch_gui.engine.routing import route_for
@@ -210,13 +210,7 @@ def _model(settings: Settings) -> Check:
     """The model and what every request asks of it, from the catalogue."""
     info = load_catalogue().model(settings.anthropic_model)
     prices = info.prices
-    choice = settings.thinking_choice
-    on_off = (
-        N_("effort {effort}, thinking on")
-        if choice.thinking_on
-        else N_("effort {effort}, thinking off")
-    )
-    thinking = phrase(on_off, effort=choice.effort or "default")
+    thinking = thinking_said(settings.thinking_choice)
     parts: list[Phrase | str] = [
         phrase(
             N_(
@@ -374,7 +368,7 @@ def run_live(settings: Settings, *, batch: bool = False) -> list[Check]:
         Check.of(
             f"live: {s.name}",
             Status.OK if s.ok else Status.FAIL,
-            phrase(N_("{detail} ({seconds:.1f} s)"), detail=s.detail, seconds=s.seconds),
+            phrase(N_("{step} ({seconds:.1f} s)"), step=s.said or s.detail, seconds=s.seconds),
             s.cost_usd,
         )
         for s in steps

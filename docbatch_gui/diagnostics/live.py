@@ -18,17 +18,18 @@ import socket
 import time
 import urllib.request
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
 from docbatch_gui.config.profile import load_profile
-from docbatch_gui.diagnostics.findings import Phrase, phrase
+from docbatch_gui.diagnostics.findings import Phrase, joined, phrase
 from docbatch_gui.domain.errors import DocBatchError
-from docbatch_gui.i18n import N_
+from docbatch_gui.i18n import N_, NN_, NP_
 from docbatch_gui.llm.answers import parse_answer
 from docbatch_gui.llm.catalogue import Usage, load_catalogue
 from docbatch_gui.llm.requests import ExtractionRequest, PagePayload, build_request
+from docbatch_gui.llm.thinking import ThinkingChoice
 from docbatch_gui.pipeline.render import PrepareTask, render_pages
 from docbatch_gui.resources import resources_dir
 from docbatch_gui.settings.model import Settings
@@ -36,6 +37,12 @@ from docbatch_gui.settings.model import Settings
 SAMPLE = "en_invoice_INV-2024-0042.pdf"
 #: seconds the first connection may take before the real steps are left to tell
 CONNECT_TIMEOUT = 2.0
+#: the steps' names as ``doctor`` words them ("live: sync request"); count_tokens is the API's
+STEP_NAMES = (
+    NP_("doctor check", "connect"),
+    NP_("doctor check", "sync request"),
+    NP_("doctor check", "batch"),
+)
 
 
 @dataclass(frozen=True)
@@ -49,6 +56,21 @@ class LiveStep:
     error: BaseException | None = None
     #: the failure was the connection itself (nothing answered, as it should)
     connection: bool = False
+    #: ``detail`` as a phrase, so ``doctor`` says it in the run's language
+    said: Phrase | None = field(default=None, compare=False, repr=False)
+
+    @classmethod
+    def of(
+        cls,
+        name: str,
+        ok: bool,
+        said: Phrase,
+        cost_usd: float | None = None,
+        seconds: float = 0.0,
+        error: BaseException | None = None,
+        connection: bool = False,
+    ) -> LiveStep:
+        return cls(name, ok, said.english, cost_usd, seconds, error, connection, said)
 
 
 def sample_request(settings: Settings) -> ExtractionRequest:
@@ -85,12 +107,29 @@ def unreachable_said(settings: Settings, exc: Exception) -> Phrase:
     )
 
 
-def _usage_line(usage: Usage, cost: float | None) -> str:
-    money = "unknown" if cost is None else f"${cost:.6f}"
-    return (
-        f"{usage.prompt_tokens} input ({usage.cache_read_tokens} from cache), "
-        f"{usage.output_tokens} output ({usage.thinking_tokens} thinking) tokens; cost {money}"
+def _usage_line(usage: Usage, cost: float | None) -> Phrase:
+    money: Phrase | str = Phrase(N_("unknown")) if cost is None else f"${cost:.6f}"
+    return phrase(
+        N_(
+            "{input} input ({cached} from cache), {output} output ({thinking} thinking) "
+            "tokens; cost {money}"
+        ),
+        input=usage.prompt_tokens,
+        cached=usage.cache_read_tokens,
+        output=usage.output_tokens,
+        thinking=usage.thinking_tokens,
+        money=money,
     )
+
+
+def thinking_said(choice: ThinkingChoice) -> Phrase:
+    """``ThinkingChoice.label`` ("effort low, thinking off") in either language."""
+    on_off = (
+        N_("effort {effort}, thinking on")
+        if choice.thinking_on
+        else N_("effort {effort}, thinking off")
+    )
+    return phrase(on_off, effort=choice.effort or "default")
 
 
 async def live_check(
@@ -138,26 +177,31 @@ async def live_check(
             return await call, time.monotonic() - started
         except anthropic.APIConnectionError as exc:
             elapsed = time.monotonic() - started
-            failed = LiveStep(name, False, unreachable(settings, exc), None, elapsed, exc, True)
+            said = unreachable_said(settings, exc)
+            failed = LiveStep.of(name, False, said, None, elapsed, exc, True)
         except anthropic.APIError as exc:
             error: DocBatchError = classify_api_error(exc)
-            failed = LiveStep(name, False, error.text, None, time.monotonic() - started, error)
+            refused = phrase("{message}", message=error.message)
+            failed = LiveStep.of(name, False, refused, None, time.monotonic() - started, error)
         raise _StepFailed(failed)
 
     try:
         params = {k: v for k, v in request.params.items() if k != "max_tokens"}
         counted, took = await timed("count_tokens", client.messages.count_tokens(**params))
-        done(
-            LiveStep(
-                "count_tokens",
-                True,
-                f"{counted.input_tokens} input tokens for the real system prompt, answer "
-                f"schema and one page of {SAMPLE} on {settings.anthropic_model} "
-                f"({choice.label}); free",
-                0.0,
-                took,
-            )
+        tokens = NN_(
+            "{count} input token for the real system prompt, answer schema and one page of "
+            "{sample} on {model} ({thinking}); free",
+            "{count} input tokens for the real system prompt, answer schema and one page of "
+            "{sample} on {model} ({thinking}); free",
         )
+        said = phrase(
+            tokens,
+            count=counted.input_tokens,
+            sample=SAMPLE,
+            model=settings.anthropic_model,
+            thinking=thinking_said(choice),
+        )
+        done(LiveStep.of("count_tokens", True, said, 0.0, took))
         message, took = await timed("sync request", client.messages.create(**request.params))
         usage = Usage.from_api(message.usage)
         cost = catalogue.cost(settings.anthropic_model, usage)
@@ -166,22 +210,25 @@ async def live_check(
                 answer_payload(message), request.pages, load_profile(settings.profile_path)
             )
         except DocBatchError as exc:
-            problem = f"the answer did not parse: {exc.message}; " + _usage_line(usage, cost)
-            raise _StepFailed(LiveStep("sync request", False, problem, cost, took)) from exc
-        found = ", ".join(
-            f"{d.doc_type} {d.fields.get('number') or '(no number)'}" for d in documents
-        )
-        done(
-            LiveStep(
-                "sync request",
-                True,
-                f"answer parsed: {len(documents)} "
-                f"{'document' if len(documents) == 1 else 'documents'}: {found}; "
-                + _usage_line(usage, cost),
-                cost,
-                took,
+            problem = phrase(
+                N_("the answer did not parse: {problem}; {usage}"),
+                problem=exc.message,
+                usage=_usage_line(usage, cost),
             )
+            raise _StepFailed(LiveStep.of("sync request", False, problem, cost, took)) from exc
+        found: list[Phrase | str] = []
+        for d in documents:
+            number = d.fields.get("number") or Phrase(N_("(no number)"))
+            found += [", "] if found else []
+            found.append(phrase("{type} {number}", type=d.doc_type, number=number))
+        parsed = NN_(
+            "answer parsed: {count} document: {found}; {usage}",
+            "answer parsed: {count} documents: {found}; {usage}",
         )
+        said = phrase(
+            parsed, count=len(documents), found=joined(*found), usage=_usage_line(usage, cost)
+        )
+        done(LiveStep.of("sync request", True, said, cost, took))
         if batch:
             await _batch_step(client, request, done, timed)
     except _StepFailed as failed:  # a failed step ends the check
@@ -211,7 +258,8 @@ def _refused(settings: Settings) -> LiveStep | None:
             return None
     except (ConnectionRefusedError, socket.gaierror) as exc:
         took = time.monotonic() - started
-        return LiveStep("connect", False, unreachable(settings, exc), None, took, exc, True)
+        said = unreachable_said(settings, exc)
+        return LiveStep.of("connect", False, said, None, took, exc, True)
     except OSError:
         return None
 
@@ -233,13 +281,9 @@ async def _batch_step(client: Any, request: ExtractionRequest, done: Any, timed:
     entry = [{"custom_id": "docbatch_live_check", "params": request.params}]
     created, took = await timed("batch", client.messages.batches.create(requests=entry))
     canceled, more = await timed("batch", client.messages.batches.cancel(created.id))
-    done(
-        LiveStep(
-            "batch",
-            True,
-            f"one-request batch {created.id} accepted, then canceled "
-            f"({canceled.processing_status}); a canceled request is not billed",
-            0.0,
-            took + more,
-        )
+    accepted = N_(
+        "one-request batch {id} accepted, then canceled ({status}); a canceled request is "
+        "not billed"
     )
+    said = phrase(accepted, id=created.id, status=canceled.processing_status)
+    done(LiveStep.of("batch", True, said, 0.0, took + more))

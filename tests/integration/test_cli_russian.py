@@ -7,14 +7,19 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from docbatch_gui.cli import main
+from docbatch_gui.cli.output import out
+from docbatch_gui.diagnostics.live import SAMPLE
 from docbatch_gui.i18n import current_language
+from docbatch_gui.system.privacy import privacy_fix
 from tests.conftest import SAMPLES
 from tests.english_words import english_words
+from tests.fakes.anthropic_server import FakeAnthropic
 
 pytestmark = pytest.mark.slow  # processes the samples, whose pages render in a child
 
@@ -39,10 +44,13 @@ def processed(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(autouse=True)
-def no_keys_or_hooks(monkeypatch: pytest.MonkeyPatch) -> None:
+def no_keys_or_hooks(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     for variable in ("ANTHROPIC_API_KEY", "WEBHOOK_URL", "LC_ALL", "LC_MESSAGES", "LANG"):
         monkeypatch.delenv(variable, raising=False)
-    monkeypatch.setenv("COLUMNS", "400")  # a file name is not folded over two lines
+    width = out._width  # the console read COLUMNS when it was made: set it here
+    out.width = 400  # a file name is not folded over two lines
+    yield
+    out._width = width
 
 
 def said(capsys: pytest.CaptureFixture[str], data: Path, *args: str) -> str:
@@ -96,3 +104,21 @@ def test_the_json_stays_english_and_the_language_is_put_back(
     assert names["data directory"]["detail"].endswith("GiB free)")
     assert names["store"]["detail"].endswith(", 4 jobs")
     assert current_language() == before
+
+
+def test_doctor_live_speaks_russian(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    fake_anthropic: FakeAnthropic,
+) -> None:
+    """The live check's steps too (the key accepted, the tokens, the answer, the batch)."""
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-RU-1234567890")
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", fake_anthropic.url)
+    text = said(capsys, tmp_path / "data", "doctor", "--live", "--batch")
+    assert "ответ разобран: 1 документ" in text and "живая проверка стоила всего" in text
+    # what the server and the sample said, and the shell command that fixes the rights
+    shown = [fake_anthropic.url, SAMPLE, "INV-2024-0042", "invoice", "canceling"]
+    fix = privacy_fix(tmp_path / "data")
+    found = english_words(text, [fix, str(tmp_path), *shown])
+    assert not found, f"{found}\n{text}"

@@ -6,15 +6,31 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from io import StringIO
+from pathlib import Path
 
 import pytest
 from rich.console import Console
 
-from docbatch_gui.cli.budget import forecast_line
-from docbatch_gui.cli.output import Language, _state_shown, print_batches, print_jobs, summary_line
-from docbatch_gui.domain.models import BatchRecord, Job
+from docbatch_gui.app.budget import BudgetStatus
+from docbatch_gui.cli.budget import forecast_line, print_budget
+from docbatch_gui.cli.counterparties import print_counterparties
+from docbatch_gui.cli.output import (
+    Language,
+    _state_shown,
+    print_batches,
+    print_jobs,
+    print_pages,
+    summary_line,
+)
+from docbatch_gui.diagnostics.doctor import _data_dir, _leftovers, _privacy, _store
+from docbatch_gui.domain.counterparty import Counterparty
+from docbatch_gui.domain.models import BatchRecord, Job, Page
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.engine.budget import Forecast
+from docbatch_gui.i18n import current_language, gettext, set_language
+from docbatch_gui.settings.loading import load_settings
+from docbatch_gui.system.privacy import privacy_fix
+from tests.english_words import english_words
 
 
 @pytest.fixture
@@ -118,3 +134,45 @@ def test_the_jobs_and_batches_tables_are_russian(language: type[Language]) -> No
     ):
         assert english not in text, english
     assert "Задания" in text and "Пакеты" in text
+
+
+def test_the_pages_counterparties_and_budget_views_are_russian(
+    language: type[Language], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The other tables and lines an operator reads: no English word of DocBatch's own."""
+    language.current = "ru"
+    console = Console(file=StringIO(), width=200)
+    page = Page(1, 1, 800, 1100, text="Счёт", rotation=90, rotation_confidence=0.9,
+                orientation_uncertain=True)  # fmt: skip
+    print_pages(console, [page, Page(1, 2, 800, 1100, ocr_engine="tesseract", ocr_cached=True)])
+    print_counterparties(console, [Counterparty("7701234560", "ООО «Ромашка»", confirmed=2)])
+    print_counterparties(console, [])
+    print_budget(BudgetStatus("2026-12", 1.5, 20.0, None))
+    text = console.file.getvalue() + capsys.readouterr().out  # type: ignore[attr-defined]
+    assert not english_words(text), text
+    assert "Страницы" in text and "Контрагенты" in text and "Осталось на месяц:" in text
+
+
+def test_the_doctor_words_its_findings_in_russian_and_keeps_english_json(
+    language: type[Language], tmp_path: Path
+) -> None:
+    settings = load_settings(data_dir=tmp_path / "data")
+    for check in (_data_dir(settings), _privacy(settings), _leftovers(settings), _store(settings)):
+        russian = f"{check.mark_in('ru')} {check.name_in('ru')}: {check.detail_in('ru')}"
+        # the fix is a shell command, shown as it is
+        assert not english_words(russian, [privacy_fix(settings.data_dir), str(tmp_path)]), russian
+        assert check.as_dict()["detail"] == check.detail  # the JSON keeps the English
+    assert _store(settings).detail.endswith(", 0 jobs")
+    assert _store(settings).detail_in("ru").endswith(", 0 заданий")
+
+
+def test_choosing_the_language_sets_the_catalogue_for_the_run(language: type[Language]) -> None:
+    """A plain ``_()`` reached from the command line speaks the run's language."""
+    before = current_language()
+    try:
+        language.choose("ru", "", {})
+        assert gettext("No documents.") == "Документов нет."
+        language.choose(None, "", {"LANG": "C"})
+        assert gettext("No documents.") == "No documents."
+    finally:
+        set_language(before)
