@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from enum import Enum
-from typing import Any, Unpack
+from typing import Any, NamedTuple, Protocol, Unpack
 
 from docbatch_gui.domain.errors import InvalidTransition
 from docbatch_gui.domain.models import Job, NewJob
@@ -26,7 +26,30 @@ from docbatch_gui.domain.states import (
     transition_fields,
 )
 from docbatch_gui.storage.job_patch import JOB_FIELDS, JobPatch
-from docbatch_gui.storage.store import check_attempt, error_columns
+from docbatch_gui.storage.store import check_attempts, error_columns
+
+
+class StoredHead(Protocol):
+    """What a change is decided on: a job's id, state, phase and attempt as stored
+    (a whole ``Job`` has them; SQLite reads only these four columns)."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def state(self) -> JobState: ...
+    @property
+    def phase(self) -> Phase | None: ...
+    @property
+    def attempts(self) -> int: ...
+
+
+class JobHead(NamedTuple):
+    """The four columns a change is decided on, read without decoding the job."""
+
+    id: int
+    state: JobState
+    phase: Phase | None
+    attempts: int
 
 
 @dataclass(frozen=True)
@@ -79,10 +102,13 @@ def written(fields: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def check_expectations(
-    job: Job, to: JobState, expected: JobState | Iterable[JobState] | None, attempt: int | None
+    job: StoredHead,
+    to: JobState,
+    expected: JobState | Iterable[JobState] | None,
+    attempt: int | None,
 ) -> None:
     """The checks every backend makes inside its transaction before a state change."""
-    check_attempt(job, attempt)
+    check_attempts(job.id, job.attempts, attempt)
     if expected is not None:
         allowed = {JobState(expected)} if isinstance(expected, str) else set(expected)
         if job.state not in allowed:
@@ -125,7 +151,7 @@ class Transition:
     ) -> Transition:
         return cls(JobState(to), expected, attempt, error_columns(dict(fields)))
 
-    def against(self, job: Job) -> JobChange:
+    def against(self, job: StoredHead) -> JobChange:
         """The change on ``job`` as stored; InvalidTransition when the contract, the
         expected states or the attempt refuse it."""
         check_expectations(job, self.to, self.expected, self.attempt)
@@ -136,7 +162,7 @@ class Transition:
         )
 
 
-def claim_change(job: Job, to: JobState, deadline: datetime | None) -> JobChange | None:
+def claim_change(job: StoredHead, to: JobState, deadline: datetime | None) -> JobChange | None:
     """queued → ``to`` with a new attempt; None when the job is no longer queued
     (another worker took it)."""
     if job.state is not JobState.QUEUED:
@@ -153,7 +179,7 @@ class JobMoves:
 
     #: (job id, decide): write ``decide(job as stored)`` and its event atomically and
     #: return the job as written; None, writing nothing, when it decides no change
-    _apply_change: Callable[[int, Callable[[Job], JobChange | None]], Job | None]
+    _apply_change: Callable[[int, Callable[[StoredHead], JobChange | None]], Job | None]
 
     def transition(
         self,

@@ -24,6 +24,7 @@ from docbatch_gui.domain.states import FAILURE_STATES, JobState, Phase
 from docbatch_gui.storage.job_changes import (
     JobChange,
     JobMoves,
+    StoredHead,
     created,
     update_patch,
     written,
@@ -171,7 +172,9 @@ class MongoStore(
             return_document=ReturnDocument.AFTER,
         )
 
-    def _apply_change(self, job_id: int, decide: Callable[[Job], JobChange | None]) -> Job | None:
+    def _apply_change(
+        self, job_id: int, decide: Callable[[StoredHead], JobChange | None]
+    ) -> Job | None:
         """A lost race reads the job again and decides again."""
         for _ in range(CAS_ROUNDS):
             raw = self._raw(job_id)

@@ -24,7 +24,9 @@ from docbatch_gui.domain.states import FAILURE_STATES, JobState, Phase
 from docbatch_gui.storage.health import check_not_empty, storage_error
 from docbatch_gui.storage.job_changes import (
     JobChange,
+    JobHead,
     JobMoves,
+    StoredHead,
     created,
     update_patch,
     written,
@@ -210,40 +212,74 @@ class SQLiteStore(
             ).fetchone()
         return _row_to_job(row) if row else None
 
-    def _write_fields(self, db: sqlite3.Connection, job_id: int, fields: dict[str, Any]) -> None:
+    def _write_fields(
+        self,
+        db: sqlite3.Connection,
+        job_id: int,
+        fields: dict[str, Any],
+        *,
+        attempt: int | None = None,
+        returning: bool = False,
+    ) -> sqlite3.Row | None:
+        """Write ``fields`` (and the moment, and one more revision) on the job; with
+        ``attempt``, only while the stored attempt is that one. ``returning``: the job's
+        row as written (one statement, not a write and a read), None when no row was
+        written (no such job, or another attempt)."""
         values = written(fields)
         assignments = ", ".join(f"{name} = ?" for name in values)
-        db.execute(
-            f"UPDATE jobs SET {assignments}, revision = revision + 1 WHERE id = ?",
-            [*(_to_db(name, value) for name, value in values.items()), job_id],
-        )
+        args = [*(_to_db(name, value) for name, value in values.items()), job_id]
+        sql = f"UPDATE jobs SET {assignments}, revision = revision + 1 WHERE id = ?"
+        if attempt is not None:
+            sql += " AND attempts = ?"
+            args.append(attempt)
+        if not returning:
+            db.execute(sql, args)
+            return None
+        rows = db.execute(sql + " RETURNING *", args).fetchall()
+        return rows[0] if rows else None
 
     def _change(self, db: sqlite3.Connection, job_id: int, change: JobChange) -> None:
         """Write a change and its event, in the caller's transaction."""
         self._write_fields(db, job_id, change.fields)
         self._event(db, job_id, change.event)
 
-    def _apply_change(self, job_id: int, decide: Callable[[Job], JobChange | None]) -> Job | None:
+    def _apply_change(
+        self, job_id: int, decide: Callable[[StoredHead], JobChange | None]
+    ) -> Job | None:
+        """The change is decided on the four columns it needs, not on the job decoded;
+        the job is decoded once, as written."""
         with self._tx() as db:
-            change = decide(self._get(db, job_id))
+            row = db.execute(
+                "SELECT state, phase, attempts FROM jobs WHERE id = ?",
+                (stored_id("job", job_id),),
+            ).fetchone()
+            if row is None:
+                raise NotFound("job", job_id)
+            phase = Phase(row["phase"]) if row["phase"] else None
+            change = decide(JobHead(job_id, JobState(row["state"]), phase, row["attempts"] or 0))
             if change is None:
                 return None
-            self._change(db, job_id, change)
-            return self._get(db, job_id)
+            done = self._write_fields(db, job_id, change.fields, returning=True)
+            assert done is not None  # the row was read in this transaction
+            self._event(db, job_id, change.event)
+            return _row_to_job(done)
 
     def update_job(
         self, job_id: int, *, attempt: int | None = None, **fields: Unpack[JobPatch]
     ) -> Job:
+        """One statement writes the patch, checks the attempt and reads the job back;
+        only when it writes nothing is the job read, to say why."""
         patch = update_patch(fields)
+        job_id = stored_id("job", job_id)
         with self._tx() as db:
-            row = db.execute(
-                "SELECT attempts FROM jobs WHERE id = ?", (stored_id("job", job_id),)
-            ).fetchone()
-            if row is None:
-                raise NotFound("job", job_id)
-            check_attempts(job_id, row["attempts"], attempt)
-            self._write_fields(db, job_id, patch)
-            return self._get(db, job_id)
+            done = self._write_fields(db, job_id, patch, attempt=attempt, returning=True)
+            if done is None:
+                row = db.execute("SELECT attempts FROM jobs WHERE id = ?", (job_id,)).fetchone()
+                if row is None:
+                    raise NotFound("job", job_id)
+                check_attempts(job_id, row["attempts"], attempt)  # raises: another attempt
+            assert done is not None
+            return _row_to_job(done)
 
     def _event(self, db: sqlite3.Connection, job_id: int, event: dict[str, Any]) -> None:
         """One row of the job's history (``job_changes.job_event``)."""
