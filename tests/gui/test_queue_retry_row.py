@@ -57,7 +57,7 @@ def test_a_second_attempt_is_counted_in_the_state_and_its_reason_is_in_the_toolt
     assert cell(model, Qt.ItemDataRole.DisplayRole) == "Reading"  # the first: no count
     assert not cell(model, Qt.ItemDataRole.ToolTipRole)
     model.apply([a_job(JobState.EXTRACTING, 2)])
-    assert cell(model, Qt.ItemDataRole.DisplayRole) == "Reading · try 2/3"
+    assert cell(model, Qt.ItemDataRole.DisplayRole) == "Reading · 2/3"
     tip = str(cell(model, Qt.ItemDataRole.ToolTipRole))
     assert tip.startswith("Attempt 1 of 3 failed; DocBatch is trying again by itself.\n")
     assert "1 of 1 request to Claude failed" in tip and "Retry the job" not in tip

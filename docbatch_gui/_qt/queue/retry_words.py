@@ -23,9 +23,11 @@ def retry_label(job: Job, state: str) -> str:
 
 
 def attempt_label(state: str, attempt: int) -> str:
-    """The state cell's words at an attempt: short ("Reading · try 2/3"), so that
-    they fit the state column at 1024 px in Russian too; the tooltip says it whole."""
-    return pgettext("job state while retrying", "{state} · try {attempt}/{attempts}").format(
+    """The state cell's words at an attempt: short ("Reading · 2/3"), so that they fit
+    the state column at 1024 px in Russian too; the tooltip says it in words."""
+    # a job's state and its attempt's number, "Reading · 2/3"; the cell is
+    # narrow, the tooltip says "Attempt 1 of 3 failed…"
+    return pgettext("job state while retrying", "{state} · {attempt}/{attempts}").format(
         state=state, attempt=attempt, attempts=MAX_ATTEMPTS
     )
 
