@@ -76,16 +76,21 @@ def cmd_export(app: DocBatchApp, args: argparse.Namespace) -> int:
             out.print(f"{layout.name}: {keys}", highlight=False, markup=False)
         return ExitCode.OK
     if args.layout and args.columns:
-        complain("Give --layout or --columns, not both: --layout picks a saved layout by name.")
+        complain(
+            words().gettext(
+                "Give --layout or --columns, not both: --layout picks a saved layout by name."
+            )
+        )
         return ExitCode.USAGE
     if args.save_layout and not args.columns:
-        complain("docbatch export: --save-layout needs --columns")
+        complain(words().gettext("docbatch export: --save-layout needs --columns"))
         return ExitCode.USAGE
     layout = _layout(app, args)
     if args.out is None:
         if args.save_layout:
             return ExitCode.OK
-        complain("docbatch export: give the file to write (OUT), or --list-layouts")
+        no_out = words().gettext("docbatch export: give the file to write (OUT), or --list-layouts")
+        complain(no_out)
         return ExitCode.USAGE
     for job_id in args.job or []:
         app.store.get_job(job_id)  # NotFound → "no job N" and exit 3
@@ -118,6 +123,7 @@ def _layout(app: DocBatchApp, args: argparse.Namespace) -> Layout:
         layout = Layout(args.save_layout or "columns", columns)
         if args.save_layout:
             path = exports.save_layout(layout)
-            out.print(f"layout {layout.name} saved to {path}", markup=False)
+            saved = words().gettext("layout {name} saved to {path}")
+            out.print(saved.format(name=layout.name, path=path), markup=False)
         return layout
     return exports.layout(args.layout or "all")

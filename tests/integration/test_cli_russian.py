@@ -74,6 +74,7 @@ def said(capsys: pytest.CaptureFixture[str], data: Path, *args: str) -> str:
         ("resume",),
         ("retry", "99"),
         ("cancel", "3"),
+        ("export", "--layout", "all", "--columns", "number"),
         ("doctor",),
     ],
     ids=" ".join,
