@@ -14,6 +14,7 @@ says what it cost:
 from __future__ import annotations
 
 import asyncio
+import importlib
 import socket
 import time
 import urllib.request
@@ -149,7 +150,10 @@ async def live_check(
         if on_step is not None:
             on_step(refused)
         return [refused]
-    # deferred: the Anthropic SDK, 2.8 s to import
+    # The SDK's first import takes seconds: in a thread, so the Settings tab that
+    # awaits this keeps answering; the imports below then find it loaded.
+    await asyncio.to_thread(importlib.import_module, "docbatch_gui.llm.claude")
+    # deferred: the Anthropic SDK, 2.8 s to import (loaded in a thread just above)
     import anthropic
 
     from docbatch_gui.llm.claude import answer_payload, classify_api_error
