@@ -31,8 +31,8 @@ JOB_TEXTS: dict[str, str | Plural] = {
         "{file}: the path is not a regular file ({path}). Check the path and add it again.",
     ),
     "duplicate": N_(
-        "{file}: same content as job {job} ({original}); not processed again. Use --force (or "
-        "Process again) to reprocess it.",
+        "{file}: same content as job {job} ({original}); not processed again. To read it "
+        "anyway, choose Process again (on the command line: --force).",
     ),
     "file_type": N_(
         "{file}: file type '{type}' is not supported. Export or scan it to PDF, TIFF, JPEG or PNG "
