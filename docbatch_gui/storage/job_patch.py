@@ -70,42 +70,27 @@ _READ: dict[str, Callable[[Any], Any]] = {
         ("termination_confirmed", "artifacts_deliverable", "archived", "escalated"), bool
     ),
 }
-#: every field of a job but the id, and those it has no default for (None when unstored)
-_NAMES = tuple(f.name for f in dataclasses.fields(Job) if f.name != "id")
-_REQUIRED = tuple(
-    f.name
+#: (field, whether the job has no default for it), every field but the id
+_FIELDS = tuple(
+    (f.name, f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
     for f in dataclasses.fields(Job)
     if f.name != "id"
-    and f.default is dataclasses.MISSING
-    and f.default_factory is dataclasses.MISSING
-)
-#: the fields not stored as they are read: (name, JSON text?, how it reads back)
-_CONVERTED = tuple(
-    (name, name in JSON_COLUMNS, _READ.get(name))
-    for name in _NAMES
-    if name in JSON_COLUMNS or name in _READ
 )
 
 
 def job_of(stored: Mapping[str, Any], job_id: int) -> Job:
     """The job a store's record holds (a SQLite row as a dict, a MongoDB document):
     JSON text decoded, times, enums and flags read back, and a field the record lacks
-    (written before the field existed) or leaves empty at the job's default.
-
-    Every read of a job goes through here (a run reads thousands), so only the few
-    fields that need it are converted; the others are taken as stored."""
-    get = stored.get
-    values = {name: value for name in _NAMES if (value := get(name)) is not None}
-    for name, is_json, read in _CONVERTED:
-        value = values.get(name)
+    (written before the field existed) or leaves empty at the job's default."""
+    values: dict[str, Any] = {"id": job_id}
+    for name, required in _FIELDS:
+        value = stored.get(name)
+        if isinstance(value, str) and (name in JSON_COLUMNS or name in _READ):
+            value = (json.loads(value) if name in JSON_COLUMNS else value) or None
         if value is None:
+            if required:
+                values[name] = None
             continue
-        if isinstance(value, str):
-            value = (json.loads(value) if is_json else value) or None
-            if value is None:
-                del values[name]
-                continue
+        read = _READ.get(name)
         values[name] = read(value) if read is not None else value
-    for name in _REQUIRED:
-        values.setdefault(name, None)
-    return Job(id=job_id, **values)
+    return Job(**values)

@@ -219,11 +219,9 @@ class SQLiteStore(
         fields: dict[str, Any],
         *,
         attempt: int | None = None,
-        returning: bool = False,
-    ) -> sqlite3.Row | None:
+    ) -> bool:
         """Write ``fields`` (and the moment, and one more revision) on the job; with
-        ``attempt``, only while the stored attempt is that one. ``returning``: the job's
-        row as written (one statement, not a write and a read), None when no row was
+        ``attempt``, only while the stored attempt is that one. False when no row was
         written (no such job, or another attempt)."""
         values = written(fields)
         assignments = ", ".join(f"{name} = ?" for name in values)
@@ -232,11 +230,7 @@ class SQLiteStore(
         if attempt is not None:
             sql += " AND attempts = ?"
             args.append(attempt)
-        if not returning:
-            db.execute(sql, args)
-            return None
-        rows = db.execute(sql + " RETURNING *", args).fetchall()
-        return rows[0] if rows else None
+        return db.execute(sql, args).rowcount > 0
 
     def _change(self, db: sqlite3.Connection, job_id: int, change: JobChange) -> None:
         """Write a change and its event, in the caller's transaction."""
@@ -259,27 +253,23 @@ class SQLiteStore(
             change = decide(JobHead(job_id, JobState(row["state"]), phase, row["attempts"] or 0))
             if change is None:
                 return None
-            done = self._write_fields(db, job_id, change.fields, returning=True)
-            assert done is not None  # the row was read in this transaction
-            self._event(db, job_id, change.event)
-            return _row_to_job(done)
+            self._change(db, job_id, change)
+            return self._get(db, job_id)
 
     def update_job(
         self, job_id: int, *, attempt: int | None = None, **fields: Unpack[JobPatch]
     ) -> Job:
-        """One statement writes the patch, checks the attempt and reads the job back;
-        only when it writes nothing is the job read, to say why."""
+        """The attempt fence is checked by the write itself (its ``WHERE``); only when
+        it writes nothing is the job read apart, to say why."""
         patch = update_patch(fields)
         job_id = stored_id("job", job_id)
         with self._tx() as db:
-            done = self._write_fields(db, job_id, patch, attempt=attempt, returning=True)
-            if done is None:
+            if not self._write_fields(db, job_id, patch, attempt=attempt):
                 row = db.execute("SELECT attempts FROM jobs WHERE id = ?", (job_id,)).fetchone()
                 if row is None:
                     raise NotFound("job", job_id)
                 check_attempts(job_id, row["attempts"], attempt)  # raises: another attempt
-            assert done is not None
-            return _row_to_job(done)
+            return self._get(db, job_id)
 
     def _event(self, db: sqlite3.Connection, job_id: int, event: dict[str, Any]) -> None:
         """One row of the job's history (``job_changes.job_event``)."""

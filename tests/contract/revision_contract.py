@@ -3,6 +3,9 @@ it last looked (``Store.job_revisions``). Every backend runs it (test_sqlite_sto
 
 from __future__ import annotations
 
+import pytest
+
+from docbatch_gui.domain.errors import InvalidTransition, NotFound
 from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.storage.store import Store
@@ -53,3 +56,28 @@ class RevisionContract:
         store.delete_job(gone.id)
         assert set(store.job_revisions([kept.id, gone.id, 9999])) == {kept.id}
         assert store.job_revisions([]) == {}
+
+    def test_a_write_refused_by_its_attempt_writes_nothing(self, store: Store) -> None:
+        job = store.create_job(new_job())
+        store.claim(job.id, JobState.PREPARING)  # attempt 1
+        before = store.get_job(job.id)
+        revision = store.job_revisions([job.id])[job.id]
+        with pytest.raises(InvalidTransition):
+            store.update_job(job.id, attempt=2, progress=0.5)
+        with pytest.raises(InvalidTransition):
+            store.transition(job.id, JobState.EXTRACTING, attempt=2)
+        assert store.get_job(job.id) == before
+        assert store.job_revisions([job.id])[job.id] == revision
+        with pytest.raises(NotFound):
+            store.update_job(9999, attempt=1, progress=0.5)
+
+    def test_the_job_a_write_returns_is_the_job_as_stored(self, store: Store) -> None:
+        job = store.create_job(new_job())
+        claimed = store.claim(job.id, JobState.PREPARING)
+        assert claimed == store.get_job(job.id)
+        patched = store.update_job(job.id, attempt=1, progress=0.5, escalation_reasons=["x"])
+        assert patched == store.get_job(job.id)
+        assert (patched.progress, patched.escalation_reasons) == (0.5, ["x"])
+        moved = store.transition(job.id, JobState.EXTRACTING, attempt=1)
+        assert moved == store.get_job(job.id)
+        assert moved.phase == store.get_job(job.id).phase
