@@ -63,7 +63,11 @@ class JobMoves:
             return job
         check_operator_move(job_id, job.file_name, job.state, JobState.QUEUED)
         check_corrections(self.store, job_id, job.file_name, force=force)
-        queued = self.store.transition(job_id, JobState.QUEUED, error=None)
+        # a new round of automatic attempts; ``attempts`` itself still grows, as it
+        # fences a worker of an older attempt (FAILED and the final states: none runs)
+        queued = self.store.transition(
+            job_id, JobState.QUEUED, attempt=job.attempts, error=None, retry_base=job.attempts
+        )
         self._registry_stale(queued, "queued again")
         log_operator(queued, "queued again")
         return queued
@@ -95,7 +99,13 @@ class JobMoves:
             )
         check_corrections(self.store, job_id, job.file_name, force=force)
         queued = self.store.transition(
-            job_id, JobState.QUEUED, error=None, error_kind=None, duplicate_of=None
+            job_id,
+            JobState.QUEUED,
+            attempt=job.attempts,
+            error=None,
+            error_kind=None,
+            duplicate_of=None,
+            retry_base=job.attempts,  # a new round of automatic attempts, as in ``retry``
         )
         self._registry_stale(queued, "processed again")
         log_operator(queued, "queued to be processed again")

@@ -5,6 +5,11 @@ the worker itself, up to ``MAX_ATTEMPTS`` times. While it does, the failure's ow
 advice ("Retry the job") would be wrong: nothing is for the operator to do yet. So
 the log and the queue word the reason of a failed attempt without that advice, and
 keep it for the final failure only.
+
+An operator's *Retry* or *Process again* starts a new round of automatic attempts:
+they count from the job's ``retry_base`` (its attempts at that moment), not from its
+first attempt ever, so a job that failed at its last attempt is not failed again at
+the first temporary failure after the operator retried it.
 """
 
 from __future__ import annotations
@@ -20,10 +25,16 @@ MAX_ATTEMPTS = 3
 _WITHOUT_ADVICE = {"claude_requests_failed_retry": "claude_requests_failed"}
 
 
+def automatic_attempt(job: Job, attempt: int | None = None) -> int:
+    """Which automatic attempt ``attempt`` (the job's current one by default) is,
+    counted from the operator's last Retry: 1 for the first after it."""
+    return (job.attempts if attempt is None else attempt) - job.retry_base
+
+
 def retrying(job: Job) -> bool:
-    """The job is at work again after an automatic attempt failed (an operator's
-    Retry after the last attempt counts past ``MAX_ATTEMPTS``: it is not one of these)."""
-    return job.state in ACTIVE_STATES and 2 <= job.attempts <= MAX_ATTEMPTS
+    """The job is at work again after an automatic attempt failed (the first attempt
+    after an operator's Retry is not one of these)."""
+    return job.state in ACTIVE_STATES and 2 <= automatic_attempt(job) <= MAX_ATTEMPTS
 
 
 def attempt_reason(message: Message | None) -> Message | None:

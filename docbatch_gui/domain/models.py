@@ -62,6 +62,10 @@ class Job:
     #: times this file's own render or OCR child died while the worker lived: what
     #: counts against the file (a killed or restarted worker does not)
     crashes: int = 0
+    #: ``attempts`` when the operator last retried or processed the job again: the
+    #: worker's automatic attempts count from here (``domain.attempts``), while
+    #: ``attempts`` itself only grows, as it fences a stale worker's writes
+    retry_base: int = 0
     #: the message ``error`` words in English (``domain.messages``), for the front ends
     #: to word in their language; None for an error stored without one
     error_code: str | None = None

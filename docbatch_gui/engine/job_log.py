@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 
-from docbatch_gui.domain.attempts import attempt_reason
+from docbatch_gui.domain.attempts import attempt_reason, automatic_attempt
 from docbatch_gui.domain.messages import Message
 from docbatch_gui.domain.models import Job
 from docbatch_gui.domain.states import JobState
@@ -41,7 +41,7 @@ def log_retry(job: Job, max_attempts: int) -> None:
         "job %s (%s) attempt %s of %s failed; trying again automatically: %s",
         job.id,
         printable(job.file_name),
-        job.attempts,
+        automatic_attempt(job),
         max_attempts,
         reason.english if reason is not None else "no reason recorded",
     )

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
+from docbatch_gui.domain.attempts import automatic_attempt
 from docbatch_gui.domain.errors import ErrorKind
 from docbatch_gui.domain.messages import coded
 from docbatch_gui.domain.models import Job
@@ -36,7 +37,8 @@ def recover_interrupted(
                 "job %s (%s) is running on a worker; left to it", job.id, printable(job.file_name)
             )
             continue
-        if job.attempts >= max_attempts:
+        interrupted = automatic_attempt(job)  # counted from the operator's last Retry
+        if interrupted >= max_attempts:
             job = store.transition(
                 job.id,
                 JobState.FAILED,
@@ -45,7 +47,7 @@ def recover_interrupted(
                 error=coded(
                     "interrupted_repeatedly",
                     file=job.file_name,
-                    attempts=job.attempts,
+                    attempts=interrupted,
                     state=state_words(job.state),
                 ),
             )

@@ -18,7 +18,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Unpack
 
 from docbatch_gui.coordination.workload import Workload
-from docbatch_gui.domain.attempts import MAX_ATTEMPTS
+from docbatch_gui.domain.attempts import MAX_ATTEMPTS, automatic_attempt
 from docbatch_gui.domain.errors import (
     DocBatchError,
     ErrorKind,
@@ -306,14 +306,16 @@ class LocalWorker:
         except DocBatchError as exc:
             # a blip is retried as any retryable error; once the attempts are spent
             # the job waits held, with the host, instead of failing
-            spent = attempt >= MAX_ATTEMPTS and job.mode in KEYED_MODES
+            # counted from the operator's last Retry (``attempt`` itself only grows)
+            automatic = automatic_attempt(job, attempt)
+            spent = automatic >= MAX_ATTEMPTS and job.mode in KEYED_MODES
             if spent and did_not_reach_claude(exc.message):
                 return self._unreachable(job, attempt, exc)
             if exc.kind is ErrorKind.CRITICAL:
                 self.halted = self.halted or exc
             if self.store.get_job(job.id).state is JobState.PREPARING:
                 self.store.set_pages_deliverable(job.id, False)  # half-rendered: not shown
-            again = exc.kind is ErrorKind.RETRYABLE and attempt < MAX_ATTEMPTS
+            again = exc.kind is ErrorKind.RETRYABLE and automatic < MAX_ATTEMPTS
             if again:  # its line says it is tried again, not "failed … Retry the job"
                 self._logged.add((job.id, attempt, JobState.FAILED))
             failed = self._finish(

@@ -47,6 +47,7 @@ class JobPatch(TypedDict, total=False):
     cost_first_usd: float | None
     cost_escalation_usd: float | None
     crashes: int
+    retry_base: int
     #: the error's message as data: its code and parameters (the front ends word it)
     error_code: str | None
     error_params: dict[str, Any] | None

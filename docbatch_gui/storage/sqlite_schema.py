@@ -330,4 +330,9 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE jobs ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
     """,
+    # 26: the attempts a job had when the operator last retried it or processed it
+    # again; its automatic attempts count from there (rows before it: 0, from the start)
+    """
+    ALTER TABLE jobs ADD COLUMN retry_base INTEGER NOT NULL DEFAULT 0;
+    """,
 ]

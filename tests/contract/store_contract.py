@@ -175,6 +175,28 @@ class StoreContract:
         moved = store.transition(job.id, JobState.EXTRACTING, attempt=2)
         assert moved.state is JobState.EXTRACTING
 
+    def test_a_retry_base_counts_a_new_round_and_stale_workers_stay_fenced(
+        self, store: Store
+    ) -> None:
+        """The operator's Retry stores where the new round of automatic attempts
+        starts; ``attempts`` still only grows, so a worker of an older attempt is
+        refused after the Retry as before it."""
+        job = store.create_job(new_job())
+        assert job.retry_base == 0  # a new job: its first round
+        store.claim(job.id, JobState.PREPARING)  # attempt 1
+        store.transition(job.id, JobState.FAILED, error_kind=ErrorKind.RETRYABLE, error="busy")
+        retried = store.transition(job.id, JobState.QUEUED, attempt=1, retry_base=1)
+        assert (retried.attempts, retried.retry_base) == (1, 1)
+        claimed = store.claim(job.id, JobState.PREPARING)  # attempt 2, the new round's 1st
+        assert claimed is not None and (claimed.attempts, claimed.retry_base) == (2, 1)
+        with pytest.raises(InvalidTransition):
+            store.update_job(job.id, attempt=1, progress=0.5)
+        with pytest.raises(InvalidTransition):
+            store.transition(job.id, JobState.FAILED, attempt=1, error="late")
+        assert store.get_job(job.id) == claimed  # nothing of the stale worker written
+        again = store.transition(job.id, JobState.QUEUED, attempt=2)  # an automatic requeue
+        assert again.retry_base == 1  # kept: only the operator's Retry moves it
+
     def test_an_unknown_job_field_is_refused_and_nothing_written(self, store: Store) -> None:
         """mypy refuses a misspelt patch key (``JobPatch``); an untyped caller gets
         the same refusal at run time, from every backend."""

@@ -337,3 +337,22 @@ def test_pages_stored_before_small_images_read_back_without_one(tmp_path: Path) 
     store.put_pages([replace(old, page_no=2, small_image_sha="e" * 64)])
     assert [p.small_image_sha for p in store.list_pages(1)] == [None, "e" * 64]
     store.close()
+
+
+def test_jobs_written_before_the_retry_base_read_back_in_their_first_round(
+    tmp_path: Path,
+) -> None:
+    """Migration 26: a job of a database at version 25 reads back with ``retry_base``
+    0 (its attempts count from its first), and the new column is written."""
+    path = tmp_path / "db.sqlite3"
+    db = _database_at(path, 25)
+    db.execute("UPDATE jobs SET state = 'failed', attempts = 3 WHERE id = 1")
+    db.commit()
+    db.close()
+    store = SQLiteStore(path)
+    assert store.schema_version == len(MIGRATIONS)
+    job = store.get_job(1)
+    assert (job.attempts, job.retry_base) == (3, 0)
+    queued = store.transition(1, JobState.QUEUED, attempt=3, retry_base=3)
+    assert store.get_job(1) == queued and queued.retry_base == 3
+    store.close()

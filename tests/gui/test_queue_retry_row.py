@@ -61,9 +61,14 @@ def test_a_second_attempt_is_counted_in_the_state_and_its_reason_is_in_the_toolt
     tip = str(cell(model, Qt.ItemDataRole.ToolTipRole))
     assert tip.startswith("Attempt 1 of 3 failed; DocBatch is trying again by itself.\n")
     assert "1 of 1 request to Claude failed" in tip and "Retry the job" not in tip
-    # an operator's Retry after the last attempt is not one of the automatic ones
-    model.apply([a_job(JobState.EXTRACTING, 4)])
+    # an operator's Retry after the last attempt starts a new round: its first attempt
+    # is not counted, its second is "try 2/3" again
+    model.apply([replace(a_job(JobState.EXTRACTING, 4), retry_base=3)])
     assert cell(model, Qt.ItemDataRole.DisplayRole) == "Reading"
+    model.apply([replace(a_job(JobState.EXTRACTING, 5), retry_base=3)])
+    assert cell(model, Qt.ItemDataRole.DisplayRole) == "Reading · try 2/3"
+    tip = str(cell(model, Qt.ItemDataRole.ToolTipRole))
+    assert tip.startswith("Attempt 1 of 3 failed; DocBatch is trying again by itself.\n")
     # the final failure keeps its own words
     model.apply([replace(a_job(JobState.FAILED, 3), progress=0.0)])
     assert "try" not in str(cell(model, Qt.ItemDataRole.DisplayRole))

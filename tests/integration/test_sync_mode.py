@@ -140,6 +140,34 @@ def test_the_log_says_a_failed_attempt_is_tried_again_and_advises_a_retry_only_a
     app.close()
 
 
+def test_a_retried_job_gets_a_new_round_of_automatic_attempts(
+    claude_settings: Settings,
+    fake_anthropic: FakeAnthropic,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Failed at attempt 3 of 3, then retried by the operator: a temporary failure
+    after the Retry is attempt 1 of a new round, tried again by the worker, not the
+    job's final failure."""
+    app = DocBatchApp(claude_settings)
+    (job,) = app.add([SAMPLES / "en_invoice_INV-2024-0042.pdf"], mode="sync").jobs
+    sends = 1 + claude_settings.request_retries  # what one attempt sends, all refused
+    fake_anthropic.invalid_output_next(sends * 3)
+    (job,) = asyncio.run(app.run([job.id]))
+    assert job.state is JobState.FAILED and job.attempts == 3
+    app.retry(job.id)
+    caplog.clear()  # the lines of the new round only
+    fake_anthropic.invalid_output_next(sends)  # the new round's first attempt fails
+    with caplog.at_level(logging.WARNING, logger="docbatch_gui.engine.worker"):
+        (job,) = asyncio.run(app.run([job.id]))
+    assert job.state in (JobState.DONE, JobState.NEEDS_REVIEW), job.error
+    assert (job.attempts, job.retry_base) == (5, 3)  # attempts still grow: the fence
+    again = [r.getMessage() for r in caplog.records if "trying again" in r.getMessage()]
+    assert [line.split(";")[0] for line in again] == [
+        f"job {job.id} (en_invoice_INV-2024-0042.pdf) attempt 1 of 3 failed"
+    ]
+    app.close()
+
+
 def test_401_is_critical_and_stops_the_queue(claude_settings: Settings, tmp_path: Path) -> None:
     settings = claude_settings.model_copy(update={"anthropic_api_key": None})
     app = DocBatchApp(settings)

@@ -9,7 +9,12 @@ detail pane say why the last one failed, without the final failure's "Retry the 
 from __future__ import annotations
 
 from docbatch_gui._qt.language import interface_language
-from docbatch_gui.domain.attempts import MAX_ATTEMPTS, attempt_reason, retrying
+from docbatch_gui.domain.attempts import (
+    MAX_ATTEMPTS,
+    attempt_reason,
+    automatic_attempt,
+    retrying,
+)
 from docbatch_gui.domain.messages import Message
 from docbatch_gui.domain.models import Job
 from docbatch_gui.i18n import _, pgettext
@@ -19,7 +24,7 @@ def retry_label(job: Job, state: str) -> str:
     """``state`` with the attempt's number while the job is tried again."""
     if not retrying(job):
         return state
-    return attempt_label(state, job.attempts)
+    return attempt_label(state, automatic_attempt(job))
 
 
 def attempt_label(state: str, attempt: int) -> str:
@@ -37,7 +42,7 @@ def retry_note(job: Job, last_failure: Message | None) -> str | None:
     if not retrying(job):
         return None
     note = _("Attempt {failed} of {attempts} failed; DocBatch is trying again by itself.").format(
-        failed=job.attempts - 1, attempts=MAX_ATTEMPTS
+        failed=automatic_attempt(job) - 1, attempts=MAX_ATTEMPTS
     )
     reason = attempt_reason(last_failure)
     if reason is None:
