@@ -62,11 +62,11 @@ def test_a_second_attempt_is_counted_in_the_state_and_its_reason_is_in_the_toolt
     assert tip.startswith("Attempt 1 of 3 failed; DocBatch is trying again by itself.\n")
     assert "1 of 1 request to Claude failed" in tip and "Retry the job" not in tip
     # an operator's Retry after the last attempt starts a new round: its first attempt
-    # is not counted, its second is "try 2/3" again
+    # is not counted, its second is "2/3" again
     model.apply([replace(a_job(JobState.EXTRACTING, 4), retry_base=3)])
     assert cell(model, Qt.ItemDataRole.DisplayRole) == "Reading"
     model.apply([replace(a_job(JobState.EXTRACTING, 5), retry_base=3)])
-    assert cell(model, Qt.ItemDataRole.DisplayRole) == "Reading · try 2/3"
+    assert cell(model, Qt.ItemDataRole.DisplayRole) == "Reading · 2/3"
     tip = str(cell(model, Qt.ItemDataRole.ToolTipRole))
     assert tip.startswith("Attempt 1 of 3 failed; DocBatch is trying again by itself.\n")
     # the final failure keeps its own words
