@@ -38,7 +38,7 @@ from docbatch_gui.domain.progress import Canceled
 from docbatch_gui.domain.state_names import state_name
 from docbatch_gui.i18n import _, ngettext, pgettext
 
-COL_ANSWER = 5  # the last column; its cells show the whole answer as a tooltip
+COL_ANSWER = 6  # the last column; its cells show the whole answer as a tooltip
 
 
 def local_time(stamp: str | None) -> str:
@@ -53,8 +53,12 @@ def local_time(stamp: str | None) -> str:
 
 def answer_words(answer: str | None) -> str:
     """The last answer as stored (English); the catalogue's words when it has them
-    ("the receiver cannot be reached"), the receiver's own text otherwise."""
-    return _(answer) if answer else ""
+    ("the receiver cannot be reached"), the receiver's own text otherwise; begun with a
+    capital, as every cell of the window is."""
+    if not answer:
+        return ""
+    said = _(answer)
+    return said[:1].upper() + said[1:]
 
 
 class _OutboxNews(QObject):
@@ -88,10 +92,11 @@ class WebhooksTab(QWidget):
         self.resend_all_button.clicked.connect(lambda: spawn(self.resend(None), self._failed))
         buttons = (self.resend_button, self.resend_all_button, self.refresh_button)
         bar = filled(QHBoxLayout(), *buttons, STRETCH)
-        self.table = QTableWidget(0, 6)
+        self.table = QTableWidget(0, 7)
         self.table.setHorizontalHeaderLabels(
-            [_("State"), _("Job"), _("Event"), _("Time"), _("Attempts"), _("Last answer")]
-        )
+            [_("State"), _("Job"), _("File"), _("Event"), _("Time"), _("Attempts"),
+             _("Last answer")]
+        )  # fmt: skip
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().hide()
@@ -152,6 +157,7 @@ class WebhooksTab(QWidget):
                 pgettext("webhook delivery", "Failed") if failed
                 else pgettext("webhook delivery", "Waiting"),
                 str(item.job_id),
+                item.file_name,
                 state_name(item.event),
                 local_time(item.failed_at if failed else item.created_at),
                 str(item.attempts),

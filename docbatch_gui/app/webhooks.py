@@ -40,11 +40,14 @@ class Delivery:
     attempts: int
     answer: str | None
     failed_at: str | None
+    #: the job's file, as the delivery's body names it: the operator knows files, not ids
+    file_name: str = ""
 
     @classmethod
     def of(cls, message: Message, state: str) -> Delivery:
         return cls(message.id, state, message.job_id, message.event, message.created_at,
-                   message.attempts, message.error, message.failed_at)  # fmt: skip
+                   message.attempts, message.error, message.failed_at,
+                   message.file_name)  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ def _row(message: Message) -> dict[str, Any]:
     return {
         "id": message.id,
         "job": message.job_id,
+        "file": message.file_name,
         "event": message.event,
         "created_at": message.created_at,
         "attempts": message.attempts,
@@ -78,6 +79,8 @@ def cmd_webhooks(app: DocBatchApp, args: argparse.Namespace) -> int:
             line = w.gettext("{state} {id} job {job} ({event})").format(
                 state=states[state], id=row["id"], job=row["job"], event=row["event"]
             )
+            if row["file"]:
+                line += f" · {row['file']}"
             why = f": {row['error']}" if row["error"] else ""
             out.print(line + why, markup=False)
     if not any(rows.values()):

@@ -50,6 +50,12 @@ class Message:
     def as_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
 
+    @property
+    def file_name(self) -> str:
+        """The job's file as the body names it (people know files, not job ids)."""
+        job = self.body.get("job")
+        return str(job.get("file") or "") if isinstance(job, dict) else ""
+
 
 class Outbox:
     """Messages on disk: ``pending/`` waits to be sent, ``failed/`` gave up."""

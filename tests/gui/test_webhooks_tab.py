@@ -47,9 +47,10 @@ async def test_failed_deliveries_are_shown_and_resent(
 ) -> None:
     tab = await shown(window, tmp_path)
     first = cells(tab, 0)
-    assert first[0] == "Failed" and first[2] == "Done" and first[4] == "3"
-    assert first[5] == "HTTP 503: not today" and first[3]  # the time of the last try
-    assert cells(tab, 2)[0] == "Waiting" and cells(tab, 2)[5] == ""
+    assert first[0] == "Failed" and first[3] == "Done" and first[5] == "3"
+    assert first[6] == "HTTP 503: not today" and first[4]  # the time of the last try
+    assert first[2] == "0.pdf"  # the job's file, as the operator knows it
+    assert cells(tab, 2)[0] == "Waiting" and cells(tab, 2)[6] == ""
     assert receiver.url in tab.where.text()
     window.grab().save(str(shots_dir(tmp_path) / "webhooks_en.png"))
     assert not tab.resend_button.isEnabled() and tab.resend_all_button.isEnabled()
@@ -62,8 +63,8 @@ async def test_failed_deliveries_are_shown_and_resent(
     outcome = await tab.resend_selected()
     assert outcome is not None and (outcome.delivered, outcome.failed) == (0, 1)
     await until(lambda: tab.table.rowCount() == 3, what="the list again")
-    row = next(r for r in range(3) if cells(tab, r)[4] == "4")
-    assert cells(tab, row)[5].startswith("HTTP 500")
+    row = next(r for r in range(3) if cells(tab, r)[5] == "4")
+    assert cells(tab, row)[6].startswith("HTTP 500")
 
     receiver.status = 200
     outcome = await tab.resend(None)  # what Resend all runs
@@ -80,6 +81,7 @@ async def test_the_webhooks_tab_in_russian(
     tab = await shown(window, tmp_path)
     assert cells(tab, 0)[0] == "Не доставлено" and cells(tab, 2)[0] == "Ждёт отправки"
     assert tab.resend_all_button.text() == "Отправить все снова"
+    assert cells(tab, 0)[2] == "0.pdf" and tab.table.horizontalHeaderItem(2).text() == "Файл"
     window.grab().save(str(shots_dir(tmp_path) / "webhooks_ru.png"))
 
 
@@ -118,10 +120,10 @@ async def test_a_refused_delivery_is_shown_failed_without_refresh(
     from tests.helpers import closed_port
 
     tab = await shown(window, tmp_path, failed=0)
-    assert cells(tab, 0)[0] == "Waiting" and cells(tab, 0)[5] == ""
+    assert cells(tab, 0)[0] == "Waiting" and cells(tab, 0)[6] == ""
     settings = window.ctx.app.settings
     refused = settings.model_copy(update={"webhook_url": f"http://127.0.0.1:{closed_port()}/"})
     sent = await asyncio.get_running_loop().run_in_executor(None, deliver_pending, refused)
     assert sent == (0, 1)
     await until(lambda: cells(tab, 0)[0] == "Failed", what="the failed delivery shown")
-    assert cells(tab, 0)[5] == "the receiver cannot be reached"
+    assert cells(tab, 0)[6] == "The receiver cannot be reached"

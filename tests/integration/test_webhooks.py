@@ -137,6 +137,7 @@ def test_a_job_posts_signed_json_and_a_failed_delivery_is_listed_and_resent(
     listed = cli_json(data, "webhooks", "--failed", env=env)
     (failed,) = listed["failed"]
     assert failed["error"].startswith("HTTP 500") and failed["attempts"] == 1
+    assert failed["file"] == "ru_three_documents.pdf"  # the operator knows files, not ids
     receiver.status = 200
     resent = cli(data, "webhooks", "--resend", failed["id"], env=env)
     assert resent.returncode == 0, resent.stderr
