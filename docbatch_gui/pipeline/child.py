@@ -143,7 +143,9 @@ def render_one(task: PrepareTask, send: Send) -> None:
                 "small_bytes": len(small),
                 **_table_text(task, page.page_no, words),
             }
-            send(header, page.image + page.thumb + words + small)
+            # the payload goes as its parts, not joined: joining copies the page's
+            # JPEG (a fresh allocation of its size) once for each part added
+            send(header, page.image, page.thumb, words, small)
     except DocBatchError as exc:
         send(_error(exc.kind.value, exc.message))
         return
@@ -335,10 +337,13 @@ def main(argv: list[str]) -> int:
     if cap_memory(_memory_mb << 20) is None:
         _memory_mb = 0
 
-    def send(message: dict[str, Any], payload: bytes = b"") -> None:
-        """One JSON line, then ``payload_bytes`` raw bytes (the page JPEGs)."""
-        message["payload_bytes"] = len(payload)
-        protocol.write(json.dumps(message, ensure_ascii=False).encode() + b"\n" + payload)
+    def send(message: dict[str, Any], *payload: bytes) -> None:
+        """One JSON line, then ``payload_bytes`` raw bytes (the page JPEGs): the parts
+        of ``payload`` one after the other, each written from its own memory (a part
+        larger than the buffer goes straight to the pipe, uncopied)."""
+        message["payload_bytes"] = sum(map(len, payload))
+        protocol.write(json.dumps(message, ensure_ascii=False).encode() + b"\n")
+        protocol.writelines(payload)
         protocol.flush()
 
     for line in sys.stdin:
