@@ -19,7 +19,8 @@ from docbatch_gui.domain.lines import Line
 from tests.gui.conftest import until
 from tests.gui.review_helpers import BOX, boxed_job, open_review
 
-pytestmark = pytest.mark.asyncio(loop_factories=["qasync"])
+# the model test is plain; the window tests run on the qasync loop
+ON_QASYNC = pytest.mark.asyncio(loop_factories=["qasync"])
 
 LINES = [
     Line("1", "Бумага А4", None, "шт", "2", "10.00", "20.00", "20", "4.00", "24.00", 1, list(BOX)),
@@ -53,6 +54,7 @@ def test_the_model_names_its_columns_and_gives_each_row_its_line() -> None:
     assert model.setData(model.index(0, model.keys.index("page")), "x") is False
 
 
+@ON_QASYNC
 async def test_choosing_a_row_draws_its_box_and_turns_to_its_page(window: Any) -> None:
     tab = await open_review(window, lined_job(window.ctx.app))
     grid, view = tab.lines_grid, tab.page_view
@@ -66,6 +68,7 @@ async def test_choosing_a_row_draws_its_box_and_turns_to_its_page(window: Any) -
     assert view.canvas.box_item("line:0") is None  # one line's box at a time
 
 
+@ON_QASYNC
 async def test_the_keyboard_edits_cells_and_the_totals_follow(window: Any) -> None:
     tab = await open_review(window, lined_job(window.ctx.app))
     grid = tab.lines_grid
@@ -97,6 +100,7 @@ async def test_the_keyboard_edits_cells_and_the_totals_follow(window: Any) -> No
     assert QGuiApplication.keyboardModifiers() == Qt.KeyboardModifier.NoModifier
 
 
+@ON_QASYNC
 async def test_split_copy_and_save_go_to_the_audit_trail(window: Any) -> None:
     app = window.ctx.app
     job_id = lined_job(app)
@@ -122,6 +126,7 @@ async def test_split_copy_and_save_go_to_the_audit_trail(window: Any) -> None:
     assert "line" in tab.history.toPlainText()
 
 
+@ON_QASYNC
 async def test_rows_without_sums_leave_the_totals_bar_empty(window: Any) -> None:
     """Lines read with a quantity and no sums (an English invoice's description
     column): the bar says nothing rather than a bare "Rows' sums —"."""
