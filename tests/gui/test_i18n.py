@@ -60,6 +60,7 @@ KEEP = {
     "HTTPS",
     "URL",
     "English",  # the language's own name in the language list
+    "Google Cloud Vision",
     "Google Vision",
     "Tesseract",
 }

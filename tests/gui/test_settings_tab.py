@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QLineEdit, QSpinBox
+from PySide6.QtWidgets import QComboBox, QLineEdit, QSpinBox
 from pytestqt.qtbot import QtBot
 
 from docbatch_gui.settings.file import settings_path
@@ -237,3 +237,21 @@ def test_the_year_setting_reads_as_a_year(
     assert isinstance(year, QSpinBox) and year.text() == "2000"
     rows = tab.editors["registry_max_rows"].editor
     assert isinstance(rows, QSpinBox) and rows.isGroupSeparatorShown()
+
+
+def test_a_choice_reads_as_words_not_as_the_stored_value(
+    qtbot: QtBot, qsettings: QSettings, ring: MemoryKeyring
+) -> None:
+    """Settings showed "Processing mode: batch" and "OCR engine: google_vision", the
+    values the settings file stores; each choice now says what it means."""
+    tab = make_tab(qsettings)
+    qtbot.addWidget(tab)
+    for name in ("processing_mode", "ocr_engine", "claude_output"):
+        combo = tab.editors[name].editor
+        assert isinstance(combo, QComboBox)
+        for i in range(combo.count()):
+            value = str(getattr(combo.itemData(i), "value", combo.itemData(i)))
+            assert combo.itemText(i) != value and "_" not in combo.itemText(i), (name, value)
+    mode = tab.editors["processing_mode"].editor
+    assert isinstance(mode, QComboBox)
+    assert "half the price" in mode.itemText(mode.findData("batch"))
