@@ -104,3 +104,37 @@ async def test_the_wizard_says_why_in_russian(
     tips = [str(model.data(i, Qt.ItemDataRole.ToolTipRole) or "") for i in cells]
     assert any("Главный бухгалтер" in tip and "____" in tip for tip in tips), tips
     wizard.grab().save(str(shots_dir(tmp_path) / "registry_wizard_layout_ru.png"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", ["en", "ru"])
+async def test_the_reason_a_row_is_left_out_reads_whole(
+    language: str, window: Any, open_wizard: Any, tmp_path: Path
+) -> None:
+    """At 1024×640 the filters page's reason for a left-out row ("Строка подписи:
+    содержит '___'" for "Главный бухгалтер ____ Петрова") reads whole in its cell, and
+    its tooltip says it too."""
+    from tests.gui.conftest import interface_in
+    from tests.gui.test_sizes import cut_cells
+
+    with interface_in(language):
+        wizard, _task = await open_wizard()
+        wizard.resize(1024, 640)
+        wizard.file_page.set_file(accountant_xlsx(tmp_path / "март.xlsx"))
+        await settled(wizard)
+        for _page in range(3):
+            next_page(wizard)
+        page = wizard.filters_page
+        assert wizard.currentPage() is page
+        await settled(wizard)
+        model = page.model
+        reasons = {model.cell(r, 0): model.data(model.index(r, 1)) for r in range(model.rowCount())}
+        assert SIGNATURE_ROW in reasons, reasons
+        tip = model.data(model.index(list(reasons).index(SIGNATURE_ROW), 1), 3)
+        assert tip == reasons[SIGNATURE_ROW]
+        signature = list(reasons).index(SIGNATURE_ROW)
+        cell_tip = model.data(model.index(signature, 2), 3)  # "№ п/п": the signature
+        assert cell_tip.startswith("Главный бухгалтер") and cell_tip.endswith(tip)
+        cut = [c for c in cut_cells(page.table) if "___" in c or "итог" in c.lower()]
+        wizard.grab().save(str(shots_dir(tmp_path) / f"registry_wizard_filters_{language}.png"))
+        assert not cut, cut

@@ -182,7 +182,8 @@ class RowsModel(TableModel):
         """The row's mark, and a long cell's whole text: the preview caps a column's
         width, so "Главный бухгалтер ____ Петрова" shows cut in its cell."""
         text = display(self.cell(row, column))
-        whole = text if len(text) > LONG_CELL_CHARS else None
+        # the reason column's text is the mark itself: said once
+        whole = text if len(text) > LONG_CELL_CHARS and text != mark else None
         return "\n".join(part for part in (whole, mark) if part) or None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:

@@ -107,13 +107,16 @@ CELL_CAP_PX = 120
 def fit_preview_columns(table: QTableView) -> None:
     """Columns sized to their cells, the sheet's own (after the row and its status or
     reason) at most ``CELL_CAP_PX``: a long cell (a signature line under "№ п/п")
-    elides rather than pushing the sheet's last columns out of sight at 1024 px."""
+    wraps rather than pushing the sheet's last columns out of sight at 1024 px."""
     table.resizeColumnsToContents()
     header = table.horizontalHeader()
     for column in range(2, table.model().columnCount()):
         cap = max(CELL_CAP_PX, header.sectionSizeHint(column))  # the title stays whole
         if table.columnWidth(column) > cap:
             table.setColumnWidth(column, cap)
+    # a capped cell wraps onto lines of its own ("Главный бухгалтер ____ Петрова" on a
+    # signature line) instead of ending in "…"; its tooltip has the whole text too
+    table.resizeRowsToContents()
 
 
 def preview_table(model: RowsModel) -> QTableView:
