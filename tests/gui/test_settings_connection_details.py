@@ -107,3 +107,30 @@ async def test_an_empty_backend_is_not_tried_and_a_failure_hides_its_details(
     assert PASSWORD not in raw and PASSWORD not in text
     test.details_button.click()
     assert not test.details.isVisible()
+
+
+def test_a_two_line_answer_leaves_no_empty_lines_under_it(qtbot: QtBot) -> None:
+    """In Settings' form a wrapped answer reserved the height it would need at its
+    narrowest: three empty lines under a two-line answer, at 1024 px and wider."""
+    from PySide6.QtWidgets import QFormLayout, QWidget
+
+    page = QWidget()
+    qtbot.addWidget(page)
+    form = QFormLayout(page)
+    form.addRow("Address", QLineEdit("http://127.0.0.1:9"))
+    test = ConnectionTest()
+    form.addRow("", test)
+    page.resize(1000, 600)
+    page.show()
+    test.result.setText("✗ " + "Nobody answers at 127.0.0.1:9: the connection was refused. " * 2)
+    test.details_button.show()
+    qtbot.waitUntil(lambda: test.result.height() > 0)
+    page.layout().activate()
+    lines = test.result.fontMetrics().lineSpacing()
+    needed = test.result.heightForWidth(test.result.width())
+    assert needed >= 2 * lines  # it does wrap at this width
+    assert test.height() <= needed + lines, (test.height(), needed)
+    page.resize(600, 600)  # narrower: taller, still no more than it needs
+    page.layout().activate()
+    needed = test.result.heightForWidth(test.result.width())
+    assert test.result.height() >= needed and test.height() <= needed + lines

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QLocale, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -71,13 +72,29 @@ class ConnectionTest(QWidget):
         self.result.setMinimumHeight(self.button.sizeHint().height())
         self.result.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         row.addWidget(self.button, 0, top)
-        row.addWidget(self.result, 1, top)
+        # no alignment for the answer: a layout item with one is sized by its sizeHint,
+        # which a wrapping label computes at a narrow width (three lines too tall)
+        row.addWidget(self.result, 1)
         row.addWidget(self.details_button, 0, top)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 0)
         layout.setSpacing(4)
         layout.addLayout(row)
         layout.addWidget(self.details)
+
+    def sizeHint(self) -> QSize:
+        """As tall as the answer is at this width: a form layout sizes its field by the
+        hint, which a wrapping label computes at a narrow width, and so left empty
+        lines under a two-line answer."""
+        hint = super().sizeHint()
+        if self.width() > 0 and self.hasHeightForWidth():
+            hint.setHeight(self.heightForWidth(self.width()))
+        return hint
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self.updateGeometry()  # the answer wraps anew: its height hint changed
 
     def start(self, make_settings: Callable[[], Awaitable[Settings]], probe: Probe) -> None:
         """Busy at once (the click is acknowledged), then the test runs on the loop.
@@ -106,7 +123,10 @@ class ConnectionTest(QWidget):
             text = (
                 said
                 if skipped
-                else _("{said} ({seconds:.2f} s)").format(said=said, seconds=outcome.seconds)
+                else _("{said} ({seconds} s)").format(
+                    said=said,
+                    seconds=QLocale().toString(outcome.seconds, "f", 2),  # "0,05"
+                )
             )
         except ConfigError as exc:
             ok, text = False, str(exc)
