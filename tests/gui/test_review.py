@@ -19,8 +19,9 @@ from tests.gui.conftest import signal_future, until
 pytestmark = pytest.mark.asyncio(loop_factories=["qasync"])
 
 
-def waiting_job(app: DocBatchApp, documents: int = 2) -> int:
-    """A two-page job in needs_review, as the engine leaves one."""
+def waiting_job(app: DocBatchApp, documents: int = 2, passed: frozenset[int] = frozenset()) -> int:
+    """A two-page job in needs_review, as the engine leaves one (the documents in
+    ``passed`` found with no problem)."""
     store = app.store
     job = store.create_job(NewJob("scan.pdf", "/tmp/scan.pdf", "ab" * 32, 100, "offline"))
     store.claim(job.id, JobState.PREPARING)
@@ -40,8 +41,8 @@ def waiting_job(app: DocBatchApp, documents: int = 2) -> int:
                 index + 1,
                 fields={"number": f"10{index}", "date": None, "amount": "50.00"},
                 confidence={"number": 0.4, "amount": 0.95},
-                needs_review=True,
-                review_codes=[ReviewCode("field_missing", "date")],
+                needs_review=index not in passed,
+                review_codes=[] if index in passed else [ReviewCode("field_missing", "date")],
             )
             for index in range(documents)
         ],
@@ -223,3 +224,20 @@ async def test_review_opens_on_the_first_document_needing_review(window: Any) ->
     window.tabs.setCurrentWidget(tab)
     await until(lambda: tab.current is not None, what="a document shown by itself")
     assert (tab.current.job_id, tab.current.doc_index) == (job_id, 1)
+
+
+async def test_every_document_in_the_list_has_its_mark(window: Any) -> None:
+    """A document no check doubted and no person confirmed had no mark in the list
+    ("2. Акт 45" beside a "!" and a "✓"): each now has one, its meaning in the tooltip."""
+    app: DocBatchApp = window.ctx.app
+    job_id = waiting_job(app, documents=3, passed=frozenset({2}))
+    app.review.confirm(job_id, 0, who="anna")
+    tab = window.review_tab
+    window.tabs.setCurrentWidget(tab)
+    await until(lambda: len(tab._doc_items()) == 3, what="the three documents listed")
+    confirmed, doubted, passed = tab._doc_items()
+    images = [item.icon(0).pixmap(16, 16).toImage() for item in (confirmed, doubted, passed)]
+    assert not any(image.isNull() for image in images)
+    assert len({image.pixel(8, 8) for image in images}) == 3  # three colours, three meanings
+    assert "not confirmed yet" in passed.toolTip(0)
+    assert "Confirmed by anna" in confirmed.toolTip(0)

@@ -338,11 +338,19 @@ class ReviewTab(ReviewForm, QWidget):
         item.setToolTip(0, item.text(0))  # whole, where the pane elides it
         item.setToolTip(1, pages_tip(pages))
         item.setData(0, ROLE_NEEDS_REVIEW, bool(doc.needs_review and not doc.confirmed_by))
+        # every document has a mark, as the legend of the fields' dots: checked by a
+        # person, doubted by a check (its reasons in the tooltip), or nothing doubted
         if doc.confirmed_by:
             item.setIcon(0, disc_icon("#188038", "✓"))
+            said = _("Confirmed by {who}").format(who=doc.confirmed_by)
+            item.setToolTip(0, "\n".join([item.text(0), said]))
         elif doc.needs_review:
             item.setIcon(0, disc_icon("#e37400", "!"))
             item.setToolTip(0, "\n".join([item.text(0), *self.ctx.reasons(doc)]))
+        else:
+            item.setIcon(0, disc_icon("#8a8f98", "✓"))
+            said = _("No check found a problem; not confirmed yet")
+            item.setToolTip(0, "\n".join([item.text(0), said]))
         return item
 
     async def export_listed(self) -> Path | None:
