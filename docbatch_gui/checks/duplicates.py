@@ -8,7 +8,8 @@ amounts as numbers to the kopeck. The later document gets the review code
 ``likely_duplicate`` naming the earlier one; a person's *Not a duplicate* clears it
 and is remembered in the document's audit (``NOT_DUPLICATE``), so processing the
 file again does not mark it again. A document still marked stands for the same
-document as the one it names: exports and the registry match leave it out.
+document as the one it names: exports and the registry match leave it out wherever
+that one is in them too.
 
 Number and amount agree in every case of the rule, so the stores keep them as one
 indexed key (``match_key``): a saved document is compared with the few documents
@@ -112,6 +113,19 @@ def mark_duplicates(
     return marked
 
 
+def named_original(document: Document) -> int | None:
+    """The id of the document this one is marked a likely duplicate of, if any."""
+    for code in document.review_codes:
+        if code.code == CODE:
+            named = (code.params or {}).get("document")
+            return int(named) if str(named).isdigit() else -1
+    return None
+
+
 def without_duplicates(documents: Iterable[Document]) -> list[Document]:
-    """The documents as one each: those marked as another's duplicate left out."""
-    return [d for d in documents if not is_marked(d)]
+    """The documents as one each: one marked as another's duplicate is left out when
+    that other is among them. Exported alone (its job's own export, or the original
+    deleted since), it is the only copy there, and an export of it must not be empty."""
+    documents = list(documents)
+    present = {d.id for d in documents}
+    return [d for d in documents if (named := named_original(d)) is None or named not in present]

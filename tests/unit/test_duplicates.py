@@ -41,6 +41,15 @@ def test_the_earliest_other_document_is_named_and_a_clearing_is_kept() -> None:
     assert without_duplicates([marked, doc(3, 30)]) == [doc(3, 30)]
 
 
+def test_a_duplicate_is_left_out_only_beside_the_document_it_names() -> None:
+    """The export of a photo's job alone (its invoice a likely duplicate of a scan's)
+    wrote an empty file: the photo's document is its only copy there."""
+    (marked,) = mark_duplicates([doc(9, 90)], [doc(3, 30)], {3: "scan.pdf"})
+    assert without_duplicates([marked, doc(3, 30)]) == [doc(3, 30)]  # exported once
+    assert without_duplicates([marked]) == [marked]  # alone: kept
+    assert without_duplicates([marked, doc(4, 40)]) == [marked, doc(4, 40)]  # other: kept
+
+
 class CountingStore:
     """A real SQLite store that counts the documents each call hands back."""
 
