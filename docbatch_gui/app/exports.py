@@ -45,5 +45,5 @@ class DocumentExports:
     def export(self, out: Path, layout: Layout, options: ExportOptions) -> int:
         """Write the documents ``options`` select; returns how many rows."""
         written = export_documents(out, self.selection(options), layout, self.profile, options)
-        log.info("documents exported to %s (layout %s): %d rows", out, layout.name, written)
+        log.info("documents exported to %s (layout %s), rows: %d", out, layout.name, written)
         return written

@@ -32,7 +32,8 @@ _LEADING: tuple[tuple[str, str], ...] = (
     ("file", NP_("export column", "File")),
     ("document_number", NP_("export column", "Document number")),
     ("document_date", NP_("export column", "Document date")),
-    ("seller_inn", NP_("export column", "Seller INN")),
+    # as the Documents sheet names the seller's INN (the profile's label)
+    ("seller_inn", NP_("export column", "Seller tax ID")),
     ("page", NP_("export column", "Page")),
 )
 

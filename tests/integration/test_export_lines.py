@@ -64,6 +64,10 @@ def test_the_xlsx_has_a_sheet_of_lines_in_the_export_language(
     assert first[header[0]] == 1 and first[header[1]] == "УПД_789.pdf"  # job, file
     assert first[header[2]] == "УПД-789" and first[header[3]] == datetime(2024, 5, 20)
     assert first[header[4]] == "7707083893"  # the seller's INN on every line
+    # named as the Documents sheet names it ("Seller INN" beside "Seller tax ID" before)
+    documents_header = next(workbook.worksheets[0].iter_rows(max_row=1, values_only=True))
+    assert header[4] == exports.profile.field_label("seller_tax_id", language)
+    assert header[4] in documents_header
     assert first[qty] == 2 and isinstance(first[qty], int)
     second = dict(zip(header, rows[2], strict=True))
     assert second[qty] == 1.5
