@@ -11,9 +11,12 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QComboBox, QLineEdit, QSpinBox
+from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QSpinBox
 from pytestqt.qtbot import QtBot
 
+from docbatch_gui._qt.settings import fields
+from docbatch_gui._qt.settings import tab as tab_module
+from docbatch_gui.domain.messages import coded
 from docbatch_gui.settings.file import settings_path
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.settings.secrets import SERVICE
@@ -255,3 +258,24 @@ def test_a_choice_reads_as_words_not_as_the_stored_value(
     mode = tab.editors["processing_mode"].editor
     assert isinstance(mode, QComboBox)
     assert "half the price" in mode.itemText(mode.findData("batch"))
+
+
+def test_the_encrypted_file_is_named_once_not_under_every_secret(
+    qtbot: QtBot, qsettings: QSettings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without a system keyring the same two-line note with the file's path stood under
+    each of the eight secrets (the key, the mailbox password, the tokens…): the page
+    names the file once at its top, each secret says it goes there."""
+    home = "/srv/docbatch/secrets.cfg"
+    monkeypatch.setattr(fields, "system_keyring", lambda: None)
+    monkeypatch.setattr(fields, "uses_file", lambda: True)
+    secret_home = lambda: coded("secret_home_file", path=home)  # noqa: E731
+    monkeypatch.setattr(tab_module, "secret_home", secret_home, raising=False)
+    monkeypatch.setattr(fields, "file_path", lambda: home, raising=False)
+    tab = make_tab(qsettings)
+    qtbot.addWidget(tab)
+    tab.ensure_built()
+    texts = [label.text() for label in tab.findChildren(QLabel)]
+    assert sum(home in text for text in texts) == 1
+    notes = [tab.editors[n].note.text() for n in ("anthropic_api_key", "mail_password")]
+    assert all("encrypted file named at the top" in note for note in notes), notes

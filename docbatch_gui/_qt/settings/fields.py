@@ -38,7 +38,7 @@ from docbatch_gui.i18n import _
 from docbatch_gui.llm.catalogue import load_catalogue
 from docbatch_gui.settings.choices import CHOICE_FIELDS, fixed_choices
 from docbatch_gui.settings.invalid import describe_allowed
-from docbatch_gui.settings.keystore import file_path, system_keyring, uses_file
+from docbatch_gui.settings.keystore import system_keyring, uses_file
 from docbatch_gui.settings.secrets import URI_VARIABLES, join_uri_password, split_uri_password
 
 #: str fields offered as a fixed list
@@ -304,11 +304,8 @@ class FieldEditor(QWidget):
         between a desktop and a server."""
         if system_keyring() is not None:
             return _("Stored in the system keyring, never in the settings file.")
-        if uses_file():
-            return _(
-                "No system keyring on this computer: stored in an encrypted file ({file_path}), "
-                "never in the settings file."
-            ).format(file_path=file_path())
+        if uses_file():  # the file is named once, at the top of the page
+            return _("Stored in the encrypted file named at the top, never in the settings file.")
         return _(
             "No keyring on this computer: it cannot be stored; set {variable} in the environment."
         ).format(variable=self.variable)

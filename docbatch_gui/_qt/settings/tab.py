@@ -47,6 +47,7 @@ from docbatch_gui.i18n import _, ngettext
 from docbatch_gui.settings.checks import disk_problem
 from docbatch_gui.settings.choices import combination_problem
 from docbatch_gui.settings.file import settings_path
+from docbatch_gui.settings.keystore import secret_home
 from docbatch_gui.settings.loading import load_settings
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.settings.saving import environment_overrides, save_settings
@@ -146,6 +147,11 @@ class SettingsTab(QWidget):
                 "Saved to {settings_path}. Environment variables take precedence and are shown "
                 "read-only. Hover over a field to see its variable and allowed values."
             ).format(settings_path=settings_path())
+            # where keys, passwords and tokens go: said once here, not under each of them
+            + " "
+            + _("Keys, passwords and tokens go to {secret_home}.").format(
+                secret_home=secret_home().words(interface_language())
+            )
         )
         intro.setWordWrap(True)
         intro.setStyleSheet(NOTE_STYLE)
