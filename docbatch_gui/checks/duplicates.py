@@ -117,8 +117,8 @@ def named_original(document: Document) -> int | None:
     """The id of the document this one is marked a likely duplicate of, if any."""
     for code in document.review_codes:
         if code.code == CODE:
-            named = (code.params or {}).get("document")
-            return int(named) if str(named).isdigit() else -1
+            named = str((code.params or {}).get("document", ""))
+            return int(named) if named.isdigit() else -1
     return None
 
 
