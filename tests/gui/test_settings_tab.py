@@ -255,6 +255,11 @@ def test_a_choice_reads_as_words_not_as_the_stored_value(
         for i in range(combo.count()):
             value = str(getattr(combo.itemData(i), "value", combo.itemData(i)))
             assert combo.itemText(i) != value and "_" not in combo.itemText(i), (name, value)
+    for name in ("claude_effort", "claude_thinking", "mail_after", "language"):
+        combo = tab.editors[name].editor
+        assert isinstance(combo, QComboBox)
+        for i in range(combo.count()):  # a list's items begin with a capital, as the others
+            assert combo.itemText(i)[:1].isupper(), (name, combo.itemText(i))
     mode = tab.editors["processing_mode"].editor
     assert isinstance(mode, QComboBox)
     assert "half the price" in mode.itemText(mode.findData("batch"))

@@ -55,15 +55,15 @@ def value_label(value: str, field: str = "") -> str:
     ``field``: the setting, where the same value means another thing there."""
     if field == "mail_after":
         return {
-            "flag": _("flagged as taken (and read)"),
-            "move": _("moved to the folder below"),
-            "keep": _("left as it is"),
+            "flag": _("Flagged as taken (and read)"),
+            "move": _("Moved to the folder below"),
+            "keep": _("Left as it is"),
         }[value]
     if field == "mail_security":
         return {
             "tls": _("TLS (IMAPS)"),
             "starttls": _("STARTTLS"),
-            "plain": _("plain, unencrypted (password in the clear)"),
+            "plain": _("Plain, unencrypted (password in the clear)"),
         }[value]
     labels = {
         "offline": _("Offline: read here, nothing sent to Claude"),
@@ -74,20 +74,20 @@ def value_label(value: str, field: str = "") -> str:
         "google_vision": _("Google Cloud Vision"),
         "tesseract": _("Tesseract (on this computer)"),
         "none": _("None: scanned pages are not read"),
-        "auto": _("auto (cheapest the model allows)"),
-        "off": _("off"),
-        "on": _("on"),
-        "low": _("low"),
-        "medium": _("medium"),
-        "high": _("high"),
-        "xhigh": _("very high"),
-        "max": _("maximum"),
-        "inprocess": _("in this program"),
+        "auto": _("Auto (cheapest the model allows)"),
+        "off": _("Off"),
+        "on": _("On"),
+        "low": _("Low"),
+        "medium": _("Medium"),
+        "high": _("High"),
+        "xhigh": _("Very high"),
+        "max": _("Maximum"),
+        "inprocess": _("In this program"),
         "celery": _("Celery workers"),
-        "keep": _("kept where it is"),
-        "move": _("moved to processed/ or failed/"),
+        "keep": _("Kept where it is"),
+        "move": _("Moved to processed/ or failed/"),
         # the command line's language: a language is named in itself
-        "": _("the system's"),
+        "": _("The system's"),
         "en": "English",
         "ru": "Русский",
     }
