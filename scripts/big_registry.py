@@ -54,7 +54,11 @@ def _cell(ref: str, value: object) -> str:
 def _sheet(rows: int, columns: int) -> Iterator[str]:
     letters = [get_column_letter(c + 1) for c in range(columns)]
     header = "".join(_cell(f"{letters[c]}1", f"Колонка {c + 1}") for c in range(columns))
-    yield f'<worksheet {_NS}><sheetData><row r="1">{header}</row>'
+    # the <dimension> Excel writes: without it openpyxl's read-only mode parses the
+    # whole sheet once more on open only to find its size (a million rows × 3 read in
+    # 81 s without it, 74 s with it); the import ignores it (reset_dimensions)
+    dimension = f'<dimension ref="A1:{letters[-1]}{rows + 1}"/>'
+    yield f'<worksheet {_NS}>{dimension}<sheetData><row r="1">{header}</row>'
     for i in range(2, rows + 2):
         cells = "".join(
             _cell(f"{letter}{i}", value)

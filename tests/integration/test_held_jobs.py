@@ -212,6 +212,9 @@ def test_claude_unreachable_holds_the_job_until_retry_now(
     env = {
         "ANTHROPIC_API_KEY": "sk-ant-test-key-unreachable",
         "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{port}",
+        # the job's own attempts are what is tested, not the SDK's: its 4 default
+        # retries of each refused call, with backoff, made each command take ~45 s
+        "ANTHROPIC_MAX_RETRIES": "0",
     }
     data = tmp_path / "data"
     result = cli(data, "process", "--wait", "--mode", "sync", str(INVOICE), env=env)

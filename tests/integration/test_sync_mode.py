@@ -218,7 +218,10 @@ def test_network_cut_leaves_jobs_retryable_and_loses_nothing(
     claude_settings: Settings, tmp_path: Path
 ) -> None:
     with FakeAnthropic() as server:
-        settings = claude_settings.model_copy(update={"anthropic_base_url": server.url})
+        # the job's attempts are tested, not the SDK's retries (their backoff took ~10 s)
+        settings = claude_settings.model_copy(
+            update={"anthropic_base_url": server.url, "anthropic_max_retries": 0}
+        )
         app = DocBatchApp(settings)
         (job,) = app.add([SAMPLES / "ru_three_documents.pdf"], mode="sync").jobs
     # the server is gone now
