@@ -14,6 +14,7 @@ from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.cli.output import Language, complain, job_json, out, print_jobs, print_json, words
 from docbatch_gui.domain.errors import ExitCode
 from docbatch_gui.domain.models import Job
+from docbatch_gui.domain.state_names import mode_name
 from docbatch_gui.engine.budget import Forecast, current_hold, usd_text
 from docbatch_gui.engine.holds import JobHold
 from docbatch_gui.i18n import N_
@@ -73,7 +74,7 @@ def forecast_line(forecast: Forecast) -> str:
         files=files.format(count=forecast.jobs),
         requests=requests.format(count=forecast.requests),
         model=forecast.model,
-        modes=", ".join(forecast.modes),
+        modes=", ".join(mode_name(mode, Language.current) for mode in forecast.modes),
         guessed=guessed,
     )
 

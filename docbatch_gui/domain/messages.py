@@ -30,7 +30,7 @@ import string
 from collections.abc import Mapping
 from typing import Any
 
-from docbatch_gui.domain.state_names import STATE_NAMES, state_name
+from docbatch_gui.domain.state_names import MODE_NAMES, STATE_NAMES, mode_name, state_name
 from docbatch_gui.domain.texts_connections import CONNECTION_TEXTS
 from docbatch_gui.domain.texts_data import DATA_COUNTED, DATA_TEXTS
 from docbatch_gui.domain.texts_jobs import JOB_COUNTED, JOB_TEXTS, KIND_CONTEXT, KIND_TEXTS
@@ -66,6 +66,8 @@ CATALOGUES: tuple[tuple[str | None, Mapping[str, str | Plural]], ...] = (
 COUNTED: Mapping[str, Mapping[str, Plural]] = {**JOB_COUNTED, **SERVICE_COUNTED, **DATA_COUNTED}
 
 _STATE_CODE = "state_"
+#: a processing mode's name (``mode_name_<value>``), from ``domain.state_names`` too
+_MODE_CODE = "mode_name_"
 
 
 def english_template(code: str) -> tuple[str | None, str | Plural] | None:
@@ -82,10 +84,12 @@ def template(
 ) -> str | None:
     """The template of ``code`` in ``language``: the catalogue's words for its English
     (as written when the catalogue has none); for a message worded by a number, the
-    form its count in ``params`` asks for. A job state (``state_<value>``) is its name
-    in ``domain.state_names``."""
+    form its count in ``params`` asks for. A job state (``state_<value>``) and a mode
+    (``mode_name_<value>``) are their names in ``domain.state_names``."""
     if code.startswith(_STATE_CODE) and code[len(_STATE_CODE) :] in STATE_NAMES:
         return state_name(code[len(_STATE_CODE) :], language)
+    if code.startswith(_MODE_CODE) and code[len(_MODE_CODE) :] in MODE_NAMES:
+        return mode_name(code[len(_MODE_CODE) :], language)
     found = english_template(code)
     if found is None:
         return None

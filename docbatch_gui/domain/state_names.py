@@ -1,5 +1,7 @@
 """The one table of job state names: what the queue, the command line and the
-exports call each state (the stored value, ``JobState``, is what scripts read).
+exports call each state (the stored value, ``JobState``, is what scripts read); and
+the one of processing mode names, as a sentence names a job's mode ("held: to be read
+by Claude (sync mode)", "Forecast … (batch mode)").
 
 The names are marked for the catalogue with the context ``job state``, since "Done"
 or "Failed" may be worded differently elsewhere; they are worded when shown, in the
@@ -41,3 +43,23 @@ def state_name(state: str, language: str | None = None) -> str:
     if english is None:
         return str(state)
     return translation(language or current_language()).pgettext(CONTEXT, english)
+
+
+MODE_CONTEXT = "processing mode"
+#: a job's mode (its stored value) → its name in a sentence (an adjective in Russian:
+#: "синхронный режим"); the Settings list words the modes at length, on its own
+MODE_NAMES: dict[str, str] = {
+    "sync": NP_("processing mode", "sync"),
+    "batch": NP_("processing mode", "batch"),
+    "offline": NP_("processing mode", "offline"),
+    "data": NP_("processing mode", "data"),
+}
+
+
+def mode_name(mode: str, language: str | None = None) -> str:
+    """The name of ``mode`` (a ``ProcessingMode`` or its value) in ``language``; an
+    unknown value is shown as stored."""
+    english = MODE_NAMES.get(str(mode))
+    if english is None:
+        return str(mode)
+    return translation(language or current_language()).pgettext(MODE_CONTEXT, english)

@@ -42,9 +42,6 @@ OPERATOR_TEXTS: dict[str, str | Plural] = {
         "last",
     ),
     # a queued job no worker here can take (``engine.holds``)
-    # a job's mode as a message names it ("it is to be read by Claude (sync mode)")
-    "mode_name_sync": N_("sync"),
-    "mode_name_batch": N_("batch"),
     "held_needs_key": N_(
         "{file}: held: it is to be read by Claude ({mode_name} mode), and no Anthropic API key "
         "is set. "

@@ -95,6 +95,17 @@ def test_the_forecast_words_each_count_in_its_case(
     assert russian in forecast_line(forecast)
 
 
+def test_the_forecast_names_the_mode_in_the_run_language(language: type[Language]) -> None:
+    """The Russian line said "(режим sync)", the setting's value inside a sentence."""
+    forecast = Forecast(0.5, 0.4, 0.6, pages=1, jobs=1, requests=1, model="m",
+                        rendered_pages=1, modes=["sync", "batch"])  # fmt: skip
+    language.current = "en"
+    assert "(sync, batch mode)" in forecast_line(forecast)
+    language.current = "ru"
+    said = forecast_line(forecast)
+    assert "(режим: синхронный, пакетный)" in said and "sync" not in said
+
+
 def test_the_forecast_counts_the_pages_not_rendered_yet(language: type[Language]) -> None:
     forecast = Forecast(0.5, 0.4, 0.6, pages=7, jobs=1, requests=1, model="m", rendered_pages=2)
     language.current = "en"

@@ -29,12 +29,12 @@ from PySide6.QtWidgets import (
 
 from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.language import interface_language
-from docbatch_gui._qt.settings.fields import value_label
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.dialogs import ask
 from docbatch_gui._qt.widgets.layout import filled
 from docbatch_gui.app.budget import BudgetStatus
 from docbatch_gui.domain.errors import DocBatchError
+from docbatch_gui.domain.state_names import mode_name
 from docbatch_gui.engine.budget import Forecast, Hold, usd_text
 from docbatch_gui.i18n import _, ngettext, npgettext
 from docbatch_gui.settings.saving import save_settings
@@ -158,7 +158,7 @@ class BudgetBar(QWidget):
                     "forecast for", "{count} page", "{count} pages", forecast.pages
                 ).format(count=forecast.pages),
                 model=forecast.model,
-                modes=", ".join(value_label(mode) for mode in forecast.modes),
+                modes=", ".join(mode_name(m, interface_language()) for m in forecast.modes),
                 usd=usd_text(forecast.usd),
                 low=usd_text(forecast.low_usd),
                 high=usd_text(forecast.high_usd),
