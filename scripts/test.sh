@@ -41,6 +41,6 @@ if [ "$lint" -eq 1 ]; then
 fi
 say "running the test suite"
 # Two workers: most tests wait on child processes, fake servers and polling, so two
-# share the two cores well (about 9 minutes of the whole suite; one worker takes longer).
+# share the two cores well (the whole suite: about 9 minutes on a quiet machine).
 # The 25 slowest steps are listed at the end: where the run's time goes.
 exec "$VENV/bin/python" -m pytest -n "${DOCBATCH_TEST_WORKERS:-2}" --dist worksteal --durations=25 "$@"
