@@ -23,6 +23,7 @@ from docbatch_gui.domain.registry import RegistryRowRecord, SearchResult
 from docbatch_gui.domain.text import clean_value
 from docbatch_gui.i18n import NP_, translation
 from docbatch_gui.registry.where import matched_locations, where_words
+from docbatch_gui.registry.words import rule_words
 from docbatch_gui.storage.atomic import atomic_output
 
 if TYPE_CHECKING:
@@ -263,7 +264,7 @@ def write_export(
                 *document_cells(doc, file_names.get(doc.job_id) if doc else None, labels),
                 result.score if result else None,
                 "; ".join(result.warnings_in(language)) if result else None,
-                result.rule if result else None,
+                rule_words(result.rule, language) if result and result.rule else None,
                 (result.assigned_by or words.yes) if result and result.manual else None,
                 _where(doc, result, language, labels),
             ]

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from docbatch_gui.domain.messages import Message, word
 from docbatch_gui.domain.registry import FilteredRowRecord
-from docbatch_gui.i18n import pgettext
+from docbatch_gui.i18n import pgettext, translation
 from docbatch_gui.registry.config import DEFAULT_RULE
 
 _SKIP_WORD = re.compile(r"^contains (?P<word>.+)$")
@@ -76,7 +76,12 @@ def document_field_words(path: str, label: Callable[[str], str] = str, language:
     return word(code, {"field": label(key)}, language)
 
 
-def rule_words(name: str) -> str:
-    """A rule's name as the operator reads it: the rule DocBatch made is named in the
-    window's language, a name the operator gave is their own."""
-    return pgettext("registry rule name", "default") if name == DEFAULT_RULE else name
+def rule_words(name: str, language: str | None = None) -> str:
+    """A rule's name as the operator reads it: the rule DocBatch made is named in
+    ``language`` (the current one when None: the window's), a name the operator gave
+    is their own."""
+    if name != DEFAULT_RULE:
+        return name
+    if language is None:
+        return pgettext("registry rule name", "default")
+    return translation(language).pgettext("registry rule name", "default")

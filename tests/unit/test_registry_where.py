@@ -114,3 +114,24 @@ def test_every_export_header_is_in_the_exports_language(tmp_path: Path) -> None:
         names += [sheet.title for sheet in book.worksheets]
         assert len(names) == 13 + 7 + 2
         assert not [n for n in names if alphabet.search(str(n))], language
+
+
+def test_the_rule_docbatch_made_is_named_in_the_exports_language(tmp_path: Path) -> None:
+    """A Russian export's Rule column said «default», the name the configuration keeps;
+    the window calls it «основное». A rule the operator named stays as they named it."""
+    rows = [
+        RegistryRowRecord(4, {"Номер": "INV-1"}, {"number": "INV-1"}, {"number": "1"}),
+        RegistryRowRecord(5, {"Номер": "INV-2"}, {"number": "INV-2"}, {"number": "1"}),
+    ]
+    results = {
+        4: SearchResult(4, 7, 0.9, EXPLANATION, rule="default"),
+        5: SearchResult(5, None, 0.0, [], rule="акты"),
+    }
+    for language, named in (("ru", "основное"), ("en", "default")):
+        out = tmp_path / f"export_{language}.xlsx"
+        write_export(out, ["Номер"], rows, results, {7: DOCUMENT}, {1: "inv.pdf"}, [DOCUMENT],
+                     language=language)  # fmt: skip
+        sheet = openpyxl.load_workbook(out).worksheets[0]
+        header = [c.value for c in sheet[1]]
+        column = next(i for i, h in enumerate(header) if h in ("Правило", "Rule"))
+        assert [sheet.cell(r, column + 1).value for r in (2, 3)] == [named, "акты"]
