@@ -1,5 +1,6 @@
-"""Review shows a likely duplicate beside the document its mark names: the other's page
-and its key fields next to this one's, *Not a duplicate* and *Open the other*."""
+"""Review shows a likely duplicate with the document its mark names: the other's page
+and its key fields next to this one's, under its page (a tab beside its lines), *Not a
+duplicate* and *Open the other*."""
 
 from __future__ import annotations
 
@@ -9,10 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PySide6.QtCore import QPoint
+from PySide6.QtWidgets import QApplication
 
 from docbatch_gui.domain.reasons import ReviewCode
 from tests.gui.conftest import interface_in, until
 from tests.gui.review_helpers import boxed_job, open_review
+from tests.gui.test_sizes import clipped_controls
 
 QASYNC = pytest.mark.asyncio(loop_factories=["qasync"])
 
@@ -46,8 +50,11 @@ async def test_the_other_document_stands_beside_with_its_page_and_fields(window:
     pair = tab.duplicate_pair
     assert pair.isVisible() and pair.other is not None and pair.other.id == first.id
     assert pair.page.isVisible() and not pair.page.image.isNull()
-    # beside this document's page, not instead of it
-    assert tab.page_view.isVisible() and pair.x() >= tab.page_view.x() + tab.page_view.width()
+    # under this document's page, beside its lines, not instead of the page
+    top = pair.mapTo(tab, QPoint(0, 0)).y()
+    page_end = tab.page_view.mapTo(tab, QPoint(0, 0)).y() + tab.page_view.height()
+    assert tab.page_view.isVisible() and top >= page_end
+    assert tab.below_page.currentWidget() is pair
     assert [pair.labels[k].text() for k in ("number", "date", "seller_tax_id", "amount")] == [
         "Number", "Date", "Seller tax ID", "Amount",
     ]  # fmt: skip
@@ -66,6 +73,7 @@ async def test_the_other_document_stands_beside_with_its_page_and_fields(window:
         lambda: tab.current is not None and tab.current.id == first.id, 10, "the other opened"
     )
     await until(lambda: not pair.isVisible(), 10, "the pair hidden on an unmarked one")
+    assert tab.below_page.currentWidget() is tab.lines_grid and tab.below_page.count() == 1
 
 
 @QASYNC
@@ -109,6 +117,14 @@ async def test_screenshot_of_the_pair(
             _first_job, _first, second_job = _pair(win.ctx.app)
             tab = await _shown(win, second_job)
             assert tab.duplicate_pair.width() > 100 and tab.page_view.width() > 100
+            # at 1024 px the pair beside the page made Review 1,069 px wide: the tab
+            # scrolled sideways and Confirm and the fields' ends were cut
+            await drain()
+            QApplication.processEvents()
+            area = win.tabs.widget(win.tabs.currentIndex())
+            wide = tab.minimumSizeHint().width()
+            assert not area.horizontalScrollBar().isVisible(), f"Review {wide} px wide"
+            assert not clipped_controls(win), clipped_controls(win)
             folder = Path(os.environ.get("DOCBATCH_SCREENSHOT_DIR") or tmp_path)
             folder.mkdir(parents=True, exist_ok=True)
             name = f"review_duplicates_{language}_{size[0]}x{size[1]}.png"

@@ -12,7 +12,6 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QImage, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
     QGridLayout,
-    QGroupBox,
     QHBoxLayout,
     QLabel,
     QPushButton,
@@ -80,63 +79,75 @@ class FittedPage(QLabel):
         painter.end()
 
 
-class DuplicatePair(QGroupBox):
+class DuplicatePair(QWidget):
     #: (job id, document index) of the other document, to open it in Review
     open_other = Signal(int, int)
+    #: whether the current document is marked, so the pair is to be shown (Review puts
+    #: it in a tab under the page, beside the lines, only then)
+    wanted = Signal(bool)
 
     def __init__(self, ctx: GuiContext, images: PageImages, parent: QWidget | None = None) -> None:
-        super().__init__(_("Likely the same document"), parent)
+        super().__init__(parent)  # its tab names it
         self.ctx = ctx
         self.images = images
         #: the document shown beside the current one (None: gone from the store)
         self.other: Document | None = None
         self._for: int | None = None  # the current document's id
-        layout = QVBoxLayout(self)
+        # the other's page on the left, what tells the two apart on the right: the
+        # pair stands under this document's page, as wide as it and not as tall
+        row = QHBoxLayout(self)
+        self.page = FittedPage()
+        row.addWidget(self.page, 1)
+        layout = QVBoxLayout()
+        row.addLayout(layout, 2)
         self.where = QLabel()
         self.where.setTextFormat(Qt.TextFormat.PlainText)  # a file name
         self.where.setWordWrap(True)
         layout.addWidget(self.where)
-        self.page = FittedPage()
-        layout.addWidget(self.page, 1)
+        # every text here wraps and the buttons stand one under the other: at 1024 px
+        # a grid of whole words beside a row of buttons made Review wider than the
+        # screen (Confirm cut off)
         self.grid = QGridLayout()
         self.grid.addWidget(QLabel(""), 0, 0)
         for column, title in enumerate((_("This document"), _("The other")), start=1):
             head = QLabel(title)
             head.setStyleSheet("font-weight: bold;")
+            head.setWordWrap(True)
             self.grid.addWidget(head, 0, column)
         self.labels: dict[str, QLabel] = {}
         self.mine: dict[str, QLabel] = {}
         self.theirs: dict[str, QLabel] = {}
         for row, key in enumerate(KEY_FIELDS, start=1):
             self.labels[key] = QLabel()  # the profile's label, set when shown
+            self.labels[key].setWordWrap(True)
             self.grid.addWidget(self.labels[key], row, 0)
             for column, values in ((1, self.mine), (2, self.theirs)):
                 value = QLabel()
                 value.setTextFormat(Qt.TextFormat.PlainText)  # the documents' text
                 value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+                value.setWordWrap(True)
                 values[key] = value
                 self.grid.addWidget(value, row, column)
         layout.addLayout(self.grid)
-        self.buttons = QHBoxLayout()
+        self.buttons = QVBoxLayout()
         self.open_button = QPushButton(_("Open the other"))
         self.open_button.setToolTip(
             _("Show the other document in Review, to correct or confirm it")
         )
         self.open_button.clicked.connect(self._open)
         self.buttons.addWidget(self.open_button)
-        self.buttons.addStretch(1)
         layout.addLayout(self.buttons)
-        self.hide()
+        layout.addStretch(1)
 
     def add_button(self, button: QPushButton) -> None:
-        """Put the tab's *Not a duplicate* beside *Open the other*: the answer is given
+        """Put the tab's *Not a duplicate* above *Open the other*: the answer is given
         where both documents are seen."""
         self.buttons.insertWidget(0, button)
 
     async def show_pair(self, doc: Document | None, field_labels: dict[str, str]) -> None:
-        """Beside ``doc``, the document its mark names; hidden when it has none."""
+        """Beside ``doc``, the document its mark names; not wanted when it has none."""
         named = named_other(doc)
-        self.setVisible(named is not None)
+        self.wanted.emit(named is not None)
         self._for = doc.id if doc is not None else None
         if doc is None or named is None:
             self.other = None

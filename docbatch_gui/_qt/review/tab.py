@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSpinBox,
     QSplitter,
+    QTabWidget,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -212,12 +213,17 @@ class ReviewTab(ReviewForm, QWidget):
         hint.setWordWrap(True)
         right_layout.addWidget(hint)
 
-        middle = QSplitter(Qt.Orientation.Vertical)  # the page above its lines
-        pages = QSplitter(Qt.Orientation.Horizontal)  # a likely duplicate beside it
-        pages.addWidget(self.page_view)
-        pages.addWidget(self.duplicate_pair)
-        middle.addWidget(pages)
-        middle.addWidget(self.lines_grid)
+        # the page above its lines; a likely duplicate's other document in a tab beside
+        # the lines, chosen while it is shown (beside the page, it made Review wider
+        # than a 1024 px screen in Russian: 1,146 px)
+        self.below_page = QTabWidget()
+        self.below_page.setTabBarAutoHide(True)  # the lines alone: no tab bar
+        self.below_page.setDocumentMode(True)
+        self.below_page.addTab(self.lines_grid, _("Lines"))
+        self.duplicate_pair.wanted.connect(self._want_pair)
+        middle = QSplitter(Qt.Orientation.Vertical)
+        middle.addWidget(self.page_view)
+        middle.addWidget(self.below_page)
         middle.setSizes([420, 220])
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(left)
@@ -230,6 +236,15 @@ class ReviewTab(ReviewForm, QWidget):
         layout.addWidget(split)
         self._set_enabled(False)
         ctx.bridge.jobs_changed.connect(self._jobs_changed)
+
+    def _want_pair(self, wanted: bool) -> None:
+        """The pair's tab while the document shown is a likely duplicate, chosen."""
+        index = self.below_page.indexOf(self.duplicate_pair)
+        if wanted and index < 0:
+            index = self.below_page.addTab(self.duplicate_pair, _("Likely the same document"))
+        elif not wanted and index >= 0:
+            self.below_page.removeTab(index)
+        self.below_page.setCurrentIndex(index if wanted else 0)
 
     def _actions(self) -> None:
         def bind(button: QPushButton, keys: list[str], handler: object) -> None:
