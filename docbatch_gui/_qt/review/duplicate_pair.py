@@ -95,11 +95,11 @@ class DuplicatePair(QWidget):
         self._for: int | None = None  # the current document's id
         # the other's page on the left, what tells the two apart on the right: the
         # pair stands under this document's page, as wide as it and not as tall
-        row = QHBoxLayout(self)
+        sides = QHBoxLayout(self)
         self.page = FittedPage()
-        row.addWidget(self.page, 1)
+        sides.addWidget(self.page, 1)
         layout = QVBoxLayout()
-        row.addLayout(layout, 2)
+        sides.addLayout(layout, 2)
         self.where = QLabel()
         self.where.setTextFormat(Qt.TextFormat.PlainText)  # a file name
         self.where.setWordWrap(True)
