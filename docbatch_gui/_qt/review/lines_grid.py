@@ -36,7 +36,7 @@ from docbatch_gui._qt.widgets.page_view import PageView
 from docbatch_gui.config.profile import Profile
 from docbatch_gui.domain.lines import Line, decimal
 from docbatch_gui.domain.models import Document
-from docbatch_gui.i18n import _, pgettext
+from docbatch_gui.i18n import _, pgettext, translation
 from docbatch_gui.pipeline.tables import line_number
 
 KEY_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -56,7 +56,8 @@ class LinesModel(QAbstractTableModel):
         self.profile = profile
         self.keys = [*profile.line_keys, "page"]
         self.titles = [profile.line_label(k, language) for k in profile.line_keys]
-        self.titles.append("Page" if language == "en" else "Стр.")
+        # the page column's title, as the registry's narrow page column words it
+        self.titles.append(translation(language).pgettext("narrow column", "Page"))
         #: the header's titles: short forms where the profile gives them, on two lines
         self.headers = [two_lines(profile.line_title(k, language)) for k in profile.line_keys]
         self.headers.append(self.titles[-1])
