@@ -89,9 +89,13 @@ class CostEstimator:
             return current
         params = {k: v for k, v in sample.params.items() if k != "max_tokens"}
         bare = {**params, "messages": [{"role": "user", "content": "."}]}
+        # asked once, without the SDK's retries: the formula stands in for a failed
+        # count, and with Claude unreachable the retries (about 7 s of backoff) came
+        # before every attempt of the request itself
+        counter = client.with_options(max_retries=0) if hasattr(client, "with_options") else client
         try:
-            prefix = (await client.messages.count_tokens(**bare)).input_tokens
-            full = (await client.messages.count_tokens(**params)).input_tokens
+            prefix = (await counter.messages.count_tokens(**bare)).input_tokens
+            full = (await counter.messages.count_tokens(**params)).input_tokens
         except Exception as exc:  # the estimate falls back to the formula, never fails
             log.info("count_tokens unavailable (%s); cost estimates use the formula", exc)
             return current

@@ -122,6 +122,26 @@ def test_sync_requests_carry_the_catalogue_choice_and_pass_the_strict_fake(
     app.close()
 
 
+def test_a_failing_count_is_asked_once_and_the_request_still_goes(
+    claude_settings: Settings, fake_anthropic: FakeAnthropic
+) -> None:
+    """The estimate's counter is not retried (ANTHROPIC_MAX_RETRIES is 2 here): with
+    Claude unreachable its retries, some 7 s of backoff, came before every attempt of
+    the request itself. The formula stands in; the job is read."""
+    fake_anthropic.fail_next(
+        1, 529, error_type="overloaded_error", path="/v1/messages/count_tokens"
+    )
+    app = DocBatchApp(claude_settings)
+    try:
+        jobs = asyncio.run(app.run([j.id for j in app.add([INVOICE], mode="sync").jobs]))
+        assert jobs[0].state in (JobState.DONE, JobState.NEEDS_REVIEW), jobs[0].error
+        counted = [r for r in fake_anthropic.requests if r.path == "/v1/messages/count_tokens"]
+        assert len(counted) == 1  # the failed count, not retried, and no second count
+        assert len(_sent(fake_anthropic)) == 1  # the request itself, once
+    finally:
+        app.close()
+
+
 def test_batch_mode_resubmits_a_cut_off_group_once_with_a_larger_budget(
     claude_settings: Settings, fake_anthropic: FakeAnthropic
 ) -> None:
