@@ -24,19 +24,23 @@ _installed: list[QTranslator] = []
 class CatalogueTranslator(QTranslator):
     """Answers Qt's own strings that Qt's catalogue lacks (``_qt/qt_words.py``) from
     the gettext catalogue, the Qt context being the message context; anything else
-    is left to the next translator (an empty answer)."""
+    is left to the next translator.
+
+    "Left" is a null string (``None``), not an empty one: Qt takes an empty string as
+    the translation, so every Qt string neither catalogue has was blanked in Russian
+    (a progress bar's "%p%": the bar showed no text)."""
 
     def __init__(self, language: str, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._catalogue = translation(language)
 
-    def translate(
+    def translate(  # None: a null QString, "no answer"
         self, context: str, source: str, disambiguation: str | None = None, n: int = -1
-    ) -> str:
+    ) -> str | None:
         if context not in QT_CONTEXTS:
-            return ""
+            return None
         worded = self._catalogue.pgettext(context, source)
-        return "" if worded == source else worded
+        return None if worded == source else worded
 
     def isEmpty(self) -> bool:
         return False

@@ -16,7 +16,7 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
-from PySide6.QtCore import QLocale, QModelIndex, QSettings, Qt
+from PySide6.QtCore import QCoreApplication, QLocale, QModelIndex, QSettings, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPlainTextEdit,
+    QProgressBar,
     QTableView,
     QTreeView,
     QWidget,
@@ -201,10 +202,22 @@ def test_qt_strings_missing_from_qts_catalogue_are_answered_from_ours() -> None:
     translator = CatalogueTranslator("ru")
     assert translator.translate("QFileDialog", "&Look in:") == "&Папка:"
     assert translator.translate("QFileSystemModel", "%1 bytes") == "%1 байт"
-    # the rest is left to Qt's catalogue: an empty answer lets the next one speak
-    assert translator.translate("QFileDialog", "Detail View") == ""
-    assert translator.translate("job state", "Queued") == ""
-    assert CatalogueTranslator("en").translate("QFileDialog", "&Look in:") == ""
+    # the rest is left to Qt's catalogue: a null answer (None) lets the next one speak
+    assert translator.translate("QFileDialog", "Detail View") is None
+    assert translator.translate("job state", "Queued") is None
+    assert CatalogueTranslator("en").translate("QFileDialog", "&Look in:") is None
+
+
+def test_a_qt_string_neither_catalogue_has_is_left_as_it_is(russian: None) -> None:
+    """An empty answer was taken as the translation: every progress bar of the Russian
+    window (the registry wizard's run, exports, the wait on quitting) showed no text,
+    its "%p%" blanked."""
+    bar = QProgressBar()
+    bar.setRange(0, 4)
+    bar.setValue(1)
+    assert bar.format() == "%p%" and bar.text() == "25%"
+    assert QCoreApplication.translate("QFileDialog", "Detail View") == "Подробный вид"
+    assert QCoreApplication.translate("NoSuchContext", "Left alone") == "Left alone"
 
 
 # -- the language at start ---------------------------------------------------------------
