@@ -36,13 +36,18 @@ STATE_NAMES: dict[str, str] = {
 }
 
 
-def state_name(state: str, language: str | None = None) -> str:
-    """The name of ``state`` (a ``JobState`` or its value) in ``language`` (the current
-    one when None); an unknown value (a newer version's state) is shown as stored."""
-    english = STATE_NAMES.get(str(state))
+def _named(table: dict[str, str], context: str, value: str, language: str | None) -> str:
+    """``value``'s name from ``table`` in ``language`` (the current one when None); an
+    unknown value (a newer version's) is shown as stored."""
+    english = table.get(str(value))
     if english is None:
-        return str(state)
-    return translation(language or current_language()).pgettext(CONTEXT, english)
+        return str(value)
+    return translation(language or current_language()).pgettext(context, english)
+
+
+def state_name(state: str, language: str | None = None) -> str:
+    """The name of ``state`` (a ``JobState`` or its value) in ``language``."""
+    return _named(STATE_NAMES, CONTEXT, state, language)
 
 
 MODE_CONTEXT = "processing mode"
@@ -57,9 +62,5 @@ MODE_NAMES: dict[str, str] = {
 
 
 def mode_name(mode: str, language: str | None = None) -> str:
-    """The name of ``mode`` (a ``ProcessingMode`` or its value) in ``language``; an
-    unknown value is shown as stored."""
-    english = MODE_NAMES.get(str(mode))
-    if english is None:
-        return str(mode)
-    return translation(language or current_language()).pgettext(MODE_CONTEXT, english)
+    """The name of ``mode`` (a ``ProcessingMode`` or its value) in ``language``."""
+    return _named(MODE_NAMES, MODE_CONTEXT, mode, language)
