@@ -28,6 +28,7 @@ import dataclasses
 import re
 import string
 from collections.abc import Mapping
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from docbatch_gui.domain.state_names import MODE_NAMES, STATE_NAMES, mode_name, state_name
@@ -111,6 +112,34 @@ def counted(code: str, params: Mapping[str, Any], language: str = "en") -> dict[
     return out
 
 
+#: code → its parameters that are amounts (dot-decimal, "15500.00"): Russian writes
+#: them as its accountants do ("15 500,00"); English and the stored text keep them
+AMOUNTS: Mapping[str, tuple[str, ...]] = {"match_amount_differs": ("registry", "document")}
+
+
+def amount_text(value: Any, language: str) -> Any:
+    """``value`` (a dot-decimal amount) as ``language`` writes amounts; anything else
+    (an unread "—", an old record) as it is."""
+    if language != "ru" or not isinstance(value, str):
+        return value
+    try:
+        number = Decimal(value)
+    except InvalidOperation:
+        return value
+    if not number.is_finite():
+        return value
+    return f"{number:,}".replace(",", "\u00a0").replace(".", ",")
+
+
+def with_amounts(code: str, params: Mapping[str, Any], language: str) -> dict[str, Any]:
+    """``params`` with the amounts ``AMOUNTS`` names for ``code`` in ``language``."""
+    out = dict(params)
+    for name in AMOUNTS.get(code, ()):
+        if name in out:
+            out[name] = amount_text(out[name], language)
+    return out
+
+
 def fill(text: str, params: Mapping[str, Any], language: str = "en") -> str | None:
     """``text`` with ``params`` put in; None when a parameter is missing or does not
     fit its format (an old record): the caller then shows something else."""
@@ -153,7 +182,11 @@ def word(
     is unknown or its parameters do not fit, else the code and its raw parameters."""
     params = params or {}
     text = template(code, language, params) if code else None
-    worded = fill(text, counted(code, params, language), language) if code and text else None
+    worded = (
+        fill(text, counted(code, with_amounts(code, params, language), language), language)
+        if code and text
+        else None
+    )
     if worded is not None:
         return worded
     if fallback is not None:

@@ -106,3 +106,14 @@ def test_a_librarys_own_text_is_quoted_in_another_language() -> None:
     inner = coded("claude_timeout").as_dict()
     nested = word("crashed_repeatedly", {"error": inner, "times": 2}, "ru")
     assert "«" not in nested and "тайм-аут" in nested
+
+
+def test_an_amount_in_a_russian_sentence_is_written_as_russian_accountants_do() -> None:
+    """The registry's warning read "в реестре 15500.00" beside a sheet that prints
+    "15 500,00"; English and the stored text keep the dot-decimal value."""
+    from docbatch_gui.domain.messages import Message
+
+    differs = Message("match_amount_differs", {"registry": "15500.00", "document": "—"})
+    assert differs.words("ru") == "сумма расходится: в реестре 15\u00a0500,00, в документе —"
+    assert differs.english == "amount differs: registry 15500.00, document —"
+    assert differs.params["registry"] == "15500.00"  # the data is not changed
