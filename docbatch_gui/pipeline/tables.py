@@ -48,6 +48,9 @@ HEADER_LINES = 3
 MIN_HEADER_FIELDS = 3
 
 _SPACES = str.maketrans("", "", " \u00a0\u2009\u202f\u2007'’")
+#: currency signs at either end of a figure, a minus before them kept ("-$5" is -5)
+_CURRENCY_SIGNS = "$€£¥₽₴₸₹¢₩₺"
+_CURRENCY_SIGNS_RE = re.compile(rf"^(-?)[{_CURRENCY_SIGNS}]+|[{_CURRENCY_SIGNS}]+$")
 _CARRIED_RE = re.compile(
     r"(?<!\w)(перенос|с переносом|итого по (листу|странице)|с предыдущей страницы|"
     r"carried forward|brought forward|balance forward|page total|subtotal this page)(?!\w)"
@@ -86,6 +89,9 @@ def line_number(text: str) -> str | None:
     raw = text.translate(_SPACES).strip().replace("\u2212", "-")
     if not raw or not any(ch.isdigit() for ch in raw):
         return None
+    # a currency sign printed with the figure ("$120.00", "120,00 ₽", "-$5"): the
+    # column's currency is the document's, the figure is the cell's value
+    raw = _CURRENCY_SIGNS_RE.sub(r"\1", raw)
     if "," in raw and "." in raw:
         decimal_mark = "," if raw.rfind(",") > raw.rfind(".") else "."
         thousands = "." if decimal_mark == "," else ","

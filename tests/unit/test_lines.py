@@ -39,6 +39,15 @@ PROFILE = load_profile()
         ("-", None),
         ("шт", None),
         ("", None),
+        # a currency sign printed with the figure (the bundled English invoice's
+        # "$120.00" was no number: its lines had no price and no sum)
+        ("$120.00", "120.00"),
+        ("$1,234.56", "1234.56"),
+        ("120,00 ₽", "120.00"),
+        ("-$5", "-5"),
+        ("€ 9,50", "9.50"),
+        ("$", None),
+        ("12$3", None),
     ],
 )
 def test_numbers_are_read_as_printed(printed: str, value: str | None) -> None:
