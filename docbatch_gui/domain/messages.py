@@ -67,8 +67,9 @@ CATALOGUES: tuple[tuple[str | None, Mapping[str, str | Plural]], ...] = (
 COUNTED: Mapping[str, Mapping[str, Plural]] = {**JOB_COUNTED, **SERVICE_COUNTED, **DATA_COUNTED}
 
 _STATE_CODE = "state_"
-#: a processing mode's name (``mode_name_<value>``), from ``domain.state_names`` too
-_MODE_CODE = "mode_name_"
+#: a parameter named so holds a job's mode (its stored value): worded by its name in
+#: ``domain.state_names`` ("sync" → "синхронный")
+_MODE_PARAM = "mode"
 
 
 def english_template(code: str) -> tuple[str | None, str | Plural] | None:
@@ -85,12 +86,10 @@ def template(
 ) -> str | None:
     """The template of ``code`` in ``language``: the catalogue's words for its English
     (as written when the catalogue has none); for a message worded by a number, the
-    form its count in ``params`` asks for. A job state (``state_<value>``) and a mode
-    (``mode_name_<value>``) are their names in ``domain.state_names``."""
+    form its count in ``params`` asks for. A job state (``state_<value>``) is its name
+    in ``domain.state_names``."""
     if code.startswith(_STATE_CODE) and code[len(_STATE_CODE) :] in STATE_NAMES:
         return state_name(code[len(_STATE_CODE) :], language)
-    if code.startswith(_MODE_CODE) and code[len(_MODE_CODE) :] in MODE_NAMES:
-        return mode_name(code[len(_MODE_CODE) :], language)
     found = english_template(code)
     if found is None:
         return None
@@ -159,6 +158,8 @@ _LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 def _worded(value: Any, language: str, name: str = "") -> Any:
     if isinstance(value, Mapping) and "code" in value:
         return Message.from_dict(value).words(language)
+    if name == _MODE_PARAM and isinstance(value, str) and value in MODE_NAMES:
+        return mode_name(value, language)
     if isinstance(value, list):  # several problems, each a message or a text
         return "; ".join(str(_worded(item, language, name)) for item in value)
     if (

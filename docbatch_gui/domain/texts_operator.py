@@ -43,8 +43,7 @@ OPERATOR_TEXTS: dict[str, str | Plural] = {
     ),
     # a queued job no worker here can take (``engine.holds``)
     "held_needs_key": N_(
-        "{file}: held: it is to be read by Claude ({mode_name} mode), and no Anthropic API key "
-        "is set. "
+        "{file}: held: it is to be read by Claude ({mode} mode), and no Anthropic API key is set. "
         "Add a key in Settings → Claude (or ANTHROPIC_API_KEY), or process it offline.",
     ),
     "held_claude_unreachable": N_(

@@ -194,15 +194,8 @@ class Holds:
         if job.mode in KEYED_MODES and not self.has_anthropic_key:
             return JobHold(
                 NEEDS_ANTHROPIC_KEY,
-                Message(
-                    "held_needs_key",
-                    {
-                        "file": job.file_name,
-                        "mode": job.mode.value,
-                        # worded in the reader's language ("синхронный")
-                        "mode_name": Message(f"mode_name_{job.mode.value}").as_dict(),
-                    },
-                ),
+                # the mode is worded in the reader's language ("синхронный режим")
+                Message("held_needs_key", {"file": job.file_name, "mode": job.mode.value}),
                 (ADD_KEY, PROCESS_OFFLINE),
             )
         if job.id in self.unreachable and job.mode in KEYED_MODES:
