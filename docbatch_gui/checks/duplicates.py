@@ -113,12 +113,17 @@ def mark_duplicates(
     return marked
 
 
-def named_original(document: Document) -> int | None:
-    """The id of the document this one is marked a likely duplicate of, if any."""
+def named_other(document: Document | None) -> tuple[int, int] | None:
+    """(job id, document id) of the document ``document``'s mark names, if it is
+    marked and the mark reads."""
+    if document is None:
+        return None
     for code in document.review_codes:
         if code.code == CODE:
-            named = str((code.params or {}).get("document", ""))
-            return int(named) if named.isdigit() else -1
+            try:
+                return int(code.params["job"]), int(code.params["document"])
+            except (KeyError, TypeError, ValueError):
+                return None
     return None
 
 
@@ -128,4 +133,4 @@ def without_duplicates(documents: Iterable[Document]) -> list[Document]:
     deleted since), it is the only copy there, and an export of it must not be empty."""
     documents = list(documents)
     present = {d.id for d in documents}
-    return [d for d in documents if (named := named_original(d)) is None or named not in present]
+    return [d for d in documents if (named := named_other(d)) is None or named[1] not in present]

@@ -92,7 +92,7 @@ class CostEstimator:
         # asked once, without the SDK's retries: the formula stands in for a failed
         # count, and with Claude unreachable the retries (about 7 s of backoff) came
         # before every attempt of the request itself
-        counter = client.with_options(max_retries=0) if hasattr(client, "with_options") else client
+        counter = client.with_options(max_retries=0)
         try:
             prefix = (await counter.messages.count_tokens(**bare)).input_tokens
             full = (await counter.messages.count_tokens(**params)).input_tokens

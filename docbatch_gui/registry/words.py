@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from docbatch_gui.domain.messages import Message, word
 from docbatch_gui.domain.registry import FilteredRowRecord
-from docbatch_gui.i18n import pgettext, translation
+from docbatch_gui.i18n import current_language, translation
 from docbatch_gui.registry.config import DEFAULT_RULE
 
 _SKIP_WORD = re.compile(r"^contains (?P<word>.+)$")
@@ -82,6 +82,4 @@ def rule_words(name: str, language: str | None = None) -> str:
     is their own."""
     if name != DEFAULT_RULE:
         return name
-    if language is None:
-        return pgettext("registry rule name", "default")
-    return translation(language).pgettext("registry rule name", "default")
+    return translation(language or current_language()).pgettext("registry rule name", "default")

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.thumbs import PageImages
-from docbatch_gui.checks.duplicates import CODE
+from docbatch_gui.checks.duplicates import CODE, named_other
 from docbatch_gui.domain.models import Document
 from docbatch_gui.i18n import _
 
@@ -34,19 +34,6 @@ PAGE_BOX = (420, 560)
 NOTHING = "—"
 #: a value the two documents do not share
 DIFFERENT_STYLE = "color: #8e24aa; font-weight: bold;"
-
-
-def named_other(doc: Document | None) -> tuple[int, int] | None:
-    """(job id, document id) of the document a ``likely_duplicate`` mark names."""
-    if doc is None:
-        return None
-    for code in doc.review_codes:
-        if code.code == CODE:
-            try:
-                return int(code.params["job"]), int(code.params["document"])
-            except (KeyError, TypeError, ValueError):
-                return None
-    return None
 
 
 class FittedPage(QLabel):
