@@ -23,9 +23,13 @@ What it measures:
   Those functions are wrapped with timers at run time in this process; the product
   code is not edited. The waits are counted as a union (time when at least one is in
   flight), so overlap is never subtracted twice. With ``OCR_WORKERS=1`` (the product
-  default, used here) every wait is sequential and the figure is exact; with more,
-  engine work done while another job renders is hidden and the figure is a lower
-  bound. The store, blob, request and result functions are also timed (about 1 µs per
+  default, used here) one job renders at a time; a job whose pages all have a text
+  layer gives its render lane up when its child has rendered its last page
+  (``engine.steps.RenderLane``), so its last flush (the blobs' renames and fsyncs, its
+  page rows) and its separator step run while the next job's child renders, and are
+  not counted: the operator does not wait for them either. The by-part figures below
+  still time that work, so they add up to more than the bookkeeping. With more
+  workers, engine work done while another job renders is hidden likewise. The store, blob, request and result functions are also timed (about 1 µs per
   call added) to split the bookkeeping by part, with the render step's time after its
   child (the page blobs' writes it waits for, its page rows); blob writes run in threads
   while the child renders, so their summed time is shown apart. ``--profile`` adds a

@@ -33,7 +33,7 @@ from docbatch_gui.engine.holds import did_not_reach_claude
 from docbatch_gui.engine.reservations import Purse, batch_key
 from docbatch_gui.engine.routing import ESCALATION, FIRST, is_escalation
 from docbatch_gui.engine.separator_step import separator_pages
-from docbatch_gui.engine.steps import EXTRACT, carried_on
+from docbatch_gui.engine.steps import EXTRACT, RenderLane, carried_on
 from docbatch_gui.engine.worker import LocalWorker, run_job
 from docbatch_gui.llm.batches import BatchClient
 from docbatch_gui.llm.catalogue import Usage
@@ -120,9 +120,13 @@ class BatchEngine:
             slots = asyncio.Semaphore(self.settings.ocr_workers)
 
             async def prepare(job: Job) -> Job | None:  # submit_multiple_jobs
-                async with slots:
+                async with RenderLane(slots) as lane:
                     return await run_job(
-                        self.worker.context, job.id, worker=self.worker, prepare_only=True
+                        self.worker.context,
+                        job.id,
+                        worker=self.worker,
+                        prepare_only=True,
+                        lane=lane,
                     )
 
             async with self.worker.opened(warm=len(queued)):

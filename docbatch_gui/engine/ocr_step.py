@@ -17,7 +17,7 @@ from docbatch_gui.domain.states import JobState
 from docbatch_gui.engine.plugins import ocr_reader
 from docbatch_gui.engine.steps import OCR, WEIGHTS, JobContext
 from docbatch_gui.pipeline import words as page_words
-from docbatch_gui.pipeline.ocr import OcrEngineName, OcrResult, rotate_jpeg
+from docbatch_gui.pipeline.ocr import OcrEngineName, OcrResult, needs_ocr, rotate_jpeg
 from docbatch_gui.pipeline.ocr_run import OcrPage
 from docbatch_gui.pipeline.render import make_thumbnail
 from docbatch_gui.storage.blobs import BlobStore
@@ -50,19 +50,11 @@ class OcrStep:
         self.blobs: BlobStore = ctx.blobs
         self.settings = ctx.settings
 
-    def needs_ocr(self, page: Page) -> bool:
-        """A page with (almost) no text layer, that was rendered: a page the renderer
-        gave up would only hang OCR's own rendering of it the same way."""
-        return (
-            page.ocr_engine is None
-            and not page.render_error
-            and len(page.text.strip()) < self.settings.ocr_min_text_chars
-        )
-
     async def run(self, ctx: JobContext, job: Job) -> Job:
         self._bind(ctx)
         engine = self.settings.ocr_engine
-        pages = {p.page_no: p for p in self.store.list_pages(job.id) if self.needs_ocr(p)}
+        least = self.settings.ocr_min_text_chars
+        pages = {p.page_no: p for p in self.store.list_pages(job.id) if needs_ocr(p, least)}
         if engine == OcrEngineName.NONE.value or not pages:
             return job
         reader = ocr_reader(engine)

@@ -24,6 +24,7 @@ from docbatch_gui.engine.extraction import remember_layout
 from docbatch_gui.engine.job_log import log_skipped_page
 from docbatch_gui.engine.steps import PREPARE, WEIGHTS, JobContext
 from docbatch_gui.pipeline.formats import stored_kind
+from docbatch_gui.pipeline.ocr import OcrEngineName, needs_ocr
 from docbatch_gui.pipeline.prepare import run_prepare
 from docbatch_gui.pipeline.render import PrepareTask, RenderedPage
 from docbatch_gui.pipeline.words import as_words, encode
@@ -98,7 +99,7 @@ class PrepareStep:
         #: the pages waiting for their flush, and their blobs, staged
         pending: list[Page] = []
         batch = BlobBatch(self.blobs)
-        state = {"total": 0, "done": 0, "flushed_at": time.monotonic()}
+        state = {"total": 0, "done": 0, "flushed_at": time.monotonic(), "to_read": 0}
 
         async def flush() -> None:
             """The pending pages, written once their blobs are durable (in a thread: the
@@ -143,6 +144,7 @@ class PrepareStep:
             # durable by the flush, together: a thread a page cost the event loop more
             # than the writes, and two fsyncs a blob waited for the disk one by one
             row = self._with_blobs(batch, row, page)
+            state["to_read"] += needs_ocr(row, self.settings.ocr_min_text_chars)
             if page.table_key and row.words_sha:  # the child judged its table: not again
                 remember_layout(row.words_sha, page.table_key, page.table_layout)
             pending.append(row)
@@ -162,6 +164,8 @@ class PrepareStep:
                 timeout_hint=coded("prepare_job_timeout", seconds=f"{self.settings.job_timeout:g}"),
                 page_timeout=self.settings.page_timeout,
             )
+            if not state["to_read"] or self.settings.ocr_engine == OcrEngineName.NONE.value:
+                ctx.free_lane()  # no OCR follows: the next job's child may render now
         finally:
             # Pages rendered before a failure are kept (marked undeliverable) as
             # evidence of where it stopped.

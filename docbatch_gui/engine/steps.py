@@ -101,6 +101,34 @@ class JobBar:
 BAR = JobBar()
 
 
+class RenderLane:
+    """One of the batch engine's render slots (``OCR_WORKERS`` of them), held by a job
+    from its claim while its pages still need the CPU: its render child, then its OCR.
+    A job whose pages all have a text layer frees it as soon as its child has rendered
+    the last page, so the next job's child renders while this one writes its pages (the
+    blobs' fsyncs wait for the disk, not the CPU) and finds its separator sheets. Its
+    deadline starts at the claim, so a job never waits for a lane with its clock
+    running."""
+
+    def __init__(self, slots: asyncio.Semaphore) -> None:
+        self._slots = slots
+        self._held = False
+
+    async def __aenter__(self) -> RenderLane:
+        await self._slots.acquire()
+        self._held = True
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.free()
+
+    def free(self) -> None:
+        """Give the lane to the next job (once; later calls do nothing)."""
+        if self._held:
+            self._held = False
+            self._slots.release()
+
+
 @dataclass
 class JobContext:
     """What every step of one attempt of one job works with.
@@ -111,7 +139,9 @@ class JobContext:
     paid requests (``check_canceled`` raises ``Canceled``); ``sink`` hears the bar as a
     ``Progress`` (the worker's: a Celery task's result backend);
     ``emit`` is the worker's listener call, with every stored change of the job.
-    ``documents`` carries what ``extract`` found to ``check`` and ``store``.
+    ``documents`` carries what ``extract`` found to ``check`` and ``store``;
+    ``lane`` is the batch engine's render lane the job holds (``RenderLane``), freed
+    once its CPU work is done.
     """
 
     engine: EngineContext
@@ -125,6 +155,7 @@ class JobContext:
     claude: ClaudeSync | None = None
     purse: Spending | None = None
     bar: JobBar = BAR
+    lane: RenderLane | None = None
     #: the highest value reported in this attempt: the bar never goes below it
     high_water: float = 0.0
     documents: list[Document] = field(default_factory=list)
@@ -165,6 +196,11 @@ class JobContext:
     def check_canceled(self) -> None:
         raise_if_canceled(self.cancel)
 
+    def free_lane(self) -> None:
+        """The job needs no more CPU work of a render child or OCR."""
+        if self.lane is not None:
+            self.lane.free()
+
 
 def carried_on(engine: EngineContext, job: Job, emit: Callable[[Job], object]) -> JobContext:
     """The context of a job another part of the engine carries on (the batch engine
@@ -178,5 +214,7 @@ async def run_steps(ctx: JobContext, job: Job, steps: Sequence[Step]) -> Job:
     for step in steps:
         ctx.check_canceled()
         job = await step.run(ctx, job)
+        if step.name == OCR:  # what follows reads the stored pages, not the CPU
+            ctx.free_lane()
         job = ctx.report(job.id, step.name, 1, 1) or job
     return job

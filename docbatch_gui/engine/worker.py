@@ -55,7 +55,15 @@ from docbatch_gui.engine.plugins import extractor
 from docbatch_gui.engine.render_step import PrepareStep
 from docbatch_gui.engine.reservations import Purse
 from docbatch_gui.engine.separator_step import SeparateStep
-from docbatch_gui.engine.steps import BAR, SEPARATE, JobBar, JobContext, Step, run_steps
+from docbatch_gui.engine.steps import (
+    BAR,
+    SEPARATE,
+    JobBar,
+    JobContext,
+    RenderLane,
+    Step,
+    run_steps,
+)
 from docbatch_gui.outbound.webhook import sender_for
 from docbatch_gui.pipeline.isolate import ChildPool
 from docbatch_gui.pipeline.prepare import ChildDied, PrepareTimeout, prepare_pool
@@ -237,11 +245,14 @@ class LocalWorker:
         if token is not None:
             token.cancel()
 
-    async def process(self, job_id: int, *, prepare_only: bool = False) -> Job | None:
+    async def process(
+        self, job_id: int, *, prepare_only: bool = False, lane: RenderLane | None = None
+    ) -> Job | None:
         """Run one job to a final state; None if another worker claimed it first.
 
         With ``prepare_only`` (batch mode) it stops once the pages are rendered and
-        leaves the job ``preparing`` for the batch engine to submit.
+        leaves the job ``preparing`` for the batch engine to submit; ``lane`` is the
+        batch engine's render lane it holds (``steps.RenderLane``).
         """
         timeout = self.settings.job_timeout
         deadline = time.monotonic() + timeout
@@ -262,7 +273,7 @@ class LocalWorker:
         attempt = job.attempts
         try:
             try:
-                return await self._run(job, attempt, deadline, prepare_only)
+                return await self._run(job, attempt, deadline, prepare_only, lane)
             except OSError as exc:
                 if exc.errno != errno.ENOSPC:
                     raise
@@ -420,7 +431,14 @@ class LocalWorker:
             )
         return self.emit(queued)
 
-    async def _run(self, job: Job, attempt: int, deadline: float, prepare_only: bool) -> Job:
+    async def _run(
+        self,
+        job: Job,
+        attempt: int,
+        deadline: float,
+        prepare_only: bool,
+        lane: RenderLane | None = None,
+    ) -> Job:
         assert self._pool is not None, "process() runs inside opened()"
         whole = pipeline_for(job)
         steps = whole
@@ -440,6 +458,7 @@ class LocalWorker:
             claude=self.claude,
             purse=self.purse,
             bar=BAR if job.mode == ProcessingMode.BATCH.value else JobBar.of(whole),
+            lane=lane,
         )
         try:
             return await run_steps(ctx, job, steps)
@@ -467,6 +486,7 @@ async def run_job(
     worker: LocalWorker | None = None,
     listener: JobListener | None = None,
     prepare_only: bool = False,
+    lane: RenderLane | None = None,
     budget_run: str | None = None,
     sink: ProgressSink | None = None,
 ) -> Job | None:
@@ -481,7 +501,7 @@ async def run_job(
     against (the dispatcher's run cap); ``sink`` hears the job's bar (its own worker's).
     """
     if worker is not None:
-        return await worker.process(job_id, prepare_only=prepare_only)
+        return await worker.process(job_id, prepare_only=prepare_only, lane=lane)
     job = context.store.get_job(job_id)
     key = anthropic_key(context.settings) if job.mode == ProcessingMode.SYNC else None
     claude = sync_client(context.settings, context.profile, key) if key else None

@@ -16,6 +16,7 @@ from typing import Protocol
 from PIL import Image
 
 from docbatch_gui.domain.messages import Message
+from docbatch_gui.domain.models import Page
 from docbatch_gui.pipeline.words import Word
 
 
@@ -68,3 +69,13 @@ def rotate_jpeg(jpeg: bytes, rotation: int, quality: int = 80) -> bytes:
         buffer = io.BytesIO()
         turned.save(buffer, "JPEG", quality=quality)
         return buffer.getvalue()
+
+
+def needs_ocr(page: Page, min_text_chars: int) -> bool:
+    """A page with (almost) no text layer, that was rendered: a page the renderer
+    gave up would only hang OCR's own rendering of it the same way."""
+    return (
+        page.ocr_engine is None
+        and not page.render_error
+        and len(page.text.strip()) < min_text_chars
+    )
