@@ -18,12 +18,13 @@ import pytest
 
 from docbatch_gui.app.facade import DocBatchApp
 from docbatch_gui.engine import render_step
+from docbatch_gui.engine.plugins import plugins
 from docbatch_gui.engine.worker import LocalWorker
 from docbatch_gui.settings.model import Settings
 from docbatch_gui.storage.blob_batch import BlobBatch
 from tests.conftest import SAMPLES
 from tests.fakes.anthropic_server import FakeAnthropic
-from tests.integration.test_steps import THIRD, ThirdPlugin, read_with_third, third  # noqa: F401
+from tests.integration.test_steps import THIRD, ThirdPlugin, read_with_third
 
 pytestmark = pytest.mark.slow  # whole jobs rendered in children
 
@@ -131,10 +132,10 @@ def test_a_job_that_needs_ocr_keeps_the_lane_until_ocr_has_read_it(
     claude_settings: Settings,
     fake_anthropic: FakeAnthropic,
     order: Order,
-    third: ThirdPlugin,
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
 ) -> None:
+    third = ThirdPlugin()
     engine = third.engine
     real_recognise = engine.recognise
 
@@ -146,9 +147,11 @@ def test_a_job_that_needs_ocr_keeps_the_lane_until_ocr_has_read_it(
     settings = read_with_third(claude_settings).model_copy(update={"ocr_workers": 1})
     assert settings.ocr_engine == THIRD
     app = DocBatchApp(settings)
+    plugins().register(third)
     try:
         submit(app, copies(tmp_path / "in", SCAN, 2))
     finally:
+        plugins().unregister(third)
         app.close()
     events = order.events
     before = events[: events.index("render 2.tiff")]
