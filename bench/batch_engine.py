@@ -30,9 +30,10 @@ What it measures:
   not counted: the operator does not wait for them either. The by-part figures below
   still time that work, so they add up to more than the bookkeeping. With more
   workers, engine work done while another job renders is hidden likewise. The store,
-  blob, request and result functions are also timed (about 1 µs per call added) to split the bookkeeping by part, with the render step's time after its
-  child (the page blobs' writes it waits for, its page rows); blob writes run in threads
-  while the child renders, so their summed time is shown apart. ``--profile`` adds a
+  blob, request and result functions are also timed (about 1 µs per call added) to
+  split the bookkeeping by part, with the render step's time after its child (the page
+  blobs' writes it waits for, its page rows); blob writes run in threads while the
+  child renders, so their summed time is shown apart. ``--profile`` adds a
   cProfile of the run (which inflates every figure).
 - **The engine's CPU per job**: user + sys of this process over ``app.run`` per job
   (``engine_cpu_ms_per_job``): the bookkeeping above plus the SDK's encoding and

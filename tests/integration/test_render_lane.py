@@ -117,6 +117,8 @@ def test_the_next_child_renders_while_a_text_job_writes_its_pages(
         real_commit(self)
 
     monkeypatch.setattr(BlobBatch, "commit", commit)
+    # every page in the last flush, whatever the time a cold child takes for the first
+    monkeypatch.setattr(render_step, "PAGE_FLUSH_SECONDS", float("inf"))
     app = DocBatchApp(claude_settings.model_copy(update={"ocr_workers": 1}))
     try:
         submit(app, copies(tmp_path / "in", INVOICE, 2))
