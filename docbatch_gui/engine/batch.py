@@ -1,9 +1,10 @@
 """Batch mode: one worker loop that submits and polls, made crash-safe.
 
-One cycle: submit (prepare up to ``BATCH_SIZE`` queued jobs under ``OCR_WORKERS``,
-build their requests, split them into batches, create them), then poll (retrieve
-every open batch, write progress, stream the results of ended ones, build the
-documents of finished jobs). The caller sleeps ``POLL_INTERVAL`` between cycles;
+One cycle: prepare up to ``BATCH_SIZE`` queued jobs under ``OCR_WORKERS`` render
+lanes while polling (retrieve every open batch, write progress, stream the results of
+ended ones, build the documents of finished jobs), then submit (build the prepared
+jobs' requests and those waiting to be sent again, split them into batches, create
+them). The caller sleeps ``POLL_INTERVAL`` between cycles;
 ``batch_worker_paused`` in the store skips both phases.
 
 Nothing is paid twice: a batch's *intent* (its request ids, jobs and a creation
@@ -94,8 +95,7 @@ class BatchEngine:
             if not await reachable_again(self.store, self.client, self._emit):
                 return  # held (``engine.batch_holds``): nothing is created
             await self.resolve_intents()
-            await self.submit()
-            await self.poll()
+            await self._poll_while_preparing()
         except DocBatchError as exc:
             if did_not_reach_claude(exc.message):
                 hold_batch_jobs(self.store, self.settings, exc, self._emit)
@@ -105,9 +105,31 @@ class BatchEngine:
             else:
                 log.warning("batch cycle: %s (will try again next cycle)", exc)
 
+    async def _poll_while_preparing(self) -> None:
+        """Render the queued jobs while the open batches are polled and the ended ones'
+        results built, then submit: the results' checks run on this process's core
+        while the render children use theirs. The two touch different jobs (queued and
+        preparing ones here, submitted and processing ones in the poll). The rendered
+        jobs are submitted even when the poll failed: a job left prepared and unsent
+        would wait for the next start's recovery."""
+        preparing = asyncio.create_task(self.prepare())
+        try:
+            await self.poll()
+        except asyncio.CancelledError:
+            preparing.cancel()
+            with contextlib.suppress(BaseException):
+                await preparing
+            raise
+        except Exception:
+            await self.submit(await preparing)
+            raise
+        await self.submit(await preparing)
+
     # -- submit -------------------------------------------------------------------------
 
-    async def submit(self) -> None:
+    async def prepare(self) -> list[Job]:
+        """Up to ``BATCH_SIZE`` queued jobs, rendered under ``OCR_WORKERS`` render
+        lanes: the ones ready to be sent."""
         queued = self.store.list_jobs(
             states=[JobState.QUEUED], mode=BATCH, limit=self.settings.batch_size
         )
@@ -132,6 +154,11 @@ class BatchEngine:
             async with self.worker.opened(warm=len(queued)):
                 results = await asyncio.gather(*(prepare(j) for j in queued))
             prepared = [j for j in results if j is not None and j.state in READY]
+        return prepared
+
+    async def submit(self, prepared: list[Job]) -> None:
+        """Send the ``prepared`` jobs, the submitted ones waiting for a later batch, and
+        the later parts of a split job a kill kept from its intent."""
         resubmit = self.store.list_jobs(states=[JobState.SUBMITTED], mode=BATCH)
         if self.worker.gate is not None:  # held by a cap reached mid-run: not tried again
             resubmit = [j for j in resubmit if j.id not in self.worker.gate.reached]

@@ -322,6 +322,12 @@ class FakeAnthropic(LocalServer):
         with self._lock:
             self._cuts.clear()
 
+    def clear_failures(self) -> None:
+        """The failures ``fail_next`` scripted and not yet served are dropped (the API
+        is well again), its batches kept."""
+        with self._lock:
+            self._failures.clear()
+
     def echo_key_next(self, count: int = 1) -> None:
         """The next ``count`` requests get a 401 whose message quotes the key they
         sent. The real API never does; a misconfigured proxy in front of it may, and

@@ -14,8 +14,8 @@ from docbatch_gui.config.page_plan import PagePlan
 from docbatch_gui.domain.errors import ErrorKind
 from docbatch_gui.domain.messages import Message
 from docbatch_gui.domain.states import JobState
-from docbatch_gui.engine.worker import LocalWorker
 from docbatch_gui.settings.model import Settings
+from tests.batch_cycles import cycles, poll_once
 from tests.conftest import SAMPLES
 from tests.fakes.anthropic_server import FakeAnthropic
 from tests.helpers import cli
@@ -31,20 +31,6 @@ def app(claude_settings: Settings) -> DocBatchApp:
     application = DocBatchApp(claude_settings.model_copy(update={"poll_interval": 0.05}))
     yield application
     application.close()
-
-
-def cycles(app: DocBatchApp, count: int = 1) -> None:
-    async def main() -> None:
-        worker = LocalWorker(app.context)
-        client = app.batch_client()
-        try:
-            for _ in range(count):
-                await app._batch_cycle(worker, client)
-        finally:
-            assert client is not None
-            await client.close()
-
-    asyncio.run(main())
 
 
 def state(app: DocBatchApp, job_id: int) -> JobState:
@@ -165,12 +151,13 @@ def test_expired_requests_go_into_a_later_batch(
 ) -> None:
     (job,) = app.add([INVOICE], mode="batch").jobs
     fake_anthropic.batch_expired({f"job_{job.id}_batch_1"})
-    cycles(app)
+    cycles(app)  # submitted
+    poll_once(app)  # its batch ended with the request expired
     assert state(app, job.id) is JobState.SUBMITTED  # waiting for the next batch
     (waiting,) = app.store.list_requests(job.id)
     assert waiting.error == Message("batch_request_expired")
     fake_anthropic.reset()  # the API works again
-    cycles(app)
+    cycles(app, 2)  # sent again, then answered
     assert state(app, job.id) is JobState.DONE
     (record,) = app.store.list_requests(job.id)
     assert record.attempts == 2 and record.state == "succeeded"

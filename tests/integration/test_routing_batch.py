@@ -4,7 +4,6 @@ the two batches loses nothing and pays nothing twice."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,10 +16,10 @@ from docbatch_gui.domain.models import Document
 from docbatch_gui.domain.states import JobState
 from docbatch_gui.engine import checking
 from docbatch_gui.engine import documents as documents_module
-from docbatch_gui.engine.worker import LocalWorker
 from docbatch_gui.llm.answers import RawDocument, stitch
 from docbatch_gui.settings.model import Settings
 from tests import builders
+from tests.batch_cycles import cycles, poll_once
 from tests.fakes.anthropic_server import FakeAnthropic
 from tests.helpers import cli
 from tests.routing_helpers import ESCALATION, FIRST, routed_profile
@@ -43,20 +42,6 @@ def app(routed: Settings) -> Iterator[DocBatchApp]:
     application.close()
 
 
-def cycles(app: DocBatchApp, count: int = 1) -> None:
-    async def main() -> None:
-        worker = LocalWorker(app.context)
-        client = app.batch_client()
-        assert client is not None
-        try:
-            for _ in range(count):
-                await app._batch_cycle(worker, client)
-        finally:
-            await client.close()
-
-    asyncio.run(main())
-
-
 def batch_posts(fake: FakeAnthropic) -> list[list[tuple[str, str]]]:
     """Each batch the fake received: (custom_id, model) of its requests."""
     return [
@@ -72,7 +57,8 @@ def test_an_unsure_batch_answer_joins_the_next_batch_once(
     fake_anthropic.answer_as(FIRST, confidence=0.4)
     fake_anthropic.answer_as(ESCALATION, confidence=0.95)
     (job,) = app.add([builders.invoice_pdf(tmp_path / "unsure.pdf")], mode="batch").jobs
-    cycles(app)  # first batch: submitted, ended, the answer judged
+    cycles(app)  # first batch: submitted
+    poll_once(app)  # it ended, the answer judged
     waiting = app.store.get_job(job.id)
     assert waiting.state is JobState.SUBMITTED  # waits in its batch state
     assert waiting.escalated and waiting.escalation_model == ESCALATION
