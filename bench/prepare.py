@@ -148,7 +148,7 @@ class PageSink:
     async def on_page(self, page: RenderedPage) -> None:
         for blob in (page.image, page.thumb, page.words_blob, page.small_image):
             if blob and self.store:
-                self.batch.put_bytes(blob)
+                self.batch.put(blob)
         self.pending += 1
         self.bytes += len(page.image)
         if self.pending >= PAGE_FLUSH_COUNT:

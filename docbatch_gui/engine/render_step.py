@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from docbatch_gui.domain.errors import DocBatchError, InvalidTransition, UnsupportedInput
@@ -28,7 +28,7 @@ from docbatch_gui.pipeline.ocr import OcrEngineName, needs_ocr
 from docbatch_gui.pipeline.prepare import run_prepare
 from docbatch_gui.pipeline.render import PrepareTask, RenderedPage
 from docbatch_gui.pipeline.words import as_words, encode
-from docbatch_gui.storage.blob_batch import BlobBatch
+from docbatch_gui.storage.blob_batch import BlobBatch, PutBlob
 from docbatch_gui.storage.blobs import BlobStore, sha256_file
 
 log = logging.getLogger(__name__)
@@ -96,8 +96,8 @@ class PrepareStep:
 
     async def _prepare(self, job: Job, task: PrepareTask) -> None:
         ctx, attempt = self.ctx, self.ctx.attempt
-        #: the pages waiting for their flush, and their blobs, staged
-        pending: list[Page] = []
+        #: the pages waiting for their flush, with their blobs staged
+        pending: list[StagedPage] = []
         batch = BlobBatch(self.blobs)
         state = {"total": 0, "done": 0, "flushed_at": time.monotonic(), "to_read": 0}
 
@@ -113,7 +113,7 @@ class PrepareStep:
                     raise
                 # (cancelled, the commit goes on in its thread: the pages stay pending,
                 # and the next flush writes them once it has finished)
-                self.store.put_pages(pending)
+                self.store.put_pages([staged.row() for staged in pending])
                 pending.clear()
             ctx.report(job.id, PREPARE, state["done"], state["total"] or 1)
             state["flushed_at"] = time.monotonic()
@@ -140,14 +140,10 @@ class PrepareStep:
                 text_layer=page.text_layer,
                 image_cover=page.image_cover,
             )
-            # the blobs are staged here (a hash and a write to the page cache) and made
-            # durable by the flush, together: a thread a page cost the event loop more
-            # than the writes, and two fsyncs a blob waited for the disk one by one
-            row = self._with_blobs(batch, row, page)
+            # the blobs are staged here (hashed and written in threads) and made durable
+            # by the flush, together: two fsyncs a blob waited for the disk one by one
+            pending.append(StagedPage.of(batch, row, page))
             state["to_read"] += needs_ocr(row, self.settings.ocr_min_text_chars)
-            if page.table_key and row.words_sha:  # the child judged its table: not again
-                remember_layout(row.words_sha, page.table_key, page.table_layout)
-            pending.append(row)
             state["done"] += 1
             elapsed = time.monotonic() - state["flushed_at"]
             if len(pending) >= PAGE_FLUSH_COUNT or elapsed > PAGE_FLUSH_SECONDS:
@@ -180,18 +176,50 @@ class PrepareStep:
             result.child_peak_rss_mb or 0,
         )
 
-    def _with_blobs(self, batch: BlobBatch, row: Page, page: RenderedPage) -> Page:
-        """``row`` naming the rendered page's blobs, staged in ``batch``: its image,
-        thumbnail, words and small image."""
-        blob = page.words_blob or (encode(as_words(page.words)) if page.words else b"")
-        put = batch.put_bytes
+
+
+@dataclass
+class StagedPage:
+    """A page row waiting for its flush, and its blobs put in the flush's batch: its
+    image, thumbnail, words and small image."""
+
+    base: Page
+    blobs: dict[str, PutBlob]
+    #: the table the child judged (its key and layout): remembered, not judged again
+    table: tuple[str, str | None] | None
+
+    @classmethod
+    def of(cls, batch: BlobBatch, row: Page, page: RenderedPage) -> StagedPage:
+        words = page.words_blob or (encode(as_words(page.words)) if page.words else b"")
+        blobs = {
+            name: batch.put(data)
+            for name, data in (
+                ("image_sha", page.image),
+                ("thumb_sha", page.thumb),
+                ("words_sha", words),
+                ("small_image_sha", page.small_image),
+            )
+            if data
+        }
+        table = (page.table_key, page.table_layout) if page.table_key else None
+        return cls(row, blobs, table)
+
+    def row(self) -> Page:
+        """The row naming its blobs, once the batch is committed (their keys known)."""
+        words = self.key("words_sha")
+        if self.table is not None and words:  # the child judged its table: not again
+            remember_layout(words, *self.table)
         return replace(
-            row,
-            image_sha=put(page.image) if page.image else None,
-            thumb_sha=put(page.thumb) if page.thumb else None,
-            words_sha=put(blob) if blob else None,
-            small_image_sha=put(page.small_image) if page.small_image else None,
+            self.base,
+            image_sha=self.key("image_sha"),
+            thumb_sha=self.key("thumb_sha"),
+            words_sha=words,
+            small_image_sha=self.key("small_image_sha"),
         )
+
+    def key(self, name: str) -> str | None:
+        blob = self.blobs.get(name)
+        return blob.key if blob is not None else None
 
 
 def capped_text(job: Job, page_no: int, text: str, limit: int) -> str:

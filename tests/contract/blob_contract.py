@@ -56,7 +56,7 @@ class BlobContract:
 
     def test_a_batch_stores_its_blobs_when_it_commits(self, blobs: BlobStore) -> None:
         batch = BlobBatch(blobs)
-        keys = [batch.put_bytes(data) for data in (b"page", b"thumb", b"page")]
+        keys = [batch.put(data).key for data in (b"page", b"thumb", b"page")]
         assert keys[0] == keys[2] == hashlib.sha256(b"page").hexdigest()
         batch.commit()
         assert blobs.read(keys[0]) == b"page" and blobs.read(keys[1]) == b"thumb"
