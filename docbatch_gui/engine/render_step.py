@@ -177,7 +177,6 @@ class PrepareStep:
         )
 
 
-
 @dataclass
 class StagedPage:
     """A page row waiting for its flush, and its blobs put in the flush's batch: its

@@ -30,8 +30,6 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
-import psutil
-
 from docbatch_gui.domain.errors import OverBudget
 from docbatch_gui.domain.messages import coded
 from docbatch_gui.domain.models import CapRefusal, Caps, Reservation
@@ -41,6 +39,7 @@ from docbatch_gui.engine.context import EngineContext
 from docbatch_gui.llm.catalogue import Usage
 from docbatch_gui.llm.pricing import PlannedRequest
 from docbatch_gui.llm.requests import ExtractionRequest
+from docbatch_gui.system import processes
 
 if TYPE_CHECKING:
     from docbatch_gui.engine.budget import BudgetGate
@@ -62,7 +61,7 @@ def stale(reservation: Reservation, now: datetime) -> bool:
         return False  # the batch's: released with its results (or once it is over)
     host, _, pid = reservation.owner.rpartition(":")
     if host == HOST and pid.isdigit():
-        return not psutil.pid_exists(int(pid))
+        return not processes.process_alive(int(pid))
     try:
         at = datetime.fromisoformat(reservation.at)
     except ValueError:

@@ -15,6 +15,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO, Protocol, runtime_checkable
 
+from docbatch_gui.system import processes
+
 CHUNK = 1024 * 1024
 log = logging.getLogger(__name__)
 
@@ -93,15 +95,7 @@ def fsync_dir(folder: Path) -> None:
 def temp_owner_alive(name: str) -> bool:
     """Whether the process that started a ``.incoming`` temporary (``.<pid>-…``) lives."""
     pid = name.lstrip(".").split("-", 1)[0]
-    if not pid.isdigit():
-        return False
-    try:
-        os.kill(int(pid), 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+    return pid.isdigit() and processes.process_alive(int(pid))
 
 
 class Staged:

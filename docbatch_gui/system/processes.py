@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import sys
 
+import psutil
+
 if sys.platform == "win32":
     from docbatch_gui.system import _windows as _impl
 else:
@@ -22,6 +24,7 @@ __all__ = [
     "kill_self",
     "kill_tree",
     "killed_by_system",
+    "process_alive",
     "tree_alive",
 ]
 
@@ -48,3 +51,9 @@ kill_self = _impl.kill_self
 def tree_alive(pid: int) -> bool:
     """Whether any process of the tree of child ``pid`` still runs."""
     return bool(_impl.tree_members(pid))
+
+
+def process_alive(pid: int) -> bool:
+    """Whether process ``pid`` runs on this machine. Not ``os.kill(pid, 0)``: on
+    Windows that call is ``TerminateProcess`` and ends the process it asks about."""
+    return psutil.pid_exists(pid)

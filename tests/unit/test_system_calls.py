@@ -38,7 +38,7 @@ WORDS = FORBIDDEN_ATTRIBUTES | FORBIDDEN_MODULES | FORBIDDEN_KEYWORDS
 def platform_calls(source: str) -> list[str]:
     """Each platform-only use in ``source``, as ``line: what``. A source that names
     none of the words is not parsed: most modules, and the scan stays fast."""
-    if not any(word in source for word in WORDS):
+    if not any(word in source for word in WORDS) and "os.kill" not in source:
         return []
     found = []
     for node in ast.walk(ast.parse(source)):
@@ -58,9 +58,26 @@ def platform_calls(source: str) -> list[str]:
             what = f"{node.arg}="
         elif isinstance(node, ast.Constant) and node.value in FORBIDDEN_KEYWORDS:
             what = repr(node.value)  # {"preexec_fn": ...} passed on as **options
+        elif _liveness_probe(node):
+            what = "os.kill(pid, 0)"  # Windows: TerminateProcess, not a question
         if what:
             found.append(f"{getattr(node, 'lineno', 0)}: {what}")
     return found
+
+
+def _liveness_probe(node: ast.AST) -> bool:
+    """``os.kill(pid, 0)``: on POSIX it asks whether ``pid`` lives; on Windows any
+    signal but the console ones ends the process (``processes.process_alive`` asks)."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "kill"
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == "os"
+        and len(node.args) == 2
+        and isinstance(node.args[1], ast.Constant)
+        and node.args[1].value == 0
+    )
 
 
 def test_no_module_outside_system_calls_the_platform_directly() -> None:
@@ -90,6 +107,7 @@ def test_no_module_outside_system_calls_the_platform_directly() -> None:
         "import win32job",
         "from signal import SIGKILL",
         "os.chmod(p, 0o600)",
+        "import os\nos.kill(pid, 0)",
     ],
 )
 def test_the_scan_finds_each_platform_call(source: str) -> None:
