@@ -57,6 +57,7 @@ from docbatch_gui.engine.holds import JobHold
 from docbatch_gui.engine.intake import shown_path
 from docbatch_gui.outbound.webhook import sender_for
 from docbatch_gui.settings.model import Settings
+from docbatch_gui.system import signals
 
 MAX_DOCUMENTS_SHOWN = 30  # more than a screenful is better read with `documents`
 #: how long `process --wait` waits for its webhooks before it exits
@@ -181,18 +182,10 @@ def _run_with_progress(app: DocBatchApp, ids: list[int], *, show: bool) -> tuple
     return jobs, stop.is_set()
 
 
-@contextlib.contextmanager
-def _stop_on_signals(stop: asyncio.Event) -> Iterator[None]:
-    """SIGINT and SIGTERM ask the worker to stop: running children are killed, their
+def _stop_on_signals(stop: asyncio.Event) -> contextlib.AbstractContextManager[None]:
+    """Ctrl+C and SIGTERM ask the worker to stop: running children are killed, their
     jobs go back to the queue, and the process exits cleanly."""
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
-    try:
-        yield
-    finally:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.remove_signal_handler(sig)
+    return signals.stop_on_signals(asyncio.get_running_loop(), stop.set)
 
 
 def cmd_jobs(app: DocBatchApp, args: argparse.Namespace) -> int:

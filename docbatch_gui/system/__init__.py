@@ -11,7 +11,8 @@ the package for them):
 - ``privacy``: the data folder for its owner only (``0700``/``0600`` on POSIX, an
   owner-only ACL on Windows), and what drifted from that;
 - ``locks``: the kernel file lock a worker holds for its data folder;
-- ``desktop``: showing a file in the desktop's file manager.
+- ``desktop``: showing a file in the desktop's file manager;
+- ``signals``: a running event loop asked to stop by Ctrl+C or the system.
 
 Each public module picks its implementation once, at import: ``_posix`` (Linux,
 macOS) or ``_windows`` (Job Objects and ACLs through pywin32). Both have the same

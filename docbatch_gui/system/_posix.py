@@ -18,6 +18,7 @@ import signal
 import stat
 import sys
 import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -177,3 +178,15 @@ def exposure(path: Path) -> str | None:
 def privacy_fix(folder: Path) -> str:
     """The command that makes ``folder`` private again."""
     return f"chmod -R go-rwx {folder}"
+
+
+@contextlib.contextmanager
+def stop_on_signals(loop: Any, stop: Callable[[], object]) -> Iterator[None]:
+    """SIGINT and SIGTERM call ``stop`` on ``loop`` (the loop's own signal handlers)."""
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop)
+    try:
+        yield
+    finally:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(sig)

@@ -22,6 +22,7 @@ import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, NoReturn, cast
 
@@ -272,3 +273,21 @@ def exposure(path: Path) -> str | None:
 def privacy_fix(folder: Path) -> str:
     """The command that makes ``folder`` private again (``icacls``)."""
     return f'icacls "{folder}" /inheritance:r /grant:r "%USERNAME%:(OI)(CI)F" /T'
+
+
+@contextlib.contextmanager
+def stop_on_signals(loop: Any, stop: Callable[[], object]) -> Iterator[None]:
+    """Ctrl+C, Ctrl+Break and SIGTERM call ``stop`` on ``loop``. The Proactor loop has
+    no ``add_signal_handler``: Python's own handlers, which run on the main thread
+    between two bytecodes, hand the call to the loop."""
+
+    def handler(signum: int, frame: object) -> None:
+        loop.call_soon_threadsafe(stop)
+
+    signals = (signal.SIGINT, signal.SIGBREAK, signal.SIGTERM)
+    previous = {sig: signal.signal(sig, handler) for sig in signals}
+    try:
+        yield
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)

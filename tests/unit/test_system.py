@@ -4,6 +4,9 @@ few that read POSIX modes say so."""
 
 from __future__ import annotations
 
+import asyncio
+import os
+import signal
 import stat
 import subprocess
 import sys
@@ -11,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from docbatch_gui.system import WINDOWS, bounds, desktop, locks, privacy, processes
+from docbatch_gui import system
+from docbatch_gui.system import WINDOWS, bounds, desktop, locks, privacy, processes, signals
 from tests.helpers import wait_for
 
 posix_only = pytest.mark.skipif(WINDOWS, reason="POSIX modes")
@@ -111,3 +115,38 @@ def test_the_childs_small_details_answer_here() -> None:
     bounds.widen_pipe(sys.stdout.fileno() if sys.stdout else 1, 1 << 20)  # never raises
     assert bounds.can_cap_memory() == (sys.platform.startswith("linux") or WINDOWS)
     assert bounds.cap_memory(0) is None  # no budget, no cap
+
+
+def test_a_termination_asks_the_running_loop_to_stop() -> None:
+    """SIGTERM (a service stop, ``kill``) reaches the loop as a call of ``stop``; the
+    handler is gone after the block (Windows: the same through Python's handlers,
+    the Proactor loop having no ``add_signal_handler``)."""
+
+    async def main() -> bool:
+        stopped = asyncio.Event()
+        with signals.stop_on_signals(asyncio.get_running_loop(), stopped.set):
+            os.kill(os.getpid(), signal.SIGTERM)
+            await asyncio.wait_for(stopped.wait(), 30)  # a failure's bound, not a wait
+        return stopped.is_set()
+
+    previous = signal.getsignal(signal.SIGTERM)
+    assert asyncio.run(main())
+    assert signal.getsignal(signal.SIGTERM) == previous
+
+
+def test_both_platforms_offer_the_same_calls() -> None:
+    """What the public modules take from ``_posix`` is in ``_windows`` too, with the
+    same parameters (``_windows`` is read, not imported: pywin32 is not here)."""
+    import ast
+    import inspect
+
+    from docbatch_gui.system import _posix
+
+    tree = ast.parse(Path(system.__file__).with_name("_windows.py").read_text(encoding="utf-8"))
+    windows = {
+        node.name: [a.arg for a in node.args.args]
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef)
+    }
+    for name in ("stop_on_signals", "group_options", "adopt", "kill_tree", "widen_pipe"):
+        assert windows[name] == list(inspect.signature(getattr(_posix, name)).parameters), name
