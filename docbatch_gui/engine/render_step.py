@@ -8,11 +8,9 @@ stopped.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import time
-from dataclasses import dataclass, replace
 from pathlib import Path
 
 from docbatch_gui.domain.errors import DocBatchError, InvalidTransition, UnsupportedInput
@@ -20,15 +18,13 @@ from docbatch_gui.domain.messages import coded
 from docbatch_gui.domain.models import Job, Page
 from docbatch_gui.domain.states import ProcessingMode
 from docbatch_gui.domain.text import printable
-from docbatch_gui.engine.extraction import remember_layout
 from docbatch_gui.engine.job_log import log_skipped_page
+from docbatch_gui.engine.page_writes import PageWriter
 from docbatch_gui.engine.steps import PREPARE, WEIGHTS, JobContext
 from docbatch_gui.pipeline.formats import stored_kind
 from docbatch_gui.pipeline.ocr import OcrEngineName, needs_ocr
 from docbatch_gui.pipeline.prepare import run_prepare
 from docbatch_gui.pipeline.render import PrepareTask, RenderedPage
-from docbatch_gui.pipeline.words import as_words, encode
-from docbatch_gui.storage.blob_batch import BlobBatch, PutBlob
 from docbatch_gui.storage.blobs import BlobStore, sha256_file
 
 log = logging.getLogger(__name__)
@@ -96,26 +92,15 @@ class PrepareStep:
 
     async def _prepare(self, job: Job, task: PrepareTask) -> None:
         ctx, attempt = self.ctx, self.ctx.attempt
-        #: the pages waiting for their flush, with their blobs staged
-        pending: list[StagedPage] = []
-        batch = BlobBatch(self.blobs)
         state = {"total": 0, "done": 0, "flushed_at": time.monotonic(), "to_read": 0}
+        writer = PageWriter(
+            self.blobs,
+            self.store,
+            lambda written: ctx.report(job.id, PREPARE, written, state["total"] or 1),
+        )
 
-        async def flush() -> None:
-            """The pending pages, written once their blobs are durable (in a thread: the
-            event loop never waits for the disk): a page row never names a blob that is
-            not on disk."""
-            if pending:
-                try:
-                    await asyncio.to_thread(batch.commit)
-                except Exception:
-                    pending.clear()  # their blobs are not stored: no row may name them
-                    raise
-                # (cancelled, the commit goes on in its thread: the pages stay pending,
-                # and the next flush writes them once it has finished)
-                self.store.put_pages([staged.row() for staged in pending])
-                pending.clear()
-            ctx.report(job.id, PREPARE, state["done"], state["total"] or 1)
+        async def flush(*, wait: bool = False) -> None:
+            await writer.flush(wait=wait)
             state["flushed_at"] = time.monotonic()
 
         async def on_count(count: int) -> None:
@@ -142,12 +127,12 @@ class PrepareStep:
             )
             # the blobs are staged here (hashed and written in threads) and made durable
             # by the flush, together: two fsyncs a blob waited for the disk one by one
-            pending.append(StagedPage.of(batch, row, page))
+            writer.stage(row, page)
             state["to_read"] += needs_ocr(row, self.settings.ocr_min_text_chars)
             state["done"] += 1
             elapsed = time.monotonic() - state["flushed_at"]
-            if len(pending) >= PAGE_FLUSH_COUNT or elapsed > PAGE_FLUSH_SECONDS:
-                await flush()
+            if writer.waiting >= PAGE_FLUSH_COUNT or elapsed > PAGE_FLUSH_SECONDS:
+                await flush()  # beside the render: the child's next pages are read
             ctx.check_canceled()  # between two pages: the pages so far are flushed below
 
         try:
@@ -166,7 +151,7 @@ class PrepareStep:
             # Pages rendered before a failure are kept (marked undeliverable) as
             # evidence of where it stopped.
             with contextlib.suppress(InvalidTransition):
-                await flush()
+                await flush(wait=True)
         log.info(
             "job %s (%s): %s pages prepared (%s skipped), render child peak %.0f MB",
             job.id,
@@ -175,50 +160,6 @@ class PrepareStep:
             len(result.pages_skipped),
             result.child_peak_rss_mb or 0,
         )
-
-
-@dataclass
-class StagedPage:
-    """A page row waiting for its flush, and its blobs put in the flush's batch: its
-    image, thumbnail, words and small image."""
-
-    base: Page
-    blobs: dict[str, PutBlob]
-    #: the table the child judged (its key and layout): remembered, not judged again
-    table: tuple[str, str | None] | None
-
-    @classmethod
-    def of(cls, batch: BlobBatch, row: Page, page: RenderedPage) -> StagedPage:
-        words = page.words_blob or (encode(as_words(page.words)) if page.words else b"")
-        blobs = {
-            name: batch.put(data)
-            for name, data in (
-                ("image_sha", page.image),
-                ("thumb_sha", page.thumb),
-                ("words_sha", words),
-                ("small_image_sha", page.small_image),
-            )
-            if data
-        }
-        table = (page.table_key, page.table_layout) if page.table_key else None
-        return cls(row, blobs, table)
-
-    def row(self) -> Page:
-        """The row naming its blobs, once the batch is committed (their keys known)."""
-        words = self.key("words_sha")
-        if self.table is not None and words:  # the child judged its table: not again
-            remember_layout(words, *self.table)
-        return replace(
-            self.base,
-            image_sha=self.key("image_sha"),
-            thumb_sha=self.key("thumb_sha"),
-            words_sha=words,
-            small_image_sha=self.key("small_image_sha"),
-        )
-
-    def key(self, name: str) -> str | None:
-        blob = self.blobs.get(name)
-        return blob.key if blob is not None else None
 
 
 def capped_text(job: Job, page_no: int, text: str, limit: int) -> str:
