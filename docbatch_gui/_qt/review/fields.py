@@ -28,8 +28,6 @@ SURE_COLOR = "#188038"  # read and sure, or typed by a person
 DOUBTED_COLOR = "#8e24aa"  # a check (a checksum, the page, the seller's history) doubts it
 #: the review code that says the reader was unsure: the dot's colour, not a check
 UNSURE_CODES = frozenset({"low_confidence"})
-#: kept for code that named the old two colours of a check's mark
-WRONG_COLOR = DOUBT_COLOR = DOUBTED_COLOR
 
 
 class FieldEditor(QLineEdit):
