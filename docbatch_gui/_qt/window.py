@@ -478,7 +478,6 @@ class MainWindow(QMainWindow):
         )
         dialog.setWindowModality(Qt.WindowModality.WindowModal)
         dialog.setMinimumDuration(0)
-        self.wait_dialog = dialog  # tests read it
 
         def follow(_jobs: list[Job]) -> None:
             """Which of the waited-for jobs still run, named; the bar counts the rest."""

@@ -50,6 +50,7 @@ from docbatch_gui._qt.review.split_marks import (
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.export_documents import export_documents
 from docbatch_gui._qt.widgets.icons import disc_icon
+from docbatch_gui._qt.widgets.layout import STRETCH, filled
 from docbatch_gui._qt.widgets.page_view import PageView
 from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui.domain.errors import DocBatchError
@@ -98,18 +99,14 @@ class ReviewTab(ReviewForm, QWidget):
         self.empty.setWordWrap(True)
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty.setStyleSheet("color: palette(mid); padding: 16px;")
-        left = QWidget()
-        left_layout = QVBoxLayout(left)
-        left_layout.setContentsMargins(0, 0, 0, 0)
-        left_layout.addWidget(self.list_title)
-        left_layout.addWidget(self.tree, 1)
-        left_layout.addWidget(self.empty)
         self.export_button = QPushButton(_("Export documents…"))
         self.export_button.setToolTip(
             _("The selected job's documents, or all the jobs listed, to Excel, CSV or JSON")
         )
         self.export_button.clicked.connect(lambda: spawn(self.export_listed(), self._failed))
-        left_layout.addWidget(self.export_button)
+        left = QWidget()
+        left_items = (self.list_title, (self.tree, 1), self.empty, self.export_button)
+        filled(QVBoxLayout(left), *left_items, margins=0)
         self.page_view = PageView(images)
 
         self.form_box = QGroupBox(_("Document"))
@@ -121,11 +118,7 @@ class ReviewTab(ReviewForm, QWidget):
             self.type_combo.addItem(ctx.doc_type_label(doc_type.key), doc_type.key)
         self.page_from = QSpinBox()
         self.page_to = QSpinBox()
-        pages_row = QHBoxLayout()
-        pages_row.addWidget(self.page_from)
-        pages_row.addWidget(QLabel("–"))
-        pages_row.addWidget(self.page_to)
-        pages_row.addStretch(1)
+        pages_row = filled(QHBoxLayout(), self.page_from, QLabel("–"), self.page_to, STRETCH)
         self.form.addRow(_("Type"), self.type_combo)
         self.form.addRow(_("Pages"), pages_row)
         self.split_note = QLabel()  # the separator sheets at the document's ends
@@ -188,14 +181,9 @@ class ReviewTab(ReviewForm, QWidget):
         # The form scrolls (a tall Known counterparty panel, many fields); the buttons
         # stay under it, always in sight, whatever the window's height.
         form_page = QWidget()
-        form_layout = QVBoxLayout(form_page)
-        form_layout.setContentsMargins(0, 0, 0, 0)
-        form_layout.addWidget(self.form_box)
-        form_layout.addWidget(self.reasons)
-        form_layout.addWidget(self.counterparty_panel)
-        form_layout.addWidget(QLabel(_("History")))
-        form_layout.addWidget(self.history)
-        form_layout.addStretch(1)
+        history = QLabel(_("History"))
+        form_items = (self.form_box, self.reasons, self.counterparty_panel, history, self.history)
+        filled(QVBoxLayout(form_page), *form_items, STRETCH, margins=0)
         self.form_scroll = QScrollArea()
         self.form_scroll.setObjectName("review_form_scroll")
         self.form_scroll.setWidgetResizable(True)
@@ -203,15 +191,12 @@ class ReviewTab(ReviewForm, QWidget):
         self.form_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.form_scroll.setWidget(form_page)
         right = QWidget()
-        right_layout = QVBoxLayout(right)
-        right_layout.addWidget(self.form_scroll, 1)
-        right_layout.addLayout(buttons)
         hint = QLabel(
             _("PgDown/PgUp: next/previous document · Ctrl+Enter: confirm · F3: next empty field")
         )
         hint.setStyleSheet("color: palette(mid);")
         hint.setWordWrap(True)
-        right_layout.addWidget(hint)
+        filled(QVBoxLayout(right), (self.form_scroll, 1), buttons, hint)
 
         # the page above its lines; a likely duplicate's other document in a tab beside
         # the lines, chosen while it is shown (beside the page, it made Review wider
