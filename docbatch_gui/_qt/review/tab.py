@@ -168,14 +168,8 @@ class ReviewTab(ReviewForm, QWidget):
         self.previous_button = QPushButton(_("Previous"))
         self.next_button = QPushButton(_("Next"))
         self._actions()
-        buttons = QHBoxLayout()
-        for button in (
-            self.previous_button,
-            self.next_button,
-            self.save_button,
-            self.confirm_button,
-        ):
-            buttons.addWidget(button)
+        moves = (self.previous_button, self.next_button, self.save_button, self.confirm_button)
+        buttons = filled(QHBoxLayout(), *moves)
         self.duplicate_pair.add_button(self.not_duplicate_button)  # beside the other one
 
         # The form scrolls (a tall Known counterparty panel, many fields); the buttons
