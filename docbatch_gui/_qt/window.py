@@ -234,8 +234,7 @@ class MainWindow(QMainWindow):
 
     async def start(self) -> None:
         """Load the queue and start the engine; the window is already visible."""
-        loop = asyncio.get_running_loop()
-        jobs: list[Job] = await loop.run_in_executor(None, self.ctx.app.jobs)
+        jobs: list[Job] = await asyncio.to_thread(self.ctx.app.jobs)
         self.queue_tab.load(jobs)
         self.queue_tab.sync_paused(await self.ctx.bridge.call(self.ctx.app.is_paused))
         await self.show_offline()

@@ -169,8 +169,7 @@ class ResultsView(QWidget):
         if self.registry_id is None:
             return
         keep = select_row if select_row is not None else self.detail._shown_row
-        loop = asyncio.get_running_loop()
-        data = await loop.run_in_executor(None, self._load, self.registry_id, self.filter)
+        data = await asyncio.to_thread(self._load, self.registry_id, self.filter)
         self.model.load(data.fields, data.rows)
         self.columns.fit()
         reg = data.registry

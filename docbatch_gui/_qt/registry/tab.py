@@ -208,8 +208,7 @@ class RegistryTab(QWidget):
         if reg is None:
             return
         service = self.ctx.app.registry
-        loop = asyncio.get_running_loop()
-        pairs = await loop.run_in_executor(None, service.candidate_pairs, reg.id)
+        pairs = await asyncio.to_thread(service.candidate_pairs, reg.id)
         try:
             label = _("Searching “{name}”: {pairs} candidate pairs to score").format(
                 name=reg.name, pairs=pairs

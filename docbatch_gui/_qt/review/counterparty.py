@@ -109,8 +109,7 @@ class CounterpartyPanel(QGroupBox):
         )
         if answer != yes:
             return
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(None, self.ctx.app.review.forget_counterparty, counterparty.inn)
+        await asyncio.to_thread(self.ctx.app.review.forget_counterparty, counterparty.inn)
         self.show_counterparty(None)
         self.forgotten.emit(counterparty.inn)
 
@@ -133,8 +132,7 @@ class CounterpartyPanel(QGroupBox):
         )
         if answer != yes:
             return
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(None, self.ctx.app.review.forget_confirmation, document_id)
+        await asyncio.to_thread(self.ctx.app.review.forget_confirmation, document_id)
         self.document_forgotten.emit(document_id)
 
     def _failed(self, error: BaseException) -> None:

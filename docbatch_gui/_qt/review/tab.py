@@ -254,15 +254,14 @@ class ReviewTab(ReviewForm, QWidget):
     async def refresh(self) -> None:
         """Reload the jobs waiting for review (and any job opened on purpose)."""
         review = self.ctx.app.review
-        loop = asyncio.get_running_loop()
-        jobs: list[Job] = await loop.run_in_executor(None, review.waiting)
+        jobs: list[Job] = await asyncio.to_thread(review.waiting)
         extra = [
             j
-            for j in await loop.run_in_executor(None, self.ctx.app.jobs, list(self._extra_jobs))
+            for j in await asyncio.to_thread(self.ctx.app.jobs, list(self._extra_jobs))
             if j.state is not JobState.NEEDS_REVIEW
         ]
-        documents = await loop.run_in_executor(
-            None, self.ctx.app.documents_for, [j.id for j in [*jobs, *extra]]
+        documents = await asyncio.to_thread(
+            self.ctx.app.documents_for, [j.id for j in [*jobs, *extra]]
         )
         keep = self._key(self.tree.currentItem())
         self.tree.blockSignals(True)
@@ -311,8 +310,7 @@ class ReviewTab(ReviewForm, QWidget):
 
     async def _warn_uncovered(self, doc: Document) -> None:
         """A narrowed range leaves pages in no document: said at once, by number."""
-        loop = asyncio.get_running_loop()
-        left = await loop.run_in_executor(None, self.ctx.app.review.uncovered_pages, doc.job_id)
+        left = await asyncio.to_thread(self.ctx.app.review.uncovered_pages, doc.job_id)
         if left:
             self.ctx.notifier.notify(
                 _(
@@ -427,9 +425,8 @@ class ReviewTab(ReviewForm, QWidget):
         spawn(self._load(*key), self._failed)
 
     async def _load(self, job_id: int, doc_index: int) -> None:
-        loop = asyncio.get_running_loop()
-        doc = await loop.run_in_executor(None, self.ctx.app.review.document, job_id, doc_index)
-        job = (await loop.run_in_executor(None, self.ctx.app.jobs, [job_id]))[0]
+        doc = await asyncio.to_thread(self.ctx.app.review.document, job_id, doc_index)
+        job = (await asyncio.to_thread(self.ctx.app.jobs, [job_id]))[0]
         if self._key(self.tree.currentItem()) != (job_id, doc_index):
             return  # the operator moved on while this one loaded: the newer load wins
         self.current_job = job
@@ -447,8 +444,7 @@ class ReviewTab(ReviewForm, QWidget):
 
     async def _show_counterparty(self, doc: Document) -> None:
         """What the seller's confirmed documents showed, if it is known."""
-        loop = asyncio.get_running_loop()
-        known = await loop.run_in_executor(None, self.ctx.app.review.counterparty_of, doc)
+        known = await asyncio.to_thread(self.ctx.app.review.counterparty_of, doc)
         if self.current is not None and self.current.id == doc.id:
             self.counterparty_panel.show_counterparty(known, doc.id)
 
@@ -458,9 +454,7 @@ class ReviewTab(ReviewForm, QWidget):
             return None
         changes = self.edits()
         lines = self.lines_grid.lines()
-        loop = asyncio.get_running_loop()
-        saved = await loop.run_in_executor(
-            None,
+        saved = await asyncio.to_thread(
             lambda: self.ctx.app.review.edit(
                 doc.job_id, doc.doc_index, who=self.ctx.operator, lines=lines, **changes
             ),
@@ -482,9 +476,7 @@ class ReviewTab(ReviewForm, QWidget):
         doc = self.current
         if doc is None:
             return
-        loop = asyncio.get_running_loop()
-        cleared = await loop.run_in_executor(
-            None,
+        cleared = await asyncio.to_thread(
             lambda: self.ctx.app.review.not_a_duplicate(
                 doc.job_id, doc.doc_index, who=self.ctx.operator
             ),
@@ -497,9 +489,7 @@ class ReviewTab(ReviewForm, QWidget):
         doc = await self.save()
         if doc is None:
             return
-        loop = asyncio.get_running_loop()
-        confirmed, job = await loop.run_in_executor(
-            None,
+        confirmed, job = await asyncio.to_thread(
             lambda: self.ctx.app.review.confirm(doc.job_id, doc.doc_index, who=self.ctx.operator),
         )
         self.ctx.bridge.publish([job])

@@ -52,9 +52,8 @@ class PageImages:
         if key in self._thumbs:
             self._thumbs.move_to_end(key)
             return self._thumbs[key]
-        loop = asyncio.get_running_loop()
         try:
-            data = await loop.run_in_executor(None, self.app.thumbnail, job_id, page_no)
+            data = await asyncio.to_thread(self.app.thumbnail, job_id, page_no)
         except (NotFound, OSError) as exc:
             log.debug("no thumbnail for job %s page %s: %s", job_id, page_no, exc)
             return None
@@ -108,6 +107,5 @@ class PageImages:
 
     async def page_record(self, job_id: int, page_no: int) -> Page | None:
         """What is known about the page (why it has no image, how it was turned)."""
-        loop = asyncio.get_running_loop()
-        pages = await loop.run_in_executor(None, self.app.pages, job_id)
+        pages = await asyncio.to_thread(self.app.pages, job_id)
         return next((p for p in pages if p.page_no == page_no), None)
