@@ -248,7 +248,7 @@ class BatchesTab(QWidget):
         await asyncio.shield(self._refreshing)
 
     async def _refresh(self, full: bool) -> None:
-        snapshot = await asyncio.get_running_loop().run_in_executor(None, self._read, full)
+        snapshot = await asyncio.to_thread(self._read, full)
         self.apply(snapshot)
 
     def apply(self, snapshot: Snapshot) -> None:

@@ -113,9 +113,7 @@ class YadiskImport(QObject):
 
     async def _remember(self, token: str) -> None:
         try:
-            await asyncio.get_running_loop().run_in_executor(
-                None, lambda: set_keyring_secret(TOKEN_ENTRY, token)
-            )
+            await asyncio.to_thread(lambda: set_keyring_secret(TOKEN_ENTRY, token))
         except Exception as exc:  # no keyring backend: the token still serves this import
             log.warning("the Yandex.Disk token was not stored (%s)", type(exc).__name__)
             self.ctx.notifier.notify(

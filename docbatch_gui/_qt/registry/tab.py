@@ -106,9 +106,7 @@ class RegistryTab(QWidget):
 
     async def refresh(self) -> None:
         keep = self.selected()
-        registries = await asyncio.get_running_loop().run_in_executor(
-            None, self.ctx.app.registry.registries
-        )
+        registries = await asyncio.to_thread(self.ctx.app.registry.registries)
         self.model.reset(registries)
         self.table.resizeColumnsToContents()
         self.table.setColumnWidth(REG_NAME, max(self.table.columnWidth(REG_NAME), 160))
@@ -261,9 +259,7 @@ class RegistryTab(QWidget):
         )
         if answer != QMessageBox.StandardButton.Yes:
             return
-        await asyncio.get_running_loop().run_in_executor(
-            None, self.ctx.app.store.delete_registry, reg.id
-        )
+        await asyncio.to_thread(self.ctx.app.store.delete_registry, reg.id)
         if self.results.registry_id == reg.id:
             self.results.registry_id = None
             self.results.hide()

@@ -83,7 +83,7 @@ class PageImages:
             )
 
         try:
-            image = await asyncio.get_running_loop().run_in_executor(None, load)
+            image = await asyncio.to_thread(load)
         except (NotFound, OSError):
             return None
         if image is not None:
@@ -100,7 +100,7 @@ class PageImages:
             return QImage.fromData(self.app.page_image(job_id, page_no))
 
         try:
-            return await asyncio.get_running_loop().run_in_executor(None, load)
+            return await asyncio.to_thread(load)
         except (NotFound, OSError) as exc:
             log.debug("no image for job %s page %s: %s", job_id, page_no, exc)
             return None
