@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QLabel,
-    QMessageBox,
     QPushButton,
     QSplitter,
     QTableView,
@@ -247,17 +246,14 @@ class RegistryTab(QWidget):
         reg = self.selected()
         if reg is None:
             return
-        answer = await confirm(
+        if not await confirm(
             self,
             _("Delete registry"),
             _(
                 "Delete “{name}” with its rows, results and manual assignments? The Excel "
                 "file itself is not touched."
             ).format(name=reg.name),
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-            QMessageBox.StandardButton.No,
-        )
-        if answer != QMessageBox.StandardButton.Yes:
+        ):
             return
         await asyncio.to_thread(self.ctx.app.store.delete_registry, reg.id)
         if self.results.registry_id == reg.id:
