@@ -78,7 +78,7 @@ class EngineBridge(QObject):
 
     async def call(self, func: Callable[..., T], *args: Any) -> T:
         """Run a blocking facade or host call off the GUI thread and await its result."""
-        return await asyncio.get_running_loop().run_in_executor(None, func, *args)
+        return await asyncio.to_thread(func, *args)
 
     # -- news from the engine thread ---------------------------------------------------------
 

@@ -133,7 +133,7 @@ class WebhooksTab(QWidget):
         webhooks = self.ctx.app.webhooks
         self._reading = True
         try:
-            found = await asyncio.get_running_loop().run_in_executor(None, webhooks.deliveries)
+            found = await asyncio.to_thread(webhooks.deliveries)
         finally:
             self._reading = False
         if self._stale:

@@ -234,8 +234,7 @@ class MainWindow(QMainWindow):
 
     async def start(self) -> None:
         """Load the queue and start the engine; the window is already visible."""
-        loop = asyncio.get_running_loop()
-        jobs: list[Job] = await loop.run_in_executor(None, self.ctx.app.jobs)
+        jobs: list[Job] = await asyncio.to_thread(self.ctx.app.jobs)
         self.queue_tab.load(jobs)
         self.queue_tab.sync_paused(await self.ctx.bridge.call(self.ctx.app.is_paused))
         await self.show_offline()
@@ -275,7 +274,7 @@ class MainWindow(QMainWindow):
     async def show_offline(self) -> None:
         """The key is read off the GUI thread (the keyring may be slow to answer)."""
         app = self.ctx.host.app
-        key = await asyncio.get_running_loop().run_in_executor(None, lambda: app.anthropic_key)
+        key = await asyncio.to_thread(lambda: app.anthropic_key)
         self.offline_label.setVisible(key is None)
         self._offline = key is None  # the mode in effect, under the setting
         if self.is_built("settings"):
@@ -478,7 +477,6 @@ class MainWindow(QMainWindow):
         )
         dialog.setWindowModality(Qt.WindowModality.WindowModal)
         dialog.setMinimumDuration(0)
-        self.wait_dialog = dialog  # tests read it
 
         def follow(_jobs: list[Job]) -> None:
             """Which of the waited-for jobs still run, named; the bar counts the rest."""
@@ -523,7 +521,7 @@ class MainWindow(QMainWindow):
         self.shutting_down = True
         self.save_state()
         await self.queue_tab.pending_deletes.flush()  # deletions still undoable are done now
-        await asyncio.get_running_loop().run_in_executor(None, self.ctx.host.stop)
+        await asyncio.to_thread(self.ctx.host.stop)
         if self.log_handler is not None:
             remove = getattr(self.log_handler, "remove", None)
             if remove is not None:

@@ -142,7 +142,6 @@ def counterparty_examples(inn: str, name: str | None, examples: list[ConfirmedDo
     ]
     if name:
         lines.append(_quoted({"seller_name_confirmed": name}))
-    for example in examples:
-        lines.append(_quoted({"doc_type": example.doc_type, "fields": example.fields or {}}))
+    lines += (_quoted({"doc_type": e.doc_type, "fields": e.fields or {}}) for e in examples)
     lines.append(EXAMPLES_CLOSE)
     return "\n".join(lines)

@@ -85,7 +85,7 @@ def line_table(
     number_key = _first_of_kind(profile, "number")
     date_key = _first_of_kind(profile, "date")
     inn_key = _first_of_kind(profile, "tax_id", "seller")
-    rows = []
+    rows: list[list[Any]] = []
     for job, document in pairs:
         leading: dict[str, Any] = {
             "job": job.id,
@@ -94,8 +94,7 @@ def line_table(
             "document_date": _date(document.fields.get(date_key or "")),
             "seller_inn": document.fields.get(inn_key or ""),
         }
-        for line in document.lines:
-            rows.append([_cell(column.key, line, leading) for column in columns])
+        rows += ([_cell(c.key, line, leading) for c in columns] for line in document.lines)
     return rows
 
 

@@ -158,7 +158,7 @@ def render_one(task: PrepareTask, send: Send) -> None:
         return
     finally:
         _release_caches()
-    send({"event": "done", "peak_rss_mb": _peak_rss_mb()})
+    send({"event": "done", "peak_rss_mb": peak_rss_mb()})
 
 
 def _words_blob(page: RenderedPage) -> bytes:
@@ -238,7 +238,7 @@ def ocr_pages(task: dict[str, Any], send: Send) -> None:
     except MemoryError:
         send(_out_of_memory(str(task.get("file_name", ""))))
         return
-    send({"event": "done", "peak_rss_mb": _peak_rss_mb()})
+    send({"event": "done", "peak_rss_mb": peak_rss_mb()})
 
 
 def text_of_page(task: dict[str, Any], send: Send) -> None:
@@ -249,7 +249,7 @@ def text_of_page(task: dict[str, Any], send: Send) -> None:
         send(_error("unsupported", Message.plain(str(exc)[:200])))
         return
     send({"event": "text", "text": text})
-    send({"event": "done", "peak_rss_mb": _peak_rss_mb()})
+    send({"event": "done", "peak_rss_mb": peak_rss_mb()})
 
 
 _PROFILES: dict[tuple[str, int], Any] = {}
@@ -302,12 +302,7 @@ def extract_offline(task: dict[str, Any], send: Send) -> None:
         send(_error("retryable", text))
         return
     send({"event": "documents", "documents": [d.as_dict() for d in documents]})
-    send({"event": "done", "peak_rss_mb": _peak_rss_mb()})
-
-
-def _peak_rss_mb() -> float:
-    """This child's peak memory so far, reported so that bounded memory is measurable."""
-    return peak_rss_mb()
+    send({"event": "done", "peak_rss_mb": peak_rss_mb()})
 
 
 def _release_caches() -> None:

@@ -117,8 +117,7 @@ def line_rate(text: str) -> str | None:
     fraction = re.fullmatch(r"(\d{1,2})\s*/\s*(\d{3})", folded)
     if fraction:
         return f"{fraction[1]}/{fraction[2]}"
-    number = line_number(folded.rstrip("%").strip())
-    return number
+    return line_number(folded.rstrip("%").strip())
 
 
 def printed_row_count(lines: Iterable[str]) -> int | None:

@@ -373,12 +373,3 @@ class RegistryMatcher(Scoring):
     def _named(self, doc: int) -> Any:
         doc_id = self.ids[doc]
         return self.names.get(doc_id, doc_id)
-
-    def unmatched_documents(self, matches: Iterator[Match] | Sequence[Match]) -> dict[str, list]:
-        """Documents no row took, by document type: the reverse reconciliation."""
-        used = {m.document_id for m in matches if m.document_id is not None}
-        out: dict[str, list] = {}
-        for doc, doc_id in zip(self.documents, self.ids, strict=True):
-            if doc_id not in used:
-                out.setdefault(doc.doc_type, []).append(doc_id)
-        return out

@@ -132,8 +132,7 @@ class SQLiteStore(
 
     @property
     def schema_version(self) -> int:
-        with self._lock:
-            return int(self._db.execute("PRAGMA user_version").fetchone()[0])
+        return int(self._value("PRAGMA user_version"))
 
     def close(self) -> None:
         with self._lock:
@@ -191,25 +190,21 @@ class SQLiteStore(
         if limit is not None:
             sql += " LIMIT ?"
             args.append(int(limit))
-        with self._lock:
-            return [_row_to_job(r) for r in self._db.execute(sql, args)]
+        return [_row_to_job(r) for r in self._rows(sql, args)]
 
     def job_revisions(self, ids: Iterable[int]) -> dict[int, int]:
         id_list = [int(i) for i in ids]
-        with self._lock:
-            rows = self._db.execute(
-                f"SELECT id, revision FROM jobs WHERE id IN ({','.join('?' * len(id_list))})",
-                id_list,
-            ).fetchall()
+        rows = self._rows(
+            f"SELECT id, revision FROM jobs WHERE id IN ({','.join('?' * len(id_list))})", id_list
+        )
         return {row[0]: row[1] for row in rows}
 
     def find_original(self, sha256: str) -> Job | None:
-        with self._lock:
-            row = self._db.execute(
-                "SELECT * FROM jobs WHERE sha256 = ? AND duplicate_of IS NULL"
-                " AND state NOT IN (?, ?, ?) ORDER BY id LIMIT 1",
-                (sha256, *sorted(FAILURE_STATES)),
-            ).fetchone()
+        row = self._row(
+            "SELECT * FROM jobs WHERE sha256 = ? AND duplicate_of IS NULL"
+            " AND state NOT IN (?, ?, ?) ORDER BY id LIMIT 1",
+            (sha256, *sorted(FAILURE_STATES)),
+        )
         return _row_to_job(row) if row else None
 
     def _write_fields(
@@ -280,12 +275,11 @@ class SQLiteStore(
         )
 
     def job_events(self, job_id: int) -> list[dict[str, Any]]:
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT at, from_state, to_state, phase, attempt, detail FROM job_events"
-                " WHERE job_id = ? ORDER BY id",
-                (job_id,),
-            ).fetchall()
+        rows = self._rows(
+            "SELECT at, from_state, to_state, phase, attempt, detail FROM job_events"
+            " WHERE job_id = ? ORDER BY id",
+            (job_id,),
+        )
         return [dict(r) for r in rows]
 
     def delete_job(self, job_id: int) -> None:
@@ -304,10 +298,7 @@ class SQLiteStore(
             db.executemany(INSERT_PAGE, [page_values(p) for p in pages])
 
     def list_pages(self, job_id: int) -> list[Page]:
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT * FROM pages WHERE job_id = ? ORDER BY page_no", (job_id,)
-            ).fetchall()
+        rows = self._rows("SELECT * FROM pages WHERE job_id = ? ORDER BY page_no", (job_id,))
         return [page_of(r) for r in rows]
 
     def set_pages_deliverable(self, job_id: int, deliverable: bool) -> int:
@@ -364,12 +355,11 @@ class SQLiteStore(
             )
 
     def document_history(self, job_id: int) -> list[dict[str, Any]]:
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT document_id, at, reason, body FROM document_history WHERE job_id = ?"
-                " ORDER BY id",
-                (job_id,),
-            ).fetchall()
+        rows = self._rows(
+            "SELECT document_id, at, reason, body FROM document_history WHERE job_id = ?"
+            " ORDER BY id",
+            (job_id,),
+        )
         return [
             {"document_id": r["document_id"], "at": r["at"], "reason": r["reason"],
              "document": json.loads(r["body"])}
@@ -382,17 +372,12 @@ class SQLiteStore(
         if job_id is not None:
             sql += " WHERE job_id = ?"
             args.append(job_id)
-        with self._lock:
-            rows = self._db.execute(sql + " ORDER BY job_id, doc_index", args).fetchall()
-        return _documents(rows)
+        return _documents(self._rows(sql + " ORDER BY job_id, doc_index", args))
 
     def documents_matching(self, key: str) -> list[Document]:
         if not key:
             return []
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT * FROM documents WHERE match_key = ? ORDER BY id", (key,)
-            ).fetchall()
+        rows = self._rows("SELECT * FROM documents WHERE match_key = ? ORDER BY id", (key,))
         return _documents(rows)
 
 

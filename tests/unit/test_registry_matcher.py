@@ -184,13 +184,6 @@ def test_best_rule_wins() -> None:
     assert m.document_id == 1 and m.rule == "loose"
 
 
-def test_unmatched_documents_by_type() -> None:
-    docs = [doc(1, "invoice", number="1"), doc(2, "act", number="2"), doc(3, "act", number="3")]
-    matcher = RegistryMatcher([BASIC], docs)
-    matches = list(matcher.match([row(1, number="2")]))
-    assert matcher.unmatched_documents(matches) == {"invoice": [1], "act": [3]}
-
-
 def test_progress_every_hundred_rows() -> None:
     calls: list[tuple[int, int]] = []
     rows = [row(i, number=str(i)) for i in range(250)]

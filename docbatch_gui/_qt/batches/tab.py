@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QMenu,
-    QMessageBox,
     QPushButton,
     QStackedWidget,
     QTableView,
@@ -248,7 +247,7 @@ class BatchesTab(QWidget):
         await asyncio.shield(self._refreshing)
 
     async def _refresh(self, full: bool) -> None:
-        snapshot = await asyncio.get_running_loop().run_in_executor(None, self._read, full)
+        snapshot = await asyncio.to_thread(self._read, full)
         self.apply(snapshot)
 
     def apply(self, snapshot: Snapshot) -> None:
@@ -373,7 +372,7 @@ class BatchesTab(QWidget):
         row = self.selected()
         if row is None or not row.cancelable:
             return
-        answer = await confirm(
+        if not await confirm(
             self,
             _("Cancel batch"),
             ngettext(
@@ -385,10 +384,7 @@ class BatchesTab(QWidget):
                 "with another batch are canceled there too.",
                 row.jobs,
             ).format(batch=row.label, count=row.jobs),
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-            QMessageBox.StandardButton.No,
-        )
-        if answer != QMessageBox.StandardButton.Yes:
+        ):
             return
         canceled = await self.ctx.bridge.call(self.ctx.app.cancel_batch, row.local_id)
         self.ctx.bridge.publish(canceled)

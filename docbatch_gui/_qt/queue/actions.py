@@ -160,16 +160,14 @@ class QueueActions(QueueFiles):
 
     async def _go_on_over_corrections(self, job: Job, risk: CorrectionsAtRisk) -> bool:
         """A person's corrections are at stake: ask before processing the file again."""
-        answer = await confirm(
+        return await confirm(
             self,
             _("Process again?"),
             _("{error}\n\nProcess {file_name} again?").format(
                 error=error_text(risk), file_name=job.file_name
             ),
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
             QMessageBox.StandardButton.Cancel,
         )
-        return answer == QMessageBox.StandardButton.Yes
 
     async def ask_delete(self, jobs: Sequence[Job]) -> DeleteChoice | None:
         """One question for the whole selection, naming the file (or the count); the

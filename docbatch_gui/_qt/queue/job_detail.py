@@ -202,10 +202,9 @@ class JobDetail(QWidget):
         }
 
     async def _load(self, job: Job) -> None:
-        loop = asyncio.get_running_loop()
         pages, documents = await asyncio.gather(
-            loop.run_in_executor(None, self.ctx.app.pages, job.id),
-            loop.run_in_executor(None, self.ctx.app.documents_for, [job.id]),
+            asyncio.to_thread(self.ctx.app.pages, job.id),
+            asyncio.to_thread(self.ctx.app.documents_for, [job.id]),
         )
         self._fill_documents(documents)
         items = []

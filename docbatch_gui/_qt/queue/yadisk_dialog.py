@@ -94,10 +94,9 @@ class YadiskImport(QObject):
         self.progress: ProgressDialog | None = None
 
     async def run(self) -> None:
-        loop = asyncio.get_running_loop()
         # qasync logs an executor call's arguments and result at DEBUG: a secret must
         # be in neither, so only closures and a yes/no cross the executor boundary
-        stored = await loop.run_in_executor(None, lambda: keyring_secret(TOKEN_ENTRY) is not None)
+        stored = await asyncio.to_thread(lambda: keyring_secret(TOKEN_ENTRY) is not None)
         self.dialog = dialog = YadiskDialog(self.window, token_stored=stored)
         try:
             if await ask(dialog) != QDialog.DialogCode.Accepted:
@@ -114,9 +113,7 @@ class YadiskImport(QObject):
 
     async def _remember(self, token: str) -> None:
         try:
-            await asyncio.get_running_loop().run_in_executor(
-                None, lambda: set_keyring_secret(TOKEN_ENTRY, token)
-            )
+            await asyncio.to_thread(lambda: set_keyring_secret(TOKEN_ENTRY, token))
         except Exception as exc:  # no keyring backend: the token still serves this import
             log.warning("the Yandex.Disk token was not stored (%s)", type(exc).__name__)
             self.ctx.notifier.notify(

@@ -73,7 +73,7 @@ class LatestRunner(QObject):
                 wanted = self._requested
                 try:
                     job = self._make()
-                    result = await asyncio.get_running_loop().run_in_executor(None, job)
+                    result = await asyncio.to_thread(job)
                 except (DocBatchError, ValueError, OSError) as exc:
                     if wanted == self._requested:
                         self.failed.emit(error_text(exc))

@@ -169,8 +169,7 @@ class ResultsView(QWidget):
         if self.registry_id is None:
             return
         keep = select_row if select_row is not None else self.detail._shown_row
-        loop = asyncio.get_running_loop()
-        data = await loop.run_in_executor(None, self._load, self.registry_id, self.filter)
+        data = await asyncio.to_thread(self._load, self.registry_id, self.filter)
         self.model.load(data.fields, data.rows)
         self.columns.fit()
         reg = data.registry
@@ -266,9 +265,7 @@ class ResultsView(QWidget):
         if item is None or self.registry_id is None:
             return
         service = self.ctx.app.registry
-        docs, names = await asyncio.get_running_loop().run_in_executor(
-            None, lambda: (service.documents(), self._job_names())
-        )
+        docs, names = await asyncio.to_thread(lambda: (service.documents(), self._job_names()))
         hint = _("Row {row}: {values}").format(
             row=item.row,
             values=", ".join(display(v) for v in item.values.values() if v is not None),
@@ -288,7 +285,7 @@ class ResultsView(QWidget):
             call = lambda: service.unassign(registry_id, row, who)  # noqa: E731
         else:
             call = lambda: service.assign(registry_id, row, document_id, who)  # noqa: E731
-        await asyncio.get_running_loop().run_in_executor(None, call)
+        await asyncio.to_thread(call)
         await self.reload(select_row=row)
         self.assigned.emit(row, document_id)
 
@@ -301,8 +298,8 @@ class ResultsView(QWidget):
         if self.registry_id is None:
             return
         registry_id, service = self.registry_id, self.ctx.app.registry
-        by_type, names = await asyncio.get_running_loop().run_in_executor(
-            None, lambda: (service.unmatched(registry_id), self._job_names())
+        by_type, names = await asyncio.to_thread(
+            lambda: (service.unmatched(registry_id), self._job_names())
         )
         self.unmatched = UnmatchedDialog(self, by_type, names, self.ctx.doc_type_label)
         await self.unmatched.run()

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import html
-from functools import partial
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
@@ -161,8 +160,7 @@ class RunPage(QWizardPage):
         w = self.owner
         if self.running or w.file is None:
             return
-        loop = asyncio.get_running_loop()
-        self.finished = loop.create_future()
+        self.finished = asyncio.get_running_loop().create_future()
         service = w.ctx.app.registry
         self.cancel = cancel = CancelToken()
         self.outcome.setText("")
@@ -175,35 +173,26 @@ class RunPage(QWizardPage):
             self.stage.setText(_("Importing…"))
             self.bar.setRange(0, 0)
             self.bar.show()
-            self.imported = imported = await loop.run_in_executor(
-                None,
-                partial(
-                    service.import_registry,
-                    w.file,
-                    config,
-                    name=w.file_page.name.text().strip() or None,
-                    registry_id=w.registry_id,
-                    force=force,
-                    progress=thread_sink(self._imported),
-                    cancel=cancel,
-                ),
+            self.imported = imported = await asyncio.to_thread(
+                service.import_registry,
+                w.file,
+                config,
+                name=w.file_page.name.text().strip() or None,
+                registry_id=w.registry_id,
+                force=force,
+                progress=thread_sink(self._imported),
+                cancel=cancel,
             )
             w.registry_id = imported.registry_id
             self.stage.setText(_("Counting candidate pairs…"))
-            pairs = await loop.run_in_executor(None, service.candidate_pairs, w.registry_id)
+            pairs = await asyncio.to_thread(service.candidate_pairs, w.registry_id)
             self.stage.setText(
                 ngettext(
                     "Searching: {count} candidate pair", "Searching: {count} candidate pairs", pairs
                 ).format(count=pairs)
             )
-            self.searched = found = await loop.run_in_executor(
-                None,
-                partial(
-                    service.search,
-                    w.registry_id,
-                    progress=thread_sink(self._searched),
-                    cancel=cancel,
-                ),
+            self.searched = found = await asyncio.to_thread(
+                service.search, w.registry_id, progress=thread_sink(self._searched), cancel=cancel
             )
         except NeedsForce as exc:
             outcome = "needs_force"

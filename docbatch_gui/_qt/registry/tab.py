@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QLabel,
-    QMessageBox,
     QPushButton,
     QSplitter,
     QTableView,
@@ -106,9 +105,7 @@ class RegistryTab(QWidget):
 
     async def refresh(self) -> None:
         keep = self.selected()
-        registries = await asyncio.get_running_loop().run_in_executor(
-            None, self.ctx.app.registry.registries
-        )
+        registries = await asyncio.to_thread(self.ctx.app.registry.registries)
         self.model.reset(registries)
         self.table.resizeColumnsToContents()
         self.table.setColumnWidth(REG_NAME, max(self.table.columnWidth(REG_NAME), 160))
@@ -208,8 +205,7 @@ class RegistryTab(QWidget):
         if reg is None:
             return
         service = self.ctx.app.registry
-        loop = asyncio.get_running_loop()
-        pairs = await loop.run_in_executor(None, service.candidate_pairs, reg.id)
+        pairs = await asyncio.to_thread(service.candidate_pairs, reg.id)
         try:
             label = _("Searching “{name}”: {pairs} candidate pairs to score").format(
                 name=reg.name, pairs=pairs
@@ -250,21 +246,16 @@ class RegistryTab(QWidget):
         reg = self.selected()
         if reg is None:
             return
-        answer = await confirm(
+        if not await confirm(
             self,
             _("Delete registry"),
             _(
                 "Delete “{name}” with its rows, results and manual assignments? The Excel "
                 "file itself is not touched."
             ).format(name=reg.name),
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-            QMessageBox.StandardButton.No,
-        )
-        if answer != QMessageBox.StandardButton.Yes:
+        ):
             return
-        await asyncio.get_running_loop().run_in_executor(
-            None, self.ctx.app.store.delete_registry, reg.id
-        )
+        await asyncio.to_thread(self.ctx.app.store.delete_registry, reg.id)
         if self.results.registry_id == reg.id:
             self.results.registry_id = None
             self.results.hide()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QMessageBox, QPushButton, QWidget
+from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QPushButton, QWidget
 
 from docbatch_gui._qt.context import GuiContext
 from docbatch_gui._qt.tasks import spawn
@@ -89,8 +89,7 @@ class CounterpartyPanel(QGroupBox):
         counterparty = self.counterparty
         if counterparty is None:
             return
-        no, yes = QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes
-        answer = await confirm(
+        if not await confirm(
             self,
             _("Forget counterparty"),
             ngettext(
@@ -104,13 +103,9 @@ class CounterpartyPanel(QGroupBox):
                 name=counterparty.name or NOTHING,
                 inn=counterparty.inn,
             ),
-            yes | no,
-            no,
-        )
-        if answer != yes:
+        ):
             return
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(None, self.ctx.app.review.forget_counterparty, counterparty.inn)
+        await asyncio.to_thread(self.ctx.app.review.forget_counterparty, counterparty.inn)
         self.show_counterparty(None)
         self.forgotten.emit(counterparty.inn)
 
@@ -120,21 +115,16 @@ class CounterpartyPanel(QGroupBox):
         counterparty, document_id = self.counterparty, self.document_id
         if counterparty is None or document_id is None:
             return
-        no, yes = QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes
-        answer = await confirm(
+        if not await confirm(
             self,
             _("Forget this document's confirmation"),
             _(
                 "Forget what this document taught about {name} (INN {inn})? The seller's other "
                 "confirmed documents are kept, and so is the document itself."
             ).format(name=counterparty.name or NOTHING, inn=counterparty.inn),
-            yes | no,
-            no,
-        )
-        if answer != yes:
+        ):
             return
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(None, self.ctx.app.review.forget_confirmation, document_id)
+        await asyncio.to_thread(self.ctx.app.review.forget_confirmation, document_id)
         self.document_forgotten.emit(document_id)
 
     def _failed(self, error: BaseException) -> None:

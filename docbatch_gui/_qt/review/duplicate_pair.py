@@ -142,8 +142,7 @@ class DuplicatePair(QWidget):
         for key, label in self.labels.items():
             label.setText(field_labels.get(key, key))
         job_id, document_id = named
-        loop = asyncio.get_running_loop()
-        documents = await loop.run_in_executor(None, self.ctx.app.documents, job_id)
+        documents = await asyncio.to_thread(self.ctx.app.documents, job_id)
         if self._for != doc.id:
             return  # the operator moved on meanwhile
         other = next((d for d in documents if d.id == document_id), None)

@@ -15,6 +15,7 @@ from PySide6.QtGui import QAction, QColor, QFocusEvent
 from PySide6.QtWidgets import QFormLayout, QHBoxLayout, QLabel, QLineEdit, QWidget
 
 from docbatch_gui._qt.widgets.icons import SURE, disc_icon
+from docbatch_gui._qt.widgets.layout import filled
 from docbatch_gui._qt.widgets.page_canvas import ValueBox
 from docbatch_gui.config.profile import Profile
 from docbatch_gui.domain.models import Document
@@ -28,8 +29,6 @@ SURE_COLOR = "#188038"  # read and sure, or typed by a person
 DOUBTED_COLOR = "#8e24aa"  # a check (a checksum, the page, the seller's history) doubts it
 #: the review code that says the reader was unsure: the dot's colour, not a check
 UNSURE_CODES = frozenset({"low_confidence"})
-#: kept for code that named the old two colours of a check's mark
-WRONG_COLOR = DOUBT_COLOR = DOUBTED_COLOR
 
 
 class FieldEditor(QLineEdit):
@@ -87,10 +86,7 @@ def add_field_rows(form: QFormLayout, profile: Profile, language: str) -> FieldR
         rows.editors[key] = editor
         rows.markers[key] = marker
         rows.labels[key] = label or key
-        row = QHBoxLayout()
-        row.addWidget(marker)
-        row.addWidget(editor, 1)
-        form.addRow(label or key, row)
+        form.addRow(label or key, filled(QHBoxLayout(), marker, (editor, 1)))
     form.addRow(ConfidenceLegend())
     return rows
 

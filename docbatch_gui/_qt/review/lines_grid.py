@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from docbatch_gui._qt.review.lines_columns import LineColumns, two_lines
 from docbatch_gui._qt.widgets.columns import column_actions, offer_columns_menu
+from docbatch_gui._qt.widgets.layout import filled
 from docbatch_gui._qt.widgets.page_canvas import ValueBox
 from docbatch_gui._qt.widgets.page_view import PageView
 from docbatch_gui.config.profile import Profile
@@ -270,15 +271,9 @@ class LinesGrid(QWidget):
         self.copy_button.clicked.connect(self.copy)
         self.title = QLabel(_("Lines"))
         self.title.setStyleSheet("font-weight: bold;")
-        bar = QHBoxLayout()
-        bar.addWidget(self.title, 1)
-        for button in (self.add_button, self.split_button, self.delete_button, self.copy_button):
-            bar.addWidget(button)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(bar)
-        layout.addWidget(self.view, 1)
-        layout.addWidget(self.totals)
+        buttons = (self.add_button, self.split_button, self.delete_button, self.copy_button)
+        bar = filled(QHBoxLayout(), (self.title, 1), *buttons)
+        filled(QVBoxLayout(self), bar, (self.view, 1), self.totals, margins=0)
 
     def show_document(self, document: Document | None) -> None:
         self.document = document

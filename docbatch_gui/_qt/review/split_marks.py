@@ -15,7 +15,6 @@ from docbatch_gui.i18n import _
 
 #: the tree's item data role holding a separator sheet's page (documents have none)
 SHEET_ROLE = Qt.ItemDataRole.UserRole + 2  # tab.py holds +0 (the key) and +1 (needs review)
-SHEET_COLOR = "#5f6368"
 
 
 def sheets(job: Job | None) -> list[int]:

@@ -50,6 +50,7 @@ from docbatch_gui._qt.review.split_marks import (
 from docbatch_gui._qt.tasks import spawn
 from docbatch_gui._qt.widgets.export_documents import export_documents
 from docbatch_gui._qt.widgets.icons import disc_icon
+from docbatch_gui._qt.widgets.layout import STRETCH, filled
 from docbatch_gui._qt.widgets.page_view import PageView
 from docbatch_gui._qt.widgets.thumbs import PageImages
 from docbatch_gui.domain.errors import DocBatchError
@@ -98,18 +99,14 @@ class ReviewTab(ReviewForm, QWidget):
         self.empty.setWordWrap(True)
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty.setStyleSheet("color: palette(mid); padding: 16px;")
-        left = QWidget()
-        left_layout = QVBoxLayout(left)
-        left_layout.setContentsMargins(0, 0, 0, 0)
-        left_layout.addWidget(self.list_title)
-        left_layout.addWidget(self.tree, 1)
-        left_layout.addWidget(self.empty)
         self.export_button = QPushButton(_("Export documents…"))
         self.export_button.setToolTip(
             _("The selected job's documents, or all the jobs listed, to Excel, CSV or JSON")
         )
         self.export_button.clicked.connect(lambda: spawn(self.export_listed(), self._failed))
-        left_layout.addWidget(self.export_button)
+        left = QWidget()
+        left_items = (self.list_title, (self.tree, 1), self.empty, self.export_button)
+        filled(QVBoxLayout(left), *left_items, margins=0)
         self.page_view = PageView(images)
 
         self.form_box = QGroupBox(_("Document"))
@@ -121,11 +118,7 @@ class ReviewTab(ReviewForm, QWidget):
             self.type_combo.addItem(ctx.doc_type_label(doc_type.key), doc_type.key)
         self.page_from = QSpinBox()
         self.page_to = QSpinBox()
-        pages_row = QHBoxLayout()
-        pages_row.addWidget(self.page_from)
-        pages_row.addWidget(QLabel("–"))
-        pages_row.addWidget(self.page_to)
-        pages_row.addStretch(1)
+        pages_row = filled(QHBoxLayout(), self.page_from, QLabel("–"), self.page_to, STRETCH)
         self.form.addRow(_("Type"), self.type_combo)
         self.form.addRow(_("Pages"), pages_row)
         self.split_note = QLabel()  # the separator sheets at the document's ends
@@ -175,27 +168,16 @@ class ReviewTab(ReviewForm, QWidget):
         self.previous_button = QPushButton(_("Previous"))
         self.next_button = QPushButton(_("Next"))
         self._actions()
-        buttons = QHBoxLayout()
-        for button in (
-            self.previous_button,
-            self.next_button,
-            self.save_button,
-            self.confirm_button,
-        ):
-            buttons.addWidget(button)
+        moves = (self.previous_button, self.next_button, self.save_button, self.confirm_button)
+        buttons = filled(QHBoxLayout(), *moves)
         self.duplicate_pair.add_button(self.not_duplicate_button)  # beside the other one
 
         # The form scrolls (a tall Known counterparty panel, many fields); the buttons
         # stay under it, always in sight, whatever the window's height.
         form_page = QWidget()
-        form_layout = QVBoxLayout(form_page)
-        form_layout.setContentsMargins(0, 0, 0, 0)
-        form_layout.addWidget(self.form_box)
-        form_layout.addWidget(self.reasons)
-        form_layout.addWidget(self.counterparty_panel)
-        form_layout.addWidget(QLabel(_("History")))
-        form_layout.addWidget(self.history)
-        form_layout.addStretch(1)
+        history = QLabel(_("History"))
+        form_items = (self.form_box, self.reasons, self.counterparty_panel, history, self.history)
+        filled(QVBoxLayout(form_page), *form_items, STRETCH, margins=0)
         self.form_scroll = QScrollArea()
         self.form_scroll.setObjectName("review_form_scroll")
         self.form_scroll.setWidgetResizable(True)
@@ -203,15 +185,12 @@ class ReviewTab(ReviewForm, QWidget):
         self.form_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.form_scroll.setWidget(form_page)
         right = QWidget()
-        right_layout = QVBoxLayout(right)
-        right_layout.addWidget(self.form_scroll, 1)
-        right_layout.addLayout(buttons)
         hint = QLabel(
             _("PgDown/PgUp: next/previous document · Ctrl+Enter: confirm · F3: next empty field")
         )
         hint.setStyleSheet("color: palette(mid);")
         hint.setWordWrap(True)
-        right_layout.addWidget(hint)
+        filled(QVBoxLayout(right), (self.form_scroll, 1), buttons, hint)
 
         # the page above its lines; a likely duplicate's other document in a tab beside
         # the lines, chosen while it is shown (beside the page, it made Review wider
@@ -275,15 +254,14 @@ class ReviewTab(ReviewForm, QWidget):
     async def refresh(self) -> None:
         """Reload the jobs waiting for review (and any job opened on purpose)."""
         review = self.ctx.app.review
-        loop = asyncio.get_running_loop()
-        jobs: list[Job] = await loop.run_in_executor(None, review.waiting)
+        jobs: list[Job] = await asyncio.to_thread(review.waiting)
         extra = [
             j
-            for j in await loop.run_in_executor(None, self.ctx.app.jobs, list(self._extra_jobs))
+            for j in await asyncio.to_thread(self.ctx.app.jobs, list(self._extra_jobs))
             if j.state is not JobState.NEEDS_REVIEW
         ]
-        documents = await loop.run_in_executor(
-            None, self.ctx.app.documents_for, [j.id for j in [*jobs, *extra]]
+        documents = await asyncio.to_thread(
+            self.ctx.app.documents_for, [j.id for j in [*jobs, *extra]]
         )
         keep = self._key(self.tree.currentItem())
         self.tree.blockSignals(True)
@@ -332,8 +310,7 @@ class ReviewTab(ReviewForm, QWidget):
 
     async def _warn_uncovered(self, doc: Document) -> None:
         """A narrowed range leaves pages in no document: said at once, by number."""
-        loop = asyncio.get_running_loop()
-        left = await loop.run_in_executor(None, self.ctx.app.review.uncovered_pages, doc.job_id)
+        left = await asyncio.to_thread(self.ctx.app.review.uncovered_pages, doc.job_id)
         if left:
             self.ctx.notifier.notify(
                 _(
@@ -448,9 +425,8 @@ class ReviewTab(ReviewForm, QWidget):
         spawn(self._load(*key), self._failed)
 
     async def _load(self, job_id: int, doc_index: int) -> None:
-        loop = asyncio.get_running_loop()
-        doc = await loop.run_in_executor(None, self.ctx.app.review.document, job_id, doc_index)
-        job = (await loop.run_in_executor(None, self.ctx.app.jobs, [job_id]))[0]
+        doc = await asyncio.to_thread(self.ctx.app.review.document, job_id, doc_index)
+        job = (await asyncio.to_thread(self.ctx.app.jobs, [job_id]))[0]
         if self._key(self.tree.currentItem()) != (job_id, doc_index):
             return  # the operator moved on while this one loaded: the newer load wins
         self.current_job = job
@@ -468,8 +444,7 @@ class ReviewTab(ReviewForm, QWidget):
 
     async def _show_counterparty(self, doc: Document) -> None:
         """What the seller's confirmed documents showed, if it is known."""
-        loop = asyncio.get_running_loop()
-        known = await loop.run_in_executor(None, self.ctx.app.review.counterparty_of, doc)
+        known = await asyncio.to_thread(self.ctx.app.review.counterparty_of, doc)
         if self.current is not None and self.current.id == doc.id:
             self.counterparty_panel.show_counterparty(known, doc.id)
 
@@ -479,9 +454,7 @@ class ReviewTab(ReviewForm, QWidget):
             return None
         changes = self.edits()
         lines = self.lines_grid.lines()
-        loop = asyncio.get_running_loop()
-        saved = await loop.run_in_executor(
-            None,
+        saved = await asyncio.to_thread(
             lambda: self.ctx.app.review.edit(
                 doc.job_id, doc.doc_index, who=self.ctx.operator, lines=lines, **changes
             ),
@@ -503,9 +476,7 @@ class ReviewTab(ReviewForm, QWidget):
         doc = self.current
         if doc is None:
             return
-        loop = asyncio.get_running_loop()
-        cleared = await loop.run_in_executor(
-            None,
+        cleared = await asyncio.to_thread(
             lambda: self.ctx.app.review.not_a_duplicate(
                 doc.job_id, doc.doc_index, who=self.ctx.operator
             ),
@@ -518,9 +489,7 @@ class ReviewTab(ReviewForm, QWidget):
         doc = await self.save()
         if doc is None:
             return
-        loop = asyncio.get_running_loop()
-        confirmed, job = await loop.run_in_executor(
-            None,
+        confirmed, job = await asyncio.to_thread(
             lambda: self.ctx.app.review.confirm(doc.job_id, doc.doc_index, who=self.ctx.operator),
         )
         self.ctx.bridge.publish([job])

@@ -33,14 +33,16 @@ async def confirm(
     parent: QWidget,
     title: str,
     text: str,
-    buttons: QMessageBox.StandardButton,
-    default: QMessageBox.StandardButton,
-) -> QMessageBox.StandardButton:
-    box = QMessageBox(QMessageBox.Icon.Question, title, text, buttons, parent)
+    no: QMessageBox.StandardButton = QMessageBox.StandardButton.No,
+) -> bool:
+    """Whether the person answered Yes; ``no`` (No, or Cancel) is the other button and
+    the default."""
+    yes = QMessageBox.StandardButton.Yes
+    box = QMessageBox(QMessageBox.Icon.Question, title, text, yes | no, parent)
     box.setTextFormat(Qt.TextFormat.PlainText)  # the text quotes file names
-    box.setDefaultButton(default)
+    box.setDefaultButton(no)
     await ask(box)
-    return box.standardButton(box.clickedButton())
+    return box.standardButton(box.clickedButton()) == yes
 
 
 async def choose_files(parent: QWidget, title: str, folder: str, filters: str) -> list[str]:

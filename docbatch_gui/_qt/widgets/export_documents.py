@@ -109,7 +109,7 @@ async def export_documents(
         return exports.export(out, exports.layout(layout_name), options)
 
     try:
-        rows = await asyncio.get_running_loop().run_in_executor(None, write)
+        rows = await asyncio.to_thread(write)
     except (DocBatchError, OSError) as exc:
         ctx.notifier.notify(_("Export failed: {error}").format(error=exc), "error")
         return None

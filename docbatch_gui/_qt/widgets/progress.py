@@ -110,9 +110,7 @@ class ProgressDialog(QProgressDialog):
         if self.minimumDuration() == 0:
             self.open()
         try:
-            return await asyncio.get_running_loop().run_in_executor(
-                None, work, thread_sink(self.show_progress), self.token
-            )
+            return await asyncio.to_thread(work, thread_sink(self.show_progress), self.token)
         finally:
             self._ended = True
             self.canceled.disconnect(self.token.cancel)

@@ -52,9 +52,8 @@ class PageImages:
         if key in self._thumbs:
             self._thumbs.move_to_end(key)
             return self._thumbs[key]
-        loop = asyncio.get_running_loop()
         try:
-            data = await loop.run_in_executor(None, self.app.thumbnail, job_id, page_no)
+            data = await asyncio.to_thread(self.app.thumbnail, job_id, page_no)
         except (NotFound, OSError) as exc:
             log.debug("no thumbnail for job %s page %s: %s", job_id, page_no, exc)
             return None
@@ -84,7 +83,7 @@ class PageImages:
             )
 
         try:
-            image = await asyncio.get_running_loop().run_in_executor(None, load)
+            image = await asyncio.to_thread(load)
         except (NotFound, OSError):
             return None
         if image is not None:
@@ -101,13 +100,12 @@ class PageImages:
             return QImage.fromData(self.app.page_image(job_id, page_no))
 
         try:
-            return await asyncio.get_running_loop().run_in_executor(None, load)
+            return await asyncio.to_thread(load)
         except (NotFound, OSError) as exc:
             log.debug("no image for job %s page %s: %s", job_id, page_no, exc)
             return None
 
     async def page_record(self, job_id: int, page_no: int) -> Page | None:
         """What is known about the page (why it has no image, how it was turned)."""
-        loop = asyncio.get_running_loop()
-        pages = await loop.run_in_executor(None, self.app.pages, job_id)
+        pages = await asyncio.to_thread(self.app.pages, job_id)
         return next((p for p in pages if p.page_no == page_no), None)
