@@ -25,7 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from statistics import median
-from typing import Any
+from typing import Any, cast
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -39,10 +39,12 @@ import psutil  # noqa: E402
 import pymupdf  # noqa: E402
 from PIL import Image  # noqa: E402
 
+from docbatch_gui.domain.models import Page  # noqa: E402
+from docbatch_gui.engine.page_writes import PageWriter  # noqa: E402
 from docbatch_gui.engine.render_step import PAGE_FLUSH_COUNT  # noqa: E402
 from docbatch_gui.pipeline.prepare import prepare_pool, run_prepare  # noqa: E402
 from docbatch_gui.pipeline.render import PrepareTask, RenderedPage, target_size  # noqa: E402
-from docbatch_gui.storage.blob_batch import BlobBatch  # noqa: E402
+from docbatch_gui.storage.store import Store  # noqa: E402
 from docbatch_gui.storage.blobs import LocalBlobStore  # noqa: E402
 
 SAMPLE = ROOT / "docbatch_gui" / "resources" / "samples" / "ru_three_documents.pdf"
@@ -133,32 +135,48 @@ class Run:
         return self.children_cpu / (self.seconds * self.workers)
 
 
+class RowCount:
+    """The store's side of the page writer, without a database: the rows are counted
+    (a page row's write is the same few statements whatever the render costs)."""
+
+    def __init__(self) -> None:
+        self.rows = 0
+
+    def put_pages(self, pages: list[Page]) -> None:
+        self.rows += len(pages)
+
+
 class PageSink:
-    """Pages stored as the render step stores them (``engine/render_step.py``): each
-    page's blobs staged in a ``BlobBatch`` as it comes, and made durable together in a
-    thread every ``PAGE_FLUSH_COUNT`` pages; the event loop never waits for an fsync."""
+    """Pages stored as the render step stores them: the product's own page writer
+    (``engine/page_writes.PageWriter``), each page's blobs hashed and written in
+    threads as it comes, made durable every ``PAGE_FLUSH_COUNT`` pages by a flush that
+    runs beside the render; with ``store`` False, the pages are only counted (the
+    parent's reading alone)."""
 
     def __init__(self, blobs: LocalBlobStore, *, store: bool = True) -> None:
-        self.batch = BlobBatch(blobs)
-        self.store = store  # False: count the pages only (the parent's reading alone)
+        self.rows = RowCount()
+        self.writer = PageWriter(blobs, cast(Store, self.rows), lambda written: None)
+        self.store = store
         self.pending = 0
-        self.pages = 0
+        self.counted = 0
         self.bytes = 0
 
+    @property
+    def pages(self) -> int:
+        return self.rows.rows if self.store else self.counted
+
     async def on_page(self, page: RenderedPage) -> None:
-        for blob in (page.image, page.thumb, page.words_blob, page.small_image):
-            if blob and self.store:
-                self.batch.put(blob)
-        self.pending += 1
         self.bytes += len(page.image)
-        if self.pending >= PAGE_FLUSH_COUNT:
-            await self.flush()
+        if not self.store:
+            self.counted += 1
+            return
+        self.writer.stage(Page(0, page.page_no, page.width, page.height, text=page.text), page)
+        if self.writer.waiting >= PAGE_FLUSH_COUNT:
+            await self.writer.flush(wait=False)
 
     async def flush(self) -> None:
-        if self.pending:
-            await asyncio.to_thread(self.batch.commit)
-            self.pages += self.pending
-            self.pending = 0
+        if self.store:
+            await self.writer.flush(wait=True)
 
 
 async def pipeline(paths: list[Path], data: Path, *, store: bool = True) -> Run:
