@@ -110,8 +110,10 @@ class BatchEngine:
         results built, then submit: the results' checks run on this process's core
         while the render children use theirs. The two touch different jobs (queued and
         preparing ones here, submitted and processing ones in the poll). The rendered
-        jobs are submitted even when the poll failed: a job left prepared and unsent
-        would wait for the next start's recovery."""
+        jobs are submitted even when the poll failed (a job left prepared and unsent
+        would wait for the next start's recovery), unless it failed critically: a
+        request DocBatch built was refused and the queue stops, so they wait queued,
+        their pages kept, and nothing more is sent."""
         preparing = asyncio.create_task(self.prepare())
         try:
             await self.poll()
@@ -119,6 +121,12 @@ class BatchEngine:
             preparing.cancel()
             with contextlib.suppress(BaseException):
                 await preparing
+            raise
+        except DocBatchError as exc:
+            if exc.kind is ErrorKind.CRITICAL:
+                self._requeue(await preparing)
+            else:
+                await self.submit(await preparing)
             raise
         except Exception:
             await self.submit(await preparing)
@@ -332,10 +340,7 @@ class BatchEngine:
         """A cap refused the chunk's reservation: nothing of it is sent. Jobs prepared
         for it wait queued (their pages kept), resubmissions wait submitted, all under
         the gate's hold in the admission's words."""
-        for job in jobs:
-            if job.state in READY:
-                with contextlib.suppress(InvalidTransition):
-                    self._emit(self.store.transition(job.id, JobState.QUEUED, expected=job.state))
+        self._requeue(jobs)
         if self.worker.gate is not None:
             self.worker.gate.hold_over([j.id for j in jobs], exc.refusal)
         else:
@@ -344,6 +349,14 @@ class BatchEngine:
                 "waits: %s",
                 exc,
             )
+
+    def _requeue(self, jobs: list[Job]) -> None:
+        """The prepared ``jobs`` back in the queue unsent, their pages kept (a job
+        another worker moved meanwhile is left where it is)."""
+        for job in jobs:
+            if job.state in READY:
+                with contextlib.suppress(InvalidTransition):
+                    self._emit(self.store.transition(job.id, JobState.QUEUED, expected=job.state))
 
     async def _create(self, intent: BatchRecord, requests: list[ExtractionRequest]) -> None:
         try:

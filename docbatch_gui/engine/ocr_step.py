@@ -52,6 +52,12 @@ class OcrStep:
 
     async def run(self, ctx: JobContext, job: Job) -> Job:
         self._bind(ctx)
+        try:
+            return await self._read(ctx, job)
+        finally:  # what follows reads the stored pages, not the CPU
+            ctx.free_lane()
+
+    async def _read(self, ctx: JobContext, job: Job) -> Job:
         engine = self.settings.ocr_engine
         least = self.settings.ocr_min_text_chars
         pages = {p.page_no: p for p in self.store.list_pages(job.id) if needs_ocr(p, least)}

@@ -3,18 +3,18 @@
 A flush makes its pages' blobs durable (``BlobBatch.commit``, in a thread: renames and
 fsyncs wait for the disk), then writes their rows: a page row never names a blob that
 is not on disk. It runs beside the render: the child's next pages are read while the
-flush waits for the disk. Awaited in the page callback, the flushes of a 200-page
-file held the reading, and the child, once its pipe was full, waited for them: it was
-on a core 82-87 % of its time. One flush is in flight at a time and the next waits for
-it, so rows are written in page order; the pages staged meanwhile go into a batch of
-their own. A cancelled wait leaves the flush running (it is shielded); the last flush,
-awaited, writes what it and the pages after it hold.
+flush waits for the disk. Awaited in the page callback, a flush held the reading, and
+the child, once its pipe was full, waited for it: on a busy disk (the shared machine
+under load) the bench's render child was on a core 82-87 % of its time. One flush is
+in flight at a time and the next waits for it, so rows are written in page order; the
+pages staged meanwhile go into a batch of their own. A cancelled wait leaves the flush
+running (it is shielded); the last flush, awaited, writes what it and the pages after
+it hold.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -86,9 +86,8 @@ class PageWriter:
 def _retrieved(task: asyncio.Task[None]) -> None:
     """A flush's failure is raised by the next ``flush``; one that no call awaited (its
     job's task was canceled twice) is logged, not left unretrieved."""
-    if not task.cancelled() and task.exception() is not None:
-        with contextlib.suppress(Exception):
-            log.debug("a page flush failed after its job stopped", exc_info=task.exception())
+    if not task.cancelled() and (failure := task.exception()) is not None:
+        log.debug("a page flush failed: %s", failure)
 
 
 @dataclass

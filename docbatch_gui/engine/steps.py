@@ -214,7 +214,5 @@ async def run_steps(ctx: JobContext, job: Job, steps: Sequence[Step]) -> Job:
     for step in steps:
         ctx.check_canceled()
         job = await step.run(ctx, job)
-        if step.name == OCR:  # what follows reads the stored pages, not the CPU
-            ctx.free_lane()
         job = ctx.report(job.id, step.name, 1, 1) or job
     return job

@@ -83,3 +83,21 @@ def test_a_failed_poll_still_sends_the_jobs_it_rendered(
     cycles(app, 2)
     for job in (early, late):
         assert app.store.get_job(job.id).state in (JobState.DONE, JobState.NEEDS_REVIEW)
+
+
+def test_a_refusal_found_by_the_poll_sends_none_of_the_jobs_rendered_beside_it(
+    app: DocBatchApp, fake_anthropic: FakeAnthropic, tmp_path: Path
+) -> None:
+    """A request DocBatch built was refused: the queue stops, so the job rendered while
+    the poll found it waits queued, its pages kept, and no batch is created for it."""
+    first, second = copies(tmp_path / "in", INVOICE, 2)
+    (bad,) = app.add([first], mode="batch").jobs
+    fake_anthropic.batch_errored({f"job_{bad.id}_batch_1"}, "invalid_request_error")
+    cycles(app)  # the first job's batch is created
+    (late,) = app.add([second], mode="batch").jobs
+    cycles(app)  # its refusal comes back while the second job renders
+    assert app.store.get_job(bad.id).state is JobState.FAILED
+    waiting = app.store.get_job(late.id)
+    assert waiting.state is JobState.QUEUED, waiting.state
+    assert len(app.store.list_pages(late.id)) == waiting.pages == 1  # rendered, kept
+    assert len(app.store.list_batches()) == 1  # nothing sent after the refusal
