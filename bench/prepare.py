@@ -25,7 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from statistics import median
-from typing import Any, cast
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -44,7 +44,6 @@ from docbatch_gui.engine.page_writes import PageWriter  # noqa: E402
 from docbatch_gui.engine.render_step import PAGE_FLUSH_COUNT  # noqa: E402
 from docbatch_gui.pipeline.prepare import prepare_pool, run_prepare  # noqa: E402
 from docbatch_gui.pipeline.render import PrepareTask, RenderedPage, target_size  # noqa: E402
-from docbatch_gui.storage.store import Store  # noqa: E402
 from docbatch_gui.storage.blobs import LocalBlobStore  # noqa: E402
 
 SAMPLE = ROOT / "docbatch_gui" / "resources" / "samples" / "ru_three_documents.pdf"
@@ -155,7 +154,7 @@ class PageSink:
 
     def __init__(self, blobs: LocalBlobStore, *, store: bool = True) -> None:
         self.rows = RowCount()
-        self.writer = PageWriter(blobs, cast(Store, self.rows), lambda written: None)
+        self.writer = PageWriter(blobs, self.rows, lambda written: None)
         self.store = store
         self.pending = 0
         self.counted = 0

@@ -18,6 +18,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Protocol
 
 from docbatch_gui.domain.models import Page
 from docbatch_gui.engine.extraction import remember_layout
@@ -25,16 +26,23 @@ from docbatch_gui.pipeline.render import RenderedPage
 from docbatch_gui.pipeline.words import as_words, encode
 from docbatch_gui.storage.blob_batch import BlobBatch, PutBlob
 from docbatch_gui.storage.blobs import BlobStore
-from docbatch_gui.storage.store import Store
 
 log = logging.getLogger(__name__)
+
+
+class PageRows(Protocol):
+    """Where the rows go: the store (a bench may count them instead)."""
+
+    def put_pages(self, pages: list[Page]) -> None: ...
 
 
 class PageWriter:
     """The pages of one render: staged, then written by ``flush``; ``on_written``
     hears how many pages are written so far after each flush."""
 
-    def __init__(self, blobs: BlobStore, store: Store, on_written: Callable[[int], object]) -> None:
+    def __init__(
+        self, blobs: BlobStore, store: PageRows, on_written: Callable[[int], object]
+    ) -> None:
         self._blobs = blobs
         self._store = store
         self._on_written = on_written
