@@ -16,7 +16,6 @@ Blocking clients run in a thread with short timeouts; messages pass through
 from __future__ import annotations
 
 import asyncio
-import io
 import ssl
 import time
 from collections.abc import Callable
@@ -33,6 +32,7 @@ from docbatch_gui.domain.errors import DocBatchError
 from docbatch_gui.domain.messages import Message, coded
 from docbatch_gui.extras import MissingExtra
 from docbatch_gui.i18n import N_
+from docbatch_gui.pipeline.jpeg import encode_image
 from docbatch_gui.pipeline.ocr_tesseract import (
     REQUIRED_LANGUAGES,
     tesseract_available,
@@ -169,9 +169,7 @@ async def test_anthropic(settings: Settings) -> ConnectionResult:
 
 
 def _tiny_jpeg() -> bytes:
-    buffer = io.BytesIO()
-    Image.new("L", (32, 32), 255).save(buffer, "JPEG")
-    return buffer.getvalue()
+    return encode_image(Image.new("L", (32, 32), 255), 75)
 
 
 def _vision_probe(settings: Settings) -> Outcome:

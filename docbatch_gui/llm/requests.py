@@ -19,6 +19,7 @@ from PIL import Image
 
 from docbatch_gui.config.profile import Profile
 from docbatch_gui.llm.prompt import TOOL_NAME, output_schema, system_blocks
+from docbatch_gui.pipeline.jpeg import encode_image
 from docbatch_gui.pipeline.page_plan import PageKind
 from docbatch_gui.pipeline.small_image import jpeg_size, small_jpeg
 
@@ -109,10 +110,9 @@ def fit_image(jpeg: bytes, *, max_side: int, max_base64: int) -> tuple[bytes, in
     quality = 80
     while True:
         size = (max(1, int(width * scale)), max(1, int(height * scale)))
-        buffer = io.BytesIO()
-        gray.resize(size, Image.Resampling.LANCZOS).save(buffer, "JPEG", quality=quality)
-        if _b64_len(buffer.tell()) <= max_base64:
-            return buffer.getvalue(), size[0], size[1]
+        shrunk = encode_image(gray.resize(size, Image.Resampling.LANCZOS), quality)
+        if _b64_len(len(shrunk)) <= max_base64:
+            return shrunk, size[0], size[1]
         if quality > 50:
             quality -= 10
         else:

@@ -322,9 +322,11 @@ def main(argv: list[str]) -> int:
     protocol = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     # Import the heavy libraries now, while the child waits for its first task.
-    # deferred: PyMuPDF (2.1 s) and Pillow load after die_with_parent, while the child waits for
-    #   its first task
+    # deferred: PyMuPDF (2.1 s), Pillow and the JPEG encoder load after die_with_parent, while
+    #   the child waits for its first task
+    import numpy  # noqa: F401
     import pymupdf  # noqa: F401
+    import simplejpeg  # noqa: F401
     from PIL import Image  # noqa: F401
 
     # Capped after the imports: the budget is what one task may add.

@@ -17,6 +17,7 @@ from PIL import Image
 
 from docbatch_gui.domain.messages import Message
 from docbatch_gui.domain.models import Page
+from docbatch_gui.pipeline.jpeg import encode_image
 from docbatch_gui.pipeline.words import Word
 
 
@@ -65,10 +66,7 @@ def rotate_jpeg(jpeg: bytes, rotation: int, quality: int = 80) -> bytes:
 
     with Image.open(io.BytesIO(jpeg)) as image:
         # PIL rotates counter-clockwise for positive angles
-        turned = image.rotate(-rotation, expand=True)
-        buffer = io.BytesIO()
-        turned.save(buffer, "JPEG", quality=quality)
-        return buffer.getvalue()
+        return encode_image(image.rotate(-rotation, expand=True), quality)
 
 
 def needs_ocr(page: Page, min_text_chars: int) -> bool:

@@ -173,3 +173,13 @@ def turn(image: Any, rotation: int) -> Any:
         270: Image.Transpose.ROTATE_90,
     }.get(rotation % 360)
     return image if transpose is None else image.transpose(transpose)
+
+
+def turn_pixels(pixels: Any, rotation: int) -> Any:
+    """A page's pixel array turned clockwise by ``rotation``, as a view (``numpy``
+    turns counter-clockwise for a positive count)."""
+    # deferred: numpy, for the render child alone
+    import numpy as np
+
+    quarter_turns = (rotation % 360) // 90
+    return np.rot90(pixels, -quarter_turns) if quarter_turns else pixels

@@ -22,6 +22,7 @@ from PIL import Image, ImageOps
 from docbatch_gui.domain.errors import UnsupportedInput
 from docbatch_gui.domain.messages import Message
 from docbatch_gui.pipeline.child_bounds import is_out_of_memory
+from docbatch_gui.pipeline.jpeg import encode_image, encode_pixels
 from docbatch_gui.pipeline.opening import (
     check_images,
     open_image,
@@ -29,7 +30,7 @@ from docbatch_gui.pipeline.opening import (
     short_reason,
     unsupported,
 )
-from docbatch_gui.pipeline.orientation import turn
+from docbatch_gui.pipeline.orientation import turn_pixels
 from docbatch_gui.pipeline.page_layer import read_layer
 from docbatch_gui.pipeline.words import Word
 
@@ -109,18 +110,14 @@ def _encode(image: Any, quality: int, *, with_thumb: bool) -> tuple[bytes, bytes
     Other pages get theirs on demand (``make_thumbnail``): a 2,000-page file then
     does not pay for 1,999 thumbnails nobody may look at.
     """
-    page = io.BytesIO()
-    image.save(page, "JPEG", quality=quality)
-    return page.getvalue(), _thumb_jpeg(image) if with_thumb else b""
+    return encode_image(image, quality), _thumb_jpeg(image) if with_thumb else b""
 
 
 def _thumb_jpeg(image: Any) -> bytes:
     """An integer box reduction: several times cheaper than a resampling resize and
     just as clean at this size."""
     factor = max(1, round(max(image.size) / THUMB_LONG_EDGE))
-    thumb = io.BytesIO()
-    image.reduce(factor).save(thumb, "JPEG", quality=70)
-    return thumb.getvalue()
+    return encode_image(image.reduce(factor), 70)
 
 
 def make_thumbnail(page_jpeg: bytes) -> bytes:
@@ -231,16 +228,19 @@ def _encode_pixmap(
     pixmap: Any, rotation: int, quality: int, *, with_thumb: bool
 ) -> tuple[bytes, bytes, tuple[int, int]]:
     """The page JPEG (and thumbnail) of a gray pixmap turned by ``rotation``, and its
-    size. Pillow reads the pixmap's own memory (``samples_mv``), not a copy of it
-    (``samples``: a megabyte a page, 0.2 ms); the image that maps it ends with this
-    call, before the pixmap is freed (PyMuPDF cannot release a view still mapped)."""
-    shown = Image.frombuffer(
-        "L", (pixmap.width, pixmap.height), pixmap.samples_mv, "raw", "L", pixmap.stride, 1
-    )
-    image = turn(shown, rotation)
-    jpeg, thumb = _encode(image, quality, with_thumb=with_thumb)
-    size = image.size
-    del image, shown
+    size. The encoder reads the pixmap's own memory (``samples_mv``), not a copy of it
+    (``samples``: a megabyte a page, 0.2 ms), turned as a view; the arrays that map it
+    end with this call, before the pixmap is freed (PyMuPDF cannot release a view
+    still mapped)."""
+    # deferred: numpy (70 ms), which the window importing this module never needs
+    import numpy as np
+
+    rows = np.frombuffer(pixmap.samples_mv, np.uint8).reshape(pixmap.height, pixmap.stride)
+    pixels = turn_pixels(rows[:, : pixmap.width], rotation)
+    jpeg = encode_pixels(pixels, quality)
+    thumb = _thumb_jpeg(Image.fromarray(pixels)) if with_thumb else b""
+    size = pixels.shape[1], pixels.shape[0]
+    del rows, pixels
     return jpeg, thumb, size
 
 
