@@ -15,6 +15,7 @@ import shutil
 import time
 from pathlib import Path
 
+import psutil
 import pytest
 
 from docbatch_gui.app.facade import DocBatchApp
@@ -133,3 +134,32 @@ def test_the_local_worker_registers_each_running_job_in_the_workload(tmp_path: P
     assert running and all(running), seen  # held while it ran …
     assert not app.workload.holds("job_processing", job.id)  # … and given back
     app.close()
+
+
+@pytest.mark.slow
+def test_a_render_child_runs_one_thread_and_writes_its_jpegs() -> None:
+    """numpy, which the JPEG encoder's arrays need, starts OpenBLAS's pool of a thread
+    a core as it is imported, in every render child: the package keeps it to one
+    (``OPENBLAS_NUM_THREADS``), so a child is one thread, as before numpy."""
+
+    async def main() -> tuple[int, list[bytes]]:
+        pool = prepare_pool(1)
+        await pool.warm_up()
+        images: list[bytes] = []
+
+        async def on_count(count: int) -> None:
+            pass
+
+        async def on_page(page: object) -> None:
+            images.append(page.image)  # type: ignore[attr-defined]
+
+        task = PrepareTask(str(SAMPLES / "ru_three_documents.pdf"), "ru.pdf", "pdf")
+        await run_prepare(task, time.monotonic() + 120, pool, on_count=on_count, on_page=on_page)
+        (child,) = pool._idle
+        threads = psutil.Process(child.pid).num_threads()
+        await pool.close()
+        return threads, images
+
+    threads, images = asyncio.run(main())
+    assert threads == 1
+    assert images and all(image[:3] == b"\xff\xd8\xff" for image in images)  # JPEGs
