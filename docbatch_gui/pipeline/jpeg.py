@@ -3,10 +3,11 @@
 One encoder, libjpeg-turbo through simplejpeg, for one job. It takes the pixels where
 they are (a pixmap's own memory, a Pillow image's buffer) and writes the JPEG into one
 allocation of the right size; Pillow's writer goes through its file-like chunking.
-On a rendered page (901 × 1276 gray, quality 80) it takes 1.65 ms where Pillow took
-1.97 ms, for the same bytes within a tenth of a percent and the same fidelity
-(PSNR 42.9 dB against the page's pixels, both): about a fifteenth of what the render
-child spends on a page (``bench/prepare.py``; docs/batch-speed.md).
+On a rendered page (901 × 1276 gray, quality 80) it takes 1.76 ms where Pillow took
+1.97 ms (medians of 30 rounds alternating in one process), for the same bytes within
+a tenth of a percent and the same fidelity (PSNR 42.9 dB against the page's pixels,
+both): about a twentieth of what the render child spends on a page
+(``bench/prepare.py``; docs/architecture.md, "What the render child costs a page").
 """
 
 from __future__ import annotations
