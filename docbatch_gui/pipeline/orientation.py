@@ -181,5 +181,6 @@ def turn_pixels(pixels: Any, rotation: int) -> Any:
     # deferred: numpy, for the render child alone
     import numpy as np
 
-    quarter_turns = (rotation % 360) // 90
-    return np.rot90(pixels, -quarter_turns) if quarter_turns else pixels
+    quarter_turns, rest = divmod(rotation % 360, 90)
+    # as ``turn``: only a whole number of quarter turns turns the page
+    return np.rot90(pixels, -quarter_turns) if quarter_turns and not rest else pixels

@@ -64,3 +64,19 @@ def test_pillow_images_keep_gray_and_colour_and_other_modes_become_rgb() -> None
 def test_quality_is_obeyed() -> None:
     noise = np.random.default_rng(7).integers(0, 256, (120, 160), dtype=np.uint8)
     assert len(encode_pixels(noise, 30)) < len(encode_pixels(noise, 95)) / 2
+
+
+def test_colour_is_subsampled_as_pillow_writes_it() -> None:
+    """4:2:0, as Pillow writes colour: simplejpeg's own default, 4:4:4, doubles the bytes."""
+    photo = np.random.default_rng(3).integers(0, 256, (64, 64, 3), dtype=np.uint8)
+    ours = encode_image(Image.fromarray(photo), 80)
+    pillows = io.BytesIO()
+    Image.fromarray(photo).save(pillows, "JPEG", quality=80)
+    assert len(ours) < 1.2 * len(pillows.getvalue())
+
+
+@pytest.mark.parametrize("rotation", [45, 135, 359])
+def test_a_rotation_that_is_no_quarter_turn_leaves_the_page_as_turn_does(rotation: int) -> None:
+    pixels = _page()
+    assert turn_pixels(pixels, rotation) is pixels
+    assert np.array_equal(np.asarray(turn(Image.fromarray(pixels), rotation)), pixels)
