@@ -35,6 +35,7 @@ sys.path.insert(0, str(ROOT))
 # would load in this process, the limit's loop included
 import docbatch_gui  # noqa: E402, F401, I001
 
+import numpy as np  # noqa: E402
 import psutil  # noqa: E402
 import pymupdf  # noqa: E402
 from PIL import Image  # noqa: E402
@@ -42,6 +43,7 @@ from PIL import Image  # noqa: E402
 from docbatch_gui.domain.models import Page  # noqa: E402
 from docbatch_gui.engine.page_writes import PageWriter  # noqa: E402
 from docbatch_gui.engine.render_step import PAGE_FLUSH_COUNT  # noqa: E402
+from docbatch_gui.pipeline.jpeg import encode_pixels  # noqa: E402
 from docbatch_gui.pipeline.prepare import prepare_pool, run_prepare  # noqa: E402
 from docbatch_gui.pipeline.render import PrepareTask, RenderedPage, target_size  # noqa: E402
 from docbatch_gui.storage.blobs import LocalBlobStore  # noqa: E402
@@ -94,12 +96,18 @@ def encoders(path: str, pages: int = 20) -> dict[str, tuple[float, int]]:
         image.save(buffer, "JPEG", quality=80 if mode == "L" else 85)
         return buffer.getvalue()
 
+    def turbo(pixmap: pymupdf.Pixmap) -> bytes:
+        """The product's encoder (``pipeline/jpeg.py``), from the pixmap's memory."""
+        rows = np.frombuffer(pixmap.samples_mv, np.uint8).reshape(pixmap.height, pixmap.stride)
+        return encode_pixels(rows[:, : pixmap.width], 80)
+
     cases = {
         "raster only (gray)": lambda p: (_raster(p, pymupdf.csGRAY), b"")[1],
         "MuPDF PNG (gray)": lambda p: _raster(p, pymupdf.csGRAY).tobytes("png"),
         "MuPDF JPEG (gray)": lambda p: _raster(p, pymupdf.csGRAY).tobytes("jpeg", jpg_quality=80),
         "Pillow JPEG q85 (RGB)": lambda p: pil(_raster(p, pymupdf.csRGB), "RGB"),
-        "Pillow JPEG q80 (gray) *": lambda p: pil(_raster(p, pymupdf.csGRAY), "L"),
+        "Pillow JPEG q80 (gray)": lambda p: pil(_raster(p, pymupdf.csGRAY), "L"),
+        "libjpeg-turbo q80 (gray) *": lambda p: turbo(_raster(p, pymupdf.csGRAY)),
     }
     for name, encode in cases.items():
         started = time.perf_counter()
